@@ -1,0 +1,102 @@
+//===- BlobFormat.h - Versioned NNAPI model blob: model, writer, reader ---===//
+//
+// The on-disk form of one NNAPI model, shared by the compiler (which writes
+// it) and the runtime (which reads it). Plain C++17: no LLVM, no MLIR. The
+// byte layout is specified in docs/blob-format.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_MLIR_RUNTIME_BLOBFORMAT_H
+#define NNAPI_MLIR_RUNTIME_BLOBFORMAT_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nnapi_mlir::blob {
+
+/// Magic bytes at offset 0 of every blob.
+constexpr char kMagic[8] = {'N', 'N', 'A', 'P', 'I', 'M', 'L', 'B'};
+/// The format version this code writes; the reader accepts exactly this one.
+constexpr uint32_t kFormatVersion = 1;
+constexpr size_t kHeaderSize = 72;
+constexpr size_t kOperandRecordSize = 40;
+constexpr size_t kOperationRecordSize = 16;
+/// Alignment of the constant data section and of each value inside it.
+constexpr size_t kDataAlignment = 64;
+constexpr size_t kValueAlignment = 16;
+constexpr uint32_t kMaxRank = 8;
+
+enum class Lifetime : uint32_t {
+  Temporary = 0,
+  ModelInput = 1,
+  ModelOutput = 2,
+  Constant = 3,
+};
+
+struct Operand {
+  int32_t type = 0; ///< An ANEURALNETWORKS_* operand code.
+  std::vector<uint32_t> dims;
+  float scale = 0.0f;
+  int32_t zeroPoint = 0;
+  Lifetime lifetime = Lifetime::Temporary;
+  uint64_t valueOffset = 0; ///< Into Model::data, for constants.
+  uint64_t valueLength = 0;
+};
+
+struct Operation {
+  int32_t opcode = 0; ///< An ANEURALNETWORKS_* operation code.
+  std::vector<uint32_t> inputs;
+  std::vector<uint32_t> outputs;
+};
+
+struct Model {
+  uint32_t featureLevel = 1; ///< NNAPI feature level 1..8 the model needs.
+  bool relaxFloat32ToFloat16 = false;
+  std::vector<Operand> operands;
+  std::vector<Operation> operations;
+  std::vector<uint32_t> inputs;
+  std::vector<uint32_t> outputs;
+  std::vector<uint8_t> data; ///< Constant values, each kValueAlignment-aligned.
+
+  /// Appends a constant operand holding `length` bytes from `bytes`.
+  uint32_t addConstant(int32_t type, std::vector<uint32_t> dims,
+                       const void *bytes, size_t length);
+  /// Appends a non-constant operand.
+  uint32_t addOperand(int32_t type, std::vector<uint32_t> dims,
+                      Lifetime lifetime = Lifetime::Temporary);
+  uint32_t addInt32(int32_t value);
+  uint32_t addFloat32(float value);
+  uint32_t addBool(bool value);
+};
+
+/// Size in bytes of one element of an operand code, or 0 if unknown.
+size_t elementSize(int32_t operandType);
+/// True for operand codes that name a tensor (as opposed to a scalar).
+bool isTensorType(int32_t operandType);
+/// Short name of an operand code ("TENSOR_FLOAT32"), or "?" if unknown.
+const char *operandTypeName(int32_t operandType);
+/// Name of an operation code ("CONV_2D"), or nullptr if not known here.
+const char *operationName(int32_t opcode);
+/// Byte size of a value of the operand; false on overflow or unknown type.
+bool operandByteSize(const Operand &operand, uint64_t &size);
+
+/// Serializes `model`. Recomputes layout, counts and checksum.
+std::vector<uint8_t> write(const Model &model);
+
+/// Parses and validates a blob: header, version, checksum, every count,
+/// offset and size, operand indices and constant lengths. On failure returns
+/// false and sets `error` to a message naming the first problem.
+bool read(const uint8_t *bytes, size_t size, Model &model, std::string &error);
+
+/// Human-readable listing of a model, for `nnapi-translate --dump-nnapi-blob`.
+std::string dump(const Model &model);
+
+/// CRC-32 (IEEE 802.3 polynomial) of a byte range.
+uint32_t crc32(const uint8_t *bytes, size_t size);
+/// Continues a CRC-32 over another range: crc32Update(crc32(a), b) == crc32(ab).
+uint32_t crc32Update(uint32_t previous, const uint8_t *bytes, size_t size);
+
+} // namespace nnapi_mlir::blob
+
+#endif // NNAPI_MLIR_RUNTIME_BLOBFORMAT_H

@@ -1,0 +1,93 @@
+//===- Kernels.h - Reference CPU kernels with NNAPI semantics -------------===//
+//
+// Straightforward float32 kernels used by the host NNAPI implementation. All
+// image tensors are NHWC; filters follow NNAPI: CONV_2D [out, kh, kw, in],
+// DEPTHWISE_CONV_2D [1, kh, kw, out]. Padding is explicit (left, right, top,
+// bottom); implicit SAME/VALID padding is resolved by computeImplicitPadding.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_MLIR_RUNTIME_HOSTNNAPI_KERNELS_H
+#define NNAPI_MLIR_RUNTIME_HOSTNNAPI_KERNELS_H
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace nnapi_mlir::host {
+
+using Shape = std::vector<uint32_t>;
+
+size_t numElements(const Shape &shape);
+
+/// Applies an ANEURALNETWORKS_FUSED_* activation in place.
+void applyFusedActivation(float *data, size_t count, int32_t fuseCode);
+
+enum class BinaryKind { Add, Sub, Mul, Div };
+
+/// Numpy-style broadcast of `a` and `b` into `outShape` (already computed).
+void binary(BinaryKind kind, const float *a, const Shape &aShape,
+            const float *b, const Shape &bShape, float *out,
+            const Shape &outShape, int32_t fuseCode);
+
+/// Broadcast shape of two shapes; false if they are incompatible.
+bool broadcastShapes(const Shape &a, const Shape &b, Shape &out);
+
+struct Window {
+  int32_t padLeft = 0, padRight = 0, padTop = 0, padBottom = 0;
+  int32_t strideW = 1, strideH = 1;
+  int32_t dilationW = 1, dilationH = 1;
+  int32_t fuseCode = 0;
+};
+
+/// Resolves NNAPI's implicit padding (SAME=1, VALID=2) along one dimension.
+void computeImplicitPadding(int32_t paddingCode, int32_t inSize,
+                            int32_t stride, int32_t filterSize,
+                            int32_t dilation, int32_t &padHead,
+                            int32_t &padTail);
+
+/// Output size along one dimension; <= 0 means the window does not fit.
+int32_t windowOutputSize(int32_t inSize, int32_t filterSize, int32_t stride,
+                         int32_t dilation, int32_t padHead, int32_t padTail);
+
+void conv2d(const float *input, const Shape &inputShape, const float *filter,
+            const Shape &filterShape, const float *bias, float *output,
+            const Shape &outputShape, const Window &w);
+
+void depthwiseConv2d(const float *input, const Shape &inputShape,
+                     const float *filter, const Shape &filterShape,
+                     const float *bias, float *output, const Shape &outputShape,
+                     const Window &w, int32_t depthMultiplier);
+
+/// Input is flattened to [batch, inputSize] with inputSize = weights dim 1.
+void fullyConnected(const float *input, const float *weights,
+                    const Shape &weightsShape, const float *bias,
+                    float *output, uint32_t batch, int32_t fuseCode);
+
+void maxPool2d(const float *input, const Shape &inputShape, float *output,
+               const Shape &outputShape, const Window &w, int32_t filterW,
+               int32_t filterH);
+
+/// Averages over the window's elements that fall inside the input (padding
+/// is not counted), as NNAPI specifies.
+void averagePool2d(const float *input, const Shape &inputShape, float *output,
+                   const Shape &outputShape, const Window &w, int32_t filterW,
+                   int32_t filterH);
+
+enum class UnaryKind { Relu, Relu1, Relu6, Logistic, Tanh };
+void unary(UnaryKind kind, const float *input, float *output, size_t count);
+
+/// softmax(beta * x) along `axis` (negative counts from the end).
+void softmax(const float *input, const Shape &shape, float beta, int32_t axis,
+             float *output);
+
+void concatenation(const std::vector<const float *> &inputs,
+                   const std::vector<Shape> &shapes, int32_t axis,
+                   float *output);
+
+/// IEEE half <-> float conversions (round to nearest even).
+float halfToFloat(uint16_t h);
+uint16_t floatToHalf(float f);
+
+} // namespace nnapi_mlir::host
+
+#endif // NNAPI_MLIR_RUNTIME_HOSTNNAPI_KERNELS_H

@@ -1,0 +1,39 @@
+/*===- ModelABI.h - C entry points of a compiled nnapi-mlir model ---------===*
+ *
+ * Every shared library produced by nnapi-compile exports:
+ *
+ *   int32_t nnapi_model_run(void *const *inputs, void *const *outputs);
+ *     Runs the model once. inputs[i]/outputs[i] point at dense, row-major
+ *     buffers of the i-th input/output, in the order of the signature below.
+ *     Partitions run on NNAPI through the runtime; a partition that NNAPI
+ *     rejects or fails runs its host copy. Returns 0.
+ *
+ *   const char *nnapi_model_signature(void);
+ *     Text describing the model, one record per line:
+ *       nnapi-mlir-model 1
+ *       partitions <count>
+ *       input <index> <name> <dtype> <dims>     e.g. input 0 x f32 1x28x28x1
+ *       output <index> <name> <dtype> <dims>
+ *     dtype is f32, f16, i32 or i8..i64; dims are 'x'-separated ("scalar"
+ *     for rank 0); name is the function argument name or "-".
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef NNAPI_MLIR_RUNTIME_MODELABI_H
+#define NNAPI_MLIR_RUNTIME_MODELABI_H
+
+#include <stdint.h>
+
+#define NNAPI_MODEL_RUN_SYMBOL "nnapi_model_run"
+#define NNAPI_MODEL_SIGNATURE_SYMBOL "nnapi_model_signature"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+typedef int32_t (*nnapi_model_run_fn)(void *const *inputs,
+                                      void *const *outputs);
+typedef const char *(*nnapi_model_signature_fn)(void);
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NNAPI_MLIR_RUNTIME_MODELABI_H */

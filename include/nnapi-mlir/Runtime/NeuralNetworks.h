@@ -1,0 +1,209 @@
+/*===- NeuralNetworks.h - The subset of the NNAPI C API we use -----------===*
+ *
+ * Our own declaration of the part of Android's Neural Networks API that the
+ * runtime calls, written from the public enum values and signatures (see
+ * shared/nnapi/REFERENCE.md). The host implementation (lib/Runtime/HostNNAPI)
+ * defines these symbols; the runtime only ever reaches them through
+ * NNAPIFunctionTable, filled with dlsym.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef NNAPI_MLIR_RUNTIME_NEURALNETWORKS_H
+#define NNAPI_MLIR_RUNTIME_NEURALNETWORKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+  ANEURALNETWORKS_FLOAT32 = 0,
+  ANEURALNETWORKS_INT32 = 1,
+  ANEURALNETWORKS_UINT32 = 2,
+  ANEURALNETWORKS_TENSOR_FLOAT32 = 3,
+  ANEURALNETWORKS_TENSOR_INT32 = 4,
+  ANEURALNETWORKS_TENSOR_QUANT8_ASYMM = 5,
+  ANEURALNETWORKS_BOOL = 6,
+  ANEURALNETWORKS_TENSOR_QUANT16_SYMM = 7,
+  ANEURALNETWORKS_TENSOR_FLOAT16 = 8,
+  ANEURALNETWORKS_TENSOR_BOOL8 = 9,
+  ANEURALNETWORKS_FLOAT16 = 10,
+  ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL = 11,
+  ANEURALNETWORKS_TENSOR_QUANT16_ASYMM = 12,
+  ANEURALNETWORKS_TENSOR_QUANT8_SYMM = 13,
+  ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED = 14,
+  ANEURALNETWORKS_MODEL = 15,
+};
+
+/* Operation codes used by the nnapi dialect (full list: shared/nnapi/ops.tsv). */
+enum {
+  ANEURALNETWORKS_ADD = 0,
+  ANEURALNETWORKS_AVERAGE_POOL_2D = 1,
+  ANEURALNETWORKS_CONCATENATION = 2,
+  ANEURALNETWORKS_CONV_2D = 3,
+  ANEURALNETWORKS_DEPTHWISE_CONV_2D = 4,
+  ANEURALNETWORKS_FULLY_CONNECTED = 9,
+  ANEURALNETWORKS_LOGISTIC = 14,
+  ANEURALNETWORKS_MAX_POOL_2D = 17,
+  ANEURALNETWORKS_MUL = 18,
+  ANEURALNETWORKS_RELU = 19,
+  ANEURALNETWORKS_RELU1 = 20,
+  ANEURALNETWORKS_RELU6 = 21,
+  ANEURALNETWORKS_RESHAPE = 22,
+  ANEURALNETWORKS_SOFTMAX = 25,
+  ANEURALNETWORKS_TANH = 28,
+  ANEURALNETWORKS_DIV = 30,
+  ANEURALNETWORKS_SUB = 36,
+};
+
+enum {
+  ANEURALNETWORKS_FUSED_NONE = 0,
+  ANEURALNETWORKS_FUSED_RELU = 1,
+  ANEURALNETWORKS_FUSED_RELU1 = 2,
+  ANEURALNETWORKS_FUSED_RELU6 = 3,
+};
+
+enum {
+  ANEURALNETWORKS_PADDING_SAME = 1,
+  ANEURALNETWORKS_PADDING_VALID = 2,
+};
+
+enum {
+  ANEURALNETWORKS_PREFER_LOW_POWER = 0,
+  ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER = 1,
+  ANEURALNETWORKS_PREFER_SUSTAINED_SPEED = 2,
+};
+
+enum {
+  ANEURALNETWORKS_DEVICE_UNKNOWN = 0,
+  ANEURALNETWORKS_DEVICE_OTHER = 1,
+  ANEURALNETWORKS_DEVICE_CPU = 2,
+  ANEURALNETWORKS_DEVICE_GPU = 3,
+  ANEURALNETWORKS_DEVICE_ACCELERATOR = 4,
+};
+
+enum {
+  ANEURALNETWORKS_NO_ERROR = 0,
+  ANEURALNETWORKS_OUT_OF_MEMORY = 1,
+  ANEURALNETWORKS_INCOMPLETE = 2,
+  ANEURALNETWORKS_UNEXPECTED_NULL = 3,
+  ANEURALNETWORKS_BAD_DATA = 4,
+  ANEURALNETWORKS_OP_FAILED = 5,
+  ANEURALNETWORKS_BAD_STATE = 6,
+  ANEURALNETWORKS_UNMAPPABLE = 7,
+  ANEURALNETWORKS_OUTPUT_INSUFFICIENT_SIZE = 8,
+  ANEURALNETWORKS_UNAVAILABLE_DEVICE = 9,
+  ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT = 10,
+  ANEURALNETWORKS_MISSED_DEADLINE_PERSISTENT = 11,
+  ANEURALNETWORKS_RESOURCE_EXHAUSTED_TRANSIENT = 12,
+  ANEURALNETWORKS_RESOURCE_EXHAUSTED_PERSISTENT = 13,
+  ANEURALNETWORKS_DEAD_OBJECT = 14,
+};
+
+enum { ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES = 128 };
+
+/* Values returned by ANeuralNetworksDevice_getFeatureLevel per feature level. */
+enum {
+  ANEURALNETWORKS_FEATURE_LEVEL_1 = 27,
+  ANEURALNETWORKS_FEATURE_LEVEL_2 = 28,
+  ANEURALNETWORKS_FEATURE_LEVEL_3 = 29,
+  ANEURALNETWORKS_FEATURE_LEVEL_4 = 30,
+  ANEURALNETWORKS_FEATURE_LEVEL_5 = 31,
+  ANEURALNETWORKS_FEATURE_LEVEL_6 = 1000006,
+  ANEURALNETWORKS_FEATURE_LEVEL_7 = 1000007,
+  ANEURALNETWORKS_FEATURE_LEVEL_8 = 1000008,
+};
+
+typedef struct ANeuralNetworksOperandType {
+  int32_t type;
+  uint32_t dimensionCount;
+  const uint32_t *dimensions;
+  float scale;
+  int32_t zeroPoint;
+} ANeuralNetworksOperandType;
+
+typedef struct ANeuralNetworksModel ANeuralNetworksModel;
+typedef struct ANeuralNetworksCompilation ANeuralNetworksCompilation;
+typedef struct ANeuralNetworksExecution ANeuralNetworksExecution;
+typedef struct ANeuralNetworksEvent ANeuralNetworksEvent;
+typedef struct ANeuralNetworksDevice ANeuralNetworksDevice;
+
+/* X(name, return type, parameter list): every function the runtime loads. */
+#define NNAPI_MLIR_FOR_EACH_FUNCTION(X)                                        \
+  X(ANeuralNetworksModel_create, int, (ANeuralNetworksModel * *model))         \
+  X(ANeuralNetworksModel_free, void, (ANeuralNetworksModel * model))           \
+  X(ANeuralNetworksModel_finish, int, (ANeuralNetworksModel * model))          \
+  X(ANeuralNetworksModel_addOperand, int,                                      \
+    (ANeuralNetworksModel * model, const ANeuralNetworksOperandType *type))    \
+  X(ANeuralNetworksModel_setOperandValue, int,                                 \
+    (ANeuralNetworksModel * model, int32_t index, const void *buffer,          \
+     size_t length))                                                           \
+  X(ANeuralNetworksModel_addOperation, int,                                    \
+    (ANeuralNetworksModel * model, int32_t type, uint32_t inputCount,          \
+     const uint32_t *inputs, uint32_t outputCount, const uint32_t *outputs))   \
+  X(ANeuralNetworksModel_identifyInputsAndOutputs, int,                        \
+    (ANeuralNetworksModel * model, uint32_t inputCount,                        \
+     const uint32_t *inputs, uint32_t outputCount, const uint32_t *outputs))   \
+  X(ANeuralNetworksModel_relaxComputationFloat32toFloat16, int,                \
+    (ANeuralNetworksModel * model, bool allow))                                \
+  X(ANeuralNetworksCompilation_create, int,                                    \
+    (ANeuralNetworksModel * model, ANeuralNetworksCompilation * *compilation)) \
+  X(ANeuralNetworksCompilation_free, void,                                     \
+    (ANeuralNetworksCompilation * compilation))                                \
+  X(ANeuralNetworksCompilation_setPreference, int,                             \
+    (ANeuralNetworksCompilation * compilation, int32_t preference))            \
+  X(ANeuralNetworksCompilation_finish, int,                                    \
+    (ANeuralNetworksCompilation * compilation))                                \
+  X(ANeuralNetworksExecution_create, int,                                      \
+    (ANeuralNetworksCompilation * compilation,                                 \
+     ANeuralNetworksExecution * *execution))                                   \
+  X(ANeuralNetworksExecution_free, void, (ANeuralNetworksExecution * execution)) \
+  X(ANeuralNetworksExecution_setInput, int,                                    \
+    (ANeuralNetworksExecution * execution, int32_t index,                      \
+     const ANeuralNetworksOperandType *type, const void *buffer,               \
+     size_t length))                                                           \
+  X(ANeuralNetworksExecution_setOutput, int,                                   \
+    (ANeuralNetworksExecution * execution, int32_t index,                      \
+     const ANeuralNetworksOperandType *type, void *buffer, size_t length))     \
+  X(ANeuralNetworksExecution_startCompute, int,                                \
+    (ANeuralNetworksExecution * execution, ANeuralNetworksEvent * *event))     \
+  X(ANeuralNetworksEvent_wait, int, (ANeuralNetworksEvent * event))            \
+  X(ANeuralNetworksEvent_free, void, (ANeuralNetworksEvent * event))
+
+/* Functions introduced after feature level 1; the runtime uses them when present. */
+#define NNAPI_MLIR_FOR_EACH_OPTIONAL_FUNCTION(X)                               \
+  X(ANeuralNetworksExecution_compute, int,                                     \
+    (ANeuralNetworksExecution * execution))                                    \
+  X(ANeuralNetworks_getDeviceCount, int, (uint32_t * numDevices))              \
+  X(ANeuralNetworks_getDevice, int,                                            \
+    (uint32_t devIndex, ANeuralNetworksDevice * *device))                      \
+  X(ANeuralNetworksDevice_getName, int,                                        \
+    (const ANeuralNetworksDevice *device, const char **name))                  \
+  X(ANeuralNetworksDevice_getType, int,                                        \
+    (const ANeuralNetworksDevice *device, int32_t *type))                      \
+  X(ANeuralNetworksDevice_getVersion, int,                                     \
+    (const ANeuralNetworksDevice *device, const char **version))               \
+  X(ANeuralNetworksDevice_getFeatureLevel, int,                                \
+    (const ANeuralNetworksDevice *device, int64_t *featureLevel))              \
+  X(ANeuralNetworksModel_getSupportedOperationsForDevices, int,                \
+    (const ANeuralNetworksModel *model,                                        \
+     const ANeuralNetworksDevice *const *devices, uint32_t numDevices,         \
+     bool *supportedOps))                                                      \
+  X(ANeuralNetworksCompilation_createForDevices, int,                          \
+    (ANeuralNetworksModel * model,                                             \
+     const ANeuralNetworksDevice *const *devices, uint32_t numDevices,         \
+     ANeuralNetworksCompilation **compilation))                                \
+  X(ANeuralNetworks_getRuntimeFeatureLevel, int64_t, (void))
+
+#define NNAPI_MLIR_DECLARE(name, ret, params) ret name params;
+NNAPI_MLIR_FOR_EACH_FUNCTION(NNAPI_MLIR_DECLARE)
+NNAPI_MLIR_FOR_EACH_OPTIONAL_FUNCTION(NNAPI_MLIR_DECLARE)
+#undef NNAPI_MLIR_DECLARE
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NNAPI_MLIR_RUNTIME_NEURALNETWORKS_H */

@@ -1,0 +1,77 @@
+/*===- Runtime.h - C ABI of the nnapi-mlir runtime ------------------------===*
+ *
+ * The compiled model calls nnapi_rt_execute() for each offloaded partition;
+ * a non-zero status makes it run the partition's host copy instead. The
+ * runtime builds and compiles each partition's NNAPI model once (on first
+ * use), then creates one execution per call. It reaches NNAPI only through a
+ * function table filled by dlopen/dlsym from:
+ *   1. the path set with nnapi_rt_set_library_path(), else
+ *   2. the NNAPI_MLIR_LIBRARY environment variable, else
+ *   3. libneuralnetworks.so on Android, or libnnapi_host.so (our host
+ *      implementation, looked up next to this runtime library) elsewhere.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef NNAPI_MLIR_RUNTIME_RUNTIME_H
+#define NNAPI_MLIR_RUNTIME_RUNTIME_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  NNAPI_RT_OK = 0,
+  NNAPI_RT_INVALID_ARGUMENT = 1,   /* null pointers, wrong input/output count */
+  NNAPI_RT_INVALID_BLOB = 2,       /* truncated, corrupted or unsupported blob */
+  NNAPI_RT_LIBRARY_UNAVAILABLE = 3,/* the NNAPI library could not be loaded */
+  NNAPI_RT_NNAPI_ERROR = 4,        /* an NNAPI call returned an error code */
+  NNAPI_RT_DISABLED = 5,           /* host-only mode: NNAPI not attempted */
+} nnapi_rt_status;
+
+typedef enum {
+  NNAPI_RT_MODE_AUTO = 0,      /* run partitions on NNAPI, fall back per region */
+  NNAPI_RT_MODE_HOST_ONLY = 1, /* never call NNAPI: every region runs its host copy */
+} nnapi_rt_mode;
+
+/* Runs one partition. `inputs`/`outputs` point at dense buffers of the sizes
+ * the blob declares. Returns an nnapi_rt_status; on error the message is
+ * available from nnapi_rt_last_error() on the same thread. */
+int32_t nnapi_rt_execute(const uint8_t *blob, int64_t blobSize,
+                         int64_t numInputs, void *const *inputs,
+                         int64_t numOutputs, void *const *outputs);
+
+/* Message describing the last failure on this thread ("" if none). */
+const char *nnapi_rt_last_error(void);
+
+/* Name of a status code ("NNAPI_RT_INVALID_BLOB"). */
+const char *nnapi_rt_status_name(int32_t status);
+
+/* Name of an NNAPI ResultCode ("BAD_DATA"), or "UNKNOWN". */
+const char *nnapi_rt_result_code_name(int32_t code);
+
+/* Selects the mode (default: NNAPI_MLIR_MODE=host in the environment selects
+ * host-only, anything else auto). Applies to later calls. */
+void nnapi_rt_set_mode(int32_t mode);
+int32_t nnapi_rt_get_mode(void);
+
+/* Overrides the NNAPI library path. Drops every cached partition. */
+void nnapi_rt_set_library_path(const char *path);
+
+/* Counts of partition executions since the last reset: on NNAPI, and
+ * returned with an error (the caller then ran the host copy). */
+void nnapi_rt_get_stats(uint64_t *nnapiExecutions, uint64_t *failedExecutions);
+void nnapi_rt_reset_stats(void);
+
+/* Forgets every cached partition (models, compilations) and the library. */
+void nnapi_rt_reset(void);
+
+/* When set (NNAPI_MLIR_QUIET=1, or this call), fallbacks are not reported on
+ * stderr. By default the first failure of each partition is reported once. */
+void nnapi_rt_set_quiet(int32_t quiet);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NNAPI_MLIR_RUNTIME_RUNTIME_H */

@@ -1,0 +1,365 @@
+//===- Kernels.cpp - Reference CPU kernels with NNAPI semantics -----------===//
+
+#include "nnapi-mlir/Runtime/HostNNAPI/Kernels.h"
+#include "nnapi-mlir/Runtime/NeuralNetworks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace nnapi_mlir::host {
+
+size_t numElements(const Shape &shape) {
+  size_t n = 1;
+  for (uint32_t d : shape)
+    n *= d;
+  return n;
+}
+
+void applyFusedActivation(float *data, size_t count, int32_t fuseCode) {
+  float lo, hi;
+  switch (fuseCode) {
+  case ANEURALNETWORKS_FUSED_RELU:
+    lo = 0.0f, hi = std::numeric_limits<float>::infinity();
+    break;
+  case ANEURALNETWORKS_FUSED_RELU1:
+    lo = -1.0f, hi = 1.0f;
+    break;
+  case ANEURALNETWORKS_FUSED_RELU6:
+    lo = 0.0f, hi = 6.0f;
+    break;
+  default:
+    return;
+  }
+  for (size_t i = 0; i < count; ++i)
+    data[i] = std::min(std::max(data[i], lo), hi);
+}
+
+bool broadcastShapes(const Shape &a, const Shape &b, Shape &out) {
+  size_t rank = std::max(a.size(), b.size());
+  out.assign(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    uint32_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    uint32_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      return false;
+    out[i] = da == 1 ? db : da;
+  }
+  return true;
+}
+
+namespace {
+// Strides of `shape` aligned to the trailing dims of a rank-`rank` shape,
+// with 0 for broadcast dimensions.
+std::vector<size_t> broadcastStrides(const Shape &shape, size_t rank) {
+  std::vector<size_t> strides(rank, 0);
+  size_t s = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    size_t dim = rank - shape.size() + i;
+    strides[dim] = shape[i] == 1 ? 0 : s;
+    s *= shape[i];
+  }
+  return strides;
+}
+} // namespace
+
+void binary(BinaryKind kind, const float *a, const Shape &aShape,
+            const float *b, const Shape &bShape, float *out,
+            const Shape &outShape, int32_t fuseCode) {
+  size_t rank = outShape.size();
+  std::vector<size_t> sa = broadcastStrides(aShape, rank);
+  std::vector<size_t> sb = broadcastStrides(bShape, rank);
+  std::vector<uint32_t> index(rank, 0);
+  size_t total = numElements(outShape);
+  for (size_t i = 0; i < total; ++i) {
+    size_t ia = 0, ib = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      ia += index[d] * sa[d];
+      ib += index[d] * sb[d];
+    }
+    float x = a[ia], y = b[ib];
+    switch (kind) {
+    case BinaryKind::Add: out[i] = x + y; break;
+    case BinaryKind::Sub: out[i] = x - y; break;
+    case BinaryKind::Mul: out[i] = x * y; break;
+    case BinaryKind::Div: out[i] = x / y; break;
+    }
+    for (size_t d = rank; d-- > 0;) {
+      if (++index[d] < outShape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  applyFusedActivation(out, total, fuseCode);
+}
+
+void computeImplicitPadding(int32_t paddingCode, int32_t inSize,
+                            int32_t stride, int32_t filterSize,
+                            int32_t dilation, int32_t &padHead,
+                            int32_t &padTail) {
+  padHead = padTail = 0;
+  if (paddingCode != ANEURALNETWORKS_PADDING_SAME || stride <= 0)
+    return;
+  int32_t effective = (filterSize - 1) * dilation + 1;
+  int32_t outSize = (inSize + stride - 1) / stride;
+  int32_t total = std::max((outSize - 1) * stride + effective - inSize, 0);
+  padHead = total / 2;
+  padTail = total - padHead;
+}
+
+int32_t windowOutputSize(int32_t inSize, int32_t filterSize, int32_t stride,
+                         int32_t dilation, int32_t padHead, int32_t padTail) {
+  int32_t effective = (filterSize - 1) * dilation + 1;
+  int32_t span = inSize + padHead + padTail - effective;
+  if (span < 0 || stride <= 0)
+    return 0;
+  return span / stride + 1;
+}
+
+void conv2d(const float *input, const Shape &is, const float *filter,
+            const Shape &fs, const float *bias, float *output,
+            const Shape &os, const Window &w) {
+  const int32_t batches = is[0], inH = is[1], inW = is[2], inC = is[3];
+  const int32_t outC = fs[0], kH = fs[1], kW = fs[2];
+  const int32_t outH = os[1], outW = os[2];
+  for (int32_t n = 0; n < batches; ++n)
+    for (int32_t oy = 0; oy < outH; ++oy)
+      for (int32_t ox = 0; ox < outW; ++ox) {
+        float *out = output + ((size_t(n) * outH + oy) * outW + ox) * outC;
+        for (int32_t oc = 0; oc < outC; ++oc)
+          out[oc] = bias ? bias[oc] : 0.0f;
+        for (int32_t ky = 0; ky < kH; ++ky) {
+          int32_t iy = oy * w.strideH - w.padTop + ky * w.dilationH;
+          if (iy < 0 || iy >= inH)
+            continue;
+          for (int32_t kx = 0; kx < kW; ++kx) {
+            int32_t ix = ox * w.strideW - w.padLeft + kx * w.dilationW;
+            if (ix < 0 || ix >= inW)
+              continue;
+            const float *in = input + ((size_t(n) * inH + iy) * inW + ix) * inC;
+            for (int32_t oc = 0; oc < outC; ++oc) {
+              const float *f = filter + ((size_t(oc) * kH + ky) * kW + kx) * inC;
+              float acc = 0.0f;
+              for (int32_t ic = 0; ic < inC; ++ic)
+                acc += in[ic] * f[ic];
+              out[oc] += acc;
+            }
+          }
+        }
+        applyFusedActivation(out, outC, w.fuseCode);
+      }
+}
+
+void depthwiseConv2d(const float *input, const Shape &is, const float *filter,
+                     const Shape &fs, const float *bias, float *output,
+                     const Shape &os, const Window &w,
+                     int32_t depthMultiplier) {
+  const int32_t batches = is[0], inH = is[1], inW = is[2], inC = is[3];
+  const int32_t kH = fs[1], kW = fs[2], outC = fs[3];
+  const int32_t outH = os[1], outW = os[2];
+  for (int32_t n = 0; n < batches; ++n)
+    for (int32_t oy = 0; oy < outH; ++oy)
+      for (int32_t ox = 0; ox < outW; ++ox) {
+        float *out = output + ((size_t(n) * outH + oy) * outW + ox) * outC;
+        for (int32_t oc = 0; oc < outC; ++oc)
+          out[oc] = bias ? bias[oc] : 0.0f;
+        for (int32_t ky = 0; ky < kH; ++ky) {
+          int32_t iy = oy * w.strideH - w.padTop + ky * w.dilationH;
+          if (iy < 0 || iy >= inH)
+            continue;
+          for (int32_t kx = 0; kx < kW; ++kx) {
+            int32_t ix = ox * w.strideW - w.padLeft + kx * w.dilationW;
+            if (ix < 0 || ix >= inW)
+              continue;
+            const float *in = input + ((size_t(n) * inH + iy) * inW + ix) * inC;
+            const float *f = filter + (size_t(ky) * kW + kx) * outC;
+            for (int32_t ic = 0; ic < inC; ++ic)
+              for (int32_t m = 0; m < depthMultiplier; ++m) {
+                int32_t oc = ic * depthMultiplier + m;
+                out[oc] += in[ic] * f[oc];
+              }
+          }
+        }
+        applyFusedActivation(out, outC, w.fuseCode);
+      }
+}
+
+void fullyConnected(const float *input, const float *weights,
+                    const Shape &ws, const float *bias, float *output,
+                    uint32_t batch, int32_t fuseCode) {
+  const uint32_t units = ws[0], inSize = ws[1];
+  for (uint32_t b = 0; b < batch; ++b) {
+    const float *in = input + size_t(b) * inSize;
+    float *out = output + size_t(b) * units;
+    for (uint32_t u = 0; u < units; ++u) {
+      const float *row = weights + size_t(u) * inSize;
+      float acc = bias ? bias[u] : 0.0f;
+      for (uint32_t i = 0; i < inSize; ++i)
+        acc += in[i] * row[i];
+      out[u] = acc;
+    }
+    applyFusedActivation(out, units, fuseCode);
+  }
+}
+
+namespace {
+template <typename Reduce, typename Finish>
+void pool2d(const float *input, const Shape &is, float *output,
+            const Shape &os, const Window &w, int32_t filterW,
+            int32_t filterH, float init, Reduce reduce, Finish finish) {
+  const int32_t batches = is[0], inH = is[1], inW = is[2], channels = is[3];
+  const int32_t outH = os[1], outW = os[2];
+  for (int32_t n = 0; n < batches; ++n)
+    for (int32_t oy = 0; oy < outH; ++oy)
+      for (int32_t ox = 0; ox < outW; ++ox) {
+        int32_t y0 = oy * w.strideH - w.padTop, x0 = ox * w.strideW - w.padLeft;
+        int32_t yBegin = std::max(y0, 0), yEnd = std::min(y0 + filterH, inH);
+        int32_t xBegin = std::max(x0, 0), xEnd = std::min(x0 + filterW, inW);
+        float *out = output + ((size_t(n) * outH + oy) * outW + ox) * channels;
+        int32_t count = std::max(yEnd - yBegin, 0) * std::max(xEnd - xBegin, 0);
+        for (int32_t c = 0; c < channels; ++c) {
+          float acc = init;
+          for (int32_t y = yBegin; y < yEnd; ++y)
+            for (int32_t x = xBegin; x < xEnd; ++x)
+              acc = reduce(acc,
+                           input[((size_t(n) * inH + y) * inW + x) * channels + c]);
+          out[c] = finish(acc, count);
+        }
+        applyFusedActivation(out, channels, w.fuseCode);
+      }
+}
+} // namespace
+
+void maxPool2d(const float *input, const Shape &is, float *output,
+               const Shape &os, const Window &w, int32_t filterW,
+               int32_t filterH) {
+  pool2d(
+      input, is, output, os, w, filterW, filterH,
+      -std::numeric_limits<float>::infinity(),
+      [](float a, float b) { return std::max(a, b); },
+      [](float a, int32_t) { return a; });
+}
+
+void averagePool2d(const float *input, const Shape &is, float *output,
+                   const Shape &os, const Window &w, int32_t filterW,
+                   int32_t filterH) {
+  pool2d(
+      input, is, output, os, w, filterW, filterH, 0.0f,
+      [](float a, float b) { return a + b; },
+      [](float a, int32_t count) { return count > 0 ? a / count : 0.0f; });
+}
+
+void unary(UnaryKind kind, const float *input, float *output, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    float x = input[i];
+    switch (kind) {
+    case UnaryKind::Relu: output[i] = std::max(x, 0.0f); break;
+    case UnaryKind::Relu1: output[i] = std::min(std::max(x, -1.0f), 1.0f); break;
+    case UnaryKind::Relu6: output[i] = std::min(std::max(x, 0.0f), 6.0f); break;
+    case UnaryKind::Logistic: output[i] = 1.0f / (1.0f + std::exp(-x)); break;
+    case UnaryKind::Tanh: output[i] = std::tanh(x); break;
+    }
+  }
+}
+
+void softmax(const float *input, const Shape &shape, float beta, int32_t axis,
+             float *output) {
+  int32_t rank = static_cast<int32_t>(shape.size());
+  if (axis < 0)
+    axis += rank;
+  size_t outer = 1, inner = 1, len = shape[axis];
+  for (int32_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  for (int32_t d = axis + 1; d < rank; ++d)
+    inner *= shape[d];
+  for (size_t o = 0; o < outer; ++o)
+    for (size_t i = 0; i < inner; ++i) {
+      const float *in = input + o * len * inner + i;
+      float *out = output + o * len * inner + i;
+      float maxValue = -std::numeric_limits<float>::infinity();
+      for (size_t k = 0; k < len; ++k)
+        maxValue = std::max(maxValue, in[k * inner]);
+      float sum = 0.0f;
+      for (size_t k = 0; k < len; ++k) {
+        out[k * inner] = std::exp((in[k * inner] - maxValue) * beta);
+        sum += out[k * inner];
+      }
+      for (size_t k = 0; k < len; ++k)
+        out[k * inner] /= sum;
+    }
+}
+
+void concatenation(const std::vector<const float *> &inputs,
+                   const std::vector<Shape> &shapes, int32_t axis,
+                   float *output) {
+  int32_t rank = static_cast<int32_t>(shapes[0].size());
+  if (axis < 0)
+    axis += rank;
+  size_t outer = 1, inner = 1;
+  for (int32_t d = 0; d < axis; ++d)
+    outer *= shapes[0][d];
+  for (int32_t d = axis + 1; d < rank; ++d)
+    inner *= shapes[0][d];
+  for (size_t o = 0; o < outer; ++o)
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      size_t chunk = shapes[k][axis] * inner;
+      std::memcpy(output, inputs[k] + o * chunk, chunk * sizeof(float));
+      output += chunk;
+    }
+}
+
+float halfToFloat(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000) << 16;
+  uint32_t exp = (h >> 10) & 0x1F, mant = h & 0x3FF, bits;
+  if (exp == 0) {
+    if (mant == 0) {
+      bits = sign;
+    } else { // subnormal: renormalize
+      exp = 127 - 15 + 1;
+      while (!(mant & 0x400)) {
+        mant <<= 1;
+        --exp;
+      }
+      bits = sign | (exp << 23) | ((mant & 0x3FF) << 13);
+    }
+  } else if (exp == 0x1F) {
+    bits = sign | 0x7F800000u | (mant << 13);
+  } else {
+    bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
+  }
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+uint16_t floatToHalf(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  uint16_t sign = (bits >> 16) & 0x8000;
+  int32_t exp = int32_t((bits >> 23) & 0xFF);
+  uint32_t mant = bits & 0x7FFFFF;
+  if (exp == 0xFF) // inf or nan
+    return sign | 0x7C00 | (mant ? 0x200 : 0);
+  int32_t e = exp - 127 + 15;
+  if (e >= 0x1F)
+    return sign | 0x7C00;
+  if (e <= 0) {
+    if (e < -10)
+      return sign;
+    mant |= 0x800000;
+    uint32_t shift = uint32_t(14 - e);
+    uint32_t half = mant >> shift;
+    uint32_t rem = mant & ((1u << shift) - 1), mid = 1u << (shift - 1);
+    if (rem > mid || (rem == mid && (half & 1)))
+      ++half;
+    return sign | uint16_t(half);
+  }
+  uint32_t half = (uint32_t(e) << 10) | (mant >> 13);
+  uint32_t rem = mant & 0x1FFF;
+  if (rem > 0x1000 || (rem == 0x1000 && (half & 1)))
+    ++half; // may carry into the exponent, which is the correct rounding
+  return sign | uint16_t(half);
+}
+
+} // namespace nnapi_mlir::host

@@ -1,0 +1,423 @@
+//===- Runtime.cpp - Build, compile and execute NNAPI partitions ----------===//
+
+#include "nnapi-mlir/Runtime/Runtime.h"
+#include "nnapi-mlir/Runtime/BlobFormat.h"
+#include "nnapi-mlir/Runtime/NNAPILoader.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include <dlfcn.h>
+
+using namespace nnapi_mlir;
+
+namespace {
+
+thread_local std::string lastError;
+
+int32_t failWith(int32_t status, std::string message) {
+  lastError = std::move(message);
+  return status;
+}
+
+/// One partition: its parsed blob and, once built, its NNAPI objects.
+struct Partition {
+  blob::Model model;
+  ANeuralNetworksModel *nnModel = nullptr;
+  ANeuralNetworksCompilation *compilation = nullptr;
+  int32_t setupStatus = NNAPI_RT_OK;
+  std::string setupError;
+  std::vector<uint64_t> inputBytes, outputBytes;
+  bool reported = false;
+};
+
+struct State {
+  std::mutex mutex;
+  std::map<const uint8_t *, std::unique_ptr<Partition>> partitions;
+  NNAPIFunctionTable table;
+  const NNAPIFunctionTable *injected = nullptr;
+  bool libraryTried = false;
+  bool libraryReported = false;
+  int32_t libraryStatus = NNAPI_RT_OK;
+  std::string libraryError;
+  std::string libraryPath;
+  int32_t mode = -1;
+  int32_t quiet = -1;
+  std::atomic<uint64_t> nnapiExecutions{0}, failedExecutions{0};
+
+  const NNAPIFunctionTable &functions() const {
+    return injected ? *injected : table;
+  }
+
+  void dropPartitions() {
+    const NNAPIFunctionTable &fn = functions();
+    for (auto &entry : partitions) {
+      Partition &p = *entry.second;
+      if (p.compilation && fn.ANeuralNetworksCompilation_free)
+        fn.ANeuralNetworksCompilation_free(p.compilation);
+      if (p.nnModel && fn.ANeuralNetworksModel_free)
+        fn.ANeuralNetworksModel_free(p.nnModel);
+    }
+    partitions.clear();
+  }
+
+  void dropLibrary() {
+    dropPartitions();
+    if (table.handle)
+      dlclose(table.handle);
+    table = NNAPIFunctionTable();
+    libraryTried = false;
+    libraryReported = false;
+    libraryStatus = NNAPI_RT_OK;
+    libraryError.clear();
+  }
+};
+
+State &state() {
+  static State *s = new State(); // never destroyed: outlives static dtors
+  return *s;
+}
+
+std::string describeCall(const char *function, int code) {
+  return std::string(function) + " failed with " +
+         nnapi_rt_result_code_name(code) + " (" + std::to_string(code) + ")";
+}
+
+/// Builds and compiles the NNAPI model of a parsed blob.
+int32_t buildPartition(State &s, Partition &p) {
+  const NNAPIFunctionTable &fn = s.functions();
+  const blob::Model &m = p.model;
+  int rc = fn.ANeuralNetworksModel_create(&p.nnModel);
+  if (rc != ANEURALNETWORKS_NO_ERROR)
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    describeCall("ANeuralNetworksModel_create", rc));
+  for (size_t i = 0; i < m.operands.size(); ++i) {
+    const blob::Operand &op = m.operands[i];
+    ANeuralNetworksOperandType type;
+    type.type = op.type;
+    type.dimensionCount = static_cast<uint32_t>(op.dims.size());
+    type.dimensions = op.dims.empty() ? nullptr : op.dims.data();
+    type.scale = op.scale;
+    type.zeroPoint = op.zeroPoint;
+    rc = fn.ANeuralNetworksModel_addOperand(p.nnModel, &type);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+      return failWith(NNAPI_RT_NNAPI_ERROR,
+                      describeCall("ANeuralNetworksModel_addOperand", rc) +
+                          " for operand " + std::to_string(i));
+    if (op.lifetime == blob::Lifetime::Constant) {
+      rc = fn.ANeuralNetworksModel_setOperandValue(
+          p.nnModel, static_cast<int32_t>(i), m.data.data() + op.valueOffset,
+          op.valueLength);
+      if (rc != ANEURALNETWORKS_NO_ERROR)
+        return failWith(NNAPI_RT_NNAPI_ERROR,
+                        describeCall("ANeuralNetworksModel_setOperandValue",
+                                     rc) +
+                            " for operand " + std::to_string(i));
+    }
+  }
+  for (size_t i = 0; i < m.operations.size(); ++i) {
+    const blob::Operation &op = m.operations[i];
+    rc = fn.ANeuralNetworksModel_addOperation(
+        p.nnModel, op.opcode, static_cast<uint32_t>(op.inputs.size()),
+        op.inputs.data(), static_cast<uint32_t>(op.outputs.size()),
+        op.outputs.data());
+    if (rc != ANEURALNETWORKS_NO_ERROR) {
+      const char *name = blob::operationName(op.opcode);
+      return failWith(NNAPI_RT_NNAPI_ERROR,
+                      describeCall("ANeuralNetworksModel_addOperation", rc) +
+                          " for operation " + std::to_string(i) + " (" +
+                          (name ? name : std::to_string(op.opcode)) + ")");
+    }
+  }
+  rc = fn.ANeuralNetworksModel_identifyInputsAndOutputs(
+      p.nnModel, static_cast<uint32_t>(m.inputs.size()), m.inputs.data(),
+      static_cast<uint32_t>(m.outputs.size()), m.outputs.data());
+  if (rc != ANEURALNETWORKS_NO_ERROR)
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    describeCall("ANeuralNetworksModel_identifyInputsAndOutputs",
+                                 rc));
+  if (m.relaxFloat32ToFloat16) {
+    rc = fn.ANeuralNetworksModel_relaxComputationFloat32toFloat16(p.nnModel,
+                                                                  true);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+      return failWith(
+          NNAPI_RT_NNAPI_ERROR,
+          describeCall("ANeuralNetworksModel_relaxComputationFloat32toFloat16",
+                       rc));
+  }
+  rc = fn.ANeuralNetworksModel_finish(p.nnModel);
+  if (rc != ANEURALNETWORKS_NO_ERROR)
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    describeCall("ANeuralNetworksModel_finish", rc));
+  rc = fn.ANeuralNetworksCompilation_create(p.nnModel, &p.compilation);
+  if (rc != ANEURALNETWORKS_NO_ERROR)
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    describeCall("ANeuralNetworksCompilation_create", rc));
+  rc = fn.ANeuralNetworksCompilation_setPreference(
+      p.compilation, ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER);
+  if (rc != ANEURALNETWORKS_NO_ERROR)
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    describeCall("ANeuralNetworksCompilation_setPreference",
+                                 rc));
+  rc = fn.ANeuralNetworksCompilation_finish(p.compilation);
+  if (rc != ANEURALNETWORKS_NO_ERROR)
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    describeCall("ANeuralNetworksCompilation_finish", rc));
+  for (uint32_t idx : m.inputs) {
+    uint64_t bytes = 0;
+    blob::operandByteSize(m.operands[idx], bytes);
+    p.inputBytes.push_back(bytes);
+  }
+  for (uint32_t idx : m.outputs) {
+    uint64_t bytes = 0;
+    blob::operandByteSize(m.operands[idx], bytes);
+    p.outputBytes.push_back(bytes);
+  }
+  return NNAPI_RT_OK;
+}
+
+int32_t ensureLibrary(State &s) {
+  if (s.injected)
+    return NNAPI_RT_OK;
+  if (!s.libraryTried) {
+    s.libraryTried = true;
+    std::string path = s.libraryPath;
+    if (path.empty()) {
+      const char *env = std::getenv("NNAPI_MLIR_LIBRARY");
+      path = env && *env ? env : defaultNNAPILibraryPath();
+    }
+    if (!loadNNAPILibrary(path, s.table, s.libraryError))
+      s.libraryStatus = NNAPI_RT_LIBRARY_UNAVAILABLE;
+  }
+  if (s.libraryStatus != NNAPI_RT_OK)
+    return failWith(s.libraryStatus, s.libraryError);
+  return NNAPI_RT_OK;
+}
+
+/// Finds or creates the partition of a blob. Caller holds the mutex.
+int32_t getPartition(State &s, const uint8_t *blobBytes, int64_t blobSize,
+                     Partition *&out) {
+  auto it = s.partitions.find(blobBytes);
+  if (it == s.partitions.end()) {
+    auto p = std::make_unique<Partition>();
+    std::string error;
+    if (!blob::read(blobBytes, static_cast<size_t>(blobSize), p->model,
+                    error)) {
+      p->setupStatus = NNAPI_RT_INVALID_BLOB;
+      p->setupError = "invalid NNAPI model blob: " + error;
+    } else if (int32_t st = buildPartition(s, *p)) {
+      p->setupStatus = st;
+      p->setupError = lastError;
+    }
+    it = s.partitions.emplace(blobBytes, std::move(p)).first;
+  }
+  out = it->second.get();
+  if (out->setupStatus != NNAPI_RT_OK)
+    return failWith(out->setupStatus, out->setupError);
+  return NNAPI_RT_OK;
+}
+
+int32_t runPartition(State &s, Partition &p, int64_t numInputs,
+                     void *const *inputs, int64_t numOutputs,
+                     void *const *outputs) {
+  const NNAPIFunctionTable &fn = s.functions();
+  if (numInputs != static_cast<int64_t>(p.inputBytes.size()) ||
+      numOutputs != static_cast<int64_t>(p.outputBytes.size()))
+    return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                    "partition expects " + std::to_string(p.inputBytes.size()) +
+                        " inputs and " + std::to_string(p.outputBytes.size()) +
+                        " outputs, got " + std::to_string(numInputs) + " and " +
+                        std::to_string(numOutputs));
+  ANeuralNetworksExecution *exec = nullptr;
+  int rc = fn.ANeuralNetworksExecution_create(p.compilation, &exec);
+  if (rc != ANEURALNETWORKS_NO_ERROR)
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    describeCall("ANeuralNetworksExecution_create", rc));
+  struct Guard {
+    const NNAPIFunctionTable &fn;
+    ANeuralNetworksExecution *exec;
+    ~Guard() { fn.ANeuralNetworksExecution_free(exec); }
+  } guard{fn, exec};
+  for (int64_t i = 0; i < numInputs; ++i) {
+    if (!inputs[i])
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "input " + std::to_string(i) + " is null");
+    rc = fn.ANeuralNetworksExecution_setInput(exec, static_cast<int32_t>(i),
+                                              nullptr, inputs[i],
+                                              p.inputBytes[i]);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+      return failWith(NNAPI_RT_NNAPI_ERROR,
+                      describeCall("ANeuralNetworksExecution_setInput", rc) +
+                          " for input " + std::to_string(i));
+  }
+  for (int64_t i = 0; i < numOutputs; ++i) {
+    if (!outputs[i])
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "output " + std::to_string(i) + " is null");
+    rc = fn.ANeuralNetworksExecution_setOutput(exec, static_cast<int32_t>(i),
+                                               nullptr, outputs[i],
+                                               p.outputBytes[i]);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+      return failWith(NNAPI_RT_NNAPI_ERROR,
+                      describeCall("ANeuralNetworksExecution_setOutput", rc) +
+                          " for output " + std::to_string(i));
+  }
+  if (fn.ANeuralNetworksExecution_compute) {
+    rc = fn.ANeuralNetworksExecution_compute(exec);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+      return failWith(NNAPI_RT_NNAPI_ERROR,
+                      describeCall("ANeuralNetworksExecution_compute", rc));
+    return NNAPI_RT_OK;
+  }
+  ANeuralNetworksEvent *event = nullptr;
+  rc = fn.ANeuralNetworksExecution_startCompute(exec, &event);
+  if (rc != ANEURALNETWORKS_NO_ERROR)
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    describeCall("ANeuralNetworksExecution_startCompute", rc));
+  rc = fn.ANeuralNetworksEvent_wait(event);
+  fn.ANeuralNetworksEvent_free(event);
+  if (rc != ANEURALNETWORKS_NO_ERROR)
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    describeCall("ANeuralNetworksEvent_wait", rc));
+  return NNAPI_RT_OK;
+}
+
+bool isQuiet(State &s) {
+  if (s.quiet < 0) {
+    const char *env = std::getenv("NNAPI_MLIR_QUIET");
+    s.quiet = env && *env && std::strcmp(env, "0") != 0;
+  }
+  return s.quiet;
+}
+
+} // namespace
+
+extern "C" {
+
+int32_t nnapi_rt_execute(const uint8_t *blobBytes, int64_t blobSize,
+                         int64_t numInputs, void *const *inputs,
+                         int64_t numOutputs, void *const *outputs) {
+  State &s = state();
+  if (nnapi_rt_get_mode() == NNAPI_RT_MODE_HOST_ONLY)
+    return failWith(NNAPI_RT_DISABLED, "host-only mode");
+  int32_t status;
+  Partition *p = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (!blobBytes || blobSize <= 0 || numInputs < 0 || numOutputs < 0 ||
+        (numInputs && !inputs) || (numOutputs && !outputs))
+      status = failWith(NNAPI_RT_INVALID_ARGUMENT,
+                        "nnapi_rt_execute: null or negative argument");
+    else if ((status = ensureLibrary(s)) == NNAPI_RT_OK)
+      status = getPartition(s, blobBytes, blobSize, p);
+  }
+  if (status == NNAPI_RT_OK)
+    status = runPartition(s, *p, numInputs, inputs, numOutputs, outputs);
+  if (status == NNAPI_RT_OK) {
+    ++s.nnapiExecutions;
+    return status;
+  }
+  ++s.failedExecutions;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  // Report the first failure of each partition (or of the library) once.
+  bool &reported = p ? p->reported : s.libraryReported;
+  if (!reported && !isQuiet(s))
+    std::fprintf(stderr,
+                 "nnapi-mlir: NNAPI partition failed (%s: %s); running its "
+                 "host copy\n",
+                 nnapi_rt_status_name(status), lastError.c_str());
+  reported = true;
+  return status;
+}
+
+const char *nnapi_rt_last_error(void) { return lastError.c_str(); }
+
+const char *nnapi_rt_status_name(int32_t status) {
+  switch (status) {
+  case NNAPI_RT_OK: return "NNAPI_RT_OK";
+  case NNAPI_RT_INVALID_ARGUMENT: return "NNAPI_RT_INVALID_ARGUMENT";
+  case NNAPI_RT_INVALID_BLOB: return "NNAPI_RT_INVALID_BLOB";
+  case NNAPI_RT_LIBRARY_UNAVAILABLE: return "NNAPI_RT_LIBRARY_UNAVAILABLE";
+  case NNAPI_RT_NNAPI_ERROR: return "NNAPI_RT_NNAPI_ERROR";
+  case NNAPI_RT_DISABLED: return "NNAPI_RT_DISABLED";
+  default: return "NNAPI_RT_UNKNOWN_STATUS";
+  }
+}
+
+const char *nnapi_rt_result_code_name(int32_t code) {
+  static const char *const names[] = {
+      "NO_ERROR",          "OUT_OF_MEMORY",
+      "INCOMPLETE",        "UNEXPECTED_NULL",
+      "BAD_DATA",          "OP_FAILED",
+      "BAD_STATE",         "UNMAPPABLE",
+      "OUTPUT_INSUFFICIENT_SIZE", "UNAVAILABLE_DEVICE",
+      "MISSED_DEADLINE_TRANSIENT", "MISSED_DEADLINE_PERSISTENT",
+      "RESOURCE_EXHAUSTED_TRANSIENT", "RESOURCE_EXHAUSTED_PERSISTENT",
+      "DEAD_OBJECT"};
+  if (code < 0 || code >= static_cast<int32_t>(sizeof(names) / sizeof(*names)))
+    return "UNKNOWN";
+  return names[code];
+}
+
+void nnapi_rt_set_mode(int32_t mode) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().mode = mode;
+}
+
+int32_t nnapi_rt_get_mode(void) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.mode < 0) {
+    const char *env = std::getenv("NNAPI_MLIR_MODE");
+    s.mode = env && std::strcmp(env, "host") == 0 ? NNAPI_RT_MODE_HOST_ONLY
+                                                  : NNAPI_RT_MODE_AUTO;
+  }
+  return s.mode;
+}
+
+void nnapi_rt_set_library_path(const char *path) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.dropLibrary();
+  s.libraryPath = path ? path : "";
+}
+
+void nnapi_rt_get_stats(uint64_t *nnapiExecutions, uint64_t *failedExecutions) {
+  if (nnapiExecutions)
+    *nnapiExecutions = state().nnapiExecutions;
+  if (failedExecutions)
+    *failedExecutions = state().failedExecutions;
+}
+
+void nnapi_rt_reset_stats(void) {
+  state().nnapiExecutions = 0;
+  state().failedExecutions = 0;
+}
+
+void nnapi_rt_reset(void) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.dropLibrary();
+}
+
+void nnapi_rt_set_quiet(int32_t quiet) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().quiet = quiet ? 1 : 0;
+}
+
+} // extern "C"
+
+namespace nnapi_mlir {
+void setNNAPIFunctionTableForTesting(const NNAPIFunctionTable *table) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.dropLibrary();
+  s.injected = table;
+}
+} // namespace nnapi_mlir

@@ -1,0 +1,332 @@
+//===- nnapi-run.cpp - Load a compiled model, feed it, compare, time ------===//
+//
+// Usage: nnapi-run MODEL.so [options]
+//   --input FILE          .npy input, repeatable, in argument order
+//   --seed N              generate inputs uniformly in [-1, 1) from seed N
+//                         (for inputs not given with --input; default 0)
+//   --output-dir DIR      write output<i>.npy files into DIR
+//   --host-only           run every partition's host copy (no NNAPI)
+//   --compare-host        run with NNAPI, then host-only; print the errors
+//   --rtol X --atol Y     tolerance of --compare-host (|a-b| <= atol + rtol*|b|)
+//   --expect-nnapi        fail unless every partition execution ran on NNAPI
+//   --nnapi-library PATH  NNAPI library to dlopen instead of the default
+//   --bench N             N timed runs after one warm-up; prints median_ms=
+//                         and min_ms=
+//
+//===----------------------------------------------------------------------===//
+
+#include "Npy.h"
+#include "nnapi-mlir/Runtime/ModelABI.h"
+#include "nnapi-mlir/Runtime/Runtime.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+using namespace nnapi_mlir;
+
+namespace {
+
+struct TensorSpec {
+  std::string name, dtype;
+  std::vector<int64_t> dims;
+  size_t elementBytes() const {
+    if (dtype == "f32" || dtype == "i32")
+      return 4;
+    if (dtype == "f16" || dtype == "i16")
+      return 2;
+    if (dtype == "i64")
+      return 8;
+    return 1;
+  }
+  size_t bytes() const {
+    size_t n = elementBytes();
+    for (int64_t d : dims)
+      n *= size_t(d);
+    return n;
+  }
+  std::string npyDtype() const {
+    return dtype == "f32" ? "f4" : dtype == "f16" ? "f2" : dtype == "i32" ? "i4" : "?";
+  }
+};
+
+struct Signature {
+  int partitions = 0;
+  std::vector<TensorSpec> inputs, outputs;
+};
+
+int usageError(const std::string &msg) {
+  std::fprintf(stderr, "nnapi-run: error: %s\n", msg.c_str());
+  return 2;
+}
+
+bool parseSignature(const char *text, Signature &sig, std::string &error) {
+  std::istringstream in(text);
+  std::string line;
+  bool header = false;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::string kind;
+    ls >> kind;
+    if (kind == "nnapi-mlir-model") {
+      int version = 0;
+      ls >> version;
+      if (version != 1) {
+        error = "unsupported model signature version";
+        return false;
+      }
+      header = true;
+    } else if (kind == "partitions") {
+      ls >> sig.partitions;
+    } else if (kind == "input" || kind == "output") {
+      TensorSpec t;
+      size_t index;
+      std::string dims;
+      if (!(ls >> index >> t.name >> t.dtype >> dims)) {
+        error = "malformed signature line '" + line + "'";
+        return false;
+      }
+      if (dims != "scalar") {
+        std::istringstream ds(dims);
+        std::string d;
+        while (std::getline(ds, d, 'x'))
+          t.dims.push_back(std::atoll(d.c_str()));
+      }
+      (kind == "input" ? sig.inputs : sig.outputs).push_back(t);
+    }
+  }
+  if (!header)
+    error = "model signature lacks its header line";
+  return header;
+}
+
+std::string shapeString(const std::vector<int64_t> &dims) {
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i)
+    s += (i ? "," : "") + std::to_string(dims[i]);
+  return s + "]";
+}
+
+float toFloat(const TensorSpec &t, const uint8_t *p) {
+  if (t.dtype == "f32") {
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  }
+  if (t.dtype == "i32") {
+    int32_t i;
+    std::memcpy(&i, p, 4);
+    return float(i);
+  }
+  return 0.0f;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string modelPath, outputDir, library;
+  std::vector<std::string> inputFiles;
+  uint64_t seed = 0;
+  bool hostOnly = false, compareHost = false, expectNNAPI = false;
+  double rtol = 1e-5, atol = 1e-6;
+  int bench = 0;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](std::string &out) {
+      if (i + 1 >= argc)
+        return false;
+      out = argv[++i];
+      return true;
+    };
+    std::string v;
+    if (a == "--input" && value(v))
+      inputFiles.push_back(v);
+    else if (a == "--output-dir" && value(v))
+      outputDir = v;
+    else if (a == "--seed" && value(v))
+      seed = std::strtoull(v.c_str(), nullptr, 10);
+    else if (a == "--nnapi-library" && value(v))
+      library = v;
+    else if (a == "--rtol" && value(v))
+      rtol = std::atof(v.c_str());
+    else if (a == "--atol" && value(v))
+      atol = std::atof(v.c_str());
+    else if (a == "--bench" && value(v)) {
+      bench = std::atoi(v.c_str());
+      if (bench <= 0)
+        return usageError("--bench needs a positive count");
+    } else if (a == "--host-only")
+      hostOnly = true;
+    else if (a == "--compare-host")
+      compareHost = true;
+    else if (a == "--expect-nnapi")
+      expectNNAPI = true;
+    else if (a == "-h" || a == "--help") {
+      std::printf("usage: nnapi-run MODEL.so [--input FILE]... [--seed N] "
+                  "[--output-dir DIR] [--host-only] [--compare-host] "
+                  "[--rtol X] [--atol Y] [--expect-nnapi] "
+                  "[--nnapi-library PATH] [--bench N]\n");
+      return 0;
+    } else if (!a.empty() && a[0] != '-' && modelPath.empty())
+      modelPath = a;
+    else
+      return usageError("unknown or incomplete argument '" + a + "'");
+  }
+  if (modelPath.empty())
+    return usageError("no model given (nnapi-run MODEL.so ...)");
+  if (modelPath.find('/') == std::string::npos)
+    modelPath = "./" + modelPath;
+
+  void *handle = dlopen(modelPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    return usageError(std::string("cannot load model: ") + dlerror());
+  auto run = reinterpret_cast<nnapi_model_run_fn>(
+      dlsym(handle, NNAPI_MODEL_RUN_SYMBOL));
+  auto signatureFn = reinterpret_cast<nnapi_model_signature_fn>(
+      dlsym(handle, NNAPI_MODEL_SIGNATURE_SYMBOL));
+  if (!run || !signatureFn)
+    return usageError("'" + modelPath +
+                      "' is not an nnapi-mlir model (missing " +
+                      NNAPI_MODEL_RUN_SYMBOL + "/" +
+                      NNAPI_MODEL_SIGNATURE_SYMBOL + ")");
+  Signature sig;
+  std::string error;
+  if (!parseSignature(signatureFn(), sig, error))
+    return usageError(error);
+
+  if (inputFiles.size() > sig.inputs.size())
+    return usageError("model has " + std::to_string(sig.inputs.size()) +
+                      " inputs, got " + std::to_string(inputFiles.size()) +
+                      " --input files");
+  std::vector<std::vector<uint8_t>> inputs(sig.inputs.size());
+  std::mt19937_64 rng(seed);
+  for (size_t i = 0; i < sig.inputs.size(); ++i) {
+    const TensorSpec &spec = sig.inputs[i];
+    if (i < inputFiles.size()) {
+      NpyArray array;
+      if (!readNpy(inputFiles[i], array, error))
+        return usageError(error);
+      if (array.dtype != spec.npyDtype() || array.shape != spec.dims)
+        return usageError("input " + std::to_string(i) + " ('" + spec.name +
+                          "') must be " + spec.dtype + " " +
+                          shapeString(spec.dims) + ", '" + inputFiles[i] +
+                          "' holds " + array.dtype + " " +
+                          shapeString(array.shape));
+      inputs[i] = std::move(array.data);
+      continue;
+    }
+    inputs[i].resize(spec.bytes());
+    size_t n = spec.bytes() / spec.elementBytes();
+    for (size_t k = 0; k < n; ++k) {
+      // Portable: the top 24 bits of a mt19937_64 draw, mapped to [-1, 1).
+      float f = float(rng() >> 40) / float(1 << 24) * 2.0f - 1.0f;
+      if (spec.dtype == "f32")
+        std::memcpy(&inputs[i][4 * k], &f, 4);
+    }
+  }
+  std::vector<std::vector<uint8_t>> outputs(sig.outputs.size());
+  std::vector<void *> inPtrs, outPtrs;
+  for (auto &b : inputs)
+    inPtrs.push_back(b.data());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    outputs[i].assign(sig.outputs[i].bytes(), 0);
+    outPtrs.push_back(outputs[i].data());
+  }
+
+  if (!library.empty())
+    nnapi_rt_set_library_path(library.c_str());
+  nnapi_rt_set_mode(hostOnly ? NNAPI_RT_MODE_HOST_ONLY : NNAPI_RT_MODE_AUTO);
+  nnapi_rt_reset_stats();
+  run(inPtrs.data(), outPtrs.data());
+  uint64_t onNNAPI = 0, failed = 0;
+  nnapi_rt_get_stats(&onNNAPI, &failed);
+  std::printf("partitions=%d nnapi_executions=%llu host_fallbacks=%llu\n",
+              sig.partitions, (unsigned long long)onNNAPI,
+              (unsigned long long)(hostOnly ? 0 : failed));
+  int status = 0;
+  if (expectNNAPI && (failed != 0 || hostOnly)) {
+    std::fprintf(stderr, "nnapi-run: error: --expect-nnapi: %llu partition "
+                         "executions did not run on NNAPI\n",
+                 (unsigned long long)failed);
+    status = 1;
+  }
+
+  for (size_t i = 0; i < sig.outputs.size(); ++i) {
+    const TensorSpec &spec = sig.outputs[i];
+    size_t n = spec.bytes() / spec.elementBytes();
+    std::printf("output %zu %s %s:", i, spec.dtype.c_str(),
+                shapeString(spec.dims).c_str());
+    for (size_t k = 0; k < std::min<size_t>(n, 8); ++k)
+      std::printf(" %.6g", toFloat(spec, &outputs[i][k * spec.elementBytes()]));
+    std::printf(n > 8 ? " ...\n" : "\n");
+    if (!outputDir.empty()) {
+      mkdir(outputDir.c_str(), 0755);
+      NpyArray array{spec.npyDtype(), spec.dims, outputs[i]};
+      if (!writeNpy(outputDir + "/output" + std::to_string(i) + ".npy", array,
+                    error))
+        return usageError(error);
+    }
+  }
+
+  if (compareHost) {
+    std::vector<std::vector<uint8_t>> reference(outputs.size());
+    std::vector<void *> refPtrs;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      reference[i].assign(outputs[i].size(), 0);
+      refPtrs.push_back(reference[i].data());
+    }
+    nnapi_rt_set_mode(NNAPI_RT_MODE_HOST_ONLY);
+    run(inPtrs.data(), refPtrs.data());
+    nnapi_rt_set_mode(hostOnly ? NNAPI_RT_MODE_HOST_ONLY : NNAPI_RT_MODE_AUTO);
+    double maxAbs = 0, maxRel = 0;
+    size_t mismatches = 0;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const TensorSpec &spec = sig.outputs[i];
+      size_t n = spec.bytes() / spec.elementBytes();
+      for (size_t k = 0; k < n; ++k) {
+        double a = toFloat(spec, &outputs[i][k * spec.elementBytes()]);
+        double b = toFloat(spec, &reference[i][k * spec.elementBytes()]);
+        double diff = std::fabs(a - b);
+        if (std::isnan(a) != std::isnan(b))
+          diff = INFINITY;
+        maxAbs = std::max(maxAbs, diff);
+        if (b != 0)
+          maxRel = std::max(maxRel, diff / std::fabs(b));
+        if (!(diff <= atol + rtol * std::fabs(b)))
+          ++mismatches;
+      }
+    }
+    std::printf("compare-host: max_abs_err=%.3g max_rel_err=%.3g "
+                "mismatches=%zu (rtol=%g atol=%g)\n",
+                maxAbs, maxRel, mismatches, rtol, atol);
+    if (mismatches)
+      status = 1;
+  }
+
+  if (bench > 0) {
+    run(inPtrs.data(), outPtrs.data()); // warm-up
+    std::vector<double> ms;
+    for (int i = 0; i < bench; ++i) {
+      auto t0 = std::chrono::steady_clock::now();
+      run(inPtrs.data(), outPtrs.data());
+      auto t1 = std::chrono::steady_clock::now();
+      ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    double median = ms.size() % 2 ? ms[ms.size() / 2]
+                                  : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+    std::printf("bench: runs=%d median_ms=%.4f min_ms=%.4f\n", bench, median,
+                ms.front());
+  }
+  return status;
+}
