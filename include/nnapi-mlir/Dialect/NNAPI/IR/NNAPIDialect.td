@@ -1,0 +1,33 @@
+//===- NNAPIDialect.td - The nnapi dialect -----------------*- tablegen -*-===//
+#ifndef NNAPI_DIALECT_TD
+#define NNAPI_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def NNAPI_Dialect : Dialect {
+  let name = "nnapi";
+  let cppNamespace = "::mlir::nnapi";
+  let summary = "Operations of Android's Neural Networks API";
+  let description = [{
+    One op per NNAPI operation, on static-shaped float tensors in NHWC
+    layout. Scalar parameters that NNAPI passes as extra operands (padding,
+    strides, fused activation, axis, ...) are attributes here; the blob
+    serializer turns them back into constant operands. Verifiers encode
+    NNAPI's operand rules, and every op reports its operation code and the
+    lowest feature level that can run it (NNAPIOperationInterface).
+
+    Functions with the `nnapi.partition` unit attribute are partitions: their
+    bodies hold nnapi ops (after convert-tosa-to-nnapi) or the TOSA ops they
+    were outlined from. `nnapi.feature_level` (i32) on a partition is the
+    feature level it targets.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    static constexpr ::llvm::StringLiteral kPartitionAttrName = "nnapi.partition";
+    static constexpr ::llvm::StringLiteral kFeatureLevelAttrName = "nnapi.feature_level";
+    static constexpr ::llvm::StringLiteral kBlobAttrName = "nnapi.blob";
+  }];
+}
+
+#endif // NNAPI_DIALECT_TD

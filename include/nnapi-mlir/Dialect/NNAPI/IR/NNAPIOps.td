@@ -1,0 +1,269 @@
+//===- NNAPIOps.td - nnapi dialect operations --------------*- tablegen -*-===//
+#ifndef NNAPI_OPS_TD
+#define NNAPI_OPS_TD
+
+include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.td"
+include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIInterfaces.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Enums and types
+//===----------------------------------------------------------------------===//
+
+def NNAPI_FuseNone : I32EnumAttrCase<"none", 0>;
+def NNAPI_FuseRelu : I32EnumAttrCase<"relu", 1>;
+def NNAPI_FuseRelu1 : I32EnumAttrCase<"relu1", 2>;
+def NNAPI_FuseRelu6 : I32EnumAttrCase<"relu6", 3>;
+def NNAPI_FuseCodeAttr : I32EnumAttr<"FuseCode",
+    "NNAPI fused activation (FuseCode)",
+    [NNAPI_FuseNone, NNAPI_FuseRelu, NNAPI_FuseRelu1, NNAPI_FuseRelu6]> {
+  let cppNamespace = "::mlir::nnapi";
+}
+
+def NNAPI_FloatTensor : StaticShapeTensorOf<[F32, F16]>;
+
+//===----------------------------------------------------------------------===//
+// Base classes
+//===----------------------------------------------------------------------===//
+
+// `opCode` is the ANEURALNETWORKS_* operation code, `level` the feature level
+// that introduced the operation (see shared/nnapi/ops.tsv).
+class NNAPI_Op<string mnemonic, int opCode, int level, list<Trait> traits = []>
+    : Op<NNAPI_Dialect, mnemonic,
+         !listconcat(traits, [Pure, NNAPI_OperationInterface])> {
+  code extraNNAPIDeclaration = "";
+  let extraClassDeclaration = [{
+    static constexpr int32_t kOperationCode = }] # opCode # [{;
+    static constexpr unsigned kIntroducedIn = }] # level # [{;
+  }] # extraNNAPIDeclaration;
+}
+
+class NNAPI_BinaryOp<string mnemonic, int opCode, int level>
+    : NNAPI_Op<mnemonic, opCode, level> {
+  let summary = "element-wise " # mnemonic # " with numpy broadcasting";
+  let description = [{
+    NNAPI }] # !toupper(mnemonic) # [{: element-wise with numpy-style
+    broadcasting of operands up to rank 4 and a fused activation.
+
+    ```mlir
+    %r = nnapi.}] # mnemonic # [{ %a, %b fused relu
+        : (tensor<1x4xf32>, tensor<4xf32>) -> tensor<1x4xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$lhs, NNAPI_FloatTensor:$rhs,
+      DefaultValuedAttr<NNAPI_FuseCodeAttr, "::mlir::nnapi::FuseCode::none">:$fused_activation);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $lhs `,` $rhs (`fused` $fused_activation^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+class NNAPI_UnaryOp<string mnemonic, int opCode, int level, string what>
+    : NNAPI_Op<mnemonic, opCode, level, [SameOperandsAndResultType]> {
+  let summary = what;
+  let description = [{
+    NNAPI }] # !toupper(mnemonic) # [{ (}] # what # [{), element-wise on a
+    tensor of rank 1 to 4.
+
+    ```mlir
+    %r = nnapi.}] # mnemonic # [{ %x : tensor<1x8x8x4xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise
+//===----------------------------------------------------------------------===//
+
+def NNAPI_AddOp : NNAPI_BinaryOp<"add", 0, 1>;
+def NNAPI_MulOp : NNAPI_BinaryOp<"mul", 18, 1>;
+def NNAPI_SubOp : NNAPI_BinaryOp<"sub", 36, 2>;
+def NNAPI_DivOp : NNAPI_BinaryOp<"div", 30, 2>;
+
+def NNAPI_ReluOp : NNAPI_UnaryOp<"relu", 19, 1, "max(x, 0)">;
+def NNAPI_Relu1Op : NNAPI_UnaryOp<"relu1", 20, 1, "clamp(x, -1, 1)">;
+def NNAPI_Relu6Op : NNAPI_UnaryOp<"relu6", 21, 1, "clamp(x, 0, 6)">;
+def NNAPI_LogisticOp : NNAPI_UnaryOp<"logistic", 14, 1, "1 / (1 + exp(-x))">;
+def NNAPI_TanhOp : NNAPI_UnaryOp<"tanh", 28, 1, "hyperbolic tangent">;
+
+//===----------------------------------------------------------------------===//
+// Convolutions and pooling (NHWC)
+//===----------------------------------------------------------------------===//
+
+def NNAPI_Conv2DOp : NNAPI_Op<"conv_2d", 3, 1> {
+  let summary = "2-D convolution, NHWC, explicit padding";
+  let description = [{
+    NNAPI CONV_2D with explicit padding. `input` is [batch, h, w, in],
+    `filter` is [out, kh, kw, in], `bias` is [out]. `padding` is
+    [left, right, top, bottom], `strides` and `dilations` are [w, h] (NNAPI's
+    operand order). Dilations other than 1 need feature level 3.
+
+    ```mlir
+    %y = nnapi.conv_2d %x, %w, %b padding = [1, 1, 1, 1] strides = [1, 1]
+        dilations = [1, 1] fused relu
+        : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>)
+        -> tensor<1x8x8x4xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, NNAPI_FloatTensor:$filter,
+      NNAPI_FloatTensor:$bias, DenseI64ArrayAttr:$padding,
+      DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+      DefaultValuedAttr<NNAPI_FuseCodeAttr, "::mlir::nnapi::FuseCode::none">:$fused_activation);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $filter `,` $bias `padding` `=` $padding `strides` `=` $strides
+    `dilations` `=` $dilations (`fused` $fused_activation^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def NNAPI_DepthwiseConv2DOp : NNAPI_Op<"depthwise_conv_2d", 4, 1> {
+  let summary = "depthwise 2-D convolution, NHWC, explicit padding";
+  let description = [{
+    NNAPI DEPTHWISE_CONV_2D. `filter` is [1, kh, kw, out] with
+    out = in * depth_multiplier; output channel c * multiplier + m reads input
+    channel c. Attributes as for nnapi.conv_2d.
+
+    ```mlir
+    %y = nnapi.depthwise_conv_2d %x, %w, %b padding = [1, 1, 1, 1]
+        strides = [1, 1] dilations = [1, 1] depth_multiplier = 1
+        : (tensor<1x8x8x4xf32>, tensor<1x3x3x4xf32>, tensor<4xf32>)
+        -> tensor<1x8x8x4xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, NNAPI_FloatTensor:$filter,
+      NNAPI_FloatTensor:$bias, DenseI64ArrayAttr:$padding,
+      DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+      I32Attr:$depth_multiplier,
+      DefaultValuedAttr<NNAPI_FuseCodeAttr, "::mlir::nnapi::FuseCode::none">:$fused_activation);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $filter `,` $bias `padding` `=` $padding `strides` `=` $strides
+    `dilations` `=` $dilations `depth_multiplier` `=` $depth_multiplier
+    (`fused` $fused_activation^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def NNAPI_FullyConnectedOp : NNAPI_Op<"fully_connected", 9, 1> {
+  let summary = "fully connected layer";
+  let description = [{
+    NNAPI FULLY_CONNECTED: the input (rank 2 to 4) is flattened to
+    [batch, input_size] with input_size = weights' dimension 1; the result is
+    input x weights^T + bias, shape [batch, units].
+
+    ```mlir
+    %y = nnapi.fully_connected %x, %w, %b
+        : (tensor<1x64xf32>, tensor<10x64xf32>, tensor<10xf32>) -> tensor<1x10xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, NNAPI_FloatTensor:$weights,
+      NNAPI_FloatTensor:$bias,
+      DefaultValuedAttr<NNAPI_FuseCodeAttr, "::mlir::nnapi::FuseCode::none">:$fused_activation);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $weights `,` $bias (`fused` $fused_activation^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+class NNAPI_PoolOp<string mnemonic, int opCode, string what>
+    : NNAPI_Op<mnemonic, opCode, 1> {
+  let summary = what # " pooling, NHWC, explicit padding";
+  let description = [{
+    NNAPI }] # !toupper(mnemonic) # [{. `padding` is [left, right, top,
+    bottom], `strides` and `filter` are [w, h]. Average pooling divides by
+    the number of window elements inside the input (padding not counted).
+
+    ```mlir
+    %y = nnapi.}] # mnemonic # [{ %x padding = [0, 0, 0, 0] strides = [2, 2]
+        filter = [2, 2] : (tensor<1x8x8x4xf32>) -> tensor<1x4x4x4xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, DenseI64ArrayAttr:$padding,
+      DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$filter,
+      DefaultValuedAttr<NNAPI_FuseCodeAttr, "::mlir::nnapi::FuseCode::none">:$fused_activation);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `padding` `=` $padding `strides` `=` $strides `filter` `=` $filter
+    (`fused` $fused_activation^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def NNAPI_MaxPool2DOp : NNAPI_PoolOp<"max_pool_2d", 17, "max">;
+def NNAPI_AveragePool2DOp : NNAPI_PoolOp<"average_pool_2d", 1, "average">;
+
+//===----------------------------------------------------------------------===//
+// Shape and normalization
+//===----------------------------------------------------------------------===//
+
+def NNAPI_ReshapeOp : NNAPI_Op<"reshape", 22, 1> {
+  let summary = "reshape to the result type's shape";
+  let description = [{
+    NNAPI RESHAPE. The target shape is the result type; the serializer emits
+    it as NNAPI's constant shape operand.
+
+    ```mlir
+    %y = nnapi.reshape %x : (tensor<1x4x4x8xf32>) -> tensor<1x128xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def NNAPI_SoftmaxOp : NNAPI_Op<"softmax", 25, 1, [SameOperandsAndResultType]> {
+  let summary = "softmax(beta * x) along an axis";
+  let description = [{
+    NNAPI SOFTMAX. Feature level 1 accepts only rank 2 or 4 inputs and the
+    last axis; any other rank (1 to 4) or axis needs feature level 3.
+
+    ```mlir
+    %y = nnapi.softmax %x beta = 1.0 axis = -1 : tensor<1x10xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, F32Attr:$beta,
+      DefaultValuedAttr<I32Attr, "-1">:$axis);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `beta` `=` $beta (`axis` `=` $axis^)? attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
+def NNAPI_ConcatenationOp : NNAPI_Op<"concatenation", 2, 1> {
+  let summary = "concatenate tensors along an axis";
+  let description = [{
+    NNAPI CONCATENATION of one or more tensors of equal rank (1 to 4) that
+    agree on every dimension but `axis`.
+
+    ```mlir
+    %y = nnapi.concatenation %a, %b axis = 3
+        : (tensor<1x4x4x2xf32>, tensor<1x4x4x3xf32>) -> tensor<1x4x4x5xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<NNAPI_FloatTensor>:$inputs, I32Attr:$axis);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $inputs `axis` `=` $axis attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // NNAPI_OPS_TD

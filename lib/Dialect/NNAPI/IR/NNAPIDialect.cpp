@@ -1,0 +1,373 @@
+//===- NNAPIDialect.cpp - nnapi dialect, ops and verifiers ----------------===//
+
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+
+#include "mlir/Dialect/Traits.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::nnapi;
+
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.cpp.inc"
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIEnums.cpp.inc"
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIInterfaces.cpp.inc"
+
+void NNAPIDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOps.cpp.inc"
+      >();
+}
+
+LogicalResult NNAPIDialect::verifyOperationAttribute(Operation *op,
+                                                     NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == kPartitionAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
+    return success();
+  }
+  if (name == kFeatureLevelAttrName) {
+    auto level = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!level || level.getInt() < 1 || level.getInt() > kMaxFeatureLevel)
+      return op->emitError() << "'" << name
+                             << "' must be an integer feature level in 1.."
+                             << kMaxFeatureLevel;
+    return success();
+  }
+  if (name == kBlobAttrName) {
+    if (!isa<FlatSymbolRefAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a symbol reference";
+    return success();
+  }
+  return op->emitError() << "unknown nnapi attribute '" << name << "'";
+}
+
+//===----------------------------------------------------------------------===//
+// Feature levels
+//===----------------------------------------------------------------------===//
+
+static bool hasF16Operand(Operation *op) {
+  auto isF16 = [](Type t) {
+    return getElementTypeOrSelf(t).isF16();
+  };
+  return llvm::any_of(op->getOperandTypes(), isF16) ||
+         llvm::any_of(op->getResultTypes(), isF16);
+}
+
+unsigned mlir::nnapi::detail::getMinFeatureLevel(Operation *op,
+                                                 unsigned introducedIn) {
+  unsigned level = introducedIn;
+  if (hasF16Operand(op))
+    level = std::max(level, 3u);
+  auto isUnitDilation = [](ArrayRef<int64_t> d) {
+    return llvm::all_of(d, [](int64_t v) { return v == 1; });
+  };
+  TypeSwitch<Operation *>(op)
+      .Case<Conv2DOp, DepthwiseConv2DOp>([&](auto conv) {
+        if (!isUnitDilation(conv.getDilations()))
+          level = std::max(level, 3u);
+      })
+      .Case([&](SoftmaxOp softmax) {
+        int64_t rank = softmax.getInput().getType().getRank();
+        int64_t axis = static_cast<int32_t>(softmax.getAxis());
+        if ((rank != 2 && rank != 4) || (axis != -1 && axis != rank - 1))
+          level = std::max(level, 3u);
+      })
+      .Case<AddOp, MulOp, SubOp, DivOp>([&](auto binary) {
+        // Rank-0 (scalar tensor) operands arrived with feature level 3.
+        if (cast<RankedTensorType>(binary.getLhs().getType()).getRank() == 0 ||
+            cast<RankedTensorType>(binary.getRhs().getType()).getRank() == 0)
+          level = std::max(level, 3u);
+      });
+  return level;
+}
+
+//===----------------------------------------------------------------------===//
+// Verifier helpers shared by the ops
+//===----------------------------------------------------------------------===//
+
+namespace {
+RankedTensorType tensorType(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+LogicalResult verifyRank(Operation *op, Value v, StringRef what,
+                         int64_t minRank, int64_t maxRank) {
+  int64_t rank = tensorType(v).getRank();
+  if (rank >= minRank && rank <= maxRank)
+    return success();
+  InFlightDiagnostic diag = op->emitOpError() << what << " must have rank ";
+  if (minRank == maxRank)
+    diag << minRank;
+  else
+    diag << minRank << " to " << maxRank;
+  return diag << ", got " << rank;
+}
+
+LogicalResult verifySameElementType(Operation *op) {
+  Type elementType;
+  SmallVector<Type> types(op->getOperandTypes());
+  llvm::append_range(types, op->getResultTypes());
+  for (Type t : types) {
+    Type e = getElementTypeOrSelf(t);
+    if (!elementType)
+      elementType = e;
+    else if (e != elementType)
+      return op->emitOpError("operands and results must share one element "
+                             "type, got ")
+             << elementType << " and " << e;
+  }
+  return success();
+}
+
+LogicalResult verifyArray(Operation *op, StringRef name, ArrayRef<int64_t> v,
+                          size_t size, int64_t minValue) {
+  if (v.size() != size)
+    return op->emitOpError() << "'" << name << "' must have " << size
+                             << " elements, got " << v.size();
+  for (int64_t x : v)
+    if (x < minValue)
+      return op->emitOpError() << "'" << name << "' elements must be >= "
+                               << minValue << ", got " << x;
+  return success();
+}
+
+LogicalResult verifyResultShape(Operation *op, ArrayRef<int64_t> expected) {
+  auto actual = tensorType(op->getResult(0)).getShape();
+  if (actual == expected)
+    return success();
+  InFlightDiagnostic diag = op->emitOpError("result shape [");
+  llvm::interleaveComma(actual, diag);
+  diag << "] does not match the expected [";
+  llvm::interleaveComma(expected, diag);
+  return diag << "]";
+}
+
+/// Output extent of a window along one dimension, or failure if the window
+/// does not fit the padded input.
+FailureOr<int64_t> windowExtent(Operation *op, StringRef dim, int64_t in,
+                                int64_t filter, int64_t stride,
+                                int64_t dilation, int64_t padHead,
+                                int64_t padTail) {
+  int64_t effective = (filter - 1) * dilation + 1;
+  int64_t span = in + padHead + padTail - effective;
+  if (span < 0) {
+    op->emitOpError() << "window of " << effective << " does not fit the "
+                      << dim << " extent " << in << " plus padding";
+    return failure();
+  }
+  return span / stride + 1;
+}
+
+/// Shared by conv_2d, depthwise_conv_2d and the pools: checks the window
+/// attributes and returns the expected output height and width.
+LogicalResult verifyWindow(Operation *op, int64_t inH, int64_t inW,
+                           int64_t kH, int64_t kW, ArrayRef<int64_t> padding,
+                           ArrayRef<int64_t> strides,
+                           ArrayRef<int64_t> dilations, int64_t &outH,
+                           int64_t &outW) {
+  if (failed(verifyArray(op, "padding", padding, 4, 0)) ||
+      failed(verifyArray(op, "strides", strides, 2, 1)) ||
+      failed(verifyArray(op, "dilations", dilations, 2, 1)))
+    return failure();
+  auto h = windowExtent(op, "height", inH, kH, strides[1], dilations[1],
+                        padding[2], padding[3]);
+  if (failed(h))
+    return failure();
+  auto w = windowExtent(op, "width", inW, kW, strides[0], dilations[0],
+                        padding[0], padding[1]);
+  if (failed(w))
+    return failure();
+  outH = *h;
+  outW = *w;
+  return success();
+}
+
+template <typename BinaryOp>
+LogicalResult verifyBinary(BinaryOp op) {
+  if (failed(verifySameElementType(op)) ||
+      failed(verifyRank(op, op.getLhs(), "lhs", 0, 4)) ||
+      failed(verifyRank(op, op.getRhs(), "rhs", 0, 4)))
+    return failure();
+  SmallVector<int64_t> shape;
+  if (!OpTrait::util::getBroadcastedShape(tensorType(op.getLhs()).getShape(),
+                                          tensorType(op.getRhs()).getShape(),
+                                          shape))
+    return op.emitOpError("operand shapes are not broadcast-compatible");
+  return verifyResultShape(op, shape);
+}
+
+template <typename UnaryOp>
+LogicalResult verifyUnary(UnaryOp op) {
+  return verifyRank(op, op.getInput(), "input", 1, 4);
+}
+
+template <typename ConvOp>
+LogicalResult verifyConvCommon(ConvOp op) {
+  if (failed(verifySameElementType(op)) ||
+      failed(verifyRank(op, op.getInput(), "input", 4, 4)) ||
+      failed(verifyRank(op, op.getFilter(), "filter", 4, 4)) ||
+      failed(verifyRank(op, op.getBias(), "bias", 1, 1)))
+    return failure();
+  return success();
+}
+} // namespace
+
+LogicalResult AddOp::verify() { return verifyBinary(*this); }
+LogicalResult SubOp::verify() { return verifyBinary(*this); }
+LogicalResult MulOp::verify() { return verifyBinary(*this); }
+LogicalResult DivOp::verify() { return verifyBinary(*this); }
+LogicalResult ReluOp::verify() { return verifyUnary(*this); }
+LogicalResult Relu1Op::verify() { return verifyUnary(*this); }
+LogicalResult Relu6Op::verify() { return verifyUnary(*this); }
+LogicalResult LogisticOp::verify() { return verifyUnary(*this); }
+LogicalResult TanhOp::verify() { return verifyUnary(*this); }
+
+LogicalResult Conv2DOp::verify() {
+  if (failed(verifyConvCommon(*this)))
+    return failure();
+  auto in = tensorType(getInput()).getShape();
+  auto f = tensorType(getFilter()).getShape();
+  if (f[3] != in[3])
+    return emitOpError() << "filter input depth " << f[3]
+                         << " does not match the input depth " << in[3]
+                         << " (filter layout is [out, kh, kw, in])";
+  if (tensorType(getBias()).getDimSize(0) != f[0])
+    return emitOpError() << "bias has " << tensorType(getBias()).getDimSize(0)
+                         << " elements, expected one per output channel ("
+                         << f[0] << ")";
+  int64_t outH, outW;
+  if (failed(verifyWindow(*this, in[1], in[2], f[1], f[2], getPadding(),
+                          getStrides(), getDilations(), outH, outW)))
+    return failure();
+  return verifyResultShape(*this, {in[0], outH, outW, f[0]});
+}
+
+LogicalResult DepthwiseConv2DOp::verify() {
+  if (failed(verifyConvCommon(*this)))
+    return failure();
+  auto in = tensorType(getInput()).getShape();
+  auto f = tensorType(getFilter()).getShape();
+  if (f[0] != 1)
+    return emitOpError("filter must have shape [1, kh, kw, out], got leading "
+                       "dimension ")
+           << f[0];
+  int64_t multiplier = getDepthMultiplier();
+  if (multiplier < 1)
+    return emitOpError("depth_multiplier must be positive");
+  if (f[3] != in[3] * multiplier)
+    return emitOpError() << "filter output depth " << f[3]
+                         << " must equal input depth " << in[3]
+                         << " times depth_multiplier " << multiplier;
+  if (tensorType(getBias()).getDimSize(0) != f[3])
+    return emitOpError() << "bias has " << tensorType(getBias()).getDimSize(0)
+                         << " elements, expected one per output channel ("
+                         << f[3] << ")";
+  int64_t outH, outW;
+  if (failed(verifyWindow(*this, in[1], in[2], f[1], f[2], getPadding(),
+                          getStrides(), getDilations(), outH, outW)))
+    return failure();
+  return verifyResultShape(*this, {in[0], outH, outW, f[3]});
+}
+
+LogicalResult FullyConnectedOp::verify() {
+  if (failed(verifySameElementType(*this)) ||
+      failed(verifyRank(*this, getInput(), "input", 2, 4)) ||
+      failed(verifyRank(*this, getWeights(), "weights", 2, 2)) ||
+      failed(verifyRank(*this, getBias(), "bias", 1, 1)))
+    return failure();
+  auto w = tensorType(getWeights()).getShape();
+  int64_t total = tensorType(getInput()).getNumElements();
+  if (total % w[1] != 0)
+    return emitOpError() << "input has " << total
+                         << " elements, not a multiple of the input size "
+                         << w[1];
+  if (tensorType(getBias()).getDimSize(0) != w[0])
+    return emitOpError() << "bias has " << tensorType(getBias()).getDimSize(0)
+                         << " elements, expected one per unit (" << w[0] << ")";
+  return verifyResultShape(*this, {total / w[1], w[0]});
+}
+
+template <typename PoolOp>
+static LogicalResult verifyPool(PoolOp op) {
+  if (failed(verifySameElementType(op)) ||
+      failed(verifyRank(op, op.getInput(), "input", 4, 4)) ||
+      failed(verifyArray(op, "filter", op.getFilter(), 2, 1)))
+    return failure();
+  auto in = tensorType(op.getInput()).getShape();
+  int64_t outH, outW;
+  int64_t unit[2] = {1, 1};
+  if (failed(verifyWindow(op, in[1], in[2], op.getFilter()[1],
+                          op.getFilter()[0], op.getPadding(), op.getStrides(),
+                          unit, outH, outW)))
+    return failure();
+  return verifyResultShape(op, {in[0], outH, outW, in[3]});
+}
+
+LogicalResult MaxPool2DOp::verify() { return verifyPool(*this); }
+LogicalResult AveragePool2DOp::verify() { return verifyPool(*this); }
+
+LogicalResult ReshapeOp::verify() {
+  if (failed(verifySameElementType(*this)) ||
+      failed(verifyRank(*this, getInput(), "input", 1, 4)) ||
+      failed(verifyRank(*this, getOutput(), "result", 1, 4)))
+    return failure();
+  int64_t in = tensorType(getInput()).getNumElements();
+  int64_t out = tensorType(getOutput()).getNumElements();
+  if (in != out)
+    return emitOpError() << "changes the element count from " << in << " to "
+                         << out;
+  return success();
+}
+
+LogicalResult SoftmaxOp::verify() {
+  if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
+    return failure();
+  if (!(getBeta().convertToFloat() > 0.0f))
+    return emitOpError("beta must be positive");
+  int64_t rank = tensorType(getInput()).getRank();
+  int64_t axis = static_cast<int32_t>(getAxis());
+  if (axis < -rank || axis >= rank)
+    return emitOpError() << "axis " << axis << " is out of range for rank "
+                         << rank;
+  return success();
+}
+
+LogicalResult ConcatenationOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("needs at least one input");
+  if (failed(verifySameElementType(*this)))
+    return failure();
+  auto first = tensorType(getInputs().front());
+  int64_t rank = first.getRank();
+  if (failed(verifyRank(*this, getInputs().front(), "inputs", 1, 4)))
+    return failure();
+  int64_t axis = static_cast<int32_t>(getAxis());
+  if (axis < -rank || axis >= rank)
+    return emitOpError() << "axis " << axis << " is out of range for rank "
+                         << rank;
+  if (axis < 0)
+    axis += rank;
+  SmallVector<int64_t> shape(first.getShape());
+  for (auto [i, v] : llvm::enumerate(getInputs().drop_front())) {
+    auto t = tensorType(v);
+    if (t.getRank() != rank)
+      return emitOpError() << "input " << i + 1 << " has rank " << t.getRank()
+                           << ", expected " << rank;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis && t.getDimSize(d) != shape[d])
+        return emitOpError() << "input " << i + 1 << " differs in dimension "
+                             << d << " (" << t.getDimSize(d) << " vs "
+                             << shape[d] << ")";
+    shape[axis] += t.getDimSize(axis);
+  }
+  return verifyResultShape(*this, shape);
+}
+
+#define GET_OP_CLASSES
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOps.cpp.inc"
