@@ -1,15 +1,20 @@
-//===- nnapi-opt.cpp - mlir-opt with the nnapi dialect and passes ---------===//
+//===- nnapi-opt.cpp - mlir-opt with nnapi-mlir's dialects and passes -----===//
 
+#include "nnapi-mlir/Conversion/Passes.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h"
+#include "nnapi-mlir/Pipelines/Pipelines.h"
+#include "nnapi-mlir/Pipelines/Registration.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<mlir::nnapi::NNAPIDialect, mlir::func::FuncDialect,
-                  mlir::tosa::TosaDialect, mlir::arith::ArithDialect>();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, "nnapi-mlir optimizer\n",
-                                            registry));
+  mlir::nnapi::registerCompilerDialects(registry);
+  mlir::nnapi::registerNNAPITransformsPasses();
+  mlir::nnapi::registerNNAPIConversionPasses();
+  mlir::nnapi::registerUpstreamPassesUsedByPipelines();
+  mlir::nnapi::registerNNAPIPipelines();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "nnapi-mlir optimizer driver\n", registry));
 }

@@ -44,6 +44,11 @@ LogicalResult NNAPIDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a symbol reference";
     return success();
   }
+  if (name == kSignatureAttrName) {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a string";
+    return success();
+  }
   return op->emitError() << "unknown nnapi attribute '" << name << "'";
 }
 

@@ -27,6 +27,8 @@ def NNAPI_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kPartitionAttrName = "nnapi.partition";
     static constexpr ::llvm::StringLiteral kFeatureLevelAttrName = "nnapi.feature_level";
     static constexpr ::llvm::StringLiteral kBlobAttrName = "nnapi.blob";
+    static constexpr ::llvm::StringLiteral kSignatureAttrName = "nnapi.signature";
+    static constexpr ::llvm::StringLiteral kNameAttrName = "nnapi.name";
   }];
 }
 

@@ -1,0 +1,23 @@
+//===- Passes.h - nnapi-mlir conversion passes ------------------*- C++ -*-===//
+#ifndef NNAPI_MLIR_CONVERSION_PASSES_H
+#define NNAPI_MLIR_CONVERSION_PASSES_H
+
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::nnapi {
+#define GEN_PASS_DECL
+#include "nnapi-mlir/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "nnapi-mlir/Conversion/Passes.h.inc"
+} // namespace mlir::nnapi
+
+#endif

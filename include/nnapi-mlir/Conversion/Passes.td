@@ -1,0 +1,86 @@
+//===- Passes.td - nnapi-mlir conversion passes ------------*- tablegen -*-===//
+#ifndef NNAPI_CONVERSION_PASSES_TD
+#define NNAPI_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTosaToNNAPI : Pass<"convert-tosa-to-nnapi", "ModuleOp"> {
+  let summary = "Rewrite the TOSA bodies of NNAPI partitions into the nnapi dialect";
+  let description = [{
+    For every function with the `nnapi.partition` attribute: turns a
+    decomposed softmax into nnapi.softmax, every other TOSA op into its nnapi
+    op, folds a following clamp/ReLU into the producer's fused activation, and
+    checks that each resulting op runs at the partition's feature level
+    (`nnapi.feature_level`, else the `feature-level` option). Anything left
+    over is an error naming the op. Functions without the attribute are left
+    alone.
+  }];
+  let options = [
+    Option<"featureLevel", "feature-level", "unsigned", /*default=*/"7",
+           "Feature level for partitions without nnapi.feature_level">,
+  ];
+  let dependentDialects = ["::mlir::nnapi::NNAPIDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def NNAPISerializePartitions : Pass<"nnapi-serialize-partitions", "ModuleOp"> {
+  let summary = "Serialize each NNAPI partition into a blob kept as a module constant";
+  let description = [{
+    For every TOSA partition function: converts a copy to the nnapi dialect
+    (as convert-tosa-to-nnapi does), serializes it into the versioned blob
+    format, stores the bytes in a private `memref.global` constant named
+    `<partition>_blob`, and records it in the partition's `nnapi.blob`
+    attribute. The partition keeps its TOSA body: that is its host copy,
+    compiled with the rest of the module and run when NNAPI fails.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::nnapi::NNAPIDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def NNAPIExportSignature : Pass<"nnapi-export-signature", "ModuleOp"> {
+  let summary = "Record the entry function's inputs and outputs for the model ABI";
+  let description = [{
+    Describes the entry function (its tensor arguments and results, names
+    from `nnapi.name` argument attributes or "-") and the number of
+    partitions as the text documented in Runtime/ModelABI.h, stored in the
+    module attribute `nnapi.signature`. Must run while the entry function
+    still has tensor types.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "Name of the entry function">,
+  ];
+}
+
+def NNAPILowerPartitionCalls : Pass<"nnapi-lower-partition-calls", "ModuleOp"> {
+  let summary = "Dispatch partition calls to the runtime, with the host copy as fallback";
+  let description = [{
+    Runs after bufferization (buffer results turned into out-parameters).
+    Each partition function with an `nnapi.blob` is renamed `<name>_host`; a
+    new function with the old name passes the blob and the buffers' pointers
+    to `nnapi_rt_execute` and calls the host copy when it returns non-zero.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def NNAPIEmitEntryPoint : Pass<"nnapi-emit-entry-point", "ModuleOp"> {
+  let summary = "Emit nnapi_model_run and nnapi_model_signature in the LLVM dialect";
+  let description = [{
+    Runs on the LLVM dialect, after func-to-llvm with the bare-pointer memref
+    calling convention. Adds `nnapi_model_run(void **inputs, void **outputs)`
+    that unpacks the pointer arrays and calls the entry function, and
+    `nnapi_model_signature()` returning the `nnapi.signature` text.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "Name of the entry function">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // NNAPI_CONVERSION_PASSES_TD

@@ -1,0 +1,50 @@
+//===- Pipelines.h - Pass pipelines of nnapi-mlir ---------------*- C++ -*-===//
+//
+// The pipelines the tools run, as builders that embedders can call too. Each
+// step is a registered pass, so any stage can be run and tested alone with
+// nnapi-opt.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_MLIR_PIPELINES_PIPELINES_H
+#define NNAPI_MLIR_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::nnapi {
+
+struct CompilePipelineOptions
+    : public PassPipelineOptions<CompilePipelineOptions> {
+  Option<unsigned> featureLevel{*this, "feature-level",
+                                llvm::cl::desc("NNAPI feature level 1..8"),
+                                llvm::cl::init(7)};
+  Option<bool> hostOnly{*this, "host-only",
+                        llvm::cl::desc("Create no NNAPI partitions"),
+                        llvm::cl::init(false)};
+  Option<std::string> entry{*this, "entry",
+                            llvm::cl::desc("Name of the entry function"),
+                            llvm::cl::init("main")};
+};
+
+/// TOSA -> partitions -> blobs (nnapi-partition, nnapi-export-signature,
+/// nnapi-serialize-partitions). The result is still TOSA plus blobs.
+void buildNNAPIPartitionPipeline(OpPassManager &pm,
+                                 const CompilePipelineOptions &options);
+
+/// TOSA (+ blobs) -> LLVM dialect: TOSA to linalg, bufferization with
+/// results as out-parameters, partition dispatch with host fallback, and
+/// lowering to the LLVM dialect with the C entry points.
+void buildNNAPIHostPipeline(OpPassManager &pm,
+                            const CompilePipelineOptions &options);
+
+/// Both of the above: TOSA model in, LLVM dialect out.
+void buildNNAPICompilePipeline(OpPassManager &pm,
+                               const CompilePipelineOptions &options);
+
+/// Registers nnapi-partition-pipeline, nnapi-host-pipeline and
+/// nnapi-compile-pipeline.
+void registerNNAPIPipelines();
+
+} // namespace mlir::nnapi
+
+#endif

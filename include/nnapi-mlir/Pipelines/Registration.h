@@ -1,0 +1,15 @@
+//===- Registration.h - What the nnapi-mlir tools register ------*- C++ -*-===//
+#ifndef NNAPI_MLIR_PIPELINES_REGISTRATION_H
+#define NNAPI_MLIR_PIPELINES_REGISTRATION_H
+
+#include "mlir/IR/DialectRegistry.h"
+
+namespace mlir::nnapi {
+/// Every dialect the pipelines produce or consume, their bufferization
+/// external models, and the LLVM IR translation interfaces.
+void registerCompilerDialects(DialectRegistry &registry);
+/// The upstream passes the pipelines are made of, so nnapi-opt can run each.
+void registerUpstreamPassesUsedByPipelines();
+} // namespace mlir::nnapi
+
+#endif

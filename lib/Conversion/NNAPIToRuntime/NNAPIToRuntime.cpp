@@ -1,0 +1,388 @@
+//===- NNAPIToRuntime.cpp - Partitions become blobs and runtime calls -----===//
+//
+// The passes that turn outlined partitions into something the host pipeline
+// can compile: blobs as module constants (nnapi-serialize-partitions), a
+// description of the entry point (nnapi-export-signature), runtime dispatch
+// with host fallback after bufferization (nnapi-lower-partition-calls), and
+// the C entry points in the LLVM dialect (nnapi-emit-entry-point).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnapi-mlir/Conversion/Passes.h"
+#include "nnapi-mlir/Conversion/TosaToNNAPI/TosaToNNAPI.h"
+#include "nnapi-mlir/Target/NNAPIBlob/NNAPIBlob.h"
+#include "llvm/ADT/ScopeExit.h"
+
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::nnapi {
+#define GEN_PASS_DEF_NNAPISERIALIZEPARTITIONS
+#define GEN_PASS_DEF_NNAPIEXPORTSIGNATURE
+#define GEN_PASS_DEF_NNAPILOWERPARTITIONCALLS
+#define GEN_PASS_DEF_NNAPIEMITENTRYPOINT
+#include "nnapi-mlir/Conversion/Passes.h.inc"
+} // namespace mlir::nnapi
+
+using namespace mlir;
+using namespace mlir::nnapi;
+
+namespace {
+
+constexpr StringLiteral kExecuteFn = "nnapi_rt_execute";
+
+unsigned partitionFeatureLevel(func::FuncOp func) {
+  if (auto attr =
+          func->getAttrOfType<IntegerAttr>(NNAPIDialect::kFeatureLevelAttrName))
+    return attr.getInt();
+  return 7;
+}
+
+//===----------------------------------------------------------------------===//
+// nnapi-serialize-partitions
+//===----------------------------------------------------------------------===//
+
+struct SerializePartitionsPass
+    : public nnapi::impl::NNAPISerializePartitionsBase<SerializePartitionsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<func::FuncOp> partitions;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func->hasAttr(NNAPIDialect::kPartitionAttrName) &&
+          !func->hasAttr(NNAPIDialect::kBlobAttrName))
+        partitions.push_back(func);
+    for (func::FuncOp func : partitions) {
+      // Convert a copy: the TOSA original stays as the host copy.
+      auto copy = cast<func::FuncOp>(func->clone());
+      auto erase = llvm::make_scope_exit([&] { copy.erase(); });
+      if (failed(convertPartitionToNNAPI(copy, partitionFeatureLevel(func))))
+        return signalPassFailure();
+      FailureOr<std::vector<uint8_t>> bytes = serializeToBlob(copy);
+      if (failed(bytes))
+        return signalPassFailure();
+
+      OpBuilder builder(module.getBodyRegion());
+      builder.setInsertionPointToEnd(module.getBody());
+      auto i8 = builder.getIntegerType(8);
+      int64_t size = static_cast<int64_t>(bytes->size());
+      auto init = DenseElementsAttr::getFromRawBuffer(
+          RankedTensorType::get({size}, i8),
+          ArrayRef<char>(reinterpret_cast<const char *>(bytes->data()),
+                         bytes->size()));
+      auto global = builder.create<memref::GlobalOp>(
+          func.getLoc(), (func.getSymName() + "_blob").str(),
+          builder.getStringAttr("private"), MemRefType::get({size}, i8), init,
+          /*constant=*/true, builder.getI64IntegerAttr(64));
+      symbols.insert(global);
+      func->setAttr(NNAPIDialect::kBlobAttrName,
+                    FlatSymbolRefAttr::get(global.getSymNameAttr()));
+    }
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// nnapi-export-signature
+//===----------------------------------------------------------------------===//
+
+FailureOr<std::string> describeTensor(Operation *where, Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return where->emitError("the entry function must take and return "
+                            "static-shaped tensors, got ")
+           << type;
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  Type e = tensor.getElementType();
+  if (e.isF32())
+    os << "f32";
+  else if (e.isF16())
+    os << "f16";
+  else if (e.isSignlessInteger())
+    os << "i" << e.getIntOrFloatBitWidth();
+  else
+    return where->emitError("unsupported entry element type ") << e;
+  os << " ";
+  if (tensor.getRank() == 0)
+    os << "scalar";
+  llvm::interleave(tensor.getShape(), os, "x");
+  return s;
+}
+
+struct ExportSignaturePass
+    : public nnapi::impl::NNAPIExportSignatureBase<ExportSignaturePass> {
+  using NNAPIExportSignatureBase::NNAPIExportSignatureBase;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto func = module.lookupSymbol<func::FuncOp>(entry);
+    if (!func || func.isExternal()) {
+      module.emitError() << "entry function '@" << entry << "' not found";
+      return signalPassFailure();
+    }
+    unsigned partitions = 0;
+    for (auto f : module.getOps<func::FuncOp>())
+      partitions += f->hasAttr(NNAPIDialect::kPartitionAttrName);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "nnapi-mlir-model 1\npartitions " << partitions << "\n";
+    auto describe = [&](StringRef kind, unsigned i, Type type,
+                        DictionaryAttr attrs) {
+      FailureOr<std::string> t = describeTensor(func, type);
+      if (failed(t))
+        return false;
+      std::string name = (kind == "input" ? "arg" : "result") + std::to_string(i);
+      if (attrs)
+        if (auto n = attrs.getAs<StringAttr>(NNAPIDialect::kNameAttrName))
+          name = n.str();
+      os << kind << " " << i << " " << name << " " << *t << "\n";
+      return true;
+    };
+    FunctionType type = func.getFunctionType();
+    for (unsigned i = 0; i < type.getNumInputs(); ++i)
+      if (!describe("input", i, type.getInput(i), func.getArgAttrDict(i)))
+        return signalPassFailure();
+    for (unsigned i = 0; i < type.getNumResults(); ++i)
+      if (!describe("output", i, type.getResult(i), func.getResultAttrDict(i)))
+        return signalPassFailure();
+    module->setAttr(NNAPIDialect::kSignatureAttrName,
+                    StringAttr::get(module.getContext(), os.str()));
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// nnapi-lower-partition-calls
+//===----------------------------------------------------------------------===//
+
+/// Pointer to the first element of a memref, as an !llvm.ptr.
+Value bufferPointer(OpBuilder &b, Location loc, Value memref) {
+  Value index = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, memref);
+  Value i64 = b.create<arith::IndexCastOp>(loc, b.getI64Type(), index);
+  return b.create<LLVM::IntToPtrOp>(loc, LLVM::LLVMPointerType::get(b.getContext()),
+                                    i64);
+}
+
+/// A stack array holding `pointers`.
+Value pointerArray(OpBuilder &b, Location loc, ValueRange pointers) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  Value count = b.create<arith::ConstantIntOp>(
+      loc, std::max<int64_t>(pointers.size(), 1), 64);
+  Value array = b.create<LLVM::AllocaOp>(loc, ptrType, ptrType, count);
+  for (auto [i, p] : llvm::enumerate(pointers)) {
+    Value slot = b.create<LLVM::GEPOp>(loc, ptrType, ptrType, array,
+                                       ArrayRef<LLVM::GEPArg>{int32_t(i)});
+    b.create<LLVM::StoreOp>(loc, p, slot);
+  }
+  return array;
+}
+
+struct LowerPartitionCallsPass
+    : public nnapi::impl::NNAPILowerPartitionCallsBase<LowerPartitionCallsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = module.getContext();
+    SmallVector<func::FuncOp> partitions;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (func->hasAttr(NNAPIDialect::kBlobAttrName))
+        partitions.push_back(func);
+    if (partitions.empty())
+      return;
+
+    OpBuilder builder(ctx);
+    auto ptrType = LLVM::LLVMPointerType::get(ctx);
+    auto i64 = builder.getI64Type();
+    auto execute = module.lookupSymbol<func::FuncOp>(kExecuteFn);
+    if (!execute) {
+      builder.setInsertionPointToStart(module.getBody());
+      execute = builder.create<func::FuncOp>(
+          module.getLoc(), kExecuteFn,
+          builder.getFunctionType({ptrType, i64, i64, ptrType, i64, ptrType},
+                                  {builder.getI32Type()}));
+      execute.setPrivate();
+    }
+
+    for (func::FuncOp func : partitions) {
+      auto blobRef =
+          func->getAttrOfType<FlatSymbolRefAttr>(NNAPIDialect::kBlobAttrName);
+      auto global = module.lookupSymbol<memref::GlobalOp>(blobRef);
+      if (!global || !global.getInitialValue()) {
+        func.emitError("nnapi.blob does not name an initialized memref.global");
+        return signalPassFailure();
+      }
+      // The blob says how many of the (out-parameter style) arguments are
+      // inputs, and how large each buffer must be.
+      auto bytes = cast<DenseElementsAttr>(*global.getInitialValue());
+      blob::Model model;
+      std::string error;
+      ArrayRef<char> raw = bytes.getRawData();
+      if (!blob::read(reinterpret_cast<const uint8_t *>(raw.data()), raw.size(),
+                      model, error)) {
+        func.emitError("invalid partition blob: ") << error;
+        return signalPassFailure();
+      }
+      FunctionType type = func.getFunctionType();
+      size_t numInputs = model.inputs.size(), numOutputs = model.outputs.size();
+      if (type.getNumResults() != 0 ||
+          type.getNumInputs() != numInputs + numOutputs) {
+        func.emitError("partition must be bufferized with results as "
+                       "out-parameters: expected ")
+            << numInputs << " inputs and " << numOutputs << " outputs";
+        return signalPassFailure();
+      }
+      for (unsigned i = 0; i < type.getNumInputs(); ++i) {
+        auto memref = dyn_cast<MemRefType>(type.getInput(i));
+        uint32_t operand = i < numInputs ? model.inputs[i]
+                                         : model.outputs[i - numInputs];
+        uint64_t expected = 0;
+        blob::operandByteSize(model.operands[operand], expected);
+        if (!memref || !memref.hasStaticShape() ||
+            !memref.getLayout().isIdentity() ||
+            uint64_t(memref.getNumElements()) *
+                    (memref.getElementTypeBitWidth() / 8) !=
+                expected) {
+          func.emitError("argument ") << i << " of type " << type.getInput(i)
+                                      << " does not match the blob's "
+                                      << expected << "-byte operand";
+          return signalPassFailure();
+        }
+      }
+
+      // Calls keep naming the partition, which becomes the dispatcher; the
+      // original body moves to <name>_host.
+      std::string name = func.getSymName().str();
+      std::string hostName = name + "_host";
+      if (module.lookupSymbol(hostName)) {
+        func.emitError("symbol ") << hostName << " already exists";
+        return signalPassFailure();
+      }
+      SymbolTable::setSymbolName(func, hostName);
+      builder.setInsertionPointAfter(func);
+      Location loc = func.getLoc();
+      auto dispatch = builder.create<func::FuncOp>(loc, name, type);
+      dispatch.setPrivate();
+      Block *body = dispatch.addEntryBlock();
+      builder.setInsertionPointToStart(body);
+      Value blobMemref = builder.create<memref::GetGlobalOp>(
+          loc, global.getType(), global.getSymName());
+      SmallVector<Value> inPtrs, outPtrs;
+      for (auto [i, arg] : llvm::enumerate(body->getArguments()))
+        (i < numInputs ? inPtrs : outPtrs)
+            .push_back(bufferPointer(builder, loc, arg));
+      Value status = builder
+                         .create<func::CallOp>(
+                             loc, execute,
+                             ValueRange{
+                                 bufferPointer(builder, loc, blobMemref),
+                                 builder.create<arith::ConstantIntOp>(
+                                     loc, global.getType().getNumElements(), 64),
+                                 builder.create<arith::ConstantIntOp>(
+                                     loc, numInputs, 64),
+                                 pointerArray(builder, loc, inPtrs),
+                                 builder.create<arith::ConstantIntOp>(
+                                     loc, numOutputs, 64),
+                                 pointerArray(builder, loc, outPtrs)})
+                         .getResult(0);
+      Value zero = builder.create<arith::ConstantIntOp>(loc, 0, 32);
+      Value failed = builder.create<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::ne, status, zero);
+      auto ifOp = builder.create<scf::IfOp>(loc, failed, /*else=*/false);
+      builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      builder.create<func::CallOp>(loc, func, body->getArguments());
+      builder.setInsertionPointAfter(ifOp);
+      builder.create<func::ReturnOp>(loc);
+      // The host copy is an ordinary private function from now on.
+      func->removeAttr(NNAPIDialect::kBlobAttrName);
+      func->removeAttr(NNAPIDialect::kPartitionAttrName);
+      func->removeAttr(NNAPIDialect::kFeatureLevelAttrName);
+    }
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// nnapi-emit-entry-point
+//===----------------------------------------------------------------------===//
+
+struct EmitEntryPointPass
+    : public nnapi::impl::NNAPIEmitEntryPointBase<EmitEntryPointPass> {
+  using NNAPIEmitEntryPointBase::NNAPIEmitEntryPointBase;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = module.getContext();
+    auto signature =
+        module->getAttrOfType<StringAttr>(NNAPIDialect::kSignatureAttrName);
+    if (!signature) {
+      module.emitError("missing nnapi.signature: run nnapi-export-signature "
+                       "before lowering to LLVM");
+      return signalPassFailure();
+    }
+    auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(entry);
+    if (!func || func.isExternal()) {
+      module.emitError() << "entry function '@" << entry
+                         << "' not found in the LLVM dialect";
+      return signalPassFailure();
+    }
+    unsigned numInputs = 0, numOutputs = 0;
+    for (StringRef line : llvm::split(signature.getValue(), '\n')) {
+      numInputs += line.starts_with("input ");
+      numOutputs += line.starts_with("output ");
+    }
+    auto ptrType = LLVM::LLVMPointerType::get(ctx);
+    LLVM::LLVMFunctionType fnType = func.getFunctionType();
+    if (fnType.getNumParams() != numInputs + numOutputs ||
+        !llvm::all_of(fnType.getParams(),
+                      [&](Type t) { return t == ptrType; }) ||
+        !isa<LLVM::LLVMVoidType>(fnType.getReturnType())) {
+      func.emitError("entry function must take one bare pointer per input "
+                     "and output and return nothing (bufferize with results "
+                     "as out-parameters, lower with the bare-pointer "
+                     "calling convention)");
+      return signalPassFailure();
+    }
+
+    OpBuilder builder(ctx);
+    builder.setInsertionPointToEnd(module.getBody());
+    Location loc = func.getLoc();
+    auto i32 = builder.getI32Type();
+
+    // int32_t nnapi_model_run(void *const *inputs, void *const *outputs)
+    auto run = builder.create<LLVM::LLVMFuncOp>(
+        loc, "nnapi_model_run",
+        LLVM::LLVMFunctionType::get(i32, {ptrType, ptrType}));
+    Block *body = run.addEntryBlock(builder);
+    builder.setInsertionPointToStart(body);
+    SmallVector<Value> args;
+    auto load = [&](Value array, unsigned count) {
+      for (unsigned i = 0; i < count; ++i) {
+        Value slot = builder.create<LLVM::GEPOp>(
+            loc, ptrType, ptrType, array, ArrayRef<LLVM::GEPArg>{int32_t(i)});
+        args.push_back(builder.create<LLVM::LoadOp>(loc, ptrType, slot));
+      }
+    };
+    load(body->getArgument(0), numInputs);
+    load(body->getArgument(1), numOutputs);
+    builder.create<LLVM::CallOp>(loc, func, args);
+    Value zero = builder.create<LLVM::ConstantOp>(loc, i32, 0);
+    builder.create<LLVM::ReturnOp>(loc, zero);
+
+    // const char *nnapi_model_signature(void)
+    builder.setInsertionPointToEnd(module.getBody());
+    std::string text = signature.getValue().str();
+    text.push_back('\0');
+    auto arrayType = LLVM::LLVMArrayType::get(builder.getI8Type(), text.size());
+    auto global = builder.create<LLVM::GlobalOp>(
+        loc, arrayType, /*isConstant=*/true, LLVM::Linkage::Internal,
+        "nnapi_signature_text", builder.getStringAttr(text));
+    auto sigFn = builder.create<LLVM::LLVMFuncOp>(
+        loc, "nnapi_model_signature", LLVM::LLVMFunctionType::get(ptrType, {}));
+    Block *sigBody = sigFn.addEntryBlock(builder);
+    builder.setInsertionPointToStart(sigBody);
+    Value address = builder.create<LLVM::AddressOfOp>(loc, global);
+    builder.create<LLVM::ReturnOp>(loc, address);
+
+    // Keep the entry itself out of the dynamic symbol table: a public "main"
+    // in a shared library would clash with the loading program's.
+    func.setLinkage(LLVM::Linkage::Internal);
+    module->removeAttr(NNAPIDialect::kSignatureAttrName);
+  }
+};
+
+} // namespace

@@ -1,0 +1,121 @@
+//===- Pipelines.cpp - Pass pipelines of nnapi-mlir -----------------------===//
+
+#include "nnapi-mlir/Pipelines/Pipelines.h"
+#include "nnapi-mlir/Conversion/Passes.h"
+#include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::nnapi;
+
+void mlir::nnapi::buildNNAPIPartitionPipeline(
+    OpPassManager &pm, const CompilePipelineOptions &options) {
+  if (!options.hostOnly) {
+    NNAPIPartitionOptions partition;
+    partition.featureLevel = options.featureLevel;
+    pm.addPass(createNNAPIPartition(partition));
+  }
+  // The signature is taken from the tensor-typed entry, before bufferization.
+  NNAPIExportSignatureOptions signature;
+  signature.entry = options.entry;
+  pm.addPass(createNNAPIExportSignature(signature));
+  if (!options.hostOnly)
+    pm.addPass(createNNAPISerializePartitions());
+}
+
+void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
+                                         const CompilePipelineOptions &options) {
+  // TOSA -> linalg/arith/tensor, in the order tosa-to-linalg-pipeline uses,
+  // without its validation step (profiles are not our concern here).
+  pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalgNamed());
+  pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalg());
+  pm.addNestedPass<func::FuncOp>(tosa::createTosaToArith());
+  pm.addNestedPass<func::FuncOp>(tosa::createTosaToTensor());
+  pm.addPass(createCanonicalizerPass());
+
+  // Bufferize across calls with identity layouts, then turn returned buffers
+  // into caller-allocated out-parameters: that is the shape both the runtime
+  // dispatch and the C entry point need.
+  // Copies become linalg.copy so that they lower to plain loops: the
+  // default memref.copy of strided views needs MLIR's C runner library.
+  auto linalgCopy = [](OpBuilder &b, Location loc, Value from,
+                       Value to) -> LogicalResult {
+    b.create<linalg::CopyOp>(loc, from, to);
+    return success();
+  };
+  bufferization::OneShotBufferizationOptions bufferize;
+  bufferize.memCpyFn = linalgCopy;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.setFunctionBoundaryTypeConversion(
+      bufferization::LayoutMapOption::IdentityLayoutMap);
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsOpts outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.memCpyFn = linalgCopy;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  bufferization::BufferDeallocationPipelineOptions dealloc;
+  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+
+  // Partition calls dispatch to the runtime, falling back to the host copy.
+  pm.addPass(createNNAPILowerPartitionCalls());
+
+  // Loops and the LLVM dialect.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertSCFToCFPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  ConvertFuncToLLVMPassOptions funcToLLVM;
+  funcToLLVM.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+
+  NNAPIEmitEntryPointOptions entry;
+  entry.entry = options.entry;
+  pm.addPass(createNNAPIEmitEntryPoint(entry));
+}
+
+void mlir::nnapi::buildNNAPICompilePipeline(
+    OpPassManager &pm, const CompilePipelineOptions &options) {
+  buildNNAPIPartitionPipeline(pm, options);
+  buildNNAPIHostPipeline(pm, options);
+}
+
+void mlir::nnapi::registerNNAPIPipelines() {
+  PassPipelineRegistration<CompilePipelineOptions>(
+      "nnapi-partition-pipeline",
+      "Partition a TOSA module and serialize its NNAPI partitions",
+      buildNNAPIPartitionPipeline);
+  PassPipelineRegistration<CompilePipelineOptions>(
+      "nnapi-host-pipeline",
+      "Lower partitioned TOSA (with blobs) to the LLVM dialect",
+      buildNNAPIHostPipeline);
+  PassPipelineRegistration<CompilePipelineOptions>(
+      "nnapi-compile-pipeline", "TOSA model to the LLVM dialect, end to end",
+      buildNNAPICompilePipeline);
+}

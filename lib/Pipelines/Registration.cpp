@@ -1,0 +1,67 @@
+//===- Registration.cpp - What the nnapi-mlir tools register --------------===//
+
+#include "nnapi-mlir/Pipelines/Registration.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+
+void mlir::nnapi::registerCompilerDialects(DialectRegistry &registry) {
+  registry.insert<NNAPIDialect, affine::AffineDialect, arith::ArithDialect,
+                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, LLVM::LLVMDialect, linalg::LinalgDialect,
+                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+                  tensor::TensorDialect, tosa::TosaDialect>();
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+void mlir::nnapi::registerUpstreamPassesUsedByPipelines() {
+  registerCanonicalizerPass();
+  registerCSEPass();
+  registerTosaToLinalg();
+  registerTosaToLinalgNamed();
+  registerTosaToArith();
+  registerTosaToTensor();
+  bufferization::registerOneShotBufferize();
+  bufferization::registerBufferResultsToOutParams();
+  registerConvertLinalgToLoopsPass();
+  memref::registerExpandStridedMetadata();
+  registerConvertAffineToStandard();
+  registerSCFToControlFlow();
+  registerConvertMathToLibm();
+  registerConvertMathToLLVMPass();
+  registerFinalizeMemRefToLLVMConversionPass();
+  registerArithToLLVMConversionPass();
+  registerConvertFuncToLLVMPass();
+  registerConvertControlFlowToLLVMPass();
+  registerReconcileUnrealizedCasts();
+}

@@ -1,0 +1,286 @@
+//===- NNAPIBlob.cpp - nnapi dialect to NNAPI model blob ------------------===//
+
+#include "nnapi-mlir/Target/NNAPIBlob/NNAPIBlob.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#include "nnapi-mlir/Runtime/NeuralNetworks.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+using namespace mlir::nnapi;
+
+namespace {
+
+class BlobBuilder {
+public:
+  FailureOr<blob::Model> build(func::FuncOp func);
+
+private:
+  FailureOr<uint32_t> operandFor(Value v);
+  FailureOr<int32_t> tensorCode(Operation *where, Type type);
+  std::vector<uint32_t> dims(Type type) {
+    std::vector<uint32_t> d;
+    for (int64_t x : cast<RankedTensorType>(type).getShape())
+      d.push_back(static_cast<uint32_t>(x));
+    return d;
+  }
+  LogicalResult addOperation(Operation *op);
+  uint32_t fuse(Operation *op) {
+    auto attr = op->getAttrOfType<FuseCodeAttr>("fused_activation");
+    return model.addInt32(attr ? static_cast<int32_t>(attr.getValue()) : 0);
+  }
+  void window(std::vector<uint32_t> &in, ArrayRef<int64_t> padding,
+              ArrayRef<int64_t> strides) {
+    for (int64_t p : padding)
+      in.push_back(model.addInt32(static_cast<int32_t>(p)));
+    for (int64_t s : strides)
+      in.push_back(model.addInt32(static_cast<int32_t>(s)));
+  }
+  void dilations(std::vector<uint32_t> &in, ArrayRef<int64_t> d) {
+    if (llvm::all_of(d, [](int64_t v) { return v == 1; }))
+      return; // the feature level 1 form has no layout/dilation operands
+    in.push_back(model.addBool(false)); // NHWC
+    for (int64_t v : d)
+      in.push_back(model.addInt32(static_cast<int32_t>(v)));
+  }
+
+  blob::Model model;
+  DenseMap<Value, uint32_t> operands;
+};
+
+FailureOr<int32_t> BlobBuilder::tensorCode(Operation *where, Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return where->emitError("NNAPI blob needs static-shaped tensors, got ")
+           << type;
+  Type e = tensor.getElementType();
+  if (e.isF32())
+    return ANEURALNETWORKS_TENSOR_FLOAT32;
+  if (e.isF16())
+    return ANEURALNETWORKS_TENSOR_FLOAT16;
+  if (e.isSignlessInteger(32))
+    return ANEURALNETWORKS_TENSOR_INT32;
+  return where->emitError("no NNAPI operand type for ") << type;
+}
+
+FailureOr<uint32_t> BlobBuilder::operandFor(Value v) {
+  auto it = operands.find(v);
+  if (it != operands.end())
+    return it->second;
+  auto constant = v.getDefiningOp<arith::ConstantOp>();
+  if (!constant)
+    return emitError(v.getLoc(), "value used before it is defined");
+  auto attr = dyn_cast<DenseElementsAttr>(constant.getValue());
+  if (!attr)
+    return constant.emitError("NNAPI constants must be dense tensors");
+  FailureOr<int32_t> code = tensorCode(constant, attr.getType());
+  if (failed(code))
+    return failure();
+  ArrayRef<char> raw = attr.getRawData();
+  size_t elementBytes = blob::elementSize(*code);
+  size_t count = attr.getNumElements();
+  std::vector<char> bytes;
+  if (attr.isSplat()) {
+    bytes.reserve(count * elementBytes);
+    for (size_t i = 0; i < count; ++i)
+      bytes.insert(bytes.end(), raw.begin(), raw.begin() + elementBytes);
+  } else {
+    bytes.assign(raw.begin(), raw.end());
+  }
+  uint32_t index =
+      model.addConstant(*code, dims(attr.getType()), bytes.data(), bytes.size());
+  operands[v] = index;
+  return index;
+}
+
+LogicalResult BlobBuilder::addOperation(Operation *op) {
+  auto iface = dyn_cast<NNAPIOperationInterface>(op);
+  if (!iface)
+    return op->emitError() << "'" << op->getName()
+                           << "' cannot be serialized into an NNAPI model";
+  model.featureLevel = std::max(model.featureLevel, iface.getMinFeatureLevel());
+  std::vector<uint32_t> in;
+  for (Value v : op->getOperands()) {
+    FailureOr<uint32_t> idx = operandFor(v);
+    if (failed(idx))
+      return failure();
+    in.push_back(*idx);
+  }
+  // NNAPI's scalar operands, in the order of the NNAPI operation signature.
+  LogicalResult ok = success();
+  TypeSwitch<Operation *>(op)
+      .Case<AddOp, SubOp, MulOp, DivOp, FullyConnectedOp>(
+          [&](Operation *op) { in.push_back(fuse(op)); })
+      .Case([&](Conv2DOp conv) {
+        window(in, conv.getPadding(), conv.getStrides());
+        in.push_back(fuse(conv));
+        dilations(in, conv.getDilations());
+      })
+      .Case([&](DepthwiseConv2DOp conv) {
+        window(in, conv.getPadding(), conv.getStrides());
+        in.push_back(model.addInt32(
+            static_cast<int32_t>(conv.getDepthMultiplier())));
+        in.push_back(fuse(conv));
+        dilations(in, conv.getDilations());
+      })
+      .Case<MaxPool2DOp, AveragePool2DOp>([&](auto pool) {
+        window(in, pool.getPadding(), pool.getStrides());
+        for (int64_t f : pool.getFilter())
+          in.push_back(model.addInt32(static_cast<int32_t>(f)));
+        in.push_back(fuse(pool));
+      })
+      .Case([&](ReshapeOp reshape) {
+        std::vector<int32_t> shape;
+        for (int64_t d : reshape.getOutput().getType().getShape())
+          shape.push_back(static_cast<int32_t>(d));
+        in.push_back(model.addConstant(
+            ANEURALNETWORKS_TENSOR_INT32,
+            {static_cast<uint32_t>(shape.size())}, shape.data(),
+            shape.size() * sizeof(int32_t)));
+      })
+      .Case([&](SoftmaxOp softmax) {
+        auto type = softmax.getInput().getType();
+        float beta = softmax.getBeta().convertToFloat();
+        if (type.getElementType().isF16()) {
+          llvm::APFloat half(beta);
+          bool lost;
+          half.convert(llvm::APFloat::IEEEhalf(),
+                       llvm::APFloat::rmNearestTiesToEven, &lost);
+          uint16_t bits =
+              static_cast<uint16_t>(half.bitcastToAPInt().getZExtValue());
+          in.push_back(model.addConstant(ANEURALNETWORKS_FLOAT16, {}, &bits,
+                                         sizeof(bits)));
+        } else {
+          in.push_back(model.addFloat32(beta));
+        }
+        int64_t rank = type.getRank();
+        int64_t axis = static_cast<int32_t>(softmax.getAxis());
+        if (axis < 0)
+          axis += rank;
+        if ((rank != 2 && rank != 4) || axis != rank - 1)
+          in.push_back(model.addInt32(static_cast<int32_t>(axis)));
+      })
+      .Case([&](ConcatenationOp concat) {
+        in.push_back(
+            model.addInt32(static_cast<int32_t>(concat.getAxis())));
+      })
+      .Default([](Operation *) {});
+  if (failed(ok))
+    return failure();
+  std::vector<uint32_t> out;
+  for (Value r : op->getResults()) {
+    FailureOr<int32_t> code = tensorCode(op, r.getType());
+    if (failed(code))
+      return failure();
+    uint32_t idx = model.addOperand(*code, dims(r.getType()));
+    operands[r] = idx;
+    out.push_back(idx);
+  }
+  model.operations.push_back({iface.getOperationCode(), in, out});
+  return success();
+}
+
+FailureOr<blob::Model> BlobBuilder::build(func::FuncOp func) {
+  if (!func.getBody().hasOneBlock())
+    return func.emitError("NNAPI partition must have exactly one block");
+  Block &body = func.getBody().front();
+  for (BlockArgument arg : body.getArguments()) {
+    FailureOr<int32_t> code = tensorCode(func, arg.getType());
+    if (failed(code))
+      return failure();
+    uint32_t idx =
+        model.addOperand(*code, dims(arg.getType()), blob::Lifetime::ModelInput);
+    operands[arg] = idx;
+    model.inputs.push_back(idx);
+  }
+  for (Operation &op : body) {
+    if (isa<arith::ConstantOp>(op))
+      continue; // materialized where used
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      for (Value v : ret.getOperands()) {
+        auto it = operands.find(v);
+        Operation *def = v.getDefiningOp();
+        if (it == operands.end() || !def || isa<arith::ConstantOp>(def))
+          return ret.emitError("an NNAPI partition may only return values "
+                               "computed by its operations");
+        blob::Operand &operand = model.operands[it->second];
+        if (operand.lifetime == blob::Lifetime::ModelOutput)
+          return ret.emitError("an NNAPI partition returns a value twice");
+        operand.lifetime = blob::Lifetime::ModelOutput;
+        model.outputs.push_back(it->second);
+      }
+      continue;
+    }
+    if (failed(addOperation(&op)))
+      return failure();
+  }
+  return std::move(model);
+}
+
+} // namespace
+
+FailureOr<blob::Model> mlir::nnapi::buildBlobModel(func::FuncOp func) {
+  return BlobBuilder().build(func);
+}
+
+FailureOr<std::vector<uint8_t>> mlir::nnapi::serializeToBlob(func::FuncOp func) {
+  FailureOr<blob::Model> model = buildBlobModel(func);
+  if (failed(model))
+    return failure();
+  return blob::write(*model);
+}
+
+void mlir::nnapi::registerNNAPIBlobTranslations() {
+  TranslateFromMLIRRegistration serialize(
+      "serialize-nnapi-blob",
+      "serialize the one nnapi.partition function (or the only function) "
+      "of a module into an NNAPI model blob",
+      [](Operation *op, raw_ostream &os) -> LogicalResult {
+        auto module = cast<ModuleOp>(op);
+        func::FuncOp target;
+        unsigned count = 0;
+        for (auto func : module.getOps<func::FuncOp>()) {
+          if (func.isExternal())
+            continue;
+          if (func->hasAttr(NNAPIDialect::kPartitionAttrName) || !target)
+            target = func;
+          ++count;
+        }
+        if (!target)
+          return module.emitError("no function to serialize");
+        if (count > 1 && !target->hasAttr(NNAPIDialect::kPartitionAttrName))
+          return module.emitError("several functions and none is marked "
+                                  "nnapi.partition");
+        FailureOr<std::vector<uint8_t>> bytes = serializeToBlob(target);
+        if (failed(bytes))
+          return failure();
+        os.write(reinterpret_cast<const char *>(bytes->data()), bytes->size());
+        return success();
+      },
+      [](DialectRegistry &registry) {
+        registry.insert<NNAPIDialect, func::FuncDialect, arith::ArithDialect>();
+      });
+
+  TranslateRegistration dump(
+      "dump-nnapi-blob", "print an NNAPI model blob as text",
+      [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr, raw_ostream &os,
+         MLIRContext *context) -> LogicalResult {
+        const llvm::MemoryBuffer *buffer =
+            sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
+        blob::Model model;
+        std::string error;
+        if (!blob::read(reinterpret_cast<const uint8_t *>(
+                            buffer->getBufferStart()),
+                        buffer->getBufferSize(), model, error)) {
+          llvm::errs() << "error: " << error << "\n";
+          return failure();
+        }
+        os << blob::dump(model);
+        return success();
+      });
+}

@@ -1,0 +1,257 @@
+//===- nnapi-compile.cpp - TOSA model in, shared library out --------------===//
+//
+//   nnapi-compile MODEL.mlir -o model.so [--feature-level=N] [--host-only]
+//                 [--emit=so|obj|llvm|mlir] [--partition-summary]
+//
+// Partitions the model for NNAPI, serializes the partitions into blobs,
+// lowers everything (with a host copy of every partition) to LLVM, and links
+// a shared library against the nnapi-mlir runtime. --emit=mlir stops after
+// partitioning (TOSA with blobs), llvm after translation to LLVM IR, obj
+// after code generation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#include "nnapi-mlir/Pipelines/Pipelines.h"
+#include "nnapi-mlir/Pipelines/Registration.h"
+#include "nnapi-mlir/Runtime/BlobFormat.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir>"),
+                                      cl::Required);
+static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
+                                       cl::value_desc("path"),
+                                       cl::init("model.so"));
+static cl::opt<unsigned> featureLevel("feature-level",
+                                      cl::desc("NNAPI feature level 1..8"),
+                                      cl::init(7));
+static cl::opt<bool> hostOnly("host-only",
+                              cl::desc("Compile without NNAPI partitions"));
+static cl::opt<std::string> entry("entry", cl::desc("Entry function"),
+                                  cl::init("main"));
+static cl::opt<bool> summary("partition-summary",
+                             cl::desc("Print the partitions and host ops"));
+enum class Emit { SharedLibrary, Object, LLVMIR, MLIR };
+static cl::opt<Emit> emit(
+    "emit", cl::desc("What to write"), cl::init(Emit::SharedLibrary),
+    cl::values(clEnumValN(Emit::SharedLibrary, "so", "shared library"),
+               clEnumValN(Emit::Object, "obj", "object file"),
+               clEnumValN(Emit::LLVMIR, "llvm", "LLVM IR"),
+               clEnumValN(Emit::MLIR, "mlir",
+                          "MLIR after partitioning and serialization")));
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "nnapi-compile: error: " << message << "\n";
+  return 1;
+}
+
+/// Prints each partition (ops by kind, blob size and feature level) and the
+/// ops left on the host.
+static void printSummary(ModuleOp module, llvm::raw_ostream &os) {
+  auto countOps = [](func::FuncOp func, bool skipCalls) {
+    std::map<std::string, unsigned> counts;
+    unsigned total = 0;
+    func.walk([&](Operation *op) {
+      if (op == func.getOperation() || isa<func::ReturnOp>(op) ||
+          op->hasTrait<OpTrait::ConstantLike>() ||
+          (skipCalls && isa<func::CallOp>(op)))
+        return;
+      ++counts[op->getName().getStringRef().str()];
+      ++total;
+    });
+    std::string s = std::to_string(total) + " ops";
+    if (!counts.empty()) {
+      s += " (";
+      bool first = true;
+      for (auto &[name, n] : counts) {
+        s += (first ? "" : ", ") + name + " x" + std::to_string(n);
+        first = false;
+      }
+      s += ")";
+    }
+    return s;
+  };
+  unsigned partitions = 0;
+  os << "partition summary (target feature level " << featureLevel << ")\n";
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (!func->hasAttr(nnapi::NNAPIDialect::kPartitionAttrName))
+      continue;
+    ++partitions;
+    os << "  nnapi @" << func.getSymName() << ": " << countOps(func, false)
+       << ", " << func.getNumArguments() << " inputs, "
+       << func.getNumResults() << " outputs";
+    if (auto ref = func->getAttrOfType<FlatSymbolRefAttr>(
+            nnapi::NNAPIDialect::kBlobAttrName))
+      if (auto global = module.lookupSymbol<memref::GlobalOp>(ref)) {
+        auto bytes = cast<DenseElementsAttr>(*global.getInitialValue());
+        ArrayRef<char> raw = bytes.getRawData();
+        nnapi_mlir::blob::Model model;
+        std::string error;
+        if (nnapi_mlir::blob::read(
+                reinterpret_cast<const uint8_t *>(raw.data()), raw.size(),
+                model, error))
+          os << ", blob " << raw.size() << " bytes, needs feature level "
+             << model.featureLevel;
+      }
+    os << "\n";
+  }
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func->hasAttr(nnapi::NNAPIDialect::kPartitionAttrName) &&
+        !func.isExternal())
+      os << "  host @" << func.getSymName() << ": " << countOps(func, true)
+         << "\n";
+  os << "  " << partitions << " partition(s)\n";
+}
+
+static int linkSharedLibrary(const std::string &object, const char *argv0) {
+  std::string exe = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&linkSharedLibrary));
+  llvm::SmallString<256> libDir(llvm::sys::path::parent_path(exe));
+  llvm::sys::path::append(libDir, "..", "lib");
+  llvm::sys::fs::make_absolute(libDir);
+  llvm::SmallString<256> runtime(libDir);
+  llvm::sys::path::append(runtime, "libnnapi_runtime.so");
+  if (!llvm::sys::fs::exists(runtime))
+    return fail("runtime library not found at '" + runtime + "'");
+  const char *ccEnv = std::getenv("CC");
+  auto cc = llvm::sys::findProgramByName(ccEnv && *ccEnv ? ccEnv : "cc");
+  if (!cc)
+    return fail("no C compiler driver ('cc' or $CC) to link the shared "
+                "library; use --emit=obj and link it yourself");
+  std::string rpath = "-Wl,-rpath," + libDir.str().str();
+  std::string libFlag = "-L" + libDir.str().str();
+  llvm::SmallVector<llvm::StringRef> args = {
+      *cc, "-shared", "-o", outputFile, object, libFlag, "-lnnapi_runtime",
+      rpath, "-lm"};
+  std::string error;
+  int rc = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &error);
+  if (rc != 0)
+    return fail("linking '" + outputFile + "' failed" +
+                (error.empty() ? "" : ": " + error));
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "nnapi-mlir ahead-of-time compiler\n");
+  if (featureLevel < 1 || featureLevel > nnapi::kMaxFeatureLevel)
+    return fail("--feature-level must be 1..8, got " +
+                llvm::Twine(featureLevel.getValue()));
+
+  // Open the output first: an unwritable path fails before any work.
+  std::error_code ec;
+  std::string intermediate = outputFile;
+  if (emit == Emit::SharedLibrary)
+    intermediate = outputFile + ".o";
+  auto out = std::make_unique<llvm::ToolOutputFile>(
+      intermediate, ec,
+      emit == Emit::LLVMIR || emit == Emit::MLIR ? llvm::sys::fs::OF_Text
+                                                 : llvm::sys::fs::OF_None);
+  if (ec)
+    return fail("cannot open output file '" + intermediate +
+                "': " + ec.message());
+
+  DialectRegistry registry;
+  nnapi::registerCompilerDialects(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
+  if (!buffer)
+    return fail("cannot read '" + inputFile +
+                "': " + buffer.getError().message());
+  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return fail("cannot parse '" + inputFile + "'");
+
+  nnapi::CompilePipelineOptions options;
+  options.featureLevel = featureLevel.getValue();
+  options.hostOnly = hostOnly.getValue();
+  options.entry = entry.getValue();
+  PassManager partitionPM(&context);
+  nnapi::buildNNAPIPartitionPipeline(partitionPM, options);
+  if (failed(partitionPM.run(*module)))
+    return fail("partitioning failed");
+  if (summary)
+    printSummary(*module, llvm::outs());
+  if (emit == Emit::MLIR) {
+    module->print(out->os());
+    out->keep();
+    return 0;
+  }
+
+  PassManager hostPM(&context);
+  nnapi::buildNNAPIHostPipeline(hostPM, options);
+  if (failed(hostPM.run(*module)))
+    return fail("lowering to LLVM failed");
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*module, llvmContext, "nnapi_model");
+  if (!llvmModule)
+    return fail("translation to LLVM IR failed");
+
+  std::string triple = llvm::sys::getDefaultTargetTriple();
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return fail("no target for '" + triple + "': " + error);
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, llvm::sys::getHostCPUName(), "", llvm::TargetOptions(),
+      llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  llvmModule->setDataLayout(machine->createDataLayout());
+  llvmModule->setTargetTriple(triple);
+  auto optimize = makeOptimizingTransformer(3, 0, machine.get());
+  if (llvm::Error err = optimize(llvmModule.get()))
+    return fail("LLVM optimization failed: " + toString(std::move(err)));
+
+  if (emit == Emit::LLVMIR) {
+    llvmModule->print(out->os(), nullptr);
+    out->keep();
+    return 0;
+  }
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, out->os(), nullptr,
+                                   llvm::CodeGenFileType::ObjectFile))
+    return fail("the target cannot emit object files");
+  codegen.run(*llvmModule);
+  out->os().flush();
+  if (emit == Emit::Object) {
+    out->keep();
+    return 0;
+  }
+  out->keep();
+  out.reset();
+  int rc = linkSharedLibrary(intermediate, argv[0]);
+  llvm::sys::fs::remove(intermediate);
+  return rc;
+}
