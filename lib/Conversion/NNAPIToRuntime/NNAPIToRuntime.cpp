@@ -146,6 +146,13 @@ struct ExportSignaturePass
         return signalPassFailure();
     module->setAttr(NNAPIDialect::kSignatureAttrName,
                     StringAttr::get(module.getContext(), os.str()));
+    // The names now live in the signature; LLVM has no use for them.
+    for (unsigned i = 0; i < type.getNumInputs(); ++i)
+      func.removeArgAttr(
+          i, StringAttr::get(module.getContext(), NNAPIDialect::kNameAttrName));
+    for (unsigned i = 0; i < type.getNumResults(); ++i)
+      func.removeResultAttr(
+          i, StringAttr::get(module.getContext(), NNAPIDialect::kNameAttrName));
   }
 };
 

@@ -1,0 +1,213 @@
+// RUN: nnapi-opt %s -split-input-file -verify-diagnostics
+
+func.func @conv_depth(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x2xf32>, %b: tensor<4xf32>) {
+  // expected-error@+1 {{filter input depth 2 does not match the input depth 3}}
+  %0 = nnapi.conv_2d %x, %w, %b padding = [0, 0, 0, 0] strides = [1, 1] dilations = [1, 1] : (tensor<1x8x8x3xf32>, tensor<4x3x3x2xf32>, tensor<4xf32>) -> tensor<1x6x6x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_bias(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<5xf32>) {
+  // expected-error@+1 {{bias has 5 elements, expected one per output channel (4)}}
+  %0 = nnapi.conv_2d %x, %w, %b padding = [0, 0, 0, 0] strides = [1, 1] dilations = [1, 1] : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<5xf32>) -> tensor<1x6x6x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_rank(%x: tensor<8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) {
+  // expected-error@+1 {{input must have rank 4, got 3}}
+  %0 = nnapi.conv_2d %x, %w, %b padding = [0, 0, 0, 0] strides = [1, 1] dilations = [1, 1] : (tensor<8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x6x6x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_shape(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) {
+  // expected-error@+1 {{result shape [1, 8, 8, 4] does not match the expected [1, 6, 6, 4]}}
+  %0 = nnapi.conv_2d %x, %w, %b padding = [0, 0, 0, 0] strides = [1, 1] dilations = [1, 1] : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_padding(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) {
+  // expected-error@+1 {{'padding' elements must be >= 0, got -1}}
+  %0 = nnapi.conv_2d %x, %w, %b padding = [-1, 0, 0, 0] strides = [1, 1] dilations = [1, 1] : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x6x6x4xf32>
+  return
+}
+
+// -----
+
+func.func @zero_stride(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) {
+  // expected-error@+1 {{'strides' elements must be >= 1, got 0}}
+  %0 = nnapi.conv_2d %x, %w, %b padding = [0, 0, 0, 0] strides = [0, 1] dilations = [1, 1] : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x6x6x4xf32>
+  return
+}
+
+// -----
+
+func.func @padding_size(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) {
+  // expected-error@+1 {{'padding' must have 4 elements, got 2}}
+  %0 = nnapi.conv_2d %x, %w, %b padding = [0, 0] strides = [1, 1] dilations = [1, 1] : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x6x6x4xf32>
+  return
+}
+
+// -----
+
+func.func @window_too_big(%x: tensor<1x2x2x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) {
+  // expected-error@+1 {{window of 3 does not fit the height extent 2 plus padding}}
+  %0 = nnapi.conv_2d %x, %w, %b padding = [0, 0, 0, 0] strides = [1, 1] dilations = [1, 1] : (tensor<1x2x2x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x1x1x4xf32>
+  return
+}
+
+// -----
+
+func.func @depthwise_filter(%x: tensor<1x8x8x4xf32>, %w: tensor<2x3x3x4xf32>, %b: tensor<4xf32>) {
+  // expected-error@+1 {{filter must have shape [1, kh, kw, out], got leading dimension 2}}
+  %0 = nnapi.depthwise_conv_2d %x, %w, %b padding = [1, 1, 1, 1] strides = [1, 1] dilations = [1, 1] depth_multiplier = 1 : (tensor<1x8x8x4xf32>, tensor<2x3x3x4xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @depthwise_multiplier(%x: tensor<1x8x8x4xf32>, %w: tensor<1x3x3x4xf32>, %b: tensor<4xf32>) {
+  // expected-error@+1 {{filter output depth 4 must equal input depth 4 times depth_multiplier 2}}
+  %0 = nnapi.depthwise_conv_2d %x, %w, %b padding = [1, 1, 1, 1] strides = [1, 1] dilations = [1, 1] depth_multiplier = 2 : (tensor<1x8x8x4xf32>, tensor<1x3x3x4xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @fuse_code(%a: tensor<4xf32>) {
+  // expected-error@+1 {{expected ::mlir::nnapi::FuseCode to be one of: none, relu, relu1, relu6}}
+  %0 = nnapi.add %a, %a fused sigmoid : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast(%a: tensor<3xf32>, %b: tensor<4xf32>) {
+  // expected-error@+1 {{operand shapes are not broadcast-compatible}}
+  %0 = nnapi.add %a, %b : (tensor<3xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @mixed_types(%a: tensor<4xf32>, %b: tensor<4xf16>) {
+  // expected-error@+1 {{operands and results must share one element type, got 'f32' and 'f16'}}
+  %0 = nnapi.mul %a, %b : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @rank5(%a: tensor<1x1x1x1x4xf32>) {
+  // expected-error@+1 {{lhs must have rank 0 to 4, got 5}}
+  %0 = nnapi.add %a, %a : (tensor<1x1x1x1x4xf32>, tensor<1x1x1x1x4xf32>) -> tensor<1x1x1x1x4xf32>
+  return
+}
+
+// -----
+
+func.func @int_tensor(%a: tensor<4xi32>) {
+  // expected-error@+1 {{must be statically shaped tensor of 32-bit float or 16-bit float values}}
+  %0 = nnapi.relu %a : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @dynamic(%a: tensor<?xf32>) {
+  // expected-error@+1 {{must be statically shaped tensor}}
+  %0 = nnapi.relu %a : tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @fc_input(%x: tensor<1x63xf32>, %w: tensor<10x64xf32>, %b: tensor<10xf32>) {
+  // expected-error@+1 {{input has 63 elements, not a multiple of the input size 64}}
+  %0 = nnapi.fully_connected %x, %w, %b : (tensor<1x63xf32>, tensor<10x64xf32>, tensor<10xf32>) -> tensor<1x10xf32>
+  return
+}
+
+// -----
+
+func.func @fc_bias(%x: tensor<1x64xf32>, %w: tensor<10x64xf32>, %b: tensor<9xf32>) {
+  // expected-error@+1 {{bias has 9 elements, expected one per unit (10)}}
+  %0 = nnapi.fully_connected %x, %w, %b : (tensor<1x64xf32>, tensor<10x64xf32>, tensor<9xf32>) -> tensor<1x10xf32>
+  return
+}
+
+// -----
+
+func.func @pool_filter(%x: tensor<1x8x8x4xf32>) {
+  // expected-error@+1 {{'filter' elements must be >= 1, got 0}}
+  %0 = nnapi.max_pool_2d %x padding = [0, 0, 0, 0] strides = [2, 2] filter = [0, 2] : (tensor<1x8x8x4xf32>) -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_shape(%x: tensor<1x8x8x4xf32>) {
+  // expected-error@+1 {{result shape [1, 8, 8, 4] does not match the expected [1, 4, 4, 4]}}
+  %0 = nnapi.average_pool_2d %x padding = [0, 0, 0, 0] strides = [2, 2] filter = [2, 2] : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_count(%x: tensor<1x8xf32>) {
+  // expected-error@+1 {{changes the element count from 8 to 9}}
+  %0 = nnapi.reshape %x : (tensor<1x8xf32>) -> tensor<9xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_beta(%x: tensor<1x8xf32>) {
+  // expected-error@+1 {{beta must be positive}}
+  %0 = nnapi.softmax %x beta = 0.0 : tensor<1x8xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_axis(%x: tensor<1x8xf32>) {
+  // expected-error@+1 {{axis 2 is out of range for rank 2}}
+  %0 = nnapi.softmax %x beta = 1.0 axis = 2 : tensor<1x8xf32>
+  return
+}
+
+// -----
+
+func.func @concat_dims(%a: tensor<1x4xf32>, %b: tensor<2x4xf32>) {
+  // expected-error@+1 {{input 1 differs in dimension 0 (2 vs 1)}}
+  %0 = nnapi.concatenation %a, %b axis = 1 : (tensor<1x4xf32>, tensor<2x4xf32>) -> tensor<1x8xf32>
+  return
+}
+
+// -----
+
+func.func @concat_result(%a: tensor<1x4xf32>, %b: tensor<1x4xf32>) {
+  // expected-error@+1 {{result shape [1, 4] does not match the expected [1, 8]}}
+  %0 = nnapi.concatenation %a, %b axis = 1 : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'nnapi.feature_level' must be an integer feature level in 1..8}}
+func.func @bad_level() attributes {nnapi.feature_level = 9 : i32} {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{unknown nnapi attribute 'nnapi.bogus'}}
+func.func @bad_attr() attributes {nnapi.bogus} {
+  return
+}

@@ -1,0 +1,137 @@
+//===- HostNNAPITest.cpp - The host NNAPI library through its C API ------===//
+//
+// Loads libnnapi_host.so the way the runtime does and checks NNAPI's
+// validation rules and results through the public functions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnapi-mlir/Runtime/NNAPILoader.h"
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+
+using namespace nnapi_mlir;
+
+namespace {
+
+class HostNNAPI : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string error;
+    ASSERT_TRUE(loadNNAPILibrary(NNAPI_HOST_LIBRARY, fn, error)) << error;
+    ASSERT_EQ(fn.ANeuralNetworksModel_create(&model), ANEURALNETWORKS_NO_ERROR);
+  }
+  void TearDown() override { fn.ANeuralNetworksModel_free(model); }
+
+  uint32_t tensor(std::vector<uint32_t> dims) {
+    ANeuralNetworksOperandType t{ANEURALNETWORKS_TENSOR_FLOAT32,
+                                 uint32_t(dims.size()), dims.data(), 0, 0};
+    EXPECT_EQ(fn.ANeuralNetworksModel_addOperand(model, &t), 0);
+    return next++;
+  }
+  uint32_t int32(int32_t v) {
+    ANeuralNetworksOperandType t{ANEURALNETWORKS_INT32, 0, nullptr, 0, 0};
+    EXPECT_EQ(fn.ANeuralNetworksModel_addOperand(model, &t), 0);
+    EXPECT_EQ(fn.ANeuralNetworksModel_setOperandValue(model, next, &v, 4), 0);
+    return next++;
+  }
+
+  NNAPIFunctionTable fn;
+  ANeuralNetworksModel *model = nullptr;
+  uint32_t next = 0;
+};
+
+TEST_F(HostNNAPI, ReportsOneDevice) {
+  uint32_t count = 0;
+  ASSERT_EQ(fn.ANeuralNetworks_getDeviceCount(&count), 0);
+  EXPECT_EQ(count, 1u);
+  ANeuralNetworksDevice *device;
+  ASSERT_EQ(fn.ANeuralNetworks_getDevice(0, &device), 0);
+  int64_t level = 0;
+  ASSERT_EQ(fn.ANeuralNetworksDevice_getFeatureLevel(device, &level), 0);
+  EXPECT_EQ(level, ANEURALNETWORKS_FEATURE_LEVEL_7);
+  EXPECT_EQ(fn.ANeuralNetworks_getDevice(1, &device), ANEURALNETWORKS_BAD_DATA);
+}
+
+TEST_F(HostNNAPI, ComputesAPooledModel) {
+  uint32_t in = tensor({1, 2, 2, 1});
+  uint32_t outOp = tensor({1, 1, 1, 1});
+  // MAX_POOL_2D with implicit VALID padding: input, padding, sw, sh, fw, fh, fuse.
+  uint32_t ins[] = {in, int32(ANEURALNETWORKS_PADDING_VALID), int32(1),
+                    int32(1), int32(2), int32(2), int32(0)};
+  ASSERT_EQ(fn.ANeuralNetworksModel_addOperation(
+                model, ANEURALNETWORKS_MAX_POOL_2D, 7, ins, 1, &outOp),
+            0);
+  ASSERT_EQ(fn.ANeuralNetworksModel_identifyInputsAndOutputs(model, 1, &in, 1,
+                                                             &outOp),
+            0);
+  ASSERT_EQ(fn.ANeuralNetworksModel_finish(model), 0);
+  bool supported = false;
+  ANeuralNetworksDevice *device;
+  ASSERT_EQ(fn.ANeuralNetworks_getDevice(0, &device), 0);
+  ASSERT_EQ(fn.ANeuralNetworksModel_getSupportedOperationsForDevices(
+                model, &device, 1, &supported),
+            0);
+  EXPECT_TRUE(supported);
+  ANeuralNetworksCompilation *c;
+  ASSERT_EQ(fn.ANeuralNetworksCompilation_create(model, &c), 0);
+  ASSERT_EQ(fn.ANeuralNetworksCompilation_finish(c), 0);
+  ANeuralNetworksExecution *e;
+  ASSERT_EQ(fn.ANeuralNetworksExecution_create(c, &e), 0);
+  float x[4] = {3, -1, 7, 2}, y = 0;
+  EXPECT_EQ(fn.ANeuralNetworksExecution_setInput(e, 0, nullptr, x, 12),
+            ANEURALNETWORKS_BAD_DATA); // wrong size
+  ASSERT_EQ(fn.ANeuralNetworksExecution_setInput(e, 0, nullptr, x, 16), 0);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_setOutput(e, 0, nullptr, &y, 4), 0);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_compute(e), 0);
+  EXPECT_EQ(y, 7.0f);
+  fn.ANeuralNetworksExecution_free(e);
+  fn.ANeuralNetworksCompilation_free(c);
+}
+
+TEST_F(HostNNAPI, RejectsAWrongOutputShapeAtFinish) {
+  uint32_t a = tensor({2, 3});
+  uint32_t out = tensor({3, 2});
+  uint32_t ins[] = {a, a, int32(0)};
+  ASSERT_EQ(fn.ANeuralNetworksModel_addOperation(model, ANEURALNETWORKS_ADD, 3,
+                                                 ins, 1, &out),
+            0);
+  ASSERT_EQ(fn.ANeuralNetworksModel_identifyInputsAndOutputs(model, 1, &a, 1,
+                                                             &out),
+            0);
+  EXPECT_EQ(fn.ANeuralNetworksModel_finish(model), ANEURALNETWORKS_BAD_DATA);
+}
+
+TEST_F(HostNNAPI, RejectsBadFuseCodeAndOperandCount) {
+  uint32_t a = tensor({4});
+  uint32_t out = tensor({4});
+  uint32_t bad[] = {a, a, int32(9)};
+  ASSERT_EQ(fn.ANeuralNetworksModel_addOperation(model, ANEURALNETWORKS_ADD, 3,
+                                                 bad, 1, &out),
+            0);
+  ASSERT_EQ(fn.ANeuralNetworksModel_identifyInputsAndOutputs(model, 1, &a, 1,
+                                                             &out),
+            0);
+  EXPECT_EQ(fn.ANeuralNetworksModel_finish(model), ANEURALNETWORKS_BAD_DATA);
+  auto lastError = reinterpret_cast<const char *(*)()>(
+      dlsym(fn.handle, "NNAPIMLIRHost_lastError"));
+  ASSERT_NE(lastError, nullptr);
+  EXPECT_NE(std::string(lastError()).find("invalid fused activation code 9"),
+            std::string::npos)
+      << lastError();
+}
+
+TEST_F(HostNNAPI, RejectsUseBeforeFinishAndNulls) {
+  ANeuralNetworksCompilation *c;
+  EXPECT_EQ(fn.ANeuralNetworksCompilation_create(model, &c),
+            ANEURALNETWORKS_BAD_STATE);
+  EXPECT_EQ(fn.ANeuralNetworksModel_addOperand(model, nullptr),
+            ANEURALNETWORKS_UNEXPECTED_NULL);
+  ANeuralNetworksOperandType t{ANEURALNETWORKS_TENSOR_QUANT16_SYMM, 0, nullptr,
+                               0, 0};
+  EXPECT_EQ(fn.ANeuralNetworksModel_addOperand(model, &t),
+            ANEURALNETWORKS_BAD_DATA);
+}
+
+} // namespace

@@ -1,0 +1,116 @@
+//===- RuntimeTest.cpp - nnapi_rt_execute: results, errors, injection -----===//
+
+#include "TestModels.h"
+#include "nnapi-mlir/Runtime/NNAPILoader.h"
+#include "nnapi-mlir/Runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+using namespace nnapi_mlir;
+
+namespace {
+
+class Runtime : public ::testing::Test {
+protected:
+  void SetUp() override {
+    nnapi_rt_set_quiet(1);
+    nnapi_rt_set_mode(NNAPI_RT_MODE_AUTO);
+    nnapi_rt_set_library_path(NNAPI_HOST_LIBRARY);
+    nnapi_rt_reset_stats();
+    blob = blob::write(test_models::addBiasReluModel());
+  }
+  void TearDown() override { setNNAPIFunctionTableForTesting(nullptr); }
+
+  int32_t run(const std::vector<uint8_t> &bytes) {
+    void *ins[] = {input};
+    void *outs[] = {output};
+    return nnapi_rt_execute(bytes.data(), int64_t(bytes.size()), 1, ins, 1,
+                            outs);
+  }
+
+  std::vector<uint8_t> blob;
+  float input[6] = {0, 1, 2, -3, 4, -5};
+  float output[6] = {};
+};
+
+TEST_F(Runtime, ExecutesThroughTheHostLibrary) {
+  ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
+  float expected[6] = {1, 0, 2.5f, 0, 2, 0}; // relu(x + {1, -2, 0.5})
+  for (int i = 0; i < 6; ++i)
+    EXPECT_FLOAT_EQ(output[i], expected[i]) << i;
+  // The second call reuses the compiled partition.
+  input[0] = 10;
+  ASSERT_EQ(run(blob), NNAPI_RT_OK);
+  EXPECT_FLOAT_EQ(output[0], 11);
+  uint64_t ok = 0, failed = 0;
+  nnapi_rt_get_stats(&ok, &failed);
+  EXPECT_EQ(ok, 2u);
+  EXPECT_EQ(failed, 0u);
+}
+
+TEST_F(Runtime, TruncatedBlobIsAnErrorNotACrash) {
+  std::vector<uint8_t> cut(blob.begin(), blob.begin() + blob.size() / 2);
+  EXPECT_EQ(run(cut), NNAPI_RT_INVALID_BLOB);
+  EXPECT_NE(std::string(nnapi_rt_last_error()).find("size mismatch"),
+            std::string::npos)
+      << nnapi_rt_last_error();
+}
+
+TEST_F(Runtime, CorruptedBlobIsAnError) {
+  std::vector<uint8_t> bad = blob;
+  bad[bad.size() - 3] ^= 0xFF;
+  EXPECT_EQ(run(bad), NNAPI_RT_INVALID_BLOB);
+  EXPECT_NE(std::string(nnapi_rt_last_error()).find("checksum"),
+            std::string::npos);
+  uint64_t ok = 0, failed = 0;
+  nnapi_rt_get_stats(&ok, &failed);
+  EXPECT_EQ(failed, 1u);
+}
+
+TEST_F(Runtime, MissingLibraryIsReported) {
+  nnapi_rt_set_library_path("/nonexistent/libneuralnetworks.so");
+  EXPECT_EQ(run(blob), NNAPI_RT_LIBRARY_UNAVAILABLE);
+  EXPECT_NE(std::string(nnapi_rt_last_error()).find("cannot load NNAPI library"),
+            std::string::npos);
+}
+
+TEST_F(Runtime, HostOnlyModeNeverCallsNNAPI) {
+  nnapi_rt_set_mode(NNAPI_RT_MODE_HOST_ONLY);
+  EXPECT_EQ(run(blob), NNAPI_RT_DISABLED);
+  nnapi_rt_set_mode(NNAPI_RT_MODE_AUTO);
+}
+
+TEST_F(Runtime, WrongArgumentsAreRejected) {
+  void *ins[] = {input};
+  EXPECT_EQ(nnapi_rt_execute(blob.data(), int64_t(blob.size()), 2, ins, 1, ins),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(nnapi_rt_execute(nullptr, 10, 1, ins, 1, ins),
+            NNAPI_RT_INVALID_ARGUMENT);
+}
+
+// A driver that accepts the model but fails at compilation.
+int failingFinish(ANeuralNetworksCompilation *) {
+  return ANEURALNETWORKS_OP_FAILED;
+}
+
+TEST_F(Runtime, InjectedDriverFailureNamesTheCallAndCode) {
+  static NNAPIFunctionTable table;
+  std::string error;
+  ASSERT_TRUE(loadNNAPILibrary(NNAPI_HOST_LIBRARY, table, error)) << error;
+  table.ANeuralNetworksCompilation_finish = failingFinish;
+  setNNAPIFunctionTableForTesting(&table);
+  EXPECT_EQ(run(blob), NNAPI_RT_NNAPI_ERROR);
+  EXPECT_STREQ(nnapi_rt_last_error(),
+               "ANeuralNetworksCompilation_finish failed with OP_FAILED (5)");
+  // The failure is remembered: the partition is not rebuilt on every call.
+  EXPECT_EQ(run(blob), NNAPI_RT_NNAPI_ERROR);
+}
+
+TEST(RuntimeNames, StatusAndResultCodes) {
+  EXPECT_STREQ(nnapi_rt_status_name(NNAPI_RT_INVALID_BLOB),
+               "NNAPI_RT_INVALID_BLOB");
+  EXPECT_STREQ(nnapi_rt_result_code_name(ANEURALNETWORKS_BAD_DATA), "BAD_DATA");
+  EXPECT_STREQ(nnapi_rt_result_code_name(99), "UNKNOWN");
+}
+
+} // namespace
