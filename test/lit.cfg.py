@@ -11,14 +11,14 @@ config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.nnapi_obj_root, "test")
 
-llvm_config.with_system_environment(["HOME", "TMPDIR"])
+llvm_config.with_system_environment(["HOME", "TMPDIR", "PATH"])
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-llvm_config.with_environment("PATH", config.nnapi_tools_dir, append_path=False)
+llvm_config.with_environment("PATH", config.nnapi_tools_dir, append_path=True)
 # Fallback warnings would only clutter the FileCheck'd output.
 config.environment["NNAPI_MLIR_QUIET"] = "1"
 
-config.substitutions.append(("%python", config.python3))
+config.substitutions.append(("%numpy_python", config.python3))
 config.substitutions.append(("%examples", os.path.join(config.nnapi_src_root, "examples")))
 tools = ["nnapi-opt", "nnapi-translate", "nnapi-compile", "nnapi-run", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(tools, [config.nnapi_tools_dir, config.llvm_tools_dir])

@@ -9,8 +9,10 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cfloat>
+#include <cstdio>
 
 using namespace mlir;
 using namespace mlir::nnapi;
@@ -172,9 +174,9 @@ public:
 };
 
 std::string formatBound(double v) {
-  std::string s;
-  llvm::raw_string_ostream(s) << v;
-  return s;
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%g", v);
+  return buffer;
 }
 
 bool isUnit(ArrayRef<int64_t> values) {

@@ -81,7 +81,7 @@ func.func @depthwise_multiplier(%x: tensor<1x8x8x4xf32>, %w: tensor<1x3x3x4xf32>
 // -----
 
 func.func @fuse_code(%a: tensor<4xf32>) {
-  // expected-error@+1 {{expected ::mlir::nnapi::FuseCode to be one of: none, relu, relu1, relu6}}
+  // expected-error@+1 {{expected string or keyword containing one of the following enum values for attribute 'fused_activation' [none, relu, relu1, relu6]}}
   %0 = nnapi.add %a, %a fused sigmoid : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
 }

@@ -48,7 +48,8 @@ private:
   bool isCandidate(Operation *op);
   /// True if the ops of `set` (all in this block) form a convex region.
   bool isConvex(const llvm::SmallPtrSetImpl<Operation *> &set);
-  SmallVector<Operation *> members(Operation *leader);
+  /// Every op in the same region as `op`.
+  SmallVector<Operation *> members(Operation *op);
 
   Block &block;
   unsigned featureLevel;
@@ -65,9 +66,9 @@ bool Partitioner::isCandidate(Operation *op) {
 }
 
 SmallVector<Operation *> Partitioner::members(Operation *leader) {
-  SmallVector<Operation *> ops(regions.member_begin(regions.findValue(leader)),
-                               regions.member_end());
-  return ops;
+  // findLeader: iterating from a non-leader member would miss the others.
+  return SmallVector<Operation *>(regions.findLeader(leader),
+                                  regions.member_end());
 }
 
 bool Partitioner::isConvex(const llvm::SmallPtrSetImpl<Operation *> &set) {
