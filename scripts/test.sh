@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Sets up, builds, and runs every test (unit tests and lit tests) with ctest.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${BUILD_DIR:-$root/build}"
+bash "$root/scripts/setup.sh"
+start=$(date +%s)
+bash "$root/scripts/build.sh"
+echo "build took $(( $(date +%s) - start )) s"
+cd "$build"
+ctest --output-on-failure -j"$(nproc)"
