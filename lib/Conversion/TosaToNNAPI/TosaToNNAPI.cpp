@@ -226,19 +226,7 @@ bool checkOp(Operation *op, LegalityCheck &c) {
               c.needLevel(3, "softmax on another axis or rank");
             return c.allTensors(op, 1, 4);
           })
-      .Case([&](tosa::Conv2DOp op) {
-        if (op.getQuantizationInfo())
-          return c.fail("quantized convolution is not supported yet");
-        if (!isUnit(op.getDilation()))
-          c.needLevel(3, "dilated convolutions");
-        return c.tensor(op.getInput(), "input", 4, 4) &&
-               c.tensor(op.getWeight(), "weight", 4, 4) &&
-               c.tensor(op.getBias(), "bias", 1, 1) &&
-               c.tensor(op.getOutput(), "result", 4, 4) &&
-               c.constant(op.getWeight(), "weight") &&
-               c.constant(op.getBias(), "bias");
-      })
-      .Case([&](tosa::DepthwiseConv2DOp op) {
+      .Case<tosa::Conv2DOp, tosa::DepthwiseConv2DOp>([&](auto op) {
         if (op.getQuantizationInfo())
           return c.fail("quantized convolution is not supported yet");
         if (!isUnit(op.getDilation()))
