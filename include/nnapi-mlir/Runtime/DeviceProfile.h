@@ -1,0 +1,86 @@
+//===- DeviceProfile.h - What an NNAPI device runs and what it costs -----===//
+//
+// A device profile (JSON, format in docs/device-profiles.md) describes one
+// NNAPI device: its feature level, the operations and operand types it
+// accepts, how long operations take on it and on the host CPU, and what
+// moving a tensor between the two and invoking a partition costs.
+//
+// The compiler's partitioner reads profiles to decide placement; the host
+// NNAPI implementation reads the same file to impersonate the device. Plain
+// C++ (no LLVM), so both sides share one parser and one set of rules.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_MLIR_RUNTIME_DEVICEPROFILE_H
+#define NNAPI_MLIR_RUNTIME_DEVICEPROFILE_H
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace nnapi_mlir::profile {
+
+/// Element types the cost model distinguishes.
+enum class DataType : unsigned { Float32 = 0, Float16 = 1, Int8 = 2 };
+constexpr unsigned kNumDataTypes = 3;
+const char *dataTypeName(DataType type);
+
+/// Latency of one operation: fixed + per multiply-accumulate + per element
+/// (elements of all tensor operands and results, a memory-traffic proxy).
+struct CostModel {
+  double fixedUs = 0;
+  double nsPerMac = 0;
+  double nsPerElement = 0;
+  double estimateUs(double macs, double elements) const {
+    return fixedUs + (macs * nsPerMac + elements * nsPerElement) * 1e-3;
+  }
+};
+
+/// Costs for every type, with optional per-operation overrides.
+struct CostTable {
+  std::array<CostModel, kNumDataTypes> defaults;
+  std::map<int32_t, std::array<std::optional<CostModel>, kNumDataTypes>>
+      perOperation;
+  const CostModel &lookup(int32_t opcode, DataType type) const;
+};
+
+struct DeviceProfile {
+  std::string name;
+  std::string description;
+  unsigned featureLevel = 7;
+  int32_t deviceType = 1; ///< ANEURALNETWORKS_DEVICE_*: 1 other, 2 cpu, 3 gpu, 4 accelerator
+  /// Supported operand types per operation (bit per DataType); the entry for
+  /// -1 (written "*") applies to every operation not listed.
+  std::map<int32_t, unsigned> operations;
+  CostTable device;
+  CostTable host;
+  double transferFixedUs = 0;
+  double transferNsPerByte = 0;
+  double partitionOverheadUs = 0;
+
+  /// True if the device runs `opcode` on tensors of `type`.
+  bool supports(int32_t opcode, DataType type) const;
+  double transferUs(uint64_t bytes) const {
+    return transferFixedUs + double(bytes) * transferNsPerByte * 1e-3;
+  }
+};
+
+/// Parses and validates a profile. On failure returns false and sets `error`
+/// to one line naming the position (line:column) or the offending key path.
+bool parseDeviceProfile(std::string_view json, DeviceProfile &profile,
+                        std::string &error);
+/// Reads `path` and parses it; errors start with the path.
+bool loadDeviceProfile(const std::string &path, DeviceProfile &profile,
+                       std::string &error);
+
+/// NNAPI operation name without the ANEURALNETWORKS_ prefix ("CONV_2D"), or
+/// nullptr for an unknown code.
+const char *operationName(int32_t opcode);
+/// Inverse of operationName; -1 if unknown.
+int32_t operationCode(std::string_view name);
+
+} // namespace nnapi_mlir::profile
+
+#endif // NNAPI_MLIR_RUNTIME_DEVICEPROFILE_H

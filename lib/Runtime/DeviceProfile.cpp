@@ -1,0 +1,646 @@
+//===- DeviceProfile.cpp - Device profile JSON parser and validation ------===//
+//
+// A small strict JSON reader (RFC 8259 values, nesting limited so a hostile
+// file cannot exhaust the stack) followed by schema checks. Every error names
+// a line:column or the key path, e.g. "device_cost.CONV_2D.float32.ns_per_mac".
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnapi-mlir/Runtime/DeviceProfile.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+using namespace nnapi_mlir::profile;
+
+namespace {
+
+const char *const kOperationNames[] = {
+    "ADD", "AVERAGE_POOL_2D", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D",
+    "DEPTH_TO_SPACE", "DEQUANTIZE", "EMBEDDING_LOOKUP", "FLOOR",
+    "FULLY_CONNECTED", "HASHTABLE_LOOKUP", "L2_NORMALIZATION", "L2_POOL_2D",
+    "LOCAL_RESPONSE_NORMALIZATION", "LOGISTIC", "LSH_PROJECTION", "LSTM",
+    "MAX_POOL_2D", "MUL", "RELU", "RELU1", "RELU6", "RESHAPE",
+    "RESIZE_BILINEAR", "RNN", "SOFTMAX", "SPACE_TO_DEPTH", "SVDF", "TANH",
+    "BATCH_TO_SPACE_ND", "DIV", "MEAN", "PAD", "SPACE_TO_BATCH_ND", "SQUEEZE",
+    "STRIDED_SLICE", "SUB", "TRANSPOSE", "ABS", "ARGMAX", "ARGMIN",
+    "AXIS_ALIGNED_BBOX_TRANSFORM", "BIDIRECTIONAL_SEQUENCE_LSTM",
+    "BIDIRECTIONAL_SEQUENCE_RNN", "BOX_WITH_NMS_LIMIT", "CAST",
+    "CHANNEL_SHUFFLE", "DETECTION_POSTPROCESSING", "EQUAL", "EXP",
+    "EXPAND_DIMS", "GATHER", "GENERATE_PROPOSALS", "GREATER", "GREATER_EQUAL",
+    "GROUPED_CONV_2D", "HEATMAP_MAX_KEYPOINT", "INSTANCE_NORMALIZATION",
+    "LESS", "LESS_EQUAL", "LOG", "LOGICAL_AND", "LOGICAL_NOT", "LOGICAL_OR",
+    "LOG_SOFTMAX", "MAXIMUM", "MINIMUM", "NEG", "NOT_EQUAL", "PAD_V2", "POW",
+    "PRELU", "QUANTIZE", "QUANTIZED_16BIT_LSTM", "RANDOM_MULTINOMIAL",
+    "REDUCE_ALL", "REDUCE_ANY", "REDUCE_MAX", "REDUCE_MIN", "REDUCE_PROD",
+    "REDUCE_SUM", "ROI_ALIGN", "ROI_POOLING", "RSQRT", "SELECT", "SIN",
+    "SLICE", "SPLIT", "SQRT", "TILE", "TOPK_V2", "TRANSPOSE_CONV_2D",
+    "UNIDIRECTIONAL_SEQUENCE_LSTM", "UNIDIRECTIONAL_SEQUENCE_RNN",
+    "RESIZE_NEAREST_NEIGHBOR", "QUANTIZED_LSTM", "IF", "WHILE", "ELU",
+    "HARD_SWISH", "FILL", "RANK", "BATCH_MATMUL", "PACK", "MIRROR_PAD",
+    "REVERSE",};
+constexpr int32_t kNumOperations =
+    int32_t(sizeof(kOperationNames) / sizeof(kOperationNames[0]));
+
+//===----------------------------------------------------------------------===//
+// JSON
+//===----------------------------------------------------------------------===//
+
+struct Json {
+  enum Kind { Null, Bool, Number, String, Array, Object } kind = Null;
+  bool boolean = false;
+  double number = 0;
+  std::string string;
+  std::vector<Json> array;
+  std::vector<std::pair<std::string, Json>> object; ///< In file order.
+  int line = 0, column = 0;
+
+  const Json *find(std::string_view key) const {
+    for (const auto &[k, v] : object)
+      if (k == key)
+        return &v;
+    return nullptr;
+  }
+};
+
+class JsonParser {
+public:
+  explicit JsonParser(std::string_view text) : text(text) {}
+
+  bool parse(Json &out, std::string &error) {
+    skipSpace();
+    if (!value(out, 0)) {
+      error = message;
+      return false;
+    }
+    skipSpace();
+    if (pos != text.size()) {
+      fail("unexpected text after the JSON value");
+      error = message;
+      return false;
+    }
+    return true;
+  }
+
+private:
+  static constexpr int kMaxDepth = 64;
+
+  bool fail(const std::string &what) {
+    if (message.empty()) {
+      int line = 1, column = 1;
+      for (size_t i = 0; i < pos && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+          ++line;
+          column = 1;
+        } else {
+          ++column;
+        }
+      }
+      message = "line " + std::to_string(line) + ", column " +
+                std::to_string(column) + ": " + what;
+    }
+    return false;
+  }
+
+  void skipSpace() {
+    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' ||
+                                 text[pos] == '\n' || text[pos] == '\r'))
+      ++pos;
+  }
+
+  void position(Json &v) {
+    v.line = 1;
+    v.column = 1;
+    for (size_t i = 0; i < pos; ++i) {
+      if (text[i] == '\n') {
+        ++v.line;
+        v.column = 1;
+      } else {
+        ++v.column;
+      }
+    }
+  }
+
+  bool literal(std::string_view word) {
+    if (text.substr(pos, word.size()) != word)
+      return fail("invalid literal");
+    pos += word.size();
+    return true;
+  }
+
+  bool value(Json &v, int depth) {
+    if (depth > kMaxDepth)
+      return fail("nesting deeper than " + std::to_string(kMaxDepth));
+    if (pos >= text.size())
+      return fail("unexpected end of input");
+    position(v);
+    char c = text[pos];
+    if (c == '{')
+      return object(v, depth);
+    if (c == '[')
+      return array(v, depth);
+    if (c == '"') {
+      v.kind = Json::String;
+      return string(v.string);
+    }
+    if (c == 't') {
+      v.kind = Json::Bool;
+      v.boolean = true;
+      return literal("true");
+    }
+    if (c == 'f') {
+      v.kind = Json::Bool;
+      return literal("false");
+    }
+    if (c == 'n')
+      return literal("null");
+    if (c == '-' || (c >= '0' && c <= '9'))
+      return number(v);
+    return fail(std::string("unexpected character '") + c + "'");
+  }
+
+  bool number(Json &v) {
+    size_t start = pos;
+    if (text[pos] == '-')
+      ++pos;
+    auto digits = [&] {
+      size_t from = pos;
+      while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9')
+        ++pos;
+      return pos > from;
+    };
+    if (pos < text.size() && text[pos] == '0')
+      ++pos;
+    else if (!digits())
+      return fail("invalid number");
+    if (pos < text.size() && text[pos] == '.') {
+      ++pos;
+      if (!digits())
+        return fail("invalid number");
+    }
+    if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
+      ++pos;
+      if (pos < text.size() && (text[pos] == '+' || text[pos] == '-'))
+        ++pos;
+      if (!digits())
+        return fail("invalid number");
+    }
+    std::string copy(text.substr(start, pos - start));
+    v.kind = Json::Number;
+    v.number = std::strtod(copy.c_str(), nullptr);
+    if (!std::isfinite(v.number))
+      return fail("number out of range");
+    return true;
+  }
+
+  static void appendUtf8(std::string &s, uint32_t cp) {
+    if (cp < 0x80) {
+      s += char(cp);
+    } else if (cp < 0x800) {
+      s += char(0xC0 | (cp >> 6));
+      s += char(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      s += char(0xE0 | (cp >> 12));
+      s += char(0x80 | ((cp >> 6) & 0x3F));
+      s += char(0x80 | (cp & 0x3F));
+    } else {
+      s += char(0xF0 | (cp >> 18));
+      s += char(0x80 | ((cp >> 12) & 0x3F));
+      s += char(0x80 | ((cp >> 6) & 0x3F));
+      s += char(0x80 | (cp & 0x3F));
+    }
+  }
+
+  bool hex4(uint32_t &cp) {
+    if (pos + 4 > text.size())
+      return fail("truncated \\u escape");
+    cp = 0;
+    for (int i = 0; i < 4; ++i) {
+      char h = text[pos++];
+      cp <<= 4;
+      if (h >= '0' && h <= '9')
+        cp |= uint32_t(h - '0');
+      else if (h >= 'a' && h <= 'f')
+        cp |= uint32_t(h - 'a' + 10);
+      else if (h >= 'A' && h <= 'F')
+        cp |= uint32_t(h - 'A' + 10);
+      else
+        return fail("invalid \\u escape");
+    }
+    return true;
+  }
+
+  bool string(std::string &out) {
+    ++pos; // opening quote
+    while (true) {
+      if (pos >= text.size())
+        return fail("unterminated string");
+      unsigned char c = static_cast<unsigned char>(text[pos]);
+      if (c == '"') {
+        ++pos;
+        return true;
+      }
+      if (c < 0x20)
+        return fail("control character in string");
+      if (c != '\\') {
+        out += char(c);
+        ++pos;
+        continue;
+      }
+      if (++pos >= text.size())
+        return fail("unterminated string");
+      char e = text[pos++];
+      switch (e) {
+      case '"': out += '"'; break;
+      case '\\': out += '\\'; break;
+      case '/': out += '/'; break;
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
+      case 'n': out += '\n'; break;
+      case 'r': out += '\r'; break;
+      case 't': out += '\t'; break;
+      case 'u': {
+        uint32_t cp;
+        if (!hex4(cp))
+          return false;
+        if (cp >= 0xD800 && cp < 0xDC00) {
+          uint32_t low;
+          if (text.substr(pos, 2) != "\\u")
+            return fail("unpaired surrogate in \\u escape");
+          pos += 2;
+          if (!hex4(low))
+            return false;
+          if (low < 0xDC00 || low > 0xDFFF)
+            return fail("unpaired surrogate in \\u escape");
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+        } else if (cp >= 0xDC00 && cp < 0xE000) {
+          return fail("unpaired surrogate in \\u escape");
+        }
+        appendUtf8(out, cp);
+        break;
+      }
+      default:
+        --pos;
+        return fail(std::string("invalid escape '\\") + e + "'");
+      }
+    }
+  }
+
+  bool array(Json &v, int depth) {
+    v.kind = Json::Array;
+    ++pos;
+    skipSpace();
+    if (pos < text.size() && text[pos] == ']') {
+      ++pos;
+      return true;
+    }
+    while (true) {
+      skipSpace();
+      v.array.emplace_back();
+      if (!value(v.array.back(), depth + 1))
+        return false;
+      skipSpace();
+      if (pos < text.size() && text[pos] == ',') {
+        ++pos;
+        continue;
+      }
+      if (pos < text.size() && text[pos] == ']') {
+        ++pos;
+        return true;
+      }
+      return fail("expected ',' or ']'");
+    }
+  }
+
+  bool object(Json &v, int depth) {
+    v.kind = Json::Object;
+    ++pos;
+    skipSpace();
+    if (pos < text.size() && text[pos] == '}') {
+      ++pos;
+      return true;
+    }
+    while (true) {
+      skipSpace();
+      if (pos >= text.size() || text[pos] != '"')
+        return fail("expected a string key");
+      std::string key;
+      if (!string(key))
+        return false;
+      if (v.find(key))
+        return fail("duplicate key '" + key + "'");
+      skipSpace();
+      if (pos >= text.size() || text[pos] != ':')
+        return fail("expected ':'");
+      ++pos;
+      skipSpace();
+      v.object.emplace_back(std::move(key), Json());
+      if (!value(v.object.back().second, depth + 1))
+        return false;
+      skipSpace();
+      if (pos < text.size() && text[pos] == ',') {
+        ++pos;
+        continue;
+      }
+      if (pos < text.size() && text[pos] == '}') {
+        ++pos;
+        return true;
+      }
+      return fail("expected ',' or '}'");
+    }
+  }
+
+  std::string_view text;
+  size_t pos = 0;
+  std::string message;
+};
+
+//===----------------------------------------------------------------------===//
+// Schema
+//===----------------------------------------------------------------------===//
+
+class Reader {
+public:
+  std::string error;
+
+  bool fail(const std::string &path, const Json &at, const std::string &what) {
+    if (error.empty())
+      error = path + " (line " + std::to_string(at.line) + "): " + what;
+    return false;
+  }
+
+  bool expectObject(const std::string &path, const Json &v,
+                    std::initializer_list<const char *> allowed) {
+    if (v.kind != Json::Object)
+      return fail(path, v, "must be an object");
+    if (allowed.size() == 0)
+      return true;
+    for (const auto &[key, value] : v.object) {
+      bool known = false;
+      for (const char *a : allowed)
+        known |= key == a;
+      if (!known) {
+        std::string list;
+        for (const char *a : allowed)
+          list += (list.empty() ? "" : ", ") + std::string(a);
+        // Top-level keys are named on their own.
+        return fail(join(path == "profile" ? "" : path, key), value,
+                    "unknown key (expected one of: " + list + ")");
+      }
+    }
+    return true;
+  }
+
+  static std::string join(const std::string &path, const std::string &key) {
+    return path.empty() ? key : path + "." + key;
+  }
+
+  bool number(const std::string &path, const Json &v, double &out,
+              double lo = 0, double hi = 1e12) {
+    if (v.kind != Json::Number || v.number < lo || v.number > hi)
+      return fail(path, v,
+                  "must be a number in [" + fmt(lo) + ", " + fmt(hi) + "]");
+    out = v.number;
+    return true;
+  }
+
+  static std::string fmt(double d) {
+    std::ostringstream os;
+    os << d;
+    return os.str();
+  }
+
+  bool costModel(const std::string &path, const Json &v, CostModel &out) {
+    if (!expectObject(path, v, {"fixed_us", "ns_per_mac", "ns_per_element"}))
+      return false;
+    struct Field {
+      const char *key;
+      double *dst;
+    } fields[] = {{"fixed_us", &out.fixedUs},
+                  {"ns_per_mac", &out.nsPerMac},
+                  {"ns_per_element", &out.nsPerElement}};
+    for (const Field &f : fields) {
+      const Json *x = v.find(f.key);
+      if (!x)
+        return fail(path, v, std::string("missing '") + f.key + "'");
+      if (!number(join(path, f.key), *x, *f.dst))
+        return false;
+    }
+    return true;
+  }
+
+  static int dataType(std::string_view name) {
+    for (unsigned t = 0; t < kNumDataTypes; ++t)
+      if (name == dataTypeName(DataType(t)))
+        return int(t);
+    return -1;
+  }
+
+  /// {"default": {float32: cost, float16: cost, int8: cost}, "OP": {...}}
+  bool costTable(const std::string &path, const Json &v, CostTable &out) {
+    if (!expectObject(path, v, {}))
+      return false;
+    const Json *defaults = v.find("default");
+    if (!defaults)
+      return fail(path, v, "missing 'default'");
+    for (const auto &[key, entry] : v.object) {
+      std::string entryPath = join(path, key);
+      bool isDefault = key == "default";
+      int32_t opcode = isDefault ? -1 : operationCode(key);
+      if (!isDefault && opcode < 0)
+        return fail(entryPath, entry, "unknown NNAPI operation '" + key + "'");
+      if (!expectObject(entryPath, entry, {"float32", "float16", "int8"}))
+        return false;
+      for (unsigned t = 0; t < kNumDataTypes; ++t) {
+        const char *typeName = dataTypeName(DataType(t));
+        const Json *c = entry.find(typeName);
+        if (!c) {
+          if (isDefault)
+            return fail(entryPath, entry,
+                        std::string("missing '") + typeName + "'");
+          continue;
+        }
+        CostModel model;
+        if (!costModel(join(entryPath, typeName), *c, model))
+          return false;
+        if (isDefault)
+          out.defaults[t] = model;
+        else
+          out.perOperation[opcode][t] = model;
+      }
+    }
+    return true;
+  }
+
+  bool operations(const Json &v, std::map<int32_t, unsigned> &out) {
+    if (!expectObject("operations", v, {}))
+      return false;
+    if (v.object.empty())
+      return fail("operations", v, "must list at least one operation");
+    for (const auto &[key, types] : v.object) {
+      std::string path = join("operations", key);
+      int32_t opcode = key == "*" ? -1 : operationCode(key);
+      if (key != "*" && opcode < 0)
+        return fail(path, types, "unknown NNAPI operation '" + key + "'");
+      if (types.kind != Json::Array)
+        return fail(path, types,
+                    "must be an array of types (float32, float16, int8)");
+      unsigned mask = 0;
+      for (const Json &t : types.array) {
+        int type = t.kind == Json::String ? dataType(t.string) : -1;
+        if (type < 0)
+          return fail(path, t,
+                      "unknown type (expected float32, float16 or int8)");
+        mask |= 1u << type;
+      }
+      out[opcode] = mask;
+    }
+    return true;
+  }
+
+  bool profile(const Json &root, DeviceProfile &p) {
+    if (!expectObject("profile", root,
+                      {"format", "name", "description", "feature_level",
+                       "device_type", "operations", "device_cost",
+                       "host_cost", "transfer", "partition_overhead_us"}))
+      return false;
+    for (const char *required :
+         {"format", "name", "feature_level", "operations", "device_cost",
+          "host_cost", "transfer", "partition_overhead_us"})
+      if (!root.find(required))
+        return fail("profile", root,
+                    std::string("missing required key '") + required + "'");
+    const Json &format = *root.find("format");
+    if (format.kind != Json::String ||
+        format.string != "nnapi-mlir-device-profile-1")
+      return fail("format", format,
+                  "must be \"nnapi-mlir-device-profile-1\"");
+    const Json &name = *root.find("name");
+    if (name.kind != Json::String || name.string.empty() ||
+        name.string.size() > 64)
+      return fail("name", name, "must be a string of 1..64 characters");
+    p.name = name.string;
+    if (const Json *d = root.find("description")) {
+      if (d->kind != Json::String)
+        return fail("description", *d, "must be a string");
+      p.description = d->string;
+    }
+    double level;
+    if (!number("feature_level", *root.find("feature_level"), level, 1, 8))
+      return false;
+    if (level != std::floor(level))
+      return fail("feature_level", *root.find("feature_level"),
+                  "must be an integer");
+    p.featureLevel = unsigned(level);
+    if (const Json *t = root.find("device_type")) {
+      static const char *const kTypes[] = {"other", "cpu", "gpu",
+                                           "accelerator"};
+      p.deviceType = 0;
+      for (int i = 0; i < 4; ++i)
+        if (t->kind == Json::String && t->string == kTypes[i])
+          p.deviceType = i + 1;
+      if (!p.deviceType)
+        return fail("device_type", *t,
+                    "must be one of other, cpu, gpu, accelerator");
+    }
+    if (!operations(*root.find("operations"), p.operations) ||
+        !costTable("device_cost", *root.find("device_cost"), p.device) ||
+        !costTable("host_cost", *root.find("host_cost"), p.host))
+      return false;
+    const Json &transfer = *root.find("transfer");
+    if (!expectObject("transfer", transfer, {"fixed_us", "ns_per_byte"}))
+      return false;
+    for (const char *key : {"fixed_us", "ns_per_byte"})
+      if (!transfer.find(key))
+        return fail("transfer", transfer,
+                    std::string("missing '") + key + "'");
+    return number("transfer.fixed_us", *transfer.find("fixed_us"),
+                  p.transferFixedUs) &&
+           number("transfer.ns_per_byte", *transfer.find("ns_per_byte"),
+                  p.transferNsPerByte) &&
+           number("partition_overhead_us",
+                  *root.find("partition_overhead_us"), p.partitionOverheadUs);
+  }
+};
+
+} // namespace
+
+const char *nnapi_mlir::profile::dataTypeName(DataType type) {
+  switch (type) {
+  case DataType::Float32:
+    return "float32";
+  case DataType::Float16:
+    return "float16";
+  case DataType::Int8:
+    return "int8";
+  }
+  return "?";
+}
+
+const CostModel &CostTable::lookup(int32_t opcode, DataType type) const {
+  auto it = perOperation.find(opcode);
+  if (it != perOperation.end() && it->second[unsigned(type)])
+    return *it->second[unsigned(type)];
+  return defaults[unsigned(type)];
+}
+
+bool DeviceProfile::supports(int32_t opcode, DataType type) const {
+  auto it = operations.find(opcode);
+  if (it == operations.end())
+    it = operations.find(-1);
+  return it != operations.end() && (it->second >> unsigned(type)) & 1u;
+}
+
+bool nnapi_mlir::profile::parseDeviceProfile(std::string_view json,
+                                             DeviceProfile &profile,
+                                             std::string &error) {
+  Json root;
+  JsonParser parser(json);
+  if (!parser.parse(root, error)) {
+    error = "invalid JSON: " + error;
+    return false;
+  }
+  Reader reader;
+  DeviceProfile result;
+  if (!reader.profile(root, result)) {
+    error = reader.error;
+    return false;
+  }
+  profile = std::move(result);
+  return true;
+}
+
+bool nnapi_mlir::profile::loadDeviceProfile(const std::string &path,
+                                            DeviceProfile &profile,
+                                            std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": cannot open device profile";
+    return false;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!parseDeviceProfile(text.str(), profile, error)) {
+    error = path + ": " + error;
+    return false;
+  }
+  return true;
+}
+
+const char *nnapi_mlir::profile::operationName(int32_t opcode) {
+  if (opcode < 0 || opcode >= kNumOperations)
+    return nullptr;
+  return kOperationNames[opcode];
+}
+
+int32_t nnapi_mlir::profile::operationCode(std::string_view name) {
+  for (int32_t i = 0; i < kNumOperations; ++i)
+    if (name == kOperationNames[i])
+      return i;
+  return -1;
+}
