@@ -135,3 +135,142 @@ TEST_F(HostNNAPI, RejectsUseBeforeFinishAndNulls) {
 }
 
 } // namespace
+
+namespace {
+
+/// The host library impersonating the shipped "npu" profile: float16 and
+/// int8 pooling only, feature level 5, an accelerator.
+class HostNNAPIWithProfile : public HostNNAPI {
+protected:
+  void SetUp() override {
+    HostNNAPI::SetUp();
+    setProfile = reinterpret_cast<int (*)(const char *)>(
+        dlsym(fn.handle, "NNAPIMLIRHost_setProfile"));
+    lastError = reinterpret_cast<const char *(*)()>(
+        dlsym(fn.handle, "NNAPIMLIRHost_lastError"));
+    ASSERT_NE(setProfile, nullptr);
+    ASSERT_NE(lastError, nullptr);
+    ASSERT_EQ(setProfile(NNAPI_PROFILES_DIR "/npu.json"), 0) << lastError();
+  }
+  void TearDown() override {
+    setProfile(nullptr);
+    HostNNAPI::TearDown();
+  }
+
+  /// MAX_POOL_2D 2x2 over a 1x2x2x1 float32 tensor.
+  void buildPool(bool relaxed) {
+    uint32_t in = tensor({1, 2, 2, 1});
+    uint32_t out = tensor({1, 1, 1, 1});
+    uint32_t ins[] = {in, int32(ANEURALNETWORKS_PADDING_VALID), int32(1),
+                      int32(1), int32(2), int32(2), int32(0)};
+    ASSERT_EQ(fn.ANeuralNetworksModel_addOperation(
+                  model, ANEURALNETWORKS_MAX_POOL_2D, 7, ins, 1, &out),
+              0);
+    ASSERT_EQ(fn.ANeuralNetworksModel_identifyInputsAndOutputs(model, 1, &in,
+                                                               1, &out),
+              0);
+    ASSERT_EQ(fn.ANeuralNetworksModel_relaxComputationFloat32toFloat16(
+                  model, relaxed),
+              0);
+    ASSERT_EQ(fn.ANeuralNetworksModel_finish(model), 0);
+  }
+
+  bool supported() {
+    ANeuralNetworksDevice *device;
+    EXPECT_EQ(fn.ANeuralNetworks_getDevice(0, &device), 0);
+    bool result = false;
+    EXPECT_EQ(fn.ANeuralNetworksModel_getSupportedOperationsForDevices(
+                  model, &device, 1, &result),
+              0);
+    return result;
+  }
+
+  int (*setProfile)(const char *) = nullptr;
+  const char *(*lastError)() = nullptr;
+};
+
+TEST_F(HostNNAPIWithProfile, EnumeratesTheProfiledDevice) {
+  ANeuralNetworksDevice *device;
+  ASSERT_EQ(fn.ANeuralNetworks_getDevice(0, &device), 0);
+  const char *name = nullptr;
+  ASSERT_EQ(fn.ANeuralNetworksDevice_getName(device, &name), 0);
+  EXPECT_STREQ(name, "npu");
+  int32_t type = 0;
+  ASSERT_EQ(fn.ANeuralNetworksDevice_getType(device, &type), 0);
+  EXPECT_EQ(type, 4); // ANEURALNETWORKS_DEVICE_ACCELERATOR
+  int64_t level = 0;
+  ASSERT_EQ(fn.ANeuralNetworksDevice_getFeatureLevel(device, &level), 0);
+  EXPECT_EQ(level, ANEURALNETWORKS_FEATURE_LEVEL_5);
+  EXPECT_EQ(fn.ANeuralNetworks_getRuntimeFeatureLevel(),
+            ANEURALNETWORKS_FEATURE_LEVEL_5);
+}
+
+TEST_F(HostNNAPIWithProfile, RejectsFloat32ItDoesNotRun) {
+  buildPool(/*relaxed=*/false);
+  EXPECT_FALSE(supported());
+  ANeuralNetworksCompilation *c;
+  ASSERT_EQ(fn.ANeuralNetworksCompilation_create(model, &c), 0);
+  EXPECT_EQ(fn.ANeuralNetworksCompilation_finish(c), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_STREQ(lastError(),
+               "operation 0: device 'npu' does not support MAX_POOL_2D on "
+               "float32 (it would with float32 relaxed to float16)");
+  fn.ANeuralNetworksCompilation_free(c);
+}
+
+TEST_F(HostNNAPIWithProfile, RunsRelaxedFloat32) {
+  buildPool(/*relaxed=*/true);
+  EXPECT_TRUE(supported());
+  ANeuralNetworksCompilation *c;
+  ASSERT_EQ(fn.ANeuralNetworksCompilation_create(model, &c), 0);
+  ASSERT_EQ(fn.ANeuralNetworksCompilation_finish(c), 0) << lastError();
+  ANeuralNetworksExecution *e;
+  ASSERT_EQ(fn.ANeuralNetworksExecution_create(c, &e), 0);
+  float x[4] = {3, -1, 7, 2}, y = 0;
+  ASSERT_EQ(fn.ANeuralNetworksExecution_setInput(e, 0, nullptr, x, 16), 0);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_setOutput(e, 0, nullptr, &y, 4), 0);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_compute(e), 0);
+  EXPECT_EQ(y, 7.0f);
+  fn.ANeuralNetworksExecution_free(e);
+  fn.ANeuralNetworksCompilation_free(c);
+}
+
+TEST_F(HostNNAPIWithProfile, RejectsOperationsOutsideItsList) {
+  // SOFTMAX is in the profile's feature level but not its operation list.
+  uint32_t in = tensor({1, 4});
+  uint32_t out = tensor({1, 4});
+  float beta = 1.0f;
+  ANeuralNetworksOperandType f{ANEURALNETWORKS_FLOAT32, 0, nullptr, 0, 0};
+  ASSERT_EQ(fn.ANeuralNetworksModel_addOperand(model, &f), 0);
+  ASSERT_EQ(fn.ANeuralNetworksModel_setOperandValue(model, next, &beta, 4), 0);
+  uint32_t ins[] = {in, next++};
+  ASSERT_EQ(fn.ANeuralNetworksModel_addOperation(model, ANEURALNETWORKS_SOFTMAX,
+                                                 2, ins, 1, &out),
+            0);
+  ASSERT_EQ(fn.ANeuralNetworksModel_identifyInputsAndOutputs(model, 1, &in, 1,
+                                                             &out),
+            0);
+  ASSERT_EQ(fn.ANeuralNetworksModel_relaxComputationFloat32toFloat16(model, true),
+            0);
+  ASSERT_EQ(fn.ANeuralNetworksModel_finish(model), 0);
+  EXPECT_FALSE(supported());
+  ANeuralNetworksCompilation *c;
+  ASSERT_EQ(fn.ANeuralNetworksCompilation_create(model, &c), 0);
+  EXPECT_EQ(fn.ANeuralNetworksCompilation_finish(c), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_STREQ(lastError(),
+               "operation 0: device 'npu' does not support SOFTMAX on float32");
+  fn.ANeuralNetworksCompilation_free(c);
+}
+
+TEST_F(HostNNAPIWithProfile, ReportsAnUnloadableProfile) {
+  EXPECT_EQ(setProfile("/nonexistent.json"), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_STREQ(lastError(), "/nonexistent.json: cannot open device profile");
+  // Back to the plain host device.
+  ASSERT_EQ(setProfile(nullptr), 0);
+  ANeuralNetworksDevice *device;
+  ASSERT_EQ(fn.ANeuralNetworks_getDevice(0, &device), 0);
+  const char *name = nullptr;
+  ASSERT_EQ(fn.ANeuralNetworksDevice_getName(device, &name), 0);
+  EXPECT_STREQ(name, "nnapi-mlir-host");
+}
+
+} // namespace

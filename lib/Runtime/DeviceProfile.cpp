@@ -44,6 +44,17 @@ const char *const kOperationNames[] = {
     "RESIZE_NEAREST_NEIGHBOR", "QUANTIZED_LSTM", "IF", "WHILE", "ELU",
     "HARD_SWISH", "FILL", "RANK", "BATCH_MATMUL", "PACK", "MIRROR_PAD",
     "REVERSE",};
+/// Feature level that introduced each operation.
+const unsigned char kOperationLevels[] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4,
+    4, 4, 6, 6, 7, 7,};
+static_assert(sizeof(kOperationLevels) ==
+                  sizeof(kOperationNames) / sizeof(kOperationNames[0]),
+              "one feature level per operation");
+
 constexpr int32_t kNumOperations =
     int32_t(sizeof(kOperationNames) / sizeof(kOperationNames[0]));
 
@@ -643,4 +654,10 @@ int32_t nnapi_mlir::profile::operationCode(std::string_view name) {
     if (name == kOperationNames[i])
       return i;
   return -1;
+}
+
+unsigned nnapi_mlir::profile::operationFeatureLevel(int32_t opcode) {
+  if (opcode < 0 || opcode >= kNumOperations)
+    return 0;
+  return kOperationLevels[opcode];
 }

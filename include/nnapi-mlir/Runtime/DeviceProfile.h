@@ -80,6 +80,8 @@ bool loadDeviceProfile(const std::string &path, DeviceProfile &profile,
 const char *operationName(int32_t opcode);
 /// Inverse of operationName; -1 if unknown.
 int32_t operationCode(std::string_view name);
+/// The feature level that introduced `opcode` (1..8), 0 if unknown.
+unsigned operationFeatureLevel(int32_t opcode);
 
 } // namespace nnapi_mlir::profile
 

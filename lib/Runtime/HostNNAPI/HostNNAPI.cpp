@@ -7,15 +7,26 @@
 // Float16 tensors are computed in float32 and rounded back on output.
 //
 // Besides the NNAPI functions it exports NNAPIMLIRHost_lastError(), which the
-// runtime looks up (optionally) to explain a failing call.
+// runtime looks up (optionally) to explain a failing call, and
+// NNAPIMLIRHost_setProfile().
+//
+// With a device profile (NNAPIMLIRHost_setProfile, or the path in
+// $NNAPI_MLIR_HOST_PROFILE read on first use) the library impersonates that
+// device: it enumerates it under the profile's name, type and feature level,
+// and rejects the operations the profile does not run, both in
+// getSupportedOperationsForDevices and when a compilation is finished, so
+// partitioning and run-time fallback can be tested without the hardware.
 //
 //===----------------------------------------------------------------------===//
 
+#include "nnapi-mlir/Runtime/DeviceProfile.h"
 #include "nnapi-mlir/Runtime/HostNNAPI/Kernels.h"
 #include "nnapi-mlir/Runtime/NeuralNetworks.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <string>
 #include <vector>
@@ -133,6 +144,59 @@ struct ANeuralNetworksDevice {
 namespace {
 
 ANeuralNetworksDevice hostDevice{"nnapi-mlir-host"};
+
+/// The impersonated device, if any. `profileError` is set when the profile
+/// named by the environment could not be loaded; every model then fails.
+struct ProfileState {
+  std::mutex mutex;
+  bool initialized = false;
+  std::unique_ptr<nnapi_mlir::profile::DeviceProfile> profile;
+  std::string profileError;
+};
+
+ProfileState &profileState() {
+  static ProfileState state;
+  return state;
+}
+
+/// Loads $NNAPI_MLIR_HOST_PROFILE once, unless a profile was set explicitly.
+ProfileState &currentProfile() {
+  ProfileState &state = profileState();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  if (!state.initialized) {
+    state.initialized = true;
+    const char *path = std::getenv("NNAPI_MLIR_HOST_PROFILE");
+    if (path && *path) {
+      auto profile = std::make_unique<nnapi_mlir::profile::DeviceProfile>();
+      std::string error;
+      if (nnapi_mlir::profile::loadDeviceProfile(path, *profile, error)) {
+        state.profile = std::move(profile);
+        hostDevice.name = state.profile->name.c_str();
+      } else {
+        state.profileError = "NNAPI_MLIR_HOST_PROFILE: " + error;
+      }
+    }
+  }
+  return state;
+}
+
+const nnapi_mlir::profile::DeviceProfile *activeProfile() {
+  return currentProfile().profile.get();
+}
+
+int64_t featureLevelCode(unsigned level) {
+  static const int64_t kCodes[] = {
+      ANEURALNETWORKS_FEATURE_LEVEL_1, ANEURALNETWORKS_FEATURE_LEVEL_2,
+      ANEURALNETWORKS_FEATURE_LEVEL_3, ANEURALNETWORKS_FEATURE_LEVEL_4,
+      ANEURALNETWORKS_FEATURE_LEVEL_5, ANEURALNETWORKS_FEATURE_LEVEL_6,
+      ANEURALNETWORKS_FEATURE_LEVEL_7, ANEURALNETWORKS_FEATURE_LEVEL_8};
+  return kCodes[level - 1];
+}
+
+unsigned deviceFeatureLevel() {
+  const nnapi_mlir::profile::DeviceProfile *p = activeProfile();
+  return p ? p->featureLevel : 7;
+}
 
 /// Parameters of a convolution or pooling operation, decoded from operands.
 struct WindowOp {
@@ -719,6 +783,39 @@ size_t operandBytes(const Operand &o) {
   return elementBytes(o.type) * (isScalar(o.type) ? 1 : numElements(o.dims));
 }
 
+/// Why the impersonated device would not run `op`, or "" if it would (or no
+/// profile is active). Float32 operations of a model relaxed to float16 run
+/// on a device that supports float16.
+std::string profileRejection(const ANeuralNetworksModel &m, const Operation &op) {
+  using namespace nnapi_mlir::profile;
+  const DeviceProfile *p = activeProfile();
+  if (!p)
+    return "";
+  const char *name = operationName(op.opcode);
+  std::string opName = name ? name : "operation code " + std::to_string(op.opcode);
+  unsigned level = operationFeatureLevel(op.opcode);
+  if (level == 0 || level > p->featureLevel)
+    return "device '" + p->name + "' (feature level " +
+           std::to_string(p->featureLevel) + ") does not have " + opName;
+  int32_t type = op.inputs.empty() ? -1 : m.operands[op.inputs[0]].type;
+  DataType dataType = DataType::Float32;
+  if (type == ANEURALNETWORKS_TENSOR_FLOAT16)
+    dataType = DataType::Float16;
+  else if (type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM)
+    dataType = DataType::Int8;
+  bool ok = p->supports(op.opcode, dataType) ||
+            (dataType == DataType::Float32 && m.relaxed &&
+             p->supports(op.opcode, DataType::Float16));
+  if (ok)
+    return "";
+  return "device '" + p->name + "' does not support " + opName + " on " +
+         dataTypeName(dataType) +
+         (dataType == DataType::Float32 && !m.relaxed &&
+                  p->supports(op.opcode, DataType::Float16)
+              ? " (it would with float32 relaxed to float16)"
+              : "");
+}
+
 } // namespace
 
 extern "C" {
@@ -730,6 +827,8 @@ __attribute__((visibility("default"))) const char *NNAPIMLIRHost_lastError(void)
 int ANeuralNetworksModel_create(ANeuralNetworksModel **model) {
   if (!model)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "model is null");
+  if (!currentProfile().profileError.empty())
+    return fail(ANEURALNETWORKS_BAD_STATE, currentProfile().profileError);
   *model = new (std::nothrow) ANeuralNetworksModel();
   return *model ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
 }
@@ -866,7 +965,8 @@ int ANeuralNetworksModel_getSupportedOperationsForDevices(
   if (!model->finished)
     return fail(ANEURALNETWORKS_BAD_STATE, "model not finished");
   for (size_t i = 0; i < model->operations.size(); ++i)
-    supportedOps[i] = Validator(*model, model->operations[i], i).run() == 0;
+    supportedOps[i] = Validator(*model, model->operations[i], i).run() == 0 &&
+                      profileRejection(*model, model->operations[i]).empty();
   return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -909,6 +1009,12 @@ int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation *c) {
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "compilation is null");
   if (c->finished)
     return fail(ANEURALNETWORKS_BAD_STATE, "compilation already finished");
+  for (size_t i = 0; i < c->model->operations.size(); ++i) {
+    std::string why = profileRejection(*c->model, c->model->operations[i]);
+    if (!why.empty())
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  "operation " + std::to_string(i) + ": " + why);
+  }
   c->finished = true;
   return ANEURALNETWORKS_NO_ERROR;
 }
@@ -1044,7 +1150,8 @@ int ANeuralNetworksDevice_getType(const ANeuralNetworksDevice *device,
                                   int32_t *type) {
   if (!device || !type)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  *type = ANEURALNETWORKS_DEVICE_CPU;
+  const nnapi_mlir::profile::DeviceProfile *p = activeProfile();
+  *type = p ? p->deviceType : ANEURALNETWORKS_DEVICE_CPU;
   return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -1060,12 +1167,35 @@ int ANeuralNetworksDevice_getFeatureLevel(const ANeuralNetworksDevice *device,
                                           int64_t *featureLevel) {
   if (!device || !featureLevel)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  *featureLevel = ANEURALNETWORKS_FEATURE_LEVEL_7;
+  *featureLevel = featureLevelCode(deviceFeatureLevel());
   return ANEURALNETWORKS_NO_ERROR;
 }
 
 int64_t ANeuralNetworks_getRuntimeFeatureLevel(void) {
-  return ANEURALNETWORKS_FEATURE_LEVEL_7;
+  return featureLevelCode(deviceFeatureLevel());
+}
+
+/// Impersonates the device described by the profile at `path` (nullptr or
+/// "" goes back to the plain host device). Returns ANEURALNETWORKS_BAD_DATA
+/// with NNAPIMLIRHost_lastError() set if the profile cannot be loaded.
+__attribute__((visibility("default"))) int
+NNAPIMLIRHost_setProfile(const char *path) {
+  ProfileState &state = profileState();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  state.initialized = true;
+  state.profileError.clear();
+  if (!path || !*path) {
+    state.profile.reset();
+    hostDevice.name = "nnapi-mlir-host";
+    return ANEURALNETWORKS_NO_ERROR;
+  }
+  auto profile = std::make_unique<nnapi_mlir::profile::DeviceProfile>();
+  std::string error;
+  if (!nnapi_mlir::profile::loadDeviceProfile(path, *profile, error))
+    return fail(ANEURALNETWORKS_BAD_DATA, error);
+  state.profile = std::move(profile);
+  hostDevice.name = state.profile->name.c_str();
+  return ANEURALNETWORKS_NO_ERROR;
 }
 
 } // extern "C"
