@@ -34,6 +34,14 @@ void mlir::nnapi::buildNNAPIPartitionPipeline(
   if (!options.hostOnly) {
     NNAPIPartitionOptions partition;
     partition.featureLevel = options.featureLevel;
+    partition.deviceProfile = options.deviceProfile;
+    partition.minPartitionCost = options.minPartitionCost;
+    partition.maxPartitions = options.maxPartitions;
+    partition.allowFp16 = options.allowFp16;
+    partition.stopOps = options.stopOps;
+    partition.placement = options.placement;
+    partition.report = options.report;
+    partition.emitRemarks = options.emitRemarks;
     pm.addPass(createNNAPIPartition(partition));
   }
   // The signature is taken from the tensor-typed entry, before bufferization.

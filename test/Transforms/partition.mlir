@@ -1,18 +1,20 @@
-// RUN: nnapi-opt %s -split-input-file -nnapi-partition | FileCheck %s
+// RUN: nnapi-opt %s -split-input-file -nnapi-partition="device-profile=%S/../Inputs/eager.json" | FileCheck %s
 
 // A diamond: %a feeds a host op (erf) and an NNAPI op; both branches meet
-// in an add. Merging the add into the first region would make a cycle
-// through the host op, so it gets a partition of its own.
+// in an add. One partition holding sigmoid and add would be entered again
+// through the host op (not convex), so the sigmoid gets a partition and the
+// tanh/add pair another.
 // CHECK-LABEL: func @diamond
-// CHECK: %[[P0:.*]]:2 = call @diamond_nnapi_0(%arg0)
-// CHECK: %[[H:.*]] = tosa.erf %[[P0]]#0
-// CHECK: %[[P1:.*]] = call @diamond_nnapi_1(%[[H]], %[[P0]]#1)
+// CHECK: %[[P0:.*]] = call @diamond_nnapi_0(%arg0)
+// CHECK: %[[H:.*]] = tosa.erf %[[P0]]
+// CHECK: %[[P1:.*]] = call @diamond_nnapi_1(%[[P0]], %[[H]])
 // CHECK: return %[[P1]]
 // CHECK: func.func private @diamond_nnapi_1
-// CHECK-NEXT: tosa.add
-// CHECK: func.func private @diamond_nnapi_0({{.*}}) -> (tensor<4xf32>, tensor<4xf32>) attributes {nnapi.feature_level = 7 : i32, nnapi.partition}
-// CHECK-NEXT: tosa.sigmoid
 // CHECK-NEXT: tosa.tanh
+// CHECK-NEXT: tosa.add
+// CHECK: func.func private @diamond_nnapi_0({{.*}}) -> tensor<4xf32> attributes {nnapi.feature_level = 7 : i32, nnapi.partition}
+// CHECK-NEXT: tosa.sigmoid
+// CHECK-NEXT: return
 func.func @diamond(%x: tensor<4xf32>) -> tensor<4xf32> {
   %a = tosa.sigmoid %x : (tensor<4xf32>) -> tensor<4xf32>
   %b = tosa.erf %a : (tensor<4xf32>) -> tensor<4xf32>

@@ -2,6 +2,7 @@
 //
 //   nnapi-compile MODEL.mlir -o model.so [--feature-level=N] [--host-only]
 //                 [--emit=so|obj|llvm|mlir] [--partition-summary]
+//                 [--device-profile=P] [--report=PATH] [partitioner options]
 //
 // Partitions the model for NNAPI, serializes the partitions into blobs,
 // lowers everything (with a host copy of every partition) to LLVM, and links
@@ -57,6 +58,33 @@ static cl::opt<std::string> entry("entry", cl::desc("Entry function"),
                                   cl::init("main"));
 static cl::opt<bool> summary("partition-summary",
                              cl::desc("Print the partitions and host ops"));
+static cl::opt<std::string> deviceProfile(
+    "device-profile", cl::desc("Device profile JSON the partitioner targets "
+                               "(default: a generic accelerator)"),
+    cl::value_desc("path"));
+static cl::opt<double> minPartitionCost(
+    "min-partition-cost",
+    cl::desc("Keep partitions that save less than this many us on the host"),
+    cl::init(0));
+static cl::opt<unsigned> maxPartitions(
+    "max-partitions", cl::desc("Keep at most N partitions (0: no limit)"),
+    cl::init(0));
+static cl::opt<bool> allowFp16(
+    "allow-fp16", cl::desc("Let NNAPI compute float32 relaxed to float16"));
+static cl::list<std::string>
+    stopOps("stop-ops", cl::desc("Op types that stay on the host"),
+            cl::CommaSeparated);
+static cl::opt<std::string>
+    placement("placement",
+              cl::desc("JSON placement override {host: [...], nnapi: [...]}"),
+              cl::value_desc("path"));
+static cl::opt<std::string>
+    report("report",
+           cl::desc("Write the placement report to PATH.json, PATH.html and "
+                    "PATH.dot"),
+           cl::value_desc("PATH"));
+static cl::opt<bool> remarks("emit-remarks",
+                             cl::desc("Print why each host op stays there"));
 enum class Emit { SharedLibrary, Object, LLVMIR, MLIR };
 static cl::opt<Emit> emit(
     "emit", cl::desc("What to write"), cl::init(Emit::SharedLibrary),
@@ -180,6 +208,8 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   nnapi::registerCompilerDialects(registry);
   MLIRContext context(registry);
+  // Remarks and errors name the op's source line; printing the op is noise.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
   if (!buffer)
@@ -195,6 +225,14 @@ int main(int argc, char **argv) {
   options.featureLevel = featureLevel.getValue();
   options.hostOnly = hostOnly.getValue();
   options.entry = entry.getValue();
+  options.deviceProfile = deviceProfile.getValue();
+  options.minPartitionCost = minPartitionCost.getValue();
+  options.maxPartitions = maxPartitions.getValue();
+  options.allowFp16 = allowFp16.getValue();
+  options.stopOps = std::vector<std::string>(stopOps.begin(), stopOps.end());
+  options.placement = placement.getValue();
+  options.report = report.getValue();
+  options.emitRemarks = remarks.getValue();
   PassManager partitionPM(&context);
   nnapi::buildNNAPIPartitionPipeline(partitionPM, options);
   if (failed(partitionPM.run(*module)))

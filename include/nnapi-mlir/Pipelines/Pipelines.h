@@ -24,6 +24,33 @@ struct CompilePipelineOptions
   Option<std::string> entry{*this, "entry",
                             llvm::cl::desc("Name of the entry function"),
                             llvm::cl::init("main")};
+  // Passed to nnapi-partition; see its documentation.
+  Option<std::string> deviceProfile{
+      *this, "device-profile",
+      llvm::cl::desc("Device profile JSON (default: generic accelerator)")};
+  Option<double> minPartitionCost{
+      *this, "min-partition-cost",
+      llvm::cl::desc("Minimum estimated saving (us) of a partition"),
+      llvm::cl::init(0)};
+  Option<unsigned> maxPartitions{
+      *this, "max-partitions",
+      llvm::cl::desc("Keep at most this many partitions (0: no limit)"),
+      llvm::cl::init(0)};
+  Option<bool> allowFp16{
+      *this, "allow-fp16",
+      llvm::cl::desc("Let NNAPI compute float32 relaxed to float16"),
+      llvm::cl::init(false)};
+  ListOption<std::string> stopOps{
+      *this, "stop-ops", llvm::cl::desc("Op types that stay on the host")};
+  Option<std::string> placement{
+      *this, "placement", llvm::cl::desc("JSON placement override file")};
+  Option<std::string> report{
+      *this, "report",
+      llvm::cl::desc("Write the placement report to PATH.{json,html,dot}")};
+  Option<bool> emitRemarks{
+      *this, "emit-remarks",
+      llvm::cl::desc("Remark on every host op and partition"),
+      llvm::cl::init(false)};
 };
 
 /// TOSA -> partitions -> blobs (nnapi-partition, nnapi-export-signature,

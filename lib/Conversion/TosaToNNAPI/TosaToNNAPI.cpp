@@ -3,6 +3,7 @@
 #include "nnapi-mlir/Conversion/TosaToNNAPI/TosaToNNAPI.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/Fusion.h"
+#include "nnapi-mlir/Runtime/NeuralNetworks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -278,6 +279,84 @@ bool mlir::nnapi::isLegalForNNAPI(Operation *op, unsigned featureLevel,
   if (!legal && reason)
     *reason = check.reason;
   return legal;
+}
+
+int32_t mlir::nnapi::getNNAPIOperationCode(Operation *op) {
+  if (!getCompositeMembers(op).empty())
+    return ANEURALNETWORKS_SOFTMAX;
+  return TypeSwitch<Operation *, int32_t>(op)
+      .Case([](tosa::AddOp) { return ANEURALNETWORKS_ADD; })
+      .Case([](tosa::SubOp) { return ANEURALNETWORKS_SUB; })
+      .Case([](tosa::MulOp) { return ANEURALNETWORKS_MUL; })
+      .Case([](tosa::ReciprocalOp) { return ANEURALNETWORKS_DIV; })
+      .Case([](tosa::Conv2DOp) { return ANEURALNETWORKS_CONV_2D; })
+      .Case([](tosa::DepthwiseConv2DOp) {
+        return ANEURALNETWORKS_DEPTHWISE_CONV_2D;
+      })
+      .Case([](tosa::FullyConnectedOp) {
+        return ANEURALNETWORKS_FULLY_CONNECTED;
+      })
+      .Case([](tosa::MaxPool2dOp) { return ANEURALNETWORKS_MAX_POOL_2D; })
+      .Case([](tosa::AvgPool2dOp) { return ANEURALNETWORKS_AVERAGE_POOL_2D; })
+      .Case([](tosa::SigmoidOp) { return ANEURALNETWORKS_LOGISTIC; })
+      .Case([](tosa::TanhOp) { return ANEURALNETWORKS_TANH; })
+      .Case([](tosa::ReshapeOp) { return ANEURALNETWORKS_RESHAPE; })
+      .Case([](tosa::ConcatOp) { return ANEURALNETWORKS_CONCATENATION; })
+      .Case([](tosa::ClampOp clamp) -> int32_t {
+        switch (clampActivation(clamp).value_or(FuseCode::none)) {
+        case FuseCode::relu:
+          return ANEURALNETWORKS_RELU;
+        case FuseCode::relu1:
+          return ANEURALNETWORKS_RELU1;
+        case FuseCode::relu6:
+          return ANEURALNETWORKS_RELU6;
+        default:
+          return -1;
+        }
+      })
+      .Default([](Operation *) { return -1; });
+}
+
+namespace {
+int64_t numElements(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  return shaped && shaped.hasStaticShape() ? shaped.getNumElements() : 0;
+}
+} // namespace
+
+mlir::nnapi::OpWork mlir::nnapi::estimateWork(Operation *op) {
+  OpWork work;
+  for (Value v : op->getOperands())
+    work.elements += double(numElements(v.getType()));
+  for (Value v : op->getResults())
+    work.elements += double(numElements(v.getType()));
+  if (op->getNumResults() != 1)
+    return work;
+  double out = double(numElements(op->getResult(0).getType()));
+  auto dim = [](Value v, unsigned i) -> double {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t && t.getRank() > i && !t.isDynamicDim(i) ? double(t.getDimSize(i))
+                                                       : 0.0;
+  };
+  TypeSwitch<Operation *>(op)
+      .Case([&](tosa::Conv2DOp c) {
+        // Weight [OC, KH, KW, IC]: one MAC per weight element per output pixel.
+        work.macs = out * dim(c.getWeight(), 1) * dim(c.getWeight(), 2) *
+                    dim(c.getWeight(), 3);
+      })
+      .Case([&](tosa::DepthwiseConv2DOp c) {
+        // Weight [KH, KW, C, M].
+        work.macs = out * dim(c.getWeight(), 0) * dim(c.getWeight(), 1);
+      })
+      .Case([&](tosa::FullyConnectedOp f) {
+        work.macs = out * dim(f.getWeight(), 1);
+      })
+      .Case([&](tosa::MatMulOp m) { work.macs = out * dim(m.getA(), 2); })
+      .Case<tosa::MaxPool2dOp, tosa::AvgPool2dOp>([&](auto p) {
+        ArrayRef<int64_t> kernel = p.getKernel();
+        work.macs = out * double(kernel[0] * kernel[1]);
+      });
+  return work;
 }
 
 //===----------------------------------------------------------------------===//

@@ -225,7 +225,11 @@ FailureOr<blob::Model> BlobBuilder::build(func::FuncOp func) {
 } // namespace
 
 FailureOr<blob::Model> mlir::nnapi::buildBlobModel(func::FuncOp func) {
-  return BlobBuilder().build(func);
+  FailureOr<blob::Model> model = BlobBuilder().build(func);
+  if (succeeded(model))
+    model->relaxFloat32ToFloat16 =
+        func->hasAttr(NNAPIDialect::kRelaxAttrName);
+  return model;
 }
 
 FailureOr<std::vector<uint8_t>> mlir::nnapi::serializeToBlob(func::FuncOp func) {

@@ -30,6 +30,19 @@ bool isLegalForNNAPI(Operation *op, unsigned featureLevel,
 /// ops must be placed together.
 SmallVector<Operation *> getCompositeMembers(Operation *op);
 
+/// The NNAPI operation code (ANEURALNETWORKS_*) `op` becomes, or -1 if it
+/// has none. Every op of a softmax composite reports SOFTMAX.
+int32_t getNNAPIOperationCode(Operation *op);
+
+/// The work an op does, for cost models: multiply-accumulates (convolutions,
+/// fully connected, matmul, pooling windows) and the elements of all its
+/// tensor operands and results.
+struct OpWork {
+  double macs = 0;
+  double elements = 0;
+};
+OpWork estimateWork(Operation *op);
+
 /// Patterns that turn composites (softmax) into single nnapi ops. They run
 /// before the per-op patterns so that the ops they match are still TOSA.
 void populateTosaToNNAPICompositePatterns(RewritePatternSet &patterns);

@@ -26,7 +26,7 @@ void NNAPIDialect::initialize() {
 LogicalResult NNAPIDialect::verifyOperationAttribute(Operation *op,
                                                      NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
-  if (name == kPartitionAttrName) {
+  if (name == kPartitionAttrName || name == kRelaxAttrName) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a unit attribute";
     return success();

@@ -1,22 +1,29 @@
-//===- Partition.cpp - Outline NNAPI-runnable regions into functions ------===//
+//===- Partition.cpp - Cost-driven placement and outlining of NNAPI regions -===//
 //
-// Regions grow greedily in program order: an op NNAPI can run joins the
-// region of one of its operands' producers when the merged region stays
-// convex (no path leaves it and comes back through a host op), otherwise it
-// starts a region of its own. Multi-op composites (a decomposed softmax)
-// enter as one unit. Each region is then outlined into a private function.
+// For each function: group the ops into placement units (one op, or a whole
+// softmax composite), decide per unit whether NNAPI can run it (legality at
+// the feature level, the device profile, stop-ops, the placement override)
+// and what it costs on each side, hand the resulting graph to the placement
+// solver (PartitionSolver.h), apply max-partitions / min-partition-cost,
+// explain every host op, and outline each partition into a private function.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h"
 #include "nnapi-mlir/Conversion/TosaToNNAPI/TosaToNNAPI.h"
+#include "nnapi-mlir/Dialect/NNAPI/Transforms/PartitionReport.h"
+#include "nnapi-mlir/Dialect/NNAPI/Transforms/PartitionSolver.h"
+#include "nnapi-mlir/Runtime/DeviceProfile.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
-#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 namespace mlir::nnapi {
 #define GEN_PASS_DEF_NNAPIPARTITION
@@ -29,152 +36,506 @@ namespace mlir::nnapi {
 
 using namespace mlir;
 using namespace mlir::nnapi;
+namespace solver = nnapi_mlir::partition;
+namespace profile = nnapi_mlir::profile;
 
 namespace {
 
 /// Constants are cloned into every region that uses them, never placed.
 bool isConstantLike(Operation *op) { return matchPattern(op, m_Constant()); }
 
-class Partitioner {
-public:
-  Partitioner(Block &block, unsigned featureLevel, bool emitRemarks)
-      : block(block), featureLevel(featureLevel), emitRemarks(emitRemarks) {}
+std::string us(double value) { return llvm::formatv("{0:F1} us", value).str(); }
 
-  /// Groups the block's ops into regions; returns them in program order,
-  /// each sorted by program order.
-  SmallVector<SmallVector<Operation *>> run();
+/// The built-in profile when none is given: profiles/generic-flN.json.
+profile::DeviceProfile genericProfile(unsigned featureLevel) {
+  profile::DeviceProfile p;
+  p.name = "generic-fl" + std::to_string(featureLevel);
+  p.featureLevel = featureLevel;
+  p.deviceType = 4;
+  p.operations[-1] = 0b101 | (featureLevel >= 3 ? 0b010 : 0);
+  auto cost = [](double fixed, double mac, double element) {
+    return profile::CostModel{fixed, mac, element};
+  };
+  p.device.defaults = {cost(2, 0.05, 0.2), cost(2, 0.025, 0.1),
+                       cost(2, 0.0125, 0.05)};
+  p.host.defaults = {cost(0.5, 0.5, 0.8), cost(0.5, 1.0, 1.6),
+                     cost(0.5, 0.25, 0.5)};
+  p.transferFixedUs = 5;
+  p.transferNsPerByte = 0.25;
+  p.partitionOverheadUs = 40;
+  return p;
+}
 
-private:
-  bool isCandidate(Operation *op);
-  /// True if the ops of `set` (all in this block) form a convex region.
-  bool isConvex(const llvm::SmallPtrSetImpl<Operation *> &set);
-  /// Every op in the same region as `op`.
-  SmallVector<Operation *> members(Operation *op);
+/// The name a user would call an op by: its NameLoc, else type#index.
+std::string displayName(Operation *op, unsigned index) {
+  std::string found;
+  op->getLoc()->walk([&](Location loc) {
+    if (auto name = dyn_cast<NameLoc>(loc)) {
+      found = name.getName().str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (!found.empty())
+    return found;
+  return (op->getName().getStringRef() + "#" + Twine(index)).str();
+}
 
-  Block &block;
-  unsigned featureLevel;
-  bool emitRemarks;
-  DenseMap<Operation *, unsigned> order;
-  DenseMap<Operation *, bool> candidate;
-  /// Union-find over ops: each class is one region (or composite unit).
-  llvm::EquivalenceClasses<Operation *> regions;
+/// A placement override: op names or types forced to one side.
+struct PlacementOverride {
+  std::vector<std::string> host, nnapi;
+  llvm::StringSet<> used;
+
+  LogicalResult load(StringRef path, std::string &error) {
+    auto buffer = llvm::MemoryBuffer::getFile(path);
+    if (!buffer) {
+      error = ("cannot read placement override '" + path +
+               "': " + buffer.getError().message())
+                  .str();
+      return failure();
+    }
+    llvm::Expected<llvm::json::Value> json =
+        llvm::json::parse((*buffer)->getBuffer());
+    if (!json) {
+      error = ("placement override '" + path +
+               "': invalid JSON: " + llvm::toString(json.takeError()))
+                  .str();
+      return failure();
+    }
+    llvm::json::Object *object = json->getAsObject();
+    if (!object) {
+      error = ("placement override '" + path +
+               "': expected an object {\"host\": [...], \"nnapi\": [...]}")
+                  .str();
+      return failure();
+    }
+    for (auto &[key, value] : *object) {
+      std::vector<std::string> *list = key == "host"    ? &host
+                                       : key == "nnapi" ? &nnapi
+                                                        : nullptr;
+      llvm::json::Array *array = value.getAsArray();
+      if (!list || !array) {
+        error = ("placement override '" + path + "': key '" + key.str() +
+                 "' must be \"host\" or \"nnapi\" with an array of op "
+                 "names or types")
+                    .str();
+        return failure();
+      }
+      for (llvm::json::Value &entry : *array) {
+        std::optional<StringRef> s = entry.getAsString();
+        if (!s) {
+          error = ("placement override '" + path + "': entries of '" +
+                   key.str() + "' must be strings")
+                      .str();
+          return failure();
+        }
+        list->push_back(s->str());
+      }
+    }
+    return success();
+  }
+
+  /// The entry of `list` matching the unit (by name, TOSA type or NNAPI
+  /// operation), or "".
+  std::string match(const std::vector<std::string> &list, StringRef name,
+                    ArrayRef<Operation *> ops, int32_t opcode) {
+    for (const std::string &entry : list) {
+      bool hit = entry == name ||
+                 llvm::any_of(ops, [&](Operation *op) {
+                   return op->getName().getStringRef() == entry;
+                 }) ||
+                 (opcode >= 0 && entry == profile::operationName(opcode));
+      if (hit) {
+        used.insert(entry);
+        return entry;
+      }
+    }
+    return "";
+  }
 };
 
-bool Partitioner::isCandidate(Operation *op) {
-  auto it = candidate.find(op);
-  return it != candidate.end() && it->second;
+/// One placement decision: an op, or every op of a composite.
+struct Unit {
+  SmallVector<Operation *> ops; ///< Program order; the last one is the root.
+  std::string name, type;
+  int32_t opcode = -1;
+  bool capable = false;
+  solver::Constraint constraint = solver::Constraint::Free;
+  std::string reason; ///< Why it cannot go to NNAPI.
+  double hostUs = 0, deviceUs = 0;
+};
+
+struct PassConfig {
+  profile::DeviceProfile device;
+  std::string profilePath;
+  unsigned featureLevel; ///< min(option, profile)
+  bool allowFp16;
+  double minPartitionCost;
+  unsigned maxPartitions;
+  uint64_t searchBudget;
+  std::vector<std::string> stopOps;
+  PlacementOverride placement;
+  bool emitRemarks;
+};
+
+profile::DataType dataTypeOf(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  if (element.isF16())
+    return profile::DataType::Float16;
+  if (element.isInteger(8))
+    return profile::DataType::Int8;
+  return profile::DataType::Float32;
 }
 
-SmallVector<Operation *> Partitioner::members(Operation *leader) {
-  // findLeader: iterating from a non-leader member would miss the others.
-  return SmallVector<Operation *>(regions.findLeader(leader),
-                                  regions.member_end());
+uint64_t byteSize(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return 0;
+  return uint64_t(shaped.getNumElements()) *
+         ((shaped.getElementTypeBitWidth() + 7) / 8);
 }
 
-bool Partitioner::isConvex(const llvm::SmallPtrSetImpl<Operation *> &set) {
-  unsigned last = 0;
-  for (Operation *op : set)
-    last = std::max(last, order[op]);
-  // Walk forward from every user outside the set; reaching the set again
-  // means a path out and back in. Ops after the set's last op cannot reach it.
-  SmallVector<Operation *> worklist;
-  llvm::SmallPtrSet<Operation *, 32> visited;
-  for (Operation *op : set)
-    for (Operation *user : op->getUsers())
-      if (!set.contains(user) && user->getBlock() == &block &&
-          order[user] < last && visited.insert(user).second)
-        worklist.push_back(user);
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    for (Operation *user : op->getUsers()) {
-      if (user->getBlock() != &block)
-        continue;
-      if (set.contains(user))
-        return false;
-      if (order[user] < last && visited.insert(user).second)
-        worklist.push_back(user);
-    }
-  }
-  return true;
-}
+/// Places the ops of one function's block.
+class FunctionPlacer {
+public:
+  FunctionPlacer(Block &block, PassConfig &config)
+      : block(block), config(config) {}
 
-SmallVector<SmallVector<Operation *>> Partitioner::run() {
+  /// Decides the placement. Fails (after an error) only for an impossible
+  /// override.
+  LogicalResult run();
+
+  /// The partitions, each in program order, in order of first op.
+  SmallVector<SmallVector<Operation *>> partitions() const;
+
+  void fillReport(ReportFunction &report,
+                  ArrayRef<std::string> partitionNames) const;
+  /// `locations`: where each partition's first op was.
+  void emitRemarks(ArrayRef<std::string> names,
+                   ArrayRef<Location> locations) const;
+
+private:
+  void buildUnits();
+  void classify(Unit &unit);
+  void buildGraph();
+  void explain();
+
+  Block &block;
+  PassConfig &config;
+  std::vector<Unit> units;
+  DenseMap<Operation *, unsigned> unitOf;
+  solver::Graph graph;
+  solver::Solution solution;
+  std::vector<std::vector<unsigned>> inputsOf;
+};
+
+void FunctionPlacer::buildUnits() {
+  DenseMap<Operation *, unsigned> order;
   unsigned index = 0;
   for (Operation &op : block.without_terminator())
     order[&op] = index++;
-
-  // Decide what NNAPI can run; composites are all-or-nothing units.
+  // Composites enter as one unit when every member can; otherwise each
+  // member stays on the host (NNAPI runs the pattern whole or not at all).
+  DenseMap<Operation *, unsigned> compositeUnit;
+  llvm::DenseSet<Operation *> broken;
+  std::vector<SmallVector<Operation *>> composites;
   for (Operation &op : block.without_terminator()) {
-    if (isConstantLike(&op))
+    if (compositeUnit.count(&op) || broken.count(&op) || isConstantLike(&op))
       continue;
-    std::string reason;
-    bool legal = op.getNumRegions() == 0 &&
-                 isLegalForNNAPI(&op, featureLevel, &reason);
-    if (op.getNumRegions())
-      reason = "ops with regions stay on the host";
-    candidate[&op] = legal;
-    if (!legal && emitRemarks)
-      op.emitRemark() << "stays on the host: " << reason;
-  }
-  SmallVector<SmallVector<Operation *>> composites;
-  for (Operation &op : block.without_terminator()) {
-    if (!isCandidate(&op))
+    SmallVector<Operation *> members = getCompositeMembers(&op);
+    if (members.empty())
       continue;
-    SmallVector<Operation *> composite = getCompositeMembers(&op);
-    bool whole = llvm::all_of(composite, [&](Operation *m) {
-      return m->getBlock() == &block && isCandidate(m);
+    bool whole = llvm::all_of(members, [&](Operation *m) {
+      return m->getBlock() == &block &&
+             isLegalForNNAPI(m, config.featureLevel);
     });
     if (!whole) {
-      candidate[&op] = false;
-      if (emitRemarks)
-        op.emitRemark("stays on the host: part of a pattern that NNAPI "
-                      "cannot run as a whole");
-    } else if (!composite.empty()) {
-      composites.push_back(std::move(composite));
-    }
-  }
-  for (Operation &op : block.without_terminator())
-    if (isCandidate(&op))
-      regions.insert(&op);
-  for (ArrayRef<Operation *> composite : composites)
-    for (Operation *m : composite)
-      regions.unionSets(composite.front(), m);
-
-  // Grow: merge each unit into a producer's region when that stays convex.
-  for (Operation &op : block.without_terminator()) {
-    if (!isCandidate(&op))
+      broken.insert(members.begin(), members.end());
       continue;
-    for (Value operand : op.getOperands()) {
-      Operation *producer = operand.getDefiningOp();
-      if (!producer || producer->getBlock() != &block ||
-          !isCandidate(producer) ||
-          regions.isEquivalent(producer, &op))
+    }
+    llvm::sort(members, [&](Operation *a, Operation *b) {
+      return order[a] < order[b];
+    });
+    for (Operation *m : members)
+      compositeUnit[m] = composites.size();
+    composites.push_back(members);
+  }
+  // Units ordered by their last op, which keeps producers before consumers.
+  std::vector<bool> emitted(composites.size(), false);
+  index = 0;
+  for (Operation &op : block.without_terminator()) {
+    ++index;
+    if (isConstantLike(&op))
+      continue;
+    Unit unit;
+    auto it = compositeUnit.find(&op);
+    if (it != compositeUnit.end()) {
+      if (composites[it->second].back() != &op)
         continue;
-      llvm::SmallPtrSet<Operation *, 32> merged;
-      for (Operation *m : members(&op))
-        merged.insert(m);
-      for (Operation *m : members(producer))
-        merged.insert(m);
-      if (isConvex(merged))
-        regions.unionSets(producer, &op);
+      unit.ops = composites[it->second];
+      unit.type = "softmax";
+    } else {
+      unit.ops = {&op};
+      unit.type = op.getName().getStringRef().str();
+    }
+    unit.name = displayName(&op, units.size());
+    unit.opcode = getNNAPIOperationCode(&op);
+    if (broken.count(&op)) {
+      unit.reason = "part of a pattern that NNAPI cannot run as a whole";
+      unit.opcode = -1;
+    }
+    for (Operation *m : unit.ops)
+      unitOf[m] = units.size();
+    units.push_back(std::move(unit));
+  }
+  (void)index;
+}
+
+void FunctionPlacer::classify(Unit &unit) {
+  Operation *root = unit.ops.back();
+  // Work and cost, on the host for every unit.
+  double macs = 0, elements = 0, hostUs = 0;
+  profile::DataType type = dataTypeOf(
+      root->getNumOperands() ? root->getOperand(0).getType()
+                             : root->getResult(0).getType());
+  for (Operation *op : unit.ops) {
+    OpWork work = estimateWork(op);
+    macs += work.macs;
+    elements += work.elements;
+    hostUs += config.device.host.lookup(getNNAPIOperationCode(op), type)
+                  .estimateUs(work.macs, work.elements);
+  }
+  unit.hostUs = hostUs;
+
+  auto reject = [&](std::string why) {
+    if (unit.reason.empty())
+      unit.reason = std::move(why);
+    unit.capable = false;
+  };
+  unit.capable = true;
+  if (!unit.reason.empty()) {
+    unit.capable = false;
+  } else if (root->getNumRegions()) {
+    reject("ops with regions stay on the host");
+  } else {
+    std::string why;
+    for (Operation *op : unit.ops)
+      if (!isLegalForNNAPI(op, config.featureLevel, &why)) {
+        reject("unsupported: " + why);
+        break;
+      }
+  }
+  if (unit.capable && unit.opcode < 0)
+    reject("unsupported: no NNAPI operation");
+  const char *nnapiName = unit.opcode >= 0
+                              ? profile::operationName(unit.opcode)
+                              : nullptr;
+  if (unit.capable) {
+    for (const std::string &stop : config.stopOps)
+      if (stop == unit.type || stop == nnapiName ||
+          llvm::any_of(unit.ops, [&](Operation *op) {
+            return op->getName().getStringRef() == stop;
+          })) {
+        reject("listed in stop-ops ('" + stop + "')");
+        break;
+      }
+  }
+  profile::DataType deviceType = type;
+  if (unit.capable) {
+    const profile::DeviceProfile &p = config.device;
+    bool relaxed = type == profile::DataType::Float32 && config.allowFp16 &&
+                   p.supports(unit.opcode, profile::DataType::Float16);
+    if (relaxed)
+      deviceType = profile::DataType::Float16;
+    if (!relaxed && !p.supports(unit.opcode, type)) {
+      std::string why = "device profile '" + p.name + "' does not run " +
+                        nnapiName + " on " + profile::dataTypeName(type);
+      if (type == profile::DataType::Float32 &&
+          p.supports(unit.opcode, profile::DataType::Float16))
+        why += " (it would on float16: allow-fp16 lets float32 run relaxed)";
+      reject(why);
     }
   }
+  if (unit.capable)
+    unit.deviceUs = config.device.device.lookup(unit.opcode, deviceType)
+                        .estimateUs(macs, elements);
 
-  SmallVector<SmallVector<Operation *>> result;
-  llvm::SmallPtrSet<Operation *, 16> seen;
-  for (Operation &op : block.without_terminator()) {
-    if (!isCandidate(&op))
+  // The override has the last word, but cannot make NNAPI run what it can't.
+  std::string hostEntry = config.placement.match(
+      config.placement.host, unit.name, unit.ops, unit.opcode);
+  std::string nnapiEntry = config.placement.match(
+      config.placement.nnapi, unit.name, unit.ops, unit.opcode);
+  if (!hostEntry.empty()) {
+    unit.constraint = solver::Constraint::ForceHost;
+    if (unit.capable)
+      unit.reason = "placed on the host by the placement override ('" +
+                    hostEntry + "')";
+  } else if (!nnapiEntry.empty()) {
+    unit.constraint = solver::Constraint::ForceDevice;
+  }
+}
+
+void FunctionPlacer::buildGraph() {
+  graph.partitionOverheadUs = config.device.partitionOverheadUs;
+  graph.nodes.resize(units.size());
+  inputsOf.assign(units.size(), {});
+  for (auto [i, unit] : llvm::enumerate(units)) {
+    solver::Node &node = graph.nodes[i];
+    node.hostUs = unit.hostUs;
+    node.deviceUs = unit.deviceUs;
+    node.deviceCapable = unit.capable;
+    node.constraint = unit.constraint;
+  }
+  auto transferUs = [&](Value v) {
+    return config.device.transferUs(byteSize(v.getType()));
+  };
+  /// The unit an op (or the op enclosing it) belongs to, if any.
+  auto unitFor = [&](Operation *user) -> std::optional<unsigned> {
+    Operation *top = block.findAncestorOpInBlock(*user);
+    if (!top)
+      return std::nullopt;
+    auto it = unitOf.find(top);
+    if (it == unitOf.end())
+      return std::nullopt;
+    return it->second;
+  };
+  auto addValue = [&](Value v, int producer) {
+    solver::Value value;
+    value.producer = producer;
+    value.transferUs = transferUs(v);
+    for (Operation *user : v.getUsers()) {
+      if (user->getBlock() == &block && user->hasTrait<OpTrait::IsTerminator>()) {
+        value.graphOutput = true;
+        continue;
+      }
+      std::optional<unsigned> u = unitFor(user);
+      if (!u || int(*u) == producer)
+        continue;
+      if (!llvm::is_contained(value.consumers, int(*u)))
+        value.consumers.push_back(int(*u));
+      if (producer >= 0 && !llvm::is_contained(inputsOf[*u], unsigned(producer)))
+        inputsOf[*u].push_back(unsigned(producer));
+    }
+    llvm::sort(value.consumers);
+    graph.values.push_back(std::move(value));
+  };
+  for (BlockArgument arg : block.getArguments())
+    addValue(arg, -1);
+  for (auto [i, unit] : llvm::enumerate(units))
+    for (Operation *op : unit.ops)
+      for (Value r : op->getResults())
+        addValue(r, int(i));
+}
+
+LogicalResult FunctionPlacer::run() {
+  buildUnits();
+  for (Unit &unit : units) {
+    classify(unit);
+    if (unit.constraint == solver::Constraint::ForceDevice && !unit.capable)
+      return unit.ops.back()->emitError()
+             << "the placement override puts '" << unit.name
+             << "' on NNAPI, but NNAPI cannot run it: " << unit.reason;
+  }
+  buildGraph();
+  solver::SolverOptions options;
+  options.searchBudget = config.searchBudget;
+  solution = solver::solve(graph, options);
+  std::vector<solver::DroppedPartition> dropped = solver::enforceLimits(
+      graph, solution, config.maxPartitions, config.minPartitionCost);
+  for (const solver::DroppedPartition &d : dropped)
+    for (int n : d.nodes)
+      units[n].reason =
+          d.belowMinimum
+              ? "its partition saves " + us(d.benefitUs) +
+                    ", less than min-partition-cost (" +
+                    us(config.minPartitionCost) + ")"
+              : "max-partitions=" + std::to_string(config.maxPartitions) +
+                    " kept more profitable partitions (this one saved " +
+                    us(d.benefitUs) + ")";
+  explain();
+  return success();
+}
+
+void FunctionPlacer::explain() {
+  for (auto [i, unit] : llvm::enumerate(units)) {
+    if (solution.partition[i] >= 0 || !unit.reason.empty())
       continue;
-    Operation *leader = regions.getLeaderValue(&op);
-    if (!seen.insert(leader).second)
-      continue;
-    SmallVector<Operation *> ops = members(leader);
+    double saving = 0, extra = 0;
+    if (solver::explainHostNode(graph, solution, int(i), saving, extra))
+      unit.reason = "not profitable: offloading saves " + us(saving) +
+                    " of compute but costs " + us(extra) +
+                    " in transfers and partition overhead";
+    else
+      unit.reason = "not profitable: no partition it could join stays convex";
+  }
+}
+
+SmallVector<SmallVector<Operation *>> FunctionPlacer::partitions() const {
+  SmallVector<SmallVector<Operation *>> result(solution.numPartitions);
+  DenseMap<Operation *, unsigned> order;
+  unsigned index = 0;
+  for (Operation &op : block.without_terminator())
+    order[&op] = index++;
+  for (auto [i, unit] : llvm::enumerate(units))
+    if (solution.partition[i] >= 0)
+      result[solution.partition[i]].append(unit.ops.begin(), unit.ops.end());
+  for (SmallVector<Operation *> &ops : result)
     llvm::sort(ops, [&](Operation *a, Operation *b) {
       return order[a] < order[b];
     });
-    result.push_back(std::move(ops));
-  }
   return result;
+}
+
+void FunctionPlacer::fillReport(ReportFunction &report,
+                                ArrayRef<std::string> partitionNames) const {
+  for (auto [i, unit] : llvm::enumerate(units)) {
+    ReportOp op;
+    op.id = unsigned(i);
+    op.name = unit.name;
+    op.type = unit.type;
+    if (unit.opcode >= 0)
+      op.nnapi = profile::operationName(unit.opcode);
+    op.partition = solution.partition[i];
+    op.hostUs = unit.hostUs;
+    if (unit.capable)
+      op.deviceUs = unit.deviceUs;
+    if (op.partition < 0)
+      op.reason = unit.reason;
+    op.inputs = inputsOf[i];
+    llvm::sort(op.inputs);
+    report.ops.push_back(std::move(op));
+  }
+  for (unsigned p = 0; p < solution.numPartitions; ++p) {
+    ReportPartition partition;
+    partition.name = partitionNames[p];
+    for (auto [i, part] : llvm::enumerate(solution.partition))
+      if (part == int(p))
+        partition.ops.push_back(unsigned(i));
+    partition.benefitUs = solver::partitionBenefit(graph, solution, int(p));
+    report.partitions.push_back(std::move(partition));
+  }
+  for (const Unit &unit : units)
+    report.allHostUs += unit.hostUs;
+  report.chosenUs = solution.cost;
+  report.optimal = solution.optimal;
+  report.clusters = solution.clusters;
+  report.exactClusters = solution.exactClusters;
+}
+
+void FunctionPlacer::emitRemarks(ArrayRef<std::string> names,
+                                 ArrayRef<Location> locations) const {
+  for (auto [i, unit] : llvm::enumerate(units))
+    if (solution.partition[i] < 0)
+      unit.ops.back()->emitRemark() << "stays on the host: " << unit.reason;
+  for (auto [p, name] : llvm::enumerate(names)) {
+    unsigned count = 0;
+    for (int part : solution.partition)
+      count += part == int(p);
+    mlir::emitRemark(locations[p])
+        << "NNAPI partition @" << name << " of " << count
+        << " op(s), estimated to save "
+        << us(solver::partitionBenefit(graph, solution, int(p)));
+  }
 }
 
 /// Outlines `ops` (convex, program order) into a new private function and
@@ -247,14 +608,54 @@ struct NNAPIPartitionPass
     : public nnapi::impl::NNAPIPartitionBase<NNAPIPartitionPass> {
   using NNAPIPartitionBase::NNAPIPartitionBase;
 
-  void runOnOperation() override {
-    if (featureLevel < 1 || featureLevel > kMaxFeatureLevel) {
-      getOperation().emitError()
-          << "nnapi-partition: feature-level must be 1.." << kMaxFeatureLevel
-          << ", got " << featureLevel;
-      return signalPassFailure();
-    }
+  LogicalResult configure(PassConfig &config) {
     ModuleOp module = getOperation();
+    if (featureLevel < 1 || featureLevel > kMaxFeatureLevel)
+      return module.emitError()
+             << "nnapi-partition: feature-level must be 1.."
+             << kMaxFeatureLevel << ", got " << featureLevel;
+    config.featureLevel = featureLevel;
+    if (deviceProfile.empty()) {
+      config.device = genericProfile(featureLevel);
+    } else {
+      std::string error;
+      if (!profile::loadDeviceProfile(deviceProfile, config.device, error))
+        return module.emitError() << "nnapi-partition: " << error;
+      config.profilePath = deviceProfile;
+      config.featureLevel = std::min<unsigned>(featureLevel,
+                                               config.device.featureLevel);
+    }
+    if (minPartitionCost < 0)
+      return module.emitError()
+             << "nnapi-partition: min-partition-cost must be >= 0";
+    config.allowFp16 = allowFp16;
+    config.minPartitionCost = minPartitionCost;
+    config.maxPartitions = maxPartitions;
+    config.searchBudget = searchBudget;
+    config.stopOps.assign(stopOps.begin(), stopOps.end());
+    config.emitRemarks = emitRemarks;
+    if (!placement.empty()) {
+      std::string error;
+      if (failed(config.placement.load(placement, error)))
+        return module.emitError() << "nnapi-partition: " << error;
+    }
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    PassConfig config;
+    if (failed(configure(config)))
+      return signalPassFailure();
+
+    Report report;
+    report.profileName = config.device.name;
+    report.profilePath = config.profilePath;
+    report.featureLevel = config.featureLevel;
+    {
+      llvm::raw_string_ostream os(report.options);
+      printAsTextualPipeline(os);
+    }
     SmallVector<func::FuncOp> funcs;
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal() &&
@@ -267,16 +668,47 @@ struct NNAPIPartitionPass
         continue;
       }
       Block &block = func.getBody().front();
-      Partitioner partitioner(block, featureLevel, emitRemarks);
-      unsigned count = 0;
-      for (SmallVector<Operation *> &region : partitioner.run()) {
-        std::string name =
-            (func.getSymName() + "_nnapi_" + Twine(count++)).str();
-        func::FuncOp partition = outline(func, region, name, featureLevel);
+      FunctionPlacer placer(block, config);
+      if (failed(placer.run()))
+        return signalPassFailure();
+      SmallVector<func::FuncOp> outlined;
+      std::vector<std::string> names;
+      SmallVector<Location> locations;
+      for (auto [i, ops] : llvm::enumerate(placer.partitions())) {
+        locations.push_back(ops.front()->getLoc());
+        std::string name = (func.getSymName() + "_nnapi_" + Twine(i)).str();
+        func::FuncOp partition =
+            outline(func, ops, name, config.featureLevel);
+        if (config.allowFp16)
+          partition->setAttr(NNAPIDialect::kRelaxAttrName,
+                             UnitAttr::get(&getContext()));
         symbols.insert(partition); // uniquifies the name if it clashes
+        outlined.push_back(partition);
+        names.push_back(partition.getSymName().str());
       }
-      if (count && !sortTopologically(&block)) {
+      if (config.emitRemarks)
+        placer.emitRemarks(names, locations);
+      ReportFunction fn;
+      fn.name = func.getSymName().str();
+      placer.fillReport(fn, names);
+      report.functions.push_back(std::move(fn));
+      if (!outlined.empty() && !sortTopologically(&block)) {
         func.emitError("nnapi-partition: outlining produced a cycle");
+        return signalPassFailure();
+      }
+    }
+    for (const std::string &entry : config.placement.host)
+      if (!config.placement.used.contains(entry))
+        module.emitWarning() << "nnapi-partition: placement override entry '"
+                             << entry << "' matches no op";
+    for (const std::string &entry : config.placement.nnapi)
+      if (!config.placement.used.contains(entry))
+        module.emitWarning() << "nnapi-partition: placement override entry '"
+                             << entry << "' matches no op";
+    if (!this->report.empty()) {
+      std::string error;
+      if (failed(writeReport(report, this->report, error))) {
+        module.emitError() << "nnapi-partition: " << error;
         return signalPassFailure();
       }
     }

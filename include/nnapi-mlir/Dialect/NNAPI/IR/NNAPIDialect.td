@@ -19,7 +19,8 @@ def NNAPI_Dialect : Dialect {
     Functions with the `nnapi.partition` unit attribute are partitions: their
     bodies hold nnapi ops (after convert-tosa-to-nnapi) or the TOSA ops they
     were outlined from. `nnapi.feature_level` (i32) on a partition is the
-    feature level it targets.
+    feature level it targets. `nnapi.relax_f32_to_f16` (unit) lets the
+    device compute float32 with float16 range and precision.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let hasOperationAttrVerify = 1;
@@ -29,6 +30,7 @@ def NNAPI_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kBlobAttrName = "nnapi.blob";
     static constexpr ::llvm::StringLiteral kSignatureAttrName = "nnapi.signature";
     static constexpr ::llvm::StringLiteral kNameAttrName = "nnapi.name";
+    static constexpr ::llvm::StringLiteral kRelaxAttrName = "nnapi.relax_f32_to_f16";
   }];
 }
 
