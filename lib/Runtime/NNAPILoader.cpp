@@ -50,6 +50,8 @@ bool loadNNAPILibrary(const std::string &path, NNAPIFunctionTable &table,
   table.name = reinterpret_cast<ret(*) params>(dlsym(handle, #name));
   NNAPI_MLIR_FOR_EACH_OPTIONAL_FUNCTION(NNAPI_MLIR_RESOLVE_OPTIONAL)
 #undef NNAPI_MLIR_RESOLVE_OPTIONAL
+  table.hostLastError = reinterpret_cast<const char *(*)()>(
+      dlsym(handle, "NNAPIMLIRHost_lastError"));
   table.handle = handle;
   return true;
 }

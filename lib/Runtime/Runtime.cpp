@@ -84,9 +84,16 @@ State &state() {
   return *s;
 }
 
-std::string describeCall(const char *function, int code) {
-  return std::string(function) + " failed with " +
-         nnapi_rt_result_code_name(code) + " (" + std::to_string(code) + ")";
+std::string describeCall(const NNAPIFunctionTable &fn, const char *function,
+                         int code) {
+  std::string text = std::string(function) + " failed with " +
+                     nnapi_rt_result_code_name(code) + " (" +
+                     std::to_string(code) + ")";
+  // The host implementation says why; a real driver only logs it.
+  if (fn.hostLastError)
+    if (const char *why = fn.hostLastError(); why && *why)
+      text += ": " + std::string(why);
+  return text;
 }
 
 /// Builds and compiles the NNAPI model of a parsed blob.
@@ -96,7 +103,7 @@ int32_t buildPartition(State &s, Partition &p) {
   int rc = fn.ANeuralNetworksModel_create(&p.nnModel);
   if (rc != ANEURALNETWORKS_NO_ERROR)
     return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall("ANeuralNetworksModel_create", rc));
+                    describeCall(fn, "ANeuralNetworksModel_create", rc));
   for (size_t i = 0; i < m.operands.size(); ++i) {
     const blob::Operand &op = m.operands[i];
     ANeuralNetworksOperandType type;
@@ -108,7 +115,7 @@ int32_t buildPartition(State &s, Partition &p) {
     rc = fn.ANeuralNetworksModel_addOperand(p.nnModel, &type);
     if (rc != ANEURALNETWORKS_NO_ERROR)
       return failWith(NNAPI_RT_NNAPI_ERROR,
-                      describeCall("ANeuralNetworksModel_addOperand", rc) +
+                      describeCall(fn, "ANeuralNetworksModel_addOperand", rc) +
                           " for operand " + std::to_string(i));
     if (op.lifetime == blob::Lifetime::Constant) {
       rc = fn.ANeuralNetworksModel_setOperandValue(
@@ -116,7 +123,7 @@ int32_t buildPartition(State &s, Partition &p) {
           op.valueLength);
       if (rc != ANEURALNETWORKS_NO_ERROR)
         return failWith(NNAPI_RT_NNAPI_ERROR,
-                        describeCall("ANeuralNetworksModel_setOperandValue",
+                        describeCall(fn, "ANeuralNetworksModel_setOperandValue",
                                      rc) +
                             " for operand " + std::to_string(i));
     }
@@ -130,7 +137,7 @@ int32_t buildPartition(State &s, Partition &p) {
     if (rc != ANEURALNETWORKS_NO_ERROR) {
       const char *name = blob::operationName(op.opcode);
       return failWith(NNAPI_RT_NNAPI_ERROR,
-                      describeCall("ANeuralNetworksModel_addOperation", rc) +
+                      describeCall(fn, "ANeuralNetworksModel_addOperation", rc) +
                           " for operation " + std::to_string(i) + " (" +
                           (name ? name : std::to_string(op.opcode)) + ")");
     }
@@ -140,7 +147,7 @@ int32_t buildPartition(State &s, Partition &p) {
       static_cast<uint32_t>(m.outputs.size()), m.outputs.data());
   if (rc != ANEURALNETWORKS_NO_ERROR)
     return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall("ANeuralNetworksModel_identifyInputsAndOutputs",
+                    describeCall(fn, "ANeuralNetworksModel_identifyInputsAndOutputs",
                                  rc));
   if (m.relaxFloat32ToFloat16) {
     rc = fn.ANeuralNetworksModel_relaxComputationFloat32toFloat16(p.nnModel,
@@ -148,27 +155,27 @@ int32_t buildPartition(State &s, Partition &p) {
     if (rc != ANEURALNETWORKS_NO_ERROR)
       return failWith(
           NNAPI_RT_NNAPI_ERROR,
-          describeCall("ANeuralNetworksModel_relaxComputationFloat32toFloat16",
+          describeCall(fn, "ANeuralNetworksModel_relaxComputationFloat32toFloat16",
                        rc));
   }
   rc = fn.ANeuralNetworksModel_finish(p.nnModel);
   if (rc != ANEURALNETWORKS_NO_ERROR)
     return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall("ANeuralNetworksModel_finish", rc));
+                    describeCall(fn, "ANeuralNetworksModel_finish", rc));
   rc = fn.ANeuralNetworksCompilation_create(p.nnModel, &p.compilation);
   if (rc != ANEURALNETWORKS_NO_ERROR)
     return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall("ANeuralNetworksCompilation_create", rc));
+                    describeCall(fn, "ANeuralNetworksCompilation_create", rc));
   rc = fn.ANeuralNetworksCompilation_setPreference(
       p.compilation, ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER);
   if (rc != ANEURALNETWORKS_NO_ERROR)
     return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall("ANeuralNetworksCompilation_setPreference",
+                    describeCall(fn, "ANeuralNetworksCompilation_setPreference",
                                  rc));
   rc = fn.ANeuralNetworksCompilation_finish(p.compilation);
   if (rc != ANEURALNETWORKS_NO_ERROR)
     return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall("ANeuralNetworksCompilation_finish", rc));
+                    describeCall(fn, "ANeuralNetworksCompilation_finish", rc));
   for (uint32_t idx : m.inputs) {
     uint64_t bytes = 0;
     blob::operandByteSize(m.operands[idx], bytes);
@@ -238,7 +245,7 @@ int32_t runPartition(State &s, Partition &p, int64_t numInputs,
   int rc = fn.ANeuralNetworksExecution_create(p.compilation, &exec);
   if (rc != ANEURALNETWORKS_NO_ERROR)
     return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall("ANeuralNetworksExecution_create", rc));
+                    describeCall(fn, "ANeuralNetworksExecution_create", rc));
   struct Guard {
     const NNAPIFunctionTable &fn;
     ANeuralNetworksExecution *exec;
@@ -253,7 +260,7 @@ int32_t runPartition(State &s, Partition &p, int64_t numInputs,
                                               p.inputBytes[i]);
     if (rc != ANEURALNETWORKS_NO_ERROR)
       return failWith(NNAPI_RT_NNAPI_ERROR,
-                      describeCall("ANeuralNetworksExecution_setInput", rc) +
+                      describeCall(fn, "ANeuralNetworksExecution_setInput", rc) +
                           " for input " + std::to_string(i));
   }
   for (int64_t i = 0; i < numOutputs; ++i) {
@@ -265,26 +272,26 @@ int32_t runPartition(State &s, Partition &p, int64_t numInputs,
                                                p.outputBytes[i]);
     if (rc != ANEURALNETWORKS_NO_ERROR)
       return failWith(NNAPI_RT_NNAPI_ERROR,
-                      describeCall("ANeuralNetworksExecution_setOutput", rc) +
+                      describeCall(fn, "ANeuralNetworksExecution_setOutput", rc) +
                           " for output " + std::to_string(i));
   }
   if (fn.ANeuralNetworksExecution_compute) {
     rc = fn.ANeuralNetworksExecution_compute(exec);
     if (rc != ANEURALNETWORKS_NO_ERROR)
       return failWith(NNAPI_RT_NNAPI_ERROR,
-                      describeCall("ANeuralNetworksExecution_compute", rc));
+                      describeCall(fn, "ANeuralNetworksExecution_compute", rc));
     return NNAPI_RT_OK;
   }
   ANeuralNetworksEvent *event = nullptr;
   rc = fn.ANeuralNetworksExecution_startCompute(exec, &event);
   if (rc != ANEURALNETWORKS_NO_ERROR)
     return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall("ANeuralNetworksExecution_startCompute", rc));
+                    describeCall(fn, "ANeuralNetworksExecution_startCompute", rc));
   rc = fn.ANeuralNetworksEvent_wait(event);
   fn.ANeuralNetworksEvent_free(event);
   if (rc != ANEURALNETWORKS_NO_ERROR)
     return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall("ANeuralNetworksEvent_wait", rc));
+                    describeCall(fn, "ANeuralNetworksEvent_wait", rc));
   return NNAPI_RT_OK;
 }
 

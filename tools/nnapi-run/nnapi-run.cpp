@@ -10,6 +10,8 @@
 //   --rtol X --atol Y     tolerance of --compare-host (|a-b| <= atol + rtol*|b|)
 //   --expect-nnapi        fail unless every partition execution ran on NNAPI
 //   --nnapi-library PATH  NNAPI library to dlopen instead of the default
+//   --device-profile PATH make the host NNAPI implementation impersonate the
+//                         device of this profile (NNAPI_MLIR_HOST_PROFILE)
 //   --bench N             N timed runs after one warm-up; prints median_ms=
 //                         and min_ms=
 //
@@ -157,6 +159,8 @@ int main(int argc, char **argv) {
       seed = std::strtoull(v.c_str(), nullptr, 10);
     else if (a == "--nnapi-library" && value(v))
       library = v;
+    else if (a == "--device-profile" && value(v))
+      setenv("NNAPI_MLIR_HOST_PROFILE", v.c_str(), 1);
     else if (a == "--rtol" && value(v))
       rtol = std::atof(v.c_str());
     else if (a == "--atol" && value(v))
@@ -175,7 +179,8 @@ int main(int argc, char **argv) {
       std::printf("usage: nnapi-run MODEL.so [--input FILE]... [--seed N] "
                   "[--output-dir DIR] [--host-only] [--compare-host] "
                   "[--rtol X] [--atol Y] [--expect-nnapi] "
-                  "[--nnapi-library PATH] [--bench N]\n");
+                  "[--nnapi-library PATH] [--device-profile PATH] "
+                  "[--bench N]\n");
       return 0;
     } else if (!a.empty() && a[0] != '-' && modelPath.empty())
       modelPath = a;

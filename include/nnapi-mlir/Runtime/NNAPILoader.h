@@ -19,6 +19,9 @@ struct NNAPIFunctionTable {
   NNAPI_MLIR_FOR_EACH_FUNCTION(NNAPI_MLIR_MEMBER)
   NNAPI_MLIR_FOR_EACH_OPTIONAL_FUNCTION(NNAPI_MLIR_MEMBER)
 #undef NNAPI_MLIR_MEMBER
+  /// NNAPIMLIRHost_lastError of the host implementation (not part of NNAPI):
+  /// explains the last failing call. Null for other libraries.
+  const char *(*hostLastError)() = nullptr;
   void *handle = nullptr; ///< dlopen handle, or null for injected tables.
 };
 

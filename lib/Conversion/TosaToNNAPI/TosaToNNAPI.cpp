@@ -200,6 +200,8 @@ std::optional<FuseCode> clampActivation(tosa::ClampOp clamp) {
 bool checkOp(Operation *op, LegalityCheck &c) {
   return TypeSwitch<Operation *, bool>(op)
       .Case<tosa::AddOp, tosa::MulOp, tosa::SubOp>([&](Operation *op) {
+        if (!getCompositeMembers(op).empty())
+          return c.allTensors(op, 1, 4); // part of a softmax, not SUB/MUL
         if (auto mul = dyn_cast<tosa::MulOp>(op))
           if (mul.getShift() != 0)
             return c.fail("tosa.mul with a shift is integer-only");

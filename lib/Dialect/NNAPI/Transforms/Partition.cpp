@@ -44,7 +44,10 @@ namespace {
 /// Constants are cloned into every region that uses them, never placed.
 bool isConstantLike(Operation *op) { return matchPattern(op, m_Constant()); }
 
-std::string us(double value) { return llvm::formatv("{0:F1} us", value).str(); }
+std::string us(double value) {
+  // Never print "-0.0 us".
+  return llvm::formatv("{0:F1} us", std::abs(value) < 0.05 ? 0.0 : value).str();
+}
 
 /// The built-in profile when none is given: profiles/generic-flN.json.
 profile::DeviceProfile genericProfile(unsigned featureLevel) {
@@ -462,9 +465,13 @@ void FunctionPlacer::explain() {
       continue;
     double saving = 0, extra = 0;
     if (solver::explainHostNode(graph, solution, int(i), saving, extra))
-      unit.reason = "not profitable: offloading saves " + us(saving) +
-                    " of compute but costs " + us(extra) +
-                    " in transfers and partition overhead";
+      unit.reason =
+          saving > 0
+              ? "not profitable: saves " + us(saving) + " of compute, costs " +
+                    us(extra) + " in transfers and partition overhead"
+              : "not profitable: NNAPI takes " + us(unit.deviceUs) +
+                    " against " + us(unit.hostUs) + " on the host, plus " +
+                    us(extra) + " in transfers and partition overhead";
     else
       unit.reason = "not profitable: no partition it could join stays convex";
   }
