@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <dlfcn.h>
+
 using namespace nnapi_mlir;
 
 namespace {
@@ -98,6 +100,8 @@ TEST_F(Runtime, InjectedDriverFailureNamesTheCallAndCode) {
   std::string error;
   ASSERT_TRUE(loadNNAPILibrary(NNAPI_HOST_LIBRARY, table, error)) << error;
   table.ANeuralNetworksCompilation_finish = failingFinish;
+  // The injected function is not the host library's: it has no explanation.
+  table.hostLastError = nullptr;
   setNNAPIFunctionTableForTesting(&table);
   EXPECT_EQ(run(blob), NNAPI_RT_NNAPI_ERROR);
   EXPECT_STREQ(nnapi_rt_last_error(),
@@ -113,4 +117,25 @@ TEST(RuntimeNames, StatusAndResultCodes) {
   EXPECT_STREQ(nnapi_rt_result_code_name(99), "UNKNOWN");
 }
 
+} // namespace
+
+namespace {
+TEST_F(Runtime, HostLibraryExplainsARejectedCompilation) {
+  // The host library impersonating a device without float32 ADD says so, and
+  // the runtime's error carries its words.
+  static NNAPIFunctionTable table;
+  std::string error;
+  ASSERT_TRUE(loadNNAPILibrary(NNAPI_HOST_LIBRARY, table, error)) << error;
+  auto setProfile = reinterpret_cast<int (*)(const char *)>(
+      dlsym(table.handle, "NNAPIMLIRHost_setProfile"));
+  ASSERT_NE(setProfile, nullptr);
+  ASSERT_EQ(setProfile(NNAPI_PROFILES_DIR "/npu.json"), 0);
+  setNNAPIFunctionTableForTesting(&table);
+  EXPECT_EQ(run(blob), NNAPI_RT_NNAPI_ERROR);
+  EXPECT_STREQ(nnapi_rt_last_error(),
+               "ANeuralNetworksCompilation_finish failed with BAD_DATA (4): "
+               "operation 0: device 'npu' does not support ADD on float32 (it "
+               "would with float32 relaxed to float16)");
+  setProfile(nullptr);
+}
 } // namespace
