@@ -22,3 +22,11 @@ config.substitutions.append(("%numpy_python", config.python3))
 config.substitutions.append(("%examples", os.path.join(config.nnapi_src_root, "examples")))
 tools = ["nnapi-opt", "nnapi-translate", "nnapi-compile", "nnapi-run", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(tools, [config.nnapi_tools_dir, config.llvm_tools_dir])
+
+# Headless Chromium renders the HTML partition report (scripts/setup.sh
+# installs Debian's chromium).
+import shutil
+chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+if chromium:
+    config.available_features.add("chromium")
+    config.substitutions.append(("%chromium", chromium))

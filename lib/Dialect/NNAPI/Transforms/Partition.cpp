@@ -179,6 +179,7 @@ struct PassConfig {
   std::vector<std::string> stopOps;
   PlacementOverride placement;
   bool emitRemarks;
+  bool wantReport;
 };
 
 profile::DataType dataTypeOf(Type type) {
@@ -230,6 +231,7 @@ private:
   solver::Graph graph;
   solver::Solution solution;
   std::vector<std::vector<unsigned>> inputsOf;
+  std::vector<double> benefits; ///< Per partition, set by explain().
 };
 
 void FunctionPlacer::buildUnits() {
@@ -455,26 +457,32 @@ LogicalResult FunctionPlacer::run() {
               : "max-partitions=" + std::to_string(config.maxPartitions) +
                     " kept more profitable partitions (this one saved " +
                     us(d.benefitUs) + ")";
-  explain();
+  // Explaining each unprofitable op evaluates a move per op: only when
+  // someone will read it.
+  if (config.emitRemarks || config.wantReport)
+    explain();
   return success();
 }
 
 void FunctionPlacer::explain() {
+  std::vector<solver::HostExplanation> explanations =
+      solver::explainHostNodes(graph, solution);
   for (auto [i, unit] : llvm::enumerate(units)) {
     if (solution.partition[i] >= 0 || !unit.reason.empty())
       continue;
-    double saving = 0, extra = 0;
-    if (solver::explainHostNode(graph, solution, int(i), saving, extra))
-      unit.reason =
-          saving > 0
-              ? "not profitable: saves " + us(saving) + " of compute, costs " +
-                    us(extra) + " in transfers and partition overhead"
-              : "not profitable: NNAPI takes " + us(unit.deviceUs) +
-                    " against " + us(unit.hostUs) + " on the host, plus " +
-                    us(extra) + " in transfers and partition overhead";
-    else
+    const solver::HostExplanation &e = explanations[i];
+    if (!e.valid)
       unit.reason = "not profitable: no partition it could join stays convex";
+    else if (e.computeSaving > 0)
+      unit.reason = "not profitable: saves " + us(e.computeSaving) +
+                    " of compute, costs " + us(e.extraCost) +
+                    " in transfers and partition overhead";
+    else
+      unit.reason = "not profitable: NNAPI takes " + us(unit.deviceUs) +
+                    " against " + us(unit.hostUs) + " on the host, plus " +
+                    us(e.extraCost) + " in transfers and partition overhead";
   }
+  benefits = solver::partitionBenefits(graph, solution);
 }
 
 SmallVector<SmallVector<Operation *>> FunctionPlacer::partitions() const {
@@ -518,7 +526,7 @@ void FunctionPlacer::fillReport(ReportFunction &report,
     for (auto [i, part] : llvm::enumerate(solution.partition))
       if (part == int(p))
         partition.ops.push_back(unsigned(i));
-    partition.benefitUs = solver::partitionBenefit(graph, solution, int(p));
+    partition.benefitUs = benefits[p];
     report.partitions.push_back(std::move(partition));
   }
   for (const Unit &unit : units)
@@ -541,7 +549,7 @@ void FunctionPlacer::emitRemarks(ArrayRef<std::string> names,
     mlir::emitRemark(locations[p])
         << "NNAPI partition @" << name << " of " << count
         << " op(s), estimated to save "
-        << us(solver::partitionBenefit(graph, solution, int(p)));
+        << us(benefits[p]);
   }
 }
 
@@ -641,6 +649,7 @@ struct NNAPIPartitionPass
     config.searchBudget = searchBudget;
     config.stopOps.assign(stopOps.begin(), stopOps.end());
     config.emitRemarks = emitRemarks;
+    config.wantReport = !report.empty();
     if (!placement.empty()) {
       std::string error;
       if (failed(config.placement.load(placement, error)))
@@ -695,10 +704,12 @@ struct NNAPIPartitionPass
       }
       if (config.emitRemarks)
         placer.emitRemarks(names, locations);
-      ReportFunction fn;
-      fn.name = func.getSymName().str();
-      placer.fillReport(fn, names);
-      report.functions.push_back(std::move(fn));
+      if (config.wantReport) {
+        ReportFunction fn;
+        fn.name = func.getSymName().str();
+        placer.fillReport(fn, names);
+        report.functions.push_back(std::move(fn));
+      }
       if (!outlined.empty() && !sortTopologically(&block)) {
         func.emitError("nnapi-partition: outlining produced a cycle");
         return signalPassFailure();

@@ -10,6 +10,15 @@
 using namespace mlir;
 using namespace mlir::nnapi;
 
+namespace {
+/// Microsecond estimates to the nanosecond, without binary-fraction noise.
+void micros(llvm::json::OStream &j, llvm::StringRef key, double value) {
+  j.attributeBegin(key);
+  j.rawValue(llvm::formatv("{0:F3}", value).str());
+  j.attributeEnd();
+}
+} // namespace
+
 std::string mlir::nnapi::reportToJSON(const Report &report) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -30,9 +39,9 @@ std::string mlir::nnapi::reportToJSON(const Report &report) {
         j.object([&] {
           j.attribute("name", f.name);
           j.attributeObject("estimated_us", [&] {
-            j.attribute("all_host", f.allHostUs);
-            j.attribute("chosen", f.chosenUs);
-            j.attribute("saving", f.allHostUs - f.chosenUs);
+            micros(j, "all_host", f.allHostUs);
+            micros(j, "chosen", f.chosenUs);
+            micros(j, "saving", f.allHostUs - f.chosenUs);
           });
           j.attribute("proven_optimal", f.optimal);
           j.attribute("clusters", int64_t(f.clusters));
@@ -45,7 +54,7 @@ std::string mlir::nnapi::reportToJSON(const Report &report) {
                   for (unsigned id : p.ops)
                     j.value(int64_t(id));
                 });
-                j.attribute("benefit_us", p.benefitUs);
+                micros(j, "benefit_us", p.benefitUs);
               });
           });
           j.attributeArray("ops", [&] {
@@ -63,9 +72,9 @@ std::string mlir::nnapi::reportToJSON(const Report &report) {
                   j.attribute("partition", int64_t(op.partition));
                 else
                   j.attribute("partition", nullptr);
-                j.attribute("host_us", op.hostUs);
+                micros(j, "host_us", op.hostUs);
                 if (op.deviceUs)
-                  j.attribute("nnapi_us", *op.deviceUs);
+                  micros(j, "nnapi_us", *op.deviceUs);
                 else
                   j.attribute("nnapi_us", nullptr);
                 if (op.partition < 0)

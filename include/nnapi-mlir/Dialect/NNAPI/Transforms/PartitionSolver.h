@@ -57,7 +57,7 @@ struct SolverOptions {
   /// nodes get the exact branch-and-bound search; the limit is 64.
   unsigned exactLimit = 64;
   /// Search nodes per cluster before settling for the best placement found.
-  uint64_t searchBudget = 1u << 20;
+  uint64_t searchBudget = 1u << 16;
 };
 
 struct Solution {
@@ -70,6 +70,8 @@ struct Solution {
   bool optimal = true;
   unsigned clusters = 0;
   unsigned exactClusters = 0;
+  /// Size of the largest cluster not searched to the end (0 if none).
+  unsigned largestInexactCluster = 0;
 };
 
 /// Cost of a placement, or +infinity if it is infeasible (a partition that
@@ -108,6 +110,20 @@ std::vector<DroppedPartition> enforceLimits(const Graph &graph,
 /// change); returns false if every such move is infeasible.
 bool explainHostNode(const Graph &graph, const Solution &solution, int node,
                      double &computeSaving, double &extraCost);
+
+/// explainHostNode for every node at once (entries of other nodes are not
+/// valid); linear in the graph plus the convexity checks.
+struct HostExplanation {
+  bool valid = false;
+  double computeSaving = 0;
+  double extraCost = 0;
+};
+std::vector<HostExplanation> explainHostNodes(const Graph &graph,
+                                              const Solution &solution);
+
+/// partitionBenefit for every partition at once.
+std::vector<double> partitionBenefits(const Graph &graph,
+                                      const Solution &solution);
 
 } // namespace nnapi_mlir::partition
 

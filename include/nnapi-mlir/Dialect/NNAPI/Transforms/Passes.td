@@ -44,7 +44,7 @@ def NNAPIPartition : Pass<"nnapi-partition", "ModuleOp"> {
            "Op types that stay on the host: TOSA names (tosa.reshape) or NNAPI operations (RESHAPE)">,
     Option<"placement", "placement", "std::string", /*default=*/"",
            "JSON file forcing ops to a side by name or type: {host: [...], nnapi: [...]}">,
-    Option<"searchBudget", "search-budget", "uint64_t", /*default=*/"1048576",
+    Option<"searchBudget", "search-budget", "uint64_t", /*default=*/"65536",
            "Branch-and-bound nodes per cluster before settling for the best placement found">,
     Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
            "Emit a remark for every op left on the host and every partition">,

@@ -694,11 +694,15 @@ Solution nnapi_mlir::partition::solve(const Graph &g,
     ++solution.clusters;
     if (cluster.size() > limit) {
       solution.optimal = false;
+      solution.largestInexactCluster =
+          std::max(solution.largestInexactCluster, unsigned(cluster.size()));
       continue;
     }
     ClusterSearch search(g, adj, cluster, options.searchBudget);
     if (!search.prepare(localOf)) {
       solution.optimal = false;
+      solution.largestInexactCluster =
+          std::max(solution.largestInexactCluster, unsigned(cluster.size()));
       continue;
     }
     bool complete = false;
@@ -710,10 +714,13 @@ Solution nnapi_mlir::partition::solve(const Graph &g,
         solution.partition[cluster[i]] = best[i] < 0 ? -1 : base + best[i];
       nextPart += int(cluster.size());
     }
-    if (complete)
+    if (complete) {
       ++solution.exactClusters;
-    else
+    } else {
       solution.optimal = false;
+      solution.largestInexactCluster =
+          std::max(solution.largestInexactCluster, unsigned(cluster.size()));
+    }
   }
   solution.numPartitions = renumber(solution.partition);
   solution.cost = evaluate(g, solution.partition);
@@ -776,28 +783,104 @@ nnapi_mlir::partition::enforceLimits(const Graph &g, Solution &solution,
   return dropped;
 }
 
+namespace {
+/// True if `members` (sorted) plus `extra` is convex.
+bool convexWith(const Adjacency &adj, const std::vector<int> &part, int target,
+                int extra, std::vector<char> &seen) {
+  // Members: nodes with part == target, plus `extra`.
+  auto inSet = [&](int v) { return v == extra || part[v] == target; };
+  std::vector<int> stack, touched;
+  int last = extra;
+  // Only members can start a path; walk every member's successors.
+  std::vector<int> members;
+  for (size_t v = 0; v < part.size(); ++v)
+    if (part[v] == target) {
+      members.push_back(int(v));
+      last = std::max(last, int(v));
+    }
+  members.push_back(extra);
+  for (int m : members)
+    for (int s : adj.succ[m])
+      if (!inSet(s) && s < last)
+        stack.push_back(s);
+  bool convex = true;
+  while (!stack.empty() && convex) {
+    int v = stack.back();
+    stack.pop_back();
+    if (seen[v])
+      continue;
+    seen[v] = 1;
+    touched.push_back(v);
+    for (int s : adj.succ[v]) {
+      if (inSet(s))
+        convex = false;
+      else if (s < last)
+        stack.push_back(s);
+    }
+  }
+  for (int v : touched)
+    seen[v] = 0;
+  return convex;
+}
+} // namespace
+
+std::vector<HostExplanation>
+nnapi_mlir::partition::explainHostNodes(const Graph &g,
+                                        const Solution &solution) {
+  Adjacency adj(g);
+  std::vector<HostExplanation> result(g.nodes.size());
+  std::vector<int> part = solution.partition;
+  std::vector<char> seen(g.nodes.size(), 0);
+  for (size_t v = 0; v < g.nodes.size(); ++v) {
+    const Node &n = g.nodes[v];
+    if (!canRunOnDevice(n) || part[v] >= 0)
+      continue;
+    // Only the tensors v produces or uses change cost when v moves.
+    double before = touchingValueCost(g, adj, {int(v)}, part);
+    double best = kInf;
+    auto consider = [&](int target, bool fresh) {
+      if (!fresh && !convexWith(adj, part, target, int(v), seen))
+        return;
+      part[v] = target;
+      double delta = touchingValueCost(g, adj, {int(v)}, part) - before +
+                     (fresh ? g.partitionOverheadUs : 0.0);
+      part[v] = -1;
+      best = std::min(best, delta);
+    };
+    consider(int(solution.numPartitions), /*fresh=*/true);
+    std::vector<int> neighbours;
+    for (const auto *list : {&adj.pred[v], &adj.succ[v]})
+      for (int m : *list)
+        if (part[m] >= 0 && std::find(neighbours.begin(), neighbours.end(),
+                                      part[m]) == neighbours.end())
+          neighbours.push_back(part[m]);
+    for (int p : neighbours)
+      consider(p, /*fresh=*/false);
+    result[v].computeSaving = n.hostUs - n.deviceUs;
+    result[v].extraCost = best;
+    result[v].valid = best < kInf;
+  }
+  return result;
+}
+
 bool nnapi_mlir::partition::explainHostNode(const Graph &g,
                                             const Solution &solution,
                                             int node, double &computeSaving,
                                             double &extraCost) {
-  const Node &n = g.nodes[node];
-  if (!canRunOnDevice(n) || solution.partition[node] >= 0)
-    return false;
+  HostExplanation e = explainHostNodes(g, solution)[node];
+  computeSaving = e.computeSaving;
+  extraCost = e.extraCost;
+  return e.valid;
+}
+
+std::vector<double>
+nnapi_mlir::partition::partitionBenefits(const Graph &g,
+                                         const Solution &solution) {
   Adjacency adj(g);
-  std::vector<int> candidates = {int(solution.numPartitions)}; // a new one
-  for (const auto *list : {&adj.pred[node], &adj.succ[node]})
-    for (int m : *list)
-      if (solution.partition[m] >= 0)
-        candidates.push_back(solution.partition[m]);
   std::vector<int> part = solution.partition;
-  double best = kInf;
-  for (int c : candidates) {
-    part[node] = c;
-    best = std::min(best, evaluate(g, part));
-  }
-  if (best == kInf)
-    return false;
-  computeSaving = n.hostUs - n.deviceUs;
-  extraCost = best - solution.cost + computeSaving;
-  return true;
+  std::vector<double> result;
+  for (const std::vector<int> &members : membersOf(part))
+    result.push_back(members.empty() ? 0.0 : benefitOf(g, adj, members, part));
+  result.resize(solution.numPartitions, 0.0);
+  return result;
 }
