@@ -628,7 +628,7 @@ struct NNAPIPartitionPass
     if (featureLevel < 1 || featureLevel > kMaxFeatureLevel)
       return module.emitError()
              << "nnapi-partition: feature-level must be 1.."
-             << kMaxFeatureLevel << ", got " << featureLevel;
+             << kMaxFeatureLevel << ", got " << unsigned(featureLevel);
     config.featureLevel = featureLevel;
     if (deviceProfile.empty()) {
       config.device = genericProfile(featureLevel);
