@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   python3 python3-numpy python3-onnx
+  chromium
 )
 
 missing=()

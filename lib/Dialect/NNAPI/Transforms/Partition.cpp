@@ -544,8 +544,9 @@ void FunctionPlacer::emitRemarks(ArrayRef<std::string> names,
       unit.ops.back()->emitRemark() << "stays on the host: " << unit.reason;
   for (auto [p, name] : llvm::enumerate(names)) {
     unsigned count = 0;
-    for (int part : solution.partition)
-      count += part == int(p);
+    for (auto [i, part] : llvm::enumerate(solution.partition))
+      if (part == int(p))
+        count += units[i].ops.size();
     mlir::emitRemark(locations[p])
         << "NNAPI partition @" << name << " of " << count
         << " op(s), estimated to save "
