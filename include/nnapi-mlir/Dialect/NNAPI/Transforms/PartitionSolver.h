@@ -58,6 +58,9 @@ struct SolverOptions {
   unsigned exactLimit = 64;
   /// Search nodes per cluster before settling for the best placement found.
   uint64_t searchBudget = 1u << 16;
+  /// Search nodes for the whole graph; clusters are searched smallest first,
+  /// and once this is spent each further cluster gets at most 4096.
+  uint64_t totalBudget = 1u << 21;
 };
 
 struct Solution {

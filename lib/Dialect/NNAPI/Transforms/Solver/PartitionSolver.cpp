@@ -247,6 +247,8 @@ public:
 
   /// Best placement: per cluster node, -1 or a partition slot.
   const std::vector<int> &best() const { return bestAssign; }
+  /// Search nodes used so far.
+  uint64_t used() const { return visited; }
 
   /// The cluster's share of the cost under a global placement.
   double clusterCost(const std::vector<int> &part) const;
@@ -690,6 +692,11 @@ Solution nnapi_mlir::partition::solve(const Graph &g,
   unsigned limit = std::min(options.exactLimit, kMaxExact);
   std::vector<int> localOf(n, -1);
   int nextPart = int(n); // fresh ids, renumbered below
+  // Small clusters first: they are the ones an exhaustive search settles, and
+  // once the total budget is spent the rest get only a short search.
+  std::stable_sort(clusters.begin(), clusters.end(),
+                   [](const auto &a, const auto &b) { return a.size() < b.size(); });
+  uint64_t spent = 0;
   for (const std::vector<int> &cluster : clusters) {
     ++solution.clusters;
     if (cluster.size() > limit) {
@@ -698,7 +705,10 @@ Solution nnapi_mlir::partition::solve(const Graph &g,
           std::max(solution.largestInexactCluster, unsigned(cluster.size()));
       continue;
     }
-    ClusterSearch search(g, adj, cluster, options.searchBudget);
+    uint64_t budget = spent < options.totalBudget
+                          ? options.searchBudget
+                          : std::min<uint64_t>(options.searchBudget, 4096);
+    ClusterSearch search(g, adj, cluster, budget);
     if (!search.prepare(localOf)) {
       solution.optimal = false;
       solution.largestInexactCluster =
@@ -707,7 +717,9 @@ Solution nnapi_mlir::partition::solve(const Graph &g,
     }
     bool complete = false;
     double current = search.clusterCost(solution.partition);
-    if (search.run(current, complete)) {
+    bool improved = search.run(current, complete);
+    spent += search.used();
+    if (improved) {
       const std::vector<int> &best = search.best();
       int base = nextPart;
       for (size_t i = 0; i < cluster.size(); ++i)
