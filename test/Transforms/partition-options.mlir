@@ -10,6 +10,8 @@
 // RUN: nnapi-opt %s -nnapi-partition="device-profile=%S/../../profiles/npu.json allow-fp16=true emit-remarks=true" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=NPU16
 // RUN: nnapi-opt %s -nnapi-partition="device-profile=%S/../../profiles/cpu-nnapi.json emit-remarks=true" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=CPU
 // RUN: nnapi-opt %s -nnapi-partition="device-profile=%S/../../profiles/generic-fl1.json" | FileCheck %s --check-prefix=FL1
+// RUN: nnapi-opt %s -nnapi-partition="search-budget=1 report=%t" | FileCheck %s --check-prefix=DEFAULT
+// RUN: FileCheck %s --check-prefix=BUDGET < %t.json
 
 // DEFAULT-LABEL: func @main
 // DEFAULT: call @main_nnapi_0(%arg0)
@@ -61,6 +63,10 @@
 // CPU-NOT: nnapi.partition
 
 // FL1: nnapi.feature_level = 1
+
+// A search cut short still places like the heuristic, but says it is not
+// proven optimal.
+// BUDGET: "proven_optimal": false,
 func.func @main(%x: tensor<1x16x16x8xf32>, %y: tensor<1x10xf32>) -> (tensor<1x10xf32>, tensor<1x10xf32>) {
   %w = "tosa.const"() {value = dense<0.01> : tensor<8x3x3x8xf32>} : () -> tensor<8x3x3x8xf32>
   %b = "tosa.const"() {value = dense<0.1> : tensor<8xf32>} : () -> tensor<8xf32>

@@ -265,11 +265,9 @@ void FunctionPlacer::buildUnits() {
       compositeUnit[m] = composites.size();
     composites.push_back(members);
   }
-  // Units ordered by their last op, which keeps producers before consumers.
-  std::vector<bool> emitted(composites.size(), false);
-  index = 0;
+  // A composite becomes a unit at its last op: only that op's result leaves
+  // the pattern, so units stay in topological order (the solver needs it).
   for (Operation &op : block.without_terminator()) {
-    ++index;
     if (isConstantLike(&op))
       continue;
     Unit unit;
@@ -293,16 +291,16 @@ void FunctionPlacer::buildUnits() {
       unitOf[m] = units.size();
     units.push_back(std::move(unit));
   }
-  (void)index;
 }
 
 void FunctionPlacer::classify(Unit &unit) {
   Operation *root = unit.ops.back();
   // Work and cost, on the host for every unit.
   double macs = 0, elements = 0, hostUs = 0;
-  profile::DataType type = dataTypeOf(
-      root->getNumOperands() ? root->getOperand(0).getType()
-                             : root->getResult(0).getType());
+  profile::DataType type =
+      root->getNumOperands()  ? dataTypeOf(root->getOperand(0).getType())
+      : root->getNumResults() ? dataTypeOf(root->getResult(0).getType())
+                              : profile::DataType::Float32;
   for (Operation *op : unit.ops) {
     OpWork work = estimateWork(op);
     macs += work.macs;

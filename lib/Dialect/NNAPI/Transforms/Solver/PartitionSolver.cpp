@@ -579,6 +579,37 @@ bool ClusterSearch::run(double upperBound, bool &complete) {
   return !bestAssign.empty();
 }
 
+/// True if no path leaves the set and comes back into it. `members` lists
+/// the set, `last` is its largest node (nodes after it cannot reach it) and
+/// `inSet` tests membership. `seen` is all-zero scratch, left all-zero.
+template <typename InSet>
+bool isConvexSet(const Adjacency &adj, const std::vector<int> &members,
+                 int last, InSet inSet, std::vector<char> &seen) {
+  std::vector<int> stack, touched;
+  for (int m : members)
+    for (int s : adj.succ[m])
+      if (!inSet(s) && s < last)
+        stack.push_back(s);
+  bool convex = true;
+  while (!stack.empty() && convex) {
+    int v = stack.back();
+    stack.pop_back();
+    if (seen[v])
+      continue;
+    seen[v] = 1;
+    touched.push_back(v);
+    for (int s : adj.succ[v]) {
+      if (inSet(s))
+        convex = false;
+      else if (s < last)
+        stack.push_back(s);
+    }
+  }
+  for (int v : touched)
+    seen[v] = 0;
+  return convex;
+}
+
 } // namespace
 
 double nnapi_mlir::partition::evaluate(const Graph &g,
@@ -627,30 +658,8 @@ double nnapi_mlir::partition::evaluate(const Graph &g,
                           " is not connected");
     for (int v : m)
       inPart[v] = 1;
-    int last = m.back();
-    std::vector<int> stack;
-    for (int v : m)
-      for (int s : adj.succ[v])
-        if (!inPart[s] && s < last)
-          stack.push_back(s);
-    std::vector<int> touched;
-    bool convex = true;
-    while (!stack.empty() && convex) {
-      int v = stack.back();
-      stack.pop_back();
-      if (seen[v])
-        continue;
-      seen[v] = 1;
-      touched.push_back(v);
-      for (int s : adj.succ[v]) {
-        if (inPart[s])
-          convex = false;
-        else if (s < last)
-          stack.push_back(s);
-      }
-    }
-    for (int v : touched)
-      seen[v] = 0;
+    bool convex = isConvexSet(
+        adj, m, m.back(), [&](int v) { return inPart[v] != 0; }, seen);
     for (int v : m)
       inPart[v] = 0;
     if (!convex)
@@ -795,53 +804,13 @@ nnapi_mlir::partition::enforceLimits(const Graph &g, Solution &solution,
   return dropped;
 }
 
-namespace {
-/// True if `members` (sorted) plus `extra` is convex.
-bool convexWith(const Adjacency &adj, const std::vector<int> &part, int target,
-                int extra, std::vector<char> &seen) {
-  // Members: nodes with part == target, plus `extra`.
-  auto inSet = [&](int v) { return v == extra || part[v] == target; };
-  std::vector<int> stack, touched;
-  int last = extra;
-  // Only members can start a path; walk every member's successors.
-  std::vector<int> members;
-  for (size_t v = 0; v < part.size(); ++v)
-    if (part[v] == target) {
-      members.push_back(int(v));
-      last = std::max(last, int(v));
-    }
-  members.push_back(extra);
-  for (int m : members)
-    for (int s : adj.succ[m])
-      if (!inSet(s) && s < last)
-        stack.push_back(s);
-  bool convex = true;
-  while (!stack.empty() && convex) {
-    int v = stack.back();
-    stack.pop_back();
-    if (seen[v])
-      continue;
-    seen[v] = 1;
-    touched.push_back(v);
-    for (int s : adj.succ[v]) {
-      if (inSet(s))
-        convex = false;
-      else if (s < last)
-        stack.push_back(s);
-    }
-  }
-  for (int v : touched)
-    seen[v] = 0;
-  return convex;
-}
-} // namespace
-
 std::vector<HostExplanation>
 nnapi_mlir::partition::explainHostNodes(const Graph &g,
                                         const Solution &solution) {
   Adjacency adj(g);
   std::vector<HostExplanation> result(g.nodes.size());
   std::vector<int> part = solution.partition;
+  std::vector<std::vector<int>> members = membersOf(part);
   std::vector<char> seen(g.nodes.size(), 0);
   for (size_t v = 0; v < g.nodes.size(); ++v) {
     const Node &n = g.nodes[v];
@@ -851,8 +820,14 @@ nnapi_mlir::partition::explainHostNodes(const Graph &g,
     double before = touchingValueCost(g, adj, {int(v)}, part);
     double best = kInf;
     auto consider = [&](int target, bool fresh) {
-      if (!fresh && !convexWith(adj, part, target, int(v), seen))
-        return;
+      if (!fresh) {
+        std::vector<int> set = members[target];
+        set.push_back(int(v));
+        int last = std::max(members[target].back(), int(v)); // sorted
+        auto inSet = [&](int x) { return x == int(v) || part[x] == target; };
+        if (!isConvexSet(adj, set, last, inSet, seen))
+          return;
+      }
       part[v] = target;
       double delta = touchingValueCost(g, adj, {int(v)}, part) - before +
                      (fresh ? g.partitionOverheadUs : 0.0);
