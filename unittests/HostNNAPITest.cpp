@@ -37,6 +37,25 @@ protected:
     return next++;
   }
 
+  /// MAX_POOL_2D 2x2 (implicit VALID padding) over a 1x2x2x1 float32
+  /// tensor: input, padding, sw, sh, fw, fh, fuse.
+  void buildPool(bool relaxed = false) {
+    uint32_t in = tensor({1, 2, 2, 1});
+    uint32_t out = tensor({1, 1, 1, 1});
+    uint32_t ins[] = {in, int32(ANEURALNETWORKS_PADDING_VALID), int32(1),
+                      int32(1), int32(2), int32(2), int32(0)};
+    ASSERT_EQ(fn.ANeuralNetworksModel_addOperation(
+                  model, ANEURALNETWORKS_MAX_POOL_2D, 7, ins, 1, &out),
+              0);
+    ASSERT_EQ(fn.ANeuralNetworksModel_identifyInputsAndOutputs(model, 1, &in,
+                                                               1, &out),
+              0);
+    ASSERT_EQ(fn.ANeuralNetworksModel_relaxComputationFloat32toFloat16(
+                  model, relaxed),
+              0);
+    ASSERT_EQ(fn.ANeuralNetworksModel_finish(model), 0);
+  }
+
   NNAPIFunctionTable fn;
   ANeuralNetworksModel *model = nullptr;
   uint32_t next = 0;
@@ -55,18 +74,7 @@ TEST_F(HostNNAPI, ReportsOneDevice) {
 }
 
 TEST_F(HostNNAPI, ComputesAPooledModel) {
-  uint32_t in = tensor({1, 2, 2, 1});
-  uint32_t outOp = tensor({1, 1, 1, 1});
-  // MAX_POOL_2D with implicit VALID padding: input, padding, sw, sh, fw, fh, fuse.
-  uint32_t ins[] = {in, int32(ANEURALNETWORKS_PADDING_VALID), int32(1),
-                    int32(1), int32(2), int32(2), int32(0)};
-  ASSERT_EQ(fn.ANeuralNetworksModel_addOperation(
-                model, ANEURALNETWORKS_MAX_POOL_2D, 7, ins, 1, &outOp),
-            0);
-  ASSERT_EQ(fn.ANeuralNetworksModel_identifyInputsAndOutputs(model, 1, &in, 1,
-                                                             &outOp),
-            0);
-  ASSERT_EQ(fn.ANeuralNetworksModel_finish(model), 0);
+  buildPool();
   bool supported = false;
   ANeuralNetworksDevice *device;
   ASSERT_EQ(fn.ANeuralNetworks_getDevice(0, &device), 0);
@@ -155,24 +163,6 @@ protected:
   void TearDown() override {
     setProfile(nullptr);
     HostNNAPI::TearDown();
-  }
-
-  /// MAX_POOL_2D 2x2 over a 1x2x2x1 float32 tensor.
-  void buildPool(bool relaxed) {
-    uint32_t in = tensor({1, 2, 2, 1});
-    uint32_t out = tensor({1, 1, 1, 1});
-    uint32_t ins[] = {in, int32(ANEURALNETWORKS_PADDING_VALID), int32(1),
-                      int32(1), int32(2), int32(2), int32(0)};
-    ASSERT_EQ(fn.ANeuralNetworksModel_addOperation(
-                  model, ANEURALNETWORKS_MAX_POOL_2D, 7, ins, 1, &out),
-              0);
-    ASSERT_EQ(fn.ANeuralNetworksModel_identifyInputsAndOutputs(model, 1, &in,
-                                                               1, &out),
-              0);
-    ASSERT_EQ(fn.ANeuralNetworksModel_relaxComputationFloat32toFloat16(
-                  model, relaxed),
-              0);
-    ASSERT_EQ(fn.ANeuralNetworksModel_finish(model), 0);
   }
 
   bool supported() {

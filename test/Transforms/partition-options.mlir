@@ -2,6 +2,8 @@
 // 16x16x8, clearly profitable) around a host-only erf, then a fully
 // connected layer.
 // RUN: nnapi-opt %s -nnapi-partition | FileCheck %s --check-prefix=DEFAULT
+// The built-in default is profiles/generic-fl7.json:
+// RUN: nnapi-opt %s -nnapi-partition="device-profile=%S/../../profiles/generic-fl7.json" | FileCheck %s --check-prefix=DEFAULT
 // RUN: nnapi-opt %s -nnapi-partition="max-partitions=1 emit-remarks=true" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=MAX
 // RUN: nnapi-opt %s -nnapi-partition="min-partition-cost=100000 emit-remarks=true" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=MIN
 // RUN: nnapi-opt %s -nnapi-partition="stop-ops=tosa.fully_connected,CONV_2D emit-remarks=true" -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --check-prefix=STOP
