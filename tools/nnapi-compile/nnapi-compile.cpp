@@ -13,6 +13,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#ifdef NNAPI_MLIR_HAVE_ONNX
+#include "nnapi-mlir/Frontend/ONNX/ONNXImporter.h"
+#endif
 #include "nnapi-mlir/Pipelines/Pipelines.h"
 #include "nnapi-mlir/Pipelines/Registration.h"
 #include "nnapi-mlir/Runtime/BlobFormat.h"
@@ -44,7 +47,8 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<model.mlir>"),
+static cl::opt<std::string> inputFile(cl::Positional,
+                                      cl::desc("<model.mlir | model.onnx>"),
                                       cl::Required);
 static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
                                        cl::value_desc("path"),
@@ -211,15 +215,26 @@ int main(int argc, char **argv) {
   // Remarks and errors name the op's source line; printing the op is noise.
   context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
-  if (!buffer)
-    return fail("cannot read '" + inputFile +
-                "': " + buffer.getError().message());
-  sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return fail("cannot parse '" + inputFile + "'");
+  OwningOpRef<ModuleOp> module;
+  if (llvm::StringRef(inputFile).ends_with(".onnx")) {
+#ifdef NNAPI_MLIR_HAVE_ONNX
+    module = nnapi::importONNXFile(inputFile, &context);
+    if (!module)
+      return fail("cannot import '" + inputFile + "'");
+#else
+    return fail("this nnapi-compile was built without ONNX support");
+#endif
+  } else {
+    auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
+    if (!buffer)
+      return fail("cannot read '" + inputFile +
+                  "': " + buffer.getError().message());
+    sourceMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (!module)
+      return fail("cannot parse '" + inputFile + "'");
+  }
 
   nnapi::CompilePipelineOptions options;
   options.featureLevel = featureLevel.getValue();

@@ -1,6 +1,13 @@
 //===- nnapi-run.cpp - Load a compiled model, feed it, compare, time ------===//
 //
-// Usage: nnapi-run MODEL.so [options]
+// Usage: nnapi-run MODEL.so|MODEL.onnx|MODEL.mlir [options]
+//   (an .onnx or .mlir model is first compiled with the nnapi-compile next to
+//    this program, into a temporary directory)
+//   --compile-arg ARG     pass ARG to that nnapi-compile (repeatable)
+//   --test-data DIR       ONNX test directory: inputs from input_<i>.pb,
+//                         outputs compared with output_<i>.pb (rtol 1e-3,
+//                         atol 1e-5 unless --rtol/--atol); exit 0 only if
+//                         every output matches
 //   --input FILE          .npy input, repeatable, in argument order
 //   --seed N              generate inputs uniformly in [-1, 1) from seed N
 //                         (for inputs not given with --input; default 0)
@@ -18,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Npy.h"
+#include "TensorProto.h"
 #include "nnapi-mlir/Runtime/ModelABI.h"
 #include "nnapi-mlir/Runtime/Runtime.h"
 
@@ -33,7 +41,12 @@
 #include <vector>
 
 #include <dlfcn.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
 
 using namespace nnapi_mlir;
 
@@ -119,25 +132,131 @@ std::string shapeString(const std::vector<int64_t> &dims) {
   return s + "]";
 }
 
-float toFloat(const TensorSpec &t, const uint8_t *p) {
+double toDouble(const TensorSpec &t, const uint8_t *p) {
   if (t.dtype == "f32") {
     float f;
     std::memcpy(&f, p, 4);
     return f;
   }
+  if (t.dtype == "f16") {
+    uint16_t h;
+    std::memcpy(&h, p, 2);
+    int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    double v = e == 0    ? std::ldexp(m, -24)
+               : e == 31 ? (m ? NAN : INFINITY)
+                         : std::ldexp(m + 1024, e - 25);
+    return (h & 0x8000) ? -v : v;
+  }
+  if (t.dtype == "i64") {
+    int64_t i;
+    std::memcpy(&i, p, 8);
+    return double(i);
+  }
   if (t.dtype == "i32") {
     int32_t i;
     std::memcpy(&i, p, 4);
-    return float(i);
+    return double(i);
   }
-  return 0.0f;
+  if (t.dtype == "i16") {
+    int16_t i;
+    std::memcpy(&i, p, 2);
+    return double(i);
+  }
+  if (t.dtype == "i1")
+    return *p ? 1.0 : 0.0;
+  return double(int8_t(*p));
+}
+
+/// Compiles an .onnx or .mlir model with the nnapi-compile installed next to
+/// this program; returns the shared library's path or "" after an error.
+std::string compileModel(const std::string &model,
+                         const std::vector<std::string> &extraArgs,
+                         std::string &tempDir) {
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (n <= 0) {
+    std::fprintf(stderr, "nnapi-run: error: cannot locate nnapi-compile\n");
+    return "";
+  }
+  self[n] = 0;
+  std::string dir(self);
+  dir = dir.substr(0, dir.rfind('/'));
+  std::string compiler = dir + "/nnapi-compile";
+  char pattern[] = "/tmp/nnapi-run-XXXXXX";
+  if (!mkdtemp(pattern)) {
+    std::fprintf(stderr, "nnapi-run: error: cannot create a temporary "
+                         "directory\n");
+    return "";
+  }
+  tempDir = pattern;
+  std::string output = tempDir + "/model.so";
+  std::vector<std::string> args = {compiler, model, "-o", output};
+  args.insert(args.end(), extraArgs.begin(), extraArgs.end());
+  std::vector<char *> argv;
+  for (std::string &a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid;
+  if (posix_spawn(&pid, compiler.c_str(), nullptr, nullptr, argv.data(),
+                  environ) != 0) {
+    std::fprintf(stderr, "nnapi-run: error: cannot run '%s'\n",
+                 compiler.c_str());
+    return "";
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "nnapi-run: error: compiling '%s' failed\n",
+                 model.c_str());
+    return "";
+  }
+  return output;
+}
+
+void removeTempDir(const std::string &dir) {
+  if (dir.empty())
+    return;
+  unlink((dir + "/model.so").c_str());
+  rmdir(dir.c_str());
+}
+
+/// Largest absolute and relative differences and the number of elements
+/// outside atol + rtol * |expected|.
+struct Comparison {
+  double maxAbs = 0, maxRel = 0;
+  size_t mismatches = 0, count = 0;
+};
+
+Comparison compare(const TensorSpec &spec, const uint8_t *actual,
+                   const uint8_t *expected, double rtol, double atol) {
+  Comparison c;
+  size_t width = spec.elementBytes();
+  c.count = spec.bytes() / width;
+  for (size_t k = 0; k < c.count; ++k) {
+    double a = toDouble(spec, actual + k * width);
+    double b = toDouble(spec, expected + k * width);
+    double diff = std::fabs(a - b);
+    if (std::isnan(a) && std::isnan(b))
+      diff = 0;
+    else if (std::isnan(a) || std::isnan(b))
+      diff = INFINITY;
+    else if (std::isinf(a) && a == b)
+      diff = 0;
+    c.maxAbs = std::max(c.maxAbs, diff);
+    if (b != 0 && std::isfinite(b))
+      c.maxRel = std::max(c.maxRel, diff / std::fabs(b));
+    if (!(diff <= atol + rtol * std::fabs(b)))
+      ++c.mismatches;
+  }
+  return c;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string modelPath, outputDir, library;
-  std::vector<std::string> inputFiles;
+  std::string modelPath, outputDir, library, testData;
+  std::vector<std::string> inputFiles, compileArgs;
+  bool toleranceGiven = false;
   uint64_t seed = 0;
   bool hostOnly = false, compareHost = false, expectNNAPI = false;
   double rtol = 1e-5, atol = 1e-6;
@@ -161,10 +280,16 @@ int main(int argc, char **argv) {
       library = v;
     else if (a == "--device-profile" && value(v))
       setenv("NNAPI_MLIR_HOST_PROFILE", v.c_str(), 1);
-    else if (a == "--rtol" && value(v))
+    else if (a == "--rtol" && value(v)) {
       rtol = std::atof(v.c_str());
-    else if (a == "--atol" && value(v))
+      toleranceGiven = true;
+    } else if (a == "--atol" && value(v)) {
       atol = std::atof(v.c_str());
+      toleranceGiven = true;
+    } else if (a == "--test-data" && value(v))
+      testData = v;
+    else if (a == "--compile-arg" && value(v))
+      compileArgs.push_back(v);
     else if (a == "--bench" && value(v)) {
       bench = std::atoi(v.c_str());
       if (bench <= 0)
@@ -180,7 +305,7 @@ int main(int argc, char **argv) {
                   "[--output-dir DIR] [--host-only] [--compare-host] "
                   "[--rtol X] [--atol Y] [--expect-nnapi] "
                   "[--nnapi-library PATH] [--device-profile PATH] "
-                  "[--bench N]\n");
+                  "[--test-data DIR] [--compile-arg ARG]... [--bench N]\n");
       return 0;
     } else if (!a.empty() && a[0] != '-' && modelPath.empty())
       modelPath = a;
@@ -189,10 +314,27 @@ int main(int argc, char **argv) {
   }
   if (modelPath.empty())
     return usageError("no model given (nnapi-run MODEL.so ...)");
+  auto endsWith = [](const std::string &s, const char *suffix) {
+    size_t n = std::strlen(suffix);
+    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+  };
+  std::string tempDir;
+  if (endsWith(modelPath, ".onnx") || endsWith(modelPath, ".mlir")) {
+    modelPath = compileModel(modelPath, compileArgs, tempDir);
+    if (modelPath.empty()) {
+      removeTempDir(tempDir);
+      return 2;
+    }
+  }
   if (modelPath.find('/') == std::string::npos)
     modelPath = "./" + modelPath;
+  if (!testData.empty() && !toleranceGiven) {
+    rtol = 1e-3;
+    atol = 1e-5;
+  }
 
   void *handle = dlopen(modelPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+  removeTempDir(tempDir); // the mapping stays valid
   if (!handle)
     return usageError(std::string("cannot load model: ") + dlerror());
   auto run = reinterpret_cast<nnapi_model_run_fn>(
@@ -209,6 +351,45 @@ int main(int argc, char **argv) {
   if (!parseSignature(signatureFn(), sig, error))
     return usageError(error);
 
+  std::vector<ProtoTensor> expected;
+  if (!testData.empty()) {
+    for (size_t i = 0;; ++i) {
+      std::string path = testData + "/input_" + std::to_string(i) + ".pb";
+      struct stat st;
+      if (stat(path.c_str(), &st) != 0)
+        break;
+      if (i >= sig.inputs.size())
+        return usageError("'" + testData + "' has more inputs than the model's " +
+                          std::to_string(sig.inputs.size()));
+      ProtoTensor t;
+      if (!readTensorProto(path, t, error))
+        return usageError(error);
+      const TensorSpec &spec = sig.inputs[i];
+      if (t.dtype != spec.dtype || t.dims != spec.dims)
+        return usageError(path + " holds " + t.dtype + " " + shapeString(t.dims) +
+                          ", input " + std::to_string(i) + " ('" + spec.name +
+                          "') is " + spec.dtype + " " + shapeString(spec.dims));
+      inputFiles.push_back(path);
+      expected.push_back(std::move(t)); // inputs first, outputs appended below
+    }
+    if (expected.size() != sig.inputs.size())
+      return usageError("'" + testData + "' has " + std::to_string(expected.size()) +
+                        " inputs, the model " + std::to_string(sig.inputs.size()));
+    for (size_t i = 0; i < sig.outputs.size(); ++i) {
+      std::string path = testData + "/output_" + std::to_string(i) + ".pb";
+      ProtoTensor t;
+      if (!readTensorProto(path, t, error))
+        return usageError(error);
+      const TensorSpec &spec = sig.outputs[i];
+      if (t.dtype != spec.dtype || t.dims != spec.dims)
+        return usageError(path + " holds " + t.dtype + " " + shapeString(t.dims) +
+                          ", output " + std::to_string(i) + " ('" + spec.name +
+                          "') is " + spec.dtype + " " + shapeString(spec.dims));
+      expected.push_back(std::move(t));
+    }
+  }
+  if (!testData.empty())
+    inputFiles.clear(); // fed from the .pb files below
   if (inputFiles.size() > sig.inputs.size())
     return usageError("model has " + std::to_string(sig.inputs.size()) +
                       " inputs, got " + std::to_string(inputFiles.size()) +
@@ -217,6 +398,10 @@ int main(int argc, char **argv) {
   std::mt19937_64 rng(seed);
   for (size_t i = 0; i < sig.inputs.size(); ++i) {
     const TensorSpec &spec = sig.inputs[i];
+    if (!testData.empty()) {
+      inputs[i] = expected[i].data;
+      continue;
+    }
     if (i < inputFiles.size()) {
       NpyArray array;
       if (!readNpy(inputFiles[i], array, error))
@@ -272,7 +457,7 @@ int main(int argc, char **argv) {
     std::printf("output %zu %s %s:", i, spec.dtype.c_str(),
                 shapeString(spec.dims).c_str());
     for (size_t k = 0; k < std::min<size_t>(n, 8); ++k)
-      std::printf(" %.6g", toFloat(spec, &outputs[i][k * spec.elementBytes()]));
+      std::printf(" %.6g", toDouble(spec, &outputs[i][k * spec.elementBytes()]));
     std::printf(n > 8 ? " ...\n" : "\n");
     if (!outputDir.empty()) {
       mkdir(outputDir.c_str(), 0755);
@@ -296,25 +481,35 @@ int main(int argc, char **argv) {
     double maxAbs = 0, maxRel = 0;
     size_t mismatches = 0;
     for (size_t i = 0; i < outputs.size(); ++i) {
-      const TensorSpec &spec = sig.outputs[i];
-      size_t n = spec.bytes() / spec.elementBytes();
-      for (size_t k = 0; k < n; ++k) {
-        double a = toFloat(spec, &outputs[i][k * spec.elementBytes()]);
-        double b = toFloat(spec, &reference[i][k * spec.elementBytes()]);
-        double diff = std::fabs(a - b);
-        if (std::isnan(a) != std::isnan(b))
-          diff = INFINITY;
-        maxAbs = std::max(maxAbs, diff);
-        if (b != 0)
-          maxRel = std::max(maxRel, diff / std::fabs(b));
-        if (!(diff <= atol + rtol * std::fabs(b)))
-          ++mismatches;
-      }
+      Comparison c = compare(sig.outputs[i], outputs[i].data(),
+                             reference[i].data(), rtol, atol);
+      maxAbs = std::max(maxAbs, c.maxAbs);
+      maxRel = std::max(maxRel, c.maxRel);
+      mismatches += c.mismatches;
     }
     std::printf("compare-host: max_abs_err=%.3g max_rel_err=%.3g "
                 "mismatches=%zu (rtol=%g atol=%g)\n",
                 maxAbs, maxRel, mismatches, rtol, atol);
     if (mismatches)
+      status = 1;
+  }
+
+  if (!testData.empty()) {
+    size_t failing = 0;
+    for (size_t i = 0; i < sig.outputs.size(); ++i) {
+      const ProtoTensor &want = expected[sig.inputs.size() + i];
+      Comparison c = compare(sig.outputs[i], outputs[i].data(),
+                             want.data.data(), rtol, atol);
+      std::printf("test-data output %zu '%s': max_abs_err=%.3g "
+                  "max_rel_err=%.3g mismatches=%zu/%zu\n",
+                  i, sig.outputs[i].name.c_str(), c.maxAbs, c.maxRel,
+                  c.mismatches, c.count);
+      failing += c.mismatches != 0;
+    }
+    std::printf("test-data: %s (%zu of %zu outputs match, rtol=%g atol=%g)\n",
+                failing ? "FAIL" : "PASS", sig.outputs.size() - failing,
+                sig.outputs.size(), rtol, atol);
+    if (failing)
       status = 1;
   }
 

@@ -3,9 +3,13 @@
 //   nnapi-translate --serialize-nnapi-blob partition.mlir -o p.blob
 //   nnapi-translate --dump-nnapi-blob p.blob
 //   nnapi-translate --mlir-to-llvmir lowered.mlir
+//   nnapi-translate --import-onnx model.onnx      (ONNX -> TOSA)
 //
 //===----------------------------------------------------------------------===//
 
+#ifdef NNAPI_MLIR_HAVE_ONNX
+#include "nnapi-mlir/Frontend/ONNX/ONNXImporter.h"
+#endif
 #include "nnapi-mlir/Pipelines/Registration.h"
 #include "nnapi-mlir/Target/NNAPIBlob/NNAPIBlob.h"
 
@@ -19,9 +23,21 @@
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
 
 int main(int argc, char **argv) {
   mlir::nnapi::registerNNAPIBlobTranslations();
+#ifdef NNAPI_MLIR_HAVE_ONNX
+  mlir::TranslateToMLIRRegistration fromONNX(
+      "import-onnx", "import an ONNX model as TOSA",
+      [](llvm::SourceMgr &sourceMgr,
+         mlir::MLIRContext *context) -> mlir::OwningOpRef<mlir::Operation *> {
+        const llvm::MemoryBuffer *buffer =
+            sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+        return mlir::nnapi::importONNX(buffer->getBuffer(),
+                                       buffer->getBufferIdentifier(), context);
+      });
+#endif
   mlir::TranslateFromMLIRRegistration toLLVM(
       "mlir-to-llvmir", "translate the LLVM dialect to LLVM IR",
       [](mlir::Operation *op, llvm::raw_ostream &os) -> mlir::LogicalResult {

@@ -1,0 +1,659 @@
+//===- ONNXImporter.cpp - ONNX graph to TOSA --------------------------------===//
+//
+// One handler per ONNX operator. Output shapes come from ONNX shape inference
+// (every node output must have a static inferred type), so handlers only
+// decide how to compute a value, never its shape. Values known at compile
+// time (initializers, Constant, Shape and anything computed only from them
+// by the folding handlers) are kept as DenseElementsAttr and materialized as
+// tosa.const only when a runtime op needs them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnapi-mlir/Frontend/ONNX/ONNXImporter.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+
+#include "ONNXLoader.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::nnapi;
+
+namespace {
+
+using Shape = SmallVector<int64_t>;
+
+int64_t product(ArrayRef<int64_t> dims) {
+  return std::accumulate(dims.begin(), dims.end(), int64_t(1),
+                         std::multiplies<int64_t>());
+}
+
+/// Thrown-free error plumbing: handlers return failure() after emitting.
+class Importer {
+public:
+  Importer(MLIRContext *ctx, const onnx::ModelProto &model, StringRef path)
+      : ctx(ctx), model(model), builder(ctx),
+        fileLoc(FileLineColLoc::get(ctx, path, 0, 0)) {
+    for (const auto &o : model.opset_import())
+      if (o.domain().empty() || o.domain() == "ai.onnx")
+        opset = o.version();
+  }
+
+  OwningOpRef<ModuleOp> run();
+
+private:
+  // Types and constants.
+  FailureOr<Type> elementType(int32_t onnxType, const Twine &what);
+  FailureOr<RankedTensorType> tensorType(const onnx::TypeProto &type,
+                                         const Twine &what);
+  FailureOr<DenseElementsAttr> tensorAttr(const onnx::TensorProto &t);
+
+  // Values.
+  Value get(StringRef name);
+  DenseElementsAttr constantOf(StringRef name) const {
+    auto it = constants.find(name);
+    return it == constants.end() ? DenseElementsAttr() : it->second;
+  }
+  RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+  // Emission helpers.
+  Value constant(DenseElementsAttr attr) {
+    return builder.create<tosa::ConstOp>(loc, attr.getType(), attr);
+  }
+  Value splat(Type element, ArrayRef<int64_t> shape, double value);
+  Value scalarLike(Value like, double value) {
+    Shape ones(typeOf(like).getRank(), 1);
+    return splat(typeOf(like).getElementType(), ones, value);
+  }
+  Value reshape(Value v, ArrayRef<int64_t> shape);
+  Value transpose(Value v, ArrayRef<int64_t> perm);
+  Value toRank(Value v, int64_t rank);
+  Value unary(StringRef opName, Value v);
+  template <typename OpTy> Value binary(Value a, Value b);
+  Value mul(Value a, Value b) {
+    auto [x, y] = broadcastPair(a, b);
+    return builder.create<tosa::MulOp>(loc, resultOf(x, y), x, y,
+                                       builder.getI8IntegerAttr(0));
+  }
+  Value clamp(Value v, double lo, double hi);
+  std::pair<Value, Value> broadcastPair(Value a, Value b);
+  RankedTensorType resultOf(Value a, Value b, Type element = {});
+  Value reduce(StringRef kind, Value v, ArrayRef<int64_t> axes);
+  Value castTo(Value v, Type element);
+
+  // Nodes.
+  LogicalResult importNode(const onnx::NodeProto &node);
+  /// Conv, ConvTranspose, MaxPool, AveragePool: null after an error.
+  Value importWindowOp(const onnx::NodeProto &node);
+  Value importResize(const onnx::NodeProto &node);
+  InFlightDiagnostic nodeError(const onnx::NodeProto &node);
+  FailureOr<RankedTensorType> outputType(const onnx::NodeProto &node, int i);
+  void define(const onnx::NodeProto &node, int i, Value v) {
+    values[node.output(i)] = v;
+  }
+  LogicalResult defineConstant(const onnx::NodeProto &node, int i,
+                               DenseElementsAttr attr) {
+    constants[node.output(i)] = attr;
+    return success();
+  }
+
+  MLIRContext *ctx;
+  const onnx::ModelProto &model;
+  OpBuilder builder;
+  Location fileLoc;
+  Location loc = fileLoc;
+  int64_t opset = 0;
+  llvm::StringMap<Value> values;
+  llvm::StringMap<DenseElementsAttr> constants;
+  llvm::StringMap<const onnx::TypeProto *> inferred;
+  friend class NodeImporter;
+};
+
+//===----------------------------------------------------------------------===//
+// Types and constants
+//===----------------------------------------------------------------------===//
+
+FailureOr<Type> Importer::elementType(int32_t t, const Twine &what) {
+  switch (t) {
+  case onnx::TensorProto::FLOAT:
+    return Type(builder.getF32Type());
+  case onnx::TensorProto::FLOAT16:
+    return Type(builder.getF16Type());
+  case onnx::TensorProto::INT8:
+    return Type(builder.getIntegerType(8));
+  case onnx::TensorProto::INT16:
+    return Type(builder.getIntegerType(16));
+  case onnx::TensorProto::INT32:
+    return Type(builder.getI32Type());
+  case onnx::TensorProto::INT64:
+    return Type(builder.getI64Type());
+  case onnx::TensorProto::BOOL:
+    return Type(builder.getI1Type());
+  default:
+    return emitError(loc) << what << " has ONNX element type "
+                          << onnx::TensorProto::DataType_Name(
+                                 onnx::TensorProto::DataType(t))
+                          << ", which is not supported (float, float16, "
+                             "int8/16/32/64 and bool are)";
+  }
+}
+
+FailureOr<RankedTensorType> Importer::tensorType(const onnx::TypeProto &type,
+                                                 const Twine &what) {
+  if (!type.has_tensor_type())
+    return emitError(loc) << what << " is not a tensor";
+  const auto &t = type.tensor_type();
+  FailureOr<Type> element = elementType(t.elem_type(), what);
+  if (failed(element))
+    return failure();
+  if (!t.has_shape())
+    return emitError(loc) << what << " has no known shape (rank unknown)";
+  Shape shape;
+  for (const auto &[i, d] : llvm::enumerate(t.shape().dim())) {
+    if (!d.has_dim_value() || d.dim_value() < 0)
+      return emitError(loc)
+             << what << " has dynamic dimension " << i
+             << (d.has_dim_param() ? " ('" + d.dim_param() + "')" : "")
+             << "; only static shapes are supported";
+    shape.push_back(d.dim_value());
+  }
+  return RankedTensorType::get(shape, *element);
+}
+
+template <typename T>
+static void readTyped(const std::string &raw, std::vector<T> &out,
+                      int64_t count) {
+  out.resize(count);
+  if (raw.size() == size_t(count) * sizeof(T))
+    std::memcpy(out.data(), raw.data(), raw.size());
+}
+
+FailureOr<DenseElementsAttr>
+Importer::tensorAttr(const onnx::TensorProto &t) {
+  std::string what = "tensor '" + t.name() + "'";
+  if (t.data_location() == onnx::TensorProto::EXTERNAL)
+    return emitError(loc) << what
+                          << " stores its data externally, which is not "
+                             "supported";
+  Shape shape(t.dims().begin(), t.dims().end());
+  int64_t count = product(shape);
+  if (count < 0)
+    return emitError(loc) << what << " has a negative dimension";
+  Type element;
+  if (t.data_type() == onnx::TensorProto::DOUBLE)
+    element = builder.getF32Type(); // TOSA has no f64: narrowed
+  else {
+    FailureOr<Type> e = elementType(t.data_type(), what);
+    if (failed(e))
+      return failure();
+    element = *e;
+  }
+  auto type = RankedTensorType::get(shape, element);
+  bool raw = t.has_raw_data();
+  auto sizeError = [&]() {
+    return emitError(loc) << what << " holds the wrong amount of data for "
+                          << count << " elements";
+  };
+  switch (t.data_type()) {
+  case onnx::TensorProto::FLOAT: {
+    std::vector<float> v;
+    if (raw) {
+      readTyped(t.raw_data(), v, count);
+      if (t.raw_data().size() != size_t(count) * 4)
+        return sizeError();
+    } else {
+      if (t.float_data_size() != count)
+        return sizeError();
+      v.assign(t.float_data().begin(), t.float_data().end());
+    }
+    return DenseElementsAttr::get(type, ArrayRef<float>(v));
+  }
+  case onnx::TensorProto::DOUBLE: {
+    std::vector<double> d;
+    if (raw) {
+      readTyped(t.raw_data(), d, count);
+      if (t.raw_data().size() != size_t(count) * 8)
+        return sizeError();
+    } else {
+      if (t.double_data_size() != count)
+        return sizeError();
+      d.assign(t.double_data().begin(), t.double_data().end());
+    }
+    std::vector<float> v(d.begin(), d.end());
+    return DenseElementsAttr::get(type, ArrayRef<float>(v));
+  }
+  case onnx::TensorProto::FLOAT16: {
+    std::vector<uint16_t> v;
+    if (raw) {
+      readTyped(t.raw_data(), v, count);
+      if (t.raw_data().size() != size_t(count) * 2)
+        return sizeError();
+    } else {
+      if (t.int32_data_size() != count)
+        return sizeError();
+      for (int32_t x : t.int32_data())
+        v.push_back(uint16_t(x));
+    }
+    std::vector<APFloat> f;
+    for (uint16_t bits : v)
+      f.emplace_back(APFloat::IEEEhalf(), APInt(16, bits));
+    return DenseElementsAttr::get(type, f);
+  }
+  case onnx::TensorProto::INT64: {
+    std::vector<int64_t> v;
+    if (raw) {
+      readTyped(t.raw_data(), v, count);
+      if (t.raw_data().size() != size_t(count) * 8)
+        return sizeError();
+    } else {
+      if (t.int64_data_size() != count)
+        return sizeError();
+      v.assign(t.int64_data().begin(), t.int64_data().end());
+    }
+    return DenseElementsAttr::get(type, ArrayRef<int64_t>(v));
+  }
+  case onnx::TensorProto::INT32:
+  case onnx::TensorProto::INT16:
+  case onnx::TensorProto::INT8:
+  case onnx::TensorProto::BOOL: {
+    size_t width = t.data_type() == onnx::TensorProto::INT32   ? 4
+                   : t.data_type() == onnx::TensorProto::INT16 ? 2
+                                                               : 1;
+    std::vector<int64_t> v;
+    if (raw) {
+      if (t.raw_data().size() != size_t(count) * width)
+        return sizeError();
+      for (int64_t i = 0; i < count; ++i) {
+        const char *p = t.raw_data().data() + i * width;
+        if (width == 4) {
+          int32_t x;
+          std::memcpy(&x, p, 4);
+          v.push_back(x);
+        } else if (width == 2) {
+          int16_t x;
+          std::memcpy(&x, p, 2);
+          v.push_back(x);
+        } else {
+          v.push_back(int8_t(*p));
+        }
+      }
+    } else {
+      if (t.int32_data_size() != count)
+        return sizeError();
+      v.assign(t.int32_data().begin(), t.int32_data().end());
+    }
+    SmallVector<APInt> ints;
+    unsigned bits = element.getIntOrFloatBitWidth();
+    for (int64_t x : v)
+      ints.push_back(APInt(bits, uint64_t(x), /*isSigned=*/true));
+    return DenseElementsAttr::get(type, ints);
+  }
+  default:
+    return emitError(loc) << what << " has unsupported element type";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Emission helpers
+//===----------------------------------------------------------------------===//
+
+Value Importer::get(StringRef name) {
+  auto it = values.find(name);
+  if (it != values.end())
+    return it->second;
+  if (DenseElementsAttr c = constantOf(name)) {
+    Value v = constant(c);
+    values[name] = v;
+    return v;
+  }
+  return {};
+}
+
+Value Importer::splat(Type element, ArrayRef<int64_t> shape, double value) {
+  auto type = RankedTensorType::get(shape, element);
+  Attribute scalar;
+  if (isa<FloatType>(element))
+    scalar = builder.getFloatAttr(element, value);
+  else
+    scalar = builder.getIntegerAttr(element, int64_t(value));
+  return constant(DenseElementsAttr::get(type, scalar));
+}
+
+Value Importer::reshape(Value v, ArrayRef<int64_t> shape) {
+  if (typeOf(v).getShape() == shape)
+    return v;
+  auto type = RankedTensorType::get(shape, typeOf(v).getElementType());
+  return builder.create<tosa::ReshapeOp>(loc, type, v,
+                                         builder.getDenseI64ArrayAttr(shape));
+}
+
+Value Importer::transpose(Value v, ArrayRef<int64_t> perm) {
+  RankedTensorType t = typeOf(v);
+  Shape shape;
+  bool identity = true;
+  for (auto [i, p] : llvm::enumerate(perm)) {
+    shape.push_back(t.getDimSize(p));
+    identity &= int64_t(i) == p;
+  }
+  if (identity)
+    return v;
+  SmallVector<int32_t> perms(perm.begin(), perm.end());
+  Value permsValue = constant(DenseElementsAttr::get(
+      RankedTensorType::get({int64_t(perm.size())}, builder.getI32Type()),
+      ArrayRef<int32_t>(perms)));
+  return builder.create<tosa::TransposeOp>(
+      loc, RankedTensorType::get(shape, t.getElementType()), v, permsValue);
+}
+
+Value Importer::toRank(Value v, int64_t rank) {
+  RankedTensorType t = typeOf(v);
+  if (t.getRank() >= rank)
+    return v;
+  Shape shape(rank - t.getRank(), 1);
+  shape.append(t.getShape().begin(), t.getShape().end());
+  return reshape(v, shape);
+}
+
+std::pair<Value, Value> Importer::broadcastPair(Value a, Value b) {
+  int64_t rank = std::max(typeOf(a).getRank(), typeOf(b).getRank());
+  return {toRank(a, rank), toRank(b, rank)};
+}
+
+RankedTensorType Importer::resultOf(Value a, Value b, Type element) {
+  RankedTensorType ta = typeOf(a), tb = typeOf(b);
+  Shape shape;
+  for (int64_t i = 0; i < ta.getRank(); ++i)
+    shape.push_back(std::max(ta.getDimSize(i), tb.getDimSize(i)));
+  return RankedTensorType::get(shape, element ? element : ta.getElementType());
+}
+
+template <typename OpTy> Value Importer::binary(Value a, Value b) {
+  auto [x, y] = broadcastPair(a, b);
+  return builder.create<OpTy>(loc, resultOf(x, y), x, y);
+}
+
+Value Importer::clamp(Value v, double lo, double hi) {
+  Type e = typeOf(v).getElementType();
+  if (isa<FloatType>(e))
+    return builder.create<tosa::ClampOp>(
+        loc, v.getType(), v, builder.getI64IntegerAttr(0),
+        builder.getI64IntegerAttr(0), builder.getF32FloatAttr(float(lo)),
+        builder.getF32FloatAttr(float(hi)));
+  return builder.create<tosa::ClampOp>(
+      loc, v.getType(), v, builder.getI64IntegerAttr(int64_t(lo)),
+      builder.getI64IntegerAttr(int64_t(hi)), builder.getF32FloatAttr(0),
+      builder.getF32FloatAttr(0));
+}
+
+Value Importer::unary(StringRef opName, Value v) {
+  OperationState state(loc, opName);
+  state.addOperands(v);
+  state.addTypes(v.getType());
+  return builder.create(state)->getResult(0);
+}
+
+Value Importer::reduce(StringRef kind, Value v, ArrayRef<int64_t> axes) {
+  for (int64_t axis : axes) {
+    RankedTensorType t = typeOf(v);
+    Shape shape(t.getShape());
+    shape[axis] = 1;
+    auto type = RankedTensorType::get(shape, t.getElementType());
+    IntegerAttr a = builder.getI32IntegerAttr(int32_t(axis));
+    if (kind == "sum")
+      v = builder.create<tosa::ReduceSumOp>(loc, type, v, a);
+    else if (kind == "max")
+      v = builder.create<tosa::ReduceMaxOp>(loc, type, v, a);
+    else if (kind == "min")
+      v = builder.create<tosa::ReduceMinOp>(loc, type, v, a);
+    else
+      v = builder.create<tosa::ReduceProdOp>(loc, type, v, a);
+  }
+  return v;
+}
+
+Value Importer::castTo(Value v, Type element) {
+  if (typeOf(v).getElementType() == element)
+    return v;
+  return builder.create<tosa::CastOp>(
+      loc, RankedTensorType::get(typeOf(v).getShape(), element), v);
+}
+
+InFlightDiagnostic Importer::nodeError(const onnx::NodeProto &node) {
+  std::string name = node.name().empty()
+                          ? (node.output_size() ? node.output(0) : "?")
+                          : node.name();
+  return emitError(loc) << "node '" << name << "' (" << node.op_type()
+                        << ", opset " << opset << "): ";
+}
+
+FailureOr<RankedTensorType> Importer::outputType(const onnx::NodeProto &node,
+                                                 int i) {
+  auto it = inferred.find(node.output(i));
+  if (it == inferred.end())
+    return nodeError(node) << "ONNX shape inference gave output '"
+                           << node.output(i) << "' no type";
+  return tensorType(*it->second, "output '" + node.output(i) + "'");
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+const onnx::AttributeProto *findAttr(const onnx::NodeProto &node,
+                                     StringRef name) {
+  for (const auto &a : node.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+int64_t intAttr(const onnx::NodeProto &node, StringRef name, int64_t dflt) {
+  const auto *a = findAttr(node, name);
+  return a ? a->i() : dflt;
+}
+
+float floatAttr(const onnx::NodeProto &node, StringRef name, float dflt) {
+  const auto *a = findAttr(node, name);
+  return a ? a->f() : dflt;
+}
+
+std::string stringAttr(const onnx::NodeProto &node, StringRef name,
+                       StringRef dflt) {
+  const auto *a = findAttr(node, name);
+  return a ? a->s() : dflt.str();
+}
+
+std::optional<Shape> intsAttr(const onnx::NodeProto &node, StringRef name) {
+  const auto *a = findAttr(node, name);
+  if (!a)
+    return std::nullopt;
+  return Shape(a->ints().begin(), a->ints().end());
+}
+
+SmallVector<int64_t> intsOf(DenseElementsAttr attr) {
+  SmallVector<int64_t> out;
+  for (APInt v : attr.getValues<APInt>())
+    out.push_back(v.getSExtValue());
+  return out;
+}
+
+SmallVector<double> floatsOf(DenseElementsAttr attr) {
+  SmallVector<double> out;
+  if (isa<FloatType>(attr.getElementType())) {
+    for (APFloat v : attr.getValues<APFloat>())
+      out.push_back(v.convertToDouble());
+  } else {
+    for (APInt v : attr.getValues<APInt>())
+      out.push_back(double(v.getSExtValue()));
+  }
+  return out;
+}
+
+/// Permutes a constant (host-side transpose).
+DenseElementsAttr permuteAttr(DenseElementsAttr attr, ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(attr.getType());
+  Shape in(type.getShape()), out;
+  for (int64_t p : perm)
+    out.push_back(in[p]);
+  SmallVector<Attribute> src(attr.getValues<Attribute>());
+  SmallVector<Attribute> dst(src.size());
+  int64_t rank = in.size();
+  Shape inStrides(rank, 1);
+  for (int64_t i = rank - 2; i >= 0; --i)
+    inStrides[i] = inStrides[i + 1] * in[i + 1];
+  Shape index(rank, 0);
+  for (size_t flat = 0; flat < dst.size(); ++flat) {
+    int64_t srcOffset = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      srcOffset += index[d] * inStrides[perm[d]];
+    dst[flat] = src[srcOffset];
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++index[d] < out[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return DenseElementsAttr::get(
+      RankedTensorType::get(out, type.getElementType()), dst);
+}
+
+int64_t normalizeAxis(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
+} // namespace
+
+#include "ONNXOps.inc"
+
+namespace {
+
+OwningOpRef<ModuleOp> Importer::run() {
+  const onnx::GraphProto &graph = model.graph();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  for (const auto &vi : graph.value_info())
+    inferred[vi.name()] = &vi.type();
+  for (const auto &vi : graph.output())
+    inferred[vi.name()] = &vi.type();
+  for (const auto &vi : graph.input())
+    inferred[vi.name()] = &vi.type();
+
+  bool ok = true;
+  for (const auto &init : graph.initializer()) {
+    FailureOr<DenseElementsAttr> attr = tensorAttr(init);
+    if (failed(attr)) {
+      ok = false;
+      continue;
+    }
+    constants[init.name()] = *attr;
+  }
+  // Inputs that are not initializers become arguments.
+  SmallVector<Type> argTypes;
+  SmallVector<std::string> argNames;
+  for (const auto &in : graph.input()) {
+    if (constants.count(in.name()))
+      continue;
+    FailureOr<RankedTensorType> t =
+        tensorType(in.type(), "graph input '" + in.name() + "'");
+    if (failed(t)) {
+      ok = false;
+      continue;
+    }
+    argTypes.push_back(*t);
+    argNames.push_back(in.name());
+  }
+  SmallVector<Type> resultTypes;
+  for (const auto &out : graph.output()) {
+    FailureOr<RankedTensorType> t =
+        tensorType(out.type(), "graph output '" + out.name() + "'");
+    if (failed(t)) {
+      ok = false;
+      continue;
+    }
+    resultTypes.push_back(*t);
+  }
+  if (!ok)
+    return nullptr;
+
+  builder.setInsertionPointToEnd(module->getBody());
+  auto func = builder.create<func::FuncOp>(
+      fileLoc, "main", builder.getFunctionType(argTypes, resultTypes));
+  Block *body = func.addEntryBlock();
+  for (auto [i, name] : llvm::enumerate(argNames)) {
+    values[name] = body->getArgument(i);
+    func.setArgAttr(i, NNAPIDialect::kNameAttrName,
+                    builder.getStringAttr(name));
+  }
+  builder.setInsertionPointToStart(body);
+  for (const auto &node : graph.node()) {
+    std::string name = node.name().empty()
+                           ? (node.output_size() ? node.output(0) : "")
+                           : node.name();
+    loc = NameLoc::get(builder.getStringAttr(name), fileLoc);
+    if (failed(importNode(node)))
+      ok = false;
+  }
+  loc = fileLoc;
+  if (!ok)
+    return nullptr;
+  SmallVector<Value> results;
+  for (auto [i, out] : llvm::enumerate(graph.output())) {
+    Value v = get(out.name());
+    if (!v) {
+      emitError(fileLoc) << "graph output '" << out.name()
+                         << "' is never produced";
+      return nullptr;
+    }
+    if (v.getType() != resultTypes[i])
+      v = reshape(v, cast<RankedTensorType>(resultTypes[i]).getShape());
+    results.push_back(v);
+    func.setResultAttr(i, NNAPIDialect::kNameAttrName,
+                       builder.getStringAttr(out.name()));
+  }
+  builder.create<func::ReturnOp>(fileLoc, results);
+  // A handler that built an op TOSA rejects is a bug, but must still end in a
+  // diagnostic rather than a crash further down.
+  if (failed(mlir::verify(*module)))
+    return nullptr;
+  return module;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> mlir::nnapi::importONNX(StringRef data, StringRef name,
+                                              MLIRContext *context) {
+  context->loadDialect<func::FuncDialect, tosa::TosaDialect, NNAPIDialect>();
+  onnx::ModelProto model;
+  std::string error;
+  if (!nnapi_mlir::onnx_frontend::loadONNXModel(data.str(), name.str(),
+                                                kMinONNXOpset, model, error)) {
+    emitError(FileLineColLoc::get(context, name, 0, 0)) << error;
+    return nullptr;
+  }
+  Importer importer(context, model, name);
+  return importer.run();
+}
+
+OwningOpRef<ModuleOp> mlir::nnapi::importONNXFile(StringRef path,
+                                                  MLIRContext *context) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  if (!buffer) {
+    emitError(FileLineColLoc::get(context, path, 0, 0))
+        << "cannot open '" << path << "': " << buffer.getError().message();
+    return nullptr;
+  }
+  return importONNX((*buffer)->getBuffer(), path, context);
+}
