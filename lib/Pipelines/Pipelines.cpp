@@ -20,7 +20,9 @@
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tosa/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -56,11 +58,14 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
                                          const CompilePipelineOptions &options) {
   // TOSA -> linalg/arith/tensor, in the order tosa-to-linalg-pipeline uses,
   // without its validation step (profiles are not our concern here).
+  // transpose_conv2d (and friends) have no direct linalg lowering.
+  pm.addNestedPass<func::FuncOp>(tosa::createTosaOptionalDecompositions());
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalgNamed());
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalg());
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToArith());
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToTensor());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createNNAPICopyAliasedResults());
 
   // Bufferize across calls with identity layouts, then turn returned buffers
   // into caller-allocated out-parameters: that is the shape both the runtime
@@ -93,6 +98,8 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertSCFToCFPass());
+  pm.addPass(createNNAPIExpandMath());
+  pm.addPass(arith::createArithExpandOpsPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

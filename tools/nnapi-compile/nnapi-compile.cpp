@@ -48,8 +48,7 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 static cl::opt<std::string> inputFile(cl::Positional,
-                                      cl::desc("<model.mlir | model.onnx>"),
-                                      cl::Required);
+                                      cl::desc("<model.mlir | model.onnx>"));
 static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
                                        cl::value_desc("path"),
                                        cl::init("model.so"));
@@ -87,6 +86,9 @@ static cl::opt<std::string>
            cl::desc("Write the placement report to PATH.json, PATH.html and "
                     "PATH.dot"),
            cl::value_desc("PATH"));
+static cl::opt<bool> listONNXOps(
+    "list-onnx-ops",
+    cl::desc("Print the ONNX operator types the importer supports and exit"));
 static cl::opt<bool> remarks("emit-remarks",
                              cl::desc("Print why each host op stays there"));
 enum class Emit { SharedLibrary, Object, LLVMIR, MLIR };
@@ -192,6 +194,17 @@ static int linkSharedLibrary(const std::string &object, const char *argv0) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "nnapi-mlir ahead-of-time compiler\n");
+  if (listONNXOps) {
+#ifdef NNAPI_MLIR_HAVE_ONNX
+    for (const std::string &op : nnapi::getSupportedONNXOps())
+      llvm::outs() << op << "\n";
+    return 0;
+#else
+    return fail("this nnapi-compile was built without ONNX support");
+#endif
+  }
+  if (inputFile.empty())
+    return fail("no input model (nnapi-compile MODEL.mlir|MODEL.onnx -o OUT)");
   if (featureLevel < 1 || featureLevel > nnapi::kMaxFeatureLevel)
     return fail("--feature-level must be 1..8, got " +
                 llvm::Twine(featureLevel.getValue()));

@@ -1,0 +1,70 @@
+//===- HostPreparation.cpp - Small fixes before lowering to the host ------===//
+//
+// nnapi-copy-aliased-results and nnapi-expand-math: each covers one gap
+// between TOSA-to-linalg output and the upstream host lowering passes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnapi-mlir/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::nnapi {
+#define GEN_PASS_DEF_NNAPICOPYALIASEDRESULTS
+#define GEN_PASS_DEF_NNAPIEXPANDMATH
+#include "nnapi-mlir/Conversion/Passes.h.inc"
+} // namespace mlir::nnapi
+
+using namespace mlir;
+
+namespace {
+
+struct CopyAliasedResultsPass
+    : public nnapi::impl::NNAPICopyAliasedResultsBase<CopyAliasedResultsPass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      func.walk([&](func::ReturnOp ret) {
+        llvm::SmallPtrSet<Value, 8> seen;
+        OpBuilder builder(ret);
+        for (OpOperand &operand : ret->getOpOperands()) {
+          Value v = operand.get();
+          auto type = dyn_cast<RankedTensorType>(v.getType());
+          if (!type)
+            continue;
+          bool aliased = isa<BlockArgument>(v) ||
+                         matchPattern(v, m_Constant()) ||
+                         !seen.insert(v).second;
+          if (!aliased)
+            continue;
+          Value empty = builder.create<tensor::EmptyOp>(
+              ret.getLoc(), type.getShape(), type.getElementType());
+          operand.set(builder
+                          .create<linalg::CopyOp>(ret.getLoc(), v, empty)
+                          .getResult(0));
+        }
+      });
+    }
+  }
+};
+
+struct ExpandMathPass
+    : public nnapi::impl::NNAPIExpandMathBase<ExpandMathPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateExpandRsqrtPattern(patterns);
+    if (failed(applyPatternsAndFoldGreedily(getOperation(),
+                                            std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
