@@ -75,7 +75,9 @@ def NNAPICopyAliasedResults : Pass<"nnapi-copy-aliased-results", "ModuleOp"> {
     bufferization, which needs each returned buffer to be a fresh
     allocation. A function that returns one of its arguments, a constant, or
     the same value twice gets a `linalg.copy` into a `tensor.empty` for that
-    result.
+    result. Likewise call operands produced by `tensor.extract_slice`: they
+    bufferize to strided views, which identity-layout function arguments
+    cannot take.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];

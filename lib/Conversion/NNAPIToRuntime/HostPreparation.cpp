@@ -26,9 +26,27 @@ using namespace mlir;
 
 namespace {
 
+/// Replaces `operand` by a copy of its value into a fresh tensor.
+void copyOperand(OpBuilder &builder, OpOperand &operand, Location loc) {
+  auto type = cast<RankedTensorType>(operand.get().getType());
+  Value empty = builder.create<tensor::EmptyOp>(loc, type.getShape(),
+                                                type.getElementType());
+  operand.set(
+      builder.create<linalg::CopyOp>(loc, operand.get(), empty).getResult(0));
+}
+
 struct CopyAliasedResultsPass
     : public nnapi::impl::NNAPICopyAliasedResultsBase<CopyAliasedResultsPass> {
   void runOnOperation() override {
+    // Call operands that bufferize to strided views: function arguments have
+    // identity layouts, and a cast between the two is invalid.
+    getOperation().walk([&](func::CallOp call) {
+      OpBuilder builder(call);
+      for (OpOperand &operand : call->getOpOperands())
+        if (isa<RankedTensorType>(operand.get().getType()) &&
+            operand.get().getDefiningOp<tensor::ExtractSliceOp>())
+          copyOperand(builder, operand, call.getLoc());
+    });
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
@@ -37,19 +55,14 @@ struct CopyAliasedResultsPass
         OpBuilder builder(ret);
         for (OpOperand &operand : ret->getOpOperands()) {
           Value v = operand.get();
-          auto type = dyn_cast<RankedTensorType>(v.getType());
-          if (!type)
+          if (!isa<RankedTensorType>(v.getType()))
             continue;
           bool aliased = isa<BlockArgument>(v) ||
                          matchPattern(v, m_Constant()) ||
                          !seen.insert(v).second;
           if (!aliased)
             continue;
-          Value empty = builder.create<tensor::EmptyOp>(
-              ret.getLoc(), type.getShape(), type.getElementType());
-          operand.set(builder
-                          .create<linalg::CopyOp>(ret.getLoc(), v, empty)
-                          .getResult(0));
+          copyOperand(builder, operand, ret.getLoc());
         }
       });
     }

@@ -426,8 +426,13 @@ Value Importer::reduce(StringRef kind, Value v, ArrayRef<int64_t> axes) {
 }
 
 Value Importer::castTo(Value v, Type element) {
-  if (typeOf(v).getElementType() == element)
+  Type from = typeOf(v).getElementType();
+  if (from == element)
     return v;
+  // MLIR 19's tosa-to-linalg saturates every float -> i64 cast to INT64_MAX
+  // (its upper bound constant overflows); go through i32 instead.
+  if (isa<FloatType>(from) && element.isInteger(64))
+    v = castTo(v, builder.getI32Type());
   return builder.create<tosa::CastOp>(
       loc, RankedTensorType::get(typeOf(v).getShape(), element), v);
 }
