@@ -33,6 +33,8 @@ using namespace mlir::nnapi;
 
 void mlir::nnapi::buildNNAPIPartitionPipeline(
     OpPassManager &pm, const CompilePipelineOptions &options) {
+  // Imported NCHW models carry layout transposes around every NHWC op.
+  pm.addPass(createNNAPIPropagateTransposes());
   if (!options.hostOnly) {
     NNAPIPartitionOptions partition;
     partition.featureLevel = options.featureLevel;

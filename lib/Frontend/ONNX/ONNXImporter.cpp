@@ -603,11 +603,16 @@ OwningOpRef<ModuleOp> Importer::run() {
                     builder.getStringAttr(name));
   }
   builder.setInsertionPointToStart(body);
-  for (const auto &node : graph.node()) {
+  // Each op is located at its node: the name, and the node's position in
+  // the graph as the "line" (ONNX files have no lines).
+  for (const auto &[index, node] : llvm::enumerate(graph.node())) {
     std::string name = node.name().empty()
                            ? (node.output_size() ? node.output(0) : "")
                            : node.name();
-    loc = NameLoc::get(builder.getStringAttr(name), fileLoc);
+    loc = NameLoc::get(builder.getStringAttr(name),
+                       FileLineColLoc::get(
+                           cast<FileLineColLoc>(fileLoc).getFilename(),
+                           unsigned(index + 1), 0));
     if (failed(importNode(node)))
       ok = false;
   }

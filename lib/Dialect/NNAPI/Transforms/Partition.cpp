@@ -537,9 +537,20 @@ void FunctionPlacer::fillReport(ReportFunction &report,
 
 void FunctionPlacer::emitRemarks(ArrayRef<std::string> names,
                                  ArrayRef<Location> locations) const {
-  for (auto [i, unit] : llvm::enumerate(units))
-    if (solution.partition[i] < 0)
+  for (auto [i, unit] : llvm::enumerate(units)) {
+    if (solution.partition[i] >= 0)
+      continue;
+    // Diagnostics print a NameLoc's file position, not its name (imported
+    // ONNX nodes): say which op it is.
+    Location loc = unit.ops.back()->getLoc();
+    auto name = dyn_cast<NameLoc>(loc);
+    if (name && !isa<UnknownLoc>(name.getChildLoc()))
+      unit.ops.back()->emitRemark()
+          << "'" << name.getName().getValue() << "' stays on the host: "
+          << unit.reason;
+    else
       unit.ops.back()->emitRemark() << "stays on the host: " << unit.reason;
+  }
   for (auto [p, name] : llvm::enumerate(names)) {
     unsigned count = 0;
     for (auto [i, part] : llvm::enumerate(solution.partition))

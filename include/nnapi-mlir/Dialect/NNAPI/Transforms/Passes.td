@@ -55,6 +55,20 @@ def NNAPIPartition : Pass<"nnapi-partition", "ModuleOp"> {
                            "::mlir::nnapi::NNAPIDialect"];
 }
 
+def NNAPIPropagateTransposes : Pass<"nnapi-propagate-transposes"> {
+  let summary = "Sink tosa.transpose through element-wise ops so that inverse pairs cancel";
+  let description = [{
+    The ONNX importer wraps every NHWC op (convolutions, pools, resize) of an
+    NCHW model in a transpose to NHWC and one back. This pass moves each
+    transpose below the element-wise TOSA ops that consume it (unary ops,
+    casts, and binary/ternary ops whose other operands are the same
+    transpose or a broadcast constant), then lets TOSA's canonicalization
+    fold transpose pairs. A chain of convolutions, pools and element-wise
+    ops is left with no transposes between its ops.
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
 def NNAPIFuseActivations : Pass<"nnapi-fuse-activations"> {
   let summary = "Fold nnapi.relu/relu1/relu6 into their producer's fused activation";
   let dependentDialects = ["::mlir::nnapi::NNAPIDialect"];

@@ -1,0 +1,54 @@
+#!/usr/bin/python3
+"""Writes small ONNX models the importer must reject with a clear message.
+
+Usage: make_bad_models.py OUT_DIR
+"""
+import os
+import sys
+
+import onnx
+from onnx import TensorProto, helper
+
+
+def model(nodes, inputs, outputs, inits=(), opset=13):
+    g = helper.make_graph(nodes, "bad", inputs, outputs, list(inits))
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 7
+    return m
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    f = lambda name, shape: helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+    models = {
+        # An operator the importer does not implement.
+        "unsupported_op": model(
+            [helper.make_node("Hardmax", ["x"], ["y"], name="hm")],
+            [f("x", [2, 3])], [f("y", [2, 3])]),
+        # A supported operator with an unsupported attribute value.
+        "unsupported_attr": model(
+            [helper.make_node("Pad", ["x", "pads"], ["y"], name="pad", mode="reflect")],
+            [f("x", [1, 4])], [f("y", [1, 6])],
+            [helper.make_tensor("pads", TensorProto.INT64, [4], [0, 1, 0, 1])]),
+        # A dynamic (symbolic) dimension.
+        "dynamic_dim": model(
+            [helper.make_node("Relu", ["x"], ["y"], name="relu")],
+            [f("x", ["N", 3])], [f("y", ["N", 3])]),
+        # An old opset (upgraded by ONNX's version converter) that works.
+        "old_opset": model(
+            [helper.make_node("Relu", ["x"], ["y"], name="relu")],
+            [f("x", [2, 2])], [f("y", [2, 2])], opset=9),
+    }
+    for name, m in models.items():
+        onnx.save(m, os.path.join(out, name + ".onnx"))
+    good = models["old_opset"].SerializeToString()
+    with open(os.path.join(out, "truncated.onnx"), "wb") as fh:
+        fh.write(good[: len(good) // 2])
+    with open(os.path.join(out, "not_onnx.onnx"), "w") as fh:
+        fh.write("this is not a protobuf\n" * 4)
+    open(os.path.join(out, "empty.onnx"), "wb").close()
+
+
+if __name__ == "__main__":
+    main()
