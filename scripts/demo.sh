@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # Sets up, builds, and runs the main job on the bundled example: a small CNN
-# in TOSA is compiled with NNAPI partitions for the generic device profile
-# (printing the partition summary, why each host op stays there, and a
-# placement report), run through the runtime and the host NNAPI
-# implementation, checked against host-only execution of the same model, and
-# timed.
+# in ONNX is imported, placed for the generic device profile (printing the
+# partition summary and writing a placement report), compiled, run through
+# the runtime and the host NNAPI implementation, checked against host-only
+# execution and an independent numpy reference, and timed.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
@@ -12,15 +11,19 @@ bash "$root/scripts/setup.sh"
 bash "$root/scripts/build.sh"
 out="$build/demo"
 mkdir -p "$out"
-/usr/bin/python3 "$root/examples/cnn/make_cnn.py" --model split --out-dir "$out"
-echo "== nnapi-compile examples/cnn (split: conv, erf on the host, depthwise conv, pool, fc, softmax)"
-"$build/bin/nnapi-compile" "$out/split.mlir" -o "$out/split.so" \
+echo "== examples/onnx/cnn.onnx: a small real CNN in ONNX (NCHW, opset 13), built by"
+echo "   examples/onnx/make_onnx_cnn.py with python3-onnx"
+echo "== nnapi-compile: import, place by estimated latency (generic NNAPI device), compile"
+"$build/bin/nnapi-compile" "$root/examples/onnx/cnn.onnx" -o "$out/cnn.so" \
   --device-profile "$root/profiles/generic-fl7.json" --partition-summary \
-  --emit-remarks --report "$out/report"
-echo "   report: $out/report.html (also .json, .dot)"
-echo "== nnapi-run: NNAPI partitions vs host-only execution"
-"$build/bin/nnapi-run" "$out/split.so" --input "$out/split_input.npy" \
+  --report "$out/report"
+echo "   placement report: $out/report.html (also .json, .dot)"
+echo "== nnapi-run: NNAPI partition vs host-only execution"
+"$build/bin/nnapi-run" "$out/cnn.so" --input "$root/examples/onnx/cnn_input.npy" \
   --output-dir "$out/result" --compare-host --expect-nnapi --bench 20
 echo "== against the independent numpy reference"
 /usr/bin/python3 "$root/examples/cnn/compare_npy.py" "$out/result/output0.npy" \
-  "$out/split_expected.npy" --rtol 1e-4 --atol 1e-7
+  "$root/examples/onnx/cnn_expected.npy" --rtol 1e-4 --atol 1e-6
+echo "== the same through nnapi-run's ONNX test-data runner"
+"$build/bin/nnapi-run" "$root/examples/onnx/cnn.onnx" \
+  --test-data "$root/examples/onnx/test_data_set_0"
