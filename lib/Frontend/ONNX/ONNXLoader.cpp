@@ -34,6 +34,9 @@ bool loadONNXModel(const std::string &data, const std::string &path,
       error = "'" + path + "' imports no default-domain (ai.onnx) opset";
       return false;
     }
+    // The checker validates every node against its schema (input counts,
+    // attribute types), so the importer can rely on the structure.
+    onnx::checker::check_model(model);
     if (opset < minOpset)
       model = onnx::version_conversion::ConvertVersion(model, int(minOpset));
     onnx::ShapeInferenceOptions options{/*check_type=*/true,

@@ -35,6 +35,15 @@ def main():
         "dynamic_dim": model(
             [helper.make_node("Relu", ["x"], ["y"], name="relu")],
             [f("x", ["N", 3])], [f("y", ["N", 3])]),
+        # A constant index outside the gathered dimension.
+        "gather_oob": model(
+            [helper.make_node("Gather", ["x", "idx"], ["y"], name="gather", axis=1)],
+            [f("x", [2, 3])], [f("y", [2, 1])],
+            [helper.make_tensor("idx", TensorProto.INT64, [1], [5])]),
+        # A node whose inputs do not match its schema.
+        "bad_arity": model(
+            [helper.make_node("Add", ["x"], ["y"], name="add")],
+            [f("x", [2])], [f("y", [2])]),
         # An old opset (upgraded by ONNX's version converter) that works.
         "old_opset": model(
             [helper.make_node("Relu", ["x"], ["y"], name="relu")],
