@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Writes small ONNX models the importer must reject with a clear message.
+"""Writes small ONNX models for the importer tests: ones it must reject with
+a clear message, and a few it must import in a particular way.
 
 Usage: make_bad_models.py OUT_DIR
 """
@@ -44,6 +45,18 @@ def main():
         "bad_arity": model(
             [helper.make_node("Add", ["x"], ["y"], name="add")],
             [f("x", [2])], [f("y", [2])]),
+        # Shape -> Gather -> Unsqueeze -> Concat -> Reshape folds to a static
+        # reshape.
+        "shape_chain": model(
+            [helper.make_node("Shape", ["x"], ["s"], name="shape"),
+             helper.make_node("Gather", ["s", "zero"], ["d0"], name="gather", axis=0),
+             helper.make_node("Unsqueeze", ["d0", "axes0"], ["d0v"], name="unsqueeze"),
+             helper.make_node("Concat", ["d0v", "minus1"], ["newshape"], name="concat", axis=0),
+             helper.make_node("Reshape", ["x", "newshape"], ["y"], name="reshape")],
+            [f("x", [2, 3, 4])], [f("y", [2, 12])],
+            [helper.make_tensor("zero", TensorProto.INT64, [], [0]),
+             helper.make_tensor("axes0", TensorProto.INT64, [1], [0]),
+             helper.make_tensor("minus1", TensorProto.INT64, [1], [-1])]),
         # An old opset (upgraded by ONNX's version converter) that works.
         "old_opset": model(
             [helper.make_node("Relu", ["x"], ["y"], name="relu")],
