@@ -42,7 +42,8 @@ int64_t product(ArrayRef<int64_t> dims) {
                          std::multiplies<int64_t>());
 }
 
-/// Thrown-free error plumbing: handlers return failure() after emitting.
+/// Imports one graph. Handlers emit a diagnostic and return failure (or a
+/// null Value) on anything they cannot represent.
 class Importer {
 public:
   Importer(MLIRContext *ctx, const onnx::ModelProto &model, StringRef path)
@@ -120,7 +121,6 @@ private:
   llvm::StringMap<Value> values;
   llvm::StringMap<DenseElementsAttr> constants;
   llvm::StringMap<const onnx::TypeProto *> inferred;
-  friend class NodeImporter;
 };
 
 //===----------------------------------------------------------------------===//

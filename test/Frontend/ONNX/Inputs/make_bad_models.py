@@ -29,9 +29,9 @@ def main():
             [f("x", [2, 3])], [f("y", [2, 3])]),
         # A supported operator with an unsupported attribute value.
         "unsupported_attr": model(
-            [helper.make_node("Pad", ["x", "pads"], ["y"], name="pad", mode="reflect")],
-            [f("x", [1, 4])], [f("y", [1, 6])],
-            [helper.make_tensor("pads", TensorProto.INT64, [4], [0, 1, 0, 1])]),
+            [helper.make_node("MaxPool", ["x"], ["y"], name="pool",
+                              kernel_shape=[2, 2], dilations=[2, 2])],
+            [f("x", [1, 1, 6, 6])], [f("y", [1, 1, 4, 4])]),
         # A dynamic (symbolic) dimension.
         "dynamic_dim": model(
             [helper.make_node("Relu", ["x"], ["y"], name="relu")],
