@@ -35,14 +35,22 @@ bool findValue(const std::string &header, const std::string &key,
 }
 } // namespace
 
-bool readNpy(const std::string &path, NpyArray &array, std::string &error) {
+bool readBinaryFile(const std::string &path, std::vector<uint8_t> &bytes,
+                    std::string &error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot open '" + path + "'";
     return false;
   }
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
+  bytes.assign(std::istreambuf_iterator<char>(in),
+               std::istreambuf_iterator<char>());
+  return true;
+}
+
+bool readNpy(const std::string &path, NpyArray &array, std::string &error) {
+  std::vector<uint8_t> bytes;
+  if (!readBinaryFile(path, bytes, error))
+    return false;
   auto bad = [&](const std::string &why) {
     error = "'" + path + "' is not a supported .npy file: " + why;
     return false;

@@ -1,10 +1,9 @@
 //===- TensorProto.cpp - Read ONNX TensorProto files ----------------------===//
 
 #include "TensorProto.h"
+#include "Npy.h"
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 namespace nnapi_mlir {
 namespace {
@@ -227,13 +226,9 @@ bool parseTensorProto(const std::vector<uint8_t> &bytes, ProtoTensor &t,
 
 bool readTensorProto(const std::string &path, ProtoTensor &t,
                      std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot open '" + path + "'";
+  std::vector<uint8_t> bytes;
+  if (!readBinaryFile(path, bytes, error))
     return false;
-  }
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
   if (!parseTensorProto(bytes, t, error)) {
     error = path + ": " + error;
     return false;
