@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <dlfcn.h>
 
 using namespace nnapi_mlir;
@@ -56,6 +57,23 @@ protected:
     ASSERT_EQ(fn.ANeuralNetworksModel_finish(model), 0);
   }
 
+  /// Executes buildPool's model on {3, -1, 7, 2} (checking that a wrongly
+  /// sized input is rejected first) and returns its single output.
+  float runPool(ANeuralNetworksCompilation *c) {
+    ANeuralNetworksExecution *e = nullptr;
+    EXPECT_EQ(fn.ANeuralNetworksExecution_create(c, &e), 0);
+    if (!e)
+      return NAN;
+    float x[4] = {3, -1, 7, 2}, y = NAN;
+    EXPECT_EQ(fn.ANeuralNetworksExecution_setInput(e, 0, nullptr, x, 12),
+              ANEURALNETWORKS_BAD_DATA); // wrong size
+    EXPECT_EQ(fn.ANeuralNetworksExecution_setInput(e, 0, nullptr, x, 16), 0);
+    EXPECT_EQ(fn.ANeuralNetworksExecution_setOutput(e, 0, nullptr, &y, 4), 0);
+    EXPECT_EQ(fn.ANeuralNetworksExecution_compute(e), 0);
+    fn.ANeuralNetworksExecution_free(e);
+    return y;
+  }
+
   NNAPIFunctionTable fn;
   ANeuralNetworksModel *model = nullptr;
   uint32_t next = 0;
@@ -85,16 +103,7 @@ TEST_F(HostNNAPI, ComputesAPooledModel) {
   ANeuralNetworksCompilation *c;
   ASSERT_EQ(fn.ANeuralNetworksCompilation_create(model, &c), 0);
   ASSERT_EQ(fn.ANeuralNetworksCompilation_finish(c), 0);
-  ANeuralNetworksExecution *e;
-  ASSERT_EQ(fn.ANeuralNetworksExecution_create(c, &e), 0);
-  float x[4] = {3, -1, 7, 2}, y = 0;
-  EXPECT_EQ(fn.ANeuralNetworksExecution_setInput(e, 0, nullptr, x, 12),
-            ANEURALNETWORKS_BAD_DATA); // wrong size
-  ASSERT_EQ(fn.ANeuralNetworksExecution_setInput(e, 0, nullptr, x, 16), 0);
-  ASSERT_EQ(fn.ANeuralNetworksExecution_setOutput(e, 0, nullptr, &y, 4), 0);
-  ASSERT_EQ(fn.ANeuralNetworksExecution_compute(e), 0);
-  EXPECT_EQ(y, 7.0f);
-  fn.ANeuralNetworksExecution_free(e);
+  EXPECT_EQ(runPool(c), 7.0f);
   fn.ANeuralNetworksCompilation_free(c);
 }
 
@@ -213,14 +222,7 @@ TEST_F(HostNNAPIWithProfile, RunsRelaxedFloat32) {
   ANeuralNetworksCompilation *c;
   ASSERT_EQ(fn.ANeuralNetworksCompilation_create(model, &c), 0);
   ASSERT_EQ(fn.ANeuralNetworksCompilation_finish(c), 0) << lastError();
-  ANeuralNetworksExecution *e;
-  ASSERT_EQ(fn.ANeuralNetworksExecution_create(c, &e), 0);
-  float x[4] = {3, -1, 7, 2}, y = 0;
-  ASSERT_EQ(fn.ANeuralNetworksExecution_setInput(e, 0, nullptr, x, 16), 0);
-  ASSERT_EQ(fn.ANeuralNetworksExecution_setOutput(e, 0, nullptr, &y, 4), 0);
-  ASSERT_EQ(fn.ANeuralNetworksExecution_compute(e), 0);
-  EXPECT_EQ(y, 7.0f);
-  fn.ANeuralNetworksExecution_free(e);
+  EXPECT_EQ(runPool(c), 7.0f);
   fn.ANeuralNetworksCompilation_free(c);
 }
 

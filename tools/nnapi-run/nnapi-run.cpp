@@ -351,45 +351,45 @@ int main(int argc, char **argv) {
   if (!parseSignature(signatureFn(), sig, error))
     return usageError(error);
 
-  std::vector<ProtoTensor> expected;
+  // --test-data: inputs from input_<i>.pb, expected outputs from output_<i>.pb,
+  // each checked against the model's signature.
+  std::vector<ProtoTensor> testInputs, testOutputs;
   if (!testData.empty()) {
-    for (size_t i = 0;; ++i) {
-      std::string path = testData + "/input_" + std::to_string(i) + ".pb";
+    auto load = [&](const char *kind, size_t i, const TensorSpec &spec,
+                    std::vector<ProtoTensor> &into) {
+      std::string path =
+          testData + "/" + kind + "_" + std::to_string(i) + ".pb";
+      ProtoTensor t;
+      if (!readTensorProto(path, t, error))
+        return false;
+      if (t.dtype != spec.dtype || t.dims != spec.dims) {
+        error = path + " holds " + t.dtype + " " + shapeString(t.dims) + ", " +
+                kind + " " + std::to_string(i) + " ('" + spec.name + "') is " +
+                spec.dtype + " " + shapeString(spec.dims);
+        return false;
+      }
+      into.push_back(std::move(t));
+      return true;
+    };
+    auto exists = [&](size_t i) {
       struct stat st;
-      if (stat(path.c_str(), &st) != 0)
-        break;
-      if (i >= sig.inputs.size())
-        return usageError("'" + testData + "' has more inputs than the model's " +
-                          std::to_string(sig.inputs.size()));
-      ProtoTensor t;
-      if (!readTensorProto(path, t, error))
+      std::string path = testData + "/input_" + std::to_string(i) + ".pb";
+      return stat(path.c_str(), &st) == 0;
+    };
+    size_t given = 0;
+    while (exists(given))
+      ++given;
+    if (given != sig.inputs.size())
+      return usageError("'" + testData + "' has " + std::to_string(given) +
+                        " inputs, the model " +
+                        std::to_string(sig.inputs.size()));
+    for (size_t i = 0; i < sig.inputs.size(); ++i)
+      if (!load("input", i, sig.inputs[i], testInputs))
         return usageError(error);
-      const TensorSpec &spec = sig.inputs[i];
-      if (t.dtype != spec.dtype || t.dims != spec.dims)
-        return usageError(path + " holds " + t.dtype + " " + shapeString(t.dims) +
-                          ", input " + std::to_string(i) + " ('" + spec.name +
-                          "') is " + spec.dtype + " " + shapeString(spec.dims));
-      inputFiles.push_back(path);
-      expected.push_back(std::move(t)); // inputs first, outputs appended below
-    }
-    if (expected.size() != sig.inputs.size())
-      return usageError("'" + testData + "' has " + std::to_string(expected.size()) +
-                        " inputs, the model " + std::to_string(sig.inputs.size()));
-    for (size_t i = 0; i < sig.outputs.size(); ++i) {
-      std::string path = testData + "/output_" + std::to_string(i) + ".pb";
-      ProtoTensor t;
-      if (!readTensorProto(path, t, error))
+    for (size_t i = 0; i < sig.outputs.size(); ++i)
+      if (!load("output", i, sig.outputs[i], testOutputs))
         return usageError(error);
-      const TensorSpec &spec = sig.outputs[i];
-      if (t.dtype != spec.dtype || t.dims != spec.dims)
-        return usageError(path + " holds " + t.dtype + " " + shapeString(t.dims) +
-                          ", output " + std::to_string(i) + " ('" + spec.name +
-                          "') is " + spec.dtype + " " + shapeString(spec.dims));
-      expected.push_back(std::move(t));
-    }
   }
-  if (!testData.empty())
-    inputFiles.clear(); // fed from the .pb files below
   if (inputFiles.size() > sig.inputs.size())
     return usageError("model has " + std::to_string(sig.inputs.size()) +
                       " inputs, got " + std::to_string(inputFiles.size()) +
@@ -399,7 +399,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sig.inputs.size(); ++i) {
     const TensorSpec &spec = sig.inputs[i];
     if (!testData.empty()) {
-      inputs[i] = expected[i].data;
+      inputs[i] = testInputs[i].data;
       continue;
     }
     if (i < inputFiles.size()) {
@@ -497,7 +497,7 @@ int main(int argc, char **argv) {
   if (!testData.empty()) {
     size_t failing = 0;
     for (size_t i = 0; i < sig.outputs.size(); ++i) {
-      const ProtoTensor &want = expected[sig.inputs.size() + i];
+      const ProtoTensor &want = testOutputs[i];
       Comparison c = compare(sig.outputs[i], outputs[i].data(),
                              want.data.data(), rtol, atol);
       std::printf("test-data output %zu '%s': max_abs_err=%.3g "
