@@ -195,7 +195,9 @@ typedef struct ANeuralNetworksDevice ANeuralNetworksDevice;
     (ANeuralNetworksModel * model,                                             \
      const ANeuralNetworksDevice *const *devices, uint32_t numDevices,         \
      ANeuralNetworksCompilation **compilation))                                \
-  X(ANeuralNetworks_getRuntimeFeatureLevel, int64_t, (void))
+  X(ANeuralNetworks_getRuntimeFeatureLevel, int64_t, (void))                  \
+  X(ANeuralNetworksExecution_setReusable, int,                                 \
+    (ANeuralNetworksExecution * execution, bool reusable))
 
 #define NNAPI_MLIR_DECLARE(name, ret, params) ret name params;
 NNAPI_MLIR_FOR_EACH_FUNCTION(NNAPI_MLIR_DECLARE)

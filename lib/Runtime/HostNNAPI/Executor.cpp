@@ -1,0 +1,363 @@
+//===- Executor.cpp - Buffer plan and step execution of the host device ---===//
+
+#include "Executor.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <unistd.h>
+
+namespace nnapi_mlir::host {
+
+size_t planBuffers(const std::vector<BufferRequest> &requests,
+                   size_t alignment, std::vector<size_t> &offsets) {
+  auto roundUp = [&](size_t v) { return (v + alignment - 1) / alignment * alignment; };
+  std::vector<size_t> order(requests.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  // Largest first; ties by first use, so the plan is deterministic.
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (requests[a].bytes != requests[b].bytes)
+      return requests[a].bytes > requests[b].bytes;
+    return requests[a].first < requests[b].first;
+  });
+  offsets.assign(requests.size(), 0);
+  std::vector<size_t> placed;
+  size_t total = 0;
+  for (size_t i : order) {
+    const BufferRequest &r = requests[i];
+    // Address ranges of placed buffers alive at the same time, by offset.
+    std::vector<std::pair<size_t, size_t>> busy;
+    for (size_t j : placed) {
+      const BufferRequest &q = requests[j];
+      if (q.first <= r.last && r.first <= q.last)
+        busy.push_back({offsets[j], offsets[j] + roundUp(q.bytes)});
+    }
+    std::sort(busy.begin(), busy.end());
+    size_t offset = 0, size = roundUp(r.bytes);
+    for (auto [begin, end] : busy) {
+      if (offset + size <= begin)
+        break;
+      offset = std::max(offset, end);
+    }
+    offsets[i] = offset;
+    placed.push_back(i);
+    total = std::max(total, offset + size);
+  }
+  return total;
+}
+
+namespace {
+
+/// True if XNNPACK may read `bytes` at `p` plus its kKernelSlackBytes of slack:
+/// the slack must not reach into the next page (which may be unmapped), and
+/// floats must be aligned.
+bool kernelsMayRead(const void *p, size_t bytes) {
+  static const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+  uintptr_t begin = reinterpret_cast<uintptr_t>(p);
+  if (begin % alignof(float))
+    return false;
+  uintptr_t last = begin + bytes - 1;
+  return last / page == (last + kKernelSlackBytes) / page;
+}
+
+/// The operands and shapes one reference step needs, copied out of the model
+/// so that the compilation does not depend on the model object.
+class ReferenceStep : public Step {
+public:
+  ReferenceStep(const HostModel &m, const Operation &op, const OpParams &p)
+      : opcode(op.opcode), params(p), inputs(op.inputs), output(op.outputs[0]),
+        outShape(m.operands[output].dims) {
+    for (uint32_t idx : inputs)
+      shapes.push_back(m.operands[idx].dims);
+  }
+
+  const char *backend() const override { return "reference"; }
+
+  int run(const Bindings &b) override {
+    float *out = b[output];
+    const float *in0 = b[inputs[0]];
+    size_t count = numElements(outShape);
+    const Window &w = params.window;
+    switch (opcode) {
+    case ANEURALNETWORKS_ADD: case ANEURALNETWORKS_SUB:
+    case ANEURALNETWORKS_MUL: case ANEURALNETWORKS_DIV:
+      binary(opcode == ANEURALNETWORKS_ADD   ? BinaryKind::Add
+             : opcode == ANEURALNETWORKS_SUB ? BinaryKind::Sub
+             : opcode == ANEURALNETWORKS_MUL ? BinaryKind::Mul
+                                             : BinaryKind::Div,
+             in0, shapes[0], b[inputs[1]], shapes[1], out, outShape,
+             params.fuseCode);
+      break;
+    case ANEURALNETWORKS_CONV_2D:
+      conv2d(in0, shapes[0], b[inputs[1]], shapes[1], b[inputs[2]], out,
+             outShape, w);
+      break;
+    case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
+      depthwiseConv2d(in0, shapes[0], b[inputs[1]], shapes[1], b[inputs[2]],
+                      out, outShape, w, params.depthMultiplier);
+      break;
+    case ANEURALNETWORKS_FULLY_CONNECTED:
+      fullyConnected(in0, b[inputs[1]], shapes[1], b[inputs[2]], out,
+                     params.batch, params.fuseCode);
+      break;
+    case ANEURALNETWORKS_MAX_POOL_2D:
+      maxPool2d(in0, shapes[0], out, outShape, w, params.filterW,
+                params.filterH);
+      break;
+    case ANEURALNETWORKS_AVERAGE_POOL_2D:
+      averagePool2d(in0, shapes[0], out, outShape, w, params.filterW,
+                    params.filterH);
+      break;
+    case ANEURALNETWORKS_RELU:
+      unary(UnaryKind::Relu, in0, out, count);
+      break;
+    case ANEURALNETWORKS_RELU1:
+      unary(UnaryKind::Relu1, in0, out, count);
+      break;
+    case ANEURALNETWORKS_RELU6:
+      unary(UnaryKind::Relu6, in0, out, count);
+      break;
+    case ANEURALNETWORKS_LOGISTIC:
+      unary(UnaryKind::Logistic, in0, out, count);
+      break;
+    case ANEURALNETWORKS_TANH:
+      unary(UnaryKind::Tanh, in0, out, count);
+      break;
+    case ANEURALNETWORKS_RESHAPE:
+      if (out != in0)
+        std::memcpy(out, in0, count * sizeof(float));
+      break;
+    case ANEURALNETWORKS_SOFTMAX:
+      softmax(in0, shapes[0], params.beta, params.axis, out);
+      break;
+    case ANEURALNETWORKS_CONCATENATION: {
+      std::vector<const float *> ins;
+      for (size_t k = 0; k + 1 < inputs.size(); ++k)
+        ins.push_back(b[inputs[k]]);
+      concatenation(ins, {shapes.begin(), shapes.end() - 1}, params.axis, out);
+      break;
+    }
+    default:
+      return fail(ANEURALNETWORKS_OP_FAILED,
+                  "no reference kernel for opcode " + std::to_string(opcode));
+    }
+    return ANEURALNETWORKS_NO_ERROR;
+  }
+
+private:
+  int32_t opcode;
+  OpParams params;
+  std::vector<uint32_t> inputs;
+  uint32_t output;
+  std::vector<Shape> shapes;
+  Shape outShape;
+};
+
+} // namespace
+
+std::unique_ptr<Step> createReferenceStep(const HostModel &model,
+                                          size_t index) {
+  return std::make_unique<ReferenceStep>(model, model.operations[index],
+                                         model.params[index]);
+}
+
+Executor::~Executor() { std::free(arena); }
+
+size_t Executor::xnnpackStepCount() const {
+  size_t n = 0;
+  for (const auto &s : steps)
+    n += std::strcmp(s->backend(), "xnnpack") == 0;
+  return n;
+}
+
+int Executor::create(const HostModel &model, const ExecutorOptions &options,
+                     std::unique_ptr<Executor> &out) {
+  std::unique_ptr<Executor> e(new (std::nothrow) Executor());
+  if (!e)
+    return fail(ANEURALNETWORKS_OUT_OF_MEMORY, "out of memory");
+  e->options = options;
+  if (options.kernels == KernelMode::XNNPACK)
+    if (int rc = initializeXnnpack(options))
+      return rc;
+  if (int rc = e->plan(model))
+    return rc;
+  for (size_t i = 0; i < model.operations.size(); ++i) {
+    if (e->views[i]) // plan() aliased the reshape's storage
+      continue;
+    std::unique_ptr<Step> step;
+    if (options.kernels == KernelMode::XNNPACK)
+      if (int rc = createXnnpackStep(model, i, e->bindings, options, step))
+        return rc;
+    if (!step)
+      step = createReferenceStep(model, i);
+    e->steps.push_back(std::move(step));
+  }
+  out = std::move(e);
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+int Executor::plan(const HostModel &m) {
+  size_t numOps = m.operations.size();
+  bindings.assign(m.operands.size(), nullptr);
+  constants.resize(m.operands.size());
+
+  // Constants: used in place when they are aligned float32, else converted.
+  for (size_t i = 0; i < m.operands.size(); ++i) {
+    const Operand &o = m.operands[i];
+    if (o.kind != Kind::Constant || !isFloatTensor(o.type))
+      continue;
+    size_t n = numElements(o.dims);
+    if (o.type == ANEURALNETWORKS_TENSOR_FLOAT32 &&
+        reinterpret_cast<uintptr_t>(o.value) % alignof(float) == 0) {
+      bindings[i] = reinterpret_cast<float *>(const_cast<uint8_t *>(o.value));
+      continue;
+    }
+    std::vector<float> &values = constants[i];
+    values.resize(n);
+    if (o.type == ANEURALNETWORKS_TENSOR_FLOAT16) {
+      for (size_t k = 0; k < n; ++k) {
+        uint16_t h;
+        std::memcpy(&h, o.value + 2 * k, 2);
+        values[k] = halfToFloat(h);
+      }
+    } else {
+      std::memcpy(values.data(), o.value, n * sizeof(float));
+    }
+    bindings[i] = values.data();
+  }
+
+  // Reshapes into temporaries share their input's storage: `root` maps each
+  // operand to the operand whose storage it uses.
+  std::vector<uint32_t> root(m.operands.size());
+  for (uint32_t i = 0; i < root.size(); ++i)
+    root[i] = i;
+  views.assign(numOps, false);
+  for (size_t i = 0; i < numOps; ++i) {
+    const Operation &op = m.operations[i];
+    if (op.opcode == ANEURALNETWORKS_RESHAPE &&
+        m.operands[op.outputs[0]].kind == Kind::Temporary) {
+      root[op.outputs[0]] = root[op.inputs[0]];
+      views[i] = true;
+    }
+  }
+
+  // Lifetime of each storage root, in operation indices.
+  const size_t kNone = size_t(-1);
+  std::vector<size_t> first(m.operands.size(), kNone), last(m.operands.size(), 0);
+  auto touch = [&](uint32_t operand, size_t at) {
+    uint32_t r = root[operand];
+    first[r] = std::min(first[r], at);
+    last[r] = std::max(last[r], at);
+  };
+  for (size_t i = 0; i < numOps; ++i) {
+    for (uint32_t idx : m.operations[i].inputs)
+      touch(idx, i);
+    for (uint32_t idx : m.operations[i].outputs)
+      touch(idx, i);
+  }
+
+  std::vector<BufferRequest> requests;
+  std::vector<uint32_t> owners; // operand of each request
+  auto request = [&](uint32_t operand, size_t from, size_t to) {
+    size_t bytes = numElements(m.operands[operand].dims) * sizeof(float) +
+                   kKernelSlackBytes;
+    requests.push_back({bytes, from, to});
+    owners.push_back(operand);
+  };
+  for (uint32_t i = 0; i < m.operands.size(); ++i)
+    if (root[i] == i && m.operands[i].kind == Kind::Temporary &&
+        first[i] != kNone)
+      request(i, first[i], last[i]);
+  size_t temporaries = requests.size();
+  for (uint32_t idx : m.inputs)
+    request(idx, 0, first[idx] == kNone ? 0 : last[idx]);
+  for (uint32_t idx : m.outputs)
+    request(idx, first[idx] == kNone ? numOps : first[idx], numOps);
+
+  std::vector<size_t> offsets;
+  size_t alignment = 64;
+  arenaSize = planBuffers(requests, alignment, offsets);
+  if (arenaSize) {
+    arena = static_cast<float *>(
+        std::aligned_alloc(alignment, (arenaSize + alignment - 1) / alignment *
+                                          alignment));
+    if (!arena)
+      return fail(ANEURALNETWORKS_OUT_OF_MEMORY,
+                  "cannot allocate a " + std::to_string(arenaSize) +
+                      "-byte arena for intermediate tensors");
+  }
+  auto at = [&](size_t r) { return arena + offsets[r] / sizeof(float); };
+  for (size_t r = 0; r < temporaries; ++r)
+    bindings[owners[r]] = at(r);
+  for (size_t k = 0; k < m.inputs.size(); ++k) {
+    const Operand &o = m.operands[m.inputs[k]];
+    inputs.push_back({m.inputs[k], o.type == ANEURALNETWORKS_TENSOR_FLOAT16,
+                      numElements(o.dims), at(temporaries + k)});
+  }
+  for (size_t k = 0; k < m.outputs.size(); ++k) {
+    const Operand &o = m.operands[m.outputs[k]];
+    outputs.push_back({m.outputs[k], o.type == ANEURALNETWORKS_TENSOR_FLOAT16,
+                       numElements(o.dims),
+                       at(temporaries + m.inputs.size() + k)});
+  }
+  // Aliases of constants and temporaries are known now; aliases of inputs
+  // and outputs are bound per execution.
+  for (uint32_t i = 0; i < root.size(); ++i) {
+    if (root[i] == i)
+      continue;
+    Kind k = m.operands[root[i]].kind;
+    if (k == Kind::Input || k == Kind::Output)
+      aliases.push_back({i, root[i]});
+    else
+      bindings[i] = bindings[root[i]];
+  }
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+int Executor::run(const void *const *in, void *const *out) {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const Boundary &b = inputs[k];
+    if (b.half) {
+      const auto *h = static_cast<const uint16_t *>(in[k]);
+      for (size_t i = 0; i < b.elements; ++i) {
+        uint16_t v;
+        std::memcpy(&v, h + i, 2);
+        b.staging[i] = halfToFloat(v);
+      }
+      bindings[b.operand] = b.staging;
+    } else if (kernelsMayRead(in[k], b.elements * sizeof(float))) {
+      bindings[b.operand] = static_cast<float *>(const_cast<void *>(in[k]));
+    } else {
+      std::memcpy(b.staging, in[k], b.elements * sizeof(float));
+      bindings[b.operand] = b.staging;
+    }
+  }
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const Boundary &b = outputs[k];
+    bool direct = !b.half && kernelsMayRead(out[k], b.elements * sizeof(float));
+    bindings[b.operand] = direct ? static_cast<float *>(out[k]) : b.staging;
+  }
+  for (auto [alias, root] : aliases)
+    bindings[alias] = bindings[root];
+  for (const auto &step : steps)
+    if (int rc = step->run(bindings))
+      return rc;
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const Boundary &b = outputs[k];
+    if (bindings[b.operand] != b.staging)
+      continue;
+    if (b.half) {
+      auto *h = static_cast<uint8_t *>(out[k]);
+      for (size_t i = 0; i < b.elements; ++i) {
+        uint16_t v = floatToHalf(b.staging[i]);
+        std::memcpy(h + 2 * i, &v, 2);
+      }
+    } else {
+      std::memcpy(out[k], b.staging, b.elements * sizeof(float));
+    }
+  }
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+} // namespace nnapi_mlir::host

@@ -1,0 +1,135 @@
+//===- Executor.h - Compiled form of a model on the host NNAPI device -----===//
+//
+// ANeuralNetworksCompilation_finish turns a validated HostModel into an
+// Executor: one Step per operation (an XNNPACK operator with its weights
+// packed, or a reference kernel where XNNPACK has no operator or the user
+// asked for the reference kernels), and a buffer plan that places every
+// intermediate tensor in one arena, reusing memory between tensors whose
+// lifetimes do not overlap. An execution then only binds the caller's
+// buffers and runs the steps: no allocation, no zero-filling, no decoding.
+//
+// All tensors are computed in float32; float16 model inputs, outputs and
+// constants are converted at the boundary (NNAPI allows computing float16
+// operations at higher precision).
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_EXECUTOR_H
+#define NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_EXECUTOR_H
+
+#include "HostModel.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+typedef struct pthreadpool *pthreadpool_t;
+
+namespace nnapi_mlir::host {
+
+/// Bytes the kernels may read past the end of an input tensor (XNNPACK's
+/// XNN_EXTRA_BYTES): the arena leaves them after every tensor.
+constexpr size_t kKernelSlackBytes = 16;
+
+/// Which kernels run the operations ($NNAPI_MLIR_HOST_KERNELS).
+enum class KernelMode { XNNPACK, Reference };
+
+/// Simulated failures for tests ($NNAPI_MLIR_HOST_FAULT): each makes the
+/// corresponding XNNPACK call report an error, exercising the same error
+/// path a real failure takes.
+enum class Fault { None, Initialize, Create, Run };
+
+struct ExecutorOptions {
+  KernelMode kernels = KernelMode::XNNPACK;
+  Fault fault = Fault::None;
+  pthreadpool_t threadpool = nullptr; ///< Null: run on the calling thread.
+};
+
+/// Where the float32 data of every operand lives during one execution.
+/// Steps index it by operand number.
+using Bindings = std::vector<float *>;
+
+/// One operation, ready to run.
+class Step {
+public:
+  virtual ~Step() = default;
+  /// Runs on the bound buffers; returns an ANEURALNETWORKS_* code, with
+  /// fail() called on error.
+  virtual int run(const Bindings &buffers) = 0;
+  /// "xnnpack" or "reference", for statistics and tests.
+  virtual const char *backend() const = 0;
+};
+
+/// A placement of buffers in an arena: offsets[i] for interval i.
+struct BufferRequest {
+  size_t bytes = 0;
+  size_t first = 0, last = 0; ///< Inclusive range of steps using the buffer.
+};
+
+/// Greedy-by-size placement (largest buffer first, at the lowest offset that
+/// does not overlap any placed buffer whose lifetime intersects). Offsets
+/// are multiples of `alignment`; returns the arena size.
+size_t planBuffers(const std::vector<BufferRequest> &requests,
+                   size_t alignment, std::vector<size_t> &offsets);
+
+class Executor {
+public:
+  /// Builds the steps and the buffer plan of a validated model. Returns
+  /// ANEURALNETWORKS_NO_ERROR, or an error code with fail() called.
+  static int create(const HostModel &model, const ExecutorOptions &options,
+                    std::unique_ptr<Executor> &out);
+  ~Executor();
+
+  /// Runs the model on the caller's buffers (validated sizes). Executions of
+  /// one compilation run one at a time; others wait.
+  int run(const void *const *inputs, void *const *outputs);
+
+  size_t arenaBytes() const { return arenaSize; }
+  size_t stepCount() const { return steps.size(); }
+  /// Number of steps that run on XNNPACK.
+  size_t xnnpackStepCount() const;
+
+private:
+  Executor() = default;
+  int plan(const HostModel &model);
+
+  /// How a model input or output is bound at run time.
+  struct Boundary {
+    uint32_t operand;
+    bool half;            ///< TENSOR_FLOAT16: converted through `staging`.
+    size_t elements;
+    float *staging;       ///< Arena space used when the caller's buffer
+                          ///< cannot be handed to the kernels directly.
+  };
+
+  std::vector<std::unique_ptr<Step>> steps;
+  std::vector<Boundary> inputs, outputs;
+  Bindings bindings;                       ///< Constants and arena preset.
+  /// (operand, root): reshapes viewing a model input or output, bound per
+  /// execution.
+  std::vector<std::pair<uint32_t, uint32_t>> aliases;
+  std::vector<bool> views; ///< Per operation: a reshape that is a view.
+  std::vector<std::vector<float>> constants; ///< Converted constant values.
+  float *arena = nullptr;
+  size_t arenaSize = 0;
+  ExecutorOptions options;
+  std::mutex mutex;
+};
+
+/// Creates the XNNPACK step of operation `index`, or leaves `step` null if
+/// XNNPACK has no operator for it (the caller then uses the reference
+/// kernel). `bindings` holds the float32 values of constants. Returns an
+/// error code if XNNPACK failed.
+int createXnnpackStep(const HostModel &model, size_t index,
+                      const Bindings &bindings, const ExecutorOptions &options,
+                      std::unique_ptr<Step> &step);
+
+/// Creates the reference-kernel step of operation `index`.
+std::unique_ptr<Step> createReferenceStep(const HostModel &model, size_t index);
+
+/// Initializes XNNPACK once per process; an error code if it fails.
+int initializeXnnpack(const ExecutorOptions &options);
+
+} // namespace nnapi_mlir::host
+
+#endif // NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_EXECUTOR_H

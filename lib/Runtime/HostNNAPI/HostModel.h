@@ -1,0 +1,100 @@
+//===- HostModel.h - The host NNAPI device's model representation ---------===//
+//
+// What an ANeuralNetworksModel holds once it is built: operands, operations,
+// and, after ANeuralNetworksModel_finish, the decoded parameters of every
+// operation. Shared by validation (Validation.cpp), the executor
+// (Executor.cpp) and the C API (HostNNAPI.cpp). Internal to libnnapi_host.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_HOSTMODEL_H
+#define NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_HOSTMODEL_H
+
+#include "nnapi-mlir/Runtime/HostNNAPI/Kernels.h"
+#include "nnapi-mlir/Runtime/NeuralNetworks.h"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace nnapi_mlir::host {
+
+/// Records `message` as the last error of this thread (NNAPIMLIRHost_lastError)
+/// and returns `code`.
+int fail(int code, std::string message);
+
+enum class Kind { Temporary, Input, Output, Constant };
+
+struct Operand {
+  int32_t type = 0;
+  Shape dims;
+  float scale = 0.0f;
+  int32_t zeroPoint = 0;
+  Kind kind = Kind::Temporary;
+  /// A constant's value. NNAPI copies values of at most
+  /// ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES bytes (into
+  /// `copy`) and references larger ones, which the caller keeps alive and
+  /// unchanged for the life of the model.
+  const uint8_t *value = nullptr;
+  size_t valueLength = 0;
+  std::vector<uint8_t> copy;
+};
+
+struct Operation {
+  int32_t opcode = 0;
+  std::vector<uint32_t> inputs, outputs;
+};
+
+/// Parameters of an operation decoded from its scalar operands by the
+/// validator, so execution never decodes operands again.
+struct OpParams {
+  Window window;              ///< Convolutions and pooling (padding resolved).
+  int32_t filterW = 0, filterH = 0;
+  int32_t depthMultiplier = 1;
+  int32_t fuseCode = 0;       ///< ANEURALNETWORKS_FUSED_* of any operation.
+  int32_t axis = -1;          ///< SOFTMAX and CONCATENATION, non-negative.
+  float beta = 1.0f;          ///< SOFTMAX.
+  uint32_t batch = 0;         ///< FULLY_CONNECTED: flattened input rows.
+};
+
+struct HostModel {
+  std::vector<Operand> operands;
+  std::vector<Operation> operations;
+  std::vector<uint32_t> inputs, outputs;
+  bool relaxed = false;
+  std::vector<OpParams> params; ///< One per operation, set by finish.
+
+  int32_t i32(uint32_t idx) const {
+    int32_t v;
+    std::memcpy(&v, operands[idx].value, 4);
+    return v;
+  }
+  float f32(uint32_t idx) const {
+    const Operand &op = operands[idx];
+    if (op.type == ANEURALNETWORKS_FLOAT16) {
+      uint16_t h;
+      std::memcpy(&h, op.value, 2);
+      return halfToFloat(h);
+    }
+    float v;
+    std::memcpy(&v, op.value, 4);
+    return v;
+  }
+  bool b8(uint32_t idx) const { return operands[idx].value[0] != 0; }
+};
+
+bool isFloatTensor(int32_t type);
+bool isScalar(int32_t type);
+/// Bytes of one element of an operand type; 0 for types the device lacks.
+size_t elementBytes(int32_t type);
+/// Bytes of an operand's value (one element for scalars).
+size_t operandBytes(const Operand &operand);
+std::string shapeStr(const Shape &shape);
+
+/// Checks every operation of a model against NNAPI's operand rules, in
+/// dependency order, and fills `model.params`. Returns ANEURALNETWORKS_*
+/// with the failure recorded by fail().
+int validateModel(HostModel &model);
+
+} // namespace nnapi_mlir::host
+
+#endif // NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_HOSTMODEL_H

@@ -1,0 +1,540 @@
+//===- Validation.cpp - NNAPI operand rules of the host device ------------===//
+//
+// Checks each operation of a model the way a driver must before it accepts
+// the model: operand counts, types, ranks, constant scalars, shapes, and the
+// output shape the operation computes. The decoded scalar parameters (padding,
+// strides, fused activation, axis...) are kept in HostModel::params so that
+// compilation and execution never decode operands again.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostModel.h"
+
+#include <limits>
+
+namespace nnapi_mlir::host {
+
+bool isFloatTensor(int32_t t) {
+  return t == ANEURALNETWORKS_TENSOR_FLOAT32 || t == ANEURALNETWORKS_TENSOR_FLOAT16;
+}
+
+bool isScalar(int32_t t) {
+  return t == ANEURALNETWORKS_FLOAT32 || t == ANEURALNETWORKS_INT32 ||
+         t == ANEURALNETWORKS_UINT32 || t == ANEURALNETWORKS_BOOL ||
+         t == ANEURALNETWORKS_FLOAT16;
+}
+
+size_t elementBytes(int32_t t) {
+  switch (t) {
+  case ANEURALNETWORKS_FLOAT32: case ANEURALNETWORKS_INT32:
+  case ANEURALNETWORKS_UINT32: case ANEURALNETWORKS_TENSOR_FLOAT32:
+  case ANEURALNETWORKS_TENSOR_INT32:
+    return 4;
+  case ANEURALNETWORKS_FLOAT16: case ANEURALNETWORKS_TENSOR_FLOAT16:
+    return 2;
+  case ANEURALNETWORKS_BOOL: case ANEURALNETWORKS_TENSOR_BOOL8:
+  case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+size_t operandBytes(const Operand &o) {
+  return elementBytes(o.type) * (isScalar(o.type) ? 1 : numElements(o.dims));
+}
+
+std::string shapeStr(const Shape &s) {
+  std::string r = "[";
+  for (size_t i = 0; i < s.size(); ++i)
+    r += (i ? "," : "") + std::to_string(s[i]);
+  return r + "]";
+}
+
+namespace {
+
+class Validator {
+public:
+  Validator(const HostModel &m, const Operation &op, size_t index,
+            OpParams &params)
+      : m(m), op(op), index(index), params(params) {}
+
+  /// Checks every NNAPI operand rule of the operation; returns BAD_DATA with
+  /// a message on the first violation.
+  int run();
+
+private:
+  const HostModel &m;
+  const Operation &op;
+  size_t index;
+  OpParams &params;
+
+  int bad(const std::string &msg) {
+    return fail(ANEURALNETWORKS_BAD_DATA,
+                "operation " + std::to_string(index) + " (opcode " +
+                    std::to_string(op.opcode) + "): " + msg);
+  }
+  const Operand &in(size_t i) const { return m.operands[op.inputs[i]]; }
+  const Operand &out(size_t i) const { return m.operands[op.outputs[i]]; }
+  int expectCounts(size_t minIn, size_t maxIn, size_t nOut) {
+    if (op.inputs.size() < minIn || op.inputs.size() > maxIn)
+      return bad("expects " + std::to_string(minIn) +
+                 (maxIn != minIn ? ".." + std::to_string(maxIn) : "") +
+                 " inputs, got " + std::to_string(op.inputs.size()));
+    if (op.outputs.size() != nOut)
+      return bad("expects " + std::to_string(nOut) + " outputs, got " +
+                 std::to_string(op.outputs.size()));
+    return 0;
+  }
+  int expectScalar(size_t i, int32_t type, const char *what) {
+    const Operand &o = in(i);
+    if (o.type != type)
+      return bad(std::string(what) + " must be a scalar of type " +
+                 std::to_string(type) + ", got type " + std::to_string(o.type));
+    if (o.kind != Kind::Constant)
+      return bad(std::string(what) + " must be a constant");
+    return 0;
+  }
+  int expectFuse(size_t i) {
+    if (int rc = expectScalar(i, ANEURALNETWORKS_INT32, "fused activation"))
+      return rc;
+    int32_t code = m.i32(op.inputs[i]);
+    if (code < 0 || code > 3)
+      return bad("invalid fused activation code " + std::to_string(code));
+    params.fuseCode = code;
+    return 0;
+  }
+  int expectFloatTensor(size_t i, const char *what, size_t minRank,
+                        size_t maxRank) {
+    const Operand &o = in(i);
+    if (!isFloatTensor(o.type))
+      return bad(std::string(what) + " must be TENSOR_FLOAT32 or TENSOR_FLOAT16");
+    if (o.dims.size() < minRank || o.dims.size() > maxRank)
+      return bad(std::string(what) + " has rank " + std::to_string(o.dims.size()) +
+                 ", expected " + std::to_string(minRank) +
+                 (maxRank != minRank ? ".." + std::to_string(maxRank) : ""));
+    if (o.type != in(0).type)
+      return bad(std::string(what) + " type differs from input 0");
+    return 0;
+  }
+  int expectOutput(const Shape &shape) {
+    const Operand &o = out(0);
+    if (o.type != in(0).type)
+      return bad("output type differs from input type");
+    if (o.dims != shape)
+      return bad("output shape " + shapeStr(o.dims) + " differs from computed " +
+                 shapeStr(shape));
+    return 0;
+  }
+  /// Reads `count` positive INT32 scalars starting at `next`.
+  int positiveScalars(size_t &next, std::initializer_list<int32_t *> values,
+                      const char *what) {
+    for (int32_t *v : values) {
+      if (int rc = expectScalar(next, ANEURALNETWORKS_INT32, what))
+        return rc;
+      *v = m.i32(op.inputs[next++]);
+      if (*v < 1)
+        return bad(std::string(what) + " must be positive");
+    }
+    return 0;
+  }
+  int paddingScheme(size_t &next, int32_t &code);
+  int explicitPadding(size_t &next);
+  int windowOutput(const Shape &is, int32_t filterH, int32_t filterW,
+                   int32_t dilationH, int32_t dilationW, uint32_t channels);
+  int binaryOp();
+  int convLike(bool depthwise);
+  int pool();
+  int fullyConnected();
+  int softmax();
+  int reshape();
+  int concatenation();
+};
+
+int Validator::paddingScheme(size_t &next, int32_t &code) {
+  if (int rc = expectScalar(next, ANEURALNETWORKS_INT32, "padding scheme"))
+    return rc;
+  code = m.i32(op.inputs[next++]);
+  if (code != ANEURALNETWORKS_PADDING_SAME &&
+      code != ANEURALNETWORKS_PADDING_VALID)
+    return bad("invalid padding scheme " + std::to_string(code));
+  return 0;
+}
+
+int Validator::explicitPadding(size_t &next) {
+  Window &w = params.window;
+  for (int32_t *p : {&w.padLeft, &w.padRight, &w.padTop, &w.padBottom}) {
+    if (int rc = expectScalar(next, ANEURALNETWORKS_INT32, "padding"))
+      return rc;
+    *p = m.i32(op.inputs[next++]);
+    if (*p < 0)
+      return bad("padding must be non-negative");
+  }
+  return 0;
+}
+
+/// Checks that the (dilated) window fits the padded input and that the
+/// output is [N, OH, OW, channels].
+int Validator::windowOutput(const Shape &is, int32_t filterH, int32_t filterW,
+                            int32_t dilationH, int32_t dilationW,
+                            uint32_t channels) {
+  const Window &w = params.window;
+  int32_t oh = windowOutputSize(is[1], filterH, w.strideH, dilationH,
+                                w.padTop, w.padBottom);
+  int32_t ow = windowOutputSize(is[2], filterW, w.strideW, dilationW,
+                                w.padLeft, w.padRight);
+  if (oh <= 0 || ow <= 0)
+    return bad("filter does not fit the padded input");
+  return expectOutput({is[0], uint32_t(oh), uint32_t(ow), channels});
+}
+
+int Validator::binaryOp() {
+  if (int rc = expectCounts(3, 3, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input 0", 0, 4))
+    return rc;
+  if (int rc = expectFloatTensor(1, "input 1", 0, 4))
+    return rc;
+  if (int rc = expectFuse(2))
+    return rc;
+  Shape shape;
+  if (!broadcastShapes(in(0).dims, in(1).dims, shape))
+    return bad("shapes " + shapeStr(in(0).dims) + " and " + shapeStr(in(1).dims) +
+               " do not broadcast");
+  return expectOutput(shape);
+}
+
+int Validator::convLike(bool depthwise) {
+  size_t n = op.inputs.size();
+  // Implicit padding: input, filter, bias, scheme, strides (2), [multiplier],
+  // fuse, then optionally layout and dilations (2). Explicit padding has four
+  // paddings in place of the scheme.
+  size_t implicitCount = depthwise ? 8 : 7, explicitCount = implicitCount + 3;
+  if (int rc = expectCounts(implicitCount, explicitCount + 3, 1))
+    return rc;
+  // The two forms overlap in count: after the fused activation of the
+  // implicit form comes a BOOL layout operand, where the explicit form has
+  // an INT32 padding or stride.
+  bool implicit = n == implicitCount ||
+                  in(implicitCount).type == ANEURALNETWORKS_BOOL;
+  if (!implicit && n < explicitCount)
+    return bad("expects " + std::to_string(implicitCount) +
+               " inputs with implicit padding or at least " +
+               std::to_string(explicitCount) + " with explicit padding, got " +
+               std::to_string(n));
+  size_t next = 3;
+  Window &w = params.window;
+  int32_t paddingCode = 0;
+  if (implicit) {
+    if (int rc = paddingScheme(next, paddingCode))
+      return rc;
+  } else if (int rc = explicitPadding(next)) {
+    return rc;
+  }
+  if (int rc = positiveScalars(next, {&w.strideW, &w.strideH}, "stride"))
+    return rc;
+  if (depthwise)
+    if (int rc = positiveScalars(next, {&params.depthMultiplier},
+                                 "depth multiplier"))
+      return rc;
+  if (int rc = expectFuse(next++))
+    return rc;
+  w.fuseCode = params.fuseCode;
+  if (next < n) {
+    if (int rc = expectScalar(next, ANEURALNETWORKS_BOOL, "layout"))
+      return rc;
+    if (m.b8(op.inputs[next++]))
+      return bad("NCHW layout is not supported by the host implementation");
+  }
+  if (next < n) {
+    if (next + 1 >= n)
+      return bad("dilation factors come in pairs");
+    if (int rc = positiveScalars(next, {&w.dilationW, &w.dilationH}, "dilation"))
+      return rc;
+  }
+  if (next != n)
+    return bad("unexpected extra operands");
+  if (int rc = expectFloatTensor(0, "input", 4, 4))
+    return rc;
+  if (int rc = expectFloatTensor(1, "filter", 4, 4))
+    return rc;
+  if (int rc = expectFloatTensor(2, "bias", 1, 1))
+    return rc;
+  const Shape &is = in(0).dims, &fs = in(1).dims;
+  uint32_t outC = depthwise ? fs[3] : fs[0];
+  if (depthwise) {
+    if (fs[0] != 1)
+      return bad("depthwise filter must have shape [1, kh, kw, out]");
+    if (uint64_t(is[3]) * params.depthMultiplier != fs[3])
+      return bad("depthwise output depth " + std::to_string(fs[3]) +
+                 " != input depth " + std::to_string(is[3]) +
+                 " * depth multiplier " + std::to_string(params.depthMultiplier));
+  } else if (fs[3] != is[3]) {
+    return bad("filter input depth " + std::to_string(fs[3]) +
+               " does not match input depth " + std::to_string(is[3]));
+  }
+  if (in(2).dims[0] != outC)
+    return bad("bias size " + std::to_string(in(2).dims[0]) +
+               " does not match output depth " + std::to_string(outC));
+  params.filterH = int32_t(fs[1]);
+  params.filterW = int32_t(fs[2]);
+  if (implicit) {
+    computeImplicitPadding(paddingCode, is[2], w.strideW, fs[2], w.dilationW,
+                           w.padLeft, w.padRight);
+    computeImplicitPadding(paddingCode, is[1], w.strideH, fs[1], w.dilationH,
+                           w.padTop, w.padBottom);
+  }
+  return windowOutput(is, params.filterH, params.filterW, w.dilationH,
+                      w.dilationW, outC);
+}
+
+int Validator::pool() {
+  size_t n = op.inputs.size();
+  if (int rc = expectCounts(7, 11, 1))
+    return rc;
+  bool implicit = n == 7 || n == 8;
+  if (!implicit && n != 10 && n != 11)
+    return bad("expects 7, 8, 10 or 11 inputs");
+  Window &w = params.window;
+  size_t next = 1;
+  int32_t paddingCode = 0;
+  if (implicit) {
+    if (int rc = paddingScheme(next, paddingCode))
+      return rc;
+  } else if (int rc = explicitPadding(next)) {
+    return rc;
+  }
+  if (int rc = positiveScalars(
+          next, {&w.strideW, &w.strideH, &params.filterW, &params.filterH},
+          "strides and filter sizes"))
+    return rc;
+  if (int rc = expectFuse(next++))
+    return rc;
+  w.fuseCode = params.fuseCode;
+  if (next < n) {
+    if (int rc = expectScalar(next, ANEURALNETWORKS_BOOL, "layout"))
+      return rc;
+    if (m.b8(op.inputs[next]))
+      return bad("NCHW layout is not supported by the host implementation");
+  }
+  if (int rc = expectFloatTensor(0, "input", 4, 4))
+    return rc;
+  const Shape &is = in(0).dims;
+  if (implicit) {
+    computeImplicitPadding(paddingCode, is[2], w.strideW, params.filterW, 1,
+                           w.padLeft, w.padRight);
+    computeImplicitPadding(paddingCode, is[1], w.strideH, params.filterH, 1,
+                           w.padTop, w.padBottom);
+  }
+  return windowOutput(is, params.filterH, params.filterW, 1, 1, is[3]);
+}
+
+int Validator::fullyConnected() {
+  if (int rc = expectCounts(4, 4, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 2, 4))
+    return rc;
+  if (int rc = expectFloatTensor(1, "weights", 2, 2))
+    return rc;
+  if (int rc = expectFloatTensor(2, "bias", 1, 1))
+    return rc;
+  if (int rc = expectFuse(3))
+    return rc;
+  uint32_t units = in(1).dims[0], inSize = in(1).dims[1];
+  size_t total = numElements(in(0).dims);
+  if (inSize == 0 || total % inSize != 0)
+    return bad("input size " + std::to_string(total) +
+               " is not a multiple of the weights' input size " +
+               std::to_string(inSize));
+  if (in(2).dims[0] != units)
+    return bad("bias size does not match the number of units");
+  if (total / inSize > std::numeric_limits<uint32_t>::max())
+    return bad("too many input rows");
+  params.batch = uint32_t(total / inSize);
+  return expectOutput({params.batch, units});
+}
+
+int Validator::softmax() {
+  if (int rc = expectCounts(2, 3, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 1, 4))
+    return rc;
+  int32_t betaType = in(0).type == ANEURALNETWORKS_TENSOR_FLOAT16
+                         ? ANEURALNETWORKS_FLOAT16
+                         : ANEURALNETWORKS_FLOAT32;
+  if (int rc = expectScalar(1, betaType, "beta"))
+    return rc;
+  params.beta = m.f32(op.inputs[1]);
+  if (!(params.beta > 0.0f))
+    return bad("beta must be positive");
+  int32_t rank = int32_t(in(0).dims.size());
+  params.axis = rank - 1;
+  if (op.inputs.size() == 3) {
+    if (int rc = expectScalar(2, ANEURALNETWORKS_INT32, "axis"))
+      return rc;
+    int32_t axis = m.i32(op.inputs[2]);
+    if (axis < -rank || axis >= rank)
+      return bad("axis " + std::to_string(axis) + " out of range");
+    params.axis = axis < 0 ? axis + rank : axis;
+  }
+  return expectOutput(in(0).dims);
+}
+
+int Validator::reshape() {
+  if (int rc = expectCounts(2, 2, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 0, 4))
+    return rc;
+  const Operand &shape = in(1);
+  if (shape.type != ANEURALNETWORKS_TENSOR_INT32 || shape.dims.size() != 1 ||
+      shape.kind != Kind::Constant)
+    return bad("shape must be a constant 1-D TENSOR_INT32");
+  Shape target;
+  uint64_t total = numElements(in(0).dims), known = 1;
+  int inferred = -1;
+  for (uint32_t i = 0; i < shape.dims[0]; ++i) {
+    int32_t d;
+    std::memcpy(&d, shape.value + 4 * i, 4);
+    if (d == -1) {
+      if (inferred >= 0)
+        return bad("shape has more than one -1");
+      inferred = int(i);
+      target.push_back(0);
+      continue;
+    }
+    if (d <= 0)
+      return bad("shape entries must be positive or -1");
+    known *= uint64_t(d);
+    if (known > total)
+      return bad("shape " + shapeStr(target) + "... has more elements than "
+                 "the input's " + std::to_string(total));
+    target.push_back(uint32_t(d));
+  }
+  if (inferred >= 0) {
+    if (total % known)
+      return bad("cannot infer the -1 entry of the shape");
+    target[inferred] = uint32_t(total / known);
+  } else if (known != total) {
+    return bad("shape " + shapeStr(target) + " changes the element count");
+  }
+  return expectOutput(target);
+}
+
+int Validator::concatenation() {
+  size_t n = op.inputs.size();
+  if (n < 2)
+    return bad("expects at least one input and the axis");
+  if (op.outputs.size() != 1)
+    return bad("expects 1 output");
+  if (int rc = expectScalar(n - 1, ANEURALNETWORKS_INT32, "axis"))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 1, 4))
+    return rc;
+  int32_t rank = int32_t(in(0).dims.size());
+  int32_t axis = m.i32(op.inputs[n - 1]);
+  if (axis < -rank || axis >= rank)
+    return bad("axis " + std::to_string(axis) + " out of range");
+  if (axis < 0)
+    axis += rank;
+  params.axis = axis;
+  Shape shape = in(0).dims;
+  for (size_t i = 1; i + 1 < n; ++i) {
+    if (int rc = expectFloatTensor(i, "input", 1, 4))
+      return rc;
+    const Shape &s = in(i).dims;
+    if (int32_t(s.size()) != rank)
+      return bad("inputs differ in rank");
+    for (int32_t d = 0; d < rank; ++d)
+      if (d != axis && s[d] != shape[d])
+        return bad("inputs differ outside the concatenation axis");
+    if (uint64_t(shape[axis]) + s[axis] > std::numeric_limits<uint32_t>::max())
+      return bad("concatenated dimension overflows");
+    shape[axis] += s[axis];
+  }
+  return expectOutput(shape);
+}
+
+int Validator::run() {
+  if (op.outputs.size() == 0)
+    return bad("operation without outputs");
+  for (uint32_t idx : op.outputs)
+    if (m.operands[idx].kind == Kind::Constant ||
+        m.operands[idx].kind == Kind::Input)
+      return bad("an output operand is a constant or a model input");
+  switch (op.opcode) {
+  case ANEURALNETWORKS_ADD: case ANEURALNETWORKS_SUB:
+  case ANEURALNETWORKS_MUL: case ANEURALNETWORKS_DIV:
+    return binaryOp();
+  case ANEURALNETWORKS_CONV_2D:
+    return convLike(false);
+  case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
+    return convLike(true);
+  case ANEURALNETWORKS_FULLY_CONNECTED:
+    return fullyConnected();
+  case ANEURALNETWORKS_MAX_POOL_2D: case ANEURALNETWORKS_AVERAGE_POOL_2D:
+    return pool();
+  case ANEURALNETWORKS_RELU: case ANEURALNETWORKS_RELU1:
+  case ANEURALNETWORKS_RELU6: case ANEURALNETWORKS_LOGISTIC:
+  case ANEURALNETWORKS_TANH:
+    if (int rc = expectCounts(1, 1, 1))
+      return rc;
+    if (int rc = expectFloatTensor(0, "input", 1, 4))
+      return rc;
+    return expectOutput(in(0).dims);
+  case ANEURALNETWORKS_RESHAPE:
+    return reshape();
+  case ANEURALNETWORKS_SOFTMAX:
+    return softmax();
+  case ANEURALNETWORKS_CONCATENATION:
+    return concatenation();
+  default:
+    return fail(ANEURALNETWORKS_BAD_DATA,
+                "operation " + std::to_string(index) + ": opcode " +
+                    std::to_string(op.opcode) +
+                    " is not implemented by the host NNAPI implementation");
+  }
+}
+
+} // namespace
+
+int validateModel(HostModel &m) {
+  std::vector<bool> defined(m.operands.size(), false);
+  for (size_t i = 0; i < m.operands.size(); ++i) {
+    const Operand &o = m.operands[i];
+    if (o.kind == Kind::Constant || o.kind == Kind::Input)
+      defined[i] = true;
+    if (!isScalar(o.type))
+      for (uint32_t d : o.dims)
+        if (d == 0)
+          return fail(ANEURALNETWORKS_BAD_DATA,
+                      "operand " + std::to_string(i) +
+                          " has an unspecified dimension; the host "
+                          "implementation needs static shapes");
+  }
+  m.params.assign(m.operations.size(), OpParams());
+  for (size_t i = 0; i < m.operations.size(); ++i) {
+    const Operation &op = m.operations[i];
+    for (uint32_t idx : op.inputs)
+      if (!defined[idx])
+        return fail(ANEURALNETWORKS_BAD_DATA,
+                    "operation " + std::to_string(i) + " reads operand " +
+                        std::to_string(idx) +
+                        " before any operation writes it");
+    if (int rc = Validator(m, op, i, m.params[i]).run())
+      return rc;
+    for (uint32_t idx : op.outputs) {
+      if (defined[idx])
+        return fail(ANEURALNETWORKS_BAD_DATA,
+                    "operand " + std::to_string(idx) + " is written twice");
+      defined[idx] = true;
+    }
+  }
+  for (uint32_t idx : m.outputs)
+    if (!defined[idx])
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  "model output operand " + std::to_string(idx) +
+                      " is never written");
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+} // namespace nnapi_mlir::host

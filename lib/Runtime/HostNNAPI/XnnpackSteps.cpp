@@ -1,0 +1,415 @@
+//===- XnnpackSteps.cpp - NNAPI operations on XNNPACK operators -----------===//
+//
+// Each NNAPI operation XNNPACK has an operator for becomes one XNNPACK
+// operator, created (and its weights packed) when the compilation finishes.
+// NNAPI's layouts are XNNPACK's: CONV_2D filters [out, kh, kw, in] are its
+// OHWI kernels, DEPTHWISE_CONV_2D filters [1, kh, kw, in * multiplier] its
+// depthwise kernels (groups = input channels, multiplier outputs per group),
+// FULLY_CONNECTED weights [units, in] its [output, input] kernels; fused
+// activations become the operator's output range, and padding is explicit
+// after validation resolved SAME/VALID.
+//
+// Where XNNPACK declines a valid NNAPI operation (unsupported or invalid
+// parameter, e.g. a 1x1 max pool), the operation runs on its reference
+// kernel instead; any other XNNPACK error fails the compilation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Executor.h"
+
+#include <cmath>
+#include <limits>
+#include <mutex>
+
+#ifdef NNAPI_MLIR_HAVE_XNNPACK
+#include <xnnpack.h>
+
+static_assert(nnapi_mlir::host::kKernelSlackBytes >= XNN_EXTRA_BYTES,
+              "the arena must leave XNNPACK its read slack");
+
+namespace nnapi_mlir::host {
+
+namespace {
+
+const char *statusName(xnn_status s) {
+  switch (s) {
+  case xnn_status_success: return "success";
+  case xnn_status_uninitialized: return "uninitialized";
+  case xnn_status_invalid_parameter: return "invalid_parameter";
+  case xnn_status_invalid_state: return "invalid_state";
+  case xnn_status_unsupported_parameter: return "unsupported_parameter";
+  case xnn_status_unsupported_hardware: return "unsupported_hardware";
+  case xnn_status_out_of_memory: return "out_of_memory";
+  }
+  return "unknown";
+}
+
+std::string describe(const char *call, xnn_status s, bool injected) {
+  return std::string(call) + " returned xnn_status_" + statusName(s) +
+         (injected ? " (injected by NNAPI_MLIR_HOST_FAULT)" : "");
+}
+
+/// Output range of a fused activation.
+void activationRange(int32_t fuseCode, float &lo, float &hi) {
+  lo = -std::numeric_limits<float>::infinity();
+  hi = std::numeric_limits<float>::infinity();
+  switch (fuseCode) {
+  case ANEURALNETWORKS_FUSED_RELU: lo = 0.0f; break;
+  case ANEURALNETWORKS_FUSED_RELU1: lo = -1.0f, hi = 1.0f; break;
+  case ANEURALNETWORKS_FUSED_RELU6: lo = 0.0f, hi = 6.0f; break;
+  default: break;
+  }
+}
+
+/// An operator plus what running it needs; subclasses bind buffers.
+class XnnStep : public Step {
+public:
+  XnnStep(const char *what, const ExecutorOptions &options)
+      : what(what), threadpool(options.threadpool),
+        injectRunFailure(options.fault == Fault::Run) {}
+  ~XnnStep() override {
+    if (op)
+      xnn_delete_operator(op);
+  }
+  const char *backend() const override { return "xnnpack"; }
+
+  xnn_operator_t op = nullptr;
+  const char *what; ///< The NNAPI operation, for messages.
+
+protected:
+  /// Runs the operator after its setup call returned `setup`.
+  int launch(xnn_status setup) {
+    if (setup != xnn_status_success)
+      return fail(ANEURALNETWORKS_OP_FAILED,
+                  std::string("XNNPACK ") + what + ": " +
+                      describe("setup", setup, false));
+    xnn_status s = injectRunFailure ? xnn_status_invalid_state
+                                    : xnn_run_operator(op, threadpool);
+    if (s != xnn_status_success)
+      return fail(ANEURALNETWORKS_OP_FAILED,
+                  std::string("XNNPACK ") + what + ": " +
+                      describe("xnn_run_operator", s, injectRunFailure));
+    return ANEURALNETWORKS_NO_ERROR;
+  }
+
+  pthreadpool_t threadpool;
+  bool injectRunFailure;
+};
+
+class ConvStep : public XnnStep {
+public:
+  using XnnStep::XnnStep;
+  uint32_t input, output;
+  size_t batch, height, width;
+  int run(const Bindings &b) override {
+    return launch(xnn_setup_convolution2d_nhwc_f32(
+        op, batch, height, width, b[input], b[output], threadpool));
+  }
+};
+
+class FullyConnectedStep : public XnnStep {
+public:
+  using XnnStep::XnnStep;
+  uint32_t input, output;
+  size_t batch;
+  int run(const Bindings &b) override {
+    return launch(xnn_setup_fully_connected_nc_f32(op, batch, b[input],
+                                                   b[output], threadpool));
+  }
+};
+
+class PoolStep : public XnnStep {
+public:
+  using XnnStep::XnnStep;
+  enum { Average, Max, GlobalAverage } kind;
+  uint32_t input, output;
+  size_t batch, height, width;
+  int run(const Bindings &b) override {
+    switch (kind) {
+    case Average:
+      return launch(xnn_setup_average_pooling2d_nhwc_f32(
+          op, batch, height, width, b[input], b[output], threadpool));
+    case Max:
+      return launch(xnn_setup_max_pooling2d_nhwc_f32(
+          op, batch, height, width, b[input], b[output], threadpool));
+    case GlobalAverage:
+      return launch(xnn_setup_global_average_pooling_nwc_f32(
+          op, batch, height * width, b[input], b[output], threadpool));
+    }
+    return ANEURALNETWORKS_OP_FAILED;
+  }
+};
+
+class BinaryStep : public XnnStep {
+public:
+  using XnnStep::XnnStep;
+  decltype(&xnn_setup_add_nd_f32) setup;
+  uint32_t lhs, rhs, output;
+  std::vector<size_t> lhsShape, rhsShape;
+  /// Constant operands, copied with XNN_EXTRA_BYTES of slack.
+  std::vector<float> lhsConstant, rhsConstant;
+  int run(const Bindings &b) override {
+    const float *a = lhsConstant.empty() ? b[lhs] : lhsConstant.data();
+    const float *c = rhsConstant.empty() ? b[rhs] : rhsConstant.data();
+    return launch(setup(op, lhsShape.size(), lhsShape.data(), rhsShape.size(),
+                        rhsShape.data(), a, c, b[output], threadpool));
+  }
+};
+
+/// Unary operators over rows of a contiguous [batch, channels] tensor.
+class RowsStep : public XnnStep {
+public:
+  using XnnStep::XnnStep;
+  decltype(&xnn_setup_clamp_nc_f32) setup;
+  uint32_t input, output;
+  size_t rows;
+  int run(const Bindings &b) override {
+    return launch(setup(op, rows, b[input], b[output], threadpool));
+  }
+};
+
+} // namespace
+
+int initializeXnnpack(const ExecutorOptions &options) {
+  static std::once_flag once;
+  static xnn_status status = xnn_status_uninitialized;
+  std::call_once(once, [] { status = xnn_initialize(nullptr); });
+  bool injected = options.fault == Fault::Initialize;
+  xnn_status s = injected ? xnn_status_unsupported_hardware : status;
+  if (s != xnn_status_success)
+    return fail(ANEURALNETWORKS_OP_FAILED,
+                "XNNPACK is unavailable: " +
+                    describe("xnn_initialize", s, injected));
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+int createXnnpackStep(const HostModel &m, size_t index,
+                      const Bindings &bindings, const ExecutorOptions &options,
+                      std::unique_ptr<Step> &step) {
+  const Operation &operation = m.operations[index];
+  const OpParams &p = m.params[index];
+  const Window &w = p.window;
+  const Shape &inShape = m.operands[operation.inputs[0]].dims;
+  const Shape &outShape = m.operands[operation.outputs[0]].dims;
+  uint32_t input = operation.inputs[0], output = operation.outputs[0];
+  float lo, hi;
+  activationRange(p.fuseCode, lo, hi);
+  // The value of a constant operand, or null for one computed at run time.
+  auto constant = [&](uint32_t idx) -> const float * {
+    return m.operands[idx].kind == Kind::Constant ? bindings[idx] : nullptr;
+  };
+
+  std::unique_ptr<XnnStep> made;
+  xnn_status status = xnn_status_success;
+  const char *call = "";
+  switch (operation.opcode) {
+  case ANEURALNETWORKS_CONV_2D:
+  case ANEURALNETWORKS_DEPTHWISE_CONV_2D: {
+    bool depthwise = operation.opcode == ANEURALNETWORKS_DEPTHWISE_CONV_2D;
+    auto s = std::make_unique<ConvStep>(depthwise ? "DEPTHWISE_CONV_2D"
+                                                  : "CONV_2D",
+                                        options);
+    const float *filter = constant(operation.inputs[1]);
+    const float *bias = constant(operation.inputs[2]);
+    if (!filter || !bias)
+      return ANEURALNETWORKS_NO_ERROR; // weights computed at run time
+    size_t inC = inShape[3], outC = outShape[3];
+    call = "xnn_create_convolution2d_nhwc_f32";
+    status = xnn_create_convolution2d_nhwc_f32(
+        w.padTop, w.padRight, w.padBottom, w.padLeft, p.filterH, p.filterW,
+        w.strideH, w.strideW, w.dilationH, w.dilationW,
+        /*groups=*/depthwise ? inC : 1,
+        /*group_input_channels=*/depthwise ? 1 : inC,
+        /*group_output_channels=*/depthwise ? p.depthMultiplier : outC,
+        /*input_channel_stride=*/inC, /*output_channel_stride=*/outC, filter,
+        bias, lo, hi, depthwise ? XNN_FLAG_DEPTHWISE_CONVOLUTION : 0, &s->op);
+    s->input = input, s->output = output;
+    s->batch = inShape[0], s->height = inShape[1], s->width = inShape[2];
+    made = std::move(s);
+    break;
+  }
+  case ANEURALNETWORKS_FULLY_CONNECTED: {
+    auto s = std::make_unique<FullyConnectedStep>("FULLY_CONNECTED", options);
+    const Shape &ws = m.operands[operation.inputs[1]].dims;
+    const float *weights = constant(operation.inputs[1]);
+    const float *bias = constant(operation.inputs[2]);
+    if (!weights || !bias)
+      return ANEURALNETWORKS_NO_ERROR;
+    call = "xnn_create_fully_connected_nc_f32";
+    status = xnn_create_fully_connected_nc_f32(ws[1], ws[0], ws[1], ws[0],
+                                               weights, bias, lo, hi, 0,
+                                               &s->op);
+    s->input = input, s->output = output, s->batch = p.batch;
+    made = std::move(s);
+    break;
+  }
+  case ANEURALNETWORKS_AVERAGE_POOL_2D:
+  case ANEURALNETWORKS_MAX_POOL_2D: {
+    bool average = operation.opcode == ANEURALNETWORKS_AVERAGE_POOL_2D;
+    auto s = std::make_unique<PoolStep>(average ? "AVERAGE_POOL_2D"
+                                                : "MAX_POOL_2D",
+                                        options);
+    size_t channels = inShape[3];
+    bool global = average && outShape[1] == 1 && outShape[2] == 1 &&
+                  uint32_t(p.filterH) >= inShape[1] &&
+                  uint32_t(p.filterW) >= inShape[2] && w.padTop == 0 &&
+                  w.padLeft == 0;
+    if (global) {
+      s->kind = PoolStep::GlobalAverage;
+      call = "xnn_create_global_average_pooling_nwc_f32";
+      status = xnn_create_global_average_pooling_nwc_f32(
+          channels, channels, channels, lo, hi, 0, &s->op);
+    } else if (average) {
+      s->kind = PoolStep::Average;
+      call = "xnn_create_average_pooling2d_nhwc_f32";
+      status = xnn_create_average_pooling2d_nhwc_f32(
+          w.padTop, w.padRight, w.padBottom, w.padLeft, p.filterH, p.filterW,
+          w.strideH, w.strideW, channels, channels, channels, lo, hi, 0,
+          &s->op);
+    } else {
+      s->kind = PoolStep::Max;
+      call = "xnn_create_max_pooling2d_nhwc_f32";
+      status = xnn_create_max_pooling2d_nhwc_f32(
+          w.padTop, w.padRight, w.padBottom, w.padLeft, p.filterH, p.filterW,
+          w.strideH, w.strideW, 1, 1, channels, channels, channels, lo, hi, 0,
+          &s->op);
+    }
+    s->input = input, s->output = output;
+    s->batch = inShape[0], s->height = inShape[1], s->width = inShape[2];
+    made = std::move(s);
+    break;
+  }
+  case ANEURALNETWORKS_ADD: case ANEURALNETWORKS_SUB:
+  case ANEURALNETWORKS_MUL: case ANEURALNETWORKS_DIV: {
+    const char *name = operation.opcode == ANEURALNETWORKS_ADD   ? "ADD"
+                       : operation.opcode == ANEURALNETWORKS_SUB ? "SUB"
+                       : operation.opcode == ANEURALNETWORKS_MUL ? "MUL"
+                                                                 : "DIV";
+    auto s = std::make_unique<BinaryStep>(name, options);
+    switch (operation.opcode) {
+    case ANEURALNETWORKS_ADD:
+      call = "xnn_create_add_nd_f32";
+      status = xnn_create_add_nd_f32(lo, hi, 0, &s->op);
+      s->setup = xnn_setup_add_nd_f32;
+      break;
+    case ANEURALNETWORKS_SUB:
+      call = "xnn_create_subtract_nd_f32";
+      status = xnn_create_subtract_nd_f32(lo, hi, 0, &s->op);
+      s->setup = xnn_setup_subtract_nd_f32;
+      break;
+    case ANEURALNETWORKS_MUL:
+      call = "xnn_create_multiply_nd_f32";
+      status = xnn_create_multiply_nd_f32(lo, hi, 0, &s->op);
+      s->setup = xnn_setup_multiply_nd_f32;
+      break;
+    default:
+      call = "xnn_create_divide_nd_f32";
+      status = xnn_create_divide_nd_f32(lo, hi, 0, &s->op);
+      s->setup = xnn_setup_divide_nd_f32;
+      break;
+    }
+    s->lhs = operation.inputs[0], s->rhs = operation.inputs[1];
+    s->output = output;
+    // A rank-0 operand broadcasts exactly like a [1] one.
+    auto dims = [&](uint32_t idx, std::vector<size_t> &shape,
+                    std::vector<float> &copy) {
+      const Shape &d = m.operands[idx].dims;
+      shape.assign(d.begin(), d.end());
+      if (shape.empty())
+        shape.push_back(1);
+      if (const float *c = constant(idx)) {
+        size_t n = numElements(d);
+        copy.assign(n + XNN_EXTRA_BYTES / sizeof(float), 0.0f);
+        std::memcpy(copy.data(), c, n * sizeof(float));
+      }
+    };
+    dims(s->lhs, s->lhsShape, s->lhsConstant);
+    dims(s->rhs, s->rhsShape, s->rhsConstant);
+    made = std::move(s);
+    break;
+  }
+  case ANEURALNETWORKS_RELU: case ANEURALNETWORKS_RELU1:
+  case ANEURALNETWORKS_RELU6: case ANEURALNETWORKS_LOGISTIC:
+  case ANEURALNETWORKS_SOFTMAX: {
+    size_t channels = inShape.back();
+    size_t rows = numElements(inShape) / channels;
+    auto s = std::make_unique<RowsStep>("", options);
+    switch (operation.opcode) {
+    case ANEURALNETWORKS_LOGISTIC:
+      s->what = "LOGISTIC";
+      call = "xnn_create_sigmoid_nc_f32";
+      status = xnn_create_sigmoid_nc_f32(channels, channels, channels, 0,
+                                         &s->op);
+      s->setup = xnn_setup_sigmoid_nc_f32;
+      break;
+    case ANEURALNETWORKS_SOFTMAX:
+      // XNNPACK normalizes the innermost dimension with beta 1.
+      if (p.axis != int32_t(inShape.size()) - 1 || p.beta != 1.0f)
+        return ANEURALNETWORKS_NO_ERROR;
+      s->what = "SOFTMAX";
+      call = "xnn_create_softmax_nc_f32";
+      status = xnn_create_softmax_nc_f32(channels, channels, channels, 0,
+                                         &s->op);
+      s->setup = xnn_setup_softmax_nc_f32;
+      break;
+    default: {
+      float rlo = operation.opcode == ANEURALNETWORKS_RELU1 ? -1.0f : 0.0f;
+      float rhi = operation.opcode == ANEURALNETWORKS_RELU1   ? 1.0f
+                  : operation.opcode == ANEURALNETWORKS_RELU6 ? 6.0f
+                  : std::numeric_limits<float>::infinity();
+      s->what = operation.opcode == ANEURALNETWORKS_RELU    ? "RELU"
+                : operation.opcode == ANEURALNETWORKS_RELU1 ? "RELU1"
+                                                           : "RELU6";
+      call = "xnn_create_clamp_nc_f32";
+      status = xnn_create_clamp_nc_f32(channels, channels, channels, rlo, rhi,
+                                       0, &s->op);
+      s->setup = xnn_setup_clamp_nc_f32;
+      break;
+    }
+    }
+    s->input = input, s->output = output, s->rows = rows;
+    made = std::move(s);
+    break;
+  }
+  default:
+    // TANH (no float32 operator in this XNNPACK), RESHAPE into a model
+    // output and CONCATENATION (copies) use the reference kernels.
+    return ANEURALNETWORKS_NO_ERROR;
+  }
+
+  bool injected = options.fault == Fault::Create;
+  if (injected) {
+    status = xnn_status_out_of_memory;
+  } else if (status == xnn_status_unsupported_parameter ||
+             status == xnn_status_invalid_parameter ||
+             status == xnn_status_unsupported_hardware) {
+    return ANEURALNETWORKS_NO_ERROR; // the reference kernel runs it
+  }
+  if (status != xnn_status_success)
+    return fail(status == xnn_status_out_of_memory
+                    ? ANEURALNETWORKS_OUT_OF_MEMORY
+                    : ANEURALNETWORKS_OP_FAILED,
+                "operation " + std::to_string(index) + " (" + made->what +
+                    "): " + describe(call, status, injected));
+  step = std::move(made);
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+} // namespace nnapi_mlir::host
+
+#else // !NNAPI_MLIR_HAVE_XNNPACK
+
+namespace nnapi_mlir::host {
+
+int initializeXnnpack(const ExecutorOptions &) {
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+int createXnnpackStep(const HostModel &, size_t, const Bindings &,
+                      const ExecutorOptions &, std::unique_ptr<Step> &) {
+  return ANEURALNETWORKS_NO_ERROR; // reference kernels only
+}
+
+} // namespace nnapi_mlir::host
+
+#endif // NNAPI_MLIR_HAVE_XNNPACK
