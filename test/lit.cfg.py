@@ -11,7 +11,8 @@ config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.nnapi_obj_root, "test")
 
-llvm_config.with_system_environment(["HOME", "TMPDIR", "PATH"])
+llvm_config.with_system_environment(["HOME", "TMPDIR", "PATH",
+                                    "NNAPI_MLIR_HOST_KERNELS"])
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.nnapi_tools_dir, append_path=True)

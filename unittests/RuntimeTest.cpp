@@ -139,3 +139,50 @@ TEST_F(Runtime, HostLibraryExplainsARejectedCompilation) {
   setProfile(nullptr);
 }
 } // namespace
+
+namespace {
+
+int executionsCreated = 0;
+int (*realExecutionCreate)(ANeuralNetworksCompilation *,
+                           ANeuralNetworksExecution **) = nullptr;
+int countingExecutionCreate(ANeuralNetworksCompilation *c,
+                            ANeuralNetworksExecution **e) {
+  ++executionsCreated;
+  return realExecutionCreate(c, e);
+}
+
+/// A call with the buffers of the previous one recomputes its reusable
+/// execution; other buffers get a new execution; results are right either
+/// way. Without ANeuralNetworksExecution_setReusable every call creates one.
+TEST_F(Runtime, ReusesExecutionsOnlyForTheSameBuffers) {
+  for (bool reusable : {true, false}) {
+    static NNAPIFunctionTable table;
+    std::string error;
+    ASSERT_TRUE(loadNNAPILibrary(NNAPI_HOST_LIBRARY, table, error)) << error;
+    realExecutionCreate = table.ANeuralNetworksExecution_create;
+    table.ANeuralNetworksExecution_create = countingExecutionCreate;
+    if (!reusable)
+      table.ANeuralNetworksExecution_setReusable = nullptr;
+    setNNAPIFunctionTableForTesting(&table);
+    executionsCreated = 0;
+
+    float other[6] = {5, 5, 5, 5, 5, 5}, otherOut[6] = {};
+    void *ins[] = {other};
+    void *outs[] = {otherOut};
+    ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
+    input[0] = 7;
+    ASSERT_EQ(run(blob), NNAPI_RT_OK);
+    EXPECT_FLOAT_EQ(output[0], 8); // new contents, same buffers
+    ASSERT_EQ(nnapi_rt_execute(blob.data(), int64_t(blob.size()), 1, ins, 1,
+                               outs),
+              NNAPI_RT_OK);
+    EXPECT_FLOAT_EQ(otherOut[1], 3); // relu(5 - 2)
+    input[0] = -9;
+    ASSERT_EQ(run(blob), NNAPI_RT_OK);
+    EXPECT_FLOAT_EQ(output[0], 0);
+    EXPECT_EQ(executionsCreated, reusable ? 3 : 4) << reusable;
+    setNNAPIFunctionTableForTesting(nullptr);
+  }
+}
+
+} // namespace

@@ -4,6 +4,7 @@
 #include "nnapi-mlir/Runtime/BlobFormat.h"
 #include "nnapi-mlir/Runtime/NNAPILoader.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -35,6 +36,12 @@ struct Partition {
   std::string setupError;
   std::vector<uint64_t> inputBytes, outputBytes;
   bool reported = false;
+  /// A reusable execution (NNAPI feature level 5) bound to `boundInputs`
+  /// and `boundOutputs`, run again when a call passes the same buffers.
+  /// `execMutex` guards it; a call that finds it busy makes its own.
+  std::mutex execMutex;
+  ANeuralNetworksExecution *reusable = nullptr;
+  std::vector<void *> boundInputs, boundOutputs;
 };
 
 struct State {
@@ -59,6 +66,8 @@ struct State {
     const NNAPIFunctionTable &fn = functions();
     for (auto &entry : partitions) {
       Partition &p = *entry.second;
+      if (p.reusable && fn.ANeuralNetworksExecution_free)
+        fn.ANeuralNetworksExecution_free(p.reusable);
       if (p.compilation && fn.ANeuralNetworksCompilation_free)
         fn.ANeuralNetworksCompilation_free(p.compilation);
       if (p.nnModel && fn.ANeuralNetworksModel_free)
@@ -230,6 +239,52 @@ int32_t getPartition(State &s, const uint8_t *blobBytes, int64_t blobSize,
   return NNAPI_RT_OK;
 }
 
+/// Binds the buffers of one call to a new execution.
+int32_t bindExecution(const NNAPIFunctionTable &fn, Partition &p,
+                      ANeuralNetworksExecution *exec, void *const *inputs,
+                      void *const *outputs) {
+  for (size_t i = 0; i < p.inputBytes.size(); ++i) {
+    int rc = fn.ANeuralNetworksExecution_setInput(
+        exec, static_cast<int32_t>(i), nullptr, inputs[i], p.inputBytes[i]);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+      return failWith(NNAPI_RT_NNAPI_ERROR,
+                      describeCall(fn, "ANeuralNetworksExecution_setInput", rc) +
+                          " for input " + std::to_string(i));
+  }
+  for (size_t i = 0; i < p.outputBytes.size(); ++i) {
+    int rc = fn.ANeuralNetworksExecution_setOutput(
+        exec, static_cast<int32_t>(i), nullptr, outputs[i], p.outputBytes[i]);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+      return failWith(NNAPI_RT_NNAPI_ERROR,
+                      describeCall(fn, "ANeuralNetworksExecution_setOutput", rc) +
+                          " for output " + std::to_string(i));
+  }
+  return NNAPI_RT_OK;
+}
+
+/// Computes a bound execution, synchronously where the library can.
+int32_t computeExecution(const NNAPIFunctionTable &fn,
+                         ANeuralNetworksExecution *exec) {
+  if (fn.ANeuralNetworksExecution_compute) {
+    int rc = fn.ANeuralNetworksExecution_compute(exec);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+      return failWith(NNAPI_RT_NNAPI_ERROR,
+                      describeCall(fn, "ANeuralNetworksExecution_compute", rc));
+    return NNAPI_RT_OK;
+  }
+  ANeuralNetworksEvent *event = nullptr;
+  int rc = fn.ANeuralNetworksExecution_startCompute(exec, &event);
+  if (rc != ANEURALNETWORKS_NO_ERROR)
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    describeCall(fn, "ANeuralNetworksExecution_startCompute", rc));
+  rc = fn.ANeuralNetworksEvent_wait(event);
+  fn.ANeuralNetworksEvent_free(event);
+  if (rc != ANEURALNETWORKS_NO_ERROR)
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    describeCall(fn, "ANeuralNetworksEvent_wait", rc));
+  return NNAPI_RT_OK;
+}
+
 int32_t runPartition(State &s, Partition &p, int64_t numInputs,
                      void *const *inputs, int64_t numOutputs,
                      void *const *outputs) {
@@ -241,57 +296,50 @@ int32_t runPartition(State &s, Partition &p, int64_t numInputs,
                         " inputs and " + std::to_string(p.outputBytes.size()) +
                         " outputs, got " + std::to_string(numInputs) + " and " +
                         std::to_string(numOutputs));
+  for (int64_t i = 0; i < numInputs; ++i)
+    if (!inputs[i])
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "input " + std::to_string(i) + " is null");
+  for (int64_t i = 0; i < numOutputs; ++i)
+    if (!outputs[i])
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "output " + std::to_string(i) + " is null");
+
+  // Same buffers as the reusable execution's: compute it again.
+  std::unique_lock<std::mutex> lock(p.execMutex, std::try_to_lock);
+  bool reuse = lock.owns_lock() && fn.ANeuralNetworksExecution_setReusable;
+  if (reuse && p.reusable &&
+      std::equal(p.boundInputs.begin(), p.boundInputs.end(), inputs) &&
+      std::equal(p.boundOutputs.begin(), p.boundOutputs.end(), outputs)) {
+    int32_t status = computeExecution(fn, p.reusable);
+    if (status != NNAPI_RT_OK) {
+      fn.ANeuralNetworksExecution_free(p.reusable);
+      p.reusable = nullptr;
+    }
+    return status;
+  }
+
   ANeuralNetworksExecution *exec = nullptr;
   int rc = fn.ANeuralNetworksExecution_create(p.compilation, &exec);
   if (rc != ANEURALNETWORKS_NO_ERROR)
     return failWith(NNAPI_RT_NNAPI_ERROR,
                     describeCall(fn, "ANeuralNetworksExecution_create", rc));
-  struct Guard {
-    const NNAPIFunctionTable &fn;
-    ANeuralNetworksExecution *exec;
-    ~Guard() { fn.ANeuralNetworksExecution_free(exec); }
-  } guard{fn, exec};
-  for (int64_t i = 0; i < numInputs; ++i) {
-    if (!inputs[i])
-      return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                      "input " + std::to_string(i) + " is null");
-    rc = fn.ANeuralNetworksExecution_setInput(exec, static_cast<int32_t>(i),
-                                              nullptr, inputs[i],
-                                              p.inputBytes[i]);
-    if (rc != ANEURALNETWORKS_NO_ERROR)
-      return failWith(NNAPI_RT_NNAPI_ERROR,
-                      describeCall(fn, "ANeuralNetworksExecution_setInput", rc) +
-                          " for input " + std::to_string(i));
+  // A new reusable execution replaces the old one; if the library refuses
+  // reuse the execution is used once, like any other.
+  bool keep = reuse && fn.ANeuralNetworksExecution_setReusable(exec, true) ==
+                           ANEURALNETWORKS_NO_ERROR;
+  int32_t status = bindExecution(fn, p, exec, inputs, outputs);
+  if (status == NNAPI_RT_OK)
+    status = computeExecution(fn, exec);
+  if (!keep || status != NNAPI_RT_OK) {
+    fn.ANeuralNetworksExecution_free(exec);
+    return status;
   }
-  for (int64_t i = 0; i < numOutputs; ++i) {
-    if (!outputs[i])
-      return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                      "output " + std::to_string(i) + " is null");
-    rc = fn.ANeuralNetworksExecution_setOutput(exec, static_cast<int32_t>(i),
-                                               nullptr, outputs[i],
-                                               p.outputBytes[i]);
-    if (rc != ANEURALNETWORKS_NO_ERROR)
-      return failWith(NNAPI_RT_NNAPI_ERROR,
-                      describeCall(fn, "ANeuralNetworksExecution_setOutput", rc) +
-                          " for output " + std::to_string(i));
-  }
-  if (fn.ANeuralNetworksExecution_compute) {
-    rc = fn.ANeuralNetworksExecution_compute(exec);
-    if (rc != ANEURALNETWORKS_NO_ERROR)
-      return failWith(NNAPI_RT_NNAPI_ERROR,
-                      describeCall(fn, "ANeuralNetworksExecution_compute", rc));
-    return NNAPI_RT_OK;
-  }
-  ANeuralNetworksEvent *event = nullptr;
-  rc = fn.ANeuralNetworksExecution_startCompute(exec, &event);
-  if (rc != ANEURALNETWORKS_NO_ERROR)
-    return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall(fn, "ANeuralNetworksExecution_startCompute", rc));
-  rc = fn.ANeuralNetworksEvent_wait(event);
-  fn.ANeuralNetworksEvent_free(event);
-  if (rc != ANEURALNETWORKS_NO_ERROR)
-    return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall(fn, "ANeuralNetworksEvent_wait", rc));
+  if (p.reusable)
+    fn.ANeuralNetworksExecution_free(p.reusable);
+  p.reusable = exec;
+  p.boundInputs.assign(inputs, inputs + numInputs);
+  p.boundOutputs.assign(outputs, outputs + numOutputs);
   return NNAPI_RT_OK;
 }
 

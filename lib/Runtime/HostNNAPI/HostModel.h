@@ -21,6 +21,8 @@ namespace nnapi_mlir::host {
 /// Records `message` as the last error of this thread (NNAPIMLIRHost_lastError)
 /// and returns `code`.
 int fail(int code, std::string message);
+/// The message of this thread's last fail().
+const std::string &lastErrorMessage();
 
 enum class Kind { Temporary, Input, Output, Constant };
 

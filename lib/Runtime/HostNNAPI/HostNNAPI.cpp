@@ -18,8 +18,8 @@
 //                                      simulate an XNNPACK failure (tests)
 //
 // Besides the NNAPI functions it exports NNAPIMLIRHost_lastError(), which the
-// runtime looks up (optionally) to explain a failing call, and
-// NNAPIMLIRHost_setProfile().
+// runtime looks up (optionally) to explain a failing call,
+// NNAPIMLIRHost_setProfile() and NNAPIMLIRHost_getCompilationInfo().
 //
 // With a device profile (NNAPIMLIRHost_setProfile, or the path in
 // $NNAPI_MLIR_HOST_PROFILE read on first use) the library impersonates that
@@ -50,14 +50,6 @@
 
 using namespace nnapi_mlir::host;
 
-namespace {
-thread_local std::string lastError;
-} // namespace
-
-int nnapi_mlir::host::fail(int code, std::string message) {
-  lastError = std::move(message);
-  return code;
-}
 
 struct ANeuralNetworksModel : HostModel {
   bool finished = false;
@@ -235,7 +227,7 @@ std::string profileRejection(const HostModel &m, const Operation &op) {
 extern "C" {
 
 __attribute__((visibility("default"))) const char *NNAPIMLIRHost_lastError(void) {
-  return lastError.c_str();
+  return lastErrorMessage().c_str();
 }
 
 int ANeuralNetworksModel_create(ANeuralNetworksModel **model) {
@@ -623,6 +615,23 @@ int ANeuralNetworksDevice_getFeatureLevel(const ANeuralNetworksDevice *device,
 
 int64_t ANeuralNetworks_getRuntimeFeatureLevel(void) {
   return featureLevelCode(deviceFeatureLevel());
+}
+
+/// What a finished compilation became: its steps (operations that are not
+/// views), how many run on XNNPACK, and the bytes of its intermediate-tensor
+/// arena. For tests and tools; not part of NNAPI.
+__attribute__((visibility("default"))) int
+NNAPIMLIRHost_getCompilationInfo(const ANeuralNetworksCompilation *c,
+                                 uint32_t *steps, uint32_t *xnnpackSteps,
+                                 uint64_t *arenaBytes) {
+  if (!c || !steps || !xnnpackSteps || !arenaBytes)
+    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+  if (!c->finished)
+    return fail(ANEURALNETWORKS_BAD_STATE, "compilation not finished");
+  *steps = uint32_t(c->executor->stepCount());
+  *xnnpackSteps = uint32_t(c->executor->xnnpackStepCount());
+  *arenaBytes = c->executor->arenaBytes();
+  return ANEURALNETWORKS_NO_ERROR;
 }
 
 /// Impersonates the device described by the profile at `path` (nullptr or

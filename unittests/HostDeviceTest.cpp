@@ -1,0 +1,466 @@
+//===- HostDeviceTest.cpp - XNNPACK-backed host device vs reference -------===//
+//
+// Builds single-operation (and a few multi-operation) models through the
+// host library's NNAPI C API, compiles each twice, once with XNNPACK
+// (the default) and once with NNAPI_MLIR_HOST_KERNELS=reference, and
+// compares the results. The reference kernels are themselves checked against
+// direct definitions in HostKernelsTest. Shapes are chosen to be awkward:
+// 1x1 and 7x7 kernels, strides 2, dilation, asymmetric padding,
+// broadcasting, batch 2, channel counts that are not multiples of 8.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostModelBuilder.h"
+
+#include "../lib/Runtime/HostNNAPI/Executor.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+using namespace nnapi_mlir;
+using nnapi_mlir::test::HostModelBuilder;
+
+namespace {
+
+class HostDevice : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string error;
+    ASSERT_TRUE(loadNNAPILibrary(NNAPI_HOST_LIBRARY, fn, error)) << error;
+    info = reinterpret_cast<decltype(info)>(
+        dlsym(fn.handle, "NNAPIMLIRHost_getCompilationInfo"));
+    ASSERT_NE(info, nullptr);
+  }
+  void TearDown() override {
+    unsetenv("NNAPI_MLIR_HOST_KERNELS");
+    unsetenv("NNAPI_MLIR_HOST_FAULT");
+  }
+
+  /// Compiles `b`'s model with XNNPACK and with the reference kernels, runs
+  /// both on the same inputs and expects the same outputs. Returns the
+  /// number of XNNPACK steps of the XNNPACK compilation.
+  uint32_t expectSameAsReference(HostModelBuilder &b, float tolerance = 1e-4f) {
+    std::vector<std::vector<float>> fast, reference;
+    uint32_t steps = 0, xnnpack = 0, ignored = 0;
+    EXPECT_TRUE(b.compileAndRun(nullptr, fast, &steps, &xnnpack)) << b.error();
+    EXPECT_TRUE(b.compileAndRun("reference", reference, &steps, &ignored))
+        << b.error();
+    EXPECT_EQ(ignored, 0u) << "reference mode ran XNNPACK operators";
+    EXPECT_EQ(fast.size(), reference.size());
+    for (size_t k = 0; k < std::min(fast.size(), reference.size()); ++k) {
+      EXPECT_EQ(fast[k].size(), reference[k].size());
+      size_t bad = 0;
+      for (size_t i = 0; i < std::min(fast[k].size(), reference[k].size()); ++i)
+        if (!(std::fabs(fast[k][i] - reference[k][i]) <=
+              tolerance * std::max(1.0f, std::fabs(reference[k][i]))) &&
+            bad++ < 5)
+          ADD_FAILURE() << "output " << k << " element " << i << ": xnnpack "
+                        << fast[k][i] << ", reference " << reference[k][i];
+      EXPECT_EQ(bad, 0u) << "mismatching elements in output " << k;
+    }
+    return xnnpack;
+  }
+
+  NNAPIFunctionTable fn;
+  int (*info)(const ANeuralNetworksCompilation *, uint32_t *, uint32_t *,
+              uint64_t *) = nullptr;
+};
+
+struct ConvCase {
+  uint32_t n, h, w, c, outC, kh, kw;
+  int32_t strideH, strideW, dilationH, dilationW;
+  int32_t padL, padR, padT, padB; ///< -1: implicit SAME padding.
+  int32_t fuse;
+};
+
+class ConvVsReference : public HostDevice,
+                        public ::testing::WithParamInterface<ConvCase> {};
+
+/// Output size along one dimension (padding explicit or SAME).
+uint32_t outSize(uint32_t in, uint32_t k, int32_t stride, int32_t dilation,
+                 int32_t padA, int32_t padB) {
+  if (padA < 0)
+    return (in + stride - 1) / stride;
+  int32_t effective = (int32_t(k) - 1) * dilation + 1;
+  return uint32_t((int32_t(in) + padA + padB - effective) / stride + 1);
+}
+
+TEST_P(ConvVsReference, Conv2D) {
+  const ConvCase &p = GetParam();
+  HostModelBuilder b(fn);
+  uint32_t oh = outSize(p.h, p.kh, p.strideH, p.dilationH, p.padT, p.padB);
+  uint32_t ow = outSize(p.w, p.kw, p.strideW, p.dilationW, p.padL, p.padR);
+  uint32_t in = b.input({p.n, p.h, p.w, p.c});
+  uint32_t filter = b.constant({p.outC, p.kh, p.kw, p.c});
+  uint32_t bias = b.constant({p.outC});
+  uint32_t out = b.output({p.n, oh, ow, p.outC});
+  std::vector<uint32_t> ins = {in, filter, bias};
+  if (p.padL < 0)
+    ins.push_back(b.i32(ANEURALNETWORKS_PADDING_SAME));
+  else
+    for (int32_t pad : {p.padL, p.padR, p.padT, p.padB})
+      ins.push_back(b.i32(pad));
+  for (int32_t v : {p.strideW, p.strideH, p.fuse})
+    ins.push_back(b.i32(v));
+  ins.push_back(b.boolean(false));
+  ins.push_back(b.i32(p.dilationW));
+  ins.push_back(b.i32(p.dilationH));
+  b.operation(ANEURALNETWORKS_CONV_2D, ins, {out});
+  EXPECT_EQ(expectSameAsReference(b), 1u);
+}
+
+TEST_P(ConvVsReference, DepthwiseConv2D) {
+  const ConvCase &p = GetParam();
+  uint32_t multiplier = p.outC % p.c == 0 ? p.outC / p.c : 1;
+  uint32_t outC = p.c * multiplier;
+  HostModelBuilder b(fn);
+  uint32_t oh = outSize(p.h, p.kh, p.strideH, p.dilationH, p.padT, p.padB);
+  uint32_t ow = outSize(p.w, p.kw, p.strideW, p.dilationW, p.padL, p.padR);
+  uint32_t in = b.input({p.n, p.h, p.w, p.c});
+  uint32_t filter = b.constant({1, p.kh, p.kw, outC});
+  uint32_t bias = b.constant({outC});
+  uint32_t out = b.output({p.n, oh, ow, outC});
+  std::vector<uint32_t> ins = {in, filter, bias};
+  if (p.padL < 0)
+    ins.push_back(b.i32(ANEURALNETWORKS_PADDING_SAME));
+  else
+    for (int32_t pad : {p.padL, p.padR, p.padT, p.padB})
+      ins.push_back(b.i32(pad));
+  for (int32_t v : {p.strideW, p.strideH, int32_t(multiplier), p.fuse})
+    ins.push_back(b.i32(v));
+  ins.push_back(b.boolean(false));
+  ins.push_back(b.i32(p.dilationW));
+  ins.push_back(b.i32(p.dilationH));
+  b.operation(ANEURALNETWORKS_DEPTHWISE_CONV_2D, ins, {out});
+  EXPECT_EQ(expectSameAsReference(b), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, ConvVsReference,
+    ::testing::Values(
+        // 1x1, batch 2, odd channels, no activation.
+        ConvCase{2, 5, 7, 3, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0},
+        // 7x7 stride 2 with asymmetric padding and RELU.
+        ConvCase{1, 13, 11, 5, 9, 7, 7, 2, 2, 1, 1, 3, 2, 1, 3, 1},
+        // 3x3 dilation 2, SAME padding, RELU6, multiplier 2 for depthwise.
+        ConvCase{1, 9, 10, 6, 12, 3, 3, 1, 1, 2, 2, -1, -1, -1, -1, 3},
+        // 3x3 stride 2 (different per axis), VALID-like, RELU1.
+        ConvCase{2, 12, 9, 13, 13, 3, 3, 2, 1, 1, 1, 0, 0, 0, 0, 2},
+        // 5x3 kernel, dilation only in H, stride only in W.
+        ConvCase{1, 15, 8, 17, 34, 5, 3, 1, 2, 3, 1, 2, 1, 4, 4, 0}));
+
+TEST_F(HostDevice, FullyConnectedFlattensRank4Input) {
+  for (int32_t fuse : {0, 2}) {
+    HostModelBuilder b(fn);
+    uint32_t in = b.input({2, 1, 3, 17}); // 6 rows of 17
+    uint32_t w = b.constant({11, 17});
+    uint32_t bias = b.constant({11});
+    uint32_t out = b.output({6, 11});
+    b.operation(ANEURALNETWORKS_FULLY_CONNECTED, {in, w, bias, b.i32(fuse)},
+                {out});
+    EXPECT_EQ(expectSameAsReference(b), 1u);
+  }
+}
+
+/// POOL with explicit padding [l, r, t, b], stride, filter and fuse code.
+void addPool(HostModelBuilder &b, int32_t code, std::vector<uint32_t> inShape,
+             std::vector<uint32_t> outShape, std::vector<int32_t> pads,
+             int32_t stride, int32_t filterW, int32_t filterH, int32_t fuse) {
+  uint32_t in = b.input(inShape);
+  uint32_t out = b.output(outShape);
+  std::vector<uint32_t> ins = {in};
+  for (int32_t v : pads)
+    ins.push_back(b.i32(v));
+  for (int32_t v : {stride, stride, filterW, filterH, fuse})
+    ins.push_back(b.i32(v));
+  b.operation(code, ins, {out});
+}
+
+TEST_F(HostDevice, AveragePoolExcludesPaddingLikeTheReference) {
+  HostModelBuilder b(fn);
+  addPool(b, ANEURALNETWORKS_AVERAGE_POOL_2D, {2, 9, 8, 5}, {2, 5, 5, 5},
+          {2, 1, 1, 1}, 2, 3, 3, ANEURALNETWORKS_FUSED_RELU);
+  EXPECT_EQ(expectSameAsReference(b), 1u);
+}
+
+TEST_F(HostDevice, GlobalAveragePool) {
+  HostModelBuilder b(fn);
+  addPool(b, ANEURALNETWORKS_AVERAGE_POOL_2D, {2, 7, 7, 19}, {2, 1, 1, 19},
+          {0, 0, 0, 0}, 1, 7, 7, 0);
+  EXPECT_EQ(expectSameAsReference(b), 1u);
+}
+
+TEST_F(HostDevice, MaxPoolWithPaddingAndRelu6) {
+  HostModelBuilder b(fn);
+  addPool(b, ANEURALNETWORKS_MAX_POOL_2D, {1, 10, 9, 7}, {1, 5, 5, 7},
+          {1, 1, 1, 0}, 2, 3, 3, ANEURALNETWORKS_FUSED_RELU6);
+  EXPECT_EQ(expectSameAsReference(b), 1u);
+}
+
+TEST_F(HostDevice, OneByOneMaxPoolFallsBackToTheReferenceKernel) {
+  // XNNPACK refuses a 1x1 pooling window; the operation still runs.
+  HostModelBuilder b(fn);
+  addPool(b, ANEURALNETWORKS_MAX_POOL_2D, {1, 6, 6, 3}, {1, 3, 3, 3},
+          {0, 0, 0, 0}, 2, 1, 1, 0);
+  EXPECT_EQ(expectSameAsReference(b), 0u);
+}
+
+struct BinaryCase {
+  int32_t opcode;
+  std::vector<uint32_t> a, b, out;
+  bool constantB;
+  int32_t fuse;
+};
+
+class BinaryVsReference : public HostDevice,
+                          public ::testing::WithParamInterface<BinaryCase> {};
+
+TEST_P(BinaryVsReference, Broadcasts) {
+  const BinaryCase &p = GetParam();
+  HostModelBuilder b(fn);
+  uint32_t x = b.input(p.a);
+  // Divisors stay away from zero.
+  float lo = p.opcode == ANEURALNETWORKS_DIV ? 0.5f : -1.0f;
+  uint32_t y = p.constantB ? b.constant(p.b, lo, 2.0f) : b.input(p.b, lo, 2.0f);
+  uint32_t out = b.output(p.out);
+  b.operation(p.opcode, {x, y, b.i32(p.fuse)}, {out});
+  EXPECT_EQ(expectSameAsReference(b), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, BinaryVsReference,
+    ::testing::Values(
+        BinaryCase{ANEURALNETWORKS_ADD, {2, 3, 4, 5}, {4, 1}, {2, 3, 4, 5},
+                   false, 1},
+        BinaryCase{ANEURALNETWORKS_MUL, {1, 5}, {3, 1}, {3, 5}, false, 0},
+        BinaryCase{ANEURALNETWORKS_SUB, {}, {2, 3}, {2, 3}, false, 2},
+        BinaryCase{ANEURALNETWORKS_DIV, {2, 7, 9}, {9}, {2, 7, 9}, true, 0},
+        BinaryCase{ANEURALNETWORKS_ADD, {1, 4, 4, 13}, {1, 1, 1, 13},
+                   {1, 4, 4, 13}, true, 3}));
+
+TEST_F(HostDevice, ElementwiseActivationsAndSoftmax) {
+  struct Case {
+    int32_t opcode;
+    uint32_t xnnpack; ///< Expected XNNPACK steps.
+  };
+  for (Case c : {Case{ANEURALNETWORKS_RELU, 1}, Case{ANEURALNETWORKS_RELU1, 1},
+                 Case{ANEURALNETWORKS_RELU6, 1},
+                 Case{ANEURALNETWORKS_LOGISTIC, 1},
+                 Case{ANEURALNETWORKS_TANH, 0}}) {
+    HostModelBuilder b(fn);
+    uint32_t in = b.input({2, 3, 7}, -8.0f, 8.0f);
+    uint32_t out = b.output({2, 3, 7});
+    b.operation(c.opcode, {in}, {out});
+    EXPECT_EQ(expectSameAsReference(b, 1e-5f), c.xnnpack) << c.opcode;
+  }
+  // XNNPACK's softmax normalizes the last axis with beta 1; other forms use
+  // the reference kernel.
+  struct Softmax {
+    float beta;
+    int32_t axis;
+    uint32_t xnnpack;
+  };
+  for (Softmax s : {Softmax{1.0f, -1, 1}, Softmax{0.5f, -1, 0},
+                    Softmax{1.0f, 1, 0}}) {
+    HostModelBuilder b(fn);
+    uint32_t in = b.input({3, 5, 11}, -4.0f, 4.0f);
+    uint32_t out = b.output({3, 5, 11});
+    b.operation(ANEURALNETWORKS_SOFTMAX, {in, b.f32(s.beta), b.i32(s.axis)},
+                {out});
+    EXPECT_EQ(expectSameAsReference(b, 1e-5f), s.xnnpack);
+  }
+}
+
+TEST_F(HostDevice, Float16ModelComputesInFloat32) {
+  HostModelBuilder b(fn, ANEURALNETWORKS_TENSOR_FLOAT16);
+  uint32_t in = b.input({1, 6, 6, 4});
+  uint32_t filter = b.constant({3, 3, 3, 4});
+  uint32_t bias = b.constant({3});
+  uint32_t conv = b.temporary({1, 6, 6, 3});
+  b.operation(ANEURALNETWORKS_CONV_2D,
+              {in, filter, bias, b.i32(ANEURALNETWORKS_PADDING_SAME), b.i32(1),
+               b.i32(1), b.i32(ANEURALNETWORKS_FUSED_RELU)},
+              {conv});
+  uint32_t out = b.output({1, 6, 6, 3});
+  b.operation(ANEURALNETWORKS_LOGISTIC, {conv}, {out});
+  EXPECT_EQ(expectSameAsReference(b, 1e-3f), 2u);
+}
+
+/// conv -> relu -> reshape -> fully connected -> softmax, plus a second
+/// output taken before the reshape: reshapes become views, the arena reuses
+/// memory, and outputs that later operations read stay correct.
+TEST_F(HostDevice, ChainReusesArenaMemoryAndViewsReshapes) {
+  HostModelBuilder b(fn);
+  uint32_t in = b.input({1, 8, 8, 3});
+  uint32_t c1 = b.temporary({1, 8, 8, 8});
+  b.operation(ANEURALNETWORKS_CONV_2D,
+              {in, b.constant({8, 3, 3, 3}), b.constant({8}),
+               b.i32(ANEURALNETWORKS_PADDING_SAME), b.i32(1), b.i32(1),
+               b.i32(1)},
+              {c1});
+  uint32_t c2 = b.temporary({1, 8, 8, 8});
+  b.operation(ANEURALNETWORKS_CONV_2D,
+              {c1, b.constant({8, 3, 3, 8}), b.constant({8}),
+               b.i32(ANEURALNETWORKS_PADDING_SAME), b.i32(1), b.i32(1),
+               b.i32(0)},
+              {c2});
+  uint32_t pooled = b.output({1, 4, 4, 8});
+  b.operation(ANEURALNETWORKS_MAX_POOL_2D,
+              {c2, b.i32(ANEURALNETWORKS_PADDING_VALID), b.i32(2), b.i32(2),
+               b.i32(2), b.i32(2), b.i32(0)},
+              {pooled});
+  uint32_t flat = b.temporary({1, 128});
+  int32_t shape[] = {1, 128};
+  b.operation(ANEURALNETWORKS_RESHAPE,
+              {pooled, b.tensorI32({2}, shape)}, {flat});
+  uint32_t fc = b.temporary({1, 10});
+  b.operation(ANEURALNETWORKS_FULLY_CONNECTED,
+              {flat, b.constant({10, 128}), b.constant({10}), b.i32(0)}, {fc});
+  uint32_t probs = b.output({1, 10});
+  b.operation(ANEURALNETWORKS_SOFTMAX, {fc, b.f32(1.0f)}, {probs});
+  EXPECT_EQ(expectSameAsReference(b), 5u);
+
+  ANeuralNetworksCompilation *c = b.compile(nullptr);
+  ASSERT_NE(c, nullptr) << b.error();
+  uint32_t steps = 0, xnnpack = 0;
+  uint64_t arena = 0;
+  ASSERT_EQ(info(c, &steps, &xnnpack, &arena), 0);
+  EXPECT_EQ(steps, 5u) << "the reshape should be a view";
+  // c1 and the pooled staging may share; c2 must not overlap c1. Without
+  // reuse the arena would hold c1 + c2 + fc + staging for in/pooled/probs.
+  size_t tensor = 8 * 8 * 8 * sizeof(float);
+  EXPECT_LT(arena, 2 * tensor + 4 * 1024 + 4 * 1024 + 1024);
+}
+
+TEST_F(HostDevice, ReusableExecutionRunsTwiceAndFreezesItsBuffers) {
+  HostModelBuilder b(fn);
+  uint32_t x = b.input({4});
+  uint32_t out = b.output({4});
+  b.operation(ANEURALNETWORKS_RELU, {x}, {out});
+  ANeuralNetworksCompilation *c = b.compile(nullptr);
+  ASSERT_NE(c, nullptr) << b.error();
+  ANeuralNetworksExecution *e = nullptr;
+  ASSERT_EQ(fn.ANeuralNetworksExecution_create(c, &e), 0);
+  ASSERT_NE(fn.ANeuralNetworksExecution_setReusable, nullptr);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_setReusable(e, true), 0);
+  float in[4] = {-1, 2, -3, 4}, result[4] = {};
+  ASSERT_EQ(fn.ANeuralNetworksExecution_setInput(e, 0, nullptr, in, 16), 0);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_setOutput(e, 0, nullptr, result, 16), 0);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_compute(e), 0);
+  EXPECT_EQ(result[1], 2.0f);
+  in[1] = 5; // same buffers, new contents
+  ASSERT_EQ(fn.ANeuralNetworksExecution_compute(e), 0);
+  EXPECT_EQ(result[1], 5.0f);
+  EXPECT_EQ(result[0], 0.0f);
+  EXPECT_EQ(fn.ANeuralNetworksExecution_setInput(e, 0, nullptr, in, 16),
+            ANEURALNETWORKS_BAD_STATE);
+  EXPECT_EQ(fn.ANeuralNetworksExecution_setReusable(e, false),
+            ANEURALNETWORKS_BAD_STATE);
+  fn.ANeuralNetworksExecution_free(e);
+
+  // A plain execution computes once.
+  ASSERT_EQ(fn.ANeuralNetworksExecution_create(c, &e), 0);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_setInput(e, 0, nullptr, in, 16), 0);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_setOutput(e, 0, nullptr, result, 16), 0);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_compute(e), 0);
+  EXPECT_EQ(fn.ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_BAD_STATE);
+  fn.ANeuralNetworksExecution_free(e);
+}
+
+TEST_F(HostDevice, InjectedXnnpackFailuresAreReportedAtTheRightCall) {
+  auto build = [&](HostModelBuilder &b) {
+    uint32_t x = b.input({1, 4, 4, 2});
+    uint32_t out = b.output({1, 4, 4, 2});
+    b.operation(ANEURALNETWORKS_CONV_2D,
+                {x, b.constant({2, 1, 1, 2}), b.constant({2}),
+                 b.i32(ANEURALNETWORKS_PADDING_VALID), b.i32(1), b.i32(1),
+                 b.i32(0)},
+                {out});
+  };
+  for (const char *fault : {"initialize", "create"}) {
+    HostModelBuilder b(fn);
+    build(b);
+    setenv("NNAPI_MLIR_HOST_FAULT", fault, 1);
+    EXPECT_EQ(b.compile(nullptr), nullptr) << fault;
+    EXPECT_NE(b.error().find(std::string("xnn_") +
+                             (fault[0] == 'i' ? "initialize" : "create")),
+              std::string::npos)
+        << b.error();
+    EXPECT_NE(b.error().find("injected"), std::string::npos) << b.error();
+  }
+  // The reference kernels do not use XNNPACK, so its failures do not matter.
+  {
+    HostModelBuilder b(fn);
+    build(b);
+    setenv("NNAPI_MLIR_HOST_FAULT", "initialize", 1);
+    std::vector<std::vector<float>> out;
+    EXPECT_TRUE(b.compileAndRun("reference", out)) << b.error();
+  }
+  HostModelBuilder b(fn);
+  build(b);
+  setenv("NNAPI_MLIR_HOST_FAULT", "run", 1);
+  std::vector<std::vector<float>> out;
+  EXPECT_FALSE(b.compileAndRun(nullptr, out));
+  EXPECT_NE(b.error().find("xnn_run_operator returned"), std::string::npos)
+      << b.error();
+  setenv("NNAPI_MLIR_HOST_FAULT", "sometimes", 1);
+  HostModelBuilder c(fn);
+  build(c);
+  EXPECT_EQ(c.compile(nullptr), nullptr);
+  EXPECT_NE(c.error().find("NNAPI_MLIR_HOST_FAULT must be"), std::string::npos)
+      << c.error();
+}
+
+TEST_F(HostDevice, UnknownKernelModeIsAnError) {
+  HostModelBuilder b(fn);
+  uint32_t x = b.input({4});
+  uint32_t out = b.output({4});
+  b.operation(ANEURALNETWORKS_RELU, {x}, {out});
+  EXPECT_EQ(b.compile("fastest"), nullptr);
+  EXPECT_NE(b.error().find("NNAPI_MLIR_HOST_KERNELS must be"),
+            std::string::npos)
+      << b.error();
+}
+
+TEST(BufferPlan, NeverOverlapsLiveBuffersAndReusesDeadOnes) {
+  using nnapi_mlir::host::BufferRequest;
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<BufferRequest> requests(1 + rng() % 24);
+    for (BufferRequest &r : requests) {
+      r.bytes = 1 + rng() % 5000;
+      r.first = rng() % 20;
+      r.last = r.first + rng() % 6;
+    }
+    std::vector<size_t> offsets;
+    size_t total = nnapi_mlir::host::planBuffers(requests, 64, offsets);
+    size_t sum = 0, peak = 0;
+    for (size_t step = 0; step < 26; ++step) {
+      size_t live = 0;
+      for (const BufferRequest &r : requests)
+        if (r.first <= step && step <= r.last)
+          live += (r.bytes + 63) / 64 * 64;
+      peak = std::max(peak, live);
+    }
+    for (size_t i = 0; i < requests.size(); ++i) {
+      const BufferRequest &a = requests[i];
+      sum += (a.bytes + 63) / 64 * 64;
+      EXPECT_EQ(offsets[i] % 64, 0u);
+      EXPECT_LE(offsets[i] + a.bytes, total);
+      for (size_t j = i + 1; j < requests.size(); ++j) {
+        const BufferRequest &b = requests[j];
+        bool live = a.first <= b.last && b.first <= a.last;
+        bool apart = offsets[i] + a.bytes <= offsets[j] ||
+                     offsets[j] + b.bytes <= offsets[i];
+        EXPECT_TRUE(!live || apart) << "trial " << trial;
+      }
+    }
+    EXPECT_GE(total, peak); // no plan can do better than the live peak
+    EXPECT_LE(total, sum);
+  }
+}
+
+} // namespace

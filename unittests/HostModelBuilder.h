@@ -1,0 +1,256 @@
+//===- HostModelBuilder.h - Build and run NNAPI models in unit tests ------===//
+//
+// Builds a model through an NNAPI function table (the host library loaded
+// with dlopen), with random inputs and constants, and compiles and runs it
+// with a chosen kernel mode ($NNAPI_MLIR_HOST_KERNELS).
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_MLIR_UNITTESTS_HOSTMODELBUILDER_H
+#define NNAPI_MLIR_UNITTESTS_HOSTMODELBUILDER_H
+
+#include "nnapi-mlir/Runtime/HostNNAPI/Kernels.h"
+#include "nnapi-mlir/Runtime/NNAPILoader.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace nnapi_mlir::test {
+
+class HostModelBuilder {
+public:
+  /// Tensors are TENSOR_FLOAT32 or TENSOR_FLOAT16 (`floatType`).
+  explicit HostModelBuilder(const NNAPIFunctionTable &fn,
+                            int32_t floatType = ANEURALNETWORKS_TENSOR_FLOAT32)
+      : fn(fn), floatType(floatType), rng(1234) {
+    lastError = reinterpret_cast<const char *(*)()>(
+        dlsym(fn.handle, "NNAPIMLIRHost_lastError"));
+    info = reinterpret_cast<decltype(info)>(
+        dlsym(fn.handle, "NNAPIMLIRHost_getCompilationInfo"));
+    if (fn.ANeuralNetworksModel_create(&model) != ANEURALNETWORKS_NO_ERROR)
+      model = nullptr;
+  }
+  ~HostModelBuilder() {
+    for (ANeuralNetworksCompilation *c : compilations)
+      fn.ANeuralNetworksCompilation_free(c);
+    if (model)
+      fn.ANeuralNetworksModel_free(model);
+  }
+
+  /// A model input filled with uniform values in [lo, hi).
+  uint32_t input(std::vector<uint32_t> dims, float lo = -1, float hi = 1) {
+    uint32_t idx = operand(floatType, dims);
+    inputs.push_back(idx);
+    inputData.push_back(random(dims, lo, hi));
+    return idx;
+  }
+  uint32_t output(std::vector<uint32_t> dims) {
+    uint32_t idx = operand(floatType, dims);
+    outputs.push_back(idx);
+    outputDims.push_back(dims);
+    return idx;
+  }
+  uint32_t temporary(std::vector<uint32_t> dims) {
+    return operand(floatType, dims);
+  }
+  /// A constant tensor of uniform values in [lo, hi).
+  uint32_t constant(std::vector<uint32_t> dims, float lo = -1, float hi = 1) {
+    uint32_t idx = operand(floatType, dims);
+    std::vector<uint8_t> &bytes = keep(encode(random(dims, lo, hi)));
+    check(fn.ANeuralNetworksModel_setOperandValue(model, int32_t(idx),
+                                                  bytes.data(), bytes.size()));
+    return idx;
+  }
+  uint32_t tensorI32(std::vector<uint32_t> dims, const int32_t *values) {
+    uint32_t idx = operand(ANEURALNETWORKS_TENSOR_INT32, dims);
+    size_t n = host::numElements(dims) * 4;
+    std::vector<uint8_t> &bytes = keep(std::vector<uint8_t>(n));
+    std::memcpy(bytes.data(), values, n);
+    check(fn.ANeuralNetworksModel_setOperandValue(model, int32_t(idx),
+                                                  bytes.data(), n));
+    return idx;
+  }
+  uint32_t i32(int32_t v) { return scalar(ANEURALNETWORKS_INT32, &v, 4); }
+  uint32_t boolean(bool v) {
+    uint8_t b = v;
+    return scalar(ANEURALNETWORKS_BOOL, &b, 1);
+  }
+  /// A FLOAT32 scalar, or FLOAT16 in a float16 model.
+  uint32_t f32(float v) {
+    if (floatType == ANEURALNETWORKS_TENSOR_FLOAT16) {
+      uint16_t h = host::floatToHalf(v);
+      return scalar(ANEURALNETWORKS_FLOAT16, &h, 2);
+    }
+    return scalar(ANEURALNETWORKS_FLOAT32, &v, 4);
+  }
+  void operation(int32_t code, std::vector<uint32_t> ins,
+                 std::vector<uint32_t> outs) {
+    check(fn.ANeuralNetworksModel_addOperation(
+        model, code, uint32_t(ins.size()), ins.data(), uint32_t(outs.size()),
+        outs.data()));
+  }
+
+  /// Finishes the model (once) and compiles it with NNAPI_MLIR_HOST_KERNELS
+  /// set to `kernels` (unset if null). Null on failure; see error(). The
+  /// builder frees its compilations.
+  ANeuralNetworksCompilation *compile(const char *kernels) {
+    if (!finished) {
+      finished = true;
+      check(fn.ANeuralNetworksModel_identifyInputsAndOutputs(
+          model, uint32_t(inputs.size()), inputs.data(),
+          uint32_t(outputs.size()), outputs.data()));
+      check(fn.ANeuralNetworksModel_finish(model));
+    }
+    if (!failure.empty())
+      return nullptr;
+    if (kernels)
+      setenv("NNAPI_MLIR_HOST_KERNELS", kernels, 1);
+    else
+      unsetenv("NNAPI_MLIR_HOST_KERNELS");
+    ANeuralNetworksCompilation *c = nullptr;
+    bool ok = check(fn.ANeuralNetworksCompilation_create(model, &c)) &&
+              check(fn.ANeuralNetworksCompilation_finish(c));
+    unsetenv("NNAPI_MLIR_HOST_KERNELS");
+    if (c)
+      compilations.push_back(c);
+    return ok ? c : nullptr;
+  }
+
+  /// Compiles with `kernels`, runs once on the inputs, and returns the
+  /// outputs as float32. `steps`/`xnnpack` receive the compilation's counts.
+  bool compileAndRun(const char *kernels,
+                     std::vector<std::vector<float>> &results,
+                     uint32_t *steps = nullptr, uint32_t *xnnpack = nullptr) {
+    ANeuralNetworksCompilation *c = compile(kernels);
+    if (!c)
+      return false;
+    uint32_t s = 0, x = 0;
+    uint64_t arena = 0;
+    if (info && info(c, &s, &x, &arena) == ANEURALNETWORKS_NO_ERROR) {
+      if (steps)
+        *steps = s;
+      if (xnnpack)
+        *xnnpack = x;
+    }
+    ANeuralNetworksExecution *e = nullptr;
+    if (!check(fn.ANeuralNetworksExecution_create(c, &e)))
+      return false;
+    std::vector<std::vector<uint8_t>> in, out;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      in.push_back(encode(inputData[k]));
+      check(fn.ANeuralNetworksExecution_setInput(e, int32_t(k), nullptr,
+                                                 in.back().data(),
+                                                 in.back().size()));
+    }
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      out.emplace_back(host::numElements(outputDims[k]) * elementBytes());
+      check(fn.ANeuralNetworksExecution_setOutput(e, int32_t(k), nullptr,
+                                                  out.back().data(),
+                                                  out.back().size()));
+    }
+    bool ok = check(fn.ANeuralNetworksExecution_compute(e));
+    fn.ANeuralNetworksExecution_free(e);
+    results.clear();
+    for (const std::vector<uint8_t> &bytes : out)
+      results.push_back(decode(bytes));
+    return ok && failure.empty();
+  }
+
+  size_t inputCount() const { return inputs.size(); }
+  size_t outputCount() const { return outputs.size(); }
+  size_t inputElements(size_t k) const { return inputData[k].size(); }
+  size_t outputElements(size_t k) const {
+    return host::numElements(outputDims[k]);
+  }
+
+  /// The first failure (NNAPI call and the library's message), or "".
+  const std::string &error() const { return failure; }
+
+private:
+  uint32_t operand(int32_t type, const std::vector<uint32_t> &dims) {
+    ANeuralNetworksOperandType t{type, uint32_t(dims.size()),
+                                 dims.empty() ? nullptr : dims.data(), 0, 0};
+    check(fn.ANeuralNetworksModel_addOperand(model, &t));
+    return next++;
+  }
+  uint32_t scalar(int32_t type, const void *value, size_t bytes) {
+    uint32_t idx = operand(type, {});
+    check(fn.ANeuralNetworksModel_setOperandValue(model, int32_t(idx), value,
+                                                  bytes));
+    return idx;
+  }
+  bool check(int rc) {
+    if (rc != ANEURALNETWORKS_NO_ERROR && failure.empty())
+      failure = "NNAPI call returned " + std::to_string(rc) + ": " +
+                (lastError ? lastError() : "");
+    return rc == ANEURALNETWORKS_NO_ERROR;
+  }
+  std::vector<float> random(const std::vector<uint32_t> &dims, float lo,
+                            float hi) {
+    std::uniform_real_distribution<float> dist(lo, hi);
+    std::vector<float> v(host::numElements(dims));
+    for (float &x : v)
+      x = dist(rng);
+    if (floatType == ANEURALNETWORKS_TENSOR_FLOAT16) // representable values
+      for (float &x : v)
+        x = host::halfToFloat(host::floatToHalf(x));
+    return v;
+  }
+  size_t elementBytes() const {
+    return floatType == ANEURALNETWORKS_TENSOR_FLOAT16 ? 2 : 4;
+  }
+  std::vector<uint8_t> encode(const std::vector<float> &values) const {
+    std::vector<uint8_t> bytes(values.size() * elementBytes());
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (floatType == ANEURALNETWORKS_TENSOR_FLOAT16) {
+        uint16_t h = host::floatToHalf(values[i]);
+        std::memcpy(&bytes[2 * i], &h, 2);
+      } else {
+        std::memcpy(&bytes[4 * i], &values[i], 4);
+      }
+    }
+    return bytes;
+  }
+  std::vector<float> decode(const std::vector<uint8_t> &bytes) const {
+    std::vector<float> values(bytes.size() / elementBytes());
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (floatType == ANEURALNETWORKS_TENSOR_FLOAT16) {
+        uint16_t h;
+        std::memcpy(&h, &bytes[2 * i], 2);
+        values[i] = host::halfToFloat(h);
+      } else {
+        std::memcpy(&values[i], &bytes[4 * i], 4);
+      }
+    }
+    return values;
+  }
+  /// Keeps constant storage alive: values over 128 bytes are referenced.
+  std::vector<uint8_t> &keep(std::vector<uint8_t> bytes) {
+    storage.push_back(std::make_unique<std::vector<uint8_t>>(std::move(bytes)));
+    return *storage.back();
+  }
+
+  const NNAPIFunctionTable &fn;
+  int32_t floatType;
+  std::mt19937 rng;
+  ANeuralNetworksModel *model = nullptr;
+  std::vector<ANeuralNetworksCompilation *> compilations;
+  uint32_t next = 0;
+  bool finished = false;
+  std::vector<uint32_t> inputs, outputs;
+  std::vector<std::vector<float>> inputData;
+  std::vector<std::vector<uint32_t>> outputDims;
+  std::vector<std::unique_ptr<std::vector<uint8_t>>> storage;
+  std::string failure;
+  const char *(*lastError)() = nullptr;
+  int (*info)(const ANeuralNetworksCompilation *, uint32_t *, uint32_t *,
+              uint64_t *) = nullptr;
+};
+
+} // namespace nnapi_mlir::test
+
+#endif // NNAPI_MLIR_UNITTESTS_HOSTMODELBUILDER_H
