@@ -268,7 +268,8 @@ void BM_OneAdd_4_CompiledModel(benchmark::State &state) {
   for (auto _ : state)
     run(inputs, outputs);
   nnapi_rt_get_stats(&after, &failed);
-  if (after - before != state.iterations() || result[0] != 3.0f)
+  if (int64_t(after - before) != int64_t(state.iterations()) ||
+      result[0] != 3.0f)
     state.SkipWithError("the ADD did not run on NNAPI");
 }
 BENCHMARK(BM_OneAdd_4_CompiledModel);

@@ -35,6 +35,8 @@ void mlir::nnapi::buildNNAPIPartitionPipeline(
     OpPassManager &pm, const CompilePipelineOptions &options) {
   // Imported NCHW models carry layout transposes around every NHWC op.
   pm.addPass(createNNAPIPropagateTransposes());
+  // Imported batch norms fold into the convolutions before them.
+  pm.addPass(createNNAPIFoldScaleShift());
   if (!options.hostOnly) {
     NNAPIPartitionOptions partition;
     partition.featureLevel = options.featureLevel;
@@ -104,7 +106,11 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   pm.addPass(arith::createArithExpandOpsPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Buffers come from the runtime's pool (Runtime.h), not straight from
+  // malloc: repeated runs reuse their pages.
+  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
+  memrefToLLVM.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
   pm.addPass(createArithToLLVMConversionPass());
   ConvertFuncToLLVMPassOptions funcToLLVM;
   funcToLLVM.useBarePtrCallConv = true;

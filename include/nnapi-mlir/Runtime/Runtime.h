@@ -70,6 +70,22 @@ void nnapi_rt_reset(void);
  * stderr. By default the first failure of each partition is reported once. */
 void nnapi_rt_set_quiet(int32_t quiet);
 
+/* Buffers of compiled models. Compiled code allocates every intermediate
+ * buffer through MLIR's generic allocation functions
+ * (_mlir_memref_to_llvm_alloc, _mlir_memref_to_llvm_aligned_alloc,
+ * _mlir_memref_to_llvm_free), which the runtime defines on top of these:
+ * blocks of 64 KiB and more are pooled when freed (up to 1 GiB in all) and
+ * reused for the next request of the same size, so repeated runs do not pay
+ * for fresh pages. Alignment is at least 64 bytes. Thread-safe. */
+void *nnapi_rt_alloc(uint64_t size, uint64_t alignment);
+void nnapi_rt_free(void *ptr);
+/* Bytes waiting in the pool, and how many pooled-size requests it served
+ * (hits) or had to allocate (misses). */
+void nnapi_rt_get_pool_stats(uint64_t *cachedBytes, uint64_t *hits,
+                             uint64_t *misses);
+/* Returns every pooled block to the system. */
+void nnapi_rt_trim_pool(void);
+
 #ifdef __cplusplus
 }
 #endif

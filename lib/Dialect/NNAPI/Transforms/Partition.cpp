@@ -166,6 +166,7 @@ struct Unit {
   solver::Constraint constraint = solver::Constraint::Free;
   std::string reason; ///< Why it cannot go to NNAPI.
   double hostUs = 0, deviceUs = 0;
+  double macs = 0, elements = 0; ///< The cost model's work measures.
 };
 
 struct PassConfig {
@@ -309,6 +310,8 @@ void FunctionPlacer::classify(Unit &unit) {
                   .estimateUs(work.macs, work.elements);
   }
   unit.hostUs = hostUs;
+  unit.macs = macs;
+  unit.elements = elements;
 
   auto reject = [&](std::string why) {
     if (unit.reason.empty())
@@ -510,6 +513,8 @@ void FunctionPlacer::fillReport(ReportFunction &report,
       op.nnapi = profile::operationName(unit.opcode);
     op.partition = solution.partition[i];
     op.hostUs = unit.hostUs;
+    op.macs = unit.macs;
+    op.elements = unit.elements;
     if (unit.capable)
       op.deviceUs = unit.deviceUs;
     if (op.partition < 0)

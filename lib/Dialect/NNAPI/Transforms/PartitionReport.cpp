@@ -77,6 +77,8 @@ std::string mlir::nnapi::reportToJSON(const Report &report) {
                   micros(j, "nnapi_us", *op.deviceUs);
                 else
                   j.attribute("nnapi_us", nullptr);
+                j.attribute("macs", op.macs);
+                j.attribute("elements", op.elements);
                 if (op.partition < 0)
                   j.attribute("reason", op.reason);
                 j.attributeArray("inputs", [&] {

@@ -26,6 +26,7 @@ struct ReportOp {
   int partition = -1; ///< Index into ReportFunction::partitions, -1 host.
   double hostUs = 0;
   std::optional<double> deviceUs; ///< Unset when NNAPI cannot run it.
+  double macs = 0, elements = 0;  ///< Work the cost model charges for.
   std::string reason;             ///< Why it stays on the host.
   std::vector<unsigned> inputs;   ///< Ids of the ops producing its operands.
 };

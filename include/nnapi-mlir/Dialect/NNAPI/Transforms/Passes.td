@@ -69,6 +69,20 @@ def NNAPIPropagateTransposes : Pass<"nnapi-propagate-transposes"> {
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
 
+def NNAPIFoldScaleShift : Pass<"nnapi-fold-scale-shift"> {
+  let summary = "Fold constant per-channel multiplies and adds into the convolution or fully-connected op before them";
+  let description = [{
+    `tosa.mul(conv, s)` and `tosa.add(conv, t)`, where `conv` is a
+    `tosa.conv2d`, `tosa.depthwise_conv2d` or `tosa.fully_connected` with
+    constant float32 weights and bias and no other user, and `s`/`t` are
+    constants that vary only along the output channels, become the
+    producer with scaled weights and bias (`W * s`, `b * s`) or a shifted
+    bias (`b + t`). This removes an imported BatchNormalization's two
+    passes over the activation, wherever the op then runs.
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
 def NNAPIFuseActivations : Pass<"nnapi-fuse-activations"> {
   let summary = "Fold nnapi.relu/relu1/relu6 into their producer's fused activation";
   let dependentDialects = ["::mlir::nnapi::NNAPIDialect"];

@@ -1,0 +1,141 @@
+#!/usr/bin/python3
+"""Writes the end-to-end benchmark models as ONNX files with python3-onnx.
+
+    mobilenetv2  MobileNetV2's stem and first three stages at 224x224:
+                 conv 3x3/2 -> 112x112x32, inverted residual blocks (1x1
+                 expand, 3x3 depthwise, 1x1 project, residual adds) down to
+                 28x28x32, a 1x1 head to 1280, global average pool, Gemm to
+                 1000, Softmax. BatchNormalization after every conv, Clip
+                 [0, 6] as ReLU6.
+    resnet18     ResNet-18's stem and first two stages at 224x224: conv 7x7/2
+                 + BN + ReLU, max pool 3x3/2 -> 56x56x64, two basic blocks,
+                 a strided block with a 1x1 projection shortcut to 28x28x128
+                 and one more block, global average pool, Gemm to 1000.
+
+Each model gets DIR/NAME/model.onnx and DIR/NAME/test_data_set_0/input_0.pb
+(a seeded random input); reference outputs come from ONNX Runtime
+(benchmarks/ort_compare.py writes them), so this script computes none.
+
+Usage: make_bench_models.py --out-dir DIR [--seed N]
+"""
+import argparse
+import os
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+class Graph:
+    def __init__(self, rng):
+        self.rng = rng
+        self.nodes, self.inits = [], []
+        self.count = 0
+
+    def name(self, prefix):
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def const(self, array, prefix="w"):
+        n = self.name(prefix)
+        self.inits.append(numpy_helper.from_array(array.astype(np.float32), n))
+        return n
+
+    def node(self, op, inputs, **attrs):
+        out = self.name(op.lower())
+        self.nodes.append(helper.make_node(op, inputs, [out], name=out, **attrs))
+        return out
+
+    def conv(self, x, cin, cout, k, stride=1, group=1, bn=True):
+        fan_in = cin // group * k * k
+        w = self.rng.standard_normal((cout, cin // group, k, k)) * np.sqrt(2.0 / fan_in)
+        b = self.rng.standard_normal(cout) * 0.01
+        y = self.node("Conv", [x, self.const(w), self.const(b, "b")],
+                      kernel_shape=[k, k], strides=[stride, stride],
+                      pads=[k // 2] * 4, group=group)
+        if bn:
+            scale = 1 + 0.1 * self.rng.standard_normal(cout)
+            shift = 0.1 * self.rng.standard_normal(cout)
+            mean = 0.1 * self.rng.standard_normal(cout)
+            var = 1 + 0.1 * self.rng.random(cout)
+            y = self.node("BatchNormalization",
+                          [y, self.const(scale, "g"), self.const(shift, "beta"),
+                           self.const(mean, "m"), self.const(var, "v")],
+                          epsilon=1e-5)
+        return y
+
+    def relu6(self, x):
+        return self.node("Clip", [x, self.const(np.array(0.0), "lo"),
+                                  self.const(np.array(6.0), "hi")])
+
+    def head(self, x, channels, classes, softmax):
+        y = self.node("GlobalAveragePool", [x])
+        y = self.node("Flatten", [y], axis=1)
+        w = self.rng.standard_normal((classes, channels)) * np.sqrt(1.0 / channels)
+        y = self.node("Gemm", [y, self.const(w), self.const(np.zeros(classes), "b")],
+                      transB=1)
+        return self.node("Softmax", [y], axis=1) if softmax else y
+
+    def model(self, x, y, classes):
+        graph = helper.make_graph(
+            self.nodes, "bench",
+            [helper.make_tensor_value_info(x, TensorProto.FLOAT, [1, 3, 224, 224])],
+            [helper.make_tensor_value_info(y, TensorProto.FLOAT, [1, classes])],
+            self.inits)
+        m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        m.ir_version = 8
+        onnx.checker.check_model(m)
+        return m
+
+
+def mobilenetv2(rng):
+    g = Graph(rng)
+    x = g.relu6(g.conv("input", 3, 32, 3, stride=2))
+    # (expansion, output channels, repeats, first stride)
+    c = 32
+    for t, cout, n, s in [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2)]:
+        for i in range(n):
+            stride = s if i == 0 else 1
+            hidden = c * t
+            y = x if t == 1 else g.relu6(g.conv(x, c, hidden, 1))
+            y = g.relu6(g.conv(y, hidden, hidden, 3, stride=stride, group=hidden))
+            y = g.conv(y, hidden, cout, 1)
+            x = g.node("Add", [x, y]) if stride == 1 and c == cout else y
+            c = cout
+    x = g.relu6(g.conv(x, c, 1280, 1))
+    return g.model("input", g.head(x, 1280, 1000, softmax=True), 1000)
+
+
+def resnet18(rng):
+    g = Graph(rng)
+    x = g.node("Relu", [g.conv("input", 3, 64, 7, stride=2)])
+    x = g.node("MaxPool", [x], kernel_shape=[3, 3], strides=[2, 2], pads=[1] * 4)
+    c = 64
+    for cout, stride in [(64, 1), (64, 1), (128, 2), (128, 1)]:
+        y = g.node("Relu", [g.conv(x, c, cout, 3, stride=stride)])
+        y = g.conv(y, cout, cout, 3)
+        shortcut = x if stride == 1 and c == cout else g.conv(x, c, cout, 1, stride=stride)
+        x = g.node("Relu", [g.node("Add", [y, shortcut])])
+        c = cout
+    return g.model("input", g.head(x, c, 1000, softmax=False), 1000)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out-dir", required=True)
+    ap.add_argument("--seed", type=int, default=3)
+    args = ap.parse_args()
+    for name, build in [("mobilenetv2", mobilenetv2), ("resnet18", resnet18)]:
+        rng = np.random.default_rng(args.seed)
+        d = os.path.join(args.out_dir, name)
+        os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+        onnx.save(build(rng), os.path.join(d, "model.onnx"))
+        x = rng.standard_normal((1, 3, 224, 224)).astype(np.float32)
+        t = numpy_helper.from_array(x, "input")
+        with open(os.path.join(d, "test_data_set_0", "input_0.pb"), "wb") as f:
+            f.write(t.SerializeToString())
+        print(f"wrote {d}/model.onnx")
+
+
+if __name__ == "__main__":
+    main()
