@@ -8,6 +8,7 @@ packages=(
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
   libgtest-dev libgmock-dev libbenchmark-dev
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
+  libxnnpack-dev libpthreadpool-dev
   python3 python3-numpy python3-onnx
   chromium
 )

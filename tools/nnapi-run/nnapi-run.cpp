@@ -525,7 +525,7 @@ int main(int argc, char **argv) {
     std::sort(ms.begin(), ms.end());
     double median = ms.size() % 2 ? ms[ms.size() / 2]
                                   : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
-    std::printf("bench: runs=%d median_ms=%.4f min_ms=%.4f\n", bench, median,
+    std::printf("bench: runs=%d median_ms=%.6f min_ms=%.6f\n", bench, median,
                 ms.front());
   }
   return status;

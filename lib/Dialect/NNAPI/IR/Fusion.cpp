@@ -2,6 +2,7 @@
 
 #include "nnapi-mlir/Dialect/NNAPI/IR/Fusion.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#include "nnapi-mlir/Runtime/NeuralNetworks.h"
 
 using namespace mlir;
 using namespace mlir::nnapi;
@@ -17,13 +18,13 @@ struct FuseActivation : OpRewritePattern<ActivationOp> {
   LogicalResult matchAndRewrite(ActivationOp op,
                                 PatternRewriter &rewriter) const override {
     Operation *producer = op.getInput().getDefiningOp();
-    if (!producer ||
-        !isa<AddOp, SubOp, MulOp, DivOp, Conv2DOp, DepthwiseConv2DOp,
-             FullyConnectedOp, MaxPool2DOp, AveragePool2DOp>(producer))
+    auto nnapiOp = dyn_cast_or_null<NNAPIOperationInterface>(producer);
+    if (!nnapiOp || !hasFusedActivationOperand(nnapiOp.getOperationCode()))
       return rewriter.notifyMatchFailure(op, "producer has no fused activation");
     if (!producer->hasOneUse())
       return rewriter.notifyMatchFailure(op, "producer has other users");
-    auto current = producer->getAttrOfType<FuseCodeAttr>(kFusedActivation);
+    auto current =
+        producer->template getAttrOfType<FuseCodeAttr>(kFusedActivation);
     if (current && current.getValue() != FuseCode::none)
       return rewriter.notifyMatchFailure(op, "producer already fuses one");
     rewriter.modifyOpInPlace(producer, [&] {
@@ -37,6 +38,24 @@ struct FuseActivation : OpRewritePattern<ActivationOp> {
   FuseCode code;
 };
 } // namespace
+
+bool mlir::nnapi::hasFusedActivationOperand(int32_t opcode) {
+  switch (opcode) {
+  case ANEURALNETWORKS_ADD: case ANEURALNETWORKS_SUB:
+  case ANEURALNETWORKS_MUL: case ANEURALNETWORKS_DIV:
+  case ANEURALNETWORKS_CONV_2D: case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
+  case ANEURALNETWORKS_FULLY_CONNECTED: case ANEURALNETWORKS_AVERAGE_POOL_2D:
+  case ANEURALNETWORKS_MAX_POOL_2D:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool mlir::nnapi::isFusableActivation(int32_t opcode) {
+  return opcode == ANEURALNETWORKS_RELU || opcode == ANEURALNETWORKS_RELU1 ||
+         opcode == ANEURALNETWORKS_RELU6;
+}
 
 void mlir::nnapi::populateFuseActivationPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();

@@ -11,6 +11,7 @@
 
 #include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h"
 #include "nnapi-mlir/Conversion/TosaToNNAPI/TosaToNNAPI.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/Fusion.h"
 #include "nnapi-mlir/Dialect/NNAPI/Transforms/PartitionReport.h"
 #include "nnapi-mlir/Dialect/NNAPI/Transforms/PartitionSolver.h"
 #include "nnapi-mlir/Runtime/DeviceProfile.h"
@@ -365,6 +366,17 @@ void FunctionPlacer::classify(Unit &unit) {
   if (unit.capable)
     unit.deviceUs = config.device.device.lookup(unit.opcode, deviceType)
                         .estimateUs(macs, elements);
+  // An activation that the conversion folds into its producer's fused
+  // activation operand (nnapi-fuse-activations) costs nothing on NNAPI when
+  // the two share a partition, which is where the solver puts them: alone,
+  // the activation would pay transfers and a partition of its own.
+  if (unit.capable && unit.ops.size() == 1 && isFusableActivation(unit.opcode)) {
+    Value input = root->getOperand(0);
+    Operation *producer = input.getDefiningOp();
+    if (producer && input.hasOneUse() &&
+        hasFusedActivationOperand(getNNAPIOperationCode(producer)))
+      unit.deviceUs = 0;
+  }
 
   // The override has the last word, but cannot make NNAPI run what it can't.
   std::string hostEntry = config.placement.match(

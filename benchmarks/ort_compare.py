@@ -1,0 +1,174 @@
+#!/usr/bin/python3
+"""End-to-end latency against ONNX Runtime (CPU, 1 thread), side by side.
+
+    ort_compare.py --build BUILD [--work DIR] [--runs N] [--rounds R]
+                   [--profile PROFILE.json] [--modes nnapi,host-only]
+                   [--ort-runner PATH/ort_run.js] [--models a,b]
+
+For each model (the example CNN, and MobileNetV2- and ResNet-18-like stages
+at 224x224 written by make_bench_models.py):
+  1. ONNX Runtime writes the reference outputs (ort_run.js --write) and
+     nnapi-run --test-data checks every mode against them;
+  2. each mode is compiled (nnapi: partitions under PROFILE, default
+     profiles/host-xnnpack.json; host-only: the LLVM-compiled code only);
+  3. R rounds, each timing ONNX Runtime and every mode back to back
+     (nnapi-run --bench N, ort_run.js --threads 1 --bench N, medians), so
+     that machine noise hits all of them alike; the per-model figure is the
+     median over rounds.
+Prints the ratio to ONNX Runtime per model and mode and the geometric mean,
+and the peak resident memory of nnapi-run per model (from wait4), next to
+the model's weights and its largest set of simultaneously live activations.
+
+ONNX Runtime is not part of this repository: install it with
+`bash ../shared/tools/ort/setup.sh` (npm, outside the repository).
+"""
+import argparse
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import shape_inference
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if r.returncode:
+        sys.exit(f"ort_compare: {' '.join(cmd)} failed:\n{r.stdout}{r.stderr}")
+    return r.stdout
+
+
+def median_ms(text):
+    return float(text.split("median_ms=")[1].split()[0])
+
+
+def peak_rss_mb(cmd, env):
+    """Peak resident set of one run of `cmd`, in MiB (Linux ru_maxrss is KiB)."""
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         env=env)
+    _, status, usage = os.wait4(p.pid, 0)
+    if status:
+        sys.exit(f"ort_compare: {' '.join(cmd)} failed")
+    return usage.ru_maxrss / 1024.0
+
+
+def memory_needs_mb(path):
+    """Weights, and the largest set of activations alive at once when the
+    nodes run in file order (a tensor lives from its producer to its last
+    consumer), in MiB."""
+    m = shape_inference.infer_shapes(onnx.load(path))
+    g = m.graph
+    weights = sum(np.prod(t.dims) * 4 for t in g.initializer)
+    sizes = {}
+    for vi in list(g.input) + list(g.value_info) + list(g.output):
+        dims = [d.dim_value for d in vi.type.tensor_type.shape.dim]
+        sizes[vi.name] = int(np.prod(dims)) * 4 if dims else 4
+    inits = {t.name for t in g.initializer}
+    last_use = {}
+    for i, n in enumerate(g.node):
+        for x in n.input:
+            last_use[x] = i
+    for o in g.output:
+        last_use[o.name] = len(g.node)
+    live = {x.name for x in g.input if x.name not in inits}
+    peak = 0
+    for i, n in enumerate(g.node):
+        live |= {o for o in n.output}
+        peak = max(peak, sum(sizes.get(x, 0) for x in live))
+        live = {x for x in live if last_use.get(x, -1) > i}
+    return weights / 2**20, peak / 2**20
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--work", default="/tmp/nnapi-mlir-bench")
+    ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--profile", default=os.path.join(ROOT, "profiles", "host-xnnpack.json"))
+    ap.add_argument("--modes", default="nnapi,host-only")
+    ap.add_argument("--models", default="cnn,mobilenetv2,resnet18")
+    ap.add_argument("--ort-runner", default=os.path.join(ROOT, "..", "shared", "tools",
+                                                         "ort", "ort_run.js"))
+    ap.add_argument("--compile-arg", action="append", default=[],
+                    help="extra nnapi-compile flag for every mode")
+    args = ap.parse_args()
+    if not shutil.which("node") or not os.path.exists(args.ort_runner):
+        sys.exit("ort_compare: needs node and ort_run.js (bash ../shared/tools/ort/setup.sh)")
+    bindir = os.path.join(args.build, "bin")
+    modes = args.modes.split(",")
+    env = dict(os.environ, NNAPI_MLIR_QUIET="1")
+
+    os.makedirs(args.work, exist_ok=True)
+    run([sys.executable, os.path.join(HERE, "make_bench_models.py"), "--out-dir", args.work])
+    cnn = os.path.join(args.work, "cnn")
+    os.makedirs(os.path.join(cnn, "test_data_set_0"), exist_ok=True)
+    shutil.copy(os.path.join(ROOT, "examples", "onnx", "cnn.onnx"), os.path.join(cnn, "model.onnx"))
+    shutil.copy(os.path.join(ROOT, "examples", "onnx", "test_data_set_0", "input_0.pb"),
+                os.path.join(cnn, "test_data_set_0", "input_0.pb"))
+
+    models = args.models.split(",")
+    libs = {}
+    for name in models:
+        d = os.path.join(args.work, name)
+        onnx_path, data = os.path.join(d, "model.onnx"), os.path.join(d, "test_data_set_0")
+        run(["node", args.ort_runner, onnx_path, data, "--write"])
+        for mode in modes:
+            so = os.path.join(d, f"{mode}.so")
+            flags = ["--host-only"] if mode == "host-only" else ["--device-profile", args.profile]
+            run([os.path.join(bindir, "nnapi-compile"), onnx_path, "-o", so] + flags +
+                args.compile_arg)
+            check = run([os.path.join(bindir, "nnapi-run"), so, "--test-data", data], env=env)
+            print(f"{name:12s} {mode:10s} {check.strip().splitlines()[-1]}", flush=True)
+            libs[name, mode] = so
+
+    times = {}
+    for r in range(args.rounds):
+        for name in models:
+            d = os.path.join(args.work, name)
+            out = run(["node", args.ort_runner, os.path.join(d, "model.onnx"),
+                       os.path.join(d, "test_data_set_0"), "--threads", "1",
+                       "--bench", str(args.runs)])
+            times.setdefault((name, "ort"), []).append(median_ms(out))
+            for mode in modes:
+                out = run([os.path.join(bindir, "nnapi-run"), libs[name, mode],
+                           "--bench", str(args.runs)], env=env)
+                times.setdefault((name, mode), []).append(median_ms(out))
+
+    print()
+    header = f"{'model':12s} {'ORT ms':>9s}" + "".join(f" {m + ' ms':>13s} {'ratio':>6s}" for m in modes)
+    print(header)
+    logs = {m: [] for m in modes}
+    for name in models:
+        ort = statistics.median(times[name, "ort"])
+        line = f"{name:12s} {ort:9.3f}"
+        for m in modes:
+            ms = statistics.median(times[name, m])
+            logs[m].append(math.log(ms / ort))
+            line += f" {ms:13.3f} {ms / ort:6.2f}"
+        print(line)
+    print(f"{'geomean':12s} {'':9s}" + "".join(
+        f" {'':13s} {math.exp(sum(v) / len(v)):6.2f}" for v in logs.values()))
+
+    print()
+    base = peak_rss_mb([os.path.join(bindir, "nnapi-run"), "--help"], env)
+    print(f"peak RSS of nnapi-run (MiB; 'nnapi-run --help' alone: {base:.1f})")
+    for name in models:
+        weights, acts = memory_needs_mb(os.path.join(args.work, name, "model.onnx"))
+        line = f"{name:12s} weights {weights:7.2f}  largest live activations {acts:7.2f}"
+        for m in modes:
+            rss = peak_rss_mb([os.path.join(bindir, "nnapi-run"), libs[name, m],
+                               "--bench", "3"], env)
+            line += f"  {m}: {rss:7.1f} ({rss - base:6.1f} above --help)"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
