@@ -157,7 +157,7 @@ TEST(DeviceProfileTest, ShippedProfilesAreValid) {
     ++count;
   }
   closedir(dir);
-  EXPECT_EQ(count, 9); // generic-fl1..7, npu, cpu-nnapi
+  EXPECT_EQ(count, 10); // generic-fl1..7, npu, cpu-nnapi, host-xnnpack
 }
 
 } // namespace
