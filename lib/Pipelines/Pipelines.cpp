@@ -1,6 +1,7 @@
 //===- Pipelines.cpp - Pass pipelines of nnapi-mlir -----------------------===//
 
 #include "nnapi-mlir/Pipelines/Pipelines.h"
+#include "nnapi-mlir/Codegen/Passes.h"
 #include "nnapi-mlir/Conversion/Passes.h"
 #include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h"
 
@@ -16,6 +17,8 @@
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -69,6 +72,19 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToArith());
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToTensor());
   pm.addPass(createCanonicalizerPass());
+
+  // Code generation on tensors: filters re-laid out at compile time, ops
+  // tiled for registers with their initializers and element-wise consumers
+  // fused into the tiles, and vectorized (nnapi-codegen's description).
+  if (options.hostCodegen) {
+    pm.addNestedPass<func::FuncOp>(createNNAPICodegenPrepare());
+    NNAPICodegenOptions codegen;
+    codegen.vectorBits = options.vectorBits;
+    codegen.vectorRegisters = options.vectorRegisters;
+    codegen.emitRemarks = options.emitRemarks;
+    pm.addNestedPass<func::FuncOp>(createNNAPICodegen(codegen));
+  }
+  // After code generation, whose folding would remove these copies again.
   pm.addPass(createNNAPICopyAliasedResults());
 
   // Bufferize across calls with identity layouts, then turn returned buffers
@@ -91,13 +107,20 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   outParams.hoistStaticAllocs = true;
   outParams.memCpyFn = linalgCopy;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  // One arena per function for the buffers that remain, before deallocation
+  // is decided (so that only the arena is freed).
+  pm.addNestedPass<func::FuncOp>(createNNAPIPlanBuffers());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
 
   // Partition calls dispatch to the runtime, falling back to the host copy.
   pm.addPass(createNNAPILowerPartitionCalls());
 
-  // Loops and the LLVM dialect.
+  // Vector ops on buffers down to FMAs and 1-D loads and stores; then
+  // loops for whatever linalg is left, and the LLVM dialect.
+  if (options.hostCodegen)
+    pm.addNestedPass<func::FuncOp>(createNNAPILowerVectors());
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
@@ -110,6 +133,7 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   // malloc: repeated runs reuse their pages.
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = true;
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
   pm.addPass(createArithToLLVMConversionPass());
   ConvertFuncToLLVMPassOptions funcToLLVM;

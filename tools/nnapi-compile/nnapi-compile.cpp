@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "nnapi-mlir/Codegen/Target.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 #ifdef NNAPI_MLIR_HAVE_ONNX
 #include "nnapi-mlir/Frontend/ONNX/ONNXImporter.h"
@@ -43,6 +44,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -89,8 +91,29 @@ static cl::opt<std::string>
 static cl::opt<bool> listONNXOps(
     "list-onnx-ops",
     cl::desc("Print the ONNX operator types the importer supports and exit"));
-static cl::opt<bool> remarks("emit-remarks",
-                             cl::desc("Print why each host op stays there"));
+static cl::opt<bool> remarks(
+    "emit-remarks",
+    cl::desc("Print why each host op stays there, and which host ops the "
+             "code generation leaves to scalar loops"));
+static cl::opt<std::string>
+    mtriple("mtriple", cl::desc("Target triple of the host code (default: "
+                                "this machine's)"),
+            cl::value_desc("triple"));
+static cl::opt<std::string>
+    mcpu("mcpu",
+         cl::desc("CPU the host code is compiled for; tile sizes follow its "
+                  "vector width (default: native, this machine's CPU)"),
+         cl::value_desc("name"), cl::init("native"));
+static cl::opt<std::string>
+    mattr("mattr", cl::desc("Target features to add or remove "
+                            "(+avx512f,-fma,...)"),
+          cl::value_desc("+a,-b"));
+static cl::opt<bool> noHostCodegen(
+    "no-host-codegen",
+    cl::desc("Lower the host code to plain loops (no tiling or vectorization)"));
+static cl::opt<bool> printTarget(
+    "print-target",
+    cl::desc("Print the target and the vector shape the code generation uses"));
 enum class Emit { SharedLibrary, Object, LLVMIR, MLIR };
 static cl::opt<Emit> emit(
     "emit", cl::desc("What to write"), cl::init(Emit::SharedLibrary),
@@ -249,6 +272,23 @@ int main(int argc, char **argv) {
       return fail("cannot parse '" + inputFile + "'");
   }
 
+  // The target first: the host code generation sizes its tiles by it.
+  llvm::Expected<nnapi::HostTarget> hostTarget =
+      nnapi::createHostTarget(mtriple, mcpu, mattr);
+  if (!hostTarget)
+    return fail(toString(hostTarget.takeError()));
+  if (emit == Emit::SharedLibrary &&
+      llvm::Triple(hostTarget->triple).getArch() !=
+          llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch())
+    return fail("a shared library for '" + hostTarget->triple +
+                "' needs that target's linker; use --emit=obj and link it "
+                "with the target's toolchain");
+  if (printTarget)
+    llvm::outs() << "target " << hostTarget->triple << " cpu "
+                 << hostTarget->cpu << ": " << hostTarget->vectorBits
+                 << "-bit vectors, " << hostTarget->vectorRegisters
+                 << " vector registers\n";
+
   nnapi::CompilePipelineOptions options;
   options.featureLevel = featureLevel.getValue();
   options.hostOnly = hostOnly.getValue();
@@ -261,6 +301,9 @@ int main(int argc, char **argv) {
   options.placement = placement.getValue();
   options.report = report.getValue();
   options.emitRemarks = remarks.getValue();
+  options.hostCodegen = !noHostCodegen;
+  options.vectorBits = hostTarget->vectorBits;
+  options.vectorRegisters = hostTarget->vectorRegisters;
   PassManager partitionPM(&context);
   nnapi::buildNNAPIPartitionPipeline(partitionPM, options);
   if (failed(partitionPM.run(*module)))
@@ -278,25 +321,25 @@ int main(int argc, char **argv) {
   if (failed(hostPM.run(*module)))
     return fail("lowering to LLVM failed");
 
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(*module, llvmContext, "nnapi_model");
   if (!llvmModule)
     return fail("translation to LLVM IR failed");
 
-  std::string triple = llvm::sys::getDefaultTargetTriple();
-  std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return fail("no target for '" + triple + "': " + error);
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, llvm::sys::getHostCPUName(), "", llvm::TargetOptions(),
-      llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  llvm::TargetMachine *machine = hostTarget->machine.get();
   llvmModule->setDataLayout(machine->createDataLayout());
-  llvmModule->setTargetTriple(triple);
-  auto optimize = makeOptimizingTransformer(3, 0, machine.get());
+  llvmModule->setTargetTriple(hostTarget->triple);
+  // Every function for the chosen CPU (the target machine's defaults apply
+  // to functions without these attributes, but tools reading the IR should
+  // see them).
+  for (llvm::Function &f : *llvmModule)
+    if (!f.isDeclaration()) {
+      f.addFnAttr("target-cpu", hostTarget->cpu);
+      if (!hostTarget->features.empty())
+        f.addFnAttr("target-features", hostTarget->features);
+    }
+  auto optimize = makeOptimizingTransformer(3, 0, machine);
   if (llvm::Error err = optimize(llvmModule.get()))
     return fail("LLVM optimization failed: " + toString(std::move(err)));
 

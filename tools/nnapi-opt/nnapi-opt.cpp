@@ -1,5 +1,6 @@
 //===- nnapi-opt.cpp - mlir-opt with nnapi-mlir's dialects and passes -----===//
 
+#include "nnapi-mlir/Codegen/Passes.h"
 #include "nnapi-mlir/Conversion/Passes.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 #include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h"
@@ -13,6 +14,7 @@ int main(int argc, char **argv) {
   mlir::nnapi::registerCompilerDialects(registry);
   mlir::nnapi::registerNNAPITransformsPasses();
   mlir::nnapi::registerNNAPIConversionPasses();
+  mlir::nnapi::registerNNAPICodegenPasses();
   mlir::nnapi::registerUpstreamPassesUsedByPipelines();
   mlir::nnapi::registerNNAPIPipelines();
   return mlir::asMainReturnCode(

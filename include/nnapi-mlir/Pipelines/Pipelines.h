@@ -49,8 +49,22 @@ struct CompilePipelineOptions
       llvm::cl::desc("Write the placement report to PATH.{json,html,dot}")};
   Option<bool> emitRemarks{
       *this, "emit-remarks",
-      llvm::cl::desc("Remark on every host op and partition"),
+      llvm::cl::desc("Remark on every host op and partition, and on every "
+                     "op the host code generation leaves to scalar loops"),
       llvm::cl::init(false)};
+  // Host code generation; see nnapi-codegen.
+  Option<bool> hostCodegen{
+      *this, "host-codegen",
+      llvm::cl::desc("Tile and vectorize the host code (off: plain loops)"),
+      llvm::cl::init(true)};
+  Option<unsigned> vectorBits{
+      *this, "vector-bits",
+      llvm::cl::desc("Vector register width of the host target"),
+      llvm::cl::init(256)};
+  Option<unsigned> vectorRegisters{
+      *this, "vector-registers",
+      llvm::cl::desc("Vector registers of the host target"),
+      llvm::cl::init(16)};
 };
 
 /// TOSA -> partitions -> blobs (nnapi-partition, nnapi-export-signature,

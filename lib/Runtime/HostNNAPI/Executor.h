@@ -18,6 +18,8 @@
 
 #include "HostModel.h"
 
+#include "nnapi-mlir/Support/BufferPlan.h"
+
 #include <memory>
 #include <mutex>
 #include <string>
@@ -60,17 +62,8 @@ public:
   virtual const char *backend() const = 0;
 };
 
-/// A placement of buffers in an arena: offsets[i] for interval i.
-struct BufferRequest {
-  size_t bytes = 0;
-  size_t first = 0, last = 0; ///< Inclusive range of steps using the buffer.
-};
-
-/// Greedy-by-size placement (largest buffer first, at the lowest offset that
-/// does not overlap any placed buffer whose lifetime intersects). Offsets
-/// are multiples of `alignment`; returns the arena size.
-size_t planBuffers(const std::vector<BufferRequest> &requests,
-                   size_t alignment, std::vector<size_t> &offsets);
+using nnapi_mlir::BufferRequest;
+using nnapi_mlir::planBuffers;
 
 class Executor {
 public:

@@ -44,6 +44,18 @@ LogicalResult NNAPIDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a symbol reference";
     return success();
   }
+  if (name == kCodegenAttrName) {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a string";
+    return success();
+  }
+  if (name == kArenaBytesAttrName || name == kUnplannedBytesAttrName) {
+    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!bytes || bytes.getInt() < 0)
+      return op->emitError() << "'" << name
+                             << "' must be a non-negative integer";
+    return success();
+  }
   if (name == kSignatureAttrName) {
     if (!isa<StringAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a string";

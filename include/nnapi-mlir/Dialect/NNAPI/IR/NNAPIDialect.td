@@ -31,6 +31,12 @@ def NNAPI_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kSignatureAttrName = "nnapi.signature";
     static constexpr ::llvm::StringLiteral kNameAttrName = "nnapi.name";
     static constexpr ::llvm::StringLiteral kRelaxAttrName = "nnapi.relax_f32_to_f16";
+    /// Host code generation: why an op runs as scalar loops (string), and a
+    /// function's planned arena and what its buffers would take without
+    /// reuse (integers, bytes).
+    static constexpr ::llvm::StringLiteral kCodegenAttrName = "nnapi.codegen";
+    static constexpr ::llvm::StringLiteral kArenaBytesAttrName = "nnapi.arena_bytes";
+    static constexpr ::llvm::StringLiteral kUnplannedBytesAttrName = "nnapi.unplanned_bytes";
   }];
 }
 

@@ -1,0 +1,97 @@
+//===- Passes.td - Host code generation passes --------------*- tablegen -*-===//
+//
+// The host pipeline's code generation: linalg on tensors (from TOSA) to
+// tiled, fused and vectorized loops, then vector ops lowered to what LLVM
+// selects well, and the intermediate buffers of each function planned into
+// one arena. docs/design.md ("Host code generation") explains the
+// strategies.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_CODEGEN_PASSES_TD
+#define NNAPI_CODEGEN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def NNAPICodegenPrepare : Pass<"nnapi-codegen-prepare", "::mlir::func::FuncOp"> {
+  let summary = "Put linalg ops in the forms the code generation strategies handle";
+  let description = [{
+    Runs on linalg on tensors, before tiling:
+    - convolution filters `[F, KH, KW, C]` (`linalg.conv_2d_nhwc_fhwc`) are
+      re-laid out to `[KH, KW, C, F]` (`linalg.conv_2d_nhwc_hwcf`), whose
+      output channels are contiguous: constant filters are transposed at
+      compile time, others by a `linalg.transpose` at run time;
+    - `linalg.transpose` of a constant (fully-connected weights) is folded;
+    - a `linalg.depthwise_conv_2d_nhwc_hwcm` with a multiplier of 1 becomes
+      `linalg.depthwise_conv_2d_nhwc_hwc`;
+    - indexing maps that read a unit dimension at constant 0 read it at the
+      loop index instead, so that producers and consumers fuse.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def NNAPICodegen : Pass<"nnapi-codegen", "::mlir::func::FuncOp"> {
+  let summary = "Tile, fuse and vectorize linalg ops for the host CPU";
+  let description = [{
+    Each convolution, depthwise convolution, pooling, matmul and batch
+    matmul becomes a nest of loops over register-sized output tiles into
+    which its initializer (bias broadcast, fill) and the chain of
+    element-wise ops after it are fused; reduction loops are tiled to one
+    filter row and a few input channels, 2-D windows decomposed to 1-D, and
+    every op of a tile vectorized (contractions, FMAs). Accumulators are
+    hoisted out of the reduction loops so they stay in registers. Element-wise
+    chains on their own are tiled along the innermost dimension and
+    vectorized. Tile sizes follow the target's vector width and register
+    count; loops whose tile does not divide the size are peeled, so
+    remainders are vectorized with static shapes too. An op left to scalar
+    loops gets an `nnapi.codegen` attribute saying why (and a remark with
+    `emit-remarks`).
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
+           "Width of the target's vector registers (128, 256 or 512)">,
+    Option<"vectorRegisters", "vector-registers", "unsigned", /*default=*/"16",
+           "Number of vector registers of the target">,
+    Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
+           "Emit a remark for every op left to scalar loops">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def NNAPILowerVectors : Pass<"nnapi-lower-vectors", "::mlir::func::FuncOp"> {
+  let summary = "Lower vector ops on buffers to FMAs, broadcasts and 1-D transfers";
+  let description = [{
+    After bufferization: contractions become outer products and FMAs,
+    multi-dimensional transfers 1-D loads and stores (full and partial
+    transfers split), transposes shuffles, so that the LLVM conversion sees
+    only operations it maps to the target's vector instructions.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def NNAPIPlanBuffers : Pass<"nnapi-plan-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Place a function's intermediate buffers in one arena, reusing memory by lifetime";
+  let description = [{
+    After bufferization and before deallocation: every statically shaped
+    `memref.alloc` in a function's body whose uses (through views and
+    casts) stay inside the function becomes a `memref.view` into one
+    64-byte-aligned arena allocated at the function's entry. Buffers share
+    memory when their lifetimes (from allocation to last use, in program
+    order) do not overlap; placement is greedy by size. The function gets an
+    `nnapi.arena_bytes` attribute (and `nnapi.unplanned_bytes`, what the
+    buffers would take without reuse).
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+#endif // NNAPI_CODEGEN_PASSES_TD

@@ -1,0 +1,39 @@
+//===- Target.h - The machine the host code is compiled for -----*- C++ -*-===//
+//
+// nnapi-compile's --mtriple/--mcpu/--mattr: an LLVM target machine for the
+// host code, and the vector shape (register width and count) that the code
+// generation strategies size their tiles by.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_MLIR_CODEGEN_TARGET_H
+#define NNAPI_MLIR_CODEGEN_TARGET_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <memory>
+#include <string>
+
+namespace mlir::nnapi {
+
+struct HostTarget {
+  std::string triple, cpu, features;
+  /// Widest float vector the code generation uses, and how many of them the
+  /// target has.
+  unsigned vectorBits = 128, vectorRegisters = 16;
+  std::unique_ptr<llvm::TargetMachine> machine;
+};
+
+/// The target for `triple` (empty: the host's), `cpu` (empty or "native":
+/// the host CPU with the features it reports; only for the host triple) and
+/// `features` ("+avx2,-avx512f", added after the CPU's). Position-independent
+/// code, aggressive optimization, FMA contraction allowed and no other
+/// fast-math. Errors name the unknown triple or CPU.
+llvm::Expected<HostTarget> createHostTarget(llvm::StringRef triple,
+                                            llvm::StringRef cpu,
+                                            llvm::StringRef features);
+
+} // namespace mlir::nnapi
+
+#endif // NNAPI_MLIR_CODEGEN_TARGET_H

@@ -1,0 +1,74 @@
+//===- LowerVectors.cpp - Vector ops on buffers to what LLVM selects well -===//
+//
+// nnapi-lower-vectors, after bufferization: vector.contract becomes outer
+// products and those FMAs; n-D transfers become 1-D loads and stores (with
+// full/partial splitting for transfers that may run out of bounds);
+// multi-reductions, shape casts, transposes and broadcasts are lowered to
+// 1-D operations. Each group of rewrites runs to a fixed point before the
+// next, in the order the lowering needs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnapi-mlir/Codegen/Passes.h"
+
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::nnapi {
+#define GEN_PASS_DEF_NNAPILOWERVECTORS
+#include "nnapi-mlir/Codegen/Passes.h.inc"
+} // namespace mlir::nnapi
+
+using namespace mlir;
+
+namespace {
+
+struct LowerVectorsPass
+    : public nnapi::impl::NNAPILowerVectorsBase<LowerVectorsPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    auto options =
+        vector::VectorTransformsOptions()
+            .setVectorTransformsOptions(vector::VectorContractLowering::OuterProduct)
+            .setVectorMultiReductionLowering(
+                vector::VectorMultiReductionLowering::InnerParallel)
+            .setVectorTransposeLowering(vector::VectorTransposeLowering::Shuffle1D)
+            .setVectorTransferSplit(vector::VectorTransferSplit::VectorTransfer);
+    auto run = [&](auto populate) {
+      RewritePatternSet patterns(ctx);
+      populate(patterns);
+      return applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
+    };
+    // Contractions to outer products; transfers with permutation maps to
+    // minor-identity transfers plus transposes/broadcasts.
+    if (failed(run([&](RewritePatternSet &p) {
+          vector::populateVectorContractLoweringPatterns(p, options);
+          vector::populateVectorTransferPermutationMapLoweringPatterns(p);
+          vector::populateVectorMultiReductionLoweringPatterns(
+              p, options.vectorMultiReductionLowering);
+        })) ||
+        // Transfers that may be out of bounds: a fast in-bounds path and a
+        // slow one. Then n-D transfers to loops of 1-D transfers, and those
+        // to loads and stores.
+        failed(run([&](RewritePatternSet &p) {
+          vector::populateVectorTransferFullPartialPatterns(p, options);
+        })) ||
+        failed(run([&](RewritePatternSet &p) {
+          populateVectorToSCFConversionPatterns(
+              p, VectorTransferToSCFOptions().enableFullUnroll().setTargetRank(1));
+        })) ||
+        failed(run([&](RewritePatternSet &p) {
+          vector::populateVectorTransferLoweringPatterns(p, /*maxTransferRank=*/1);
+          vector::populateVectorShapeCastLoweringPatterns(p);
+          vector::populateVectorTransposeLoweringPatterns(p, options);
+          vector::populateVectorBroadcastLoweringPatterns(p);
+          vector::populateVectorOuterProductLoweringPatterns(p);
+        })))
+      signalPassFailure();
+  }
+};
+
+} // namespace

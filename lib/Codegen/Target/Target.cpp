@@ -1,0 +1,104 @@
+//===- Target.cpp - The machine the host code is compiled for -------------===//
+
+#include "nnapi-mlir/Codegen/Target.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace llvm;
+
+namespace mlir::nnapi {
+
+Expected<HostTarget> createHostTarget(StringRef tripleName, StringRef cpu,
+                                      StringRef features) {
+  InitializeAllTargetInfos();
+  InitializeAllTargets();
+  InitializeAllTargetMCs();
+  InitializeAllAsmPrinters();
+  HostTarget t;
+  std::string host = sys::getDefaultTargetTriple();
+  t.triple = tripleName.empty() ? host : Triple::normalize(tripleName);
+  bool native = cpu.empty() || cpu == "native";
+  if (native && Triple(t.triple).getArch() != Triple(host).getArch())
+    return createStringError(inconvertibleErrorCode(),
+                             "--mcpu=native needs the host's architecture; "
+                             "name a CPU for '" + t.triple + "'");
+  std::string error;
+  const Target *target = TargetRegistry::lookupTarget(t.triple, error);
+  if (!target)
+    return createStringError(inconvertibleErrorCode(),
+                             "no target for '" + t.triple + "': " + error);
+  t.cpu = native ? sys::getHostCPUName().str() : cpu.str();
+  SubtargetFeatures all;
+  if (native) {
+    StringMap<bool> hostFeatures = sys::getHostCPUFeatures();
+    for (const auto &f : hostFeatures)
+      all.AddFeature(f.getKey(), f.getValue());
+  }
+  SmallVector<StringRef> extra;
+  features.split(extra, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef f : extra)
+    all.AddFeature(f.trim());
+  t.features = all.getString();
+
+  // Checked on a generic subtarget first: LLVM warns on stderr when asked
+  // for one with an unknown CPU.
+  std::unique_ptr<MCSubtargetInfo> generic(
+      target->createMCSubtargetInfo(t.triple, "", ""));
+  if (!generic || !generic->isCPUStringValid(t.cpu))
+    return createStringError(inconvertibleErrorCode(),
+                             "unknown CPU '" + t.cpu + "' for '" + t.triple +
+                                 "'");
+  for (StringRef f : extra) {
+    StringRef name = f.trim().drop_while([](char c) { return c == '+' || c == '-'; });
+    if (!f.trim().starts_with("+") && !f.trim().starts_with("-"))
+      return createStringError(inconvertibleErrorCode(),
+                               "target feature '" + f.trim().str() +
+                                   "' must start with '+' or '-'");
+    if (!llvm::any_of(generic->getAllProcessorFeatures(),
+                      [&](const SubtargetFeatureKV &kv) {
+                        return name == kv.Key;
+                      }))
+      return createStringError(inconvertibleErrorCode(),
+                               "unknown target feature '" + name.str() +
+                                   "' for '" + t.triple + "'");
+  }
+  std::unique_ptr<MCSubtargetInfo> sti(
+      target->createMCSubtargetInfo(t.triple, t.cpu, t.features));
+  TargetOptions options;
+  options.AllowFPOpFusion = FPOpFusion::Fast; // FMA contraction, nothing else
+  t.machine.reset(target->createTargetMachine(
+      t.triple, t.cpu, t.features, options, Reloc::PIC_, std::nullopt,
+      CodeGenOptLevel::Aggressive));
+  if (!t.machine)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot create a target machine for '" + t.triple +
+                                 "'");
+
+  Triple triple(t.triple);
+  if (triple.isX86()) {
+    if (sti->checkFeatures("+avx512f")) {
+      // CPUs tuned to prefer 256-bit vectors (which LLVM would split 512-bit
+      // ones for) still have 32 registers.
+      t.vectorBits = sti->checkFeatures("+prefer-256-bit") ? 256 : 512;
+      t.vectorRegisters = 32;
+    } else if (sti->checkFeatures("+avx")) {
+      t.vectorBits = 256;
+      t.vectorRegisters = 16;
+    } else {
+      t.vectorBits = 128;
+      t.vectorRegisters = 16;
+    }
+  } else if (triple.isAArch64()) {
+    t.vectorBits = 128; // NEON (SVE is not used)
+    t.vectorRegisters = 32;
+  }
+  return std::move(t);
+}
+
+} // namespace mlir::nnapi

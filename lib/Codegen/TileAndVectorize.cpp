@@ -1,0 +1,500 @@
+//===- TileAndVectorize.cpp - Per-op code generation strategies -----------===//
+//
+// nnapi-codegen turns linalg on tensors into tiled, fused, vectorized loops.
+//
+// A *group* is a compute op (convolution, depthwise convolution, pooling,
+// matmul, batch matmul) with the ops fused into its tiles: the initializer
+// of its accumulator (a fill or a bias broadcast) and the chain of
+// element-wise ops that consume its result one after the other. Element-wise
+// chains without a compute op form groups of their own. For each group:
+//   1. the last op of the chain is tiled over its output into register-sized
+//      tiles and the members are fused into the tile loop;
+//   2. tile loops whose tile does not divide the size are peeled, so the
+//      main loop and the remainder both have static shapes;
+//   3. the compute op's reduction is tiled: one filter row (and for
+//      convolutions one filter column and a few input channels), so that
+//      2-D windows decompose to 1-D ones;
+// then, for the whole function, windows are decomposed, every tile-sized op
+// is vectorized, subset ops fold into vector transfers, and tensors carried
+// through the reduction loops are hoisted so accumulators stay in
+// registers.
+//
+// Tile sizes come from the target: `lanes` float32 elements per vector and
+// `registers` vector registers. A convolution or matmul tile is `rows`
+// output pixels (rows) by two vectors of output channels; rows are chosen
+// so that accumulators, the filter vectors and a broadcast fit the register
+// file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnapi-mlir/Codegen/Passes.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace mlir::nnapi {
+#define GEN_PASS_DEF_NNAPICODEGEN
+#include "nnapi-mlir/Codegen/Passes.h.inc"
+} // namespace mlir::nnapi
+
+using namespace mlir;
+
+namespace {
+
+constexpr StringLiteral kCodegenAttr = nnapi::NNAPIDialect::kCodegenAttrName;
+/// Vectorized ops: the tiles inside the loops of a strategy, of at most this
+/// many iterations, and ops outside loops small enough to be one tile.
+constexpr int64_t kMaxTileIterations = 1 << 14;
+constexpr int64_t kMaxUntiledIterations = 1 << 10;
+
+enum class Strategy { Conv, Depthwise, Pool, Matmul, BatchMatmul, Elementwise };
+
+struct Target {
+  int64_t lanes;     ///< float32 elements per vector register
+  int64_t registers; ///< vector registers
+};
+
+struct Group {
+  Strategy strategy;
+  Operation *root = nullptr; ///< The compute op; null for element-wise.
+  Operation *consumer = nullptr;
+  llvm::SmallPtrSet<Operation *, 8> members;
+};
+
+/// A linalg op on statically shaped tensors of whole-byte elements. (A
+/// vector of i1 is stored bit-packed, while a tensor of i1 holds a byte per
+/// element: i1 stays scalar.)
+bool hasStaticTensorShapes(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.hasPureTensorSemantics())
+    return false;
+  for (Type t : op->getOperandTypes())
+    if (auto shaped = dyn_cast<ShapedType>(t);
+        shaped && (!shaped.hasStaticShape() ||
+                   !shaped.getElementType().isIntOrFloat() ||
+                   shaped.getElementType().getIntOrFloatBitWidth() % 8))
+      return false;
+  return true;
+}
+
+bool isFloat(Operation *op) {
+  return op->getNumResults() == 1 &&
+         isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType()));
+}
+
+std::optional<Strategy> computeStrategy(Operation *op) {
+  if (!hasStaticTensorShapes(op) || !isFloat(op))
+    return std::nullopt;
+  if (isa<linalg::Conv2DNhwcHwcfOp>(op))
+    return Strategy::Conv;
+  if (isa<linalg::DepthwiseConv2DNhwcHwcOp>(op))
+    return Strategy::Depthwise;
+  if (isa<linalg::PoolingNhwcSumOp, linalg::PoolingNhwcMaxOp>(op))
+    return Strategy::Pool;
+  if (isa<linalg::MatmulOp>(op))
+    return Strategy::Matmul;
+  if (isa<linalg::BatchMatmulOp>(op))
+    return Strategy::BatchMatmul;
+  return std::nullopt;
+}
+
+/// An all-parallel generic with one result written through the identity map
+/// and every operand read through a projected permutation (broadcasts).
+bool isElementwise(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || !hasStaticTensorShapes(op) || op->getNumResults() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      generic.getNumLoops() == 0)
+    return false;
+  if (!generic.getIndexingMapMatchingResult(op->getResult(0)).isIdentity())
+    return false;
+  return llvm::all_of(generic.getIndexingMapsArray(), [](AffineMap m) {
+    return m.isProjectedPermutation();
+  });
+}
+
+/// `user` is element-wise and reads `value` element for element.
+bool readsElementwise(Operation *user, Value value) {
+  if (!isElementwise(user))
+    return false;
+  auto generic = cast<linalg::GenericOp>(user);
+  for (OpOperand *in : generic.getDpsInputOperands())
+    if (in->get() == value)
+      return generic.getMatchingIndexingMap(in).isIdentity();
+  return false;
+}
+
+std::optional<Value> singleUser(Operation *op) {
+  if (op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
+    return std::nullopt;
+  return op->getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Tile sizes
+//===----------------------------------------------------------------------===//
+
+/// Tile of a dimension mapped to vector lanes: two vectors, one, or the
+/// whole (short) dimension.
+int64_t laneTile(int64_t size, const Target &t) {
+  if (size >= 2 * t.lanes)
+    return 2 * t.lanes;
+  if (size >= t.lanes)
+    return t.lanes;
+  return size;
+}
+
+/// Tile of a dimension mapped to accumulator rows, each `vectorsPerRow`
+/// registers wide, leaving `reserved` registers for operands: at most 8,
+/// preferring a size that divides the dimension.
+int64_t rowTile(int64_t size, int64_t vectorsPerRow, int64_t reserved,
+                const Target &t) {
+  int64_t budget = std::max<int64_t>(1, (t.registers - reserved) / vectorsPerRow);
+  int64_t cap = std::min<int64_t>({8, budget, size});
+  for (int64_t r = cap; r * 2 > cap; --r)
+    if (size % r == 0)
+      return r;
+  return cap;
+}
+
+/// Reduction tile: the whole reduction if short, else a divisor of it, else
+/// `preferred` (the loop is then peeled).
+int64_t reductionTile(int64_t size, int64_t preferred) {
+  if (size <= 8)
+    return size;
+  for (int64_t r : {preferred, int64_t(8), int64_t(4), int64_t(6), int64_t(5)})
+    if (size % r == 0)
+      return r;
+  return preferred;
+}
+
+int64_t vectorsFor(int64_t laneTileSize, const Target &t) {
+  return std::max<int64_t>(1, (laneTileSize + t.lanes - 1) / t.lanes);
+}
+
+/// Tile sizes of the group's output dimensions.
+SmallVector<int64_t> outputTile(Strategy s, ArrayRef<int64_t> shape,
+                                const Target &t) {
+  int64_t rank = shape.size();
+  SmallVector<int64_t> tile(rank, 1);
+  switch (s) {
+  case Strategy::Conv:
+  case Strategy::Depthwise:
+  case Strategy::Pool: { // [N, OH, OW, C]
+    int64_t lanesTile = laneTile(shape[3], t);
+    int64_t vectors = vectorsFor(lanesTile, t);
+    // Convolutions keep filter vectors and a broadcast in registers;
+    // windowed ops an input row per accumulator row.
+    int64_t perRow = s == Strategy::Conv ? vectors : 2 * vectors;
+    int64_t reserved = s == Strategy::Conv ? vectors + 2 : 2;
+    tile[2] = rowTile(shape[2], perRow, reserved, t);
+    tile[3] = lanesTile;
+    break;
+  }
+  case Strategy::Matmul:
+  case Strategy::BatchMatmul: { // [B,] M, N
+    int64_t n = shape[rank - 1];
+    int64_t lanesTile = laneTile(n, t);
+    int64_t vectors = vectorsFor(lanesTile, t);
+    tile[rank - 2] = rowTile(shape[rank - 2], vectors, vectors + 2, t);
+    tile[rank - 1] = lanesTile;
+    break;
+  }
+  case Strategy::Elementwise: {
+    int64_t last = shape[rank - 1];
+    tile[rank - 1] = last >= 4 * t.lanes ? 4 * t.lanes : last;
+    break;
+  }
+  }
+  return tile;
+}
+
+/// Tile sizes of a tiled compute op's loops that tile only its reduction.
+SmallVector<int64_t> reductionTileSizes(linalg::LinalgOp op, Strategy s) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> tile(ranges.size(), 0);
+  switch (s) {
+  case Strategy::Conv: // N, OH, OW, F, KH, KW, C
+    tile[4] = 1;
+    tile[5] = 1;
+    tile[6] = reductionTile(ranges[6], 4);
+    break;
+  case Strategy::Depthwise: // N, OH, OW, C, KH, KW
+  case Strategy::Pool:
+    tile[4] = 1;
+    break;
+  case Strategy::Matmul: // M, N, K
+  case Strategy::BatchMatmul: // B, M, N, K
+    tile.back() = reductionTile(ranges.back(), 4);
+    break;
+  case Strategy::Elementwise:
+    break;
+  }
+  // Tiles equal to the full range are no tiling.
+  for (auto [size, range] : llvm::zip(tile, ranges))
+    if (size == range)
+      size = 0;
+  return tile;
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct CodegenPass : public nnapi::impl::NNAPICodegenBase<CodegenPass> {
+  using NNAPICodegenBase::NNAPICodegenBase;
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    RewritePatternSet patterns(ctx);
+    for (Dialect *dialect : ctx->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : ctx->getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, ctx);
+    canonicalization = FrozenRewritePatternSet(std::move(patterns));
+    return success();
+  }
+
+  void runOnOperation() override;
+
+private:
+  SmallVector<Group> findGroups();
+  LogicalResult tileGroup(RewriterBase &rewriter, Group &group);
+  void tileReductions(RewriterBase &rewriter);
+  void vectorize(RewriterBase &rewriter);
+  void markFallbacks();
+  void markFallback(Operation *op, StringRef reason);
+  void canonicalize() {
+    (void)applyPatternsAndFoldGreedily(getOperation(), canonicalization);
+  }
+  void peel(RewriterBase &rewriter, ArrayRef<LoopLikeOpInterface> loops);
+
+  Target target;
+  FrozenRewritePatternSet canonicalization;
+};
+
+SmallVector<Group> CodegenPass::findGroups() {
+  func::FuncOp func = getOperation();
+  llvm::SmallPtrSet<Operation *, 16> grouped;
+  SmallVector<Group> groups;
+  func.walk([&](Operation *op) {
+    std::optional<Strategy> s = computeStrategy(op);
+    if (!s || grouped.count(op))
+      return;
+    Group g{*s, op, op, {}};
+    g.members.insert(op);
+    // The element-wise chain that consumes the result.
+    Operation *last = op;
+    while (std::optional<Value> v = singleUser(last)) {
+      Operation *user = *v->getUsers().begin();
+      if (grouped.count(user) || !readsElementwise(user, *v))
+        break;
+      g.members.insert(user);
+      last = user;
+    }
+    g.consumer = last;
+    // The accumulator's initializer: a fill or a broadcast of the bias.
+    Value init = cast<linalg::LinalgOp>(op).getDpsInitOperand(0)->get();
+    if (Operation *p = init.getDefiningOp())
+      if (p->hasOneUse() && (isa<linalg::FillOp>(p) || isElementwise(p)))
+        g.members.insert(p);
+    grouped.insert(g.members.begin(), g.members.end());
+    groups.push_back(std::move(g));
+  });
+  // Element-wise chains: the last op and its single-use element-wise
+  // producers, transitively.
+  SmallVector<Operation *> elementwise;
+  func.walk([&](Operation *op) {
+    if (isElementwise(op) && !grouped.count(op))
+      elementwise.push_back(op);
+  });
+  for (Operation *op : llvm::reverse(elementwise)) {
+    if (grouped.count(op))
+      continue;
+    Group g{Strategy::Elementwise, nullptr, op, {}};
+    SmallVector<Operation *> work = {op};
+    while (!work.empty()) {
+      Operation *m = work.pop_back_val();
+      g.members.insert(m);
+      grouped.insert(m);
+      for (Value in : cast<linalg::GenericOp>(m).getDpsInputs()) {
+        Operation *p = in.getDefiningOp();
+        if (p && !grouped.count(p) && p->hasOneUse() && isElementwise(p) &&
+            readsElementwise(m, in))
+          work.push_back(p);
+      }
+    }
+    groups.push_back(std::move(g));
+  }
+  return groups;
+}
+
+void CodegenPass::peel(RewriterBase &rewriter,
+                       ArrayRef<LoopLikeOpInterface> loops) {
+  // Innermost first, so peeling an outer loop copies already-peeled bodies.
+  for (LoopLikeOpInterface loop : llvm::reverse(loops)) {
+    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+    if (!forOp)
+      continue;
+    scf::ForOp partial;
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+  }
+}
+
+LogicalResult CodegenPass::tileGroup(RewriterBase &rewriter, Group &group) {
+  auto consumer = cast<TilingInterface>(group.consumer);
+  auto resultType = cast<RankedTensorType>(group.consumer->getResult(0).getType());
+  SmallVector<int64_t> tile =
+      outputTile(group.strategy, resultType.getShape(), target);
+  // A compute op tiled on its own: its reduction loops are not tiled here.
+  size_t loops = cast<linalg::LinalgOp>(group.consumer).getNumLoops();
+  tile.resize(loops, 0);
+  // No tiling at all (a one-tile op): nothing to fuse either.
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), tile));
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  options.setFusionControlFn(
+      [&](tensor::ExtractSliceOp, OpResult producer, bool) {
+        return std::make_tuple(group.members.contains(producer.getOwner()),
+                               false);
+      });
+  rewriter.setInsertionPoint(group.consumer);
+  FailureOr<scf::SCFTileAndFuseResult> result =
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, consumer, options);
+  if (failed(result))
+    return failure();
+  for (Value v : group.consumer->getResults())
+    if (Value r = result->replacements.lookup(v))
+      rewriter.replaceAllUsesWith(v, r);
+  peel(rewriter, result->loops);
+  return success();
+}
+
+void CodegenPass::tileReductions(RewriterBase &rewriter) {
+  SmallVector<std::pair<linalg::LinalgOp, Strategy>> roots;
+  getOperation().walk([&](linalg::LinalgOp op) {
+    if (!op->getParentOfType<scf::ForOp>())
+      return;
+    if (std::optional<Strategy> s = computeStrategy(op))
+      roots.push_back({op, *s});
+  });
+  for (auto [op, strategy] : roots) {
+    SmallVector<int64_t> tile = reductionTileSizes(op, strategy);
+    if (llvm::all_of(tile, [](int64_t t) { return t == 0; }))
+      continue;
+    scf::SCFTilingOptions options;
+    options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), tile));
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> result =
+        scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
+                          options);
+    if (failed(result))
+      continue;
+    rewriter.replaceOp(op, result->replacements);
+    peel(rewriter, result->loops);
+  }
+}
+
+void CodegenPass::vectorize(RewriterBase &rewriter) {
+  SmallVector<linalg::LinalgOp> candidates;
+  getOperation().walk([&](linalg::LinalgOp op) {
+    if (!hasStaticTensorShapes(op))
+      return;
+    int64_t points = 1;
+    for (int64_t r : op.getStaticLoopRanges())
+      points *= r;
+    bool tile = op->getParentOfType<scf::ForOp>() != nullptr;
+    if (points > (tile ? kMaxTileIterations : kMaxUntiledIterations) ||
+        (!tile && isa<linalg::TransposeOp>(op)))
+      return;
+    candidates.push_back(op);
+  });
+  for (linalg::LinalgOp op : candidates) {
+    rewriter.setInsertionPoint(op);
+    if (failed(linalg::vectorize(rewriter, op)))
+      markFallback(op, "the vectorizer does not handle this op");
+  }
+  MLIRContext *ctx = &getContext();
+  RewritePatternSet patterns(ctx);
+  vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+  vector::populateVectorReductionToContractPatterns(patterns);
+  vector::populateSinkVectorBroadcastPatterns(patterns);
+  tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+  vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+  for (Dialect *dialect : ctx->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, ctx);
+  (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
+  // Tensors carried through the (reduction) loops: the accumulator tile is
+  // read once before the loop and written once after it.
+  SmallVector<scf::ForOp> forOps;
+  getOperation().walk([&](scf::ForOp loop) { forOps.push_back(loop); });
+  for (scf::ForOp loop : forOps) // post-order: innermost first
+    hoistLoopInvariantSubsets(rewriter, loop);
+  canonicalize();
+  DominanceInfo dominance;
+  eliminateCommonSubExpressions(rewriter, dominance, getOperation());
+}
+
+void CodegenPass::markFallback(Operation *op, StringRef reason) {
+  op->setAttr(kCodegenAttr,
+              StringAttr::get(&getContext(), "scalar loops: " + reason));
+}
+
+void CodegenPass::markFallbacks() {
+  getOperation().walk([&](linalg::LinalgOp op) {
+    if (auto known = op->getAttrOfType<StringAttr>(kCodegenAttr)) {
+      if (emitRemarks)
+        op->emitRemark() << "'" << op->getName() << "' runs as "
+                         << known.getValue();
+      return;
+    }
+    std::string reason;
+    if (!hasStaticTensorShapes(op))
+      reason = "dynamic shapes or sub-byte (i1) elements";
+    else if (op.getNumReductionLoops() && !computeStrategy(op))
+      reason = "no vector strategy for this reduction";
+    else if (isa<linalg::TransposeOp>(op))
+      reason = "no vector strategy for transposes";
+    else
+      reason = "not tiled by any strategy";
+    markFallback(op, reason);
+    if (emitRemarks)
+      op->emitRemark() << "'" << op->getName() << "' runs as scalar loops: "
+                       << reason;
+  });
+}
+
+void CodegenPass::runOnOperation() {
+  target = {std::max<int64_t>(1, vectorBits / 32),
+            std::max<int64_t>(4, vectorRegisters)};
+  IRRewriter rewriter(&getContext());
+  SmallVector<Group> groups = findGroups();
+  for (Group &group : groups)
+    if (failed(tileGroup(rewriter, group)))
+      for (Operation *m : group.members)
+        markFallback(m, "tiling failed");
+  canonicalize();
+  tileReductions(rewriter);
+  {
+    RewritePatternSet patterns(&getContext());
+    linalg::populateDecomposeConvolutionPatterns(patterns);
+    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
+  }
+  canonicalize();
+  vectorize(rewriter);
+  markFallbacks();
+}
+
+} // namespace
