@@ -10,6 +10,8 @@
 
 #include "nnapi-mlir/Codegen/Passes.h"
 
+#include "Patterns.h"
+
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -177,12 +179,121 @@ struct UnitDimReadAsIndex : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// tensor.pad with static amounts and a constant value becomes a buffer whose
+/// border is filled and whose interior receives the source: the producer of
+/// the source writes into the interior directly when it can (an op whose
+/// destination is a fresh tensor), else the source is inserted there. Either
+/// way no full-size fill happens and, with a producer, no copy: the padded
+/// input of a convolution or pool costs only its border.
+struct PadAsBorderFill : OpRewritePattern<tensor::PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::PadOp pad,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType type = pad.getResultType();
+    auto sourceType = dyn_cast<RankedTensorType>(pad.getSourceType());
+    Value value = pad.getConstantPaddingValue();
+    if (!type.hasStaticShape() || !sourceType || !sourceType.hasStaticShape() ||
+        !value || pad.getNofold())
+      return failure();
+    SmallVector<int64_t> low = llvm::to_vector(pad.getStaticLow());
+    SmallVector<int64_t> high = llvm::to_vector(pad.getStaticHigh());
+    if (ShapedType::isDynamicShape(low) || ShapedType::isDynamicShape(high))
+      return failure();
+    ArrayRef<int64_t> inner = sourceType.getShape();
+    int64_t rank = type.getRank();
+
+    // The producer writes the interior when its destination is a fresh
+    // tensor used by nothing else.
+    Value source = pad.getSource();
+    auto producer = source.getDefiningOp<DestinationStyleOpInterface>();
+    OpOperand *init = nullptr;
+    if (producer && source.hasOneUse() && producer->getNumResults() == 1) {
+      OpOperand *candidate =
+          producer.getTiedOpOperand(cast<OpResult>(source));
+      if (candidate && candidate->get().getDefiningOp<tensor::EmptyOp>() &&
+          candidate->get().hasOneUse())
+        init = candidate;
+    }
+    Location loc = pad.getLoc();
+    rewriter.setInsertionPoint(init ? producer.getOperation()
+                                    : pad.getOperation());
+    Value buffer = rewriter.create<tensor::EmptyOp>(loc, type.getShape(),
+                                                    type.getElementType());
+    // One slab per padded side: along dimension d the pad, along earlier
+    // dimensions the interior, along later ones everything.
+    auto fillSlab = [&](int64_t d, int64_t offset, int64_t size) {
+      SmallVector<int64_t> offsets(rank, 0), sizes(type.getShape());
+      for (int64_t j = 0; j < d; ++j) {
+        offsets[j] = low[j];
+        sizes[j] = inner[j];
+      }
+      offsets[d] = offset;
+      sizes[d] = size;
+      SmallVector<int64_t> strides(rank, 1);
+      Value slab = rewriter.create<tensor::EmptyOp>(loc, sizes,
+                                                    type.getElementType());
+      Value filled =
+          rewriter.create<linalg::FillOp>(loc, value, slab)->getResult(0);
+      buffer = rewriter.create<tensor::InsertSliceOp>(
+          loc, filled, buffer, ValueRange{}, ValueRange{}, ValueRange{},
+          offsets, sizes, strides);
+    };
+    for (int64_t d = 0; d < rank; ++d) {
+      if (low[d])
+        fillSlab(d, 0, low[d]);
+      if (high[d])
+        fillSlab(d, low[d] + inner[d], high[d]);
+    }
+    SmallVector<int64_t> strides(rank, 1);
+    if (init) {
+      Value interior = rewriter.create<tensor::ExtractSliceOp>(
+          loc, sourceType, buffer, ValueRange{}, ValueRange{}, ValueRange{},
+          low, inner, strides);
+      rewriter.modifyOpInPlace(producer, [&] { init->set(interior); });
+      rewriter.setInsertionPoint(pad);
+    }
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        pad, source, buffer, ValueRange{}, ValueRange{}, ValueRange{}, low,
+        inner, strides);
+    return success();
+  }
+};
+
+/// linalg.batch_matmul [1, M, K] x [1, K, N] -> linalg.matmul.
+struct UnitBatchMatmul : OpRewritePattern<linalg::BatchMatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::BatchMatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return failure();
+    for (Value v : op->getOperands()) {
+      auto t = dyn_cast<RankedTensorType>(v.getType());
+      if (!t || t.getRank() != 3 || t.getDimSize(0) != 1)
+        return failure();
+    }
+    Location loc = op.getLoc();
+    SmallVector<ReassociationIndices> drop = {{0, 1}, {2}};
+    auto collapse = [&](Value v) -> Value {
+      return rewriter.create<tensor::CollapseShapeOp>(loc, v, drop);
+    };
+    Value init = collapse(op.getOutputs()[0]);
+    auto matmul = rewriter.create<linalg::MatmulOp>(
+        loc, TypeRange{init.getType()},
+        ValueRange{collapse(op.getInputs()[0]), collapse(op.getInputs()[1])},
+        ValueRange{init});
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        op, op->getResult(0).getType(), matmul->getResult(0), drop);
+    return success();
+  }
+};
+
 struct CodegenPreparePass
     : public nnapi::impl::NNAPICodegenPrepareBase<CodegenPreparePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ConvFilterToHwcf, FoldConstantTranspose, DepthwiseToHwc,
-                 UnitDimReadAsIndex>(&getContext());
+                 UnitDimReadAsIndex, PadAsBorderFill>(&getContext());
+    nnapi::populateUnitBatchMatmulPatterns(patterns);
     tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns,
                                                          &getContext());
     tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, &getContext());
@@ -194,3 +305,7 @@ struct CodegenPreparePass
 };
 
 } // namespace
+
+void mlir::nnapi::populateUnitBatchMatmulPatterns(RewritePatternSet &patterns) {
+  patterns.add<UnitBatchMatmul>(patterns.getContext());
+}

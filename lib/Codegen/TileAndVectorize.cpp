@@ -30,6 +30,8 @@
 #include "nnapi-mlir/Codegen/Passes.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 
+#include "Patterns.h"
+
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -41,6 +43,7 @@
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/ADT/bit.h"
 
 namespace mlir::nnapi {
 #define GEN_PASS_DEF_NNAPICODEGEN
@@ -56,6 +59,9 @@ constexpr StringLiteral kCodegenAttr = nnapi::NNAPIDialect::kCodegenAttrName;
 /// many iterations, and ops outside loops small enough to be one tile.
 constexpr int64_t kMaxTileIterations = 1 << 14;
 constexpr int64_t kMaxUntiledIterations = 1 << 10;
+/// On a tiled consumer, while the pass runs: which of its loops is mapped to
+/// vector lanes (a loop whose tile is not a power of two gets re-tiled).
+constexpr StringLiteral kLaneDimAttr = "nnapi_codegen.lane_dim";
 
 enum class Strategy { Conv, Depthwise, Pool, Matmul, BatchMatmul, Elementwise };
 
@@ -248,6 +254,73 @@ SmallVector<int64_t> reductionTileSizes(linalg::LinalgOp op, Strategy s) {
 }
 
 //===----------------------------------------------------------------------===//
+// Folding tensor slices into vector transfers
+//===----------------------------------------------------------------------===//
+//
+// MLIR 19's tensor::populateFoldTensorSubsetIntoVectorTransferPatterns folds
+// insert_slice(transfer_write(v, t), d) into transfer_write(v, d) even when v
+// covers only part of t, dropping the rest of t (fixed upstream later). These
+// two patterns do the same folds, the insert one only when the write covers
+// the whole slice.
+
+/// vector.transfer_read (tensor.extract_slice %s[o]) [i] -> transfer_read %s[o + i].
+struct FoldReadOfSlice : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto slice = read.getSource().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || read.getMask() || !slice.hasUnitStride() ||
+        slice.getSourceType().getRank() != slice.getResultType().getRank())
+      return failure();
+    Location loc = read.getLoc();
+    SmallVector<Value> indices;
+    for (auto [offset, index] :
+         llvm::zip(slice.getMixedOffsets(), read.getIndices()))
+      indices.push_back(rewriter.create<affine::AffineApplyOp>(
+          loc, rewriter.getAffineDimExpr(0) + rewriter.getAffineDimExpr(1),
+          ValueRange{getValueOrCreateConstantIndexOp(rewriter, loc, offset),
+                     index}));
+    rewriter.replaceOpWithNewOp<vector::TransferReadOp>(
+        read, read.getVectorType(), slice.getSource(), indices,
+        read.getPermutationMapAttr(), read.getPadding(), Value(),
+        read.getInBoundsAttr());
+    return success();
+  }
+};
+
+/// tensor.insert_slice (vector.transfer_write %v, %t[0...]) into %d[o] ->
+/// transfer_write %v, %d[o], when %v covers all of %t.
+struct FoldInsertOfCoveringWrite : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
+                                PatternRewriter &rewriter) const override {
+    auto write = insert.getSource().getDefiningOp<vector::TransferWriteOp>();
+    if (!write || write.getMask() || !insert.hasUnitStride() ||
+        insert.getSourceType().getRank() != insert.getDestType().getRank() ||
+        !write.getPermutationMap().isMinorIdentity() ||
+        write.hasOutOfBoundsDim() ||
+        !llvm::all_of(write.getIndices(), isZeroIndex))
+      return failure();
+    ArrayRef<int64_t> slice = insert.getSourceType().getShape();
+    ArrayRef<int64_t> vec = write.getVectorType().getShape();
+    size_t lead = slice.size() - vec.size();
+    if (llvm::any_of(slice.take_front(lead), [](int64_t d) { return d != 1; }) ||
+        slice.drop_front(lead) != vec)
+      return failure();
+    Location loc = insert.getLoc();
+    SmallVector<Value> indices;
+    for (OpFoldResult offset : insert.getMixedOffsets())
+      indices.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, offset));
+    AffineMap map = AffineMap::getMinorIdentityMap(
+        insert.getDestType().getRank(), vec.size(), rewriter.getContext());
+    rewriter.replaceOpWithNewOp<vector::TransferWriteOp>(
+        insert, write.getVector(), insert.getDest(), indices,
+        AffineMapAttr::get(map), write.getInBoundsAttr());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
@@ -261,6 +334,19 @@ struct CodegenPass : public nnapi::impl::NNAPICodegenBase<CodegenPass> {
     for (RegisteredOperationName op : ctx->getRegisteredOperations())
       op.getCanonicalizationPatterns(patterns, ctx);
     canonicalization = FrozenRewritePatternSet(std::move(patterns));
+    // After vectorization: transfers absorb slices, permutations and unit
+    // dimensions, reductions become contractions; plus canonicalization.
+    RewritePatternSet cleanup(ctx);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(cleanup);
+    vector::populateVectorReductionToContractPatterns(cleanup);
+    vector::populateSinkVectorBroadcastPatterns(cleanup);
+    cleanup.add<FoldReadOfSlice, FoldInsertOfCoveringWrite>(ctx);
+    vector::populateCastAwayVectorLeadingOneDimPatterns(cleanup);
+    for (Dialect *dialect : ctx->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(cleanup);
+    for (RegisteredOperationName op : ctx->getRegisteredOperations())
+      op.getCanonicalizationPatterns(cleanup, ctx);
+    vectorCleanup = FrozenRewritePatternSet(std::move(cleanup));
     return success();
   }
 
@@ -270,6 +356,7 @@ private:
   SmallVector<Group> findGroups();
   LogicalResult tileGroup(RewriterBase &rewriter, Group &group);
   void tileReductions(RewriterBase &rewriter);
+  bool retileLanes(RewriterBase &rewriter);
   void vectorize(RewriterBase &rewriter);
   void markFallbacks();
   void markFallback(Operation *op, StringRef reason);
@@ -279,7 +366,7 @@ private:
   void peel(RewriterBase &rewriter, ArrayRef<LoopLikeOpInterface> loops);
 
   Target target;
-  FrozenRewritePatternSet canonicalization;
+  FrozenRewritePatternSet canonicalization, vectorCleanup;
 };
 
 SmallVector<Group> CodegenPass::findGroups() {
@@ -358,7 +445,11 @@ LogicalResult CodegenPass::tileGroup(RewriterBase &rewriter, Group &group) {
   // A compute op tiled on its own: its reduction loops are not tiled here.
   size_t loops = cast<linalg::LinalgOp>(group.consumer).getNumLoops();
   tile.resize(loops, 0);
-  // No tiling at all (a one-tile op): nothing to fuse either.
+  // The lane dimension: the output's last, which is the consumer's last
+  // parallel loop.
+  group.consumer->setAttr(
+      kLaneDimAttr, IntegerAttr::get(IndexType::get(rewriter.getContext()),
+                                     resultType.getRank() - 1));
   scf::SCFTilingOptions tiling;
   tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), tile));
   scf::SCFTileAndFuseOptions options;
@@ -378,6 +469,51 @@ LogicalResult CodegenPass::tileGroup(RewriterBase &rewriter, Group &group) {
       rewriter.replaceAllUsesWith(v, r);
   peel(rewriter, result->loops);
   return success();
+}
+
+bool CodegenPass::retileLanes(RewriterBase &rewriter) {
+  SmallVector<linalg::LinalgOp> pending;
+  getOperation().walk([&](linalg::LinalgOp op) {
+    auto dim = op->getAttrOfType<IntegerAttr>(kLaneDimAttr);
+    if (!dim || !hasStaticTensorShapes(op))
+      return;
+    int64_t extent = op.getStaticLoopRanges()[dim.getInt()];
+    if (extent > 2 && !llvm::isPowerOf2_64(extent))
+      pending.push_back(op);
+  });
+  for (linalg::LinalgOp op : pending) {
+    int64_t dim = op->getAttrOfType<IntegerAttr>(kLaneDimAttr).getInt();
+    int64_t extent = op.getStaticLoopRanges()[dim];
+    SmallVector<int64_t> tile(op.getNumLoops(), 0);
+    tile[dim] = int64_t(llvm::bit_floor(uint64_t(extent)));
+    scf::SCFTilingOptions tiling;
+    tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), tile));
+    scf::SCFTileAndFuseOptions options;
+    options.setTilingOptions(tiling);
+    // Fuse the rest of the tile: the linalg ops of the same loop body (each
+    // feeds the next; the untiled consumer, still a user while this runs,
+    // goes away).
+    Block *block = op->getBlock();
+    options.setFusionControlFn(
+        [block](tensor::ExtractSliceOp, OpResult producer, bool) {
+          Operation *p = producer.getOwner();
+          return std::make_tuple(
+              isa<linalg::LinalgOp>(p) && p->getBlock() == block, false);
+        });
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTileAndFuseResult> result =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(result)) {
+      op->removeAttr(kLaneDimAttr);
+      continue;
+    }
+    for (Value v : op->getResults())
+      if (Value r = result->replacements.lookup(v))
+        rewriter.replaceAllUsesWith(v, r);
+    peel(rewriter, result->loops);
+  }
+  return !pending.empty();
 }
 
 void CodegenPass::tileReductions(RewriterBase &rewriter) {
@@ -424,25 +560,16 @@ void CodegenPass::vectorize(RewriterBase &rewriter) {
     if (failed(linalg::vectorize(rewriter, op)))
       markFallback(op, "the vectorizer does not handle this op");
   }
-  MLIRContext *ctx = &getContext();
-  RewritePatternSet patterns(ctx);
-  vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
-  vector::populateVectorReductionToContractPatterns(patterns);
-  vector::populateSinkVectorBroadcastPatterns(patterns);
-  tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
-  vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
-  for (Dialect *dialect : ctx->getLoadedDialects())
-    dialect->getCanonicalizationPatterns(patterns);
-  for (RegisteredOperationName op : ctx->getRegisteredOperations())
-    op.getCanonicalizationPatterns(patterns, ctx);
-  (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
+  (void)applyPatternsAndFoldGreedily(getOperation(), vectorCleanup);
   // Tensors carried through the (reduction) loops: the accumulator tile is
   // read once before the loop and written once after it.
   SmallVector<scf::ForOp> forOps;
   getOperation().walk([&](scf::ForOp loop) { forOps.push_back(loop); });
   for (scf::ForOp loop : forOps) // post-order: innermost first
     hoistLoopInvariantSubsets(rewriter, loop);
-  canonicalize();
+  // Hoisting leaves writes into extracted slices followed by inserts: fold
+  // them into writes at the slice's place, so bufferization sees no copy.
+  (void)applyPatternsAndFoldGreedily(getOperation(), vectorCleanup);
   DominanceInfo dominance;
   eliminateCommonSubExpressions(rewriter, dominance, getOperation());
 }
@@ -486,6 +613,17 @@ void CodegenPass::runOnOperation() {
       for (Operation *m : group.members)
         markFallback(m, "tiling failed");
   canonicalize();
+  // Lane tiles that are not a power of two (a 52-channel remainder of 20)
+  // are split into power-of-two tiles (16 + 4), each a whole vector.
+  for (int round = 0; round < 4 && retileLanes(rewriter); ++round)
+    canonicalize();
+  getOperation().walk([](Operation *op) { op->removeAttr(kLaneDimAttr); });
+  {
+    // Matmul tiles of one batch are plain matmuls.
+    RewritePatternSet patterns(&getContext());
+    nnapi::populateUnitBatchMatmulPatterns(patterns);
+    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
+  }
   tileReductions(rewriter);
   {
     RewritePatternSet patterns(&getContext());

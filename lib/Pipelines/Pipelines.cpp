@@ -28,11 +28,90 @@
 #include "mlir/Dialect/Tosa/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::nnapi;
+
+namespace {
+
+/// Row-major strides of `type`, if they are static.
+std::optional<SmallVector<int64_t>> staticStrides(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(getStridesAndOffset(type, strides, offset)) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return std::nullopt;
+  return strides;
+}
+
+/// Copies `from` into `to` (same static shape). Contiguous copies are one
+/// memref.copy (a memcpy); a copy between views whose trailing dimensions
+/// are contiguous in both is a loop nest over the leading dimensions around
+/// a memcpy of each contiguous block; anything else is a linalg.copy (scalar
+/// loops). Bufferization asks for these copies (inserting a tensor into a
+/// padded buffer, returning a view), and element-wise loops over strided
+/// views are what LLVM vectorizes worst.
+void createBufferCopy(OpBuilder &b, Location loc, Value from, Value to) {
+  auto fromType = dyn_cast<MemRefType>(from.getType());
+  auto toType = dyn_cast<MemRefType>(to.getType());
+  std::optional<SmallVector<int64_t>> fs, ts;
+  if (fromType && toType && fromType.hasStaticShape()) {
+    fs = staticStrides(fromType);
+    ts = staticStrides(toType);
+  }
+  if (!fs || !ts) {
+    b.create<linalg::CopyOp>(loc, from, to);
+    return;
+  }
+  ArrayRef<int64_t> shape = fromType.getShape();
+  int64_t rank = shape.size();
+  // Trailing dimensions that are packed row-major in both.
+  int64_t contiguous = 0, expected = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    if ((*fs)[d] != expected || (*ts)[d] != expected)
+      break;
+    expected *= shape[d];
+    ++contiguous;
+  }
+  if (contiguous == rank) {
+    b.create<memref::CopyOp>(loc, from, to);
+    return;
+  }
+  if (contiguous == 0) {
+    b.create<linalg::CopyOp>(loc, from, to);
+    return;
+  }
+  int64_t outer = rank - contiguous;
+  SmallVector<Value> ivs;
+  OpBuilder::InsertionGuard guard(b);
+  for (int64_t d = 0; d < outer; ++d) {
+    Value lb = b.create<arith::ConstantIndexOp>(loc, 0);
+    Value ub = b.create<arith::ConstantIndexOp>(loc, shape[d]);
+    Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+    auto loop = b.create<scf::ForOp>(loc, lb, ub, one);
+    ivs.push_back(loop.getInductionVar());
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+  }
+  SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end()),
+      sizes(outer, b.getIndexAttr(1)), strides(rank, b.getIndexAttr(1));
+  for (int64_t d = outer; d < rank; ++d) {
+    offsets.push_back(b.getIndexAttr(0));
+    sizes.push_back(b.getIndexAttr(shape[d]));
+  }
+  ArrayRef<int64_t> blockShape = shape.drop_front(outer);
+  auto view = [&](Value v, MemRefType type) -> Value {
+    auto reduced = cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
+        blockShape, type, offsets, sizes, strides));
+    return b.create<memref::SubViewOp>(loc, reduced, v, offsets, sizes,
+                                       strides);
+  };
+  b.create<memref::CopyOp>(loc, view(from, fromType), view(to, toType));
+}
+
+} // namespace
 
 void mlir::nnapi::buildNNAPIPartitionPipeline(
     OpPassManager &pm, const CompilePipelineOptions &options) {
@@ -94,7 +173,7 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   // default memref.copy of strided views needs MLIR's C runner library.
   auto linalgCopy = [](OpBuilder &b, Location loc, Value from,
                        Value to) -> LogicalResult {
-    b.create<linalg::CopyOp>(loc, from, to);
+    createBufferCopy(b, loc, from, to);
     return success();
   };
   bufferization::OneShotBufferizationOptions bufferize;
@@ -103,6 +182,7 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   bufferize.setFunctionBoundaryTypeConversion(
       bufferization::LayoutMapOption::IdentityLayoutMap);
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addNestedPass<func::FuncOp>(createNNAPIReturnFreshBuffers());
   bufferization::BufferResultsToOutParamsOpts outParams;
   outParams.hoistStaticAllocs = true;
   outParams.memCpyFn = linalgCopy;

@@ -83,6 +83,18 @@ def NNAPICopyAliasedResults : Pass<"nnapi-copy-aliased-results", "ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def NNAPIReturnFreshBuffers : Pass<"nnapi-return-fresh-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Return allocations, not reshapes of them, so results become out-parameters without a copy";
+  let description = [{
+    After bufferization, a function that returns `memref.expand_shape` or
+    `memref.collapse_shape` of a fresh, statically shaped `memref.alloc`
+    allocates the returned shape instead and reshapes that for the other
+    uses. buffer-results-to-out-params can then write the result straight
+    into the caller's buffer instead of copying it there.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def NNAPIExpandMath : Pass<"nnapi-expand-math", "ModuleOp"> {
   let summary = "Expand math ops that neither libm nor LLVM lowering handles";
   let description = [{

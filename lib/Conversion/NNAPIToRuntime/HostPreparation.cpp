@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -19,6 +20,7 @@
 namespace mlir::nnapi {
 #define GEN_PASS_DEF_NNAPICOPYALIASEDRESULTS
 #define GEN_PASS_DEF_NNAPIEXPANDMATH
+#define GEN_PASS_DEF_NNAPIRETURNFRESHBUFFERS
 #include "nnapi-mlir/Conversion/Passes.h.inc"
 } // namespace mlir::nnapi
 
@@ -66,6 +68,44 @@ struct CopyAliasedResultsPass
         }
       });
     }
+  }
+};
+
+/// Replaces `%a = alloc : A` (whose reshape `%r : R` is returned) by
+/// `%n = alloc : R; %a' = inverse-reshape(%n)`, and returns `%n`.
+template <typename ReshapeOp, typename InverseOp>
+bool returnFreshBuffer(OpOperand &result) {
+  auto reshape = result.get().getDefiningOp<ReshapeOp>();
+  if (!reshape)
+    return false;
+  auto alloc = reshape.getSrc().template getDefiningOp<memref::AllocOp>();
+  MemRefType type = reshape.getResultType();
+  if (!alloc || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      !alloc.getType().getLayout().isIdentity() ||
+      alloc->getBlock() != reshape->getBlock())
+    return false;
+  OpBuilder builder(alloc);
+  auto fresh = builder.create<memref::AllocOp>(alloc.getLoc(), type,
+                                               alloc.getAlignmentAttr());
+  Value view = builder.create<InverseOp>(alloc.getLoc(), alloc.getType(),
+                                         fresh.getResult(),
+                                         reshape.getReassociationIndices());
+  alloc.replaceAllUsesWith(view);
+  alloc.erase();
+  result.set(fresh.getResult());
+  return true;
+}
+
+struct ReturnFreshBuffersPass
+    : public nnapi::impl::NNAPIReturnFreshBuffersBase<ReturnFreshBuffersPass> {
+  void runOnOperation() override {
+    getOperation().walk([](func::ReturnOp ret) {
+      for (OpOperand &result : ret->getOpOperands())
+        if (!returnFreshBuffer<memref::ExpandShapeOp, memref::CollapseShapeOp>(
+                result))
+          returnFreshBuffer<memref::CollapseShapeOp, memref::ExpandShapeOp>(
+              result);
+    });
   }
 };
 
