@@ -12,6 +12,8 @@
 #include "nnapi-mlir/Codegen/Passes.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
@@ -42,6 +44,26 @@ struct LowerVectorsPass
       populate(patterns);
       return applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
     };
+    // Vectorized transcendental functions (exp in sigmoid and softmax,
+    // tanh, erf, log...) as polynomial approximations on the whole vector;
+    // math-to-libm would call the scalar libm function once per lane. The
+    // approximations stay within a few ulp (docs/design.md); scalar math
+    // keeps libm.
+    {
+      SmallVector<Operation *> vectorMath;
+      getOperation().walk([&](Operation *op) {
+        if (isa<math::MathDialect>(op->getDialect()) &&
+            op->getNumResults() == 1 &&
+            isa<VectorType>(op->getResult(0).getType()))
+          vectorMath.push_back(op);
+      });
+      RewritePatternSet patterns(ctx);
+      populateMathPolynomialApproximationPatterns(patterns);
+      GreedyRewriteConfig config;
+      config.strictMode = GreedyRewriteStrictness::ExistingAndNewOps;
+      if (failed(applyOpPatternsAndFold(vectorMath, std::move(patterns), config)))
+        return signalPassFailure();
+    }
     // Contractions to outer products; transfers with permutation maps to
     // minor-identity transfers plus transposes/broadcasts.
     if (failed(run([&](RewritePatternSet &p) {

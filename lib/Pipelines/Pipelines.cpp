@@ -182,6 +182,9 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   bufferize.setFunctionBoundaryTypeConversion(
       bufferization::LayoutMapOption::IdentityLayoutMap);
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Loops that carry a buffer through iter_args return it unchanged: fold
+  // that, so the returned value is the allocation itself.
+  pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createNNAPIReturnFreshBuffers());
   bufferization::BufferResultsToOutParamsOpts outParams;
   outParams.hoistStaticAllocs = true;
@@ -207,8 +210,10 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   pm.addPass(createConvertSCFToCFPass());
   pm.addPass(createNNAPIExpandMath());
   pm.addPass(arith::createArithExpandOpsPass());
-  pm.addPass(createConvertMathToLibmPass());
+  // Math ops LLVM has intrinsics for first (vector floor and fma stay
+  // vector instructions); libm calls for the rest.
   pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
   // Buffers come from the runtime's pool (Runtime.h), not straight from
   // malloc: repeated runs reuse their pages.
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;

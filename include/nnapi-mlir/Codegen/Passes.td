@@ -70,9 +70,12 @@ def NNAPILowerVectors : Pass<"nnapi-lower-vectors", "::mlir::func::FuncOp"> {
     After bufferization: contractions become outer products and FMAs,
     multi-dimensional transfers 1-D loads and stores (full and partial
     transfers split), transposes shuffles, so that the LLVM conversion sees
-    only operations it maps to the target's vector instructions.
+    only operations it maps to the target's vector instructions. Vector
+    transcendental functions (exp, tanh, erf, log...) become polynomial
+    approximations instead of one libm call per lane.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];
