@@ -287,13 +287,77 @@ struct UnitBatchMatmul : OpRewritePattern<linalg::BatchMatmulOp> {
   }
 };
 
+/// linalg.matmul(A [M, K], B [K, N] constant) ->
+///   collapse(generic(A, Bp [N/P, K, P]) outs(expand(C) [M, N/P, P]))
+/// with Bp[nb, k, p] = B[k, nb * P + p], computed at compile time.
+struct PackConstantMatmulRhs : OpRewritePattern<linalg::MatmulOp> {
+  PackConstantMatmulRhs(MLIRContext *ctx, int64_t panel)
+      : OpRewritePattern(ctx), panel(panel) {}
+  LogicalResult matchAndRewrite(linalg::MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr b;
+    if (!op.hasPureTensorSemantics() ||
+        !matchPattern(op.getInputs()[1], m_Constant(&b)) || b.isSplat())
+      return failure();
+    auto bType = cast<RankedTensorType>(b.getType());
+    auto cType = dyn_cast<RankedTensorType>(op.getOutputs()[0].getType());
+    if (!bType.hasStaticShape() || !cType || !cType.hasStaticShape())
+      return failure();
+    int64_t k = bType.getDimSize(0), n = bType.getDimSize(1);
+    int64_t m = cType.getDimSize(0);
+    if (n % panel || n == panel)
+      return failure();
+    // [K, N] -> [K, N/P, P] (a reshape) -> [N/P, K, P] (a transpose).
+    auto split = RankedTensorType::get({k, n / panel, panel},
+                                       bType.getElementType());
+    std::optional<DenseElementsAttr> packed =
+        permuteConstant(b.reshape(split), {1, 0, 2});
+    if (!packed)
+      return failure();
+    Location loc = op.getLoc();
+    Value bp = rewriter.create<arith::ConstantOp>(loc, packed->getType(), *packed);
+    SmallVector<ReassociationIndices> cols = {{0}, {1, 2}};
+    auto c3Type = RankedTensorType::get({m, n / panel, panel},
+                                        cType.getElementType());
+    Value c3 = rewriter.create<tensor::ExpandShapeOp>(loc, c3Type,
+                                                      op.getOutputs()[0], cols);
+    MLIRContext *ctx = rewriter.getContext();
+    AffineExpr d0, d1, d2, d3;
+    bindDims(ctx, d0, d1, d2, d3);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(4, 0, {d0, d3}, ctx),
+        AffineMap::get(4, 0, {d1, d3, d2}, ctx),
+        AffineMap::get(4, 0, {d0, d1, d2}, ctx)};
+    SmallVector<utils::IteratorType> iterators = {
+        utils::IteratorType::parallel, utils::IteratorType::parallel,
+        utils::IteratorType::parallel, utils::IteratorType::reduction};
+    auto generic = rewriter.create<linalg::GenericOp>(
+        loc, TypeRange{c3Type}, ValueRange{op.getInputs()[0], bp},
+        ValueRange{c3}, maps, iterators,
+        [](OpBuilder &b, Location l, ValueRange args) {
+          Value mul = b.create<arith::MulFOp>(l, args[0], args[1]);
+          Value add = b.create<arith::AddFOp>(l, args[2], mul);
+          b.create<linalg::YieldOp>(l, add);
+        });
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+        op, cType, generic->getResult(0), cols);
+    return success();
+  }
+  int64_t panel;
+};
+
 struct CodegenPreparePass
     : public nnapi::impl::NNAPICodegenPrepareBase<CodegenPreparePass> {
+  using NNAPICodegenPrepareBase::NNAPICodegenPrepareBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ConvFilterToHwcf, FoldConstantTranspose, DepthwiseToHwc,
                  UnitDimReadAsIndex, PadAsBorderFill>(&getContext());
     nnapi::populateUnitBatchMatmulPatterns(patterns);
+    // Panels of two vectors (at least 8 columns), as the matmul strategy
+    // tiles columns.
+    patterns.add<PackConstantMatmulRhs>(
+        &getContext(), std::max<int64_t>(8, 2 * int64_t(vectorBits) / 32));
     tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns,
                                                          &getContext());
     tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, &getContext());

@@ -63,7 +63,15 @@ constexpr int64_t kMaxUntiledIterations = 1 << 10;
 /// vector lanes (a loop whose tile is not a power of two gets re-tiled).
 constexpr StringLiteral kLaneDimAttr = "nnapi_codegen.lane_dim";
 
-enum class Strategy { Conv, Depthwise, Pool, Matmul, BatchMatmul, Elementwise };
+enum class Strategy {
+  Conv,
+  Depthwise,
+  Pool,
+  Matmul,
+  BatchMatmul,
+  PackedMatmul, ///< nnapi-codegen-prepare's matmul on a packed constant
+  Elementwise
+};
 
 struct Target {
   int64_t lanes;     ///< float32 elements per vector register
@@ -98,9 +106,48 @@ bool isFloat(Operation *op) {
          isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType()));
 }
 
+/// The contraction nnapi-codegen-prepare makes of a matmul whose right-hand
+/// side is a packed constant: loops (m, nb, p, k), A[m, k], Bp[nb, k, p],
+/// C[m, nb, p].
+bool isPackedMatmul(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumLoops() != 4 ||
+      generic.getNumReductionLoops() != 1 ||
+      !linalg::isaContractionOpInterface(generic))
+    return false;
+  MLIRContext *ctx = op->getContext();
+  AffineExpr d0, d1, d2, d3;
+  bindDims(ctx, d0, d1, d2, d3);
+  SmallVector<AffineMap> expected = {AffineMap::get(4, 0, {d0, d3}, ctx),
+                                     AffineMap::get(4, 0, {d1, d3, d2}, ctx),
+                                     AffineMap::get(4, 0, {d0, d1, d2}, ctx)};
+  return generic.getIndexingMapsArray() == expected;
+}
+
+/// A generic that is a plain matmul: loops (m, n, k), A[m, k], B[k, n],
+/// C[m, n] (a packed matmul tile once its panel dimension is dropped).
+bool isMatmulGeneric(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumLoops() != 3 ||
+      generic.getNumReductionLoops() != 1 ||
+      !linalg::isaContractionOpInterface(generic))
+    return false;
+  MLIRContext *ctx = op->getContext();
+  AffineExpr d0, d1, d2;
+  bindDims(ctx, d0, d1, d2);
+  SmallVector<AffineMap> expected = {AffineMap::get(3, 0, {d0, d2}, ctx),
+                                     AffineMap::get(3, 0, {d2, d1}, ctx),
+                                     AffineMap::get(3, 0, {d0, d1}, ctx)};
+  return generic.getIndexingMapsArray() == expected;
+}
+
 std::optional<Strategy> computeStrategy(Operation *op) {
   if (!hasStaticTensorShapes(op) || !isFloat(op))
     return std::nullopt;
+  if (isPackedMatmul(op))
+    return Strategy::PackedMatmul;
+  if (isMatmulGeneric(op))
+    return Strategy::Matmul;
   if (isa<linalg::Conv2DNhwcHwcfOp>(op))
     return Strategy::Conv;
   if (isa<linalg::DepthwiseConv2DNhwcHwcOp>(op))
@@ -207,6 +254,13 @@ SmallVector<int64_t> outputTile(Strategy s, ArrayRef<int64_t> shape,
     tile[3] = lanesTile;
     break;
   }
+  case Strategy::PackedMatmul: { // M, N / P, P: one panel per tile
+    int64_t vectors = vectorsFor(shape[2], t);
+    tile[0] = rowTile(shape[0], vectors, vectors + 2, t);
+    tile[1] = 1;
+    tile[2] = shape[2];
+    break;
+  }
   case Strategy::Matmul:
   case Strategy::BatchMatmul: { // [B,] M, N
     int64_t n = shape[rank - 1];
@@ -241,6 +295,7 @@ SmallVector<int64_t> reductionTileSizes(linalg::LinalgOp op, Strategy s) {
     break;
   case Strategy::Matmul: // M, N, K
   case Strategy::BatchMatmul: // B, M, N, K
+  case Strategy::PackedMatmul: // M, N / P, P, K
     tile.back() = reductionTile(ranges.back(), 4);
     break;
   case Strategy::Elementwise:
@@ -334,14 +389,16 @@ struct CodegenPass : public nnapi::impl::NNAPICodegenBase<CodegenPass> {
     for (RegisteredOperationName op : ctx->getRegisteredOperations())
       op.getCanonicalizationPatterns(patterns, ctx);
     canonicalization = FrozenRewritePatternSet(std::move(patterns));
-    // After vectorization: transfers absorb slices, permutations and unit
-    // dimensions, reductions become contractions; plus canonicalization.
+    // After vectorization: transfers absorb slices and permutations,
+    // reductions become contractions; plus canonicalization. (Casting away
+    // leading unit dimensions would turn a one-row matmul tile into a
+    // matrix-vector contraction, which lowers to horizontal reductions
+    // instead of outer products.)
     RewritePatternSet cleanup(ctx);
     vector::populateVectorTransferPermutationMapLoweringPatterns(cleanup);
     vector::populateVectorReductionToContractPatterns(cleanup);
     vector::populateSinkVectorBroadcastPatterns(cleanup);
     cleanup.add<FoldReadOfSlice, FoldInsertOfCoveringWrite>(ctx);
-    vector::populateCastAwayVectorLeadingOneDimPatterns(cleanup);
     for (Dialect *dialect : ctx->getLoadedDialects())
       dialect->getCanonicalizationPatterns(cleanup);
     for (RegisteredOperationName op : ctx->getRegisteredOperations())
@@ -358,6 +415,7 @@ private:
   void tileReductions(RewriterBase &rewriter);
   bool retileLanes(RewriterBase &rewriter);
   void vectorize(RewriterBase &rewriter);
+  void foldPanelDims();
   void markFallbacks();
   void markFallback(Operation *op, StringRef reason);
   void canonicalize() {
@@ -541,6 +599,29 @@ void CodegenPass::tileReductions(RewriterBase &rewriter) {
   }
 }
 
+/// Tiles of packed matmuls hold one panel (a unit panel dimension): drop it,
+/// so they vectorize as plain matmul tiles.
+void CodegenPass::foldPanelDims() {
+  SmallVector<Operation *> tiles;
+  getOperation().walk([&](linalg::GenericOp op) {
+    if (isPackedMatmul(op) && hasStaticTensorShapes(op) &&
+        op.getStaticLoopRanges()[1] == 1)
+      tiles.push_back(op);
+  });
+  if (tiles.empty())
+    return;
+  RewritePatternSet patterns(&getContext());
+  linalg::ControlDropUnitDims control;
+  control.controlFn = [](Operation *op) -> SmallVector<unsigned> {
+    return isPackedMatmul(op) ? SmallVector<unsigned>{1}
+                              : SmallVector<unsigned>{};
+  };
+  linalg::populateFoldUnitExtentDimsPatterns(patterns, control);
+  GreedyRewriteConfig config;
+  config.strictMode = GreedyRewriteStrictness::ExistingAndNewOps;
+  (void)applyOpPatternsAndFold(tiles, std::move(patterns), config);
+}
+
 void CodegenPass::vectorize(RewriterBase &rewriter) {
   SmallVector<linalg::LinalgOp> candidates;
   getOperation().walk([&](linalg::LinalgOp op) {
@@ -624,6 +705,7 @@ void CodegenPass::runOnOperation() {
     nnapi::populateUnitBatchMatmulPatterns(patterns);
     (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
   }
+  foldPanelDims();
   tileReductions(rewriter);
   {
     RewritePatternSet patterns(&getContext());

@@ -156,7 +156,9 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   // tiled for registers with their initializers and element-wise consumers
   // fused into the tiles, and vectorized (nnapi-codegen's description).
   if (options.hostCodegen) {
-    pm.addNestedPass<func::FuncOp>(createNNAPICodegenPrepare());
+    NNAPICodegenPrepareOptions prepare;
+    prepare.vectorBits = options.vectorBits;
+    pm.addNestedPass<func::FuncOp>(createNNAPICodegenPrepare(prepare));
     NNAPICodegenOptions codegen;
     codegen.vectorBits = options.vectorBits;
     codegen.vectorRegisters = options.vectorRegisters;

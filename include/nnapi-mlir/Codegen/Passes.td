@@ -24,8 +24,18 @@ def NNAPICodegenPrepare : Pass<"nnapi-codegen-prepare", "::mlir::func::FuncOp"> 
     - a `linalg.depthwise_conv_2d_nhwc_hwcm` with a multiplier of 1 becomes
       `linalg.depthwise_conv_2d_nhwc_hwc`;
     - indexing maps that read a unit dimension at constant 0 read it at the
-      loop index instead, so that producers and consumers fuse.
+      loop index instead, so that producers and consumers fuse;
+    - a `linalg.matmul` whose right-hand side is a constant `[K, N]` becomes
+      a contraction with that constant packed at compile time into panels
+      `[N / P, K, P]` of P = two vectors' worth of columns, so that each
+      output tile streams one contiguous panel;
+    - a `tensor.pad` becomes a buffer with a filled border into whose
+      interior the producer of the padded value writes directly.
   }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
+           "Width of the target's vector registers (sets the panel width)">,
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::arith::ArithDialect"];
