@@ -16,8 +16,8 @@ at 224x224 written by make_bench_models.py):
      that machine noise hits all of them alike; the per-model figure is the
      median over rounds.
 Prints the ratio to ONNX Runtime per model and mode and the geometric mean,
-and the peak resident memory of nnapi-run per model (from wait4), next to
-the model's weights and its largest set of simultaneously live activations.
+and the peak resident memory of nnapi-run per model (VmHWM), next to the
+model's weights and its largest set of simultaneously live activations.
 
 ONNX Runtime is not part of this repository: install it with
 `bash ../shared/tools/ort/setup.sh` (npm, outside the repository).
@@ -49,14 +49,9 @@ def median_ms(text):
     return float(text.split("median_ms=")[1].split()[0])
 
 
-def peak_rss_mb(cmd, env):
-    """Peak resident set of one run of `cmd`, in MiB (Linux ru_maxrss is KiB)."""
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                         env=env)
-    _, status, usage = os.wait4(p.pid, 0)
-    if status:
-        sys.exit(f"ort_compare: {' '.join(cmd)} failed")
-    return usage.ru_maxrss / 1024.0
+def peak_rss_mb(out):
+    """nnapi-run's own peak resident set (VmHWM), from its bench line."""
+    return float(out.split("peak_rss_mb=")[1].split()[0])
 
 
 def memory_needs_mb(path):
@@ -158,15 +153,13 @@ def main():
         f" {'':13s} {math.exp(sum(v) / len(v)):6.2f}" for v in logs.values()))
 
     print()
-    base = peak_rss_mb([os.path.join(bindir, "nnapi-run"), "--help"], env)
-    print(f"peak RSS of nnapi-run (MiB; 'nnapi-run --help' alone: {base:.1f})")
+    print("peak resident memory of nnapi-run (MiB, VmHWM); the one-op CNN shows the fixed part")
     for name in models:
         weights, acts = memory_needs_mb(os.path.join(args.work, name, "model.onnx"))
-        line = f"{name:12s} weights {weights:7.2f}  largest live activations {acts:7.2f}"
+        line = f"{name:12s} weights {weights:6.2f} + largest live activations {acts:6.2f}"
         for m in modes:
-            rss = peak_rss_mb([os.path.join(bindir, "nnapi-run"), libs[name, m],
-                               "--bench", "3"], env)
-            line += f"  {m}: {rss:7.1f} ({rss - base:6.1f} above --help)"
+            out = run([os.path.join(bindir, "nnapi-run"), libs[name, m], "--bench", "3"], env=env)
+            line += f"  {m}: {peak_rss_mb(out):6.1f}"
         print(line)
 
 

@@ -64,6 +64,24 @@ struct LowerVectorsPass
       if (failed(applyOpPatternsAndFold(vectorMath, std::move(patterns), config)))
         return signalPassFailure();
     }
+    // Reductions along the innermost (contiguous) dimension become
+    // horizontal vector reductions; the others (reductions across rows of
+    // whole vectors) element-wise operations on rows, below.
+    {
+      SmallVector<Operation *> innermost;
+      getOperation().walk([&](vector::MultiDimReductionOp op) {
+        int64_t rank = op.getSourceVectorType().getRank();
+        if (rank && op.isReducedDim(rank - 1))
+          innermost.push_back(op);
+      });
+      RewritePatternSet patterns(ctx);
+      vector::populateVectorMultiReductionLoweringPatterns(
+          patterns, vector::VectorMultiReductionLowering::InnerReduction);
+      GreedyRewriteConfig config;
+      config.strictMode = GreedyRewriteStrictness::ExistingAndNewOps;
+      if (failed(applyOpPatternsAndFold(innermost, std::move(patterns), config)))
+        return signalPassFailure();
+    }
     // Contractions to outer products; transfers with permutation maps to
     // minor-identity transfers plus transposes/broadcasts.
     if (failed(run([&](RewritePatternSet &p) {

@@ -43,6 +43,7 @@
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/bit.h"
 
 namespace mlir::nnapi {
@@ -58,7 +59,7 @@ constexpr StringLiteral kCodegenAttr = nnapi::NNAPIDialect::kCodegenAttrName;
 /// Vectorized ops: the tiles inside the loops of a strategy, of at most this
 /// many iterations, and ops outside loops small enough to be one tile.
 constexpr int64_t kMaxTileIterations = 1 << 14;
-constexpr int64_t kMaxUntiledIterations = 1 << 10;
+constexpr int64_t kMaxUntiledIterations = 1 << 8;
 /// On a tiled consumer, while the pass runs: which of its loops is mapped to
 /// vector lanes (a loop whose tile is not a power of two gets re-tiled).
 constexpr StringLiteral kLaneDimAttr = "nnapi_codegen.lane_dim";
@@ -70,6 +71,7 @@ enum class Strategy {
   Matmul,
   BatchMatmul,
   PackedMatmul, ///< nnapi-codegen-prepare's matmul on a packed constant
+  Reduction,    ///< a generic with reduction loops (reduce_sum, softmax...)
   Elementwise
 };
 
@@ -104,6 +106,24 @@ bool hasStaticTensorShapes(Operation *op) {
 bool isFloat(Operation *op) {
   return op->getNumResults() == 1 &&
          isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType()));
+}
+
+/// A map that reads loop indices or constant 0 (a broadcast of a unit
+/// dimension), each loop at most once.
+bool isBroadcastMap(AffineMap map) {
+  llvm::SmallBitVector seen(map.getNumDims());
+  for (AffineExpr e : map.getResults()) {
+    if (auto d = dyn_cast<AffineDimExpr>(e)) {
+      if (seen.test(d.getPosition()))
+        return false;
+      seen.set(d.getPosition());
+      continue;
+    }
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    if (!c || c.getValue() != 0)
+      return false;
+  }
+  return true;
 }
 
 /// The contraction nnapi-codegen-prepare makes of a matmul whose right-hand
@@ -141,6 +161,18 @@ bool isMatmulGeneric(Operation *op) {
   return generic.getIndexingMapsArray() == expected;
 }
 
+/// A generic reduction: some reduction loops, one result written through a
+/// projected permutation of the parallel loops, operands read through
+/// broadcast maps (reduce_sum/max of TOSA, the reductions of softmax).
+bool isReduction(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || op->getNumResults() != 1 ||
+      generic.getNumReductionLoops() == 0 ||
+      linalg::isaContractionOpInterface(generic))
+    return false;
+  return llvm::all_of(generic.getIndexingMapsArray(), isBroadcastMap);
+}
+
 std::optional<Strategy> computeStrategy(Operation *op) {
   if (!hasStaticTensorShapes(op) || !isFloat(op))
     return std::nullopt;
@@ -158,11 +190,13 @@ std::optional<Strategy> computeStrategy(Operation *op) {
     return Strategy::Matmul;
   if (isa<linalg::BatchMatmulOp>(op))
     return Strategy::BatchMatmul;
+  if (isReduction(op))
+    return Strategy::Reduction;
   return std::nullopt;
 }
 
 /// An all-parallel generic with one result written through the identity map
-/// and every operand read through a projected permutation (broadcasts).
+/// and every operand read through a broadcast map.
 bool isElementwise(Operation *op) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || !hasStaticTensorShapes(op) || op->getNumResults() != 1 ||
@@ -171,9 +205,7 @@ bool isElementwise(Operation *op) {
     return false;
   if (!generic.getIndexingMapMatchingResult(op->getResult(0)).isIdentity())
     return false;
-  return llvm::all_of(generic.getIndexingMapsArray(), [](AffineMap m) {
-    return m.isProjectedPermutation();
-  });
+  return llvm::all_of(generic.getIndexingMapsArray(), isBroadcastMap);
 }
 
 /// `user` is element-wise and reads `value` element for element.
@@ -270,6 +302,8 @@ SmallVector<int64_t> outputTile(Strategy s, ArrayRef<int64_t> shape,
     tile[rank - 1] = lanesTile;
     break;
   }
+  case Strategy::Reduction: // per loop: reductionGroupTile
+    break;
   case Strategy::Elementwise: {
     int64_t last = shape[rank - 1];
     tile[rank - 1] = last >= 4 * t.lanes ? 4 * t.lanes : last;
@@ -279,11 +313,44 @@ SmallVector<int64_t> outputTile(Strategy s, ArrayRef<int64_t> shape,
   return tile;
 }
 
+/// A reduction's output tile, per loop: one of every parallel loop, except
+/// vectors along the innermost loop if it is parallel (a reduction over
+/// outer dimensions accumulates whole vectors); reduction loops untiled.
+SmallVector<int64_t> reductionOutputTile(linalg::LinalgOp op, const Target &t) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> tile(ranges.size(), 0);
+  for (size_t i = 0; i < ranges.size(); ++i)
+    if (iterators[i] == utils::IteratorType::parallel)
+      tile[i] = 1;
+  if (!ranges.empty() && iterators.back() == utils::IteratorType::parallel)
+    tile.back() = laneTile(ranges.back(), t);
+  return tile;
+}
+
 /// Tile sizes of a tiled compute op's loops that tile only its reduction.
-SmallVector<int64_t> reductionTileSizes(linalg::LinalgOp op, Strategy s) {
+SmallVector<int64_t> reductionTileSizes(linalg::LinalgOp op, Strategy s,
+                                       const Target &t) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> tile(ranges.size(), 0);
   switch (s) {
+  case Strategy::Reduction: {
+    // The innermost reduction loop in chunks: four vectors if it is the
+    // innermost loop (a horizontal reduction per chunk), else eight rows
+    // of whole vectors; the other reduction loops one at a time.
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    int64_t innermost = -1;
+    for (int64_t i = ranges.size() - 1; i >= 0 && innermost < 0; --i)
+      if (iterators[i] == utils::IteratorType::reduction)
+        innermost = i;
+    for (size_t i = 0; i < ranges.size(); ++i)
+      if (iterators[i] == utils::IteratorType::reduction)
+        tile[i] = 1;
+    tile[innermost] = innermost == int64_t(ranges.size()) - 1
+                          ? std::min(ranges[innermost], 4 * t.lanes)
+                          : std::min<int64_t>(ranges[innermost], 8);
+    break;
+  }
   case Strategy::Conv: // N, OH, OW, F, KH, KW, C
     tile[4] = 1;
     tile[5] = 1;
@@ -437,9 +504,12 @@ SmallVector<Group> CodegenPass::findGroups() {
       return;
     Group g{*s, op, op, {}};
     g.members.insert(op);
-    // The element-wise chain that consumes the result.
+    // The element-wise chain that consumes the result (not after a
+    // reduction, whose tiles have another shape than its consumers').
     Operation *last = op;
     while (std::optional<Value> v = singleUser(last)) {
+      if (*s == Strategy::Reduction)
+        break;
       Operation *user = *v->getUsers().begin();
       if (grouped.count(user) || !readsElementwise(user, *v))
         break;
@@ -498,16 +568,26 @@ void CodegenPass::peel(RewriterBase &rewriter,
 LogicalResult CodegenPass::tileGroup(RewriterBase &rewriter, Group &group) {
   auto consumer = cast<TilingInterface>(group.consumer);
   auto resultType = cast<RankedTensorType>(group.consumer->getResult(0).getType());
-  SmallVector<int64_t> tile =
-      outputTile(group.strategy, resultType.getShape(), target);
-  // A compute op tiled on its own: its reduction loops are not tiled here.
-  size_t loops = cast<linalg::LinalgOp>(group.consumer).getNumLoops();
-  tile.resize(loops, 0);
-  // The lane dimension: the output's last, which is the consumer's last
-  // parallel loop.
-  group.consumer->setAttr(
-      kLaneDimAttr, IntegerAttr::get(IndexType::get(rewriter.getContext()),
-                                     resultType.getRank() - 1));
+  auto linalgConsumer = cast<linalg::LinalgOp>(group.consumer);
+  SmallVector<int64_t> tile;
+  if (group.strategy == Strategy::Reduction) {
+    tile = reductionOutputTile(linalgConsumer, target);
+    // Vector lanes only along an innermost parallel loop.
+    if (linalgConsumer.getIteratorTypesArray().back() ==
+        utils::IteratorType::parallel)
+      group.consumer->setAttr(
+          kLaneDimAttr, IntegerAttr::get(IndexType::get(rewriter.getContext()),
+                                         linalgConsumer.getNumLoops() - 1));
+  } else {
+    tile = outputTile(group.strategy, resultType.getShape(), target);
+    // A compute op tiled on its own: its reduction loops are not tiled here.
+    tile.resize(linalgConsumer.getNumLoops(), 0);
+    // The lane dimension: the output's last, which is the consumer's last
+    // parallel loop.
+    group.consumer->setAttr(
+        kLaneDimAttr, IntegerAttr::get(IndexType::get(rewriter.getContext()),
+                                       resultType.getRank() - 1));
+  }
   scf::SCFTilingOptions tiling;
   tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), tile));
   scf::SCFTileAndFuseOptions options;
@@ -576,14 +656,16 @@ bool CodegenPass::retileLanes(RewriterBase &rewriter) {
 
 void CodegenPass::tileReductions(RewriterBase &rewriter) {
   SmallVector<std::pair<linalg::LinalgOp, Strategy>> roots;
+  // Every compute op that the group tiling left as tiles (a tile may have
+  // lost its loops to canonicalization when it was the only one).
   getOperation().walk([&](linalg::LinalgOp op) {
-    if (!op->getParentOfType<scf::ForOp>())
+    if (op->hasAttr(kCodegenAttr))
       return;
     if (std::optional<Strategy> s = computeStrategy(op))
       roots.push_back({op, *s});
   });
   for (auto [op, strategy] : roots) {
-    SmallVector<int64_t> tile = reductionTileSizes(op, strategy);
+    SmallVector<int64_t> tile = reductionTileSizes(op, strategy, target);
     if (llvm::all_of(tile, [](int64_t t) { return t == 0; }))
       continue;
     scf::SCFTilingOptions options;

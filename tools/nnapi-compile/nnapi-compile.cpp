@@ -26,6 +26,9 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -186,6 +189,28 @@ static void printSummary(ModuleOp module, llvm::raw_ostream &os) {
   os << "  " << partitions << " partition(s)\n";
 }
 
+/// The host code's planned buffers per function (nnapi-plan-buffers).
+static void printMemorySummary(ModuleOp module, llvm::raw_ostream &os) {
+  int64_t arena = 0, unplanned = 0;
+  for (Operation &op : module.getBody()->getOperations()) {
+    auto a = op.getAttrOfType<IntegerAttr>(
+        nnapi::NNAPIDialect::kArenaBytesAttrName);
+    auto u = op.getAttrOfType<IntegerAttr>(
+        nnapi::NNAPIDialect::kUnplannedBytesAttrName);
+    if (!a || !u)
+      continue;
+    os << "  host buffers @"
+       << op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName())
+              .getValue()
+       << ": " << a.getInt() << " bytes in one arena (" << u.getInt()
+       << " without reuse)\n";
+    arena += a.getInt();
+    unplanned += u.getInt();
+  }
+  os << "  host buffers in all: " << arena << " bytes (" << unplanned
+     << " without reuse)\n";
+}
+
 static int linkSharedLibrary(const std::string &object, const char *argv0) {
   std::string exe = llvm::sys::fs::getMainExecutable(
       argv0, reinterpret_cast<void *>(&linkSharedLibrary));
@@ -216,6 +241,11 @@ static int linkSharedLibrary(const std::string &object, const char *argv0) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // -mlir-timing, -mlir-print-ir-after=..., -mlir-disable-threading, ...
+  registerPassManagerCLOptions();
+  registerMLIRContextCLOptions();
+  registerAsmPrinterCLOptions();
+  registerDefaultTimingManagerCLOptions();
   cl::ParseCommandLineOptions(argc, argv, "nnapi-mlir ahead-of-time compiler\n");
   if (listONNXOps) {
 #ifdef NNAPI_MLIR_HAVE_ONNX
@@ -304,10 +334,19 @@ int main(int argc, char **argv) {
   options.hostCodegen = !noHostCodegen;
   options.vectorBits = hostTarget->vectorBits;
   options.vectorRegisters = hostTarget->vectorRegisters;
+  // -mlir-timing reports both pass managers under one root.
+  DefaultTimingManager timingManager;
+  applyDefaultTimingManagerCLOptions(timingManager);
+  TimingScope timing = timingManager.getRootScope();
+  TimingScope partitionTiming = timing.nest("partitioning");
   PassManager partitionPM(&context);
+  if (failed(applyPassManagerCLOptions(partitionPM)))
+    return fail("invalid pass manager options");
+  partitionPM.enableTiming(partitionTiming);
   nnapi::buildNNAPIPartitionPipeline(partitionPM, options);
   if (failed(partitionPM.run(*module)))
     return fail("partitioning failed");
+  partitionTiming.stop();
   if (summary)
     printSummary(*module, llvm::outs());
   if (emit == Emit::MLIR) {
@@ -316,10 +355,17 @@ int main(int argc, char **argv) {
     return 0;
   }
 
+  TimingScope hostTiming = timing.nest("host pipeline");
   PassManager hostPM(&context);
+  if (failed(applyPassManagerCLOptions(hostPM)))
+    return fail("invalid pass manager options");
+  hostPM.enableTiming(hostTiming);
   nnapi::buildNNAPIHostPipeline(hostPM, options);
   if (failed(hostPM.run(*module)))
     return fail("lowering to LLVM failed");
+  hostTiming.stop();
+  if (summary)
+    printMemorySummary(*module, llvm::outs());
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -339,21 +385,25 @@ int main(int argc, char **argv) {
       if (!hostTarget->features.empty())
         f.addFnAttr("target-features", hostTarget->features);
     }
+  TimingScope optTiming = timing.nest("LLVM -O3");
   auto optimize = makeOptimizingTransformer(3, 0, machine);
   if (llvm::Error err = optimize(llvmModule.get()))
     return fail("LLVM optimization failed: " + toString(std::move(err)));
+  optTiming.stop();
 
   if (emit == Emit::LLVMIR) {
     llvmModule->print(out->os(), nullptr);
     out->keep();
     return 0;
   }
+  TimingScope codegenTiming = timing.nest("LLVM code generation");
   llvm::legacy::PassManager codegen;
   if (machine->addPassesToEmitFile(codegen, out->os(), nullptr,
                                    llvm::CodeGenFileType::ObjectFile))
     return fail("the target cannot emit object files");
   codegen.run(*llvmModule);
   out->os().flush();
+  codegenTiming.stop();
   if (emit == Emit::Object) {
     out->keep();
     return 0;

@@ -253,6 +253,22 @@ Comparison compare(const TensorSpec &spec, const uint8_t *actual,
 
 } // namespace
 
+/// This process's peak resident set (VmHWM), in MiB, or -1 if unknown.
+/// (getrusage's ru_maxrss would also count the parent's pages that a fork
+/// shared before exec.)
+static double peakResidentMiB() {
+  FILE *f = std::fopen("/proc/self/status", "r");
+  if (!f)
+    return -1;
+  char line[256];
+  double kib = -1;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "VmHWM: %lf kB", &kib) == 1)
+      break;
+  std::fclose(f);
+  return kib < 0 ? -1 : kib / 1024.0;
+}
+
 int main(int argc, char **argv) {
   std::string modelPath, outputDir, library, testData;
   std::vector<std::string> inputFiles, compileArgs;
@@ -525,8 +541,8 @@ int main(int argc, char **argv) {
     std::sort(ms.begin(), ms.end());
     double median = ms.size() % 2 ? ms[ms.size() / 2]
                                   : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
-    std::printf("bench: runs=%d median_ms=%.6f min_ms=%.6f\n", bench, median,
-                ms.front());
+    std::printf("bench: runs=%d median_ms=%.6f min_ms=%.6f peak_rss_mb=%.1f\n",
+                bench, median, ms.front(), peakResidentMiB());
   }
   return status;
 }
