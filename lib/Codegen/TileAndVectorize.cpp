@@ -165,12 +165,12 @@ bool isMatmulGeneric(Operation *op) {
 /// projected permutation of the parallel loops, operands read through
 /// broadcast maps (reduce_sum/max of TOSA, the reductions of softmax).
 bool isReduction(Operation *op) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || op->getNumResults() != 1 ||
-      generic.getNumReductionLoops() == 0 ||
-      linalg::isaContractionOpInterface(generic))
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !isa<linalg::GenericOp, linalg::ReduceOp>(op) ||
+      op->getNumResults() != 1 || linalgOp.getNumReductionLoops() == 0 ||
+      linalg::isaContractionOpInterface(linalgOp))
     return false;
-  return llvm::all_of(generic.getIndexingMapsArray(), isBroadcastMap);
+  return llvm::all_of(linalgOp.getIndexingMapsArray(), isBroadcastMap);
 }
 
 std::optional<Strategy> computeStrategy(Operation *op) {
@@ -198,6 +198,9 @@ std::optional<Strategy> computeStrategy(Operation *op) {
 /// An all-parallel generic with one result written through the identity map
 /// and every operand read through a broadcast map.
 bool isElementwise(Operation *op) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return hasStaticTensorShapes(op) &&
+           cast<ShapedType>(fill.result().getType()).getRank() > 0;
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || !hasStaticTensorShapes(op) || op->getNumResults() != 1 ||
       generic.getNumParallelLoops() != generic.getNumLoops() ||
@@ -210,7 +213,7 @@ bool isElementwise(Operation *op) {
 
 /// `user` is element-wise and reads `value` element for element.
 bool readsElementwise(Operation *user, Value value) {
-  if (!isElementwise(user))
+  if (!isElementwise(user) || !isa<linalg::GenericOp>(user))
     return false;
   auto generic = cast<linalg::GenericOp>(user);
   for (OpOperand *in : generic.getDpsInputOperands())
@@ -541,7 +544,7 @@ SmallVector<Group> CodegenPass::findGroups() {
       Operation *m = work.pop_back_val();
       g.members.insert(m);
       grouped.insert(m);
-      for (Value in : cast<linalg::GenericOp>(m).getDpsInputs()) {
+      for (Value in : cast<linalg::LinalgOp>(m).getDpsInputs()) {
         Operation *p = in.getDefiningOp();
         if (p && !grouped.count(p) && p->hasOneUse() && isElementwise(p) &&
             readsElementwise(m, in))
