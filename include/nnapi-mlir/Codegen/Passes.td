@@ -85,6 +85,7 @@ def NNAPILowerVectors : Pass<"nnapi-lower-vectors", "::mlir::func::FuncOp"> {
     approximations instead of one libm call per lane.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",

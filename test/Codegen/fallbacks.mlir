@@ -1,0 +1,38 @@
+// Ops no strategy vectorizes stay scalar loops, and say so: an
+// `nnapi.codegen` attribute in the IR and, with emit-remarks, a remark.
+//
+// RUN: nnapi-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,func.func(nnapi-codegen-prepare,nnapi-codegen{emit-remarks=true}))" -verify-diagnostics
+// RUN: nnapi-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,func.func(nnapi-codegen-prepare,nnapi-codegen))" | FileCheck %s
+
+// CHECK-LABEL: func.func @transpose
+// CHECK: linalg.transpose {{.*}} {nnapi.codegen = "scalar loops: no vector strategy for transposes"}
+func.func @transpose(%x: tensor<1x3x8x8xf32>) -> tensor<1x8x8x3xf32> {
+  %p = "tosa.const"() {value = dense<[0, 2, 3, 1]> : tensor<4xi32>} : () -> tensor<4xi32>
+  // expected-remark@+1 {{'linalg.transpose' runs as scalar loops: no vector strategy for transposes}}
+  %0 = tosa.transpose %x, %p : (tensor<1x3x8x8xf32>, tensor<4xi32>) -> tensor<1x8x8x3xf32>
+  return %0 : tensor<1x8x8x3xf32>
+}
+
+// -----
+
+// A gather's tiles read at data-dependent indices, which the vectorizer
+// does not do.
+// CHECK-LABEL: func.func @gather
+// CHECK: linalg.generic {{.*}}nnapi.codegen = "scalar loops: the vectorizer does not handle this op"
+func.func @gather(%v: tensor<1x10x4xf32>, %i: tensor<1x6xi32>) -> tensor<1x6x4xf32> {
+  // expected-remark@+1 {{'linalg.generic' runs as scalar loops: the vectorizer does not handle this op}}
+  %0 = tosa.gather %v, %i : (tensor<1x10x4xf32>, tensor<1x6xi32>) -> tensor<1x6x4xf32>
+  return %0 : tensor<1x6x4xf32>
+}
+
+// -----
+
+// Booleans: a vector of i1 is stored bit-packed, a tensor of i1 a byte per
+// element.
+// CHECK-LABEL: func.func @booleans
+// CHECK: linalg.generic {{.*}}nnapi.codegen = "scalar loops: dynamic shapes or sub-byte (i1) elements"
+func.func @booleans(%a: tensor<64xi1>, %b: tensor<64xi1>) -> tensor<64xi1> {
+  // expected-remark@+1 {{'linalg.generic' runs as scalar loops: dynamic shapes or sub-byte (i1) elements}}
+  %0 = tosa.logical_and %a, %b : (tensor<64xi1>, tensor<64xi1>) -> tensor<64xi1>
+  return %0 : tensor<64xi1>
+}

@@ -1,0 +1,59 @@
+// RUN: nnapi-opt %s -split-input-file -nnapi-lower-vectors | FileCheck %s
+
+// A contraction becomes outer products: per k, a broadcast element of the
+// left operand times a row of the right one, fused into the accumulator.
+// CHECK-LABEL: func.func @contract
+// CHECK-NOT: vector.contract
+// CHECK-COUNT-8: vector.fma {{.*}} : vector<16xf32>
+// CHECK-NOT: vector.fma
+func.func @contract(%a: vector<2x4xf32>, %b: vector<4x16xf32>, %c: vector<2x16xf32>) -> vector<2x16xf32> {
+  %0 = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<2x4xf32>, vector<4x16xf32> into vector<2x16xf32>
+  return %0 : vector<2x16xf32>
+}
+
+// -----
+
+// Reducing the innermost dimension: one horizontal reduction.
+// CHECK-LABEL: func.func @reduce_innermost
+// CHECK: vector.reduction <add>, %{{.*}}, %{{.*}} : vector<64xf32> into f32
+func.func @reduce_innermost(%v: vector<1x64xf32>, %acc: vector<1xf32>) -> vector<1xf32> {
+  %0 = vector.multi_reduction <add>, %v, %acc [1] : vector<1x64xf32> to vector<1xf32>
+  return %0 : vector<1xf32>
+}
+
+// -----
+
+// Reducing across rows: element-wise adds of whole rows, no horizontal step.
+// CHECK-LABEL: func.func @reduce_rows
+// CHECK-COUNT-8: arith.addf {{.*}} : vector<32xf32>
+// CHECK-NOT: vector.reduction
+func.func @reduce_rows(%v: vector<8x32xf32>, %acc: vector<32xf32>) -> vector<32xf32> {
+  %0 = vector.multi_reduction <add>, %v, %acc [0] : vector<8x32xf32> to vector<32xf32>
+  return %0 : vector<32xf32>
+}
+
+// -----
+
+// exp of a vector is a polynomial on the whole vector; exp of a scalar
+// stays a call to libm's expf later.
+// CHECK-LABEL: func.func @exp
+// CHECK-NOT: math.exp {{.*}} : vector<16xf32>
+// CHECK: math.fma {{.*}} : vector<16xf32>
+// CHECK: math.exp %arg1 : f32
+func.func @exp(%v: vector<16xf32>, %s: f32) -> (vector<16xf32>, f32) {
+  %0 = math.exp %v : vector<16xf32>
+  %1 = math.exp %s : f32
+  return %0, %1 : vector<16xf32>, f32
+}
+
+// -----
+
+// A 2-D transfer is one 1-D load per row.
+// CHECK-LABEL: func.func @transfer
+// CHECK-COUNT-2: vector.load %arg0[{{.*}}] : memref<4x64xf32>, vector<16xf32>
+// CHECK-NOT: vector.transfer_read
+func.func @transfer(%m: memref<4x64xf32>, %i: index) -> vector<2x16xf32> {
+  %c0 = arith.constant 0.0 : f32
+  %0 = vector.transfer_read %m[%i, %i], %c0 {in_bounds = [true, true]} : memref<4x64xf32>, vector<2x16xf32>
+  return %0 : vector<2x16xf32>
+}
