@@ -24,13 +24,13 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/AsmState.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Support/Timing.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -52,79 +52,88 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional,
+static cl::OptionCategory compileOptions("nnapi-compile options");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::cat(compileOptions),
                                       cl::desc("<model.mlir | model.onnx>"));
-static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
+static cl::opt<std::string> outputFile("o", cl::cat(compileOptions),
+                                       cl::desc("Output file"),
                                        cl::value_desc("path"),
                                        cl::init("model.so"));
-static cl::opt<unsigned> featureLevel("feature-level",
+static cl::opt<unsigned> featureLevel("feature-level", cl::cat(compileOptions),
                                       cl::desc("NNAPI feature level 1..8"),
                                       cl::init(7));
-static cl::opt<bool> hostOnly("host-only",
+static cl::opt<bool> hostOnly("host-only", cl::cat(compileOptions),
                               cl::desc("Compile without NNAPI partitions"));
-static cl::opt<std::string> entry("entry", cl::desc("Entry function"),
-                                  cl::init("main"));
-static cl::opt<bool> summary("partition-summary",
+static cl::opt<std::string> entry("entry", cl::cat(compileOptions),
+                                  cl::desc("Entry function"), cl::init("main"));
+static cl::opt<bool> summary("partition-summary", cl::cat(compileOptions),
                              cl::desc("Print the partitions and host ops"));
-static cl::opt<std::string> deviceProfile(
-    "device-profile", cl::desc("Device profile JSON the partitioner targets "
-                               "(default: a generic accelerator)"),
-    cl::value_desc("path"));
+static cl::opt<std::string>
+    deviceProfile("device-profile", cl::cat(compileOptions),
+                  cl::desc("Device profile JSON the partitioner targets "
+                           "(default: a generic accelerator)"),
+                  cl::value_desc("path"));
 static cl::opt<double> minPartitionCost(
-    "min-partition-cost",
+    "min-partition-cost", cl::cat(compileOptions),
     cl::desc("Keep partitions that save less than this many us on the host"),
     cl::init(0));
-static cl::opt<unsigned> maxPartitions(
-    "max-partitions", cl::desc("Keep at most N partitions (0: no limit)"),
-    cl::init(0));
-static cl::opt<bool> allowFp16(
-    "allow-fp16", cl::desc("Let NNAPI compute float32 relaxed to float16"));
-static cl::list<std::string>
-    stopOps("stop-ops", cl::desc("Op types that stay on the host"),
-            cl::CommaSeparated);
+static cl::opt<unsigned>
+    maxPartitions("max-partitions", cl::cat(compileOptions),
+                  cl::desc("Keep at most N partitions (0: no limit)"),
+                  cl::init(0));
+static cl::opt<bool>
+    allowFp16("allow-fp16", cl::cat(compileOptions),
+              cl::desc("Let NNAPI compute float32 relaxed to float16"));
+static cl::list<std::string> stopOps("stop-ops", cl::cat(compileOptions),
+                                     cl::desc("Op types that stay on the host"),
+                                     cl::CommaSeparated);
 static cl::opt<std::string>
-    placement("placement",
+    placement("placement", cl::cat(compileOptions),
               cl::desc("JSON placement override {host: [...], nnapi: [...]}"),
               cl::value_desc("path"));
 static cl::opt<std::string>
-    report("report",
+    report("report", cl::cat(compileOptions),
            cl::desc("Write the placement report to PATH.json, PATH.html and "
                     "PATH.dot"),
            cl::value_desc("PATH"));
 static cl::opt<bool> listONNXOps(
-    "list-onnx-ops",
+    "list-onnx-ops", cl::cat(compileOptions),
     cl::desc("Print the ONNX operator types the importer supports and exit"));
 static cl::opt<bool> remarks(
-    "emit-remarks",
+    "emit-remarks", cl::cat(compileOptions),
     cl::desc("Print why each host op stays there, and which host ops the "
              "code generation leaves to scalar loops"));
 static cl::opt<std::string>
-    mtriple("mtriple", cl::desc("Target triple of the host code (default: "
-                                "this machine's)"),
+    mtriple("mtriple", cl::cat(compileOptions),
+            cl::desc("Target triple of the host code (default: "
+                     "this machine's)"),
             cl::value_desc("triple"));
 static cl::opt<std::string>
-    mcpu("mcpu",
+    mcpu("mcpu", cl::cat(compileOptions),
          cl::desc("CPU the host code is compiled for; tile sizes follow its "
                   "vector width (default: native, this machine's CPU)"),
          cl::value_desc("name"), cl::init("native"));
-static cl::opt<std::string>
-    mattr("mattr", cl::desc("Target features to add or remove "
-                            "(+avx512f,-fma,...)"),
-          cl::value_desc("+a,-b"));
+static cl::opt<std::string> mattr("mattr", cl::cat(compileOptions),
+                                  cl::desc("Target features to add or remove "
+                                           "(+avx512f,-fma,...)"),
+                                  cl::value_desc("+a,-b"));
 static cl::opt<bool> noHostCodegen(
-    "no-host-codegen",
-    cl::desc("Lower the host code to plain loops (no tiling or vectorization)"));
+    "no-host-codegen", cl::cat(compileOptions),
+    cl::desc(
+        "Lower the host code to plain loops (no tiling or vectorization)"));
 static cl::opt<bool> printTarget(
-    "print-target",
+    "print-target", cl::cat(compileOptions),
     cl::desc("Print the target and the vector shape the code generation uses"));
 enum class Emit { SharedLibrary, Object, LLVMIR, MLIR };
-static cl::opt<Emit> emit(
-    "emit", cl::desc("What to write"), cl::init(Emit::SharedLibrary),
-    cl::values(clEnumValN(Emit::SharedLibrary, "so", "shared library"),
-               clEnumValN(Emit::Object, "obj", "object file"),
-               clEnumValN(Emit::LLVMIR, "llvm", "LLVM IR"),
-               clEnumValN(Emit::MLIR, "mlir",
-                          "MLIR after partitioning and serialization")));
+static cl::opt<Emit>
+    emit("emit", cl::cat(compileOptions), cl::desc("What to write"),
+         cl::init(Emit::SharedLibrary),
+         cl::values(clEnumValN(Emit::SharedLibrary, "so", "shared library"),
+                    clEnumValN(Emit::Object, "obj", "object file"),
+                    clEnumValN(Emit::LLVMIR, "llvm", "LLVM IR"),
+                    clEnumValN(Emit::MLIR, "mlir",
+                               "MLIR after partitioning and serialization")));
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "nnapi-compile: error: " << message << "\n";
@@ -164,8 +173,8 @@ static void printSummary(ModuleOp module, llvm::raw_ostream &os) {
       continue;
     ++partitions;
     os << "  nnapi @" << func.getSymName() << ": " << countOps(func, false)
-       << ", " << func.getNumArguments() << " inputs, "
-       << func.getNumResults() << " outputs";
+       << ", " << func.getNumArguments() << " inputs, " << func.getNumResults()
+       << " outputs";
     if (auto ref = func->getAttrOfType<FlatSymbolRefAttr>(
             nnapi::NNAPIDialect::kBlobAttrName))
       if (auto global = module.lookupSymbol<memref::GlobalOp>(ref)) {
@@ -193,8 +202,8 @@ static void printSummary(ModuleOp module, llvm::raw_ostream &os) {
 static void printMemorySummary(ModuleOp module, llvm::raw_ostream &os) {
   int64_t arena = 0, unplanned = 0;
   for (Operation &op : module.getBody()->getOperations()) {
-    auto a = op.getAttrOfType<IntegerAttr>(
-        nnapi::NNAPIDialect::kArenaBytesAttrName);
+    auto a =
+        op.getAttrOfType<IntegerAttr>(nnapi::NNAPIDialect::kArenaBytesAttrName);
     auto u = op.getAttrOfType<IntegerAttr>(
         nnapi::NNAPIDialect::kUnplannedBytesAttrName);
     if (!a || !u)
@@ -229,8 +238,8 @@ static int linkSharedLibrary(const std::string &object, const char *argv0) {
   std::string rpath = "-Wl,-rpath," + libDir.str().str();
   std::string libFlag = "-L" + libDir.str().str();
   llvm::SmallVector<llvm::StringRef> args = {
-      *cc, "-shared", "-o", outputFile, object, libFlag, "-lnnapi_runtime",
-      rpath, "-lm"};
+      *cc,     "-shared",         "-o",  outputFile, object,
+      libFlag, "-lnnapi_runtime", rpath, "-lm"};
   std::string error;
   int rc = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &error);
   if (rc != 0)
@@ -246,7 +255,18 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerAsmPrinterCLOptions();
   registerDefaultTimingManagerCLOptions();
-  cl::ParseCommandLineOptions(argc, argv, "nnapi-mlir ahead-of-time compiler\n");
+  // --help lists this tool's options and MLIR's -mlir-* ones; the LLVM back
+  // end's hundreds of options stay reachable through --help-hidden.
+  for (auto &entry : cl::getRegisteredOptions()) {
+    cl::Option *option = entry.getValue();
+    llvm::StringRef name = entry.getKey();
+    if (!name.starts_with("mlir-") && !name.starts_with("help") &&
+        name != "version" &&
+        !llvm::is_contained(option->Categories, &compileOptions))
+      option->setHiddenFlag(cl::Hidden);
+  }
+  cl::ParseCommandLineOptions(argc, argv,
+                              "nnapi-mlir ahead-of-time compiler\n");
   if (listONNXOps) {
 #ifdef NNAPI_MLIR_HAVE_ONNX
     for (const std::string &op : nnapi::getSupportedONNXOps())
@@ -307,18 +327,17 @@ int main(int argc, char **argv) {
       nnapi::createHostTarget(mtriple, mcpu, mattr);
   if (!hostTarget)
     return fail(toString(hostTarget.takeError()));
+  if (printTarget)
+    llvm::outs() << "target " << hostTarget->triple << " cpu "
+                 << hostTarget->cpu << ": " << hostTarget->vectorBits
+                 << "-bit vectors, " << hostTarget->vectorRegisters
+                 << " vector registers\n";
   if (emit == Emit::SharedLibrary &&
       llvm::Triple(hostTarget->triple).getArch() !=
           llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch())
     return fail("a shared library for '" + hostTarget->triple +
                 "' needs that target's linker; use --emit=obj and link it "
                 "with the target's toolchain");
-  if (printTarget)
-    llvm::outs() << "target " << hostTarget->triple << " cpu "
-                 << hostTarget->cpu << ": " << hostTarget->vectorBits
-                 << "-bit vectors, " << hostTarget->vectorRegisters
-                 << " vector registers\n";
-
   nnapi::CompilePipelineOptions options;
   options.featureLevel = featureLevel.getValue();
   options.hostOnly = hostOnly.getValue();
