@@ -12,12 +12,16 @@
 #include "nnapi-mlir/Codegen/Passes.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <cmath>
+#include <limits>
 
 namespace mlir::nnapi {
 #define GEN_PASS_DEF_NNAPILOWERVECTORS
@@ -27,6 +31,41 @@ namespace mlir::nnapi {
 using namespace mlir;
 
 namespace {
+
+/// MLIR's polynomial log takes the exponent from the input's bits, so every
+/// subnormal input (below 2^-126) comes out as log(2^-126). Such inputs are
+/// scaled by 2^23 into the normal range first and 23 ln 2 is subtracted
+/// from the result. (Zero, negative, infinite and NaN inputs keep their
+/// results: -inf, NaN, inf, NaN.)
+void scaleSubnormalLogInputs(Operation *root) {
+  SmallVector<math::LogOp> logs;
+  root->walk([&](math::LogOp op) {
+    auto type = dyn_cast<VectorType>(op.getType());
+    if (type && type.getElementType().isF32())
+      logs.push_back(op);
+  });
+  for (math::LogOp op : logs) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto type = cast<VectorType>(op.getType());
+    auto splat = [&](float value) -> Value {
+      return b.create<arith::ConstantOp>(
+          loc, DenseElementsAttr::get(type, b.getF32FloatAttr(value)));
+    };
+    Value x = op.getOperand();
+    Value subnormal = b.create<arith::CmpFOp>(
+        loc, arith::CmpFPredicate::OLT, x,
+        splat(std::numeric_limits<float>::min()));
+    Value scaled = b.create<arith::SelectOp>(
+        loc, subnormal, b.create<arith::MulFOp>(loc, x, splat(0x1p23f)), x);
+    Value log = b.create<math::LogOp>(loc, scaled, op.getFastmathAttr());
+    Value correction = b.create<arith::SelectOp>(
+        loc, subnormal, splat(23.0f * float(M_LN2)), splat(0.0f));
+    Value result = b.create<arith::SubFOp>(loc, log, correction);
+    op.getResult().replaceAllUsesWith(result);
+    op.erase();
+  }
+}
 
 struct LowerVectorsPass
     : public nnapi::impl::NNAPILowerVectorsBase<LowerVectorsPass> {
@@ -50,6 +89,7 @@ struct LowerVectorsPass
     // approximations stay within a few ulp (docs/design.md); scalar math
     // keeps libm.
     {
+      scaleSubnormalLogInputs(getOperation());
       SmallVector<Operation *> vectorMath;
       getOperation().walk([&](Operation *op) {
         if (isa<math::MathDialect>(op->getDialect()) &&

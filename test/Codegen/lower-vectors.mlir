@@ -48,6 +48,26 @@ func.func @exp(%v: vector<16xf32>, %s: f32) -> (vector<16xf32>, f32) {
 
 // -----
 
+// log of a vector: subnormal inputs are scaled by 2^23 (0x4B000000) into the
+// normal range before the polynomial, and 23 ln 2 (15.9423847) is subtracted
+// after it.
+// CHECK-LABEL: func.func @log
+// CHECK-DAG: %[[MIN:.*]] = arith.constant dense<1.17549435E-38> : vector<8xf32>
+// CHECK-DAG: %[[SCALE:.*]] = arith.constant dense<0x4B000000> : vector<8xf32>
+// CHECK-DAG: %[[SHIFT:.*]] = arith.constant dense<15.94238{{[0-9]*}}> : vector<8xf32>
+// CHECK: %[[SUB:.*]] = arith.cmpf olt, %arg0, %[[MIN]]
+// CHECK: %[[MUL:.*]] = arith.mulf %arg0, %[[SCALE]]
+// CHECK: %[[X:.*]] = arith.select %[[SUB]], %[[MUL]], %arg0
+// CHECK-NOT: math.log
+// CHECK: %[[C:.*]] = arith.select %[[SUB]], %[[SHIFT]]
+// CHECK: arith.subf %{{.*}}, %[[C]] : vector<8xf32>
+func.func @log(%v: vector<8xf32>) -> vector<8xf32> {
+  %0 = math.log %v : vector<8xf32>
+  return %0 : vector<8xf32>
+}
+
+// -----
+
 // A 2-D transfer is one 1-D load per row.
 // CHECK-LABEL: func.func @transfer
 // CHECK-COUNT-2: vector.load %arg0[{{.*}}] : memref<4x64xf32>, vector<16xf32>

@@ -15,20 +15,27 @@ import sys
 import numpy as np
 
 
+def run_model(d, name, flags):
+    """Compiles DIR/<name>.mlir with `flags`, runs it on its inputs and
+    returns output 0."""
+    src = os.path.join(d, name + ".mlir")
+    so = os.path.join(d, name + ".so")
+    out = os.path.join(d, "out_" + name)
+    subprocess.run(["nnapi-compile", src, "-o", so] + flags, check=True)
+    inputs = sorted(glob.glob(os.path.join(d, f"{name}_input*.npy")))
+    cmd = ["nnapi-run", so, "--output-dir", out]
+    for i in inputs:
+        cmd += ["--input", i]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return np.load(os.path.join(out, "output0.npy"))
+
+
 def main():
     d, flags = sys.argv[1], sys.argv[2:]
     failed = 0
     for src in sorted(glob.glob(os.path.join(d, "*.mlir"))):
         name = os.path.basename(src)[:-5]
-        so = os.path.join(d, name + ".so")
-        out = os.path.join(d, "out_" + name)
-        subprocess.run(["nnapi-compile", src, "-o", so] + flags, check=True)
-        inputs = sorted(glob.glob(os.path.join(d, f"{name}_input*.npy")))
-        cmd = ["nnapi-run", so, "--output-dir", out]
-        for i in inputs:
-            cmd += ["--input", i]
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        got = np.load(os.path.join(out, "output0.npy")).astype(np.float64)
+        got = run_model(d, name, flags).astype(np.float64)
         want = np.load(os.path.join(d, name + "_expected.npy")).astype(np.float64)
         ok = got.shape == want.shape and np.allclose(got, want, rtol=1e-4, atol=1e-5)
         err = np.abs(got - want).max() if got.shape == want.shape else float("inf")
