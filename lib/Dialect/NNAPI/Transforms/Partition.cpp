@@ -168,6 +168,12 @@ struct Unit {
   std::string reason; ///< Why it cannot go to NNAPI.
   double hostUs = 0, deviceUs = 0;
   double macs = 0, elements = 0; ///< The cost model's work measures.
+  /// ops = {producer, activation} joined by mergeFusedActivations().
+  bool fusedActivation = false;
+  /// Where remarks about the unit point.
+  Operation *anchor() const {
+    return fusedActivation ? ops.front() : ops.back();
+  }
 };
 
 struct PassConfig {
@@ -223,6 +229,7 @@ public:
 private:
   void buildUnits();
   void classify(Unit &unit);
+  void mergeFusedActivations();
   void buildGraph();
   void explain();
 
@@ -366,18 +373,6 @@ void FunctionPlacer::classify(Unit &unit) {
   if (unit.capable)
     unit.deviceUs = config.device.device.lookup(unit.opcode, deviceType)
                         .estimateUs(macs, elements);
-  // An activation that the conversion folds into its producer's fused
-  // activation operand (nnapi-fuse-activations) costs nothing on NNAPI when
-  // the two share a partition, which is where the solver puts them: alone,
-  // the activation would pay transfers and a partition of its own.
-  if (unit.capable && unit.ops.size() == 1 && isFusableActivation(unit.opcode)) {
-    Value input = root->getOperand(0);
-    Operation *producer = input.getDefiningOp();
-    if (producer && input.hasOneUse() &&
-        hasFusedActivationOperand(getNNAPIOperationCode(producer)))
-      unit.deviceUs = 0;
-  }
-
   // The override has the last word, but cannot make NNAPI run what it can't.
   std::string hostEntry = config.placement.match(
       config.placement.host, unit.name, unit.ops, unit.opcode);
@@ -391,6 +386,52 @@ void FunctionPlacer::classify(Unit &unit) {
   } else if (!nnapiEntry.empty()) {
     unit.constraint = solver::Constraint::ForceDevice;
   }
+}
+
+/// An activation that NNAPI folds into its producer's fused-activation
+/// operand (nnapi-fuse-activations) and that the host code generation fuses
+/// into the producer's tiles costs next to nothing where its producer runs,
+/// and a full pass over the tensor anywhere else. So the two are placed as
+/// one unit: the producer's costs, the activation's work added to the
+/// report. They stay apart when anything tells them apart: the activation
+/// has another producer's value as input, its producer's result has other
+/// users, either cannot run on NNAPI, or the override, stop-ops or the
+/// profile treat them differently.
+void FunctionPlacer::mergeFusedActivations() {
+  std::vector<Unit> merged;
+  merged.reserve(units.size());
+  DenseMap<Operation *, unsigned> mergedIndex; // producer op -> merged unit
+  for (Unit &unit : units) {
+    Operation *act = unit.ops.front();
+    Operation *producer = act->getNumOperands()
+                              ? act->getOperand(0).getDefiningOp()
+                              : nullptr;
+    auto it = producer ? mergedIndex.find(producer) : mergedIndex.end();
+    if (unit.ops.size() == 1 && unit.capable &&
+        isFusableActivation(unit.opcode) && it != mergedIndex.end() &&
+        act->getOperand(0).hasOneUse()) {
+      Unit &p = merged[it->second];
+      if (p.ops.size() == 1 && p.capable &&
+          hasFusedActivationOperand(p.opcode) &&
+          p.constraint == unit.constraint) {
+        p.ops.push_back(act);
+        p.fusedActivation = true;
+        p.type += " + " + unit.type;
+        p.macs += unit.macs;
+        p.elements += unit.elements;
+        mergedIndex.erase(it);
+        continue;
+      }
+    }
+    if (unit.ops.size() == 1)
+      mergedIndex[unit.ops.front()] = merged.size();
+    merged.push_back(std::move(unit));
+  }
+  units = std::move(merged);
+  unitOf.clear();
+  for (auto [i, unit] : llvm::enumerate(units))
+    for (Operation *op : unit.ops)
+      unitOf[op] = i;
 }
 
 void FunctionPlacer::buildGraph() {
@@ -454,6 +495,7 @@ LogicalResult FunctionPlacer::run() {
              << "the placement override puts '" << unit.name
              << "' on NNAPI, but NNAPI cannot run it: " << unit.reason;
   }
+  mergeFusedActivations();
   buildGraph();
   solver::SolverOptions options;
   options.searchBudget = config.searchBudget;
@@ -559,14 +601,14 @@ void FunctionPlacer::emitRemarks(ArrayRef<std::string> names,
       continue;
     // Diagnostics print a NameLoc's file position, not its name (imported
     // ONNX nodes): say which op it is.
-    Location loc = unit.ops.back()->getLoc();
-    auto name = dyn_cast<NameLoc>(loc);
+    Operation *anchor = unit.anchor();
+    auto name = dyn_cast<NameLoc>(anchor->getLoc());
     if (name && !isa<UnknownLoc>(name.getChildLoc()))
-      unit.ops.back()->emitRemark()
+      anchor->emitRemark()
           << "'" << name.getName().getValue() << "' stays on the host: "
           << unit.reason;
     else
-      unit.ops.back()->emitRemark() << "stays on the host: " << unit.reason;
+      anchor->emitRemark() << "stays on the host: " << unit.reason;
   }
   for (auto [p, name] : llvm::enumerate(names)) {
     unsigned count = 0;
