@@ -451,6 +451,9 @@ int main(int argc, char **argv) {
 
   if (!library.empty())
     nnapi_rt_set_library_path(library.c_str());
+  // NNAPI_MLIR_MODE=host in the environment means --host-only.
+  if (nnapi_rt_get_mode() == NNAPI_RT_MODE_HOST_ONLY)
+    hostOnly = true;
   nnapi_rt_set_mode(hostOnly ? NNAPI_RT_MODE_HOST_ONLY : NNAPI_RT_MODE_AUTO);
   nnapi_rt_reset_stats();
   run(inPtrs.data(), outPtrs.data());
@@ -460,7 +463,11 @@ int main(int argc, char **argv) {
               sig.partitions, (unsigned long long)onNNAPI,
               (unsigned long long)(hostOnly ? 0 : failed));
   int status = 0;
-  if (expectNNAPI && (failed != 0 || hostOnly)) {
+  if (expectNNAPI && hostOnly) {
+    std::fprintf(stderr, "nnapi-run: error: --expect-nnapi: the run is "
+                         "host-only (--host-only or NNAPI_MLIR_MODE=host)\n");
+    status = 1;
+  } else if (expectNNAPI && failed != 0) {
     std::fprintf(stderr, "nnapi-run: error: --expect-nnapi: %llu partition "
                          "executions did not run on NNAPI\n",
                  (unsigned long long)failed);
