@@ -11,6 +11,9 @@ compiler and of the host NNAPI kernels, so tests can check both against it.
                                             lowering) in the middle, so it
                                             needs two partitions and host code
 
+--image N (default 28) and --channels C (default 8) scale the input and the
+first convolution.
+
 Run it with Debian's /usr/bin/python3 (python3-numpy).
 """
 import argparse
@@ -90,9 +93,9 @@ def ref_softmax(x):
     return e / e.sum(axis=-1, keepdims=True)
 
 
-def build(model, rng):
-    H = W = 28
-    C1, M = 8, 2
+def build(model, rng, image=28, channels=8):
+    H = W = image
+    C1, M = channels, 2
     C2 = C1 * M
     UNITS = 16
     x = rng.uniform(-1, 1, (1, H, W, 1)).astype(np.float32)
@@ -166,9 +169,14 @@ def main():
     p.add_argument("--model", choices=["cnn", "split"], default="cnn")
     p.add_argument("--out-dir", required=True)
     p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--image", type=int, default=28,
+                   help="input height and width (even)")
+    p.add_argument("--channels", type=int, default=8,
+                   help="channels of the first convolution")
     args = p.parse_args()
     os.makedirs(args.out_dir, exist_ok=True)
-    text, x, ref = build(args.model, np.random.default_rng(args.seed))
+    text, x, ref = build(args.model, np.random.default_rng(args.seed),
+                         args.image, args.channels)
     with open(os.path.join(args.out_dir, args.model + ".mlir"), "w") as f:
         f.write(text)
     np.save(os.path.join(args.out_dir, args.model + "_input.npy"), x)

@@ -48,9 +48,9 @@ func.func @shared_conv_result(%x: tensor<1x16x16x8xf32>) -> (tensor<1x16x16x8xf3
 // -----
 
 // When stop-ops keeps the activation on the host, it is not joined to its
-// producer: under the generic profile (NNAPI 10x faster on MACs) the
+// producer: under the eager test profile (NNAPI 100x faster) the
 // convolution alone goes to NNAPI.
-// RUN: nnapi-opt %s -split-input-file -nnapi-partition="stop-ops=RELU6" | FileCheck %s --check-prefix=STOP
+// RUN: nnapi-opt %s -split-input-file -nnapi-partition="device-profile=%S/../Inputs/eager.json stop-ops=RELU6" | FileCheck %s --check-prefix=STOP
 // STOP-LABEL: func @conv_relu_on_host
 // STOP: %[[C:.*]] = call @conv_relu_on_host_nnapi_0(%arg0)
 // STOP-NEXT: tosa.clamp %[[C]]

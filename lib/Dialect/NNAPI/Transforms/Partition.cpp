@@ -60,10 +60,10 @@ profile::DeviceProfile genericProfile(unsigned featureLevel) {
   auto cost = [](double fixed, double mac, double element) {
     return profile::CostModel{fixed, mac, element};
   };
-  p.device.defaults = {cost(2, 0.05, 0.2), cost(2, 0.025, 0.1),
-                       cost(2, 0.0125, 0.05)};
-  p.host.defaults = {cost(0.5, 0.5, 0.8), cost(0.5, 1.0, 1.6),
-                     cost(0.5, 0.25, 0.5)};
+  p.device.defaults = {cost(2, 0.005, 0.2), cost(2, 0.0025, 0.1),
+                       cost(2, 0.00125, 0.05)};
+  p.host.defaults = {cost(0.1, 0.05, 0.2), cost(0.1, 0.1, 0.4),
+                     cost(0.1, 0.025, 0.1)};
   p.transferFixedUs = 5;
   p.transferNsPerByte = 0.25;
   p.partitionOverheadUs = 40;
