@@ -425,6 +425,53 @@ TEST_F(HostDevice, UnknownKernelModeIsAnError) {
       << b.error();
 }
 
+/// Malformed operations that once made the host device read past its
+/// operands or overflow: each is rejected with a message, nothing is read.
+TEST_F(HostDevice, RejectsMalformedOperationsWithoutOverflowing) {
+  auto expectRejected = [&](HostModelBuilder &b, const char *message) {
+    EXPECT_EQ(b.compile(nullptr), nullptr);
+    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
+  };
+  {
+    // 8 inputs, the 8th an INT32: neither the implicit form (7, then a
+    // BOOL layout) nor the explicit one (10): the explicit paddings that
+    // are not there used to be read.
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1, 4, 4, 2});
+    uint32_t out = b.output({1, 4, 4, 2});
+    b.operation(ANEURALNETWORKS_CONV_2D,
+                {x, b.constant({2, 1, 1, 2}), b.constant({2}),
+                 b.i32(ANEURALNETWORKS_PADDING_SAME), b.i32(1), b.i32(1),
+                 b.i32(0), b.i32(1)},
+                {out});
+    expectRejected(b, "expects 7 inputs with implicit padding or at least 10 "
+                      "with explicit padding, got 8");
+  }
+  {
+    // Explicit paddings near 2^30: the padded size used to overflow int32.
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1, 4, 4, 2});
+    uint32_t out = b.output({1, 4, 4, 2});
+    int32_t huge = (1 << 30) + 5;
+    b.operation(ANEURALNETWORKS_CONV_2D,
+                {x, b.constant({2, 1, 1, 2}), b.constant({2}), b.i32(huge),
+                 b.i32(huge), b.i32(huge), b.i32(huge), b.i32(1), b.i32(1),
+                 b.i32(0)},
+                {out});
+    expectRejected(b, "the padded input is larger than 2^31 - 1");
+  }
+  {
+    // A RESHAPE whose shape multiplies past 2^64 (checked before each
+    // multiplication, against the input's element count).
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({4});
+    uint32_t out = b.output({4});
+    const int32_t dims[] = {2, 1 << 30, 1 << 30, 1 << 30};
+    b.operation(ANEURALNETWORKS_RESHAPE, {x, b.tensorI32({4}, dims)}, {out});
+    expectRejected(b, "shape [2]... has more elements than the input's 4");
+  }
+}
+
 TEST(BufferPlan, NeverOverlapsLiveBuffersAndReusesDeadOnes) {
   using nnapi_mlir::host::BufferRequest;
   std::mt19937 rng(7);

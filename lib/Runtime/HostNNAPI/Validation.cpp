@@ -190,6 +190,10 @@ int Validator::windowOutput(const Shape &is, int32_t filterH, int32_t filterW,
                             int32_t dilationH, int32_t dilationW,
                             uint32_t channels) {
   const Window &w = params.window;
+  const int64_t largest = std::numeric_limits<int32_t>::max();
+  if (int64_t(is[1]) + w.padTop + w.padBottom > largest ||
+      int64_t(is[2]) + w.padLeft + w.padRight > largest)
+    return bad("the padded input is larger than 2^31 - 1");
   int32_t oh = windowOutputSize(is[1], filterH, w.strideH, dilationH,
                                 w.padTop, w.padBottom);
   int32_t ow = windowOutputSize(is[2], filterW, w.strideW, dilationW,
@@ -415,10 +419,11 @@ int Validator::reshape() {
     }
     if (d <= 0)
       return bad("shape entries must be positive or -1");
-    known *= uint64_t(d);
-    if (known > total)
+    // known <= total before and after, so the product never wraps.
+    if (uint64_t(d) > total / known)
       return bad("shape " + shapeStr(target) + "... has more elements than "
                  "the input's " + std::to_string(total));
+    known *= uint64_t(d);
     target.push_back(uint32_t(d));
   }
   if (inferred >= 0) {
