@@ -2,6 +2,7 @@
 #ifndef NNAPI_MLIR_LIB_CODEGEN_PATTERNS_H
 #define NNAPI_MLIR_LIB_CODEGEN_PATTERNS_H
 
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::nnapi {
@@ -10,6 +11,11 @@ namespace mlir::nnapi {
 /// a tile of one) -> linalg.matmul on the collapsed operands, which the
 /// matmul strategy vectorizes into plain contractions.
 void populateUnitBatchMatmulPatterns(RewritePatternSet &patterns);
+
+/// Indexing maps of the contraction nnapi-codegen-prepare makes of a matmul
+/// whose right-hand side is a constant packed into panels: loops
+/// (m, nb, p, k), A[m, k], Bp[nb, k, p], C[m, nb, p].
+SmallVector<AffineMap> packedMatmulMaps(MLIRContext *ctx);
 
 } // namespace mlir::nnapi
 

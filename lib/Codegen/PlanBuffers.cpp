@@ -9,8 +9,8 @@
 //
 // A buffer's lifetime runs, in the order of the function's top-level ops,
 // from its allocation to the last op that uses it or any view of it
-// (BufferViewFlowAnalysis). A buffer that escapes (returned, or stored) is
-// left alone.
+// (BufferViewFlowAnalysis). A buffer that escapes (returned, or used outside
+// the body) is left alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,8 +59,7 @@ struct PlanBuffersPass
       bool escapes = false;
       for (Value alias : aliases.resolve(alloc.getResult())) {
         for (Operation *user : alias.getUsers()) {
-          if (isa<func::ReturnOp>(user) ||
-              (isa<memref::StoreOp>(user) && user->getOperand(0) == alias))
+          if (isa<func::ReturnOp>(user))
             escapes = true;
           Operation *top = body.findAncestorOpInBlock(*user);
           if (!top) {
@@ -73,8 +72,8 @@ struct PlanBuffersPass
       if (escapes)
         continue;
       allocs.push_back(alloc);
-      requests.push_back({size_t(type.getNumElements()) * (bits / 8),
-                          position[alloc], last});
+      requests.push_back(
+          {size_t(type.getNumElements()) * (bits / 8), position[alloc], last});
     }
     if (allocs.empty())
       return;
@@ -87,19 +86,22 @@ struct PlanBuffersPass
 
     OpBuilder builder(&body, body.begin());
     Location loc = func.getLoc();
-    auto arenaType = MemRefType::get({int64_t(arenaBytes)}, builder.getI8Type());
+    auto arenaType =
+        MemRefType::get({int64_t(arenaBytes)}, builder.getI8Type());
     Value arena = builder.create<memref::AllocOp>(
         loc, arenaType, builder.getI64IntegerAttr(kAlignment));
     for (auto [alloc, offset] : llvm::zip(allocs, offsets)) {
       builder.setInsertionPoint(alloc);
       Value at = builder.create<arith::ConstantIndexOp>(alloc.getLoc(), offset);
-      Value view = builder.create<memref::ViewOp>(alloc.getLoc(), alloc.getType(),
-                                                  arena, at, ValueRange{});
+      Value view = builder.create<memref::ViewOp>(
+          alloc.getLoc(), alloc.getType(), arena, at, ValueRange{});
       alloc.replaceAllUsesWith(view);
       alloc.erase();
     }
-    func->setAttr(nnapi::NNAPIDialect::kArenaBytesAttrName, builder.getI64IntegerAttr(arenaBytes));
-    func->setAttr(nnapi::NNAPIDialect::kUnplannedBytesAttrName, builder.getI64IntegerAttr(unplanned));
+    func->setAttr(nnapi::NNAPIDialect::kArenaBytesAttrName,
+                  builder.getI64IntegerAttr(arenaBytes));
+    func->setAttr(nnapi::NNAPIDialect::kUnplannedBytesAttrName,
+                  builder.getI64IntegerAttr(unplanned));
   }
 };
 

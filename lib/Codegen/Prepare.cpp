@@ -11,6 +11,7 @@
 #include "nnapi-mlir/Codegen/Passes.h"
 
 #include "Patterns.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/Constants.h"
 
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Matchers.h"
@@ -25,51 +26,15 @@ using namespace mlir;
 
 namespace {
 
-/// `attr` transposed: result dimension i is input dimension perm[i].
-/// Works on the raw bytes, so on any element type of whole bytes.
-std::optional<DenseElementsAttr> permuteConstant(DenseElementsAttr attr,
-                                                 ArrayRef<int64_t> perm) {
-  auto type = cast<RankedTensorType>(attr.getType());
-  SmallVector<int64_t> shape;
-  for (int64_t p : perm)
-    shape.push_back(type.getDimSize(p));
-  auto resultType = RankedTensorType::get(shape, type.getElementType());
-  if (attr.isSplat())
-    return attr.resizeSplat(resultType);
-  unsigned bits = type.getElementTypeBitWidth();
-  if (bits % 8)
-    return std::nullopt;
-  size_t bytes = bits / 8;
-  ArrayRef<char> raw = attr.getRawData();
-  int64_t rank = type.getRank();
-  // Strides of the input, in elements.
-  SmallVector<int64_t> inStrides(rank, 1);
-  for (int64_t d = rank - 2; d >= 0; --d)
-    inStrides[d] = inStrides[d + 1] * type.getDimSize(d + 1);
-  std::vector<char> out(raw.size());
-  SmallVector<int64_t> index(rank, 0);
-  for (int64_t linear = 0, n = type.getNumElements(); linear < n; ++linear) {
-    int64_t source = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      source += index[d] * inStrides[perm[d]];
-    std::memcpy(&out[linear * bytes], &raw[source * bytes], bytes);
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++index[d] < shape[d])
-        break;
-      index[d] = 0;
-    }
-  }
-  return DenseElementsAttr::getFromRawBuffer(resultType, out);
-}
-
 /// `value` transposed by `perm`: a new constant if it is one, else a
 /// linalg.transpose.
 Value transposeValue(PatternRewriter &rewriter, Location loc, Value value,
                      ArrayRef<int64_t> perm) {
   DenseElementsAttr attr;
-  if (matchPattern(value, m_Constant(&attr)))
-    if (std::optional<DenseElementsAttr> t = permuteConstant(attr, perm))
-      return rewriter.create<arith::ConstantOp>(loc, t->getType(), *t);
+  if (matchPattern(value, m_Constant(&attr))) {
+    DenseElementsAttr t = nnapi::permuteElements(attr, perm);
+    return rewriter.create<arith::ConstantOp>(loc, t.getType(), t);
+  }
   auto type = cast<RankedTensorType>(value.getType());
   SmallVector<int64_t> shape;
   for (int64_t p : perm)
@@ -88,8 +53,8 @@ struct ConvFilterToHwcf : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
                                 PatternRewriter &rewriter) const override {
     if (!op.hasPureTensorSemantics())
       return failure();
-    Value filter = transposeValue(rewriter, op.getLoc(), op.getInputs()[1],
-                                  {1, 2, 3, 0});
+    Value filter =
+        transposeValue(rewriter, op.getLoc(), op.getInputs()[1], {1, 2, 3, 0});
     rewriter.replaceOpWithNewOp<linalg::Conv2DNhwcHwcfOp>(
         op, op.getResultTypes(), ValueRange{op.getInputs()[0], filter},
         op.getOutputs(), op.getStrides(), op.getDilations());
@@ -106,11 +71,8 @@ struct FoldConstantTranspose : OpRewritePattern<linalg::TransposeOp> {
     if (!op.hasPureTensorSemantics() ||
         !matchPattern(op.getInput(), m_Constant(&attr)))
       return failure();
-    std::optional<DenseElementsAttr> t =
-        permuteConstant(attr, op.getPermutation());
-    if (!t)
-      return failure();
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, t->getType(), *t);
+    DenseElementsAttr t = nnapi::permuteElements(attr, op.getPermutation());
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, t.getType(), t);
     return success();
   }
 };
@@ -162,8 +124,7 @@ struct UnitDimReadAsIndex : OpRewritePattern<linalg::GenericOp> {
       SmallVector<AffineExpr> results(map.getResults());
       for (unsigned i = 0; i < results.size(); ++i) {
         auto c = dyn_cast<AffineConstantExpr>(results[i]);
-        if (!c || c.getValue() != 0 || ranges[i] != 1 ||
-            map.isFunctionOfDim(i))
+        if (!c || c.getValue() != 0 || ranges[i] != 1 || map.isFunctionOfDim(i))
           continue;
         results[i] = rewriter.getAffineDimExpr(i);
         changed = true;
@@ -208,8 +169,7 @@ struct PadAsBorderFill : OpRewritePattern<tensor::PadOp> {
     auto producer = source.getDefiningOp<DestinationStyleOpInterface>();
     OpOperand *init = nullptr;
     if (producer && source.hasOneUse() && producer->getNumResults() == 1) {
-      OpOperand *candidate =
-          producer.getTiedOpOperand(cast<OpResult>(source));
+      OpOperand *candidate = producer.getTiedOpOperand(cast<OpResult>(source));
       if (candidate && candidate->get().getDefiningOp<tensor::EmptyOp>() &&
           candidate->get().hasOneUse())
         init = candidate;
@@ -230,8 +190,8 @@ struct PadAsBorderFill : OpRewritePattern<tensor::PadOp> {
       offsets[d] = offset;
       sizes[d] = size;
       SmallVector<int64_t> strides(rank, 1);
-      Value slab = rewriter.create<tensor::EmptyOp>(loc, sizes,
-                                                    type.getElementType());
+      Value slab =
+          rewriter.create<tensor::EmptyOp>(loc, sizes, type.getElementType());
       Value filled =
           rewriter.create<linalg::FillOp>(loc, value, slab)->getResult(0);
       buffer = rewriter.create<tensor::InsertSliceOp>(
@@ -308,26 +268,20 @@ struct PackConstantMatmulRhs : OpRewritePattern<linalg::MatmulOp> {
     if (n % panel || n == panel)
       return failure();
     // [K, N] -> [K, N/P, P] (a reshape) -> [N/P, K, P] (a transpose).
-    auto split = RankedTensorType::get({k, n / panel, panel},
-                                       bType.getElementType());
-    std::optional<DenseElementsAttr> packed =
-        permuteConstant(b.reshape(split), {1, 0, 2});
-    if (!packed)
-      return failure();
+    auto split =
+        RankedTensorType::get({k, n / panel, panel}, bType.getElementType());
+    DenseElementsAttr packed =
+        nnapi::permuteElements(b.reshape(split), {1, 0, 2});
     Location loc = op.getLoc();
-    Value bp = rewriter.create<arith::ConstantOp>(loc, packed->getType(), *packed);
+    Value bp =
+        rewriter.create<arith::ConstantOp>(loc, packed.getType(), packed);
     SmallVector<ReassociationIndices> cols = {{0}, {1, 2}};
-    auto c3Type = RankedTensorType::get({m, n / panel, panel},
-                                        cType.getElementType());
+    auto c3Type =
+        RankedTensorType::get({m, n / panel, panel}, cType.getElementType());
     Value c3 = rewriter.create<tensor::ExpandShapeOp>(loc, c3Type,
                                                       op.getOutputs()[0], cols);
-    MLIRContext *ctx = rewriter.getContext();
-    AffineExpr d0, d1, d2, d3;
-    bindDims(ctx, d0, d1, d2, d3);
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(4, 0, {d0, d3}, ctx),
-        AffineMap::get(4, 0, {d1, d3, d2}, ctx),
-        AffineMap::get(4, 0, {d0, d1, d2}, ctx)};
+    SmallVector<AffineMap> maps =
+        nnapi::packedMatmulMaps(rewriter.getContext());
     SmallVector<utils::IteratorType> iterators = {
         utils::IteratorType::parallel, utils::IteratorType::parallel,
         utils::IteratorType::parallel, utils::IteratorType::reduction};
@@ -362,13 +316,21 @@ struct CodegenPreparePass
                                                          &getContext());
     tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, &getContext());
     linalg::FillOp::getCanonicalizationPatterns(patterns, &getContext());
-    if (failed(applyPatternsAndFoldGreedily(getOperation(),
-                                            std::move(patterns))))
+    if (failed(
+            applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };
 
 } // namespace
+
+SmallVector<AffineMap> mlir::nnapi::packedMatmulMaps(MLIRContext *ctx) {
+  AffineExpr m, nb, p, k;
+  bindDims(ctx, m, nb, p, k);
+  return {AffineMap::get(4, 0, {m, k}, ctx),
+          AffineMap::get(4, 0, {nb, k, p}, ctx),
+          AffineMap::get(4, 0, {m, nb, p}, ctx)};
+}
 
 void mlir::nnapi::populateUnitBatchMatmulPatterns(RewritePatternSet &patterns) {
   patterns.add<UnitBatchMatmul>(patterns.getContext());

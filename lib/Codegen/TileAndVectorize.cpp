@@ -96,9 +96,9 @@ bool hasStaticTensorShapes(Operation *op) {
     return false;
   for (Type t : op->getOperandTypes())
     if (auto shaped = dyn_cast<ShapedType>(t);
-        shaped && (!shaped.hasStaticShape() ||
-                   !shaped.getElementType().isIntOrFloat() ||
-                   shaped.getElementType().getIntOrFloatBitWidth() % 8))
+        shaped &&
+        (!shaped.hasStaticShape() || !shaped.getElementType().isIntOrFloat() ||
+         shaped.getElementType().getIntOrFloatBitWidth() % 8))
       return false;
   return true;
 }
@@ -126,39 +126,28 @@ bool isBroadcastMap(AffineMap map) {
   return true;
 }
 
-/// The contraction nnapi-codegen-prepare makes of a matmul whose right-hand
-/// side is a packed constant: loops (m, nb, p, k), A[m, k], Bp[nb, k, p],
-/// C[m, nb, p].
-bool isPackedMatmul(Operation *op) {
+/// A generic contraction with one reduction loop and exactly these maps.
+bool isContractionWithMaps(Operation *op, ArrayRef<AffineMap> maps) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic.getNumLoops() != 4 ||
-      generic.getNumReductionLoops() != 1 ||
-      !linalg::isaContractionOpInterface(generic))
-    return false;
-  MLIRContext *ctx = op->getContext();
-  AffineExpr d0, d1, d2, d3;
-  bindDims(ctx, d0, d1, d2, d3);
-  SmallVector<AffineMap> expected = {AffineMap::get(4, 0, {d0, d3}, ctx),
-                                     AffineMap::get(4, 0, {d1, d3, d2}, ctx),
-                                     AffineMap::get(4, 0, {d0, d1, d2}, ctx)};
-  return generic.getIndexingMapsArray() == expected;
+  return generic && generic.getNumReductionLoops() == 1 &&
+         linalg::isaContractionOpInterface(generic) &&
+         llvm::equal(generic.getIndexingMapsArray(), maps);
+}
+
+/// nnapi-codegen-prepare's matmul on a packed constant (Patterns.h).
+bool isPackedMatmul(Operation *op) {
+  return isContractionWithMaps(op, nnapi::packedMatmulMaps(op->getContext()));
 }
 
 /// A generic that is a plain matmul: loops (m, n, k), A[m, k], B[k, n],
 /// C[m, n] (a packed matmul tile once its panel dimension is dropped).
 bool isMatmulGeneric(Operation *op) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic.getNumLoops() != 3 ||
-      generic.getNumReductionLoops() != 1 ||
-      !linalg::isaContractionOpInterface(generic))
-    return false;
   MLIRContext *ctx = op->getContext();
-  AffineExpr d0, d1, d2;
-  bindDims(ctx, d0, d1, d2);
-  SmallVector<AffineMap> expected = {AffineMap::get(3, 0, {d0, d2}, ctx),
-                                     AffineMap::get(3, 0, {d2, d1}, ctx),
-                                     AffineMap::get(3, 0, {d0, d1}, ctx)};
-  return generic.getIndexingMapsArray() == expected;
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  return isContractionWithMaps(op, {AffineMap::get(3, 0, {m, k}, ctx),
+                                    AffineMap::get(3, 0, {k, n}, ctx),
+                                    AffineMap::get(3, 0, {m, n}, ctx)});
 }
 
 /// A generic reduction: some reduction loops, one result written through a
@@ -247,7 +236,8 @@ int64_t laneTile(int64_t size, const Target &t) {
 /// preferring a size that divides the dimension.
 int64_t rowTile(int64_t size, int64_t vectorsPerRow, int64_t reserved,
                 const Target &t) {
-  int64_t budget = std::max<int64_t>(1, (t.registers - reserved) / vectorsPerRow);
+  int64_t budget =
+      std::max<int64_t>(1, (t.registers - reserved) / vectorsPerRow);
   int64_t cap = std::min<int64_t>({8, budget, size});
   for (int64_t r = cap; r * 2 > cap; --r)
     if (size % r == 0)
@@ -333,7 +323,7 @@ SmallVector<int64_t> reductionOutputTile(linalg::LinalgOp op, const Target &t) {
 
 /// Tile sizes of a tiled compute op's loops that tile only its reduction.
 SmallVector<int64_t> reductionTileSizes(linalg::LinalgOp op, Strategy s,
-                                       const Target &t) {
+                                        const Target &t) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> tile(ranges.size(), 0);
   switch (s) {
@@ -363,8 +353,8 @@ SmallVector<int64_t> reductionTileSizes(linalg::LinalgOp op, Strategy s,
   case Strategy::Pool:
     tile[4] = 1;
     break;
-  case Strategy::Matmul: // M, N, K
-  case Strategy::BatchMatmul: // B, M, N, K
+  case Strategy::Matmul:       // M, N, K
+  case Strategy::BatchMatmul:  // B, M, N, K
   case Strategy::PackedMatmul: // M, N / P, P, K
     tile.back() = reductionTile(ranges.back(), 4);
     break;
@@ -388,7 +378,8 @@ SmallVector<int64_t> reductionTileSizes(linalg::LinalgOp op, Strategy s,
 // two patterns do the same folds, the insert one only when the write covers
 // the whole slice.
 
-/// vector.transfer_read (tensor.extract_slice %s[o]) [i] -> transfer_read %s[o + i].
+/// vector.transfer_read (tensor.extract_slice %s[o]) [i] -> transfer_read %s[o
+/// + i].
 struct FoldReadOfSlice : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(vector::TransferReadOp read,
@@ -429,7 +420,8 @@ struct FoldInsertOfCoveringWrite : OpRewritePattern<tensor::InsertSliceOp> {
     ArrayRef<int64_t> slice = insert.getSourceType().getShape();
     ArrayRef<int64_t> vec = write.getVectorType().getShape();
     size_t lead = slice.size() - vec.size();
-    if (llvm::any_of(slice.take_front(lead), [](int64_t d) { return d != 1; }) ||
+    if (llvm::any_of(slice.take_front(lead),
+                     [](int64_t d) { return d != 1; }) ||
         slice.drop_front(lead) != vec)
       return failure();
     Location loc = insert.getLoc();
@@ -453,11 +445,14 @@ struct CodegenPass : public nnapi::impl::NNAPICodegenBase<CodegenPass> {
   using NNAPICodegenBase::NNAPICodegenBase;
 
   LogicalResult initialize(MLIRContext *ctx) override {
+    auto addCanonicalization = [ctx](RewritePatternSet &patterns) {
+      for (Dialect *dialect : ctx->getLoadedDialects())
+        dialect->getCanonicalizationPatterns(patterns);
+      for (RegisteredOperationName op : ctx->getRegisteredOperations())
+        op.getCanonicalizationPatterns(patterns, ctx);
+    };
     RewritePatternSet patterns(ctx);
-    for (Dialect *dialect : ctx->getLoadedDialects())
-      dialect->getCanonicalizationPatterns(patterns);
-    for (RegisteredOperationName op : ctx->getRegisteredOperations())
-      op.getCanonicalizationPatterns(patterns, ctx);
+    addCanonicalization(patterns);
     canonicalization = FrozenRewritePatternSet(std::move(patterns));
     // After vectorization: transfers absorb slices and permutations,
     // reductions become contractions; plus canonicalization. (Casting away
@@ -469,10 +464,7 @@ struct CodegenPass : public nnapi::impl::NNAPICodegenBase<CodegenPass> {
     vector::populateVectorReductionToContractPatterns(cleanup);
     vector::populateSinkVectorBroadcastPatterns(cleanup);
     cleanup.add<FoldReadOfSlice, FoldInsertOfCoveringWrite>(ctx);
-    for (Dialect *dialect : ctx->getLoadedDialects())
-      dialect->getCanonicalizationPatterns(cleanup);
-    for (RegisteredOperationName op : ctx->getRegisteredOperations())
-      op.getCanonicalizationPatterns(cleanup, ctx);
+    addCanonicalization(cleanup);
     vectorCleanup = FrozenRewritePatternSet(std::move(cleanup));
     return success();
   }
@@ -570,7 +562,8 @@ void CodegenPass::peel(RewriterBase &rewriter,
 
 LogicalResult CodegenPass::tileGroup(RewriterBase &rewriter, Group &group) {
   auto consumer = cast<TilingInterface>(group.consumer);
-  auto resultType = cast<RankedTensorType>(group.consumer->getResult(0).getType());
+  auto resultType =
+      cast<RankedTensorType>(group.consumer->getResult(0).getType());
   auto linalgConsumer = cast<linalg::LinalgOp>(group.consumer);
   SmallVector<int64_t> tile;
   if (group.strategy == Strategy::Reduction) {
@@ -595,11 +588,10 @@ LogicalResult CodegenPass::tileGroup(RewriterBase &rewriter, Group &group) {
   tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), tile));
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tiling);
-  options.setFusionControlFn(
-      [&](tensor::ExtractSliceOp, OpResult producer, bool) {
-        return std::make_tuple(group.members.contains(producer.getOwner()),
-                               false);
-      });
+  options.setFusionControlFn([&](tensor::ExtractSliceOp, OpResult producer,
+                                 bool) {
+    return std::make_tuple(group.members.contains(producer.getOwner()), false);
+  });
   rewriter.setInsertionPoint(group.consumer);
   FailureOr<scf::SCFTileAndFuseResult> result =
       scf::tileConsumerAndFuseProducersUsingSCF(rewriter, consumer, options);
@@ -635,12 +627,12 @@ bool CodegenPass::retileLanes(RewriterBase &rewriter) {
     // feeds the next; the untiled consumer, still a user while this runs,
     // goes away).
     Block *block = op->getBlock();
-    options.setFusionControlFn(
-        [block](tensor::ExtractSliceOp, OpResult producer, bool) {
-          Operation *p = producer.getOwner();
-          return std::make_tuple(
-              isa<linalg::LinalgOp>(p) && p->getBlock() == block, false);
-        });
+    options.setFusionControlFn([block](tensor::ExtractSliceOp,
+                                       OpResult producer, bool) {
+      Operation *p = producer.getOwner();
+      return std::make_tuple(isa<linalg::LinalgOp>(p) && p->getBlock() == block,
+                             false);
+    });
     rewriter.setInsertionPoint(op);
     FailureOr<scf::SCFTileAndFuseResult> result =
         scf::tileConsumerAndFuseProducersUsingSCF(
@@ -674,9 +666,8 @@ void CodegenPass::tileReductions(RewriterBase &rewriter) {
     scf::SCFTilingOptions options;
     options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), tile));
     rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> result =
-        scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
-                          options);
+    FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), options);
     if (failed(result))
       continue;
     rewriter.replaceOp(op, result->replacements);
@@ -764,8 +755,8 @@ void CodegenPass::markFallbacks() {
       reason = "not tiled by any strategy";
     markFallback(op, reason);
     if (emitRemarks)
-      op->emitRemark() << "'" << op->getName() << "' runs as scalar loops: "
-                       << reason;
+      op->emitRemark() << "'" << op->getName()
+                       << "' runs as scalar loops: " << reason;
   });
 }
 

@@ -170,16 +170,16 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
 
   // Bufferize across calls with identity layouts, then turn returned buffers
   // into caller-allocated out-parameters: that is the shape both the runtime
-  // dispatch and the C entry point need.
-  // Copies become linalg.copy so that they lower to plain loops: the
-  // default memref.copy of strided views needs MLIR's C runner library.
-  auto linalgCopy = [](OpBuilder &b, Location loc, Value from,
+  // dispatch and the C entry point need. Copies are memcpys where the data is
+  // contiguous and loops elsewhere (createBufferCopy): the default
+  // memref.copy of strided views needs MLIR's C runner library.
+  auto bufferCopy = [](OpBuilder &b, Location loc, Value from,
                        Value to) -> LogicalResult {
     createBufferCopy(b, loc, from, to);
     return success();
   };
   bufferization::OneShotBufferizationOptions bufferize;
-  bufferize.memCpyFn = linalgCopy;
+  bufferize.memCpyFn = bufferCopy;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.setFunctionBoundaryTypeConversion(
       bufferization::LayoutMapOption::IdentityLayoutMap);
@@ -190,7 +190,7 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createNNAPIReturnFreshBuffers());
   bufferization::BufferResultsToOutParamsOpts outParams;
   outParams.hoistStaticAllocs = true;
-  outParams.memCpyFn = linalgCopy;
+  outParams.memCpyFn = bufferCopy;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   // One arena per function for the buffers that remain, before deallocation
   // is decided (so that only the arena is freed).

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnapi-mlir/Frontend/ONNX/ONNXImporter.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/Constants.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 
 #include "ONNXLoader.h"
@@ -506,34 +507,6 @@ SmallVector<double> floatsOf(DenseElementsAttr attr) {
       out.push_back(double(v.getSExtValue()));
   }
   return out;
-}
-
-/// Permutes a constant (host-side transpose).
-DenseElementsAttr permuteAttr(DenseElementsAttr attr, ArrayRef<int64_t> perm) {
-  auto type = cast<RankedTensorType>(attr.getType());
-  Shape in(type.getShape()), out;
-  for (int64_t p : perm)
-    out.push_back(in[p]);
-  SmallVector<Attribute> src(attr.getValues<Attribute>());
-  SmallVector<Attribute> dst(src.size());
-  int64_t rank = in.size();
-  Shape inStrides(rank, 1);
-  for (int64_t i = rank - 2; i >= 0; --i)
-    inStrides[i] = inStrides[i + 1] * in[i + 1];
-  Shape index(rank, 0);
-  for (size_t flat = 0; flat < dst.size(); ++flat) {
-    int64_t srcOffset = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      srcOffset += index[d] * inStrides[perm[d]];
-    dst[flat] = src[srcOffset];
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++index[d] < out[d])
-        break;
-      index[d] = 0;
-    }
-  }
-  return DenseElementsAttr::get(
-      RankedTensorType::get(out, type.getElementType()), dst);
 }
 
 int64_t normalizeAxis(int64_t axis, int64_t rank) {

@@ -79,8 +79,9 @@ std::optional<Producer> matchProducer(Value v) {
   if (auto conv = dyn_cast<tosa::Conv2DOp>(op)) {
     // Weights [OC, KH, KW, IC].
     p.weights = conv.getWeight(), p.bias = conv.getBias();
-    int64_t inner = cast<RankedTensorType>(p.weights.getType()).getNumElements() /
-                    p.channels;
+    int64_t inner =
+        cast<RankedTensorType>(p.weights.getType()).getNumElements() /
+        p.channels;
     p.channelOf = [inner](int64_t i) { return i / inner; };
   } else if (auto dw = dyn_cast<tosa::DepthwiseConv2DOp>(op)) {
     // Weights [KH, KW, C, M]: output channel c * M + m, the flattened last
@@ -121,6 +122,23 @@ Value rebuild(PatternRewriter &rewriter, const Producer &p, Value weights,
   return clone->getResult(0);
 }
 
+/// A binary op with a foldable producer on one side and a per-channel
+/// constant on the other (either order), and that constant's values.
+std::optional<std::pair<Producer, SmallVector<float>>>
+matchAffine(Operation *op) {
+  for (int side = 0; side < 2; ++side) {
+    Value prod = op->getOperand(side), other = op->getOperand(1 - side);
+    std::optional<Producer> p = matchProducer(prod);
+    if (!p || prod.getType() != op->getResult(0).getType())
+      continue;
+    auto rank = cast<RankedTensorType>(prod.getType()).getRank();
+    if (std::optional<SmallVector<float>> values =
+            perChannel(other, p->channels, rank))
+      return std::make_pair(*p, std::move(*values));
+  }
+  return std::nullopt;
+}
+
 /// mul(producer, s) / mul(s, producer) -> producer with scaled weights and
 /// bias.
 struct FoldScale : OpRewritePattern<tosa::MulOp> {
@@ -129,28 +147,23 @@ struct FoldScale : OpRewritePattern<tosa::MulOp> {
                                 PatternRewriter &rewriter) const override {
     if (mul.getShift() != 0)
       return failure();
-    for (int side = 0; side < 2; ++side) {
-      Value prod = mul->getOperand(side), other = mul->getOperand(1 - side);
-      std::optional<Producer> p = matchProducer(prod);
-      if (!p || prod.getType() != mul.getType())
-        continue;
-      auto rank = cast<RankedTensorType>(prod.getType()).getRank();
-      std::optional<SmallVector<float>> s = perChannel(other, p->channels, rank);
-      std::optional<SmallVector<float>> w = constantFloats(p->weights);
-      std::optional<SmallVector<float>> b = constantFloats(p->bias);
-      if (!s || !w || !b)
-        continue;
-      for (int64_t i = 0; i < int64_t(w->size()); ++i)
-        (*w)[i] *= (*s)[p->channelOf(i)];
-      for (int64_t c = 0; c < p->channels; ++c)
-        (*b)[c] *= (*s)[c];
-      rewriter.setInsertionPoint(p->op);
-      Value nw = makeConstant(rewriter, mul.getLoc(), p->weights, *w);
-      Value nb = makeConstant(rewriter, mul.getLoc(), p->bias, *b);
-      rewriter.replaceOp(mul, rebuild(rewriter, *p, nw, nb));
-      return success();
-    }
-    return failure();
+    auto match = matchAffine(mul);
+    if (!match)
+      return failure();
+    auto &[p, s] = *match;
+    std::optional<SmallVector<float>> w = constantFloats(p.weights);
+    std::optional<SmallVector<float>> b = constantFloats(p.bias);
+    if (!w || !b)
+      return failure();
+    for (int64_t i = 0; i < int64_t(w->size()); ++i)
+      (*w)[i] *= s[p.channelOf(i)];
+    for (int64_t c = 0; c < p.channels; ++c)
+      (*b)[c] *= s[c];
+    rewriter.setInsertionPoint(p.op);
+    Value nw = makeConstant(rewriter, mul.getLoc(), p.weights, *w);
+    Value nb = makeConstant(rewriter, mul.getLoc(), p.bias, *b);
+    rewriter.replaceOp(mul, rebuild(rewriter, p, nw, nb));
+    return success();
   }
 };
 
@@ -159,24 +172,19 @@ struct FoldShift : OpRewritePattern<tosa::AddOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::AddOp add,
                                 PatternRewriter &rewriter) const override {
-    for (int side = 0; side < 2; ++side) {
-      Value prod = add->getOperand(side), other = add->getOperand(1 - side);
-      std::optional<Producer> p = matchProducer(prod);
-      if (!p || prod.getType() != add.getType())
-        continue;
-      auto rank = cast<RankedTensorType>(prod.getType()).getRank();
-      std::optional<SmallVector<float>> t = perChannel(other, p->channels, rank);
-      std::optional<SmallVector<float>> b = constantFloats(p->bias);
-      if (!t || !b)
-        continue;
-      for (int64_t c = 0; c < p->channels; ++c)
-        (*b)[c] += (*t)[c];
-      rewriter.setInsertionPoint(p->op);
-      Value nb = makeConstant(rewriter, add.getLoc(), p->bias, *b);
-      rewriter.replaceOp(add, rebuild(rewriter, *p, p->weights, nb));
-      return success();
-    }
-    return failure();
+    auto match = matchAffine(add);
+    if (!match)
+      return failure();
+    auto &[p, t] = *match;
+    std::optional<SmallVector<float>> b = constantFloats(p.bias);
+    if (!b)
+      return failure();
+    for (int64_t c = 0; c < p.channels; ++c)
+      (*b)[c] += t[c];
+    rewriter.setInsertionPoint(p.op);
+    Value nb = makeConstant(rewriter, add.getLoc(), p.bias, *b);
+    rewriter.replaceOp(add, rebuild(rewriter, p, p.weights, nb));
+    return success();
   }
 };
 
@@ -185,8 +193,8 @@ struct FoldScaleShiftPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FoldScale, FoldShift>(&getContext());
-    if (failed(applyPatternsAndFoldGreedily(getOperation(),
-                                            std::move(patterns))))
+    if (failed(
+            applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };

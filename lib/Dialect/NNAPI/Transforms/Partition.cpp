@@ -32,7 +32,6 @@ namespace mlir::nnapi {
 #include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h.inc"
 } // namespace mlir::nnapi
 
-#include "nnapi-mlir/Dialect/NNAPI/IR/Fusion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;

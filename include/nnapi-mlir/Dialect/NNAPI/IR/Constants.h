@@ -1,0 +1,24 @@
+//===- Constants.h - Compile-time rearrangement of constants ----*- C++ -*-===//
+//
+// Shared by the ONNX importer (NCHW weights to TOSA's layouts) and the host
+// code generation (filters to HWCF, packed matmul panels). It lives with the
+// dialect library because that is the lowest MLIR library both link (as
+// Fusion.h does).
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_MLIR_DIALECT_NNAPI_IR_CONSTANTS_H
+#define NNAPI_MLIR_DIALECT_NNAPI_IR_CONSTANTS_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+
+namespace mlir::nnapi {
+
+/// `attr` transposed: dimension i of the result is dimension perm[i] of
+/// `attr`. Whole-byte integer and float elements are moved as raw bytes;
+/// other element types (i1, complex) element by element.
+DenseElementsAttr permuteElements(DenseElementsAttr attr,
+                                  ArrayRef<int64_t> perm);
+
+} // namespace mlir::nnapi
+
+#endif // NNAPI_MLIR_DIALECT_NNAPI_IR_CONSTANTS_H
