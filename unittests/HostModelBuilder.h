@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -60,7 +61,9 @@ public:
   /// A constant tensor of uniform values in [lo, hi).
   uint32_t constant(std::vector<uint32_t> dims, float lo = -1, float hi = 1) {
     uint32_t idx = operand(floatType, dims);
-    std::vector<uint8_t> &bytes = keep(encode(random(dims, lo, hi)));
+    std::vector<float> &values = constantValues[idx];
+    values = random(dims, lo, hi);
+    std::vector<uint8_t> &bytes = keep(encode(values));
     check(fn.ANeuralNetworksModel_setOperandValue(model, int32_t(idx),
                                                   bytes.data(), bytes.size()));
     return idx;
@@ -160,6 +163,12 @@ public:
     return ok && failure.empty();
   }
 
+  /// The values given to constant `idx` and to input `k` (exactly
+  /// representable in the model's float type).
+  const std::vector<float> &constantValue(uint32_t idx) const {
+    return constantValues.at(idx);
+  }
+  const std::vector<float> &inputValue(size_t k) const { return inputData[k]; }
   size_t inputCount() const { return inputs.size(); }
   size_t outputCount() const { return outputs.size(); }
   size_t inputElements(size_t k) const { return inputData[k].size(); }
@@ -243,6 +252,7 @@ private:
   bool finished = false;
   std::vector<uint32_t> inputs, outputs;
   std::vector<std::vector<float>> inputData;
+  std::map<uint32_t, std::vector<float>> constantValues;
   std::vector<std::vector<uint32_t>> outputDims;
   std::vector<std::unique_ptr<std::vector<uint8_t>>> storage;
   std::string failure;

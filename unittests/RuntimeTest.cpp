@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstring>
 #include <dlfcn.h>
 
 using namespace nnapi_mlir;
@@ -183,6 +185,55 @@ TEST_F(Runtime, ReusesExecutionsOnlyForTheSameBuffers) {
     EXPECT_EQ(executionsCreated, reusable ? 3 : 4) << reusable;
     setNNAPIFunctionTableForTesting(nullptr);
   }
+}
+
+} // namespace
+
+namespace {
+
+/// The pool behind compiled models' buffers (Runtime.h): blocks of 64 KiB
+/// and more come back for the next request of the same size and alignment.
+TEST(BufferPool, ReusesFreedLargeBlocksAndHonoursAlignment) {
+  nnapi_rt_trim_pool();
+  uint64_t cached = 1, hits = 0, misses = 0;
+  nnapi_rt_get_pool_stats(&cached, &hits, &misses);
+  EXPECT_EQ(cached, 0u);
+  const uint64_t hits0 = hits, misses0 = misses;
+
+  const size_t big = 1 << 20;
+  void *a = nnapi_rt_alloc(big, 64);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a) % 64, 0u);
+  std::memset(a, 1, big); // the whole block is usable
+  nnapi_rt_free(a);
+  nnapi_rt_get_pool_stats(&cached, &hits, &misses);
+  EXPECT_EQ(cached, big);
+  void *b = nnapi_rt_alloc(big, 64);
+  EXPECT_EQ(b, a);
+  nnapi_rt_get_pool_stats(&cached, &hits, &misses);
+  EXPECT_EQ(cached, 0u);
+  EXPECT_EQ(hits, hits0 + 1);
+  EXPECT_EQ(misses, misses0 + 1);
+
+  // Another alignment is another size class; sizes round up to it.
+  void *c = nnapi_rt_alloc(big + 1, 4096);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(c) % 4096, 0u);
+  // Small blocks go straight back to malloc.
+  void *small = nnapi_rt_alloc(100, 64);
+  ASSERT_NE(small, nullptr);
+  nnapi_rt_free(small);
+  nnapi_rt_free(b);
+  nnapi_rt_free(c);
+  nnapi_rt_get_pool_stats(&cached, &hits, &misses);
+  EXPECT_EQ(cached, big + (big + 4096));
+  nnapi_rt_trim_pool();
+  nnapi_rt_get_pool_stats(&cached, &hits, &misses);
+  EXPECT_EQ(cached, 0u);
+
+  EXPECT_EQ(nnapi_rt_alloc(64, 96), nullptr) << "alignment not a power of two";
+  EXPECT_EQ(nnapi_rt_alloc(UINT64_MAX - 8, 64), nullptr) << "size overflows";
+  nnapi_rt_free(nullptr);
 }
 
 } // namespace

@@ -57,7 +57,11 @@ void *allocate(size_t size, size_t alignment) {
     alignment = kMinAlignment;
   if (alignment & (alignment - 1))
     return nullptr;
-  size = (size + kMinAlignment - 1) / kMinAlignment * kMinAlignment;
+  // A multiple of the alignment, as aligned_alloc requires of its size
+  // (alignment + size); also the pool's size classes.
+  if (alignment > SIZE_MAX / 4 || size > SIZE_MAX - 2 * alignment)
+    return nullptr;
+  size = (size + alignment - 1) / alignment * alignment;
   if (size >= kPoolMinBytes) {
     Pool &p = pool();
     std::lock_guard<std::mutex> lock(p.mutex);
@@ -73,8 +77,6 @@ void *allocate(size_t size, size_t alignment) {
   }
   // The user pointer sits `alignment` bytes into the block, the header just
   // before it.
-  if (size > SIZE_MAX - alignment)
-    return nullptr;
   void *base = std::aligned_alloc(alignment, alignment + size);
   if (!base)
     return nullptr;

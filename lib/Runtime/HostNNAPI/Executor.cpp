@@ -8,6 +8,9 @@
 
 namespace nnapi_mlir::host {
 
+using nnapi_mlir::BufferRequest;
+using nnapi_mlir::planBuffers;
+
 namespace {
 
 /// True if XNNPACK may read `bytes` at `p` plus its kKernelSlackBytes of slack:
@@ -137,14 +140,14 @@ int Executor::create(const HostModel &model, const ExecutorOptions &options,
   std::unique_ptr<Executor> e(new (std::nothrow) Executor());
   if (!e)
     return fail(ANEURALNETWORKS_OUT_OF_MEMORY, "out of memory");
-  e->options = options;
   if (options.kernels == KernelMode::XNNPACK)
     if (int rc = initializeXnnpack(options))
       return rc;
-  if (int rc = e->plan(model))
+  std::vector<bool> views;
+  if (int rc = e->plan(model, views))
     return rc;
   for (size_t i = 0; i < model.operations.size(); ++i) {
-    if (e->views[i]) // plan() aliased the reshape's storage
+    if (views[i]) // plan() aliased the reshape's storage
       continue;
     std::unique_ptr<Step> step;
     if (options.kernels == KernelMode::XNNPACK)
@@ -158,24 +161,26 @@ int Executor::create(const HostModel &model, const ExecutorOptions &options,
   return ANEURALNETWORKS_NO_ERROR;
 }
 
-int Executor::plan(const HostModel &m) {
+int Executor::plan(const HostModel &m, std::vector<bool> &views) {
   size_t numOps = m.operations.size();
   bindings.assign(m.operands.size(), nullptr);
   constants.resize(m.operands.size());
 
-  // Constants: used in place when they are aligned float32, else converted.
+  // Constants: used in place when they are float32 the kernels may read
+  // (aligned, slack on the same page: any operand, not only weights, may be
+  // a constant), else copied or converted into storage with that slack.
   for (size_t i = 0; i < m.operands.size(); ++i) {
     const Operand &o = m.operands[i];
     if (o.kind != Kind::Constant || !isFloatTensor(o.type))
       continue;
     size_t n = numElements(o.dims);
     if (o.type == ANEURALNETWORKS_TENSOR_FLOAT32 &&
-        reinterpret_cast<uintptr_t>(o.value) % alignof(float) == 0) {
+        kernelsMayRead(o.value, n * sizeof(float))) {
       bindings[i] = reinterpret_cast<float *>(const_cast<uint8_t *>(o.value));
       continue;
     }
     std::vector<float> &values = constants[i];
-    values.resize(n);
+    values.assign(n + kKernelSlackBytes / sizeof(float), 0.0f);
     if (o.type == ANEURALNETWORKS_TENSOR_FLOAT16) {
       for (size_t k = 0; k < n; ++k) {
         uint16_t h;

@@ -62,9 +62,6 @@ public:
   virtual const char *backend() const = 0;
 };
 
-using nnapi_mlir::BufferRequest;
-using nnapi_mlir::planBuffers;
-
 class Executor {
 public:
   /// Builds the steps and the buffer plan of a validated model. Returns
@@ -84,7 +81,10 @@ public:
 
 private:
   Executor() = default;
-  int plan(const HostModel &model);
+  /// Binds constants, plans the arena and the model's inputs and outputs;
+  /// `views` receives, per operation, whether it is a RESHAPE whose output
+  /// shares its input's storage (no step).
+  int plan(const HostModel &model, std::vector<bool> &views);
 
   /// How a model input or output is bound at run time.
   struct Boundary {
@@ -101,11 +101,11 @@ private:
   /// (operand, root): reshapes viewing a model input or output, bound per
   /// execution.
   std::vector<std::pair<uint32_t, uint32_t>> aliases;
-  std::vector<bool> views; ///< Per operation: a reshape that is a view.
-  std::vector<std::vector<float>> constants; ///< Converted constant values.
+  /// Copies of constants that cannot be used in place (float16, or too close
+  /// to a page end for the kernels' read slack), with that slack.
+  std::vector<std::vector<float>> constants;
   float *arena = nullptr;
   size_t arenaSize = 0;
-  ExecutorOptions options;
   std::mutex mutex;
 };
 

@@ -37,7 +37,6 @@ struct Operand {
   /// `copy`) and references larger ones, which the caller keeps alive and
   /// unchanged for the life of the model.
   const uint8_t *value = nullptr;
-  size_t valueLength = 0;
   std::vector<uint8_t> copy;
 };
 

@@ -35,9 +35,9 @@
 
 #include "nnapi-mlir/Runtime/DeviceProfile.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <limits>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -298,7 +298,6 @@ int ANeuralNetworksModel_setOperandValue(ANeuralNetworksModel *model,
     op.copy.clear();
     op.value = bytes; // the caller keeps it alive, as NNAPI specifies
   }
-  op.valueLength = length;
   op.kind = Kind::Constant;
   return ANEURALNETWORKS_NO_ERROR;
 }

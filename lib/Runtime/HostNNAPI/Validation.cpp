@@ -471,8 +471,6 @@ int Validator::concatenation() {
 }
 
 int Validator::run() {
-  if (op.outputs.size() == 0)
-    return bad("operation without outputs");
   for (uint32_t idx : op.outputs)
     if (m.operands[idx].kind == Kind::Constant ||
         m.operands[idx].kind == Kind::Input)

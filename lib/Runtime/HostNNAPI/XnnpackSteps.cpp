@@ -17,6 +17,8 @@
 
 #include "Executor.h"
 
+#include "nnapi-mlir/Runtime/DeviceProfile.h"
+
 #include <cmath>
 #include <limits>
 #include <mutex>
@@ -64,8 +66,8 @@ void activationRange(int32_t fuseCode, float &lo, float &hi) {
 /// An operator plus what running it needs; subclasses bind buffers.
 class XnnStep : public Step {
 public:
-  XnnStep(const char *what, const ExecutorOptions &options)
-      : what(what), threadpool(options.threadpool),
+  XnnStep(int32_t opcode, const ExecutorOptions &options)
+      : what(profile::operationName(opcode)), threadpool(options.threadpool),
         injectRunFailure(options.fault == Fault::Run) {}
   ~XnnStep() override {
     if (op)
@@ -146,13 +148,10 @@ public:
   decltype(&xnn_setup_add_nd_f32) setup;
   uint32_t lhs, rhs, output;
   std::vector<size_t> lhsShape, rhsShape;
-  /// Constant operands, copied with XNN_EXTRA_BYTES of slack.
-  std::vector<float> lhsConstant, rhsConstant;
   int run(const Bindings &b) override {
-    const float *a = lhsConstant.empty() ? b[lhs] : lhsConstant.data();
-    const float *c = rhsConstant.empty() ? b[rhs] : rhsConstant.data();
     return launch(setup(op, lhsShape.size(), lhsShape.data(), rhsShape.size(),
-                        rhsShape.data(), a, c, b[output], threadpool));
+                        rhsShape.data(), b[lhs], b[rhs], b[output],
+                        threadpool));
   }
 };
 
@@ -206,9 +205,7 @@ int createXnnpackStep(const HostModel &m, size_t index,
   case ANEURALNETWORKS_CONV_2D:
   case ANEURALNETWORKS_DEPTHWISE_CONV_2D: {
     bool depthwise = operation.opcode == ANEURALNETWORKS_DEPTHWISE_CONV_2D;
-    auto s = std::make_unique<ConvStep>(depthwise ? "DEPTHWISE_CONV_2D"
-                                                  : "CONV_2D",
-                                        options);
+    auto s = std::make_unique<ConvStep>(operation.opcode, options);
     const float *filter = constant(operation.inputs[1]);
     const float *bias = constant(operation.inputs[2]);
     if (!filter || !bias)
@@ -229,7 +226,7 @@ int createXnnpackStep(const HostModel &m, size_t index,
     break;
   }
   case ANEURALNETWORKS_FULLY_CONNECTED: {
-    auto s = std::make_unique<FullyConnectedStep>("FULLY_CONNECTED", options);
+    auto s = std::make_unique<FullyConnectedStep>(operation.opcode, options);
     const Shape &ws = m.operands[operation.inputs[1]].dims;
     const float *weights = constant(operation.inputs[1]);
     const float *bias = constant(operation.inputs[2]);
@@ -246,9 +243,7 @@ int createXnnpackStep(const HostModel &m, size_t index,
   case ANEURALNETWORKS_AVERAGE_POOL_2D:
   case ANEURALNETWORKS_MAX_POOL_2D: {
     bool average = operation.opcode == ANEURALNETWORKS_AVERAGE_POOL_2D;
-    auto s = std::make_unique<PoolStep>(average ? "AVERAGE_POOL_2D"
-                                                : "MAX_POOL_2D",
-                                        options);
+    auto s = std::make_unique<PoolStep>(operation.opcode, options);
     size_t channels = inShape[3];
     bool global = average && outShape[1] == 1 && outShape[2] == 1 &&
                   uint32_t(p.filterH) >= inShape[1] &&
@@ -281,11 +276,7 @@ int createXnnpackStep(const HostModel &m, size_t index,
   }
   case ANEURALNETWORKS_ADD: case ANEURALNETWORKS_SUB:
   case ANEURALNETWORKS_MUL: case ANEURALNETWORKS_DIV: {
-    const char *name = operation.opcode == ANEURALNETWORKS_ADD   ? "ADD"
-                       : operation.opcode == ANEURALNETWORKS_SUB ? "SUB"
-                       : operation.opcode == ANEURALNETWORKS_MUL ? "MUL"
-                                                                 : "DIV";
-    auto s = std::make_unique<BinaryStep>(name, options);
+    auto s = std::make_unique<BinaryStep>(operation.opcode, options);
     switch (operation.opcode) {
     case ANEURALNETWORKS_ADD:
       call = "xnn_create_add_nd_f32";
@@ -311,20 +302,14 @@ int createXnnpackStep(const HostModel &m, size_t index,
     s->lhs = operation.inputs[0], s->rhs = operation.inputs[1];
     s->output = output;
     // A rank-0 operand broadcasts exactly like a [1] one.
-    auto dims = [&](uint32_t idx, std::vector<size_t> &shape,
-                    std::vector<float> &copy) {
+    auto dims = [&](uint32_t idx, std::vector<size_t> &shape) {
       const Shape &d = m.operands[idx].dims;
       shape.assign(d.begin(), d.end());
       if (shape.empty())
         shape.push_back(1);
-      if (const float *c = constant(idx)) {
-        size_t n = numElements(d);
-        copy.assign(n + XNN_EXTRA_BYTES / sizeof(float), 0.0f);
-        std::memcpy(copy.data(), c, n * sizeof(float));
-      }
     };
-    dims(s->lhs, s->lhsShape, s->lhsConstant);
-    dims(s->rhs, s->rhsShape, s->rhsConstant);
+    dims(s->lhs, s->lhsShape);
+    dims(s->rhs, s->rhsShape);
     made = std::move(s);
     break;
   }
@@ -333,10 +318,9 @@ int createXnnpackStep(const HostModel &m, size_t index,
   case ANEURALNETWORKS_SOFTMAX: {
     size_t channels = inShape.back();
     size_t rows = numElements(inShape) / channels;
-    auto s = std::make_unique<RowsStep>("", options);
+    auto s = std::make_unique<RowsStep>(operation.opcode, options);
     switch (operation.opcode) {
     case ANEURALNETWORKS_LOGISTIC:
-      s->what = "LOGISTIC";
       call = "xnn_create_sigmoid_nc_f32";
       status = xnn_create_sigmoid_nc_f32(channels, channels, channels, 0,
                                          &s->op);
@@ -346,20 +330,20 @@ int createXnnpackStep(const HostModel &m, size_t index,
       // XNNPACK normalizes the innermost dimension with beta 1.
       if (p.axis != int32_t(inShape.size()) - 1 || p.beta != 1.0f)
         return ANEURALNETWORKS_NO_ERROR;
-      s->what = "SOFTMAX";
       call = "xnn_create_softmax_nc_f32";
       status = xnn_create_softmax_nc_f32(channels, channels, channels, 0,
                                          &s->op);
       s->setup = xnn_setup_softmax_nc_f32;
       break;
     default: {
-      float rlo = operation.opcode == ANEURALNETWORKS_RELU1 ? -1.0f : 0.0f;
-      float rhi = operation.opcode == ANEURALNETWORKS_RELU1   ? 1.0f
-                  : operation.opcode == ANEURALNETWORKS_RELU6 ? 6.0f
-                  : std::numeric_limits<float>::infinity();
-      s->what = operation.opcode == ANEURALNETWORKS_RELU    ? "RELU"
-                : operation.opcode == ANEURALNETWORKS_RELU1 ? "RELU1"
-                                                           : "RELU6";
+      // RELU, RELU1 and RELU6 clamp like the fused activations of their name.
+      float rlo, rhi;
+      activationRange(operation.opcode == ANEURALNETWORKS_RELU
+                          ? ANEURALNETWORKS_FUSED_RELU
+                      : operation.opcode == ANEURALNETWORKS_RELU1
+                          ? ANEURALNETWORKS_FUSED_RELU1
+                          : ANEURALNETWORKS_FUSED_RELU6,
+                      rlo, rhi);
       call = "xnn_create_clamp_nc_f32";
       status = xnn_create_clamp_nc_f32(channels, channels, channels, rlo, rhi,
                                        0, &s->op);
