@@ -7,6 +7,8 @@
 #include <dirent.h>
 
 using namespace nnapi_mlir::profile;
+using nnapi_mlir::operationCode;
+using nnapi_mlir::operationName;
 
 namespace {
 

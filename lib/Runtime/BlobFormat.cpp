@@ -120,28 +120,6 @@ const char *operandTypeName(int32_t t) {
   return names[t];
 }
 
-const char *operationName(int32_t opcode) {
-  switch (opcode) {
-  case ANEURALNETWORKS_ADD: return "ADD";
-  case ANEURALNETWORKS_AVERAGE_POOL_2D: return "AVERAGE_POOL_2D";
-  case ANEURALNETWORKS_CONCATENATION: return "CONCATENATION";
-  case ANEURALNETWORKS_CONV_2D: return "CONV_2D";
-  case ANEURALNETWORKS_DEPTHWISE_CONV_2D: return "DEPTHWISE_CONV_2D";
-  case ANEURALNETWORKS_FULLY_CONNECTED: return "FULLY_CONNECTED";
-  case ANEURALNETWORKS_LOGISTIC: return "LOGISTIC";
-  case ANEURALNETWORKS_MAX_POOL_2D: return "MAX_POOL_2D";
-  case ANEURALNETWORKS_MUL: return "MUL";
-  case ANEURALNETWORKS_RELU: return "RELU";
-  case ANEURALNETWORKS_RELU1: return "RELU1";
-  case ANEURALNETWORKS_RELU6: return "RELU6";
-  case ANEURALNETWORKS_RESHAPE: return "RESHAPE";
-  case ANEURALNETWORKS_SOFTMAX: return "SOFTMAX";
-  case ANEURALNETWORKS_TANH: return "TANH";
-  case ANEURALNETWORKS_DIV: return "DIV";
-  case ANEURALNETWORKS_SUB: return "SUB";
-  default: return nullptr;
-  }
-}
 
 bool operandByteSize(const Operand &operand, uint64_t &size) {
   uint64_t n = elementSize(operand.type);

@@ -20,43 +20,7 @@ using namespace nnapi_mlir::profile;
 
 namespace {
 
-const char *const kOperationNames[] = {
-    "ADD", "AVERAGE_POOL_2D", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D",
-    "DEPTH_TO_SPACE", "DEQUANTIZE", "EMBEDDING_LOOKUP", "FLOOR",
-    "FULLY_CONNECTED", "HASHTABLE_LOOKUP", "L2_NORMALIZATION", "L2_POOL_2D",
-    "LOCAL_RESPONSE_NORMALIZATION", "LOGISTIC", "LSH_PROJECTION", "LSTM",
-    "MAX_POOL_2D", "MUL", "RELU", "RELU1", "RELU6", "RESHAPE",
-    "RESIZE_BILINEAR", "RNN", "SOFTMAX", "SPACE_TO_DEPTH", "SVDF", "TANH",
-    "BATCH_TO_SPACE_ND", "DIV", "MEAN", "PAD", "SPACE_TO_BATCH_ND", "SQUEEZE",
-    "STRIDED_SLICE", "SUB", "TRANSPOSE", "ABS", "ARGMAX", "ARGMIN",
-    "AXIS_ALIGNED_BBOX_TRANSFORM", "BIDIRECTIONAL_SEQUENCE_LSTM",
-    "BIDIRECTIONAL_SEQUENCE_RNN", "BOX_WITH_NMS_LIMIT", "CAST",
-    "CHANNEL_SHUFFLE", "DETECTION_POSTPROCESSING", "EQUAL", "EXP",
-    "EXPAND_DIMS", "GATHER", "GENERATE_PROPOSALS", "GREATER", "GREATER_EQUAL",
-    "GROUPED_CONV_2D", "HEATMAP_MAX_KEYPOINT", "INSTANCE_NORMALIZATION",
-    "LESS", "LESS_EQUAL", "LOG", "LOGICAL_AND", "LOGICAL_NOT", "LOGICAL_OR",
-    "LOG_SOFTMAX", "MAXIMUM", "MINIMUM", "NEG", "NOT_EQUAL", "PAD_V2", "POW",
-    "PRELU", "QUANTIZE", "QUANTIZED_16BIT_LSTM", "RANDOM_MULTINOMIAL",
-    "REDUCE_ALL", "REDUCE_ANY", "REDUCE_MAX", "REDUCE_MIN", "REDUCE_PROD",
-    "REDUCE_SUM", "ROI_ALIGN", "ROI_POOLING", "RSQRT", "SELECT", "SIN",
-    "SLICE", "SPLIT", "SQRT", "TILE", "TOPK_V2", "TRANSPOSE_CONV_2D",
-    "UNIDIRECTIONAL_SEQUENCE_LSTM", "UNIDIRECTIONAL_SEQUENCE_RNN",
-    "RESIZE_NEAREST_NEIGHBOR", "QUANTIZED_LSTM", "IF", "WHILE", "ELU",
-    "HARD_SWISH", "FILL", "RANK", "BATCH_MATMUL", "PACK", "MIRROR_PAD",
-    "REVERSE",};
-/// Feature level that introduced each operation.
-const unsigned char kOperationLevels[] = {
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4,
-    4, 4, 6, 6, 7, 7,};
-static_assert(sizeof(kOperationLevels) ==
-                  sizeof(kOperationNames) / sizeof(kOperationNames[0]),
-              "one feature level per operation");
 
-constexpr int32_t kNumOperations =
-    int32_t(sizeof(kOperationNames) / sizeof(kOperationNames[0]));
 
 //===----------------------------------------------------------------------===//
 // JSON
@@ -462,7 +426,7 @@ public:
     for (const auto &[key, entry] : v.object) {
       std::string entryPath = join(path, key);
       bool isDefault = key == "default";
-      int32_t opcode = isDefault ? -1 : operationCode(key);
+      int32_t opcode = isDefault ? -1 : nnapi_mlir::operationCode(key);
       if (!isDefault && opcode < 0)
         return fail(entryPath, entry, "unknown NNAPI operation '" + key + "'");
       if (!expectObject(entryPath, entry, {"float32", "float16", "int8"}))
@@ -495,7 +459,7 @@ public:
       return fail("operations", v, "must list at least one operation");
     for (const auto &[key, types] : v.object) {
       std::string path = join("operations", key);
-      int32_t opcode = key == "*" ? -1 : operationCode(key);
+      int32_t opcode = key == "*" ? -1 : nnapi_mlir::operationCode(key);
       if (key != "*" && opcode < 0)
         return fail(path, types, "unknown NNAPI operation '" + key + "'");
       if (types.kind != Json::Array)
@@ -643,21 +607,3 @@ bool nnapi_mlir::profile::loadDeviceProfile(const std::string &path,
   return true;
 }
 
-const char *nnapi_mlir::profile::operationName(int32_t opcode) {
-  if (opcode < 0 || opcode >= kNumOperations)
-    return nullptr;
-  return kOperationNames[opcode];
-}
-
-int32_t nnapi_mlir::profile::operationCode(std::string_view name) {
-  for (int32_t i = 0; i < kNumOperations; ++i)
-    if (name == kOperationNames[i])
-      return i;
-  return -1;
-}
-
-unsigned nnapi_mlir::profile::operationFeatureLevel(int32_t opcode) {
-  if (opcode < 0 || opcode >= kNumOperations)
-    return 0;
-  return kOperationLevels[opcode];
-}

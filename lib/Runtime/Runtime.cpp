@@ -144,7 +144,7 @@ int32_t buildPartition(State &s, Partition &p) {
         op.inputs.data(), static_cast<uint32_t>(op.outputs.size()),
         op.outputs.data());
     if (rc != ANEURALNETWORKS_NO_ERROR) {
-      const char *name = blob::operationName(op.opcode);
+      const char *name = nnapi_mlir::operationName(op.opcode);
       return failWith(NNAPI_RT_NNAPI_ERROR,
                       describeCall(fn, "ANeuralNetworksModel_addOperation", rc) +
                           " for operation " + std::to_string(i) + " (" +

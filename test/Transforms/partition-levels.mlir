@@ -11,9 +11,9 @@
 // FL3: call @levels_nnapi_0
 // FL3-NEXT: return
 func.func @levels(%x: tensor<4xf32>, %h: tensor<4xf16>) -> (tensor<4xf32>, tensor<4xf16>) {
-  // expected-remark@+1 {{stays on the host: unsupported: SUB need feature level 2, the target is 1}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 2 (SUB), the target is 1}}
   %a = tosa.sub %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  // expected-remark@+1 {{stays on the host: unsupported: float16 operands need feature level 3, the target is 1}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (float16 operands), the target is 1}}
   %b = tosa.add %h, %h : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
   // expected-remark@+1 {{NNAPI partition @levels_nnapi_0 of 1 op(s), estimated to save 1.0 us}}
   %c = tosa.tanh %a : (tensor<4xf32>) -> tensor<4xf32>
@@ -27,9 +27,9 @@ func.func @reasons(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<4xf32>, tens
   %a = tosa.erf %x : (tensor<4xf32>) -> tensor<4xf32>
   // expected-remark@+1 {{stays on the host: unsupported: clamp bounds [0, 3] match no NNAPI activation}}
   %b = tosa.clamp %a {min_fp = 0.0 : f32, max_fp = 3.0 : f32, min_int = 0 : i64, max_int = 3 : i64} : (tensor<4xf32>) -> tensor<4xf32>
-  // expected-remark@+1 {{stays on the host: unsupported: operand 0 has element type i32; only f32 and f16 are supported}}
+  // expected-remark@+1 {{stays on the host: unsupported: operand 0 has element type 'i32'; only f32 and f16 are supported}}
   %c = tosa.add %i, %i : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
-  // expected-remark@+1 {{stays on the host: unsupported: 'tosa.exp' is supported only as part of a softmax}}
+  // expected-remark@+1 {{stays on the host: unsupported: 'tosa.exp' has no NNAPI lowering}}
   %d = tosa.exp %b : (tensor<4xf32>) -> tensor<4xf32>
   return %d, %c : tensor<4xf32>, tensor<4xi32>
 }

@@ -8,6 +8,8 @@
 #ifndef NNAPI_MLIR_RUNTIME_BLOBFORMAT_H
 #define NNAPI_MLIR_RUNTIME_BLOBFORMAT_H
 
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOperations.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -76,8 +78,6 @@ size_t elementSize(int32_t operandType);
 bool isTensorType(int32_t operandType);
 /// Short name of an operand code ("TENSOR_FLOAT32"), or "?" if unknown.
 const char *operandTypeName(int32_t operandType);
-/// Name of an operation code ("CONV_2D"), or nullptr if not known here.
-const char *operationName(int32_t opcode);
 /// Byte size of a value of the operand; false on overflow or unknown type.
 bool operandByteSize(const Operand &operand, uint64_t &size);
 

@@ -13,6 +13,8 @@
 #ifndef NNAPI_MLIR_RUNTIME_DEVICEPROFILE_H
 #define NNAPI_MLIR_RUNTIME_DEVICEPROFILE_H
 
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOperations.h"
+
 #include <array>
 #include <cstdint>
 #include <map>
@@ -75,13 +77,6 @@ bool parseDeviceProfile(std::string_view json, DeviceProfile &profile,
 bool loadDeviceProfile(const std::string &path, DeviceProfile &profile,
                        std::string &error);
 
-/// NNAPI operation name without the ANEURALNETWORKS_ prefix ("CONV_2D"), or
-/// nullptr for an unknown code.
-const char *operationName(int32_t opcode);
-/// Inverse of operationName; -1 if unknown.
-int32_t operationCode(std::string_view name);
-/// The feature level that introduced `opcode` (1..8), 0 if unknown.
-unsigned operationFeatureLevel(int32_t opcode);
 
 } // namespace nnapi_mlir::profile
 

@@ -7,7 +7,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -100,88 +104,51 @@ SmallVector<Operation *> mlir::nnapi::getCompositeMembers(Operation *op) {
 }
 
 //===----------------------------------------------------------------------===//
-// Legality
+// What every pattern checks first
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Collects why an op is not legal; the first failing check wins.
-class LegalityCheck {
-public:
-  LegalityCheck(unsigned featureLevel) : target(featureLevel) {}
+/// NNAPI's float operations need static-shaped float32/float16 tensors; the
+/// nnapi dialect's types say the same, so a pattern never builds an op its
+/// type constraints reject. Ranks, shapes and attributes are the verifiers'
+/// business; feature levels the ops' (NNAPIOperationInterface).
+LogicalResult checkTensors(Operation *op, PatternRewriter &rewriter) {
+  auto check = [&](Type type, StringRef what, unsigned i) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+        diag << what << " " << i << " must have a static shape";
+      });
+    Type e = tensor.getElementType();
+    if (!e.isF32() && !e.isF16())
+      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+        diag << what << " " << i << " has element type " << e
+             << "; only f32 and f16 are supported";
+      });
+    return success();
+  };
+  for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(check(type, "operand", i)))
+      return failure();
+  for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+    if (failed(check(type, "result", i)))
+      return failure();
+  return success();
+}
 
-  bool fail(const Twine &why) {
-    if (reason.empty())
-      reason = why.str();
-    return false;
-  }
-
-  /// Ranked, static, float32/float16 and of rank minRank..maxRank.
-  bool tensor(Value v, const Twine &what, int64_t minRank, int64_t maxRank) {
-    auto type = dyn_cast<RankedTensorType>(v.getType());
-    if (!type || !type.hasStaticShape())
-      return fail(what + " must have a static shape");
-    Type e = type.getElementType();
-    if (!e.isF32() && !e.isF16()) {
-      std::string s;
-      llvm::raw_string_ostream os(s);
-      os << e;
-      return fail(what + " has element type " + s +
-                  "; only f32 and f16 are supported");
-    }
-    if (e.isF16())
-      needLevel(3, "float16 operands");
-    if (type.getRank() < minRank || type.getRank() > maxRank)
-      return fail(what + " has rank " + Twine(type.getRank()) +
-                  ", NNAPI needs " + Twine(minRank) + ".." + Twine(maxRank));
-    return true;
-  }
-
-  bool allTensors(Operation *op, int64_t minRank, int64_t maxRank) {
-    for (auto [i, v] : llvm::enumerate(op->getOperands()))
-      if (!tensor(v, "operand " + Twine(i), minRank, maxRank))
-        return false;
-    for (auto [i, v] : llvm::enumerate(op->getResults()))
-      if (!tensor(v, "result " + Twine(i), minRank, maxRank))
-        return false;
-    return true;
-  }
-
-  bool constant(Value v, const Twine &what) {
-    if (!matchPattern(v, m_Constant()))
-      return fail(what + " must be a constant");
-    return true;
-  }
-
-  void needLevel(unsigned level, StringRef why) {
-    if (level > required) {
-      required = level;
-      requiredWhy = why.str();
-    }
-  }
-
-  bool finish() {
-    if (!reason.empty())
-      return false;
-    if (required > target)
-      return fail(requiredWhy + " need feature level " + Twine(required) +
-                  ", the target is " + Twine(target));
-    return true;
-  }
-
-  unsigned target;
-  unsigned required = 1;
-  std::string requiredWhy;
-  std::string reason;
-};
+LogicalResult checkConstant(Operation *op, Value v, StringRef what,
+                            PatternRewriter &rewriter) {
+  if (matchPattern(v, m_Constant()))
+    return success();
+  return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+    diag << what << " must be a constant";
+  });
+}
 
 std::string formatBound(double v) {
   char buffer[32];
   std::snprintf(buffer, sizeof(buffer), "%g", v);
   return buffer;
-}
-
-bool isUnit(ArrayRef<int64_t> values) {
-  return llvm::all_of(values, [](int64_t v) { return v == 1; });
 }
 
 /// The NNAPI activation a tosa.clamp is, if any.
@@ -196,128 +163,7 @@ std::optional<FuseCode> clampActivation(tosa::ClampOp clamp) {
     return FuseCode::relu1;
   return std::nullopt;
 }
-
-bool checkOp(Operation *op, LegalityCheck &c) {
-  return TypeSwitch<Operation *, bool>(op)
-      .Case<tosa::AddOp, tosa::MulOp, tosa::SubOp>([&](Operation *op) {
-        if (!getCompositeMembers(op).empty())
-          return c.allTensors(op, 1, 4); // part of a softmax, not SUB/MUL
-        if (auto mul = dyn_cast<tosa::MulOp>(op))
-          if (mul.getShift() != 0)
-            return c.fail("tosa.mul with a shift is integer-only");
-        if (isa<tosa::SubOp>(op))
-          c.needLevel(2, "SUB");
-        return c.allTensors(op, 0, 4);
-      })
-      .Case([&](tosa::ReciprocalOp op) {
-        if (!getCompositeMembers(op).empty())
-          return c.allTensors(op, 1, 4); // part of a softmax
-        c.needLevel(2, "DIV (for reciprocal)");
-        return c.allTensors(op, 0, 4);
-      })
-      .Case<tosa::ReduceMaxOp, tosa::ReduceSumOp, tosa::ExpOp>(
-          [&](Operation *op) {
-            SmallVector<Operation *> members = getCompositeMembers(op);
-            if (members.empty())
-              return c.fail("'" + op->getName().getStringRef() +
-                            "' is supported only as part of a softmax");
-            auto mul = cast<tosa::MulOp>(members.back());
-            int64_t rank =
-                cast<RankedTensorType>(mul.getType()).getRank();
-            int64_t axis = cast<tosa::ReduceMaxOp>(members.front()).getAxis();
-            if ((rank != 2 && rank != 4) || axis != rank - 1)
-              c.needLevel(3, "softmax on another axis or rank");
-            return c.allTensors(op, 1, 4);
-          })
-      .Case<tosa::Conv2DOp, tosa::DepthwiseConv2DOp>([&](auto op) {
-        if (op.getQuantizationInfo())
-          return c.fail("quantized convolution is not supported yet");
-        if (!isUnit(op.getDilation()))
-          c.needLevel(3, "dilated convolutions");
-        return c.tensor(op.getInput(), "input", 4, 4) &&
-               c.tensor(op.getWeight(), "weight", 4, 4) &&
-               c.tensor(op.getBias(), "bias", 1, 1) &&
-               c.tensor(op.getOutput(), "result", 4, 4) &&
-               c.constant(op.getWeight(), "weight") &&
-               c.constant(op.getBias(), "bias");
-      })
-      .Case([&](tosa::FullyConnectedOp op) {
-        if (op.getQuantizationInfo())
-          return c.fail("quantized fully_connected is not supported yet");
-        return c.tensor(op.getInput(), "input", 2, 2) &&
-               c.tensor(op.getWeight(), "weight", 2, 2) &&
-               c.tensor(op.getBias(), "bias", 1, 1) &&
-               c.tensor(op.getOutput(), "result", 2, 2) &&
-               c.constant(op.getWeight(), "weight") &&
-               c.constant(op.getBias(), "bias");
-      })
-      .Case<tosa::MaxPool2dOp, tosa::AvgPool2dOp>([&](Operation *op) {
-        if (auto avg = dyn_cast<tosa::AvgPool2dOp>(op))
-          if (avg.getQuantizationInfo())
-            return c.fail("quantized average pooling is not supported yet");
-        return c.allTensors(op, 4, 4);
-      })
-      .Case([&](tosa::ClampOp op) {
-        if (!clampActivation(op))
-          return c.fail("clamp bounds [" +
-                        formatBound(op.getMinFp().convertToDouble()) + ", " +
-                        formatBound(op.getMaxFp().convertToDouble()) +
-                        "] match no NNAPI activation");
-        return c.allTensors(op, 1, 4);
-      })
-      .Case<tosa::SigmoidOp, tosa::TanhOp, tosa::ReshapeOp, tosa::ConcatOp>(
-          [&](Operation *op) { return c.allTensors(op, 1, 4); })
-      .Default([&](Operation *op) {
-        return c.fail("'" + op->getName().getStringRef() +
-                      "' has no NNAPI lowering");
-      });
-}
 } // namespace
-
-bool mlir::nnapi::isLegalForNNAPI(Operation *op, unsigned featureLevel,
-                                  std::string *reason) {
-  LegalityCheck check(featureLevel);
-  bool legal = checkOp(op, check) && check.finish();
-  if (!legal && reason)
-    *reason = check.reason;
-  return legal;
-}
-
-int32_t mlir::nnapi::getNNAPIOperationCode(Operation *op) {
-  if (!getCompositeMembers(op).empty())
-    return ANEURALNETWORKS_SOFTMAX;
-  return TypeSwitch<Operation *, int32_t>(op)
-      .Case([](tosa::AddOp) { return ANEURALNETWORKS_ADD; })
-      .Case([](tosa::SubOp) { return ANEURALNETWORKS_SUB; })
-      .Case([](tosa::MulOp) { return ANEURALNETWORKS_MUL; })
-      .Case([](tosa::ReciprocalOp) { return ANEURALNETWORKS_DIV; })
-      .Case([](tosa::Conv2DOp) { return ANEURALNETWORKS_CONV_2D; })
-      .Case([](tosa::DepthwiseConv2DOp) {
-        return ANEURALNETWORKS_DEPTHWISE_CONV_2D;
-      })
-      .Case([](tosa::FullyConnectedOp) {
-        return ANEURALNETWORKS_FULLY_CONNECTED;
-      })
-      .Case([](tosa::MaxPool2dOp) { return ANEURALNETWORKS_MAX_POOL_2D; })
-      .Case([](tosa::AvgPool2dOp) { return ANEURALNETWORKS_AVERAGE_POOL_2D; })
-      .Case([](tosa::SigmoidOp) { return ANEURALNETWORKS_LOGISTIC; })
-      .Case([](tosa::TanhOp) { return ANEURALNETWORKS_TANH; })
-      .Case([](tosa::ReshapeOp) { return ANEURALNETWORKS_RESHAPE; })
-      .Case([](tosa::ConcatOp) { return ANEURALNETWORKS_CONCATENATION; })
-      .Case([](tosa::ClampOp clamp) -> int32_t {
-        switch (clampActivation(clamp).value_or(FuseCode::none)) {
-        case FuseCode::relu:
-          return ANEURALNETWORKS_RELU;
-        case FuseCode::relu1:
-          return ANEURALNETWORKS_RELU1;
-        case FuseCode::relu6:
-          return ANEURALNETWORKS_RELU6;
-        default:
-          return -1;
-        }
-      })
-      .Default([](Operation *) { return -1; });
-}
 
 namespace {
 int64_t numElements(Type type) {
@@ -373,6 +219,22 @@ SmallVector<int64_t> nnapiPadding(ArrayRef<int64_t> tosaPad) {
 }
 SmallVector<int64_t> swapYX(ArrayRef<int64_t> yx) { return {yx[1], yx[0]}; }
 
+/// Convolutions and fully connected: float, not quantized, constant weights
+/// and bias (NNAPI drivers and XNNPACK prepare constant weights once).
+template <typename TosaOp>
+LogicalResult checkWeighted(TosaOp op, PatternRewriter &rewriter) {
+  if (op.getQuantizationInfo())
+    return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+      diag << "quantized " << op->getName().stripDialect()
+           << " is not supported yet";
+    });
+  if (failed(checkTensors(op, rewriter)) ||
+      failed(checkConstant(op, op.getWeight(), "weight", rewriter)) ||
+      failed(checkConstant(op, op.getBias(), "bias", rewriter)))
+    return failure();
+  return success();
+}
+
 struct SoftmaxPattern : OpRewritePattern<tosa::MulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::MulOp mul,
@@ -380,6 +242,9 @@ struct SoftmaxPattern : OpRewritePattern<tosa::MulOp> {
     std::optional<SoftmaxMatch> m = matchSoftmax(mul);
     if (!m)
       return rewriter.notifyMatchFailure(mul, "not a decomposed softmax");
+    if (failed(checkTensors(mul, rewriter)) ||
+        failed(checkTensors(m->max, rewriter)))
+      return failure();
     rewriter.replaceOpWithNewOp<SoftmaxOp>(
         mul, mul.getType(), m->input, rewriter.getF32FloatAttr(1.0f),
         rewriter.getI32IntegerAttr(static_cast<int32_t>(m->axis)));
@@ -392,6 +257,12 @@ struct BinaryPattern : OpRewritePattern<TosaOp> {
   using OpRewritePattern<TosaOp>::OpRewritePattern;
   LogicalResult matchAndRewrite(TosaOp op,
                                 PatternRewriter &rewriter) const override {
+    if (auto mul = dyn_cast<tosa::MulOp>(op.getOperation()))
+      if (mul.getShift() != 0)
+        return rewriter.notifyMatchFailure(
+            op, "tosa.mul with a shift is integer-only");
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
     rewriter.replaceOpWithNewOp<NNAPIOp>(op, op.getType(), op->getOperand(0),
                                          op->getOperand(1));
     return success();
@@ -403,6 +274,8 @@ struct UnaryPattern : OpRewritePattern<TosaOp> {
   using OpRewritePattern<TosaOp>::OpRewritePattern;
   LogicalResult matchAndRewrite(TosaOp op,
                                 PatternRewriter &rewriter) const override {
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
     rewriter.replaceOpWithNewOp<NNAPIOp>(op, op.getType(), op->getOperand(0));
     return success();
   }
@@ -412,8 +285,12 @@ struct ReciprocalPattern : OpRewritePattern<tosa::ReciprocalOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::ReciprocalOp op,
                                 PatternRewriter &rewriter) const override {
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
     auto type = cast<RankedTensorType>(op.getType());
-    auto oneType = RankedTensorType::get({1}, type.getElementType());
+    // A one-element dividend that broadcasts to the divisor's shape.
+    auto oneType = RankedTensorType::get(
+        SmallVector<int64_t>(type.getRank() ? 1 : 0, 1), type.getElementType());
     Value one = rewriter.create<arith::ConstantOp>(
         op.getLoc(), DenseElementsAttr::get(
                          oneType, rewriter.getFloatAttr(type.getElementType(),
@@ -429,7 +306,13 @@ struct ClampPattern : OpRewritePattern<tosa::ClampOp> {
                                 PatternRewriter &rewriter) const override {
     std::optional<FuseCode> code = clampActivation(op);
     if (!code)
-      return rewriter.notifyMatchFailure(op, "bounds match no activation");
+      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+        diag << "clamp bounds [" << formatBound(op.getMinFp().convertToDouble())
+             << ", " << formatBound(op.getMaxFp().convertToDouble())
+             << "] match no NNAPI activation";
+      });
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
     switch (*code) {
     case FuseCode::relu:
       rewriter.replaceOpWithNewOp<ReluOp>(op, op.getType(), op.getInput());
@@ -451,6 +334,8 @@ struct Conv2DPattern : OpRewritePattern<tosa::Conv2DOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::Conv2DOp op,
                                 PatternRewriter &rewriter) const override {
+    if (failed(checkWeighted(op, rewriter)))
+      return failure();
     // TOSA's [out, kh, kw, in] weights are already NNAPI's filter layout.
     rewriter.replaceOpWithNewOp<Conv2DOp>(
         op, op.getType(), op.getInput(), op.getWeight(), op.getBias(),
@@ -466,6 +351,8 @@ struct DepthwiseConv2DPattern : OpRewritePattern<tosa::DepthwiseConv2DOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::DepthwiseConv2DOp op,
                                 PatternRewriter &rewriter) const override {
+    if (failed(checkWeighted(op, rewriter)))
+      return failure();
     // TOSA weights are [kh, kw, in, multiplier]; NNAPI wants
     // [1, kh, kw, in * multiplier] with channel c * multiplier + m, which is
     // the same memory order, so a constant only needs a new type.
@@ -493,6 +380,8 @@ struct FullyConnectedPattern : OpRewritePattern<tosa::FullyConnectedOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::FullyConnectedOp op,
                                 PatternRewriter &rewriter) const override {
+    if (failed(checkWeighted(op, rewriter)))
+      return failure();
     rewriter.replaceOpWithNewOp<FullyConnectedOp>(
         op, op.getType(), op.getInput(), op.getWeight(), op.getBias(),
         FuseCode::none);
@@ -505,6 +394,12 @@ struct PoolPattern : OpRewritePattern<TosaOp> {
   using OpRewritePattern<TosaOp>::OpRewritePattern;
   LogicalResult matchAndRewrite(TosaOp op,
                                 PatternRewriter &rewriter) const override {
+    if constexpr (std::is_same_v<TosaOp, tosa::AvgPool2dOp>)
+      if (op.getQuantizationInfo())
+        return rewriter.notifyMatchFailure(
+            op, "quantized average pooling is not supported yet");
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
     rewriter.replaceOpWithNewOp<NNAPIOp>(
         op, op.getType(), op.getInput(),
         rewriter.getDenseI64ArrayAttr(nnapiPadding(op.getPad())),
@@ -518,6 +413,8 @@ struct ConcatPattern : OpRewritePattern<tosa::ConcatOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::ConcatOp op,
                                 PatternRewriter &rewriter) const override {
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
     rewriter.replaceOpWithNewOp<ConcatenationOp>(
         op, op.getType(), op.getInput1(),
         rewriter.getI32IntegerAttr(static_cast<int32_t>(op.getAxis())));
@@ -555,19 +452,47 @@ void mlir::nnapi::populateTosaToNNAPIPatterns(RewritePatternSet &patterns) {
                ConstPattern>(ctx);
 }
 
-LogicalResult mlir::nnapi::convertPartitionToNNAPI(func::FuncOp partition,
-                                                   unsigned featureLevel) {
-  MLIRContext *ctx = partition.getContext();
+//===----------------------------------------------------------------------===//
+// The converter: the pass converts with it, the partitioner asks it
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Remembers the last reason a pattern gave for not rewriting an op, by the
+/// op's location.
+struct FailureReasons : RewriterBase::Listener {
+  void notifyMatchFailure(
+      Location loc, function_ref<void(Diagnostic &)> reasonCallback) override {
+    Diagnostic diag(loc, DiagnosticSeverity::Remark);
+    reasonCallback(diag);
+    reasons[loc] = diag.str();
+  }
+  DenseMap<Location, std::string> reasons;
+};
+} // namespace
+
+TosaToNNAPIConverter::TosaToNNAPIConverter(MLIRContext *ctx) {
+  RewritePatternSet compositeSet(ctx), perOpSet(ctx), fusionSet(ctx);
+  populateTosaToNNAPICompositePatterns(compositeSet);
+  populateTosaToNNAPIPatterns(perOpSet);
+  populateFuseActivationPatterns(fusionSet);
+  composites = FrozenRewritePatternSet(std::move(compositeSet));
+  perOp = FrozenRewritePatternSet(std::move(perOpSet));
+  fusion = FrozenRewritePatternSet(std::move(fusionSet));
+}
+
+LogicalResult TosaToNNAPIConverter::convert(
+    func::FuncOp partition, unsigned featureLevel,
+    function_ref<void(Operation *, const Twine &)> reject) const {
   // Composites first, while the ops they match are all still TOSA; then one
   // pattern per op; then activations fold into their producers.
   GreedyRewriteConfig config;
   config.maxIterations = 4;
-  RewritePatternSet composites(ctx), perOp(ctx), fusion(ctx);
-  populateTosaToNNAPICompositePatterns(composites);
-  populateTosaToNNAPIPatterns(perOp);
-  populateFuseActivationPatterns(fusion);
-  for (RewritePatternSet *set : {&composites, &perOp, &fusion})
-    (void)applyPatternsAndFoldGreedily(partition, std::move(*set), config);
+  (void)applyPatternsAndFoldGreedily(partition, composites, config);
+  FailureReasons reasons;
+  config.listener = &reasons;
+  (void)applyPatternsAndFoldGreedily(partition, perOp, config);
+  config.listener = nullptr;
+  (void)applyPatternsAndFoldGreedily(partition, fusion, config);
 
   bool ok = true;
   partition.walk([&](Operation *op) {
@@ -575,17 +500,122 @@ LogicalResult mlir::nnapi::convertPartitionToNNAPI(func::FuncOp partition,
       return;
     auto nnapiOp = dyn_cast<NNAPIOperationInterface>(op);
     if (!nnapiOp) {
-      op->emitError() << "'" << op->getName()
-                      << "' in NNAPI partition has no NNAPI lowering";
+      auto it = reasons.reasons.find(op->getLoc());
+      if (it != reasons.reasons.end())
+        reject(op, it->second);
+      else
+        reject(op, "'" + op->getName().getStringRef() +
+                       "' has no NNAPI lowering");
       ok = false;
       return;
     }
-    unsigned level = nnapiOp.getMinFeatureLevel();
-    if (level > featureLevel) {
-      op->emitError() << "'" << op->getName() << "' needs NNAPI feature level "
-                      << level << ", the target is " << featureLevel;
+    // The op's verifier is the judge of ranks, shapes and attributes; it
+    // reports through the diagnostic engine.
+    if (failed(verify(op, /*verifyRecursively=*/false))) {
+      ok = false;
+      return;
+    }
+    FeatureLevelNeed need = nnapiOp.getFeatureLevelNeed();
+    if (need.level > featureLevel) {
+      reject(op, "needs NNAPI feature level " + Twine(need.level) + " (" +
+                     need.why + "), the target is " + Twine(featureLevel));
       ok = false;
     }
   });
   return success(ok);
+}
+
+LogicalResult TosaToNNAPIConverter::convert(func::FuncOp partition,
+                                            unsigned featureLevel) const {
+  return convert(partition, featureLevel,
+                 [](Operation *op, const Twine &why) {
+                   std::string text = why.str();
+                   std::string name = ("'" + op->getName().getStringRef() +
+                                       "'").str();
+                   if (StringRef(text).starts_with(name))
+                     op->emitError() << text;
+                   else
+                     op->emitError() << name << " cannot run on NNAPI: "
+                                     << text;
+                 });
+}
+
+ConversionCheck
+TosaToNNAPIConverter::check(ArrayRef<Operation *> ops) const {
+  ConversionCheck result;
+  Operation *root = ops.back();
+  MLIRContext *ctx = root->getContext();
+  Location loc = root->getLoc();
+  llvm::SmallPtrSet<Operation *, 8> inUnit(ops.begin(), ops.end());
+  // Values from outside the unit: constants are cloned (patterns look at
+  // them), everything else becomes an argument.
+  llvm::SetVector<Value> args;
+  llvm::SetVector<Operation *> constants;
+  for (Operation *op : ops)
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (def && inUnit.contains(def))
+        continue;
+      if (def && matchPattern(def, m_Constant()))
+        constants.insert(def);
+      else
+        args.insert(v);
+    }
+  // Results used outside the unit, or the root's: what a partition returns.
+  SmallVector<Value> results;
+  for (Operation *op : ops)
+    for (Value r : op->getResults())
+      if (llvm::any_of(r.getUsers(),
+                       [&](Operation *u) { return !inUnit.contains(u); }))
+        results.push_back(r);
+  if (results.empty())
+    llvm::append_range(results, root->getResults());
+
+  OpBuilder b(ctx);
+  OwningOpRef<func::FuncOp> scratch = func::FuncOp::create(
+      loc, "nnapi_conversion_check",
+      b.getFunctionType(ValueRange(args.getArrayRef()).getTypes(),
+                        ValueRange(results).getTypes()));
+  Block *body = scratch->addEntryBlock();
+  IRMapping map;
+  map.map(args.getArrayRef(), body->getArguments());
+  b.setInsertionPointToEnd(body);
+  for (Operation *c : constants)
+    b.clone(*c, map);
+  for (Operation *op : ops)
+    b.clone(*op, map);
+  SmallVector<Value> returned;
+  for (Value v : results)
+    returned.push_back(map.lookup(v));
+  b.create<func::ReturnOp>(loc, returned);
+
+  // Verifier diagnostics become the reason instead of errors.
+  std::string firstError;
+  ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &diag) {
+    if (firstError.empty() && diag.getSeverity() == DiagnosticSeverity::Error)
+      firstError = diag.str();
+    return success();
+  });
+  result.convertible = succeeded(
+      convert(*scratch, kMaxFeatureLevel, [&](Operation *, const Twine &why) {
+        if (firstError.empty())
+          firstError = why.str();
+      }));
+  if (!result.convertible) {
+    result.reason = firstError;
+    return result;
+  }
+  scratch->walk([&](NNAPIOperationInterface op) {
+    FeatureLevelNeed need = op.getFeatureLevelNeed();
+    if (need.level > result.need.level)
+      result.need = need;
+    result.operations.push_back(op.getOperationCode());
+  });
+  return result;
+}
+
+LogicalResult mlir::nnapi::convertPartitionToNNAPI(func::FuncOp partition,
+                                                   unsigned featureLevel) {
+  return TosaToNNAPIConverter(partition.getContext())
+      .convert(partition, featureLevel);
 }

@@ -192,13 +192,15 @@ int executorOptions(ExecutorOptions &options) {
 /// profile is active). Float32 operations of a model relaxed to float16 run
 /// on a device that supports float16.
 std::string profileRejection(const HostModel &m, const Operation &op) {
+  using namespace nnapi_mlir;
   using namespace nnapi_mlir::profile;
   const DeviceProfile *p = activeProfile();
   if (!p)
     return "";
   const char *name = operationName(op.opcode);
   std::string opName = name ? name : "operation code " + std::to_string(op.opcode);
-  unsigned level = operationFeatureLevel(op.opcode);
+  const OperationInfo *info = lookupOperation(op.opcode);
+  unsigned level = info ? info->level : 0;
   if (level == 0 || level > p->featureLevel)
     return "device '" + p->name + "' (feature level " +
            std::to_string(p->featureLevel) + ") does not have " + opName;

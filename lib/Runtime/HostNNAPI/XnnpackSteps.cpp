@@ -67,7 +67,7 @@ void activationRange(int32_t fuseCode, float &lo, float &hi) {
 class XnnStep : public Step {
 public:
   XnnStep(int32_t opcode, const ExecutorOptions &options)
-      : what(profile::operationName(opcode)), threadpool(options.threadpool),
+      : what(nnapi_mlir::operationName(opcode)), threadpool(options.threadpool),
         injectRunFailure(options.fault == Fault::Run) {}
   ~XnnStep() override {
     if (op)

@@ -158,12 +158,12 @@ LogicalResult BlobBuilder::addOperation(Operation *op) {
         } else {
           in.push_back(model.addFloat32(beta));
         }
-        int64_t rank = type.getRank();
-        int64_t axis = static_cast<int32_t>(softmax.getAxis());
-        if (axis < 0)
-          axis += rank;
-        if ((rank != 2 && rank != 4) || axis != rank - 1)
+        if (softmax.needsAxisOperand()) {
+          int64_t axis = static_cast<int32_t>(softmax.getAxis());
+          if (axis < 0)
+            axis += type.getRank();
           in.push_back(model.addInt32(static_cast<int32_t>(axis)));
+        }
       })
       .Case([&](ConcatenationOp concat) {
         in.push_back(

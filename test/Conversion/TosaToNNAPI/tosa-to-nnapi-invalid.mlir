@@ -1,7 +1,7 @@
 // RUN: nnapi-opt %s -split-input-file -convert-tosa-to-nnapi -verify-diagnostics
 
 func.func @leftover(%x: tensor<4xf32>) -> tensor<4xf32> attributes {nnapi.partition} {
-  // expected-error@+1 {{'tosa.erf' in NNAPI partition has no NNAPI lowering}}
+  // expected-error@+1 {{'tosa.erf' has no NNAPI lowering}}
   %0 = tosa.erf %x : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -9,7 +9,34 @@ func.func @leftover(%x: tensor<4xf32>) -> tensor<4xf32> attributes {nnapi.partit
 // -----
 
 func.func @too_new(%x: tensor<4xf16>) -> tensor<4xf16> attributes {nnapi.partition, nnapi.feature_level = 2 : i32} {
-  // expected-error@+1 {{'nnapi.add' needs NNAPI feature level 3, the target is 2}}
+  // expected-error@+1 {{'nnapi.add' cannot run on NNAPI: needs NNAPI feature level 3 (float16 operands), the target is 2}}
   %0 = tosa.add %x, %x : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
   return %0 : tensor<4xf16>
+}
+
+// -----
+
+// Rank-0 operands arrived with feature level 3.
+func.func @rank0(%x: tensor<f32>) -> tensor<f32> attributes {nnapi.partition, nnapi.feature_level = 2 : i32} {
+  // expected-error@+1 {{'nnapi.add' cannot run on NNAPI: needs NNAPI feature level 3 (rank-0 operands), the target is 2}}
+  %0 = tosa.add %x, %x : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// A pattern's reason for not converting an op is the error.
+func.func @clamp(%x: tensor<4xf32>) -> tensor<4xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'tosa.clamp' cannot run on NNAPI: clamp bounds [0, 3] match no NNAPI activation}}
+  %0 = tosa.clamp %x {min_fp = 0.0 : f32, max_fp = 3.0 : f32, min_int = 0 : i64, max_int = 3 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// The nnapi op's verifier judges ranks: NNAPI tensors have rank 4 at most.
+func.func @rank5(%x: tensor<1x1x1x1x4xf32>) -> tensor<1x1x1x1x4xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.add' op lhs must have rank 0 to 4, got 5}}
+  %0 = tosa.add %x, %x : (tensor<1x1x1x1x4xf32>, tensor<1x1x1x1x4xf32>) -> tensor<1x1x1x1x4xf32>
+  return %0 : tensor<1x1x1x1x4xf32>
 }

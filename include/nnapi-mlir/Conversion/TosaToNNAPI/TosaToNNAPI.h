@@ -1,9 +1,9 @@
-//===- TosaToNNAPI.h - TOSA to nnapi: legality and patterns -----*- C++ -*-===//
+//===- TosaToNNAPI.h - TOSA to nnapi: patterns and converter ----*- C++ -*-===//
 //
-// The one place that decides whether a TOSA op can run on NNAPI at a feature
-// level (used by nnapi-partition to place ops and by convert-tosa-to-nnapi to
-// check its input), and the patterns that rewrite TOSA into the nnapi
-// dialect.
+// The patterns that rewrite TOSA into the nnapi dialect, and the converter
+// that applies them: the one place that decides whether TOSA ops can run on
+// NNAPI and at which feature level (nnapi-partition asks it, then
+// convert-tosa-to-nnapi uses it).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NNAPI_MLIR_CONVERSION_TOSATONNAPI_TOSATONNAPI_H
@@ -11,28 +11,56 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 
 #include <string>
 
 namespace mlir::nnapi {
-
-/// True if `op` can be converted to nnapi ops valid at `featureLevel`. When it
-/// cannot, `reason` (if given) says why in one phrase, e.g.
-/// "clamp bounds [0, 3] match no NNAPI activation". Ops that NNAPI runs only
-/// as part of a composite (see getCompositeMembers) are legal iff the
-/// composite matches.
-bool isLegalForNNAPI(Operation *op, unsigned featureLevel,
-                     std::string *reason = nullptr);
-
 /// If `op` belongs to a multi-op pattern that becomes one NNAPI operation
 /// (a decomposed softmax: reduce_max, sub, exp, reduce_sum, reciprocal,
 /// mul), returns every op of the pattern, root last; otherwise empty. Such
 /// ops must be placed together.
 SmallVector<Operation *> getCompositeMembers(Operation *op);
 
-/// The NNAPI operation code (ANEURALNETWORKS_*) `op` becomes, or -1 if it
-/// has none. Every op of a softmax composite reports SOFTMAX.
-int32_t getNNAPIOperationCode(Operation *op);
+/// What converting a group of TOSA ops would produce.
+struct ConversionCheck {
+  /// The patterns rewrote every op into nnapi ops that verify.
+  bool convertible = false;
+  /// Why not, in one phrase ("clamp bounds [0, 3] match no NNAPI
+  /// activation", a verifier's message...).
+  std::string reason;
+  /// The highest feature level the produced ops need, and what needs it.
+  FeatureLevelNeed need;
+  /// The NNAPI operations produced, in program order.
+  SmallVector<int32_t> operations;
+};
+
+/// TOSA to nnapi with its pattern sets built once. It is the only judge of
+/// what NNAPI can run: convert-tosa-to-nnapi converts partitions with it, and
+/// nnapi-partition asks it, op by op (or composite by composite), by
+/// converting a copy (check()), so placement and conversion cannot disagree.
+class TosaToNNAPIConverter {
+public:
+  explicit TosaToNNAPIConverter(MLIRContext *ctx);
+
+  /// Rewrites the body of a partition function into the nnapi dialect, fuses
+  /// activations, and checks that every remaining op is an nnapi op (or a
+  /// constant) that verifies and needs at most `featureLevel`. Emits an
+  /// error naming each op that does not.
+  LogicalResult convert(func::FuncOp partition, unsigned featureLevel) const;
+
+  /// Converts a copy of `ops` (in program order; one op or a composite) and
+  /// says what came out. The ops are not touched.
+  ConversionCheck check(ArrayRef<Operation *> ops) const;
+
+private:
+  LogicalResult convert(func::FuncOp partition, unsigned featureLevel,
+                        function_ref<void(Operation *, const Twine &)> reject)
+      const;
+
+  FrozenRewritePatternSet composites, perOp, fusion;
+};
 
 /// The work an op does, for cost models: multiply-accumulates (convolutions,
 /// fully connected, matmul, pooling windows) and the elements of all its
@@ -49,10 +77,7 @@ void populateTosaToNNAPICompositePatterns(RewritePatternSet &patterns);
 /// One pattern per TOSA op with an NNAPI counterpart.
 void populateTosaToNNAPIPatterns(RewritePatternSet &patterns);
 
-/// Rewrites the body of a partition function into the nnapi dialect, fuses
-/// activations, and checks that every remaining op is an nnapi op (or a
-/// constant) whose feature level is at most `featureLevel`. Emits an error
-/// naming each op that is left over or needs a newer feature level.
+/// TosaToNNAPIConverter(ctx).convert(partition, featureLevel).
 LogicalResult convertPartitionToNNAPI(func::FuncOp partition,
                                       unsigned featureLevel);
 

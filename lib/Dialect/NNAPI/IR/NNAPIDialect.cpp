@@ -69,39 +69,19 @@ LogicalResult NNAPIDialect::verifyOperationAttribute(Operation *op,
 //===----------------------------------------------------------------------===//
 
 static bool hasF16Operand(Operation *op) {
-  auto isF16 = [](Type t) {
-    return getElementTypeOrSelf(t).isF16();
-  };
+  auto isF16 = [](Type t) { return getElementTypeOrSelf(t).isF16(); };
   return llvm::any_of(op->getOperandTypes(), isF16) ||
          llvm::any_of(op->getResultTypes(), isF16);
 }
 
-unsigned mlir::nnapi::detail::getMinFeatureLevel(Operation *op,
-                                                 unsigned introducedIn) {
-  unsigned level = introducedIn;
+FeatureLevelNeed mlir::nnapi::detail::getTableFeatureLevel(Operation *op,
+                                                           int32_t code) {
+  const nnapi_mlir::OperationInfo &info = *nnapi_mlir::lookupOperation(code);
+  FeatureLevelNeed need;
+  need.require(info.level, info.name);
   if (hasF16Operand(op))
-    level = std::max(level, 3u);
-  auto isUnitDilation = [](ArrayRef<int64_t> d) {
-    return llvm::all_of(d, [](int64_t v) { return v == 1; });
-  };
-  TypeSwitch<Operation *>(op)
-      .Case<Conv2DOp, DepthwiseConv2DOp>([&](auto conv) {
-        if (!isUnitDilation(conv.getDilations()))
-          level = std::max(level, 3u);
-      })
-      .Case([&](SoftmaxOp softmax) {
-        int64_t rank = softmax.getInput().getType().getRank();
-        int64_t axis = static_cast<int32_t>(softmax.getAxis());
-        if ((rank != 2 && rank != 4) || (axis != -1 && axis != rank - 1))
-          level = std::max(level, 3u);
-      })
-      .Case<AddOp, MulOp, SubOp, DivOp>([&](auto binary) {
-        // Rank-0 (scalar tensor) operands arrived with feature level 3.
-        if (cast<RankedTensorType>(binary.getLhs().getType()).getRank() == 0 ||
-            cast<RankedTensorType>(binary.getRhs().getType()).getRank() == 0)
-          level = std::max(level, 3u);
-      });
-  return level;
+    need.require(info.float16Level, "float16 operands");
+  return need;
 }
 
 //===----------------------------------------------------------------------===//

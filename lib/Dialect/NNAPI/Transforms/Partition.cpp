@@ -147,7 +147,7 @@ struct PlacementOverride {
                  llvm::any_of(ops, [&](Operation *op) {
                    return op->getName().getStringRef() == entry;
                  }) ||
-                 (opcode >= 0 && entry == profile::operationName(opcode));
+                 (opcode >= 0 && entry == nnapi_mlir::operationName(opcode));
       if (hit) {
         used.insert(entry);
         return entry;
@@ -161,6 +161,9 @@ struct PlacementOverride {
 struct Unit {
   SmallVector<Operation *> ops; ///< Program order; the last one is the root.
   std::string name, type;
+  /// What converting the unit's ops would produce (TosaToNNAPIConverter).
+  ConversionCheck conversion;
+  /// The NNAPI operation the unit becomes (the last one produced), or -1.
   int32_t opcode = -1;
   bool capable = false;
   solver::Constraint constraint = solver::Constraint::Free;
@@ -176,6 +179,8 @@ struct Unit {
 };
 
 struct PassConfig {
+  /// The judge of what NNAPI can run, shared with convert-tosa-to-nnapi.
+  std::optional<TosaToNNAPIConverter> converter;
   profile::DeviceProfile device;
   std::string profilePath;
   unsigned featureLevel; ///< min(option, profile)
@@ -258,17 +263,19 @@ void FunctionPlacer::buildUnits() {
     SmallVector<Operation *> members = getCompositeMembers(&op);
     if (members.empty())
       continue;
-    bool whole = llvm::all_of(members, [&](Operation *m) {
-      return m->getBlock() == &block &&
-             isLegalForNNAPI(m, config.featureLevel);
-    });
-    if (!whole) {
+    if (!llvm::all_of(members,
+                      [&](Operation *m) { return m->getBlock() == &block; })) {
       broken.insert(members.begin(), members.end());
       continue;
     }
     llvm::sort(members, [&](Operation *a, Operation *b) {
       return order[a] < order[b];
     });
+    ConversionCheck check = config.converter->check(members);
+    if (!check.convertible || check.need.level > config.featureLevel) {
+      broken.insert(members.begin(), members.end());
+      continue;
+    }
     for (Operation *m : members)
       compositeUnit[m] = composites.size();
     composites.push_back(members);
@@ -290,10 +297,12 @@ void FunctionPlacer::buildUnits() {
       unit.type = op.getName().getStringRef().str();
     }
     unit.name = displayName(&op, units.size());
-    unit.opcode = getNNAPIOperationCode(&op);
     if (broken.count(&op)) {
       unit.reason = "part of a pattern that NNAPI cannot run as a whole";
-      unit.opcode = -1;
+    } else if (!unit.ops.back()->getNumRegions()) {
+      unit.conversion = config.converter->check(unit.ops);
+      if (!unit.conversion.operations.empty())
+        unit.opcode = unit.conversion.operations.back();
     }
     for (Operation *m : unit.ops)
       unitOf[m] = units.size();
@@ -313,7 +322,7 @@ void FunctionPlacer::classify(Unit &unit) {
     OpWork work = estimateWork(op);
     macs += work.macs;
     elements += work.elements;
-    hostUs += config.device.host.lookup(getNNAPIOperationCode(op), type)
+    hostUs += config.device.host.lookup(unit.opcode, type)
                   .estimateUs(work.macs, work.elements);
   }
   unit.hostUs = hostUs;
@@ -330,18 +339,19 @@ void FunctionPlacer::classify(Unit &unit) {
     unit.capable = false;
   } else if (root->getNumRegions()) {
     reject("ops with regions stay on the host");
-  } else {
-    std::string why;
-    for (Operation *op : unit.ops)
-      if (!isLegalForNNAPI(op, config.featureLevel, &why)) {
-        reject("unsupported: " + why);
-        break;
-      }
+  } else if (!unit.conversion.convertible) {
+    reject("unsupported: " + unit.conversion.reason);
+  } else if (unit.conversion.need.level > config.featureLevel) {
+    reject(llvm::formatv("unsupported: needs NNAPI feature level {0} ({1}), "
+                         "the target is {2}",
+                         unit.conversion.need.level, unit.conversion.need.why,
+                         config.featureLevel)
+               .str());
   }
   if (unit.capable && unit.opcode < 0)
     reject("unsupported: no NNAPI operation");
   const char *nnapiName = unit.opcode >= 0
-                              ? profile::operationName(unit.opcode)
+                              ? nnapi_mlir::operationName(unit.opcode)
                               : nullptr;
   if (unit.capable) {
     for (const std::string &stop : config.stopOps)
@@ -356,15 +366,24 @@ void FunctionPlacer::classify(Unit &unit) {
   profile::DataType deviceType = type;
   if (unit.capable) {
     const profile::DeviceProfile &p = config.device;
+    // Every operation the unit becomes must run on the device.
+    auto supportsAll = [&](profile::DataType t) {
+      return llvm::all_of(unit.conversion.operations,
+                          [&](int32_t code) { return p.supports(code, t); });
+    };
     bool relaxed = type == profile::DataType::Float32 && config.allowFp16 &&
-                   p.supports(unit.opcode, profile::DataType::Float16);
+                   supportsAll(profile::DataType::Float16);
     if (relaxed)
       deviceType = profile::DataType::Float16;
-    if (!relaxed && !p.supports(unit.opcode, type)) {
+    if (!relaxed && !supportsAll(type)) {
+      const char *missing = nnapiName;
+      for (int32_t code : unit.conversion.operations)
+        if (!p.supports(code, type))
+          missing = nnapi_mlir::operationName(code);
       std::string why = "device profile '" + p.name + "' does not run " +
-                        nnapiName + " on " + profile::dataTypeName(type);
+                        missing + " on " + profile::dataTypeName(type);
       if (type == profile::DataType::Float32 &&
-          p.supports(unit.opcode, profile::DataType::Float16))
+          supportsAll(profile::DataType::Float16))
         why += " (it would on float16: allow-fp16 lets float32 run relaxed)";
       reject(why);
     }
@@ -563,7 +582,7 @@ void FunctionPlacer::fillReport(ReportFunction &report,
     op.name = unit.name;
     op.type = unit.type;
     if (unit.opcode >= 0)
-      op.nnapi = profile::operationName(unit.opcode);
+      op.nnapi = nnapi_mlir::operationName(unit.opcode);
     op.partition = solution.partition[i];
     op.hostUs = unit.hostUs;
     op.macs = unit.macs;
@@ -698,6 +717,7 @@ struct NNAPIPartitionPass
              << "nnapi-partition: feature-level must be 1.."
              << kMaxFeatureLevel << ", got " << unsigned(featureLevel);
     config.featureLevel = featureLevel;
+    config.converter.emplace(module.getContext());
     if (deviceProfile.empty()) {
       config.device = genericProfile(featureLevel);
     } else {

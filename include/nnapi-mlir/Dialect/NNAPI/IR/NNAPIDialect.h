@@ -9,6 +9,10 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOperations.h"
+#include "nnapi-mlir/Runtime/NeuralNetworks.h"
+
+#include <string>
 
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h.inc"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIEnums.h.inc"
@@ -17,11 +21,25 @@ namespace mlir::nnapi {
 /// Feature levels are 1..8; this is the newest one.
 constexpr unsigned kMaxFeatureLevel = 8;
 
+/// The feature level an op needs and why (what needs the level: the
+/// operation's name for the level that introduced it, or the operand rule,
+/// e.g. "float16 operands").
+struct FeatureLevelNeed {
+  unsigned level = 1;
+  std::string why;
+  void require(unsigned atLeast, llvm::StringRef what) {
+    if (atLeast > level) {
+      level = atLeast;
+      why = what.str();
+    }
+  }
+};
+
 namespace detail {
-/// Lowest feature level running `op`, given the level that introduced its
-/// operation: float16 operands need level 3, and some attributes (softmax
-/// axis, conv dilation) need more.
-unsigned getMinFeatureLevel(Operation *op, unsigned introducedIn);
+/// What NNAPIOperations.def says about `op` as operation `code`: the level
+/// that introduced the operation, and that of its float16 support if any
+/// operand or result is float16.
+FeatureLevelNeed getTableFeatureLevel(Operation *op, int32_t code);
 } // namespace detail
 } // namespace mlir::nnapi
 

@@ -9,7 +9,8 @@ def NNAPI_OperationInterface : OpInterface<"NNAPIOperationInterface"> {
   let description = [{
     An op that is one NNAPI operation: it knows its operation code and the
     lowest NNAPI feature level (1..8) that accepts it with its operand types
-    and attributes.
+    and attributes. This is the one place that computes an op's level: the
+    partitioner, convert-tosa-to-nnapi and the blob writer all ask it.
   }];
   let methods = [
     InterfaceMethod<"Returns the ANEURALNETWORKS_* operation code.",
@@ -17,12 +18,22 @@ def NNAPI_OperationInterface : OpInterface<"NNAPIOperationInterface"> {
       [{ return ConcreteOp::kOperationCode; }]>,
     InterfaceMethod<[{
         Returns the lowest feature level that runs this op with its operand
-        types and attributes (at least the level that introduced the
-        operation).
+        types and attributes, and what needs it: the level that introduced the
+        operation, the level of its float16 support (NNAPIOperations.def),
+        and the op's own operand and attribute rules (`featureLevelRules` in
+        NNAPIOps.td).
       }],
+      "::mlir::nnapi::FeatureLevelNeed", "getFeatureLevelNeed", (ins), [{}],
+      [{
+        ::mlir::nnapi::FeatureLevelNeed need =
+            ::mlir::nnapi::detail::getTableFeatureLevel(
+                $_op.getOperation(), ConcreteOp::kOperationCode);
+        $_op.raiseFeatureLevel(need);
+        return need;
+      }]>,
+    InterfaceMethod<"Returns getFeatureLevelNeed().level.",
       "unsigned", "getMinFeatureLevel", (ins), [{}],
-      [{ return ::mlir::nnapi::detail::getMinFeatureLevel($_op.getOperation(),
-                                                         ConcreteOp::kIntroducedIn); }]>,
+      [{ return $_op.getFeatureLevelNeed().level; }]>,
   ];
 }
 

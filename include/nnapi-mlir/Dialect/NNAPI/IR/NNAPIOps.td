@@ -30,20 +30,28 @@ def NNAPI_FloatTensor : StaticShapeTensorOf<[F32, F16]>;
 // Base classes
 //===----------------------------------------------------------------------===//
 
-// `opCode` is the ANEURALNETWORKS_* operation code, `level` the feature level
-// that introduced the operation (see shared/nnapi/ops.tsv).
-class NNAPI_Op<string mnemonic, int opCode, int level, list<Trait> traits = []>
+// `operation` names the NNAPI operation (a row of NNAPIOperations.def, which
+// gives its code and the feature level that introduced it). Rules that raise
+// the level further for some operands or attributes go in
+// `featureLevelRules`: the body of
+// `void raiseFeatureLevel(::mlir::nnapi::FeatureLevelNeed &need)`.
+class NNAPI_Op<string mnemonic, string operation, list<Trait> traits = []>
     : Op<NNAPI_Dialect, mnemonic,
          !listconcat(traits, [Pure, NNAPI_OperationInterface])> {
   code extraNNAPIDeclaration = "";
+  code featureLevelRules = "";
   let extraClassDeclaration = [{
-    static constexpr int32_t kOperationCode = }] # opCode # [{;
-    static constexpr unsigned kIntroducedIn = }] # level # [{;
+    static constexpr int32_t kOperationCode = ANEURALNETWORKS_}] # operation # [{;
+    /// Operand and attribute rules of this op that need a feature level
+    /// beyond the operation's own (see NNAPIOperationInterface).
+    void raiseFeatureLevel([[maybe_unused]] ::mlir::nnapi::FeatureLevelNeed &need) {
+      }] # featureLevelRules # [{
+    }
   }] # extraNNAPIDeclaration;
 }
 
-class NNAPI_BinaryOp<string mnemonic, int opCode, int level>
-    : NNAPI_Op<mnemonic, opCode, level> {
+class NNAPI_BinaryOp<string mnemonic, string operation>
+    : NNAPI_Op<mnemonic, operation> {
   let summary = "element-wise " # mnemonic # " with numpy broadcasting";
   let description = [{
     NNAPI }] # !toupper(mnemonic) # [{: element-wise with numpy-style
@@ -62,10 +70,14 @@ class NNAPI_BinaryOp<string mnemonic, int opCode, int level>
     functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let featureLevelRules = [{
+    if (getLhs().getType().getRank() == 0 || getRhs().getType().getRank() == 0)
+      need.require(3, "rank-0 operands");
+  }];
 }
 
-class NNAPI_UnaryOp<string mnemonic, int opCode, int level, string what>
-    : NNAPI_Op<mnemonic, opCode, level, [SameOperandsAndResultType]> {
+class NNAPI_UnaryOp<string mnemonic, string operation, string what>
+    : NNAPI_Op<mnemonic, operation, [SameOperandsAndResultType]> {
   let summary = what;
   let description = [{
     NNAPI }] # !toupper(mnemonic) # [{ (}] # what # [{), element-wise on a
@@ -85,22 +97,22 @@ class NNAPI_UnaryOp<string mnemonic, int opCode, int level, string what>
 // Element-wise
 //===----------------------------------------------------------------------===//
 
-def NNAPI_AddOp : NNAPI_BinaryOp<"add", 0, 1>;
-def NNAPI_MulOp : NNAPI_BinaryOp<"mul", 18, 1>;
-def NNAPI_SubOp : NNAPI_BinaryOp<"sub", 36, 2>;
-def NNAPI_DivOp : NNAPI_BinaryOp<"div", 30, 2>;
+def NNAPI_AddOp : NNAPI_BinaryOp<"add", "ADD">;
+def NNAPI_MulOp : NNAPI_BinaryOp<"mul", "MUL">;
+def NNAPI_SubOp : NNAPI_BinaryOp<"sub", "SUB">;
+def NNAPI_DivOp : NNAPI_BinaryOp<"div", "DIV">;
 
-def NNAPI_ReluOp : NNAPI_UnaryOp<"relu", 19, 1, "max(x, 0)">;
-def NNAPI_Relu1Op : NNAPI_UnaryOp<"relu1", 20, 1, "clamp(x, -1, 1)">;
-def NNAPI_Relu6Op : NNAPI_UnaryOp<"relu6", 21, 1, "clamp(x, 0, 6)">;
-def NNAPI_LogisticOp : NNAPI_UnaryOp<"logistic", 14, 1, "1 / (1 + exp(-x))">;
-def NNAPI_TanhOp : NNAPI_UnaryOp<"tanh", 28, 1, "hyperbolic tangent">;
+def NNAPI_ReluOp : NNAPI_UnaryOp<"relu", "RELU", "max(x, 0)">;
+def NNAPI_Relu1Op : NNAPI_UnaryOp<"relu1", "RELU1", "clamp(x, -1, 1)">;
+def NNAPI_Relu6Op : NNAPI_UnaryOp<"relu6", "RELU6", "clamp(x, 0, 6)">;
+def NNAPI_LogisticOp : NNAPI_UnaryOp<"logistic", "LOGISTIC", "1 / (1 + exp(-x))">;
+def NNAPI_TanhOp : NNAPI_UnaryOp<"tanh", "TANH", "hyperbolic tangent">;
 
 //===----------------------------------------------------------------------===//
 // Convolutions and pooling (NHWC)
 //===----------------------------------------------------------------------===//
 
-def NNAPI_Conv2DOp : NNAPI_Op<"conv_2d", 3, 1> {
+def NNAPI_Conv2DOp : NNAPI_Op<"conv_2d", "CONV_2D"> {
   let summary = "2-D convolution, NHWC, explicit padding";
   let description = [{
     NNAPI CONV_2D with explicit padding. `input` is [batch, h, w, in],
@@ -126,9 +138,13 @@ def NNAPI_Conv2DOp : NNAPI_Op<"conv_2d", 3, 1> {
     functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let featureLevelRules = [{
+    if (llvm::any_of(getDilations(), [](int64_t d) { return d != 1; }))
+      need.require(3, "dilations other than 1");
+  }];
 }
 
-def NNAPI_DepthwiseConv2DOp : NNAPI_Op<"depthwise_conv_2d", 4, 1> {
+def NNAPI_DepthwiseConv2DOp : NNAPI_Op<"depthwise_conv_2d", "DEPTHWISE_CONV_2D"> {
   let summary = "depthwise 2-D convolution, NHWC, explicit padding";
   let description = [{
     NNAPI DEPTHWISE_CONV_2D. `filter` is [1, kh, kw, out] with
@@ -155,9 +171,13 @@ def NNAPI_DepthwiseConv2DOp : NNAPI_Op<"depthwise_conv_2d", 4, 1> {
     functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let featureLevelRules = [{
+    if (llvm::any_of(getDilations(), [](int64_t d) { return d != 1; }))
+      need.require(3, "dilations other than 1");
+  }];
 }
 
-def NNAPI_FullyConnectedOp : NNAPI_Op<"fully_connected", 9, 1> {
+def NNAPI_FullyConnectedOp : NNAPI_Op<"fully_connected", "FULLY_CONNECTED"> {
   let summary = "fully connected layer";
   let description = [{
     NNAPI FULLY_CONNECTED: the input (rank 2 to 4) is flattened to
@@ -180,8 +200,8 @@ def NNAPI_FullyConnectedOp : NNAPI_Op<"fully_connected", 9, 1> {
   let hasVerifier = 1;
 }
 
-class NNAPI_PoolOp<string mnemonic, int opCode, string what>
-    : NNAPI_Op<mnemonic, opCode, 1> {
+class NNAPI_PoolOp<string mnemonic, string operation, string what>
+    : NNAPI_Op<mnemonic, operation> {
   let summary = what # " pooling, NHWC, explicit padding";
   let description = [{
     NNAPI }] # !toupper(mnemonic) # [{. `padding` is [left, right, top,
@@ -205,14 +225,14 @@ class NNAPI_PoolOp<string mnemonic, int opCode, string what>
   let hasVerifier = 1;
 }
 
-def NNAPI_MaxPool2DOp : NNAPI_PoolOp<"max_pool_2d", 17, "max">;
-def NNAPI_AveragePool2DOp : NNAPI_PoolOp<"average_pool_2d", 1, "average">;
+def NNAPI_MaxPool2DOp : NNAPI_PoolOp<"max_pool_2d", "MAX_POOL_2D", "max">;
+def NNAPI_AveragePool2DOp : NNAPI_PoolOp<"average_pool_2d", "AVERAGE_POOL_2D", "average">;
 
 //===----------------------------------------------------------------------===//
 // Shape and normalization
 //===----------------------------------------------------------------------===//
 
-def NNAPI_ReshapeOp : NNAPI_Op<"reshape", 22, 1> {
+def NNAPI_ReshapeOp : NNAPI_Op<"reshape", "RESHAPE"> {
   let summary = "reshape to the result type's shape";
   let description = [{
     NNAPI RESHAPE. The target shape is the result type; the serializer emits
@@ -228,7 +248,7 @@ def NNAPI_ReshapeOp : NNAPI_Op<"reshape", 22, 1> {
   let hasVerifier = 1;
 }
 
-def NNAPI_SoftmaxOp : NNAPI_Op<"softmax", 25, 1, [SameOperandsAndResultType]> {
+def NNAPI_SoftmaxOp : NNAPI_Op<"softmax", "SOFTMAX", [SameOperandsAndResultType]> {
   let summary = "softmax(beta * x) along an axis";
   let description = [{
     NNAPI SOFTMAX. Feature level 1 accepts only rank 2 or 4 inputs and the
@@ -245,9 +265,22 @@ def NNAPI_SoftmaxOp : NNAPI_Op<"softmax", 25, 1, [SameOperandsAndResultType]> {
     $input `beta` `=` $beta (`axis` `=` $axis^)? attr-dict `:` type($input)
   }];
   let hasVerifier = 1;
+  let extraNNAPIDeclaration = [{
+    /// Feature level 1's SOFTMAX has no axis operand: it works on the last
+    /// axis of a rank-2 or rank-4 input. Anything else needs the operand.
+    bool needsAxisOperand() {
+      int64_t rank = getInput().getType().getRank();
+      int64_t axis = static_cast<int32_t>(getAxis());
+      return (rank != 2 && rank != 4) || (axis != -1 && axis != rank - 1);
+    }
+  }];
+  let featureLevelRules = [{
+    if (needsAxisOperand())
+      need.require(3, "softmax on another axis than the last, or of rank other than 2 and 4");
+  }];
 }
 
-def NNAPI_ConcatenationOp : NNAPI_Op<"concatenation", 2, 1> {
+def NNAPI_ConcatenationOp : NNAPI_Op<"concatenation", "CONCATENATION"> {
   let summary = "concatenate tensors along an axis";
   let description = [{
     NNAPI CONCATENATION of one or more tensors of equal rank (1 to 4) that
