@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nnapi-mlir/Dialect/NNAPI/Transforms/PartitionSolver.h"
+#include "nnapi-mlir/Partition/PartitionSolver.h"
 
 #include <benchmark/benchmark.h>
 

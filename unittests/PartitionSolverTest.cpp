@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nnapi-mlir/Dialect/NNAPI/Transforms/PartitionSolver.h"
+#include "nnapi-mlir/Partition/PartitionSolver.h"
 
 #include <gtest/gtest.h>
 

@@ -4,6 +4,7 @@
 #include "nnapi-mlir/Conversion/Passes.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 #include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h"
+#include "nnapi-mlir/Partition/Passes.h"
 #include "nnapi-mlir/Pipelines/Pipelines.h"
 #include "nnapi-mlir/Pipelines/Registration.h"
 
@@ -13,6 +14,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::nnapi::registerCompilerDialects(registry);
   mlir::nnapi::registerNNAPITransformsPasses();
+  mlir::nnapi::registerNNAPIPartitionPasses();
   mlir::nnapi::registerNNAPIConversionPasses();
   mlir::nnapi::registerNNAPICodegenPasses();
   mlir::nnapi::registerUpstreamPassesUsedByPipelines();

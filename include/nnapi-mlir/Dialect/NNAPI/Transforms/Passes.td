@@ -4,57 +4,6 @@
 
 include "mlir/Pass/PassBase.td"
 
-def NNAPIPartition : Pass<"nnapi-partition", "ModuleOp"> {
-  let summary = "Place TOSA ops on NNAPI or the host by estimated latency and outline the NNAPI regions";
-  let description = [{
-    Decides, for every TOSA op of every function, whether it runs on NNAPI
-    or on the host, and outlines each NNAPI region into a private
-    `func.func` with the `nnapi.partition` attribute, replaced by a
-    `func.call`. Constants a region uses are cloned into it.
-
-    An op can go to NNAPI when the shared legality predicate of
-    convert-tosa-to-nnapi accepts it at the feature level (the smaller of
-    `feature-level` and the device profile's), the device profile runs its
-    NNAPI operation on its operand type, it is not a `stop-ops` type and the
-    `placement` override does not keep it on the host. Among those, the pass
-    picks the placement with the lowest estimated latency under the
-    profile's cost model: compute on each side, one transfer per tensor that
-    crosses between host and a partition, and a fixed cost per partition.
-    Partitions are always connected and convex, so no cycle can form. The
-    search is exact for clusters of up to 64 connected candidate ops within
-    a search budget (see docs/design.md); `max-partitions` and
-    `min-partition-cost` then drop the least profitable partitions.
-
-    With `emit-remarks`, every op left on the host gets a remark saying why
-    and every partition one with its estimated saving. `report` writes the
-    same as JSON, a self-contained HTML graph and Graphviz DOT.
-  }];
-  let options = [
-    Option<"featureLevel", "feature-level", "unsigned", /*default=*/"7",
-           "NNAPI feature level (1..8) the partitions must run on">,
-    Option<"deviceProfile", "device-profile", "std::string", /*default=*/"",
-           "Device profile JSON (default: a generic accelerator at feature-level)">,
-    Option<"minPartitionCost", "min-partition-cost", "double", /*default=*/"0",
-           "Keep partitions on the host unless they save at least this many microseconds">,
-    Option<"maxPartitions", "max-partitions", "unsigned", /*default=*/"0",
-           "Keep at most this many partitions, the most profitable ones (0: no limit)">,
-    Option<"allowFp16", "allow-fp16", "bool", /*default=*/"false",
-           "Let NNAPI compute float32 with float16 precision (relaxed), at float16 cost and support">,
-    ListOption<"stopOps", "stop-ops", "std::string",
-           "Op types that stay on the host: TOSA names (tosa.reshape) or NNAPI operations (RESHAPE)">,
-    Option<"placement", "placement", "std::string", /*default=*/"",
-           "JSON file forcing ops to a side by name or type: {host: [...], nnapi: [...]}">,
-    Option<"searchBudget", "search-budget", "uint64_t", /*default=*/"65536",
-           "Branch-and-bound nodes per cluster before settling for the best placement found">,
-    Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
-           "Emit a remark for every op left on the host and every partition">,
-    Option<"report", "report", "std::string", /*default=*/"",
-           "Write the placement report to PATH.json, PATH.html and PATH.dot">,
-  ];
-  let dependentDialects = ["::mlir::func::FuncDialect",
-                           "::mlir::nnapi::NNAPIDialect"];
-}
-
 def NNAPIPropagateTransposes : Pass<"nnapi-propagate-transposes"> {
   let summary = "Sink tosa.transpose through element-wise ops so that inverse pairs cancel";
   let description = [{

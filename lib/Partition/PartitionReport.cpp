@@ -1,6 +1,6 @@
 //===- PartitionReport.cpp - Placement report as JSON, HTML and DOT -------===//
 
-#include "nnapi-mlir/Dialect/NNAPI/Transforms/PartitionReport.h"
+#include "nnapi-mlir/Partition/PartitionReport.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -9,11 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h"
+#include "nnapi-mlir/Partition/Passes.h"
 #include "nnapi-mlir/Conversion/TosaToNNAPI/TosaToNNAPI.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/Fusion.h"
-#include "nnapi-mlir/Dialect/NNAPI/Transforms/PartitionReport.h"
-#include "nnapi-mlir/Dialect/NNAPI/Transforms/PartitionSolver.h"
+#include "nnapi-mlir/Partition/PartitionReport.h"
+#include "nnapi-mlir/Partition/PartitionSolver.h"
 #include "nnapi-mlir/Runtime/DeviceProfile.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
@@ -28,8 +28,7 @@
 
 namespace mlir::nnapi {
 #define GEN_PASS_DEF_NNAPIPARTITION
-#define GEN_PASS_DEF_NNAPIFUSEACTIVATIONS
-#include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h.inc"
+#include "nnapi-mlir/Partition/Passes.h.inc"
 } // namespace mlir::nnapi
 
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -818,17 +817,6 @@ struct NNAPIPartitionPass
         return signalPassFailure();
       }
     }
-  }
-};
-
-struct NNAPIFuseActivationsPass
-    : public nnapi::impl::NNAPIFuseActivationsBase<NNAPIFuseActivationsPass> {
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    populateFuseActivationPatterns(patterns);
-    if (failed(applyPatternsAndFoldGreedily(getOperation(),
-                                            std::move(patterns))))
-      signalPassFailure();
   }
 };
 

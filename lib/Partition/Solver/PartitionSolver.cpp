@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nnapi-mlir/Dialect/NNAPI/Transforms/PartitionSolver.h"
+#include "nnapi-mlir/Partition/PartitionSolver.h"
 
 #include <algorithm>
 #include <cassert>
