@@ -21,7 +21,7 @@ config.environment["NNAPI_MLIR_QUIET"] = "1"
 
 config.substitutions.append(("%numpy_python", config.python3))
 config.substitutions.append(("%examples", os.path.join(config.nnapi_src_root, "examples")))
-tools = ["nnapi-opt", "nnapi-translate", "nnapi-compile", "nnapi-run", "FileCheck", "not", "count"]
+tools = ["nnapi-opt", "nnapi-translate", "nnapi-compile", "nnapi-run", "nnapi-ops-doc", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(tools, [config.nnapi_tools_dir, config.llvm_tools_dir])
 
 # Headless Chromium renders the HTML partition report (scripts/setup.sh

@@ -235,8 +235,18 @@ LogicalResult checkWeighted(TosaOp op, PatternRewriter &rewriter) {
   return success();
 }
 
-struct SoftmaxPattern : OpRewritePattern<tosa::MulOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// A pattern from `TosaOp` to the nnapi ops `Generated`. The generated op
+/// names are declared to MLIR, which is where docs/ops.md's TOSA column comes
+/// from (tools/nnapi-ops-doc).
+template <typename TosaOp, typename... Generated>
+struct ToNNAPI : OpRewritePattern<TosaOp> {
+  explicit ToNNAPI(MLIRContext *ctx)
+      : OpRewritePattern<TosaOp>(ctx, /*benefit=*/1,
+                                 {Generated::getOperationName()...}) {}
+};
+
+struct SoftmaxPattern : ToNNAPI<tosa::MulOp, SoftmaxOp> {
+  using ToNNAPI::ToNNAPI;
   LogicalResult matchAndRewrite(tosa::MulOp mul,
                                 PatternRewriter &rewriter) const override {
     std::optional<SoftmaxMatch> m = matchSoftmax(mul);
@@ -253,8 +263,8 @@ struct SoftmaxPattern : OpRewritePattern<tosa::MulOp> {
 };
 
 template <typename TosaOp, typename NNAPIOp>
-struct BinaryPattern : OpRewritePattern<TosaOp> {
-  using OpRewritePattern<TosaOp>::OpRewritePattern;
+struct BinaryPattern : ToNNAPI<TosaOp, NNAPIOp> {
+  using ToNNAPI<TosaOp, NNAPIOp>::ToNNAPI;
   LogicalResult matchAndRewrite(TosaOp op,
                                 PatternRewriter &rewriter) const override {
     if (auto mul = dyn_cast<tosa::MulOp>(op.getOperation()))
@@ -270,8 +280,8 @@ struct BinaryPattern : OpRewritePattern<TosaOp> {
 };
 
 template <typename TosaOp, typename NNAPIOp>
-struct UnaryPattern : OpRewritePattern<TosaOp> {
-  using OpRewritePattern<TosaOp>::OpRewritePattern;
+struct UnaryPattern : ToNNAPI<TosaOp, NNAPIOp> {
+  using ToNNAPI<TosaOp, NNAPIOp>::ToNNAPI;
   LogicalResult matchAndRewrite(TosaOp op,
                                 PatternRewriter &rewriter) const override {
     if (failed(checkTensors(op, rewriter)))
@@ -281,8 +291,8 @@ struct UnaryPattern : OpRewritePattern<TosaOp> {
   }
 };
 
-struct ReciprocalPattern : OpRewritePattern<tosa::ReciprocalOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct ReciprocalPattern : ToNNAPI<tosa::ReciprocalOp, DivOp> {
+  using ToNNAPI::ToNNAPI;
   LogicalResult matchAndRewrite(tosa::ReciprocalOp op,
                                 PatternRewriter &rewriter) const override {
     if (failed(checkTensors(op, rewriter)))
@@ -300,8 +310,8 @@ struct ReciprocalPattern : OpRewritePattern<tosa::ReciprocalOp> {
   }
 };
 
-struct ClampPattern : OpRewritePattern<tosa::ClampOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct ClampPattern : ToNNAPI<tosa::ClampOp, ReluOp, Relu1Op, Relu6Op> {
+  using ToNNAPI::ToNNAPI;
   LogicalResult matchAndRewrite(tosa::ClampOp op,
                                 PatternRewriter &rewriter) const override {
     std::optional<FuseCode> code = clampActivation(op);
@@ -330,8 +340,8 @@ struct ClampPattern : OpRewritePattern<tosa::ClampOp> {
   }
 };
 
-struct Conv2DPattern : OpRewritePattern<tosa::Conv2DOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct Conv2DPattern : ToNNAPI<tosa::Conv2DOp, Conv2DOp> {
+  using ToNNAPI::ToNNAPI;
   LogicalResult matchAndRewrite(tosa::Conv2DOp op,
                                 PatternRewriter &rewriter) const override {
     if (failed(checkWeighted(op, rewriter)))
@@ -347,8 +357,8 @@ struct Conv2DPattern : OpRewritePattern<tosa::Conv2DOp> {
   }
 };
 
-struct DepthwiseConv2DPattern : OpRewritePattern<tosa::DepthwiseConv2DOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct DepthwiseConv2DPattern : ToNNAPI<tosa::DepthwiseConv2DOp, DepthwiseConv2DOp> {
+  using ToNNAPI::ToNNAPI;
   LogicalResult matchAndRewrite(tosa::DepthwiseConv2DOp op,
                                 PatternRewriter &rewriter) const override {
     if (failed(checkWeighted(op, rewriter)))
@@ -376,8 +386,8 @@ struct DepthwiseConv2DPattern : OpRewritePattern<tosa::DepthwiseConv2DOp> {
   }
 };
 
-struct FullyConnectedPattern : OpRewritePattern<tosa::FullyConnectedOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct FullyConnectedPattern : ToNNAPI<tosa::FullyConnectedOp, FullyConnectedOp> {
+  using ToNNAPI::ToNNAPI;
   LogicalResult matchAndRewrite(tosa::FullyConnectedOp op,
                                 PatternRewriter &rewriter) const override {
     if (failed(checkWeighted(op, rewriter)))
@@ -390,8 +400,8 @@ struct FullyConnectedPattern : OpRewritePattern<tosa::FullyConnectedOp> {
 };
 
 template <typename TosaOp, typename NNAPIOp>
-struct PoolPattern : OpRewritePattern<TosaOp> {
-  using OpRewritePattern<TosaOp>::OpRewritePattern;
+struct PoolPattern : ToNNAPI<TosaOp, NNAPIOp> {
+  using ToNNAPI<TosaOp, NNAPIOp>::ToNNAPI;
   LogicalResult matchAndRewrite(TosaOp op,
                                 PatternRewriter &rewriter) const override {
     if constexpr (std::is_same_v<TosaOp, tosa::AvgPool2dOp>)
@@ -409,8 +419,8 @@ struct PoolPattern : OpRewritePattern<TosaOp> {
   }
 };
 
-struct ConcatPattern : OpRewritePattern<tosa::ConcatOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct ConcatPattern : ToNNAPI<tosa::ConcatOp, ConcatenationOp> {
+  using ToNNAPI::ToNNAPI;
   LogicalResult matchAndRewrite(tosa::ConcatOp op,
                                 PatternRewriter &rewriter) const override {
     if (failed(checkTensors(op, rewriter)))
@@ -434,7 +444,9 @@ struct ConstPattern : OpRewritePattern<tosa::ConstOp> {
 
 void mlir::nnapi::populateTosaToNNAPICompositePatterns(
     RewritePatternSet &patterns) {
-  patterns.add<SoftmaxPattern>(patterns.getContext());
+  patterns.addWithLabel<SoftmaxPattern>(
+      {"softmax (reduce_max, sub, exp, reduce_sum, reciprocal, mul)"},
+      patterns.getContext());
 }
 
 void mlir::nnapi::populateTosaToNNAPIPatterns(RewritePatternSet &patterns) {

@@ -30,22 +30,35 @@ def NNAPI_FloatTensor : StaticShapeTensorOf<[F32, F16]>;
 // Base classes
 //===----------------------------------------------------------------------===//
 
+// An operand or attribute rule that needs feature level `level` when
+// `condition` (C++ on the op) holds; `what` says what needs it.
+class NNAPI_LevelRule<int lvl, string description, code cond> {
+  int level = lvl;
+  string what = description;
+  code condition = cond;
+}
+
 // `operation` names the NNAPI operation (a row of NNAPIOperations.def, which
-// gives its code and the feature level that introduced it). Rules that raise
-// the level further for some operands or attributes go in
-// `featureLevelRules`: the body of
-// `void raiseFeatureLevel(::mlir::nnapi::FeatureLevelNeed &need)`.
+// gives its code and the feature level that introduced it). `levelRules`
+// raise the level further for some operands or attributes; they become the
+// op's raiseFeatureLevel() and its line in docs/ops.md (kFeatureLevelRules).
 class NNAPI_Op<string mnemonic, string operation, list<Trait> traits = []>
     : Op<NNAPI_Dialect, mnemonic,
          !listconcat(traits, [Pure, NNAPI_OperationInterface])> {
   code extraNNAPIDeclaration = "";
-  code featureLevelRules = "";
+  list<NNAPI_LevelRule> levelRules = [];
   let extraClassDeclaration = [{
     static constexpr int32_t kOperationCode = ANEURALNETWORKS_}] # operation # [{;
-    /// Operand and attribute rules of this op that need a feature level
-    /// beyond the operation's own (see NNAPIOperationInterface).
+    /// The operand and attribute rules of this op that need a feature level
+    /// beyond the operation's own, as "what (level)".
+    static constexpr ::llvm::StringLiteral kFeatureLevelRules = "}] #
+        !interleave(!foreach(r, levelRules, r.what # " (" # r.level # ")"),
+                    ", ") # [{";
+    /// Applies those rules (see NNAPIOperationInterface).
     void raiseFeatureLevel([[maybe_unused]] ::mlir::nnapi::FeatureLevelNeed &need) {
-      }] # featureLevelRules # [{
+  }] # !foldl("", levelRules, acc, r,
+              acc # "if (" # r.condition # ") need.require(" # r.level #
+              ", \"" # r.what # "\");\n") # [{
     }
   }] # extraNNAPIDeclaration;
 }
@@ -70,10 +83,9 @@ class NNAPI_BinaryOp<string mnemonic, string operation>
     functional-type(operands, results)
   }];
   let hasVerifier = 1;
-  let featureLevelRules = [{
-    if (getLhs().getType().getRank() == 0 || getRhs().getType().getRank() == 0)
-      need.require(3, "rank-0 operands");
-  }];
+  let levelRules = [NNAPI_LevelRule<3, "rank-0 operands", [{
+    getLhs().getType().getRank() == 0 || getRhs().getType().getRank() == 0
+  }]>];
 }
 
 class NNAPI_UnaryOp<string mnemonic, string operation, string what>
@@ -138,10 +150,9 @@ def NNAPI_Conv2DOp : NNAPI_Op<"conv_2d", "CONV_2D"> {
     functional-type(operands, results)
   }];
   let hasVerifier = 1;
-  let featureLevelRules = [{
-    if (llvm::any_of(getDilations(), [](int64_t d) { return d != 1; }))
-      need.require(3, "dilations other than 1");
-  }];
+  let levelRules = [NNAPI_LevelRule<3, "dilations other than 1", [{
+    llvm::any_of(getDilations(), [](int64_t d) { return d != 1; })
+  }]>];
 }
 
 def NNAPI_DepthwiseConv2DOp : NNAPI_Op<"depthwise_conv_2d", "DEPTHWISE_CONV_2D"> {
@@ -171,10 +182,9 @@ def NNAPI_DepthwiseConv2DOp : NNAPI_Op<"depthwise_conv_2d", "DEPTHWISE_CONV_2D">
     functional-type(operands, results)
   }];
   let hasVerifier = 1;
-  let featureLevelRules = [{
-    if (llvm::any_of(getDilations(), [](int64_t d) { return d != 1; }))
-      need.require(3, "dilations other than 1");
-  }];
+  let levelRules = [NNAPI_LevelRule<3, "dilations other than 1", [{
+    llvm::any_of(getDilations(), [](int64_t d) { return d != 1; })
+  }]>];
 }
 
 def NNAPI_FullyConnectedOp : NNAPI_Op<"fully_connected", "FULLY_CONNECTED"> {
@@ -274,10 +284,9 @@ def NNAPI_SoftmaxOp : NNAPI_Op<"softmax", "SOFTMAX", [SameOperandsAndResultType]
       return (rank != 2 && rank != 4) || (axis != -1 && axis != rank - 1);
     }
   }];
-  let featureLevelRules = [{
-    if (needsAxisOperand())
-      need.require(3, "softmax on another axis than the last, or of rank other than 2 and 4");
-  }];
+  let levelRules = [NNAPI_LevelRule<3,
+      "an axis other than the last, or a rank other than 2 and 4",
+      [{ needsAxisOperand() }]>];
 }
 
 def NNAPI_ConcatenationOp : NNAPI_Op<"concatenation", "CONCATENATION"> {
