@@ -29,7 +29,8 @@ func.func @reasons(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<4xf32>, tens
   %b = tosa.clamp %a {min_fp = 0.0 : f32, max_fp = 3.0 : f32, min_int = 0 : i64, max_int = 3 : i64} : (tensor<4xf32>) -> tensor<4xf32>
   // expected-remark@+1 {{stays on the host: unsupported: operand 0 has element type 'i32'; only f32 and f16 are supported}}
   %c = tosa.add %i, %i : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
-  // expected-remark@+1 {{stays on the host: unsupported: 'tosa.exp' has no NNAPI lowering}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (EXP), the target is 1}}
   %d = tosa.exp %b : (tensor<4xf32>) -> tensor<4xf32>
   return %d, %c : tensor<4xf32>, tensor<4xi32>
 }
+

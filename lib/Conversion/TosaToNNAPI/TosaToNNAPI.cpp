@@ -240,8 +240,8 @@ LogicalResult checkWeighted(TosaOp op, PatternRewriter &rewriter) {
 /// from (tools/nnapi-ops-doc).
 template <typename TosaOp, typename... Generated>
 struct ToNNAPI : OpRewritePattern<TosaOp> {
-  explicit ToNNAPI(MLIRContext *ctx)
-      : OpRewritePattern<TosaOp>(ctx, /*benefit=*/1,
+  explicit ToNNAPI(MLIRContext *ctx, PatternBenefit benefit = 1)
+      : OpRewritePattern<TosaOp>(ctx, benefit,
                                  {Generated::getOperationName()...}) {}
 };
 
@@ -284,9 +284,33 @@ struct UnaryPattern : ToNNAPI<TosaOp, NNAPIOp> {
   using ToNNAPI<TosaOp, NNAPIOp>::ToNNAPI;
   LogicalResult matchAndRewrite(TosaOp op,
                                 PatternRewriter &rewriter) const override {
+    if constexpr (std::is_same_v<TosaOp, tosa::NegateOp>)
+      if (op.getQuantizationInfo())
+        return rewriter.notifyMatchFailure(op, "quantized negate");
     if (failed(checkTensors(op, rewriter)))
       return failure();
     rewriter.replaceOpWithNewOp<NNAPIOp>(op, op.getType(), op->getOperand(0));
+    return success();
+  }
+};
+
+/// pow(x, 0.5) is SQRT, exactly.
+struct SqrtPattern : ToNNAPI<tosa::PowOp, SqrtOp> {
+  // Before the plain POW pattern.
+  explicit SqrtPattern(MLIRContext *ctx) : ToNNAPI(ctx, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(tosa::PowOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseFPElementsAttr exponent;
+    if (!matchPattern(op.getInput2(), m_Constant(&exponent)) ||
+        !exponent.isSplat() ||
+        exponent.getSplatValue<APFloat>().convertToDouble() != 0.5)
+      return rewriter.notifyMatchFailure(op, "exponent is not 0.5");
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
+    auto type = cast<RankedTensorType>(op.getType());
+    if (op.getInput1().getType() != type)
+      return rewriter.notifyMatchFailure(op, "the exponent broadcasts x");
+    rewriter.replaceOpWithNewOp<SqrtOp>(op, type, op.getInput1());
     return success();
   }
 };
@@ -456,6 +480,16 @@ void mlir::nnapi::populateTosaToNNAPIPatterns(RewritePatternSet &patterns) {
                BinaryPattern<tosa::MulOp, MulOp>,
                UnaryPattern<tosa::SigmoidOp, LogisticOp>,
                UnaryPattern<tosa::TanhOp, TanhOp>,
+               UnaryPattern<tosa::ExpOp, ExpOp>,
+               UnaryPattern<tosa::LogOp, LogOp>,
+               UnaryPattern<tosa::RsqrtOp, RsqrtOp>,
+               UnaryPattern<tosa::AbsOp, AbsOp>,
+               UnaryPattern<tosa::NegateOp, NegOp>,
+               UnaryPattern<tosa::FloorOp, FloorOp>,
+               UnaryPattern<tosa::SinOp, SinOp>,
+               BinaryPattern<tosa::MaximumOp, MaximumOp>,
+               BinaryPattern<tosa::MinimumOp, MinimumOp>,
+               BinaryPattern<tosa::PowOp, PowOp>, SqrtPattern,
                UnaryPattern<tosa::ReshapeOp, ReshapeOp>, ReciprocalPattern,
                ClampPattern, Conv2DPattern, DepthwiseConv2DPattern,
                FullyConnectedPattern,

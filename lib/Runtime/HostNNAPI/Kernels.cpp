@@ -84,6 +84,10 @@ void binary(BinaryKind kind, const float *a, const Shape &aShape,
     case BinaryKind::Sub: out[i] = x - y; break;
     case BinaryKind::Mul: out[i] = x * y; break;
     case BinaryKind::Div: out[i] = x / y; break;
+    // NaN in either operand propagates.
+    case BinaryKind::Maximum: out[i] = x != x ? x : y != y ? y : std::max(x, y); break;
+    case BinaryKind::Minimum: out[i] = x != x ? x : y != y ? y : std::min(x, y); break;
+    case BinaryKind::Pow: out[i] = std::pow(x, y); break;
     }
     for (size_t d = rank; d-- > 0;) {
       if (++index[d] < outShape[d])
@@ -262,6 +266,14 @@ void unary(UnaryKind kind, const float *input, float *output, size_t count) {
     case UnaryKind::Relu6: output[i] = std::min(std::max(x, 0.0f), 6.0f); break;
     case UnaryKind::Logistic: output[i] = 1.0f / (1.0f + std::exp(-x)); break;
     case UnaryKind::Tanh: output[i] = std::tanh(x); break;
+    case UnaryKind::Exp: output[i] = std::exp(x); break;
+    case UnaryKind::Log: output[i] = std::log(x); break;
+    case UnaryKind::Sqrt: output[i] = std::sqrt(x); break;
+    case UnaryKind::Rsqrt: output[i] = 1.0f / std::sqrt(x); break;
+    case UnaryKind::Abs: output[i] = std::fabs(x); break;
+    case UnaryKind::Neg: output[i] = -x; break;
+    case UnaryKind::Floor: output[i] = std::floor(x); break;
+    case UnaryKind::Sin: output[i] = std::sin(x); break;
     }
   }
 }

@@ -153,7 +153,7 @@ private:
   int explicitPadding(size_t &next);
   int windowOutput(const Shape &is, int32_t filterH, int32_t filterW,
                    int32_t dilationH, int32_t dilationW, uint32_t channels);
-  int binaryOp();
+  int binaryOp(bool fused);
   int convLike(bool depthwise);
   int pool();
   int fullyConnected();
@@ -203,15 +203,19 @@ int Validator::windowOutput(const Shape &is, int32_t filterH, int32_t filterW,
   return expectOutput({is[0], uint32_t(oh), uint32_t(ow), channels});
 }
 
-int Validator::binaryOp() {
-  if (int rc = expectCounts(3, 3, 1))
+int Validator::binaryOp(bool fused) {
+  // ADD, SUB, MUL, DIV: two tensors of rank 0..4 and a fused activation;
+  // MAXIMUM, MINIMUM, POW: two tensors of rank 1..4.
+  size_t minRank = fused ? 0 : 1;
+  if (int rc = expectCounts(fused ? 3 : 2, fused ? 3 : 2, 1))
     return rc;
-  if (int rc = expectFloatTensor(0, "input 0", 0, 4))
+  if (int rc = expectFloatTensor(0, "input 0", minRank, 4))
     return rc;
-  if (int rc = expectFloatTensor(1, "input 1", 0, 4))
+  if (int rc = expectFloatTensor(1, "input 1", minRank, 4))
     return rc;
-  if (int rc = expectFuse(2))
-    return rc;
+  if (fused)
+    if (int rc = expectFuse(2))
+      return rc;
   Shape shape;
   if (!broadcastShapes(in(0).dims, in(1).dims, shape))
     return bad("shapes " + shapeStr(in(0).dims) + " and " + shapeStr(in(1).dims) +
@@ -478,7 +482,10 @@ int Validator::run() {
   switch (op.opcode) {
   case ANEURALNETWORKS_ADD: case ANEURALNETWORKS_SUB:
   case ANEURALNETWORKS_MUL: case ANEURALNETWORKS_DIV:
-    return binaryOp();
+    return binaryOp(/*fused=*/true);
+  case ANEURALNETWORKS_MAXIMUM: case ANEURALNETWORKS_MINIMUM:
+  case ANEURALNETWORKS_POW:
+    return binaryOp(/*fused=*/false);
   case ANEURALNETWORKS_CONV_2D:
     return convLike(false);
   case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
@@ -489,7 +496,11 @@ int Validator::run() {
     return pool();
   case ANEURALNETWORKS_RELU: case ANEURALNETWORKS_RELU1:
   case ANEURALNETWORKS_RELU6: case ANEURALNETWORKS_LOGISTIC:
-  case ANEURALNETWORKS_TANH:
+  case ANEURALNETWORKS_TANH: case ANEURALNETWORKS_EXP:
+  case ANEURALNETWORKS_LOG: case ANEURALNETWORKS_SQRT:
+  case ANEURALNETWORKS_RSQRT: case ANEURALNETWORKS_ABS:
+  case ANEURALNETWORKS_NEG: case ANEURALNETWORKS_FLOOR:
+  case ANEURALNETWORKS_SIN:
     if (int rc = expectCounts(1, 1, 1))
       return rc;
     if (int rc = expectFloatTensor(0, "input", 1, 4))

@@ -80,3 +80,36 @@ func.func @host(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tosa.add %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Element-wise TOSA ops with NNAPI operations of feature level 3; pow with a
+// constant exponent of 0.5 is SQRT, any other exponent POW.
+// CHECK-LABEL: func @elementwise_fl3
+// CHECK: nnapi.exp
+// CHECK: nnapi.log
+// CHECK: nnapi.rsqrt
+// CHECK: nnapi.abs
+// CHECK: nnapi.neg
+// CHECK: nnapi.floor
+// CHECK: nnapi.sin
+// CHECK: nnapi.maximum
+// CHECK: nnapi.minimum
+// CHECK: nnapi.sqrt
+// CHECK: nnapi.pow
+// CHECK-NOT: tosa.
+func.func @elementwise_fl3(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> tensor<2x3xf32> attributes {nnapi.partition} {
+  %0 = tosa.exp %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = tosa.log %y : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = tosa.rsqrt %0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %3 = tosa.abs %2 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %4 = tosa.negate %3 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %5 = tosa.floor %4 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %6 = tosa.sin %5 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %7 = tosa.maximum %6, %1 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %8 = tosa.minimum %7, %y : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %half = "tosa.const"() {value = dense<0.5> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+  %9 = tosa.pow %8, %half : (tensor<2x3xf32>, tensor<1x1xf32>) -> tensor<2x3xf32>
+  %10 = tosa.pow %9, %y : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %10 : tensor<2x3xf32>
+}

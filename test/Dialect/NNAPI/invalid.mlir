@@ -211,3 +211,43 @@ func.func @bad_level() attributes {nnapi.feature_level = 9 : i32} {
 func.func @bad_attr() attributes {nnapi.bogus} {
   return
 }
+
+// -----
+
+func.func @maximum_rank0(%x: tensor<f32>) {
+  // expected-error@+1 {{lhs must have rank 1 to 4, got 0}}
+  %0 = nnapi.maximum %x, %x : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @pow_broadcast(%x: tensor<2x3xf32>, %y: tensor<2xf32>) {
+  // expected-error@+1 {{operand shapes are not broadcast-compatible}}
+  %0 = nnapi.pow %x, %y : (tensor<2x3xf32>, tensor<2xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @minimum_types(%x: tensor<3xf32>, %y: tensor<3xf16>) {
+  // expected-error@+1 {{operands and results must share one element type, got 'f32' and 'f16'}}
+  %0 = nnapi.minimum %x, %y : (tensor<3xf32>, tensor<3xf16>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @exp_rank5(%x: tensor<1x1x1x1x2xf32>) {
+  // expected-error@+1 {{input must have rank 1 to 4, got 5}}
+  %0 = nnapi.exp %x : tensor<1x1x1x1x2xf32>
+  return
+}
+
+// -----
+
+func.func @sin_type(%x: tensor<3xi32>) {
+  // expected-error@+1 {{must be statically shaped tensor of 32-bit float or 16-bit float values}}
+  %0 = nnapi.sin %x : tensor<3xi32>
+  return
+}

@@ -33,3 +33,33 @@ func.func @roundtrip(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tenso
   %13 = nnapi.add %h, %h : (tensor<1x4xf16>, tensor<1x4xf16>) -> tensor<1x4xf16>
   return %12, %13 : tensor<1x10xf32>, tensor<1x4xf16>
 }
+
+// Element-wise operations of feature level 3.
+// CHECK-LABEL: func @elementwise_fl3
+func.func @elementwise_fl3(%x: tensor<2x3xf32>, %y: tensor<3xf32>, %h: tensor<4xf16>) -> (tensor<2x3xf32>, tensor<4xf16>) {
+  // CHECK: nnapi.exp %{{.*}} : tensor<2x3xf32>
+  %0 = nnapi.exp %x : tensor<2x3xf32>
+  // CHECK: nnapi.log
+  %1 = nnapi.log %0 : tensor<2x3xf32>
+  // CHECK: nnapi.sqrt
+  %2 = nnapi.sqrt %1 : tensor<2x3xf32>
+  // CHECK: nnapi.rsqrt
+  %3 = nnapi.rsqrt %2 : tensor<2x3xf32>
+  // CHECK: nnapi.abs
+  %4 = nnapi.abs %3 : tensor<2x3xf32>
+  // CHECK: nnapi.neg
+  %5 = nnapi.neg %4 : tensor<2x3xf32>
+  // CHECK: nnapi.floor
+  %6 = nnapi.floor %5 : tensor<2x3xf32>
+  // CHECK: nnapi.sin
+  %7 = nnapi.sin %6 : tensor<2x3xf32>
+  // CHECK: nnapi.maximum %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %8 = nnapi.maximum %7, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK: nnapi.minimum
+  %9 = nnapi.minimum %8, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  // CHECK: nnapi.pow
+  %10 = nnapi.pow %9, %9 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  // CHECK: nnapi.exp %{{.*}} : tensor<4xf16>
+  %11 = nnapi.exp %h : tensor<4xf16>
+  return %10, %11 : tensor<2x3xf32>, tensor<4xf16>
+}

@@ -22,7 +22,7 @@ size_t numElements(const Shape &shape);
 /// Applies an ANEURALNETWORKS_FUSED_* activation in place.
 void applyFusedActivation(float *data, size_t count, int32_t fuseCode);
 
-enum class BinaryKind { Add, Sub, Mul, Div };
+enum class BinaryKind { Add, Sub, Mul, Div, Maximum, Minimum, Pow };
 
 /// Numpy-style broadcast of `a` and `b` into `outShape` (already computed).
 void binary(BinaryKind kind, const float *a, const Shape &aShape,
@@ -73,7 +73,10 @@ void averagePool2d(const float *input, const Shape &inputShape, float *output,
                    const Shape &outputShape, const Window &w, int32_t filterW,
                    int32_t filterH);
 
-enum class UnaryKind { Relu, Relu1, Relu6, Logistic, Tanh };
+enum class UnaryKind {
+  Relu, Relu1, Relu6, Logistic, Tanh, Exp, Log, Sqrt, Rsqrt, Abs, Neg, Floor,
+  Sin
+};
 void unary(UnaryKind kind, const float *input, float *output, size_t count);
 
 /// softmax(beta * x) along `axis` (negative counts from the end).

@@ -185,11 +185,13 @@ LogicalResult verifyWindow(Operation *op, int64_t inH, int64_t inW,
   return success();
 }
 
+/// ADD/SUB/MUL/DIV take rank 0 (from feature level 3); the operations added
+/// with level 3 (MAXIMUM, MINIMUM, POW) rank 1 and up.
 template <typename BinaryOp>
-LogicalResult verifyBinary(BinaryOp op) {
+LogicalResult verifyBinary(BinaryOp op, int64_t minRank = 0) {
   if (failed(verifySameElementType(op)) ||
-      failed(verifyRank(op, op.getLhs(), "lhs", 0, 4)) ||
-      failed(verifyRank(op, op.getRhs(), "rhs", 0, 4)))
+      failed(verifyRank(op, op.getLhs(), "lhs", minRank, 4)) ||
+      failed(verifyRank(op, op.getRhs(), "rhs", minRank, 4)))
     return failure();
   SmallVector<int64_t> shape;
   if (!OpTrait::util::getBroadcastedShape(tensorType(op.getLhs()).getShape(),
@@ -219,7 +221,18 @@ LogicalResult AddOp::verify() { return verifyBinary(*this); }
 LogicalResult SubOp::verify() { return verifyBinary(*this); }
 LogicalResult MulOp::verify() { return verifyBinary(*this); }
 LogicalResult DivOp::verify() { return verifyBinary(*this); }
+LogicalResult MaximumOp::verify() { return verifyBinary(*this, 1); }
+LogicalResult MinimumOp::verify() { return verifyBinary(*this, 1); }
+LogicalResult PowOp::verify() { return verifyBinary(*this, 1); }
 LogicalResult ReluOp::verify() { return verifyUnary(*this); }
+LogicalResult ExpOp::verify() { return verifyUnary(*this); }
+LogicalResult LogOp::verify() { return verifyUnary(*this); }
+LogicalResult SqrtOp::verify() { return verifyUnary(*this); }
+LogicalResult RsqrtOp::verify() { return verifyUnary(*this); }
+LogicalResult AbsOp::verify() { return verifyUnary(*this); }
+LogicalResult NegOp::verify() { return verifyUnary(*this); }
+LogicalResult FloorOp::verify() { return verifyUnary(*this); }
+LogicalResult SinOp::verify() { return verifyUnary(*this); }
 LogicalResult Relu1Op::verify() { return verifyUnary(*this); }
 LogicalResult Relu6Op::verify() { return verifyUnary(*this); }
 LogicalResult LogisticOp::verify() { return verifyUnary(*this); }

@@ -88,6 +88,26 @@ class NNAPI_BinaryOp<string mnemonic, string operation>
   }]>];
 }
 
+class NNAPI_PlainBinaryOp<string mnemonic, string operation, string what>
+    : NNAPI_Op<mnemonic, operation> {
+  let summary = what # ", element-wise with numpy broadcasting";
+  let description = [{
+    NNAPI }] # operation # [{ (}] # what # [{): element-wise with numpy-style
+    broadcasting of operands of rank 1 to 4; no fused activation.
+
+    ```mlir
+    %r = nnapi.}] # mnemonic # [{ %a, %b
+        : (tensor<1x4xf32>, tensor<4xf32>) -> tensor<1x4xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$lhs, NNAPI_FloatTensor:$rhs);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 class NNAPI_UnaryOp<string mnemonic, string operation, string what>
     : NNAPI_Op<mnemonic, operation, [SameOperandsAndResultType]> {
   let summary = what;
@@ -119,6 +139,18 @@ def NNAPI_Relu1Op : NNAPI_UnaryOp<"relu1", "RELU1", "clamp(x, -1, 1)">;
 def NNAPI_Relu6Op : NNAPI_UnaryOp<"relu6", "RELU6", "clamp(x, 0, 6)">;
 def NNAPI_LogisticOp : NNAPI_UnaryOp<"logistic", "LOGISTIC", "1 / (1 + exp(-x))">;
 def NNAPI_TanhOp : NNAPI_UnaryOp<"tanh", "TANH", "hyperbolic tangent">;
+def NNAPI_ExpOp : NNAPI_UnaryOp<"exp", "EXP", "e^x">;
+def NNAPI_LogOp : NNAPI_UnaryOp<"log", "LOG", "natural logarithm">;
+def NNAPI_SqrtOp : NNAPI_UnaryOp<"sqrt", "SQRT", "square root">;
+def NNAPI_RsqrtOp : NNAPI_UnaryOp<"rsqrt", "RSQRT", "1 / sqrt(x)">;
+def NNAPI_AbsOp : NNAPI_UnaryOp<"abs", "ABS", "absolute value">;
+def NNAPI_NegOp : NNAPI_UnaryOp<"neg", "NEG", "-x">;
+def NNAPI_FloorOp : NNAPI_UnaryOp<"floor", "FLOOR", "largest integer not above x">;
+def NNAPI_SinOp : NNAPI_UnaryOp<"sin", "SIN", "sine">;
+
+def NNAPI_MaximumOp : NNAPI_PlainBinaryOp<"maximum", "MAXIMUM", "max(a, b)">;
+def NNAPI_MinimumOp : NNAPI_PlainBinaryOp<"minimum", "MINIMUM", "min(a, b)">;
+def NNAPI_PowOp : NNAPI_PlainBinaryOp<"pow", "POW", "a^b">;
 
 //===----------------------------------------------------------------------===//
 // Convolutions and pooling (NHWC)
