@@ -27,36 +27,6 @@ bool kernelsMayRead(const void *p, size_t bytes) {
 
 /// The operands and shapes one reference step needs, copied out of the model
 /// so that the compilation does not depend on the model object.
-BinaryKind binaryKind(int32_t opcode) {
-  switch (opcode) {
-  case ANEURALNETWORKS_ADD: return BinaryKind::Add;
-  case ANEURALNETWORKS_SUB: return BinaryKind::Sub;
-  case ANEURALNETWORKS_MUL: return BinaryKind::Mul;
-  case ANEURALNETWORKS_DIV: return BinaryKind::Div;
-  case ANEURALNETWORKS_MAXIMUM: return BinaryKind::Maximum;
-  case ANEURALNETWORKS_MINIMUM: return BinaryKind::Minimum;
-  default: return BinaryKind::Pow;
-  }
-}
-
-UnaryKind unaryKind(int32_t opcode) {
-  switch (opcode) {
-  case ANEURALNETWORKS_RELU: return UnaryKind::Relu;
-  case ANEURALNETWORKS_RELU1: return UnaryKind::Relu1;
-  case ANEURALNETWORKS_RELU6: return UnaryKind::Relu6;
-  case ANEURALNETWORKS_LOGISTIC: return UnaryKind::Logistic;
-  case ANEURALNETWORKS_TANH: return UnaryKind::Tanh;
-  case ANEURALNETWORKS_EXP: return UnaryKind::Exp;
-  case ANEURALNETWORKS_LOG: return UnaryKind::Log;
-  case ANEURALNETWORKS_SQRT: return UnaryKind::Sqrt;
-  case ANEURALNETWORKS_RSQRT: return UnaryKind::Rsqrt;
-  case ANEURALNETWORKS_ABS: return UnaryKind::Abs;
-  case ANEURALNETWORKS_NEG: return UnaryKind::Neg;
-  case ANEURALNETWORKS_FLOOR: return UnaryKind::Floor;
-  default: return UnaryKind::Sin;
-  }
-}
-
 class ReferenceStep : public Step {
 public:
   ReferenceStep(const HostModel &m, const Operation &op, const OpParams &p)
@@ -73,15 +43,17 @@ public:
     const float *in0 = b[inputs[0]];
     size_t count = numElements(outShape);
     const Window &w = params.window;
+    if (std::optional<UnaryKind> kind = unaryKindOf(opcode)) {
+      unary(*kind, in0, out, count);
+      return ANEURALNETWORKS_NO_ERROR;
+    }
+    if (std::optional<BinaryKind> kind = binaryKindOf(opcode)) {
+      // MAXIMUM, MINIMUM and POW have no fused activation: fuseCode is NONE.
+      binary(*kind, in0, shapes[0], b[inputs[1]], shapes[1], out, outShape,
+             params.fuseCode);
+      return ANEURALNETWORKS_NO_ERROR;
+    }
     switch (opcode) {
-    case ANEURALNETWORKS_ADD: case ANEURALNETWORKS_SUB:
-    case ANEURALNETWORKS_MUL: case ANEURALNETWORKS_DIV:
-    case ANEURALNETWORKS_MAXIMUM: case ANEURALNETWORKS_MINIMUM:
-    case ANEURALNETWORKS_POW:
-      // The plain ones have no fused activation: fuseCode stays NONE.
-      binary(binaryKind(opcode), in0, shapes[0], b[inputs[1]], shapes[1], out,
-             outShape, params.fuseCode);
-      break;
     case ANEURALNETWORKS_CONV_2D:
       conv2d(in0, shapes[0], b[inputs[1]], shapes[1], b[inputs[2]], out,
              outShape, w);
@@ -101,15 +73,6 @@ public:
     case ANEURALNETWORKS_AVERAGE_POOL_2D:
       averagePool2d(in0, shapes[0], out, outShape, w, params.filterW,
                     params.filterH);
-      break;
-    case ANEURALNETWORKS_RELU: case ANEURALNETWORKS_RELU1:
-    case ANEURALNETWORKS_RELU6: case ANEURALNETWORKS_LOGISTIC:
-    case ANEURALNETWORKS_TANH: case ANEURALNETWORKS_EXP:
-    case ANEURALNETWORKS_LOG: case ANEURALNETWORKS_SQRT:
-    case ANEURALNETWORKS_RSQRT: case ANEURALNETWORKS_ABS:
-    case ANEURALNETWORKS_NEG: case ANEURALNETWORKS_FLOOR:
-    case ANEURALNETWORKS_SIN:
-      unary(unaryKind(opcode), in0, out, count);
       break;
     case ANEURALNETWORKS_RESHAPE:
       if (out != in0)

@@ -257,6 +257,38 @@ void averagePool2d(const float *input, const Shape &is, float *output,
       [](float a, int32_t count) { return count > 0 ? a / count : 0.0f; });
 }
 
+std::optional<BinaryKind> binaryKindOf(int32_t opcode) {
+  switch (opcode) {
+  case ANEURALNETWORKS_ADD: return BinaryKind::Add;
+  case ANEURALNETWORKS_SUB: return BinaryKind::Sub;
+  case ANEURALNETWORKS_MUL: return BinaryKind::Mul;
+  case ANEURALNETWORKS_DIV: return BinaryKind::Div;
+  case ANEURALNETWORKS_MAXIMUM: return BinaryKind::Maximum;
+  case ANEURALNETWORKS_MINIMUM: return BinaryKind::Minimum;
+  case ANEURALNETWORKS_POW: return BinaryKind::Pow;
+  default: return std::nullopt;
+  }
+}
+
+std::optional<UnaryKind> unaryKindOf(int32_t opcode) {
+  switch (opcode) {
+  case ANEURALNETWORKS_RELU: return UnaryKind::Relu;
+  case ANEURALNETWORKS_RELU1: return UnaryKind::Relu1;
+  case ANEURALNETWORKS_RELU6: return UnaryKind::Relu6;
+  case ANEURALNETWORKS_LOGISTIC: return UnaryKind::Logistic;
+  case ANEURALNETWORKS_TANH: return UnaryKind::Tanh;
+  case ANEURALNETWORKS_EXP: return UnaryKind::Exp;
+  case ANEURALNETWORKS_LOG: return UnaryKind::Log;
+  case ANEURALNETWORKS_SQRT: return UnaryKind::Sqrt;
+  case ANEURALNETWORKS_RSQRT: return UnaryKind::Rsqrt;
+  case ANEURALNETWORKS_ABS: return UnaryKind::Abs;
+  case ANEURALNETWORKS_NEG: return UnaryKind::Neg;
+  case ANEURALNETWORKS_FLOOR: return UnaryKind::Floor;
+  case ANEURALNETWORKS_SIN: return UnaryKind::Sin;
+  default: return std::nullopt;
+  }
+}
+
 void unary(UnaryKind kind, const float *input, float *output, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     float x = input[i];

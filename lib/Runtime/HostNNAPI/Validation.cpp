@@ -479,13 +479,19 @@ int Validator::run() {
     if (m.operands[idx].kind == Kind::Constant ||
         m.operands[idx].kind == Kind::Input)
       return bad("an output operand is a constant or a model input");
+  if (unaryKindOf(op.opcode)) {
+    if (int rc = expectCounts(1, 1, 1))
+      return rc;
+    if (int rc = expectFloatTensor(0, "input", 1, 4))
+      return rc;
+    return expectOutput(in(0).dims);
+  }
+  if (std::optional<BinaryKind> kind = binaryKindOf(op.opcode))
+    // ADD, SUB, MUL and DIV carry a fused activation.
+    return binaryOp(/*fused=*/*kind == BinaryKind::Add ||
+                    *kind == BinaryKind::Sub || *kind == BinaryKind::Mul ||
+                    *kind == BinaryKind::Div);
   switch (op.opcode) {
-  case ANEURALNETWORKS_ADD: case ANEURALNETWORKS_SUB:
-  case ANEURALNETWORKS_MUL: case ANEURALNETWORKS_DIV:
-    return binaryOp(/*fused=*/true);
-  case ANEURALNETWORKS_MAXIMUM: case ANEURALNETWORKS_MINIMUM:
-  case ANEURALNETWORKS_POW:
-    return binaryOp(/*fused=*/false);
   case ANEURALNETWORKS_CONV_2D:
     return convLike(false);
   case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
@@ -494,18 +500,6 @@ int Validator::run() {
     return fullyConnected();
   case ANEURALNETWORKS_MAX_POOL_2D: case ANEURALNETWORKS_AVERAGE_POOL_2D:
     return pool();
-  case ANEURALNETWORKS_RELU: case ANEURALNETWORKS_RELU1:
-  case ANEURALNETWORKS_RELU6: case ANEURALNETWORKS_LOGISTIC:
-  case ANEURALNETWORKS_TANH: case ANEURALNETWORKS_EXP:
-  case ANEURALNETWORKS_LOG: case ANEURALNETWORKS_SQRT:
-  case ANEURALNETWORKS_RSQRT: case ANEURALNETWORKS_ABS:
-  case ANEURALNETWORKS_NEG: case ANEURALNETWORKS_FLOOR:
-  case ANEURALNETWORKS_SIN:
-    if (int rc = expectCounts(1, 1, 1))
-      return rc;
-    if (int rc = expectFloatTensor(0, "input", 1, 4))
-      return rc;
-    return expectOutput(in(0).dims);
   case ANEURALNETWORKS_RESHAPE:
     return reshape();
   case ANEURALNETWORKS_SOFTMAX:

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace nnapi_mlir::host {
@@ -78,6 +79,11 @@ enum class UnaryKind {
   Sin
 };
 void unary(UnaryKind kind, const float *input, float *output, size_t count);
+
+/// The kernel kind of an element-wise NNAPI operation (one input, one output
+/// of its shape; or two broadcast inputs), if `opcode` is one.
+std::optional<UnaryKind> unaryKindOf(int32_t opcode);
+std::optional<BinaryKind> binaryKindOf(int32_t opcode);
 
 /// softmax(beta * x) along `axis` (negative counts from the end).
 void softmax(const float *input, const Shape &shape, float beta, int32_t axis,
