@@ -587,3 +587,41 @@ TEST(BufferPlan, NeverOverlapsLiveBuffersAndStaysWithinTheirSum) {
 }
 
 } // namespace
+
+/// MAXIMUM, MINIMUM and POW have no fused-activation operand and no rank-0
+/// tensors; the element-wise unary operations one input of rank 1 to 4.
+TEST_F(HostDevice, RejectsMalformedElementwiseOperations) {
+  auto expectRejected = [&](HostModelBuilder &b, const char *message) {
+    EXPECT_EQ(b.compile(nullptr), nullptr);
+    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
+  };
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 3});
+    uint32_t out = b.output({2, 3});
+    b.operation(ANEURALNETWORKS_MAXIMUM, {x, x, b.i32(0)}, {out});
+    expectRejected(b, "expects 2 inputs, got 3");
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({});
+    uint32_t out = b.output({});
+    b.operation(ANEURALNETWORKS_POW, {x, x}, {out});
+    expectRejected(b, "input 0 has rank 0, expected 1..4");
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 3});
+    uint32_t y = b.input({2});
+    uint32_t out = b.output({2, 3});
+    b.operation(ANEURALNETWORKS_MINIMUM, {x, y}, {out});
+    expectRejected(b, "shapes [2,3] and [2] do not broadcast");
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 3});
+    uint32_t out = b.output({3, 2});
+    b.operation(ANEURALNETWORKS_EXP, {x}, {out});
+    expectRejected(b, "output shape [3,2] differs from computed [2,3]");
+  }
+}
