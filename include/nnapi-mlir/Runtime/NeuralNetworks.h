@@ -39,7 +39,7 @@ enum {
 
 /* Operation codes, all of them, from the one table. */
 enum {
-#define NNAPI_OPERATION(NAME, CODE, LEVEL, FLOAT32, FLOAT16)                   \
+#define NNAPI_OPERATION(NAME, CODE, LEVEL, FLOAT32, FLOAT16, FUSES)            \
   ANEURALNETWORKS_##NAME = CODE,
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOperations.def"
 };

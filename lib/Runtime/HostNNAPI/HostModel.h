@@ -9,6 +9,7 @@
 #ifndef NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_HOSTMODEL_H
 #define NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_HOSTMODEL_H
 
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOperations.h"
 #include "nnapi-mlir/Runtime/HostNNAPI/Kernels.h"
 #include "nnapi-mlir/Runtime/NeuralNetworks.h"
 

@@ -486,11 +486,8 @@ int Validator::run() {
       return rc;
     return expectOutput(in(0).dims);
   }
-  if (std::optional<BinaryKind> kind = binaryKindOf(op.opcode))
-    // ADD, SUB, MUL and DIV carry a fused activation.
-    return binaryOp(/*fused=*/*kind == BinaryKind::Add ||
-                    *kind == BinaryKind::Sub || *kind == BinaryKind::Mul ||
-                    *kind == BinaryKind::Div);
+  if (binaryKindOf(op.opcode))
+    return binaryOp(hasFusedActivationOperand(op.opcode));
   switch (op.opcode) {
   case ANEURALNETWORKS_CONV_2D:
     return convLike(false);

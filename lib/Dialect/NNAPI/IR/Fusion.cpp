@@ -39,19 +39,6 @@ struct FuseActivation : OpRewritePattern<ActivationOp> {
 };
 } // namespace
 
-bool mlir::nnapi::hasFusedActivationOperand(int32_t opcode) {
-  switch (opcode) {
-  case ANEURALNETWORKS_ADD: case ANEURALNETWORKS_SUB:
-  case ANEURALNETWORKS_MUL: case ANEURALNETWORKS_DIV:
-  case ANEURALNETWORKS_CONV_2D: case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
-  case ANEURALNETWORKS_FULLY_CONNECTED: case ANEURALNETWORKS_AVERAGE_POOL_2D:
-  case ANEURALNETWORKS_MAX_POOL_2D:
-    return true;
-  default:
-    return false;
-  }
-}
-
 bool mlir::nnapi::isFusableActivation(int32_t opcode) {
   return opcode == ANEURALNETWORKS_RELU || opcode == ANEURALNETWORKS_RELU1 ||
          opcode == ANEURALNETWORKS_RELU6;

@@ -2,15 +2,16 @@
 #ifndef NNAPI_MLIR_DIALECT_NNAPI_TRANSFORMS_FUSION_H
 #define NNAPI_MLIR_DIALECT_NNAPI_TRANSFORMS_FUSION_H
 
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOperations.h"
+
 #include "mlir/IR/PatternMatch.h"
 
 #include <cstdint>
 
 namespace mlir::nnapi {
-/// True for the NNAPI operations that have a fused-activation operand
-/// (ADD, SUB, MUL, DIV, CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED,
-/// AVERAGE_POOL_2D, MAX_POOL_2D).
-bool hasFusedActivationOperand(int32_t opcode);
+/// True for the NNAPI operations with a fused-activation operand (the FUSES
+/// column of NNAPIOperations.def).
+using nnapi_mlir::hasFusedActivationOperand;
 /// True for RELU, RELU1 and RELU6, which fold into such an operand.
 bool isFusableActivation(int32_t opcode);
 

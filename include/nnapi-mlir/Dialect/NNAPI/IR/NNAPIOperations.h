@@ -20,11 +20,12 @@ struct OperationInfo {
   unsigned level;        ///< Feature level that introduced the operation.
   unsigned float32Level; ///< From which level TENSOR_FLOAT32 is accepted; 0: never.
   unsigned float16Level; ///< From which level TENSOR_FLOAT16 is accepted; 0: never.
+  bool fuses; ///< Takes a FuseCode operand applied to its output.
 };
 
 inline constexpr OperationInfo kOperations[] = {
-#define NNAPI_OPERATION(NAME, CODE, LEVEL, FLOAT32, FLOAT16)                   \
-  {#NAME, CODE, LEVEL, FLOAT32, FLOAT16},
+#define NNAPI_OPERATION(NAME, CODE, LEVEL, FLOAT32, FLOAT16, FUSES)            \
+  {#NAME, CODE, LEVEL, FLOAT32, FLOAT16, FUSES != 0},
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOperations.def"
 };
 
@@ -59,6 +60,12 @@ constexpr const OperationInfo *lookupOperation(std::string_view name) {
 constexpr const char *operationName(int32_t code) {
   const OperationInfo *info = lookupOperation(code);
   return info ? info->name : nullptr;
+}
+
+/// True if `code` takes a FuseCode operand applied to its output.
+constexpr bool hasFusedActivationOperand(int32_t code) {
+  const OperationInfo *info = lookupOperation(code);
+  return info && info->fuses;
 }
 
 /// The operation code named `name`, or -1.
