@@ -255,11 +255,12 @@ void FunctionPlacer::buildUnits() {
   // member stays on the host (NNAPI runs the pattern whole or not at all).
   DenseMap<Operation *, unsigned> compositeUnit;
   llvm::DenseSet<Operation *> broken;
-  std::vector<SmallVector<Operation *>> composites;
+  std::vector<Composite> composites;
   for (Operation &op : block.without_terminator()) {
     if (compositeUnit.count(&op) || broken.count(&op) || isConstantLike(&op))
       continue;
-    SmallVector<Operation *> members = getCompositeMembers(&op);
+    Composite composite = getCompositeMembers(&op);
+    SmallVector<Operation *> &members = composite.ops;
     if (members.empty())
       continue;
     if (!llvm::all_of(members,
@@ -277,7 +278,7 @@ void FunctionPlacer::buildUnits() {
     }
     for (Operation *m : members)
       compositeUnit[m] = composites.size();
-    composites.push_back(members);
+    composites.push_back(std::move(composite));
   }
   // A composite becomes a unit at its last op: only that op's result leaves
   // the pattern, so units stay in topological order (the solver needs it).
@@ -287,10 +288,11 @@ void FunctionPlacer::buildUnits() {
     Unit unit;
     auto it = compositeUnit.find(&op);
     if (it != compositeUnit.end()) {
-      if (composites[it->second].back() != &op)
+      const Composite &composite = composites[it->second];
+      if (composite.ops.back() != &op)
         continue;
-      unit.ops = composites[it->second];
-      unit.type = "softmax";
+      unit.ops = composite.ops;
+      unit.type = composite.kind.str();
     } else {
       unit.ops = {&op};
       unit.type = op.getName().getStringRef().str();

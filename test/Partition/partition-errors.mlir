@@ -17,9 +17,9 @@
 // BADKEY: error: nnapi-partition: placement override '{{.*}}placement-bad.json': key 'cpu' must be "host" or "nnapi" with an array of op names or types
 // BADJSON: error: nnapi-partition: placement override '{{.*}}broken-profile.json': invalid JSON: {{.+}}
 // NOFILE: error: nnapi-partition: cannot read placement override '{{.*}}no-such-placement.json': No such file or directory
-// IMPOSSIBLE: partition-errors.mlir:23:8: error: the placement override puts 'tosa.erf#0' on NNAPI, but NNAPI cannot run it: unsupported: 'tosa.erf' has no NNAPI lowering
+// IMPOSSIBLE: partition-errors.mlir:23:8: error: the placement override puts 'tosa.ceil#0' on NNAPI, but NNAPI cannot run it: unsupported: 'tosa.ceil' has no NNAPI lowering
 // UNMATCHED: warning: nnapi-partition: placement override entry 'no_such_op' matches no op
 func.func @main(%x: tensor<1x8xf32>) -> tensor<1x8xf32> {
-  %a = tosa.erf %x : (tensor<1x8xf32>) -> tensor<1x8xf32>
+  %a = tosa.ceil %x : (tensor<1x8xf32>) -> tensor<1x8xf32>
   return %a : tensor<1x8xf32>
 }

@@ -1,5 +1,5 @@
 // Each nnapi-partition option on one model: conv_a and conv_b (3x3 on
-// 32x32x16, clearly profitable) around a host-only erf, then a fully
+// 32x32x16, clearly profitable) around a host-only ceil, then a fully
 // connected layer.
 // RUN: nnapi-opt %s -nnapi-partition | FileCheck %s --check-prefix=DEFAULT
 // The built-in default is profiles/generic-fl7.json:
@@ -17,7 +17,7 @@
 
 // DEFAULT-LABEL: func @main
 // DEFAULT: call @main_nnapi_0(%arg0)
-// DEFAULT: tosa.erf
+// DEFAULT: tosa.ceil
 // DEFAULT: call @main_nnapi_1
 // DEFAULT-NOT: call
 // DEFAULT: func.func private @main_nnapi_1
@@ -75,7 +75,7 @@ func.func @main(%x: tensor<1x32x32x16xf32>, %y: tensor<1x10xf32>) -> (tensor<1x1
   %fw = "tosa.const"() {value = dense<0.001> : tensor<10x16384xf32>} : () -> tensor<10x16384xf32>
   %fb = "tosa.const"() {value = dense<0.0> : tensor<10xf32>} : () -> tensor<10xf32>
   %0 = tosa.conv2d %x, %w, %b {dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x32x32x16xf32>, tensor<16x3x3x16xf32>, tensor<16xf32>) -> tensor<1x32x32x16xf32> loc("conv_a")
-  %1 = tosa.erf %0 : (tensor<1x32x32x16xf32>) -> tensor<1x32x32x16xf32>
+  %1 = tosa.ceil %0 : (tensor<1x32x32x16xf32>) -> tensor<1x32x32x16xf32>
   %2 = tosa.conv2d %1, %w, %b {dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x32x32x16xf32>, tensor<16x3x3x16xf32>, tensor<16xf32>) -> tensor<1x32x32x16xf32> loc("conv_b")
   %3 = tosa.reshape %2 {new_shape = array<i64: 1, 16384>} : (tensor<1x32x32x16xf32>) -> tensor<1x16384xf32>
   %4 = tosa.fully_connected %3, %fw, %fb : (tensor<1x16384xf32>, tensor<10x16384xf32>, tensor<10xf32>) -> tensor<1x10xf32>

@@ -1,12 +1,12 @@
 // RUN: nnapi-opt %s -split-input-file -nnapi-partition="device-profile=%S/../Inputs/eager.json" | FileCheck %s
 
-// A diamond: %a feeds a host op (erf) and an NNAPI op; both branches meet
+// A diamond: %a feeds a host op (ceil) and an NNAPI op; both branches meet
 // in an add. One partition holding sigmoid and add would be entered again
 // through the host op (not convex), so the sigmoid gets a partition and the
 // tanh/add pair another.
 // CHECK-LABEL: func @diamond
 // CHECK: %[[P0:.*]] = call @diamond_nnapi_0(%arg0)
-// CHECK: %[[H:.*]] = tosa.erf %[[P0]]
+// CHECK: %[[H:.*]] = tosa.ceil %[[P0]]
 // CHECK: %[[P1:.*]] = call @diamond_nnapi_1(%[[P0]], %[[H]])
 // CHECK: return %[[P1]]
 // CHECK: func.func private @diamond_nnapi_1
@@ -17,7 +17,7 @@
 // CHECK-NEXT: return
 func.func @diamond(%x: tensor<4xf32>) -> tensor<4xf32> {
   %a = tosa.sigmoid %x : (tensor<4xf32>) -> tensor<4xf32>
-  %b = tosa.erf %a : (tensor<4xf32>) -> tensor<4xf32>
+  %b = tosa.ceil %a : (tensor<4xf32>) -> tensor<4xf32>
   %c = tosa.tanh %a : (tensor<4xf32>) -> tensor<4xf32>
   %d = tosa.add %b, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %d : tensor<4xf32>
@@ -28,13 +28,13 @@ func.func @diamond(%x: tensor<4xf32>) -> tensor<4xf32> {
 // An unsupported op in the middle splits the chain into two partitions.
 // CHECK-LABEL: func @split
 // CHECK: call @split_nnapi_0
-// CHECK: tosa.erf
+// CHECK: tosa.ceil
 // CHECK: call @split_nnapi_1
 // CHECK-DAG: func.func private @split_nnapi_0
 // CHECK-DAG: func.func private @split_nnapi_1
 func.func @split(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
   %a = tosa.sigmoid %x : (tensor<1x4xf32>) -> tensor<1x4xf32>
-  %b = tosa.erf %a : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  %b = tosa.ceil %a : (tensor<1x4xf32>) -> tensor<1x4xf32>
   %c = tosa.tanh %b : (tensor<1x4xf32>) -> tensor<1x4xf32>
   return %c : tensor<1x4xf32>
 }
@@ -60,6 +60,6 @@ func.func @constants(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
 // CHECK-NOT: call
 // CHECK-NOT: nnapi.partition
 func.func @none(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %a = tosa.erf %x : (tensor<4xf32>) -> tensor<4xf32>
+  %a = tosa.ceil %x : (tensor<4xf32>) -> tensor<4xf32>
   return %a : tensor<4xf32>
 }

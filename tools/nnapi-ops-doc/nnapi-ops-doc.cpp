@@ -61,13 +61,14 @@ std::string generate() {
 
   // nnapi op -> the TOSA ops (or composites) that become it.
   std::map<std::string, std::set<std::string>> sources;
-  auto collect = [&](RewritePatternSet &set, bool composite) {
+  // A pattern's debug label, when it has one, says more than its root op.
+  auto collect = [&](RewritePatternSet &set) {
     for (const std::unique_ptr<RewritePattern> &p : set.getNativePatterns()) {
       std::optional<OperationName> root = p->getRootKind();
       if (!root)
         continue;
       std::string from = root->getStringRef().str();
-      if (composite && !p->getDebugLabels().empty())
+      if (!p->getDebugLabels().empty())
         from = p->getDebugLabels().front().str();
       for (OperationName gen : p->getGeneratedOps())
         sources[gen.getStringRef().str()].insert(from);
@@ -76,8 +77,8 @@ std::string generate() {
   RewritePatternSet composites(&ctx), perOp(&ctx);
   nnapi::populateTosaToNNAPICompositePatterns(composites);
   nnapi::populateTosaToNNAPIPatterns(perOp);
-  collect(composites, /*composite=*/true);
-  collect(perOp, /*composite=*/false);
+  collect(composites);
+  collect(perOp);
 
   std::string out;
   llvm::raw_string_ostream os(out);

@@ -2,6 +2,7 @@
 
 #include "nnapi-mlir/Conversion/TosaToNNAPI/TosaToNNAPI.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/Constants.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/Fusion.h"
 #include "nnapi-mlir/Runtime/NeuralNetworks.h"
 
@@ -70,37 +71,155 @@ std::optional<SoftmaxMatch> matchSoftmax(tosa::MulOp mul) {
   return m;
 }
 
-/// Finds the mul that would root a softmax containing `op`.
-tosa::MulOp findSoftmaxRoot(Operation *op) {
-  Operation *cur = op;
-  for (int depth = 0; depth < 5 && cur; ++depth) {
-    if (auto mul = dyn_cast<tosa::MulOp>(cur))
-      return mul;
-    if (!isa<tosa::ReduceMaxOp, tosa::SubOp, tosa::ExpOp, tosa::ReduceSumOp,
-             tosa::ReciprocalOp>(cur) ||
-        cur->getNumResults() != 1)
-      return nullptr;
-    // Walk towards the mul: exp has two users, the mul is one of them.
-    Operation *next = nullptr;
-    for (Operation *user : cur->getUsers())
-      if (!next || isa<tosa::MulOp>(user))
-        next = user;
-    cur = next;
-  }
-  return nullptr;
+/// A float constant that holds one value everywhere.
+std::optional<double> splatValue(Value v) {
+  DenseFPElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
+    return std::nullopt;
+  return attr.getSplatValue<APFloat>().convertToDouble();
 }
+
+/// Matches `mul(x, c)` in either operand order, c a splat constant; returns
+/// x and c.
+std::optional<std::pair<Value, double>> matchScale(tosa::MulOp mul) {
+  if (!mul || mul.getShift() != 0)
+    return std::nullopt;
+  for (int i = 0; i < 2; ++i)
+    if (std::optional<double> c = splatValue(mul->getOperand(1 - i)))
+      return std::make_pair(mul->getOperand(i), *c);
+  return std::nullopt;
+}
+
+/// `a` and `b` agree to float32 rounding (constants folded in float32 from
+/// a double the matcher recomputes).
+bool sameFloat(double a, double b) {
+  return std::abs(a - b) <= 1e-6 * std::max(std::abs(a), std::abs(b));
+}
+
+/// A decomposed mean: mul(reduce_sum(...(reduce_sum(x, a0)...), a_n), 1/N)
+/// with N the number of elements reduced. Members are the sums and the mul.
+struct MeanMatch {
+  SmallVector<Operation *> members;
+  Value input;
+  SmallVector<int64_t> axes;
+};
+
+std::optional<MeanMatch> matchMean(tosa::MulOp mul) {
+  std::optional<std::pair<Value, double>> scale = matchScale(mul);
+  if (!scale)
+    return std::nullopt;
+  MeanMatch m;
+  Value v = scale->first;
+  int64_t count = 1;
+  while (auto sum = v.getDefiningOp<tosa::ReduceSumOp>()) {
+    // Every sum but the outermost feeds only the next one.
+    if (!m.members.empty() && !sum->hasOneUse())
+      break;
+    auto type = dyn_cast<RankedTensorType>(sum.getInput().getType());
+    if (!type || !type.hasStaticShape())
+      return std::nullopt;
+    count *= type.getDimSize(sum.getAxis());
+    m.axes.push_back(sum.getAxis());
+    m.members.insert(m.members.begin(), sum);
+    v = sum.getInput();
+  }
+  if (m.members.empty() || !m.members.back()->hasOneUse() ||
+      !sameFloat(scale->second, 1.0 / double(count)))
+    return std::nullopt;
+  llvm::sort(m.axes);
+  if (std::adjacent_find(m.axes.begin(), m.axes.end()) != m.axes.end())
+    return std::nullopt;
+  m.members.push_back(mul);
+  m.input = v;
+  return m;
+}
+
+/// A decomposed hard swish: mul(x, clamp(add(mul(x, 1/6), 1/2), 0, 1)), as
+/// the ONNX importer writes HardSwish. Members: inner mul, add, clamp, mul.
+struct HardSwishMatch {
+  SmallVector<Operation *> members;
+  Value input;
+};
+
+std::optional<HardSwishMatch> matchHardSwish(tosa::MulOp mul) {
+  if (!mul || mul.getShift() != 0)
+    return std::nullopt;
+  for (int i = 0; i < 2; ++i) {
+    Value x = mul->getOperand(i);
+    auto clamp = mul->getOperand(1 - i).getDefiningOp<tosa::ClampOp>();
+    if (!clamp || clamp.getMinFp().convertToDouble() != 0.0 ||
+        clamp.getMaxFp().convertToDouble() != 1.0 || !clamp->hasOneUse())
+      continue;
+    auto add = clamp.getInput().getDefiningOp<tosa::AddOp>();
+    if (!add || !add->hasOneUse())
+      continue;
+    for (int j = 0; j < 2; ++j) {
+      auto inner = add->getOperand(j).getDefiningOp<tosa::MulOp>();
+      std::optional<double> half = splatValue(add->getOperand(1 - j));
+      std::optional<std::pair<Value, double>> scale = matchScale(inner);
+      if (!half || *half != 0.5 || !scale || scale->first != x ||
+          !sameFloat(scale->second, 1.0 / 6.0) || !inner->hasOneUse())
+        continue;
+      // x is the shape of the result: no broadcasting hides in the pattern.
+      if (x.getType() != mul.getType() || add.getType() != mul.getType())
+        continue;
+      return HardSwishMatch{{inner, add, clamp, mul}, x};
+    }
+  }
+  return std::nullopt;
+}
+
+/// The patterns whose ops NNAPI runs as one operation, by name.
+struct CompositeKind {
+  StringRef name;
+  std::optional<SmallVector<Operation *>> (*match)(Operation *root);
+};
+
+const CompositeKind kComposites[] = {
+    {"softmax",
+     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
+       std::optional<SoftmaxMatch> m = matchSoftmax(dyn_cast<tosa::MulOp>(root));
+       if (!m)
+         return std::nullopt;
+       return SmallVector<Operation *>{m->max, m->sub, m->exp,
+                                       m->sum, m->reciprocal, m->mul};
+     }},
+    {"mean",
+     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
+       std::optional<MeanMatch> m = matchMean(dyn_cast<tosa::MulOp>(root));
+       if (!m)
+         return std::nullopt;
+       return m->members;
+     }},
+    {"hard_swish",
+     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
+       std::optional<HardSwishMatch> m =
+           matchHardSwish(dyn_cast<tosa::MulOp>(root));
+       if (!m)
+         return std::nullopt;
+       return m->members;
+     }},
+};
 } // namespace
 
-SmallVector<Operation *> mlir::nnapi::getCompositeMembers(Operation *op) {
-  tosa::MulOp root = findSoftmaxRoot(op);
-  std::optional<SoftmaxMatch> m = matchSoftmax(root);
-  if (!m)
-    return {};
-  SmallVector<Operation *> members = {m->max, m->sub, m->exp,
-                                      m->sum, m->reciprocal, m->mul};
-  if (!llvm::is_contained(members, op))
-    return {};
-  return members;
+Composite mlir::nnapi::getCompositeMembers(Operation *op) {
+  // Every composite's root is at most five uses downstream of its members:
+  // try the ops reachable in that many steps (each at most once).
+  SmallVector<Operation *> candidates = {op};
+  llvm::SmallPtrSet<Operation *, 16> seen = {op};
+  for (size_t i = 0, depth = 0; i < candidates.size() && depth < 6; ++depth) {
+    size_t end = candidates.size();
+    for (; i < end; ++i)
+      for (Operation *user : candidates[i]->getUsers())
+        if (candidates.size() < 32 && seen.insert(user).second)
+          candidates.push_back(user);
+  }
+  for (Operation *root : candidates)
+    for (const CompositeKind &kind : kComposites)
+      if (std::optional<SmallVector<Operation *>> members = kind.match(root))
+        if (llvm::is_contained(*members, op))
+          return {kind.name, std::move(*members)};
+  return {};
 }
 
 //===----------------------------------------------------------------------===//
@@ -112,28 +231,39 @@ namespace {
 /// nnapi dialect's types say the same, so a pattern never builds an op its
 /// type constraints reject. Ranks, shapes and attributes are the verifiers'
 /// business; feature levels the ops' (NNAPIOperationInterface).
+LogicalResult checkTensor(Operation *op, Type type, StringRef what,
+                          unsigned i, PatternRewriter &rewriter) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+      diag << what << " " << i << " must have a static shape";
+    });
+  Type e = tensor.getElementType();
+  if (!e.isF32() && !e.isF16())
+    return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+      diag << what << " " << i << " has element type " << e
+           << "; only f32 and f16 are supported";
+    });
+  return success();
+}
+
 LogicalResult checkTensors(Operation *op, PatternRewriter &rewriter) {
-  auto check = [&](Type type, StringRef what, unsigned i) -> LogicalResult {
-    auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!tensor || !tensor.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
-        diag << what << " " << i << " must have a static shape";
-      });
-    Type e = tensor.getElementType();
-    if (!e.isF32() && !e.isF16())
-      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
-        diag << what << " " << i << " has element type " << e
-             << "; only f32 and f16 are supported";
-      });
-    return success();
-  };
   for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
-    if (failed(check(type, "operand", i)))
+    if (failed(checkTensor(op, type, "operand", i, rewriter)))
       return failure();
   for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
-    if (failed(check(type, "result", i)))
+    if (failed(checkTensor(op, type, "result", i, rewriter)))
       return failure();
   return success();
+}
+
+/// For ops whose other operands (permutations, paddings) become NNAPI's
+/// constant operands: only operand 0 and the result are data.
+LogicalResult checkDataTensors(Operation *op, PatternRewriter &rewriter) {
+  if (failed(checkTensor(op, op->getOperand(0).getType(), "operand", 0,
+                         rewriter)))
+    return failure();
+  return checkTensor(op, op->getResult(0).getType(), "result", 0, rewriter);
 }
 
 LogicalResult checkConstant(Operation *op, Value v, StringRef what,
@@ -456,6 +586,259 @@ struct ConcatPattern : ToNNAPI<tosa::ConcatOp, ConcatenationOp> {
   }
 };
 
+struct MeanPattern : ToNNAPI<tosa::MulOp, MeanOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::MulOp mul,
+                                PatternRewriter &rewriter) const override {
+    std::optional<MeanMatch> m = matchMean(mul);
+    if (!m)
+      return rewriter.notifyMatchFailure(mul, "not a decomposed mean");
+    for (Operation *op : m->members)
+      if (failed(checkTensors(op, rewriter)))
+        return failure();
+    rewriter.replaceOpWithNewOp<MeanOp>(mul, mul.getType(), m->input,
+                                        rewriter.getDenseI64ArrayAttr(m->axes),
+                                        /*keep_dims=*/true);
+    return success();
+  }
+};
+
+struct HardSwishPattern : ToNNAPI<tosa::MulOp, HardSwishOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::MulOp mul,
+                                PatternRewriter &rewriter) const override {
+    std::optional<HardSwishMatch> m = matchHardSwish(mul);
+    if (!m)
+      return rewriter.notifyMatchFailure(mul, "not a decomposed hard swish");
+    if (failed(checkTensors(mul, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<HardSwishOp>(mul, mul.getType(), m->input);
+    return success();
+  }
+};
+
+/// A splat constant of `type`'s element type, shaped [1, ..., 1] with `type`'s
+/// rank, so that it broadcasts against it.
+Value broadcastScalar(PatternRewriter &rewriter, Location loc,
+                      RankedTensorType type, double value) {
+  auto scalarType = RankedTensorType::get(
+      SmallVector<int64_t>(type.getRank(), 1), type.getElementType());
+  return rewriter.create<arith::ConstantOp>(
+      loc, DenseElementsAttr::get(
+               scalarType,
+               rewriter.getFloatAttr(type.getElementType(), value)));
+}
+
+/// Clamp bounds that match no activation: MAXIMUM with the lower bound and
+/// MINIMUM with the upper one (a bound at the float range is left out).
+struct ClampBoundsPattern : ToNNAPI<tosa::ClampOp, MaximumOp, MinimumOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::ClampOp op,
+                                PatternRewriter &rewriter) const override {
+    if (clampActivation(op))
+      return rewriter.notifyMatchFailure(op, "an NNAPI activation");
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
+    auto type = cast<RankedTensorType>(op.getType());
+    double lo = op.getMinFp().convertToDouble();
+    double hi = op.getMaxFp().convertToDouble();
+    Value v = op.getInput();
+    if (lo > -FLT_MAX)
+      v = rewriter.create<MaximumOp>(
+          op.getLoc(), type, v, broadcastScalar(rewriter, op.getLoc(), type, lo));
+    if (hi < FLT_MAX)
+      v = rewriter.create<MinimumOp>(
+          op.getLoc(), type, v, broadcastScalar(rewriter, op.getLoc(), type, hi));
+    if (v == op.getInput())
+      return rewriter.notifyMatchFailure(op, "clamp to the float range");
+    rewriter.replaceOp(op, v);
+    return success();
+  }
+};
+
+/// erf from NNAPI operations (NNAPI has no ERF): x * P(x^2) / Q(x^2) with x
+/// clamped to [-4, 4], a rational fit of relative error 4e-7 in float32
+/// (scripts/fit_erf.py fits it and measures it). It keeps erf's odd symmetry
+/// and its zeros (-0, subnormals) and propagates NaN through the clamp.
+struct ErfPattern
+    : ToNNAPI<tosa::ErfOp, MaximumOp, MinimumOp, MulOp, AddOp, DivOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::ErfOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
+    auto type = cast<RankedTensorType>(op.getType());
+    Location loc = op.getLoc();
+    auto c = [&](double v) { return broadcastScalar(rewriter, loc, type, v); };
+    auto mul = [&](Value a, Value b) -> Value {
+      return rewriter.create<MulOp>(loc, type, a, b, FuseCode::none);
+    };
+    auto horner = [&](Value y, ArrayRef<double> coefficients) {
+      Value acc = c(coefficients.back());
+      for (double k : llvm::reverse(coefficients.drop_back()))
+        acc = rewriter.create<AddOp>(loc, type, mul(acc, y), c(k),
+                                     FuseCode::none);
+      return acc;
+    };
+    static const double p[] = {
+        1.1283790940884733,    0.20708019499618013,   0.05151882937709793,
+        0.003988730619247162,  0.00014724888194446234, -1.9423217528374837e-06,
+        1.911451685820964e-08};
+    static const double q[] = {1.0, 0.5168512957612786, 0.11795205816484358,
+                               0.01495422927355949, 0.0010206892398301193};
+    Value x = rewriter.create<MinimumOp>(
+        loc, type, rewriter.create<MaximumOp>(loc, type, op.getInput(), c(-4.0)),
+        c(4.0));
+    Value y = mul(x, x);
+    Value ratio = rewriter.create<DivOp>(loc, type, horner(y, p), horner(y, q),
+                                         FuseCode::none);
+    rewriter.replaceOp(op, mul(x, ratio));
+    return success();
+  }
+};
+
+struct TransposePattern : ToNNAPI<tosa::TransposeOp, TransposeOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(checkDataTensors(op, rewriter)))
+      return failure();
+    SmallVector<int64_t> perms;
+    if (failed(op.getConstantPerms(perms)))
+      return rewriter.notifyMatchFailure(op, "perms must be a constant");
+    rewriter.replaceOpWithNewOp<TransposeOp>(
+        op, op.getType(), op.getInput1(),
+        rewriter.getDenseI64ArrayAttr(perms));
+    return success();
+  }
+};
+
+struct PadPattern : ToNNAPI<tosa::PadOp, PadOp, PadV2Op> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::PadOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getQuantizationInfo())
+      return rewriter.notifyMatchFailure(op, "quantized pad");
+    if (failed(checkDataTensors(op, rewriter)))
+      return failure();
+    DenseIntElementsAttr padding;
+    if (!matchPattern(op.getPadding(), m_Constant(&padding)))
+      return rewriter.notifyMatchFailure(op, "padding must be a constant");
+    SmallVector<int64_t> pads;
+    for (const APInt &p : padding.getValues<APInt>())
+      pads.push_back(p.getSExtValue());
+    double value = 0.0;
+    if (Value padConst = op.getPadConst()) {
+      std::optional<double> v = splatValue(padConst);
+      if (!v)
+        return rewriter.notifyMatchFailure(op, "pad value must be a constant");
+      value = *v;
+    }
+    if (value == 0.0 && !std::signbit(value))
+      rewriter.replaceOpWithNewOp<PadOp>(op, op.getType(), op.getInput1(),
+                                         rewriter.getDenseI64ArrayAttr(pads));
+    else
+      rewriter.replaceOpWithNewOp<PadV2Op>(
+          op, op.getType(), op.getInput1(), rewriter.getDenseI64ArrayAttr(pads),
+          rewriter.getF32FloatAttr(float(value)));
+    return success();
+  }
+};
+
+struct SlicePattern : ToNNAPI<tosa::SliceOp, SliceOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::SliceOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<SliceOp>(op, op.getType(), op.getInput(),
+                                         op.getStartAttr());
+    return success();
+  }
+};
+
+template <typename TosaOp, typename NNAPIOp>
+struct ReducePattern : ToNNAPI<TosaOp, NNAPIOp> {
+  using ToNNAPI<TosaOp, NNAPIOp>::ToNNAPI;
+  LogicalResult matchAndRewrite(TosaOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
+    // TOSA keeps the reduced dimension with size 1.
+    rewriter.replaceOpWithNewOp<NNAPIOp>(
+        op, op.getType(), op.getInput(),
+        rewriter.getDenseI64ArrayAttr({int64_t(op.getAxis())}),
+        /*keep_dims=*/true);
+    return success();
+  }
+};
+
+/// A product with a constant right-hand side and one batch is a fully
+/// connected layer (feature level 1, and the kernel drivers optimize most):
+/// weights [N, K] = B^T, zero bias, the [1, M, K] input flattened to [M, K]
+/// by the operation itself and the [M, N] result reshaped to [1, M, N].
+struct MatMulToFullyConnectedPattern
+    : ToNNAPI<tosa::MatMulOp, FullyConnectedOp, ReshapeOp> {
+  explicit MatMulToFullyConnectedPattern(MLIRContext *ctx)
+      : ToNNAPI(ctx, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(tosa::MatMulOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getQuantizationInfo())
+      return rewriter.notifyMatchFailure(op, "quantized matmul");
+    DenseElementsAttr b;
+    if (!matchPattern(op.getB(), m_Constant(&b)))
+      return rewriter.notifyMatchFailure(op, "B is not a constant");
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
+    auto bType = cast<RankedTensorType>(b.getType());
+    auto outType = cast<RankedTensorType>(op.getType());
+    if (bType.getDimSize(0) != 1)
+      return rewriter.notifyMatchFailure(op, "more than one batch");
+    int64_t k = bType.getDimSize(1), n = bType.getDimSize(2);
+    int64_t m = outType.getDimSize(1);
+    Type e = bType.getElementType();
+    auto weightType = RankedTensorType::get({n, k}, e);
+    DenseElementsAttr weights =
+        permuteElements(b.reshape(RankedTensorType::get({k, n}, e)), {1, 0})
+            .reshape(weightType);
+    Location loc = op.getLoc();
+    Value w = rewriter.create<arith::ConstantOp>(loc, weights);
+    Value bias = rewriter.create<arith::ConstantOp>(
+        loc, DenseElementsAttr::get(RankedTensorType::get({n}, e),
+                                    rewriter.getFloatAttr(e, 0.0)));
+    Value fc = rewriter.create<FullyConnectedOp>(
+        loc, RankedTensorType::get({m, n}, e), op.getA(), w, bias,
+        FuseCode::none);
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, outType, fc);
+    return success();
+  }
+};
+
+struct MatMulPattern : ToNNAPI<tosa::MatMulOp, BatchMatmulOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::MatMulOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getQuantizationInfo())
+      return rewriter.notifyMatchFailure(op, "quantized matmul");
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<BatchMatmulOp>(op, op.getType(), op.getA(),
+                                               op.getB(), false, false);
+    return success();
+  }
+};
+
+struct TilePattern : ToNNAPI<tosa::TileOp, TileOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::TileOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<TileOp>(op, op.getType(), op.getInput1());
+    return success();
+  }
+};
+
 struct ConstPattern : OpRewritePattern<tosa::ConstOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::ConstOp op,
@@ -470,6 +853,11 @@ void mlir::nnapi::populateTosaToNNAPICompositePatterns(
     RewritePatternSet &patterns) {
   patterns.addWithLabel<SoftmaxPattern>(
       {"softmax (reduce_max, sub, exp, reduce_sum, reciprocal, mul)"},
+      patterns.getContext());
+  patterns.addWithLabel<MeanPattern>({"mean (reduce_sum..., mul by 1/N)"},
+                                     patterns.getContext());
+  patterns.addWithLabel<HardSwishPattern>(
+      {"hard_swish (mul by 1/6, add 1/2, clamp to [0, 1], mul)"},
       patterns.getContext());
 }
 
@@ -495,7 +883,16 @@ void mlir::nnapi::populateTosaToNNAPIPatterns(RewritePatternSet &patterns) {
                FullyConnectedPattern,
                PoolPattern<tosa::MaxPool2dOp, MaxPool2DOp>,
                PoolPattern<tosa::AvgPool2dOp, AveragePool2DOp>, ConcatPattern,
-               ConstPattern>(ctx);
+               ClampBoundsPattern, TransposePattern, PadPattern,
+               SlicePattern, TilePattern,
+               ReducePattern<tosa::ReduceSumOp, ReduceSumOp>,
+               ReducePattern<tosa::ReduceMaxOp, ReduceMaxOp>,
+               ReducePattern<tosa::ReduceMinOp, ReduceMinOp>,
+               ReducePattern<tosa::ReduceProdOp, ReduceProdOp>,
+               MatMulPattern, ConstPattern>(ctx);
+  patterns.addWithLabel<ErfPattern>({"tosa.erf (x P(x^2) / Q(x^2))"}, ctx);
+  patterns.addWithLabel<MatMulToFullyConnectedPattern>(
+      {"tosa.matmul (constant B, one batch)"}, ctx);
 }
 
 //===----------------------------------------------------------------------===//

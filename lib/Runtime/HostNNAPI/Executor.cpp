@@ -53,6 +53,10 @@ public:
              params.fuseCode);
       return ANEURALNETWORKS_NO_ERROR;
     }
+    if (std::optional<ReduceKind> kind = reduceKindOf(opcode)) {
+      reduce(*kind, in0, shapes[0], params.reduced, out);
+      return ANEURALNETWORKS_NO_ERROR;
+    }
     switch (opcode) {
     case ANEURALNETWORKS_CONV_2D:
       conv2d(in0, shapes[0], b[inputs[1]], shapes[1], b[inputs[2]], out,
@@ -88,6 +92,22 @@ public:
       concatenation(ins, {shapes.begin(), shapes.end() - 1}, params.axis, out);
       break;
     }
+    case ANEURALNETWORKS_TRANSPOSE:
+      transpose(in0, shapes[0], params.indices, out);
+      break;
+    case ANEURALNETWORKS_PAD: case ANEURALNETWORKS_PAD_V2:
+      pad(in0, shapes[0], params.indices, params.padValue, out, outShape);
+      break;
+    case ANEURALNETWORKS_SLICE:
+      slice(in0, shapes[0], params.indices, out, outShape);
+      break;
+    case ANEURALNETWORKS_TILE:
+      tile(in0, shapes[0], out, outShape);
+      break;
+    case ANEURALNETWORKS_BATCH_MATMUL:
+      batchMatmul(in0, shapes[0], params.adjA, b[inputs[1]], shapes[1],
+                  params.adjB, out);
+      break;
     default:
       return fail(ANEURALNETWORKS_OP_FAILED,
                   "no reference kernel for opcode " + std::to_string(opcode));

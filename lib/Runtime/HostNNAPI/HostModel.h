@@ -56,6 +56,12 @@ struct OpParams {
   int32_t axis = -1;          ///< SOFTMAX and CONCATENATION, non-negative.
   float beta = 1.0f;          ///< SOFTMAX.
   uint32_t batch = 0;         ///< FULLY_CONNECTED: flattened input rows.
+  /// TRANSPOSE: perm; SLICE: begin; PAD, PAD_V2: padding before each
+  /// dimension.
+  std::vector<int32_t> indices;
+  float padValue = 0.0f;      ///< PAD_V2.
+  std::vector<bool> reduced;  ///< MEAN, REDUCE_*: per input dimension.
+  bool adjA = false, adjB = false; ///< BATCH_MATMUL.
 };
 
 struct HostModel {

@@ -64,38 +64,79 @@ std::vector<size_t> broadcastStrides(const Shape &shape, size_t rank) {
 }
 } // namespace
 
+namespace {
+/// The broadcast loop of binary(): the innermost dimension is one tight loop
+/// (both strides 0 or 1), the outer ones an odometer.
+template <typename F>
+void broadcastLoop(const float *a, const std::vector<size_t> &sa,
+                   const float *b, const std::vector<size_t> &sb, float *out,
+                   const Shape &outShape, F f) {
+  size_t rank = outShape.size();
+  size_t total = numElements(outShape);
+  if (rank == 0) {
+    out[0] = f(a[0], b[0]);
+    return;
+  }
+  size_t inner = outShape[rank - 1];
+  size_t da = sa[rank - 1], db = sb[rank - 1];
+  std::vector<uint32_t> index(rank - 1, 0);
+  for (size_t base = 0; base < total; base += inner) {
+    size_t ia = 0, ib = 0;
+    for (size_t d = 0; d + 1 < rank; ++d) {
+      ia += index[d] * sa[d];
+      ib += index[d] * sb[d];
+    }
+    const float *pa = a + ia, *pb = b + ib;
+    float *po = out + base;
+    if (da && db)
+      for (size_t i = 0; i < inner; ++i)
+        po[i] = f(pa[i], pb[i]);
+    else if (da)
+      for (size_t i = 0; i < inner; ++i)
+        po[i] = f(pa[i], pb[0]);
+    else if (db)
+      for (size_t i = 0; i < inner; ++i)
+        po[i] = f(pa[0], pb[i]);
+    else
+      for (size_t i = 0; i < inner; ++i)
+        po[i] = f(pa[0], pb[0]);
+    for (size_t d = rank - 1; d-- > 0;) {
+      if (++index[d] < outShape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+} // namespace
+
 void binary(BinaryKind kind, const float *a, const Shape &aShape,
             const float *b, const Shape &bShape, float *out,
             const Shape &outShape, int32_t fuseCode) {
   size_t rank = outShape.size();
   std::vector<size_t> sa = broadcastStrides(aShape, rank);
   std::vector<size_t> sb = broadcastStrides(bShape, rank);
-  std::vector<uint32_t> index(rank, 0);
-  size_t total = numElements(outShape);
-  for (size_t i = 0; i < total; ++i) {
-    size_t ia = 0, ib = 0;
-    for (size_t d = 0; d < rank; ++d) {
-      ia += index[d] * sa[d];
-      ib += index[d] * sb[d];
-    }
-    float x = a[ia], y = b[ib];
-    switch (kind) {
-    case BinaryKind::Add: out[i] = x + y; break;
-    case BinaryKind::Sub: out[i] = x - y; break;
-    case BinaryKind::Mul: out[i] = x * y; break;
-    case BinaryKind::Div: out[i] = x / y; break;
-    // NaN in either operand propagates.
-    case BinaryKind::Maximum: out[i] = x != x ? x : y != y ? y : std::max(x, y); break;
-    case BinaryKind::Minimum: out[i] = x != x ? x : y != y ? y : std::min(x, y); break;
-    case BinaryKind::Pow: out[i] = std::pow(x, y); break;
-    }
-    for (size_t d = rank; d-- > 0;) {
-      if (++index[d] < outShape[d])
-        break;
-      index[d] = 0;
-    }
+  auto loop = [&](auto f) { broadcastLoop(a, sa, b, sb, out, outShape, f); };
+  switch (kind) {
+  case BinaryKind::Add: loop([](float x, float y) { return x + y; }); break;
+  case BinaryKind::Sub: loop([](float x, float y) { return x - y; }); break;
+  case BinaryKind::Mul: loop([](float x, float y) { return x * y; }); break;
+  case BinaryKind::Div: loop([](float x, float y) { return x / y; }); break;
+  // NaN in either operand propagates.
+  case BinaryKind::Maximum:
+    loop([](float x, float y) {
+      return x != x ? x : y != y ? y : std::max(x, y);
+    });
+    break;
+  case BinaryKind::Minimum:
+    loop([](float x, float y) {
+      return x != x ? x : y != y ? y : std::min(x, y);
+    });
+    break;
+  case BinaryKind::Pow:
+    loop([](float x, float y) { return std::pow(x, y); });
+    break;
   }
-  applyFusedActivation(out, total, fuseCode);
+  applyFusedActivation(out, numElements(outShape), fuseCode);
 }
 
 void computeImplicitPadding(int32_t paddingCode, int32_t inSize,
@@ -285,6 +326,7 @@ std::optional<UnaryKind> unaryKindOf(int32_t opcode) {
   case ANEURALNETWORKS_NEG: return UnaryKind::Neg;
   case ANEURALNETWORKS_FLOOR: return UnaryKind::Floor;
   case ANEURALNETWORKS_SIN: return UnaryKind::Sin;
+  case ANEURALNETWORKS_HARD_SWISH: return UnaryKind::HardSwish;
   default: return std::nullopt;
   }
 }
@@ -306,6 +348,9 @@ void unary(UnaryKind kind, const float *input, float *output, size_t count) {
     case UnaryKind::Neg: output[i] = -x; break;
     case UnaryKind::Floor: output[i] = std::floor(x); break;
     case UnaryKind::Sin: output[i] = std::sin(x); break;
+    case UnaryKind::HardSwish:
+      output[i] = x * std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f;
+      break;
     }
   }
 }
@@ -354,6 +399,160 @@ void concatenation(const std::vector<const float *> &inputs,
       std::memcpy(output, inputs[k] + o * chunk, chunk * sizeof(float));
       output += chunk;
     }
+}
+
+namespace {
+/// Row-major strides of `shape`.
+std::vector<size_t> stridesOf(const Shape &shape) {
+  std::vector<size_t> strides(shape.size(), 1);
+  for (size_t i = shape.size(); i-- > 1;)
+    strides[i - 1] = strides[i] * shape[i];
+  return strides;
+}
+
+/// Calls f(index) for every index of `shape` in row-major order.
+template <typename F> void forEachIndex(const Shape &shape, F f) {
+  size_t total = numElements(shape);
+  std::vector<uint32_t> index(shape.size(), 0);
+  for (size_t flat = 0; flat < total; ++flat) {
+    f(index, flat);
+    for (size_t d = shape.size(); d-- > 0;) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+} // namespace
+
+void transpose(const float *input, const Shape &is,
+               const std::vector<int32_t> &perm, float *output) {
+  std::vector<size_t> inStrides = stridesOf(is);
+  Shape os;
+  for (int32_t p : perm)
+    os.push_back(is[p]);
+  forEachIndex(os, [&](const std::vector<uint32_t> &o, size_t flat) {
+    size_t src = 0;
+    for (size_t d = 0; d < o.size(); ++d)
+      src += o[d] * inStrides[perm[d]];
+    output[flat] = input[src];
+  });
+}
+
+void slice(const float *input, const Shape &is,
+           const std::vector<int32_t> &begin, float *output, const Shape &os) {
+  std::vector<size_t> inStrides = stridesOf(is);
+  forEachIndex(os, [&](const std::vector<uint32_t> &o, size_t flat) {
+    size_t src = 0;
+    for (size_t d = 0; d < o.size(); ++d)
+      src += (o[d] + begin[d]) * inStrides[d];
+    output[flat] = input[src];
+  });
+}
+
+void pad(const float *input, const Shape &is,
+         const std::vector<int32_t> &padBefore, float value, float *output,
+         const Shape &os) {
+  std::vector<size_t> inStrides = stridesOf(is);
+  forEachIndex(os, [&](const std::vector<uint32_t> &o, size_t flat) {
+    size_t src = 0;
+    for (size_t d = 0; d < o.size(); ++d) {
+      int64_t i = int64_t(o[d]) - padBefore[d];
+      if (i < 0 || i >= int64_t(is[d])) {
+        output[flat] = value;
+        return;
+      }
+      src += size_t(i) * inStrides[d];
+    }
+    output[flat] = input[src];
+  });
+}
+
+void tile(const float *input, const Shape &is, float *output,
+          const Shape &os) {
+  std::vector<size_t> inStrides = stridesOf(is);
+  forEachIndex(os, [&](const std::vector<uint32_t> &o, size_t flat) {
+    size_t src = 0;
+    for (size_t d = 0; d < o.size(); ++d)
+      src += (o[d] % is[d]) * inStrides[d];
+    output[flat] = input[src];
+  });
+}
+
+std::optional<ReduceKind> reduceKindOf(int32_t opcode) {
+  switch (opcode) {
+  case ANEURALNETWORKS_MEAN: return ReduceKind::Mean;
+  case ANEURALNETWORKS_REDUCE_SUM: return ReduceKind::Sum;
+  case ANEURALNETWORKS_REDUCE_MAX: return ReduceKind::Max;
+  case ANEURALNETWORKS_REDUCE_MIN: return ReduceKind::Min;
+  case ANEURALNETWORKS_REDUCE_PROD: return ReduceKind::Prod;
+  default: return std::nullopt;
+  }
+}
+
+void reduce(ReduceKind kind, const float *input, const Shape &is,
+            const std::vector<bool> &reduced, float *output) {
+  // Output strides per input dimension, 0 for the reduced ones.
+  Shape kept;
+  for (size_t d = 0; d < is.size(); ++d)
+    if (!reduced[d])
+      kept.push_back(is[d]);
+  std::vector<size_t> keptStrides = stridesOf(kept), outStrides(is.size(), 0);
+  size_t outCount = numElements(kept), k = 0, count = 1;
+  for (size_t d = 0; d < is.size(); ++d) {
+    if (reduced[d])
+      count *= is[d];
+    else
+      outStrides[d] = keptStrides[k++];
+  }
+  const float inf = std::numeric_limits<float>::infinity();
+  float init = kind == ReduceKind::Max    ? -inf
+               : kind == ReduceKind::Min  ? inf
+               : kind == ReduceKind::Prod ? 1.0f
+                                          : 0.0f;
+  // Sums accumulate in double: the mean of a long axis stays exact to float.
+  std::vector<double> acc(outCount, init);
+  forEachIndex(is, [&](const std::vector<uint32_t> &i, size_t flat) {
+    size_t dst = 0;
+    for (size_t d = 0; d < i.size(); ++d)
+      dst += i[d] * outStrides[d];
+    double v = input[flat], &a = acc[dst];
+    switch (kind) {
+    case ReduceKind::Mean: case ReduceKind::Sum: a += v; break;
+    case ReduceKind::Prod: a *= v; break;
+    case ReduceKind::Max:
+      if (!std::isnan(a) && (v > a || std::isnan(v)))
+        a = v;
+      break;
+    case ReduceKind::Min:
+      if (!std::isnan(a) && (v < a || std::isnan(v)))
+        a = v;
+      break;
+    }
+  });
+  for (size_t o = 0; o < outCount; ++o)
+    output[o] = float(kind == ReduceKind::Mean ? acc[o] / double(count)
+                                               : acc[o]);
+}
+
+void batchMatmul(const float *a, const Shape &as, bool adjA, const float *b,
+                 const Shape &bs, bool adjB, float *output) {
+  size_t r = as.size();
+  size_t m = adjA ? as[r - 1] : as[r - 2], k = adjA ? as[r - 2] : as[r - 1];
+  size_t n = adjB ? bs[r - 2] : bs[r - 1];
+  size_t batches = numElements(as) / (m * k);
+  for (size_t p = 0; p < batches; ++p) {
+    const float *ap = a + p * m * k, *bp = b + p * k * n;
+    float *op = output + p * m * n;
+    for (size_t i = 0; i < m; ++i)
+      for (size_t j = 0; j < n; ++j) {
+        float sum = 0.0f;
+        for (size_t q = 0; q < k; ++q)
+          sum += (adjA ? ap[q * m + i] : ap[i * k + q]) *
+                 (adjB ? bp[j * k + q] : bp[q * n + j]);
+        op[i * n + j] = sum;
+      }
+  }
 }
 
 float halfToFloat(uint16_t h) {

@@ -149,6 +149,20 @@ private:
     }
     return 0;
   }
+  /// Reads input i, a constant TENSOR_INT32 of shape `dims`, into `values`.
+  int int32Tensor(size_t i, const char *what, const Shape &dims,
+                  std::vector<int32_t> &values) {
+    const Operand &o = in(i);
+    if (o.type != ANEURALNETWORKS_TENSOR_INT32 || o.kind != Kind::Constant)
+      return bad(std::string(what) + " must be a constant TENSOR_INT32");
+    if (o.dims != dims)
+      return bad(std::string(what) + " has shape " + shapeStr(o.dims) +
+                 ", expected " + shapeStr(dims));
+    values.resize(numElements(dims));
+    if (!values.empty())
+      std::memcpy(values.data(), o.value, values.size() * sizeof(int32_t));
+    return 0;
+  }
   int paddingScheme(size_t &next, int32_t &code);
   int explicitPadding(size_t &next);
   int windowOutput(const Shape &is, int32_t filterH, int32_t filterW,
@@ -160,6 +174,12 @@ private:
   int softmax();
   int reshape();
   int concatenation();
+  int transpose();
+  int padOp(bool withValue);
+  int slice();
+  int tile();
+  int reduce(bool mean);
+  int batchMatmul();
 };
 
 int Validator::paddingScheme(size_t &next, int32_t &code) {
@@ -474,6 +494,198 @@ int Validator::concatenation() {
   return expectOutput(shape);
 }
 
+int Validator::transpose() {
+  if (int rc = expectCounts(1, 2, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 1, 4))
+    return rc;
+  const Shape &is = in(0).dims;
+  uint32_t rank = uint32_t(is.size());
+  std::vector<int32_t> &perm = params.indices;
+  if (op.inputs.size() == 1) {
+    // Without perm, the dimensions are reversed.
+    for (uint32_t d = rank; d-- > 0;)
+      perm.push_back(int32_t(d));
+  } else if (int rc = int32Tensor(1, "perm", {rank}, perm)) {
+    return rc;
+  }
+  std::vector<bool> seen(rank, false);
+  Shape shape;
+  for (int32_t p : perm) {
+    if (p < 0 || uint32_t(p) >= rank || seen[p])
+      return bad("perm is not a permutation of the input's dimensions");
+    seen[p] = true;
+    shape.push_back(is[p]);
+  }
+  return expectOutput(shape);
+}
+
+int Validator::padOp(bool withValue) {
+  if (int rc = expectCounts(withValue ? 3 : 2, withValue ? 3 : 2, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 1, 4))
+    return rc;
+  const Shape &is = in(0).dims;
+  std::vector<int32_t> pads;
+  if (int rc = int32Tensor(1, "paddings", {uint32_t(is.size()), 2}, pads))
+    return rc;
+  if (withValue) {
+    int32_t valueType = in(0).type == ANEURALNETWORKS_TENSOR_FLOAT16
+                            ? ANEURALNETWORKS_FLOAT16
+                            : ANEURALNETWORKS_FLOAT32;
+    if (int rc = expectScalar(2, valueType, "pad value"))
+      return rc;
+    params.padValue = m.f32(op.inputs[2]);
+  }
+  Shape shape;
+  for (size_t d = 0; d < is.size(); ++d) {
+    int32_t before = pads[2 * d], after = pads[2 * d + 1];
+    if (before < 0 || after < 0)
+      return bad("paddings must be non-negative");
+    uint64_t size = uint64_t(is[d]) + uint64_t(before) + uint64_t(after);
+    if (size > std::numeric_limits<int32_t>::max())
+      return bad("the padded dimension " + std::to_string(d) +
+                 " is larger than 2^31 - 1");
+    params.indices.push_back(before);
+    shape.push_back(uint32_t(size));
+  }
+  return expectOutput(shape);
+}
+
+int Validator::slice() {
+  if (int rc = expectCounts(3, 3, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 1, 4))
+    return rc;
+  const Shape &is = in(0).dims;
+  uint32_t rank = uint32_t(is.size());
+  std::vector<int32_t> sizes;
+  if (int rc = int32Tensor(1, "begin", {rank}, params.indices))
+    return rc;
+  if (int rc = int32Tensor(2, "size", {rank}, sizes))
+    return rc;
+  Shape shape;
+  for (uint32_t d = 0; d < rank; ++d) {
+    int64_t b = params.indices[d], n = sizes[d];
+    if (b < 0 || b >= int64_t(is[d]))
+      return bad("begin " + std::to_string(b) + " is outside dimension " +
+                 std::to_string(d) + " of size " + std::to_string(is[d]));
+    if (n == -1) // to the end of the dimension
+      n = int64_t(is[d]) - b;
+    if (n < 1 || b + n > int64_t(is[d]))
+      return bad("size " + std::to_string(sizes[d]) + " from " +
+                 std::to_string(b) + " does not fit dimension " +
+                 std::to_string(d) + " of size " + std::to_string(is[d]));
+    shape.push_back(uint32_t(n));
+  }
+  return expectOutput(shape);
+}
+
+int Validator::tile() {
+  if (int rc = expectCounts(2, 2, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 1, 4))
+    return rc;
+  const Shape &is = in(0).dims;
+  std::vector<int32_t> multiples;
+  if (int rc = int32Tensor(1, "multiples", {uint32_t(is.size())}, multiples))
+    return rc;
+  Shape shape;
+  uint64_t total = 1;
+  for (size_t d = 0; d < is.size(); ++d) {
+    if (multiples[d] < 1)
+      return bad("multiples must be positive");
+    uint64_t size = uint64_t(is[d]) * uint64_t(multiples[d]);
+    total *= size;
+    if (size > std::numeric_limits<uint32_t>::max() ||
+        total > std::numeric_limits<uint32_t>::max())
+      return bad("the tiled tensor has more than 2^32 - 1 elements");
+    shape.push_back(uint32_t(size));
+  }
+  return expectOutput(shape);
+}
+
+int Validator::reduce(bool mean) {
+  if (int rc = expectCounts(3, 3, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 1, 4))
+    return rc;
+  const Shape &is = in(0).dims;
+  int32_t rank = int32_t(is.size());
+  const Operand &axesOperand = in(1);
+  if (axesOperand.dims.size() != 1)
+    return bad("axes must be a 1-D tensor");
+  std::vector<int32_t> axes;
+  if (int rc = int32Tensor(1, "axes", axesOperand.dims, axes))
+    return rc;
+  // MEAN's keep_dims is an INT32 (positive keeps); REDUCE_*'s a BOOL.
+  bool keep;
+  if (mean) {
+    if (int rc = expectScalar(2, ANEURALNETWORKS_INT32, "keep_dims"))
+      return rc;
+    keep = m.i32(op.inputs[2]) > 0;
+  } else {
+    if (int rc = expectScalar(2, ANEURALNETWORKS_BOOL, "keep_dims"))
+      return rc;
+    keep = m.b8(op.inputs[2]);
+  }
+  if (axes.empty())
+    return bad("axes is empty");
+  params.reduced.assign(is.size(), false);
+  for (int32_t a : axes) {
+    if (a < -rank || a >= rank)
+      return bad("axis " + std::to_string(a) + " out of range");
+    // NNAPI allows an axis to repeat; it is reduced once.
+    params.reduced[a < 0 ? a + rank : a] = true;
+  }
+  Shape shape;
+  for (int32_t d = 0; d < rank; ++d) {
+    if (!params.reduced[d])
+      shape.push_back(is[d]);
+    else if (keep)
+      shape.push_back(1);
+  }
+  if (shape.empty())
+    shape.push_back(1);
+  return expectOutput(shape);
+}
+
+int Validator::batchMatmul() {
+  if (int rc = expectCounts(2, 4, 1))
+    return rc;
+  if (op.inputs.size() == 3)
+    return bad("adj_x and adj_y come together");
+  if (int rc = expectFloatTensor(0, "input 0", 2, 4))
+    return rc;
+  if (int rc = expectFloatTensor(1, "input 1", 2, 4))
+    return rc;
+  if (op.inputs.size() == 4) {
+    if (int rc = expectScalar(2, ANEURALNETWORKS_BOOL, "adj_x"))
+      return rc;
+    if (int rc = expectScalar(3, ANEURALNETWORKS_BOOL, "adj_y"))
+      return rc;
+    params.adjA = m.b8(op.inputs[2]);
+    params.adjB = m.b8(op.inputs[3]);
+  }
+  const Shape &as = in(0).dims, &bs = in(1).dims;
+  if (as.size() != bs.size())
+    return bad("inputs differ in rank");
+  size_t r = as.size();
+  if (!std::equal(as.begin(), as.end() - 2, bs.begin()))
+    return bad("batch dimensions differ");
+  uint32_t m0 = params.adjA ? as[r - 1] : as[r - 2];
+  uint32_t k0 = params.adjA ? as[r - 2] : as[r - 1];
+  uint32_t k1 = params.adjB ? bs[r - 1] : bs[r - 2];
+  uint32_t n1 = params.adjB ? bs[r - 2] : bs[r - 1];
+  if (k0 != k1)
+    return bad("contracting dimensions differ (" + std::to_string(k0) +
+               " vs " + std::to_string(k1) + ")");
+  Shape shape(as.begin(), as.end() - 2);
+  shape.push_back(m0);
+  shape.push_back(n1);
+  return expectOutput(shape);
+}
+
 int Validator::run() {
   for (uint32_t idx : op.outputs)
     if (m.operands[idx].kind == Kind::Constant ||
@@ -503,6 +715,23 @@ int Validator::run() {
     return softmax();
   case ANEURALNETWORKS_CONCATENATION:
     return concatenation();
+  case ANEURALNETWORKS_TRANSPOSE:
+    return transpose();
+  case ANEURALNETWORKS_PAD:
+    return padOp(false);
+  case ANEURALNETWORKS_PAD_V2:
+    return padOp(true);
+  case ANEURALNETWORKS_SLICE:
+    return slice();
+  case ANEURALNETWORKS_TILE:
+    return tile();
+  case ANEURALNETWORKS_MEAN:
+    return reduce(true);
+  case ANEURALNETWORKS_REDUCE_SUM: case ANEURALNETWORKS_REDUCE_MAX:
+  case ANEURALNETWORKS_REDUCE_MIN: case ANEURALNETWORKS_REDUCE_PROD:
+    return reduce(false);
+  case ANEURALNETWORKS_BATCH_MATMUL:
+    return batchMatmul();
   default:
     return fail(ANEURALNETWORKS_BAD_DATA,
                 "operation " + std::to_string(index) + ": opcode " +

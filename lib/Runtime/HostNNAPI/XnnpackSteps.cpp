@@ -276,6 +276,11 @@ int createXnnpackStep(const HostModel &m, size_t index,
   }
   case ANEURALNETWORKS_ADD: case ANEURALNETWORKS_SUB:
   case ANEURALNETWORKS_MUL: case ANEURALNETWORKS_DIV: {
+    // This XNNPACK's binary kernels clamp to the activation range even when
+    // it is [-inf, inf], and the clamp turns NaN into -inf. Without a fused
+    // activation the reference loop (vectorized by the compiler) runs them.
+    if (p.fuseCode == ANEURALNETWORKS_FUSED_NONE)
+      return ANEURALNETWORKS_NO_ERROR;
     auto s = std::make_unique<BinaryStep>(operation.opcode, options);
     switch (operation.opcode) {
     case ANEURALNETWORKS_ADD:

@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -47,6 +48,40 @@ private:
     in.push_back(model.addBool(false)); // NHWC
     for (int64_t v : d)
       in.push_back(model.addInt32(static_cast<int32_t>(v)));
+  }
+
+  /// A constant 1-D TENSOR_INT32 operand (shapes, axes, permutations...),
+  /// or [rows, values.size() / rows] when `rows` is given.
+  uint32_t int32Tensor(ArrayRef<int64_t> values, uint32_t rows = 0) {
+    std::vector<int32_t> v;
+    for (int64_t x : values)
+      v.push_back(static_cast<int32_t>(x));
+    std::vector<uint32_t> d = {static_cast<uint32_t>(v.size())};
+    if (rows)
+      d = {rows, static_cast<uint32_t>(v.size()) / rows};
+    return model.addConstant(ANEURALNETWORKS_TENSOR_INT32, d, v.data(),
+                             v.size() * sizeof(int32_t));
+  }
+  /// A FLOAT32 scalar, or FLOAT16 when the operation's tensors are float16
+  /// (NNAPI's rule for scalar parameters of float operations).
+  uint32_t floatScalar(Type tensorType, float value) {
+    if (!getElementTypeOrSelf(tensorType).isF16())
+      return model.addFloat32(value);
+    llvm::APFloat half(value);
+    bool lost;
+    half.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
+                 &lost);
+    uint16_t bits = static_cast<uint16_t>(half.bitcastToAPInt().getZExtValue());
+    return model.addConstant(ANEURALNETWORKS_FLOAT16, {}, &bits, sizeof(bits));
+  }
+  template <typename ReduceOp>
+  void reduce(std::vector<uint32_t> &in, ReduceOp op) {
+    in.push_back(int32Tensor(op.getAxes()));
+    // MEAN's keep_dims is an INT32; the REDUCE_* operations' a BOOL.
+    if constexpr (std::is_same_v<ReduceOp, MeanOp>)
+      in.push_back(model.addInt32(op.getKeepDims() ? 1 : 0));
+    else
+      in.push_back(model.addBool(op.getKeepDims()));
   }
 
   blob::Model model;
@@ -135,35 +170,43 @@ LogicalResult BlobBuilder::addOperation(Operation *op) {
         in.push_back(fuse(pool));
       })
       .Case([&](ReshapeOp reshape) {
-        std::vector<int32_t> shape;
-        for (int64_t d : reshape.getOutput().getType().getShape())
-          shape.push_back(static_cast<int32_t>(d));
-        in.push_back(model.addConstant(
-            ANEURALNETWORKS_TENSOR_INT32,
-            {static_cast<uint32_t>(shape.size())}, shape.data(),
-            shape.size() * sizeof(int32_t)));
+        in.push_back(
+            int32Tensor(reshape.getOutput().getType().getShape()));
       })
       .Case([&](SoftmaxOp softmax) {
         auto type = softmax.getInput().getType();
-        float beta = softmax.getBeta().convertToFloat();
-        if (type.getElementType().isF16()) {
-          llvm::APFloat half(beta);
-          bool lost;
-          half.convert(llvm::APFloat::IEEEhalf(),
-                       llvm::APFloat::rmNearestTiesToEven, &lost);
-          uint16_t bits =
-              static_cast<uint16_t>(half.bitcastToAPInt().getZExtValue());
-          in.push_back(model.addConstant(ANEURALNETWORKS_FLOAT16, {}, &bits,
-                                         sizeof(bits)));
-        } else {
-          in.push_back(model.addFloat32(beta));
-        }
+        in.push_back(floatScalar(type, softmax.getBeta().convertToFloat()));
         if (softmax.needsAxisOperand()) {
           int64_t axis = static_cast<int32_t>(softmax.getAxis());
           if (axis < 0)
             axis += type.getRank();
           in.push_back(model.addInt32(static_cast<int32_t>(axis)));
         }
+      })
+      .Case([&](TransposeOp op) { in.push_back(int32Tensor(op.getPerm())); })
+      .Case([&](PadOp op) {
+        in.push_back(int32Tensor(op.getPadding(),
+                                 op.getInput().getType().getRank()));
+      })
+      .Case([&](PadV2Op op) {
+        in.push_back(int32Tensor(op.getPadding(),
+                                 op.getInput().getType().getRank()));
+        in.push_back(floatScalar(op.getInput().getType(),
+                                 op.getValue().convertToFloat()));
+      })
+      .Case([&](SliceOp op) {
+        in.push_back(int32Tensor(op.getBegin()));
+        in.push_back(int32Tensor(op.getOutput().getType().getShape()));
+      })
+      .Case([&](TileOp op) { in.push_back(int32Tensor(op.getMultiples())); })
+      .Case([&](MeanOp op) { reduce(in, op); })
+      .Case([&](ReduceSumOp op) { reduce(in, op); })
+      .Case([&](ReduceMaxOp op) { reduce(in, op); })
+      .Case([&](ReduceMinOp op) { reduce(in, op); })
+      .Case([&](ReduceProdOp op) { reduce(in, op); })
+      .Case([&](BatchMatmulOp op) {
+        in.push_back(model.addBool(op.getAdjX()));
+        in.push_back(model.addBool(op.getAdjY()));
       })
       .Case([&](ConcatenationOp concat) {
         in.push_back(

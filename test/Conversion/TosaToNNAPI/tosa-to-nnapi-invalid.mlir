@@ -1,8 +1,8 @@
 // RUN: nnapi-opt %s -split-input-file -convert-tosa-to-nnapi -verify-diagnostics
 
 func.func @leftover(%x: tensor<4xf32>) -> tensor<4xf32> attributes {nnapi.partition} {
-  // expected-error@+1 {{'tosa.erf' has no NNAPI lowering}}
-  %0 = tosa.erf %x : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error@+1 {{'tosa.ceil' has no NNAPI lowering}}
+  %0 = tosa.ceil %x : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 
@@ -26,10 +26,10 @@ func.func @rank0(%x: tensor<f32>) -> tensor<f32> attributes {nnapi.partition, nn
 // -----
 
 // A pattern's reason for not converting an op is the error.
-func.func @clamp(%x: tensor<4xf32>) -> tensor<4xf32> attributes {nnapi.partition} {
-  // expected-error@+1 {{'tosa.clamp' cannot run on NNAPI: clamp bounds [0, 3] match no NNAPI activation}}
-  %0 = tosa.clamp %x {min_fp = 0.0 : f32, max_fp = 3.0 : f32, min_int = 0 : i64, max_int = 3 : i64} : (tensor<4xf32>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
+func.func @perms(%x: tensor<2x4xf32>, %p: tensor<2xi32>) -> tensor<4x2xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'tosa.transpose' cannot run on NNAPI: perms must be a constant}}
+  %0 = tosa.transpose %x, %p : (tensor<2x4xf32>, tensor<2xi32>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
 }
 
 // -----

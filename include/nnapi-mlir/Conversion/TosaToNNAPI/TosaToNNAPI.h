@@ -17,11 +17,15 @@
 #include <string>
 
 namespace mlir::nnapi {
-/// If `op` belongs to a multi-op pattern that becomes one NNAPI operation
-/// (a decomposed softmax: reduce_max, sub, exp, reduce_sum, reciprocal,
-/// mul), returns every op of the pattern, root last; otherwise empty. Such
-/// ops must be placed together.
-SmallVector<Operation *> getCompositeMembers(Operation *op);
+/// A multi-op pattern that becomes one NNAPI operation: its name
+/// ("softmax", "mean", "hard_swish") and its ops, root last.
+struct Composite {
+  StringRef kind;
+  SmallVector<Operation *> ops;
+};
+/// The composite `op` belongs to, if any (ops empty otherwise). Its ops must
+/// be placed together.
+Composite getCompositeMembers(Operation *op);
 
 /// What converting a group of TOSA ops would produce.
 struct ConversionCheck {

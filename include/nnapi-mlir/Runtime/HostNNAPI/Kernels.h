@@ -76,7 +76,7 @@ void averagePool2d(const float *input, const Shape &inputShape, float *output,
 
 enum class UnaryKind {
   Relu, Relu1, Relu6, Logistic, Tanh, Exp, Log, Sqrt, Rsqrt, Abs, Neg, Floor,
-  Sin
+  Sin, HardSwish
 };
 void unary(UnaryKind kind, const float *input, float *output, size_t count);
 
@@ -92,6 +92,33 @@ void softmax(const float *input, const Shape &shape, float beta, int32_t axis,
 void concatenation(const std::vector<const float *> &inputs,
                    const std::vector<Shape> &shapes, int32_t axis,
                    float *output);
+
+/// Data movement. `perm`, `begin` and `padBefore` have one entry per
+/// dimension; output shapes are computed by validation.
+void transpose(const float *input, const Shape &inputShape,
+               const std::vector<int32_t> &perm, float *output);
+void slice(const float *input, const Shape &inputShape,
+           const std::vector<int32_t> &begin, float *output,
+           const Shape &outputShape);
+void pad(const float *input, const Shape &inputShape,
+         const std::vector<int32_t> &padBefore, float value, float *output,
+         const Shape &outputShape);
+/// Output dimension d repeats the input's outputShape[d] / inputShape[d] times.
+void tile(const float *input, const Shape &inputShape, float *output,
+          const Shape &outputShape);
+
+enum class ReduceKind { Mean, Sum, Max, Min, Prod };
+/// Reduces the dimensions d with reduced[d]; the output holds the others in
+/// order (whether the operation keeps them as size 1 does not change it).
+/// Max and min propagate NaN.
+void reduce(ReduceKind kind, const float *input, const Shape &inputShape,
+            const std::vector<bool> &reduced, float *output);
+std::optional<ReduceKind> reduceKindOf(int32_t opcode);
+
+/// Per batch index (leading dimensions, equal in both), a x b over the last
+/// two dimensions, each transposed first when its adj flag is set.
+void batchMatmul(const float *a, const Shape &aShape, bool adjA,
+                 const float *b, const Shape &bShape, bool adjB, float *output);
 
 /// IEEE half <-> float conversions (round to nearest even).
 float halfToFloat(uint16_t h);

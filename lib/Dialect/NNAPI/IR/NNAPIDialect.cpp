@@ -237,6 +237,7 @@ LogicalResult Relu1Op::verify() { return verifyUnary(*this); }
 LogicalResult Relu6Op::verify() { return verifyUnary(*this); }
 LogicalResult LogisticOp::verify() { return verifyUnary(*this); }
 LogicalResult TanhOp::verify() { return verifyUnary(*this); }
+LogicalResult HardSwishOp::verify() { return verifyUnary(*this); }
 
 LogicalResult Conv2DOp::verify() {
   if (failed(verifyConvCommon(*this)))
@@ -376,6 +377,152 @@ LogicalResult ConcatenationOp::verify() {
                              << shape[d] << ")";
     shape[axis] += t.getDimSize(axis);
   }
+  return verifyResultShape(*this, shape);
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransposeOp::verify() {
+  if (failed(verifySameElementType(*this)) ||
+      failed(verifyRank(*this, getInput(), "input", 1, 4)))
+    return failure();
+  auto in = tensorType(getInput()).getShape();
+  ArrayRef<int64_t> perm = getPerm();
+  if (failed(verifyArray(*this, "perm", perm, in.size(), 0)))
+    return failure();
+  SmallVector<bool> seen(in.size(), false);
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    if (p >= int64_t(in.size()) || seen[p])
+      return emitOpError() << "'perm' must be a permutation of 0.."
+                           << in.size() - 1;
+    seen[p] = true;
+    shape.push_back(in[p]);
+  }
+  return verifyResultShape(*this, shape);
+}
+
+template <typename PadOp>
+static LogicalResult verifyPad(PadOp op) {
+  if (failed(verifySameElementType(op)) ||
+      failed(verifyRank(op, op.getInput(), "input", 1, 4)))
+    return failure();
+  auto in = tensorType(op.getInput()).getShape();
+  ArrayRef<int64_t> padding = op.getPadding();
+  if (failed(verifyArray(op, "padding", padding, 2 * in.size(), 0)))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (auto [d, size] : llvm::enumerate(in))
+    shape.push_back(size + padding[2 * d] + padding[2 * d + 1]);
+  return verifyResultShape(op, shape);
+}
+
+LogicalResult PadOp::verify() { return verifyPad(*this); }
+LogicalResult PadV2Op::verify() { return verifyPad(*this); }
+
+LogicalResult SliceOp::verify() {
+  if (failed(verifySameElementType(*this)) ||
+      failed(verifyRank(*this, getInput(), "input", 1, 4)))
+    return failure();
+  auto in = tensorType(getInput()).getShape();
+  auto out = tensorType(getOutput()).getShape();
+  if (out.size() != in.size())
+    return emitOpError() << "result rank " << out.size()
+                         << " differs from the input rank " << in.size();
+  if (failed(verifyArray(*this, "begin", getBegin(), in.size(), 0)))
+    return failure();
+  for (auto [d, b] : llvm::enumerate(getBegin()))
+    if (out[d] < 1 || b + out[d] > in[d])
+      return emitOpError() << "dimension " << d << ": " << out[d]
+                           << " elements from " << b
+                           << " do not fit the input's " << in[d];
+  return success();
+}
+
+LogicalResult TileOp::verify() {
+  if (failed(verifySameElementType(*this)) ||
+      failed(verifyRank(*this, getInput(), "input", 1, 4)))
+    return failure();
+  auto in = tensorType(getInput()).getShape();
+  auto out = tensorType(getOutput()).getShape();
+  if (out.size() != in.size())
+    return emitOpError() << "result rank " << out.size()
+                         << " differs from the input rank " << in.size();
+  for (auto [d, sizes] : llvm::enumerate(llvm::zip(in, out))) {
+    auto [i, o] = sizes;
+    if (i < 1 || o < i || o % i != 0)
+      return emitOpError() << "result dimension " << d << " (" << o
+                           << ") is not a positive multiple of the input's ("
+                           << i << ")";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and matrix products
+//===----------------------------------------------------------------------===//
+
+template <typename ReduceOp>
+static LogicalResult verifyReduce(ReduceOp op) {
+  if (failed(verifySameElementType(op)) ||
+      failed(verifyRank(op, op.getInput(), "input", 1, 4)))
+    return failure();
+  auto in = tensorType(op.getInput()).getShape();
+  ArrayRef<int64_t> axes = op.getAxes();
+  if (axes.empty() || axes.size() > in.size())
+    return op.emitOpError() << "'axes' must have 1 to " << in.size()
+                            << " elements, got " << axes.size();
+  SmallVector<bool> reduced(in.size(), false);
+  for (int64_t a : axes) {
+    if (a < 0 || a >= int64_t(in.size()))
+      return op.emitOpError() << "axis " << a << " is out of range for rank "
+                              << in.size();
+    if (reduced[a])
+      return op.emitOpError() << "axis " << a << " appears twice";
+    reduced[a] = true;
+  }
+  SmallVector<int64_t> shape;
+  for (auto [d, size] : llvm::enumerate(in)) {
+    if (!reduced[d])
+      shape.push_back(size);
+    else if (op.getKeepDims())
+      shape.push_back(1);
+  }
+  if (shape.empty())
+    shape.push_back(1);
+  return verifyResultShape(op, shape);
+}
+
+LogicalResult MeanOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceSumOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceMaxOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceMinOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceProdOp::verify() { return verifyReduce(*this); }
+
+LogicalResult BatchMatmulOp::verify() {
+  if (failed(verifySameElementType(*this)) ||
+      failed(verifyRank(*this, getLhs(), "lhs", 2, 4)) ||
+      failed(verifyRank(*this, getRhs(), "rhs", 2, 4)))
+    return failure();
+  auto a = tensorType(getLhs()).getShape();
+  auto b = tensorType(getRhs()).getShape();
+  if (a.size() != b.size())
+    return emitOpError() << "operands have ranks " << a.size() << " and "
+                         << b.size() << "; they must be equal";
+  size_t r = a.size();
+  if (a.drop_back(2) != b.drop_back(2))
+    return emitOpError("operands' batch dimensions differ");
+  int64_t m = getAdjX() ? a[r - 1] : a[r - 2];
+  int64_t k = getAdjX() ? a[r - 2] : a[r - 1];
+  int64_t kb = getAdjY() ? b[r - 1] : b[r - 2];
+  int64_t n = getAdjY() ? b[r - 2] : b[r - 1];
+  if (k != kb)
+    return emitOpError() << "contracting dimensions differ (" << k << " vs "
+                         << kb << ")";
+  SmallVector<int64_t> shape(a.drop_back(2));
+  shape.append({m, n});
   return verifyResultShape(*this, shape);
 }
 

@@ -147,6 +147,8 @@ def NNAPI_AbsOp : NNAPI_UnaryOp<"abs", "ABS", "absolute value">;
 def NNAPI_NegOp : NNAPI_UnaryOp<"neg", "NEG", "-x">;
 def NNAPI_FloorOp : NNAPI_UnaryOp<"floor", "FLOOR", "largest integer not above x">;
 def NNAPI_SinOp : NNAPI_UnaryOp<"sin", "SIN", "sine">;
+def NNAPI_HardSwishOp : NNAPI_UnaryOp<"hard_swish", "HARD_SWISH",
+                                      "x * relu6(x + 3) / 6">;
 
 def NNAPI_MaximumOp : NNAPI_PlainBinaryOp<"maximum", "MAXIMUM", "max(a, b)">;
 def NNAPI_MinimumOp : NNAPI_PlainBinaryOp<"minimum", "MINIMUM", "min(a, b)">;
@@ -336,6 +338,169 @@ def NNAPI_ConcatenationOp : NNAPI_Op<"concatenation", "CONCATENATION"> {
   let results = (outs NNAPI_FloatTensor:$output);
   let assemblyFormat = [{
     $inputs `axis` `=` $axis attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def NNAPI_TransposeOp : NNAPI_Op<"transpose", "TRANSPOSE"> {
+  let summary = "permute the dimensions";
+  let description = [{
+    NNAPI TRANSPOSE: result dimension i is input dimension `perm[i]`. The
+    serializer emits `perm` as NNAPI's constant TENSOR_INT32 operand.
+
+    ```mlir
+    %y = nnapi.transpose %x perm = [0, 3, 1, 2]
+        : (tensor<1x8x8x4xf32>) -> tensor<1x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `perm` `=` $perm attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+class NNAPI_PadOpBase<string mnemonic, string operation, dag extra,
+                      string extraFormat>
+    : NNAPI_Op<mnemonic, operation> {
+  let arguments = !con((ins NNAPI_FloatTensor:$input,
+                            DenseI64ArrayAttr:$padding), extra);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = "$input `padding` `=` $padding " # extraFormat #
+      " attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def NNAPI_PadOp : NNAPI_PadOpBase<"pad", "PAD", (ins), ""> {
+  let summary = "pad with zeros";
+  let description = [{
+    NNAPI PAD: `padding` holds, per dimension, the elements added before and
+    after it ([before0, after0, before1, after1, ...]); the new elements are
+    zero.
+
+    ```mlir
+    %y = nnapi.pad %x padding = [0, 0, 1, 1, 1, 1, 0, 0]
+        : (tensor<1x8x8x4xf32>) -> tensor<1x10x10x4xf32>
+    ```
+  }];
+}
+
+def NNAPI_PadV2Op : NNAPI_PadOpBase<"pad_v2", "PAD_V2", (ins F32Attr:$value),
+                                    "`value` `=` $value"> {
+  let summary = "pad with a constant";
+  let description = [{
+    NNAPI PAD_V2: as nnapi.pad, the new elements are `value`.
+
+    ```mlir
+    %y = nnapi.pad_v2 %x padding = [0, 0, 1, 1] value = -1.0
+        : (tensor<1x8xf32>) -> tensor<1x10xf32>
+    ```
+  }];
+}
+
+def NNAPI_SliceOp : NNAPI_Op<"slice", "SLICE"> {
+  let summary = "a contiguous block of the input";
+  let description = [{
+    NNAPI SLICE: the block starting at `begin` whose size is the result
+    type's shape. The serializer emits both as NNAPI's constant operands.
+
+    ```mlir
+    %y = nnapi.slice %x begin = [0, 2] : (tensor<4x8xf32>) -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, DenseI64ArrayAttr:$begin);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `begin` `=` $begin attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def NNAPI_TileOp : NNAPI_Op<"tile", "TILE"> {
+  let summary = "repeat the input along each dimension";
+  let description = [{
+    NNAPI TILE: the result repeats the input `result[d] / input[d]` times
+    along dimension d (NNAPI's multiples operand, which the serializer
+    computes from the types).
+
+    ```mlir
+    %y = nnapi.tile %x : (tensor<1x3xf32>) -> tensor<4x6xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let extraNNAPIDeclaration = [{
+    /// NNAPI's multiples operand: result dimension / input dimension.
+    ::llvm::SmallVector<int64_t> getMultiples() {
+      ::llvm::SmallVector<int64_t> m;
+      for (auto [i, o] : ::llvm::zip(getInput().getType().getShape(),
+                                     getOutput().getType().getShape()))
+        m.push_back(i ? o / i : 0);
+      return m;
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and matrix products
+//===----------------------------------------------------------------------===//
+
+class NNAPI_ReduceOp<string mnemonic, string operation, string what>
+    : NNAPI_Op<mnemonic, operation> {
+  let summary = what # " over some dimensions";
+  let description = [{
+    NNAPI }] # operation # [{: the }] # what # [{ of the input over the
+    dimensions `axes` (distinct, non-negative). With `keep_dims` the reduced
+    dimensions stay with size 1; without, they are removed (a result with no
+    dimension left has shape [1]).
+
+    ```mlir
+    %y = nnapi.}] # mnemonic # [{ %x axes = [1, 2] keep_dims
+        : (tensor<1x8x8x4xf32>) -> tensor<1x1x1x4xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, DenseI64ArrayAttr:$axes,
+                       UnitAttr:$keep_dims);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `axes` `=` $axes (`keep_dims` $keep_dims^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def NNAPI_MeanOp : NNAPI_ReduceOp<"mean", "MEAN", "mean">;
+def NNAPI_ReduceSumOp : NNAPI_ReduceOp<"reduce_sum", "REDUCE_SUM", "sum">;
+def NNAPI_ReduceMaxOp : NNAPI_ReduceOp<"reduce_max", "REDUCE_MAX", "maximum">;
+def NNAPI_ReduceMinOp : NNAPI_ReduceOp<"reduce_min", "REDUCE_MIN", "minimum">;
+def NNAPI_ReduceProdOp : NNAPI_ReduceOp<"reduce_prod", "REDUCE_PROD", "product">;
+
+def NNAPI_BatchMatmulOp : NNAPI_Op<"batch_matmul", "BATCH_MATMUL"> {
+  let summary = "matrix products over batch dimensions";
+  let description = [{
+    NNAPI BATCH_MATMUL: for each index of the leading (batch) dimensions,
+    which both operands share, lhs x rhs over the last two dimensions;
+    `adj_x` / `adj_y` transpose those two dimensions of lhs / rhs first.
+    Operands have equal rank, 2 to 4.
+
+    ```mlir
+    %y = nnapi.batch_matmul %a, %b adj_y
+        : (tensor<4x16x8xf32>, tensor<4x32x8xf32>) -> tensor<4x16x32xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$lhs, NNAPI_FloatTensor:$rhs,
+                       UnitAttr:$adj_x, UnitAttr:$adj_y);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $lhs `,` $rhs (`adj_x` $adj_x^)? (`adj_y` $adj_y^)? attr-dict `:`
+    functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }
