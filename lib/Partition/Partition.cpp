@@ -254,7 +254,7 @@ void FunctionPlacer::buildUnits() {
   // Composites enter as one unit when every member can; otherwise each
   // member stays on the host (NNAPI runs the pattern whole or not at all).
   DenseMap<Operation *, unsigned> compositeUnit;
-  llvm::DenseSet<Operation *> broken;
+  DenseMap<Operation *, std::string> broken; // member -> why not NNAPI
   std::vector<Composite> composites;
   for (Operation &op : block.without_terminator()) {
     if (compositeUnit.count(&op) || broken.count(&op) || isConstantLike(&op))
@@ -263,17 +263,28 @@ void FunctionPlacer::buildUnits() {
     SmallVector<Operation *> &members = composite.ops;
     if (members.empty())
       continue;
+    auto breakUp = [&](const Twine &why) {
+      std::string text = ("part of a " + composite.kind + " pattern " + why).str();
+      for (Operation *m : members)
+        broken[m] = text;
+    };
     if (!llvm::all_of(members,
                       [&](Operation *m) { return m->getBlock() == &block; })) {
-      broken.insert(members.begin(), members.end());
+      breakUp("that spans blocks");
       continue;
     }
     llvm::sort(members, [&](Operation *a, Operation *b) {
       return order[a] < order[b];
     });
     ConversionCheck check = config.converter->check(members);
-    if (!check.convertible || check.need.level > config.featureLevel) {
-      broken.insert(members.begin(), members.end());
+    if (!check.convertible) {
+      breakUp("that NNAPI cannot run: " + check.reason);
+      continue;
+    }
+    if (check.need.level > config.featureLevel) {
+      breakUp("that needs NNAPI feature level " + Twine(check.need.level) +
+              " (" + check.need.why + "), the target is " +
+              Twine(config.featureLevel));
       continue;
     }
     for (Operation *m : members)
@@ -298,8 +309,8 @@ void FunctionPlacer::buildUnits() {
       unit.type = op.getName().getStringRef().str();
     }
     unit.name = displayName(&op, units.size());
-    if (broken.count(&op)) {
-      unit.reason = "part of a pattern that NNAPI cannot run as a whole";
+    if (auto b = broken.find(&op); b != broken.end()) {
+      unit.reason = b->second;
     } else if (!unit.ops.back()->getNumRegions()) {
       unit.conversion = config.converter->check(unit.ops);
       if (!unit.conversion.operations.empty())

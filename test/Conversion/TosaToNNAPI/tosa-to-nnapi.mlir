@@ -113,3 +113,139 @@ func.func @elementwise_fl3(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> tensor<2
   %10 = tosa.pow %9, %y : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   return %10 : tensor<2x3xf32>
 }
+
+// -----
+
+// Data movement: constant permutations, paddings and pad values become
+// attributes; a non-zero pad value is PAD_V2.
+// CHECK-LABEL: func @data_movement
+// CHECK: %[[T:.*]] = nnapi.transpose %arg0 perm = [0, 2, 3, 1] : (tensor<1x4x6x6xf32>) -> tensor<1x6x6x4xf32>
+// CHECK: %[[P:.*]] = nnapi.pad %[[T]] padding = [0, 0, 1, 1, 1, 1, 0, 0] : (tensor<1x6x6x4xf32>) -> tensor<1x8x8x4xf32>
+// CHECK: %[[V:.*]] = nnapi.pad_v2 %[[P]] padding = [0, 0, 0, 0, 0, 2, 0, 0] value = -2.500000e+00
+// CHECK: %[[S:.*]] = nnapi.slice %[[V]] begin = [0, 1, 2, 0] : (tensor<1x8x10x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK: nnapi.tile %[[S]] : (tensor<1x4x4x4xf32>) -> tensor<2x4x4x8xf32>
+// CHECK-NOT: tosa.
+func.func @data_movement(%x: tensor<1x4x6x6xf32>) -> tensor<2x4x4x8xf32> attributes {nnapi.partition} {
+  %perm = "tosa.const"() {value = dense<[0, 2, 3, 1]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %0 = tosa.transpose %x, %perm : (tensor<1x4x6x6xf32>, tensor<4xi32>) -> tensor<1x6x6x4xf32>
+  %pads = "tosa.const"() {value = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>} : () -> tensor<4x2xi64>
+  %1 = tosa.pad %0, %pads : (tensor<1x6x6x4xf32>, tensor<4x2xi64>) -> tensor<1x8x8x4xf32>
+  %pads2 = "tosa.const"() {value = dense<[[0, 0], [0, 0], [0, 2], [0, 0]]> : tensor<4x2xi64>} : () -> tensor<4x2xi64>
+  %value = "tosa.const"() {value = dense<-2.5> : tensor<f32>} : () -> tensor<f32>
+  %2 = tosa.pad %1, %pads2, %value : (tensor<1x8x8x4xf32>, tensor<4x2xi64>, tensor<f32>) -> tensor<1x8x10x4xf32>
+  %3 = tosa.slice %2 {start = array<i64: 0, 1, 2, 0>, size = array<i64: 1, 4, 4, 4>} : (tensor<1x8x10x4xf32>) -> tensor<1x4x4x4xf32>
+  %4 = tosa.tile %3 {multiples = array<i64: 2, 1, 1, 2>} : (tensor<1x4x4x4xf32>) -> tensor<2x4x4x8xf32>
+  return %4 : tensor<2x4x4x8xf32>
+}
+
+// -----
+
+// Reductions keep the reduced dimension (as TOSA does); a chain of sums
+// scaled by 1 / (elements reduced) is one MEAN.
+// CHECK-LABEL: func @reductions
+// CHECK: nnapi.reduce_sum %arg0 axes = [1] keep_dims : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+// CHECK: nnapi.reduce_max %arg0 axes = [2] keep_dims
+// CHECK: nnapi.reduce_min %arg0 axes = [0] keep_dims
+// CHECK: nnapi.reduce_prod %arg0 axes = [2] keep_dims
+// CHECK: nnapi.mean %arg0 axes = [1, 2] keep_dims : (tensor<2x3x4xf32>) -> tensor<2x1x1xf32>
+// CHECK-NOT: tosa.
+// CHECK-NOT: nnapi.mul
+func.func @reductions(%x: tensor<2x3x4xf32>) -> (tensor<2x1x4xf32>, tensor<2x3x1xf32>, tensor<1x3x4xf32>, tensor<2x3x1xf32>, tensor<2x1x1xf32>) attributes {nnapi.partition} {
+  %0 = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+  %1 = tosa.reduce_max %x {axis = 2 : i32} : (tensor<2x3x4xf32>) -> tensor<2x3x1xf32>
+  %2 = tosa.reduce_min %x {axis = 0 : i32} : (tensor<2x3x4xf32>) -> tensor<1x3x4xf32>
+  %3 = tosa.reduce_prod %x {axis = 2 : i32} : (tensor<2x3x4xf32>) -> tensor<2x3x1xf32>
+  %s1 = tosa.reduce_sum %x {axis = 2 : i32} : (tensor<2x3x4xf32>) -> tensor<2x3x1xf32>
+  %s2 = tosa.reduce_sum %s1 {axis = 1 : i32} : (tensor<2x3x1xf32>) -> tensor<2x1x1xf32>
+  %k = "tosa.const"() {value = dense<0.0833333358> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>
+  %4 = tosa.mul %s2, %k {shift = 0 : i8} : (tensor<2x1x1xf32>, tensor<1x1x1xf32>) -> tensor<2x1x1xf32>
+  return %0, %1, %2, %3, %4 : tensor<2x1x4xf32>, tensor<2x3x1xf32>, tensor<1x3x4xf32>, tensor<2x3x1xf32>, tensor<2x1x1xf32>
+}
+
+// -----
+
+// A sum scaled by anything but 1/N is a sum and a multiplication.
+// CHECK-LABEL: func @not_a_mean
+// CHECK: nnapi.reduce_sum
+// CHECK: nnapi.mul
+// CHECK-NOT: nnapi.mean
+func.func @not_a_mean(%x: tensor<2x4xf32>) -> tensor<2x1xf32> attributes {nnapi.partition} {
+  %s = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<2x4xf32>) -> tensor<2x1xf32>
+  %k = "tosa.const"() {value = dense<0.5> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+  %0 = tosa.mul %s, %k {shift = 0 : i8} : (tensor<2x1xf32>, tensor<1x1xf32>) -> tensor<2x1xf32>
+  return %0 : tensor<2x1xf32>
+}
+
+// -----
+
+// ONNX HardSwish as the importer writes it: one HARD_SWISH.
+// CHECK-LABEL: func @hard_swish
+// CHECK-NEXT: %[[R:.*]] = nnapi.hard_swish %arg0 : tensor<1x4x4x8xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @hard_swish(%x: tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32> attributes {nnapi.partition} {
+  %sixth = "tosa.const"() {value = dense<0.166666672> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %half = "tosa.const"() {value = dense<0.5> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %0 = tosa.mul %x, %sixth {shift = 0 : i8} : (tensor<1x4x4x8xf32>, tensor<1x1x1x1xf32>) -> tensor<1x4x4x8xf32>
+  %1 = tosa.add %0, %half : (tensor<1x4x4x8xf32>, tensor<1x1x1x1xf32>) -> tensor<1x4x4x8xf32>
+  %2 = tosa.clamp %1 {min_fp = 0.0 : f32, max_fp = 1.0 : f32, min_int = 0 : i64, max_int = 1 : i64} : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+  %3 = tosa.mul %x, %2 {shift = 0 : i8} : (tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+  return %3 : tensor<1x4x4x8xf32>
+}
+
+// -----
+
+// HardSigmoid (no NNAPI operation): its clamp to [0, 1] is MAXIMUM and
+// MINIMUM; a clamp open at one end is one of them.
+// CHECK-LABEL: func @hard_sigmoid
+// CHECK-DAG: %[[Q:.*]] = arith.constant dense<7.500000e-01> : tensor<1x1xf32>
+// CHECK-DAG: %[[HI:.*]] = arith.constant dense<1.000000e+00> : tensor<1x1xf32>
+// CHECK-DAG: %[[LO:.*]] = arith.constant dense<0.000000e+00> : tensor<1x1xf32>
+// CHECK: nnapi.mul
+// CHECK: nnapi.add
+// CHECK: %[[MAX:.*]] = nnapi.maximum %{{.*}}, %[[LO]]
+// CHECK: %[[MIN:.*]] = nnapi.minimum %[[MAX]], %[[HI]]
+// CHECK: nnapi.minimum %[[MIN]], %[[Q]] : (tensor<2x8xf32>, tensor<1x1xf32>)
+// CHECK-NOT: nnapi.maximum
+// CHECK-NOT: tosa.
+func.func @hard_sigmoid(%x: tensor<2x8xf32>) -> tensor<2x8xf32> attributes {nnapi.partition} {
+  %a = "tosa.const"() {value = dense<0.2> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+  %b = "tosa.const"() {value = dense<0.5> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+  %0 = tosa.mul %x, %a {shift = 0 : i8} : (tensor<2x8xf32>, tensor<1x1xf32>) -> tensor<2x8xf32>
+  %1 = tosa.add %0, %b : (tensor<2x8xf32>, tensor<1x1xf32>) -> tensor<2x8xf32>
+  %2 = tosa.clamp %1 {min_fp = 0.0 : f32, max_fp = 1.0 : f32, min_int = 0 : i64, max_int = 1 : i64} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %3 = tosa.clamp %2 {min_fp = -3.40282347e+38 : f32, max_fp = 0.75 : f32, min_int = 0 : i64, max_int = 1 : i64} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %3 : tensor<2x8xf32>
+}
+
+// -----
+
+// A product with constant weights and one batch is FULLY_CONNECTED on
+// B^T; otherwise BATCH_MATMUL.
+// CHECK-LABEL: func @matmuls
+// CHECK-DAG: %[[W:.*]] = arith.constant dense<{{\[\[}}1.000000e+00, 3.000000e+00, 5.000000e+00], [2.000000e+00, 4.000000e+00, 6.000000e+00]]> : tensor<2x3xf32>
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK: %[[FC:.*]] = nnapi.fully_connected %arg0, %[[W]], %[[B]] : (tensor<1x4x3xf32>, tensor<2x3xf32>, tensor<2xf32>) -> tensor<4x2xf32>
+// CHECK: nnapi.reshape %[[FC]] : (tensor<4x2xf32>) -> tensor<1x4x2xf32>
+// CHECK: nnapi.batch_matmul %arg1, %arg2 : (tensor<3x4x5xf32>, tensor<3x5x6xf32>) -> tensor<3x4x6xf32>
+func.func @matmuls(%a: tensor<1x4x3xf32>, %x: tensor<3x4x5xf32>, %y: tensor<3x5x6xf32>) -> (tensor<1x4x2xf32>, tensor<3x4x6xf32>) attributes {nnapi.partition} {
+  %w = "tosa.const"() {value = dense<[[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]]> : tensor<1x3x2xf32>} : () -> tensor<1x3x2xf32>
+  %0 = tosa.matmul %a, %w : (tensor<1x4x3xf32>, tensor<1x3x2xf32>) -> tensor<1x4x2xf32>
+  %1 = tosa.matmul %x, %y : (tensor<3x4x5xf32>, tensor<3x5x6xf32>) -> tensor<3x4x6xf32>
+  return %0, %1 : tensor<1x4x2xf32>, tensor<3x4x6xf32>
+}
+
+// -----
+
+// erf (no NNAPI operation) as x P(x^2) / Q(x^2) of x clamped to [-4, 4].
+// CHECK-LABEL: func @erf
+// CHECK: %[[X:.*]] = nnapi.minimum %{{.*}}, %{{.*}}
+// CHECK: %[[Y:.*]] = nnapi.mul %[[X]], %[[X]]
+// CHECK-COUNT-6: nnapi.add
+// CHECK-COUNT-4: nnapi.add
+// CHECK: %[[R:.*]] = nnapi.div
+// CHECK: nnapi.mul %[[X]], %[[R]]
+// CHECK-NOT: tosa.
+func.func @erf(%x: tensor<8xf32>) -> tensor<8xf32> attributes {nnapi.partition} {
+  %0 = tosa.erf %x : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

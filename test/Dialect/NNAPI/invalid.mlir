@@ -251,3 +251,139 @@ func.func @sin_type(%x: tensor<3xi32>) {
   %0 = nnapi.sin %x : tensor<3xi32>
   return
 }
+
+// -----
+
+func.func @transpose_not_permutation(%x: tensor<2x3xf32>) {
+  // expected-error@+1 {{'perm' must be a permutation of 0..1}}
+  %0 = nnapi.transpose %x perm = [1, 1] : (tensor<2x3xf32>) -> tensor<3x3xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_perm_size(%x: tensor<2x3xf32>) {
+  // expected-error@+1 {{'perm' must have 2 elements, got 3}}
+  %0 = nnapi.transpose %x perm = [1, 0, 2] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_shape(%x: tensor<2x3xf32>) {
+  // expected-error@+1 {{result shape [2, 3] does not match the expected [3, 2]}}
+  %0 = nnapi.transpose %x perm = [1, 0] : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @pad_negative(%x: tensor<2x3xf32>) {
+  // expected-error@+1 {{'padding' elements must be >= 0, got -1}}
+  %0 = nnapi.pad %x padding = [0, 0, -1, 0] : (tensor<2x3xf32>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @pad_size(%x: tensor<2x3xf32>) {
+  // expected-error@+1 {{'padding' must have 4 elements, got 2}}
+  %0 = nnapi.pad_v2 %x padding = [1, 1] value = 0.0 : (tensor<2x3xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @pad_shape(%x: tensor<2x3xf32>) {
+  // expected-error@+1 {{result shape [2, 3] does not match the expected [2, 5]}}
+  %0 = nnapi.pad %x padding = [0, 0, 1, 1] : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @slice_out_of_bounds(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{dimension 1: 3 elements from 6 do not fit the input's 8}}
+  %0 = nnapi.slice %x begin = [0, 6] : (tensor<4x8xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @slice_rank(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{result rank 1 differs from the input rank 2}}
+  %0 = nnapi.slice %x begin = [0, 0] : (tensor<4x8xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @tile_not_multiple(%x: tensor<2x3xf32>) {
+  // expected-error@+1 {{result dimension 1 (4) is not a positive multiple of the input's (3)}}
+  %0 = nnapi.tile %x : (tensor<2x3xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @mean_axis_range(%x: tensor<2x3xf32>) {
+  // expected-error@+1 {{axis 2 is out of range for rank 2}}
+  %0 = nnapi.mean %x axes = [2] keep_dims : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_axis_twice(%x: tensor<2x3xf32>) {
+  // expected-error@+1 {{axis 1 appears twice}}
+  %0 = nnapi.reduce_sum %x axes = [1, 1] : (tensor<2x3xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_no_axes(%x: tensor<2x3xf32>) {
+  // expected-error@+1 {{'axes' must have 1 to 2 elements, got 0}}
+  %0 = nnapi.reduce_max %x axes = [] : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_shape(%x: tensor<2x3xf32>) {
+  // expected-error@+1 {{result shape [2] does not match the expected [2, 1]}}
+  %0 = nnapi.reduce_min %x axes = [1] keep_dims : (tensor<2x3xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @batch_matmul_batch(%a: tensor<2x3x4xf32>, %b: tensor<3x4x5xf32>) {
+  // expected-error@+1 {{operands' batch dimensions differ}}
+  %0 = nnapi.batch_matmul %a, %b : (tensor<2x3x4xf32>, tensor<3x4x5xf32>) -> tensor<2x3x5xf32>
+  return
+}
+
+// -----
+
+func.func @batch_matmul_contracting(%a: tensor<2x3x4xf32>, %b: tensor<2x5x4xf32>) {
+  // expected-error@+1 {{contracting dimensions differ (4 vs 5)}}
+  %0 = nnapi.batch_matmul %a, %b : (tensor<2x3x4xf32>, tensor<2x5x4xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @batch_matmul_rank(%a: tensor<3x4xf32>, %b: tensor<1x4x5xf32>) {
+  // expected-error@+1 {{operands have ranks 2 and 3; they must be equal}}
+  %0 = nnapi.batch_matmul %a, %b : (tensor<3x4xf32>, tensor<1x4x5xf32>) -> tensor<3x5xf32>
+  return
+}
+
+// -----
+
+func.func @hard_swish_rank5(%x: tensor<1x1x1x1x2xf32>) {
+  // expected-error@+1 {{input must have rank 1 to 4, got 5}}
+  %0 = nnapi.hard_swish %x : tensor<1x1x1x1x2xf32>
+  return
+}

@@ -63,3 +63,35 @@ func.func @elementwise_fl3(%x: tensor<2x3xf32>, %y: tensor<3xf32>, %h: tensor<4x
   %11 = nnapi.exp %h : tensor<4xf16>
   return %10, %11 : tensor<2x3xf32>, tensor<4xf16>
 }
+
+// Data movement, reductions, matrix products and HARD_SWISH.
+// CHECK-LABEL: func @data_and_reductions
+func.func @data_and_reductions(%x: tensor<1x8x8x4xf32>, %a: tensor<4x16x8xf32>, %b: tensor<4x32x8xf32>, %h: tensor<2x3xf16>) -> (tensor<1x4x8x8xf32>, tensor<1x10x10x4xf32>, tensor<1x8x10x4xf32>, tensor<1x3x8x2xf32>, tensor<2x8x8x8xf32>, tensor<1x1x1x4xf32>, tensor<4xf32>, tensor<1x8x4xf32>, tensor<1x8x8xf32>, tensor<1x8x8x1xf32>, tensor<4x16x32xf32>, tensor<1x8x8x4xf32>, tensor<3x2xf16>) {
+  // CHECK: nnapi.transpose %{{.*}} perm = [0, 3, 1, 2] : (tensor<1x8x8x4xf32>) -> tensor<1x4x8x8xf32>
+  %0 = nnapi.transpose %x perm = [0, 3, 1, 2] : (tensor<1x8x8x4xf32>) -> tensor<1x4x8x8xf32>
+  // CHECK: nnapi.pad %{{.*}} padding = [0, 0, 1, 1, 1, 1, 0, 0] : (tensor<1x8x8x4xf32>) -> tensor<1x10x10x4xf32>
+  %1 = nnapi.pad %x padding = [0, 0, 1, 1, 1, 1, 0, 0] : (tensor<1x8x8x4xf32>) -> tensor<1x10x10x4xf32>
+  // CHECK: nnapi.pad_v2 %{{.*}} padding = [0, 0, 0, 0, 2, 0, 0, 0] value = -1.000000e+00
+  %2 = nnapi.pad_v2 %x padding = [0, 0, 0, 0, 2, 0, 0, 0] value = -1.0 : (tensor<1x8x8x4xf32>) -> tensor<1x8x10x4xf32>
+  // CHECK: nnapi.slice %{{.*}} begin = [0, 2, 0, 1] : (tensor<1x8x8x4xf32>) -> tensor<1x3x8x2xf32>
+  %3 = nnapi.slice %x begin = [0, 2, 0, 1] : (tensor<1x8x8x4xf32>) -> tensor<1x3x8x2xf32>
+  // CHECK: nnapi.tile %{{.*}} : (tensor<1x8x8x4xf32>) -> tensor<2x8x8x8xf32>
+  %4 = nnapi.tile %x : (tensor<1x8x8x4xf32>) -> tensor<2x8x8x8xf32>
+  // CHECK: nnapi.mean %{{.*}} axes = [1, 2] keep_dims : (tensor<1x8x8x4xf32>) -> tensor<1x1x1x4xf32>
+  %5 = nnapi.mean %x axes = [1, 2] keep_dims : (tensor<1x8x8x4xf32>) -> tensor<1x1x1x4xf32>
+  // CHECK: nnapi.reduce_sum %{{.*}} axes = [0, 1, 2] : (tensor<1x8x8x4xf32>) -> tensor<4xf32>
+  %6 = nnapi.reduce_sum %x axes = [0, 1, 2] : (tensor<1x8x8x4xf32>) -> tensor<4xf32>
+  // CHECK: nnapi.reduce_max
+  %7 = nnapi.reduce_max %x axes = [2] : (tensor<1x8x8x4xf32>) -> tensor<1x8x4xf32>
+  // CHECK: nnapi.reduce_min
+  %8 = nnapi.reduce_min %x axes = [3] : (tensor<1x8x8x4xf32>) -> tensor<1x8x8xf32>
+  // CHECK: nnapi.reduce_prod
+  %9 = nnapi.reduce_prod %x axes = [3] keep_dims : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x1xf32>
+  // CHECK: nnapi.batch_matmul %{{.*}}, %{{.*}} adj_y : (tensor<4x16x8xf32>, tensor<4x32x8xf32>) -> tensor<4x16x32xf32>
+  %10 = nnapi.batch_matmul %a, %b adj_y : (tensor<4x16x8xf32>, tensor<4x32x8xf32>) -> tensor<4x16x32xf32>
+  // CHECK: nnapi.hard_swish %{{.*}} : tensor<1x8x8x4xf32>
+  %11 = nnapi.hard_swish %x : tensor<1x8x8x4xf32>
+  // CHECK: nnapi.transpose %{{.*}} perm = [1, 0] : (tensor<2x3xf16>) -> tensor<3x2xf16>
+  %12 = nnapi.transpose %h perm = [1, 0] : (tensor<2x3xf16>) -> tensor<3x2xf16>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12 : tensor<1x4x8x8xf32>, tensor<1x10x10x4xf32>, tensor<1x8x10x4xf32>, tensor<1x3x8x2xf32>, tensor<2x8x8x8xf32>, tensor<1x1x1x4xf32>, tensor<4xf32>, tensor<1x8x4xf32>, tensor<1x8x8xf32>, tensor<1x8x8x1xf32>, tensor<4x16x32xf32>, tensor<1x8x8x4xf32>, tensor<3x2xf16>
+}

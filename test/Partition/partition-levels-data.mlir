@@ -1,0 +1,103 @@
+// Data movement, reductions, matrix products, HARD_SWISH and the erf
+// expansion: at the level before their own they stay on the host with a
+// reason that names the level; at their level they are placed.
+// RUN: nnapi-opt %s -split-input-file -nnapi-partition="feature-level=1 emit-remarks=true device-profile=%S/../Inputs/eager.json" -verify-diagnostics -o /dev/null
+// RUN: nnapi-opt %s -split-input-file -nnapi-partition="feature-level=2 device-profile=%S/../Inputs/eager.json" | FileCheck %s --check-prefix=FL2
+// RUN: nnapi-opt %s -split-input-file -nnapi-partition="feature-level=3 device-profile=%S/../Inputs/eager.json" | FileCheck %s --check-prefix=FL3
+// RUN: nnapi-opt %s -split-input-file -nnapi-partition="feature-level=4 device-profile=%S/../Inputs/eager.json" | FileCheck %s --check-prefix=FL4
+// RUN: nnapi-opt %s -split-input-file -nnapi-partition="feature-level=6 device-profile=%S/../Inputs/eager.json" | FileCheck %s --check-prefix=FL6
+
+// FL2-LABEL: func @fl2_ops
+// FL2-NOT: tosa.{{[a-z_]+}} %
+// FL2: call @fl2_ops_nnapi_0
+// FL2-NEXT: return
+func.func @fl2_ops(%x: tensor<1x4x6x6xf32>) -> tensor<1x1x1x4xf32> {
+  %perm = "tosa.const"() {value = dense<[0, 2, 3, 1]> : tensor<4xi32>} : () -> tensor<4xi32>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 2 (TRANSPOSE), the target is 1}}
+  %0 = tosa.transpose %x, %perm : (tensor<1x4x6x6xf32>, tensor<4xi32>) -> tensor<1x6x6x4xf32>
+  %pads = "tosa.const"() {value = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>} : () -> tensor<4x2xi64>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 2 (PAD), the target is 1}}
+  %1 = tosa.pad %0, %pads : (tensor<1x6x6x4xf32>, tensor<4x2xi64>) -> tensor<1x8x8x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a mean pattern that needs NNAPI feature level 2 (MEAN), the target is 1}}
+  %2 = tosa.reduce_sum %1 {axis = 1 : i32} : (tensor<1x8x8x4xf32>) -> tensor<1x1x8x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a mean pattern that needs NNAPI feature level 2 (MEAN), the target is 1}}
+  %3 = tosa.reduce_sum %2 {axis = 2 : i32} : (tensor<1x1x8x4xf32>) -> tensor<1x1x1x4xf32>
+  %k = "tosa.const"() {value = dense<0.015625> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  // expected-remark@+1 {{stays on the host: part of a mean pattern that needs NNAPI feature level 2 (MEAN), the target is 1}}
+  %4 = tosa.mul %3, %k {shift = 0 : i8} : (tensor<1x1x1x4xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x4xf32>
+  return %4 : tensor<1x1x1x4xf32>
+}
+
+// -----
+
+// FL2-LABEL: func @fl3_ops
+// FL2-NOT: call
+// FL3-LABEL: func @fl3_ops
+// FL3-NOT: tosa.{{[a-z_]+}} %
+// FL3: call @fl3_ops_nnapi_0
+// FL3-NEXT: return
+func.func @fl3_ops(%x: tensor<2x3x4xf32>) -> (tensor<1x1x1xf32>, tensor<1x3x4xf32>) {
+  %pads = "tosa.const"() {value = dense<[[0, 0], [0, 1], [0, 0]]> : tensor<3x2xi64>} : () -> tensor<3x2xi64>
+  %v = "tosa.const"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (PAD_V2), the target is 1}}
+  %0 = tosa.pad %x, %pads, %v : (tensor<2x3x4xf32>, tensor<3x2xi64>, tensor<f32>) -> tensor<2x4x4xf32>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (SLICE), the target is 1}}
+  %1 = tosa.slice %0 {start = array<i64: 0, 1, 0>, size = array<i64: 1, 3, 4>} : (tensor<2x4x4xf32>) -> tensor<1x3x4xf32>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (TILE), the target is 1}}
+  %2 = tosa.tile %1 {multiples = array<i64: 2, 1, 1>} : (tensor<1x3x4xf32>) -> tensor<2x3x4xf32>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (REDUCE_MAX), the target is 1}}
+  %3 = tosa.reduce_max %2 {axis = 2 : i32} : (tensor<2x3x4xf32>) -> tensor<2x3x1xf32>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (REDUCE_MIN), the target is 1}}
+  %4 = tosa.reduce_min %3 {axis = 1 : i32} : (tensor<2x3x1xf32>) -> tensor<2x1x1xf32>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (REDUCE_PROD), the target is 1}}
+  %5 = tosa.reduce_prod %4 {axis = 0 : i32} : (tensor<2x1x1xf32>) -> tensor<1x1x1xf32>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (REDUCE_SUM), the target is 1}}
+  %6 = tosa.reduce_sum %2 {axis = 0 : i32} : (tensor<2x3x4xf32>) -> tensor<1x3x4xf32>
+  // erf is built from MAXIMUM and MINIMUM, among others.
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (MAXIMUM), the target is 1}}
+  %7 = tosa.erf %6 : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  return %5, %7 : tensor<1x1x1xf32>, tensor<1x3x4xf32>
+}
+
+// -----
+
+// FL2-LABEL: func @fl4_hard_swish
+// FL3-LABEL: func @fl4_hard_swish
+// FL3-NOT: call
+// FL4-LABEL: func @fl4_hard_swish
+// FL4-NOT: tosa.{{[a-z_]+}} %
+// FL4: call @fl4_hard_swish_nnapi_0
+// FL4-NEXT: return
+func.func @fl4_hard_swish(%x: tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32> {
+  %sixth = "tosa.const"() {value = dense<0.166666672> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %half = "tosa.const"() {value = dense<0.5> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  // expected-remark@+1 {{stays on the host: part of a hard_swish pattern that needs NNAPI feature level 4 (HARD_SWISH), the target is 1}}
+  %0 = tosa.mul %x, %sixth {shift = 0 : i8} : (tensor<1x4x4x8xf32>, tensor<1x1x1x1xf32>) -> tensor<1x4x4x8xf32>
+  // expected-remark@+1 {{stays on the host: part of a hard_swish pattern that needs NNAPI feature level 4 (HARD_SWISH), the target is 1}}
+  %1 = tosa.add %0, %half : (tensor<1x4x4x8xf32>, tensor<1x1x1x1xf32>) -> tensor<1x4x4x8xf32>
+  // expected-remark@+1 {{stays on the host: part of a hard_swish pattern that needs NNAPI feature level 4 (HARD_SWISH), the target is 1}}
+  %2 = tosa.clamp %1 {min_fp = 0.0 : f32, max_fp = 1.0 : f32, min_int = 0 : i64, max_int = 1 : i64} : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+  // expected-remark@+1 {{stays on the host: part of a hard_swish pattern that needs NNAPI feature level 4 (HARD_SWISH), the target is 1}}
+  %3 = tosa.mul %x, %2 {shift = 0 : i8} : (tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+  return %3 : tensor<1x4x4x8xf32>
+}
+
+// -----
+
+// A product with constant weights is FULLY_CONNECTED (level 1); a product of
+// two computed tensors is BATCH_MATMUL (level 6).
+// FL3-LABEL: func @fl6_batch_matmul
+// FL4-LABEL: func @fl6_batch_matmul
+// FL4: tosa.matmul %arg1, %arg2
+// FL6-LABEL: func @fl6_batch_matmul
+// FL6: call @fl6_batch_matmul_nnapi_0(%arg0)
+// FL6-NEXT: call @fl6_batch_matmul_nnapi_1(%arg1, %arg2)
+// FL6-NEXT: return
+func.func @fl6_batch_matmul(%a: tensor<1x4x3xf32>, %x: tensor<3x4x5xf32>, %y: tensor<3x5x6xf32>) -> (tensor<1x4x2xf32>, tensor<3x4x6xf32>) {
+  %w = "tosa.const"() {value = dense<1.0> : tensor<1x3x2xf32>} : () -> tensor<1x3x2xf32>
+  // expected-remark@+1 {{NNAPI partition @fl6_batch_matmul_nnapi_0 of 1 op(s)}}
+  %0 = tosa.matmul %a, %w : (tensor<1x4x3xf32>, tensor<1x3x2xf32>) -> tensor<1x4x2xf32>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 6 (BATCH_MATMUL), the target is 1}}
+  %1 = tosa.matmul %x, %y : (tensor<3x4x5xf32>, tensor<3x5x6xf32>) -> tensor<3x4x6xf32>
+  return %0, %1 : tensor<1x4x2xf32>, tensor<3x4x6xf32>
+}
