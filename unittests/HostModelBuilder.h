@@ -163,6 +163,13 @@ public:
     return ok && failure.empty();
   }
 
+  /// Replaces the random values of input `k` (same element count).
+  void setInput(size_t k, std::vector<float> values) {
+    if (values.size() != inputData.at(k).size())
+      failure = "setInput: wrong element count";
+    inputData[k] = std::move(values);
+  }
+
   /// The values given to constant `idx` and to input `k` (exactly
   /// representable in the model's float type).
   const std::vector<float> &constantValue(uint32_t idx) const {

@@ -4,9 +4,15 @@
 For every DIR/<name>.mlir written by make_awkward_ops.py: compiles it with
 nnapi-compile (PATH) and the given flags, runs it with nnapi-run on
 DIR/<name>_input<k>.npy, and compares the output with DIR/<name>_expected.npy
-(numpy.allclose, rtol 1e-4, atol 1e-5). Prints '<name>: OK ...' or
-'<name>: MISMATCH ...' per model; exits 1 if any failed.
+(numpy.allclose, rtol 1e-4, atol 1e-5, or the "rtol" and "atol" of
+DIR/<name>_tolerance.json). Prints '<name>: OK ...' or '<name>: MISMATCH ...'
+per model; exits 1 if any failed.
+
+--all-on-nnapi (not passed on): also checks that nnapi-compile leaves no TOSA
+op in @main, i.e. that NNAPI runs every op; prints '<name>: HOST OPS ...'
+otherwise.
 """
+import json
 import glob
 import os
 import subprocess
@@ -30,14 +36,38 @@ def run_model(d, name, flags):
     return np.load(os.path.join(out, "output0.npy"))
 
 
+def host_ops(src, flags):
+    """The TOSA ops nnapi-compile leaves in @main."""
+    mlir = subprocess.run(["nnapi-compile", src, "--emit=mlir", "-o", "-"] +
+                          flags, check=True, capture_output=True,
+                          text=True).stdout
+    main = mlir[mlir.index("func.func @main"):]
+    main = main[:main.index("\n  }")]
+    return [line.split("=", 1)[-1].split()[0] for line in main.splitlines()
+            if "tosa." in line and '"tosa.const"' not in line]
+
+
 def main():
     d, flags = sys.argv[1], sys.argv[2:]
+    all_on_nnapi = "--all-on-nnapi" in flags
+    flags = [f for f in flags if f != "--all-on-nnapi"]
     failed = 0
     for src in sorted(glob.glob(os.path.join(d, "*.mlir"))):
         name = os.path.basename(src)[:-5]
+        if all_on_nnapi:
+            left = host_ops(src, flags)
+            if left:
+                print(f"{name}: HOST OPS {' '.join(left)}")
+                failed += 1
+        tolerance = {"rtol": 1e-4, "atol": 1e-5}
+        tolerance_file = os.path.join(d, name + "_tolerance.json")
+        if os.path.exists(tolerance_file):
+            with open(tolerance_file) as f:
+                tolerance = json.load(f)
         got = run_model(d, name, flags).astype(np.float64)
         want = np.load(os.path.join(d, name + "_expected.npy")).astype(np.float64)
-        ok = got.shape == want.shape and np.allclose(got, want, rtol=1e-4, atol=1e-5)
+        ok = got.shape == want.shape and np.allclose(
+            got, want, rtol=tolerance["rtol"], atol=tolerance["atol"])
         err = np.abs(got - want).max() if got.shape == want.shape else float("inf")
         print(f"{name}: {'OK' if ok else 'MISMATCH'} max_abs_err={err:.3g}")
         failed += not ok

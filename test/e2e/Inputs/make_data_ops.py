@@ -1,0 +1,163 @@
+#!/usr/bin/python3
+"""One-operation TOSA models for the data movement, reduction, matrix
+product and composite NNAPI operations (TRANSPOSE, PAD, PAD_V2, SLICE, TILE,
+REDUCE_*, MEAN, HARD_SWISH, MAXIMUM/MINIMUM for HardSigmoid's clamp,
+FULLY_CONNECTED and BATCH_MATMUL from matmul, erf from NNAPI operations),
+inputs for each, and expected outputs computed independently with numpy in
+float64.
+
+Usage: make_data_ops.py --out-dir DIR
+Writes DIR/<name>.mlir, DIR/<name>_input<k>.npy, DIR/<name>_expected.npy and,
+where the default tolerance does not apply, DIR/<name>_tolerance.json (the
+format check_models.py reads). erf_dense sweeps 2^20 points of [-8, 8] and
+small magnitudes down to 1e-37 with an absolute tolerance of 1e-6 and no
+relative slack.
+"""
+import argparse
+import json
+import math
+import os
+
+import numpy as np
+
+RNG = np.random.default_rng(23)
+
+
+def t(shape):
+    return "tensor<" + "x".join(str(d) for d in shape) + "xf32>"
+
+
+def nested(values):
+    """MLIR dense literal of an n-d array."""
+    a = np.asarray(values)
+    if a.ndim == 0:
+        return repr(float(a))
+    return "[" + ", ".join(nested(v) for v in a) + "]"
+
+
+def func(args, body, result_ty, result="%r"):
+    params = ", ".join(f"%a{i}: {ty}" for i, ty in enumerate(args))
+    return (f"func.func @main({params}) -> {result_ty} {{\n{body}"
+            f"  return {result} : {result_ty}\n}}\n")
+
+
+def models():
+    m = {}
+    x = RNG.standard_normal((2, 3, 4, 5)).astype(np.float32)
+    out = np.transpose(x, (3, 1, 0, 2))
+    m["transpose"] = (func([t(x.shape)],
+        '  %p = "tosa.const"() {value = dense<[3, 1, 0, 2]> : tensor<4xi32>} : () -> tensor<4xi32>\n'
+        f"  %r = tosa.transpose %a0, %p : ({t(x.shape)}, tensor<4xi32>) -> {t(out.shape)}\n",
+        t(out.shape)), [x], out.astype(np.float64))
+
+    x = RNG.standard_normal((2, 3, 4)).astype(np.float32)
+    pads = [[1, 0], [0, 2], [1, 1]]
+    for name, value in (("pad", None), ("pad_v2", -1.5)):
+        out = np.pad(x.astype(np.float64), pads,
+                     constant_values=0.0 if value is None else value)
+        body = ('  %p = "tosa.const"() {value = dense<' + nested(pads).replace(".0", "") +
+                '> : tensor<3x2xi64>} : () -> tensor<3x2xi64>\n')
+        if value is None:
+            body += (f"  %r = tosa.pad %a0, %p : ({t(x.shape)}, tensor<3x2xi64>) "
+                     f"-> {t(out.shape)}\n")
+        else:
+            body += (f'  %v = "tosa.const"() {{value = dense<{value}> : tensor<f32>}} : () -> tensor<f32>\n'
+                     f"  %r = tosa.pad %a0, %p, %v : ({t(x.shape)}, tensor<3x2xi64>, "
+                     f"tensor<f32>) -> {t(out.shape)}\n")
+        m[name] = (func([t(x.shape)], body, t(out.shape)), [x], out)
+
+    x = RNG.standard_normal((4, 5, 6)).astype(np.float32)
+    out = x[1:3, 0:5, 2:5].astype(np.float64)
+    m["slice"] = (func([t(x.shape)],
+        "  %r = tosa.slice %a0 {start = array<i64: 1, 0, 2>, size = array<i64: 2, 5, 3>} : "
+        f"({t(x.shape)}) -> {t(out.shape)}\n", t(out.shape)), [x], out)
+
+    x = RNG.standard_normal((2, 1, 3)).astype(np.float32)
+    out = np.tile(x.astype(np.float64), (2, 3, 2))
+    m["tile"] = (func([t(x.shape)],
+        "  %r = tosa.tile %a0 {multiples = array<i64: 2, 3, 2>} : "
+        f"({t(x.shape)}) -> {t(out.shape)}\n", t(out.shape)), [x], out)
+
+    x = RNG.standard_normal((3, 5, 7)).astype(np.float32)
+    near_one = RNG.uniform(0.5, 1.5, (3, 5, 7)).astype(np.float32)
+    for kind, fn, data in (("sum", np.sum, x), ("max", np.max, x),
+                           ("min", np.min, x), ("prod", np.prod, near_one)):
+        out = fn(data.astype(np.float64), axis=1, keepdims=True)
+        m["reduce_" + kind] = (func([t(data.shape)],
+            f"  %r = tosa.reduce_{kind} %a0 {{axis = 1 : i32}} : "
+            f"({t(data.shape)}) -> {t(out.shape)}\n", t(out.shape)), [data], out)
+
+    # A mean over two axes, as the ONNX importer writes ReduceMean.
+    out = np.mean(x.astype(np.float64), axis=(1, 2), keepdims=True)
+    m["mean"] = (func([t(x.shape)],
+        f"  %s1 = tosa.reduce_sum %a0 {{axis = 1 : i32}} : ({t(x.shape)}) -> {t((3, 1, 7))}\n"
+        f"  %s2 = tosa.reduce_sum %s1 {{axis = 2 : i32}} : ({t((3, 1, 7))}) -> {t((3, 1, 1))}\n"
+        f'  %k = "tosa.const"() {{value = dense<{1.0 / 35}> : {t((1, 1, 1))}}} : () -> {t((1, 1, 1))}\n'
+        f"  %r = tosa.mul %s2, %k {{shift = 0 : i8}} : ({t((3, 1, 1))}, {t((1, 1, 1))}) -> {t((3, 1, 1))}\n",
+        t(out.shape)), [x], out)
+
+    x = RNG.uniform(-5, 5, (1, 4, 4, 8)).astype(np.float32)
+    xd = x.astype(np.float64)
+    s = t((1, 1, 1, 1))
+    hs = xd * np.clip(xd / 6 + 0.5, 0, 1)
+    m["hard_swish"] = (func([t(x.shape)],
+        f'  %c6 = "tosa.const"() {{value = dense<0.166666672> : {s}}} : () -> {s}\n'
+        f'  %c5 = "tosa.const"() {{value = dense<0.5> : {s}}} : () -> {s}\n'
+        f"  %0 = tosa.mul %a0, %c6 {{shift = 0 : i8}} : ({t(x.shape)}, {s}) -> {t(x.shape)}\n"
+        f"  %1 = tosa.add %0, %c5 : ({t(x.shape)}, {s}) -> {t(x.shape)}\n"
+        f"  %2 = tosa.clamp %1 {{min_fp = 0.0 : f32, max_fp = 1.0 : f32, min_int = 0 : i64, max_int = 1 : i64}} : ({t(x.shape)}) -> {t(x.shape)}\n"
+        f"  %r = tosa.mul %a0, %2 {{shift = 0 : i8}} : ({t(x.shape)}, {t(x.shape)}) -> {t(x.shape)}\n",
+        t(x.shape)), [x], hs)
+    m["hard_sigmoid"] = (func([t(x.shape)],
+        f'  %c = "tosa.const"() {{value = dense<0.2> : {s}}} : () -> {s}\n'
+        f'  %c5 = "tosa.const"() {{value = dense<0.5> : {s}}} : () -> {s}\n'
+        f"  %0 = tosa.mul %a0, %c {{shift = 0 : i8}} : ({t(x.shape)}, {s}) -> {t(x.shape)}\n"
+        f"  %1 = tosa.add %0, %c5 : ({t(x.shape)}, {s}) -> {t(x.shape)}\n"
+        f"  %r = tosa.clamp %1 {{min_fp = 0.0 : f32, max_fp = 1.0 : f32, min_int = 0 : i64, max_int = 1 : i64}} : ({t(x.shape)}) -> {t(x.shape)}\n",
+        t(x.shape)), [x], np.clip(0.2 * xd + 0.5, 0, 1))
+
+    a = RNG.standard_normal((1, 6, 5)).astype(np.float32)
+    w = RNG.standard_normal((1, 5, 4)).astype(np.float32)
+    out = a.astype(np.float64) @ w.astype(np.float64)
+    m["matmul_constant"] = (func([t(a.shape)],
+        f'  %w = "tosa.const"() {{value = dense<{nested(w)}> : {t(w.shape)}}} : () -> {t(w.shape)}\n'
+        f"  %r = tosa.matmul %a0, %w : ({t(a.shape)}, {t(w.shape)}) -> {t(out.shape)}\n",
+        t(out.shape)), [a], out)
+    a = RNG.standard_normal((3, 4, 5)).astype(np.float32)
+    b = RNG.standard_normal((3, 5, 6)).astype(np.float32)
+    out = a.astype(np.float64) @ b.astype(np.float64)
+    m["batch_matmul"] = (func([t(a.shape), t(b.shape)],
+        f"  %r = tosa.matmul %a0, %a1 : ({t(a.shape)}, {t(b.shape)}) -> {t(out.shape)}\n",
+        t(out.shape)), [a, b], out)
+
+    n = 1 << 20
+    small = np.float32(10.0) ** RNG.uniform(-37, 0, n // 4)
+    x = np.concatenate([np.linspace(-8, 8, n - 2 * (n // 4)),
+                        small, -small]).astype(np.float32)
+    m["erf_dense"] = (func([t(x.shape)],
+        f"  %r = tosa.erf %a0 : ({t(x.shape)}) -> {t(x.shape)}\n", t(x.shape)),
+        [x], np.vectorize(math.erf)(x.astype(np.float64)))
+    return m
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--out-dir", required=True)
+    d = p.parse_args().out_dir
+    os.makedirs(d, exist_ok=True)
+    for name, (src, inputs, expected) in models().items():
+        with open(os.path.join(d, name + ".mlir"), "w") as f:
+            f.write(src)
+        for i, v in enumerate(inputs):
+            np.save(os.path.join(d, f"{name}_input{i}.npy"), v)
+        # float64 expected values: rounding them to float32 would add up to
+        # half an ulp to the error the tolerance bounds.
+        np.save(os.path.join(d, f"{name}_expected.npy"), expected)
+        if name == "erf_dense":
+            with open(os.path.join(d, name + "_tolerance.json"), "w") as f:
+                json.dump({"rtol": 0.0, "atol": 1e-6}, f)
+        print(name)
+
+
+if __name__ == "__main__":
+    main()
