@@ -32,6 +32,13 @@ def main():
             [helper.make_node("MaxPool", ["x"], ["y"], name="pool",
                               kernel_shape=[2, 2], dilations=[2, 2])],
             [f("x", [1, 1, 6, 6])], [f("y", [1, 1, 4, 4])]),
+        # LayerNormalization computing its statistics in another type.
+        "layernorm_stash": model(
+            [helper.make_node("LayerNormalization", ["x", "g"], ["y"],
+                              name="ln", stash_type=11)],
+            [f("x", [2, 3])], [f("y", [2, 3])],
+            [helper.make_tensor("g", TensorProto.FLOAT, [3], [1, 1, 1])],
+            opset=17),
         # A dynamic (symbolic) dimension.
         "dynamic_dim": model(
             [helper.make_node("Relu", ["x"], ["y"], name="relu")],
