@@ -342,6 +342,18 @@ mlir::nnapi::OpWork mlir::nnapi::estimateWork(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// A splat constant of `type`'s element type, shaped [1, ..., 1] with `type`'s
+/// rank, so that it broadcasts against it.
+Value broadcastScalar(PatternRewriter &rewriter, Location loc,
+                      RankedTensorType type, double value) {
+  auto scalarType = RankedTensorType::get(
+      SmallVector<int64_t>(type.getRank(), 1), type.getElementType());
+  return rewriter.create<arith::ConstantOp>(
+      loc, DenseElementsAttr::get(
+               scalarType,
+               rewriter.getFloatAttr(type.getElementType(), value)));
+}
+
 /// NNAPI orders window parameters [left, right, top, bottom] and [w, h];
 /// TOSA uses [top, bottom, left, right] and [y, x].
 SmallVector<int64_t> nnapiPadding(ArrayRef<int64_t> tosaPad) {
@@ -430,10 +442,7 @@ struct SqrtPattern : ToNNAPI<tosa::PowOp, SqrtOp> {
   explicit SqrtPattern(MLIRContext *ctx) : ToNNAPI(ctx, /*benefit=*/2) {}
   LogicalResult matchAndRewrite(tosa::PowOp op,
                                 PatternRewriter &rewriter) const override {
-    DenseFPElementsAttr exponent;
-    if (!matchPattern(op.getInput2(), m_Constant(&exponent)) ||
-        !exponent.isSplat() ||
-        exponent.getSplatValue<APFloat>().convertToDouble() != 0.5)
+    if (splatValue(op.getInput2()) != 0.5)
       return rewriter.notifyMatchFailure(op, "exponent is not 0.5");
     if (failed(checkTensors(op, rewriter)))
       return failure();
@@ -452,14 +461,9 @@ struct ReciprocalPattern : ToNNAPI<tosa::ReciprocalOp, DivOp> {
     if (failed(checkTensors(op, rewriter)))
       return failure();
     auto type = cast<RankedTensorType>(op.getType());
-    // A one-element dividend that broadcasts to the divisor's shape.
-    auto oneType = RankedTensorType::get(
-        SmallVector<int64_t>(type.getRank() ? 1 : 0, 1), type.getElementType());
-    Value one = rewriter.create<arith::ConstantOp>(
-        op.getLoc(), DenseElementsAttr::get(
-                         oneType, rewriter.getFloatAttr(type.getElementType(),
-                                                        1.0)));
-    rewriter.replaceOpWithNewOp<DivOp>(op, type, one, op.getInput1());
+    rewriter.replaceOpWithNewOp<DivOp>(
+        op, type, broadcastScalar(rewriter, op.getLoc(), type, 1.0),
+        op.getInput1());
     return success();
   }
 };
@@ -616,18 +620,6 @@ struct HardSwishPattern : ToNNAPI<tosa::MulOp, HardSwishOp> {
     return success();
   }
 };
-
-/// A splat constant of `type`'s element type, shaped [1, ..., 1] with `type`'s
-/// rank, so that it broadcasts against it.
-Value broadcastScalar(PatternRewriter &rewriter, Location loc,
-                      RankedTensorType type, double value) {
-  auto scalarType = RankedTensorType::get(
-      SmallVector<int64_t>(type.getRank(), 1), type.getElementType());
-  return rewriter.create<arith::ConstantOp>(
-      loc, DenseElementsAttr::get(
-               scalarType,
-               rewriter.getFloatAttr(type.getElementType(), value)));
-}
 
 /// Clamp bounds that match no activation: MAXIMUM with the lower bound and
 /// MINIMUM with the upper one (a bound at the float range is left out).
@@ -797,10 +789,8 @@ struct MatMulToFullyConnectedPattern
     int64_t k = bType.getDimSize(1), n = bType.getDimSize(2);
     int64_t m = outType.getDimSize(1);
     Type e = bType.getElementType();
-    auto weightType = RankedTensorType::get({n, k}, e);
     DenseElementsAttr weights =
-        permuteElements(b.reshape(RankedTensorType::get({k, n}, e)), {1, 0})
-            .reshape(weightType);
+        permuteElements(b.reshape(RankedTensorType::get({k, n}, e)), {1, 0});
     Location loc = op.getLoc();
     Value w = rewriter.create<arith::ConstantOp>(loc, weights);
     Value bias = rewriter.create<arith::ConstantOp>(

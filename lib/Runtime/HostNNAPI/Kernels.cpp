@@ -65,6 +65,30 @@ std::vector<size_t> broadcastStrides(const Shape &shape, size_t rank) {
 } // namespace
 
 namespace {
+/// Row-major strides of `shape`.
+std::vector<size_t> stridesOf(const Shape &shape) {
+  std::vector<size_t> strides(shape.size(), 1);
+  for (size_t i = shape.size(); i-- > 1;)
+    strides[i - 1] = strides[i] * shape[i];
+  return strides;
+}
+
+/// Calls f(index) for every index of `shape` in row-major order.
+template <typename F> void forEachIndex(const Shape &shape, F f) {
+  size_t total = numElements(shape);
+  std::vector<uint32_t> index(shape.size(), 0);
+  for (size_t flat = 0; flat < total; ++flat) {
+    f(index, flat);
+    for (size_t d = shape.size(); d-- > 0;) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+} // namespace
+
+namespace {
 /// The broadcast loop of binary(): the innermost dimension is one tight loop
 /// (both strides 0 or 1), the outer ones an odometer.
 template <typename F>
@@ -72,22 +96,21 @@ void broadcastLoop(const float *a, const std::vector<size_t> &sa,
                    const float *b, const std::vector<size_t> &sb, float *out,
                    const Shape &outShape, F f) {
   size_t rank = outShape.size();
-  size_t total = numElements(outShape);
   if (rank == 0) {
     out[0] = f(a[0], b[0]);
     return;
   }
   size_t inner = outShape[rank - 1];
   size_t da = sa[rank - 1], db = sb[rank - 1];
-  std::vector<uint32_t> index(rank - 1, 0);
-  for (size_t base = 0; base < total; base += inner) {
+  Shape outer(outShape.begin(), outShape.end() - 1);
+  forEachIndex(outer, [&](const std::vector<uint32_t> &index, size_t row) {
     size_t ia = 0, ib = 0;
     for (size_t d = 0; d + 1 < rank; ++d) {
       ia += index[d] * sa[d];
       ib += index[d] * sb[d];
     }
     const float *pa = a + ia, *pb = b + ib;
-    float *po = out + base;
+    float *po = out + row * inner;
     if (da && db)
       for (size_t i = 0; i < inner; ++i)
         po[i] = f(pa[i], pb[i]);
@@ -100,12 +123,7 @@ void broadcastLoop(const float *a, const std::vector<size_t> &sa,
     else
       for (size_t i = 0; i < inner; ++i)
         po[i] = f(pa[0], pb[0]);
-    for (size_t d = rank - 1; d-- > 0;) {
-      if (++index[d] < outShape[d])
-        break;
-      index[d] = 0;
-    }
-  }
+  });
 }
 } // namespace
 
@@ -400,30 +418,6 @@ void concatenation(const std::vector<const float *> &inputs,
       output += chunk;
     }
 }
-
-namespace {
-/// Row-major strides of `shape`.
-std::vector<size_t> stridesOf(const Shape &shape) {
-  std::vector<size_t> strides(shape.size(), 1);
-  for (size_t i = shape.size(); i-- > 1;)
-    strides[i - 1] = strides[i] * shape[i];
-  return strides;
-}
-
-/// Calls f(index) for every index of `shape` in row-major order.
-template <typename F> void forEachIndex(const Shape &shape, F f) {
-  size_t total = numElements(shape);
-  std::vector<uint32_t> index(shape.size(), 0);
-  for (size_t flat = 0; flat < total; ++flat) {
-    f(index, flat);
-    for (size_t d = shape.size(); d-- > 0;) {
-      if (++index[d] < shape[d])
-        break;
-      index[d] = 0;
-    }
-  }
-}
-} // namespace
 
 void transpose(const float *input, const Shape &is,
                const std::vector<int32_t> &perm, float *output) {

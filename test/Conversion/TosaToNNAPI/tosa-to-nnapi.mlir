@@ -46,7 +46,7 @@ func.func @softmax(%x: tensor<2x5xf32>) -> tensor<2x5xf32> attributes {nnapi.par
 // -----
 
 // CHECK-LABEL: func @elementwise
-// CHECK: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<1xf32>
+// CHECK: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<1x1x1x1xf32>
 // CHECK: nnapi.sub
 // CHECK: nnapi.mul
 // CHECK: nnapi.div %[[ONE]], %{{.*}} fused relu1
