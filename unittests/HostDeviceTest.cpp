@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <random>
 
@@ -812,5 +813,163 @@ TEST_F(HostDevice, DataOperationsFollowNNAPISemantics) {
     std::vector<std::vector<float>> r;
     ASSERT_TRUE(b.compileAndRun(nullptr, r)) << b.error();
     EXPECT_EQ(r[0], (std::vector<float>{11, 8, 14, 10}));
+  }
+}
+
+TEST_F(HostDevice, UpsamplingOperationsFollowNNAPISemantics) {
+  auto run = [&](HostModelBuilder &b) {
+    std::vector<std::vector<float>> r;
+    EXPECT_TRUE(b.compileAndRun(nullptr, r)) << b.error();
+    return r.empty() ? std::vector<float>() : r[0];
+  };
+  auto transposeConv = [&](HostModelBuilder &b, uint32_t x, uint32_t w,
+                           uint32_t bias, std::array<int32_t, 4> pad,
+                           int32_t stride, int32_t fuse, uint32_t out) {
+    b.operation(ANEURALNETWORKS_TRANSPOSE_CONV_2D,
+                {x, w, bias, b.i32(pad[0]), b.i32(pad[1]), b.i32(pad[2]),
+                 b.i32(pad[3]), b.i32(stride), b.i32(stride), b.i32(fuse),
+                 b.boolean(false)},
+                {out});
+  };
+  {
+    // Stride 2, no overlap: input pixel v at (y, x) writes v * filter at
+    // (2y + ky, 2x + kx); the padding crops column 0 and row 3.
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1, 2, 2, 1});
+    uint32_t w = b.constantOf({1, 2, 2, 1}, {1, 10, 100, 1000});
+    uint32_t bias = b.constantOf({1}, {0.5f});
+    uint32_t out = b.output({1, 3, 3, 1});
+    transposeConv(b, x, w, bias, {1, 0, 0, 1}, 2, 0, out);
+    b.setInput(0, {1, 2, 3, 4});
+    EXPECT_EQ(run(b), (std::vector<float>{10.5f, 2.5f, 20.5f, 1000.5f, 200.5f,
+                                          2000.5f, 30.5f, 4.5f, 40.5f}));
+  }
+  {
+    // Stride 1: the contributions overlap and add; then bias and relu.
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1, 2, 2, 1});
+    uint32_t w = b.constantOf({1, 2, 2, 1}, {1, 1, 1, 1});
+    uint32_t bias = b.constantOf({1}, {-5.5f});
+    uint32_t out = b.output({1, 3, 3, 1});
+    transposeConv(b, x, w, bias, {0, 0, 0, 0}, 1, ANEURALNETWORKS_FUSED_RELU,
+                  out);
+    b.setInput(0, {1, 2, 3, 4});
+    EXPECT_EQ(run(b), (std::vector<float>{0, 0, 0, 0, 4.5f, 0.5f, 0, 1.5f, 0}));
+  }
+  auto resize = [&](int32_t code, std::vector<float> in, uint32_t outW,
+                    std::vector<uint32_t> flags, bool scales = false) {
+    HostModelBuilder b(fn);
+    uint32_t inW = uint32_t(in.size());
+    uint32_t x = b.input({1, 1, inW, 1});
+    uint32_t out = b.output({1, 1, outW, 1});
+    std::vector<uint32_t> ins = {x};
+    if (scales) {
+      ins.push_back(b.f32(float(outW) / float(inW)));
+      ins.push_back(b.f32(1.0f));
+    } else {
+      ins.push_back(b.i32(int32_t(outW)));
+      ins.push_back(b.i32(1));
+    }
+    for (uint32_t f : flags)
+      ins.push_back(b.boolean(f));
+    b.operation(code, ins, {out});
+    b.setInput(0, in);
+    return run(b);
+  };
+  const int32_t bilinear = ANEURALNETWORKS_RESIZE_BILINEAR;
+  const int32_t nearest = ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR;
+  // Bilinear 2 -> 4: samples 0, .5, 1, 1.5 (the last past the edge); with
+  // half-pixel centers -.25, .25, .75, 1.25; 2 -> 3 with aligned corners
+  // 0, .5, 1. Sizes given as scales give the same.
+  EXPECT_EQ(resize(bilinear, {0, 4}, 4, {}), (std::vector<float>{0, 2, 4, 4}));
+  EXPECT_EQ(resize(bilinear, {0, 4}, 4, {}, true),
+            (std::vector<float>{0, 2, 4, 4}));
+  EXPECT_EQ(resize(bilinear, {0, 4}, 4, {0, 0, 1}),
+            (std::vector<float>{0, 1, 3, 4}));
+  EXPECT_EQ(resize(bilinear, {0, 4}, 3, {0, 1, 0}),
+            (std::vector<float>{0, 2, 4}));
+  // Nearest 3 -> 5: floor(o * .6); round(o * .5) with aligned corners
+  // (halves away from zero); floor((o + .5) * .6) with half-pixel centers.
+  EXPECT_EQ(resize(nearest, {0, 1, 2}, 5, {0}),
+            (std::vector<float>{0, 0, 1, 1, 2}));
+  EXPECT_EQ(resize(nearest, {0, 1, 2}, 5, {0, 1, 0}),
+            (std::vector<float>{0, 1, 1, 2, 2}));
+  EXPECT_EQ(resize(nearest, {0, 1, 2}, 5, {0, 0, 1}),
+            (std::vector<float>{0, 0, 1, 2, 2}));
+  // An infinite pixel does not leak into samples that give it weight 0.
+  std::vector<float> r = resize(bilinear, {1, INFINITY}, 3, {0, 1, 0});
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0], 1.0f);
+  EXPECT_TRUE(std::isinf(r[2]));
+}
+
+TEST_F(HostDevice, RejectsMalformedUpsamplingOperations) {
+  auto expectRejected = [&](HostModelBuilder &b, const char *message) {
+    EXPECT_EQ(b.compile(nullptr), nullptr);
+    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
+  };
+  auto transposeConv = [&](std::vector<uint32_t> inShape,
+                           std::vector<uint32_t> filterShape,
+                           uint32_t biasSize, std::array<int32_t, 4> pad,
+                           std::vector<uint32_t> outShape,
+                           const char *message) {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input(inShape);
+    uint32_t w = b.constant(filterShape), bias = b.constant({biasSize});
+    uint32_t out = b.output(outShape);
+    b.operation(ANEURALNETWORKS_TRANSPOSE_CONV_2D,
+                {x, w, bias, b.i32(pad[0]), b.i32(pad[1]), b.i32(pad[2]),
+                 b.i32(pad[3]), b.i32(2), b.i32(2), b.i32(0), b.boolean(false)},
+                {out});
+    expectRejected(b, message);
+  };
+  transposeConv({1, 2, 2, 3}, {4, 2, 2, 2}, 4, {0, 0, 0, 0}, {1, 4, 4, 4},
+                "filter input depth 2 does not match input depth 3");
+  transposeConv({1, 2, 2, 3}, {4, 2, 2, 3}, 3, {0, 0, 0, 0}, {1, 4, 4, 4},
+                "bias size 3 does not match output depth 4");
+  transposeConv({1, 2, 2, 3}, {4, 2, 2, 3}, 4, {2, 2, 0, 0}, {1, 4, 1, 4},
+                "padding crops the whole output");
+  transposeConv({1, 2, 2, 3}, {4, 2, 2, 3}, 4, {0, 0, -1, 0}, {1, 5, 4, 4},
+                "padding must be non-negative");
+  transposeConv({1, 2, 2, 3}, {4, 2, 2, 3}, 4, {0, 0, 0, 0}, {1, 5, 4, 4},
+                "output shape [1,5,4,4] differs from computed [1,4,4,4]");
+  {
+    // The implicit-padding form (output shape, padding scheme).
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1, 2, 2, 3});
+    uint32_t w = b.constant({4, 2, 2, 3}), bias = b.constant({4});
+    int32_t shape[] = {1, 4, 4, 4};
+    uint32_t out = b.output({1, 4, 4, 4});
+    b.operation(ANEURALNETWORKS_TRANSPOSE_CONV_2D,
+                {x, w, bias, b.tensorI32({4}, shape),
+                 b.i32(ANEURALNETWORKS_PADDING_SAME), b.i32(2), b.i32(2),
+                 b.i32(0), b.boolean(false)},
+                {out});
+    expectRejected(b, "only the explicit-padding form (11 inputs)");
+  }
+  auto resize = [&](std::vector<uint32_t> flags, int32_t width,
+                    std::vector<uint32_t> outShape, const char *message) {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1, 2, 2, 3});
+    uint32_t out = b.output(outShape);
+    std::vector<uint32_t> ins = {x, b.i32(width), b.i32(4)};
+    for (uint32_t f : flags)
+      ins.push_back(b.boolean(f));
+    b.operation(ANEURALNETWORKS_RESIZE_BILINEAR, ins, {out});
+    expectRejected(b, message);
+  };
+  resize({0, 1, 1}, 4, {1, 4, 4, 3},
+         "align_corners and half_pixel_centers exclude each other");
+  resize({1}, 4, {1, 4, 4, 3}, "NCHW layout is not supported");
+  resize({}, 0, {1, 4, 4, 3}, "output size must be positive");
+  resize({}, 5, {1, 4, 4, 3},
+         "output shape [1,4,4,3] differs from computed [1,4,5,3]");
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1, 2, 2, 3});
+    uint32_t out = b.output({1, 4, 4, 3});
+    b.operation(ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR,
+                {x, b.f32(-2.0f), b.f32(2.0f)}, {out});
+    expectRejected(b, "gives no valid output size");
   }
 }

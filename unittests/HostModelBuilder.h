@@ -60,9 +60,15 @@ public:
   }
   /// A constant tensor of uniform values in [lo, hi).
   uint32_t constant(std::vector<uint32_t> dims, float lo = -1, float hi = 1) {
+    return constantOf(dims, random(dims, lo, hi));
+  }
+  /// A constant tensor of the given values.
+  uint32_t constantOf(std::vector<uint32_t> dims, std::vector<float> given) {
     uint32_t idx = operand(floatType, dims);
+    if (given.size() != host::numElements(dims))
+      failure = "constant: wrong element count";
     std::vector<float> &values = constantValues[idx];
-    values = random(dims, lo, hi);
+    values = std::move(given);
     std::vector<uint8_t> &bytes = keep(encode(values));
     check(fn.ANeuralNetworksModel_setOperandValue(model, int32_t(idx),
                                                   bytes.data(), bytes.size()));

@@ -101,3 +101,32 @@ func.func @fl6_batch_matmul(%a: tensor<1x4x3xf32>, %x: tensor<3x4x5xf32>, %y: te
   %1 = tosa.matmul %x, %y : (tensor<3x4x5xf32>, tensor<3x5x6xf32>) -> tensor<3x4x6xf32>
   return %0, %1 : tensor<1x4x2xf32>, tensor<3x4x6xf32>
 }
+
+// -----
+
+// Upsampling: RESIZE_BILINEAR is level 1; TRANSPOSE_CONV_2D and
+// RESIZE_NEAREST_NEIGHBOR level 3; half-pixel centers (and aligned corners)
+// level 4.
+// FL2-LABEL: func @upsampling
+// FL2: call @upsampling_nnapi_0(%arg0)
+// FL2-NOT: call
+// FL3-LABEL: func @upsampling
+// FL3: tosa.resize %arg0 {{.*}}BILINEAR
+// FL3-NOT: tosa.{{[a-z_]+}} %
+// FL3: return
+// FL4-LABEL: func @upsampling
+// FL4-NOT: tosa.{{[a-z_]+}} %
+// FL4: return
+func.func @upsampling(%x: tensor<1x4x4x3xf32>) -> (tensor<1x8x8x3xf32>, tensor<1x8x8x2xf32>, tensor<1x8x8x3xf32>, tensor<1x8x8x3xf32>) {
+  // expected-remark@+1 {{NNAPI partition @upsampling_nnapi_0 of 1 op(s)}}
+  %0 = tosa.resize %x {scale = array<i64: 4, 2, 4, 2>, offset = array<i64: 0, 0>, border = array<i64: 2, 2>, mode = "BILINEAR"} : (tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32>
+  %w = "tosa.const"() {value = dense<0.5> : tensor<2x2x2x3xf32>} : () -> tensor<2x2x2x3xf32>
+  %b = "tosa.const"() {value = dense<0.1> : tensor<2xf32>} : () -> tensor<2xf32>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (TRANSPOSE_CONV_2D), the target is 1}}
+  %1 = tosa.transpose_conv2d %x, %w, %b {out_pad = array<i64: 0, 0, 0, 0>, out_shape = array<i64: 1, 8, 8, 2>, stride = array<i64: 2, 2>} : (tensor<1x4x4x3xf32>, tensor<2x2x2x3xf32>, tensor<2xf32>) -> tensor<1x8x8x2xf32>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (RESIZE_NEAREST_NEIGHBOR), the target is 1}}
+  %2 = tosa.resize %x {scale = array<i64: 4, 2, 4, 2>, offset = array<i64: -2, -2>, border = array<i64: 0, 0>, mode = "NEAREST_NEIGHBOR"} : (tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 4 (align_corners or half_pixel_centers), the target is 1}}
+  %3 = tosa.resize %x {scale = array<i64: 4, 2, 4, 2>, offset = array<i64: -1, -1>, border = array<i64: 1, 1>, mode = "BILINEAR"} : (tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32>
+  return %0, %1, %2, %3 : tensor<1x8x8x3xf32>, tensor<1x8x8x2xf32>, tensor<1x8x8x3xf32>, tensor<1x8x8x3xf32>
+}

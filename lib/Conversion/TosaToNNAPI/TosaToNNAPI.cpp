@@ -17,6 +17,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cfloat>
 #include <cstdio>
 
@@ -326,6 +327,12 @@ mlir::nnapi::OpWork mlir::nnapi::estimateWork(Operation *op) {
         // Weight [KH, KW, C, M].
         work.macs = out * dim(c.getWeight(), 0) * dim(c.getWeight(), 1);
       })
+      .Case([&](tosa::TransposeConv2DOp c) {
+        // Filter [OC, KH, KW, IC]: each input pixel meets every filter tap.
+        work.macs = double(numElements(c.getInput().getType())) *
+                    dim(c.getFilter(), 0) * dim(c.getFilter(), 1) *
+                    dim(c.getFilter(), 2);
+      })
       .Case([&](tosa::FullyConnectedOp f) {
         work.macs = out * dim(f.getWeight(), 1);
       })
@@ -541,6 +548,122 @@ struct DepthwiseConv2DPattern : ToNNAPI<tosa::DepthwiseConv2DOp, DepthwiseConv2D
         rewriter.getI32IntegerAttr(static_cast<int32_t>(w[3])),
         FuseCodeAttr::get(rewriter.getContext(), FuseCode::none));
     return success();
+  }
+};
+
+/// TOSA's out_pad [top, bottom, left, right] extends (positive) or crops
+/// (negative) the full transposed-convolution output; NNAPI's padding only
+/// crops, so out_pad must not be positive.
+struct TransposeConv2DPattern
+    : ToNNAPI<tosa::TransposeConv2DOp, TransposeConv2DOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::TransposeConv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getQuantizationInfo())
+      return rewriter.notifyMatchFailure(
+          op, "quantized transpose_conv2d is not supported yet");
+    if (failed(checkTensors(op, rewriter)) ||
+        failed(checkConstant(op, op.getFilter(), "filter", rewriter)) ||
+        failed(checkConstant(op, op.getBias(), "bias", rewriter)))
+      return failure();
+    ArrayRef<int64_t> outPad = op.getOutPad();
+    if (llvm::any_of(outPad, [](int64_t p) { return p > 0; }))
+      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+        diag << "out_pad [";
+        llvm::interleaveComma(outPad, diag);
+        diag << "] extends the output (ONNX output_padding); NNAPI's padding "
+                "only crops";
+      });
+    SmallVector<int64_t> crop = llvm::map_to_vector(
+        nnapiPadding(outPad), [](int64_t p) { return -p; });
+    rewriter.replaceOpWithNewOp<TransposeConv2DOp>(
+        op, op.getType(), op.getInput(), op.getFilter(), op.getBias(),
+        rewriter.getDenseI64ArrayAttr(crop),
+        rewriter.getDenseI64ArrayAttr(swapYX(op.getStride())), FuseCode::none);
+    return success();
+  }
+};
+
+/// NNAPI's resize flags that sample one dimension of a tosa.resize the same
+/// way: TOSA samples output index o at (o * d + offset) / n (scale n/d),
+/// NNAPI at the float formulas of nnapi.resize_*. Checked index by index,
+/// so whatever NNAPI's float arithmetic does is what TOSA asked for.
+struct ResizeFlags {
+  bool alignCorners, halfPixelCenters;
+};
+constexpr ResizeFlags kResizeFlags[] = {
+    {false, false}, {false, true}, {true, false}};
+
+float nnapiResizeScale(int64_t in, int64_t out, ResizeFlags f) {
+  if (f.alignCorners && out > 1)
+    return float(in - 1) / float(out - 1);
+  return float(in) / float(out);
+}
+
+bool resizeDimMatches(bool bilinear, int64_t in, int64_t out, int64_t n,
+                      int64_t d, int64_t offset, ResizeFlags f) {
+  float scale = nnapiResizeScale(in, out, f);
+  for (int64_t o = 0; o < out; ++o) {
+    int64_t y = o * d + offset;
+    if (bilinear) {
+      // Both clamp the sample to the input; compare the sample points.
+      double tosa = std::clamp(double(y) / double(n), 0.0, double(in - 1));
+      float x = f.halfPixelCenters ? (float(o) + 0.5f) * scale - 0.5f
+                                   : float(o) * scale;
+      double nnapi = std::clamp(double(x), 0.0, double(in - 1));
+      if (std::abs(tosa - nnapi) > 1e-5 * double(in))
+        return false;
+      continue;
+    }
+    // TOSA rounds y / n half up (n is even, see the pattern).
+    int64_t q = y >= 0 ? y / n : -((-y + n - 1) / n);
+    int64_t tosa = std::clamp<int64_t>(q + (2 * (y - q * n) >= n), 0, in - 1);
+    float x = (float(o) + (f.halfPixelCenters ? 0.5f : 0.0f)) * scale;
+    int64_t i = int64_t(f.alignCorners ? std::round(x) : std::floor(x));
+    if (std::clamp<int64_t>(i, 0, in - 1) != tosa)
+      return false;
+  }
+  return true;
+}
+
+struct ResizePattern
+    : ToNNAPI<tosa::ResizeOp, ResizeBilinearOp, ResizeNearestNeighborOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::ResizeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
+    bool bilinear = op.getMode() == "BILINEAR";
+    auto in = cast<RankedTensorType>(op.getInput().getType()).getShape();
+    auto out = cast<RankedTensorType>(op.getType()).getShape();
+    ArrayRef<int64_t> scale = op.getScale(), offset = op.getOffset();
+    if (!bilinear && (scale[0] % 2 || scale[2] % 2))
+      return rewriter.notifyMatchFailure(
+          op, "nearest-neighbor resize with an odd scale numerator");
+    for (ResizeFlags f : kResizeFlags) {
+      if (!resizeDimMatches(bilinear, in[1], out[1], scale[0], scale[1],
+                            offset[0], f) ||
+          !resizeDimMatches(bilinear, in[2], out[2], scale[2], scale[3],
+                            offset[1], f))
+        continue;
+      if (bilinear)
+        rewriter.replaceOpWithNewOp<ResizeBilinearOp>(
+            op, op.getType(), op.getInput(), f.alignCorners,
+            f.halfPixelCenters);
+      else
+        rewriter.replaceOpWithNewOp<ResizeNearestNeighborOp>(
+            op, op.getType(), op.getInput(), f.alignCorners,
+            f.halfPixelCenters);
+      return success();
+    }
+    return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+      diag << "scale [";
+      llvm::interleaveComma(scale, diag);
+      diag << "] and offset [";
+      llvm::interleaveComma(offset, diag);
+      diag << "] sample like no NNAPI resize (asymmetric, half-pixel centers "
+              "or aligned corners)";
+    });
   }
 };
 
@@ -870,7 +993,7 @@ void mlir::nnapi::populateTosaToNNAPIPatterns(RewritePatternSet &patterns) {
                BinaryPattern<tosa::PowOp, PowOp>, SqrtPattern,
                UnaryPattern<tosa::ReshapeOp, ReshapeOp>, ReciprocalPattern,
                ClampPattern, Conv2DPattern, DepthwiseConv2DPattern,
-               FullyConnectedPattern,
+               TransposeConv2DPattern, ResizePattern, FullyConnectedPattern,
                PoolPattern<tosa::MaxPool2dOp, MaxPool2DOp>,
                PoolPattern<tosa::AvgPool2dOp, AveragePool2DOp>, ConcatPattern,
                ClampBoundsPattern, TransposePattern, PadPattern,

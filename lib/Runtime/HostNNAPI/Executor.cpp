@@ -66,6 +66,16 @@ public:
       depthwiseConv2d(in0, shapes[0], b[inputs[1]], shapes[1], b[inputs[2]],
                       out, outShape, w, params.depthMultiplier);
       break;
+    case ANEURALNETWORKS_TRANSPOSE_CONV_2D:
+      transposeConv2d(in0, shapes[0], b[inputs[1]], shapes[1], b[inputs[2]],
+                      out, outShape, w);
+      break;
+    case ANEURALNETWORKS_RESIZE_BILINEAR:
+      resizeBilinear(in0, shapes[0], out, outShape, params.resize);
+      break;
+    case ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR:
+      resizeNearest(in0, shapes[0], out, outShape, params.resize);
+      break;
     case ANEURALNETWORKS_FULLY_CONNECTED:
       fullyConnected(in0, b[inputs[1]], shapes[1], b[inputs[2]], out,
                      params.batch, params.fuseCode);

@@ -62,6 +62,7 @@ struct OpParams {
   float padValue = 0.0f;      ///< PAD_V2.
   std::vector<bool> reduced;  ///< MEAN, REDUCE_*: per input dimension.
   bool adjA = false, adjB = false; ///< BATCH_MATMUL.
+  Resize resize;                   ///< RESIZE_*.
 };
 
 struct HostModel {

@@ -251,6 +251,44 @@ void depthwiseConv2d(const float *input, const Shape &is, const float *filter,
       }
 }
 
+void transposeConv2d(const float *input, const Shape &is, const float *filter,
+                     const Shape &fs, const float *bias, float *output,
+                     const Shape &os, const Window &w) {
+  const int32_t batches = is[0], inH = is[1], inW = is[2], inC = is[3];
+  const int32_t outC = fs[0], kH = fs[1], kW = fs[2];
+  const int32_t outH = os[1], outW = os[2];
+  // Output-stationary: output pixel (oy, ox) gathers input pixel (iy, ix)
+  // through filter tap (ky, kx) when iy * stride + ky = oy + padTop.
+  for (int32_t n = 0; n < batches; ++n)
+    for (int32_t oy = 0; oy < outH; ++oy)
+      for (int32_t ox = 0; ox < outW; ++ox) {
+        float *out = output + ((size_t(n) * outH + oy) * outW + ox) * outC;
+        for (int32_t oc = 0; oc < outC; ++oc)
+          out[oc] = bias[oc];
+        for (int32_t ky = 0; ky < kH; ++ky) {
+          int32_t y = oy + w.padTop - ky;
+          if (y < 0 || y % w.strideH || y / w.strideH >= inH)
+            continue;
+          int32_t iy = y / w.strideH;
+          for (int32_t kx = 0; kx < kW; ++kx) {
+            int32_t x = ox + w.padLeft - kx;
+            if (x < 0 || x % w.strideW || x / w.strideW >= inW)
+              continue;
+            int32_t ix = x / w.strideW;
+            const float *in = input + ((size_t(n) * inH + iy) * inW + ix) * inC;
+            for (int32_t oc = 0; oc < outC; ++oc) {
+              const float *f = filter + ((size_t(oc) * kH + ky) * kW + kx) * inC;
+              float acc = 0.0f;
+              for (int32_t ic = 0; ic < inC; ++ic)
+                acc += in[ic] * f[ic];
+              out[oc] += acc;
+            }
+          }
+        }
+        applyFusedActivation(out, outC, w.fuseCode);
+      }
+}
+
 void fullyConnected(const float *input, const float *weights,
                     const Shape &ws, const float *bias, float *output,
                     uint32_t batch, int32_t fuseCode) {
@@ -547,6 +585,97 @@ void batchMatmul(const float *a, const Shape &as, bool adjA, const float *b,
         op[i * n + j] = sum;
       }
   }
+}
+
+namespace {
+/// NNAPI's resize scale along one dimension, in float as drivers compute it.
+float resizeScale(uint32_t in, uint32_t out, Resize how) {
+  if (how.alignCorners && out > 1)
+    return float(in - 1) / float(out - 1);
+  return float(in) / float(out);
+}
+
+/// Bilinear taps along one dimension: output index o reads lower[o] with
+/// weight 1 - frac[o] and upper[o] with frac[o]. A sample before the first
+/// pixel gets lower = upper = 0, after the last lower = upper = in - 1, so
+/// it takes the edge value.
+struct Taps {
+  std::vector<uint32_t> lower, upper;
+  std::vector<float> frac;
+};
+Taps bilinearTaps(uint32_t in, uint32_t out, Resize how) {
+  Taps t;
+  float scale = resizeScale(in, out, how);
+  for (uint32_t o = 0; o < out; ++o) {
+    float x = how.halfPixelCenters ? (float(o) + 0.5f) * scale - 0.5f
+                                   : float(o) * scale;
+    float lo = std::floor(x);
+    int64_t l = std::clamp<int64_t>(int64_t(lo), 0, int64_t(in) - 1);
+    int64_t u = std::clamp<int64_t>(int64_t(std::ceil(x)), 0, int64_t(in) - 1);
+    t.lower.push_back(uint32_t(l));
+    t.upper.push_back(uint32_t(u));
+    t.frac.push_back(l == u ? 0.0f : x - lo);
+  }
+  return t;
+}
+
+std::vector<uint32_t> nearestTaps(uint32_t in, uint32_t out, Resize how) {
+  std::vector<uint32_t> t;
+  float scale = resizeScale(in, out, how);
+  float offset = how.halfPixelCenters ? 0.5f : 0.0f;
+  for (uint32_t o = 0; o < out; ++o) {
+    float x = (float(o) + offset) * scale;
+    int64_t i = int64_t(how.alignCorners ? std::round(x) : std::floor(x));
+    t.push_back(uint32_t(std::clamp<int64_t>(i, 0, int64_t(in) - 1)));
+  }
+  return t;
+}
+} // namespace
+
+void resizeBilinear(const float *input, const Shape &is, float *output,
+                    const Shape &os, Resize how) {
+  const uint32_t inH = is[1], inW = is[2], c = is[3];
+  const uint32_t outH = os[1], outW = os[2];
+  Taps ys = bilinearTaps(inH, outH, how), xs = bilinearTaps(inW, outW, how);
+  for (uint32_t n = 0; n < is[0]; ++n) {
+    const float *image = input + size_t(n) * inH * inW * c;
+    for (uint32_t oy = 0; oy < outH; ++oy) {
+      const float *r0 = image + size_t(ys.lower[oy]) * inW * c;
+      const float *r1 = image + size_t(ys.upper[oy]) * inW * c;
+      float fy = ys.frac[oy];
+      for (uint32_t ox = 0; ox < outW; ++ox) {
+        float *out = output + ((size_t(n) * outH + oy) * outW + ox) * c;
+        size_t x0 = size_t(xs.lower[ox]) * c, x1 = size_t(xs.upper[ox]) * c;
+        float fx = xs.frac[ox];
+        for (uint32_t k = 0; k < c; ++k) {
+          // A zero weight must not read its pixel: 0 * inf is NaN.
+          float top = fx == 0.0f ? r0[x0 + k]
+                                 : r0[x0 + k] * (1 - fx) + r0[x1 + k] * fx;
+          if (fy == 0.0f) {
+            out[k] = top;
+            continue;
+          }
+          float bottom = fx == 0.0f ? r1[x0 + k]
+                                    : r1[x0 + k] * (1 - fx) + r1[x1 + k] * fx;
+          out[k] = top * (1 - fy) + bottom * fy;
+        }
+      }
+    }
+  }
+}
+
+void resizeNearest(const float *input, const Shape &is, float *output,
+                   const Shape &os, Resize how) {
+  const uint32_t inH = is[1], inW = is[2], c = is[3];
+  const uint32_t outH = os[1], outW = os[2];
+  std::vector<uint32_t> ys = nearestTaps(inH, outH, how);
+  std::vector<uint32_t> xs = nearestTaps(inW, outW, how);
+  for (uint32_t n = 0; n < is[0]; ++n)
+    for (uint32_t oy = 0; oy < outH; ++oy)
+      for (uint32_t ox = 0; ox < outW; ++ox)
+        std::memcpy(output + ((size_t(n) * outH + oy) * outW + ox) * c,
+                    input + ((size_t(n) * inH + ys[oy]) * inW + xs[ox]) * c,
+                    c * sizeof(float));
 }
 
 float halfToFloat(uint16_t h) {

@@ -10,6 +10,7 @@
 
 #include "HostModel.h"
 
+#include <cmath>
 #include <limits>
 
 namespace nnapi_mlir::host {
@@ -169,6 +170,8 @@ private:
                    int32_t dilationH, int32_t dilationW, uint32_t channels);
   int binaryOp(bool fused);
   int convLike(bool depthwise);
+  int transposeConv();
+  int resize();
   int pool();
   int fullyConnected();
   int softmax();
@@ -325,6 +328,103 @@ int Validator::convLike(bool depthwise) {
   }
   return windowOutput(is, params.filterH, params.filterW, w.dilationH,
                       w.dilationW, outC);
+}
+
+int Validator::transposeConv() {
+  // Explicit padding: input, filter, bias, paddings (4), strides (2), fuse,
+  // layout. The implicit form (an output shape and a padding scheme) has 9.
+  if (int rc = expectCounts(9, 11, 1))
+    return rc;
+  if (op.inputs.size() != 11)
+    return bad("only the explicit-padding form (11 inputs) is implemented by "
+               "the host implementation, got " +
+               std::to_string(op.inputs.size()) + " inputs");
+  size_t next = 3;
+  Window &w = params.window;
+  if (int rc = explicitPadding(next))
+    return rc;
+  if (int rc = positiveScalars(next, {&w.strideW, &w.strideH}, "stride"))
+    return rc;
+  if (int rc = expectFuse(next++))
+    return rc;
+  w.fuseCode = params.fuseCode;
+  if (int rc = expectScalar(next, ANEURALNETWORKS_BOOL, "layout"))
+    return rc;
+  if (m.b8(op.inputs[next]))
+    return bad("NCHW layout is not supported by the host implementation");
+  if (int rc = expectFloatTensor(0, "input", 4, 4))
+    return rc;
+  if (int rc = expectFloatTensor(1, "filter", 4, 4))
+    return rc;
+  if (int rc = expectFloatTensor(2, "bias", 1, 1))
+    return rc;
+  const Shape &is = in(0).dims, &fs = in(1).dims;
+  if (fs[3] != is[3])
+    return bad("filter input depth " + std::to_string(fs[3]) +
+               " does not match input depth " + std::to_string(is[3]));
+  if (in(2).dims[0] != fs[0])
+    return bad("bias size " + std::to_string(in(2).dims[0]) +
+               " does not match output depth " + std::to_string(fs[0]));
+  // (in - 1) * stride + filter - paddings, in 64 bits: none of it wraps.
+  int64_t outH = (int64_t(is[1]) - 1) * w.strideH + fs[1] - w.padTop -
+                 w.padBottom;
+  int64_t outW = (int64_t(is[2]) - 1) * w.strideW + fs[2] - w.padLeft -
+                 w.padRight;
+  if (outH < 1 || outW < 1)
+    return bad("padding crops the whole output");
+  if (outH > std::numeric_limits<int32_t>::max() ||
+      outW > std::numeric_limits<int32_t>::max())
+    return bad("the output is larger than 2^31 - 1");
+  return expectOutput({is[0], uint32_t(outH), uint32_t(outW), fs[0]});
+}
+
+int Validator::resize() {
+  // input, then width and height (INT32 sizes, or float scales from feature
+  // level 3), then optional layout, align_corners, half_pixel_centers.
+  if (int rc = expectCounts(3, 6, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 4, 4))
+    return rc;
+  const Shape &is = in(0).dims;
+  uint64_t size[2]; // width, height
+  if (in(1).type == ANEURALNETWORKS_INT32) {
+    for (size_t i : {1, 2}) {
+      if (int rc = expectScalar(i, ANEURALNETWORKS_INT32, "output size"))
+        return rc;
+      int32_t v = m.i32(op.inputs[i]);
+      if (v < 1)
+        return bad("output size must be positive");
+      size[i - 1] = uint64_t(v);
+    }
+  } else {
+    int32_t scaleType = in(0).type == ANEURALNETWORKS_TENSOR_FLOAT16
+                            ? ANEURALNETWORKS_FLOAT16
+                            : ANEURALNETWORKS_FLOAT32;
+    for (size_t i : {1, 2}) {
+      if (int rc = expectScalar(i, scaleType,
+                                "output size (INT32) or scale (float)"))
+        return rc;
+      double scale = m.f32(op.inputs[i]);
+      double v = std::floor(double(is[3 - i]) * scale);
+      if (!(v >= 1.0) || v > double(std::numeric_limits<int32_t>::max()))
+        return bad("scale " + std::to_string(scale) +
+                   " gives no valid output size");
+      size[i - 1] = uint64_t(v);
+    }
+  }
+  const char *flags[] = {"layout", "align_corners", "half_pixel_centers"};
+  bool values[3] = {false, false, false};
+  for (size_t i = 3; i < op.inputs.size(); ++i) {
+    if (int rc = expectScalar(i, ANEURALNETWORKS_BOOL, flags[i - 3]))
+      return rc;
+    values[i - 3] = m.b8(op.inputs[i]);
+  }
+  if (values[0])
+    return bad("NCHW layout is not supported by the host implementation");
+  if (values[1] && values[2])
+    return bad("align_corners and half_pixel_centers exclude each other");
+  params.resize = {values[1], values[2]};
+  return expectOutput({is[0], uint32_t(size[1]), uint32_t(size[0]), is[3]});
 }
 
 int Validator::pool() {
@@ -705,6 +805,11 @@ int Validator::run() {
     return convLike(false);
   case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
     return convLike(true);
+  case ANEURALNETWORKS_TRANSPOSE_CONV_2D:
+    return transposeConv();
+  case ANEURALNETWORKS_RESIZE_BILINEAR:
+  case ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR:
+    return resize();
   case ANEURALNETWORKS_FULLY_CONNECTED:
     return fullyConnected();
   case ANEURALNETWORKS_MAX_POOL_2D: case ANEURALNETWORKS_AVERAGE_POOL_2D:

@@ -163,6 +163,25 @@ LogicalResult BlobBuilder::addOperation(Operation *op) {
         in.push_back(fuse(conv));
         dilations(in, conv.getDilations());
       })
+      .Case([&](TransposeConv2DOp conv) {
+        window(in, conv.getPadding(), conv.getStrides());
+        in.push_back(fuse(conv));
+        in.push_back(model.addBool(false)); // NHWC, not optional here
+      })
+      .Case<ResizeBilinearOp, ResizeNearestNeighborOp>([&](auto resize) {
+        ArrayRef<int64_t> out = resize.getOutput().getType().getShape();
+        in.push_back(model.addInt32(static_cast<int32_t>(out[2])));
+        in.push_back(model.addInt32(static_cast<int32_t>(out[1])));
+        // RESIZE_NEAREST_NEIGHBOR's layout operand is mandatory; the flags
+        // (and, for RESIZE_BILINEAR, the layout before them) only when set.
+        bool flags = resize.getAlignCorners() || resize.getHalfPixelCenters();
+        if (flags || isa<ResizeNearestNeighborOp>(resize))
+          in.push_back(model.addBool(false)); // NHWC
+        if (flags) {
+          in.push_back(model.addBool(resize.getAlignCorners()));
+          in.push_back(model.addBool(resize.getHalfPixelCenters()));
+        }
+      })
       .Case<MaxPool2DOp, AveragePool2DOp>([&](auto pool) {
         window(in, pool.getPadding(), pool.getStrides());
         for (int64_t f : pool.getFilter())

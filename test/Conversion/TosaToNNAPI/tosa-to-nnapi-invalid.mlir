@@ -40,3 +40,23 @@ func.func @rank5(%x: tensor<1x1x1x1x4xf32>) -> tensor<1x1x1x1x4xf32> attributes 
   %0 = tosa.add %x, %x : (tensor<1x1x1x1x4xf32>, tensor<1x1x1x1x4xf32>) -> tensor<1x1x1x1x4xf32>
   return %0 : tensor<1x1x1x1x4xf32>
 }
+
+// -----
+
+// ONNX output_padding extends the output with bias-only rows.
+func.func @transpose_conv_output_padding(%x: tensor<1x4x4x3xf32>) -> tensor<1x10x10x2xf32> attributes {nnapi.partition} {
+  %w = "tosa.const"() {value = dense<0.5> : tensor<2x2x2x3xf32>} : () -> tensor<2x2x2x3xf32>
+  %b = "tosa.const"() {value = dense<0.1> : tensor<2xf32>} : () -> tensor<2xf32>
+  // expected-error@+1 {{'tosa.transpose_conv2d' cannot run on NNAPI: out_pad [0, 1, 0, 1] extends the output (ONNX output_padding); NNAPI's padding only crops}}
+  %0 = tosa.transpose_conv2d %x, %w, %b {out_pad = array<i64: 0, 1, 0, 1>, out_shape = array<i64: 1, 10, 10, 2>, stride = array<i64: 2, 2>} : (tensor<1x4x4x3xf32>, tensor<2x2x2x3xf32>, tensor<2xf32>) -> tensor<1x10x10x2xf32>
+  return %0 : tensor<1x10x10x2xf32>
+}
+
+// -----
+
+// A sampling offset no NNAPI flag gives (a quarter pixel).
+func.func @resize_offset(%x: tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'tosa.resize' cannot run on NNAPI: scale [4, 2, 4, 2] and offset [1, 1] sample like no NNAPI resize (asymmetric, half-pixel centers or aligned corners)}}
+  %0 = tosa.resize %x {scale = array<i64: 4, 2, 4, 2>, offset = array<i64: 1, 1>, border = array<i64: 3, 3>, mode = "BILINEAR"} : (tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32>
+  return %0 : tensor<1x8x8x3xf32>
+}

@@ -249,3 +249,38 @@ func.func @erf(%x: tensor<8xf32>) -> tensor<8xf32> attributes {nnapi.partition} 
   %0 = tosa.erf %x : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// TOSA's negative out_pad [top, bottom, left, right] crops: NNAPI padding
+// [left, right, top, bottom]; stride [y, x] becomes [w, h]; relu fuses.
+// CHECK-LABEL: func @transpose_conv
+// CHECK: nnapi.transpose_conv_2d %arg0, %{{.*}}, %{{.*}} padding = [0, 1, 1, 0] strides = [2, 3] fused relu : (tensor<1x4x4x3xf32>, tensor<2x3x3x3xf32>, tensor<2xf32>) -> tensor<1x11x8x2xf32>
+// CHECK-NOT: nnapi.relu
+func.func @transpose_conv(%x: tensor<1x4x4x3xf32>) -> tensor<1x11x8x2xf32> attributes {nnapi.partition} {
+  %w = "tosa.const"() {value = dense<0.5> : tensor<2x3x3x3xf32>} : () -> tensor<2x3x3x3xf32>
+  %b = "tosa.const"() {value = dense<0.1> : tensor<2xf32>} : () -> tensor<2xf32>
+  %0 = tosa.transpose_conv2d %x, %w, %b {out_pad = array<i64: -1, 0, 0, -1>, out_shape = array<i64: 1, 11, 8, 2>, stride = array<i64: 3, 2>} : (tensor<1x4x4x3xf32>, tensor<2x3x3x3xf32>, tensor<2xf32>) -> tensor<1x11x8x2xf32>
+  %1 = tosa.clamp %0 {min_fp = 0.0 : f32, max_fp = 3.40282347e+38 : f32, min_int = 0 : i64, max_int = 2147483647 : i64} : (tensor<1x11x8x2xf32>) -> tensor<1x11x8x2xf32>
+  return %1 : tensor<1x11x8x2xf32>
+}
+
+// -----
+
+// tosa.resize samples output o at (o * d + offset) / n: each of NNAPI's
+// samplings, as the ONNX importer writes them for 4 -> 8 (and 4 -> 7 with
+// aligned corners), and nearest neighbours.
+// CHECK-LABEL: func @resizes
+// CHECK: nnapi.resize_bilinear %arg0 half_pixel_centers : (tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32>
+// CHECK: nnapi.resize_bilinear %arg0 : (tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32>
+// CHECK: nnapi.resize_bilinear %arg0 align_corners : (tensor<1x4x4x3xf32>) -> tensor<1x7x7x3xf32>
+// CHECK: nnapi.resize_nearest_neighbor %arg0 : (tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32>
+// CHECK: nnapi.resize_nearest_neighbor %arg0 align_corners : (tensor<1x4x4x3xf32>) -> tensor<1x7x7x3xf32>
+func.func @resizes(%x: tensor<1x4x4x3xf32>) -> (tensor<1x8x8x3xf32>, tensor<1x8x8x3xf32>, tensor<1x7x7x3xf32>, tensor<1x8x8x3xf32>, tensor<1x7x7x3xf32>) attributes {nnapi.partition} {
+  %0 = tosa.resize %x {scale = array<i64: 4, 2, 4, 2>, offset = array<i64: -1, -1>, border = array<i64: 1, 1>, mode = "BILINEAR"} : (tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32>
+  %1 = tosa.resize %x {scale = array<i64: 4, 2, 4, 2>, offset = array<i64: 0, 0>, border = array<i64: 2, 2>, mode = "BILINEAR"} : (tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32>
+  %2 = tosa.resize %x {scale = array<i64: 4, 2, 4, 2>, offset = array<i64: 0, 0>, border = array<i64: 0, 0>, mode = "BILINEAR"} : (tensor<1x4x4x3xf32>) -> tensor<1x7x7x3xf32>
+  %3 = tosa.resize %x {scale = array<i64: 4, 2, 4, 2>, offset = array<i64: -2, -2>, border = array<i64: 0, 0>, mode = "NEAREST_NEIGHBOR"} : (tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32>
+  %4 = tosa.resize %x {scale = array<i64: 4, 2, 4, 2>, offset = array<i64: 0, 0>, border = array<i64: 0, 0>, mode = "NEAREST_NEIGHBOR"} : (tensor<1x4x4x3xf32>) -> tensor<1x7x7x3xf32>
+  return %0, %1, %2, %3, %4 : tensor<1x8x8x3xf32>, tensor<1x8x8x3xf32>, tensor<1x7x7x3xf32>, tensor<1x8x8x3xf32>, tensor<1x7x7x3xf32>
+}

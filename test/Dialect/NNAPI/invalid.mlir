@@ -387,3 +387,59 @@ func.func @hard_swish_rank5(%x: tensor<1x1x1x1x2xf32>) {
   %0 = nnapi.hard_swish %x : tensor<1x1x1x1x2xf32>
   return
 }
+
+// -----
+
+func.func @transpose_conv_crop(%x: tensor<1x2x2x3xf32>, %w: tensor<4x2x2x3xf32>, %b: tensor<4xf32>) {
+  // expected-error@+1 {{padding crops the whole height}}
+  %0 = nnapi.transpose_conv_2d %x, %w, %b padding = [0, 0, 3, 2] strides = [1, 1] : (tensor<1x2x2x3xf32>, tensor<4x2x2x3xf32>, tensor<4xf32>) -> tensor<1x1x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_conv_shape(%x: tensor<1x2x2x3xf32>, %w: tensor<4x2x2x3xf32>, %b: tensor<4xf32>) {
+  // expected-error@+1 {{result shape [1, 4, 4, 4] does not match the expected [1, 3, 3, 4]}}
+  %0 = nnapi.transpose_conv_2d %x, %w, %b padding = [0, 0, 0, 0] strides = [1, 1] : (tensor<1x2x2x3xf32>, tensor<4x2x2x3xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_conv_depth(%x: tensor<1x2x2x3xf32>, %w: tensor<4x2x2x2xf32>, %b: tensor<4xf32>) {
+  // expected-error@+1 {{filter input depth 2 does not match the input depth 3}}
+  %0 = nnapi.transpose_conv_2d %x, %w, %b padding = [0, 0, 0, 0] strides = [1, 1] : (tensor<1x2x2x3xf32>, tensor<4x2x2x2xf32>, tensor<4xf32>) -> tensor<1x3x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_conv_stride(%x: tensor<1x2x2x3xf32>, %w: tensor<4x2x2x3xf32>, %b: tensor<4xf32>) {
+  // expected-error@+1 {{'strides' elements must be >= 1, got 0}}
+  %0 = nnapi.transpose_conv_2d %x, %w, %b padding = [0, 0, 0, 0] strides = [0, 1] : (tensor<1x2x2x3xf32>, tensor<4x2x2x3xf32>, tensor<4xf32>) -> tensor<1x3x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @resize_flags(%x: tensor<1x2x2x3xf32>) {
+  // expected-error@+1 {{align_corners and half_pixel_centers exclude each other}}
+  %0 = nnapi.resize_bilinear %x align_corners half_pixel_centers : (tensor<1x2x2x3xf32>) -> tensor<1x4x4x3xf32>
+  return
+}
+
+// -----
+
+func.func @resize_channels(%x: tensor<1x2x2x3xf32>) {
+  // expected-error@+1 {{resizes only height and width: the result must keep the input's batch and channels}}
+  %0 = nnapi.resize_nearest_neighbor %x : (tensor<1x2x2x3xf32>) -> tensor<1x4x4x2xf32>
+  return
+}
+
+// -----
+
+func.func @resize_rank(%x: tensor<2x2x3xf32>) {
+  // expected-error@+1 {{input must have rank 4, got 3}}
+  %0 = nnapi.resize_bilinear %x : (tensor<2x2x3xf32>) -> tensor<4x4x3xf32>
+  return
+}

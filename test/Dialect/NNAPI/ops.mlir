@@ -95,3 +95,18 @@ func.func @data_and_reductions(%x: tensor<1x8x8x4xf32>, %a: tensor<4x16x8xf32>, 
   %12 = nnapi.transpose %h perm = [1, 0] : (tensor<2x3xf16>) -> tensor<3x2xf16>
   return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12 : tensor<1x4x8x8xf32>, tensor<1x10x10x4xf32>, tensor<1x8x10x4xf32>, tensor<1x3x8x2xf32>, tensor<2x8x8x8xf32>, tensor<1x1x1x4xf32>, tensor<4xf32>, tensor<1x8x4xf32>, tensor<1x8x8xf32>, tensor<1x8x8x1xf32>, tensor<4x16x32xf32>, tensor<1x8x8x4xf32>, tensor<3x2xf16>
 }
+
+// CHECK-LABEL: func @upsampling
+func.func @upsampling(%x: tensor<1x4x4x8xf32>, %h: tensor<1x4x4x8xf16>) -> (tensor<1x9x9x4xf32>, tensor<1x8x8x8xf32>, tensor<1x7x5x8xf32>, tensor<1x8x8x8xf16>) {
+  %w = arith.constant dense<0.5> : tensor<4x3x3x8xf32>
+  %b = arith.constant dense<0.0> : tensor<4xf32>
+  // CHECK: nnapi.transpose_conv_2d %{{.*}}, %{{.*}}, %{{.*}} padding = [0, 0, 0, 0] strides = [2, 2] fused relu : (tensor<1x4x4x8xf32>, tensor<4x3x3x8xf32>, tensor<4xf32>) -> tensor<1x9x9x4xf32>
+  %0 = nnapi.transpose_conv_2d %x, %w, %b padding = [0, 0, 0, 0] strides = [2, 2] fused relu : (tensor<1x4x4x8xf32>, tensor<4x3x3x8xf32>, tensor<4xf32>) -> tensor<1x9x9x4xf32>
+  // CHECK: nnapi.resize_bilinear %{{.*}} half_pixel_centers : (tensor<1x4x4x8xf32>) -> tensor<1x8x8x8xf32>
+  %1 = nnapi.resize_bilinear %x half_pixel_centers : (tensor<1x4x4x8xf32>) -> tensor<1x8x8x8xf32>
+  // CHECK: nnapi.resize_bilinear %{{.*}} align_corners : (tensor<1x4x4x8xf32>) -> tensor<1x7x5x8xf32>
+  %2 = nnapi.resize_bilinear %x align_corners : (tensor<1x4x4x8xf32>) -> tensor<1x7x5x8xf32>
+  // CHECK: nnapi.resize_nearest_neighbor %{{.*}} : (tensor<1x4x4x8xf16>) -> tensor<1x8x8x8xf16>
+  %3 = nnapi.resize_nearest_neighbor %h : (tensor<1x4x4x8xf16>) -> tensor<1x8x8x8xf16>
+  return %0, %1, %2, %3 : tensor<1x9x9x4xf32>, tensor<1x8x8x8xf32>, tensor<1x7x5x8xf32>, tensor<1x8x8x8xf16>
+}

@@ -59,6 +59,14 @@ void depthwiseConv2d(const float *input, const Shape &inputShape,
                      const float *bias, float *output, const Shape &outputShape,
                      const Window &w, int32_t depthMultiplier);
 
+/// TRANSPOSE_CONV_2D with filter [out, kh, kw, in]: the full output of
+/// every input pixel's filter-weighted contribution, cropped by the window's
+/// padding, plus bias, then the window's fused activation.
+void transposeConv2d(const float *input, const Shape &inputShape,
+                     const float *filter, const Shape &filterShape,
+                     const float *bias, float *output,
+                     const Shape &outputShape, const Window &w);
+
 /// Input is flattened to [batch, inputSize] with inputSize = weights dim 1.
 void fullyConnected(const float *input, const float *weights,
                     const Shape &weightsShape, const float *bias,
@@ -119,6 +127,16 @@ std::optional<ReduceKind> reduceKindOf(int32_t opcode);
 /// two dimensions, each transposed first when its adj flag is set.
 void batchMatmul(const float *a, const Shape &aShape, bool adjA,
                  const float *b, const Shape &bShape, bool adjB, float *output);
+
+/// RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR of NHWC tensors to the
+/// output's height and width, with NNAPI's sampling (see nnapi.resize_*).
+struct Resize {
+  bool alignCorners = false, halfPixelCenters = false;
+};
+void resizeBilinear(const float *input, const Shape &inputShape,
+                    float *output, const Shape &outputShape, Resize how);
+void resizeNearest(const float *input, const Shape &inputShape, float *output,
+                   const Shape &outputShape, Resize how);
 
 /// IEEE half <-> float conversions (round to nearest even).
 float halfToFloat(uint16_t h);

@@ -286,6 +286,30 @@ LogicalResult DepthwiseConv2DOp::verify() {
   return verifyResultShape(*this, {in[0], outH, outW, f[3]});
 }
 
+LogicalResult TransposeConv2DOp::verify() {
+  if (failed(verifyConvCommon(*this)) ||
+      failed(verifyArray(*this, "padding", getPadding(), 4, 0)) ||
+      failed(verifyArray(*this, "strides", getStrides(), 2, 1)))
+    return failure();
+  auto in = tensorType(getInput()).getShape();
+  auto f = tensorType(getFilter()).getShape();
+  if (f[3] != in[3])
+    return emitOpError() << "filter input depth " << f[3]
+                         << " does not match the input depth " << in[3]
+                         << " (filter layout is [out, kh, kw, in])";
+  if (tensorType(getBias()).getDimSize(0) != f[0])
+    return emitOpError() << "bias has " << tensorType(getBias()).getDimSize(0)
+                         << " elements, expected one per output channel ("
+                         << f[0] << ")";
+  ArrayRef<int64_t> pad = getPadding(), stride = getStrides();
+  int64_t outH = (in[1] - 1) * stride[1] + f[1] - pad[2] - pad[3];
+  int64_t outW = (in[2] - 1) * stride[0] + f[2] - pad[0] - pad[1];
+  if (outH < 1 || outW < 1)
+    return emitOpError() << "padding crops the whole "
+                         << (outH < 1 ? "height" : "width");
+  return verifyResultShape(*this, {in[0], outH, outW, f[0]});
+}
+
 LogicalResult FullyConnectedOp::verify() {
   if (failed(verifySameElementType(*this)) ||
       failed(verifyRank(*this, getInput(), "input", 2, 4)) ||
@@ -322,6 +346,25 @@ static LogicalResult verifyPool(PoolOp op) {
 
 LogicalResult MaxPool2DOp::verify() { return verifyPool(*this); }
 LogicalResult AveragePool2DOp::verify() { return verifyPool(*this); }
+
+template <typename ResizeOp>
+static LogicalResult verifyResize(ResizeOp op) {
+  if (failed(verifySameElementType(op)) ||
+      failed(verifyRank(op, op.getInput(), "input", 4, 4)))
+    return failure();
+  if (op.getAlignCorners() && op.getHalfPixelCenters())
+    return op.emitOpError(
+        "align_corners and half_pixel_centers exclude each other");
+  auto in = tensorType(op.getInput()).getShape();
+  auto out = tensorType(op.getOutput()).getShape();
+  if (out.size() != 4 || out[0] != in[0] || out[3] != in[3])
+    return op.emitOpError("resizes only height and width: the result must "
+                          "keep the input's batch and channels");
+  return success();
+}
+
+LogicalResult ResizeBilinearOp::verify() { return verifyResize(*this); }
+LogicalResult ResizeNearestNeighborOp::verify() { return verifyResize(*this); }
 
 LogicalResult ReshapeOp::verify() {
   if (failed(verifySameElementType(*this)) ||

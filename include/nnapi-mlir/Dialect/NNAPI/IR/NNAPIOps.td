@@ -221,6 +221,37 @@ def NNAPI_DepthwiseConv2DOp : NNAPI_Op<"depthwise_conv_2d", "DEPTHWISE_CONV_2D">
   }]>];
 }
 
+def NNAPI_TransposeConv2DOp
+    : NNAPI_Op<"transpose_conv_2d", "TRANSPOSE_CONV_2D"> {
+  let summary = "transposed 2-D convolution, NHWC, explicit padding";
+  let description = [{
+    NNAPI TRANSPOSE_CONV_2D with explicit padding: every input pixel (y, x)
+    adds `filter` times its value at output (y * stride_h + ky - top,
+    x * stride_w + kx - left); the output is [batch, (h - 1) * stride_h + kh
+    - top - bottom, (w - 1) * stride_w + kw - left - right, out]. `filter` is
+    [out, kh, kw, in], `bias` [out]; `padding` [left, right, top, bottom]
+    crops the full output, `strides` are [w, h].
+
+    ```mlir
+    %y = nnapi.transpose_conv_2d %x, %w, %b padding = [0, 0, 0, 0]
+        strides = [2, 2]
+        : (tensor<1x4x4x8xf32>, tensor<4x2x2x8xf32>, tensor<4xf32>)
+        -> tensor<1x8x8x4xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, NNAPI_FloatTensor:$filter,
+      NNAPI_FloatTensor:$bias, DenseI64ArrayAttr:$padding,
+      DenseI64ArrayAttr:$strides,
+      DefaultValuedAttr<NNAPI_FuseCodeAttr, "::mlir::nnapi::FuseCode::none">:$fused_activation);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $filter `,` $bias `padding` `=` $padding `strides` `=` $strides
+    (`fused` $fused_activation^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def NNAPI_FullyConnectedOp : NNAPI_Op<"fully_connected", "FULLY_CONNECTED"> {
   let summary = "fully connected layer";
   let description = [{
@@ -271,6 +302,43 @@ class NNAPI_PoolOp<string mnemonic, string operation, string what>
 
 def NNAPI_MaxPool2DOp : NNAPI_PoolOp<"max_pool_2d", "MAX_POOL_2D", "max">;
 def NNAPI_AveragePool2DOp : NNAPI_PoolOp<"average_pool_2d", "AVERAGE_POOL_2D", "average">;
+
+class NNAPI_ResizeOp<string mnemonic, string operation, string kind,
+                     string what>
+    : NNAPI_Op<mnemonic, operation> {
+  let summary = kind # " resize of height and width, NHWC";
+  let description = [{
+    NNAPI }] # operation # [{ to the result type's height and width (the
+    serializer emits them as NNAPI's output size operands), with
+    scale = in / out, or (in - 1) / (out - 1) with `align_corners`. }] # what
+    # [{ The two flags need feature level 4 and exclude each other.
+
+    ```mlir
+    %y = nnapi.}] # mnemonic # [{ %x half_pixel_centers
+        : (tensor<1x4x4x8xf32>) -> tensor<1x8x8x8xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, UnitAttr:$align_corners,
+                       UnitAttr:$half_pixel_centers);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input (`align_corners` $align_corners^)?
+    (`half_pixel_centers` $half_pixel_centers^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let levelRules = [NNAPI_LevelRule<4, "align_corners or half_pixel_centers",
+      [{ getAlignCorners() || getHalfPixelCenters() }]>];
+}
+
+def NNAPI_ResizeBilinearOp : NNAPI_ResizeOp<"resize_bilinear",
+    "RESIZE_BILINEAR", "bilinear", "Output row y interpolates the two input rows "
+    "around y * scale, or (y + 0.5) * scale - 0.5 with `half_pixel_centers`, "
+    "a sample outside the input taking its edge (columns alike).">;
+def NNAPI_ResizeNearestNeighborOp : NNAPI_ResizeOp<"resize_nearest_neighbor",
+    "RESIZE_NEAREST_NEIGHBOR", "nearest-neighbor", "Output row y copies input row floor(y * "
+    "scale), floor((y + 0.5) * scale) with `half_pixel_centers`, or "
+    "round(y * scale) with `align_corners`, at most in - 1 (columns alike).">;
 
 //===----------------------------------------------------------------------===//
 // Shape and normalization
