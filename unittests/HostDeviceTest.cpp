@@ -973,3 +973,78 @@ TEST_F(HostDevice, RejectsMalformedUpsamplingOperations) {
     expectRejected(b, "gives no valid output size");
   }
 }
+
+TEST_F(HostDevice, ActivationOperationsFollowNNAPISemantics) {
+  auto run = [&](HostModelBuilder &b) {
+    std::vector<std::vector<float>> r;
+    EXPECT_TRUE(b.compileAndRun(nullptr, r)) << b.error();
+    return r.empty() ? std::vector<float>() : r[0];
+  };
+  {
+    // PRELU's alpha broadcasts: one slope per column.
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 2});
+    uint32_t alpha = b.constantOf({2}, {0.5f, 2.0f});
+    uint32_t out = b.output({2, 2});
+    b.operation(ANEURALNETWORKS_PRELU, {x, alpha}, {out});
+    b.setInput(0, {-2, -2, 3, 0});
+    EXPECT_EQ(run(b), (std::vector<float>{-1, -4, 3, 0}));
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({3});
+    uint32_t out = b.output({3});
+    b.operation(ANEURALNETWORKS_ELU, {x, b.f32(2.0f)}, {out});
+    b.setInput(0, {-1, 0, 1.5f});
+    std::vector<float> r = run(b);
+    ASSERT_EQ(r.size(), 3u);
+    EXPECT_FLOAT_EQ(r[0], 2.0f * (std::exp(-1.0f) - 1.0f));
+    EXPECT_EQ(r[1], 0.0f);
+    EXPECT_EQ(r[2], 1.5f);
+  }
+  {
+    // log(softmax(beta x)) over axis 0 of [2, 2], beta 2.
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 2});
+    uint32_t out = b.output({2, 2});
+    b.operation(ANEURALNETWORKS_LOG_SOFTMAX, {x, b.f32(2.0f), b.i32(0)},
+                {out});
+    b.setInput(0, {0, 1, 1, 1});
+    std::vector<float> r = run(b);
+    ASSERT_EQ(r.size(), 4u);
+    double lse = std::log(1.0 + std::exp(2.0));
+    EXPECT_NEAR(r[0], 0.0 - lse, 1e-6);
+    EXPECT_NEAR(r[2], 2.0 - lse, 1e-6);
+    EXPECT_NEAR(r[1], -std::log(2.0), 1e-6);
+    EXPECT_NEAR(r[3], -std::log(2.0), 1e-6);
+  }
+}
+
+TEST_F(HostDevice, RejectsMalformedActivationOperations) {
+  auto expectRejected = [&](HostModelBuilder &b, const char *message) {
+    EXPECT_EQ(b.compile(nullptr), nullptr);
+    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
+  };
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 3});
+    uint32_t out = b.output({2, 3});
+    b.operation(ANEURALNETWORKS_LOG_SOFTMAX, {x, b.f32(1.0f)}, {out});
+    expectRejected(b, "expects 3 inputs, got 2");
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 3});
+    uint32_t out = b.output({2, 3});
+    b.operation(ANEURALNETWORKS_ELU, {x, b.i32(1)}, {out});
+    expectRejected(b, "alpha must be a scalar of type 0");
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 3});
+    uint32_t alpha = b.constant({2});
+    uint32_t out = b.output({2, 3});
+    b.operation(ANEURALNETWORKS_PRELU, {x, alpha}, {out});
+    expectRejected(b, "shapes [2,3] and [2] do not broadcast");
+  }
+}

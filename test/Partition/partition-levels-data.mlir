@@ -130,3 +130,54 @@ func.func @upsampling(%x: tensor<1x4x4x3xf32>) -> (tensor<1x8x8x3xf32>, tensor<1
   %3 = tosa.resize %x {scale = array<i64: 4, 2, 4, 2>, offset = array<i64: -1, -1>, border = array<i64: 1, 1>, mode = "BILINEAR"} : (tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32>
   return %0, %1, %2, %3 : tensor<1x8x8x3xf32>, tensor<1x8x8x2xf32>, tensor<1x8x8x3xf32>, tensor<1x8x8x3xf32>
 }
+
+// -----
+
+// PRELU and LOG_SOFTMAX (level 3), ELU (level 4) from their decompositions.
+// FL2-LABEL: func @activations
+// FL2-NOT: call
+// FL3-LABEL: func @activations
+// FL3: tosa.add %{{.*}}, %{{.*}}
+// FL3: call @activations_nnapi_
+// FL3-NOT: tosa.
+// FL3: return
+// FL4-LABEL: func @activations
+// FL4-NOT: tosa.{{[a-z_]+}} %
+// FL4: return
+func.func @activations(%x: tensor<1x3x4xf32>) -> (tensor<1x3x4xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>) {
+  %slope = "tosa.const"() {value = dense<0.1> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>
+  // expected-remark@+1 {{stays on the host: part of a prelu pattern that needs NNAPI feature level 3 (PRELU), the target is 1}}
+  %p0 = tosa.clamp %x {min_fp = 0.0 : f32, max_fp = 3.40282347e+38 : f32, min_int = 0 : i64, max_int = 2147483647 : i64} : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a prelu pattern that needs NNAPI feature level 3 (PRELU), the target is 1}}
+  %n0 = tosa.clamp %x {min_fp = -3.40282347e+38 : f32, max_fp = 0.0 : f32, min_int = -2147483648 : i64, max_int = 0 : i64} : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a prelu pattern that needs NNAPI feature level 3 (PRELU), the target is 1}}
+  %m0 = tosa.mul %n0, %slope {shift = 0 : i8} : (tensor<1x3x4xf32>, tensor<1x1x1xf32>) -> tensor<1x3x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a prelu pattern that needs NNAPI feature level 3 (PRELU), the target is 1}}
+  %prelu = tosa.add %p0, %m0 : (tensor<1x3x4xf32>, tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  %one = "tosa.const"() {value = dense<1.0> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>
+  // expected-remark@+1 {{stays on the host: part of a elu pattern that needs NNAPI feature level 4 (ELU), the target is 1}}
+  %p1 = tosa.clamp %x {min_fp = 0.0 : f32, max_fp = 3.40282347e+38 : f32, min_int = 0 : i64, max_int = 2147483647 : i64} : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a elu pattern that needs NNAPI feature level 4 (ELU), the target is 1}}
+  %n1 = tosa.clamp %x {min_fp = -3.40282347e+38 : f32, max_fp = 0.0 : f32, min_int = -2147483648 : i64, max_int = 0 : i64} : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a elu pattern that needs NNAPI feature level 4 (ELU), the target is 1}}
+  %e1 = tosa.exp %n1 : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a elu pattern that needs NNAPI feature level 4 (ELU), the target is 1}}
+  %s1 = tosa.sub %e1, %one : (tensor<1x3x4xf32>, tensor<1x1x1xf32>) -> tensor<1x3x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a elu pattern that needs NNAPI feature level 4 (ELU), the target is 1}}
+  %m1 = tosa.mul %s1, %one {shift = 0 : i8} : (tensor<1x3x4xf32>, tensor<1x1x1xf32>) -> tensor<1x3x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a elu pattern that needs NNAPI feature level 4 (ELU), the target is 1}}
+  %elu = tosa.add %p1, %m1 : (tensor<1x3x4xf32>, tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a log_softmax pattern that needs NNAPI feature level 3 (LOG_SOFTMAX), the target is 1}}
+  %mx = tosa.reduce_max %x {axis = 2 : i32} : (tensor<1x3x4xf32>) -> tensor<1x3x1xf32>
+  // expected-remark@+1 {{stays on the host: part of a log_softmax pattern that needs NNAPI feature level 3 (LOG_SOFTMAX), the target is 1}}
+  %sh = tosa.sub %x, %mx : (tensor<1x3x4xf32>, tensor<1x3x1xf32>) -> tensor<1x3x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a log_softmax pattern that needs NNAPI feature level 3 (LOG_SOFTMAX), the target is 1}}
+  %ex = tosa.exp %sh : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a log_softmax pattern that needs NNAPI feature level 3 (LOG_SOFTMAX), the target is 1}}
+  %sum = tosa.reduce_sum %ex {axis = 2 : i32} : (tensor<1x3x4xf32>) -> tensor<1x3x1xf32>
+  // expected-remark@+1 {{stays on the host: part of a log_softmax pattern that needs NNAPI feature level 3 (LOG_SOFTMAX), the target is 1}}
+  %lg = tosa.log %sum : (tensor<1x3x1xf32>) -> tensor<1x3x1xf32>
+  // expected-remark@+1 {{stays on the host: part of a log_softmax pattern that needs NNAPI feature level 3 (LOG_SOFTMAX), the target is 1}}
+  %lsm = tosa.sub %sh, %lg : (tensor<1x3x4xf32>, tensor<1x3x1xf32>) -> tensor<1x3x4xf32>
+  return %prelu, %elu, %lsm : tensor<1x3x4xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>
+}

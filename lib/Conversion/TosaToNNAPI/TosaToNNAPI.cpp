@@ -170,6 +170,115 @@ std::optional<HardSwishMatch> matchHardSwish(tosa::MulOp mul) {
   return std::nullopt;
 }
 
+/// `v`'s producer when it is a tosa.clamp of one use to [0, +max]
+/// (`positive`) or [-max, 0].
+tosa::ClampOp matchHalfClamp(Value v, bool positive) {
+  auto clamp = v.getDefiningOp<tosa::ClampOp>();
+  if (!clamp || !clamp->hasOneUse())
+    return {};
+  double lo = clamp.getMinFp().convertToDouble();
+  double hi = clamp.getMaxFp().convertToDouble();
+  bool ok = positive ? lo == 0.0 && hi >= FLT_MAX : lo <= -FLT_MAX && hi == 0.0;
+  return ok ? clamp : tosa::ClampOp();
+}
+
+/// A decomposed PReLU (or LeakyRelu): add(clamp(x, 0, max),
+/// mul(clamp(x, -max, 0), slope)), as the ONNX importer writes them.
+/// Members: both clamps, mul, add.
+struct PreluMatch {
+  SmallVector<Operation *> members;
+  Value input, slope;
+};
+
+std::optional<PreluMatch> matchPrelu(tosa::AddOp add) {
+  if (!add)
+    return std::nullopt;
+  for (int i = 0; i < 2; ++i) {
+    tosa::ClampOp pos = matchHalfClamp(add->getOperand(i), true);
+    auto mul = add->getOperand(1 - i).getDefiningOp<tosa::MulOp>();
+    if (!pos || !mul || mul.getShift() != 0 || !mul->hasOneUse())
+      continue;
+    for (int j = 0; j < 2; ++j) {
+      tosa::ClampOp neg = matchHalfClamp(mul->getOperand(j), false);
+      if (!neg || neg.getInput() != pos.getInput() ||
+          pos.getInput().getType() != add.getType())
+        continue;
+      return PreluMatch{{pos, neg, mul, add}, pos.getInput(),
+                        mul->getOperand(1 - j)};
+    }
+  }
+  return std::nullopt;
+}
+
+/// A decomposed ELU: add(clamp(x, 0, max), mul(sub(exp(clamp(x, -max, 0)),
+/// 1), alpha)) with a constant alpha >= 0 (NNAPI's ELU is max(0, x) +
+/// min(0, alpha (exp(x) - 1)), which differs for a negative alpha).
+/// Members: both clamps, exp, sub, mul, add.
+struct EluMatch {
+  SmallVector<Operation *> members;
+  Value input;
+  double alpha;
+};
+
+std::optional<EluMatch> matchElu(tosa::AddOp add) {
+  if (!add)
+    return std::nullopt;
+  for (int i = 0; i < 2; ++i) {
+    tosa::ClampOp pos = matchHalfClamp(add->getOperand(i), true);
+    std::optional<std::pair<Value, double>> scale =
+        matchScale(add->getOperand(1 - i).getDefiningOp<tosa::MulOp>());
+    if (!pos || !scale || !(scale->second >= 0.0))
+      continue;
+    Operation *mul = add->getOperand(1 - i).getDefiningOp();
+    auto sub = scale->first.getDefiningOp<tosa::SubOp>();
+    if (!mul->hasOneUse() || !sub || !sub->hasOneUse() ||
+        splatValue(sub.getInput2()) != 1.0)
+      continue;
+    auto exp = sub.getInput1().getDefiningOp<tosa::ExpOp>();
+    if (!exp || !exp->hasOneUse())
+      continue;
+    tosa::ClampOp neg = matchHalfClamp(exp.getInput1(), false);
+    if (!neg || neg.getInput() != pos.getInput() ||
+        pos.getInput().getType() != add.getType() ||
+        sub.getType() != add.getType())
+      continue;
+    return EluMatch{{pos, neg, exp, sub, mul, add}, pos.getInput(),
+                    scale->second};
+  }
+  return std::nullopt;
+}
+
+/// A decomposed log-softmax: sub(s, log(reduce_sum(exp(s)))) with
+/// s = sub(x, reduce_max(x)) over one axis. Members: reduce_max, the first
+/// sub, exp, reduce_sum, log, the last sub.
+struct LogSoftmaxMatch {
+  SmallVector<Operation *> members;
+  Value input;
+  int64_t axis;
+};
+
+std::optional<LogSoftmaxMatch> matchLogSoftmax(tosa::SubOp root) {
+  if (!root)
+    return std::nullopt;
+  auto shifted = root.getInput1().getDefiningOp<tosa::SubOp>();
+  auto log = root.getInput2().getDefiningOp<tosa::LogOp>();
+  if (!shifted || !log || !log->hasOneUse())
+    return std::nullopt;
+  auto sum = log.getInput1().getDefiningOp<tosa::ReduceSumOp>();
+  if (!sum || !sum->hasOneUse())
+    return std::nullopt;
+  auto exp = sum.getInput().getDefiningOp<tosa::ExpOp>();
+  auto max = shifted.getInput2().getDefiningOp<tosa::ReduceMaxOp>();
+  if (!exp || !exp->hasOneUse() || exp.getInput1() != shifted.getResult() ||
+      !max || !max->hasOneUse() || max.getInput() != shifted.getInput1() ||
+      max.getAxis() != sum.getAxis() ||
+      std::distance(shifted->use_begin(), shifted->use_end()) != 2 ||
+      shifted.getType() != root.getType())
+    return std::nullopt;
+  return LogSoftmaxMatch{{max, shifted, exp, sum, log, root},
+                         shifted.getInput1(), int64_t(max.getAxis())};
+}
+
 /// The patterns whose ops NNAPI runs as one operation, by name.
 struct CompositeKind {
   StringRef name;
@@ -196,6 +305,28 @@ const CompositeKind kComposites[] = {
      [](Operation *root) -> std::optional<SmallVector<Operation *>> {
        std::optional<HardSwishMatch> m =
            matchHardSwish(dyn_cast<tosa::MulOp>(root));
+       if (!m)
+         return std::nullopt;
+       return m->members;
+     }},
+    {"prelu",
+     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
+       std::optional<PreluMatch> m = matchPrelu(dyn_cast<tosa::AddOp>(root));
+       if (!m)
+         return std::nullopt;
+       return m->members;
+     }},
+    {"elu",
+     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
+       std::optional<EluMatch> m = matchElu(dyn_cast<tosa::AddOp>(root));
+       if (!m)
+         return std::nullopt;
+       return m->members;
+     }},
+    {"log_softmax",
+     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
+       std::optional<LogSoftmaxMatch> m =
+           matchLogSoftmax(dyn_cast<tosa::SubOp>(root));
        if (!m)
          return std::nullopt;
        return m->members;
@@ -744,6 +875,54 @@ struct HardSwishPattern : ToNNAPI<tosa::MulOp, HardSwishOp> {
   }
 };
 
+struct PreluPattern : ToNNAPI<tosa::AddOp, PreluOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::AddOp add,
+                                PatternRewriter &rewriter) const override {
+    std::optional<PreluMatch> m = matchPrelu(add);
+    if (!m)
+      return rewriter.notifyMatchFailure(add, "not a decomposed prelu");
+    for (Operation *op : m->members)
+      if (failed(checkTensors(op, rewriter)))
+        return failure();
+    rewriter.replaceOpWithNewOp<PreluOp>(add, add.getType(), m->input,
+                                         m->slope);
+    return success();
+  }
+};
+
+struct EluPattern : ToNNAPI<tosa::AddOp, EluOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::AddOp add,
+                                PatternRewriter &rewriter) const override {
+    std::optional<EluMatch> m = matchElu(add);
+    if (!m)
+      return rewriter.notifyMatchFailure(add, "not a decomposed elu");
+    if (failed(checkTensors(add, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<EluOp>(add, add.getType(), m->input,
+                                       rewriter.getF32FloatAttr(m->alpha));
+    return success();
+  }
+};
+
+struct LogSoftmaxPattern : ToNNAPI<tosa::SubOp, LogSoftmaxOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::SubOp sub,
+                                PatternRewriter &rewriter) const override {
+    std::optional<LogSoftmaxMatch> m = matchLogSoftmax(sub);
+    if (!m)
+      return rewriter.notifyMatchFailure(sub, "not a decomposed log-softmax");
+    for (Operation *op : m->members)
+      if (failed(checkTensors(op, rewriter)))
+        return failure();
+    rewriter.replaceOpWithNewOp<LogSoftmaxOp>(
+        sub, sub.getType(), m->input, rewriter.getF32FloatAttr(1.0f),
+        rewriter.getI32IntegerAttr(static_cast<int32_t>(m->axis)));
+    return success();
+  }
+};
+
 /// Clamp bounds that match no activation: MAXIMUM with the lower bound and
 /// MINIMUM with the upper one (a bound at the float range is left out).
 struct ClampBoundsPattern : ToNNAPI<tosa::ClampOp, MaximumOp, MinimumOp> {
@@ -971,6 +1150,15 @@ void mlir::nnapi::populateTosaToNNAPICompositePatterns(
                                      patterns.getContext());
   patterns.addWithLabel<HardSwishPattern>(
       {"hard_swish (mul by 1/6, add 1/2, clamp to [0, 1], mul)"},
+      patterns.getContext());
+  patterns.addWithLabel<PreluPattern>(
+      {"prelu (add(clamp(x, 0, max), mul(clamp(x, -max, 0), slope)))"},
+      patterns.getContext());
+  patterns.addWithLabel<EluPattern>(
+      {"elu (add(clamp(x, 0, max), mul(exp(clamp(x, -max, 0)) - 1, alpha)))"},
+      patterns.getContext());
+  patterns.addWithLabel<LogSoftmaxPattern>(
+      {"log_softmax (reduce_max, sub, exp, reduce_sum, log, sub)"},
       patterns.getContext());
 }
 

@@ -93,7 +93,12 @@ public:
         std::memcpy(out, in0, count * sizeof(float));
       break;
     case ANEURALNETWORKS_SOFTMAX:
-      softmax(in0, shapes[0], params.beta, params.axis, out);
+    case ANEURALNETWORKS_LOG_SOFTMAX:
+      softmax(in0, shapes[0], params.beta, params.axis, out,
+              opcode == ANEURALNETWORKS_LOG_SOFTMAX);
+      break;
+    case ANEURALNETWORKS_ELU:
+      elu(in0, out, count, params.alpha);
       break;
     case ANEURALNETWORKS_CONCATENATION: {
       std::vector<const float *> ins;

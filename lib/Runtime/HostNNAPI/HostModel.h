@@ -54,7 +54,8 @@ struct OpParams {
   int32_t depthMultiplier = 1;
   int32_t fuseCode = 0;       ///< ANEURALNETWORKS_FUSED_* of any operation.
   int32_t axis = -1;          ///< SOFTMAX and CONCATENATION, non-negative.
-  float beta = 1.0f;          ///< SOFTMAX.
+  float beta = 1.0f;          ///< SOFTMAX, LOG_SOFTMAX.
+  float alpha = 1.0f;         ///< ELU.
   uint32_t batch = 0;         ///< FULLY_CONNECTED: flattened input rows.
   /// TRANSPOSE: perm; SLICE: begin; PAD, PAD_V2: padding before each
   /// dimension.

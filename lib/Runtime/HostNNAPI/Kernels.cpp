@@ -153,6 +153,9 @@ void binary(BinaryKind kind, const float *a, const Shape &aShape,
   case BinaryKind::Pow:
     loop([](float x, float y) { return std::pow(x, y); });
     break;
+  case BinaryKind::Prelu:
+    loop([](float x, float y) { return x >= 0.0f ? x : x * y; });
+    break;
   }
   applyFusedActivation(out, numElements(outShape), fuseCode);
 }
@@ -363,6 +366,7 @@ std::optional<BinaryKind> binaryKindOf(int32_t opcode) {
   case ANEURALNETWORKS_MAXIMUM: return BinaryKind::Maximum;
   case ANEURALNETWORKS_MINIMUM: return BinaryKind::Minimum;
   case ANEURALNETWORKS_POW: return BinaryKind::Pow;
+  case ANEURALNETWORKS_PRELU: return BinaryKind::Prelu;
   default: return std::nullopt;
   }
 }
@@ -412,7 +416,7 @@ void unary(UnaryKind kind, const float *input, float *output, size_t count) {
 }
 
 void softmax(const float *input, const Shape &shape, float beta, int32_t axis,
-             float *output) {
+             float *output, bool logarithm) {
   int32_t rank = static_cast<int32_t>(shape.size());
   if (axis < 0)
     axis += rank;
@@ -429,13 +433,25 @@ void softmax(const float *input, const Shape &shape, float beta, int32_t axis,
       for (size_t k = 0; k < len; ++k)
         maxValue = std::max(maxValue, in[k * inner]);
       float sum = 0.0f;
-      for (size_t k = 0; k < len; ++k) {
-        out[k * inner] = std::exp((in[k * inner] - maxValue) * beta);
-        sum += out[k * inner];
+      for (size_t k = 0; k < len; ++k)
+        sum += std::exp((in[k * inner] - maxValue) * beta);
+      if (logarithm) {
+        // beta x - log(sum(exp(beta x))), shifted by beta max(x).
+        float logSum = std::log(sum);
+        for (size_t k = 0; k < len; ++k)
+          out[k * inner] = (in[k * inner] - maxValue) * beta - logSum;
+        continue;
       }
       for (size_t k = 0; k < len; ++k)
-        out[k * inner] /= sum;
+        out[k * inner] = std::exp((in[k * inner] - maxValue) * beta) / sum;
     }
+}
+
+void elu(const float *input, float *output, size_t count, float alpha) {
+  for (size_t i = 0; i < count; ++i) {
+    float x = input[i];
+    output[i] = x > 0.0f ? x : std::min(0.0f, alpha * std::expm1(x));
+  }
 }
 
 void concatenation(const std::vector<const float *> &inputs,

@@ -107,6 +107,12 @@ private:
       return bad(std::string(what) + " must be a constant");
     return 0;
   }
+  /// The scalar type of a float parameter (beta, alpha, pad value, scale):
+  /// FLOAT16 in a float16 operation, else FLOAT32.
+  int32_t floatScalarType() const {
+    return in(0).type == ANEURALNETWORKS_TENSOR_FLOAT16 ? ANEURALNETWORKS_FLOAT16
+                                                        : ANEURALNETWORKS_FLOAT32;
+  }
   int expectFuse(size_t i) {
     if (int rc = expectScalar(i, ANEURALNETWORKS_INT32, "fused activation"))
       return rc;
@@ -174,7 +180,8 @@ private:
   int resize();
   int pool();
   int fullyConnected();
-  int softmax();
+  int softmax(bool logarithm);
+  int elu();
   int reshape();
   int concatenation();
   int transpose();
@@ -397,11 +404,8 @@ int Validator::resize() {
       size[i - 1] = uint64_t(v);
     }
   } else {
-    int32_t scaleType = in(0).type == ANEURALNETWORKS_TENSOR_FLOAT16
-                            ? ANEURALNETWORKS_FLOAT16
-                            : ANEURALNETWORKS_FLOAT32;
     for (size_t i : {1, 2}) {
-      if (int rc = expectScalar(i, scaleType,
+      if (int rc = expectScalar(i, floatScalarType(),
                                 "output size (INT32) or scale (float)"))
         return rc;
       double scale = m.f32(op.inputs[i]);
@@ -493,15 +497,13 @@ int Validator::fullyConnected() {
   return expectOutput({params.batch, units});
 }
 
-int Validator::softmax() {
-  if (int rc = expectCounts(2, 3, 1))
+int Validator::softmax(bool logarithm) {
+  // LOG_SOFTMAX's axis is not optional.
+  if (int rc = expectCounts(logarithm ? 3 : 2, 3, 1))
     return rc;
   if (int rc = expectFloatTensor(0, "input", 1, 4))
     return rc;
-  int32_t betaType = in(0).type == ANEURALNETWORKS_TENSOR_FLOAT16
-                         ? ANEURALNETWORKS_FLOAT16
-                         : ANEURALNETWORKS_FLOAT32;
-  if (int rc = expectScalar(1, betaType, "beta"))
+  if (int rc = expectScalar(1, floatScalarType(), "beta"))
     return rc;
   params.beta = m.f32(op.inputs[1]);
   if (!(params.beta > 0.0f))
@@ -516,6 +518,17 @@ int Validator::softmax() {
       return bad("axis " + std::to_string(axis) + " out of range");
     params.axis = axis < 0 ? axis + rank : axis;
   }
+  return expectOutput(in(0).dims);
+}
+
+int Validator::elu() {
+  if (int rc = expectCounts(2, 2, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 1, 4))
+    return rc;
+  if (int rc = expectScalar(1, floatScalarType(), "alpha"))
+    return rc;
+  params.alpha = m.f32(op.inputs[1]);
   return expectOutput(in(0).dims);
 }
 
@@ -630,10 +643,7 @@ int Validator::padOp(bool withValue) {
   if (int rc = int32Tensor(1, "paddings", {uint32_t(is.size()), 2}, pads))
     return rc;
   if (withValue) {
-    int32_t valueType = in(0).type == ANEURALNETWORKS_TENSOR_FLOAT16
-                            ? ANEURALNETWORKS_FLOAT16
-                            : ANEURALNETWORKS_FLOAT32;
-    if (int rc = expectScalar(2, valueType, "pad value"))
+    if (int rc = expectScalar(2, floatScalarType(), "pad value"))
       return rc;
     params.padValue = m.f32(op.inputs[2]);
   }
@@ -817,7 +827,11 @@ int Validator::run() {
   case ANEURALNETWORKS_RESHAPE:
     return reshape();
   case ANEURALNETWORKS_SOFTMAX:
-    return softmax();
+    return softmax(false);
+  case ANEURALNETWORKS_LOG_SOFTMAX:
+    return softmax(true);
+  case ANEURALNETWORKS_ELU:
+    return elu();
   case ANEURALNETWORKS_CONCATENATION:
     return concatenation();
   case ANEURALNETWORKS_TRANSPOSE:

@@ -202,6 +202,17 @@ LogicalResult BlobBuilder::addOperation(Operation *op) {
           in.push_back(model.addInt32(static_cast<int32_t>(axis)));
         }
       })
+      .Case([&](LogSoftmaxOp op) {
+        auto type = op.getInput().getType();
+        in.push_back(floatScalar(type, op.getBeta().convertToFloat()));
+        int64_t axis = static_cast<int32_t>(op.getAxis());
+        in.push_back(model.addInt32(static_cast<int32_t>(
+            axis < 0 ? axis + type.getRank() : axis)));
+      })
+      .Case([&](EluOp op) {
+        in.push_back(floatScalar(op.getInput().getType(),
+                                 op.getAlpha().convertToFloat()));
+      })
       .Case([&](TransposeOp op) { in.push_back(int32Tensor(op.getPerm())); })
       .Case([&](PadOp op) {
         in.push_back(int32Tensor(op.getPadding(),

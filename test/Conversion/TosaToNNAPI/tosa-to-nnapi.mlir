@@ -284,3 +284,47 @@ func.func @resizes(%x: tensor<1x4x4x3xf32>) -> (tensor<1x8x8x3xf32>, tensor<1x8x
   %4 = tosa.resize %x {scale = array<i64: 4, 2, 4, 2>, offset = array<i64: 0, 0>, border = array<i64: 0, 0>, mode = "NEAREST_NEIGHBOR"} : (tensor<1x4x4x3xf32>) -> tensor<1x7x7x3xf32>
   return %0, %1, %2, %3, %4 : tensor<1x8x8x3xf32>, tensor<1x8x8x3xf32>, tensor<1x7x7x3xf32>, tensor<1x8x8x3xf32>, tensor<1x7x7x3xf32>
 }
+
+// -----
+
+// PRelu/LeakyRelu, Elu and LogSoftmax as the ONNX importer decomposes them
+// are one NNAPI operation each; an Elu with a negative alpha (NNAPI's ELU
+// clamps alpha (exp(x) - 1) to at most 0) stays element-wise.
+// CHECK-LABEL: func @activation_composites
+// CHECK: %[[P:.*]] = nnapi.prelu %arg0, %{{.*}} : (tensor<1x3x4xf32>, tensor<1x3x1xf32>) -> tensor<1x3x4xf32>
+// CHECK: %[[E:.*]] = nnapi.elu %arg0 alpha = 5.000000e-01 : tensor<1x3x4xf32>
+// CHECK: nnapi.exp
+// CHECK: nnapi.log_softmax %arg0 beta = 1.000000e+00 axis = 2 : tensor<1x3x4xf32>
+// CHECK-NOT: tosa.
+func.func @activation_composites(%x: tensor<1x3x4xf32>) -> (tensor<1x3x4xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>) attributes {nnapi.partition} {
+  %slope = "tosa.const"() {value = dense<[[[0.1], [0.2], [0.3]]]> : tensor<1x3x1xf32>} : () -> tensor<1x3x1xf32>
+  %p0 = tosa.clamp %x {min_fp = 0.0 : f32, max_fp = 3.40282347e+38 : f32, min_int = 0 : i64, max_int = 2147483647 : i64} : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  %n0 = tosa.clamp %x {min_fp = -3.40282347e+38 : f32, max_fp = 0.0 : f32, min_int = -2147483648 : i64, max_int = 0 : i64} : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  %m0 = tosa.mul %n0, %slope {shift = 0 : i8} : (tensor<1x3x4xf32>, tensor<1x3x1xf32>) -> tensor<1x3x4xf32>
+  %prelu = tosa.add %p0, %m0 : (tensor<1x3x4xf32>, tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+
+  %one = "tosa.const"() {value = dense<1.0> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>
+  %half = "tosa.const"() {value = dense<0.5> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>
+  %p1 = tosa.clamp %x {min_fp = 0.0 : f32, max_fp = 3.40282347e+38 : f32, min_int = 0 : i64, max_int = 2147483647 : i64} : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  %n1 = tosa.clamp %x {min_fp = -3.40282347e+38 : f32, max_fp = 0.0 : f32, min_int = -2147483648 : i64, max_int = 0 : i64} : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  %e1 = tosa.exp %n1 : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  %s1 = tosa.sub %e1, %one : (tensor<1x3x4xf32>, tensor<1x1x1xf32>) -> tensor<1x3x4xf32>
+  %m1 = tosa.mul %s1, %half {shift = 0 : i8} : (tensor<1x3x4xf32>, tensor<1x1x1xf32>) -> tensor<1x3x4xf32>
+  %elu = tosa.add %p1, %m1 : (tensor<1x3x4xf32>, tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+
+  %minus = "tosa.const"() {value = dense<-0.5> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>
+  %p2 = tosa.clamp %x {min_fp = 0.0 : f32, max_fp = 3.40282347e+38 : f32, min_int = 0 : i64, max_int = 2147483647 : i64} : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  %n2 = tosa.clamp %x {min_fp = -3.40282347e+38 : f32, max_fp = 0.0 : f32, min_int = -2147483648 : i64, max_int = 0 : i64} : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  %e2 = tosa.exp %n2 : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  %s2 = tosa.sub %e2, %one : (tensor<1x3x4xf32>, tensor<1x1x1xf32>) -> tensor<1x3x4xf32>
+  %m2 = tosa.mul %s2, %minus {shift = 0 : i8} : (tensor<1x3x4xf32>, tensor<1x1x1xf32>) -> tensor<1x3x4xf32>
+  %not_elu = tosa.add %p2, %m2 : (tensor<1x3x4xf32>, tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+
+  %mx = tosa.reduce_max %x {axis = 2 : i32} : (tensor<1x3x4xf32>) -> tensor<1x3x1xf32>
+  %sh = tosa.sub %x, %mx : (tensor<1x3x4xf32>, tensor<1x3x1xf32>) -> tensor<1x3x4xf32>
+  %ex = tosa.exp %sh : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
+  %sum = tosa.reduce_sum %ex {axis = 2 : i32} : (tensor<1x3x4xf32>) -> tensor<1x3x1xf32>
+  %lg = tosa.log %sum : (tensor<1x3x1xf32>) -> tensor<1x3x1xf32>
+  %lsm = tosa.sub %sh, %lg : (tensor<1x3x4xf32>, tensor<1x3x1xf32>) -> tensor<1x3x4xf32>
+  return %prelu, %elu, %not_elu, %lsm : tensor<1x3x4xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>
+}

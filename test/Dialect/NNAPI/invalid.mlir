@@ -443,3 +443,35 @@ func.func @resize_rank(%x: tensor<2x2x3xf32>) {
   %0 = nnapi.resize_bilinear %x : (tensor<2x2x3xf32>) -> tensor<4x4x3xf32>
   return
 }
+
+// -----
+
+func.func @prelu_broadcast(%x: tensor<1x3x4xf32>, %s: tensor<2xf32>) {
+  // expected-error@+1 {{operand shapes are not broadcast-compatible}}
+  %0 = nnapi.prelu %x, %s : (tensor<1x3x4xf32>, tensor<2xf32>) -> tensor<1x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @log_softmax_axis(%x: tensor<1x3x4xf32>) {
+  // expected-error@+1 {{axis 3 is out of range for rank 3}}
+  %0 = nnapi.log_softmax %x beta = 1.0 axis = 3 : tensor<1x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @log_softmax_beta(%x: tensor<1x3x4xf32>) {
+  // expected-error@+1 {{beta must be positive}}
+  %0 = nnapi.log_softmax %x beta = 0.0 axis = 1 : tensor<1x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @elu_rank(%x: tensor<1x1x1x1x2xf32>) {
+  // expected-error@+1 {{input must have rank 1 to 4, got 5}}
+  %0 = nnapi.elu %x alpha = 1.0 : tensor<1x1x1x1x2xf32>
+  return
+}

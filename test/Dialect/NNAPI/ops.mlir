@@ -110,3 +110,14 @@ func.func @upsampling(%x: tensor<1x4x4x8xf32>, %h: tensor<1x4x4x8xf16>) -> (tens
   %3 = nnapi.resize_nearest_neighbor %h : (tensor<1x4x4x8xf16>) -> tensor<1x8x8x8xf16>
   return %0, %1, %2, %3 : tensor<1x9x9x4xf32>, tensor<1x8x8x8xf32>, tensor<1x7x5x8xf32>, tensor<1x8x8x8xf16>
 }
+
+// CHECK-LABEL: func @activations
+func.func @activations(%x: tensor<1x3x4xf32>, %s: tensor<3x1xf32>) -> (tensor<1x3x4xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>) {
+  // CHECK: nnapi.prelu %{{.*}}, %{{.*}} : (tensor<1x3x4xf32>, tensor<3x1xf32>) -> tensor<1x3x4xf32>
+  %0 = nnapi.prelu %x, %s : (tensor<1x3x4xf32>, tensor<3x1xf32>) -> tensor<1x3x4xf32>
+  // CHECK: nnapi.elu %{{.*}} alpha = 5.000000e-01 : tensor<1x3x4xf32>
+  %1 = nnapi.elu %x alpha = 0.5 : tensor<1x3x4xf32>
+  // CHECK: nnapi.log_softmax %{{.*}} beta = 1.000000e+00 axis = 1 : tensor<1x3x4xf32>
+  %2 = nnapi.log_softmax %x beta = 1.0 axis = 1 : tensor<1x3x4xf32>
+  return %0, %1, %2 : tensor<1x3x4xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>
+}

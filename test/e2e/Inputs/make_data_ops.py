@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """One-operation TOSA models for the data movement, reduction, matrix
 product and composite NNAPI operations (TRANSPOSE, PAD, PAD_V2, SLICE, TILE,
-REDUCE_*, MEAN, HARD_SWISH, MAXIMUM/MINIMUM for HardSigmoid's clamp,
+REDUCE_*, MEAN, HARD_SWISH, PRELU, ELU, LOG_SOFTMAX, MAXIMUM/MINIMUM for
+HardSigmoid's clamp,
 FULLY_CONNECTED and BATCH_MATMUL from matmul, erf from NNAPI operations),
 inputs for each, and expected outputs computed independently with numpy in
 float64.
@@ -129,6 +130,55 @@ def models():
     m["batch_matmul"] = (func([t(a.shape), t(b.shape)],
         f"  %r = tosa.matmul %a0, %a1 : ({t(a.shape)}, {t(b.shape)}) -> {t(out.shape)}\n",
         t(out.shape)), [a, b], out)
+
+    # PRelu (per-channel slope), LeakyRelu, Elu and Selu as the ONNX
+    # importer writes them: add(clamp(x, 0, max), mul(...clamp(x, -max, 0)...)).
+    x = RNG.uniform(-3, 3, (1, 3, 4, 5)).astype(np.float32)
+    xd = x.astype(np.float64)
+    T = t(x.shape)
+    pos = (f"  %p = tosa.clamp %a0 {{min_fp = 0.0 : f32, max_fp = 3.40282347e+38 : f32, "
+           f"min_int = 0 : i64, max_int = 2147483647 : i64}} : ({T}) -> {T}\n")
+    neg = (f"  %n = tosa.clamp %a0 {{min_fp = -3.40282347e+38 : f32, max_fp = 0.0 : f32, "
+           f"min_int = -2147483648 : i64, max_int = 0 : i64}} : ({T}) -> {T}\n")
+    slope = RNG.uniform(0.05, 0.5, (1, 3, 1, 1)).astype(np.float32)
+    for name, k in (("prelu", slope), ("leaky_relu", np.full((1, 1, 1, 1), 0.01, np.float32))):
+        S = t(k.shape)
+        m[name] = (func([T], pos + neg +
+            f'  %k = "tosa.const"() {{value = dense<{nested(k)}> : {S}}} : () -> {S}\n'
+            f"  %m = tosa.mul %n, %k {{shift = 0 : i8}} : ({T}, {S}) -> {T}\n"
+            f"  %r = tosa.add %p, %m : ({T}, {T}) -> {T}\n", T),
+            [x], np.where(xd >= 0, xd, xd * k.astype(np.float64)))
+    s1 = t((1, 1, 1, 1))
+    for name, alpha, gamma in (("elu", 0.7, None), ("selu", 1.6732632, 1.050701)):
+        body = (pos + neg +
+            f"  %e = tosa.exp %n : ({T}) -> {T}\n"
+            f'  %one = "tosa.const"() {{value = dense<1.0> : {s1}}} : () -> {s1}\n'
+            f"  %em1 = tosa.sub %e, %one : ({T}, {s1}) -> {T}\n"
+            f'  %al = "tosa.const"() {{value = dense<{alpha}> : {s1}}} : () -> {s1}\n'
+            f"  %m = tosa.mul %em1, %al {{shift = 0 : i8}} : ({T}, {s1}) -> {T}\n")
+        ref = np.where(xd > 0, xd, alpha * np.expm1(xd))
+        if gamma is None:
+            body += f"  %r = tosa.add %p, %m : ({T}, {T}) -> {T}\n"
+        else:
+            body += (f"  %u = tosa.add %p, %m : ({T}, {T}) -> {T}\n"
+                     f'  %g = "tosa.const"() {{value = dense<{gamma}> : {s1}}} : () -> {s1}\n'
+                     f"  %r = tosa.mul %u, %g {{shift = 0 : i8}} : ({T}, {s1}) -> {T}\n")
+            ref = ref * gamma
+        m[name] = (func([T], body, T), [x], ref)
+
+    # LogSoftmax over axis 1, as the importer writes it.
+    x = (RNG.standard_normal((2, 7, 3)) * 4).astype(np.float32)
+    xd = x.astype(np.float64)
+    T, R = t(x.shape), t((2, 1, 3))
+    lse = np.log(np.exp(xd - xd.max(1, keepdims=True)).sum(1, keepdims=True))
+    m["log_softmax"] = (func([T],
+        f"  %mx = tosa.reduce_max %a0 {{axis = 1 : i32}} : ({T}) -> {R}\n"
+        f"  %s = tosa.sub %a0, %mx : ({T}, {R}) -> {T}\n"
+        f"  %e = tosa.exp %s : ({T}) -> {T}\n"
+        f"  %sum = tosa.reduce_sum %e {{axis = 1 : i32}} : ({T}) -> {R}\n"
+        f"  %l = tosa.log %sum : ({R}) -> {R}\n"
+        f"  %r = tosa.sub %s, %l : ({T}, {R}) -> {T}\n", T),
+        [x], xd - xd.max(1, keepdims=True) - lse)
 
     n = 1 << 20
     small = np.float32(10.0) ** RNG.uniform(-37, 0, n // 4)

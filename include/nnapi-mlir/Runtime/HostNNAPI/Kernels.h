@@ -23,7 +23,8 @@ size_t numElements(const Shape &shape);
 /// Applies an ANEURALNETWORKS_FUSED_* activation in place.
 void applyFusedActivation(float *data, size_t count, int32_t fuseCode);
 
-enum class BinaryKind { Add, Sub, Mul, Div, Maximum, Minimum, Pow };
+/// Prelu: a >= 0 ? a : a * b.
+enum class BinaryKind { Add, Sub, Mul, Div, Maximum, Minimum, Pow, Prelu };
 
 /// Numpy-style broadcast of `a` and `b` into `outShape` (already computed).
 void binary(BinaryKind kind, const float *a, const Shape &aShape,
@@ -93,9 +94,13 @@ void unary(UnaryKind kind, const float *input, float *output, size_t count);
 std::optional<UnaryKind> unaryKindOf(int32_t opcode);
 std::optional<BinaryKind> binaryKindOf(int32_t opcode);
 
-/// softmax(beta * x) along `axis` (negative counts from the end).
+/// softmax(beta * x) along `axis` (negative counts from the end), or its
+/// logarithm (LOG_SOFTMAX) with `logarithm`.
 void softmax(const float *input, const Shape &shape, float beta, int32_t axis,
-             float *output);
+             float *output, bool logarithm = false);
+
+/// ELU: max(0, x) + min(0, alpha * (exp(x) - 1)).
+void elu(const float *input, float *output, size_t count, float alpha);
 
 void concatenation(const std::vector<const float *> &inputs,
                    const std::vector<Shape> &shapes, int32_t axis,

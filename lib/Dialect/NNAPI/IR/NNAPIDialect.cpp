@@ -224,6 +224,8 @@ LogicalResult DivOp::verify() { return verifyBinary(*this); }
 LogicalResult MaximumOp::verify() { return verifyBinary(*this, 1); }
 LogicalResult MinimumOp::verify() { return verifyBinary(*this, 1); }
 LogicalResult PowOp::verify() { return verifyBinary(*this, 1); }
+LogicalResult PreluOp::verify() { return verifyBinary(*this, 1); }
+LogicalResult EluOp::verify() { return verifyUnary(*this); }
 LogicalResult ReluOp::verify() { return verifyUnary(*this); }
 LogicalResult ExpOp::verify() { return verifyUnary(*this); }
 LogicalResult LogOp::verify() { return verifyUnary(*this); }
@@ -379,18 +381,23 @@ LogicalResult ReshapeOp::verify() {
   return success();
 }
 
-LogicalResult SoftmaxOp::verify() {
-  if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
+template <typename SoftmaxLikeOp>
+static LogicalResult verifySoftmaxLike(SoftmaxLikeOp op) {
+  if (failed(verifyRank(op, op.getInput(), "input", 1, 4)))
     return failure();
-  if (!(getBeta().convertToFloat() > 0.0f))
-    return emitOpError("beta must be positive");
-  int64_t rank = tensorType(getInput()).getRank();
-  int64_t axis = static_cast<int32_t>(getAxis());
+  if (!(op.getBeta().convertToFloat() > 0.0f))
+    return op.emitOpError("beta must be positive");
+  int64_t rank = tensorType(op.getInput()).getRank();
+  int64_t axis = static_cast<int32_t>(op.getAxis());
   if (axis < -rank || axis >= rank)
-    return emitOpError() << "axis " << axis << " is out of range for rank "
-                         << rank;
+    return op.emitOpError() << "axis " << axis << " is out of range for rank "
+                            << rank;
   return success();
 }
+
+LogicalResult SoftmaxOp::verify() { return verifySoftmaxLike(*this); }
+LogicalResult LogSoftmaxOp::verify() { return verifySoftmaxLike(*this); }
+
 
 LogicalResult ConcatenationOp::verify() {
   if (getInputs().empty())

@@ -153,6 +153,24 @@ def NNAPI_HardSwishOp : NNAPI_UnaryOp<"hard_swish", "HARD_SWISH",
 def NNAPI_MaximumOp : NNAPI_PlainBinaryOp<"maximum", "MAXIMUM", "max(a, b)">;
 def NNAPI_MinimumOp : NNAPI_PlainBinaryOp<"minimum", "MINIMUM", "min(a, b)">;
 def NNAPI_PowOp : NNAPI_PlainBinaryOp<"pow", "POW", "a^b">;
+def NNAPI_PreluOp : NNAPI_PlainBinaryOp<"prelu", "PRELU",
+                                        "a >= 0 ? a : a * b">;
+
+def NNAPI_EluOp : NNAPI_Op<"elu", "ELU", [SameOperandsAndResultType]> {
+  let summary = "exponential linear unit";
+  let description = [{
+    NNAPI ELU: max(0, x) + min(0, alpha * (exp(x) - 1)), element-wise on a
+    tensor of rank 1 to 4.
+
+    ```mlir
+    %y = nnapi.elu %x alpha = 1.0 : tensor<1x8xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, F32Attr:$alpha);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = "$input `alpha` `=` $alpha attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Convolutions and pooling (NHWC)
@@ -389,6 +407,25 @@ def NNAPI_SoftmaxOp : NNAPI_Op<"softmax", "SOFTMAX", [SameOperandsAndResultType]
   let levelRules = [NNAPI_LevelRule<3,
       "an axis other than the last, or a rank other than 2 and 4",
       [{ needsAxisOperand() }]>];
+}
+
+def NNAPI_LogSoftmaxOp
+    : NNAPI_Op<"log_softmax", "LOG_SOFTMAX", [SameOperandsAndResultType]> {
+  let summary = "log(softmax(beta * x)) along an axis";
+  let description = [{
+    NNAPI LOG_SOFTMAX: beta * x - log(sum(exp(beta * x))) along `axis`, of a
+    tensor of rank 1 to 4.
+
+    ```mlir
+    %y = nnapi.log_softmax %x beta = 1.0 axis = -1 : tensor<1x10xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, F32Attr:$beta, I32Attr:$axis);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `beta` `=` $beta `axis` `=` $axis attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
 }
 
 def NNAPI_ConcatenationOp : NNAPI_Op<"concatenation", "CONCATENATION"> {
