@@ -1048,3 +1048,47 @@ TEST_F(HostDevice, RejectsMalformedActivationOperations) {
     expectRejected(b, "shapes [2,3] and [2] do not broadcast");
   }
 }
+
+TEST_F(HostDevice, InstanceNormalizationInBothLayouts) {
+  // Channel 0 holds {1, 3}, channel 1 {2, 6}: means 2 and 4, variances 1
+  // and 4; gamma 2, beta 0.5, epsilon 1e-6.
+  for (bool nchw : {false, true}) {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input(nchw ? std::vector<uint32_t>{1, 2, 1, 2}
+                              : std::vector<uint32_t>{1, 1, 2, 2});
+    uint32_t out = b.output(nchw ? std::vector<uint32_t>{1, 2, 1, 2}
+                                 : std::vector<uint32_t>{1, 1, 2, 2});
+    b.operation(ANEURALNETWORKS_INSTANCE_NORMALIZATION,
+                {x, b.f32(2.0f), b.f32(0.5f), b.f32(1e-6f), b.boolean(nchw)},
+                {out});
+    b.setInput(0, nchw ? std::vector<float>{1, 3, 2, 6}
+                       : std::vector<float>{1, 2, 3, 6});
+    std::vector<std::vector<float>> r;
+    ASSERT_TRUE(b.compileAndRun(nullptr, r)) << b.error();
+    std::vector<float> expected = nchw ? std::vector<float>{-1.5f, 2.5f, -1.5f, 2.5f}
+                                       : std::vector<float>{-1.5f, -1.5f, 2.5f, 2.5f};
+    for (size_t i = 0; i < 4; ++i)
+      EXPECT_NEAR(r[0][i], expected[i], 1e-5) << (nchw ? "NCHW " : "NHWC ") << i;
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1, 2, 2, 2});
+    uint32_t out = b.output({1, 2, 2, 2});
+    b.operation(ANEURALNETWORKS_INSTANCE_NORMALIZATION,
+                {x, b.f32(1.0f), b.f32(0.0f), b.f32(-1.0f), b.boolean(false)},
+                {out});
+    EXPECT_EQ(b.compile(nullptr), nullptr);
+    EXPECT_NE(b.error().find("epsilon must be positive"), std::string::npos)
+        << b.error();
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1, 2, 2, 2});
+    uint32_t out = b.output({1, 2, 2, 2});
+    b.operation(ANEURALNETWORKS_INSTANCE_NORMALIZATION,
+                {x, b.f32(1.0f), b.f32(0.0f), b.f32(1.0f)}, {out});
+    EXPECT_EQ(b.compile(nullptr), nullptr);
+    EXPECT_NE(b.error().find("expects 5 inputs, got 4"), std::string::npos)
+        << b.error();
+  }
+}

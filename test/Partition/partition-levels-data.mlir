@@ -181,3 +181,40 @@ func.func @activations(%x: tensor<1x3x4xf32>) -> (tensor<1x3x4xf32>, tensor<1x3x
   %lsm = tosa.sub %sh, %lg : (tensor<1x3x4xf32>, tensor<1x3x1xf32>) -> tensor<1x3x4xf32>
   return %prelu, %elu, %lsm : tensor<1x3x4xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>
 }
+
+// -----
+
+// INSTANCE_NORMALIZATION (level 3) takes its two means with it: below level
+// 3 none of its ops is placed, not even the means (MEAN is level 2).
+// FL2-LABEL: func @instance_norm
+// FL2-NOT: call
+// FL3-LABEL: func @instance_norm
+// FL3: call @instance_norm_nnapi_0(%arg0)
+// FL3-NEXT: return
+func.func @instance_norm(%x: tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32> {
+  %k = "tosa.const"() {value = dense<0.166666672> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %eps = "tosa.const"() {value = dense<1.0e-03> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
+  %a1 = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<1x2x3x4xf32>) -> tensor<1x1x3x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
+  %a2 = tosa.reduce_sum %a1 {axis = 2 : i32} : (tensor<1x1x3x4xf32>) -> tensor<1x1x1x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
+  %mu = tosa.mul %a2, %k {shift = 0 : i8} : (tensor<1x1x1x4xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
+  %c = tosa.sub %x, %mu : (tensor<1x2x3x4xf32>, tensor<1x1x1x4xf32>) -> tensor<1x2x3x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
+  %sq = tosa.mul %c, %c {shift = 0 : i8} : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
+  %b1 = tosa.reduce_sum %sq {axis = 1 : i32} : (tensor<1x2x3x4xf32>) -> tensor<1x1x3x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
+  %b2 = tosa.reduce_sum %b1 {axis = 2 : i32} : (tensor<1x1x3x4xf32>) -> tensor<1x1x1x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
+  %var = tosa.mul %b2, %k {shift = 0 : i8} : (tensor<1x1x1x4xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
+  %ve = tosa.add %var, %eps : (tensor<1x1x1x4xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
+  %inv = tosa.rsqrt %ve : (tensor<1x1x1x4xf32>) -> tensor<1x1x1x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
+  %r = tosa.mul %c, %inv {shift = 0 : i8} : (tensor<1x2x3x4xf32>, tensor<1x1x1x4xf32>) -> tensor<1x2x3x4xf32>
+  return %r : tensor<1x2x3x4xf32>
+}

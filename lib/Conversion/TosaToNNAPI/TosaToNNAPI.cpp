@@ -279,6 +279,65 @@ std::optional<LogSoftmaxMatch> matchLogSoftmax(tosa::SubOp root) {
                          shifted.getInput1(), int64_t(max.getAxis())};
 }
 
+/// A decomposed instance normalization: (x - mean(x)) * rsqrt(mean((x -
+/// mean(x))^2) + epsilon) with both means over the spatial dimensions of a
+/// 4-D tensor, {2, 3} (NCHW, as the ONNX importer writes
+/// InstanceNormalization) or {1, 2} (NHWC). Members: both means, sub, the
+/// square, add, rsqrt and the final mul; the per-channel scale and bias that
+/// follow stay MUL and ADD (NNAPI's gamma and beta are scalars).
+struct InstanceNormMatch {
+  SmallVector<Operation *> members;
+  Value input;
+  double epsilon;
+  bool nchw;
+};
+
+std::optional<InstanceNormMatch> matchInstanceNorm(tosa::MulOp root) {
+  if (!root || root.getShift() != 0)
+    return std::nullopt;
+  for (int i = 0; i < 2; ++i) {
+    auto centered = root->getOperand(i).getDefiningOp<tosa::SubOp>();
+    auto rsqrt = root->getOperand(1 - i).getDefiningOp<tosa::RsqrtOp>();
+    if (!centered || !rsqrt || !rsqrt->hasOneUse())
+      continue;
+    auto add = rsqrt.getInput1().getDefiningOp<tosa::AddOp>();
+    if (!add || !add->hasOneUse())
+      continue;
+    for (int j = 0; j < 2; ++j) {
+      std::optional<double> eps = splatValue(add->getOperand(1 - j));
+      auto varMul = add->getOperand(j).getDefiningOp<tosa::MulOp>();
+      std::optional<MeanMatch> var = matchMean(varMul);
+      if (!eps || !(*eps > 0.0) || !var || !varMul->hasOneUse())
+        continue;
+      auto square = var->input.getDefiningOp<tosa::MulOp>();
+      if (!square || square.getShift() != 0 || !square->hasOneUse() ||
+          square.getInput1() != centered.getResult() ||
+          square.getInput2() != centered.getResult())
+        continue;
+      auto muMul = centered.getInput2().getDefiningOp<tosa::MulOp>();
+      std::optional<MeanMatch> mu = matchMean(muMul);
+      Value x = centered.getInput1();
+      if (!mu || !muMul->hasOneUse() || mu->input != x || mu->axes != var->axes ||
+          x.getType() != root.getType() ||
+          !llvm::all_of(centered->getUsers(), [&](Operation *u) {
+            return u == square.getOperation() || u == root.getOperation();
+          }))
+        continue;
+      auto type = cast<RankedTensorType>(x.getType());
+      bool nchw = mu->axes == ArrayRef<int64_t>{2, 3};
+      if (type.getRank() != 4 || (!nchw && mu->axes != ArrayRef<int64_t>{1, 2}))
+        continue;
+      InstanceNormMatch m{mu->members, x, *eps, nchw};
+      m.members.push_back(centered);
+      m.members.push_back(square);
+      llvm::append_range(m.members, var->members);
+      m.members.append({add, rsqrt, root});
+      return m;
+    }
+  }
+  return std::nullopt;
+}
+
 /// The patterns whose ops NNAPI runs as one operation, by name.
 struct CompositeKind {
   StringRef name;
@@ -331,27 +390,40 @@ const CompositeKind kComposites[] = {
          return std::nullopt;
        return m->members;
      }},
+    {"instance_normalization",
+     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
+       std::optional<InstanceNormMatch> m =
+           matchInstanceNorm(dyn_cast<tosa::MulOp>(root));
+       if (!m)
+         return std::nullopt;
+       return m->members;
+     }},
 };
 } // namespace
 
 Composite mlir::nnapi::getCompositeMembers(Operation *op) {
-  // Every composite's root is at most five uses downstream of its members:
-  // try the ops reachable in that many steps (each at most once).
+  // Every composite's root is at most ten uses downstream of its members
+  // (instance normalization's first sum): try the ops reachable in that many
+  // steps (each at most once, at most 64).
   SmallVector<Operation *> candidates = {op};
   llvm::SmallPtrSet<Operation *, 16> seen = {op};
-  for (size_t i = 0, depth = 0; i < candidates.size() && depth < 6; ++depth) {
+  for (size_t i = 0, depth = 0; i < candidates.size() && depth < 10; ++depth) {
     size_t end = candidates.size();
     for (; i < end; ++i)
       for (Operation *user : candidates[i]->getUsers())
-        if (candidates.size() < 32 && seen.insert(user).second)
+        if (candidates.size() < 64 && seen.insert(user).second)
           candidates.push_back(user);
   }
+  // Composites nest (an instance normalization holds two means): the
+  // largest one that holds `op` wins.
+  Composite best;
   for (Operation *root : candidates)
     for (const CompositeKind &kind : kComposites)
       if (std::optional<SmallVector<Operation *>> members = kind.match(root))
-        if (llvm::is_contained(*members, op))
-          return {kind.name, std::move(*members)};
-  return {};
+        if (llvm::is_contained(*members, op) &&
+            members->size() > best.ops.size())
+          best = {kind.name, std::move(*members)};
+  return best;
 }
 
 //===----------------------------------------------------------------------===//
@@ -851,6 +923,9 @@ struct MeanPattern : ToNNAPI<tosa::MulOp, MeanOp> {
     std::optional<MeanMatch> m = matchMean(mul);
     if (!m)
       return rewriter.notifyMatchFailure(mul, "not a decomposed mean");
+    // A mean inside a larger composite is left to that composite's pattern.
+    if (getCompositeMembers(mul).kind != "mean")
+      return rewriter.notifyMatchFailure(mul, "part of a larger composite");
     for (Operation *op : m->members)
       if (failed(checkTensors(op, rewriter)))
         return failure();
@@ -919,6 +994,26 @@ struct LogSoftmaxPattern : ToNNAPI<tosa::SubOp, LogSoftmaxOp> {
     rewriter.replaceOpWithNewOp<LogSoftmaxOp>(
         sub, sub.getType(), m->input, rewriter.getF32FloatAttr(1.0f),
         rewriter.getI32IntegerAttr(static_cast<int32_t>(m->axis)));
+    return success();
+  }
+};
+
+struct InstanceNormPattern : ToNNAPI<tosa::MulOp, InstanceNormalizationOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::MulOp mul,
+                                PatternRewriter &rewriter) const override {
+    std::optional<InstanceNormMatch> m = matchInstanceNorm(mul);
+    if (!m)
+      return rewriter.notifyMatchFailure(mul,
+                                         "not a decomposed instance norm");
+    for (Operation *op : m->members)
+      if (failed(checkTensors(op, rewriter)))
+        return failure();
+    rewriter.replaceOpWithNewOp<InstanceNormalizationOp>(
+        mul, mul.getType(), m->input, rewriter.getF32FloatAttr(1.0f),
+        rewriter.getF32FloatAttr(0.0f),
+        rewriter.getF32FloatAttr(float(m->epsilon)),
+        m->nchw ? rewriter.getUnitAttr() : UnitAttr());
     return success();
   }
 };
@@ -1150,6 +1245,10 @@ void mlir::nnapi::populateTosaToNNAPICompositePatterns(
                                      patterns.getContext());
   patterns.addWithLabel<HardSwishPattern>(
       {"hard_swish (mul by 1/6, add 1/2, clamp to [0, 1], mul)"},
+      patterns.getContext());
+  patterns.addWithLabel<InstanceNormPattern>(
+      {"instance_normalization ((x - mean) * rsqrt(mean((x - mean)^2) + eps) "
+       "over height and width)"},
       patterns.getContext());
   patterns.addWithLabel<PreluPattern>(
       {"prelu (add(clamp(x, 0, max), mul(clamp(x, -max, 0), slope)))"},

@@ -97,6 +97,9 @@ public:
       softmax(in0, shapes[0], params.beta, params.axis, out,
               opcode == ANEURALNETWORKS_LOG_SOFTMAX);
       break;
+    case ANEURALNETWORKS_INSTANCE_NORMALIZATION:
+      instanceNormalization(in0, shapes[0], params.norm, out);
+      break;
     case ANEURALNETWORKS_ELU:
       elu(in0, out, count, params.alpha);
       break;

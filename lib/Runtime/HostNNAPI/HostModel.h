@@ -64,6 +64,7 @@ struct OpParams {
   std::vector<bool> reduced;  ///< MEAN, REDUCE_*: per input dimension.
   bool adjA = false, adjB = false; ///< BATCH_MATMUL.
   Resize resize;                   ///< RESIZE_*.
+  InstanceNorm norm;               ///< INSTANCE_NORMALIZATION.
 };
 
 struct HostModel {

@@ -694,6 +694,34 @@ void resizeNearest(const float *input, const Shape &is, float *output,
                     c * sizeof(float));
 }
 
+void instanceNormalization(const float *input, const Shape &shape,
+                           InstanceNorm how, float *output) {
+  // One image channel is `count` values `stride` apart from `begin(n, c)`.
+  size_t batches = shape[0];
+  size_t channels = how.nchw ? shape[1] : shape[3];
+  size_t count = how.nchw ? size_t(shape[2]) * shape[3]
+                          : size_t(shape[1]) * shape[2];
+  size_t stride = how.nchw ? 1 : channels;
+  for (size_t n = 0; n < batches; ++n)
+    for (size_t c = 0; c < channels; ++c) {
+      size_t begin = how.nchw ? (n * channels + c) * count
+                              : n * count * channels + c;
+      const float *in = input + begin;
+      float *out = output + begin;
+      double sum = 0.0;
+      for (size_t i = 0; i < count; ++i)
+        sum += in[i * stride];
+      double mean = sum / double(count), squares = 0.0;
+      for (size_t i = 0; i < count; ++i) {
+        double d = in[i * stride] - mean;
+        squares += d * d;
+      }
+      double scale = how.gamma / std::sqrt(squares / double(count) + how.epsilon);
+      for (size_t i = 0; i < count; ++i)
+        out[i * stride] = float((in[i * stride] - mean) * scale + how.beta);
+    }
+}
+
 float halfToFloat(uint16_t h) {
   uint32_t sign = uint32_t(h & 0x8000) << 16;
   uint32_t exp = (h >> 10) & 0x1F, mant = h & 0x3FF, bits;

@@ -182,6 +182,7 @@ private:
   int fullyConnected();
   int softmax(bool logarithm);
   int elu();
+  int instanceNorm();
   int reshape();
   int concatenation();
   int transpose();
@@ -532,6 +533,26 @@ int Validator::elu() {
   return expectOutput(in(0).dims);
 }
 
+int Validator::instanceNorm() {
+  if (int rc = expectCounts(5, 5, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 4, 4))
+    return rc;
+  const char *names[] = {"gamma", "beta", "epsilon"};
+  float values[3];
+  for (size_t i = 1; i <= 3; ++i) {
+    if (int rc = expectScalar(i, floatScalarType(), names[i - 1]))
+      return rc;
+    values[i - 1] = m.f32(op.inputs[i]);
+  }
+  if (!(values[2] > 0.0f))
+    return bad("epsilon must be positive");
+  if (int rc = expectScalar(4, ANEURALNETWORKS_BOOL, "layout"))
+    return rc;
+  params.norm = {values[0], values[1], values[2], m.b8(op.inputs[4])};
+  return expectOutput(in(0).dims);
+}
+
 int Validator::reshape() {
   if (int rc = expectCounts(2, 2, 1))
     return rc;
@@ -832,6 +853,8 @@ int Validator::run() {
     return softmax(true);
   case ANEURALNETWORKS_ELU:
     return elu();
+  case ANEURALNETWORKS_INSTANCE_NORMALIZATION:
+    return instanceNorm();
   case ANEURALNETWORKS_CONCATENATION:
     return concatenation();
   case ANEURALNETWORKS_TRANSPOSE:

@@ -209,6 +209,12 @@ LogicalResult BlobBuilder::addOperation(Operation *op) {
         in.push_back(model.addInt32(static_cast<int32_t>(
             axis < 0 ? axis + type.getRank() : axis)));
       })
+      .Case([&](InstanceNormalizationOp op) {
+        auto type = op.getInput().getType();
+        for (APFloat v : {op.getGamma(), op.getBeta(), op.getEpsilon()})
+          in.push_back(floatScalar(type, v.convertToFloat()));
+        in.push_back(model.addBool(op.getNchw()));
+      })
       .Case([&](EluOp op) {
         in.push_back(floatScalar(op.getInput().getType(),
                                  op.getAlpha().convertToFloat()));

@@ -328,3 +328,52 @@ func.func @activation_composites(%x: tensor<1x3x4xf32>) -> (tensor<1x3x4xf32>, t
   %lsm = tosa.sub %sh, %lg : (tensor<1x3x4xf32>, tensor<1x3x1xf32>) -> tensor<1x3x4xf32>
   return %prelu, %elu, %not_elu, %lsm : tensor<1x3x4xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>
 }
+
+// -----
+
+// Instance normalization over height and width (NCHW: axes 2 and 3, as the
+// ONNX importer writes InstanceNormalization; NHWC: axes 1 and 2) is one
+// operation; its two means are part of it, not MEAN operations.
+// CHECK-LABEL: func @instance_norm_nchw
+// CHECK: nnapi.instance_normalization %arg0 gamma = 1.000000e+00 beta = 0.000000e+00 epsilon = 1.000000e-03 nchw : tensor<1x2x3x4xf32>
+// CHECK-NOT: tosa.
+// CHECK-NOT: nnapi.mean
+func.func @instance_norm_nchw(%x: tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32> attributes {nnapi.partition} {
+  %k = "tosa.const"() {value = dense<0.08333333333333333> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %eps = "tosa.const"() {value = dense<1.0e-03> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %a1 = tosa.reduce_sum %x {axis = 2 : i32} : (tensor<1x2x3x4xf32>) -> tensor<1x2x1x4xf32>
+  %a2 = tosa.reduce_sum %a1 {axis = 3 : i32} : (tensor<1x2x1x4xf32>) -> tensor<1x2x1x1xf32>
+  %mu = tosa.mul %a2, %k {shift = 0 : i8} : (tensor<1x2x1x1xf32>, tensor<1x1x1x1xf32>) -> tensor<1x2x1x1xf32>
+  %c = tosa.sub %x, %mu : (tensor<1x2x3x4xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x3x4xf32>
+  %sq = tosa.mul %c, %c {shift = 0 : i8} : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %b1 = tosa.reduce_sum %sq {axis = 2 : i32} : (tensor<1x2x3x4xf32>) -> tensor<1x2x1x4xf32>
+  %b2 = tosa.reduce_sum %b1 {axis = 3 : i32} : (tensor<1x2x1x4xf32>) -> tensor<1x2x1x1xf32>
+  %var = tosa.mul %b2, %k {shift = 0 : i8} : (tensor<1x2x1x1xf32>, tensor<1x1x1x1xf32>) -> tensor<1x2x1x1xf32>
+  %ve = tosa.add %var, %eps : (tensor<1x2x1x1xf32>, tensor<1x1x1x1xf32>) -> tensor<1x2x1x1xf32>
+  %inv = tosa.rsqrt %ve : (tensor<1x2x1x1xf32>) -> tensor<1x2x1x1xf32>
+  %r = tosa.mul %c, %inv {shift = 0 : i8} : (tensor<1x2x3x4xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x3x4xf32>
+  return %r : tensor<1x2x3x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @instance_norm_nhwc
+// CHECK: nnapi.instance_normalization %arg0 gamma = 1.000000e+00 beta = 0.000000e+00 epsilon = 1.000000e-03 : tensor<1x2x3x4xf32>
+// CHECK-NOT: tosa.
+// CHECK-NOT: nnapi.mean
+func.func @instance_norm_nhwc(%x: tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32> attributes {nnapi.partition} {
+  %k = "tosa.const"() {value = dense<0.16666666666666666> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %eps = "tosa.const"() {value = dense<1.0e-03> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %a1 = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<1x2x3x4xf32>) -> tensor<1x1x3x4xf32>
+  %a2 = tosa.reduce_sum %a1 {axis = 2 : i32} : (tensor<1x1x3x4xf32>) -> tensor<1x1x1x4xf32>
+  %mu = tosa.mul %a2, %k {shift = 0 : i8} : (tensor<1x1x1x4xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x4xf32>
+  %c = tosa.sub %x, %mu : (tensor<1x2x3x4xf32>, tensor<1x1x1x4xf32>) -> tensor<1x2x3x4xf32>
+  %sq = tosa.mul %c, %c {shift = 0 : i8} : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
+  %b1 = tosa.reduce_sum %sq {axis = 1 : i32} : (tensor<1x2x3x4xf32>) -> tensor<1x1x3x4xf32>
+  %b2 = tosa.reduce_sum %b1 {axis = 2 : i32} : (tensor<1x1x3x4xf32>) -> tensor<1x1x1x4xf32>
+  %var = tosa.mul %b2, %k {shift = 0 : i8} : (tensor<1x1x1x4xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x4xf32>
+  %ve = tosa.add %var, %eps : (tensor<1x1x1x4xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x4xf32>
+  %inv = tosa.rsqrt %ve : (tensor<1x1x1x4xf32>) -> tensor<1x1x1x4xf32>
+  %r = tosa.mul %c, %inv {shift = 0 : i8} : (tensor<1x2x3x4xf32>, tensor<1x1x1x4xf32>) -> tensor<1x2x3x4xf32>
+  return %r : tensor<1x2x3x4xf32>
+}

@@ -475,3 +475,19 @@ func.func @elu_rank(%x: tensor<1x1x1x1x2xf32>) {
   %0 = nnapi.elu %x alpha = 1.0 : tensor<1x1x1x1x2xf32>
   return
 }
+
+// -----
+
+func.func @instance_norm_epsilon(%x: tensor<1x8x4x4xf32>) {
+  // expected-error@+1 {{epsilon must be positive}}
+  %0 = nnapi.instance_normalization %x gamma = 1.0 beta = 0.0 epsilon = 0.0 : tensor<1x8x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @instance_norm_rank(%x: tensor<8x4x4xf32>) {
+  // expected-error@+1 {{input must have rank 4, got 3}}
+  %0 = nnapi.instance_normalization %x gamma = 1.0 beta = 0.0 epsilon = 1.0 : tensor<8x4x4xf32>
+  return
+}

@@ -121,3 +121,10 @@ func.func @activations(%x: tensor<1x3x4xf32>, %s: tensor<3x1xf32>) -> (tensor<1x
   %2 = nnapi.log_softmax %x beta = 1.0 axis = 1 : tensor<1x3x4xf32>
   return %0, %1, %2 : tensor<1x3x4xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>
 }
+
+// CHECK-LABEL: func @instance_norm
+func.func @instance_norm(%x: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  // CHECK: nnapi.instance_normalization %{{.*}} gamma = 1.000000e+00 beta = 0.000000e+00 epsilon = 9.99999974E-6 nchw : tensor<1x8x4x4xf32>
+  %0 = nnapi.instance_normalization %x gamma = 1.0 beta = 0.0 epsilon = 1.0e-05 nchw : tensor<1x8x4x4xf32>
+  return %0 : tensor<1x8x4x4xf32>
+}

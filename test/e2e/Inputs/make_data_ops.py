@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """One-operation TOSA models for the data movement, reduction, matrix
 product and composite NNAPI operations (TRANSPOSE, PAD, PAD_V2, SLICE, TILE,
-REDUCE_*, MEAN, HARD_SWISH, PRELU, ELU, LOG_SOFTMAX, MAXIMUM/MINIMUM for
+REDUCE_*, MEAN, HARD_SWISH, PRELU, ELU, LOG_SOFTMAX, INSTANCE_NORMALIZATION, MAXIMUM/MINIMUM for
 HardSigmoid's clamp,
 FULLY_CONNECTED and BATCH_MATMUL from matmul, erf from NNAPI operations),
 inputs for each, and expected outputs computed independently with numpy in
@@ -179,6 +179,36 @@ def models():
         f"  %l = tosa.log %sum : ({R}) -> {R}\n"
         f"  %r = tosa.sub %s, %l : ({T}, {R}) -> {T}\n", T),
         [x], xd - xd.max(1, keepdims=True) - lse)
+
+    # InstanceNormalization as the importer writes it (NCHW, means over
+    # axes 2 and 3), then its per-channel scale and bias.
+    x = (RNG.standard_normal((2, 3, 4, 5)) * 3 + 1).astype(np.float32)
+    xd = x.astype(np.float64)
+    T, R, C = t(x.shape), t((2, 3, 1, 1)), t((1, 3, 1, 1))
+    scale = RNG.uniform(0.5, 2, (1, 3, 1, 1)).astype(np.float32)
+    bias = RNG.standard_normal((1, 3, 1, 1)).astype(np.float32)
+
+    def mean(v, out):
+        return (f"  %{out}1 = tosa.reduce_sum %{v} {{axis = 2 : i32}} : ({T}) -> {t((2, 3, 1, 5))}\n"
+                f"  %{out}2 = tosa.reduce_sum %{out}1 {{axis = 3 : i32}} : ({t((2, 3, 1, 5))}) -> {R}\n"
+                f"  %{out} = tosa.mul %{out}2, %k {{shift = 0 : i8}} : ({R}, {t((1, 1, 1, 1))}) -> {R}\n")
+    mu = xd.mean((2, 3), keepdims=True)
+    var = ((xd - mu) ** 2).mean((2, 3), keepdims=True)
+    m["instance_norm"] = (func([T],
+        f'  %k = "tosa.const"() {{value = dense<{1.0 / 20}> : {t((1, 1, 1, 1))}}} : () -> {t((1, 1, 1, 1))}\n'
+        f'  %eps = "tosa.const"() {{value = dense<1.0e-05> : {t((1, 1, 1, 1))}}} : () -> {t((1, 1, 1, 1))}\n'
+        f'  %g = "tosa.const"() {{value = dense<{nested(scale)}> : {C}}} : () -> {C}\n'
+        f'  %b = "tosa.const"() {{value = dense<{nested(bias)}> : {C}}} : () -> {C}\n'
+        + mean("a0", "mu") +
+        f"  %c = tosa.sub %a0, %mu : ({T}, {R}) -> {T}\n"
+        f"  %sq = tosa.mul %c, %c {{shift = 0 : i8}} : ({T}, {T}) -> {T}\n"
+        + mean("sq", "var") +
+        f"  %ve = tosa.add %var, %eps : ({R}, {t((1, 1, 1, 1))}) -> {R}\n"
+        f"  %inv = tosa.rsqrt %ve : ({R}) -> {R}\n"
+        f"  %n = tosa.mul %c, %inv {{shift = 0 : i8}} : ({T}, {R}) -> {T}\n"
+        f"  %s = tosa.mul %n, %g {{shift = 0 : i8}} : ({T}, {C}) -> {T}\n"
+        f"  %r = tosa.add %s, %b : ({T}, {C}) -> {T}\n", T),
+        [x], (xd - mu) / np.sqrt(var + 1e-5) * scale + bias)
 
     n = 1 << 20
     small = np.float32(10.0) ** RNG.uniform(-37, 0, n // 4)

@@ -143,6 +143,16 @@ void resizeBilinear(const float *input, const Shape &inputShape,
 void resizeNearest(const float *input, const Shape &inputShape, float *output,
                    const Shape &outputShape, Resize how);
 
+/// INSTANCE_NORMALIZATION of a 4-D tensor: per batch and channel,
+/// (x - mean) * gamma / sqrt(variance + epsilon) + beta over height and
+/// width; NHWC, or NCHW with `nchw`.
+struct InstanceNorm {
+  float gamma = 1.0f, beta = 0.0f, epsilon = 1e-5f;
+  bool nchw = false;
+};
+void instanceNormalization(const float *input, const Shape &shape,
+                           InstanceNorm how, float *output);
+
 /// IEEE half <-> float conversions (round to nearest even).
 float halfToFloat(uint16_t h);
 uint16_t floatToHalf(float f);

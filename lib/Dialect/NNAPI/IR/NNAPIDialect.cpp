@@ -399,6 +399,14 @@ LogicalResult SoftmaxOp::verify() { return verifySoftmaxLike(*this); }
 LogicalResult LogSoftmaxOp::verify() { return verifySoftmaxLike(*this); }
 
 
+LogicalResult InstanceNormalizationOp::verify() {
+  if (failed(verifyRank(*this, getInput(), "input", 4, 4)))
+    return failure();
+  if (!(getEpsilon().convertToFloat() > 0.0f))
+    return emitOpError("epsilon must be positive");
+  return success();
+}
+
 LogicalResult ConcatenationOp::verify() {
   if (getInputs().empty())
     return emitOpError("needs at least one input");

@@ -428,6 +428,31 @@ def NNAPI_LogSoftmaxOp
   let hasVerifier = 1;
 }
 
+def NNAPI_InstanceNormalizationOp
+    : NNAPI_Op<"instance_normalization", "INSTANCE_NORMALIZATION",
+               [SameOperandsAndResultType]> {
+  let summary = "normalize each image channel over its height and width";
+  let description = [{
+    NNAPI INSTANCE_NORMALIZATION of a 4-D tensor: per batch and channel,
+    (x - mean) * gamma / sqrt(variance + epsilon) + beta, the mean and
+    (biased) variance taken over height and width. The layout is NHWC, or
+    NCHW with `nchw`.
+
+    ```mlir
+    %y = nnapi.instance_normalization %x gamma = 1.0 beta = 0.0
+        epsilon = 1.0e-05 nchw : tensor<1x8x16x16xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, F32Attr:$gamma,
+                       F32Attr:$beta, F32Attr:$epsilon, UnitAttr:$nchw);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `gamma` `=` $gamma `beta` `=` $beta `epsilon` `=` $epsilon
+    (`nchw` $nchw^)? attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
 def NNAPI_ConcatenationOp : NNAPI_Op<"concatenation", "CONCATENATION"> {
   let summary = "concatenate tensors along an axis";
   let description = [{
