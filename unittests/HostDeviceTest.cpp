@@ -1092,3 +1092,90 @@ TEST_F(HostDevice, InstanceNormalizationInBothLayouts) {
         << b.error();
   }
 }
+
+TEST_F(HostDevice, MirrorPadReverseAndGatherFollowNNAPISemantics) {
+  auto run = [&](HostModelBuilder &b) {
+    std::vector<std::vector<float>> r;
+    EXPECT_TRUE(b.compileAndRun(nullptr, r)) << b.error();
+    return r.empty() ? std::vector<float>() : r[0];
+  };
+  for (int32_t mode : {0, 1}) {
+    // [1, 2, 3] padded 2 before and 1 after: REFLECT [3, 2, 1, 2, 3, 2],
+    // SYMMETRIC [2, 1, 1, 2, 3, 3].
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1, 3});
+    int32_t pads[] = {0, 0, 2, 1};
+    uint32_t out = b.output({1, 6});
+    b.operation(ANEURALNETWORKS_MIRROR_PAD,
+                {x, b.tensorI32({2, 2}, pads), b.i32(mode)}, {out});
+    b.setInput(0, {1, 2, 3});
+    std::vector<float> expected = mode ? std::vector<float>{2, 1, 1, 2, 3, 3}
+                                       : std::vector<float>{3, 2, 1, 2, 3, 2};
+    EXPECT_EQ(run(b), expected);
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 3});
+    int32_t axis[] = {1};
+    uint32_t out = b.output({2, 3});
+    b.operation(ANEURALNETWORKS_REVERSE, {x, b.tensorI32({1}, axis)}, {out});
+    b.setInput(0, {1, 2, 3, 4, 5, 6});
+    EXPECT_EQ(run(b), (std::vector<float>{3, 2, 1, 6, 5, 4}));
+  }
+  {
+    // 2-D indices replace the gathered dimension: [3, 2] -> [2, 2, 2].
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({3, 2});
+    int32_t idx[] = {2, 0, 1, 1};
+    uint32_t out = b.output({2, 2, 2});
+    b.operation(ANEURALNETWORKS_GATHER, {x, b.i32(0), b.tensorI32({2, 2}, idx)},
+                {out});
+    b.setInput(0, {1, 2, 3, 4, 5, 6});
+    EXPECT_EQ(run(b), (std::vector<float>{5, 6, 1, 2, 3, 4, 3, 4}));
+  }
+}
+
+TEST_F(HostDevice, RejectsMalformedMirrorPadReverseAndGather) {
+  auto expectRejected = [&](HostModelBuilder &b, const char *message) {
+    EXPECT_EQ(b.compile(nullptr), nullptr);
+    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
+  };
+  auto mirror = [&](int32_t mode, int32_t before, std::vector<uint32_t> out,
+                    const char *message) {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1, 3});
+    int32_t pads[] = {0, 0, before, 0};
+    uint32_t o = b.output(out);
+    b.operation(ANEURALNETWORKS_MIRROR_PAD,
+                {x, b.tensorI32({2, 2}, pads), b.i32(mode)}, {o});
+    expectRejected(b, message);
+  };
+  mirror(0, 3, {1, 6}, "mirror padding of dimension 1 exceeds 2");
+  mirror(1, 4, {1, 7}, "mirror padding of dimension 1 exceeds 3");
+  mirror(2, 1, {1, 4}, "mirror pad mode must be 0 (REFLECT) or 1 (SYMMETRIC)");
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 3});
+    int32_t axis[] = {2};
+    uint32_t out = b.output({2, 3});
+    b.operation(ANEURALNETWORKS_REVERSE, {x, b.tensorI32({1}, axis)}, {out});
+    expectRejected(b, "axis 2 out of range");
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({3, 2});
+    int32_t idx[] = {3};
+    uint32_t out = b.output({1, 2});
+    b.operation(ANEURALNETWORKS_GATHER, {x, b.i32(0), b.tensorI32({1}, idx)},
+                {out});
+    expectRejected(b, "index 3 is outside dimension 0 of size 3");
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({3, 2});
+    uint32_t idx = b.input({1});
+    uint32_t out = b.output({1, 2});
+    b.operation(ANEURALNETWORKS_GATHER, {x, b.i32(0), idx}, {out});
+    expectRejected(b, "indices must be a constant TENSOR_INT32");
+  }
+}

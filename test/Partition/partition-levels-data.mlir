@@ -6,6 +6,7 @@
 // RUN: nnapi-opt %s -split-input-file -nnapi-partition="feature-level=3 device-profile=%S/../Inputs/eager.json" | FileCheck %s --check-prefix=FL3
 // RUN: nnapi-opt %s -split-input-file -nnapi-partition="feature-level=4 device-profile=%S/../Inputs/eager.json" | FileCheck %s --check-prefix=FL4
 // RUN: nnapi-opt %s -split-input-file -nnapi-partition="feature-level=6 device-profile=%S/../Inputs/eager.json" | FileCheck %s --check-prefix=FL6
+// RUN: nnapi-opt %s -split-input-file -nnapi-partition="feature-level=7 device-profile=%S/../Inputs/eager.json" | FileCheck %s --check-prefix=FL7
 
 // FL2-LABEL: func @fl2_ops
 // FL2-NOT: tosa.{{[a-z_]+}} %
@@ -217,4 +218,36 @@ func.func @instance_norm(%x: tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32> {
   // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
   %r = tosa.mul %c, %inv {shift = 0 : i8} : (tensor<1x2x3x4xf32>, tensor<1x1x1x4xf32>) -> tensor<1x2x3x4xf32>
   return %r : tensor<1x2x3x4xf32>
+}
+
+// -----
+
+// GATHER is level 3; REVERSE and MIRROR_PAD (from Pad "reflect") level 7.
+// FL2-LABEL: func @gather_reverse_mirror
+// FL2-NOT: call
+// FL3-LABEL: func @gather_reverse_mirror
+// FL3: call @gather_reverse_mirror_nnapi_0(%arg1)
+// FL3-NOT: call
+// FL6-LABEL: func @gather_reverse_mirror
+// FL6: tosa.reverse
+// FL7-LABEL: func @gather_reverse_mirror
+// FL7-NOT: tosa.{{[a-z_]+}} %
+// FL7: return
+func.func @gather_reverse_mirror(%x: tensor<2x4xf32>, %v: tensor<1x4x3xf32>) -> (tensor<2x7xf32>, tensor<2x4xf32>, tensor<1x2x3xf32>) {
+  // expected-remark@+1 {{stays on the host: part of a mirror_pad pattern that needs NNAPI feature level 7 (MIRROR_PAD), the target is 1}}
+  %b = tosa.slice %x {start = array<i64: 0, 1>, size = array<i64: 2, 2>} : (tensor<2x4xf32>) -> tensor<2x2xf32>
+  // expected-remark@+1 {{stays on the host: part of a mirror_pad pattern that needs NNAPI feature level 7 (MIRROR_PAD), the target is 1}}
+  %br = tosa.reverse %b {axis = 1 : i32} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  // expected-remark@+1 {{stays on the host: part of a mirror_pad pattern that needs NNAPI feature level 7 (MIRROR_PAD), the target is 1}}
+  %a = tosa.slice %x {start = array<i64: 0, 2>, size = array<i64: 2, 1>} : (tensor<2x4xf32>) -> tensor<2x1xf32>
+  // expected-remark@+1 {{stays on the host: part of a mirror_pad pattern that needs NNAPI feature level 7 (MIRROR_PAD), the target is 1}}
+  %ar = tosa.reverse %a {axis = 1 : i32} : (tensor<2x1xf32>) -> tensor<2x1xf32>
+  // expected-remark@+1 {{stays on the host: part of a mirror_pad pattern that needs NNAPI feature level 7 (MIRROR_PAD), the target is 1}}
+  %0 = tosa.concat %br, %x, %ar {axis = 1 : i32} : (tensor<2x2xf32>, tensor<2x4xf32>, tensor<2x1xf32>) -> tensor<2x7xf32>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 7 (REVERSE), the target is 1}}
+  %1 = tosa.reverse %x {axis = 0 : i32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %i = "tosa.const"() {value = dense<[[3, 1]]> : tensor<1x2xi32>} : () -> tensor<1x2xi32>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (GATHER), the target is 1}}
+  %2 = tosa.gather %v, %i : (tensor<1x4x3xf32>, tensor<1x2xi32>) -> tensor<1x2x3xf32>
+  return %0, %1, %2 : tensor<2x7xf32>, tensor<2x4xf32>, tensor<1x2x3xf32>
 }

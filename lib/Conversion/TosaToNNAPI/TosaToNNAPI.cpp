@@ -338,6 +338,73 @@ std::optional<InstanceNormMatch> matchInstanceNorm(tosa::MulOp root) {
   return std::nullopt;
 }
 
+/// A decomposed mirror pad along one axis, as the ONNX importer writes Pad
+/// with mode "reflect": concat(reverse(slice(x)), x, reverse(slice(x)))
+/// (either side may be missing). The slices start at 1 and end 1 before the
+/// last element (REFLECT) or include the edge (SYMMETRIC). Members: slices,
+/// reverses, concat.
+struct MirrorPadMatch {
+  SmallVector<Operation *> members;
+  Value input;
+  int64_t axis, before = 0, after = 0;
+  bool symmetric;
+};
+
+std::optional<MirrorPadMatch> matchMirrorPad(tosa::ConcatOp concat) {
+  if (!concat)
+    return std::nullopt;
+  ValueRange parts = concat.getInput1();
+  int64_t axis = concat.getAxis();
+  // The middle operand is x: the one that is not a reversed slice of it.
+  auto reversedSlice = [&](Value v) -> std::pair<tosa::ReverseOp, tosa::SliceOp> {
+    auto rev = v.getDefiningOp<tosa::ReverseOp>();
+    if (!rev || !rev->hasOneUse() || rev.getAxis() != axis)
+      return {};
+    auto slice = rev.getInput().getDefiningOp<tosa::SliceOp>();
+    if (!slice || !slice->hasOneUse())
+      return {};
+    return {rev, slice};
+  };
+  for (size_t mid = 0; mid < parts.size() && mid < 2; ++mid) {
+    if (parts.size() - mid > 2 || parts.size() < 2)
+      continue;
+    Value x = parts[mid];
+    auto type = dyn_cast<RankedTensorType>(x.getType());
+    if (!type || !type.hasStaticShape() || reversedSlice(x).first)
+      continue;
+    int64_t n = type.getDimSize(axis);
+    MirrorPadMatch m{{}, x, axis, 0, 0, false};
+    std::optional<bool> symmetric;
+    bool ok = true;
+    for (size_t k = 0; k < parts.size() && ok; ++k) {
+      if (k == mid)
+        continue;
+      auto [rev, slice] = reversedSlice(parts[k]);
+      ok = rev && slice.getInput() == x;
+      if (!ok)
+        break;
+      ArrayRef<int64_t> start = slice.getStart(), size = slice.getSize();
+      for (int64_t d = 0; d < type.getRank() && ok; ++d)
+        if (d != axis)
+          ok = start[d] == 0 && size[d] == type.getDimSize(d);
+      int64_t count = size[axis];
+      // Before x: [skip, skip + count); after: [n - skip - count, n - skip).
+      int64_t skip = k < mid ? start[axis] : n - start[axis] - count;
+      ok = ok && (skip == 0 || skip == 1) &&
+           (!symmetric || *symmetric == (skip == 0));
+      symmetric = skip == 0;
+      (k < mid ? m.before : m.after) = count;
+      m.members.append({slice, rev});
+    }
+    if (!ok || !symmetric)
+      continue;
+    m.symmetric = *symmetric;
+    m.members.push_back(concat);
+    return m;
+  }
+  return std::nullopt;
+}
+
 /// The patterns whose ops NNAPI runs as one operation, by name.
 struct CompositeKind {
   StringRef name;
@@ -394,6 +461,14 @@ const CompositeKind kComposites[] = {
      [](Operation *root) -> std::optional<SmallVector<Operation *>> {
        std::optional<InstanceNormMatch> m =
            matchInstanceNorm(dyn_cast<tosa::MulOp>(root));
+       if (!m)
+         return std::nullopt;
+       return m->members;
+     }},
+    {"mirror_pad",
+     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
+       std::optional<MirrorPadMatch> m =
+           matchMirrorPad(dyn_cast<tosa::ConcatOp>(root));
        if (!m)
          return std::nullopt;
        return m->members;
@@ -1018,6 +1093,27 @@ struct InstanceNormPattern : ToNNAPI<tosa::MulOp, InstanceNormalizationOp> {
   }
 };
 
+struct MirrorPadPattern : ToNNAPI<tosa::ConcatOp, MirrorPadOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::ConcatOp concat,
+                                PatternRewriter &rewriter) const override {
+    std::optional<MirrorPadMatch> m = matchMirrorPad(concat);
+    if (!m)
+      return rewriter.notifyMatchFailure(concat, "not a decomposed mirror pad");
+    if (failed(checkTensors(concat, rewriter)))
+      return failure();
+    int64_t rank = cast<RankedTensorType>(m->input.getType()).getRank();
+    SmallVector<int64_t> padding(2 * rank, 0);
+    padding[2 * m->axis] = m->before;
+    padding[2 * m->axis + 1] = m->after;
+    rewriter.replaceOpWithNewOp<MirrorPadOp>(
+        concat, concat.getType(), m->input,
+        rewriter.getDenseI64ArrayAttr(padding),
+        m->symmetric ? rewriter.getUnitAttr() : UnitAttr());
+    return success();
+  }
+};
+
 /// Clamp bounds that match no activation: MAXIMUM with the lower bound and
 /// MINIMUM with the upper one (a bound at the float range is left out).
 struct ClampBoundsPattern : ToNNAPI<tosa::ClampOp, MaximumOp, MinimumOp> {
@@ -1215,6 +1311,50 @@ struct MatMulPattern : ToNNAPI<tosa::MatMulOp, BatchMatmulOp> {
   }
 };
 
+struct ReversePattern : ToNNAPI<tosa::ReverseOp, ReverseOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::ReverseOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<ReverseOp>(op, op.getType(), op.getInput(),
+                                           op.getAxisAttr());
+    return success();
+  }
+};
+
+/// tosa.gather picks rows of values [N, K, C] by indices [N, W]; with
+/// constant indices that are the same for every n it is NNAPI's GATHER on
+/// axis 1 (the ONNX importer's Gather with constant indices writes that).
+struct GatherPattern : ToNNAPI<tosa::GatherOp, GatherOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(checkDataTensors(op, rewriter)))
+      return failure();
+    DenseIntElementsAttr indices;
+    if (!matchPattern(op.getIndices(), m_Constant(&indices)))
+      return rewriter.notifyMatchFailure(
+          op, "indices must be a constant (the host device has no int32 "
+              "tensors between operations)");
+    auto type = cast<RankedTensorType>(indices.getType());
+    int64_t rows = type.getDimSize(0), width = type.getDimSize(1);
+    SmallVector<int64_t> values = llvm::map_to_vector(
+        indices.getValues<APInt>(),
+        [](const APInt &v) { return v.getSExtValue(); });
+    for (int64_t r = 1; r < rows; ++r)
+      if (!std::equal(values.begin(), values.begin() + width,
+                      values.begin() + r * width))
+        return rewriter.notifyMatchFailure(
+            op, "indices differ between batches");
+    values.resize(width);
+    rewriter.replaceOpWithNewOp<GatherOp>(
+        op, op.getType(), op.getValues(), rewriter.getI32IntegerAttr(1),
+        rewriter.getDenseI64ArrayAttr(values));
+    return success();
+  }
+};
+
 struct TilePattern : ToNNAPI<tosa::TileOp, TileOp> {
   using ToNNAPI::ToNNAPI;
   LogicalResult matchAndRewrite(tosa::TileOp op,
@@ -1250,6 +1390,9 @@ void mlir::nnapi::populateTosaToNNAPICompositePatterns(
       {"instance_normalization ((x - mean) * rsqrt(mean((x - mean)^2) + eps) "
        "over height and width)"},
       patterns.getContext());
+  patterns.addWithLabel<MirrorPadPattern>(
+      {"mirror_pad (concat of reversed slices around x)"},
+      patterns.getContext());
   patterns.addWithLabel<PreluPattern>(
       {"prelu (add(clamp(x, 0, max), mul(clamp(x, -max, 0), slope)))"},
       patterns.getContext());
@@ -1284,7 +1427,7 @@ void mlir::nnapi::populateTosaToNNAPIPatterns(RewritePatternSet &patterns) {
                PoolPattern<tosa::MaxPool2dOp, MaxPool2DOp>,
                PoolPattern<tosa::AvgPool2dOp, AveragePool2DOp>, ConcatPattern,
                ClampBoundsPattern, TransposePattern, PadPattern,
-               SlicePattern, TilePattern,
+               SlicePattern, TilePattern, ReversePattern, GatherPattern,
                ReducePattern<tosa::ReduceSumOp, ReduceSumOp>,
                ReducePattern<tosa::ReduceMaxOp, ReduceMaxOp>,
                ReducePattern<tosa::ReduceMinOp, ReduceMinOp>,

@@ -114,7 +114,15 @@ public:
       transpose(in0, shapes[0], params.indices, out);
       break;
     case ANEURALNETWORKS_PAD: case ANEURALNETWORKS_PAD_V2:
-      pad(in0, shapes[0], params.indices, params.padValue, out, outShape);
+    case ANEURALNETWORKS_MIRROR_PAD:
+      pad(in0, shapes[0], params.indices, params.padValue, out, outShape,
+          params.padMode);
+      break;
+    case ANEURALNETWORKS_REVERSE:
+      reverse(in0, shapes[0], params.axis, out);
+      break;
+    case ANEURALNETWORKS_GATHER:
+      gather(in0, shapes[0], params.axis, params.indices, out);
       break;
     case ANEURALNETWORKS_SLICE:
       slice(in0, shapes[0], params.indices, out, outShape);

@@ -53,14 +53,15 @@ struct OpParams {
   int32_t filterW = 0, filterH = 0;
   int32_t depthMultiplier = 1;
   int32_t fuseCode = 0;       ///< ANEURALNETWORKS_FUSED_* of any operation.
-  int32_t axis = -1;          ///< SOFTMAX and CONCATENATION, non-negative.
+  int32_t axis = -1;          ///< SOFTMAX, CONCATENATION, REVERSE, GATHER (>= 0).
   float beta = 1.0f;          ///< SOFTMAX, LOG_SOFTMAX.
   float alpha = 1.0f;         ///< ELU.
   uint32_t batch = 0;         ///< FULLY_CONNECTED: flattened input rows.
-  /// TRANSPOSE: perm; SLICE: begin; PAD, PAD_V2: padding before each
-  /// dimension.
+  /// TRANSPOSE: perm; SLICE: begin; PAD, PAD_V2, MIRROR_PAD: padding before
+  /// each dimension; GATHER: the indices.
   std::vector<int32_t> indices;
   float padValue = 0.0f;      ///< PAD_V2.
+  PadMode padMode = PadMode::Constant; ///< PAD*, MIRROR_PAD.
   std::vector<bool> reduced;  ///< MEAN, REDUCE_*: per input dimension.
   bool adjA = false, adjB = false; ///< BATCH_MATMUL.
   Resize resize;                   ///< RESIZE_*.

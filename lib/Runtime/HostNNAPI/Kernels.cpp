@@ -500,20 +500,53 @@ void slice(const float *input, const Shape &is,
 
 void pad(const float *input, const Shape &is,
          const std::vector<int32_t> &padBefore, float value, float *output,
-         const Shape &os) {
+         const Shape &os, PadMode mode) {
   std::vector<size_t> inStrides = stridesOf(is);
+  // Mirroring skips the edge element (Reflect) or repeats it (Symmetric).
+  int64_t skip = mode == PadMode::Reflect ? 1 : 0;
   forEachIndex(os, [&](const std::vector<uint32_t> &o, size_t flat) {
     size_t src = 0;
     for (size_t d = 0; d < o.size(); ++d) {
-      int64_t i = int64_t(o[d]) - padBefore[d];
-      if (i < 0 || i >= int64_t(is[d])) {
-        output[flat] = value;
-        return;
+      int64_t n = is[d], i = int64_t(o[d]) - padBefore[d];
+      if (i < 0 || i >= n) {
+        if (mode == PadMode::Constant) {
+          output[flat] = value;
+          return;
+        }
+        i = i < 0 ? -i - 1 + skip : 2 * n - 1 - i - skip;
       }
       src += size_t(i) * inStrides[d];
     }
     output[flat] = input[src];
   });
+}
+
+void reverse(const float *input, const Shape &shape, int32_t axis,
+             float *output) {
+  size_t outer = 1, inner = 1, len = shape[axis];
+  for (int32_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  for (size_t d = size_t(axis) + 1; d < shape.size(); ++d)
+    inner *= shape[d];
+  for (size_t o = 0; o < outer; ++o)
+    for (size_t k = 0; k < len; ++k)
+      std::memcpy(output + (o * len + k) * inner,
+                  input + (o * len + len - 1 - k) * inner,
+                  inner * sizeof(float));
+}
+
+void gather(const float *input, const Shape &shape, int32_t axis,
+            const std::vector<int32_t> &indices, float *output) {
+  size_t outer = 1, inner = 1, len = shape[axis];
+  for (int32_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  for (size_t d = size_t(axis) + 1; d < shape.size(); ++d)
+    inner *= shape[d];
+  for (size_t o = 0; o < outer; ++o)
+    for (size_t k = 0; k < indices.size(); ++k)
+      std::memcpy(output + (o * indices.size() + k) * inner,
+                  input + (o * len + size_t(indices[k])) * inner,
+                  inner * sizeof(float));
 }
 
 void tile(const float *input, const Shape &is, float *output,

@@ -186,7 +186,9 @@ private:
   int reshape();
   int concatenation();
   int transpose();
-  int padOp(bool withValue);
+  int padOp(bool withValue, bool mirror);
+  int reverse();
+  int gather();
   int slice();
   int tile();
   int reduce(bool mean);
@@ -654,8 +656,10 @@ int Validator::transpose() {
   return expectOutput(shape);
 }
 
-int Validator::padOp(bool withValue) {
-  if (int rc = expectCounts(withValue ? 3 : 2, withValue ? 3 : 2, 1))
+int Validator::padOp(bool withValue, bool mirror) {
+  // PAD: input, paddings; PAD_V2: and the value; MIRROR_PAD: and the mode.
+  size_t count = withValue || mirror ? 3 : 2;
+  if (int rc = expectCounts(count, count, 1))
     return rc;
   if (int rc = expectFloatTensor(0, "input", 1, 4))
     return rc;
@@ -668,11 +672,26 @@ int Validator::padOp(bool withValue) {
       return rc;
     params.padValue = m.f32(op.inputs[2]);
   }
+  if (mirror) {
+    if (int rc = expectScalar(2, ANEURALNETWORKS_INT32, "mirror pad mode"))
+      return rc;
+    int32_t mode = m.i32(op.inputs[2]);
+    if (mode != 0 && mode != 1)
+      return bad("mirror pad mode must be 0 (REFLECT) or 1 (SYMMETRIC), got " +
+                 std::to_string(mode));
+    params.padMode = mode ? PadMode::Symmetric : PadMode::Reflect;
+  }
   Shape shape;
   for (size_t d = 0; d < is.size(); ++d) {
     int32_t before = pads[2 * d], after = pads[2 * d + 1];
     if (before < 0 || after < 0)
       return bad("paddings must be non-negative");
+    if (mirror) {
+      int64_t limit = int64_t(is[d]) - (params.padMode == PadMode::Reflect);
+      if (before > limit || after > limit)
+        return bad("mirror padding of dimension " + std::to_string(d) +
+                   " exceeds " + std::to_string(limit));
+    }
     uint64_t size = uint64_t(is[d]) + uint64_t(before) + uint64_t(after);
     if (size > std::numeric_limits<int32_t>::max())
       return bad("the padded dimension " + std::to_string(d) +
@@ -680,6 +699,56 @@ int Validator::padOp(bool withValue) {
     params.indices.push_back(before);
     shape.push_back(uint32_t(size));
   }
+  return expectOutput(shape);
+}
+
+int Validator::reverse() {
+  if (int rc = expectCounts(2, 2, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 1, 4))
+    return rc;
+  std::vector<int32_t> axis;
+  if (int rc = int32Tensor(1, "axis", {1}, axis))
+    return rc;
+  int32_t rank = int32_t(in(0).dims.size());
+  if (axis[0] < 0 || axis[0] >= rank)
+    return bad("axis " + std::to_string(axis[0]) + " out of range");
+  params.axis = axis[0];
+  return expectOutput(in(0).dims);
+}
+
+int Validator::gather() {
+  if (int rc = expectCounts(3, 3, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 1, 4))
+    return rc;
+  if (int rc = expectScalar(1, ANEURALNETWORKS_INT32, "axis"))
+    return rc;
+  const Shape &is = in(0).dims;
+  int32_t rank = int32_t(is.size()), axis = m.i32(op.inputs[1]);
+  if (axis < -rank || axis >= rank)
+    return bad("axis " + std::to_string(axis) + " out of range");
+  params.axis = axis < 0 ? axis + rank : axis;
+  // Indices computed at run time would be an int32 tensor between
+  // operations; the host implementation's tensors are float.
+  const Operand &idx = in(2);
+  if (idx.type != ANEURALNETWORKS_TENSOR_INT32 || idx.kind != Kind::Constant)
+    return bad("indices must be a constant TENSOR_INT32 (the host "
+               "implementation has no int32 tensors between operations)");
+  if (int rc = int32Tensor(2, "indices", idx.dims, params.indices))
+    return rc;
+  uint32_t len = is[params.axis];
+  for (int32_t i : params.indices)
+    if (i < 0 || uint32_t(i) >= len)
+      return bad("index " + std::to_string(i) + " is outside dimension " +
+                 std::to_string(params.axis) + " of size " +
+                 std::to_string(len));
+  Shape shape(is.begin(), is.begin() + params.axis);
+  shape.insert(shape.end(), idx.dims.begin(), idx.dims.end());
+  shape.insert(shape.end(), is.begin() + params.axis + 1, is.end());
+  if (shape.size() > 4)
+    return bad("the output has rank " + std::to_string(shape.size()) +
+               ", more than 4");
   return expectOutput(shape);
 }
 
@@ -860,9 +929,15 @@ int Validator::run() {
   case ANEURALNETWORKS_TRANSPOSE:
     return transpose();
   case ANEURALNETWORKS_PAD:
-    return padOp(false);
+    return padOp(false, false);
   case ANEURALNETWORKS_PAD_V2:
-    return padOp(true);
+    return padOp(true, false);
+  case ANEURALNETWORKS_MIRROR_PAD:
+    return padOp(false, true);
+  case ANEURALNETWORKS_REVERSE:
+    return reverse();
+  case ANEURALNETWORKS_GATHER:
+    return gather();
   case ANEURALNETWORKS_SLICE:
     return slice();
   case ANEURALNETWORKS_TILE:

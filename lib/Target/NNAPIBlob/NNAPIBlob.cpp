@@ -230,6 +230,19 @@ LogicalResult BlobBuilder::addOperation(Operation *op) {
         in.push_back(floatScalar(op.getInput().getType(),
                                  op.getValue().convertToFloat()));
       })
+      .Case([&](MirrorPadOp op) {
+        in.push_back(int32Tensor(op.getPadding(),
+                                 op.getInput().getType().getRank()));
+        in.push_back(model.addInt32(op.getSymmetric() ? 1 : 0)); // REFLECT 0
+      })
+      .Case([&](ReverseOp op) {
+        in.push_back(int32Tensor({int64_t(op.getAxis())}));
+      })
+      .Case([&](GatherOp op) {
+        // GATHER's operands: input, axis, indices.
+        in.push_back(model.addInt32(static_cast<int32_t>(op.getAxis())));
+        in.push_back(int32Tensor(op.getIndices()));
+      })
       .Case([&](SliceOp op) {
         in.push_back(int32Tensor(op.getBegin()));
         in.push_back(int32Tensor(op.getOutput().getType().getShape()));

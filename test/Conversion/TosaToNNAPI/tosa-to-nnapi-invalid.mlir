@@ -60,3 +60,12 @@ func.func @resize_offset(%x: tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32> attribu
   %0 = tosa.resize %x {scale = array<i64: 4, 2, 4, 2>, offset = array<i64: 1, 1>, border = array<i64: 3, 3>, mode = "BILINEAR"} : (tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32>
   return %0 : tensor<1x8x8x3xf32>
 }
+
+// -----
+
+func.func @gather_per_batch(%v: tensor<2x4x3xf32>) -> tensor<2x2x3xf32> attributes {nnapi.partition} {
+  %i = "tosa.const"() {value = dense<[[3, 1], [0, 1]]> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
+  // expected-error@+1 {{'tosa.gather' cannot run on NNAPI: indices differ between batches}}
+  %0 = tosa.gather %v, %i : (tensor<2x4x3xf32>, tensor<2x2xi32>) -> tensor<2x2x3xf32>
+  return %0 : tensor<2x2x3xf32>
+}

@@ -377,3 +377,40 @@ func.func @instance_norm_nhwc(%x: tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32> at
   %r = tosa.mul %c, %inv {shift = 0 : i8} : (tensor<1x2x3x4xf32>, tensor<1x1x1x4xf32>) -> tensor<1x2x3x4xf32>
   return %r : tensor<1x2x3x4xf32>
 }
+
+// -----
+
+// Pad "reflect" as the ONNX importer writes it (reversed slices around x)
+// is MIRROR_PAD; tosa.reverse is REVERSE; a gather with the same constant
+// indices for every batch is GATHER on axis 1.
+// CHECK-LABEL: func @mirror_reverse_gather
+// CHECK: nnapi.mirror_pad %arg0 padding = [0, 0, 2, 1] : (tensor<2x4xf32>) -> tensor<2x7xf32>
+// CHECK: nnapi.reverse %arg0 axis = 0 : tensor<2x4xf32>
+// CHECK: nnapi.gather %arg1 axis = 1 indices = [3, 1] : (tensor<2x4x3xf32>) -> tensor<2x2x3xf32>
+// CHECK-NOT: tosa.
+func.func @mirror_reverse_gather(%x: tensor<2x4xf32>, %v: tensor<2x4x3xf32>) -> (tensor<2x7xf32>, tensor<2x4xf32>, tensor<2x2x3xf32>) attributes {nnapi.partition} {
+  %b = tosa.slice %x {start = array<i64: 0, 1>, size = array<i64: 2, 2>} : (tensor<2x4xf32>) -> tensor<2x2xf32>
+  %br = tosa.reverse %b {axis = 1 : i32} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %a = tosa.slice %x {start = array<i64: 0, 2>, size = array<i64: 2, 1>} : (tensor<2x4xf32>) -> tensor<2x1xf32>
+  %ar = tosa.reverse %a {axis = 1 : i32} : (tensor<2x1xf32>) -> tensor<2x1xf32>
+  %0 = tosa.concat %br, %x, %ar {axis = 1 : i32} : (tensor<2x2xf32>, tensor<2x4xf32>, tensor<2x1xf32>) -> tensor<2x7xf32>
+  %1 = tosa.reverse %x {axis = 0 : i32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %i = "tosa.const"() {value = dense<[[3, 1], [3, 1]]> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
+  %2 = tosa.gather %v, %i : (tensor<2x4x3xf32>, tensor<2x2xi32>) -> tensor<2x2x3xf32>
+  return %0, %1, %2 : tensor<2x7xf32>, tensor<2x4xf32>, tensor<2x2x3xf32>
+}
+
+// -----
+
+// A concat of slices that do not mirror x (an edge slice taken at the wrong
+// place) stays slices and a concatenation.
+// CHECK-LABEL: func @not_a_mirror_pad
+// CHECK: nnapi.slice
+// CHECK: nnapi.reverse
+// CHECK: nnapi.concatenation
+func.func @not_a_mirror_pad(%x: tensor<2x4xf32>) -> tensor<2x6xf32> attributes {nnapi.partition} {
+  %b = tosa.slice %x {start = array<i64: 0, 2>, size = array<i64: 2, 2>} : (tensor<2x4xf32>) -> tensor<2x2xf32>
+  %br = tosa.reverse %b {axis = 1 : i32} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %0 = tosa.concat %br, %x {axis = 1 : i32} : (tensor<2x2xf32>, tensor<2x4xf32>) -> tensor<2x6xf32>
+  return %0 : tensor<2x6xf32>
+}

@@ -491,3 +491,35 @@ func.func @instance_norm_rank(%x: tensor<8x4x4xf32>) {
   %0 = nnapi.instance_normalization %x gamma = 1.0 beta = 0.0 epsilon = 1.0 : tensor<8x4x4xf32>
   return
 }
+
+// -----
+
+func.func @mirror_pad_reflect_too_far(%x: tensor<2x3xf32>) {
+  // expected-error@+1 {{padding of dimension 1 exceeds 2 (REFLECT mirrors at most that much of 3)}}
+  %0 = nnapi.mirror_pad %x padding = [0, 0, 3, 0] : (tensor<2x3xf32>) -> tensor<2x6xf32>
+  return
+}
+
+// -----
+
+func.func @reverse_axis(%x: tensor<2x3xf32>) {
+  // expected-error@+1 {{axis 2 is out of range for rank 2}}
+  %0 = nnapi.reverse %x axis = 2 : tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_index(%x: tensor<2x3xf32>) {
+  // expected-error@+1 {{index 3 is out of range for dimension 1 of size 3}}
+  %0 = nnapi.gather %x axis = 1 indices = [0, 3] : (tensor<2x3xf32>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @gather_shape(%x: tensor<2x3xf32>) {
+  // expected-error@+1 {{result shape [2, 3] does not match the expected [2, 2]}}
+  %0 = nnapi.gather %x axis = 1 indices = [0, 2] : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}

@@ -128,3 +128,14 @@ func.func @instance_norm(%x: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
   %0 = nnapi.instance_normalization %x gamma = 1.0 beta = 0.0 epsilon = 1.0e-05 nchw : tensor<1x8x4x4xf32>
   return %0 : tensor<1x8x4x4xf32>
 }
+
+// CHECK-LABEL: func @more_data_movement
+func.func @more_data_movement(%x: tensor<2x5x3xf32>) -> (tensor<2x8x3xf32>, tensor<2x5x3xf32>, tensor<2x3x3xf32>) {
+  // CHECK: nnapi.mirror_pad %{{.*}} padding = [0, 0, 1, 2, 0, 0] symmetric : (tensor<2x5x3xf32>) -> tensor<2x8x3xf32>
+  %0 = nnapi.mirror_pad %x padding = [0, 0, 1, 2, 0, 0] symmetric : (tensor<2x5x3xf32>) -> tensor<2x8x3xf32>
+  // CHECK: nnapi.reverse %{{.*}} axis = 2 : tensor<2x5x3xf32>
+  %1 = nnapi.reverse %x axis = 2 : tensor<2x5x3xf32>
+  // CHECK: nnapi.gather %{{.*}} axis = 1 indices = [4, 0, 4] : (tensor<2x5x3xf32>) -> tensor<2x3x3xf32>
+  %2 = nnapi.gather %x axis = 1 indices = [4, 0, 4] : (tensor<2x5x3xf32>) -> tensor<2x3x3xf32>
+  return %0, %1, %2 : tensor<2x8x3xf32>, tensor<2x5x3xf32>, tensor<2x3x3xf32>
+}

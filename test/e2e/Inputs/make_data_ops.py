@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """One-operation TOSA models for the data movement, reduction, matrix
-product and composite NNAPI operations (TRANSPOSE, PAD, PAD_V2, SLICE, TILE,
+product and composite NNAPI operations (TRANSPOSE, PAD, PAD_V2, MIRROR_PAD,
+REVERSE, GATHER, SLICE, TILE,
 REDUCE_*, MEAN, HARD_SWISH, PRELU, ELU, LOG_SOFTMAX, INSTANCE_NORMALIZATION, MAXIMUM/MINIMUM for
 HardSigmoid's clamp,
 FULLY_CONNECTED and BATCH_MATMUL from matmul, erf from NNAPI operations),
@@ -209,6 +210,53 @@ def models():
         f"  %s = tosa.mul %n, %g {{shift = 0 : i8}} : ({T}, {C}) -> {T}\n"
         f"  %r = tosa.add %s, %b : ({T}, {C}) -> {T}\n", T),
         [x], (xd - mu) / np.sqrt(var + 1e-5) * scale + bias)
+
+    x = RNG.standard_normal((3, 4, 5)).astype(np.float32)
+    T = t(x.shape)
+    m["reverse"] = (func([T], f"  %r = tosa.reverse %a0 {{axis = 1 : i32}} : ({T}) -> {T}\n", T),
+                    [x], np.flip(x.astype(np.float64), 1))
+
+    # Mirror padding as the importer writes Pad "reflect": per axis, a
+    # concat of reversed slices around x (axis 2 both sides, then axis 1
+    # after only); and a symmetric one (the edge included) for axis 0.
+    def mirror(v, shape, axis, before, after, skip, name):
+        n = shape[axis]
+        lines, parts = [], []
+        def sl(start, size, tag):
+            st = [0] * len(shape)
+            sz = list(shape)
+            st[axis], sz[axis] = start, size
+            ty = t(sz)
+            lines.append(f"  %{name}{tag}s = tosa.slice %{v} {{start = array<i64: {', '.join(map(str, st))}>, size = array<i64: {', '.join(map(str, sz))}>}} : ({t(shape)}) -> {ty}\n")
+            lines.append(f"  %{name}{tag} = tosa.reverse %{name}{tag}s {{axis = {axis} : i32}} : ({ty}) -> {ty}\n")
+            return f"%{name}{tag}", ty
+        if before:
+            parts.append(sl(skip, before, "b"))
+        parts.append((f"%{v}", t(shape)))
+        if after:
+            parts.append(sl(n - skip - after, after, "a"))
+        out = list(shape)
+        out[axis] += before + after
+        lines.append(f"  %{name} = tosa.concat {', '.join(p[0] for p in parts)} {{axis = {axis} : i32}} : "
+                     f"({', '.join(p[1] for p in parts)}) -> {t(out)}\n")
+        return "".join(lines), out
+    b1, s1 = mirror("a0", list(x.shape), 2, 2, 3, 1, "p")
+    b2, s2 = mirror("p", s1, 1, 0, 2, 1, "r")
+    ref = np.pad(x.astype(np.float64), ((0, 0), (0, 2), (2, 3)), mode="reflect")
+    m["mirror_pad"] = (func([T], b1 + b2, t(s2)), [x], ref)
+    b3, s3 = mirror("a0", list(x.shape), 0, 3, 1, 0, "r")
+    m["mirror_pad_symmetric"] = (func([T], b3, t(s3)), [x],
+        np.pad(x.astype(np.float64), ((3, 1), (0, 0), (0, 0)), mode="symmetric"))
+
+    # Gather with constant indices, as the importer writes ONNX Gather on
+    # axis 1 of [2, 5, 3]: values [2, 5, 3], the same indices for each batch.
+    x = RNG.standard_normal((2, 5, 3)).astype(np.float32)
+    idx = [4, 0, 0, 2]
+    I = "tensor<2x4xi32>"
+    m["gather"] = (func([t(x.shape)],
+        f'  %i = "tosa.const"() {{value = dense<{[idx, idx]}> : {I}}} : () -> {I}\n'
+        f"  %r = tosa.gather %a0, %i : ({t(x.shape)}, {I}) -> {t((2, 4, 3))}\n",
+        t((2, 4, 3))), [x], np.take(x.astype(np.float64), idx, axis=1))
 
     n = 1 << 20
     small = np.float32(10.0) ** RNG.uniform(-37, 0, n // 4)

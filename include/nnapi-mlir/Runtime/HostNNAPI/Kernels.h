@@ -113,9 +113,18 @@ void transpose(const float *input, const Shape &inputShape,
 void slice(const float *input, const Shape &inputShape,
            const std::vector<int32_t> &begin, float *output,
            const Shape &outputShape);
+/// PAD and PAD_V2 fill with `value`; MIRROR_PAD mirrors without the edge
+/// (Reflect) or with it (Symmetric).
+enum class PadMode { Constant, Reflect, Symmetric };
 void pad(const float *input, const Shape &inputShape,
          const std::vector<int32_t> &padBefore, float value, float *output,
-         const Shape &outputShape);
+         const Shape &outputShape, PadMode mode = PadMode::Constant);
+void reverse(const float *input, const Shape &shape, int32_t axis,
+             float *output);
+/// GATHER: dimension `axis` of the output holds the input's slices
+/// `indices` (in range), in order.
+void gather(const float *input, const Shape &inputShape, int32_t axis,
+            const std::vector<int32_t> &indices, float *output);
 /// Output dimension d repeats the input's outputShape[d] / inputShape[d] times.
 void tile(const float *input, const Shape &inputShape, float *output,
           const Shape &outputShape);

@@ -480,6 +480,56 @@ static LogicalResult verifyPad(PadOp op) {
 LogicalResult PadOp::verify() { return verifyPad(*this); }
 LogicalResult PadV2Op::verify() { return verifyPad(*this); }
 
+LogicalResult MirrorPadOp::verify() {
+  if (failed(verifyPad(*this)))
+    return failure();
+  auto in = tensorType(getInput()).getShape();
+  ArrayRef<int64_t> padding = getPadding();
+  for (auto [d, size] : llvm::enumerate(in)) {
+    int64_t limit = getSymmetric() ? size : size - 1;
+    if (padding[2 * d] > limit || padding[2 * d + 1] > limit)
+      return emitOpError() << "padding of dimension " << d << " exceeds "
+                           << limit << " (" << (getSymmetric() ? "SYMMETRIC"
+                                                                : "REFLECT")
+                           << " mirrors at most that much of " << size << ")";
+  }
+  return success();
+}
+
+/// `axis` of an op on `v`'s tensor, in range (non-negative).
+static LogicalResult verifyAxis(Operation *op, Value v, int64_t axis) {
+  int64_t rank = tensorType(v).getRank();
+  if (axis < 0 || axis >= rank)
+    return op->emitOpError() << "axis " << axis << " is out of range for rank "
+                             << rank;
+  return success();
+}
+
+LogicalResult ReverseOp::verify() {
+  if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
+    return failure();
+  return verifyAxis(*this, getInput(), static_cast<int32_t>(getAxis()));
+}
+
+LogicalResult GatherOp::verify() {
+  if (failed(verifySameElementType(*this)) ||
+      failed(verifyRank(*this, getInput(), "input", 1, 4)))
+    return failure();
+  int64_t axis = static_cast<int32_t>(getAxis());
+  if (failed(verifyAxis(*this, getInput(), axis)))
+    return failure();
+  auto in = tensorType(getInput()).getShape();
+  if (getIndices().empty())
+    return emitOpError("needs at least one index");
+  for (int64_t i : getIndices())
+    if (i < 0 || i >= in[axis])
+      return emitOpError() << "index " << i << " is out of range for dimension "
+                           << axis << " of size " << in[axis];
+  SmallVector<int64_t> shape(in);
+  shape[axis] = int64_t(getIndices().size());
+  return verifyResultShape(*this, shape);
+}
+
 LogicalResult SliceOp::verify() {
   if (failed(verifySameElementType(*this)) ||
       failed(verifyRank(*this, getInput(), "input", 1, 4)))

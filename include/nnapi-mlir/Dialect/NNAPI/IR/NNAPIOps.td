@@ -533,6 +533,61 @@ def NNAPI_PadV2Op : NNAPI_PadOpBase<"pad_v2", "PAD_V2", (ins F32Attr:$value),
   }];
 }
 
+def NNAPI_MirrorPadOp : NNAPI_PadOpBase<"mirror_pad", "MIRROR_PAD",
+    (ins UnitAttr:$symmetric), "(`symmetric` $symmetric^)?"> {
+  let summary = "pad with the input's mirror image";
+  let description = [{
+    NNAPI MIRROR_PAD: as nnapi.pad, the new elements mirror the input at its
+    edges: without the edge element (REFLECT, [1, 2, 3] -> [2, 1, 2, 3, 2])
+    or, with `symmetric`, with it (SYMMETRIC, -> [1, 1, 2, 3, 3]). REFLECT
+    padding must be smaller than the dimension, SYMMETRIC at most equal.
+
+    ```mlir
+    %y = nnapi.mirror_pad %x padding = [0, 0, 2, 1]
+        : (tensor<1x8xf32>) -> tensor<1x11xf32>
+    ```
+  }];
+}
+
+def NNAPI_ReverseOp : NNAPI_Op<"reverse", "REVERSE",
+                               [SameOperandsAndResultType]> {
+  let summary = "reverse the order of one dimension";
+  let description = [{
+    NNAPI REVERSE of dimension `axis` (the serializer emits it as NNAPI's
+    one-element TENSOR_INT32 axis operand).
+
+    ```mlir
+    %y = nnapi.reverse %x axis = 1 : tensor<2x8xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, I32Attr:$axis);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = "$input `axis` `=` $axis attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def NNAPI_GatherOp : NNAPI_Op<"gather", "GATHER"> {
+  let summary = "select slices of one dimension by constant indices";
+  let description = [{
+    NNAPI GATHER along `axis` with constant `indices` (a 1-D TENSOR_INT32
+    operand in the blob): the result is the input with dimension `axis`
+    replaced by the indexed slices, in the order of `indices`.
+
+    ```mlir
+    %y = nnapi.gather %x axis = 1 indices = [2, 0, 2]
+        : (tensor<4x5x6xf32>) -> tensor<4x3x6xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, I32Attr:$axis,
+                       DenseI64ArrayAttr:$indices);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis `indices` `=` $indices attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def NNAPI_SliceOp : NNAPI_Op<"slice", "SLICE"> {
   let summary = "a contiguous block of the input";
   let description = [{
