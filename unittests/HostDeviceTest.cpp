@@ -1179,3 +1179,58 @@ TEST_F(HostDevice, RejectsMalformedMirrorPadReverseAndGather) {
     expectRejected(b, "indices must be a constant TENSOR_INT32");
   }
 }
+
+TEST_F(HostDevice, DepthToSpaceAndBackInBothLayouts) {
+  // NHWC [1, 1, 1, 8] with block 2 is [1, 2, 2, 2]: block element (i, j)
+  // takes depth channels (i * 2 + j) * 2 + c. SPACE_TO_DEPTH undoes it.
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1, 1, 1, 8});
+    uint32_t out = b.output({1, 2, 2, 2});
+    b.operation(ANEURALNETWORKS_DEPTH_TO_SPACE, {x, b.i32(2)}, {out});
+    b.setInput(0, {0, 1, 2, 3, 4, 5, 6, 7});
+    std::vector<std::vector<float>> r;
+    ASSERT_TRUE(b.compileAndRun(nullptr, r)) << b.error();
+    EXPECT_EQ(r[0], (std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7}));
+  }
+  {
+    // NCHW [1, 8, 1, 1] -> [1, 2, 2, 2]: channel c of block (i, j) at
+    // [c][i][j] reads depth channel (i * 2 + j) * 2 + c.
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1, 8, 1, 1});
+    uint32_t t = b.temporary({1, 2, 2, 2});
+    uint32_t out = b.output({1, 8, 1, 1});
+    uint32_t space = b.output({1, 2, 2, 2});
+    b.operation(ANEURALNETWORKS_DEPTH_TO_SPACE, {x, b.i32(2), b.boolean(true)},
+                {t});
+    b.operation(ANEURALNETWORKS_SPACE_TO_DEPTH, {t, b.i32(2), b.boolean(true)},
+                {out});
+    b.operation(ANEURALNETWORKS_RELU, {t}, {space});
+    b.setInput(0, {0, 1, 2, 3, 4, 5, 6, 7});
+    std::vector<std::vector<float>> r;
+    ASSERT_TRUE(b.compileAndRun(nullptr, r)) << b.error();
+    EXPECT_EQ(r[0], (std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7}));
+    EXPECT_EQ(r[1], (std::vector<float>{0, 2, 4, 6, 1, 3, 5, 7}));
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1, 3, 4, 2});
+    uint32_t out = b.output({1, 1, 2, 8});
+    b.operation(ANEURALNETWORKS_SPACE_TO_DEPTH, {x, b.i32(2)}, {out});
+    EXPECT_EQ(b.compile(nullptr), nullptr);
+    EXPECT_NE(b.error().find("height and width must be multiples of "
+                             "block_size"),
+              std::string::npos)
+        << b.error();
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1, 2, 2, 6});
+    uint32_t out = b.output({1, 4, 4, 1});
+    b.operation(ANEURALNETWORKS_DEPTH_TO_SPACE, {x, b.i32(2)}, {out});
+    EXPECT_EQ(b.compile(nullptr), nullptr);
+    EXPECT_NE(b.error().find("depth 6 is not a multiple of block_size^2"),
+              std::string::npos)
+        << b.error();
+  }
+}

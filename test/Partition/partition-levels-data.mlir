@@ -251,3 +251,23 @@ func.func @gather_reverse_mirror(%x: tensor<2x4xf32>, %v: tensor<1x4x3xf32>) -> 
   %2 = tosa.gather %v, %i : (tensor<1x4x3xf32>, tensor<1x2xi32>) -> tensor<1x2x3xf32>
   return %0, %1, %2 : tensor<2x7xf32>, tensor<2x4xf32>, tensor<1x2x3xf32>
 }
+
+// -----
+
+// DEPTH_TO_SPACE is level 1, but the importer's NCHW form needs the layout
+// operand of level 3.
+// FL2-LABEL: func @depth_to_space
+// FL2-NOT: call
+// FL3-LABEL: func @depth_to_space
+// FL3: call @depth_to_space_nnapi_0(%arg0)
+// FL3-NEXT: return
+func.func @depth_to_space(%x: tensor<1x8x3x2xf32>) -> tensor<1x2x6x4xf32> {
+  %p = "tosa.const"() {value = dense<[0, 3, 4, 1, 5, 2]> : tensor<6xi32>} : () -> tensor<6xi32>
+  // expected-remark@+1 {{stays on the host: part of a depth_space pattern that needs NNAPI feature level 3 (NCHW layout), the target is 1}}
+  %0 = tosa.reshape %x {new_shape = array<i64: 1, 2, 2, 2, 3, 2>} : (tensor<1x8x3x2xf32>) -> tensor<1x2x2x2x3x2xf32>
+  // expected-remark@+1 {{stays on the host: part of a depth_space pattern that needs NNAPI feature level 3 (NCHW layout), the target is 1}}
+  %1 = tosa.transpose %0, %p : (tensor<1x2x2x2x3x2xf32>, tensor<6xi32>) -> tensor<1x2x3x2x2x2xf32>
+  // expected-remark@+1 {{stays on the host: part of a depth_space pattern that needs NNAPI feature level 3 (NCHW layout), the target is 1}}
+  %2 = tosa.reshape %1 {new_shape = array<i64: 1, 2, 6, 4>} : (tensor<1x2x3x2x2x2xf32>) -> tensor<1x2x6x4xf32>
+  return %2 : tensor<1x2x6x4xf32>
+}

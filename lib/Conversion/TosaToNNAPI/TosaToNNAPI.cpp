@@ -405,6 +405,61 @@ std::optional<MirrorPadMatch> matchMirrorPad(tosa::ConcatOp concat) {
   return std::nullopt;
 }
 
+/// DepthToSpace (DCR) and SpaceToDepth of an NCHW tensor as the ONNX
+/// importer writes them: a reshape to rank 6, a transpose, a reshape back to
+/// rank 4. Members: both reshapes and the transpose.
+struct DepthSpaceMatch {
+  SmallVector<Operation *> members;
+  Value input;
+  int64_t block;
+  bool toSpace;
+};
+
+std::optional<DepthSpaceMatch> matchDepthSpace(tosa::ReshapeOp root) {
+  if (!root)
+    return std::nullopt;
+  auto transpose = root.getInput1().getDefiningOp<tosa::TransposeOp>();
+  SmallVector<int64_t> perm;
+  if (!transpose || !transpose->hasOneUse() ||
+      failed(transpose.getConstantPerms(perm)))
+    return std::nullopt;
+  auto inner = transpose.getInput1().getDefiningOp<tosa::ReshapeOp>();
+  if (!inner || !inner->hasOneUse())
+    return std::nullopt;
+  auto x = dyn_cast<RankedTensorType>(inner.getInput1().getType());
+  auto mid = dyn_cast<RankedTensorType>(inner.getType());
+  auto out = dyn_cast<RankedTensorType>(root.getType());
+  if (!x || !mid || !out || !x.hasStaticShape() || !mid.hasStaticShape() ||
+      !out.hasStaticShape() || x.getRank() != 4 || mid.getRank() != 6 ||
+      out.getRank() != 4)
+    return std::nullopt;
+  ArrayRef<int64_t> s = x.getShape(), m = mid.getShape();
+  int64_t n = s[0], c = s[1], h = s[2], w = s[3];
+  DepthSpaceMatch match{{inner, transpose, root}, inner.getInput1(), 0, false};
+  if (perm == ArrayRef<int64_t>{0, 3, 4, 1, 5, 2}) {
+    // [n, b, b, c / b^2, h, w] -> [n, c / b^2, h, b, w, b].
+    int64_t b = m[1];
+    if (b < 1 || m[2] != b || c % (b * b) ||
+        m != ArrayRef<int64_t>{n, b, b, c / (b * b), h, w} ||
+        out.getShape() != ArrayRef<int64_t>{n, c / (b * b), h * b, w * b})
+      return std::nullopt;
+    match.block = b;
+    match.toSpace = true;
+    return match;
+  }
+  if (perm == ArrayRef<int64_t>{0, 3, 5, 1, 2, 4}) {
+    // [n, c, h / b, b, w / b, b] -> [n, b, b, c, h / b, w / b].
+    int64_t b = m[3];
+    if (b < 1 || m[5] != b || h % b || w % b ||
+        m != ArrayRef<int64_t>{n, c, h / b, b, w / b, b} ||
+        out.getShape() != ArrayRef<int64_t>{n, c * b * b, h / b, w / b})
+      return std::nullopt;
+    match.block = b;
+    return match;
+  }
+  return std::nullopt;
+}
+
 /// The patterns whose ops NNAPI runs as one operation, by name.
 struct CompositeKind {
   StringRef name;
@@ -469,6 +524,14 @@ const CompositeKind kComposites[] = {
      [](Operation *root) -> std::optional<SmallVector<Operation *>> {
        std::optional<MirrorPadMatch> m =
            matchMirrorPad(dyn_cast<tosa::ConcatOp>(root));
+       if (!m)
+         return std::nullopt;
+       return m->members;
+     }},
+    {"depth_space",
+     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
+       std::optional<DepthSpaceMatch> m =
+           matchDepthSpace(dyn_cast<tosa::ReshapeOp>(root));
        if (!m)
          return std::nullopt;
        return m->members;
@@ -1114,6 +1177,28 @@ struct MirrorPadPattern : ToNNAPI<tosa::ConcatOp, MirrorPadOp> {
   }
 };
 
+struct DepthSpacePattern
+    : ToNNAPI<tosa::ReshapeOp, DepthToSpaceOp, SpaceToDepthOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<DepthSpaceMatch> m = matchDepthSpace(op);
+    if (!m)
+      return rewriter.notifyMatchFailure(op, "not a depth/space rearrangement");
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
+    IntegerAttr block =
+        rewriter.getI32IntegerAttr(static_cast<int32_t>(m->block));
+    if (m->toSpace)
+      rewriter.replaceOpWithNewOp<DepthToSpaceOp>(op, op.getType(), m->input,
+                                                  block, rewriter.getUnitAttr());
+    else
+      rewriter.replaceOpWithNewOp<SpaceToDepthOp>(op, op.getType(), m->input,
+                                                  block, rewriter.getUnitAttr());
+    return success();
+  }
+};
+
 /// Clamp bounds that match no activation: MAXIMUM with the lower bound and
 /// MINIMUM with the upper one (a bound at the float range is left out).
 struct ClampBoundsPattern : ToNNAPI<tosa::ClampOp, MaximumOp, MinimumOp> {
@@ -1392,6 +1477,9 @@ void mlir::nnapi::populateTosaToNNAPICompositePatterns(
       patterns.getContext());
   patterns.addWithLabel<MirrorPadPattern>(
       {"mirror_pad (concat of reversed slices around x)"},
+      patterns.getContext());
+  patterns.addWithLabel<DepthSpacePattern>(
+      {"depth_space (NCHW reshape, rank-6 transpose, reshape)"},
       patterns.getContext());
   patterns.addWithLabel<PreluPattern>(
       {"prelu (add(clamp(x, 0, max), mul(clamp(x, -max, 0), slope)))"},

@@ -118,6 +118,11 @@ public:
       pad(in0, shapes[0], params.indices, params.padValue, out, outShape,
           params.padMode);
       break;
+    case ANEURALNETWORKS_DEPTH_TO_SPACE:
+    case ANEURALNETWORKS_SPACE_TO_DEPTH:
+      depthSpace(in0, shapes[0], params.blockSize, params.nchw,
+                 opcode == ANEURALNETWORKS_DEPTH_TO_SPACE, out);
+      break;
     case ANEURALNETWORKS_REVERSE:
       reverse(in0, shapes[0], params.axis, out);
       break;

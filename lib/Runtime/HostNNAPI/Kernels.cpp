@@ -535,6 +535,34 @@ void reverse(const float *input, const Shape &shape, int32_t axis,
                   inner * sizeof(float));
 }
 
+void depthSpace(const float *input, const Shape &is, int32_t block,
+                bool nchw, bool toSpace, float *output) {
+  size_t b = size_t(block), n = is[0];
+  size_t h = nchw ? is[2] : is[1], w = nchw ? is[3] : is[2];
+  size_t c = nchw ? is[1] : is[3];
+  // The space side's height, width and channels.
+  size_t hs = toSpace ? h * b : h, ws = toSpace ? w * b : w;
+  size_t cs = toSpace ? c / (b * b) : c;
+  size_t hd = hs / b, wd = ws / b, cd = cs * b * b;
+  auto offset = [&](size_t i, size_t y, size_t x, size_t ch, size_t height,
+                    size_t width, size_t channels) {
+    return nchw ? ((i * channels + ch) * height + y) * width + x
+                : ((i * height + y) * width + x) * channels + ch;
+  };
+  for (size_t i = 0; i < n; ++i)
+    for (size_t y = 0; y < hs; ++y)
+      for (size_t x = 0; x < ws; ++x)
+        for (size_t ch = 0; ch < cs; ++ch) {
+          size_t space = offset(i, y, x, ch, hs, ws, cs);
+          size_t depth = offset(i, y / b, x / b,
+                                ((y % b) * b + x % b) * cs + ch, hd, wd, cd);
+          if (toSpace)
+            output[space] = input[depth];
+          else
+            output[depth] = input[space];
+        }
+}
+
 void gather(const float *input, const Shape &shape, int32_t axis,
             const std::vector<int32_t> &indices, float *output) {
   size_t outer = 1, inner = 1, len = shape[axis];

@@ -188,6 +188,7 @@ private:
   int transpose();
   int padOp(bool withValue, bool mirror);
   int reverse();
+  int depthSpace(bool toSpace);
   int gather();
   int slice();
   int tile();
@@ -702,6 +703,44 @@ int Validator::padOp(bool withValue, bool mirror) {
   return expectOutput(shape);
 }
 
+int Validator::depthSpace(bool toSpace) {
+  if (int rc = expectCounts(2, 3, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 4, 4))
+    return rc;
+  size_t next = 1;
+  if (int rc = positiveScalars(next, {&params.blockSize}, "block size"))
+    return rc;
+  if (op.inputs.size() == 3) {
+    if (int rc = expectScalar(2, ANEURALNETWORKS_BOOL, "layout"))
+      return rc;
+    params.nchw = m.b8(op.inputs[2]);
+  }
+  Shape shape = in(0).dims;
+  uint64_t b = uint64_t(params.blockSize);
+  size_t h = params.nchw ? 2 : 1, w = h + 1, c = params.nchw ? 1 : 3;
+  if (toSpace) {
+    if (shape[c] % (b * b))
+      return bad("depth " + std::to_string(shape[c]) +
+                 " is not a multiple of block_size^2");
+    if (uint64_t(shape[h]) * b > std::numeric_limits<int32_t>::max() ||
+        uint64_t(shape[w]) * b > std::numeric_limits<int32_t>::max())
+      return bad("the output is larger than 2^31 - 1");
+    shape[c] = uint32_t(shape[c] / (b * b));
+    shape[h] = uint32_t(shape[h] * b);
+    shape[w] = uint32_t(shape[w] * b);
+  } else {
+    if (shape[h] % b || shape[w] % b)
+      return bad("height and width must be multiples of block_size");
+    if (uint64_t(shape[c]) * b * b > std::numeric_limits<int32_t>::max())
+      return bad("the output depth is larger than 2^31 - 1");
+    shape[c] = uint32_t(shape[c] * b * b);
+    shape[h] = uint32_t(shape[h] / b);
+    shape[w] = uint32_t(shape[w] / b);
+  }
+  return expectOutput(shape);
+}
+
 int Validator::reverse() {
   if (int rc = expectCounts(2, 2, 1))
     return rc;
@@ -936,6 +975,10 @@ int Validator::run() {
     return padOp(false, true);
   case ANEURALNETWORKS_REVERSE:
     return reverse();
+  case ANEURALNETWORKS_DEPTH_TO_SPACE:
+    return depthSpace(true);
+  case ANEURALNETWORKS_SPACE_TO_DEPTH:
+    return depthSpace(false);
   case ANEURALNETWORKS_GATHER:
     return gather();
   case ANEURALNETWORKS_SLICE:

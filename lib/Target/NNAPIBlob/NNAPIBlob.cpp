@@ -235,6 +235,12 @@ LogicalResult BlobBuilder::addOperation(Operation *op) {
                                  op.getInput().getType().getRank()));
         in.push_back(model.addInt32(op.getSymmetric() ? 1 : 0)); // REFLECT 0
       })
+      .Case<DepthToSpaceOp, SpaceToDepthOp>([&](auto op) {
+        in.push_back(
+            model.addInt32(static_cast<int32_t>(op.getBlockSize())));
+        if (op.getNchw())
+          in.push_back(model.addBool(true)); // the level 1 form is NHWC
+      })
       .Case([&](ReverseOp op) {
         in.push_back(int32Tensor({int64_t(op.getAxis())}));
       })

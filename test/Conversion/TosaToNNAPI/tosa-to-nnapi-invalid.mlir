@@ -69,3 +69,18 @@ func.func @gather_per_batch(%v: tensor<2x4x3xf32>) -> tensor<2x2x3xf32> attribut
   %0 = tosa.gather %v, %i : (tensor<2x4x3xf32>, tensor<2x2xi32>) -> tensor<2x2x3xf32>
   return %0 : tensor<2x2x3xf32>
 }
+
+// -----
+
+// DepthToSpace's CRD mode has no NNAPI operation; its rank-6 transpose is
+// beyond NNAPI's rank 4.
+func.func @depth_to_space_crd(%x: tensor<1x8x3x2xf32>) -> tensor<1x2x6x4xf32> attributes {nnapi.partition} {
+  %p = "tosa.const"() {value = dense<[0, 1, 4, 2, 5, 3]> : tensor<6xi32>} : () -> tensor<6xi32>
+  // expected-error@+1 {{'nnapi.reshape' op result must have rank 1 to 4, got 6}}
+  %0 = tosa.reshape %x {new_shape = array<i64: 1, 2, 2, 2, 3, 2>} : (tensor<1x8x3x2xf32>) -> tensor<1x2x2x2x3x2xf32>
+  // expected-error@+1 {{'nnapi.transpose' op input must have rank 1 to 4, got 6}}
+  %1 = tosa.transpose %0, %p : (tensor<1x2x2x2x3x2xf32>, tensor<6xi32>) -> tensor<1x2x3x2x2x2xf32>
+  // expected-error@+1 {{'nnapi.reshape' op input must have rank 1 to 4, got 6}}
+  %2 = tosa.reshape %1 {new_shape = array<i64: 1, 2, 6, 4>} : (tensor<1x2x3x2x2x2xf32>) -> tensor<1x2x6x4xf32>
+  return %2 : tensor<1x2x6x4xf32>
+}

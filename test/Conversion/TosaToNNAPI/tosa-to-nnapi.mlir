@@ -414,3 +414,24 @@ func.func @not_a_mirror_pad(%x: tensor<2x4xf32>) -> tensor<2x6xf32> attributes {
   %0 = tosa.concat %br, %x {axis = 1 : i32} : (tensor<2x2xf32>, tensor<2x4xf32>) -> tensor<2x6xf32>
   return %0 : tensor<2x6xf32>
 }
+
+// -----
+
+// DepthToSpace (DCR) and SpaceToDepth as the ONNX importer writes them for
+// NCHW tensors (reshape to rank 6, transpose, reshape back) are one
+// operation each, in NCHW layout.
+// CHECK-LABEL: func @depth_space
+// CHECK: nnapi.depth_to_space %arg0 block_size = 2 nchw : (tensor<1x8x3x2xf32>) -> tensor<1x2x6x4xf32>
+// CHECK: nnapi.space_to_depth %arg1 block_size = 2 nchw : (tensor<1x3x4x6xf32>) -> tensor<1x12x2x3xf32>
+// CHECK-NOT: tosa.
+func.func @depth_space(%x: tensor<1x8x3x2xf32>, %y: tensor<1x3x4x6xf32>) -> (tensor<1x2x6x4xf32>, tensor<1x12x2x3xf32>) attributes {nnapi.partition} {
+  %p = "tosa.const"() {value = dense<[0, 3, 4, 1, 5, 2]> : tensor<6xi32>} : () -> tensor<6xi32>
+  %0 = tosa.reshape %x {new_shape = array<i64: 1, 2, 2, 2, 3, 2>} : (tensor<1x8x3x2xf32>) -> tensor<1x2x2x2x3x2xf32>
+  %1 = tosa.transpose %0, %p : (tensor<1x2x2x2x3x2xf32>, tensor<6xi32>) -> tensor<1x2x3x2x2x2xf32>
+  %2 = tosa.reshape %1 {new_shape = array<i64: 1, 2, 6, 4>} : (tensor<1x2x3x2x2x2xf32>) -> tensor<1x2x6x4xf32>
+  %q = "tosa.const"() {value = dense<[0, 3, 5, 1, 2, 4]> : tensor<6xi32>} : () -> tensor<6xi32>
+  %3 = tosa.reshape %y {new_shape = array<i64: 1, 3, 2, 2, 3, 2>} : (tensor<1x3x4x6xf32>) -> tensor<1x3x2x2x3x2xf32>
+  %4 = tosa.transpose %3, %q : (tensor<1x3x2x2x3x2xf32>, tensor<6xi32>) -> tensor<1x2x2x3x2x3xf32>
+  %5 = tosa.reshape %4 {new_shape = array<i64: 1, 12, 2, 3>} : (tensor<1x2x2x3x2x3xf32>) -> tensor<1x12x2x3xf32>
+  return %2, %5 : tensor<1x2x6x4xf32>, tensor<1x12x2x3xf32>
+}

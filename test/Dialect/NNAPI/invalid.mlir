@@ -523,3 +523,19 @@ func.func @gather_shape(%x: tensor<2x3xf32>) {
   %0 = nnapi.gather %x axis = 1 indices = [0, 2] : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return
 }
+
+// -----
+
+func.func @depth_to_space_channels(%x: tensor<1x4x4x6xf32>) {
+  // expected-error@+1 {{channels 6 are not a multiple of block_size^2}}
+  %0 = nnapi.depth_to_space %x block_size = 2 : (tensor<1x4x4x6xf32>) -> tensor<1x8x8x1xf32>
+  return
+}
+
+// -----
+
+func.func @space_to_depth_shape(%x: tensor<1x4x4x2xf32>) {
+  // expected-error@+1 {{result shape [1, 2, 2, 4] does not match the expected [1, 2, 2, 8]}}
+  %0 = nnapi.space_to_depth %x block_size = 2 : (tensor<1x4x4x2xf32>) -> tensor<1x2x2x4xf32>
+  return
+}

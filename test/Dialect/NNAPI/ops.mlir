@@ -139,3 +139,12 @@ func.func @more_data_movement(%x: tensor<2x5x3xf32>) -> (tensor<2x8x3xf32>, tens
   %2 = nnapi.gather %x axis = 1 indices = [4, 0, 4] : (tensor<2x5x3xf32>) -> tensor<2x3x3xf32>
   return %0, %1, %2 : tensor<2x8x3xf32>, tensor<2x5x3xf32>, tensor<2x3x3xf32>
 }
+
+// CHECK-LABEL: func @depth_space
+func.func @depth_space(%x: tensor<1x8x4x4xf32>, %y: tensor<1x4x4x8xf32>) -> (tensor<1x2x8x8xf32>, tensor<1x2x2x32xf32>) {
+  // CHECK: nnapi.depth_to_space %{{.*}} block_size = 2 nchw : (tensor<1x8x4x4xf32>) -> tensor<1x2x8x8xf32>
+  %0 = nnapi.depth_to_space %x block_size = 2 nchw : (tensor<1x8x4x4xf32>) -> tensor<1x2x8x8xf32>
+  // CHECK: nnapi.space_to_depth %{{.*}} block_size = 2 : (tensor<1x4x4x8xf32>) -> tensor<1x2x2x32xf32>
+  %1 = nnapi.space_to_depth %y block_size = 2 : (tensor<1x4x4x8xf32>) -> tensor<1x2x2x32xf32>
+  return %0, %1 : tensor<1x2x8x8xf32>, tensor<1x2x2x32xf32>
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """One-operation TOSA models for the data movement, reduction, matrix
 product and composite NNAPI operations (TRANSPOSE, PAD, PAD_V2, MIRROR_PAD,
-REVERSE, GATHER, SLICE, TILE,
+REVERSE, GATHER, SLICE, TILE, DEPTH_TO_SPACE, SPACE_TO_DEPTH,
 REDUCE_*, MEAN, HARD_SWISH, PRELU, ELU, LOG_SOFTMAX, INSTANCE_NORMALIZATION, MAXIMUM/MINIMUM for
 HardSigmoid's clamp,
 FULLY_CONNECTED and BATCH_MATMUL from matmul, erf from NNAPI operations),
@@ -257,6 +257,36 @@ def models():
         f'  %i = "tosa.const"() {{value = dense<{[idx, idx]}> : {I}}} : () -> {I}\n'
         f"  %r = tosa.gather %a0, %i : ({t(x.shape)}, {I}) -> {t((2, 4, 3))}\n",
         t((2, 4, 3))), [x], np.take(x.astype(np.float64), idx, axis=1))
+
+    # DepthToSpace (DCR) and SpaceToDepth of NCHW tensors as the importer
+    # writes them; the references index elements one by one (ONNX's
+    # definition: depth channel (i * b + j) * C + c of block element (i, j)).
+    b = 2
+    x = RNG.standard_normal((1, 8, 3, 2)).astype(np.float32)
+    d2s = np.zeros((1, 2, 6, 4))
+    for c in range(2):
+        for y in range(6):
+            for z in range(4):
+                d2s[0, c, y, z] = x[0, ((y % b) * b + z % b) * 2 + c, y // b, z // b]
+    P = "tensor<6xi32>"
+    m["depth_to_space"] = (func([t(x.shape)],
+        f'  %p = "tosa.const"() {{value = dense<[0, 3, 4, 1, 5, 2]> : {P}}} : () -> {P}\n'
+        f"  %0 = tosa.reshape %a0 {{new_shape = array<i64: 1, 2, 2, 2, 3, 2>}} : ({t(x.shape)}) -> {t((1, 2, 2, 2, 3, 2))}\n"
+        f"  %1 = tosa.transpose %0, %p : ({t((1, 2, 2, 2, 3, 2))}, {P}) -> {t((1, 2, 3, 2, 2, 2))}\n"
+        f"  %r = tosa.reshape %1 {{new_shape = array<i64: 1, 2, 6, 4>}} : ({t((1, 2, 3, 2, 2, 2))}) -> {t((1, 2, 6, 4))}\n",
+        t((1, 2, 6, 4))), [x], d2s)
+    x = RNG.standard_normal((1, 3, 4, 6)).astype(np.float32)
+    s2d = np.zeros((1, 12, 2, 3))
+    for c in range(3):
+        for y in range(4):
+            for z in range(6):
+                s2d[0, ((y % b) * b + z % b) * 3 + c, y // b, z // b] = x[0, c, y, z]
+    m["space_to_depth"] = (func([t(x.shape)],
+        f'  %p = "tosa.const"() {{value = dense<[0, 3, 5, 1, 2, 4]> : {P}}} : () -> {P}\n'
+        f"  %0 = tosa.reshape %a0 {{new_shape = array<i64: 1, 3, 2, 2, 3, 2>}} : ({t(x.shape)}) -> {t((1, 3, 2, 2, 3, 2))}\n"
+        f"  %1 = tosa.transpose %0, %p : ({t((1, 3, 2, 2, 3, 2))}, {P}) -> {t((1, 2, 2, 3, 2, 3))}\n"
+        f"  %r = tosa.reshape %1 {{new_shape = array<i64: 1, 12, 2, 3>}} : ({t((1, 2, 2, 3, 2, 3))}) -> {t((1, 12, 2, 3))}\n",
+        t((1, 12, 2, 3))), [x], s2d)
 
     n = 1 << 20
     small = np.float32(10.0) ** RNG.uniform(-37, 0, n // 4)

@@ -121,6 +121,11 @@ void pad(const float *input, const Shape &inputShape,
          const Shape &outputShape, PadMode mode = PadMode::Constant);
 void reverse(const float *input, const Shape &shape, int32_t axis,
              float *output);
+/// DEPTH_TO_SPACE (`toSpace`) or SPACE_TO_DEPTH of a 4-D NHWC (or `nchw`)
+/// tensor: block element (i, j) of channel c is depth channel
+/// (i * block + j) * C + c, C the space side's channels.
+void depthSpace(const float *input, const Shape &inputShape, int32_t block,
+                bool nchw, bool toSpace, float *output);
 /// GATHER: dimension `axis` of the output holds the input's slices
 /// `indices` (in range), in order.
 void gather(const float *input, const Shape &inputShape, int32_t axis,

@@ -505,6 +505,40 @@ static LogicalResult verifyAxis(Operation *op, Value v, int64_t axis) {
   return success();
 }
 
+/// DEPTH_TO_SPACE (`toSpace`) and SPACE_TO_DEPTH.
+template <typename BlockOp>
+static LogicalResult verifyBlock(BlockOp op, bool toSpace) {
+  if (failed(verifySameElementType(op)) ||
+      failed(verifyRank(op, op.getInput(), "input", 4, 4)))
+    return failure();
+  int64_t b = static_cast<int32_t>(op.getBlockSize());
+  if (b < 1)
+    return op.emitOpError("block_size must be positive");
+  SmallVector<int64_t> shape(tensorType(op.getInput()).getShape());
+  // Dimension indices of height, width and channels.
+  int64_t h = op.getNchw() ? 2 : 1, w = h + 1, c = op.getNchw() ? 1 : 3;
+  if (toSpace) {
+    if (shape[c] % (b * b))
+      return op.emitOpError() << "channels " << shape[c]
+                              << " are not a multiple of block_size^2";
+    shape[c] /= b * b;
+    shape[h] *= b;
+    shape[w] *= b;
+  } else {
+    if (shape[h] % b || shape[w] % b)
+      return op.emitOpError() << "height and width are not multiples of "
+                                 "block_size "
+                              << b;
+    shape[c] *= b * b;
+    shape[h] /= b;
+    shape[w] /= b;
+  }
+  return verifyResultShape(op, shape);
+}
+
+LogicalResult DepthToSpaceOp::verify() { return verifyBlock(*this, true); }
+LogicalResult SpaceToDepthOp::verify() { return verifyBlock(*this, false); }
+
 LogicalResult ReverseOp::verify() {
   if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
     return failure();

@@ -588,6 +588,36 @@ def NNAPI_GatherOp : NNAPI_Op<"gather", "GATHER"> {
   let hasVerifier = 1;
 }
 
+class NNAPI_BlockOp<string mnemonic, string operation, string what>
+    : NNAPI_Op<mnemonic, operation> {
+  let summary = what;
+  let description = [{
+    NNAPI }] # operation # [{ (}] # what # [{) with blocks of
+    `block_size` x `block_size`: the channel of a block element (i, j) of
+    channel c is (i * block_size + j) * C + c, C the channels of the space
+    side. NHWC, or NCHW with `nchw` (feature level 3).
+
+    ```mlir
+    %y = nnapi.}] # mnemonic # [{ %x block_size = 2 nchw
+        : (tensor<1x8x4x4xf32>) -> tensor<1x2x8x8xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, I32Attr:$block_size,
+                       UnitAttr:$nchw);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `block_size` `=` $block_size (`nchw` $nchw^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let levelRules = [NNAPI_LevelRule<3, "NCHW layout", [{ getNchw() }]>];
+}
+
+def NNAPI_DepthToSpaceOp : NNAPI_BlockOp<"depth_to_space", "DEPTH_TO_SPACE",
+    "move channel blocks into height and width">;
+def NNAPI_SpaceToDepthOp : NNAPI_BlockOp<"space_to_depth", "SPACE_TO_DEPTH",
+    "move height and width blocks into channels">;
+
 def NNAPI_SliceOp : NNAPI_Op<"slice", "SLICE"> {
   let summary = "a contiguous block of the input";
   let description = [{
