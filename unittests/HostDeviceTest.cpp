@@ -1234,3 +1234,47 @@ TEST_F(HostDevice, DepthToSpaceAndBackInBothLayouts) {
         << b.error();
   }
 }
+
+TEST_F(HostDevice, GroupedConvolutionConvolvesEachGroupAlone) {
+  // Two groups of two channels, 1x1 filters: outputs 0 and 1 (group 0) are
+  // 2 x0 + 3 x1 and 9 x0 + 9 x1, outputs 2 and 3 (group 1) x2 - x3 and
+  // x2 + x3; bias 0.5.
+  // Both padding forms (explicit zeros, implicit VALID) give the same.
+  for (bool implicit : {false, true}) {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1, 1, 1, 4});
+    uint32_t w = b.constantOf({4, 1, 1, 2}, {2, 3, 9, 9, 1, -1, 1, 1});
+    uint32_t bias = b.constantOf({4}, {0.5f, 0.5f, 0.5f, 0.5f});
+    uint32_t out = b.output({1, 1, 1, 4});
+    std::vector<uint32_t> ins = {x, w, bias};
+    if (implicit) {
+      ins.push_back(b.i32(ANEURALNETWORKS_PADDING_VALID));
+    } else {
+      for (int k = 0; k < 4; ++k)
+        ins.push_back(b.i32(0));
+    }
+    for (uint32_t v : {b.i32(1), b.i32(1), b.i32(2), b.i32(0)})
+      ins.push_back(v);
+    ins.push_back(b.boolean(false));
+    b.operation(ANEURALNETWORKS_GROUPED_CONV_2D, ins, {out});
+    b.setInput(0, {1, 2, 10, 4});
+    std::vector<std::vector<float>> r;
+    ASSERT_TRUE(b.compileAndRun(nullptr, r)) << b.error();
+    EXPECT_EQ(r[0], (std::vector<float>{8.5f, 27.5f, 6.5f, 14.5f}));
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1, 1, 1, 4});
+    uint32_t w = b.constant({3, 1, 1, 2}), bias = b.constant({3});
+    uint32_t out = b.output({1, 1, 1, 3});
+    b.operation(ANEURALNETWORKS_GROUPED_CONV_2D,
+                {x, w, bias, b.i32(0), b.i32(0), b.i32(0), b.i32(0), b.i32(1),
+                 b.i32(1), b.i32(2), b.i32(0), b.boolean(false)},
+                {out});
+    EXPECT_EQ(b.compile(nullptr), nullptr);
+    EXPECT_NE(b.error().find("num_groups 2 does not divide the input depth 4 "
+                             "and the output depth 3"),
+              std::string::npos)
+        << b.error();
+  }
+}

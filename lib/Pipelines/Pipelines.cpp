@@ -118,7 +118,10 @@ void mlir::nnapi::buildNNAPIPartitionPipeline(
     OpPassManager &pm, const CompilePipelineOptions &options) {
   // Imported NCHW models carry layout transposes around every NHWC op.
   pm.addPass(createNNAPIPropagateTransposes());
-  // Imported batch norms fold into the convolutions before them.
+  // Slices and transposes of constants (a grouped convolution's weights)
+  // become constants; imported batch norms fold into the convolutions
+  // before them.
+  pm.addPass(createNNAPIFoldConstants());
   pm.addPass(createNNAPIFoldScaleShift());
   if (!options.hostOnly) {
     NNAPIPartitionOptions partition;

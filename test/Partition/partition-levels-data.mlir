@@ -271,3 +271,28 @@ func.func @depth_to_space(%x: tensor<1x8x3x2xf32>) -> tensor<1x2x6x4xf32> {
   %2 = tosa.reshape %1 {new_shape = array<i64: 1, 2, 6, 4>} : (tensor<1x2x3x2x2x2xf32>) -> tensor<1x2x6x4xf32>
   return %2 : tensor<1x2x6x4xf32>
 }
+
+// -----
+
+// GROUPED_CONV_2D is level 3: below it the group convolutions stay on the
+// host together (CONV_2D alone would be level 1).
+// FL2-LABEL: func @grouped_conv
+// FL2-NOT: call
+// FL3-LABEL: func @grouped_conv
+// FL3: call @grouped_conv_nnapi_0(%arg0)
+// FL3-NEXT: return
+func.func @grouped_conv(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %w0 = "tosa.const"() {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %b0 = "tosa.const"() {value = dense<3.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  // expected-remark@+1 {{stays on the host: part of a grouped_conv pattern that needs NNAPI feature level 3 (GROUPED_CONV_2D), the target is 1}}
+  %x0 = tosa.slice %x {start = array<i64: 0, 0, 0, 0>, size = array<i64: 1, 2, 2, 1>} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x1xf32>
+  // expected-remark@+1 {{stays on the host: part of a grouped_conv pattern that needs NNAPI feature level 3 (GROUPED_CONV_2D), the target is 1}}
+  %c0 = tosa.conv2d %x0, %w0, %b0 {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x2x1xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>) -> tensor<1x2x2x1xf32>
+  // expected-remark@+1 {{stays on the host: part of a grouped_conv pattern that needs NNAPI feature level 3 (GROUPED_CONV_2D), the target is 1}}
+  %x1 = tosa.slice %x {start = array<i64: 0, 0, 0, 1>, size = array<i64: 1, 2, 2, 1>} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x1xf32>
+  // expected-remark@+1 {{stays on the host: part of a grouped_conv pattern that needs NNAPI feature level 3 (GROUPED_CONV_2D), the target is 1}}
+  %c1 = tosa.conv2d %x1, %w0, %b0 {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x2x1xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>) -> tensor<1x2x2x1xf32>
+  // expected-remark@+1 {{stays on the host: part of a grouped_conv pattern that needs NNAPI feature level 3 (GROUPED_CONV_2D), the target is 1}}
+  %0 = tosa.concat %c0, %c1 {axis = 3 : i32} : (tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>) -> tensor<1x2x2x2xf32>
+  return %0 : tensor<1x2x2x2xf32>
+}

@@ -460,6 +460,57 @@ std::optional<DepthSpaceMatch> matchDepthSpace(tosa::ReshapeOp root) {
   return std::nullopt;
 }
 
+/// A grouped convolution as the ONNX importer writes it: per group g, a
+/// conv2d of the channel slice [g * c, (g + 1) * c) of one NHWC input, with
+/// constant weights and bias and the same window, concatenated along the
+/// channels in group order. Members: the slices, convolutions and concat.
+struct GroupedConvMatch {
+  SmallVector<Operation *> members;
+  SmallVector<tosa::Conv2DOp> convs;
+  Value input;
+};
+
+std::optional<GroupedConvMatch> matchGroupedConv(tosa::ConcatOp concat) {
+  if (!concat || concat.getAxis() != 3 || concat.getInput1().size() < 2)
+    return std::nullopt;
+  GroupedConvMatch m;
+  tosa::Conv2DOp first;
+  for (auto [g, part] : llvm::enumerate(concat.getInput1())) {
+    auto conv = part.getDefiningOp<tosa::Conv2DOp>();
+    if (!conv || !conv->hasOneUse() || conv.getQuantizationInfo() ||
+        !matchPattern(conv.getWeight(), m_Constant()) ||
+        !matchPattern(conv.getBias(), m_Constant()) ||
+        llvm::any_of(conv.getDilation(), [](int64_t d) { return d != 1; }))
+      return std::nullopt;
+    auto slice = conv.getInput().getDefiningOp<tosa::SliceOp>();
+    if (!slice || !slice->hasOneUse())
+      return std::nullopt;
+    auto in = dyn_cast<RankedTensorType>(slice.getInput().getType());
+    auto piece = cast<RankedTensorType>(slice.getType());
+    if (!in || in.getRank() != 4 || !piece.hasStaticShape())
+      return std::nullopt;
+    int64_t c = piece.getDimSize(3);
+    if (slice.getStart() != ArrayRef<int64_t>{0, 0, 0, int64_t(g) * c} ||
+        piece.getShape().take_front(3) != in.getShape().take_front(3))
+      return std::nullopt;
+    if (!first) {
+      first = conv;
+      m.input = slice.getInput();
+      if (in.getDimSize(3) != c * int64_t(concat.getInput1().size()))
+        return std::nullopt;
+    } else if (slice.getInput() != m.input ||
+               conv.getPad() != first.getPad() ||
+               conv.getStride() != first.getStride() ||
+               conv.getWeight().getType() != first.getWeight().getType()) {
+      return std::nullopt;
+    }
+    m.members.append({slice, conv});
+    m.convs.push_back(conv);
+  }
+  m.members.push_back(concat);
+  return m;
+}
+
 /// The patterns whose ops NNAPI runs as one operation, by name.
 struct CompositeKind {
   StringRef name;
@@ -532,6 +583,14 @@ const CompositeKind kComposites[] = {
      [](Operation *root) -> std::optional<SmallVector<Operation *>> {
        std::optional<DepthSpaceMatch> m =
            matchDepthSpace(dyn_cast<tosa::ReshapeOp>(root));
+       if (!m)
+         return std::nullopt;
+       return m->members;
+     }},
+    {"grouped_conv",
+     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
+       std::optional<GroupedConvMatch> m =
+           matchGroupedConv(dyn_cast<tosa::ConcatOp>(root));
        if (!m)
          return std::nullopt;
        return m->members;
@@ -1199,6 +1258,62 @@ struct DepthSpacePattern
   }
 };
 
+/// Concatenates constants along dimension 0.
+DenseElementsAttr concatConstants(ArrayRef<Value> values) {
+  SmallVector<char> raw;
+  int64_t rows = 0;
+  RankedTensorType type;
+  for (Value v : values) {
+    DenseElementsAttr attr;
+    matchPattern(v, m_Constant(&attr));
+    type = cast<RankedTensorType>(attr.getType());
+    rows += type.getDimSize(0);
+    Type e = type.getElementType();
+    size_t bytes = e.getIntOrFloatBitWidth() / 8 * type.getNumElements();
+    if (attr.isSplat())
+      for (int64_t i = 0; i < type.getNumElements(); ++i)
+        raw.append(attr.getRawData().begin(),
+                   attr.getRawData().begin() + bytes / type.getNumElements());
+    else
+      raw.append(attr.getRawData().begin(), attr.getRawData().end());
+  }
+  SmallVector<int64_t> shape(type.getShape());
+  shape[0] = rows;
+  return DenseElementsAttr::getFromRawBuffer(
+      RankedTensorType::get(shape, type.getElementType()), raw);
+}
+
+struct GroupedConvPattern : ToNNAPI<tosa::ConcatOp, GroupedConv2DOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::ConcatOp concat,
+                                PatternRewriter &rewriter) const override {
+    std::optional<GroupedConvMatch> m = matchGroupedConv(concat);
+    if (!m)
+      return rewriter.notifyMatchFailure(concat,
+                                         "not a per-group convolution concat");
+    for (Operation *op : m->members)
+      if (failed(checkTensors(op, rewriter)))
+        return failure();
+    SmallVector<Value> weights, biases;
+    for (tosa::Conv2DOp conv : m->convs) {
+      weights.push_back(conv.getWeight());
+      biases.push_back(conv.getBias());
+    }
+    Location loc = concat.getLoc();
+    Value filter = rewriter.create<arith::ConstantOp>(
+        loc, concatConstants(weights));
+    Value bias = rewriter.create<arith::ConstantOp>(loc, concatConstants(biases));
+    tosa::Conv2DOp first = m->convs.front();
+    rewriter.replaceOpWithNewOp<GroupedConv2DOp>(
+        concat, concat.getType(), m->input, filter, bias,
+        rewriter.getDenseI64ArrayAttr(nnapiPadding(first.getPad())),
+        rewriter.getDenseI64ArrayAttr(swapYX(first.getStride())),
+        rewriter.getI32IntegerAttr(int32_t(m->convs.size())),
+        FuseCodeAttr::get(rewriter.getContext(), FuseCode::none));
+    return success();
+  }
+};
+
 /// Clamp bounds that match no activation: MAXIMUM with the lower bound and
 /// MINIMUM with the upper one (a bound at the float range is left out).
 struct ClampBoundsPattern : ToNNAPI<tosa::ClampOp, MaximumOp, MinimumOp> {
@@ -1480,6 +1595,9 @@ void mlir::nnapi::populateTosaToNNAPICompositePatterns(
       patterns.getContext());
   patterns.addWithLabel<DepthSpacePattern>(
       {"depth_space (NCHW reshape, rank-6 transpose, reshape)"},
+      patterns.getContext());
+  patterns.addWithLabel<GroupedConvPattern>(
+      {"grouped_conv (conv2d per channel slice, concat)"},
       patterns.getContext());
   patterns.addWithLabel<PreluPattern>(
       {"prelu (add(clamp(x, 0, max), mul(clamp(x, -max, 0), slope)))"},

@@ -59,8 +59,9 @@ public:
     }
     switch (opcode) {
     case ANEURALNETWORKS_CONV_2D:
+    case ANEURALNETWORKS_GROUPED_CONV_2D:
       conv2d(in0, shapes[0], b[inputs[1]], shapes[1], b[inputs[2]], out,
-             outShape, w);
+             outShape, w, params.groups);
       break;
     case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
       depthwiseConv2d(in0, shapes[0], b[inputs[1]], shapes[1], b[inputs[2]],

@@ -188,9 +188,10 @@ int32_t windowOutputSize(int32_t inSize, int32_t filterSize, int32_t stride,
 
 void conv2d(const float *input, const Shape &is, const float *filter,
             const Shape &fs, const float *bias, float *output,
-            const Shape &os, const Window &w) {
+            const Shape &os, const Window &w, int32_t groups) {
   const int32_t batches = is[0], inH = is[1], inW = is[2], inC = is[3];
-  const int32_t outC = fs[0], kH = fs[1], kW = fs[2];
+  const int32_t outC = fs[0], kH = fs[1], kW = fs[2], groupC = fs[3];
+  const int32_t outPerGroup = outC / groups;
   const int32_t outH = os[1], outW = os[2];
   for (int32_t n = 0; n < batches; ++n)
     for (int32_t oy = 0; oy < outH; ++oy)
@@ -208,10 +209,13 @@ void conv2d(const float *input, const Shape &is, const float *filter,
               continue;
             const float *in = input + ((size_t(n) * inH + iy) * inW + ix) * inC;
             for (int32_t oc = 0; oc < outC; ++oc) {
-              const float *f = filter + ((size_t(oc) * kH + ky) * kW + kx) * inC;
+              // Output group g reads input channels [g * groupC, ...).
+              const float *x = in + size_t(oc / outPerGroup) * groupC;
+              const float *f =
+                  filter + ((size_t(oc) * kH + ky) * kW + kx) * groupC;
               float acc = 0.0f;
-              for (int32_t ic = 0; ic < inC; ++ic)
-                acc += in[ic] * f[ic];
+              for (int32_t ic = 0; ic < groupC; ++ic)
+                acc += x[ic] * f[ic];
               out[oc] += acc;
             }
           }

@@ -177,6 +177,7 @@ private:
   int binaryOp(bool fused);
   int convLike(bool depthwise);
   int transposeConv();
+  int groupedConv();
   int resize();
   int pool();
   int fullyConnected();
@@ -339,6 +340,64 @@ int Validator::convLike(bool depthwise) {
   }
   return windowOutput(is, params.filterH, params.filterW, w.dilationH,
                       w.dilationW, outC);
+}
+
+int Validator::groupedConv() {
+  // input, filter, bias, padding (a scheme, or 4 explicit paddings),
+  // strides (2), num_groups, fuse, layout: 9 or 12 inputs.
+  size_t n = op.inputs.size();
+  if (int rc = expectCounts(9, 12, 1))
+    return rc;
+  if (n != 9 && n != 12)
+    return bad("expects 9 (implicit padding) or 12 (explicit padding) "
+               "inputs, got " + std::to_string(n));
+  size_t next = 3;
+  Window &w = params.window;
+  int32_t paddingCode = 0;
+  if (n == 9) {
+    if (int rc = paddingScheme(next, paddingCode))
+      return rc;
+  } else if (int rc = explicitPadding(next)) {
+    return rc;
+  }
+  if (int rc = positiveScalars(next, {&w.strideW, &w.strideH, &params.groups},
+                               "strides and num_groups"))
+    return rc;
+  if (int rc = expectFuse(next++))
+    return rc;
+  w.fuseCode = params.fuseCode;
+  if (int rc = expectScalar(next, ANEURALNETWORKS_BOOL, "layout"))
+    return rc;
+  if (m.b8(op.inputs[next]))
+    return bad("NCHW layout is not supported by the host implementation");
+  if (int rc = expectFloatTensor(0, "input", 4, 4))
+    return rc;
+  if (int rc = expectFloatTensor(1, "filter", 4, 4))
+    return rc;
+  if (int rc = expectFloatTensor(2, "bias", 1, 1))
+    return rc;
+  const Shape &is = in(0).dims, &fs = in(1).dims;
+  uint32_t groups = uint32_t(params.groups);
+  if (is[3] % groups || fs[0] % groups)
+    return bad("num_groups " + std::to_string(groups) +
+               " does not divide the input depth " + std::to_string(is[3]) +
+               " and the output depth " + std::to_string(fs[0]));
+  if (uint64_t(fs[3]) * groups != is[3])
+    return bad("filter depth " + std::to_string(fs[3]) + " times num_groups " +
+               std::to_string(groups) + " does not match input depth " +
+               std::to_string(is[3]));
+  if (in(2).dims[0] != fs[0])
+    return bad("bias size " + std::to_string(in(2).dims[0]) +
+               " does not match output depth " + std::to_string(fs[0]));
+  params.filterH = int32_t(fs[1]);
+  params.filterW = int32_t(fs[2]);
+  if (n == 9) {
+    computeImplicitPadding(paddingCode, is[2], w.strideW, fs[2], 1,
+                           w.padLeft, w.padRight);
+    computeImplicitPadding(paddingCode, is[1], w.strideH, fs[1], 1,
+                           w.padTop, w.padBottom);
+  }
+  return windowOutput(is, params.filterH, params.filterW, 1, 1, fs[0]);
 }
 
 int Validator::transposeConv() {
@@ -946,6 +1005,8 @@ int Validator::run() {
     return convLike(true);
   case ANEURALNETWORKS_TRANSPOSE_CONV_2D:
     return transposeConv();
+  case ANEURALNETWORKS_GROUPED_CONV_2D:
+    return groupedConv();
   case ANEURALNETWORKS_RESIZE_BILINEAR:
   case ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR:
     return resize();

@@ -163,6 +163,13 @@ LogicalResult BlobBuilder::addOperation(Operation *op) {
         in.push_back(fuse(conv));
         dilations(in, conv.getDilations());
       })
+      .Case([&](GroupedConv2DOp conv) {
+        window(in, conv.getPadding(), conv.getStrides());
+        in.push_back(
+            model.addInt32(static_cast<int32_t>(conv.getNumGroups())));
+        in.push_back(fuse(conv));
+        in.push_back(model.addBool(false)); // NHWC, not optional here
+      })
       .Case([&](TransposeConv2DOp conv) {
         window(in, conv.getPadding(), conv.getStrides());
         in.push_back(fuse(conv));

@@ -435,3 +435,44 @@ func.func @depth_space(%x: tensor<1x8x3x2xf32>, %y: tensor<1x3x4x6xf32>) -> (ten
   %5 = tosa.reshape %4 {new_shape = array<i64: 1, 12, 2, 3>} : (tensor<1x2x2x3x2x3xf32>) -> tensor<1x12x2x3xf32>
   return %2, %5 : tensor<1x2x6x4xf32>, tensor<1x12x2x3xf32>
 }
+
+// -----
+
+// Per-group convolutions of consecutive channel slices, concatenated in
+// group order (ONNX Conv with group 2 once its weight slices are folded),
+// are one GROUPED_CONV_2D whose filter and bias are the groups' in order.
+// CHECK-LABEL: func @grouped_conv
+// CHECK-DAG: %[[W:.*]] = arith.constant dense<{{\[\[\[\[}}1.000000e+00]]], {{\[\[\[}}2.000000e+00]]]]> : tensor<2x1x1x1xf32>
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<[3.000000e+00, 4.000000e+00]> : tensor<2xf32>
+// CHECK: nnapi.grouped_conv_2d %arg0, %[[W]], %[[B]] padding = [0, 0, 0, 0] strides = [1, 1] num_groups = 2 fused relu : (tensor<1x2x2x2xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+// CHECK-NOT: tosa.
+func.func @grouped_conv(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> attributes {nnapi.partition} {
+  %w0 = "tosa.const"() {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %w1 = "tosa.const"() {value = dense<2.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %b0 = "tosa.const"() {value = dense<3.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  %b1 = "tosa.const"() {value = dense<4.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  %x0 = tosa.slice %x {start = array<i64: 0, 0, 0, 0>, size = array<i64: 1, 2, 2, 1>} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x1xf32>
+  %c0 = tosa.conv2d %x0, %w0, %b0 {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x2x1xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>) -> tensor<1x2x2x1xf32>
+  %x1 = tosa.slice %x {start = array<i64: 0, 0, 0, 1>, size = array<i64: 1, 2, 2, 1>} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x1xf32>
+  %c1 = tosa.conv2d %x1, %w1, %b1 {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x2x1xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>) -> tensor<1x2x2x1xf32>
+  %0 = tosa.concat %c0, %c1 {axis = 3 : i32} : (tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>) -> tensor<1x2x2x2xf32>
+  %1 = tosa.clamp %0 {min_fp = 0.0 : f32, max_fp = 3.40282347e+38 : f32, min_int = 0 : i64, max_int = 2147483647 : i64} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  return %1 : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+// Slices out of group order are separate convolutions.
+// CHECK-LABEL: func @not_grouped
+// CHECK-COUNT-2: nnapi.conv_2d
+// CHECK: nnapi.concatenation
+func.func @not_grouped(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> attributes {nnapi.partition} {
+  %w0 = "tosa.const"() {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %b0 = "tosa.const"() {value = dense<3.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  %x0 = tosa.slice %x {start = array<i64: 0, 0, 0, 1>, size = array<i64: 1, 2, 2, 1>} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x1xf32>
+  %c0 = tosa.conv2d %x0, %w0, %b0 {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x2x1xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>) -> tensor<1x2x2x1xf32>
+  %x1 = tosa.slice %x {start = array<i64: 0, 0, 0, 0>, size = array<i64: 1, 2, 2, 1>} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x1xf32>
+  %c1 = tosa.conv2d %x1, %w0, %b0 {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x2x1xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>) -> tensor<1x2x2x1xf32>
+  %0 = tosa.concat %c0, %c1 {axis = 3 : i32} : (tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>) -> tensor<1x2x2x2xf32>
+  return %0 : tensor<1x2x2x2xf32>
+}

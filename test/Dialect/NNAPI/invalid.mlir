@@ -539,3 +539,19 @@ func.func @space_to_depth_shape(%x: tensor<1x4x4x2xf32>) {
   %0 = nnapi.space_to_depth %x block_size = 2 : (tensor<1x4x4x2xf32>) -> tensor<1x2x2x4xf32>
   return
 }
+
+// -----
+
+func.func @grouped_conv_groups(%x: tensor<1x8x8x4xf32>, %w: tensor<6x3x3x2xf32>, %b: tensor<6xf32>) {
+  // expected-error@+1 {{num_groups 4 must divide the input depth 4 and the output depth 6}}
+  %0 = nnapi.grouped_conv_2d %x, %w, %b padding = [1, 1, 1, 1] strides = [1, 1] num_groups = 4 : (tensor<1x8x8x4xf32>, tensor<6x3x3x2xf32>, tensor<6xf32>) -> tensor<1x8x8x6xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_conv_depth(%x: tensor<1x8x8x6xf32>, %w: tensor<6x3x3x2xf32>, %b: tensor<6xf32>) {
+  // expected-error@+1 {{filter depth 2 times num_groups 2 does not match the input depth 6}}
+  %0 = nnapi.grouped_conv_2d %x, %w, %b padding = [1, 1, 1, 1] strides = [1, 1] num_groups = 2 : (tensor<1x8x8x6xf32>, tensor<6x3x3x2xf32>, tensor<6xf32>) -> tensor<1x8x8x6xf32>
+  return
+}

@@ -148,3 +148,12 @@ func.func @depth_space(%x: tensor<1x8x4x4xf32>, %y: tensor<1x4x4x8xf32>) -> (ten
   %1 = nnapi.space_to_depth %y block_size = 2 : (tensor<1x4x4x8xf32>) -> tensor<1x2x2x32xf32>
   return %0, %1 : tensor<1x2x8x8xf32>, tensor<1x2x2x32xf32>
 }
+
+// CHECK-LABEL: func @grouped_conv
+func.func @grouped_conv(%x: tensor<1x8x8x4xf32>) -> tensor<1x8x8x6xf32> {
+  %w = arith.constant dense<0.5> : tensor<6x3x3x2xf32>
+  %b = arith.constant dense<0.0> : tensor<6xf32>
+  // CHECK: nnapi.grouped_conv_2d %{{.*}}, %{{.*}}, %{{.*}} padding = [1, 1, 1, 1] strides = [1, 1] num_groups = 2 fused relu6
+  %0 = nnapi.grouped_conv_2d %x, %w, %b padding = [1, 1, 1, 1] strides = [1, 1] num_groups = 2 fused relu6 : (tensor<1x8x8x4xf32>, tensor<6x3x3x2xf32>, tensor<6xf32>) -> tensor<1x8x8x6xf32>
+  return %0 : tensor<1x8x8x6xf32>
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """One-operation TOSA models for the data movement, reduction, matrix
-product and composite NNAPI operations (TRANSPOSE, PAD, PAD_V2, MIRROR_PAD,
+product and composite NNAPI operations (GROUPED_CONV_2D, TRANSPOSE, PAD, PAD_V2, MIRROR_PAD,
 REVERSE, GATHER, SLICE, TILE, DEPTH_TO_SPACE, SPACE_TO_DEPTH,
 REDUCE_*, MEAN, HARD_SWISH, PRELU, ELU, LOG_SOFTMAX, INSTANCE_NORMALIZATION, MAXIMUM/MINIMUM for
 HardSigmoid's clamp,
@@ -287,6 +287,37 @@ def models():
         f"  %1 = tosa.transpose %0, %p : ({t((1, 3, 2, 2, 3, 2))}, {P}) -> {t((1, 2, 2, 3, 2, 3))}\n"
         f"  %r = tosa.reshape %1 {{new_shape = array<i64: 1, 12, 2, 3>}} : ({t((1, 2, 2, 3, 2, 3))}) -> {t((1, 12, 2, 3))}\n",
         t((1, 12, 2, 3))), [x], s2d)
+
+    # A grouped convolution as the importer writes ONNX Conv with group 3:
+    # per group, a conv2d of a channel slice with sliced constant weights
+    # and bias, concatenated (NHWC, 3x3, pad 1, stride 2).
+    G, ICG, OCG = 3, 2, 4
+    x = RNG.standard_normal((1, 7, 7, G * ICG)).astype(np.float32)
+    w = (RNG.standard_normal((G * OCG, 3, 3, ICG)) * 0.3).astype(np.float32)
+    bias = RNG.standard_normal(G * OCG).astype(np.float32)
+    xd, wd = x.astype(np.float64), w.astype(np.float64)
+    xp = np.pad(xd, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    ref = np.zeros((1, 4, 4, G * OCG))
+    for oc in range(G * OCG):
+        g = oc // OCG
+        for y in range(4):
+            for z in range(4):
+                win = xp[0, 2 * y:2 * y + 3, 2 * z:2 * z + 3, g * ICG:(g + 1) * ICG]
+                ref[0, y, z, oc] = (win * wd[oc]).sum() + bias[oc]
+    W, B = t(w.shape), t(bias.shape)
+    body = (f'  %w = "tosa.const"() {{value = dense<{nested(w)}> : {W}}} : () -> {W}\n'
+            f'  %b = "tosa.const"() {{value = dense<{nested(bias)}> : {B}}} : () -> {B}\n')
+    parts = []
+    for g in range(G):
+        XS, WS, BS = t((1, 7, 7, ICG)), t((OCG, 3, 3, ICG)), t((OCG,))
+        body += (f"  %x{g} = tosa.slice %a0 {{start = array<i64: 0, 0, 0, {g * ICG}>, size = array<i64: 1, 7, 7, {ICG}>}} : ({t(x.shape)}) -> {XS}\n"
+                 f"  %w{g} = tosa.slice %w {{start = array<i64: {g * OCG}, 0, 0, 0>, size = array<i64: {OCG}, 3, 3, {ICG}>}} : ({W}) -> {WS}\n"
+                 f"  %b{g} = tosa.slice %b {{start = array<i64: {g * OCG}>, size = array<i64: {OCG}>}} : ({B}) -> {BS}\n"
+                 f"  %c{g} = tosa.conv2d %x{g}, %w{g}, %b{g} {{dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>}} : ({XS}, {WS}, {BS}) -> {t((1, 4, 4, OCG))}\n")
+        parts.append(f"%c{g}")
+    body += (f"  %r = tosa.concat {', '.join(parts)} {{axis = 3 : i32}} : "
+             f"({', '.join([t((1, 4, 4, OCG))] * G)}) -> {t(ref.shape)}\n")
+    m["grouped_conv"] = (func([t(x.shape)], body, t(ref.shape)), [x], ref)
 
     n = 1 << 20
     small = np.float32(10.0) ** RNG.uniform(-37, 0, n // 4)

@@ -51,9 +51,11 @@ void computeImplicitPadding(int32_t paddingCode, int32_t inSize,
 int32_t windowOutputSize(int32_t inSize, int32_t filterSize, int32_t stride,
                          int32_t dilation, int32_t padHead, int32_t padTail);
 
+/// CONV_2D, and GROUPED_CONV_2D with `groups` > 1: filter [out, kh, kw,
+/// in / groups], output channel group g reading input channel group g.
 void conv2d(const float *input, const Shape &inputShape, const float *filter,
             const Shape &filterShape, const float *bias, float *output,
-            const Shape &outputShape, const Window &w);
+            const Shape &outputShape, const Window &w, int32_t groups = 1);
 
 void depthwiseConv2d(const float *input, const Shape &inputShape,
                      const float *filter, const Shape &filterShape,

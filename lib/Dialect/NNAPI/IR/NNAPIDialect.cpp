@@ -288,6 +288,31 @@ LogicalResult DepthwiseConv2DOp::verify() {
   return verifyResultShape(*this, {in[0], outH, outW, f[3]});
 }
 
+LogicalResult GroupedConv2DOp::verify() {
+  if (failed(verifyConvCommon(*this)))
+    return failure();
+  auto in = tensorType(getInput()).getShape();
+  auto f = tensorType(getFilter()).getShape();
+  int64_t groups = static_cast<int32_t>(getNumGroups());
+  if (groups < 1 || in[3] % groups || f[0] % groups)
+    return emitOpError() << "num_groups " << groups
+                         << " must divide the input depth " << in[3]
+                         << " and the output depth " << f[0];
+  if (f[3] * groups != in[3])
+    return emitOpError() << "filter depth " << f[3] << " times num_groups "
+                         << groups << " does not match the input depth "
+                         << in[3];
+  if (tensorType(getBias()).getDimSize(0) != f[0])
+    return emitOpError() << "bias has " << tensorType(getBias()).getDimSize(0)
+                         << " elements, expected one per output channel ("
+                         << f[0] << ")";
+  int64_t outH, outW, unit[2] = {1, 1};
+  if (failed(verifyWindow(*this, in[1], in[2], f[1], f[2], getPadding(),
+                          getStrides(), unit, outH, outW)))
+    return failure();
+  return verifyResultShape(*this, {in[0], outH, outW, f[0]});
+}
+
 LogicalResult TransposeConv2DOp::verify() {
   if (failed(verifyConvCommon(*this)) ||
       failed(verifyArray(*this, "padding", getPadding(), 4, 0)) ||

@@ -1,7 +1,8 @@
 //===- Constants.h - Compile-time rearrangement of constants ----*- C++ -*-===//
 //
-// Shared by the ONNX importer (NCHW weights to TOSA's layouts) and the host
-// code generation (filters to HWCF, packed matmul panels). It lives with the
+// Shared by the ONNX importer (NCHW weights to TOSA's layouts), constant
+// folding before placement and the host code generation (filters to HWCF,
+// packed matmul panels). It lives with the
 // dialect library because that is the lowest MLIR library both link (as
 // Fusion.h does).
 //
@@ -18,6 +19,10 @@ namespace mlir::nnapi {
 /// other element types (i1, complex) element by element.
 DenseElementsAttr permuteElements(DenseElementsAttr attr,
                                   ArrayRef<int64_t> perm);
+
+/// The block of `attr` of shape `size` from index `start` (in range).
+DenseElementsAttr sliceElements(DenseElementsAttr attr, ArrayRef<int64_t> start,
+                                ArrayRef<int64_t> size);
 
 } // namespace mlir::nnapi
 

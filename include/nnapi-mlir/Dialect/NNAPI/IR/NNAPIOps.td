@@ -239,6 +239,35 @@ def NNAPI_DepthwiseConv2DOp : NNAPI_Op<"depthwise_conv_2d", "DEPTHWISE_CONV_2D">
   }]>];
 }
 
+def NNAPI_GroupedConv2DOp : NNAPI_Op<"grouped_conv_2d", "GROUPED_CONV_2D"> {
+  let summary = "grouped 2-D convolution, NHWC, explicit padding";
+  let description = [{
+    NNAPI GROUPED_CONV_2D: the input's channels and the output's split into
+    `num_groups` equal groups; output group g convolves input group g.
+    `filter` is [out, kh, kw, in / num_groups], `bias` [out]; `padding`
+    [left, right, top, bottom] and `strides` [w, h] as for nnapi.conv_2d
+    (no dilation).
+
+    ```mlir
+    %y = nnapi.grouped_conv_2d %x, %w, %b padding = [1, 1, 1, 1]
+        strides = [1, 1] num_groups = 2
+        : (tensor<1x8x8x4xf32>, tensor<8x3x3x2xf32>, tensor<8xf32>)
+        -> tensor<1x8x8x8xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, NNAPI_FloatTensor:$filter,
+      NNAPI_FloatTensor:$bias, DenseI64ArrayAttr:$padding,
+      DenseI64ArrayAttr:$strides, I32Attr:$num_groups,
+      DefaultValuedAttr<NNAPI_FuseCodeAttr, "::mlir::nnapi::FuseCode::none">:$fused_activation);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $filter `,` $bias `padding` `=` $padding `strides` `=` $strides
+    `num_groups` `=` $num_groups (`fused` $fused_activation^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def NNAPI_TransposeConv2DOp
     : NNAPI_Op<"transpose_conv_2d", "TRANSPOSE_CONV_2D"> {
   let summary = "transposed 2-D convolution, NHWC, explicit padding";

@@ -18,6 +18,19 @@ def NNAPIPropagateTransposes : Pass<"nnapi-propagate-transposes"> {
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
 
+def NNAPIFoldConstants : Pass<"nnapi-fold-constants"> {
+  let summary = "Fold slices and transposes of constants into constants";
+  let description = [{
+    `tosa.slice` and `tosa.transpose` (constant permutation) of a dense
+    constant become the constant they compute. An imported grouped
+    convolution slices its constant weights and bias per group: folded,
+    each group's convolution has constant weights again, which NNAPI and
+    the host code generation both need. Without the fold the slices are
+    computations of their own, placed like any op.
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
 def NNAPIFoldScaleShift : Pass<"nnapi-fold-scale-shift"> {
   let summary = "Fold constant per-channel multiplies and adds into the convolution or fully-connected op before them";
   let description = [{

@@ -1,0 +1,67 @@
+//===- FoldConstants.cpp - Fold data movement of constants ----------------===//
+
+#include "nnapi-mlir/Dialect/NNAPI/IR/Constants.h"
+#include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::nnapi {
+#define GEN_PASS_DEF_NNAPIFOLDCONSTANTS
+#include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h.inc"
+} // namespace mlir::nnapi
+
+using namespace mlir;
+
+namespace {
+
+struct FoldSlice : OpRewritePattern<tosa::SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::SliceOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr value;
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!matchPattern(op.getInput(), m_Constant(&value)) || !type ||
+        !type.hasStaticShape())
+      return failure();
+    auto inType = cast<RankedTensorType>(value.getType());
+    ArrayRef<int64_t> start = op.getStart(), size = type.getShape();
+    // Only a slice the verifier-free op really has in range.
+    for (int64_t d = 0; d < inType.getRank(); ++d)
+      if (start[d] < 0 || start[d] + size[d] > inType.getDimSize(d))
+        return failure();
+    rewriter.replaceOpWithNewOp<tosa::ConstOp>(
+        op, type, nnapi::sliceElements(value, start, size));
+    return success();
+  }
+};
+
+struct FoldTranspose : OpRewritePattern<tosa::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr value;
+    SmallVector<int64_t> perm;
+    if (!matchPattern(op.getInput1(), m_Constant(&value)) ||
+        failed(op.getConstantPerms(perm)))
+      return failure();
+    DenseElementsAttr folded = nnapi::permuteElements(value, perm);
+    if (folded.getType() != op.getType())
+      return failure();
+    rewriter.replaceOpWithNewOp<tosa::ConstOp>(op, folded.getType(), folded);
+    return success();
+  }
+};
+
+struct FoldConstantsPass
+    : nnapi::impl::NNAPIFoldConstantsBase<FoldConstantsPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<FoldSlice, FoldTranspose>(&getContext());
+    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

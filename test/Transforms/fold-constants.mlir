@@ -1,0 +1,30 @@
+// RUN: nnapi-opt %s -split-input-file -nnapi-fold-constants | FileCheck %s
+
+// A grouped convolution's per-group weight and bias slices become
+// constants; the input's slices stay.
+// CHECK-LABEL: func @slices
+// CHECK-DAG: %[[W1:.*]] = "tosa.const"() <{value = dense<{{\[\[\[\[}}5.000000e+00, 6.000000e+00], [7.000000e+00, 8.000000e+00]]]]> : tensor<1x1x2x2xf32>}>
+// CHECK-DAG: %[[B1:.*]] = "tosa.const"() <{value = dense<2.000000e+00> : tensor<1xf32>}>
+// CHECK: %[[X:.*]] = tosa.slice %arg0
+// CHECK: tosa.conv2d %[[X]], %[[W1]], %[[B1]]
+func.func @slices(%x: tensor<1x2x2x4xf32>) -> tensor<1x2x1x1xf32> {
+  %w = "tosa.const"() {value = dense<[[[[1.0, 2.0], [3.0, 4.0]]], [[[5.0, 6.0], [7.0, 8.0]]]]> : tensor<2x1x2x2xf32>} : () -> tensor<2x1x2x2xf32>
+  %b = "tosa.const"() {value = dense<[1.0, 2.0]> : tensor<2xf32>} : () -> tensor<2xf32>
+  %xs = tosa.slice %x {start = array<i64: 0, 0, 0, 2>, size = array<i64: 1, 2, 2, 2>} : (tensor<1x2x2x4xf32>) -> tensor<1x2x2x2xf32>
+  %ws = tosa.slice %w {start = array<i64: 1, 0, 0, 0>, size = array<i64: 1, 1, 2, 2>} : (tensor<2x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  %bs = tosa.slice %b {start = array<i64: 1>, size = array<i64: 1>} : (tensor<2xf32>) -> tensor<1xf32>
+  %0 = tosa.conv2d %xs, %ws, %bs {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x2x2xf32>, tensor<1x1x2x2xf32>, tensor<1xf32>) -> tensor<1x2x1x1xf32>
+  return %0 : tensor<1x2x1x1xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @transpose
+// CHECK: "tosa.const"() <{value = dense<{{\[\[}}1, 4], [2, 5], [3, 6]]> : tensor<3x2xi32>}>
+// CHECK-NOT: tosa.transpose
+func.func @transpose() -> tensor<3x2xi32> {
+  %c = "tosa.const"() {value = dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>} : () -> tensor<2x3xi32>
+  %p = "tosa.const"() {value = dense<[1, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %0 = tosa.transpose %c, %p : (tensor<2x3xi32>, tensor<2xi32>) -> tensor<3x2xi32>
+  return %0 : tensor<3x2xi32>
+}
