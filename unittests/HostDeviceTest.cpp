@@ -1278,3 +1278,26 @@ TEST_F(HostDevice, GroupedConvolutionConvolvesEachGroupAlone) {
         << b.error();
   }
 }
+
+TEST_F(HostDevice, ChannelShuffleInterleavesGroups) {
+  // 6 channels in 3 groups of 2 on the last axis: [a0 a1 b0 b1 c0 c1] ->
+  // [a0 b0 c0 a1 b1 c1].
+  HostModelBuilder b(fn);
+  uint32_t x = b.input({2, 6});
+  uint32_t out = b.output({2, 6});
+  b.operation(ANEURALNETWORKS_CHANNEL_SHUFFLE, {x, b.i32(3), b.i32(-1)}, {out});
+  b.setInput(0, {0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15});
+  std::vector<std::vector<float>> r;
+  ASSERT_TRUE(b.compileAndRun(nullptr, r)) << b.error();
+  EXPECT_EQ(r[0], (std::vector<float>{0, 2, 4, 1, 3, 5, 10, 12, 14, 11, 13, 15}));
+
+  HostModelBuilder bad(fn);
+  uint32_t y = bad.input({2, 6});
+  uint32_t o = bad.output({2, 6});
+  bad.operation(ANEURALNETWORKS_CHANNEL_SHUFFLE, {y, bad.i32(4), bad.i32(1)},
+                {o});
+  EXPECT_EQ(bad.compile(nullptr), nullptr);
+  EXPECT_NE(bad.error().find("num_groups 4 does not divide dimension 1"),
+            std::string::npos)
+      << bad.error();
+}

@@ -296,3 +296,22 @@ func.func @grouped_conv(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
   %0 = tosa.concat %c0, %c1 {axis = 3 : i32} : (tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>) -> tensor<1x2x2x2xf32>
   return %0 : tensor<1x2x2x2xf32>
 }
+
+// -----
+
+// CHANNEL_SHUFFLE is level 3.
+// FL2-LABEL: func @channel_shuffle
+// FL2-NOT: call
+// FL3-LABEL: func @channel_shuffle
+// FL3: call @channel_shuffle_nnapi_0(%arg0)
+// FL3-NEXT: return
+func.func @channel_shuffle(%x: tensor<1x6x2x3xf32>) -> tensor<1x6x2x3xf32> {
+  %p = "tosa.const"() {value = dense<[0, 2, 1, 3, 4]> : tensor<5xi32>} : () -> tensor<5xi32>
+  // expected-remark@+1 {{stays on the host: part of a channel_shuffle pattern that needs NNAPI feature level 3 (CHANNEL_SHUFFLE), the target is 1}}
+  %0 = tosa.reshape %x {new_shape = array<i64: 1, 3, 2, 2, 3>} : (tensor<1x6x2x3xf32>) -> tensor<1x3x2x2x3xf32>
+  // expected-remark@+1 {{stays on the host: part of a channel_shuffle pattern that needs NNAPI feature level 3 (CHANNEL_SHUFFLE), the target is 1}}
+  %1 = tosa.transpose %0, %p : (tensor<1x3x2x2x3xf32>, tensor<5xi32>) -> tensor<1x2x3x2x3xf32>
+  // expected-remark@+1 {{stays on the host: part of a channel_shuffle pattern that needs NNAPI feature level 3 (CHANNEL_SHUFFLE), the target is 1}}
+  %2 = tosa.reshape %1 {new_shape = array<i64: 1, 6, 2, 3>} : (tensor<1x2x3x2x3xf32>) -> tensor<1x6x2x3xf32>
+  return %2 : tensor<1x6x2x3xf32>
+}

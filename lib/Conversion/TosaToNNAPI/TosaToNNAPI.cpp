@@ -511,6 +511,49 @@ std::optional<GroupedConvMatch> matchGroupedConv(tosa::ConcatOp concat) {
   return m;
 }
 
+/// A channel shuffle as exported models write it (ShuffleNet): x [..., C,
+/// ...] reshaped to [..., g, C / g, ...], the two transposed, reshaped back.
+/// Members: both reshapes and the transpose.
+struct ChannelShuffleMatch {
+  SmallVector<Operation *> members;
+  Value input;
+  int64_t groups, axis;
+};
+
+std::optional<ChannelShuffleMatch> matchChannelShuffle(tosa::ReshapeOp root) {
+  if (!root)
+    return std::nullopt;
+  auto transpose = root.getInput1().getDefiningOp<tosa::TransposeOp>();
+  SmallVector<int64_t> perm;
+  if (!transpose || !transpose->hasOneUse() ||
+      failed(transpose.getConstantPerms(perm)))
+    return std::nullopt;
+  auto inner = transpose.getInput1().getDefiningOp<tosa::ReshapeOp>();
+  if (!inner || !inner->hasOneUse() || root.getType() != inner.getInput1().getType())
+    return std::nullopt;
+  auto x = dyn_cast<RankedTensorType>(inner.getInput1().getType());
+  auto mid = dyn_cast<RankedTensorType>(inner.getType());
+  if (!x || !mid || !x.hasStaticShape() || !mid.hasStaticShape() ||
+      mid.getRank() != x.getRank() + 1)
+    return std::nullopt;
+  // The split dimension a: x's dimension a became (g, C / g) at a, a + 1;
+  // the permutation swaps exactly those two.
+  for (int64_t a = 0; a < x.getRank(); ++a) {
+    SmallVector<int64_t> expected = llvm::to_vector(llvm::seq<int64_t>(0, mid.getRank()));
+    std::swap(expected[a], expected[a + 1]);
+    if (perm != ArrayRef<int64_t>(expected))
+      continue;
+    SmallVector<int64_t> merged(mid.getShape());
+    merged[a] *= merged[a + 1];
+    merged.erase(merged.begin() + a + 1);
+    if (ArrayRef<int64_t>(merged) != x.getShape() || mid.getDimSize(a) < 1)
+      return std::nullopt;
+    return ChannelShuffleMatch{{inner, transpose, root}, inner.getInput1(),
+                               mid.getDimSize(a), a};
+  }
+  return std::nullopt;
+}
+
 /// The patterns whose ops NNAPI runs as one operation, by name.
 struct CompositeKind {
   StringRef name;
@@ -591,6 +634,14 @@ const CompositeKind kComposites[] = {
      [](Operation *root) -> std::optional<SmallVector<Operation *>> {
        std::optional<GroupedConvMatch> m =
            matchGroupedConv(dyn_cast<tosa::ConcatOp>(root));
+       if (!m)
+         return std::nullopt;
+       return m->members;
+     }},
+    {"channel_shuffle",
+     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
+       std::optional<ChannelShuffleMatch> m =
+           matchChannelShuffle(dyn_cast<tosa::ReshapeOp>(root));
        if (!m)
          return std::nullopt;
        return m->members;
@@ -1314,6 +1365,23 @@ struct GroupedConvPattern : ToNNAPI<tosa::ConcatOp, GroupedConv2DOp> {
   }
 };
 
+struct ChannelShufflePattern : ToNNAPI<tosa::ReshapeOp, ChannelShuffleOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<ChannelShuffleMatch> m = matchChannelShuffle(op);
+    if (!m)
+      return rewriter.notifyMatchFailure(op, "not a channel shuffle");
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<ChannelShuffleOp>(
+        op, op.getType(), m->input,
+        rewriter.getI32IntegerAttr(static_cast<int32_t>(m->groups)),
+        rewriter.getI32IntegerAttr(static_cast<int32_t>(m->axis)));
+    return success();
+  }
+};
+
 /// Clamp bounds that match no activation: MAXIMUM with the lower bound and
 /// MINIMUM with the upper one (a bound at the float range is left out).
 struct ClampBoundsPattern : ToNNAPI<tosa::ClampOp, MaximumOp, MinimumOp> {
@@ -1598,6 +1666,9 @@ void mlir::nnapi::populateTosaToNNAPICompositePatterns(
       patterns.getContext());
   patterns.addWithLabel<GroupedConvPattern>(
       {"grouped_conv (conv2d per channel slice, concat)"},
+      patterns.getContext());
+  patterns.addWithLabel<ChannelShufflePattern>(
+      {"channel_shuffle (reshape to groups, swap, reshape back)"},
       patterns.getContext());
   patterns.addWithLabel<PreluPattern>(
       {"prelu (add(clamp(x, 0, max), mul(clamp(x, -max, 0), slope)))"},

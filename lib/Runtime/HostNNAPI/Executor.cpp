@@ -124,6 +124,9 @@ public:
       depthSpace(in0, shapes[0], params.blockSize, params.nchw,
                  opcode == ANEURALNETWORKS_DEPTH_TO_SPACE, out);
       break;
+    case ANEURALNETWORKS_CHANNEL_SHUFFLE:
+      channelShuffle(in0, shapes[0], params.groups, params.axis, out);
+      break;
     case ANEURALNETWORKS_REVERSE:
       reverse(in0, shapes[0], params.axis, out);
       break;

@@ -52,7 +52,7 @@ struct OpParams {
   Window window;              ///< Convolutions and pooling (padding resolved).
   int32_t filterW = 0, filterH = 0;
   int32_t depthMultiplier = 1;
-  int32_t groups = 1;         ///< GROUPED_CONV_2D.
+  int32_t groups = 1;         ///< GROUPED_CONV_2D, CHANNEL_SHUFFLE.
   int32_t blockSize = 1;      ///< DEPTH_TO_SPACE, SPACE_TO_DEPTH.
   bool nchw = false;          ///< Their layout.
   int32_t fuseCode = 0;       ///< ANEURALNETWORKS_FUSED_* of any operation.

@@ -567,6 +567,21 @@ void depthSpace(const float *input, const Shape &is, int32_t block,
         }
 }
 
+void channelShuffle(const float *input, const Shape &shape, int32_t groups,
+                    int32_t axis, float *output) {
+  size_t outer = 1, inner = 1, len = shape[axis], per = len / size_t(groups);
+  for (int32_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  for (size_t d = size_t(axis) + 1; d < shape.size(); ++d)
+    inner *= shape[d];
+  for (size_t o = 0; o < outer; ++o)
+    for (size_t g = 0; g < size_t(groups); ++g)
+      for (size_t i = 0; i < per; ++i)
+        std::memcpy(output + (o * len + i * size_t(groups) + g) * inner,
+                    input + (o * len + g * per + i) * inner,
+                    inner * sizeof(float));
+}
+
 void gather(const float *input, const Shape &shape, int32_t axis,
             const std::vector<int32_t> &indices, float *output) {
   size_t outer = 1, inner = 1, len = shape[axis];

@@ -189,6 +189,7 @@ private:
   int transpose();
   int padOp(bool withValue, bool mirror);
   int reverse();
+  int channelShuffle();
   int depthSpace(bool toSpace);
   int gather();
   int slice();
@@ -800,6 +801,26 @@ int Validator::depthSpace(bool toSpace) {
   return expectOutput(shape);
 }
 
+int Validator::channelShuffle() {
+  if (int rc = expectCounts(3, 3, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 1, 4))
+    return rc;
+  size_t next = 1;
+  if (int rc = positiveScalars(next, {&params.groups}, "num_groups"))
+    return rc;
+  if (int rc = expectScalar(2, ANEURALNETWORKS_INT32, "axis"))
+    return rc;
+  int32_t rank = int32_t(in(0).dims.size()), axis = m.i32(op.inputs[2]);
+  if (axis < -rank || axis >= rank)
+    return bad("axis " + std::to_string(axis) + " out of range");
+  params.axis = axis < 0 ? axis + rank : axis;
+  if (in(0).dims[params.axis] % uint32_t(params.groups))
+    return bad("num_groups " + std::to_string(params.groups) +
+               " does not divide dimension " + std::to_string(params.axis));
+  return expectOutput(in(0).dims);
+}
+
 int Validator::reverse() {
   if (int rc = expectCounts(2, 2, 1))
     return rc;
@@ -1036,6 +1057,8 @@ int Validator::run() {
     return padOp(false, true);
   case ANEURALNETWORKS_REVERSE:
     return reverse();
+  case ANEURALNETWORKS_CHANNEL_SHUFFLE:
+    return channelShuffle();
   case ANEURALNETWORKS_DEPTH_TO_SPACE:
     return depthSpace(true);
   case ANEURALNETWORKS_SPACE_TO_DEPTH:

@@ -248,6 +248,10 @@ LogicalResult BlobBuilder::addOperation(Operation *op) {
         if (op.getNchw())
           in.push_back(model.addBool(true)); // the level 1 form is NHWC
       })
+      .Case([&](ChannelShuffleOp op) {
+        in.push_back(model.addInt32(static_cast<int32_t>(op.getNumGroups())));
+        in.push_back(model.addInt32(static_cast<int32_t>(op.getAxis())));
+      })
       .Case([&](ReverseOp op) {
         in.push_back(int32Tensor({int64_t(op.getAxis())}));
       })

@@ -476,3 +476,18 @@ func.func @not_grouped(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> attribute
   %0 = tosa.concat %c0, %c1 {axis = 3 : i32} : (tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>) -> tensor<1x2x2x2xf32>
   return %0 : tensor<1x2x2x2xf32>
 }
+
+// -----
+
+// ShuffleNet's channel shuffle (reshape to [n, g, c / g, h, w], swap the
+// two, reshape back) is one CHANNEL_SHUFFLE on axis 1.
+// CHECK-LABEL: func @channel_shuffle
+// CHECK: nnapi.channel_shuffle %arg0 num_groups = 3 axis = 1 : tensor<1x6x2x3xf32>
+// CHECK-NOT: tosa.
+func.func @channel_shuffle(%x: tensor<1x6x2x3xf32>) -> tensor<1x6x2x3xf32> attributes {nnapi.partition} {
+  %p = "tosa.const"() {value = dense<[0, 2, 1, 3, 4]> : tensor<5xi32>} : () -> tensor<5xi32>
+  %0 = tosa.reshape %x {new_shape = array<i64: 1, 3, 2, 2, 3>} : (tensor<1x6x2x3xf32>) -> tensor<1x3x2x2x3xf32>
+  %1 = tosa.transpose %0, %p : (tensor<1x3x2x2x3xf32>, tensor<5xi32>) -> tensor<1x2x3x2x3xf32>
+  %2 = tosa.reshape %1 {new_shape = array<i64: 1, 6, 2, 3>} : (tensor<1x2x3x2x3xf32>) -> tensor<1x6x2x3xf32>
+  return %2 : tensor<1x6x2x3xf32>
+}

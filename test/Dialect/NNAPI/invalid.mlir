@@ -555,3 +555,11 @@ func.func @grouped_conv_depth(%x: tensor<1x8x8x6xf32>, %w: tensor<6x3x3x2xf32>, 
   %0 = nnapi.grouped_conv_2d %x, %w, %b padding = [1, 1, 1, 1] strides = [1, 1] num_groups = 2 : (tensor<1x8x8x6xf32>, tensor<6x3x3x2xf32>, tensor<6xf32>) -> tensor<1x8x8x6xf32>
   return
 }
+
+// -----
+
+func.func @channel_shuffle_groups(%x: tensor<1x6x2x3xf32>) {
+  // expected-error@+1 {{num_groups 4 does not divide dimension 1 (6)}}
+  %0 = nnapi.channel_shuffle %x num_groups = 4 axis = 1 : tensor<1x6x2x3xf32>
+  return
+}

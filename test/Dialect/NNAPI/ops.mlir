@@ -157,3 +157,10 @@ func.func @grouped_conv(%x: tensor<1x8x8x4xf32>) -> tensor<1x8x8x6xf32> {
   %0 = nnapi.grouped_conv_2d %x, %w, %b padding = [1, 1, 1, 1] strides = [1, 1] num_groups = 2 fused relu6 : (tensor<1x8x8x4xf32>, tensor<6x3x3x2xf32>, tensor<6xf32>) -> tensor<1x8x8x6xf32>
   return %0 : tensor<1x8x8x6xf32>
 }
+
+// CHECK-LABEL: func @channel_shuffle
+func.func @channel_shuffle(%x: tensor<1x6x2x3xf32>) -> tensor<1x6x2x3xf32> {
+  // CHECK: nnapi.channel_shuffle %{{.*}} num_groups = 3 axis = 1 : tensor<1x6x2x3xf32>
+  %0 = nnapi.channel_shuffle %x num_groups = 3 axis = 1 : tensor<1x6x2x3xf32>
+  return %0 : tensor<1x6x2x3xf32>
+}

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """One-operation TOSA models for the data movement, reduction, matrix
-product and composite NNAPI operations (GROUPED_CONV_2D, TRANSPOSE, PAD, PAD_V2, MIRROR_PAD,
+product and composite NNAPI operations (GROUPED_CONV_2D, CHANNEL_SHUFFLE,
+TRANSPOSE, PAD, PAD_V2, MIRROR_PAD,
 REVERSE, GATHER, SLICE, TILE, DEPTH_TO_SPACE, SPACE_TO_DEPTH,
 REDUCE_*, MEAN, HARD_SWISH, PRELU, ELU, LOG_SOFTMAX, INSTANCE_NORMALIZATION, MAXIMUM/MINIMUM for
 HardSigmoid's clamp,
@@ -318,6 +319,21 @@ def models():
     body += (f"  %r = tosa.concat {', '.join(parts)} {{axis = 3 : i32}} : "
              f"({', '.join([t((1, 4, 4, OCG))] * G)}) -> {t(ref.shape)}\n")
     m["grouped_conv"] = (func([t(x.shape)], body, t(ref.shape)), [x], ref)
+
+    # ShuffleNet's channel shuffle of NCHW [1, 6, 2, 3] with 3 groups:
+    # reshape to [1, 3, 2, 2, 3], swap the group dimensions, reshape back.
+    x = RNG.standard_normal((1, 6, 2, 3)).astype(np.float32)
+    ref = np.zeros((1, 6, 2, 3))
+    for g in range(3):
+        for i in range(2):
+            ref[0, i * 3 + g] = x[0, g * 2 + i]
+    P = "tensor<5xi32>"
+    m["channel_shuffle"] = (func([t(x.shape)],
+        f'  %p = "tosa.const"() {{value = dense<[0, 2, 1, 3, 4]> : {P}}} : () -> {P}\n'
+        f"  %0 = tosa.reshape %a0 {{new_shape = array<i64: 1, 3, 2, 2, 3>}} : ({t(x.shape)}) -> {t((1, 3, 2, 2, 3))}\n"
+        f"  %1 = tosa.transpose %0, %p : ({t((1, 3, 2, 2, 3))}, {P}) -> {t((1, 2, 3, 2, 3))}\n"
+        f"  %r = tosa.reshape %1 {{new_shape = array<i64: 1, 6, 2, 3>}} : ({t((1, 2, 3, 2, 3))}) -> {t(x.shape)}\n",
+        t(x.shape)), [x], ref)
 
     n = 1 << 20
     small = np.float32(10.0) ** RNG.uniform(-37, 0, n // 4)

@@ -128,6 +128,10 @@ void reverse(const float *input, const Shape &shape, int32_t axis,
 /// (i * block + j) * C + c, C the space side's channels.
 void depthSpace(const float *input, const Shape &inputShape, int32_t block,
                 bool nchw, bool toSpace, float *output);
+/// CHANNEL_SHUFFLE: along `axis`, output i * groups + g is input
+/// g * (size / groups) + i.
+void channelShuffle(const float *input, const Shape &shape, int32_t groups,
+                    int32_t axis, float *output);
 /// GATHER: dimension `axis` of the output holds the input's slices
 /// `indices` (in range), in order.
 void gather(const float *input, const Shape &inputShape, int32_t axis,

@@ -564,6 +564,21 @@ static LogicalResult verifyBlock(BlockOp op, bool toSpace) {
 LogicalResult DepthToSpaceOp::verify() { return verifyBlock(*this, true); }
 LogicalResult SpaceToDepthOp::verify() { return verifyBlock(*this, false); }
 
+LogicalResult ChannelShuffleOp::verify() {
+  if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
+    return failure();
+  int64_t axis = static_cast<int32_t>(getAxis());
+  if (failed(verifyAxis(*this, getInput(), axis)))
+    return failure();
+  int64_t groups = static_cast<int32_t>(getNumGroups());
+  int64_t size = tensorType(getInput()).getDimSize(axis);
+  if (groups < 1 || size % groups)
+    return emitOpError() << "num_groups " << groups
+                         << " does not divide dimension " << axis << " ("
+                         << size << ")";
+  return success();
+}
+
 LogicalResult ReverseOp::verify() {
   if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
     return failure();

@@ -647,6 +647,29 @@ def NNAPI_DepthToSpaceOp : NNAPI_BlockOp<"depth_to_space", "DEPTH_TO_SPACE",
 def NNAPI_SpaceToDepthOp : NNAPI_BlockOp<"space_to_depth", "SPACE_TO_DEPTH",
     "move height and width blocks into channels">;
 
+def NNAPI_ChannelShuffleOp : NNAPI_Op<"channel_shuffle", "CHANNEL_SHUFFLE",
+                                      [SameOperandsAndResultType]> {
+  let summary = "interleave channel groups";
+  let description = [{
+    NNAPI CHANNEL_SHUFFLE along dimension `axis`: its C elements, seen as
+    `num_groups` groups of C / num_groups, are transposed, so output element
+    i * num_groups + g is input element g * (C / num_groups) + i.
+
+    ```mlir
+    %y = nnapi.channel_shuffle %x num_groups = 2 axis = 1
+        : tensor<1x8x4x4xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, I32Attr:$num_groups,
+                       I32Attr:$axis);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `num_groups` `=` $num_groups `axis` `=` $axis attr-dict `:`
+    type($input)
+  }];
+  let hasVerifier = 1;
+}
+
 def NNAPI_SliceOp : NNAPI_Op<"slice", "SLICE"> {
   let summary = "a contiguous block of the input";
   let description = [{
