@@ -1088,6 +1088,13 @@ struct ResizePattern
     auto in = cast<RankedTensorType>(op.getInput().getType()).getShape();
     auto out = cast<RankedTensorType>(op.getType()).getShape();
     ArrayRef<int64_t> scale = op.getScale(), offset = op.getOffset();
+    // TOSA's verifier checks the arrays' lengths, not their values.
+    if (llvm::any_of(scale, [](int64_t v) { return v <= 0; }))
+      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+        diag << "scale [";
+        llvm::interleaveComma(scale, diag);
+        diag << "] must be positive";
+      });
     if (!bilinear && (scale[0] % 2 || scale[2] % 2))
       return rewriter.notifyMatchFailure(
           op, "nearest-neighbor resize with an odd scale numerator");

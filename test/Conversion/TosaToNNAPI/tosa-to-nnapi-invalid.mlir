@@ -84,3 +84,13 @@ func.func @depth_to_space_crd(%x: tensor<1x8x3x2xf32>) -> tensor<1x2x6x4xf32> at
   %2 = tosa.reshape %1 {new_shape = array<i64: 1, 2, 6, 4>} : (tensor<1x2x3x2x2x2xf32>) -> tensor<1x2x6x4xf32>
   return %2 : tensor<1x2x6x4xf32>
 }
+
+// -----
+
+// A zero scale (which TOSA's verifier lets through) is refused, not divided
+// by.
+func.func @resize_zero_scale(%x: tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'tosa.resize' cannot run on NNAPI: scale [0, 2, 4, 2] must be positive}}
+  %0 = tosa.resize %x {scale = array<i64: 0, 2, 4, 2>, offset = array<i64: 0, 0>, border = array<i64: 0, 0>, mode = "NEAREST_NEIGHBOR"} : (tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32>
+  return %0 : tensor<1x8x8x3xf32>
+}
