@@ -1301,3 +1301,33 @@ TEST_F(HostDevice, ChannelShuffleInterleavesGroups) {
             std::string::npos)
       << bad.error();
 }
+
+TEST_F(HostDevice, LocalResponseNormalizationSumsAClippedWindow) {
+  // Axis 1 of [1, 3, 1]: radius 1, bias 1, alpha 0.5, beta 1. Squares
+  // 1, 4, 9: sums 5, 14, 13 (the window is cut at the ends).
+  HostModelBuilder b(fn);
+  uint32_t x = b.input({1, 3, 1});
+  uint32_t out = b.output({1, 3, 1});
+  b.operation(ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION,
+              {x, b.i32(1), b.f32(1.0f), b.f32(0.5f), b.f32(1.0f), b.i32(1)},
+              {out});
+  b.setInput(0, {1, 2, 3});
+  std::vector<std::vector<float>> r;
+  ASSERT_TRUE(b.compileAndRun(nullptr, r)) << b.error();
+  std::vector<float> expected = {1 / 3.5f, 2 / 8.0f, 3 / 7.5f};
+  for (size_t i = 0; i < 3; ++i)
+    EXPECT_NEAR(r[0][i], expected[i], 1e-6) << i;
+
+  // Without the axis operand (feature level 1) the input must be 4-D.
+  HostModelBuilder bad(fn);
+  uint32_t y = bad.input({1, 3, 1});
+  uint32_t o = bad.output({1, 3, 1});
+  bad.operation(ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION,
+                {y, bad.i32(1), bad.f32(1.0f), bad.f32(0.5f), bad.f32(1.0f)},
+                {o});
+  EXPECT_EQ(bad.compile(nullptr), nullptr);
+  EXPECT_NE(bad.error().find("without an axis operand the input must have "
+                             "rank 4"),
+            std::string::npos)
+      << bad.error();
+}

@@ -554,6 +554,104 @@ std::optional<ChannelShuffleMatch> matchChannelShuffle(tosa::ReshapeOp root) {
   return std::nullopt;
 }
 
+/// Local response normalization as the ONNX importer writes LRN:
+/// mul(x, pow(add(mul(sum, k), bias), -beta)) with sum the add of the
+/// `size` slices of pad(mul(x, x)) shifted by 0..size-1 along one axis
+/// (padded by (size - 1) / 2 on both sides, size odd). Members: the square,
+/// pad, slices, adds, the scale, bias add, pow and the final mul.
+struct LocalResponseMatch {
+  SmallVector<Operation *> members;
+  Value input;
+  int64_t radius, axis;
+  double bias, alpha, beta;
+};
+
+std::optional<LocalResponseMatch> matchLocalResponse(tosa::MulOp root) {
+  if (!root || root.getShift() != 0)
+    return std::nullopt;
+  for (int i = 0; i < 2; ++i) {
+    Value x = root->getOperand(i);
+    auto pow = root->getOperand(1 - i).getDefiningOp<tosa::PowOp>();
+    std::optional<double> exponent = pow ? splatValue(pow.getInput2())
+                                         : std::nullopt;
+    if (!pow || !pow->hasOneUse() || !exponent)
+      continue;
+    auto biasAdd = pow.getInput1().getDefiningOp<tosa::AddOp>();
+    if (!biasAdd || !biasAdd->hasOneUse())
+      continue;
+    for (int j = 0; j < 2; ++j) {
+      std::optional<double> bias = splatValue(biasAdd->getOperand(1 - j));
+      auto scaleMul = biasAdd->getOperand(j).getDefiningOp<tosa::MulOp>();
+      std::optional<std::pair<Value, double>> scale = matchScale(scaleMul);
+      if (!bias || !scale || !scaleMul->hasOneUse())
+        continue;
+      LocalResponseMatch m{{}, x, 0, 0, *bias, 0.0, -*exponent};
+      // The sum's leaves: slices of one pad.
+      SmallVector<Value> work = {scale->first};
+      SmallVector<tosa::SliceOp> slices;
+      bool ok = true;
+      while (!work.empty() && ok) {
+        Value v = work.pop_back_val();
+        if (auto add = v.getDefiningOp<tosa::AddOp>();
+            add && add->hasOneUse() && add.getType() == x.getType()) {
+          m.members.push_back(add);
+          work.append({add.getInput1(), add.getInput2()});
+        } else if (auto slice = v.getDefiningOp<tosa::SliceOp>();
+                   slice && slice->hasOneUse() && slice.getType() == x.getType()) {
+          slices.push_back(slice);
+        } else {
+          ok = false;
+        }
+      }
+      if (!ok || slices.size() < 1 || slices.size() % 2 == 0)
+        continue;
+      auto pad = slices.front().getInput().getDefiningOp<tosa::PadOp>();
+      DenseIntElementsAttr padding;
+      if (!pad || !matchPattern(pad.getPadding(), m_Constant(&padding)) ||
+          (pad.getPadConst() && splatValue(pad.getPadConst()) != 0.0))
+        continue;
+      auto square = pad.getInput1().getDefiningOp<tosa::MulOp>();
+      if (!square || square.getShift() != 0 || !square->hasOneUse() ||
+          square.getInput1() != x || square.getInput2() != x)
+        continue;
+      // Padding: r on both sides of one axis, none elsewhere.
+      SmallVector<int64_t> pads = llvm::map_to_vector(
+          padding.getValues<APInt>(),
+          [](const APInt &v) { return v.getSExtValue(); });
+      int64_t size = int64_t(slices.size()), r = (size - 1) / 2, axis = -1;
+      for (int64_t d = 0; d < int64_t(pads.size()) / 2 && ok; ++d) {
+        if (pads[2 * d] == 0 && pads[2 * d + 1] == 0)
+          continue;
+        ok = axis < 0 && pads[2 * d] == r && pads[2 * d + 1] == r;
+        axis = d;
+      }
+      if (!ok || axis < 0)
+        continue;
+      // Slice k starts at k along the axis, 0 elsewhere; each k once.
+      SmallVector<bool> seen(size, false);
+      for (tosa::SliceOp slice : slices) {
+        ArrayRef<int64_t> start = slice.getStart();
+        for (int64_t d = 0; d < int64_t(start.size()) && ok; ++d)
+          ok = d == axis ? start[d] >= 0 && start[d] < size && !seen[start[d]]
+                         : start[d] == 0;
+        if (!ok || slice.getInput() != pad.getResult())
+          break;
+        seen[start[axis]] = true;
+      }
+      if (!ok || std::distance(pad->use_begin(), pad->use_end()) != size)
+        continue;
+      m.radius = r;
+      m.axis = axis;
+      m.alpha = scale->second; // NNAPI scales the sum itself: ONNX alpha / size
+      m.members.append({square, pad});
+      m.members.append(slices.begin(), slices.end());
+      m.members.append({scaleMul, biasAdd, pow, root});
+      return m;
+    }
+  }
+  return std::nullopt;
+}
+
 /// The patterns whose ops NNAPI runs as one operation, by name.
 struct CompositeKind {
   StringRef name;
@@ -646,16 +744,26 @@ const CompositeKind kComposites[] = {
          return std::nullopt;
        return m->members;
      }},
+    {"local_response_normalization",
+     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
+       std::optional<LocalResponseMatch> m =
+           matchLocalResponse(dyn_cast<tosa::MulOp>(root));
+       if (!m)
+         return std::nullopt;
+       return m->members;
+     }},
 };
 } // namespace
 
 Composite mlir::nnapi::getCompositeMembers(Operation *op) {
-  // Every composite's root is at most ten uses downstream of its members
-  // (instance normalization's first sum): try the ops reachable in that many
-  // steps (each at most once, at most 64).
+  // A composite's root is at most 16 uses downstream of its members
+  // (instance normalization's first sum is 10 away, an LRN's square 5 plus
+  // its window): try the ops reachable in that many steps (each at most
+  // once, at most 64). A composite beyond that is still converted whole
+  // when its ops are placed together; it is only not placed as one unit.
   SmallVector<Operation *> candidates = {op};
   llvm::SmallPtrSet<Operation *, 16> seen = {op};
-  for (size_t i = 0, depth = 0; i < candidates.size() && depth < 10; ++depth) {
+  for (size_t i = 0, depth = 0; i < candidates.size() && depth < 16; ++depth) {
     size_t end = candidates.size();
     for (; i < end; ++i)
       for (Operation *user : candidates[i]->getUsers())
@@ -1389,6 +1497,27 @@ struct ChannelShufflePattern : ToNNAPI<tosa::ReshapeOp, ChannelShuffleOp> {
   }
 };
 
+struct LocalResponsePattern
+    : ToNNAPI<tosa::MulOp, LocalResponseNormalizationOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::MulOp mul,
+                                PatternRewriter &rewriter) const override {
+    std::optional<LocalResponseMatch> m = matchLocalResponse(mul);
+    if (!m)
+      return rewriter.notifyMatchFailure(mul, "not a decomposed LRN");
+    if (failed(checkTensors(mul, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<LocalResponseNormalizationOp>(
+        mul, mul.getType(), m->input,
+        rewriter.getI32IntegerAttr(static_cast<int32_t>(m->radius)),
+        rewriter.getF32FloatAttr(float(m->bias)),
+        rewriter.getF32FloatAttr(float(m->alpha)),
+        rewriter.getF32FloatAttr(float(m->beta)),
+        rewriter.getI32IntegerAttr(static_cast<int32_t>(m->axis)));
+    return success();
+  }
+};
+
 /// Clamp bounds that match no activation: MAXIMUM with the lower bound and
 /// MINIMUM with the upper one (a bound at the float range is left out).
 struct ClampBoundsPattern : ToNNAPI<tosa::ClampOp, MaximumOp, MinimumOp> {
@@ -1676,6 +1805,10 @@ void mlir::nnapi::populateTosaToNNAPICompositePatterns(
       patterns.getContext());
   patterns.addWithLabel<ChannelShufflePattern>(
       {"channel_shuffle (reshape to groups, swap, reshape back)"},
+      patterns.getContext());
+  patterns.addWithLabel<LocalResponsePattern>(
+      {"local_response_normalization (x * pow(bias + k * sum of shifted "
+       "squares, -beta))"},
       patterns.getContext());
   patterns.addWithLabel<PreluPattern>(
       {"prelu (add(clamp(x, 0, max), mul(clamp(x, -max, 0), slope)))"},

@@ -98,6 +98,9 @@ public:
       softmax(in0, shapes[0], params.beta, params.axis, out,
               opcode == ANEURALNETWORKS_LOG_SOFTMAX);
       break;
+    case ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION:
+      localResponseNormalization(in0, shapes[0], params.lrn, out);
+      break;
     case ANEURALNETWORKS_INSTANCE_NORMALIZATION:
       instanceNormalization(in0, shapes[0], params.norm, out);
       break;

@@ -69,6 +69,7 @@ struct OpParams {
   bool adjA = false, adjB = false; ///< BATCH_MATMUL.
   Resize resize;                   ///< RESIZE_*.
   InstanceNorm norm;               ///< INSTANCE_NORMALIZATION.
+  LocalResponse lrn;               ///< LOCAL_RESPONSE_NORMALIZATION.
 };
 
 struct HostModel {

@@ -802,6 +802,29 @@ void instanceNormalization(const float *input, const Shape &shape,
     }
 }
 
+void localResponseNormalization(const float *input, const Shape &shape,
+                                LocalResponse how, float *output) {
+  size_t outer = 1, inner = 1, len = shape[how.axis];
+  for (int32_t d = 0; d < how.axis; ++d)
+    outer *= shape[d];
+  for (size_t d = size_t(how.axis) + 1; d < shape.size(); ++d)
+    inner *= shape[d];
+  int64_t r = how.radius;
+  for (size_t o = 0; o < outer; ++o)
+    for (size_t i = 0; i < inner; ++i) {
+      const float *in = input + o * len * inner + i;
+      float *out = output + o * len * inner + i;
+      for (int64_t k = 0; k < int64_t(len); ++k) {
+        float sum = 0.0f;
+        for (int64_t j = std::max<int64_t>(0, k - r);
+             j <= std::min<int64_t>(int64_t(len) - 1, k + r); ++j)
+          sum += in[j * inner] * in[j * inner];
+        out[k * inner] =
+            in[k * inner] / std::pow(how.bias + how.alpha * sum, how.beta);
+      }
+    }
+}
+
 float halfToFloat(uint16_t h) {
   uint32_t sign = uint32_t(h & 0x8000) << 16;
   uint32_t exp = (h >> 10) & 0x1F, mant = h & 0x3FF, bits;

@@ -184,6 +184,7 @@ private:
   int softmax(bool logarithm);
   int elu();
   int instanceNorm();
+  int localResponse();
   int reshape();
   int concatenation();
   int transpose();
@@ -616,6 +617,40 @@ int Validator::instanceNorm() {
   return expectOutput(in(0).dims);
 }
 
+int Validator::localResponse() {
+  // input, radius, bias, alpha, beta, then the axis from level 3.
+  if (int rc = expectCounts(5, 6, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 1, 4))
+    return rc;
+  if (int rc = expectScalar(1, ANEURALNETWORKS_INT32, "radius"))
+    return rc;
+  LocalResponse &p = params.lrn;
+  p.radius = m.i32(op.inputs[1]);
+  if (p.radius < 0)
+    return bad("radius must be non-negative");
+  const char *names[] = {"bias", "alpha", "beta"};
+  float *values[] = {&p.bias, &p.alpha, &p.beta};
+  for (size_t i = 0; i < 3; ++i) {
+    if (int rc = expectScalar(2 + i, floatScalarType(), names[i]))
+      return rc;
+    *values[i] = m.f32(op.inputs[2 + i]);
+  }
+  int32_t rank = int32_t(in(0).dims.size());
+  p.axis = rank - 1;
+  if (op.inputs.size() == 6) {
+    if (int rc = expectScalar(5, ANEURALNETWORKS_INT32, "axis"))
+      return rc;
+    int32_t axis = m.i32(op.inputs[5]);
+    if (axis < -rank || axis >= rank)
+      return bad("axis " + std::to_string(axis) + " out of range");
+    p.axis = axis < 0 ? axis + rank : axis;
+  } else if (rank != 4) {
+    return bad("without an axis operand the input must have rank 4");
+  }
+  return expectOutput(in(0).dims);
+}
+
 int Validator::reshape() {
   if (int rc = expectCounts(2, 2, 1))
     return rc;
@@ -1045,6 +1080,8 @@ int Validator::run() {
     return elu();
   case ANEURALNETWORKS_INSTANCE_NORMALIZATION:
     return instanceNorm();
+  case ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION:
+    return localResponse();
   case ANEURALNETWORKS_CONCATENATION:
     return concatenation();
   case ANEURALNETWORKS_TRANSPOSE:

@@ -222,6 +222,14 @@ LogicalResult BlobBuilder::addOperation(Operation *op) {
           in.push_back(floatScalar(type, v.convertToFloat()));
         in.push_back(model.addBool(op.getNchw()));
       })
+      .Case([&](LocalResponseNormalizationOp op) {
+        auto type = op.getInput().getType();
+        in.push_back(model.addInt32(static_cast<int32_t>(op.getRadius())));
+        for (APFloat v : {op.getBias(), op.getAlpha(), op.getBeta()})
+          in.push_back(floatScalar(type, v.convertToFloat()));
+        if (op.needsAxisOperand())
+          in.push_back(model.addInt32(static_cast<int32_t>(op.getAxis())));
+      })
       .Case([&](EluOp op) {
         in.push_back(floatScalar(op.getInput().getType(),
                                  op.getAlpha().convertToFloat()));

@@ -491,3 +491,30 @@ func.func @channel_shuffle(%x: tensor<1x6x2x3xf32>) -> tensor<1x6x2x3xf32> attri
   %2 = tosa.reshape %1 {new_shape = array<i64: 1, 6, 2, 3>} : (tensor<1x2x3x2x3xf32>) -> tensor<1x6x2x3xf32>
   return %2 : tensor<1x6x2x3xf32>
 }
+
+// -----
+
+// LRN as the ONNX importer writes it (size 3 along the channels of NCHW):
+// LOCAL_RESPONSE_NORMALIZATION with radius 1 and alpha = ONNX alpha / size
+// (NNAPI scales the sum itself), on axis 1.
+// CHECK-LABEL: func @local_response
+// CHECK: nnapi.local_response_normalization %arg0 radius = 1 bias = 1.500000e+00 alpha = 0.00999999977 beta = 7.500000e-01 axis = 1 : tensor<1x5x2x3xf32>
+// CHECK-NOT: tosa.
+func.func @local_response(%x: tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32> attributes {nnapi.partition} {
+  %pads = "tosa.const"() {value = dense<[[0, 0], [1, 1], [0, 0], [0, 0]]> : tensor<4x2xi64>} : () -> tensor<4x2xi64>
+  %k = "tosa.const"() {value = dense<0.01> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %b = "tosa.const"() {value = dense<1.5> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %e = "tosa.const"() {value = dense<-0.75> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %sq = tosa.mul %x, %x {shift = 0 : i8} : (tensor<1x5x2x3xf32>, tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32>
+  %p = tosa.pad %sq, %pads : (tensor<1x5x2x3xf32>, tensor<4x2xi64>) -> tensor<1x7x2x3xf32>
+  %s0 = tosa.slice %p {start = array<i64: 0, 0, 0, 0>, size = array<i64: 1, 5, 2, 3>} : (tensor<1x7x2x3xf32>) -> tensor<1x5x2x3xf32>
+  %s1 = tosa.slice %p {start = array<i64: 0, 1, 0, 0>, size = array<i64: 1, 5, 2, 3>} : (tensor<1x7x2x3xf32>) -> tensor<1x5x2x3xf32>
+  %s2 = tosa.slice %p {start = array<i64: 0, 2, 0, 0>, size = array<i64: 1, 5, 2, 3>} : (tensor<1x7x2x3xf32>) -> tensor<1x5x2x3xf32>
+  %u1 = tosa.add %s0, %s1 : (tensor<1x5x2x3xf32>, tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32>
+  %u2 = tosa.add %u1, %s2 : (tensor<1x5x2x3xf32>, tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32>
+  %sc = tosa.mul %u2, %k {shift = 0 : i8} : (tensor<1x5x2x3xf32>, tensor<1x1x1x1xf32>) -> tensor<1x5x2x3xf32>
+  %d = tosa.add %sc, %b : (tensor<1x5x2x3xf32>, tensor<1x1x1x1xf32>) -> tensor<1x5x2x3xf32>
+  %pw = tosa.pow %d, %e : (tensor<1x5x2x3xf32>, tensor<1x1x1x1xf32>) -> tensor<1x5x2x3xf32>
+  %r = tosa.mul %x, %pw {shift = 0 : i8} : (tensor<1x5x2x3xf32>, tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32>
+  return %r : tensor<1x5x2x3xf32>
+}

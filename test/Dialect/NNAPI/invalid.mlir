@@ -563,3 +563,19 @@ func.func @channel_shuffle_groups(%x: tensor<1x6x2x3xf32>) {
   %0 = nnapi.channel_shuffle %x num_groups = 4 axis = 1 : tensor<1x6x2x3xf32>
   return
 }
+
+// -----
+
+func.func @local_response_radius(%x: tensor<1x7x3x3xf32>) {
+  // expected-error@+1 {{radius must be non-negative}}
+  %0 = nnapi.local_response_normalization %x radius = -1 bias = 1.0 alpha = 1.0 beta = 0.5 axis = 3 : tensor<1x7x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @local_response_axis(%x: tensor<1x7x3x3xf32>) {
+  // expected-error@+1 {{axis 4 is out of range for rank 4}}
+  %0 = nnapi.local_response_normalization %x radius = 1 bias = 1.0 alpha = 1.0 beta = 0.5 axis = 4 : tensor<1x7x3x3xf32>
+  return
+}

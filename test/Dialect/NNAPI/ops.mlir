@@ -164,3 +164,10 @@ func.func @channel_shuffle(%x: tensor<1x6x2x3xf32>) -> tensor<1x6x2x3xf32> {
   %0 = nnapi.channel_shuffle %x num_groups = 3 axis = 1 : tensor<1x6x2x3xf32>
   return %0 : tensor<1x6x2x3xf32>
 }
+
+// CHECK-LABEL: func @local_response
+func.func @local_response(%x: tensor<1x7x3x3xf32>) -> tensor<1x7x3x3xf32> {
+  // CHECK: nnapi.local_response_normalization %{{.*}} radius = 2 bias = 1.000000e+00 alpha = 9.99999974E-5 beta = 7.500000e-01 axis = 1 : tensor<1x7x3x3xf32>
+  %0 = nnapi.local_response_normalization %x radius = 2 bias = 1.0 alpha = 1.0e-04 beta = 0.75 axis = 1 : tensor<1x7x3x3xf32>
+  return %0 : tensor<1x7x3x3xf32>
+}

@@ -3,7 +3,8 @@
 product and composite NNAPI operations (GROUPED_CONV_2D, CHANNEL_SHUFFLE,
 TRANSPOSE, PAD, PAD_V2, MIRROR_PAD,
 REVERSE, GATHER, SLICE, TILE, DEPTH_TO_SPACE, SPACE_TO_DEPTH,
-REDUCE_*, MEAN, HARD_SWISH, PRELU, ELU, LOG_SOFTMAX, INSTANCE_NORMALIZATION, MAXIMUM/MINIMUM for
+REDUCE_*, MEAN, HARD_SWISH, PRELU, ELU, LOG_SOFTMAX, INSTANCE_NORMALIZATION,
+LOCAL_RESPONSE_NORMALIZATION, MAXIMUM/MINIMUM for
 HardSigmoid's clamp,
 FULLY_CONNECTED and BATCH_MATMUL from matmul, erf from NNAPI operations),
 inputs for each, and expected outputs computed independently with numpy in
@@ -334,6 +335,32 @@ def models():
         f"  %1 = tosa.transpose %0, %p : ({t((1, 3, 2, 2, 3))}, {P}) -> {t((1, 2, 3, 2, 3))}\n"
         f"  %r = tosa.reshape %1 {{new_shape = array<i64: 1, 6, 2, 3>}} : ({t((1, 2, 3, 2, 3))}) -> {t(x.shape)}\n",
         t(x.shape)), [x], ref)
+
+    # LRN (size 3) as the importer writes it: the square padded along the
+    # channels, the sum of its 3 shifted slices, x * (bias + alpha / size *
+    # sum)^-beta. The reference sums the window directly.
+    x = RNG.standard_normal((1, 5, 2, 3)).astype(np.float32) * 2
+    xd = x.astype(np.float64)
+    alpha, beta, bias, size = 1e-2, 0.75, 1.5, 3
+    sq = np.pad(xd * xd, ((0, 0), (1, 1), (0, 0), (0, 0)))
+    ssum = sum(sq[:, k:k + 5] for k in range(size))
+    T, Pd, s1 = t(x.shape), t((1, 7, 2, 3)), t((1, 1, 1, 1))
+    body = (f"  %sq = tosa.mul %a0, %a0 {{shift = 0 : i8}} : ({T}, {T}) -> {T}\n"
+            '  %pads = "tosa.const"() {value = dense<[[0, 0], [1, 1], [0, 0], [0, 0]]> : tensor<4x2xi64>} : () -> tensor<4x2xi64>\n'
+            f"  %p = tosa.pad %sq, %pads : ({T}, tensor<4x2xi64>) -> {Pd}\n")
+    for k in range(size):
+        body += (f"  %s{k} = tosa.slice %p {{start = array<i64: 0, {k}, 0, 0>, size = array<i64: 1, 5, 2, 3>}} : ({Pd}) -> {T}\n")
+    body += (f"  %u1 = tosa.add %s0, %s1 : ({T}, {T}) -> {T}\n"
+             f"  %u2 = tosa.add %u1, %s2 : ({T}, {T}) -> {T}\n"
+             f'  %k = "tosa.const"() {{value = dense<{alpha / size}> : {s1}}} : () -> {s1}\n'
+             f'  %b = "tosa.const"() {{value = dense<{bias}> : {s1}}} : () -> {s1}\n'
+             f'  %e = "tosa.const"() {{value = dense<{-beta}> : {s1}}} : () -> {s1}\n'
+             f"  %sc = tosa.mul %u2, %k {{shift = 0 : i8}} : ({T}, {s1}) -> {T}\n"
+             f"  %d = tosa.add %sc, %b : ({T}, {s1}) -> {T}\n"
+             f"  %pw = tosa.pow %d, %e : ({T}, {s1}) -> {T}\n"
+             f"  %r = tosa.mul %a0, %pw {{shift = 0 : i8}} : ({T}, {T}) -> {T}\n")
+    m["local_response_norm"] = (func([T], body, T), [x],
+                                xd / (bias + alpha / size * ssum) ** beta)
 
     n = 1 << 20
     small = np.float32(10.0) ** RNG.uniform(-37, 0, n // 4)

@@ -173,6 +173,15 @@ struct InstanceNorm {
 void instanceNormalization(const float *input, const Shape &shape,
                            InstanceNorm how, float *output);
 
+/// LOCAL_RESPONSE_NORMALIZATION along `axis`: x / (bias + alpha * s)^beta,
+/// s the sum of squares within `radius` along the axis.
+struct LocalResponse {
+  int32_t radius = 0, axis = 0;
+  float bias = 1.0f, alpha = 1.0f, beta = 0.5f;
+};
+void localResponseNormalization(const float *input, const Shape &shape,
+                                LocalResponse how, float *output);
+
 /// IEEE half <-> float conversions (round to nearest even).
 float halfToFloat(uint16_t h);
 uint16_t floatToHalf(float f);

@@ -432,6 +432,19 @@ LogicalResult InstanceNormalizationOp::verify() {
   return success();
 }
 
+LogicalResult LocalResponseNormalizationOp::verify() {
+  if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
+    return failure();
+  int64_t rank = tensorType(getInput()).getRank();
+  int64_t axis = static_cast<int32_t>(getAxis());
+  if (axis < 0 || axis >= rank)
+    return emitOpError() << "axis " << axis << " is out of range for rank "
+                         << rank;
+  if (static_cast<int32_t>(getRadius()) < 0)
+    return emitOpError("radius must be non-negative");
+  return success();
+}
+
 LogicalResult ConcatenationOp::verify() {
   if (getInputs().empty())
     return emitOpError("needs at least one input");

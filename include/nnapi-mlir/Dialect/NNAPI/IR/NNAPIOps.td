@@ -482,6 +482,43 @@ def NNAPI_InstanceNormalizationOp
   let hasVerifier = 1;
 }
 
+def NNAPI_LocalResponseNormalizationOp
+    : NNAPI_Op<"local_response_normalization", "LOCAL_RESPONSE_NORMALIZATION",
+               [SameOperandsAndResultType]> {
+  let summary = "normalize by the squares of neighbouring channels";
+  let description = [{
+    NNAPI LOCAL_RESPONSE_NORMALIZATION along `axis`: x / (bias + alpha *
+    s)^beta, s the sum of the squares of the elements at most `radius` away
+    along the axis (the window is cut at the ends). An axis other than the
+    last needs feature level 3.
+
+    ```mlir
+    %y = nnapi.local_response_normalization %x radius = 2 bias = 1.0
+        alpha = 2.0e-05 beta = 0.75 axis = 1 : tensor<1x16x8x8xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, I32Attr:$radius,
+                       F32Attr:$bias, F32Attr:$alpha, F32Attr:$beta,
+                       I32Attr:$axis);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `radius` `=` $radius `bias` `=` $bias `alpha` `=` $alpha
+    `beta` `=` $beta `axis` `=` $axis attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+  let extraNNAPIDeclaration = [{
+    /// The level 1 form has no axis operand: it works on the last axis of a
+    /// 4-D input.
+    bool needsAxisOperand() {
+      int64_t rank = getInput().getType().getRank();
+      return rank != 4 || static_cast<int32_t>(getAxis()) != rank - 1;
+    }
+  }];
+  let levelRules = [NNAPI_LevelRule<3,
+      "an axis other than the last, or a rank other than 4",
+      [{ needsAxisOperand() }]>];
+}
+
 def NNAPI_ConcatenationOp : NNAPI_Op<"concatenation", "CONCATENATION"> {
   let summary = "concatenate tensors along an axis";
   let description = [{
