@@ -1331,3 +1331,91 @@ TEST_F(HostDevice, LocalResponseNormalizationSumsAClippedWindow) {
             std::string::npos)
       << bad.error();
 }
+
+TEST_F(HostDevice, ComparisonsLogicalOperationsAndSelect) {
+  // Every comparison of a = [1, NaN, 3, -1] with b = [1, 2, 2, 0] (NaN
+  // compares unequal to everything), as SELECT(cond, 1, 0).
+  struct Case {
+    int32_t code;
+    std::vector<float> expected;
+  };
+  const Case cases[] = {
+      {ANEURALNETWORKS_EQUAL, {1, 0, 0, 0}},
+      {ANEURALNETWORKS_NOT_EQUAL, {0, 1, 1, 1}},
+      {ANEURALNETWORKS_GREATER, {0, 0, 1, 0}},
+      {ANEURALNETWORKS_GREATER_EQUAL, {1, 0, 1, 0}},
+      {ANEURALNETWORKS_LESS, {0, 0, 0, 1}},
+      {ANEURALNETWORKS_LESS_EQUAL, {1, 0, 0, 1}},
+  };
+  for (const Case &c : cases) {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({4}), y = b.input({4});
+    uint32_t cond = b.boolTemporary({4});
+    uint32_t one = b.constantOf({4}, {1, 1, 1, 1});
+    uint32_t zero = b.constantOf({4}, {0, 0, 0, 0});
+    uint32_t out = b.output({4});
+    b.operation(c.code, {x, y}, {cond});
+    b.operation(ANEURALNETWORKS_SELECT, {cond, one, zero}, {out});
+    b.setInput(0, {1, NAN, 3, -1});
+    b.setInput(1, {1, 2, 2, 0});
+    std::vector<std::vector<float>> r;
+    ASSERT_TRUE(b.compileAndRun(nullptr, r)) << b.error();
+    EXPECT_EQ(r[0], c.expected) << "opcode " << c.code;
+  }
+  {
+    // Logical ops broadcast: (p AND [1, 0]) OR NOT q, p [2, 2], q [2, 1].
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 2});
+    uint32_t zero = b.constantOf({1, 1}, {0});
+    uint32_t p = b.boolTemporary({2, 2}), q = b.boolTemporary({2, 1});
+    uint32_t mask = b.tensorBool8({2}, {1, 0});
+    uint32_t pm = b.boolTemporary({2, 2}), nq = b.boolTemporary({2, 1});
+    uint32_t cond = b.boolTemporary({2, 2});
+    uint32_t ones = b.constantOf({2, 2}, {1, 1, 1, 1});
+    uint32_t zeros = b.constantOf({2, 2}, {0, 0, 0, 0});
+    uint32_t col = b.constantOf({2, 1}, {0, 5});
+    uint32_t out = b.output({2, 2});
+    b.operation(ANEURALNETWORKS_GREATER, {x, zero}, {p});
+    b.operation(ANEURALNETWORKS_GREATER, {col, zero}, {q});
+    b.operation(ANEURALNETWORKS_LOGICAL_AND, {p, mask}, {pm});
+    b.operation(ANEURALNETWORKS_LOGICAL_NOT, {q}, {nq});
+    b.operation(ANEURALNETWORKS_LOGICAL_OR, {pm, nq}, {cond});
+    b.operation(ANEURALNETWORKS_SELECT, {cond, ones, zeros}, {out});
+    // p = [[1, 1], [0, 1]]; p AND [1, 0] = [[1, 0], [0, 0]];
+    // NOT q = [[1], [0]]: OR gives [[1, 1], [0, 0]].
+    b.setInput(0, {1, 2, -3, 4});
+    std::vector<std::vector<float>> r;
+    ASSERT_TRUE(b.compileAndRun(nullptr, r)) << b.error();
+    EXPECT_EQ(r[0], (std::vector<float>{1, 1, 0, 0}));
+  }
+}
+
+TEST_F(HostDevice, RejectsMalformedBoolOperations) {
+  auto expectRejected = [&](HostModelBuilder &b, const char *message) {
+    EXPECT_EQ(b.compile(nullptr), nullptr);
+    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
+  };
+  {
+    // A comparison writes TENSOR_BOOL8, not float.
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({4});
+    uint32_t out = b.output({4});
+    b.operation(ANEURALNETWORKS_GREATER, {x, x}, {out});
+    expectRejected(b, "output has type 3, expected 9"); // FLOAT32, BOOL8
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({4});
+    uint32_t out = b.output({4});
+    b.operation(ANEURALNETWORKS_LOGICAL_AND, {x, x}, {out});
+    expectRejected(b, "input 0 must be TENSOR_BOOL8");
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 4});
+    uint32_t cond = b.tensorBool8({4}, {1, 0, 1, 0});
+    uint32_t out = b.output({2, 4});
+    b.operation(ANEURALNETWORKS_SELECT, {cond, x, x}, {out});
+    expectRejected(b, "SELECT does not broadcast");
+  }
+}

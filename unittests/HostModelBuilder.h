@@ -83,6 +83,18 @@ public:
                                                   bytes.data(), n));
     return idx;
   }
+  /// A TENSOR_BOOL8 temporary, and a TENSOR_BOOL8 constant (one byte per
+  /// element).
+  uint32_t boolTemporary(std::vector<uint32_t> dims) {
+    return operand(ANEURALNETWORKS_TENSOR_BOOL8, dims);
+  }
+  uint32_t tensorBool8(std::vector<uint32_t> dims, std::vector<uint8_t> values) {
+    uint32_t idx = operand(ANEURALNETWORKS_TENSOR_BOOL8, dims);
+    std::vector<uint8_t> &bytes = keep(std::move(values));
+    check(fn.ANeuralNetworksModel_setOperandValue(model, int32_t(idx),
+                                                  bytes.data(), bytes.size()));
+    return idx;
+  }
   uint32_t i32(int32_t v) { return scalar(ANEURALNETWORKS_INT32, &v, 4); }
   uint32_t boolean(bool v) {
     uint8_t b = v;

@@ -354,3 +354,25 @@ func.func @local_response(%x: tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32> {
   %r = tosa.mul %x, %pw {shift = 0 : i8} : (tensor<1x5x2x3xf32>, tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32>
   return %r : tensor<1x5x2x3xf32>
 }
+
+// -----
+
+// Comparisons, logical operations and SELECT are level 3.
+// FL2-LABEL: func @bool_ops
+// FL2-NOT: call
+// FL3-LABEL: func @bool_ops
+// FL3: call @bool_ops_nnapi_0(%arg0, %arg1)
+// FL3-NEXT: return
+func.func @bool_ops(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (GREATER), the target is 1}}
+  %g = tosa.greater %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  // expected-remark@+1 {{stays on the host: part of a not_equal pattern that needs NNAPI feature level 3 (NOT_EQUAL), the target is 1}}
+  %e = tosa.equal %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  // expected-remark@+1 {{stays on the host: part of a not_equal pattern that needs NNAPI feature level 3 (NOT_EQUAL), the target is 1}}
+  %ne = tosa.logical_not %e : (tensor<4xi1>) -> tensor<4xi1>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (LOGICAL_AND), the target is 1}}
+  %0 = tosa.logical_and %g, %ne : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (SELECT), the target is 1}}
+  %1 = tosa.select %0, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}

@@ -244,7 +244,8 @@ struct LowerPartitionCallsPass
         if (!memref || !memref.hasStaticShape() ||
             !memref.getLayout().isIdentity() ||
             uint64_t(memref.getNumElements()) *
-                    (memref.getElementTypeBitWidth() / 8) !=
+                    // i1 is stored a byte per element, as TENSOR_BOOL8.
+                    ((memref.getElementTypeBitWidth() + 7) / 8) !=
                 expected) {
           func.emitError("argument ") << i << " of type " << type.getInput(i)
                                       << " does not match the blob's "

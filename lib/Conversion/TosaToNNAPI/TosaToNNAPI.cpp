@@ -752,6 +752,15 @@ const CompositeKind kComposites[] = {
          return std::nullopt;
        return m->members;
      }},
+    {"not_equal",
+     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
+       auto op = dyn_cast<tosa::LogicalNotOp>(root);
+       auto equal = op ? op.getInput1().getDefiningOp<tosa::EqualOp>()
+                       : tosa::EqualOp();
+       if (!equal || !equal->hasOneUse())
+         return std::nullopt;
+       return SmallVector<Operation *>{equal, op};
+     }},
 };
 } // namespace
 
@@ -791,28 +800,32 @@ namespace {
 /// nnapi dialect's types say the same, so a pattern never builds an op its
 /// type constraints reject. Ranks, shapes and attributes are the verifiers'
 /// business; feature levels the ops' (NNAPIOperationInterface).
+/// `allowBool`: i1 (TENSOR_BOOL8) is accepted too, for the comparison,
+/// logical and select ops whose nnapi types say which operand is which.
 LogicalResult checkTensor(Operation *op, Type type, StringRef what,
-                          unsigned i, PatternRewriter &rewriter) {
+                          unsigned i, PatternRewriter &rewriter,
+                          bool allowBool = false) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape())
     return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
       diag << what << " " << i << " must have a static shape";
     });
   Type e = tensor.getElementType();
-  if (!e.isF32() && !e.isF16())
+  if (!e.isF32() && !e.isF16() && !(allowBool && e.isInteger(1)))
     return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
-      diag << what << " " << i << " has element type " << e
-           << "; only f32 and f16 are supported";
+      diag << what << " " << i << " has element type " << e << "; only f32"
+           << (allowBool ? ", f16 and i1" : " and f16") << " are supported";
     });
   return success();
 }
 
-LogicalResult checkTensors(Operation *op, PatternRewriter &rewriter) {
+LogicalResult checkTensors(Operation *op, PatternRewriter &rewriter,
+                           bool allowBool = false) {
   for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
-    if (failed(checkTensor(op, type, "operand", i, rewriter)))
+    if (failed(checkTensor(op, type, "operand", i, rewriter, allowBool)))
       return failure();
   for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
-    if (failed(checkTensor(op, type, "result", i, rewriter)))
+    if (failed(checkTensor(op, type, "result", i, rewriter, allowBool)))
       return failure();
   return success();
 }
@@ -1759,6 +1772,44 @@ struct GatherPattern : ToNNAPI<tosa::GatherOp, GatherOp> {
   }
 };
 
+/// Comparisons, logical ops and select: the nnapi op's operand types (float
+/// or bool) are its verifier's business once the tensors are f32, f16 or i1.
+template <typename TosaOp, typename NNAPIOp>
+struct BoolPattern : ToNNAPI<TosaOp, NNAPIOp> {
+  using ToNNAPI<TosaOp, NNAPIOp>::ToNNAPI;
+  LogicalResult matchAndRewrite(TosaOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(checkTensors(op, rewriter, /*allowBool=*/true)))
+      return failure();
+    if constexpr (std::is_same_v<TosaOp, tosa::SelectOp>) {
+      auto shape = cast<RankedTensorType>(op.getType()).getShape();
+      for (Value v : op->getOperands())
+        if (cast<RankedTensorType>(v.getType()).getShape() != shape)
+          return rewriter.notifyMatchFailure(
+              op, "NNAPI's SELECT does not broadcast: its operands must have "
+                  "the result's shape");
+    }
+    rewriter.replaceOpWithNewOp<NNAPIOp>(op, op.getType(), op->getOperands());
+    return success();
+  }
+};
+
+/// logical_not(equal(a, b)) is NOT_EQUAL (TOSA has no not-equal).
+struct NotEqualPattern : ToNNAPI<tosa::LogicalNotOp, NotEqualOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::LogicalNotOp op,
+                                PatternRewriter &rewriter) const override {
+    auto equal = op.getInput1().getDefiningOp<tosa::EqualOp>();
+    if (!equal || !equal->hasOneUse())
+      return rewriter.notifyMatchFailure(op, "not the negation of an equal");
+    if (failed(checkTensors(equal, rewriter, /*allowBool=*/true)))
+      return failure();
+    rewriter.replaceOpWithNewOp<NotEqualOp>(op, op.getType(), equal.getInput1(),
+                                            equal.getInput2());
+    return success();
+  }
+};
+
 struct TilePattern : ToNNAPI<tosa::TileOp, TileOp> {
   using ToNNAPI::ToNNAPI;
   LogicalResult matchAndRewrite(tosa::TileOp op,
@@ -1810,6 +1861,8 @@ void mlir::nnapi::populateTosaToNNAPICompositePatterns(
       {"local_response_normalization (x * pow(bias + k * sum of shifted "
        "squares, -beta))"},
       patterns.getContext());
+  patterns.addWithLabel<NotEqualPattern>({"not_equal (logical_not of equal)"},
+                                         patterns.getContext());
   patterns.addWithLabel<PreluPattern>(
       {"prelu (add(clamp(x, 0, max), mul(clamp(x, -max, 0), slope)))"},
       patterns.getContext());
@@ -1845,6 +1898,13 @@ void mlir::nnapi::populateTosaToNNAPIPatterns(RewritePatternSet &patterns) {
                PoolPattern<tosa::AvgPool2dOp, AveragePool2DOp>, ConcatPattern,
                ClampBoundsPattern, TransposePattern, PadPattern,
                SlicePattern, TilePattern, ReversePattern, GatherPattern,
+               BoolPattern<tosa::EqualOp, EqualOp>,
+               BoolPattern<tosa::GreaterOp, GreaterOp>,
+               BoolPattern<tosa::GreaterEqualOp, GreaterEqualOp>,
+               BoolPattern<tosa::LogicalAndOp, LogicalAndOp>,
+               BoolPattern<tosa::LogicalOrOp, LogicalOrOp>,
+               BoolPattern<tosa::LogicalNotOp, LogicalNotOp>,
+               BoolPattern<tosa::SelectOp, SelectOp>,
                ReducePattern<tosa::ReduceSumOp, ReduceSumOp>,
                ReducePattern<tosa::ReduceMaxOp, ReduceMaxOp>,
                ReducePattern<tosa::ReduceMinOp, ReduceMinOp>,

@@ -53,6 +53,16 @@ public:
              params.fuseCode);
       return ANEURALNETWORKS_NO_ERROR;
     }
+    // TENSOR_BOOL8 operands hold a byte per element in the same buffers.
+    auto bytes = [&](size_t k) {
+      return reinterpret_cast<const uint8_t *>(b[inputs[k]]);
+    };
+    uint8_t *outBytes = reinterpret_cast<uint8_t *>(out);
+    if (std::optional<CompareKind> kind = compareKindOf(opcode)) {
+      compare(*kind, in0, shapes[0], b[inputs[1]], shapes[1], outBytes,
+              outShape);
+      return ANEURALNETWORKS_NO_ERROR;
+    }
     if (std::optional<ReduceKind> kind = reduceKindOf(opcode)) {
       reduce(*kind, in0, shapes[0], params.reduced, out);
       return ANEURALNETWORKS_NO_ERROR;
@@ -66,6 +76,16 @@ public:
     case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
       depthwiseConv2d(in0, shapes[0], b[inputs[1]], shapes[1], b[inputs[2]],
                       out, outShape, w, params.depthMultiplier);
+      break;
+    case ANEURALNETWORKS_LOGICAL_AND: case ANEURALNETWORKS_LOGICAL_OR:
+      logical(opcode == ANEURALNETWORKS_LOGICAL_OR, bytes(0), shapes[0],
+              bytes(1), shapes[1], outBytes, outShape);
+      break;
+    case ANEURALNETWORKS_LOGICAL_NOT:
+      logicalNot(bytes(0), outBytes, count);
+      break;
+    case ANEURALNETWORKS_SELECT:
+      select(bytes(0), b[inputs[1]], b[inputs[2]], out, count);
       break;
     case ANEURALNETWORKS_TRANSPOSE_CONV_2D:
       transposeConv2d(in0, shapes[0], b[inputs[1]], shapes[1], b[inputs[2]],
@@ -215,7 +235,14 @@ int Executor::plan(const HostModel &m, std::vector<bool> &views) {
   // a constant), else copied or converted into storage with that slack.
   for (size_t i = 0; i < m.operands.size(); ++i) {
     const Operand &o = m.operands[i];
-    if (o.kind != Kind::Constant || !isFloatTensor(o.type))
+    if (o.kind != Kind::Constant)
+      continue;
+    if (o.type == ANEURALNETWORKS_TENSOR_BOOL8) {
+      // Read byte by byte by the reference kernels, in place.
+      bindings[i] = reinterpret_cast<float *>(const_cast<uint8_t *>(o.value));
+      continue;
+    }
+    if (!isFloatTensor(o.type))
       continue;
     size_t n = numElements(o.dims);
     if (o.type == ANEURALNETWORKS_TENSOR_FLOAT32 &&
@@ -303,12 +330,13 @@ int Executor::plan(const HostModel &m, std::vector<bool> &views) {
   for (size_t k = 0; k < m.inputs.size(); ++k) {
     const Operand &o = m.operands[m.inputs[k]];
     inputs.push_back({m.inputs[k], o.type == ANEURALNETWORKS_TENSOR_FLOAT16,
-                      numElements(o.dims), at(temporaries + k)});
+                      numElements(o.dims), operandBytes(o),
+                      at(temporaries + k)});
   }
   for (size_t k = 0; k < m.outputs.size(); ++k) {
     const Operand &o = m.operands[m.outputs[k]];
     outputs.push_back({m.outputs[k], o.type == ANEURALNETWORKS_TENSOR_FLOAT16,
-                       numElements(o.dims),
+                       numElements(o.dims), operandBytes(o),
                        at(temporaries + m.inputs.size() + k)});
   }
   // Aliases of constants and temporaries are known now; aliases of inputs
@@ -337,16 +365,16 @@ int Executor::run(const void *const *in, void *const *out) {
         b.staging[i] = halfToFloat(v);
       }
       bindings[b.operand] = b.staging;
-    } else if (kernelsMayRead(in[k], b.elements * sizeof(float))) {
+    } else if (kernelsMayRead(in[k], b.bytes)) {
       bindings[b.operand] = static_cast<float *>(const_cast<void *>(in[k]));
     } else {
-      std::memcpy(b.staging, in[k], b.elements * sizeof(float));
+      std::memcpy(b.staging, in[k], b.bytes);
       bindings[b.operand] = b.staging;
     }
   }
   for (size_t k = 0; k < outputs.size(); ++k) {
     const Boundary &b = outputs[k];
-    bool direct = !b.half && kernelsMayRead(out[k], b.elements * sizeof(float));
+    bool direct = !b.half && kernelsMayRead(out[k], b.bytes);
     bindings[b.operand] = direct ? static_cast<float *>(out[k]) : b.staging;
   }
   for (auto [alias, root] : aliases)
@@ -365,7 +393,7 @@ int Executor::run(const void *const *in, void *const *out) {
         std::memcpy(h + 2 * i, &v, 2);
       }
     } else {
-      std::memcpy(out[k], b.staging, b.elements * sizeof(float));
+      std::memcpy(out[k], b.staging, b.bytes);
     }
   }
   return ANEURALNETWORKS_NO_ERROR;

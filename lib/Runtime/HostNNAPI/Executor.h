@@ -91,6 +91,8 @@ private:
     uint32_t operand;
     bool half;            ///< TENSOR_FLOAT16: converted through `staging`.
     size_t elements;
+    size_t bytes;         ///< Of the caller's buffer when not `half`
+                          ///< (4 per element, 1 for TENSOR_BOOL8).
     float *staging;       ///< Arena space used when the caller's buffer
                           ///< cannot be handed to the kernels directly.
   };

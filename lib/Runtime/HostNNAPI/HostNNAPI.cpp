@@ -347,9 +347,10 @@ int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksModel *model,
       return fail(ANEURALNETWORKS_BAD_DATA,
                   "operand " + std::to_string(idx) +
                       " is already a constant, input or output");
-    if (!isFloatTensor(op.type))
+    if (!isFloatTensor(op.type) && op.type != ANEURALNETWORKS_TENSOR_BOOL8)
       return fail(ANEURALNETWORKS_BAD_DATA,
-                  "model inputs and outputs must be float tensors here");
+                  "model inputs and outputs must be float or bool tensors "
+                  "here");
     op.kind = i < inputCount ? Kind::Input : Kind::Output;
   }
   model->inputs.assign(inputs, inputs + inputCount);

@@ -91,9 +91,9 @@ template <typename F> void forEachIndex(const Shape &shape, F f) {
 namespace {
 /// The broadcast loop of binary(): the innermost dimension is one tight loop
 /// (both strides 0 or 1), the outer ones an odometer.
-template <typename F>
-void broadcastLoop(const float *a, const std::vector<size_t> &sa,
-                   const float *b, const std::vector<size_t> &sb, float *out,
+template <typename A, typename B, typename O, typename F>
+void broadcastLoop(const A *a, const std::vector<size_t> &sa, const B *b,
+                   const std::vector<size_t> &sb, O *out,
                    const Shape &outShape, F f) {
   size_t rank = outShape.size();
   if (rank == 0) {
@@ -109,8 +109,9 @@ void broadcastLoop(const float *a, const std::vector<size_t> &sa,
       ia += index[d] * sa[d];
       ib += index[d] * sb[d];
     }
-    const float *pa = a + ia, *pb = b + ib;
-    float *po = out + row * inner;
+    const A *pa = a + ia;
+    const B *pb = b + ib;
+    O *po = out + row * inner;
     if (da && db)
       for (size_t i = 0; i < inner; ++i)
         po[i] = f(pa[i], pb[i]);
@@ -158,6 +159,72 @@ void binary(BinaryKind kind, const float *a, const Shape &aShape,
     break;
   }
   applyFusedActivation(out, numElements(outShape), fuseCode);
+}
+
+void compare(CompareKind kind, const float *a, const Shape &aShape,
+             const float *b, const Shape &bShape, uint8_t *out,
+             const Shape &outShape) {
+  size_t rank = outShape.size();
+  std::vector<size_t> sa = broadcastStrides(aShape, rank);
+  std::vector<size_t> sb = broadcastStrides(bShape, rank);
+  auto loop = [&](auto f) { broadcastLoop(a, sa, b, sb, out, outShape, f); };
+  switch (kind) {
+  case CompareKind::Equal:
+    loop([](float x, float y) { return uint8_t(x == y); });
+    break;
+  case CompareKind::NotEqual:
+    loop([](float x, float y) { return uint8_t(x != y); });
+    break;
+  case CompareKind::Greater:
+    loop([](float x, float y) { return uint8_t(x > y); });
+    break;
+  case CompareKind::GreaterEqual:
+    loop([](float x, float y) { return uint8_t(x >= y); });
+    break;
+  case CompareKind::Less:
+    loop([](float x, float y) { return uint8_t(x < y); });
+    break;
+  case CompareKind::LessEqual:
+    loop([](float x, float y) { return uint8_t(x <= y); });
+    break;
+  }
+}
+
+void logical(bool orNotAnd, const uint8_t *a, const Shape &aShape,
+             const uint8_t *b, const Shape &bShape, uint8_t *out,
+             const Shape &outShape) {
+  size_t rank = outShape.size();
+  std::vector<size_t> sa = broadcastStrides(aShape, rank);
+  std::vector<size_t> sb = broadcastStrides(bShape, rank);
+  if (orNotAnd)
+    broadcastLoop(a, sa, b, sb, out, outShape,
+                  [](uint8_t x, uint8_t y) { return uint8_t(x || y); });
+  else
+    broadcastLoop(a, sa, b, sb, out, outShape,
+                  [](uint8_t x, uint8_t y) { return uint8_t(x && y); });
+}
+
+void logicalNot(const uint8_t *input, uint8_t *output, size_t count) {
+  for (size_t i = 0; i < count; ++i)
+    output[i] = !input[i];
+}
+
+void select(const uint8_t *condition, const float *onTrue,
+            const float *onFalse, float *output, size_t count) {
+  for (size_t i = 0; i < count; ++i)
+    output[i] = condition[i] ? onTrue[i] : onFalse[i];
+}
+
+std::optional<CompareKind> compareKindOf(int32_t opcode) {
+  switch (opcode) {
+  case ANEURALNETWORKS_EQUAL: return CompareKind::Equal;
+  case ANEURALNETWORKS_NOT_EQUAL: return CompareKind::NotEqual;
+  case ANEURALNETWORKS_GREATER: return CompareKind::Greater;
+  case ANEURALNETWORKS_GREATER_EQUAL: return CompareKind::GreaterEqual;
+  case ANEURALNETWORKS_LESS: return CompareKind::Less;
+  case ANEURALNETWORKS_LESS_EQUAL: return CompareKind::LessEqual;
+  default: return std::nullopt;
+  }
 }
 
 void computeImplicitPadding(int32_t paddingCode, int32_t inSize,

@@ -135,6 +135,29 @@ private:
       return bad(std::string(what) + " type differs from input 0");
     return 0;
   }
+  /// Input i is a TENSOR_BOOL8 of rank minRank..maxRank.
+  int expectBoolTensor(size_t i, const char *what, size_t minRank,
+                       size_t maxRank) {
+    const Operand &o = in(i);
+    if (o.type != ANEURALNETWORKS_TENSOR_BOOL8)
+      return bad(std::string(what) + " must be TENSOR_BOOL8");
+    if (o.dims.size() < minRank || o.dims.size() > maxRank)
+      return bad(std::string(what) + " has rank " + std::to_string(o.dims.size()) +
+                 ", expected " + std::to_string(minRank) + ".." +
+                 std::to_string(maxRank));
+    return 0;
+  }
+  /// The output has `shape` and operand type `type`.
+  int expectOutputOf(const Shape &shape, int32_t type) {
+    const Operand &o = out(0);
+    if (o.type != type)
+      return bad("output has type " + std::to_string(o.type) + ", expected " +
+                 std::to_string(type));
+    if (o.dims != shape)
+      return bad("output shape " + shapeStr(o.dims) + " differs from computed " +
+                 shapeStr(shape));
+    return 0;
+  }
   int expectOutput(const Shape &shape) {
     const Operand &o = out(0);
     if (o.type != in(0).type)
@@ -175,6 +198,9 @@ private:
   int windowOutput(const Shape &is, int32_t filterH, int32_t filterW,
                    int32_t dilationH, int32_t dilationW, uint32_t channels);
   int binaryOp(bool fused);
+  int boolBinary(bool floatInputs);
+  int logicalNot();
+  int select();
   int convLike(bool depthwise);
   int transposeConv();
   int groupedConv();
@@ -258,6 +284,46 @@ int Validator::binaryOp(bool fused) {
     return bad("shapes " + shapeStr(in(0).dims) + " and " + shapeStr(in(1).dims) +
                " do not broadcast");
   return expectOutput(shape);
+}
+
+int Validator::boolBinary(bool floatInputs) {
+  // Comparisons: two float tensors; LOGICAL_AND/OR: two bool tensors. Both
+  // broadcast and give a bool tensor.
+  if (int rc = expectCounts(2, 2, 1))
+    return rc;
+  for (size_t i : {0, 1}) {
+    const char *what = i ? "input 1" : "input 0";
+    if (int rc = floatInputs ? expectFloatTensor(i, what, 1, 4)
+                             : expectBoolTensor(i, what, 1, 4))
+      return rc;
+  }
+  Shape shape;
+  if (!broadcastShapes(in(0).dims, in(1).dims, shape))
+    return bad("shapes " + shapeStr(in(0).dims) + " and " + shapeStr(in(1).dims) +
+               " do not broadcast");
+  return expectOutputOf(shape, ANEURALNETWORKS_TENSOR_BOOL8);
+}
+
+int Validator::logicalNot() {
+  if (int rc = expectCounts(1, 1, 1))
+    return rc;
+  if (int rc = expectBoolTensor(0, "input", 1, 4))
+    return rc;
+  return expectOutputOf(in(0).dims, ANEURALNETWORKS_TENSOR_BOOL8);
+}
+
+int Validator::select() {
+  if (int rc = expectCounts(3, 3, 1))
+    return rc;
+  if (int rc = expectBoolTensor(0, "condition", 1, 4))
+    return rc;
+  const Operand &a = in(1);
+  if (!isFloatTensor(a.type) || in(2).type != a.type)
+    return bad("the choices must be float tensors of one type");
+  if (a.dims != in(0).dims || in(2).dims != in(0).dims)
+    return bad("the condition and the choices must have one shape (SELECT "
+               "does not broadcast)");
+  return expectOutputOf(a.dims, a.type);
 }
 
 int Validator::convLike(bool depthwise) {
@@ -1054,7 +1120,15 @@ int Validator::run() {
   }
   if (binaryKindOf(op.opcode))
     return binaryOp(hasFusedActivationOperand(op.opcode));
+  if (compareKindOf(op.opcode))
+    return boolBinary(true);
   switch (op.opcode) {
+  case ANEURALNETWORKS_LOGICAL_AND: case ANEURALNETWORKS_LOGICAL_OR:
+    return boolBinary(false);
+  case ANEURALNETWORKS_LOGICAL_NOT:
+    return logicalNot();
+  case ANEURALNETWORKS_SELECT:
+    return select();
   case ANEURALNETWORKS_CONV_2D:
     return convLike(false);
   case ANEURALNETWORKS_DEPTHWISE_CONV_2D:

@@ -100,6 +100,8 @@ FailureOr<int32_t> BlobBuilder::tensorCode(Operation *where, Type type) {
     return ANEURALNETWORKS_TENSOR_FLOAT16;
   if (e.isSignlessInteger(32))
     return ANEURALNETWORKS_TENSOR_INT32;
+  if (e.isSignlessInteger(1))
+    return ANEURALNETWORKS_TENSOR_BOOL8;
   return where->emitError("no NNAPI operand type for ") << type;
 }
 
@@ -120,7 +122,11 @@ FailureOr<uint32_t> BlobBuilder::operandFor(Value v) {
   size_t elementBytes = blob::elementSize(*code);
   size_t count = attr.getNumElements();
   std::vector<char> bytes;
-  if (attr.isSplat()) {
+  if (*code == ANEURALNETWORKS_TENSOR_BOOL8) {
+    // MLIR packs i1 constants into bits; TENSOR_BOOL8 has a byte each.
+    for (bool b : attr.getValues<bool>())
+      bytes.push_back(b ? 1 : 0);
+  } else if (attr.isSplat()) {
     bytes.reserve(count * elementBytes);
     for (size_t i = 0; i < count; ++i)
       bytes.insert(bytes.end(), raw.begin(), raw.begin() + elementBytes);

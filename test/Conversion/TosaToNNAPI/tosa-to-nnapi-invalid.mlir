@@ -94,3 +94,20 @@ func.func @resize_zero_scale(%x: tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32> att
   %0 = tosa.resize %x {scale = array<i64: 0, 2, 4, 2>, offset = array<i64: 0, 0>, border = array<i64: 0, 0>, mode = "NEAREST_NEIGHBOR"} : (tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32>
   return %0 : tensor<1x8x8x3xf32>
 }
+
+// -----
+
+func.func @select_broadcast(%c: tensor<1x4xi1>, %a: tensor<2x4xf32>, %b: tensor<2x4xf32>) -> tensor<2x4xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'tosa.select' cannot run on NNAPI: NNAPI's SELECT does not broadcast: its operands must have the result's shape}}
+  %0 = tosa.select %c, %a, %b : (tensor<1x4xi1>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// Integer comparisons have no float NNAPI form here.
+func.func @int_compare(%a: tensor<4xi32>) -> tensor<4xi1> attributes {nnapi.partition} {
+  // expected-error@+1 {{'tosa.greater' cannot run on NNAPI: operand 0 has element type 'i32'; only f32, f16 and i1 are supported}}
+  %0 = tosa.greater %a, %a : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}

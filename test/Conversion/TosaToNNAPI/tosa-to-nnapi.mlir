@@ -518,3 +518,32 @@ func.func @local_response(%x: tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32> attrib
   %r = tosa.mul %x, %pw {shift = 0 : i8} : (tensor<1x5x2x3xf32>, tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32>
   return %r : tensor<1x5x2x3xf32>
 }
+
+// -----
+
+// Comparisons, logical ops and select; logical_not(equal) is NOT_EQUAL; a
+// bool constant stays a constant operand.
+// CHECK-LABEL: func @bool_ops
+// CHECK-DAG: %[[M:.*]] = arith.constant dense<[true, false, true, true]> : tensor<4xi1>
+// CHECK-DAG: %[[G:.*]] = nnapi.greater %arg0, %arg1
+// CHECK-DAG: %[[NE:.*]] = nnapi.not_equal %arg0, %arg1
+// CHECK-DAG: %[[GE:.*]] = nnapi.greater_equal %arg1, %arg0
+// CHECK: %[[A:.*]] = nnapi.logical_and %[[G]], %[[NE]]
+// CHECK: %[[O:.*]] = nnapi.logical_or %[[A]], %[[GE]]
+// CHECK: %[[X:.*]] = nnapi.logical_and %[[O]], %[[M]]
+// CHECK: %[[N:.*]] = nnapi.logical_not %[[X]]
+// CHECK: nnapi.select %[[N]], %arg0, %arg1
+// CHECK-NOT: tosa.
+func.func @bool_ops(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> attributes {nnapi.partition} {
+  %m = "tosa.const"() {value = dense<[true, false, true, true]> : tensor<4xi1>} : () -> tensor<4xi1>
+  %g = tosa.greater %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %e = tosa.equal %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %ne = tosa.logical_not %e : (tensor<4xi1>) -> tensor<4xi1>
+  %ge = tosa.greater_equal %b, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %0 = tosa.logical_and %g, %ne : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %1 = tosa.logical_or %0, %ge : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %2 = tosa.logical_and %1, %m : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  %3 = tosa.logical_not %2 : (tensor<4xi1>) -> tensor<4xi1>
+  %4 = tosa.select %3, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %4 : tensor<4xf32>
+}

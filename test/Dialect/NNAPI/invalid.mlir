@@ -579,3 +579,27 @@ func.func @local_response_axis(%x: tensor<1x7x3x3xf32>) {
   %0 = nnapi.local_response_normalization %x radius = 1 bias = 1.0 alpha = 1.0 beta = 0.5 axis = 4 : tensor<1x7x3x3xf32>
   return
 }
+
+// -----
+
+func.func @select_broadcast(%c: tensor<4xi1>, %a: tensor<2x4xf32>) {
+  // expected-error@+1 {{the condition must have the choices' shape (SELECT does not broadcast)}}
+  %0 = nnapi.select %c, %a, %a : (tensor<4xi1>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @compare_result(%a: tensor<2x4xf32>) {
+  // expected-error@+1 {{result #0 must be statically shaped tensor of 1-bit signless integer values}}
+  %0 = nnapi.greater %a, %a : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @compare_types(%a: tensor<2x4xf32>, %h: tensor<2x4xf16>) {
+  // expected-error@+1 {{operands must share one element type}}
+  %0 = nnapi.equal %a, %h : (tensor<2x4xf32>, tensor<2x4xf16>) -> tensor<2x4xi1>
+  return
+}

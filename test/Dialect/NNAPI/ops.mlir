@@ -171,3 +171,24 @@ func.func @local_response(%x: tensor<1x7x3x3xf32>) -> tensor<1x7x3x3xf32> {
   %0 = nnapi.local_response_normalization %x radius = 2 bias = 1.0 alpha = 1.0e-04 beta = 0.75 axis = 1 : tensor<1x7x3x3xf32>
   return %0 : tensor<1x7x3x3xf32>
 }
+
+// CHECK-LABEL: func @bool_ops
+func.func @bool_ops(%a: tensor<2x4xf32>, %b: tensor<4xf32>, %h: tensor<4xf16>) -> (tensor<2x4xf32>, tensor<4xi1>) {
+  // CHECK: nnapi.equal %{{.*}}, %{{.*}} : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xi1>
+  %0 = nnapi.equal %a, %b : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xi1>
+  // CHECK: nnapi.not_equal
+  %1 = nnapi.not_equal %a, %b : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xi1>
+  // CHECK: nnapi.greater
+  %2 = nnapi.greater %a, %b : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xi1>
+  // CHECK: nnapi.greater_equal %{{.*}}, %{{.*}} : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xi1>
+  %3 = nnapi.greater_equal %h, %h : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xi1>
+  // CHECK: nnapi.logical_and
+  %4 = nnapi.logical_and %0, %1 : (tensor<2x4xi1>, tensor<2x4xi1>) -> tensor<2x4xi1>
+  // CHECK: nnapi.logical_or
+  %5 = nnapi.logical_or %4, %2 : (tensor<2x4xi1>, tensor<2x4xi1>) -> tensor<2x4xi1>
+  // CHECK: nnapi.logical_not %{{.*}} : tensor<2x4xi1>
+  %6 = nnapi.logical_not %5 : tensor<2x4xi1>
+  // CHECK: nnapi.select %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x4xi1>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %7 = nnapi.select %6, %a, %a : (tensor<2x4xi1>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %7, %3 : tensor<2x4xf32>, tensor<4xi1>
+}

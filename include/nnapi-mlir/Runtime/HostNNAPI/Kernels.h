@@ -31,6 +31,22 @@ void binary(BinaryKind kind, const float *a, const Shape &aShape,
             const float *b, const Shape &bShape, float *out,
             const Shape &outShape, int32_t fuseCode);
 
+/// Comparisons of float tensors with numpy broadcasting, to TENSOR_BOOL8
+/// (one byte, 0 or 1, per element). NaN compares unequal to everything.
+enum class CompareKind { Equal, NotEqual, Greater, GreaterEqual, Less, LessEqual };
+void compare(CompareKind kind, const float *a, const Shape &aShape,
+             const float *b, const Shape &bShape, uint8_t *out,
+             const Shape &outShape);
+std::optional<CompareKind> compareKindOf(int32_t opcode);
+/// LOGICAL_OR (`orNotAnd`) or LOGICAL_AND of bool tensors, broadcast.
+void logical(bool orNotAnd, const uint8_t *a, const Shape &aShape,
+             const uint8_t *b, const Shape &bShape, uint8_t *out,
+             const Shape &outShape);
+void logicalNot(const uint8_t *input, uint8_t *output, size_t count);
+/// SELECT: condition ? onTrue : onFalse, all of one shape.
+void select(const uint8_t *condition, const float *onTrue,
+            const float *onFalse, float *output, size_t count);
+
 /// Broadcast shape of two shapes; false if they are incompatible.
 bool broadcastShapes(const Shape &a, const Shape &b, Shape &out);
 

@@ -227,6 +227,45 @@ LogicalResult PowOp::verify() { return verifyBinary(*this, 1); }
 LogicalResult PreluOp::verify() { return verifyBinary(*this, 1); }
 LogicalResult EluOp::verify() { return verifyUnary(*this); }
 LogicalResult ReluOp::verify() { return verifyUnary(*this); }
+
+/// Comparisons and logical operations: broadcast operands of rank 1 to 4;
+/// the element types are the ops' type constraints (float in and bool out,
+/// or bool throughout).
+template <typename BoolOp>
+static LogicalResult verifyBoolBinary(BoolOp op) {
+  if (failed(verifyRank(op, op.getLhs(), "lhs", 1, 4)) ||
+      failed(verifyRank(op, op.getRhs(), "rhs", 1, 4)))
+    return failure();
+  if (getElementTypeOrSelf(op.getLhs().getType()) !=
+      getElementTypeOrSelf(op.getRhs().getType()))
+    return op.emitOpError("operands must share one element type");
+  SmallVector<int64_t> shape;
+  if (!OpTrait::util::getBroadcastedShape(tensorType(op.getLhs()).getShape(),
+                                          tensorType(op.getRhs()).getShape(),
+                                          shape))
+    return op.emitOpError("operand shapes are not broadcast-compatible");
+  return verifyResultShape(op, shape);
+}
+
+LogicalResult EqualOp::verify() { return verifyBoolBinary(*this); }
+LogicalResult NotEqualOp::verify() { return verifyBoolBinary(*this); }
+LogicalResult GreaterOp::verify() { return verifyBoolBinary(*this); }
+LogicalResult GreaterEqualOp::verify() { return verifyBoolBinary(*this); }
+LogicalResult LogicalAndOp::verify() { return verifyBoolBinary(*this); }
+LogicalResult LogicalOrOp::verify() { return verifyBoolBinary(*this); }
+LogicalResult LogicalNotOp::verify() { return verifyUnary(*this); }
+
+LogicalResult SelectOp::verify() {
+  if (failed(verifyRank(*this, getCondition(), "condition", 1, 4)))
+    return failure();
+  Type t = getOnTrue().getType();
+  if (getOnFalse().getType() != t || getOutput().getType() != t)
+    return emitOpError("the two choices and the result must have one type");
+  if (tensorType(getCondition()).getShape() != tensorType(getOnTrue()).getShape())
+    return emitOpError("the condition must have the choices' shape (SELECT "
+                       "does not broadcast)");
+  return success();
+}
 LogicalResult ExpOp::verify() { return verifyUnary(*this); }
 LogicalResult LogOp::verify() { return verifyUnary(*this); }
 LogicalResult SqrtOp::verify() { return verifyUnary(*this); }

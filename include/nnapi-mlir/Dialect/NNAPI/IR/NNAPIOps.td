@@ -25,6 +25,8 @@ def NNAPI_FuseCodeAttr : I32EnumAttr<"FuseCode",
 }
 
 def NNAPI_FloatTensor : StaticShapeTensorOf<[F32, F16]>;
+/// TENSOR_BOOL8: one byte per element in the blob and in memory.
+def NNAPI_BoolTensor : StaticShapeTensorOf<[I1]>;
 
 //===----------------------------------------------------------------------===//
 // Base classes
@@ -169,6 +171,96 @@ def NNAPI_EluOp : NNAPI_Op<"elu", "ELU", [SameOperandsAndResultType]> {
   let arguments = (ins NNAPI_FloatTensor:$input, F32Attr:$alpha);
   let results = (outs NNAPI_FloatTensor:$output);
   let assemblyFormat = "$input `alpha` `=` $alpha attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Comparisons, logical operations, selection (TENSOR_BOOL8)
+//===----------------------------------------------------------------------===//
+
+class NNAPI_CompareOp<string mnemonic, string operation, string what>
+    : NNAPI_Op<mnemonic, operation> {
+  let summary = what # ", element-wise, to a bool tensor";
+  let description = [{
+    NNAPI }] # operation # [{: }] # what # [{ of two float tensors of rank 1
+    to 4 with numpy-style broadcasting; the result is TENSOR_BOOL8.
+
+    ```mlir
+    %r = nnapi.}] # mnemonic # [{ %a, %b
+        : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xi1>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$lhs, NNAPI_FloatTensor:$rhs);
+  let results = (outs NNAPI_BoolTensor:$output);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def NNAPI_EqualOp : NNAPI_CompareOp<"equal", "EQUAL", "a == b">;
+def NNAPI_NotEqualOp : NNAPI_CompareOp<"not_equal", "NOT_EQUAL", "a != b">;
+def NNAPI_GreaterOp : NNAPI_CompareOp<"greater", "GREATER", "a > b">;
+def NNAPI_GreaterEqualOp
+    : NNAPI_CompareOp<"greater_equal", "GREATER_EQUAL", "a >= b">;
+
+class NNAPI_LogicalBinaryOp<string mnemonic, string operation, string what>
+    : NNAPI_Op<mnemonic, operation> {
+  let summary = "logical " # what # ", element-wise";
+  let description = [{
+    NNAPI }] # operation # [{ of two bool tensors of rank 1 to 4 with
+    numpy-style broadcasting.
+
+    ```mlir
+    %r = nnapi.}] # mnemonic # [{ %a, %b
+        : (tensor<2x4xi1>, tensor<2x4xi1>) -> tensor<2x4xi1>
+    ```
+  }];
+  let arguments = (ins NNAPI_BoolTensor:$lhs, NNAPI_BoolTensor:$rhs);
+  let results = (outs NNAPI_BoolTensor:$output);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def NNAPI_LogicalAndOp : NNAPI_LogicalBinaryOp<"logical_and", "LOGICAL_AND", "and">;
+def NNAPI_LogicalOrOp : NNAPI_LogicalBinaryOp<"logical_or", "LOGICAL_OR", "or">;
+
+def NNAPI_LogicalNotOp : NNAPI_Op<"logical_not", "LOGICAL_NOT",
+                                  [SameOperandsAndResultType]> {
+  let summary = "logical not, element-wise";
+  let description = [{
+    NNAPI LOGICAL_NOT of a bool tensor of rank 1 to 4.
+
+    ```mlir
+    %r = nnapi.logical_not %a : tensor<2x4xi1>
+    ```
+  }];
+  let arguments = (ins NNAPI_BoolTensor:$input);
+  let results = (outs NNAPI_BoolTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def NNAPI_SelectOp : NNAPI_Op<"select", "SELECT"> {
+  let summary = "choose elements of two tensors by a bool tensor";
+  let description = [{
+    NNAPI SELECT: `condition ? a : b` element by element. The three operands
+    and the result have one shape (SELECT does not broadcast).
+
+    ```mlir
+    %r = nnapi.select %c, %a, %b
+        : (tensor<2x4xi1>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_BoolTensor:$condition, NNAPI_FloatTensor:$on_true,
+                       NNAPI_FloatTensor:$on_false);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $condition `,` $on_true `,` $on_false attr-dict `:`
+    functional-type(operands, results)
+  }];
   let hasVerifier = 1;
 }
 
