@@ -1419,3 +1419,37 @@ TEST_F(HostDevice, RejectsMalformedBoolOperations) {
     expectRejected(b, "SELECT does not broadcast");
   }
 }
+
+TEST_F(HostDevice, BoolReductions) {
+  // x > 0 for x = [[1, -1, 2], [-3, -4, -5]]: ANY over axis 1 = [1, 0],
+  // ALL over axis 0 = [0, 0, 0], ALL over axis 1 of NOT = [0, 1].
+  HostModelBuilder b(fn);
+  uint32_t x = b.input({2, 3});
+  uint32_t zero = b.constantOf({1}, {0});
+  uint32_t p = b.boolTemporary({2, 3}), np = b.boolTemporary({2, 3});
+  uint32_t any = b.boolTemporary({2}), all = b.boolTemporary({3});
+  uint32_t allNot = b.boolTemporary({2});
+  int32_t axis0[] = {0}, axis1[] = {1};
+  std::vector<uint32_t> outs;
+  b.operation(ANEURALNETWORKS_GREATER, {x, zero}, {p});
+  b.operation(ANEURALNETWORKS_LOGICAL_NOT, {p}, {np});
+  b.operation(ANEURALNETWORKS_REDUCE_ANY,
+              {p, b.tensorI32({1}, axis1), b.boolean(false)}, {any});
+  b.operation(ANEURALNETWORKS_REDUCE_ALL,
+              {p, b.tensorI32({1}, axis0), b.boolean(false)}, {all});
+  b.operation(ANEURALNETWORKS_REDUCE_ALL,
+              {np, b.tensorI32({1}, axis1), b.boolean(false)}, {allNot});
+  for (auto [cond, n] : {std::pair{any, 2u}, std::pair{all, 3u},
+                         std::pair{allNot, 2u}}) {
+    uint32_t one = b.constantOf({n}, std::vector<float>(n, 1.0f));
+    uint32_t zeros = b.constantOf({n}, std::vector<float>(n, 0.0f));
+    uint32_t out = b.output({n});
+    b.operation(ANEURALNETWORKS_SELECT, {cond, one, zeros}, {out});
+  }
+  b.setInput(0, {1, -1, 2, -3, -4, -5});
+  std::vector<std::vector<float>> r;
+  ASSERT_TRUE(b.compileAndRun(nullptr, r)) << b.error();
+  EXPECT_EQ(r[0], (std::vector<float>{1, 0}));
+  EXPECT_EQ(r[1], (std::vector<float>{0, 0, 0}));
+  EXPECT_EQ(r[2], (std::vector<float>{0, 1}));
+}

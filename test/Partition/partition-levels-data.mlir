@@ -376,3 +376,22 @@ func.func @bool_ops(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   %1 = tosa.select %0, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %1 : tensor<4xf32>
 }
+
+// -----
+
+// REDUCE_ANY and REDUCE_ALL are level 3.
+// FL2-LABEL: func @bool_reductions
+// FL2-NOT: call
+// FL3-LABEL: func @bool_reductions
+// FL3: call @bool_reductions_nnapi_0(%arg0)
+// FL3-NEXT: return
+func.func @bool_reductions(%a: tensor<2x4xf32>) -> (tensor<2x1xi1>, tensor<1x4xi1>) {
+  %z = "tosa.const"() {value = dense<0.0> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (GREATER), the target is 1}}
+  %g = tosa.greater %a, %z : (tensor<2x4xf32>, tensor<1x1xf32>) -> tensor<2x4xi1>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (REDUCE_ANY), the target is 1}}
+  %0 = tosa.reduce_any %g {axis = 1 : i32} : (tensor<2x4xi1>) -> tensor<2x1xi1>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (REDUCE_ALL), the target is 1}}
+  %1 = tosa.reduce_all %g {axis = 0 : i32} : (tensor<2x4xi1>) -> tensor<1x4xi1>
+  return %0, %1 : tensor<2x1xi1>, tensor<1x4xi1>
+}

@@ -1664,7 +1664,10 @@ struct ReducePattern : ToNNAPI<TosaOp, NNAPIOp> {
   using ToNNAPI<TosaOp, NNAPIOp>::ToNNAPI;
   LogicalResult matchAndRewrite(TosaOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkTensors(op, rewriter)))
+    // REDUCE_ANY/ALL take bool tensors (their nnapi types check which).
+    constexpr bool logical = std::is_same_v<TosaOp, tosa::ReduceAnyOp> ||
+                             std::is_same_v<TosaOp, tosa::ReduceAllOp>;
+    if (failed(checkTensors(op, rewriter, /*allowBool=*/logical)))
       return failure();
     // TOSA keeps the reduced dimension with size 1.
     rewriter.replaceOpWithNewOp<NNAPIOp>(
@@ -1909,6 +1912,8 @@ void mlir::nnapi::populateTosaToNNAPIPatterns(RewritePatternSet &patterns) {
                ReducePattern<tosa::ReduceMaxOp, ReduceMaxOp>,
                ReducePattern<tosa::ReduceMinOp, ReduceMinOp>,
                ReducePattern<tosa::ReduceProdOp, ReduceProdOp>,
+               ReducePattern<tosa::ReduceAnyOp, ReduceAnyOp>,
+               ReducePattern<tosa::ReduceAllOp, ReduceAllOp>,
                MatMulPattern, ConstPattern>(ctx);
   patterns.addWithLabel<ErfPattern>({"tosa.erf (x P(x^2) / Q(x^2))"}, ctx);
   patterns.addWithLabel<MatMulToFullyConnectedPattern>(

@@ -81,6 +81,10 @@ public:
       logical(opcode == ANEURALNETWORKS_LOGICAL_OR, bytes(0), shapes[0],
               bytes(1), shapes[1], outBytes, outShape);
       break;
+    case ANEURALNETWORKS_REDUCE_ANY: case ANEURALNETWORKS_REDUCE_ALL:
+      reduceBool(opcode == ANEURALNETWORKS_REDUCE_ANY, bytes(0), shapes[0],
+                 params.reduced, outBytes);
+      break;
     case ANEURALNETWORKS_LOGICAL_NOT:
       logicalNot(bytes(0), outBytes, count);
       break;

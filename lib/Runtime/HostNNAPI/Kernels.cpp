@@ -685,32 +685,56 @@ std::optional<ReduceKind> reduceKindOf(int32_t opcode) {
   }
 }
 
-void reduce(ReduceKind kind, const float *input, const Shape &is,
-            const std::vector<bool> &reduced, float *output) {
+namespace {
+/// The element count of `is` reduced over the dimensions d with reduced[d].
+size_t reducedCount(const Shape &is, const std::vector<bool> &reduced) {
+  size_t n = 1;
+  for (size_t d = 0; d < is.size(); ++d)
+    if (!reduced[d])
+      n *= is[d];
+  return n;
+}
+
+/// Calls f(input index, output index) for every element of an `is` tensor
+/// reduced over the dimensions d with reduced[d]; sets `count` to the
+/// elements reduced into each output element.
+template <typename F>
+void forEachReduced(const Shape &is, const std::vector<bool> &reduced,
+                    size_t &count, F f) {
   // Output strides per input dimension, 0 for the reduced ones.
   Shape kept;
   for (size_t d = 0; d < is.size(); ++d)
     if (!reduced[d])
       kept.push_back(is[d]);
   std::vector<size_t> keptStrides = stridesOf(kept), outStrides(is.size(), 0);
-  size_t outCount = numElements(kept), k = 0, count = 1;
+  size_t k = 0;
+  count = 1;
   for (size_t d = 0; d < is.size(); ++d) {
     if (reduced[d])
       count *= is[d];
     else
       outStrides[d] = keptStrides[k++];
   }
+  forEachIndex(is, [&](const std::vector<uint32_t> &i, size_t flat) {
+    size_t dst = 0;
+    for (size_t d = 0; d < i.size(); ++d)
+      dst += i[d] * outStrides[d];
+    f(flat, dst);
+  });
+}
+} // namespace
+
+void reduce(ReduceKind kind, const float *input, const Shape &is,
+            const std::vector<bool> &reduced, float *output) {
   const float inf = std::numeric_limits<float>::infinity();
   float init = kind == ReduceKind::Max    ? -inf
                : kind == ReduceKind::Min  ? inf
                : kind == ReduceKind::Prod ? 1.0f
                                           : 0.0f;
   // Sums accumulate in double: the mean of a long axis stays exact to float.
+  size_t count, outCount = reducedCount(is, reduced);
   std::vector<double> acc(outCount, init);
-  forEachIndex(is, [&](const std::vector<uint32_t> &i, size_t flat) {
-    size_t dst = 0;
-    for (size_t d = 0; d < i.size(); ++d)
-      dst += i[d] * outStrides[d];
+  forEachReduced(is, reduced, count, [&](size_t flat, size_t dst) {
     double v = input[flat], &a = acc[dst];
     switch (kind) {
     case ReduceKind::Mean: case ReduceKind::Sum: a += v; break;
@@ -728,6 +752,18 @@ void reduce(ReduceKind kind, const float *input, const Shape &is,
   for (size_t o = 0; o < outCount; ++o)
     output[o] = float(kind == ReduceKind::Mean ? acc[o] / double(count)
                                                : acc[o]);
+}
+
+void reduceBool(bool any, const uint8_t *input, const Shape &is,
+                const std::vector<bool> &reduced, uint8_t *output) {
+  size_t count;
+  std::fill(output, output + reducedCount(is, reduced), uint8_t(any ? 0 : 1));
+  forEachReduced(is, reduced, count, [&](size_t flat, size_t dst) {
+    if (any)
+      output[dst] |= input[flat] != 0;
+    else
+      output[dst] &= input[flat] != 0;
+  });
 }
 
 void batchMatmul(const float *a, const Shape &as, bool adjA, const float *b,

@@ -221,7 +221,7 @@ private:
   int gather();
   int slice();
   int tile();
-  int reduce(bool mean);
+  int reduce(bool mean, bool boolean);
   int batchMatmul();
 };
 
@@ -1025,10 +1025,11 @@ int Validator::tile() {
   return expectOutput(shape);
 }
 
-int Validator::reduce(bool mean) {
+int Validator::reduce(bool mean, bool boolean) {
   if (int rc = expectCounts(3, 3, 1))
     return rc;
-  if (int rc = expectFloatTensor(0, "input", 1, 4))
+  if (int rc = boolean ? expectBoolTensor(0, "input", 1, 4)
+                       : expectFloatTensor(0, "input", 1, 4))
     return rc;
   const Shape &is = in(0).dims;
   int32_t rank = int32_t(is.size());
@@ -1181,10 +1182,12 @@ int Validator::run() {
   case ANEURALNETWORKS_TILE:
     return tile();
   case ANEURALNETWORKS_MEAN:
-    return reduce(true);
+    return reduce(true, false);
   case ANEURALNETWORKS_REDUCE_SUM: case ANEURALNETWORKS_REDUCE_MAX:
   case ANEURALNETWORKS_REDUCE_MIN: case ANEURALNETWORKS_REDUCE_PROD:
-    return reduce(false);
+    return reduce(false, false);
+  case ANEURALNETWORKS_REDUCE_ANY: case ANEURALNETWORKS_REDUCE_ALL:
+    return reduce(false, true);
   case ANEURALNETWORKS_BATCH_MATMUL:
     return batchMatmul();
   default:

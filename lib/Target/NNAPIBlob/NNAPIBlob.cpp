@@ -284,6 +284,8 @@ LogicalResult BlobBuilder::addOperation(Operation *op) {
       .Case([&](ReduceMaxOp op) { reduce(in, op); })
       .Case([&](ReduceMinOp op) { reduce(in, op); })
       .Case([&](ReduceProdOp op) { reduce(in, op); })
+      .Case([&](ReduceAnyOp op) { reduce(in, op); })
+      .Case([&](ReduceAllOp op) { reduce(in, op); })
       .Case([&](BatchMatmulOp op) {
         in.push_back(model.addBool(op.getAdjX()));
         in.push_back(model.addBool(op.getAdjY()));

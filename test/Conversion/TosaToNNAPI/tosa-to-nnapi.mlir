@@ -547,3 +547,22 @@ func.func @bool_ops(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> attri
   %4 = tosa.select %3, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %4 : tensor<4xf32>
 }
+
+// -----
+
+// Bool reductions keep the reduced dimension, as TOSA does.
+// CHECK-LABEL: func @bool_reductions
+// CHECK: nnapi.reduce_any %{{.*}} axes = [1] keep_dims : (tensor<2x4xi1>) -> tensor<2x1xi1>
+// CHECK: nnapi.reduce_all %{{.*}} axes = [0] keep_dims : (tensor<2x4xi1>) -> tensor<1x4xi1>
+func.func @bool_reductions(%a: tensor<2x4xf32>, %b: tensor<2x4xf32>) -> (tensor<2x1xf32>, tensor<1x4xf32>) attributes {nnapi.partition} {
+  %g = tosa.greater %a, %b : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xi1>
+  %0 = tosa.reduce_any %g {axis = 1 : i32} : (tensor<2x4xi1>) -> tensor<2x1xi1>
+  %1 = tosa.reduce_all %g {axis = 0 : i32} : (tensor<2x4xi1>) -> tensor<1x4xi1>
+  %one = "tosa.const"() {value = dense<1.0> : tensor<2x1xf32>} : () -> tensor<2x1xf32>
+  %zero = "tosa.const"() {value = dense<0.0> : tensor<2x1xf32>} : () -> tensor<2x1xf32>
+  %2 = tosa.select %0, %one, %zero : (tensor<2x1xi1>, tensor<2x1xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+  %one4 = "tosa.const"() {value = dense<1.0> : tensor<1x4xf32>} : () -> tensor<1x4xf32>
+  %zero4 = "tosa.const"() {value = dense<0.0> : tensor<1x4xf32>} : () -> tensor<1x4xf32>
+  %3 = tosa.select %1, %one4, %zero4 : (tensor<1x4xi1>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  return %2, %3 : tensor<2x1xf32>, tensor<1x4xf32>
+}

@@ -603,3 +603,11 @@ func.func @compare_types(%a: tensor<2x4xf32>, %h: tensor<2x4xf16>) {
   %0 = nnapi.equal %a, %h : (tensor<2x4xf32>, tensor<2x4xf16>) -> tensor<2x4xi1>
   return
 }
+
+// -----
+
+func.func @reduce_any_float(%x: tensor<2x4xf32>) {
+  // expected-error@+1 {{operand #0 must be statically shaped tensor of 1-bit signless integer values}}
+  %0 = nnapi.reduce_any %x axes = [1] : (tensor<2x4xf32>) -> tensor<2xf32>
+  return
+}

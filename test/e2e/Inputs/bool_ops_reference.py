@@ -1,8 +1,10 @@
 #!/usr/bin/python3
-"""Inputs and the numpy result of Inputs/bool_ops.mlir:
-select(((a > 0) & (b != 1) | (a >= b)) & [1, 0, 1, 1], a, b).
+"""Inputs and the numpy results of Inputs/bool_ops.mlir,
+select(((a > 0) & (b != 1) | (a >= b)) & [1, 0, 1, 1], a, b), and of
+Inputs/bool_reductions.mlir.
 
-Usage: bool_ops_reference.py DIR  (writes DIR/{a,b,expected}.npy)
+Usage: bool_ops_reference.py DIR  (writes DIR/{a,b,expected}.npy and
+DIR/{ra,rb,any,all}.npy)
 """
 import os
 import sys
@@ -19,3 +21,12 @@ cond = ((a > 0) & (b != 1) | (a >= b)) & np.array([[1, 0, 1, 1]], bool)
 np.save(os.path.join(d, "a.npy"), a)
 np.save(os.path.join(d, "b.npy"), b)
 np.save(os.path.join(d, "expected.npy"), np.where(cond, a, b))
+
+# Inputs/bool_reductions.mlir: rows where some a > b, columns where all are.
+a = np.array([[1, 2, 3, 4], [0, 0, 0, 0], [5, 6, 7, 8]], np.float32)
+b = np.array([[0, 9, 9, 9], [1, 1, 1, 1], [0, 0, 0, 7]], np.float32)
+g = a > b
+np.save(os.path.join(d, "ra.npy"), a)
+np.save(os.path.join(d, "rb.npy"), b)
+np.save(os.path.join(d, "any.npy"), np.where(g.any(1, keepdims=True), 1.0, 0.0))
+np.save(os.path.join(d, "all.npy"), np.where(g.all(0, keepdims=True), 2.0, -2.0))

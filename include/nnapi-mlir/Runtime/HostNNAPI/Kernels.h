@@ -163,6 +163,9 @@ enum class ReduceKind { Mean, Sum, Max, Min, Prod };
 void reduce(ReduceKind kind, const float *input, const Shape &inputShape,
             const std::vector<bool> &reduced, float *output);
 std::optional<ReduceKind> reduceKindOf(int32_t opcode);
+/// REDUCE_ANY (`any`) or REDUCE_ALL of a bool tensor, as reduce().
+void reduceBool(bool any, const uint8_t *input, const Shape &inputShape,
+                const std::vector<bool> &reduced, uint8_t *output);
 
 /// Per batch index (leading dimensions, equal in both), a x b over the last
 /// two dimensions, each transposed first when its adj flag is set.

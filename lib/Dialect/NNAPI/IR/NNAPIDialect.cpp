@@ -734,6 +734,8 @@ LogicalResult ReduceSumOp::verify() { return verifyReduce(*this); }
 LogicalResult ReduceMaxOp::verify() { return verifyReduce(*this); }
 LogicalResult ReduceMinOp::verify() { return verifyReduce(*this); }
 LogicalResult ReduceProdOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceAnyOp::verify() { return verifyReduce(*this); }
+LogicalResult ReduceAllOp::verify() { return verifyReduce(*this); }
 
 LogicalResult BatchMatmulOp::verify() {
   if (failed(verifySameElementType(*this)) ||

@@ -848,7 +848,8 @@ def NNAPI_TileOp : NNAPI_Op<"tile", "TILE"> {
 // Reductions and matrix products
 //===----------------------------------------------------------------------===//
 
-class NNAPI_ReduceOp<string mnemonic, string operation, string what>
+class NNAPI_ReduceOp<string mnemonic, string operation, string what,
+                     Type tensor = NNAPI_FloatTensor>
     : NNAPI_Op<mnemonic, operation> {
   let summary = what # " over some dimensions";
   let description = [{
@@ -862,9 +863,9 @@ class NNAPI_ReduceOp<string mnemonic, string operation, string what>
         : (tensor<1x8x8x4xf32>) -> tensor<1x1x1x4xf32>
     ```
   }];
-  let arguments = (ins NNAPI_FloatTensor:$input, DenseI64ArrayAttr:$axes,
+  let arguments = (ins tensor:$input, DenseI64ArrayAttr:$axes,
                        UnitAttr:$keep_dims);
-  let results = (outs NNAPI_FloatTensor:$output);
+  let results = (outs tensor:$output);
   let assemblyFormat = [{
     $input `axes` `=` $axes (`keep_dims` $keep_dims^)? attr-dict `:`
     functional-type(operands, results)
@@ -877,6 +878,10 @@ def NNAPI_ReduceSumOp : NNAPI_ReduceOp<"reduce_sum", "REDUCE_SUM", "sum">;
 def NNAPI_ReduceMaxOp : NNAPI_ReduceOp<"reduce_max", "REDUCE_MAX", "maximum">;
 def NNAPI_ReduceMinOp : NNAPI_ReduceOp<"reduce_min", "REDUCE_MIN", "minimum">;
 def NNAPI_ReduceProdOp : NNAPI_ReduceOp<"reduce_prod", "REDUCE_PROD", "product">;
+def NNAPI_ReduceAnyOp : NNAPI_ReduceOp<"reduce_any", "REDUCE_ANY",
+                                       "logical or", NNAPI_BoolTensor>;
+def NNAPI_ReduceAllOp : NNAPI_ReduceOp<"reduce_all", "REDUCE_ALL",
+                                       "logical and", NNAPI_BoolTensor>;
 
 def NNAPI_BatchMatmulOp : NNAPI_Op<"batch_matmul", "BATCH_MATMUL"> {
   let summary = "matrix products over batch dimensions";
