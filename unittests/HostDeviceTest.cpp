@@ -1453,3 +1453,29 @@ TEST_F(HostDevice, BoolReductions) {
   EXPECT_EQ(r[1], (std::vector<float>{0, 0, 0}));
   EXPECT_EQ(r[2], (std::vector<float>{0, 1}));
 }
+
+TEST_F(HostDevice, ArgMaxAndArgMinPickTheFirstExtremeAndSkipNaN) {
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 4});
+    uint32_t mx = b.int32Output({2}), mn = b.int32Output({4});
+    b.operation(ANEURALNETWORKS_ARGMAX, {x, b.i32(1)}, {mx});
+    b.operation(ANEURALNETWORKS_ARGMIN, {x, b.i32(-2)}, {mn});
+    b.setInput(0, {NAN, 3, 7, 7, 2, 2, NAN, -1});
+    std::vector<std::vector<float>> r;
+    ASSERT_TRUE(b.compileAndRun(nullptr, r)) << b.error();
+    EXPECT_EQ(r[0], (std::vector<float>{2, 0})); // first 7; 2 before 2
+    EXPECT_EQ(r[1], (std::vector<float>{1, 1, 0, 1}));
+  }
+  {
+    // ARGMAX's output is TENSOR_INT32: a float output is refused.
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 4});
+    uint32_t out = b.output({2});
+    b.operation(ANEURALNETWORKS_ARGMAX, {x, b.i32(1)}, {out});
+    EXPECT_EQ(b.compile(nullptr), nullptr);
+    EXPECT_NE(b.error().find("output has type 3, expected 4"),
+              std::string::npos)
+        << b.error();
+  }
+}

@@ -53,6 +53,15 @@ public:
     uint32_t idx = operand(floatType, dims);
     outputs.push_back(idx);
     outputDims.push_back(dims);
+    int32Outputs.push_back(false);
+    return idx;
+  }
+  /// A TENSOR_INT32 output; compileAndRun returns its values as floats.
+  uint32_t int32Output(std::vector<uint32_t> dims) {
+    uint32_t idx = operand(ANEURALNETWORKS_TENSOR_INT32, dims);
+    outputs.push_back(idx);
+    outputDims.push_back(dims);
+    int32Outputs.push_back(true);
     return idx;
   }
   uint32_t temporary(std::vector<uint32_t> dims) {
@@ -168,7 +177,8 @@ public:
                                                  in.back().size()));
     }
     for (size_t k = 0; k < outputs.size(); ++k) {
-      out.emplace_back(host::numElements(outputDims[k]) * elementBytes());
+      out.emplace_back(host::numElements(outputDims[k]) *
+                       (int32Outputs[k] ? 4 : elementBytes()));
       check(fn.ANeuralNetworksExecution_setOutput(e, int32_t(k), nullptr,
                                                   out.back().data(),
                                                   out.back().size()));
@@ -176,8 +186,19 @@ public:
     bool ok = check(fn.ANeuralNetworksExecution_compute(e));
     fn.ANeuralNetworksExecution_free(e);
     results.clear();
-    for (const std::vector<uint8_t> &bytes : out)
-      results.push_back(decode(bytes));
+    for (size_t k = 0; k < out.size(); ++k) {
+      if (!int32Outputs[k]) {
+        results.push_back(decode(out[k]));
+        continue;
+      }
+      std::vector<float> values(out[k].size() / 4);
+      for (size_t i = 0; i < values.size(); ++i) {
+        int32_t v;
+        std::memcpy(&v, &out[k][4 * i], 4);
+        values[i] = float(v);
+      }
+      results.push_back(values);
+    }
     return ok && failure.empty();
   }
 
@@ -279,6 +300,7 @@ private:
   std::vector<std::vector<float>> inputData;
   std::map<uint32_t, std::vector<float>> constantValues;
   std::vector<std::vector<uint32_t>> outputDims;
+  std::vector<bool> int32Outputs;
   std::vector<std::unique_ptr<std::vector<uint8_t>>> storage;
   std::string failure;
   const char *(*lastError)() = nullptr;

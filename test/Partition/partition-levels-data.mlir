@@ -395,3 +395,21 @@ func.func @bool_reductions(%a: tensor<2x4xf32>) -> (tensor<2x1xi1>, tensor<1x4xi
   %1 = tosa.reduce_all %g {axis = 0 : i32} : (tensor<2x4xi1>) -> tensor<1x4xi1>
   return %0, %1 : tensor<2x1xi1>, tensor<1x4xi1>
 }
+
+// -----
+
+// ARGMAX and ARGMIN are level 3.
+// FL2-LABEL: func @arg_ops
+// FL2-NOT: call
+// FL3-LABEL: func @arg_ops
+// FL3-NOT: tosa.{{[a-z_]+}} %
+// FL3: return
+func.func @arg_ops(%x: tensor<3x5xf32>) -> (tensor<3xi32>, tensor<5xi32>) {
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (ARGMAX), the target is 1}}
+  %0 = tosa.argmax %x {axis = 1 : i32} : (tensor<3x5xf32>) -> tensor<3xi32>
+  // expected-remark@+1 {{stays on the host: part of a argmin pattern that needs NNAPI feature level 3 (ARGMIN), the target is 1}}
+  %n = tosa.negate %x : (tensor<3x5xf32>) -> tensor<3x5xf32>
+  // expected-remark@+1 {{stays on the host: part of a argmin pattern that needs NNAPI feature level 3 (ARGMIN), the target is 1}}
+  %1 = tosa.argmax %n {axis = 0 : i32} : (tensor<3x5xf32>) -> tensor<5xi32>
+  return %0, %1 : tensor<3xi32>, tensor<5xi32>
+}

@@ -761,6 +761,15 @@ const CompositeKind kComposites[] = {
          return std::nullopt;
        return SmallVector<Operation *>{equal, op};
      }},
+    {"argmin",
+     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
+       auto op = dyn_cast<tosa::ArgMaxOp>(root);
+       auto negate = op ? op.getInput().getDefiningOp<tosa::NegateOp>()
+                        : tosa::NegateOp();
+       if (!negate || !negate->hasOneUse() || negate.getQuantizationInfo())
+         return std::nullopt;
+       return SmallVector<Operation *>{negate, op};
+     }},
 };
 } // namespace
 
@@ -1797,6 +1806,30 @@ struct BoolPattern : ToNNAPI<TosaOp, NNAPIOp> {
   }
 };
 
+/// tosa.argmax is ARGMAX; as a composite (`ofNegation`), the argmax of a
+/// negation (how the ONNX importer writes ArgMin) is ARGMIN of its input.
+template <bool ofNegation>
+struct ArgMaxPattern : ToNNAPI<tosa::ArgMaxOp, ArgMaxOp, ArgMinOp> {
+  using ToNNAPI<tosa::ArgMaxOp, ArgMaxOp, ArgMinOp>::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::ArgMaxOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(checkTensor(op, op.getInput().getType(), "operand", 0,
+                           rewriter)))
+      return failure();
+    if constexpr (ofNegation) {
+      auto negate = op.getInput().getDefiningOp<tosa::NegateOp>();
+      if (!negate || !negate->hasOneUse() || negate.getQuantizationInfo())
+        return rewriter.notifyMatchFailure(op, "not the argmax of a negation");
+      rewriter.replaceOpWithNewOp<ArgMinOp>(op, op.getType(), negate.getInput1(),
+                                            op.getAxisAttr());
+    } else {
+      rewriter.replaceOpWithNewOp<ArgMaxOp>(op, op.getType(), op.getInput(),
+                                            op.getAxisAttr());
+    }
+    return success();
+  }
+};
+
 /// logical_not(equal(a, b)) is NOT_EQUAL (TOSA has no not-equal).
 struct NotEqualPattern : ToNNAPI<tosa::LogicalNotOp, NotEqualOp> {
   using ToNNAPI::ToNNAPI;
@@ -1866,6 +1899,8 @@ void mlir::nnapi::populateTosaToNNAPICompositePatterns(
       patterns.getContext());
   patterns.addWithLabel<NotEqualPattern>({"not_equal (logical_not of equal)"},
                                          patterns.getContext());
+  patterns.addWithLabel<ArgMaxPattern<true>>(
+      {"argmin (argmax of a negate)"}, patterns.getContext());
   patterns.addWithLabel<PreluPattern>(
       {"prelu (add(clamp(x, 0, max), mul(clamp(x, -max, 0), slope)))"},
       patterns.getContext());
@@ -1907,7 +1942,7 @@ void mlir::nnapi::populateTosaToNNAPIPatterns(RewritePatternSet &patterns) {
                BoolPattern<tosa::LogicalAndOp, LogicalAndOp>,
                BoolPattern<tosa::LogicalOrOp, LogicalOrOp>,
                BoolPattern<tosa::LogicalNotOp, LogicalNotOp>,
-               BoolPattern<tosa::SelectOp, SelectOp>,
+               BoolPattern<tosa::SelectOp, SelectOp>, ArgMaxPattern<false>,
                ReducePattern<tosa::ReduceSumOp, ReduceSumOp>,
                ReducePattern<tosa::ReduceMaxOp, ReduceMaxOp>,
                ReducePattern<tosa::ReduceMinOp, ReduceMinOp>,

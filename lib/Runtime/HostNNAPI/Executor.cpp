@@ -81,6 +81,11 @@ public:
       logical(opcode == ANEURALNETWORKS_LOGICAL_OR, bytes(0), shapes[0],
               bytes(1), shapes[1], outBytes, outShape);
       break;
+    case ANEURALNETWORKS_ARGMAX: case ANEURALNETWORKS_ARGMIN:
+      // TENSOR_INT32 results take a float's slot.
+      argExtreme(opcode == ANEURALNETWORKS_ARGMAX, in0, shapes[0], params.axis,
+                 reinterpret_cast<int32_t *>(out));
+      break;
     case ANEURALNETWORKS_REDUCE_ANY: case ANEURALNETWORKS_REDUCE_ALL:
       reduceBool(opcode == ANEURALNETWORKS_REDUCE_ANY, bytes(0), shapes[0],
                  params.reduced, outBytes);

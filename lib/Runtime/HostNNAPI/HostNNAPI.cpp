@@ -347,10 +347,11 @@ int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksModel *model,
       return fail(ANEURALNETWORKS_BAD_DATA,
                   "operand " + std::to_string(idx) +
                       " is already a constant, input or output");
-    if (!isFloatTensor(op.type) && op.type != ANEURALNETWORKS_TENSOR_BOOL8)
+    if (!isFloatTensor(op.type) && op.type != ANEURALNETWORKS_TENSOR_BOOL8 &&
+        op.type != ANEURALNETWORKS_TENSOR_INT32)
       return fail(ANEURALNETWORKS_BAD_DATA,
-                  "model inputs and outputs must be float or bool tensors "
-                  "here");
+                  "model inputs and outputs must be float, int32 or bool "
+                  "tensors here");
     op.kind = i < inputCount ? Kind::Input : Kind::Output;
   }
   model->inputs.assign(inputs, inputs + inputCount);

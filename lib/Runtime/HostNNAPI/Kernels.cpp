@@ -754,6 +754,30 @@ void reduce(ReduceKind kind, const float *input, const Shape &is,
                                                : acc[o]);
 }
 
+void argExtreme(bool max, const float *input, const Shape &shape,
+                int32_t axis, int32_t *output) {
+  size_t outer = 1, inner = 1, len = shape[axis];
+  for (int32_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  for (size_t d = size_t(axis) + 1; d < shape.size(); ++d)
+    inner *= shape[d];
+  const float inf = std::numeric_limits<float>::infinity();
+  for (size_t o = 0; o < outer; ++o)
+    for (size_t i = 0; i < inner; ++i) {
+      const float *in = input + o * len * inner + i;
+      float best = max ? -inf : inf;
+      int32_t index = 0;
+      for (size_t k = 0; k < len; ++k) {
+        float v = in[k * inner];
+        if (max ? v > best : v < best) {
+          best = v;
+          index = int32_t(k);
+        }
+      }
+      output[o * inner + i] = index;
+    }
+}
+
 void reduceBool(bool any, const uint8_t *input, const Shape &is,
                 const std::vector<bool> &reduced, uint8_t *output) {
   size_t count;

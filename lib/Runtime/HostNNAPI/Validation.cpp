@@ -200,6 +200,7 @@ private:
   int binaryOp(bool fused);
   int boolBinary(bool floatInputs);
   int logicalNot();
+  int argExtreme();
   int select();
   int convLike(bool depthwise);
   int transposeConv();
@@ -302,6 +303,22 @@ int Validator::boolBinary(bool floatInputs) {
     return bad("shapes " + shapeStr(in(0).dims) + " and " + shapeStr(in(1).dims) +
                " do not broadcast");
   return expectOutputOf(shape, ANEURALNETWORKS_TENSOR_BOOL8);
+}
+
+int Validator::argExtreme() {
+  if (int rc = expectCounts(2, 2, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 1, 4))
+    return rc;
+  if (int rc = expectScalar(1, ANEURALNETWORKS_INT32, "axis"))
+    return rc;
+  int32_t rank = int32_t(in(0).dims.size()), axis = m.i32(op.inputs[1]);
+  if (axis < -rank || axis >= rank)
+    return bad("axis " + std::to_string(axis) + " out of range");
+  params.axis = axis < 0 ? axis + rank : axis;
+  Shape shape = in(0).dims;
+  shape.erase(shape.begin() + params.axis);
+  return expectOutputOf(shape, ANEURALNETWORKS_TENSOR_INT32);
 }
 
 int Validator::logicalNot() {
@@ -1128,6 +1145,8 @@ int Validator::run() {
     return boolBinary(false);
   case ANEURALNETWORKS_LOGICAL_NOT:
     return logicalNot();
+  case ANEURALNETWORKS_ARGMAX: case ANEURALNETWORKS_ARGMIN:
+    return argExtreme();
   case ANEURALNETWORKS_SELECT:
     return select();
   case ANEURALNETWORKS_CONV_2D:

@@ -286,6 +286,9 @@ LogicalResult BlobBuilder::addOperation(Operation *op) {
       .Case([&](ReduceProdOp op) { reduce(in, op); })
       .Case([&](ReduceAnyOp op) { reduce(in, op); })
       .Case([&](ReduceAllOp op) { reduce(in, op); })
+      .Case<ArgMaxOp, ArgMinOp>([&](auto op) {
+        in.push_back(model.addInt32(static_cast<int32_t>(op.getAxis())));
+      })
       .Case([&](BatchMatmulOp op) {
         in.push_back(model.addBool(op.getAdjX()));
         in.push_back(model.addBool(op.getAdjY()));

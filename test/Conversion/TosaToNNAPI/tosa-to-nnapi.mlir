@@ -566,3 +566,18 @@ func.func @bool_reductions(%a: tensor<2x4xf32>, %b: tensor<2x4xf32>) -> (tensor<
   %3 = tosa.select %1, %one4, %zero4 : (tensor<1x4xi1>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
   return %2, %3 : tensor<2x1xf32>, tensor<1x4xf32>
 }
+
+// -----
+
+// argmax is ARGMAX; the argmax of a negation (the importer's ArgMin) is
+// ARGMIN of the negation's input.
+// CHECK-LABEL: func @arg_ops
+// CHECK: nnapi.argmax %arg0 axis = 1 : (tensor<3x5xf32>) -> tensor<3xi32>
+// CHECK: nnapi.argmin %arg0 axis = 0 : (tensor<3x5xf32>) -> tensor<5xi32>
+// CHECK-NOT: nnapi.neg
+func.func @arg_ops(%x: tensor<3x5xf32>) -> (tensor<3xi32>, tensor<5xi32>) attributes {nnapi.partition} {
+  %0 = tosa.argmax %x {axis = 1 : i32} : (tensor<3x5xf32>) -> tensor<3xi32>
+  %n = tosa.negate %x : (tensor<3x5xf32>) -> tensor<3x5xf32>
+  %1 = tosa.argmax %n {axis = 0 : i32} : (tensor<3x5xf32>) -> tensor<5xi32>
+  return %0, %1 : tensor<3xi32>, tensor<5xi32>
+}

@@ -611,3 +611,11 @@ func.func @reduce_any_float(%x: tensor<2x4xf32>) {
   %0 = nnapi.reduce_any %x axes = [1] : (tensor<2x4xf32>) -> tensor<2xf32>
   return
 }
+
+// -----
+
+func.func @argmax_shape(%x: tensor<2x10xf32>) {
+  // expected-error@+1 {{result shape [10] does not match the expected [2]}}
+  %0 = nnapi.argmax %x axis = 1 : (tensor<2x10xf32>) -> tensor<10xi32>
+  return
+}

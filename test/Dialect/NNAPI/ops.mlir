@@ -192,3 +192,12 @@ func.func @bool_ops(%a: tensor<2x4xf32>, %b: tensor<4xf32>, %h: tensor<4xf16>) -
   %7 = nnapi.select %6, %a, %a : (tensor<2x4xi1>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
   return %7, %3 : tensor<2x4xf32>, tensor<4xi1>
 }
+
+// CHECK-LABEL: func @arg_ops
+func.func @arg_ops(%x: tensor<2x10xf32>) -> (tensor<2xi32>, tensor<10xi32>) {
+  // CHECK: nnapi.argmax %{{.*}} axis = 1 : (tensor<2x10xf32>) -> tensor<2xi32>
+  %0 = nnapi.argmax %x axis = 1 : (tensor<2x10xf32>) -> tensor<2xi32>
+  // CHECK: nnapi.argmin %{{.*}} axis = 0 : (tensor<2x10xf32>) -> tensor<10xi32>
+  %1 = nnapi.argmin %x axis = 0 : (tensor<2x10xf32>) -> tensor<10xi32>
+  return %0, %1 : tensor<2xi32>, tensor<10xi32>
+}

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """Inputs and the numpy results of Inputs/bool_ops.mlir,
 select(((a > 0) & (b != 1) | (a >= b)) & [1, 0, 1, 1], a, b), and of
-Inputs/bool_reductions.mlir.
+Inputs/bool_reductions.mlir and Inputs/argmax.mlir.
 
 Usage: bool_ops_reference.py DIR  (writes DIR/{a,b,expected}.npy and
-DIR/{ra,rb,any,all}.npy)
+DIR/{ra,rb,any,all,x,argmax,argmin}.npy)
 """
 import os
 import sys
@@ -30,3 +30,13 @@ np.save(os.path.join(d, "ra.npy"), a)
 np.save(os.path.join(d, "rb.npy"), b)
 np.save(os.path.join(d, "any.npy"), np.where(g.any(1, keepdims=True), 1.0, 0.0))
 np.save(os.path.join(d, "all.npy"), np.where(g.all(0, keepdims=True), 2.0, -2.0))
+
+# Inputs/argmax.mlir: first maximum / minimum, NaN never chosen (ties and a
+# NaN are in the input).
+x = np.array([[1, 5, 5, 2, 0], [np.nan, -1, 3, 3, -7], [0, 0, 0, 0, 0]],
+             np.float32)
+np.save(os.path.join(d, "x.npy"), x)
+np.save(os.path.join(d, "argmax.npy"),
+        np.nanargmax(x, axis=1).astype(np.int32))
+np.save(os.path.join(d, "argmin.npy"),
+        np.nanargmin(x, axis=0).astype(np.int32))

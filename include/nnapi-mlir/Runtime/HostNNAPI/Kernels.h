@@ -163,6 +163,10 @@ enum class ReduceKind { Mean, Sum, Max, Min, Prod };
 void reduce(ReduceKind kind, const float *input, const Shape &inputShape,
             const std::vector<bool> &reduced, float *output);
 std::optional<ReduceKind> reduceKindOf(int32_t opcode);
+/// ARGMAX (`max`) or ARGMIN along `axis`: the first extreme index, NaN
+/// never chosen (index 0 when there is no number).
+void argExtreme(bool max, const float *input, const Shape &shape,
+                int32_t axis, int32_t *output);
 /// REDUCE_ANY (`any`) or REDUCE_ALL of a bool tensor, as reduce().
 void reduceBool(bool any, const uint8_t *input, const Shape &inputShape,
                 const std::vector<bool> &reduced, uint8_t *output);

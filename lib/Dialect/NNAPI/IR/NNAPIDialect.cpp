@@ -737,6 +737,21 @@ LogicalResult ReduceProdOp::verify() { return verifyReduce(*this); }
 LogicalResult ReduceAnyOp::verify() { return verifyReduce(*this); }
 LogicalResult ReduceAllOp::verify() { return verifyReduce(*this); }
 
+template <typename ArgOp>
+static LogicalResult verifyArg(ArgOp op) {
+  if (failed(verifyRank(op, op.getInput(), "input", 1, 4)))
+    return failure();
+  int64_t axis = static_cast<int32_t>(op.getAxis());
+  if (failed(verifyAxis(op, op.getInput(), axis)))
+    return failure();
+  SmallVector<int64_t> shape(tensorType(op.getInput()).getShape());
+  shape.erase(shape.begin() + axis);
+  return verifyResultShape(op, shape);
+}
+
+LogicalResult ArgMaxOp::verify() { return verifyArg(*this); }
+LogicalResult ArgMinOp::verify() { return verifyArg(*this); }
+
 LogicalResult BatchMatmulOp::verify() {
   if (failed(verifySameElementType(*this)) ||
       failed(verifyRank(*this, getLhs(), "lhs", 2, 4)) ||

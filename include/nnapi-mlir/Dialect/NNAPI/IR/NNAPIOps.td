@@ -27,6 +27,7 @@ def NNAPI_FuseCodeAttr : I32EnumAttr<"FuseCode",
 def NNAPI_FloatTensor : StaticShapeTensorOf<[F32, F16]>;
 /// TENSOR_BOOL8: one byte per element in the blob and in memory.
 def NNAPI_BoolTensor : StaticShapeTensorOf<[I1]>;
+def NNAPI_IntTensor : StaticShapeTensorOf<[I32]>;
 
 //===----------------------------------------------------------------------===//
 // Base classes
@@ -882,6 +883,30 @@ def NNAPI_ReduceAnyOp : NNAPI_ReduceOp<"reduce_any", "REDUCE_ANY",
                                        "logical or", NNAPI_BoolTensor>;
 def NNAPI_ReduceAllOp : NNAPI_ReduceOp<"reduce_all", "REDUCE_ALL",
                                        "logical and", NNAPI_BoolTensor>;
+
+class NNAPI_ArgOp<string mnemonic, string operation, string what>
+    : NNAPI_Op<mnemonic, operation> {
+  let summary = "index of the " # what # " along an axis";
+  let description = [{
+    NNAPI }] # operation # [{: the index of the }] # what # [{ of the input
+    along `axis`, the first one on ties, as a TENSOR_INT32 without that
+    dimension. NaN is never the }] # what # [{ (as TOSA's argmax).
+
+    ```mlir
+    %i = nnapi.}] # mnemonic # [{ %x axis = 1
+        : (tensor<2x10xf32>) -> tensor<2xi32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, I32Attr:$axis);
+  let results = (outs NNAPI_IntTensor:$output);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def NNAPI_ArgMaxOp : NNAPI_ArgOp<"argmax", "ARGMAX", "maximum">;
+def NNAPI_ArgMinOp : NNAPI_ArgOp<"argmin", "ARGMIN", "minimum">;
 
 def NNAPI_BatchMatmulOp : NNAPI_Op<"batch_matmul", "BATCH_MATMUL"> {
   let summary = "matrix products over batch dimensions";
