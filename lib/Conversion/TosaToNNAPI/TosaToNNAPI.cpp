@@ -652,6 +652,44 @@ std::optional<LocalResponseMatch> matchLocalResponse(tosa::MulOp root) {
   return std::nullopt;
 }
 
+/// logical_not(equal(a, b)): NOT_EQUAL. Members: the equal, the not.
+struct NotEqualMatch {
+  SmallVector<Operation *> members;
+  tosa::EqualOp equal;
+};
+
+std::optional<NotEqualMatch> matchNotEqual(tosa::LogicalNotOp op) {
+  auto equal = op ? op.getInput1().getDefiningOp<tosa::EqualOp>()
+                  : tosa::EqualOp();
+  if (!equal || !equal->hasOneUse())
+    return std::nullopt;
+  return NotEqualMatch{{equal, op}, equal};
+}
+
+/// argmax(negate(x)), how the ONNX importer writes ArgMin: ARGMIN of x.
+/// Members: the negate, the argmax.
+struct ArgMinMatch {
+  SmallVector<Operation *> members;
+  Value input;
+};
+
+std::optional<ArgMinMatch> matchArgMin(tosa::ArgMaxOp op) {
+  auto negate = op ? op.getInput().getDefiningOp<tosa::NegateOp>()
+                   : tosa::NegateOp();
+  if (!negate || !negate->hasOneUse() || negate.getQuantizationInfo())
+    return std::nullopt;
+  return ArgMinMatch{{negate, op}, negate.getInput1()};
+}
+
+/// The members of the composite `match` finds at `root`, if any.
+template <typename RootOp, auto match>
+std::optional<SmallVector<Operation *>> membersOf(Operation *root) {
+  auto m = match(dyn_cast<RootOp>(root));
+  if (!m)
+    return std::nullopt;
+  return m->members;
+}
+
 /// The patterns whose ops NNAPI runs as one operation, by name.
 struct CompositeKind {
   StringRef name;
@@ -667,109 +705,20 @@ const CompositeKind kComposites[] = {
        return SmallVector<Operation *>{m->max, m->sub, m->exp,
                                        m->sum, m->reciprocal, m->mul};
      }},
-    {"mean",
-     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
-       std::optional<MeanMatch> m = matchMean(dyn_cast<tosa::MulOp>(root));
-       if (!m)
-         return std::nullopt;
-       return m->members;
-     }},
-    {"hard_swish",
-     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
-       std::optional<HardSwishMatch> m =
-           matchHardSwish(dyn_cast<tosa::MulOp>(root));
-       if (!m)
-         return std::nullopt;
-       return m->members;
-     }},
-    {"prelu",
-     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
-       std::optional<PreluMatch> m = matchPrelu(dyn_cast<tosa::AddOp>(root));
-       if (!m)
-         return std::nullopt;
-       return m->members;
-     }},
-    {"elu",
-     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
-       std::optional<EluMatch> m = matchElu(dyn_cast<tosa::AddOp>(root));
-       if (!m)
-         return std::nullopt;
-       return m->members;
-     }},
-    {"log_softmax",
-     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
-       std::optional<LogSoftmaxMatch> m =
-           matchLogSoftmax(dyn_cast<tosa::SubOp>(root));
-       if (!m)
-         return std::nullopt;
-       return m->members;
-     }},
-    {"instance_normalization",
-     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
-       std::optional<InstanceNormMatch> m =
-           matchInstanceNorm(dyn_cast<tosa::MulOp>(root));
-       if (!m)
-         return std::nullopt;
-       return m->members;
-     }},
-    {"mirror_pad",
-     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
-       std::optional<MirrorPadMatch> m =
-           matchMirrorPad(dyn_cast<tosa::ConcatOp>(root));
-       if (!m)
-         return std::nullopt;
-       return m->members;
-     }},
-    {"depth_space",
-     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
-       std::optional<DepthSpaceMatch> m =
-           matchDepthSpace(dyn_cast<tosa::ReshapeOp>(root));
-       if (!m)
-         return std::nullopt;
-       return m->members;
-     }},
-    {"grouped_conv",
-     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
-       std::optional<GroupedConvMatch> m =
-           matchGroupedConv(dyn_cast<tosa::ConcatOp>(root));
-       if (!m)
-         return std::nullopt;
-       return m->members;
-     }},
-    {"channel_shuffle",
-     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
-       std::optional<ChannelShuffleMatch> m =
-           matchChannelShuffle(dyn_cast<tosa::ReshapeOp>(root));
-       if (!m)
-         return std::nullopt;
-       return m->members;
-     }},
+    {"mean", membersOf<tosa::MulOp, matchMean>},
+    {"hard_swish", membersOf<tosa::MulOp, matchHardSwish>},
+    {"prelu", membersOf<tosa::AddOp, matchPrelu>},
+    {"elu", membersOf<tosa::AddOp, matchElu>},
+    {"log_softmax", membersOf<tosa::SubOp, matchLogSoftmax>},
+    {"instance_normalization", membersOf<tosa::MulOp, matchInstanceNorm>},
+    {"mirror_pad", membersOf<tosa::ConcatOp, matchMirrorPad>},
+    {"depth_space", membersOf<tosa::ReshapeOp, matchDepthSpace>},
+    {"grouped_conv", membersOf<tosa::ConcatOp, matchGroupedConv>},
+    {"channel_shuffle", membersOf<tosa::ReshapeOp, matchChannelShuffle>},
     {"local_response_normalization",
-     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
-       std::optional<LocalResponseMatch> m =
-           matchLocalResponse(dyn_cast<tosa::MulOp>(root));
-       if (!m)
-         return std::nullopt;
-       return m->members;
-     }},
-    {"not_equal",
-     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
-       auto op = dyn_cast<tosa::LogicalNotOp>(root);
-       auto equal = op ? op.getInput1().getDefiningOp<tosa::EqualOp>()
-                       : tosa::EqualOp();
-       if (!equal || !equal->hasOneUse())
-         return std::nullopt;
-       return SmallVector<Operation *>{equal, op};
-     }},
-    {"argmin",
-     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
-       auto op = dyn_cast<tosa::ArgMaxOp>(root);
-       auto negate = op ? op.getInput().getDefiningOp<tosa::NegateOp>()
-                        : tosa::NegateOp();
-       if (!negate || !negate->hasOneUse() || negate.getQuantizationInfo())
-         return std::nullopt;
-       return SmallVector<Operation *>{negate, op};
-     }},
+     membersOf<tosa::MulOp, matchLocalResponse>},
+    {"not_equal", membersOf<tosa::LogicalNotOp, matchNotEqual>},
+    {"argmin", membersOf<tosa::ArgMaxOp, matchArgMin>},
 };
 } // namespace
 
@@ -1817,10 +1766,10 @@ struct ArgMaxPattern : ToNNAPI<tosa::ArgMaxOp, ArgMaxOp, ArgMinOp> {
                            rewriter)))
       return failure();
     if constexpr (ofNegation) {
-      auto negate = op.getInput().getDefiningOp<tosa::NegateOp>();
-      if (!negate || !negate->hasOneUse() || negate.getQuantizationInfo())
+      std::optional<ArgMinMatch> m = matchArgMin(op);
+      if (!m)
         return rewriter.notifyMatchFailure(op, "not the argmax of a negation");
-      rewriter.replaceOpWithNewOp<ArgMinOp>(op, op.getType(), negate.getInput1(),
+      rewriter.replaceOpWithNewOp<ArgMinOp>(op, op.getType(), m->input,
                                             op.getAxisAttr());
     } else {
       rewriter.replaceOpWithNewOp<ArgMaxOp>(op, op.getType(), op.getInput(),
@@ -1835,9 +1784,10 @@ struct NotEqualPattern : ToNNAPI<tosa::LogicalNotOp, NotEqualOp> {
   using ToNNAPI::ToNNAPI;
   LogicalResult matchAndRewrite(tosa::LogicalNotOp op,
                                 PatternRewriter &rewriter) const override {
-    auto equal = op.getInput1().getDefiningOp<tosa::EqualOp>();
-    if (!equal || !equal->hasOneUse())
+    std::optional<NotEqualMatch> m = matchNotEqual(op);
+    if (!m)
       return rewriter.notifyMatchFailure(op, "not the negation of an equal");
+    tosa::EqualOp equal = m->equal;
     if (failed(checkTensors(equal, rewriter, /*allowBool=*/true)))
       return failure();
     rewriter.replaceOpWithNewOp<NotEqualOp>(op, op.getType(), equal.getInput1(),

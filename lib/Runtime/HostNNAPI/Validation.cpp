@@ -204,6 +204,9 @@ private:
   int select();
   int convLike(bool depthwise);
   int transposeConv();
+  /// The fused activation and the (mandatory, NHWC) layout operand at
+  /// `next`, then the input, filter and bias tensors of a convolution.
+  int fuseLayoutAndTensors(size_t next);
   int groupedConv();
   int resize();
   int pool();
@@ -427,6 +430,21 @@ int Validator::convLike(bool depthwise) {
                       w.dilationW, outC);
 }
 
+int Validator::fuseLayoutAndTensors(size_t next) {
+  if (int rc = expectFuse(next++))
+    return rc;
+  params.window.fuseCode = params.fuseCode;
+  if (int rc = expectScalar(next, ANEURALNETWORKS_BOOL, "layout"))
+    return rc;
+  if (m.b8(op.inputs[next]))
+    return bad("NCHW layout is not supported by the host implementation");
+  if (int rc = expectFloatTensor(0, "input", 4, 4))
+    return rc;
+  if (int rc = expectFloatTensor(1, "filter", 4, 4))
+    return rc;
+  return expectFloatTensor(2, "bias", 1, 1);
+}
+
 int Validator::groupedConv() {
   // input, filter, bias, padding (a scheme, or 4 explicit paddings),
   // strides (2), num_groups, fuse, layout: 9 or 12 inputs.
@@ -448,18 +466,7 @@ int Validator::groupedConv() {
   if (int rc = positiveScalars(next, {&w.strideW, &w.strideH, &params.groups},
                                "strides and num_groups"))
     return rc;
-  if (int rc = expectFuse(next++))
-    return rc;
-  w.fuseCode = params.fuseCode;
-  if (int rc = expectScalar(next, ANEURALNETWORKS_BOOL, "layout"))
-    return rc;
-  if (m.b8(op.inputs[next]))
-    return bad("NCHW layout is not supported by the host implementation");
-  if (int rc = expectFloatTensor(0, "input", 4, 4))
-    return rc;
-  if (int rc = expectFloatTensor(1, "filter", 4, 4))
-    return rc;
-  if (int rc = expectFloatTensor(2, "bias", 1, 1))
+  if (int rc = fuseLayoutAndTensors(next))
     return rc;
   const Shape &is = in(0).dims, &fs = in(1).dims;
   uint32_t groups = uint32_t(params.groups);
@@ -500,18 +507,7 @@ int Validator::transposeConv() {
     return rc;
   if (int rc = positiveScalars(next, {&w.strideW, &w.strideH}, "stride"))
     return rc;
-  if (int rc = expectFuse(next++))
-    return rc;
-  w.fuseCode = params.fuseCode;
-  if (int rc = expectScalar(next, ANEURALNETWORKS_BOOL, "layout"))
-    return rc;
-  if (m.b8(op.inputs[next]))
-    return bad("NCHW layout is not supported by the host implementation");
-  if (int rc = expectFloatTensor(0, "input", 4, 4))
-    return rc;
-  if (int rc = expectFloatTensor(1, "filter", 4, 4))
-    return rc;
-  if (int rc = expectFloatTensor(2, "bias", 1, 1))
+  if (int rc = fuseLayoutAndTensors(next))
     return rc;
   const Shape &is = in(0).dims, &fs = in(1).dims;
   if (fs[3] != is[3])

@@ -206,6 +206,23 @@ LogicalResult verifyUnary(UnaryOp op) {
   return verifyRank(op, op.getInput(), "input", 1, 4);
 }
 
+/// CONV_2D and TRANSPOSE_CONV_2D: filter [out, kh, kw, in], bias [out].
+template <typename ConvOp>
+LogicalResult verifyFilterAndBias(ConvOp op) {
+  auto in = tensorType(op.getInput()).getShape();
+  auto f = tensorType(op.getFilter()).getShape();
+  if (f[3] != in[3])
+    return op.emitOpError() << "filter input depth " << f[3]
+                            << " does not match the input depth " << in[3]
+                            << " (filter layout is [out, kh, kw, in])";
+  int64_t bias = tensorType(op.getBias()).getDimSize(0);
+  if (bias != f[0])
+    return op.emitOpError() << "bias has " << bias
+                            << " elements, expected one per output channel ("
+                            << f[0] << ")";
+  return success();
+}
+
 template <typename ConvOp>
 LogicalResult verifyConvCommon(ConvOp op) {
   if (failed(verifySameElementType(op)) ||
@@ -285,14 +302,8 @@ LogicalResult Conv2DOp::verify() {
     return failure();
   auto in = tensorType(getInput()).getShape();
   auto f = tensorType(getFilter()).getShape();
-  if (f[3] != in[3])
-    return emitOpError() << "filter input depth " << f[3]
-                         << " does not match the input depth " << in[3]
-                         << " (filter layout is [out, kh, kw, in])";
-  if (tensorType(getBias()).getDimSize(0) != f[0])
-    return emitOpError() << "bias has " << tensorType(getBias()).getDimSize(0)
-                         << " elements, expected one per output channel ("
-                         << f[0] << ")";
+  if (failed(verifyFilterAndBias(*this)))
+    return failure();
   int64_t outH, outW;
   if (failed(verifyWindow(*this, in[1], in[2], f[1], f[2], getPadding(),
                           getStrides(), getDilations(), outH, outW)))
@@ -359,14 +370,8 @@ LogicalResult TransposeConv2DOp::verify() {
     return failure();
   auto in = tensorType(getInput()).getShape();
   auto f = tensorType(getFilter()).getShape();
-  if (f[3] != in[3])
-    return emitOpError() << "filter input depth " << f[3]
-                         << " does not match the input depth " << in[3]
-                         << " (filter layout is [out, kh, kw, in])";
-  if (tensorType(getBias()).getDimSize(0) != f[0])
-    return emitOpError() << "bias has " << tensorType(getBias()).getDimSize(0)
-                         << " elements, expected one per output channel ("
-                         << f[0] << ")";
+  if (failed(verifyFilterAndBias(*this)))
+    return failure();
   ArrayRef<int64_t> pad = getPadding(), stride = getStrides();
   int64_t outH = (in[1] - 1) * stride[1] + f[1] - pad[2] - pad[3];
   int64_t outW = (in[2] - 1) * stride[0] + f[2] - pad[0] - pad[1];
