@@ -91,10 +91,12 @@ std::optional<std::pair<Value, double>> matchScale(tosa::MulOp mul) {
   return std::nullopt;
 }
 
-/// `a` and `b` agree to float32 rounding (constants folded in float32 from
-/// a double the matcher recomputes).
-bool sameFloat(double a, double b) {
-  return std::abs(a - b) <= 1e-6 * std::max(std::abs(a), std::abs(b));
+/// `a` and `b` agree to the rounding of `type` (constants folded in the
+/// tensor's float type from a double the matcher recomputes): float16 keeps
+/// 11 significant bits, float32 24.
+bool sameFloat(double a, double b, Type type) {
+  double tolerance = getElementTypeOrSelf(type).isF16() ? 1e-3 : 1e-6;
+  return std::abs(a - b) <= tolerance * std::max(std::abs(a), std::abs(b));
 }
 
 /// A decomposed mean: mul(reduce_sum(...(reduce_sum(x, a0)...), a_n), 1/N)
@@ -125,7 +127,7 @@ std::optional<MeanMatch> matchMean(tosa::MulOp mul) {
     v = sum.getInput();
   }
   if (m.members.empty() || !m.members.back()->hasOneUse() ||
-      !sameFloat(scale->second, 1.0 / double(count)))
+      !sameFloat(scale->second, 1.0 / double(count), mul.getType()))
     return std::nullopt;
   llvm::sort(m.axes);
   if (std::adjacent_find(m.axes.begin(), m.axes.end()) != m.axes.end())
@@ -159,7 +161,8 @@ std::optional<HardSwishMatch> matchHardSwish(tosa::MulOp mul) {
       std::optional<double> half = splatValue(add->getOperand(1 - j));
       std::optional<std::pair<Value, double>> scale = matchScale(inner);
       if (!half || *half != 0.5 || !scale || scale->first != x ||
-          !sameFloat(scale->second, 1.0 / 6.0) || !inner->hasOneUse())
+          !sameFloat(scale->second, 1.0 / 6.0, inner.getType()) ||
+          !inner->hasOneUse())
         continue;
       // x is the shape of the result: no broadcasting hides in the pattern.
       if (x.getType() != mul.getType() || add.getType() != mul.getType())
