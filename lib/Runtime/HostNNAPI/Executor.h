@@ -8,9 +8,10 @@
 // lifetimes do not overlap. An execution then only binds the caller's
 // buffers and runs the steps: no allocation, no zero-filling, no decoding.
 //
-// All tensors are computed in float32; float16 model inputs, outputs and
+// Float tensors are computed in float32; float16 model inputs, outputs and
 // constants are converted at the boundary (NNAPI allows computing float16
-// operations at higher precision).
+// operations at higher precision). TENSOR_BOOL8 (a byte per element) and
+// TENSOR_INT32 results use the same 4-byte-per-element slots.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_EXECUTOR_H
@@ -47,8 +48,8 @@ struct ExecutorOptions {
   pthreadpool_t threadpool = nullptr; ///< Null: run on the calling thread.
 };
 
-/// Where the float32 data of every operand lives during one execution.
-/// Steps index it by operand number.
+/// Where the data of every operand lives during one execution (float32, or
+/// the bytes of a bool or int32 tensor). Steps index it by operand number.
 using Bindings = std::vector<float *>;
 
 /// One operation, ready to run.
