@@ -1479,3 +1479,37 @@ TEST_F(HostDevice, ArgMaxAndArgMinPickTheFirstExtremeAndSkipNaN) {
         << b.error();
   }
 }
+
+TEST_F(HostDevice, XnnpackGroupedAndTransposedConvolutionsMatchTheReference) {
+  {
+    // 3 groups of 2 -> 5 channels, 3x3, stride 2, asymmetric padding, relu6.
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 9, 7, 6});
+    uint32_t w = b.constant({15, 3, 3, 2}), bias = b.constant({15});
+    uint32_t out = b.output({2, 5, 3, 15});
+    b.operation(ANEURALNETWORKS_GROUPED_CONV_2D,
+                {x, w, bias, b.i32(1), b.i32(0), b.i32(1), b.i32(1), b.i32(2),
+                 b.i32(2), b.i32(3), b.i32(ANEURALNETWORKS_FUSED_RELU6),
+                 b.boolean(false)},
+                {out});
+    EXPECT_EQ(expectSameAsReference(b), 1u);
+  }
+  for (auto [k, stride, pad] : {std::tuple{4, 2, std::array{1, 1, 1, 1}},
+                                std::tuple{3, 2, std::array{0, 1, 1, 0}},
+                                std::tuple{1, 1, std::array{0, 0, 0, 0}}}) {
+    HostModelBuilder b(fn);
+    uint32_t in = 5, c = 3, oc = 4;
+    uint32_t x = b.input({1, in, in, c});
+    uint32_t w = b.constant({oc, uint32_t(k), uint32_t(k), c});
+    uint32_t bias = b.constant({oc});
+    uint32_t o = (in - 1) * stride + k;
+    uint32_t out =
+        b.output({1, o - pad[2] - pad[3], o - pad[0] - pad[1], oc});
+    b.operation(ANEURALNETWORKS_TRANSPOSE_CONV_2D,
+                {x, w, bias, b.i32(pad[0]), b.i32(pad[1]), b.i32(pad[2]),
+                 b.i32(pad[3]), b.i32(stride), b.i32(stride),
+                 b.i32(ANEURALNETWORKS_FUSED_RELU), b.boolean(false)},
+                {out});
+    EXPECT_EQ(expectSameAsReference(b), 1u) << "kernel " << k;
+  }
+}

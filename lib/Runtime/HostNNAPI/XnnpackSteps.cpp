@@ -109,6 +109,18 @@ public:
   }
 };
 
+class DeconvStep : public XnnStep {
+public:
+  using XnnStep::XnnStep;
+  uint32_t input, output;
+  size_t batch, height, width;
+  int run(const Bindings &b) override {
+    return launch(xnn_setup_deconvolution2d_nhwc_f32(
+        op, batch, height, width, /*adjustment_height=*/0,
+        /*adjustment_width=*/0, b[input], b[output], threadpool));
+  }
+};
+
 class FullyConnectedStep : public XnnStep {
 public:
   using XnnStep::XnnStep;
@@ -203,6 +215,7 @@ int createXnnpackStep(const HostModel &m, size_t index,
   const char *call = "";
   switch (operation.opcode) {
   case ANEURALNETWORKS_CONV_2D:
+  case ANEURALNETWORKS_GROUPED_CONV_2D:
   case ANEURALNETWORKS_DEPTHWISE_CONV_2D: {
     bool depthwise = operation.opcode == ANEURALNETWORKS_DEPTHWISE_CONV_2D;
     auto s = std::make_unique<ConvStep>(operation.opcode, options);
@@ -211,15 +224,38 @@ int createXnnpackStep(const HostModel &m, size_t index,
     if (!filter || !bias)
       return ANEURALNETWORKS_NO_ERROR; // weights computed at run time
     size_t inC = inShape[3], outC = outShape[3];
+    // NNAPI's [out, kh, kw, in / groups] filter is XNNPACK's grouped
+    // [groups, out / groups, kh, kw, in / groups] (groups is 1 for CONV_2D).
+    size_t groups = depthwise ? inC : size_t(p.groups);
     call = "xnn_create_convolution2d_nhwc_f32";
     status = xnn_create_convolution2d_nhwc_f32(
         w.padTop, w.padRight, w.padBottom, w.padLeft, p.filterH, p.filterW,
-        w.strideH, w.strideW, w.dilationH, w.dilationW,
-        /*groups=*/depthwise ? inC : 1,
-        /*group_input_channels=*/depthwise ? 1 : inC,
-        /*group_output_channels=*/depthwise ? p.depthMultiplier : outC,
+        w.strideH, w.strideW, w.dilationH, w.dilationW, groups,
+        /*group_input_channels=*/depthwise ? 1 : inC / groups,
+        /*group_output_channels=*/depthwise ? p.depthMultiplier
+                                            : outC / groups,
         /*input_channel_stride=*/inC, /*output_channel_stride=*/outC, filter,
         bias, lo, hi, depthwise ? XNN_FLAG_DEPTHWISE_CONVOLUTION : 0, &s->op);
+    s->input = input, s->output = output;
+    s->batch = inShape[0], s->height = inShape[1], s->width = inShape[2];
+    made = std::move(s);
+    break;
+  }
+  case ANEURALNETWORKS_TRANSPOSE_CONV_2D: {
+    auto s = std::make_unique<DeconvStep>(operation.opcode, options);
+    const Shape &fs = m.operands[operation.inputs[1]].dims;
+    const float *filter = constant(operation.inputs[1]);
+    const float *bias = constant(operation.inputs[2]);
+    if (!filter || !bias)
+      return ANEURALNETWORKS_NO_ERROR;
+    size_t inC = inShape[3], outC = outShape[3];
+    // NNAPI's padding crops the full output, as XNNPACK's output padding.
+    call = "xnn_create_deconvolution2d_nhwc_f32";
+    status = xnn_create_deconvolution2d_nhwc_f32(
+        w.padTop, w.padRight, w.padBottom, w.padLeft, fs[1], fs[2], w.strideH,
+        w.strideW, /*dilation_height=*/1, /*dilation_width=*/1, /*groups=*/1,
+        inC, outC, /*input_pixel_stride=*/inC, /*output_pixel_stride=*/outC,
+        filter, bias, lo, hi, 0, &s->op);
     s->input = input, s->output = output;
     s->batch = inShape[0], s->height = inShape[1], s->width = inShape[2];
     made = std::move(s);
