@@ -49,20 +49,10 @@ public:
     inputData.push_back(random(dims, lo, hi));
     return idx;
   }
-  uint32_t output(std::vector<uint32_t> dims) {
-    uint32_t idx = operand(floatType, dims);
-    outputs.push_back(idx);
-    outputDims.push_back(dims);
-    int32Outputs.push_back(false);
-    return idx;
-  }
+  uint32_t output(std::vector<uint32_t> dims) { return addOutput(dims, false); }
   /// A TENSOR_INT32 output; compileAndRun returns its values as floats.
   uint32_t int32Output(std::vector<uint32_t> dims) {
-    uint32_t idx = operand(ANEURALNETWORKS_TENSOR_INT32, dims);
-    outputs.push_back(idx);
-    outputDims.push_back(dims);
-    int32Outputs.push_back(true);
-    return idx;
+    return addOutput(dims, true);
   }
   uint32_t temporary(std::vector<uint32_t> dims) {
     return operand(floatType, dims);
@@ -226,6 +216,13 @@ public:
   const std::string &error() const { return failure; }
 
 private:
+  uint32_t addOutput(const std::vector<uint32_t> &dims, bool int32) {
+    uint32_t idx = operand(int32 ? ANEURALNETWORKS_TENSOR_INT32 : floatType, dims);
+    outputs.push_back(idx);
+    outputDims.push_back(dims);
+    int32Outputs.push_back(int32);
+    return idx;
+  }
   uint32_t operand(int32_t type, const std::vector<uint32_t> &dims) {
     ANeuralNetworksOperandType t{type, uint32_t(dims.size()),
                                  dims.empty() ? nullptr : dims.data(), 0, 0};

@@ -1716,8 +1716,8 @@ struct GatherPattern : ToNNAPI<tosa::GatherOp, GatherOp> {
     DenseIntElementsAttr indices;
     if (!matchPattern(op.getIndices(), m_Constant(&indices)))
       return rewriter.notifyMatchFailure(
-          op, "indices must be a constant (the host device has no int32 "
-              "tensors between operations)");
+          op, "indices must be a constant (the host device reads no "
+              "indices computed at run time)");
     auto type = cast<RankedTensorType>(indices.getType());
     int64_t rows = type.getDimSize(0), width = type.getDimSize(1);
     SmallVector<int64_t> values = llvm::map_to_vector(
@@ -1743,16 +1743,9 @@ struct BoolPattern : ToNNAPI<TosaOp, NNAPIOp> {
   using ToNNAPI<TosaOp, NNAPIOp>::ToNNAPI;
   LogicalResult matchAndRewrite(TosaOp op,
                                 PatternRewriter &rewriter) const override {
+    // SELECT's no-broadcast rule is its verifier's, like every shape rule.
     if (failed(checkTensors(op, rewriter, /*allowBool=*/true)))
       return failure();
-    if constexpr (std::is_same_v<TosaOp, tosa::SelectOp>) {
-      auto shape = cast<RankedTensorType>(op.getType()).getShape();
-      for (Value v : op->getOperands())
-        if (cast<RankedTensorType>(v.getType()).getShape() != shape)
-          return rewriter.notifyMatchFailure(
-              op, "NNAPI's SELECT does not broadcast: its operands must have "
-                  "the result's shape");
-    }
     rewriter.replaceOpWithNewOp<NNAPIOp>(op, op.getType(), op->getOperands());
     return success();
   }

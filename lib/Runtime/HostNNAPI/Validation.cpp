@@ -193,6 +193,17 @@ private:
       std::memcpy(values.data(), o.value, values.size() * sizeof(int32_t));
     return 0;
   }
+  /// Input i is an INT32 scalar axis of input 0 (negative counts from the
+  /// end); params.axis gets it, non-negative.
+  int expectAxis(size_t i) {
+    if (int rc = expectScalar(i, ANEURALNETWORKS_INT32, "axis"))
+      return rc;
+    int32_t rank = int32_t(in(0).dims.size()), axis = m.i32(op.inputs[i]);
+    if (axis < -rank || axis >= rank)
+      return bad("axis " + std::to_string(axis) + " out of range");
+    params.axis = axis < 0 ? axis + rank : axis;
+    return 0;
+  }
   int paddingScheme(size_t &next, int32_t &code);
   int explicitPadding(size_t &next);
   int windowOutput(const Shape &is, int32_t filterH, int32_t filterW,
@@ -313,12 +324,8 @@ int Validator::argExtreme() {
     return rc;
   if (int rc = expectFloatTensor(0, "input", 1, 4))
     return rc;
-  if (int rc = expectScalar(1, ANEURALNETWORKS_INT32, "axis"))
+  if (int rc = expectAxis(1))
     return rc;
-  int32_t rank = int32_t(in(0).dims.size()), axis = m.i32(op.inputs[1]);
-  if (axis < -rank || axis >= rank)
-    return bad("axis " + std::to_string(axis) + " out of range");
-  params.axis = axis < 0 ? axis + rank : axis;
   Shape shape = in(0).dims;
   shape.erase(shape.begin() + params.axis);
   return expectOutputOf(shape, ANEURALNETWORKS_TENSOR_INT32);
@@ -652,16 +659,10 @@ int Validator::softmax(bool logarithm) {
   params.beta = m.f32(op.inputs[1]);
   if (!(params.beta > 0.0f))
     return bad("beta must be positive");
-  int32_t rank = int32_t(in(0).dims.size());
-  params.axis = rank - 1;
-  if (op.inputs.size() == 3) {
-    if (int rc = expectScalar(2, ANEURALNETWORKS_INT32, "axis"))
+  params.axis = int32_t(in(0).dims.size()) - 1;
+  if (op.inputs.size() == 3)
+    if (int rc = expectAxis(2))
       return rc;
-    int32_t axis = m.i32(op.inputs[2]);
-    if (axis < -rank || axis >= rank)
-      return bad("axis " + std::to_string(axis) + " out of range");
-    params.axis = axis < 0 ? axis + rank : axis;
-  }
   return expectOutput(in(0).dims);
 }
 
@@ -715,18 +716,14 @@ int Validator::localResponse() {
       return rc;
     *values[i] = m.f32(op.inputs[2 + i]);
   }
-  int32_t rank = int32_t(in(0).dims.size());
-  p.axis = rank - 1;
+  params.axis = int32_t(in(0).dims.size()) - 1;
   if (op.inputs.size() == 6) {
-    if (int rc = expectScalar(5, ANEURALNETWORKS_INT32, "axis"))
+    if (int rc = expectAxis(5))
       return rc;
-    int32_t axis = m.i32(op.inputs[5]);
-    if (axis < -rank || axis >= rank)
-      return bad("axis " + std::to_string(axis) + " out of range");
-    p.axis = axis < 0 ? axis + rank : axis;
-  } else if (rank != 4) {
+  } else if (in(0).dims.size() != 4) {
     return bad("without an axis operand the input must have rank 4");
   }
+  p.axis = params.axis;
   return expectOutput(in(0).dims);
 }
 
@@ -777,17 +774,11 @@ int Validator::concatenation() {
     return bad("expects at least one input and the axis");
   if (op.outputs.size() != 1)
     return bad("expects 1 output");
-  if (int rc = expectScalar(n - 1, ANEURALNETWORKS_INT32, "axis"))
-    return rc;
   if (int rc = expectFloatTensor(0, "input", 1, 4))
     return rc;
-  int32_t rank = int32_t(in(0).dims.size());
-  int32_t axis = m.i32(op.inputs[n - 1]);
-  if (axis < -rank || axis >= rank)
-    return bad("axis " + std::to_string(axis) + " out of range");
-  if (axis < 0)
-    axis += rank;
-  params.axis = axis;
+  if (int rc = expectAxis(n - 1))
+    return rc;
+  int32_t rank = int32_t(in(0).dims.size()), axis = params.axis;
   Shape shape = in(0).dims;
   for (size_t i = 1; i + 1 < n; ++i) {
     if (int rc = expectFloatTensor(i, "input", 1, 4))
@@ -923,12 +914,8 @@ int Validator::channelShuffle() {
   size_t next = 1;
   if (int rc = positiveScalars(next, {&params.groups}, "num_groups"))
     return rc;
-  if (int rc = expectScalar(2, ANEURALNETWORKS_INT32, "axis"))
+  if (int rc = expectAxis(2))
     return rc;
-  int32_t rank = int32_t(in(0).dims.size()), axis = m.i32(op.inputs[2]);
-  if (axis < -rank || axis >= rank)
-    return bad("axis " + std::to_string(axis) + " out of range");
-  params.axis = axis < 0 ? axis + rank : axis;
   if (in(0).dims[params.axis] % uint32_t(params.groups))
     return bad("num_groups " + std::to_string(params.groups) +
                " does not divide dimension " + std::to_string(params.axis));
@@ -955,19 +942,15 @@ int Validator::gather() {
     return rc;
   if (int rc = expectFloatTensor(0, "input", 1, 4))
     return rc;
-  if (int rc = expectScalar(1, ANEURALNETWORKS_INT32, "axis"))
+  if (int rc = expectAxis(1))
     return rc;
   const Shape &is = in(0).dims;
-  int32_t rank = int32_t(is.size()), axis = m.i32(op.inputs[1]);
-  if (axis < -rank || axis >= rank)
-    return bad("axis " + std::to_string(axis) + " out of range");
-  params.axis = axis < 0 ? axis + rank : axis;
-  // Indices computed at run time would be an int32 tensor between
-  // operations; the host implementation's tensors are float.
+  // The indices are decoded once, here: the host implementation reads no
+  // int32 operand computed at run time.
   const Operand &idx = in(2);
   if (idx.type != ANEURALNETWORKS_TENSOR_INT32 || idx.kind != Kind::Constant)
     return bad("indices must be a constant TENSOR_INT32 (the host "
-               "implementation has no int32 tensors between operations)");
+               "implementation reads no indices computed at run time)");
   if (int rc = int32Tensor(2, "indices", idx.dims, params.indices))
     return rc;
   uint32_t len = is[params.axis];

@@ -8,12 +8,12 @@ Usage: make_bert_layer.py DIR
 Writes DIR/model.onnx and DIR/test_data_set_0/{input_0,input_1,output_0}.pb.
 """
 import math
-import os
 import sys
 
 import numpy as np
-import onnx
 from onnx import TensorProto, helper, numpy_helper
+
+import model_files
 
 S, H, HEADS, FF = 16, 64, 4, 256
 D = H // HEADS
@@ -107,22 +107,14 @@ def main():
          helper.make_tensor_value_info("mask", TensorProto.FLOAT, [1, 1, S, S])],
         [helper.make_tensor_value_info(y, TensorProto.FLOAT, [1, S, H])], inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    onnx.checker.check_model(model)
-    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
-    onnx.save(model, os.path.join(d, "model.onnx"))
     x = RNG.standard_normal((1, S, H)).astype(np.float32)
     # The last four positions are padding: -10000 on their scores.
     valid = np.ones(S, np.float32)
     valid[12:] = 0
     mask = np.broadcast_to((1 - valid) * np.float32(-10000), (1, 1, S, S))
     mask = np.ascontiguousarray(mask, dtype=np.float32)
-    expected = reference(x, mask, p).astype(np.float32)
-    for name, value in (("input_0", x), ("input_1", mask), ("output_0", expected)):
-        with open(os.path.join(d, "test_data_set_0", name + ".pb"), "wb") as f:
-            f.write(numpy_helper.from_array(value).SerializeToString())
-    np.save(os.path.join(d, "x.npy"), x)
-    np.save(os.path.join(d, "mask.npy"), mask)
-    np.save(os.path.join(d, "expected.npy"), expected)
+    model_files.save(d, model, [("x", x), ("mask", mask)],
+                     reference(x, mask, p).astype(np.float32))
 
 
 if __name__ == "__main__":

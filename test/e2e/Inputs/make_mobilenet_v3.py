@@ -10,12 +10,12 @@ Usage: make_mobilenet_v3.py DIR
 Writes DIR/model.onnx, DIR/test_data_set_0/{input_0,output_0}.pb and
 DIR/{x,expected}.npy.
 """
-import os
 import sys
 
 import numpy as np
-import onnx
 from onnx import TensorProto, helper, numpy_helper
+
+import model_files
 
 RNG = np.random.default_rng(3)
 inits, nodes = [], []
@@ -145,16 +145,8 @@ def main():
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 32, 32])],
         [helper.make_tensor_value_info(y, TensorProto.FLOAT, [1, 10])], inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)])
-    onnx.checker.check_model(model)
-    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
-    onnx.save(model, os.path.join(d, "model.onnx"))
     x = RNG.standard_normal((1, 3, 32, 32)).astype(np.float32)
-    expected = reference(x).astype(np.float32)
-    for name, value in (("input_0", x), ("output_0", expected)):
-        with open(os.path.join(d, "test_data_set_0", name + ".pb"), "wb") as f:
-            f.write(numpy_helper.from_array(value).SerializeToString())
-    np.save(os.path.join(d, "x.npy"), x)
-    np.save(os.path.join(d, "expected.npy"), expected)
+    model_files.save(d, model, [("x", x)], reference(x).astype(np.float32))
 
 
 if __name__ == "__main__":

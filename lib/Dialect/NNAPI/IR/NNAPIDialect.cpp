@@ -145,6 +145,17 @@ LogicalResult verifyResultShape(Operation *op, ArrayRef<int64_t> expected) {
   return diag << "]";
 }
 
+/// `axis` of an op on `v`'s tensor is in range: 0..rank-1, or from -rank
+/// with `allowNegative` (counted from the end).
+LogicalResult verifyAxis(Operation *op, Value v, int64_t axis,
+                         bool allowNegative = false) {
+  int64_t rank = tensorType(v).getRank();
+  if (axis < (allowNegative ? -rank : 0) || axis >= rank)
+    return op->emitOpError() << "axis " << axis << " is out of range for rank "
+                             << rank;
+  return success();
+}
+
 /// Output extent of a window along one dimension, or failure if the window
 /// does not fit the padded input.
 FailureOr<int64_t> windowExtent(Operation *op, StringRef dim, int64_t in,
@@ -456,12 +467,8 @@ static LogicalResult verifySoftmaxLike(SoftmaxLikeOp op) {
     return failure();
   if (!(op.getBeta().convertToFloat() > 0.0f))
     return op.emitOpError("beta must be positive");
-  int64_t rank = tensorType(op.getInput()).getRank();
-  int64_t axis = static_cast<int32_t>(op.getAxis());
-  if (axis < -rank || axis >= rank)
-    return op.emitOpError() << "axis " << axis << " is out of range for rank "
-                            << rank;
-  return success();
+  return verifyAxis(op, op.getInput(), static_cast<int32_t>(op.getAxis()),
+                    /*allowNegative=*/true);
 }
 
 LogicalResult SoftmaxOp::verify() { return verifySoftmaxLike(*this); }
@@ -479,11 +486,8 @@ LogicalResult InstanceNormalizationOp::verify() {
 LogicalResult LocalResponseNormalizationOp::verify() {
   if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
     return failure();
-  int64_t rank = tensorType(getInput()).getRank();
-  int64_t axis = static_cast<int32_t>(getAxis());
-  if (axis < 0 || axis >= rank)
-    return emitOpError() << "axis " << axis << " is out of range for rank "
-                         << rank;
+  if (failed(verifyAxis(*this, getInput(), static_cast<int32_t>(getAxis()))))
+    return failure();
   if (static_cast<int32_t>(getRadius()) < 0)
     return emitOpError("radius must be non-negative");
   return success();
@@ -499,9 +503,9 @@ LogicalResult ConcatenationOp::verify() {
   if (failed(verifyRank(*this, getInputs().front(), "inputs", 1, 4)))
     return failure();
   int64_t axis = static_cast<int32_t>(getAxis());
-  if (axis < -rank || axis >= rank)
-    return emitOpError() << "axis " << axis << " is out of range for rank "
-                         << rank;
+  if (failed(verifyAxis(*this, getInputs().front(), axis,
+                        /*allowNegative=*/true)))
+    return failure();
   if (axis < 0)
     axis += rank;
   SmallVector<int64_t> shape(first.getShape());
@@ -575,15 +579,6 @@ LogicalResult MirrorPadOp::verify() {
                                                                 : "REFLECT")
                            << " mirrors at most that much of " << size << ")";
   }
-  return success();
-}
-
-/// `axis` of an op on `v`'s tensor, in range (non-negative).
-static LogicalResult verifyAxis(Operation *op, Value v, int64_t axis) {
-  int64_t rank = tensorType(v).getRank();
-  if (axis < 0 || axis >= rank)
-    return op->emitOpError() << "axis " << axis << " is out of range for rank "
-                             << rank;
   return success();
 }
 
