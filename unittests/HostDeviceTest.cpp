@@ -63,7 +63,8 @@ protected:
   }
 
   /// Compiles `b`'s model with XNNPACK and with the reference kernels, runs
-  /// both on the same inputs and expects the same outputs. Returns the
+  /// both on the same inputs and expects the same outputs (NaN where the
+  /// reference has NaN). Returns the
   /// number of XNNPACK steps of the XNNPACK compilation.
   uint32_t expectSameAsReference(HostModelBuilder &b, float tolerance = 1e-4f) {
     std::vector<std::vector<float>> fast, reference;
@@ -77,7 +78,8 @@ protected:
       EXPECT_EQ(fast[k].size(), reference[k].size());
       size_t bad = 0;
       for (size_t i = 0; i < std::min(fast[k].size(), reference[k].size()); ++i)
-        if (!(std::fabs(fast[k][i] - reference[k][i]) <=
+        if (!(std::isnan(fast[k][i]) && std::isnan(reference[k][i])) &&
+            !(std::fabs(fast[k][i] - reference[k][i]) <=
               tolerance * std::max(1.0f, std::fabs(reference[k][i]))) &&
             bad++ < 5)
           ADD_FAILURE() << "output " << k << " element " << i << ": xnnpack "
@@ -817,9 +819,9 @@ TEST_F(HostDevice, DataOperationsFollowNNAPISemantics) {
 }
 
 TEST_F(HostDevice, UpsamplingOperationsFollowNNAPISemantics) {
-  auto run = [&](HostModelBuilder &b) {
+  auto run = [&](HostModelBuilder &b, const char *kernels = nullptr) {
     std::vector<std::vector<float>> r;
-    EXPECT_TRUE(b.compileAndRun(nullptr, r)) << b.error();
+    EXPECT_TRUE(b.compileAndRun(kernels, r)) << b.error();
     return r.empty() ? std::vector<float>() : r[0];
   };
   auto transposeConv = [&](HostModelBuilder &b, uint32_t x, uint32_t w,
@@ -857,7 +859,8 @@ TEST_F(HostDevice, UpsamplingOperationsFollowNNAPISemantics) {
     EXPECT_EQ(run(b), (std::vector<float>{0, 0, 0, 0, 4.5f, 0.5f, 0, 1.5f, 0}));
   }
   auto resize = [&](int32_t code, std::vector<float> in, uint32_t outW,
-                    std::vector<uint32_t> flags, bool scales = false) {
+                    std::vector<uint32_t> flags, bool scales = false,
+                    const char *kernels = nullptr) {
     HostModelBuilder b(fn);
     uint32_t inW = uint32_t(in.size());
     uint32_t x = b.input({1, 1, inW, 1});
@@ -874,7 +877,7 @@ TEST_F(HostDevice, UpsamplingOperationsFollowNNAPISemantics) {
       ins.push_back(b.boolean(f));
     b.operation(code, ins, {out});
     b.setInput(0, in);
-    return run(b);
+    return run(b, kernels);
   };
   const int32_t bilinear = ANEURALNETWORKS_RESIZE_BILINEAR;
   const int32_t nearest = ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR;
@@ -896,8 +899,11 @@ TEST_F(HostDevice, UpsamplingOperationsFollowNNAPISemantics) {
             (std::vector<float>{0, 1, 1, 2, 2}));
   EXPECT_EQ(resize(nearest, {0, 1, 2}, 5, {0, 0, 1}),
             (std::vector<float>{0, 0, 1, 2, 2}));
-  // An infinite pixel does not leak into samples that give it weight 0.
-  std::vector<float> r = resize(bilinear, {1, INFINITY}, 3, {0, 1, 0});
+  // On the reference kernels an infinite pixel does not leak into samples
+  // that give it weight 0; XNNPACK, like TFLite's kernels and the compiled
+  // host code, multiplies it by 0 (docs/design.md).
+  std::vector<float> r =
+      resize(bilinear, {1, INFINITY}, 3, {0, 1, 0}, false, "reference");
   ASSERT_EQ(r.size(), 3u);
   EXPECT_EQ(r[0], 1.0f);
   EXPECT_TRUE(std::isinf(r[2]));
@@ -1511,5 +1517,101 @@ TEST_F(HostDevice, XnnpackGroupedAndTransposedConvolutionsMatchTheReference) {
                  b.i32(ANEURALNETWORKS_FUSED_RELU), b.boolean(false)},
                 {out});
     EXPECT_EQ(expectSameAsReference(b), 1u) << "kernel " << k;
+  }
+}
+
+/// The unary operations, PRELU with per-channel slopes, constant padding,
+/// bilinear resizing, DEPTH_TO_SPACE and CHANNEL_SHUFFLE on XNNPACK give the
+/// reference kernels' results; the forms XNNPACK has no operator for run on
+/// the reference kernels.
+TEST_F(HostDevice, XnnpackUnaryAndDataMovementStepsMatchTheReference) {
+  for (int32_t code : {ANEURALNETWORKS_ABS, ANEURALNETWORKS_FLOOR,
+                       ANEURALNETWORKS_NEG, ANEURALNETWORKS_SQRT,
+                       ANEURALNETWORKS_HARD_SWISH}) {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 3, 5}, -7.0f, 7.0f);
+    uint32_t out = b.output({2, 3, 5});
+    b.operation(code, {x}, {out});
+    EXPECT_EQ(expectSameAsReference(b, 1e-5f), 1u) << code;
+  }
+  {
+    // SQRT of a negative is NaN on XNNPACK too; one element is one row.
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1});
+    uint32_t out = b.output({1});
+    b.operation(ANEURALNETWORKS_SQRT, {x}, {out});
+    b.setInput(0, {-4.0f});
+    std::vector<std::vector<float>> result;
+    ASSERT_TRUE(b.compileAndRun(nullptr, result)) << b.error();
+    EXPECT_TRUE(std::isnan(result[0][0]));
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({3, 17}, -3.0f, 3.0f);
+    uint32_t out = b.output({3, 17});
+    b.operation(ANEURALNETWORKS_ELU, {x, b.f32(0.7f)}, {out});
+    EXPECT_EQ(expectSameAsReference(b, 1e-5f), 1u);
+  }
+  struct Prelu {
+    std::vector<uint32_t> alpha;
+    bool constant;
+    uint32_t xnnpack;
+  };
+  for (const Prelu &c : {Prelu{{1, 1, 6}, true, 1}, Prelu{{1}, true, 1},
+                         Prelu{{6}, false, 0}, Prelu{{4, 1}, true, 0}}) {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 4, 6});
+    uint32_t alpha = c.constant ? b.constant(c.alpha, 0.0f, 0.5f)
+                                : b.input(c.alpha, 0.0f, 0.5f);
+    uint32_t out = b.output({2, 4, 6});
+    b.operation(ANEURALNETWORKS_PRELU, {x, alpha}, {out});
+    EXPECT_EQ(expectSameAsReference(b, 1e-6f), c.xnnpack)
+        << "alpha of " << c.alpha.size() << " dims";
+  }
+  for (bool withValue : {false, true}) {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 3, 4});
+    int32_t pads[] = {0, 1, 2, 0, 1, 3};
+    std::vector<uint32_t> ins = {x, b.tensorI32({3, 2}, pads)};
+    if (withValue)
+      ins.push_back(b.f32(-2.5f));
+    uint32_t out = b.output({3, 5, 8});
+    b.operation(withValue ? ANEURALNETWORKS_PAD_V2 : ANEURALNETWORKS_PAD, ins,
+                {out});
+    EXPECT_EQ(expectSameAsReference(b, 0.0f), 1u) << withValue;
+  }
+  // Bilinear 5x7 -> 9x4 and 3x3 -> 8x6 with each of NNAPI's samplings.
+  for (auto [alignCorners, halfPixel] :
+       {std::pair{false, false}, std::pair{true, false},
+        std::pair{false, true}}) {
+    for (auto [inH, inW, outH, outW] :
+         {std::array<uint32_t, 4>{5, 7, 9, 4}, std::array<uint32_t, 4>{3, 3, 8, 6}}) {
+      HostModelBuilder b(fn);
+      uint32_t x = b.input({2, inH, inW, 3});
+      uint32_t out = b.output({2, outH, outW, 3});
+      b.operation(ANEURALNETWORKS_RESIZE_BILINEAR,
+                  {x, b.i32(int32_t(outW)), b.i32(int32_t(outH)),
+                   b.boolean(false), b.boolean(alignCorners),
+                   b.boolean(halfPixel)},
+                  {out});
+      EXPECT_EQ(expectSameAsReference(b, 1e-5f), 1u)
+          << alignCorners << halfPixel << " " << inH << "x" << inW;
+    }
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 3, 4, 12});
+    uint32_t out = b.output({2, 6, 8, 3});
+    b.operation(ANEURALNETWORKS_DEPTH_TO_SPACE, {x, b.i32(2)}, {out});
+    EXPECT_EQ(expectSameAsReference(b, 0.0f), 1u);
+  }
+  for (auto [axis, xnnpack] : {std::pair{-1, 1u}, std::pair{2, 1u},
+                               std::pair{1, 0u}}) {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 6, 12});
+    uint32_t out = b.output({2, 6, 12});
+    b.operation(ANEURALNETWORKS_CHANNEL_SHUFFLE, {x, b.i32(3), b.i32(axis)},
+                {out});
+    EXPECT_EQ(expectSameAsReference(b, 0.0f), xnnpack) << axis;
   }
 }

@@ -179,6 +179,56 @@ public:
   }
 };
 
+/// Constant padding of an N-D tensor (PAD, PAD_V2): a 32-bit copy.
+class PadStep : public XnnStep {
+public:
+  using XnnStep::XnnStep;
+  uint32_t input, output;
+  std::vector<size_t> shape, before, after;
+  int run(const Bindings &b) override {
+    return launch(xnn_setup_constant_pad_nd_x32(
+        op, shape.size(), shape.data(), before.data(), after.data(), b[input],
+        b[output], threadpool));
+  }
+};
+
+/// RESIZE_BILINEAR in NHWC.
+class ResizeStep : public XnnStep {
+public:
+  using XnnStep::XnnStep;
+  uint32_t input, output;
+  size_t batch, height, width, outHeight, outWidth;
+  int run(const Bindings &b) override {
+    return launch(xnn_setup_resize_bilinear2d_nhwc_f32(
+        op, batch, height, width, outHeight, outWidth, b[input], b[output],
+        threadpool));
+  }
+};
+
+/// DEPTH_TO_SPACE in NHWC: a 32-bit copy.
+class DepthToSpaceStep : public XnnStep {
+public:
+  using XnnStep::XnnStep;
+  uint32_t input, output;
+  size_t batch, height, width;
+  int run(const Bindings &b) override {
+    return launch(xnn_setup_depth_to_space_nhwc_x32(
+        op, batch, height, width, b[input], b[output], threadpool));
+  }
+};
+
+/// CHANNEL_SHUFFLE of the innermost dimension: a 32-bit copy.
+class ShuffleStep : public XnnStep {
+public:
+  using XnnStep::XnnStep;
+  uint32_t input, output;
+  size_t rows;
+  int run(const Bindings &b) override {
+    return launch(xnn_setup_channel_shuffle_nc_x32(op, rows, b[input],
+                                                    b[output], threadpool));
+  }
+};
+
 } // namespace
 
 int initializeXnnpack(const ExecutorOptions &options) {
@@ -356,11 +406,73 @@ int createXnnpackStep(const HostModel &m, size_t index,
   }
   case ANEURALNETWORKS_RELU: case ANEURALNETWORKS_RELU1:
   case ANEURALNETWORKS_RELU6: case ANEURALNETWORKS_LOGISTIC:
-  case ANEURALNETWORKS_SOFTMAX: {
-    size_t channels = inShape.back();
-    size_t rows = numElements(inShape) / channels;
+  case ANEURALNETWORKS_SOFTMAX: case ANEURALNETWORKS_ABS:
+  case ANEURALNETWORKS_FLOOR: case ANEURALNETWORKS_NEG:
+  case ANEURALNETWORKS_SQRT: case ANEURALNETWORKS_HARD_SWISH:
+  case ANEURALNETWORKS_ELU: case ANEURALNETWORKS_PRELU: {
+    // A rank-0 tensor is one row of one channel.
+    size_t channels = inShape.empty() ? 1 : inShape.back();
+    size_t rows = channels ? numElements(inShape) / channels : 0;
+    if (rows == 0)
+      return ANEURALNETWORKS_NO_ERROR;
     auto s = std::make_unique<RowsStep>(operation.opcode, options);
     switch (operation.opcode) {
+    case ANEURALNETWORKS_ABS:
+      call = "xnn_create_abs_nc_f32";
+      status = xnn_create_abs_nc_f32(channels, channels, channels, 0, &s->op);
+      s->setup = xnn_setup_abs_nc_f32;
+      break;
+    case ANEURALNETWORKS_FLOOR:
+      call = "xnn_create_floor_nc_f32";
+      status =
+          xnn_create_floor_nc_f32(channels, channels, channels, 0, &s->op);
+      s->setup = xnn_setup_floor_nc_f32;
+      break;
+    case ANEURALNETWORKS_NEG:
+      call = "xnn_create_negate_nc_f32";
+      status =
+          xnn_create_negate_nc_f32(channels, channels, channels, 0, &s->op);
+      s->setup = xnn_setup_negate_nc_f32;
+      break;
+    case ANEURALNETWORKS_SQRT:
+      call = "xnn_create_square_root_nc_f32";
+      status = xnn_create_square_root_nc_f32(channels, channels, channels, 0,
+                                             &s->op);
+      s->setup = xnn_setup_square_root_nc_f32;
+      break;
+    case ANEURALNETWORKS_HARD_SWISH:
+      call = "xnn_create_hardswish_nc_f32";
+      status = xnn_create_hardswish_nc_f32(channels, channels, channels, 0,
+                                           &s->op);
+      s->setup = xnn_setup_hardswish_nc_f32;
+      break;
+    case ANEURALNETWORKS_ELU:
+      call = "xnn_create_elu_nc_f32";
+      status = xnn_create_elu_nc_f32(channels, channels, channels, p.alpha, 0,
+                                     &s->op);
+      s->setup = xnn_setup_elu_nc_f32;
+      break;
+    case ANEURALNETWORKS_PRELU: {
+      // XNNPACK's slopes are per innermost channel: the alpha must be a
+      // constant that varies along that dimension only and leaves the
+      // input's shape as it is.
+      uint32_t alphaIdx = operation.inputs[1];
+      const Shape &as = m.operands[alphaIdx].dims;
+      const float *alpha = constant(alphaIdx);
+      size_t n = numElements(as);
+      bool perChannel = alpha && outShape == inShape && !inShape.empty() &&
+                        (n == 1 || (n == channels && as.back() == channels));
+      if (!perChannel)
+        return ANEURALNETWORKS_NO_ERROR;
+      std::vector<float> slopes(channels, alpha[0]);
+      if (n == channels)
+        slopes.assign(alpha, alpha + n);
+      call = "xnn_create_prelu_nc_f32";
+      status = xnn_create_prelu_nc_f32(channels, channels, channels,
+                                       slopes.data(), 0, &s->op);
+      s->setup = xnn_setup_prelu_nc_f32;
+      break;
+    }
     case ANEURALNETWORKS_LOGISTIC:
       call = "xnn_create_sigmoid_nc_f32";
       status = xnn_create_sigmoid_nc_f32(channels, channels, channels, 0,
@@ -396,9 +508,66 @@ int createXnnpackStep(const HostModel &m, size_t index,
     made = std::move(s);
     break;
   }
+  case ANEURALNETWORKS_PAD: case ANEURALNETWORKS_PAD_V2: {
+    auto s = std::make_unique<PadStep>(operation.opcode, options);
+    float value = operation.opcode == ANEURALNETWORKS_PAD_V2 ? p.padValue : 0;
+    call = "xnn_create_constant_pad_nd_x32";
+    status = xnn_create_constant_pad_nd_x32(&value, 0, &s->op);
+    s->input = input, s->output = output;
+    for (size_t d = 0; d < inShape.size(); ++d) {
+      s->shape.push_back(inShape[d]);
+      s->before.push_back(size_t(p.indices[d]));
+      s->after.push_back(outShape[d] - inShape[d] - size_t(p.indices[d]));
+    }
+    made = std::move(s);
+    break;
+  }
+  case ANEURALNETWORKS_RESIZE_BILINEAR: {
+    // NNAPI's samplings are TensorFlow's: legacy (neither flag), aligned
+    // corners, or half-pixel centers (XNNPACK's default).
+    auto s = std::make_unique<ResizeStep>(operation.opcode, options);
+    uint32_t flags = p.resize.alignCorners        ? XNN_FLAG_ALIGN_CORNERS
+                     : p.resize.halfPixelCenters ? 0
+                                                 : XNN_FLAG_TENSORFLOW_LEGACY_MODE;
+    call = "xnn_create_resize_bilinear2d_nhwc_f32";
+    status = xnn_create_resize_bilinear2d_nhwc_f32(inShape[3], inShape[3],
+                                                   inShape[3], flags, &s->op);
+    s->input = input, s->output = output;
+    s->batch = inShape[0], s->height = inShape[1], s->width = inShape[2];
+    s->outHeight = outShape[1], s->outWidth = outShape[2];
+    made = std::move(s);
+    break;
+  }
+  case ANEURALNETWORKS_DEPTH_TO_SPACE: {
+    if (p.nchw)
+      return ANEURALNETWORKS_NO_ERROR;
+    auto s = std::make_unique<DepthToSpaceStep>(operation.opcode, options);
+    call = "xnn_create_depth_to_space_nhwc_x32";
+    status = xnn_create_depth_to_space_nhwc_x32(
+        outShape[3], inShape[3], outShape[3], uint32_t(p.blockSize), 0,
+        &s->op);
+    s->input = input, s->output = output;
+    s->batch = inShape[0], s->height = inShape[1], s->width = inShape[2];
+    made = std::move(s);
+    break;
+  }
+  case ANEURALNETWORKS_CHANNEL_SHUFFLE: {
+    if (p.axis != int32_t(inShape.size()) - 1)
+      return ANEURALNETWORKS_NO_ERROR;
+    size_t channels = inShape.back(), groups = size_t(p.groups);
+    auto s = std::make_unique<ShuffleStep>(operation.opcode, options);
+    call = "xnn_create_channel_shuffle_nc_x32";
+    status = xnn_create_channel_shuffle_nc_x32(
+        groups, channels / groups, channels, channels, 0, &s->op);
+    s->input = input, s->output = output;
+    s->rows = numElements(inShape) / channels;
+    made = std::move(s);
+    break;
+  }
   default:
     // TANH (no float32 operator in this XNNPACK), RESHAPE into a model
-    // output and CONCATENATION (copies) use the reference kernels.
+    // output, CONCATENATION (copies) and the operations XNNPACK has no
+    // operator for use the reference kernels.
     return ANEURALNETWORKS_NO_ERROR;
   }
 
