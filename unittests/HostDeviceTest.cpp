@@ -1615,3 +1615,47 @@ TEST_F(HostDevice, XnnpackUnaryAndDataMovementStepsMatchTheReference) {
     EXPECT_EQ(expectSameAsReference(b, 0.0f), xnnpack) << axis;
   }
 }
+
+/// SPLIT: equal pieces along the axis, in order, one output each.
+TEST_F(HostDevice, SplitCutsEqualPiecesInOrder) {
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 6});
+    uint32_t p0 = b.output({2, 2}), p1 = b.output({2, 2}), p2 = b.output({2, 2});
+    b.operation(ANEURALNETWORKS_SPLIT, {x, b.i32(-1), b.i32(3)}, {p0, p1, p2});
+    b.setInput(0, {0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15});
+    expectOutputs(b, {{0, 1, 10, 11}, {2, 3, 12, 13}, {4, 5, 14, 15}}, 0.0f);
+  }
+  auto expectRejected = [&](HostModelBuilder &b, const char *message) {
+    EXPECT_EQ(b.compile(nullptr), nullptr);
+    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
+  };
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 5});
+    uint32_t p0 = b.output({2, 2}), p1 = b.output({2, 3});
+    b.operation(ANEURALNETWORKS_SPLIT, {x, b.i32(1), b.i32(2)}, {p0, p1});
+    expectRejected(b, "num_splits 2 does not divide dimension 1 of size 5");
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 6});
+    uint32_t p0 = b.output({2, 3}), p1 = b.output({2, 3});
+    b.operation(ANEURALNETWORKS_SPLIT, {x, b.i32(1), b.i32(3)}, {p0, p1});
+    expectRejected(b, "expects 3 outputs, got 2");
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 6});
+    uint32_t p0 = b.output({2, 3}), p1 = b.output({1, 3});
+    b.operation(ANEURALNETWORKS_SPLIT, {x, b.i32(1), b.i32(2)}, {p0, p1});
+    expectRejected(b, "output 1 shape [1,3] differs from computed [2,3]");
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 6});
+    uint32_t p0 = b.output({2, 6});
+    b.operation(ANEURALNETWORKS_SPLIT, {x, b.i32(2), b.i32(1)}, {p0});
+    expectRejected(b, "axis 2 out of range");
+  }
+}

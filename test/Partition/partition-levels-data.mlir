@@ -413,3 +413,19 @@ func.func @arg_ops(%x: tensor<3x5xf32>) -> (tensor<3xi32>, tensor<5xi32>) {
   %1 = tosa.argmax %n {axis = 0 : i32} : (tensor<3x5xf32>) -> tensor<5xi32>
   return %0, %1 : tensor<3xi32>, tensor<5xi32>
 }
+
+// -----
+
+// SPLIT is level 3.
+// FL2-LABEL: func @split
+// FL2-NOT: call
+// FL3-LABEL: func @split
+// FL3: %[[R:.*]]:2 = call @split_nnapi_0(%arg0)
+// FL3-NEXT: return %[[R]]#0, %[[R]]#1
+func.func @split(%x: tensor<1x6x2x3xf32>) -> (tensor<1x3x2x3xf32>, tensor<1x3x2x3xf32>) {
+  // expected-remark@+1 {{stays on the host: part of a split pattern that needs NNAPI feature level 3 (SPLIT), the target is 1}}
+  %a = tosa.slice %x {start = array<i64: 0, 0, 0, 0>, size = array<i64: 1, 3, 2, 3>} : (tensor<1x6x2x3xf32>) -> tensor<1x3x2x3xf32>
+  // expected-remark@+1 {{stays on the host: part of a split pattern that needs NNAPI feature level 3 (SPLIT), the target is 1}}
+  %b = tosa.slice %x {start = array<i64: 0, 3, 0, 0>, size = array<i64: 1, 3, 2, 3>} : (tensor<1x6x2x3xf32>) -> tensor<1x3x2x3xf32>
+  return %a, %b : tensor<1x3x2x3xf32>, tensor<1x3x2x3xf32>
+}

@@ -514,6 +514,57 @@ std::optional<GroupedConvMatch> matchGroupedConv(tosa::ConcatOp concat) {
   return m;
 }
 
+/// A split as the importer writes ONNX Split: tosa.slice ops of one input in
+/// one block that cut one dimension into equal pieces, each piece once (a
+/// repeated piece stays a SLICE). Any of the slices finds all of them;
+/// members are the slices in order along the axis.
+struct SplitMatch {
+  SmallVector<Operation *> members;
+  Value input;
+  int64_t axis;
+};
+
+std::optional<SplitMatch> matchSplit(tosa::SliceOp op) {
+  if (!op)
+    return std::nullopt;
+  auto type = dyn_cast<RankedTensorType>(op.getInput().getType());
+  if (!type || !type.hasStaticShape())
+    return std::nullopt;
+  ArrayRef<int64_t> shape = type.getShape(), size = op.getSize(),
+                    start = op.getStart();
+  // The one dimension the slice cuts; it starts at 0 in all others.
+  std::optional<int64_t> axis;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (size[d] == shape[d] && start[d] == 0)
+      continue;
+    if (axis)
+      return std::nullopt;
+    axis = d;
+  }
+  if (!axis || size[*axis] < 1 || shape[*axis] % size[*axis])
+    return std::nullopt;
+  int64_t piece = size[*axis], parts = shape[*axis] / piece;
+  SmallVector<Operation *> slices(parts, nullptr);
+  for (Operation *user : op.getInput().getUsers()) {
+    auto s = dyn_cast<tosa::SliceOp>(user);
+    if (!s || s->getBlock() != op->getBlock() || s.getSize() != size)
+      continue;
+    ArrayRef<int64_t> b = s.getStart();
+    bool sameElsewhere = llvm::all_of(llvm::seq<int64_t>(0, type.getRank()),
+                                      [&](int64_t d) {
+                                        return d == *axis || b[d] == 0;
+                                      });
+    if (!sameElsewhere || b[*axis] % piece)
+      continue;
+    Operation *&slot = slices[b[*axis] / piece];
+    if (!slot || user == op) // the matched slice holds its own piece
+      slot = user;
+  }
+  if (llvm::is_contained(slices, nullptr))
+    return std::nullopt;
+  return SplitMatch{std::move(slices), op.getInput(), *axis};
+}
+
 /// A channel shuffle as exported models write it (ShuffleNet): x [..., C,
 /// ...] reshaped to [..., g, C / g, ...], the two transposed, reshaped back.
 /// Members: both reshapes and the transpose.
@@ -722,6 +773,7 @@ const CompositeKind kComposites[] = {
      membersOf<tosa::MulOp, matchLocalResponse>},
     {"not_equal", membersOf<tosa::LogicalNotOp, matchNotEqual>},
     {"argmin", membersOf<tosa::ArgMaxOp, matchArgMin>},
+    {"split", membersOf<tosa::SliceOp, matchSplit>},
 };
 } // namespace
 
@@ -1471,6 +1523,36 @@ struct ChannelShufflePattern : ToNNAPI<tosa::ReshapeOp, ChannelShuffleOp> {
   }
 };
 
+struct SplitPattern : ToNNAPI<tosa::SliceOp, SplitOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::SliceOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<SplitMatch> m = matchSplit(op);
+    if (!m)
+      return rewriter.notifyMatchFailure(op, "not a split into equal pieces");
+    // Slices inside a larger composite (a grouped convolution's) are left
+    // to that composite's pattern.
+    if (getCompositeMembers(op).kind != "split")
+      return rewriter.notifyMatchFailure(op, "part of a larger composite");
+    SmallVector<Type> types;
+    Operation *first = m->members.front();
+    for (Operation *slice : m->members) {
+      if (failed(checkTensors(slice, rewriter)))
+        return failure();
+      types.push_back(slice->getResult(0).getType());
+      if (slice->isBeforeInBlock(first))
+        first = slice;
+    }
+    rewriter.setInsertionPoint(first);
+    auto split = rewriter.create<SplitOp>(
+        op.getLoc(), types, m->input,
+        rewriter.getI32IntegerAttr(static_cast<int32_t>(m->axis)));
+    for (auto [slice, piece] : llvm::zip(m->members, split.getOutputs()))
+      rewriter.replaceOp(slice, piece);
+    return success();
+  }
+};
+
 struct LocalResponsePattern
     : ToNNAPI<tosa::MulOp, LocalResponseNormalizationOp> {
   using ToNNAPI::ToNNAPI;
@@ -1842,6 +1924,9 @@ void mlir::nnapi::populateTosaToNNAPICompositePatterns(
   patterns.addWithLabel<LocalResponsePattern>(
       {"local_response_normalization (x * pow(bias + k * sum of shifted "
        "squares, -beta))"},
+      patterns.getContext());
+  patterns.addWithLabel<SplitPattern>(
+      {"split (slices cutting one axis into equal pieces)"},
       patterns.getContext());
   patterns.addWithLabel<NotEqualPattern>({"not_equal (logical_not of equal)"},
                                          patterns.getContext());

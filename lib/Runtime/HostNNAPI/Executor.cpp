@@ -30,8 +30,8 @@ bool kernelsMayRead(const void *p, size_t bytes) {
 class ReferenceStep : public Step {
 public:
   ReferenceStep(const HostModel &m, const Operation &op, const OpParams &p)
-      : opcode(op.opcode), params(p), inputs(op.inputs), output(op.outputs[0]),
-        outShape(m.operands[output].dims) {
+      : opcode(op.opcode), params(p), inputs(op.inputs), outputs(op.outputs),
+        output(op.outputs[0]), outShape(m.operands[output].dims) {
     for (uint32_t idx : inputs)
       shapes.push_back(m.operands[idx].dims);
   }
@@ -168,6 +168,15 @@ public:
     case ANEURALNETWORKS_SLICE:
       slice(in0, shapes[0], params.indices, out, outShape);
       break;
+    case ANEURALNETWORKS_SPLIT: {
+      // Equal pieces along the axis, each a slice of the input.
+      std::vector<int32_t> begin(shapes[0].size(), 0);
+      for (uint32_t piece : outputs) {
+        slice(in0, shapes[0], begin, b[piece], outShape);
+        begin[params.axis] += int32_t(outShape[params.axis]);
+      }
+      break;
+    }
     case ANEURALNETWORKS_TILE:
       tile(in0, shapes[0], out, outShape);
       break;
@@ -185,8 +194,8 @@ public:
 private:
   int32_t opcode;
   OpParams params;
-  std::vector<uint32_t> inputs;
-  uint32_t output;
+  std::vector<uint32_t> inputs, outputs;
+  uint32_t output; ///< outputs[0], the only one but SPLIT's.
   std::vector<Shape> shapes;
   Shape outShape;
 };

@@ -158,13 +158,14 @@ private:
                  shapeStr(shape));
     return 0;
   }
-  int expectOutput(const Shape &shape) {
-    const Operand &o = out(0);
+  int expectOutput(const Shape &shape, size_t i = 0) {
+    const Operand &o = out(i);
+    std::string which = i ? "output " + std::to_string(i) : "output";
     if (o.type != in(0).type)
-      return bad("output type differs from input type");
+      return bad(which + " type differs from input type");
     if (o.dims != shape)
-      return bad("output shape " + shapeStr(o.dims) + " differs from computed " +
-                 shapeStr(shape));
+      return bad(which + " shape " + shapeStr(o.dims) +
+                 " differs from computed " + shapeStr(shape));
     return 0;
   }
   /// Reads `count` positive INT32 scalars starting at `next`.
@@ -235,6 +236,7 @@ private:
   int depthSpace(bool toSpace);
   int gather();
   int slice();
+  int split();
   int tile();
   int reduce(bool mean, bool boolean);
   int batchMatmul();
@@ -997,6 +999,32 @@ int Validator::slice() {
   return expectOutput(shape);
 }
 
+int Validator::split() {
+  // input, axis, num_splits; num_splits outputs of equal size.
+  if (op.inputs.size() != 3)
+    return bad("expects 3 inputs, got " + std::to_string(op.inputs.size()));
+  if (int rc = expectFloatTensor(0, "input", 1, 4))
+    return rc;
+  if (int rc = expectAxis(1))
+    return rc;
+  int32_t parts = 0;
+  size_t next = 2;
+  if (int rc = positiveScalars(next, {&parts}, "num_splits"))
+    return rc;
+  if (int rc = expectCounts(3, 3, size_t(parts)))
+    return rc;
+  Shape shape = in(0).dims;
+  if (shape[params.axis] % uint32_t(parts))
+    return bad("num_splits " + std::to_string(parts) +
+               " does not divide dimension " + std::to_string(params.axis) +
+               " of size " + std::to_string(shape[params.axis]));
+  shape[params.axis] /= uint32_t(parts);
+  for (size_t i = 0; i < size_t(parts); ++i)
+    if (int rc = expectOutput(shape, i))
+      return rc;
+  return 0;
+}
+
 int Validator::tile() {
   if (int rc = expectCounts(2, 2, 1))
     return rc;
@@ -1177,6 +1205,8 @@ int Validator::run() {
     return gather();
   case ANEURALNETWORKS_SLICE:
     return slice();
+  case ANEURALNETWORKS_SPLIT:
+    return split();
   case ANEURALNETWORKS_TILE:
     return tile();
   case ANEURALNETWORKS_MEAN:

@@ -278,6 +278,11 @@ LogicalResult BlobBuilder::addOperation(Operation *op) {
         in.push_back(int32Tensor(op.getBegin()));
         in.push_back(int32Tensor(op.getOutput().getType().getShape()));
       })
+      .Case([&](SplitOp op) {
+        in.push_back(model.addInt32(static_cast<int32_t>(op.getAxis())));
+        in.push_back(
+            model.addInt32(static_cast<int32_t>(op.getOutputs().size())));
+      })
       .Case([&](TileOp op) { in.push_back(int32Tensor(op.getMultiples())); })
       .Case([&](MeanOp op) { reduce(in, op); })
       .Case([&](ReduceSumOp op) { reduce(in, op); })

@@ -581,3 +581,32 @@ func.func @arg_ops(%x: tensor<3x5xf32>) -> (tensor<3xi32>, tensor<5xi32>) attrib
   %1 = tosa.argmax %n {axis = 0 : i32} : (tensor<3x5xf32>) -> tensor<5xi32>
   return %0, %1 : tensor<3xi32>, tensor<5xi32>
 }
+
+// -----
+
+// ONNX Split into equal pieces (the importer's slices, here in any order):
+// one SPLIT whose results replace the slices by position along the axis.
+// CHECK-LABEL: func @split
+// CHECK: %[[S:.*]]:3 = nnapi.split %arg0 axis = 1 : (tensor<2x6x3xf32>) -> (tensor<2x2x3xf32>, tensor<2x2x3xf32>, tensor<2x2x3xf32>)
+// CHECK: return %[[S]]#2, %[[S]]#0, %[[S]]#1
+// CHECK-NOT: tosa.
+func.func @split(%x: tensor<2x6x3xf32>) -> (tensor<2x2x3xf32>, tensor<2x2x3xf32>, tensor<2x2x3xf32>) attributes {nnapi.partition} {
+  %c = tosa.slice %x {start = array<i64: 0, 4, 0>, size = array<i64: 2, 2, 3>} : (tensor<2x6x3xf32>) -> tensor<2x2x3xf32>
+  %a = tosa.slice %x {start = array<i64: 0, 0, 0>, size = array<i64: 2, 2, 3>} : (tensor<2x6x3xf32>) -> tensor<2x2x3xf32>
+  %b = tosa.slice %x {start = array<i64: 0, 2, 0>, size = array<i64: 2, 2, 3>} : (tensor<2x6x3xf32>) -> tensor<2x2x3xf32>
+  return %c, %a, %b : tensor<2x2x3xf32>, tensor<2x2x3xf32>, tensor<2x2x3xf32>
+}
+
+// -----
+
+// Unequal pieces, or pieces that leave a gap, are SLICEs.
+// CHECK-LABEL: func @split_unequal
+// CHECK-NOT: nnapi.split
+// CHECK-COUNT-4: nnapi.slice
+func.func @split_unequal(%x: tensor<2x6xf32>) -> (tensor<2x2xf32>, tensor<2x4xf32>, tensor<2x3xf32>, tensor<2x3xf32>) attributes {nnapi.partition} {
+  %a = tosa.slice %x {start = array<i64: 0, 0>, size = array<i64: 2, 2>} : (tensor<2x6xf32>) -> tensor<2x2xf32>
+  %b = tosa.slice %x {start = array<i64: 0, 2>, size = array<i64: 2, 4>} : (tensor<2x6xf32>) -> tensor<2x4xf32>
+  %c = tosa.slice %x {start = array<i64: 0, 0>, size = array<i64: 2, 3>} : (tensor<2x6xf32>) -> tensor<2x3xf32>
+  %d = tosa.slice %x {start = array<i64: 0, 0>, size = array<i64: 2, 3>} : (tensor<2x6xf32>) -> tensor<2x3xf32>
+  return %a, %b, %c, %d : tensor<2x2xf32>, tensor<2x4xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}

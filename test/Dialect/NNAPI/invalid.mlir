@@ -619,3 +619,27 @@ func.func @argmax_shape(%x: tensor<2x10xf32>) {
   %0 = nnapi.argmax %x axis = 1 : (tensor<2x10xf32>) -> tensor<10xi32>
   return
 }
+
+// -----
+
+func.func @split_uneven(%x: tensor<2x5xf32>) {
+  // expected-error@+1 {{2 results do not divide dimension 1 (5)}}
+  %0:2 = nnapi.split %x axis = 1 : (tensor<2x5xf32>) -> (tensor<2x2xf32>, tensor<2x3xf32>)
+  return
+}
+
+// -----
+
+func.func @split_result_shape(%x: tensor<2x6xf32>) {
+  // expected-error@+1 {{result 1 shape [2, 2] does not match the expected [2, 3]}}
+  %0:2 = nnapi.split %x axis = 1 : (tensor<2x6xf32>) -> (tensor<2x3xf32>, tensor<2x2xf32>)
+  return
+}
+
+// -----
+
+func.func @split_axis(%x: tensor<2x6xf32>) {
+  // expected-error@+1 {{axis}}
+  %0:2 = nnapi.split %x axis = 2 : (tensor<2x6xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+  return
+}

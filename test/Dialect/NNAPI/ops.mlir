@@ -201,3 +201,10 @@ func.func @arg_ops(%x: tensor<2x10xf32>) -> (tensor<2xi32>, tensor<10xi32>) {
   %1 = nnapi.argmin %x axis = 0 : (tensor<2x10xf32>) -> tensor<10xi32>
   return %0, %1 : tensor<2xi32>, tensor<10xi32>
 }
+
+// CHECK-LABEL: func @split
+func.func @split(%x: tensor<2x6xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>) {
+  // CHECK: nnapi.split %{{.*}} axis = 1 : (tensor<2x6xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>)
+  %0:3 = nnapi.split %x axis = 1 : (tensor<2x6xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>)
+  return %0#0, %0#1, %0#2 : tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>
+}

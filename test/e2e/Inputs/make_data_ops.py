@@ -2,7 +2,7 @@
 """One-operation TOSA models for the data movement, reduction, matrix
 product and composite NNAPI operations (GROUPED_CONV_2D, CHANNEL_SHUFFLE,
 TRANSPOSE, PAD, PAD_V2, MIRROR_PAD,
-REVERSE, GATHER, SLICE, TILE, DEPTH_TO_SPACE, SPACE_TO_DEPTH,
+REVERSE, GATHER, SLICE, SPLIT, TILE, DEPTH_TO_SPACE, SPACE_TO_DEPTH,
 REDUCE_*, MEAN, HARD_SWISH, PRELU, ELU, LOG_SOFTMAX, INSTANCE_NORMALIZATION,
 LOCAL_RESPONSE_NORMALIZATION, MAXIMUM/MINIMUM for
 HardSigmoid's clamp,
@@ -335,6 +335,20 @@ def models():
         f"  %1 = tosa.transpose %0, %p : ({t((1, 3, 2, 2, 3))}, {P}) -> {t((1, 2, 3, 2, 3))}\n"
         f"  %r = tosa.reshape %1 {{new_shape = array<i64: 1, 6, 2, 3>}} : ({t((1, 2, 3, 2, 3))}) -> {t(x.shape)}\n",
         t(x.shape)), [x], ref)
+
+    # ONNX Split into 3 equal pieces along axis 1 (the importer's slices),
+    # put back together in another order.
+    x = RNG.standard_normal((2, 6, 3)).astype(np.float32)
+    ref = np.concatenate([x[:, 4:6], x[:, 0:2], x[:, 2:4]], axis=1)
+    piece = t((2, 2, 3))
+    body = "".join(
+        f"  %s{k} = tosa.slice %a0 {{start = array<i64: 0, {2 * k}, 0>, "
+        f"size = array<i64: 2, 2, 3>}} : ({t(x.shape)}) -> {piece}\n"
+        for k in range(3))
+    body += (f"  %r = tosa.concat %s2, %s0, %s1 {{axis = 1 : i32}} : "
+             f"({piece}, {piece}, {piece}) -> {t(ref.shape)}\n")
+    m["split"] = (func([t(x.shape)], body, t(ref.shape)), [x],
+                  ref.astype(np.float64))
 
     # LRN (size 3) as the importer writes it: the square padded along the
     # channels, the sum of its 3 shifted slices, x * (bias + alpha / size *

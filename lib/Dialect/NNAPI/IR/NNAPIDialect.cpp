@@ -134,11 +134,15 @@ LogicalResult verifyArray(Operation *op, StringRef name, ArrayRef<int64_t> v,
   return success();
 }
 
-LogicalResult verifyResultShape(Operation *op, ArrayRef<int64_t> expected) {
-  auto actual = tensorType(op->getResult(0)).getShape();
+LogicalResult verifyResultShape(Operation *op, ArrayRef<int64_t> expected,
+                                unsigned result = 0) {
+  auto actual = tensorType(op->getResult(result)).getShape();
   if (actual == expected)
     return success();
-  InFlightDiagnostic diag = op->emitOpError("result shape [");
+  InFlightDiagnostic diag = op->emitOpError("result ");
+  if (op->getNumResults() > 1)
+    diag << result << " ";
+  diag << "shape [";
   llvm::interleaveComma(actual, diag);
   diag << "] does not match the expected [";
   llvm::interleaveComma(expected, diag);
@@ -672,6 +676,31 @@ LogicalResult SliceOp::verify() {
       return emitOpError() << "dimension " << d << ": " << out[d]
                            << " elements from " << b
                            << " do not fit the input's " << in[d];
+  return success();
+}
+
+LogicalResult SplitOp::verify() {
+  if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
+    return failure();
+  int64_t axis = static_cast<int32_t>(getAxis());
+  if (failed(verifyAxis(*this, getInput(), axis)))
+    return failure();
+  RankedTensorType in = tensorType(getInput());
+  int64_t parts = getOutputs().size();
+  if (parts == 0)
+    return emitOpError("needs at least one result");
+  if (in.getDimSize(axis) % parts)
+    return emitOpError() << parts << " results do not divide dimension "
+                         << axis << " (" << in.getDimSize(axis) << ")";
+  SmallVector<int64_t> piece(in.getShape());
+  piece[axis] /= parts;
+  for (auto [i, r] : llvm::enumerate(getOutputs())) {
+    if (tensorType(r).getElementType() != in.getElementType())
+      return emitOpError() << "result " << i
+                           << " has another element type than the input";
+    if (failed(verifyResultShape(*this, piece, i)))
+      return failure();
+  }
   return success();
 }
 

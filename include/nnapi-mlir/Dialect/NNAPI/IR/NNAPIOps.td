@@ -818,6 +818,25 @@ def NNAPI_SliceOp : NNAPI_Op<"slice", "SLICE"> {
   let hasVerifier = 1;
 }
 
+def NNAPI_SplitOp : NNAPI_Op<"split", "SPLIT"> {
+  let summary = "equal pieces of the input along one axis";
+  let description = [{
+    NNAPI SPLIT: the input cut along dimension `axis` into as many pieces of
+    equal size as the op has results (NNAPI's num_splits operand), in order.
+
+    ```mlir
+    %a, %b, %c = nnapi.split %x axis = 1
+        : (tensor<2x6xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>)
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, I32Attr:$axis);
+  let results = (outs Variadic<NNAPI_FloatTensor>:$outputs);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def NNAPI_TileOp : NNAPI_Op<"tile", "TILE"> {
   let summary = "repeat the input along each dimension";
   let description = [{
