@@ -1659,3 +1659,78 @@ TEST_F(HostDevice, SplitCutsEqualPiecesInOrder) {
     expectRejected(b, "axis 2 out of range");
   }
 }
+
+/// CAST between float32, float16, int32 and bool: float16 rounds to nearest
+/// even, a float becomes an int32 truncated toward zero (saturated, NaN 0),
+/// anything becomes the bool value != 0.
+TEST_F(HostDevice, CastConvertsBetweenElementTypes) {
+  const float nan = std::nanf("");
+  {
+    // float32 -> float16 -> float32: 1 + 2^-11 is halfway to the next
+    // float16 and rounds to even (1); 1 + 3 * 2^-11 rounds up; 70000 is
+    // beyond float16's range.
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({4});
+    uint32_t h = b.temporaryOf(ANEURALNETWORKS_TENSOR_FLOAT16, {4});
+    uint32_t out = b.output({4});
+    b.operation(ANEURALNETWORKS_CAST, {x}, {h});
+    b.operation(ANEURALNETWORKS_CAST, {h}, {out});
+    b.setInput(0, {1.0f + 0x1p-11f, 1.0f + 0x3p-11f, -2.5f, 70000.0f});
+    std::vector<std::vector<float>> r;
+    for (const char *kernels : {(const char *)nullptr, "reference"}) {
+      ASSERT_TRUE(b.compileAndRun(kernels, r)) << b.error();
+      EXPECT_EQ(r[0][0], 1.0f);
+      EXPECT_EQ(r[0][1], 1.0f + 0x1p-9f);
+      EXPECT_EQ(r[0][2], -2.5f);
+      EXPECT_TRUE(std::isinf(r[0][3]));
+    }
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({6});
+    uint32_t out = b.int32Output({6});
+    b.operation(ANEURALNETWORKS_CAST, {x}, {out});
+    b.setInput(0, {2.7f, -2.7f, -0.5f, nan, 3e9f, -3e9f});
+    expectOutputs(b, {{2, -2, 0, 0, 2147483647.0f, -2147483648.0f}}, 0.0f);
+  }
+  {
+    // float -> bool -> float; int32 and bool constants -> float.
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({4});
+    uint32_t m = b.boolTemporary({4});
+    uint32_t out = b.output({4});
+    b.operation(ANEURALNETWORKS_CAST, {x}, {m});
+    b.operation(ANEURALNETWORKS_CAST, {m}, {out});
+    int32_t ints[] = {-7, 0, 16777217, 3};
+    uint32_t i = b.tensorI32({4}, ints);
+    uint32_t fromInt = b.output({4});
+    b.operation(ANEURALNETWORKS_CAST, {i}, {fromInt});
+    uint32_t bools = b.tensorBool8({4}, {1, 0, 0, 1});
+    uint32_t fromBool = b.output({4});
+    b.operation(ANEURALNETWORKS_CAST, {bools}, {fromBool});
+    b.setInput(0, {0.0f, -0.0f, nan, 1e-30f});
+    expectOutputs(b,
+                  {{0, 0, 1, 1}, {-7, 0, 16777216.0f, 3}, {1, 0, 0, 1}}, 0.0f);
+  }
+  auto expectRejected = [&](HostModelBuilder &b, const char *message) {
+    EXPECT_EQ(b.compile(nullptr), nullptr);
+    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
+  };
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 3});
+    uint32_t out = b.output({3, 2});
+    b.operation(ANEURALNETWORKS_CAST, {x}, {out});
+    expectRejected(b, "output shape [3,2] differs from computed [2,3]");
+  }
+  {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({2, 3});
+    uint32_t out = b.temporaryOf(ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, {2, 3});
+    uint32_t y = b.output({2, 3});
+    b.operation(ANEURALNETWORKS_CAST, {x}, {out});
+    b.operation(ANEURALNETWORKS_CAST, {out}, {y});
+    expectRejected(b, "output must be TENSOR_FLOAT32, TENSOR_FLOAT16, "
+                      "TENSOR_INT32 or TENSOR_BOOL8");
+  }
+}

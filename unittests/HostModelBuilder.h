@@ -85,7 +85,11 @@ public:
   /// A TENSOR_BOOL8 temporary, and a TENSOR_BOOL8 constant (one byte per
   /// element).
   uint32_t boolTemporary(std::vector<uint32_t> dims) {
-    return operand(ANEURALNETWORKS_TENSOR_BOOL8, dims);
+    return temporaryOf(ANEURALNETWORKS_TENSOR_BOOL8, dims);
+  }
+  /// A temporary of any tensor operand type.
+  uint32_t temporaryOf(int32_t type, std::vector<uint32_t> dims) {
+    return operand(type, dims);
   }
   uint32_t tensorBool8(std::vector<uint32_t> dims, std::vector<uint8_t> values) {
     uint32_t idx = operand(ANEURALNETWORKS_TENSOR_BOOL8, dims);

@@ -2,7 +2,8 @@
 """compare_npy.py ACTUAL.npy EXPECTED.npy [--rtol R] [--atol A]
 
 Exits 0 when |actual - expected| <= atol + rtol * |expected| everywhere
-(numpy.allclose), printing the max absolute and relative error either way.
+(numpy.allclose; NaN matches NaN and an infinity the same infinity),
+printing the max absolute and relative error either way.
 """
 import argparse
 import sys
@@ -20,9 +21,12 @@ y = np.load(a.expected).astype(np.float64)
 if x.shape != y.shape:
     print("shape mismatch: %s vs %s" % (x.shape, y.shape))
     sys.exit(1)
-diff = np.abs(x - y)
-rel = diff / np.maximum(np.abs(y), np.finfo(np.float64).tiny)
-ok = np.allclose(x, y, rtol=a.rtol, atol=a.atol)
+same = (x == y) | (np.isnan(x) & np.isnan(y))
+with np.errstate(invalid="ignore"):
+    diff = np.where(same, 0.0, np.abs(x - y))
+    rel = np.where(same, 0.0,
+                   diff / np.maximum(np.abs(y), np.finfo(np.float64).tiny))
+ok = np.allclose(x, y, rtol=a.rtol, atol=a.atol, equal_nan=True)
 print("max_abs_err=%.3g max_rel_err=%.3g %s" % (diff.max(), rel.max(),
                                                  "OK" if ok else "MISMATCH"))
 sys.exit(0 if ok else 1)

@@ -429,3 +429,24 @@ func.func @split(%x: tensor<1x6x2x3xf32>) -> (tensor<1x3x2x3xf32>, tensor<1x3x2x
   %b = tosa.slice %x {start = array<i64: 0, 3, 0, 0>, size = array<i64: 1, 3, 2, 3>} : (tensor<1x6x2x3xf32>) -> tensor<1x3x2x3xf32>
   return %a, %b : tensor<1x3x2x3xf32>, tensor<1x3x2x3xf32>
 }
+
+// -----
+
+// CAST is level 3; a TENSOR_BOOL8 operand needs level 4. A float to int32
+// cast stays on the host: NNAPI does not say how CAST rounds it.
+// FL3-LABEL: func @cast
+// FL3: tosa.cast %arg0
+// FL3: call @cast_nnapi_0(%arg1)
+// FL3: tosa.cast %arg2
+// FL4-LABEL: func @cast
+// FL4-NOT: tosa.cast %arg0
+// FL4: tosa.cast %arg2
+func.func @cast(%m: tensor<4xi1>, %i: tensor<4xi32>, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf16>, tensor<4xi32>) {
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 4 (TENSOR_BOOL8 operands), the target is 1}}
+  %0 = tosa.cast %m : (tensor<4xi1>) -> tensor<4xf32>
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (CAST), the target is 1}}
+  %1 = tosa.cast %i : (tensor<4xi32>) -> tensor<4xf16>
+  // expected-remark@+1 {{stays on the host: unsupported: NNAPI leaves the rounding of a float to an integer unspecified; TOSA rounds to nearest}}
+  %2 = tosa.cast %x : (tensor<4xf32>) -> tensor<4xi32>
+  return %0, %1, %2 : tensor<4xf32>, tensor<4xf16>, tensor<4xi32>
+}

@@ -1833,6 +1833,36 @@ struct BoolPattern : ToNNAPI<TosaOp, NNAPIOp> {
   }
 };
 
+/// tosa.cast between f32, f16, i32 and i1 is CAST, but for float to i32:
+/// TOSA rounds to nearest, NNAPI does not say how it rounds.
+struct CastPattern : ToNNAPI<tosa::CastOp, CastOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::CastOp op,
+                                PatternRewriter &rewriter) const override {
+    for (auto [what, type] : {std::pair<StringRef, Type>{"operand", op.getInput().getType()},
+                              {"result", op.getType()}}) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || !tensor.hasStaticShape())
+        return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+          diag << what << " must have a static shape";
+        });
+      Type e = tensor.getElementType();
+      if (!e.isF32() && !e.isF16() && !e.isInteger(32) && !e.isInteger(1))
+        return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+          diag << what << " has element type " << e
+               << "; CAST converts between f32, f16, i32 and i1";
+        });
+    }
+    if (isa<FloatType>(op.getInput().getType().getElementType()) &&
+        op.getType().getElementType().isInteger(32))
+      return rewriter.notifyMatchFailure(
+          op, "NNAPI leaves the rounding of a float to an integer "
+              "unspecified; TOSA rounds to nearest");
+    rewriter.replaceOpWithNewOp<CastOp>(op, op.getType(), op.getInput());
+    return success();
+  }
+};
+
 /// tosa.argmax is ARGMAX; as a composite (`ofNegation`), the argmax of a
 /// negation (how the ONNX importer writes ArgMin) is ARGMIN of its input.
 template <bool ofNegation>
@@ -1973,7 +2003,8 @@ void mlir::nnapi::populateTosaToNNAPIPatterns(RewritePatternSet &patterns) {
                BoolPattern<tosa::LogicalAndOp, LogicalAndOp>,
                BoolPattern<tosa::LogicalOrOp, LogicalOrOp>,
                BoolPattern<tosa::LogicalNotOp, LogicalNotOp>,
-               BoolPattern<tosa::SelectOp, SelectOp>, ArgMaxPattern<false>,
+               BoolPattern<tosa::SelectOp, SelectOp>, CastPattern,
+               ArgMaxPattern<false>,
                ReducePattern<tosa::ReduceSumOp, ReduceSumOp>,
                ReducePattern<tosa::ReduceMaxOp, ReduceMaxOp>,
                ReducePattern<tosa::ReduceMinOp, ReduceMinOp>,

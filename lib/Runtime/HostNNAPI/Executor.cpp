@@ -25,13 +25,24 @@ bool kernelsMayRead(const void *p, size_t bytes) {
   return last / page == (last + kKernelSlackBytes) / page;
 }
 
+Storage storageOf(int32_t type) {
+  switch (type) {
+  case ANEURALNETWORKS_TENSOR_FLOAT16: return Storage::Half;
+  case ANEURALNETWORKS_TENSOR_INT32: return Storage::Int32;
+  case ANEURALNETWORKS_TENSOR_BOOL8: return Storage::Bool;
+  default: return Storage::Float;
+  }
+}
+
 /// The operands and shapes one reference step needs, copied out of the model
 /// so that the compilation does not depend on the model object.
 class ReferenceStep : public Step {
 public:
   ReferenceStep(const HostModel &m, const Operation &op, const OpParams &p)
       : opcode(op.opcode), params(p), inputs(op.inputs), outputs(op.outputs),
-        output(op.outputs[0]), outShape(m.operands[output].dims) {
+        output(op.outputs[0]), outShape(m.operands[output].dims),
+        from(storageOf(m.operands[inputs[0]].type)),
+        to(storageOf(m.operands[output].type)) {
     for (uint32_t idx : inputs)
       shapes.push_back(m.operands[idx].dims);
   }
@@ -92,6 +103,9 @@ public:
       break;
     case ANEURALNETWORKS_LOGICAL_NOT:
       logicalNot(bytes(0), outBytes, count);
+      break;
+    case ANEURALNETWORKS_CAST:
+      cast(in0, from, out, to, count);
       break;
     case ANEURALNETWORKS_SELECT:
       select(bytes(0), b[inputs[1]], b[inputs[2]], out, count);
@@ -198,6 +212,7 @@ private:
   uint32_t output; ///< outputs[0], the only one but SPLIT's.
   std::vector<Shape> shapes;
   Shape outShape;
+  Storage from, to; ///< CAST's element storage.
 };
 
 } // namespace
@@ -260,9 +275,16 @@ int Executor::plan(const HostModel &m, std::vector<bool> &views) {
       bindings[i] = reinterpret_cast<float *>(const_cast<uint8_t *>(o.value));
       continue;
     }
+    size_t n = numElements(o.dims);
+    if (o.type == ANEURALNETWORKS_TENSOR_INT32) {
+      // CAST's input: int32 bits in a float slot, copied for alignment.
+      constants[i].resize(n);
+      std::memcpy(constants[i].data(), o.value, n * sizeof(int32_t));
+      bindings[i] = constants[i].data();
+      continue;
+    }
     if (!isFloatTensor(o.type))
       continue;
-    size_t n = numElements(o.dims);
     if (o.type == ANEURALNETWORKS_TENSOR_FLOAT32 &&
         kernelsMayRead(o.value, n * sizeof(float))) {
       bindings[i] = reinterpret_cast<float *>(const_cast<uint8_t *>(o.value));

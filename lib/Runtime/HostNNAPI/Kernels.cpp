@@ -209,6 +209,42 @@ void logicalNot(const uint8_t *input, uint8_t *output, size_t count) {
     output[i] = !input[i];
 }
 
+void cast(const void *input, Storage from, void *output, Storage to,
+          size_t count) {
+  auto read = [&](size_t i) -> double {
+    switch (from) {
+    case Storage::Int32: return static_cast<const int32_t *>(input)[i];
+    case Storage::Bool: return static_cast<const uint8_t *>(input)[i] ? 1 : 0;
+    default: return static_cast<const float *>(input)[i];
+    }
+  };
+  for (size_t i = 0; i < count; ++i) {
+    double v = read(i);
+    switch (to) {
+    case Storage::Float:
+      static_cast<float *>(output)[i] = float(v);
+      break;
+    case Storage::Half:
+      static_cast<float *>(output)[i] = halfToFloat(floatToHalf(float(v)));
+      break;
+    case Storage::Int32: {
+      double t = std::trunc(v);
+      int32_t r = std::isnan(t) ? 0
+                  : t <= double(std::numeric_limits<int32_t>::min())
+                      ? std::numeric_limits<int32_t>::min()
+                  : t >= double(std::numeric_limits<int32_t>::max())
+                      ? std::numeric_limits<int32_t>::max()
+                      : int32_t(t);
+      static_cast<int32_t *>(output)[i] = r;
+      break;
+    }
+    case Storage::Bool:
+      static_cast<uint8_t *>(output)[i] = v != 0;
+      break;
+    }
+  }
+}
+
 void select(const uint8_t *condition, const float *onTrue,
             const float *onFalse, float *output, size_t count) {
   for (size_t i = 0; i < count; ++i)

@@ -214,6 +214,7 @@ private:
   int logicalNot();
   int argExtreme();
   int select();
+  int cast();
   int convLike(bool depthwise);
   int transposeConv();
   /// The fused activation and the (mandatory, NHWC) layout operand at
@@ -339,6 +340,25 @@ int Validator::logicalNot() {
   if (int rc = expectBoolTensor(0, "input", 1, 4))
     return rc;
   return expectOutputOf(in(0).dims, ANEURALNETWORKS_TENSOR_BOOL8);
+}
+
+int Validator::cast() {
+  if (int rc = expectCounts(1, 1, 1))
+    return rc;
+  auto castable = [](int32_t t) {
+    return isFloatTensor(t) || t == ANEURALNETWORKS_TENSOR_INT32 ||
+           t == ANEURALNETWORKS_TENSOR_BOOL8;
+  };
+  const char *types =
+      " must be TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_INT32 or TENSOR_BOOL8";
+  if (!castable(in(0).type))
+    return bad(std::string("input") + types);
+  if (!castable(out(0).type))
+    return bad(std::string("output") + types);
+  size_t rank = in(0).dims.size();
+  if (rank < 1 || rank > 4)
+    return bad("input has rank " + std::to_string(rank) + ", expected 1..4");
+  return expectOutputOf(in(0).dims, out(0).type);
 }
 
 int Validator::select() {
@@ -1203,6 +1223,8 @@ int Validator::run() {
     return depthSpace(false);
   case ANEURALNETWORKS_GATHER:
     return gather();
+  case ANEURALNETWORKS_CAST:
+    return cast();
   case ANEURALNETWORKS_SLICE:
     return slice();
   case ANEURALNETWORKS_SPLIT:

@@ -111,3 +111,19 @@ func.func @int_compare(%a: tensor<4xi32>) -> tensor<4xi1> attributes {nnapi.part
   %0 = tosa.greater %a, %a : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
   return %0 : tensor<4xi1>
 }
+
+// -----
+
+func.func @cast_float_to_int(%x: tensor<4xf32>) -> tensor<4xi32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'tosa.cast' cannot run on NNAPI: NNAPI leaves the rounding of a float to an integer unspecified; TOSA rounds to nearest}}
+  %0 = tosa.cast %x : (tensor<4xf32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @cast_int8(%x: tensor<4xi8>) -> tensor<4xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'tosa.cast' cannot run on NNAPI: operand has element type 'i8'; CAST converts between f32, f16, i32 and i1}}
+  %0 = tosa.cast %x : (tensor<4xi8>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

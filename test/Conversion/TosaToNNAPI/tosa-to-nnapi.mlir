@@ -610,3 +610,19 @@ func.func @split_unequal(%x: tensor<2x6xf32>) -> (tensor<2x2xf32>, tensor<2x4xf3
   %d = tosa.slice %x {start = array<i64: 0, 0>, size = array<i64: 2, 3>} : (tensor<2x6xf32>) -> tensor<2x3xf32>
   return %a, %b, %c, %d : tensor<2x2xf32>, tensor<2x4xf32>, tensor<2x3xf32>, tensor<2x3xf32>
 }
+
+// -----
+
+// tosa.cast between f32, f16, i32 and i1 is CAST; float to i32 is not (see
+// tosa-to-nnapi-invalid.mlir).
+// CHECK-LABEL: func @cast
+// CHECK: nnapi.cast %arg0 : (tensor<2x3xi1>) -> tensor<2x3xf32>
+// CHECK: nnapi.cast %arg1 : (tensor<2x3xi32>) -> tensor<2x3xf16>
+// CHECK: nnapi.cast %arg2 : (tensor<2x3xf32>) -> tensor<2x3xi1>
+// CHECK-NOT: tosa.
+func.func @cast(%m: tensor<2x3xi1>, %i: tensor<2x3xi32>, %x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf16>, tensor<2x3xi1>) attributes {nnapi.partition} {
+  %0 = tosa.cast %m : (tensor<2x3xi1>) -> tensor<2x3xf32>
+  %1 = tosa.cast %i : (tensor<2x3xi32>) -> tensor<2x3xf16>
+  %2 = tosa.cast %x : (tensor<2x3xf32>) -> tensor<2x3xi1>
+  return %0, %1, %2 : tensor<2x3xf32>, tensor<2x3xf16>, tensor<2x3xi1>
+}

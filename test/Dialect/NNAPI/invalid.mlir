@@ -643,3 +643,19 @@ func.func @split_axis(%x: tensor<2x6xf32>) {
   %0:2 = nnapi.split %x axis = 2 : (tensor<2x6xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
   return
 }
+
+// -----
+
+func.func @cast_shape(%x: tensor<2x3xf32>) {
+  // expected-error@+1 {{result shape [3, 2] does not match the expected [2, 3]}}
+  %0 = nnapi.cast %x : (tensor<2x3xf32>) -> tensor<3x2xf16>
+  return
+}
+
+// -----
+
+func.func @cast_type(%x: tensor<2x3xi8>) {
+  // expected-error@+1 {{operand #0 must be}}
+  %0 = nnapi.cast %x : (tensor<2x3xi8>) -> tensor<2x3xf32>
+  return
+}

@@ -208,3 +208,12 @@ func.func @split(%x: tensor<2x6xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>, tens
   %0:3 = nnapi.split %x axis = 1 : (tensor<2x6xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>)
   return %0#0, %0#1, %0#2 : tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>
 }
+
+// CHECK-LABEL: func @cast
+func.func @cast(%m: tensor<2x3xi1>, %i: tensor<2x3xi32>) -> (tensor<2x3xf32>, tensor<2x3xf16>) {
+  // CHECK: nnapi.cast %{{.*}} : (tensor<2x3xi1>) -> tensor<2x3xf32>
+  %0 = nnapi.cast %m : (tensor<2x3xi1>) -> tensor<2x3xf32>
+  // CHECK: nnapi.cast %{{.*}} : (tensor<2x3xi32>) -> tensor<2x3xf16>
+  %1 = nnapi.cast %i : (tensor<2x3xi32>) -> tensor<2x3xf16>
+  return %0, %1 : tensor<2x3xf32>, tensor<2x3xf16>
+}

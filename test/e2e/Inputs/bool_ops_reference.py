@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """Inputs and the numpy results of Inputs/bool_ops.mlir,
 select(((a > 0) & (b != 1) | (a >= b)) & [1, 0, 1, 1], a, b), and of
-Inputs/bool_reductions.mlir and Inputs/argmax.mlir.
+Inputs/bool_reductions.mlir, Inputs/argmax.mlir and Inputs/cast.mlir.
 
 Usage: bool_ops_reference.py DIR  (writes DIR/{a,b,expected}.npy and
-DIR/{ra,rb,any,all,x,argmax,argmin}.npy)
+DIR/{ra,rb,any,all,x,argmax,argmin,ids,cx,cast_sum,cast_half}.npy)
 """
 import os
 import sys
@@ -40,3 +40,16 @@ np.save(os.path.join(d, "argmax.npy"),
         np.nanargmax(x, axis=1).astype(np.int32))
 np.save(os.path.join(d, "argmin.npy"),
         np.nanargmin(x, axis=0).astype(np.int32))
+
+# Inputs/cast.mlir: int32 beyond float32's 24-bit mantissa, zeros of both
+# signs, NaN (true as a bool), values float16 rounds to even or overflows.
+ids = np.array([[0, 1, -7, 16777217, -2147483648, 101],
+                [5, 0, 0, 2, 3, 4]], np.int32)
+cx = np.array([[0.0, -0.0, np.nan, 1e-30, 1 + 2.0**-11, 70000.0],
+               [-2.5, 1 + 3 * 2.0**-11, 0.0, 1.0, -1.0, 65504.0]], np.float32)
+np.save(os.path.join(d, "ids.npy"), ids)
+np.save(os.path.join(d, "cx.npy"), cx)
+np.save(os.path.join(d, "cast_sum.npy"),
+        ids.astype(np.float32) + (cx != 0).astype(np.float32))
+with np.errstate(over="ignore"):
+    np.save(os.path.join(d, "cast_half.npy"), cx.astype(np.float16))

@@ -44,6 +44,15 @@ void logical(bool orNotAnd, const uint8_t *a, const Shape &aShape,
              const Shape &outShape);
 void logicalNot(const uint8_t *input, uint8_t *output, size_t count);
 /// SELECT: condition ? onTrue : onFalse, all of one shape.
+/// How the host device holds a tensor's elements: TENSOR_FLOAT32 and
+/// TENSOR_FLOAT16 as floats (float16 values rounded to float16), TENSOR_INT32
+/// as int32, TENSOR_BOOL8 as one byte.
+enum class Storage { Float, Half, Int32, Bool };
+/// CAST: a float narrows to float16 by rounding to nearest even, a float
+/// becomes an int32 truncated toward zero (saturated; NaN is 0), any value
+/// becomes the bool `value != 0` (NaN is true).
+void cast(const void *input, Storage from, void *output, Storage to,
+          size_t count);
 void select(const uint8_t *condition, const float *onTrue,
             const float *onFalse, float *output, size_t count);
 

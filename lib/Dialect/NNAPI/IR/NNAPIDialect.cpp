@@ -679,6 +679,12 @@ LogicalResult SliceOp::verify() {
   return success();
 }
 
+LogicalResult CastOp::verify() {
+  if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
+    return failure();
+  return verifyResultShape(*this, tensorType(getInput()).getShape());
+}
+
 LogicalResult SplitOp::verify() {
   if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
     return failure();

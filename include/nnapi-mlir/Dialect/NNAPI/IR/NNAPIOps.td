@@ -244,6 +244,36 @@ def NNAPI_LogicalNotOp : NNAPI_Op<"logical_not", "LOGICAL_NOT",
   let hasVerifier = 1;
 }
 
+def NNAPI_CastOp : NNAPI_Op<"cast", "CAST"> {
+  let summary = "convert elements to another type";
+  let description = [{
+    NNAPI CAST between TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_INT32 and (from
+    feature level 4) TENSOR_BOOL8 tensors of one shape: a float narrows to
+    float16 by rounding to nearest, an integer or bool becomes the float of
+    its value, any value becomes the bool `value != 0`. A float becomes an
+    integer by a rounding NNAPI leaves unspecified; the TOSA patterns never
+    ask for that.
+
+    ```mlir
+    %y = nnapi.cast %mask : (tensor<1x16xi1>) -> tensor<1x16xf32>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[NNAPI_FloatTensor, NNAPI_IntTensor,
+                                   NNAPI_BoolTensor]>:$input);
+  let results = (outs AnyTypeOf<[NNAPI_FloatTensor, NNAPI_IntTensor,
+                                 NNAPI_BoolTensor]>:$output);
+  let assemblyFormat = [{
+    $input attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let levelRules = [NNAPI_LevelRule<4, "TENSOR_BOOL8 operands", [{
+    ::llvm::cast<::mlir::ShapedType>(getInput().getType())
+        .getElementType().isInteger(1) ||
+    ::llvm::cast<::mlir::ShapedType>(getOutput().getType())
+        .getElementType().isInteger(1)
+  }]>];
+}
+
 def NNAPI_SelectOp : NNAPI_Op<"select", "SELECT"> {
   let summary = "choose elements of two tensors by a bool tensor";
   let description = [{
