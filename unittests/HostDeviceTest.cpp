@@ -1734,3 +1734,57 @@ TEST_F(HostDevice, CastConvertsBetweenElementTypes) {
                       "TENSOR_INT32 or TENSOR_BOOL8");
   }
 }
+
+/// STRIDED_SLICE with NNAPI's masks, negative indices and strides and
+/// shrunk axes.
+TEST_F(HostDevice, StridedSliceFollowsNNAPISemantics) {
+  auto run = [&](std::vector<int32_t> begins, std::vector<int32_t> ends,
+                 std::vector<int32_t> strides, int32_t beginMask,
+                 int32_t endMask, int32_t shrinkMask,
+                 std::vector<uint32_t> outShape,
+                 std::vector<float> expected) {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({3, 4});
+    uint32_t out = b.output(outShape);
+    b.operation(ANEURALNETWORKS_STRIDED_SLICE,
+                {x, b.tensorI32({2}, begins.data()),
+                 b.tensorI32({2}, ends.data()),
+                 b.tensorI32({2}, strides.data()), b.i32(beginMask),
+                 b.i32(endMask), b.i32(shrinkMask)},
+                {out});
+    // x[r][c] = 10 * r + c.
+    b.setInput(0, {0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23});
+    expectOutputs(b, {expected}, 0.0f);
+  };
+  // Rows 0 and 2, columns 1 and 3.
+  run({0, 1}, {3, 4}, {2, 2}, 0, 0, 0, {2, 2}, {1, 3, 21, 23});
+  // Negative strides from the end, -1 meaning the last element; an end
+  // before the first element clamps.
+  run({-1, -1}, {-100, 0}, {-2, -2}, 0, 0, 0, {2, 2}, {23, 21, 3, 1});
+  // Masks take the whole range whatever the indices say.
+  run({2, 3}, {0, 0}, {1, 3}, 3, 3, 0, {3, 2}, {0, 3, 10, 13, 20, 23});
+  // Row 1 shrunk away: a rank-1 result.
+  run({1, 0}, {2, 4}, {1, 1}, 0, 0, 1, {4}, {10, 11, 12, 13});
+
+  auto expectRejected = [&](std::vector<int32_t> strides,
+                            std::vector<int32_t> ends,
+                            std::vector<uint32_t> outShape,
+                            const char *message) {
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({3, 4});
+    int32_t begins[] = {0, 0};
+    uint32_t out = b.output(outShape);
+    b.operation(ANEURALNETWORKS_STRIDED_SLICE,
+                {x, b.tensorI32({2}, begins), b.tensorI32({2}, ends.data()),
+                 b.tensorI32({2}, strides.data()), b.i32(0), b.i32(0),
+                 b.i32(0)},
+                {out});
+    EXPECT_EQ(b.compile(nullptr), nullptr);
+    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
+  };
+  expectRejected({1, 0}, {3, 4}, {3, 4}, "strides must not be 0 (dimension 1)");
+  expectRejected({1, 1}, {3, 0}, {3, 1},
+                 "dimension 1 of the output would be empty");
+  expectRejected({1, 2}, {3, 4}, {3, 3},
+                 "output shape [3,3] differs from computed [3,2]");
+}

@@ -450,3 +450,19 @@ func.func @cast(%m: tensor<4xi1>, %i: tensor<4xi32>, %x: tensor<4xf32>) -> (tens
   %2 = tosa.cast %x : (tensor<4xf32>) -> tensor<4xi32>
   return %0, %1, %2 : tensor<4xf32>, tensor<4xf16>, tensor<4xi32>
 }
+
+// -----
+
+// STRIDED_SLICE is level 2 (the column slice is SLICE of level 3 alone).
+// FL2-LABEL: func @strided_slice
+// FL2: call @strided_slice_nnapi_0(%arg0)
+// FL2-NEXT: return
+func.func @strided_slice(%x: tensor<6x2xf32>) -> tensor<3x2xf32> {
+  // expected-remark@+1 {{stays on the host: part of a strided_slice pattern that needs NNAPI feature level 2 (STRIDED_SLICE), the target is 1}}
+  %r = tosa.reshape %x {new_shape = array<i64: 3, 2, 2>} : (tensor<6x2xf32>) -> tensor<3x2x2xf32>
+  // expected-remark@+1 {{stays on the host: part of a strided_slice pattern that needs NNAPI feature level 2 (STRIDED_SLICE), the target is 1}}
+  %c = tosa.slice %r {start = array<i64: 0, 0, 0>, size = array<i64: 3, 1, 2>} : (tensor<3x2x2xf32>) -> tensor<3x1x2xf32>
+  // expected-remark@+1 {{stays on the host: part of a strided_slice pattern that needs NNAPI feature level 2 (STRIDED_SLICE), the target is 1}}
+  %0 = tosa.reshape %c {new_shape = array<i64: 3, 2>} : (tensor<3x1x2xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}

@@ -37,16 +37,30 @@ void copyOperand(OpBuilder &builder, OpOperand &operand, Location loc) {
       builder.create<linalg::CopyOp>(loc, operand.get(), empty).getResult(0));
 }
 
+/// Whether `v` may bufferize to a strided view: a slice, or a reshape of
+/// one.
+bool mayBeStridedView(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (isa<tensor::ExtractSliceOp>(def))
+      return true;
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
+      return false;
+    v = def->getOperand(0);
+  }
+  return false;
+}
+
 struct CopyAliasedResultsPass
     : public nnapi::impl::NNAPICopyAliasedResultsBase<CopyAliasedResultsPass> {
   void runOnOperation() override {
-    // Call operands that bufferize to strided views: function arguments have
+    // Call operands that bufferize to strided views (a slice, or a reshape
+    // of one: a stepped ONNX Slice's column): function arguments have
     // identity layouts, and a cast between the two is invalid.
     getOperation().walk([&](func::CallOp call) {
       OpBuilder builder(call);
       for (OpOperand &operand : call->getOpOperands())
         if (isa<RankedTensorType>(operand.get().getType()) &&
-            operand.get().getDefiningOp<tensor::ExtractSliceOp>())
+            mayBeStridedView(operand.get()))
           copyOperand(builder, operand, call.getLoc());
     });
     for (auto func : getOperation().getOps<func::FuncOp>()) {

@@ -514,6 +514,69 @@ std::optional<GroupedConvMatch> matchGroupedConv(tosa::ConcatOp concat) {
   return m;
 }
 
+/// Every step-th element of one axis as the importer writes a stepped ONNX
+/// Slice: x (zero-padded at the end to count * step elements there, by less
+/// than a step), reshaped to [count, step] at that axis, column 0 sliced,
+/// reshaped back (or, after folding, straight to the shape a later reshape
+/// wanted). Members: the pad, both reshapes and the column slice.
+struct StridedSliceMatch {
+  SmallVector<Operation *> members;
+  Value input;
+  int64_t axis, step;
+};
+
+std::optional<StridedSliceMatch> matchStridedSlice(tosa::ReshapeOp root) {
+  if (!root)
+    return std::nullopt;
+  auto column = root.getInput1().getDefiningOp<tosa::SliceOp>();
+  if (!column || !column->hasOneUse())
+    return std::nullopt;
+  auto rows = column.getInput().getDefiningOp<tosa::ReshapeOp>();
+  if (!rows || !rows->hasOneUse())
+    return std::nullopt;
+  auto y = dyn_cast<RankedTensorType>(rows.getInput1().getType());
+  auto r = dyn_cast<RankedTensorType>(rows.getType());
+  if (!y || !r || !y.hasStaticShape() || !r.hasStaticShape() ||
+      r.getRank() != y.getRank() + 1)
+    return std::nullopt;
+  // The axis a of y that became [count, step] at a, a + 1.
+  std::optional<int64_t> axis;
+  for (int64_t a = 0; a < y.getRank() && !axis; ++a) {
+    SmallVector<int64_t> merged(r.getShape());
+    merged[a] *= merged[a + 1];
+    merged.erase(merged.begin() + a + 1);
+    if (ArrayRef<int64_t>(merged) == y.getShape() && r.getDimSize(a + 1) > 1)
+      axis = a;
+  }
+  if (!axis)
+    return std::nullopt;
+  int64_t a = *axis, count = r.getDimSize(a), step = r.getDimSize(a + 1);
+  SmallVector<int64_t> firstColumn(r.getShape());
+  firstColumn[a + 1] = 1;
+  if (!llvm::all_of(column.getStart(), [](int64_t v) { return v == 0; }) ||
+      column.getSize() != ArrayRef<int64_t>(firstColumn))
+    return std::nullopt;
+  // y is x or x padded at the end of the axis by less than a step.
+  SmallVector<Operation *> members;
+  Value x = rows.getInput1();
+  Operation *def = x.getDefiningOp();
+  if (auto pad = dyn_cast_or_null<tosa::PadOp>(def)) {
+    DenseIntElementsAttr pads;
+    if (!pad->hasOneUse() || !matchPattern(pad.getPadding(), m_Constant(&pads)))
+      return std::nullopt;
+    SmallVector<int64_t> p = llvm::to_vector(pads.getValues<int64_t>());
+    for (int64_t i = 0; i < int64_t(p.size()); ++i)
+      if (p[i] != 0 && i != 2 * a + 1)
+        return std::nullopt;
+    if (p[2 * a + 1] >= step)
+      return std::nullopt;
+    members.push_back(pad);
+    x = pad.getInput1();
+  }
+  llvm::append_range(members, SmallVector<Operation *>{rows, column, root});
+  return StridedSliceMatch{std::move(members), x, a, step};
+}
+
 /// A split as the importer writes ONNX Split: tosa.slice ops of one input in
 /// one block that cut one dimension into equal pieces, each piece once (a
 /// repeated piece stays a SLICE). Any of the slices finds all of them;
@@ -774,6 +837,7 @@ const CompositeKind kComposites[] = {
     {"not_equal", membersOf<tosa::LogicalNotOp, matchNotEqual>},
     {"argmin", membersOf<tosa::ArgMaxOp, matchArgMin>},
     {"split", membersOf<tosa::SliceOp, matchSplit>},
+    {"strided_slice", membersOf<tosa::ReshapeOp, matchStridedSlice>},
 };
 } // namespace
 
@@ -1523,6 +1587,36 @@ struct ChannelShufflePattern : ToNNAPI<tosa::ReshapeOp, ChannelShuffleOp> {
   }
 };
 
+struct StridedSlicePattern
+    : ToNNAPI<tosa::ReshapeOp, StridedSliceOp, ReshapeOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<StridedSliceMatch> m = matchStridedSlice(op);
+    if (!m)
+      return rewriter.notifyMatchFailure(op, "not every step-th element");
+    for (Operation *member : m->members)
+      if (failed(checkDataTensors(member, rewriter)))
+        return failure();
+    auto x = cast<RankedTensorType>(m->input.getType());
+    SmallVector<int64_t> begin(x.getRank(), 0), end(x.getShape()),
+        strides(x.getRank(), 1), shape(x.getShape());
+    strides[m->axis] = m->step;
+    shape[m->axis] = (shape[m->axis] + m->step - 1) / m->step;
+    Value sliced = rewriter.create<StridedSliceOp>(
+        op.getLoc(), RankedTensorType::get(shape, x.getElementType()),
+        m->input, rewriter.getDenseI64ArrayAttr(begin),
+        rewriter.getDenseI64ArrayAttr(end),
+        rewriter.getDenseI64ArrayAttr(strides));
+    // A reshape folded into the last one stays a RESHAPE.
+    if (sliced.getType() == op.getType())
+      rewriter.replaceOp(op, sliced);
+    else
+      rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), sliced);
+    return success();
+  }
+};
+
 struct SplitPattern : ToNNAPI<tosa::SliceOp, SplitOp> {
   using ToNNAPI::ToNNAPI;
   LogicalResult matchAndRewrite(tosa::SliceOp op,
@@ -1954,6 +2048,10 @@ void mlir::nnapi::populateTosaToNNAPICompositePatterns(
   patterns.addWithLabel<LocalResponsePattern>(
       {"local_response_normalization (x * pow(bias + k * sum of shifted "
        "squares, -beta))"},
+      patterns.getContext());
+  patterns.addWithLabel<StridedSlicePattern>(
+      {"strided_slice (pad to count x step, reshape to rows, first "
+       "column, reshape back)"},
       patterns.getContext());
   patterns.addWithLabel<SplitPattern>(
       {"split (slices cutting one axis into equal pieces)"},

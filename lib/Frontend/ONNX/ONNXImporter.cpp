@@ -83,6 +83,7 @@ private:
   }
   Value reshape(Value v, ArrayRef<int64_t> shape);
   Value transpose(Value v, ArrayRef<int64_t> perm);
+  Value everyNth(Value v, int64_t axis, int64_t step, int64_t count);
   Value toRank(Value v, int64_t rank);
   Value unary(StringRef opName, Value v);
   template <typename OpTy> Value binary(Value a, Value b);
@@ -340,6 +341,38 @@ Value Importer::reshape(Value v, ArrayRef<int64_t> shape) {
   auto type = RankedTensorType::get(shape, typeOf(v).getElementType());
   return builder.create<tosa::ReshapeOp>(loc, type, v,
                                          builder.getDenseI64ArrayAttr(shape));
+}
+
+/// Elements 0, step, ..., (count - 1) * step of `axis`, whose size is
+/// (count - 1) * step + 1 to count * step: zero-padded to count * step, reshaped to
+/// [count, step] there, column 0 sliced, reshaped back (the strided_slice
+/// composite of TosaToNNAPI).
+Value Importer::everyNth(Value v, int64_t axis, int64_t step, int64_t count) {
+  RankedTensorType t = typeOf(v);
+  int64_t rank = t.getRank(), size = t.getDimSize(axis);
+  if (size < count * step) {
+    SmallVector<int64_t> pads(2 * rank, 0);
+    pads[2 * axis + 1] = count * step - size;
+    Shape padded(t.getShape());
+    padded[axis] = count * step;
+    v = builder.create<tosa::PadOp>(
+        loc, RankedTensorType::get(padded, t.getElementType()), v,
+        constant(DenseElementsAttr::get(
+            RankedTensorType::get({rank, 2}, builder.getI64Type()),
+            ArrayRef<int64_t>(pads))),
+        splat(t.getElementType(), {}, 0));
+  }
+  Shape rows(t.getShape());
+  rows[axis] = step;
+  rows.insert(rows.begin() + axis, count);
+  v = reshape(v, rows);
+  Shape start(rank + 1, 0), column(rows);
+  column[axis + 1] = 1;
+  v = builder.create<tosa::SliceOp>(
+      loc, RankedTensorType::get(column, t.getElementType()), v,
+      builder.getDenseI64ArrayAttr(start), builder.getDenseI64ArrayAttr(column));
+  column.erase(column.begin() + axis + 1);
+  return reshape(v, column);
 }
 
 Value Importer::transpose(Value v, ArrayRef<int64_t> perm) {

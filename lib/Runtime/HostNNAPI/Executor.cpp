@@ -182,6 +182,10 @@ public:
     case ANEURALNETWORKS_SLICE:
       slice(in0, shapes[0], params.indices, out, outShape);
       break;
+    case ANEURALNETWORKS_STRIDED_SLICE:
+      stridedSlice(in0, shapes[0], params.indices, params.strides, out,
+                   params.sliceShape);
+      break;
     case ANEURALNETWORKS_SPLIT: {
       // Equal pieces along the axis, each a slice of the input.
       std::vector<int32_t> begin(shapes[0].size(), 0);

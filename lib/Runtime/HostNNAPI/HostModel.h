@@ -60,9 +60,11 @@ struct OpParams {
   float beta = 1.0f;          ///< SOFTMAX, LOG_SOFTMAX.
   float alpha = 1.0f;         ///< ELU.
   uint32_t batch = 0;         ///< FULLY_CONNECTED: flattened input rows.
-  /// TRANSPOSE: perm; SLICE: begin; PAD, PAD_V2, MIRROR_PAD: padding before
-  /// each dimension; GATHER: the indices.
+  /// TRANSPOSE: perm; SLICE, STRIDED_SLICE: begin (resolved); PAD, PAD_V2,
+  /// MIRROR_PAD: padding before each dimension; GATHER: the indices.
   std::vector<int32_t> indices;
+  std::vector<int32_t> strides; ///< STRIDED_SLICE, per input dimension.
+  Shape sliceShape; ///< STRIDED_SLICE: elements per input dimension.
   float padValue = 0.0f;      ///< PAD_V2.
   PadMode padMode = PadMode::Constant; ///< PAD*, MIRROR_PAD.
   std::vector<bool> reduced;  ///< MEAN, REDUCE_*: per input dimension.

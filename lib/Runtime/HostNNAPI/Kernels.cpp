@@ -596,11 +596,19 @@ void transpose(const float *input, const Shape &is,
 
 void slice(const float *input, const Shape &is,
            const std::vector<int32_t> &begin, float *output, const Shape &os) {
+  stridedSlice(input, is, begin, std::vector<int32_t>(is.size(), 1), output,
+               os);
+}
+
+void stridedSlice(const float *input, const Shape &is,
+                  const std::vector<int32_t> &begin,
+                  const std::vector<int32_t> &strides, float *output,
+                  const Shape &counts) {
   std::vector<size_t> inStrides = stridesOf(is);
-  forEachIndex(os, [&](const std::vector<uint32_t> &o, size_t flat) {
-    size_t src = 0;
+  forEachIndex(counts, [&](const std::vector<uint32_t> &o, size_t flat) {
+    int64_t src = 0;
     for (size_t d = 0; d < o.size(); ++d)
-      src += (o[d] + begin[d]) * inStrides[d];
+      src += (begin[d] + int64_t(o[d]) * strides[d]) * int64_t(inStrides[d]);
     output[flat] = input[src];
   });
 }

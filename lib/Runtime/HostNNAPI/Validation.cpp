@@ -10,6 +10,7 @@
 
 #include "HostModel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -237,6 +238,7 @@ private:
   int depthSpace(bool toSpace);
   int gather();
   int slice();
+  int stridedSlice();
   int split();
   int tile();
   int reduce(bool mean, bool boolean);
@@ -1019,6 +1021,66 @@ int Validator::slice() {
   return expectOutput(shape);
 }
 
+int Validator::stridedSlice() {
+  // input, begins, ends, strides, begin_mask, end_mask, shrink_axis_mask.
+  if (int rc = expectCounts(7, 7, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 1, 4))
+    return rc;
+  const Shape &is = in(0).dims;
+  uint32_t rank = uint32_t(is.size());
+  std::vector<int32_t> begins, ends, strides;
+  if (int rc = int32Tensor(1, "begins", {rank}, begins))
+    return rc;
+  if (int rc = int32Tensor(2, "ends", {rank}, ends))
+    return rc;
+  if (int rc = int32Tensor(3, "strides", {rank}, strides))
+    return rc;
+  int32_t masks[3];
+  const char *maskNames[] = {"begin_mask", "end_mask", "shrink_axis_mask"};
+  for (size_t i = 0; i < 3; ++i) {
+    if (int rc = expectScalar(4 + i, ANEURALNETWORKS_INT32, maskNames[i]))
+      return rc;
+    masks[i] = m.i32(op.inputs[4 + i]);
+  }
+  Shape shape;
+  for (uint32_t d = 0; d < rank; ++d) {
+    int64_t dim = is[d], st = strides[d];
+    bool shrink = (masks[2] >> d) & 1;
+    if (st == 0)
+      return bad("strides must not be 0 (dimension " + std::to_string(d) + ")");
+    // Negative indices count from the end; a mask takes the whole range.
+    auto resolve = [&](int64_t v, bool whole, bool isEnd) {
+      if (whole)
+        return isEnd ? (st > 0 ? dim : int64_t(-1))
+                     : (st > 0 ? int64_t(0) : dim - 1);
+      v = v < 0 ? v + dim : v;
+      return st > 0 ? std::clamp<int64_t>(v, 0, dim)
+                    : std::clamp<int64_t>(v, -1, dim - 1);
+    };
+    int64_t b = resolve(begins[d], !shrink && ((masks[0] >> d) & 1), false);
+    int64_t e = resolve(ends[d], (masks[1] >> d) & 1, true);
+    if (shrink) {
+      // One element, at begin.
+      if (b < 0 || b >= dim)
+        return bad("the shrunk dimension " + std::to_string(d) +
+                   " begins outside the input");
+      st = 1;
+      e = b + 1;
+    }
+    int64_t count = st > 0 ? (e - b + st - 1) / st : (b - e - st - 1) / -st;
+    if (count <= 0)
+      return bad("dimension " + std::to_string(d) +
+                 " of the output would be empty");
+    params.indices.push_back(int32_t(b));
+    params.strides.push_back(int32_t(st));
+    params.sliceShape.push_back(uint32_t(count));
+    if (!shrink)
+      shape.push_back(uint32_t(count));
+  }
+  return expectOutput(shape);
+}
+
 int Validator::split() {
   // input, axis, num_splits; num_splits outputs of equal size.
   if (op.inputs.size() != 3)
@@ -1229,6 +1291,8 @@ int Validator::run() {
     return slice();
   case ANEURALNETWORKS_SPLIT:
     return split();
+  case ANEURALNETWORKS_STRIDED_SLICE:
+    return stridedSlice();
   case ANEURALNETWORKS_TILE:
     return tile();
   case ANEURALNETWORKS_MEAN:

@@ -278,6 +278,13 @@ LogicalResult BlobBuilder::addOperation(Operation *op) {
         in.push_back(int32Tensor(op.getBegin()));
         in.push_back(int32Tensor(op.getOutput().getType().getShape()));
       })
+      .Case([&](StridedSliceOp op) {
+        in.push_back(int32Tensor(op.getBegin()));
+        in.push_back(int32Tensor(op.getEnd()));
+        in.push_back(int32Tensor(op.getStrides()));
+        for (int i = 0; i < 3; ++i) // begin, end and shrink-axis masks
+          in.push_back(model.addInt32(0));
+      })
       .Case([&](SplitOp op) {
         in.push_back(model.addInt32(static_cast<int32_t>(op.getAxis())));
         in.push_back(

@@ -626,3 +626,45 @@ func.func @cast(%m: tensor<2x3xi1>, %i: tensor<2x3xi32>, %x: tensor<2x3xf32>) ->
   %2 = tosa.cast %x : (tensor<2x3xf32>) -> tensor<2x3xi1>
   return %0, %1, %2 : tensor<2x3xf32>, tensor<2x3xf16>, tensor<2x3xi1>
 }
+
+// -----
+
+// The importer's every-step-th-element form of a stepped Slice (pad to
+// count x step, rows, first column, back) is one STRIDED_SLICE; when the
+// last reshape was folded into a later one, a RESHAPE follows it.
+// CHECK-LABEL: func @strided_slice
+// CHECK: %[[S:.*]] = nnapi.strided_slice %arg0 begin = [0, 0] end = [3, 9] strides = [1, 4] : (tensor<3x9xf32>) -> tensor<3x3xf32>
+// CHECK: %[[T:.*]] = nnapi.strided_slice %arg1 begin = [0, 0] end = [6, 2] strides = [2, 1] : (tensor<6x2xf32>) -> tensor<3x2xf32>
+// CHECK: nnapi.reshape %[[T]] : (tensor<3x2xf32>) -> tensor<6xf32>
+// CHECK-NOT: tosa.
+func.func @strided_slice(%x: tensor<3x9xf32>, %y: tensor<6x2xf32>) -> (tensor<3x3xf32>, tensor<6xf32>) attributes {nnapi.partition} {
+  %pads = "tosa.const"() {value = dense<[[0, 0], [0, 3]]> : tensor<2x2xi64>} : () -> tensor<2x2xi64>
+  %zero = "tosa.const"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %p = tosa.pad %x, %pads, %zero : (tensor<3x9xf32>, tensor<2x2xi64>, tensor<f32>) -> tensor<3x12xf32>
+  %r = tosa.reshape %p {new_shape = array<i64: 3, 3, 4>} : (tensor<3x12xf32>) -> tensor<3x3x4xf32>
+  %c = tosa.slice %r {start = array<i64: 0, 0, 0>, size = array<i64: 3, 3, 1>} : (tensor<3x3x4xf32>) -> tensor<3x3x1xf32>
+  %0 = tosa.reshape %c {new_shape = array<i64: 3, 3>} : (tensor<3x3x1xf32>) -> tensor<3x3xf32>
+  %r2 = tosa.reshape %y {new_shape = array<i64: 3, 2, 2>} : (tensor<6x2xf32>) -> tensor<3x2x2xf32>
+  %c2 = tosa.slice %r2 {start = array<i64: 0, 0, 0>, size = array<i64: 3, 1, 2>} : (tensor<3x2x2xf32>) -> tensor<3x1x2xf32>
+  %1 = tosa.reshape %c2 {new_shape = array<i64: 6>} : (tensor<3x1x2xf32>) -> tensor<6xf32>
+  return %0, %1 : tensor<3x3xf32>, tensor<6xf32>
+}
+
+// -----
+
+// A pad of a step or more, or a column other than the first, is not every
+// step-th element of x.
+// CHECK-LABEL: func @not_strided_slice
+// CHECK-NOT: nnapi.strided_slice
+func.func @not_strided_slice(%x: tensor<3x8xf32>) -> (tensor<3x3xf32>, tensor<3x2xf32>) attributes {nnapi.partition} {
+  %pads = "tosa.const"() {value = dense<[[0, 0], [0, 4]]> : tensor<2x2xi64>} : () -> tensor<2x2xi64>
+  %zero = "tosa.const"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>
+  %p = tosa.pad %x, %pads, %zero : (tensor<3x8xf32>, tensor<2x2xi64>, tensor<f32>) -> tensor<3x12xf32>
+  %r = tosa.reshape %p {new_shape = array<i64: 3, 3, 4>} : (tensor<3x12xf32>) -> tensor<3x3x4xf32>
+  %c = tosa.slice %r {start = array<i64: 0, 0, 0>, size = array<i64: 3, 3, 1>} : (tensor<3x3x4xf32>) -> tensor<3x3x1xf32>
+  %0 = tosa.reshape %c {new_shape = array<i64: 3, 3>} : (tensor<3x3x1xf32>) -> tensor<3x3xf32>
+  %r2 = tosa.reshape %x {new_shape = array<i64: 3, 2, 4>} : (tensor<3x8xf32>) -> tensor<3x2x4xf32>
+  %c2 = tosa.slice %r2 {start = array<i64: 0, 0, 1>, size = array<i64: 3, 2, 1>} : (tensor<3x2x4xf32>) -> tensor<3x2x1xf32>
+  %1 = tosa.reshape %c2 {new_shape = array<i64: 3, 2>} : (tensor<3x2x1xf32>) -> tensor<3x2xf32>
+  return %0, %1 : tensor<3x3xf32>, tensor<3x2xf32>
+}

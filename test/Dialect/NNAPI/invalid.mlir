@@ -659,3 +659,27 @@ func.func @cast_type(%x: tensor<2x3xi8>) {
   %0 = nnapi.cast %x : (tensor<2x3xi8>) -> tensor<2x3xf32>
   return
 }
+
+// -----
+
+func.func @strided_slice_range(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{dimension 1: the range [5, 9) is empty or leaves the input's 8}}
+  %0 = nnapi.strided_slice %x begin = [0, 5] end = [4, 9] strides = [1, 1] : (tensor<4x8xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @strided_slice_stride(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{'strides' elements must be >= 1, got 0}}
+  %0 = nnapi.strided_slice %x begin = [0, 0] end = [4, 8] strides = [1, 0] : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @strided_slice_shape(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{result shape [2, 2] does not match the expected [2, 3]}}
+  %0 = nnapi.strided_slice %x begin = [0, 0] end = [4, 8] strides = [2, 3] : (tensor<4x8xf32>) -> tensor<2x2xf32>
+  return
+}

@@ -217,3 +217,10 @@ func.func @cast(%m: tensor<2x3xi1>, %i: tensor<2x3xi32>) -> (tensor<2x3xf32>, te
   %1 = nnapi.cast %i : (tensor<2x3xi32>) -> tensor<2x3xf16>
   return %0, %1 : tensor<2x3xf32>, tensor<2x3xf16>
 }
+
+// CHECK-LABEL: func @strided_slice
+func.func @strided_slice(%x: tensor<4x8xf32>) -> tensor<2x3xf32> {
+  // CHECK: nnapi.strided_slice %{{.*}} begin = [0, 1] end = [4, 8] strides = [2, 3] : (tensor<4x8xf32>) -> tensor<2x3xf32>
+  %0 = nnapi.strided_slice %x begin = [0, 1] end = [4, 8] strides = [2, 3] : (tensor<4x8xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -140,6 +140,13 @@ void transpose(const float *input, const Shape &inputShape,
 void slice(const float *input, const Shape &inputShape,
            const std::vector<int32_t> &begin, float *output,
            const Shape &outputShape);
+/// STRIDED_SLICE after its masks and negative indices are resolved: along
+/// each input dimension d, counts[d] elements begin[d] + k * strides[d]
+/// (strides may be negative).
+void stridedSlice(const float *input, const Shape &inputShape,
+                  const std::vector<int32_t> &begin,
+                  const std::vector<int32_t> &strides, float *output,
+                  const Shape &counts);
 /// PAD and PAD_V2 fill with `value`; MIRROR_PAD mirrors without the edge
 /// (Reflect) or with it (Symmetric).
 enum class PadMode { Constant, Reflect, Symmetric };

@@ -685,6 +685,27 @@ LogicalResult CastOp::verify() {
   return verifyResultShape(*this, tensorType(getInput()).getShape());
 }
 
+LogicalResult StridedSliceOp::verify() {
+  if (failed(verifySameElementType(*this)) ||
+      failed(verifyRank(*this, getInput(), "input", 1, 4)))
+    return failure();
+  auto in = tensorType(getInput()).getShape();
+  size_t rank = in.size();
+  if (failed(verifyArray(*this, "begin", getBegin(), rank, 0)) ||
+      failed(verifyArray(*this, "end", getEnd(), rank, 1)) ||
+      failed(verifyArray(*this, "strides", getStrides(), rank, 1)))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t b = getBegin()[d], e = getEnd()[d], st = getStrides()[d];
+    if (b >= e || e > in[d])
+      return emitOpError() << "dimension " << d << ": the range [" << b << ", "
+                           << e << ") is empty or leaves the input's " << in[d];
+    shape.push_back((e - b + st - 1) / st);
+  }
+  return verifyResultShape(*this, shape);
+}
+
 LogicalResult SplitOp::verify() {
   if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
     return failure();

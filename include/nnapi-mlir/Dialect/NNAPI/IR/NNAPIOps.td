@@ -848,6 +848,30 @@ def NNAPI_SliceOp : NNAPI_Op<"slice", "SLICE"> {
   let hasVerifier = 1;
 }
 
+def NNAPI_StridedSliceOp : NNAPI_Op<"strided_slice", "STRIDED_SLICE"> {
+  let summary = "every stride-th element of a block of the input";
+  let description = [{
+    NNAPI STRIDED_SLICE with positive strides and no masks: along each
+    dimension d, the elements begin[d], begin[d] + strides[d], ... below
+    end[d] (0 <= begin < end <= size), so the result has
+    ceil((end - begin) / stride) elements there. The serializer emits the
+    three arrays as NNAPI's constant operands and zero masks.
+
+    ```mlir
+    %y = nnapi.strided_slice %x begin = [0, 1] end = [4, 8] strides = [2, 3]
+        : (tensor<4x8xf32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, DenseI64ArrayAttr:$begin,
+                       DenseI64ArrayAttr:$end, DenseI64ArrayAttr:$strides);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `begin` `=` $begin `end` `=` $end `strides` `=` $strides attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def NNAPI_SplitOp : NNAPI_Op<"split", "SPLIT"> {
   let summary = "equal pieces of the input along one axis";
   let description = [{
