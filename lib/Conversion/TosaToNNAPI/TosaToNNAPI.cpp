@@ -514,6 +514,14 @@ std::optional<GroupedConvMatch> matchGroupedConv(tosa::ConcatOp concat) {
   return m;
 }
 
+/// Whether `split` is `x` with dimension a cut into split[a], split[a + 1].
+bool splitsAxis(ArrayRef<int64_t> split, ArrayRef<int64_t> x, int64_t a) {
+  SmallVector<int64_t> merged(split);
+  merged[a] *= merged[a + 1];
+  merged.erase(merged.begin() + a + 1);
+  return ArrayRef<int64_t>(merged) == x;
+}
+
 /// Every step-th element of one axis as the importer writes a stepped ONNX
 /// Slice: x (zero-padded at the end to count * step elements there, by less
 /// than a step), reshaped to [count, step] at that axis, column 0 sliced,
@@ -542,10 +550,7 @@ std::optional<StridedSliceMatch> matchStridedSlice(tosa::ReshapeOp root) {
   // The axis a of y that became [count, step] at a, a + 1.
   std::optional<int64_t> axis;
   for (int64_t a = 0; a < y.getRank() && !axis; ++a) {
-    SmallVector<int64_t> merged(r.getShape());
-    merged[a] *= merged[a + 1];
-    merged.erase(merged.begin() + a + 1);
-    if (ArrayRef<int64_t>(merged) == y.getShape() && r.getDimSize(a + 1) > 1)
+    if (splitsAxis(r.getShape(), y.getShape(), a) && r.getDimSize(a + 1) > 1)
       axis = a;
   }
   if (!axis)
@@ -660,10 +665,7 @@ std::optional<ChannelShuffleMatch> matchChannelShuffle(tosa::ReshapeOp root) {
     std::swap(expected[a], expected[a + 1]);
     if (perm != ArrayRef<int64_t>(expected))
       continue;
-    SmallVector<int64_t> merged(mid.getShape());
-    merged[a] *= merged[a + 1];
-    merged.erase(merged.begin() + a + 1);
-    if (ArrayRef<int64_t>(merged) != x.getShape() || mid.getDimSize(a) < 1)
+    if (!splitsAxis(mid.getShape(), x.getShape(), a) || mid.getDimSize(a) < 1)
       return std::nullopt;
     return ChannelShuffleMatch{{inner, transpose, root}, inner.getInput1(),
                                mid.getDimSize(a), a};
