@@ -555,7 +555,7 @@ std::optional<StridedSliceMatch> matchStridedSlice(tosa::ReshapeOp root) {
   }
   if (!axis)
     return std::nullopt;
-  int64_t a = *axis, count = r.getDimSize(a), step = r.getDimSize(a + 1);
+  int64_t a = *axis, step = r.getDimSize(a + 1);
   SmallVector<int64_t> firstColumn(r.getShape());
   firstColumn[a + 1] = 1;
   if (!llvm::all_of(column.getStart(), [](int64_t v) { return v == 0; }) ||
