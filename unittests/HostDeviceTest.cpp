@@ -89,6 +89,12 @@ protected:
     return xnnpack;
   }
 
+  /// Expects `b`'s model to fail to compile with `message` in the error.
+  void expectRejected(HostModelBuilder &b, const char *message) {
+    EXPECT_EQ(b.compile(nullptr), nullptr);
+    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
+  }
+
   NNAPIFunctionTable fn;
   int (*info)(const ANeuralNetworksCompilation *, uint32_t *, uint32_t *,
               uint64_t *) = nullptr;
@@ -500,10 +506,6 @@ TEST_F(HostDevice, UnknownKernelModeIsAnError) {
 /// Malformed operations that once made the host device read past its
 /// operands or overflow: each is rejected with a message, nothing is read.
 TEST_F(HostDevice, RejectsMalformedOperationsWithoutOverflowing) {
-  auto expectRejected = [&](HostModelBuilder &b, const char *message) {
-    EXPECT_EQ(b.compile(nullptr), nullptr);
-    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
-  };
   {
     // 8 inputs, the 8th an INT32: neither the implicit form (7, then a
     // BOOL layout) nor the explicit one (10): the explicit paddings that
@@ -596,10 +598,6 @@ TEST(BufferPlan, NeverOverlapsLiveBuffersAndStaysWithinTheirSum) {
 /// MAXIMUM, MINIMUM and POW have no fused-activation operand and no rank-0
 /// tensors; the element-wise unary operations one input of rank 1 to 4.
 TEST_F(HostDevice, RejectsMalformedElementwiseOperations) {
-  auto expectRejected = [&](HostModelBuilder &b, const char *message) {
-    EXPECT_EQ(b.compile(nullptr), nullptr);
-    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
-  };
   {
     HostModelBuilder b(fn);
     uint32_t x = b.input({2, 3});
@@ -651,10 +649,6 @@ TEST_F(HostDevice, UnfusedAddPropagatesNaN) {
 /// The operand rules of the data movement, reduction and matrix product
 /// operations.
 TEST_F(HostDevice, RejectsMalformedDataAndReductionOperations) {
-  auto expectRejected = [&](HostModelBuilder &b, const char *message) {
-    EXPECT_EQ(b.compile(nullptr), nullptr);
-    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
-  };
   {
     HostModelBuilder b(fn);
     uint32_t x = b.input({2, 3});
@@ -910,10 +904,6 @@ TEST_F(HostDevice, UpsamplingOperationsFollowNNAPISemantics) {
 }
 
 TEST_F(HostDevice, RejectsMalformedUpsamplingOperations) {
-  auto expectRejected = [&](HostModelBuilder &b, const char *message) {
-    EXPECT_EQ(b.compile(nullptr), nullptr);
-    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
-  };
   auto transposeConv = [&](std::vector<uint32_t> inShape,
                            std::vector<uint32_t> filterShape,
                            uint32_t biasSize, std::array<int32_t, 4> pad,
@@ -1027,10 +1017,6 @@ TEST_F(HostDevice, ActivationOperationsFollowNNAPISemantics) {
 }
 
 TEST_F(HostDevice, RejectsMalformedActivationOperations) {
-  auto expectRejected = [&](HostModelBuilder &b, const char *message) {
-    EXPECT_EQ(b.compile(nullptr), nullptr);
-    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
-  };
   {
     HostModelBuilder b(fn);
     uint32_t x = b.input({2, 3});
@@ -1142,10 +1128,6 @@ TEST_F(HostDevice, MirrorPadReverseAndGatherFollowNNAPISemantics) {
 }
 
 TEST_F(HostDevice, RejectsMalformedMirrorPadReverseAndGather) {
-  auto expectRejected = [&](HostModelBuilder &b, const char *message) {
-    EXPECT_EQ(b.compile(nullptr), nullptr);
-    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
-  };
   auto mirror = [&](int32_t mode, int32_t before, std::vector<uint32_t> out,
                     const char *message) {
     HostModelBuilder b(fn);
@@ -1397,10 +1379,6 @@ TEST_F(HostDevice, ComparisonsLogicalOperationsAndSelect) {
 }
 
 TEST_F(HostDevice, RejectsMalformedBoolOperations) {
-  auto expectRejected = [&](HostModelBuilder &b, const char *message) {
-    EXPECT_EQ(b.compile(nullptr), nullptr);
-    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
-  };
   {
     // A comparison writes TENSOR_BOOL8, not float.
     HostModelBuilder b(fn);
@@ -1626,10 +1604,6 @@ TEST_F(HostDevice, SplitCutsEqualPiecesInOrder) {
     b.setInput(0, {0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15});
     expectOutputs(b, {{0, 1, 10, 11}, {2, 3, 12, 13}, {4, 5, 14, 15}}, 0.0f);
   }
-  auto expectRejected = [&](HostModelBuilder &b, const char *message) {
-    EXPECT_EQ(b.compile(nullptr), nullptr);
-    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
-  };
   {
     HostModelBuilder b(fn);
     uint32_t x = b.input({2, 5});
@@ -1712,10 +1686,6 @@ TEST_F(HostDevice, CastConvertsBetweenElementTypes) {
     expectOutputs(b,
                   {{0, 0, 1, 1}, {-7, 0, 16777216.0f, 3}, {1, 0, 0, 1}}, 0.0f);
   }
-  auto expectRejected = [&](HostModelBuilder &b, const char *message) {
-    EXPECT_EQ(b.compile(nullptr), nullptr);
-    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
-  };
   {
     HostModelBuilder b(fn);
     uint32_t x = b.input({2, 3});
@@ -1766,7 +1736,7 @@ TEST_F(HostDevice, StridedSliceFollowsNNAPISemantics) {
   // Row 1 shrunk away: a rank-1 result.
   run({1, 0}, {2, 4}, {1, 1}, 0, 0, 1, {4}, {10, 11, 12, 13});
 
-  auto expectRejected = [&](std::vector<int32_t> strides,
+  auto rejects = [&](std::vector<int32_t> strides,
                             std::vector<int32_t> ends,
                             std::vector<uint32_t> outShape,
                             const char *message) {
@@ -1779,12 +1749,10 @@ TEST_F(HostDevice, StridedSliceFollowsNNAPISemantics) {
                  b.tensorI32({2}, strides.data()), b.i32(0), b.i32(0),
                  b.i32(0)},
                 {out});
-    EXPECT_EQ(b.compile(nullptr), nullptr);
-    EXPECT_NE(b.error().find(message), std::string::npos) << b.error();
+    expectRejected(b, message);
   };
-  expectRejected({1, 0}, {3, 4}, {3, 4}, "strides must not be 0 (dimension 1)");
-  expectRejected({1, 1}, {3, 0}, {3, 1},
-                 "dimension 1 of the output would be empty");
-  expectRejected({1, 2}, {3, 4}, {3, 3},
-                 "output shape [3,3] differs from computed [3,2]");
+  rejects({1, 0}, {3, 4}, {3, 4}, "strides must not be 0 (dimension 1)");
+  rejects({1, 1}, {3, 0}, {3, 1}, "dimension 1 of the output would be empty");
+  rejects({1, 2}, {3, 4}, {3, 3},
+          "output shape [3,3] differs from computed [3,2]");
 }

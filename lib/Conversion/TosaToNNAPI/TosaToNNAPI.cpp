@@ -879,32 +879,40 @@ namespace {
 /// nnapi dialect's types say the same, so a pattern never builds an op its
 /// type constraints reject. Ranks, shapes and attributes are the verifiers'
 /// business; feature levels the ops' (NNAPIOperationInterface).
-/// `allowBool`: i1 (TENSOR_BOOL8) is accepted too, for the comparison,
-/// logical and select ops whose nnapi types say which operand is which.
+/// The element types a pattern's tensors may have: f32 and f16; also i1
+/// (TENSOR_BOOL8) for the comparison, logical and select ops whose nnapi
+/// types say which operand is which; also i32 for CAST.
+enum class Elements { Float, FloatOrBool, FloatBoolOrInt32 };
+
 LogicalResult checkTensor(Operation *op, Type type, StringRef what,
                           unsigned i, PatternRewriter &rewriter,
-                          bool allowBool = false) {
+                          Elements allowed = Elements::Float) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape())
     return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
       diag << what << " " << i << " must have a static shape";
     });
   Type e = tensor.getElementType();
-  if (!e.isF32() && !e.isF16() && !(allowBool && e.isInteger(1)))
+  bool boolOk = allowed != Elements::Float && e.isInteger(1);
+  bool int32Ok = allowed == Elements::FloatBoolOrInt32 && e.isInteger(32);
+  if (!e.isF32() && !e.isF16() && !boolOk && !int32Ok)
     return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
-      diag << what << " " << i << " has element type " << e << "; only f32"
-           << (allowBool ? ", f16 and i1" : " and f16") << " are supported";
+      diag << what << " " << i << " has element type " << e << "; only "
+           << (allowed == Elements::Float         ? "f32 and f16"
+               : allowed == Elements::FloatOrBool ? "f32, f16 and i1"
+                                                  : "f32, f16, i1 and i32")
+           << " are supported";
     });
   return success();
 }
 
 LogicalResult checkTensors(Operation *op, PatternRewriter &rewriter,
-                           bool allowBool = false) {
+                           Elements allowed = Elements::Float) {
   for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
-    if (failed(checkTensor(op, type, "operand", i, rewriter, allowBool)))
+    if (failed(checkTensor(op, type, "operand", i, rewriter, allowed)))
       return failure();
   for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
-    if (failed(checkTensor(op, type, "result", i, rewriter, allowBool)))
+    if (failed(checkTensor(op, type, "result", i, rewriter, allowed)))
       return failure();
   return success();
 }
@@ -1806,7 +1814,9 @@ struct ReducePattern : ToNNAPI<TosaOp, NNAPIOp> {
     // REDUCE_ANY/ALL take bool tensors (their nnapi types check which).
     constexpr bool logical = std::is_same_v<TosaOp, tosa::ReduceAnyOp> ||
                              std::is_same_v<TosaOp, tosa::ReduceAllOp>;
-    if (failed(checkTensors(op, rewriter, /*allowBool=*/logical)))
+    if (failed(checkTensors(op, rewriter,
+                            logical ? Elements::FloatOrBool
+                                    : Elements::Float)))
       return failure();
     // TOSA keeps the reduced dimension with size 1.
     rewriter.replaceOpWithNewOp<NNAPIOp>(
@@ -1922,7 +1932,7 @@ struct BoolPattern : ToNNAPI<TosaOp, NNAPIOp> {
   LogicalResult matchAndRewrite(TosaOp op,
                                 PatternRewriter &rewriter) const override {
     // SELECT's no-broadcast rule is its verifier's, like every shape rule.
-    if (failed(checkTensors(op, rewriter, /*allowBool=*/true)))
+    if (failed(checkTensors(op, rewriter, Elements::FloatOrBool)))
       return failure();
     rewriter.replaceOpWithNewOp<NNAPIOp>(op, op.getType(), op->getOperands());
     return success();
@@ -1935,20 +1945,8 @@ struct CastPattern : ToNNAPI<tosa::CastOp, CastOp> {
   using ToNNAPI::ToNNAPI;
   LogicalResult matchAndRewrite(tosa::CastOp op,
                                 PatternRewriter &rewriter) const override {
-    for (auto [what, type] : {std::pair<StringRef, Type>{"operand", op.getInput().getType()},
-                              {"result", op.getType()}}) {
-      auto tensor = dyn_cast<RankedTensorType>(type);
-      if (!tensor || !tensor.hasStaticShape())
-        return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
-          diag << what << " must have a static shape";
-        });
-      Type e = tensor.getElementType();
-      if (!e.isF32() && !e.isF16() && !e.isInteger(32) && !e.isInteger(1))
-        return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
-          diag << what << " has element type " << e
-               << "; CAST converts between f32, f16, i32 and i1";
-        });
-    }
+    if (failed(checkTensors(op, rewriter, Elements::FloatBoolOrInt32)))
+      return failure();
     if (isa<FloatType>(op.getInput().getType().getElementType()) &&
         op.getType().getElementType().isInteger(32))
       return rewriter.notifyMatchFailure(
@@ -1992,7 +1990,7 @@ struct NotEqualPattern : ToNNAPI<tosa::LogicalNotOp, NotEqualOp> {
     if (!m)
       return rewriter.notifyMatchFailure(op, "not the negation of an equal");
     tosa::EqualOp equal = m->equal;
-    if (failed(checkTensors(equal, rewriter, /*allowBool=*/true)))
+    if (failed(checkTensors(equal, rewriter, Elements::FloatOrBool)))
       return failure();
     rewriter.replaceOpWithNewOp<NotEqualOp>(op, op.getType(), equal.getInput1(),
                                             equal.getInput2());

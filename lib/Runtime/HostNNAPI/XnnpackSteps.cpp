@@ -417,35 +417,35 @@ int createXnnpackStep(const HostModel &m, size_t index,
       return ANEURALNETWORKS_NO_ERROR;
     auto s = std::make_unique<RowsStep>(operation.opcode, options);
     switch (operation.opcode) {
-    case ANEURALNETWORKS_ABS:
-      call = "xnn_create_abs_nc_f32";
-      status = xnn_create_abs_nc_f32(channels, channels, channels, 0, &s->op);
-      s->setup = xnn_setup_abs_nc_f32;
+    case ANEURALNETWORKS_ABS: case ANEURALNETWORKS_FLOOR:
+    case ANEURALNETWORKS_NEG: case ANEURALNETWORKS_SQRT:
+    case ANEURALNETWORKS_HARD_SWISH: {
+      // Operators without parameters: one create/setup pair each.
+      struct Unary {
+        int32_t opcode;
+        const char *call;
+        decltype(&xnn_create_abs_nc_f32) create;
+        decltype(&xnn_setup_abs_nc_f32) setup;
+      };
+      static const Unary kUnary[] = {
+          {ANEURALNETWORKS_ABS, "xnn_create_abs_nc_f32", xnn_create_abs_nc_f32,
+           xnn_setup_abs_nc_f32},
+          {ANEURALNETWORKS_FLOOR, "xnn_create_floor_nc_f32",
+           xnn_create_floor_nc_f32, xnn_setup_floor_nc_f32},
+          {ANEURALNETWORKS_NEG, "xnn_create_negate_nc_f32",
+           xnn_create_negate_nc_f32, xnn_setup_negate_nc_f32},
+          {ANEURALNETWORKS_SQRT, "xnn_create_square_root_nc_f32",
+           xnn_create_square_root_nc_f32, xnn_setup_square_root_nc_f32},
+          {ANEURALNETWORKS_HARD_SWISH, "xnn_create_hardswish_nc_f32",
+           xnn_create_hardswish_nc_f32, xnn_setup_hardswish_nc_f32}};
+      for (const Unary &u : kUnary)
+        if (u.opcode == operation.opcode) {
+          call = u.call;
+          status = u.create(channels, channels, channels, 0, &s->op);
+          s->setup = u.setup;
+        }
       break;
-    case ANEURALNETWORKS_FLOOR:
-      call = "xnn_create_floor_nc_f32";
-      status =
-          xnn_create_floor_nc_f32(channels, channels, channels, 0, &s->op);
-      s->setup = xnn_setup_floor_nc_f32;
-      break;
-    case ANEURALNETWORKS_NEG:
-      call = "xnn_create_negate_nc_f32";
-      status =
-          xnn_create_negate_nc_f32(channels, channels, channels, 0, &s->op);
-      s->setup = xnn_setup_negate_nc_f32;
-      break;
-    case ANEURALNETWORKS_SQRT:
-      call = "xnn_create_square_root_nc_f32";
-      status = xnn_create_square_root_nc_f32(channels, channels, channels, 0,
-                                             &s->op);
-      s->setup = xnn_setup_square_root_nc_f32;
-      break;
-    case ANEURALNETWORKS_HARD_SWISH:
-      call = "xnn_create_hardswish_nc_f32";
-      status = xnn_create_hardswish_nc_f32(channels, channels, channels, 0,
-                                           &s->op);
-      s->setup = xnn_setup_hardswish_nc_f32;
-      break;
+    }
     case ANEURALNETWORKS_ELU:
       call = "xnn_create_elu_nc_f32";
       status = xnn_create_elu_nc_f32(channels, channels, channels, p.alpha, 0,

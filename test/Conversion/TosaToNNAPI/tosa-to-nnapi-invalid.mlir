@@ -123,7 +123,7 @@ func.func @cast_float_to_int(%x: tensor<4xf32>) -> tensor<4xi32> attributes {nna
 // -----
 
 func.func @cast_int8(%x: tensor<4xi8>) -> tensor<4xf32> attributes {nnapi.partition} {
-  // expected-error@+1 {{'tosa.cast' cannot run on NNAPI: operand has element type 'i8'; CAST converts between f32, f16, i32 and i1}}
+  // expected-error@+1 {{'tosa.cast' cannot run on NNAPI: operand 0 has element type 'i8'; only f32, f16, i1 and i32 are supported}}
   %0 = tosa.cast %x : (tensor<4xi8>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
