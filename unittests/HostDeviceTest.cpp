@@ -1125,6 +1125,39 @@ TEST_F(HostDevice, MirrorPadReverseAndGatherFollowNNAPISemantics) {
     b.setInput(0, {1, 2, 3, 4, 5, 6});
     EXPECT_EQ(run(b), (std::vector<float>{5, 6, 1, 2, 3, 4, 3, 4}));
   }
+  {
+    // Indices given at run time (token ids of an embedding lookup), read on
+    // axis 1 of a [1, 3, 2] table: [1, 4] ids -> [1, 1, 4, 2].
+    HostModelBuilder b(fn);
+    uint32_t x = b.input({1, 3, 2});
+    uint32_t ids = b.int32Input({1, 4});
+    uint32_t out = b.output({1, 1, 4, 2});
+    b.operation(ANEURALNETWORKS_GATHER, {x, b.i32(1), ids}, {out});
+    b.setInput(0, {1, 2, 3, 4, 5, 6});
+    b.setInput(1, {2, 2, 0, 1});
+    EXPECT_EQ(run(b), (std::vector<float>{5, 6, 5, 6, 1, 2, 3, 4}));
+  }
+}
+
+/// An index computed at run time outside the dimension fails the execution
+/// (OP_FAILED with the index), on every kernel set; nothing is read.
+TEST_F(HostDevice, GatherFailsOnAnIndexOutsideTheDimension) {
+  for (const char *kernels : {"reference", "xnnpack"}) {
+    for (float bad : {3.0f, -1.0f}) {
+      HostModelBuilder b(fn);
+      uint32_t x = b.input({3, 2});
+      uint32_t ids = b.int32Input({2});
+      uint32_t out = b.output({2, 2});
+      b.operation(ANEURALNETWORKS_GATHER, {x, b.i32(0), ids}, {out});
+      b.setInput(1, {0, bad});
+      std::vector<std::vector<float>> r;
+      EXPECT_FALSE(b.compileAndRun(kernels, r));
+      EXPECT_NE(b.error().find("GATHER index " + std::to_string(int(bad)) +
+                               " is outside dimension 0 of size 3"),
+                std::string::npos)
+          << b.error();
+    }
+  }
 }
 
 TEST_F(HostDevice, RejectsMalformedMirrorPadReverseAndGather) {
@@ -1164,7 +1197,7 @@ TEST_F(HostDevice, RejectsMalformedMirrorPadReverseAndGather) {
     uint32_t idx = b.input({1});
     uint32_t out = b.output({1, 2});
     b.operation(ANEURALNETWORKS_GATHER, {x, b.i32(0), idx}, {out});
-    expectRejected(b, "indices must be a constant TENSOR_INT32");
+    expectRejected(b, "indices must be a TENSOR_INT32 of rank 1 or more");
   }
 }
 

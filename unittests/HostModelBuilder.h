@@ -47,6 +47,15 @@ public:
     uint32_t idx = operand(floatType, dims);
     inputs.push_back(idx);
     inputData.push_back(random(dims, lo, hi));
+    int32Inputs.push_back(false);
+    return idx;
+  }
+  /// A TENSOR_INT32 input (zeros); setInput gives its values as floats.
+  uint32_t int32Input(std::vector<uint32_t> dims) {
+    uint32_t idx = operand(ANEURALNETWORKS_TENSOR_INT32, dims);
+    inputs.push_back(idx);
+    inputData.emplace_back(host::numElements(dims), 0.0f);
+    int32Inputs.push_back(true);
     return idx;
   }
   uint32_t output(std::vector<uint32_t> dims) { return addOutput(dims, false); }
@@ -165,7 +174,8 @@ public:
       return false;
     std::vector<std::vector<uint8_t>> in, out;
     for (size_t k = 0; k < inputs.size(); ++k) {
-      in.push_back(encode(inputData[k]));
+      in.push_back(int32Inputs[k] ? encodeInt32(inputData[k])
+                                  : encode(inputData[k]));
       check(fn.ANeuralNetworksExecution_setInput(e, int32_t(k), nullptr,
                                                  in.back().data(),
                                                  in.back().size()));
@@ -259,6 +269,14 @@ private:
   size_t elementBytes() const {
     return floatType == ANEURALNETWORKS_TENSOR_FLOAT16 ? 2 : 4;
   }
+  static std::vector<uint8_t> encodeInt32(const std::vector<float> &values) {
+    std::vector<uint8_t> bytes(values.size() * 4);
+    for (size_t i = 0; i < values.size(); ++i) {
+      int32_t v = int32_t(values[i]);
+      std::memcpy(&bytes[4 * i], &v, 4);
+    }
+    return bytes;
+  }
   std::vector<uint8_t> encode(const std::vector<float> &values) const {
     std::vector<uint8_t> bytes(values.size() * elementBytes());
     for (size_t i = 0; i < values.size(); ++i) {
@@ -301,7 +319,7 @@ private:
   std::vector<std::vector<float>> inputData;
   std::map<uint32_t, std::vector<float>> constantValues;
   std::vector<std::vector<uint32_t>> outputDims;
-  std::vector<bool> int32Outputs;
+  std::vector<bool> int32Inputs, int32Outputs;
   std::vector<std::unique_ptr<std::vector<uint8_t>>> storage;
   std::string failure;
   const char *(*lastError)() = nullptr;

@@ -28,3 +28,21 @@ func.func @transpose() -> tensor<3x2xi32> {
   %0 = tosa.transpose %c, %p : (tensor<2x3xi32>, tensor<2xi32>) -> tensor<3x2xi32>
   return %0 : tensor<3x2xi32>
 }
+
+// -----
+
+// Rows of a constant table by constant indices, per batch row, are a
+// constant; indices given at run time or out of range leave the gather.
+// CHECK-LABEL: func @gather
+// CHECK-DAG: "tosa.const"() <{value = dense<{{\[\[\[}}5.000000e+00, 6.000000e+00], [1.000000e+00, 2.000000e+00], [5.000000e+00, 6.000000e+00]], {{\[\[}}7.000000e+00, 8.000000e+00], [1.100000e+01, 1.200000e+01], [7.000000e+00, 8.000000e+00]]]> : tensor<2x3x2xf32>}>
+// CHECK-COUNT-2: tosa.gather
+// CHECK-NOT: tosa.gather
+func.func @gather(%ids: tensor<2x3xi32>) -> (tensor<2x3x2xf32>, tensor<2x3x2xf32>, tensor<2x3x2xf32>) {
+  %t = "tosa.const"() {value = dense<[[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [[7.0, 8.0], [9.0, 10.0], [11.0, 12.0]]]> : tensor<2x3x2xf32>} : () -> tensor<2x3x2xf32>
+  %i = "tosa.const"() {value = dense<[[2, 0, 2], [0, 2, 0]]> : tensor<2x3xi32>} : () -> tensor<2x3xi32>
+  %0 = tosa.gather %t, %i : (tensor<2x3x2xf32>, tensor<2x3xi32>) -> tensor<2x3x2xf32>
+  %1 = tosa.gather %t, %ids : (tensor<2x3x2xf32>, tensor<2x3xi32>) -> tensor<2x3x2xf32>
+  %bad = "tosa.const"() {value = dense<[[0, 3, 0], [0, 0, 0]]> : tensor<2x3xi32>} : () -> tensor<2x3xi32>
+  %2 = tosa.gather %t, %bad : (tensor<2x3x2xf32>, tensor<2x3xi32>) -> tensor<2x3x2xf32>
+  return %0, %1, %2 : tensor<2x3x2xf32>, tensor<2x3x2xf32>, tensor<2x3x2xf32>
+}

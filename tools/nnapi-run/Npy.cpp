@@ -12,10 +12,12 @@ namespace {
 size_t dtypeSize(const std::string &d) {
   if (d == "f4" || d == "i4")
     return 4;
-  if (d == "f2")
+  if (d == "f2" || d == "i2")
     return 2;
   if (d == "f8" || d == "i8")
     return 8;
+  if (d == "i1" || d == "b1")
+    return 1;
   return 0;
 }
 

@@ -70,8 +70,24 @@ struct TensorSpec {
       n *= size_t(d);
     return n;
   }
-  std::string npyDtype() const {
-    return dtype == "f32" ? "f4" : dtype == "f16" ? "f2" : dtype == "i32" ? "i4" : "?";
+  std::string npyDtype() const { return npyDtypeOf(dtype); }
+
+  /// numpy's type code of an element type the compiler writes (i64 is
+  /// numpy's i8, i1 its bool b1), and back; "?" when there is none.
+  static constexpr std::pair<const char *, const char *> kNpyDtypes[] = {
+      {"f32", "f4"}, {"f16", "f2"}, {"i64", "i8"}, {"i32", "i4"},
+      {"i16", "i2"}, {"i8", "i1"},  {"i1", "b1"}};
+  static std::string npyDtypeOf(const std::string &dtype) {
+    for (auto [ours, npy] : kNpyDtypes)
+      if (dtype == ours)
+        return npy;
+    return "?";
+  }
+  static std::string dtypeOfNpy(const std::string &npy) {
+    for (auto [ours, code] : kNpyDtypes)
+      if (npy == code)
+        return ours;
+    return "numpy '" + npy + "'";
   }
 };
 
@@ -426,7 +442,8 @@ int main(int argc, char **argv) {
         return usageError("input " + std::to_string(i) + " ('" + spec.name +
                           "') must be " + spec.dtype + " " +
                           shapeString(spec.dims) + ", '" + inputFiles[i] +
-                          "' holds " + array.dtype + " " +
+                          "' holds " + TensorSpec::dtypeOfNpy(array.dtype) +
+                          " " +
                           shapeString(array.shape));
       inputs[i] = std::move(array.data);
       continue;

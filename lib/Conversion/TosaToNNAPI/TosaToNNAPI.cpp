@@ -1892,34 +1892,49 @@ struct ReversePattern : ToNNAPI<tosa::ReverseOp, ReverseOp> {
   }
 };
 
-/// tosa.gather picks rows of values [N, K, C] by indices [N, W]; with
+/// tosa.gather picks rows of values [N, K, C] by indices [N, W]. With
 /// constant indices that are the same for every n it is NNAPI's GATHER on
-/// axis 1 (the ONNX importer's Gather with constant indices writes that).
+/// axis 1 (the ONNX importer's Gather with constant indices writes that);
+/// indices computed at run time (token ids) are read by GATHER from the
+/// tensor when there is one row: [1, K, C] by [1, W] gives [1, 1, W, C],
+/// reshaped to [1, W, C].
 struct GatherPattern : ToNNAPI<tosa::GatherOp, GatherOp> {
   using ToNNAPI::ToNNAPI;
   LogicalResult matchAndRewrite(tosa::GatherOp op,
                                 PatternRewriter &rewriter) const override {
     if (failed(checkDataTensors(op, rewriter)))
       return failure();
-    DenseIntElementsAttr indices;
-    if (!matchPattern(op.getIndices(), m_Constant(&indices)))
-      return rewriter.notifyMatchFailure(
-          op, "indices must be a constant (the host device reads no "
-              "indices computed at run time)");
-    auto type = cast<RankedTensorType>(indices.getType());
+    auto type = cast<RankedTensorType>(op.getIndices().getType());
     int64_t rows = type.getDimSize(0), width = type.getDimSize(1);
-    SmallVector<int64_t> values = llvm::map_to_vector(
+    DenseIntElementsAttr indices;
+    if (!matchPattern(op.getIndices(), m_Constant(&indices))) {
+      if (rows != 1)
+        return rewriter.notifyMatchFailure(
+            op, "indices computed at run time must have one row (NNAPI's "
+                "GATHER takes the same indices for every batch)");
+      SmallVector<int64_t> shape(op.getType().getShape());
+      shape.insert(shape.begin() + 1, 1);
+      Value gathered = rewriter.create<GatherOp>(
+          op.getLoc(), op.getType().clone(shape), op.getValues(),
+          op.getIndices(), rewriter.getI32IntegerAttr(1));
+      rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), gathered);
+      return success();
+    }
+    SmallVector<int32_t> values = llvm::map_to_vector(
         indices.getValues<APInt>(),
-        [](const APInt &v) { return v.getSExtValue(); });
+        [](const APInt &v) { return int32_t(v.getSExtValue()); });
     for (int64_t r = 1; r < rows; ++r)
       if (!std::equal(values.begin(), values.begin() + width,
                       values.begin() + r * width))
         return rewriter.notifyMatchFailure(
             op, "indices differ between batches");
     values.resize(width);
-    rewriter.replaceOpWithNewOp<GatherOp>(
-        op, op.getType(), op.getValues(), rewriter.getI32IntegerAttr(1),
-        rewriter.getDenseI64ArrayAttr(values));
+    Value row = rewriter.create<arith::ConstantOp>(
+        op.getLoc(), DenseElementsAttr::get(
+                         RankedTensorType::get({width}, rewriter.getI32Type()),
+                         ArrayRef<int32_t>(values)));
+    rewriter.replaceOpWithNewOp<GatherOp>(op, op.getType(), op.getValues(),
+                                          row, rewriter.getI32IntegerAttr(1));
     return success();
   }
 };

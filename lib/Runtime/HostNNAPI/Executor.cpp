@@ -176,9 +176,18 @@ public:
     case ANEURALNETWORKS_REVERSE:
       reverse(in0, shapes[0], params.axis, out);
       break;
-    case ANEURALNETWORKS_GATHER:
-      gather(in0, shapes[0], params.axis, params.indices, out);
+    case ANEURALNETWORKS_GATHER: {
+      // TENSOR_INT32 indices take a float's slot.
+      const auto *indices = reinterpret_cast<const int32_t *>(b[inputs[2]]);
+      size_t n = numElements(shapes[2]);
+      size_t bad = gather(in0, shapes[0], params.axis, indices, n, out);
+      if (bad != n)
+        return fail(ANEURALNETWORKS_OP_FAILED,
+                    "GATHER index " + std::to_string(indices[bad]) +
+                        " is outside dimension " + std::to_string(params.axis) +
+                        " of size " + std::to_string(shapes[0][params.axis]));
       break;
+    }
     case ANEURALNETWORKS_SLICE:
       slice(in0, shapes[0], params.indices, out, outShape);
       break;
@@ -281,7 +290,8 @@ int Executor::plan(const HostModel &m, std::vector<bool> &views) {
     }
     size_t n = numElements(o.dims);
     if (o.type == ANEURALNETWORKS_TENSOR_INT32) {
-      // CAST's input: int32 bits in a float slot, copied for alignment.
+      // CAST's input, GATHER's indices: int32 bits in a float slot, copied
+      // for alignment.
       constants[i].resize(n);
       std::memcpy(constants[i].data(), o.value, n * sizeof(int32_t));
       bindings[i] = constants[i].data();

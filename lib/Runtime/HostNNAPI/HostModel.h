@@ -61,7 +61,7 @@ struct OpParams {
   float alpha = 1.0f;         ///< ELU.
   uint32_t batch = 0;         ///< FULLY_CONNECTED: flattened input rows.
   /// TRANSPOSE: perm; SLICE, STRIDED_SLICE: begin (resolved); PAD, PAD_V2,
-  /// MIRROR_PAD: padding before each dimension; GATHER: the indices.
+  /// MIRROR_PAD: padding before each dimension.
   std::vector<int32_t> indices;
   std::vector<int32_t> strides; ///< STRIDED_SLICE, per input dimension.
   Shape sliceShape; ///< STRIDED_SLICE: elements per input dimension.

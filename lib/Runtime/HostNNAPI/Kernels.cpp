@@ -693,18 +693,22 @@ void channelShuffle(const float *input, const Shape &shape, int32_t groups,
                     inner * sizeof(float));
 }
 
-void gather(const float *input, const Shape &shape, int32_t axis,
-            const std::vector<int32_t> &indices, float *output) {
+size_t gather(const float *input, const Shape &shape, int32_t axis,
+              const int32_t *indices, size_t count, float *output) {
   size_t outer = 1, inner = 1, len = shape[axis];
+  for (size_t k = 0; k < count; ++k)
+    if (indices[k] < 0 || size_t(indices[k]) >= len)
+      return k;
   for (int32_t d = 0; d < axis; ++d)
     outer *= shape[d];
   for (size_t d = size_t(axis) + 1; d < shape.size(); ++d)
     inner *= shape[d];
   for (size_t o = 0; o < outer; ++o)
-    for (size_t k = 0; k < indices.size(); ++k)
-      std::memcpy(output + (o * indices.size() + k) * inner,
+    for (size_t k = 0; k < count; ++k)
+      std::memcpy(output + (o * count + k) * inner,
                   input + (o * len + size_t(indices[k])) * inner,
                   inner * sizeof(float));
+  return count;
 }
 
 void tile(const float *input, const Shape &is, float *output,

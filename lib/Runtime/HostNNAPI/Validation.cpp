@@ -969,20 +969,22 @@ int Validator::gather() {
   if (int rc = expectAxis(1))
     return rc;
   const Shape &is = in(0).dims;
-  // The indices are decoded once, here: the host implementation reads no
-  // int32 operand computed at run time.
+  // Constant indices are checked here; computed ones by the kernel, which
+  // fails the execution on an index outside the dimension.
   const Operand &idx = in(2);
-  if (idx.type != ANEURALNETWORKS_TENSOR_INT32 || idx.kind != Kind::Constant)
-    return bad("indices must be a constant TENSOR_INT32 (the host "
-               "implementation reads no indices computed at run time)");
-  if (int rc = int32Tensor(2, "indices", idx.dims, params.indices))
-    return rc;
+  if (idx.type != ANEURALNETWORKS_TENSOR_INT32 || idx.dims.empty())
+    return bad("indices must be a TENSOR_INT32 of rank 1 or more");
   uint32_t len = is[params.axis];
-  for (int32_t i : params.indices)
-    if (i < 0 || uint32_t(i) >= len)
-      return bad("index " + std::to_string(i) + " is outside dimension " +
-                 std::to_string(params.axis) + " of size " +
-                 std::to_string(len));
+  if (idx.kind == Kind::Constant) {
+    std::vector<int32_t> constant;
+    if (int rc = int32Tensor(2, "indices", idx.dims, constant))
+      return rc;
+    for (int32_t i : constant)
+      if (i < 0 || uint32_t(i) >= len)
+        return bad("index " + std::to_string(i) + " is outside dimension " +
+                   std::to_string(params.axis) + " of size " +
+                   std::to_string(len));
+  }
   Shape shape(is.begin(), is.begin() + params.axis);
   shape.insert(shape.end(), idx.dims.begin(), idx.dims.end());
   shape.insert(shape.end(), is.begin() + params.axis + 1, is.end());

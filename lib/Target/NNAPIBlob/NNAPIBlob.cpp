@@ -271,8 +271,8 @@ LogicalResult BlobBuilder::addOperation(Operation *op) {
       })
       .Case([&](GatherOp op) {
         // GATHER's operands: input, axis, indices.
-        in.push_back(model.addInt32(static_cast<int32_t>(op.getAxis())));
-        in.push_back(int32Tensor(op.getIndices()));
+        in.insert(in.begin() + 1,
+                  model.addInt32(static_cast<int32_t>(op.getAxis())));
       })
       .Case([&](SliceOp op) {
         in.push_back(int32Tensor(op.getBegin()));

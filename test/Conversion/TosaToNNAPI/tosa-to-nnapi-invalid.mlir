@@ -63,6 +63,14 @@ func.func @resize_offset(%x: tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32> attribu
 
 // -----
 
+func.func @gather_computed_rows(%v: tensor<2x4x3xf32>, %i: tensor<2x2xi32>) -> tensor<2x2x3xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'tosa.gather' cannot run on NNAPI: indices computed at run time must have one row (NNAPI's GATHER takes the same indices for every batch)}}
+  %0 = tosa.gather %v, %i : (tensor<2x4x3xf32>, tensor<2x2xi32>) -> tensor<2x2x3xf32>
+  return %0 : tensor<2x2x3xf32>
+}
+
+// -----
+
 func.func @gather_per_batch(%v: tensor<2x4x3xf32>) -> tensor<2x2x3xf32> attributes {nnapi.partition} {
   %i = "tosa.const"() {value = dense<[[3, 1], [0, 1]]> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
   // expected-error@+1 {{'tosa.gather' cannot run on NNAPI: indices differ between batches}}

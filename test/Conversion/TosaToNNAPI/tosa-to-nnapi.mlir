@@ -384,9 +384,10 @@ func.func @instance_norm_nhwc(%x: tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32> at
 // is MIRROR_PAD; tosa.reverse is REVERSE; a gather with the same constant
 // indices for every batch is GATHER on axis 1.
 // CHECK-LABEL: func @mirror_reverse_gather
-// CHECK: nnapi.mirror_pad %arg0 padding = [0, 0, 2, 1] : (tensor<2x4xf32>) -> tensor<2x7xf32>
+// CHECK-DAG: %[[I:.*]] = arith.constant dense<[3, 1]> : tensor<2xi32>
+// CHECK-DAG: nnapi.mirror_pad %arg0 padding = [0, 0, 2, 1] : (tensor<2x4xf32>) -> tensor<2x7xf32>
 // CHECK: nnapi.reverse %arg0 axis = 0 : tensor<2x4xf32>
-// CHECK: nnapi.gather %arg1 axis = 1 indices = [3, 1] : (tensor<2x4x3xf32>) -> tensor<2x2x3xf32>
+// CHECK: nnapi.gather %arg1[%[[I]]] axis = 1 : (tensor<2x4x3xf32>, tensor<2xi32>) -> tensor<2x2x3xf32>
 // CHECK-NOT: tosa.
 func.func @mirror_reverse_gather(%x: tensor<2x4xf32>, %v: tensor<2x4x3xf32>) -> (tensor<2x7xf32>, tensor<2x4xf32>, tensor<2x2x3xf32>) attributes {nnapi.partition} {
   %b = tosa.slice %x {start = array<i64: 0, 1>, size = array<i64: 2, 2>} : (tensor<2x4xf32>) -> tensor<2x2xf32>
@@ -398,6 +399,19 @@ func.func @mirror_reverse_gather(%x: tensor<2x4xf32>, %v: tensor<2x4x3xf32>) -> 
   %i = "tosa.const"() {value = dense<[[3, 1], [3, 1]]> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
   %2 = tosa.gather %v, %i : (tensor<2x4x3xf32>, tensor<2x2xi32>) -> tensor<2x2x3xf32>
   return %0, %1, %2 : tensor<2x7xf32>, tensor<2x4xf32>, tensor<2x2x3xf32>
+}
+
+// -----
+
+// Indices computed at run time (token ids) with one row: GATHER reads them
+// from the tensor; [1, K, C] by [1, W] is [1, 1, W, C], reshaped.
+// CHECK-LABEL: func @gather_computed
+// CHECK: %[[G:.*]] = nnapi.gather %arg0[%arg1] axis = 1 : (tensor<1x10x4xf32>, tensor<1x3xi32>) -> tensor<1x1x3x4xf32>
+// CHECK: nnapi.reshape %[[G]] : (tensor<1x1x3x4xf32>) -> tensor<1x3x4xf32>
+// CHECK-NOT: tosa.
+func.func @gather_computed(%v: tensor<1x10x4xf32>, %ids: tensor<1x3xi32>) -> tensor<1x3x4xf32> attributes {nnapi.partition} {
+  %0 = tosa.gather %v, %ids : (tensor<1x10x4xf32>, tensor<1x3xi32>) -> tensor<1x3x4xf32>
+  return %0 : tensor<1x3x4xf32>
 }
 
 // -----

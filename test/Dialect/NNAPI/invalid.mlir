@@ -511,16 +511,33 @@ func.func @reverse_axis(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @gather_index(%x: tensor<2x3xf32>) {
+  %i = arith.constant dense<[0, 3]> : tensor<2xi32>
   // expected-error@+1 {{index 3 is out of range for dimension 1 of size 3}}
-  %0 = nnapi.gather %x axis = 1 indices = [0, 3] : (tensor<2x3xf32>) -> tensor<2x2xf32>
+  %0 = nnapi.gather %x[%i] axis = 1 : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<2x2xf32>
   return
 }
 
 // -----
 
-func.func @gather_shape(%x: tensor<2x3xf32>) {
+func.func @gather_shape(%x: tensor<2x3xf32>, %i: tensor<2xi32>) {
   // expected-error@+1 {{result shape [2, 3] does not match the expected [2, 2]}}
-  %0 = nnapi.gather %x axis = 1 indices = [0, 2] : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %0 = nnapi.gather %x[%i] axis = 1 : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_rank(%x: tensor<2x3x4x1xf32>, %i: tensor<2x2xi32>) {
+  // expected-error@+1 {{result rank 5 is more than 4}}
+  %0 = nnapi.gather %x[%i] axis = 0 : (tensor<2x3x4x1xf32>, tensor<2x2xi32>) -> tensor<2x2x3x4x1xf32>
+  return
+}
+
+// -----
+
+func.func @gather_scalar_indices(%x: tensor<2x3xf32>, %i: tensor<i32>) {
+  // expected-error@+1 {{indices must have rank 1 to 4, got 0}}
+  %0 = nnapi.gather %x[%i] axis = 0 : (tensor<2x3xf32>, tensor<i32>) -> tensor<3xf32>
   return
 }
 

@@ -130,14 +130,18 @@ func.func @instance_norm(%x: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
 }
 
 // CHECK-LABEL: func @more_data_movement
-func.func @more_data_movement(%x: tensor<2x5x3xf32>) -> (tensor<2x8x3xf32>, tensor<2x5x3xf32>, tensor<2x3x3xf32>) {
+func.func @more_data_movement(%x: tensor<2x5x3xf32>, %ids: tensor<2x4xi32>) -> (tensor<2x8x3xf32>, tensor<2x5x3xf32>, tensor<2x3x3xf32>, tensor<2x2x4x3xf32>) {
   // CHECK: nnapi.mirror_pad %{{.*}} padding = [0, 0, 1, 2, 0, 0] symmetric : (tensor<2x5x3xf32>) -> tensor<2x8x3xf32>
   %0 = nnapi.mirror_pad %x padding = [0, 0, 1, 2, 0, 0] symmetric : (tensor<2x5x3xf32>) -> tensor<2x8x3xf32>
   // CHECK: nnapi.reverse %{{.*}} axis = 2 : tensor<2x5x3xf32>
   %1 = nnapi.reverse %x axis = 2 : tensor<2x5x3xf32>
-  // CHECK: nnapi.gather %{{.*}} axis = 1 indices = [4, 0, 4] : (tensor<2x5x3xf32>) -> tensor<2x3x3xf32>
-  %2 = nnapi.gather %x axis = 1 indices = [4, 0, 4] : (tensor<2x5x3xf32>) -> tensor<2x3x3xf32>
-  return %0, %1, %2 : tensor<2x8x3xf32>, tensor<2x5x3xf32>, tensor<2x3x3xf32>
+  %i = arith.constant dense<[4, 0, 4]> : tensor<3xi32>
+  // CHECK: nnapi.gather %{{.*}}[%{{.*}}] axis = 1 : (tensor<2x5x3xf32>, tensor<3xi32>) -> tensor<2x3x3xf32>
+  %2 = nnapi.gather %x[%i] axis = 1 : (tensor<2x5x3xf32>, tensor<3xi32>) -> tensor<2x3x3xf32>
+  // Indices computed at run time, of rank 2: [2, 4] replaces dimension 1.
+  // CHECK: nnapi.gather %{{.*}}[%{{.*}}] axis = 1 : (tensor<2x5x3xf32>, tensor<2x4xi32>) -> tensor<2x2x4x3xf32>
+  %3 = nnapi.gather %x[%ids] axis = 1 : (tensor<2x5x3xf32>, tensor<2x4xi32>) -> tensor<2x2x4x3xf32>
+  return %0, %1, %2, %3 : tensor<2x8x3xf32>, tensor<2x5x3xf32>, tensor<2x3x3xf32>, tensor<2x2x4x3xf32>
 }
 
 // CHECK-LABEL: func @depth_space

@@ -2,7 +2,7 @@
 """One-operation TOSA models for the data movement, reduction, matrix
 product and composite NNAPI operations (GROUPED_CONV_2D, CHANNEL_SHUFFLE,
 TRANSPOSE, PAD, PAD_V2, MIRROR_PAD,
-REVERSE, GATHER, SLICE, SPLIT, TILE, DEPTH_TO_SPACE, SPACE_TO_DEPTH,
+REVERSE, GATHER (constant and run-time indices), SLICE, SPLIT, TILE, DEPTH_TO_SPACE, SPACE_TO_DEPTH,
 REDUCE_*, MEAN, HARD_SWISH, PRELU, ELU, LOG_SOFTMAX, INSTANCE_NORMALIZATION,
 LOCAL_RESPONSE_NORMALIZATION, MAXIMUM/MINIMUM for
 HardSigmoid's clamp,
@@ -260,6 +260,17 @@ def models():
         f"  %r = tosa.gather %a0, %i : ({t(x.shape)}, {I}) -> {t((2, 4, 3))}\n",
         t((2, 4, 3))), [x], np.take(x.astype(np.float64), idx, axis=1))
 
+    # An embedding lookup: token ids given at run time (int32, as the
+    # importer's Gather passes them after wrapping negatives) pick rows of a
+    # constant table; repeated ids and the first and last row.
+    table = RNG.standard_normal((1, 10, 4)).astype(np.float32)
+    ids = np.array([[9, 0, 3, 3, 7, 0]], dtype=np.int32)
+    TT, IT = t(table.shape), "tensor<1x6xi32>"
+    m["embedding"] = (func([IT],
+        f'  %t = "tosa.const"() {{value = dense<{nested(table)}> : {TT}}} : () -> {TT}\n'
+        f"  %r = tosa.gather %t, %a0 : ({TT}, {IT}) -> {t((1, 6, 4))}\n",
+        t((1, 6, 4))), [ids], table.astype(np.float64)[:, ids[0], :])
+
     # DepthToSpace (DCR) and SpaceToDepth of NCHW tensors as the importer
     # writes them; the references index elements one by one (ONNX's
     # definition: depth channel (i * b + j) * C + c of block element (i, j)).
@@ -402,7 +413,8 @@ def main():
                 continue
             src = src.replace("xf32>", "xf16>").replace("tensor<f32>",
                                                         "tensor<f16>")
-            inputs = [v.astype(np.float16) for v in inputs]
+            inputs = [v.astype(np.float16) if v.dtype.kind == "f" else v
+                      for v in inputs]
         with open(os.path.join(d, name + ".mlir"), "w") as f:
             f.write(src)
         for i, v in enumerate(inputs):

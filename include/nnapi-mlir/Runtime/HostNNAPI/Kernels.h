@@ -165,9 +165,10 @@ void depthSpace(const float *input, const Shape &inputShape, int32_t block,
 void channelShuffle(const float *input, const Shape &shape, int32_t groups,
                     int32_t axis, float *output);
 /// GATHER: dimension `axis` of the output holds the input's slices
-/// `indices` (in range), in order.
-void gather(const float *input, const Shape &inputShape, int32_t axis,
-            const std::vector<int32_t> &indices, float *output);
+/// `indices[0..count)`, in order. Returns the position of the first index
+/// outside the dimension, writing nothing, or `count` when all are in range.
+size_t gather(const float *input, const Shape &inputShape, int32_t axis,
+              const int32_t *indices, size_t count, float *output);
 /// Output dimension d repeats the input's outputShape[d] / inputShape[d] times.
 void tile(const float *input, const Shape &inputShape, float *output,
           const Shape &outputShape);

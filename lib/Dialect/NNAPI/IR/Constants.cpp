@@ -98,3 +98,20 @@ DenseElementsAttr mlir::nnapi::sliceElements(DenseElementsAttr attr,
       });
   return gatherElements(attr, resultType, source);
 }
+
+DenseElementsAttr mlir::nnapi::gatherRows(DenseElementsAttr values,
+                                          ArrayRef<int64_t> indices,
+                                          int64_t width) {
+  auto type = cast<RankedTensorType>(values.getType());
+  int64_t k = type.getDimSize(1), c = type.getDimSize(2);
+  auto resultType = RankedTensorType::get({type.getDimSize(0), width, c},
+                                          type.getElementType());
+  if (values.isSplat())
+    return values.resizeSplat(resultType);
+  std::vector<int64_t> source =
+      sourceIndices(resultType.getShape(), [&](ArrayRef<int64_t> index) {
+        int64_t row = indices[index[0] * width + index[1]];
+        return (index[0] * k + row) * c + index[2];
+      });
+  return gatherElements(values, resultType, source);
+}

@@ -7,6 +7,7 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -106,10 +107,9 @@ LogicalResult verifyRank(Operation *op, Value v, StringRef what,
   return diag << ", got " << rank;
 }
 
-LogicalResult verifySameElementType(Operation *op) {
+/// `types` (all operands and results by default) share one element type.
+LogicalResult verifySameElementType(Operation *op, TypeRange types) {
   Type elementType;
-  SmallVector<Type> types(op->getOperandTypes());
-  llvm::append_range(types, op->getResultTypes());
   for (Type t : types) {
     Type e = getElementTypeOrSelf(t);
     if (!elementType)
@@ -120,6 +120,12 @@ LogicalResult verifySameElementType(Operation *op) {
              << elementType << " and " << e;
   }
   return success();
+}
+
+LogicalResult verifySameElementType(Operation *op) {
+  SmallVector<Type> types(op->getOperandTypes());
+  llvm::append_range(types, op->getResultTypes());
+  return verifySameElementType(op, types);
 }
 
 LogicalResult verifyArray(Operation *op, StringRef name, ArrayRef<int64_t> v,
@@ -642,21 +648,29 @@ LogicalResult ReverseOp::verify() {
 }
 
 LogicalResult GatherOp::verify() {
-  if (failed(verifySameElementType(*this)) ||
-      failed(verifyRank(*this, getInput(), "input", 1, 4)))
+  if (failed(verifySameElementType(
+          *this, {getInput().getType(), getOutput().getType()})) ||
+      failed(verifyRank(*this, getInput(), "input", 1, 4)) ||
+      failed(verifyRank(*this, getIndices(), "indices", 1, 4)))
     return failure();
   int64_t axis = static_cast<int32_t>(getAxis());
   if (failed(verifyAxis(*this, getInput(), axis)))
     return failure();
   auto in = tensorType(getInput()).getShape();
-  if (getIndices().empty())
-    return emitOpError("needs at least one index");
-  for (int64_t i : getIndices())
-    if (i < 0 || i >= in[axis])
-      return emitOpError() << "index " << i << " is out of range for dimension "
-                           << axis << " of size " << in[axis];
-  SmallVector<int64_t> shape(in);
-  shape[axis] = int64_t(getIndices().size());
+  DenseIntElementsAttr constant;
+  if (matchPattern(getIndices(), m_Constant(&constant)))
+    for (const APInt &v : constant.getValues<APInt>())
+      if (v.getSExtValue() < 0 || v.getSExtValue() >= in[axis])
+        return emitOpError()
+               << "index " << v.getSExtValue()
+               << " is out of range for dimension " << axis << " of size "
+               << in[axis];
+  SmallVector<int64_t> shape(in.take_front(axis));
+  llvm::append_range(shape, tensorType(getIndices()).getShape());
+  llvm::append_range(shape, in.drop_front(axis + 1));
+  if (shape.size() > 4)
+    return emitOpError() << "result rank " << shape.size()
+                         << " is more than 4";
   return verifyResultShape(*this, shape);
 }
 

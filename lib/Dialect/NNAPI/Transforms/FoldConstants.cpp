@@ -54,11 +54,41 @@ struct FoldTranspose : OpRewritePattern<tosa::TransposeOp> {
   }
 };
 
+/// A gather of constant rows by constant indices (position embeddings: the
+/// rows of a table by 0..n-1) is the constant it picks.
+struct FoldGather : OpRewritePattern<tosa::GatherOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr values;
+    DenseIntElementsAttr indices;
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!matchPattern(op.getValues(), m_Constant(&values)) ||
+        !matchPattern(op.getIndices(), m_Constant(&indices)) || !type ||
+        !type.hasStaticShape() || !values.getType().hasStaticShape())
+      return failure();
+    int64_t rows = values.getType().getDimSize(1);
+    SmallVector<int64_t> picked;
+    for (const APInt &i : indices.getValues<APInt>()) {
+      // An index out of range is left to the op (and its diagnostics).
+      if (i.getSExtValue() < 0 || i.getSExtValue() >= rows)
+        return failure();
+      picked.push_back(i.getSExtValue());
+    }
+    DenseElementsAttr folded =
+        nnapi::gatherRows(values, picked, type.getDimSize(1));
+    if (folded.getType() != type)
+      return failure();
+    rewriter.replaceOpWithNewOp<tosa::ConstOp>(op, type, folded);
+    return success();
+  }
+};
+
 struct FoldConstantsPass
     : nnapi::impl::NNAPIFoldConstantsBase<FoldConstantsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<FoldSlice, FoldTranspose>(&getContext());
+    patterns.add<FoldSlice, FoldTranspose, FoldGather>(&getContext());
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

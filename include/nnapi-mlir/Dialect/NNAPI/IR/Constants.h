@@ -24,6 +24,11 @@ DenseElementsAttr permuteElements(DenseElementsAttr attr,
 DenseElementsAttr sliceElements(DenseElementsAttr attr, ArrayRef<int64_t> start,
                                 ArrayRef<int64_t> size);
 
+/// tosa.gather's result for constants: element [n, w, c] is element
+/// [n, indices[n * W + w], c] of `values` [N, K, C] (indices in [0, K)).
+DenseElementsAttr gatherRows(DenseElementsAttr values,
+                             ArrayRef<int64_t> indices, int64_t width);
+
 } // namespace mlir::nnapi
 
 #endif // NNAPI_MLIR_DIALECT_NNAPI_IR_CONSTANTS_H

@@ -756,22 +756,25 @@ def NNAPI_ReverseOp : NNAPI_Op<"reverse", "REVERSE",
 }
 
 def NNAPI_GatherOp : NNAPI_Op<"gather", "GATHER"> {
-  let summary = "select slices of one dimension by constant indices";
+  let summary = "select slices of one dimension by indices";
   let description = [{
-    NNAPI GATHER along `axis` with constant `indices` (a 1-D TENSOR_INT32
-    operand in the blob): the result is the input with dimension `axis`
-    replaced by the indexed slices, in the order of `indices`.
+    NNAPI GATHER along `axis` with TENSOR_INT32 `indices` of any rank,
+    constant or computed at run time (token ids of an embedding lookup):
+    dimension `axis` of the input is replaced by the indices' dimensions,
+    each holding the slice the index names. A constant index must lie in
+    the dimension; a computed one that does not fails the execution.
 
     ```mlir
-    %y = nnapi.gather %x axis = 1 indices = [2, 0, 2]
-        : (tensor<4x5x6xf32>) -> tensor<4x3x6xf32>
+    %i = arith.constant dense<[2, 0, 2]> : tensor<3xi32>
+    %y = nnapi.gather %x[%i] axis = 1
+        : (tensor<4x5x6xf32>, tensor<3xi32>) -> tensor<4x3x6xf32>
     ```
   }];
-  let arguments = (ins NNAPI_FloatTensor:$input, I32Attr:$axis,
-                       DenseI64ArrayAttr:$indices);
+  let arguments = (ins NNAPI_FloatTensor:$input, NNAPI_IntTensor:$indices,
+                       I32Attr:$axis);
   let results = (outs NNAPI_FloatTensor:$output);
   let assemblyFormat = [{
-    $input `axis` `=` $axis `indices` `=` $indices attr-dict `:`
+    $input `[` $indices `]` `axis` `=` $axis attr-dict `:`
     functional-type(operands, results)
   }];
   let hasVerifier = 1;

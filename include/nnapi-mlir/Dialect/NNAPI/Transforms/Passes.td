@@ -19,10 +19,11 @@ def NNAPIPropagateTransposes : Pass<"nnapi-propagate-transposes"> {
 }
 
 def NNAPIFoldConstants : Pass<"nnapi-fold-constants"> {
-  let summary = "Fold slices and transposes of constants into constants";
+  let summary = "Fold slices, transposes and gathers of constants into constants";
   let description = [{
-    `tosa.slice` and `tosa.transpose` (constant permutation) of a dense
-    constant become the constant they compute. An imported grouped
+    `tosa.slice`, `tosa.transpose` (constant permutation) and `tosa.gather`
+    (constant indices in range) of a dense constant become the constant they
+    compute; a position embedding's lookup of rows 0..n-1 is one. An imported grouped
     convolution slices its constant weights and bias per group: folded,
     each group's convolution has constant weights again, which NNAPI and
     the host code generation both need. Without the fold the slices are
