@@ -1323,6 +1323,53 @@ TEST_F(HostDevice, ChannelShuffleInterleavesGroups) {
       << bad.error();
 }
 
+TEST_F(HostDevice, L2NormalizationDividesByTheNormAndKeepsZeros) {
+  // Axis 1 of [2, 3, 2]: columns (3, 0, 4) and (0, 0, 0) of the first
+  // batch row, (1, 2, 2) and (NaN, 1, 0) of the second; a column of zeros
+  // gives zeros, a NaN makes the column NaN, squares that underflow float32
+  // count as zero.
+  HostModelBuilder b(fn);
+  uint32_t x = b.input({2, 3, 2});
+  uint32_t out = b.output({2, 3, 2});
+  b.operation(ANEURALNETWORKS_L2_NORMALIZATION, {x, b.i32(1)}, {out});
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  b.setInput(0, {3, 0, 0, 0, 4, 0, 1, nan, 2, 1, 2, 0});
+  auto expectNear = [](const std::vector<float> &got,
+                       const std::vector<float> &expected) {
+    ASSERT_EQ(got.size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+      if (std::isnan(expected[i]))
+        EXPECT_TRUE(std::isnan(got[i])) << i;
+      else
+        EXPECT_NEAR(got[i], expected[i], 1e-6) << i;
+    }
+  };
+  std::vector<std::vector<float>> r;
+  ASSERT_TRUE(b.compileAndRun(nullptr, r)) << b.error();
+  expectNear(r[0], {0.6f, 0, 0, 0, 0.8f, 0, 1 / 3.0f, nan, 2 / 3.0f, nan,
+                    2 / 3.0f, nan});
+
+  // The level 1 form: the last axis of a 4-D input, no axis operand.
+  HostModelBuilder last(fn);
+  uint32_t y = last.input({1, 1, 2, 2});
+  uint32_t o = last.output({1, 1, 2, 2});
+  last.operation(ANEURALNETWORKS_L2_NORMALIZATION, {y}, {o});
+  last.setInput(0, {1e-30f, 0, -5, 12});
+  ASSERT_TRUE(last.compileAndRun(nullptr, r)) << last.error();
+  expectNear(r[0], {0, 0, -5 / 13.0f, 12 / 13.0f});
+
+  HostModelBuilder bad(fn);
+  uint32_t z = bad.input({2, 3});
+  uint32_t p = bad.output({2, 3});
+  bad.operation(ANEURALNETWORKS_L2_NORMALIZATION, {z}, {p});
+  expectRejected(bad, "without an axis operand the input must have rank 4");
+  HostModelBuilder axis(fn);
+  uint32_t w = axis.input({2, 3});
+  uint32_t q = axis.output({2, 3});
+  axis.operation(ANEURALNETWORKS_L2_NORMALIZATION, {w, axis.i32(2)}, {q});
+  expectRejected(axis, "axis 2 out of range");
+}
+
 TEST_F(HostDevice, LocalResponseNormalizationSumsAClippedWindow) {
   // Axis 1 of [1, 3, 1]: radius 1, bias 1, alpha 0.5, beta 1. Squares
   // 1, 4, 9: sums 5, 14, 13 (the window is cut at the ends).

@@ -466,3 +466,29 @@ func.func @strided_slice(%x: tensor<6x2xf32>) -> tensor<3x2xf32> {
   %0 = tosa.reshape %c {new_shape = array<i64: 3, 2>} : (tensor<3x1x2xf32>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }
+
+// -----
+
+// LpNormalization's p = 2 form is L2_NORMALIZATION, which defines zeros for
+// a vector of zeros from level 4 (the form computes them): level 4.
+// FL3-LABEL: func @l2_normalization
+// FL3-NOT: call
+// FL4-LABEL: func @l2_normalization
+// FL4: call @l2_normalization_nnapi_0(%arg0)
+// FL4-NEXT: return
+func.func @l2_normalization(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
+  %z = "tosa.const"() {value = dense<0.0> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>
+  // expected-remark@+1 {{stays on the host: part of a l2_normalization pattern that needs NNAPI feature level 4 (zeros for a vector of zeros (undefined before)), the target is 1}}
+  %sq = tosa.mul %x, %x {shift = 0 : i8} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a l2_normalization pattern that needs NNAPI feature level 4 (zeros for a vector of zeros (undefined before)), the target is 1}}
+  %s = tosa.reduce_sum %sq {axis = 1 : i32} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a l2_normalization pattern that needs NNAPI feature level 4 (zeros for a vector of zeros (undefined before)), the target is 1}}
+  %e = tosa.equal %s, %z : (tensor<2x1x4xf32>, tensor<1x1x1xf32>) -> tensor<2x1x4xi1>
+  // expected-remark@+1 {{stays on the host: part of a l2_normalization pattern that needs NNAPI feature level 4 (zeros for a vector of zeros (undefined before)), the target is 1}}
+  %r = tosa.rsqrt %s : (tensor<2x1x4xf32>) -> tensor<2x1x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a l2_normalization pattern that needs NNAPI feature level 4 (zeros for a vector of zeros (undefined before)), the target is 1}}
+  %c = tosa.select %e, %z, %r : (tensor<2x1x4xi1>, tensor<1x1x1xf32>, tensor<2x1x4xf32>) -> tensor<2x1x4xf32>
+  // expected-remark@+1 {{stays on the host: part of a l2_normalization pattern that needs NNAPI feature level 4 (zeros for a vector of zeros (undefined before)), the target is 1}}
+  %y = tosa.mul %x, %c {shift = 0 : i8} : (tensor<2x3x4xf32>, tensor<2x1x4xf32>) -> tensor<2x3x4xf32>
+  return %y : tensor<2x3x4xf32>
+}

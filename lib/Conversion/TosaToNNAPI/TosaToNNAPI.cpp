@@ -771,6 +771,47 @@ std::optional<LocalResponseMatch> matchLocalResponse(tosa::MulOp root) {
   return std::nullopt;
 }
 
+/// x * select(equal(s, 0), 0, rsqrt(s)), s = reduce_sum(x * x) along one
+/// axis: x divided by its L2 norm, zeros for a vector of zeros (how the ONNX
+/// importer writes LpNormalization with p = 2; NaN stays NaN). Members: the
+/// square, the sum, the equal, the rsqrt, the select, the mul.
+struct L2NormMatch {
+  SmallVector<Operation *> members;
+  Value input;
+  int64_t axis;
+};
+
+std::optional<L2NormMatch> matchL2Normalization(tosa::MulOp root) {
+  if (!root || root.getShift() != 0)
+    return std::nullopt;
+  for (int i = 0; i < 2; ++i) {
+    Value x = root->getOperand(i);
+    auto select = root->getOperand(1 - i).getDefiningOp<tosa::SelectOp>();
+    if (!select || !select->hasOneUse() || x.getType() != root.getType() ||
+        splatValue(select.getOnTrue()) != 0.0)
+      continue;
+    auto isZero = select.getPred().getDefiningOp<tosa::EqualOp>();
+    auto rsqrt = select.getOnFalse().getDefiningOp<tosa::RsqrtOp>();
+    if (!isZero || !rsqrt || !isZero->hasOneUse() || !rsqrt->hasOneUse())
+      continue;
+    auto sum = rsqrt.getInput1().getDefiningOp<tosa::ReduceSumOp>();
+    if (!sum || std::distance(sum->use_begin(), sum->use_end()) != 2)
+      continue;
+    Value a = isZero.getInput1(), b = isZero.getInput2();
+    if (!(a == sum.getResult() && splatValue(b) == 0.0) &&
+        !(b == sum.getResult() && splatValue(a) == 0.0))
+      continue;
+    auto square = sum.getInput().getDefiningOp<tosa::MulOp>();
+    if (!square || square.getShift() != 0 || !square->hasOneUse() ||
+        square.getInput1() != x || square.getInput2() != x)
+      continue;
+    return L2NormMatch{{square, sum, isZero, rsqrt, select, root},
+                       x,
+                       int64_t(sum.getAxis())};
+  }
+  return std::nullopt;
+}
+
 /// logical_not(equal(a, b)): NOT_EQUAL. Members: the equal, the not.
 struct NotEqualMatch {
   SmallVector<Operation *> members;
@@ -836,6 +877,7 @@ const CompositeKind kComposites[] = {
     {"channel_shuffle", membersOf<tosa::ReshapeOp, matchChannelShuffle>},
     {"local_response_normalization",
      membersOf<tosa::MulOp, matchLocalResponse>},
+    {"l2_normalization", membersOf<tosa::MulOp, matchL2Normalization>},
     {"not_equal", membersOf<tosa::LogicalNotOp, matchNotEqual>},
     {"argmin", membersOf<tosa::ArgMaxOp, matchArgMin>},
     {"split", membersOf<tosa::SliceOp, matchSplit>},
@@ -1678,6 +1720,22 @@ struct LocalResponsePattern
   }
 };
 
+struct L2NormalizationPattern : ToNNAPI<tosa::MulOp, L2NormalizationOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::MulOp mul,
+                                PatternRewriter &rewriter) const override {
+    std::optional<L2NormMatch> m = matchL2Normalization(mul);
+    if (!m)
+      return rewriter.notifyMatchFailure(mul, "not a decomposed L2 norm");
+    if (failed(checkTensors(mul, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<L2NormalizationOp>(
+        mul, mul.getType(), m->input,
+        rewriter.getI32IntegerAttr(static_cast<int32_t>(m->axis)));
+    return success();
+  }
+};
+
 /// Clamp bounds that match no activation: MAXIMUM with the lower bound and
 /// MINIMUM with the upper one (a bound at the float range is left out).
 struct ClampBoundsPattern : ToNNAPI<tosa::ClampOp, MaximumOp, MinimumOp> {
@@ -2063,6 +2121,10 @@ void mlir::nnapi::populateTosaToNNAPICompositePatterns(
   patterns.addWithLabel<LocalResponsePattern>(
       {"local_response_normalization (x * pow(bias + k * sum of shifted "
        "squares, -beta))"},
+      patterns.getContext());
+  patterns.addWithLabel<L2NormalizationPattern>(
+      {"l2_normalization (x * select(sum of squares == 0, 0, rsqrt(sum of "
+       "squares)))"},
       patterns.getContext());
   patterns.addWithLabel<StridedSlicePattern>(
       {"strided_slice (pad to count x step, reshape to rows, first "

@@ -144,6 +144,9 @@ public:
     case ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION:
       localResponseNormalization(in0, shapes[0], params.lrn, out);
       break;
+    case ANEURALNETWORKS_L2_NORMALIZATION:
+      l2Normalization(in0, shapes[0], params.axis, out);
+      break;
     case ANEURALNETWORKS_INSTANCE_NORMALIZATION:
       instanceNormalization(in0, shapes[0], params.norm, out);
       break;

@@ -1000,6 +1000,27 @@ void localResponseNormalization(const float *input, const Shape &shape,
     }
 }
 
+void l2Normalization(const float *input, const Shape &shape, int32_t axis,
+                     float *output) {
+  size_t outer = 1, inner = 1, len = shape[axis];
+  for (int32_t d = 0; d < axis; ++d)
+    outer *= shape[d];
+  for (size_t d = size_t(axis) + 1; d < shape.size(); ++d)
+    inner *= shape[d];
+  for (size_t o = 0; o < outer; ++o)
+    for (size_t i = 0; i < inner; ++i) {
+      const float *in = input + o * len * inner + i;
+      float *out = output + o * len * inner + i;
+      float sum = 0.0f;
+      for (size_t k = 0; k < len; ++k)
+        sum += in[k * inner] * in[k * inner];
+      // NaN stays NaN; a sum that underflows counts as zero.
+      float scale = sum == 0.0f ? 0.0f : 1.0f / std::sqrt(sum);
+      for (size_t k = 0; k < len; ++k)
+        out[k * inner] = in[k * inner] * scale;
+    }
+}
+
 float halfToFloat(uint16_t h) {
   uint32_t sign = uint32_t(h & 0x8000) << 16;
   uint32_t exp = (h >> 10) & 0x1F, mant = h & 0x3FF, bits;

@@ -229,6 +229,7 @@ private:
   int elu();
   int instanceNorm();
   int localResponse();
+  int l2Normalization();
   int reshape();
   int concatenation();
   int transpose();
@@ -751,6 +752,22 @@ int Validator::localResponse() {
   return expectOutput(in(0).dims);
 }
 
+int Validator::l2Normalization() {
+  // input, then the axis from level 3.
+  if (int rc = expectCounts(1, 2, 1))
+    return rc;
+  if (int rc = expectFloatTensor(0, "input", 1, 4))
+    return rc;
+  params.axis = int32_t(in(0).dims.size()) - 1;
+  if (op.inputs.size() == 2) {
+    if (int rc = expectAxis(1))
+      return rc;
+  } else if (in(0).dims.size() != 4) {
+    return bad("without an axis operand the input must have rank 4");
+  }
+  return expectOutput(in(0).dims);
+}
+
 int Validator::reshape() {
   if (int rc = expectCounts(2, 2, 1))
     return rc;
@@ -1267,6 +1284,8 @@ int Validator::run() {
     return instanceNorm();
   case ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION:
     return localResponse();
+  case ANEURALNETWORKS_L2_NORMALIZATION:
+    return l2Normalization();
   case ANEURALNETWORKS_CONCATENATION:
     return concatenation();
   case ANEURALNETWORKS_TRANSPOSE:

@@ -236,6 +236,10 @@ LogicalResult BlobBuilder::addOperation(Operation *op) {
         if (op.needsAxisOperand())
           in.push_back(model.addInt32(static_cast<int32_t>(op.getAxis())));
       })
+      .Case([&](L2NormalizationOp op) {
+        if (op.needsAxisOperand())
+          in.push_back(model.addInt32(static_cast<int32_t>(op.getAxis())));
+      })
       .Case([&](EluOp op) {
         in.push_back(floatScalar(op.getInput().getType(),
                                  op.getAlpha().convertToFloat()));

@@ -535,6 +535,31 @@ func.func @local_response(%x: tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32> attrib
 
 // -----
 
+// LpNormalization with p = 2 as the ONNX importer writes it (zeros for a
+// vector of zeros) is L2_NORMALIZATION on the summed axis; without the
+// zero guard (NaN for zeros) it is not, and stays element-wise ops.
+// CHECK-LABEL: func @l2_normalization
+// CHECK: %[[Y:.*]] = nnapi.l2_normalization %arg0 axis = 1 : tensor<2x3x4xf32>
+// CHECK: %[[S:.*]] = nnapi.reduce_sum
+// CHECK: nnapi.rsqrt %[[S]]
+// CHECK-NOT: tosa.
+func.func @l2_normalization(%x: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x4xf32>) attributes {nnapi.partition} {
+  %z = "tosa.const"() {value = dense<0.0> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>
+  %sq = tosa.mul %x, %x {shift = 0 : i8} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %s = tosa.reduce_sum %sq {axis = 1 : i32} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+  %e = tosa.equal %z, %s : (tensor<1x1x1xf32>, tensor<2x1x4xf32>) -> tensor<2x1x4xi1>
+  %r = tosa.rsqrt %s : (tensor<2x1x4xf32>) -> tensor<2x1x4xf32>
+  %c = tosa.select %e, %z, %r : (tensor<2x1x4xi1>, tensor<1x1x1xf32>, tensor<2x1x4xf32>) -> tensor<2x1x4xf32>
+  %y = tosa.mul %c, %x {shift = 0 : i8} : (tensor<2x1x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %sq2 = tosa.mul %x, %x {shift = 0 : i8} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %s2 = tosa.reduce_sum %sq2 {axis = 1 : i32} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+  %r2 = tosa.rsqrt %s2 : (tensor<2x1x4xf32>) -> tensor<2x1x4xf32>
+  %y2 = tosa.mul %x, %r2 {shift = 0 : i8} : (tensor<2x3x4xf32>, tensor<2x1x4xf32>) -> tensor<2x3x4xf32>
+  return %y, %y2 : tensor<2x3x4xf32>, tensor<2x3x4xf32>
+}
+
+// -----
+
 // Comparisons, logical ops and select; logical_not(equal) is NOT_EQUAL; a
 // bool constant stays a constant operand.
 // CHECK-LABEL: func @bool_ops

@@ -583,6 +583,22 @@ func.func @channel_shuffle_groups(%x: tensor<1x6x2x3xf32>) {
 
 // -----
 
+func.func @l2_normalization_axis(%x: tensor<2x3xf32>) {
+  // expected-error@+1 {{axis -1 is out of range for rank 2}}
+  %0 = nnapi.l2_normalization %x axis = -1 : tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @l2_normalization_rank(%x: tensor<1x2x3x4x5xf32>) {
+  // expected-error@+1 {{input must have rank 1 to 4, got 5}}
+  %0 = nnapi.l2_normalization %x axis = 0 : tensor<1x2x3x4x5xf32>
+  return
+}
+
+// -----
+
 func.func @local_response_radius(%x: tensor<1x7x3x3xf32>) {
   // expected-error@+1 {{radius must be non-negative}}
   %0 = nnapi.local_response_normalization %x radius = -1 bias = 1.0 alpha = 1.0 beta = 0.5 axis = 3 : tensor<1x7x3x3xf32>

@@ -169,6 +169,13 @@ func.func @channel_shuffle(%x: tensor<1x6x2x3xf32>) -> tensor<1x6x2x3xf32> {
   return %0 : tensor<1x6x2x3xf32>
 }
 
+// CHECK-LABEL: func @l2_normalization
+func.func @l2_normalization(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
+  // CHECK: nnapi.l2_normalization %{{.*}} axis = 1 : tensor<2x3x4xf32>
+  %0 = nnapi.l2_normalization %x axis = 1 : tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
 // CHECK-LABEL: func @local_response
 func.func @local_response(%x: tensor<1x7x3x3xf32>) -> tensor<1x7x3x3xf32> {
   // CHECK: nnapi.local_response_normalization %{{.*}} radius = 2 bias = 1.000000e+00 alpha = 9.99999974E-5 beta = 7.500000e-01 axis = 1 : tensor<1x7x3x3xf32>

@@ -222,6 +222,13 @@ struct LocalResponse {
 void localResponseNormalization(const float *input, const Shape &shape,
                                 LocalResponse how, float *output);
 
+/// L2_NORMALIZATION: each vector along `axis` divided by its L2 norm; a
+/// vector of zeros gives zeros. The sum of squares is float32, as the host
+/// code and ONNX Runtime compute it: a vector whose squares underflow is
+/// zeros too.
+void l2Normalization(const float *input, const Shape &shape, int32_t axis,
+                     float *output);
+
 /// IEEE half <-> float conversions (round to nearest even).
 float halfToFloat(uint16_t h);
 uint16_t floatToHalf(float f);

@@ -503,6 +503,12 @@ LogicalResult LocalResponseNormalizationOp::verify() {
   return success();
 }
 
+LogicalResult L2NormalizationOp::verify() {
+  if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
+    return failure();
+  return verifyAxis(*this, getInput(), static_cast<int32_t>(getAxis()));
+}
+
 LogicalResult ConcatenationOp::verify() {
   if (getInputs().empty())
     return emitOpError("needs at least one input");

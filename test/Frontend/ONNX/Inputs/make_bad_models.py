@@ -39,6 +39,10 @@ def main():
             [f("x", [2, 3])], [f("y", [2, 3])],
             [helper.make_tensor("g", TensorProto.FLOAT, [3], [1, 1, 1])],
             opset=17),
+        # An Lp norm NNAPI and the importer do not compute.
+        "lp_norm_p3": model(
+            [helper.make_node("LpNormalization", ["x"], ["y"], name="lp", p=3)],
+            [f("x", [2, 3])], [f("y", [2, 3])], opset=17),
         # A dynamic (symbolic) dimension.
         "dynamic_dim": model(
             [helper.make_node("Relu", ["x"], ["y"], name="relu")],

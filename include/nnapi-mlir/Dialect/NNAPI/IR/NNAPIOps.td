@@ -642,6 +642,39 @@ def NNAPI_LocalResponseNormalizationOp
       [{ needsAxisOperand() }]>];
 }
 
+def NNAPI_L2NormalizationOp
+    : NNAPI_Op<"l2_normalization", "L2_NORMALIZATION",
+               [SameOperandsAndResultType]> {
+  let summary = "divide by the L2 norm along an axis";
+  let description = [{
+    NNAPI L2_NORMALIZATION along `axis`: x / sqrt(sum of the squares along
+    the axis); a vector of zeros gives zeros. NNAPI defines that result
+    from feature level 4 (it is undefined before), so the op needs level 4;
+    an axis other than the last or a rank other than 4 would need level 3.
+
+    ```mlir
+    %y = nnapi.l2_normalization %x axis = 1 : tensor<2x8xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, I32Attr:$axis);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = "$input `axis` `=` $axis attr-dict `:` type($input)";
+  let hasVerifier = 1;
+  let extraNNAPIDeclaration = [{
+    /// The level 1 form has no axis operand: it works on the last axis of a
+    /// 4-D input.
+    bool needsAxisOperand() {
+      int64_t rank = getInput().getType().getRank();
+      return rank != 4 || static_cast<int32_t>(getAxis()) != rank - 1;
+    }
+  }];
+  let levelRules = [
+    NNAPI_LevelRule<3, "an axis other than the last, or a rank other than 4",
+                    [{ needsAxisOperand() }]>,
+    NNAPI_LevelRule<4, "zeros for a vector of zeros (undefined before)",
+                    [{ true }]>];
+}
+
 def NNAPI_ConcatenationOp : NNAPI_Op<"concatenation", "CONCATENATION"> {
   let summary = "concatenate tensors along an axis";
   let description = [{
