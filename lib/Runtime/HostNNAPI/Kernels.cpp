@@ -73,6 +73,21 @@ std::vector<size_t> stridesOf(const Shape &shape) {
   return strides;
 }
 
+/// `shape` around dimension `axis`: the elements before it (outer), its
+/// size (len) and the elements after it (inner).
+struct AxisSplit {
+  size_t outer = 1, len = 1, inner = 1;
+};
+AxisSplit splitAt(const Shape &shape, int32_t axis) {
+  AxisSplit s;
+  s.len = shape[axis];
+  for (int32_t d = 0; d < axis; ++d)
+    s.outer *= shape[d];
+  for (size_t d = size_t(axis) + 1; d < shape.size(); ++d)
+    s.inner *= shape[d];
+  return s;
+}
+
 /// Calls f(index) for every index of `shape` in row-major order.
 template <typename F> void forEachIndex(const Shape &shape, F f) {
   size_t total = numElements(shape);
@@ -527,11 +542,7 @@ void softmax(const float *input, const Shape &shape, float beta, int32_t axis,
   int32_t rank = static_cast<int32_t>(shape.size());
   if (axis < 0)
     axis += rank;
-  size_t outer = 1, inner = 1, len = shape[axis];
-  for (int32_t d = 0; d < axis; ++d)
-    outer *= shape[d];
-  for (int32_t d = axis + 1; d < rank; ++d)
-    inner *= shape[d];
+  auto [outer, len, inner] = splitAt(shape, axis);
   for (size_t o = 0; o < outer; ++o)
     for (size_t i = 0; i < inner; ++i) {
       const float *in = input + o * len * inner + i;
@@ -567,11 +578,8 @@ void concatenation(const std::vector<const float *> &inputs,
   int32_t rank = static_cast<int32_t>(shapes[0].size());
   if (axis < 0)
     axis += rank;
-  size_t outer = 1, inner = 1;
-  for (int32_t d = 0; d < axis; ++d)
-    outer *= shapes[0][d];
-  for (int32_t d = axis + 1; d < rank; ++d)
-    inner *= shapes[0][d];
+  AxisSplit split = splitAt(shapes[0], axis); // each input has its own len
+  size_t outer = split.outer, inner = split.inner;
   for (size_t o = 0; o < outer; ++o)
     for (size_t k = 0; k < inputs.size(); ++k) {
       size_t chunk = shapes[k][axis] * inner;
@@ -638,11 +646,7 @@ void pad(const float *input, const Shape &is,
 
 void reverse(const float *input, const Shape &shape, int32_t axis,
              float *output) {
-  size_t outer = 1, inner = 1, len = shape[axis];
-  for (int32_t d = 0; d < axis; ++d)
-    outer *= shape[d];
-  for (size_t d = size_t(axis) + 1; d < shape.size(); ++d)
-    inner *= shape[d];
+  auto [outer, len, inner] = splitAt(shape, axis);
   for (size_t o = 0; o < outer; ++o)
     for (size_t k = 0; k < len; ++k)
       std::memcpy(output + (o * len + k) * inner,
@@ -680,11 +684,8 @@ void depthSpace(const float *input, const Shape &is, int32_t block,
 
 void channelShuffle(const float *input, const Shape &shape, int32_t groups,
                     int32_t axis, float *output) {
-  size_t outer = 1, inner = 1, len = shape[axis], per = len / size_t(groups);
-  for (int32_t d = 0; d < axis; ++d)
-    outer *= shape[d];
-  for (size_t d = size_t(axis) + 1; d < shape.size(); ++d)
-    inner *= shape[d];
+  auto [outer, len, inner] = splitAt(shape, axis);
+  size_t per = len / size_t(groups);
   for (size_t o = 0; o < outer; ++o)
     for (size_t g = 0; g < size_t(groups); ++g)
       for (size_t i = 0; i < per; ++i)
@@ -695,14 +696,10 @@ void channelShuffle(const float *input, const Shape &shape, int32_t groups,
 
 size_t gather(const float *input, const Shape &shape, int32_t axis,
               const int32_t *indices, size_t count, float *output) {
-  size_t outer = 1, inner = 1, len = shape[axis];
+  auto [outer, len, inner] = splitAt(shape, axis);
   for (size_t k = 0; k < count; ++k)
     if (indices[k] < 0 || size_t(indices[k]) >= len)
       return k;
-  for (int32_t d = 0; d < axis; ++d)
-    outer *= shape[d];
-  for (size_t d = size_t(axis) + 1; d < shape.size(); ++d)
-    inner *= shape[d];
   for (size_t o = 0; o < outer; ++o)
     for (size_t k = 0; k < count; ++k)
       std::memcpy(output + (o * count + k) * inner,
@@ -804,11 +801,7 @@ void reduce(ReduceKind kind, const float *input, const Shape &is,
 
 void argExtreme(bool max, const float *input, const Shape &shape,
                 int32_t axis, int32_t *output) {
-  size_t outer = 1, inner = 1, len = shape[axis];
-  for (int32_t d = 0; d < axis; ++d)
-    outer *= shape[d];
-  for (size_t d = size_t(axis) + 1; d < shape.size(); ++d)
-    inner *= shape[d];
+  auto [outer, len, inner] = splitAt(shape, axis);
   const float inf = std::numeric_limits<float>::infinity();
   for (size_t o = 0; o < outer; ++o)
     for (size_t i = 0; i < inner; ++i) {
@@ -979,11 +972,7 @@ void instanceNormalization(const float *input, const Shape &shape,
 
 void localResponseNormalization(const float *input, const Shape &shape,
                                 LocalResponse how, float *output) {
-  size_t outer = 1, inner = 1, len = shape[how.axis];
-  for (int32_t d = 0; d < how.axis; ++d)
-    outer *= shape[d];
-  for (size_t d = size_t(how.axis) + 1; d < shape.size(); ++d)
-    inner *= shape[d];
+  auto [outer, len, inner] = splitAt(shape, how.axis);
   int64_t r = how.radius;
   for (size_t o = 0; o < outer; ++o)
     for (size_t i = 0; i < inner; ++i) {
@@ -1002,11 +991,7 @@ void localResponseNormalization(const float *input, const Shape &shape,
 
 void l2Normalization(const float *input, const Shape &shape, int32_t axis,
                      float *output) {
-  size_t outer = 1, inner = 1, len = shape[axis];
-  for (int32_t d = 0; d < axis; ++d)
-    outer *= shape[d];
-  for (size_t d = size_t(axis) + 1; d < shape.size(); ++d)
-    inner *= shape[d];
+  auto [outer, len, inner] = splitAt(shape, axis);
   for (size_t o = 0; o < outer; ++o)
     for (size_t i = 0; i < inner; ++i) {
       const float *in = input + o * len * inner + i;
