@@ -8,7 +8,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <atomic>
 #include <dlfcn.h>
+#include <thread>
 
 using namespace nnapi_mlir;
 
@@ -50,6 +52,58 @@ TEST_F(Runtime, ExecutesThroughTheHostLibrary) {
   nnapi_rt_get_stats(&ok, &failed);
   EXPECT_EQ(ok, 2u);
   EXPECT_EQ(failed, 0u);
+}
+
+// A library unloaded and another loaded at the same address (dlclose, then
+// dlopen) puts a different blob where the first was: the runtime must run
+// the new blob, not the partition it built for the old one.
+TEST_F(Runtime, ANewBlobAtAnOldAddressIsANewPartition) {
+  std::vector<uint8_t> other = blob::write(test_models::addBiasReluModel(7.0f));
+  ASSERT_EQ(other.size(), blob.size());
+  std::vector<uint8_t> buffer = blob;
+  ASSERT_EQ(run(buffer), NNAPI_RT_OK) << nnapi_rt_last_error();
+  EXPECT_FLOAT_EQ(output[0], 1); // relu(0 + 1)
+  std::memcpy(buffer.data(), other.data(), other.size());
+  ASSERT_EQ(run(buffer), NNAPI_RT_OK) << nnapi_rt_last_error();
+  EXPECT_FLOAT_EQ(output[0], 7); // relu(0 + 7)
+  std::memcpy(buffer.data(), blob.data(), blob.size());
+  ASSERT_EQ(run(buffer), NNAPI_RT_OK) << nnapi_rt_last_error();
+  EXPECT_FLOAT_EQ(output[0], 1);
+}
+
+// nnapi_rt_reset() and nnapi_rt_set_library_path() while other threads
+// execute: an execution keeps its partition and library alive until it is
+// done, so every run still returns the right result (the next one loads
+// the library again).
+TEST_F(Runtime, ResetWhileOtherThreadsExecute) {
+  std::atomic<bool> stop{false};
+  std::atomic<int> wrong{0}, runs{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      float in[6] = {float(t), 1, 2, -3, 4, -5}, out[6] = {};
+      void *ins[] = {in};
+      void *outs[] = {out};
+      while (!stop) {
+        if (nnapi_rt_execute(blob.data(), int64_t(blob.size()), 1, ins, 1,
+                             outs) != NNAPI_RT_OK ||
+            out[0] != float(t) + 1)
+          ++wrong;
+        ++runs;
+      }
+    });
+  for (int i = 0; i < 200; ++i) {
+    if (i % 2)
+      nnapi_rt_reset();
+    else
+      nnapi_rt_set_library_path(NNAPI_HOST_LIBRARY);
+    std::this_thread::yield();
+  }
+  stop = true;
+  for (std::thread &t : threads)
+    t.join();
+  EXPECT_EQ(wrong, 0) << "of " << runs << " runs";
+  EXPECT_GT(runs, 0);
 }
 
 TEST_F(Runtime, TruncatedBlobIsAnErrorNotACrash) {

@@ -8,11 +8,11 @@
 namespace nnapi_mlir::test_models {
 /// out = relu(a + bias) with a [2, 3] input and a constant [3] bias
 /// {1, -2, 0.5}.
-inline blob::Model addBiasReluModel() {
+inline blob::Model addBiasReluModel(float firstBias = 1.0f) {
   blob::Model m;
   uint32_t a = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {2, 3},
                             blob::Lifetime::ModelInput);
-  float bias[3] = {1.0f, -2.0f, 0.5f};
+  float bias[3] = {firstBias, -2.0f, 0.5f};
   uint32_t b = m.addConstant(ANEURALNETWORKS_TENSOR_FLOAT32, {3}, bias,
                              sizeof(bias));
   uint32_t fuse = m.addInt32(ANEURALNETWORKS_FUSED_RELU);

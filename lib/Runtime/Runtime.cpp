@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include <dlfcn.h>
 
@@ -27,8 +28,30 @@ int32_t failWith(int32_t status, std::string message) {
   return status;
 }
 
-/// One partition: its parsed blob and, once built, its NNAPI objects.
+/// A loaded NNAPI library (or an injected function table). Partitions and
+/// the state share it: it is unloaded when the last of them lets go, so a
+/// reset or a new library path never unloads code another thread runs.
+struct Library {
+  NNAPIFunctionTable table;
+  const NNAPIFunctionTable *injected = nullptr;
+  const NNAPIFunctionTable &functions() const {
+    return injected ? *injected : table;
+  }
+  ~Library() {
+    if (table.handle)
+      dlclose(table.handle);
+  }
+};
+
+/// One partition: its parsed blob and, once built, its NNAPI objects, which
+/// it frees with the library that made them.
 struct Partition {
+  std::shared_ptr<Library> library;
+  /// What identifies the blob at its address: another blob loaded where
+  /// an unloaded one was (dlclose, dlopen) differs in size or in the first
+  /// bytes (the header with its counts and CRC-32).
+  int64_t size = 0;
+  std::vector<uint8_t> head;
   blob::Model model;
   ANeuralNetworksModel *nnModel = nullptr;
   ANeuralNetworksCompilation *compilation = nullptr;
@@ -42,12 +65,28 @@ struct Partition {
   std::mutex execMutex;
   ANeuralNetworksExecution *reusable = nullptr;
   std::vector<void *> boundInputs, boundOutputs;
+
+  static constexpr size_t kHeadBytes = 128;
+  bool holds(const uint8_t *bytes, int64_t bytesSize) const {
+    return bytesSize == size && std::memcmp(bytes, head.data(), head.size()) == 0;
+  }
+  ~Partition() {
+    const NNAPIFunctionTable &fn = library->functions();
+    if (reusable && fn.ANeuralNetworksExecution_free)
+      fn.ANeuralNetworksExecution_free(reusable);
+    if (compilation && fn.ANeuralNetworksCompilation_free)
+      fn.ANeuralNetworksCompilation_free(compilation);
+    if (nnModel && fn.ANeuralNetworksModel_free)
+      fn.ANeuralNetworksModel_free(nnModel);
+  }
 };
 
 struct State {
   std::mutex mutex;
-  std::map<const uint8_t *, std::unique_ptr<Partition>> partitions;
-  NNAPIFunctionTable table;
+  /// By blob address. Executions hold their partition, so dropping one
+  /// here frees it only when the last execution using it is done.
+  std::map<const uint8_t *, std::shared_ptr<Partition>> partitions;
+  std::shared_ptr<Library> library; ///< Null until loaded or injected.
   const NNAPIFunctionTable *injected = nullptr;
   bool libraryTried = false;
   bool libraryReported = false;
@@ -58,29 +97,9 @@ struct State {
   int32_t quiet = -1;
   std::atomic<uint64_t> nnapiExecutions{0}, failedExecutions{0};
 
-  const NNAPIFunctionTable &functions() const {
-    return injected ? *injected : table;
-  }
-
-  void dropPartitions() {
-    const NNAPIFunctionTable &fn = functions();
-    for (auto &entry : partitions) {
-      Partition &p = *entry.second;
-      if (p.reusable && fn.ANeuralNetworksExecution_free)
-        fn.ANeuralNetworksExecution_free(p.reusable);
-      if (p.compilation && fn.ANeuralNetworksCompilation_free)
-        fn.ANeuralNetworksCompilation_free(p.compilation);
-      if (p.nnModel && fn.ANeuralNetworksModel_free)
-        fn.ANeuralNetworksModel_free(p.nnModel);
-    }
-    partitions.clear();
-  }
-
   void dropLibrary() {
-    dropPartitions();
-    if (table.handle)
-      dlclose(table.handle);
-    table = NNAPIFunctionTable();
+    partitions.clear();
+    library.reset();
     libraryTried = false;
     libraryReported = false;
     libraryStatus = NNAPI_RT_OK;
@@ -106,8 +125,8 @@ std::string describeCall(const NNAPIFunctionTable &fn, const char *function,
 }
 
 /// Builds and compiles the NNAPI model of a parsed blob.
-int32_t buildPartition(State &s, Partition &p) {
-  const NNAPIFunctionTable &fn = s.functions();
+int32_t buildPartition(Partition &p) {
+  const NNAPIFunctionTable &fn = p.library->functions();
   const blob::Model &m = p.model;
   int rc = fn.ANeuralNetworksModel_create(&p.nnModel);
   if (rc != ANEURALNETWORKS_NO_ERROR)
@@ -199,17 +218,22 @@ int32_t buildPartition(State &s, Partition &p) {
 }
 
 int32_t ensureLibrary(State &s) {
-  if (s.injected)
-    return NNAPI_RT_OK;
   if (!s.libraryTried) {
     s.libraryTried = true;
-    std::string path = s.libraryPath;
-    if (path.empty()) {
-      const char *env = std::getenv("NNAPI_MLIR_LIBRARY");
-      path = env && *env ? env : defaultNNAPILibraryPath();
+    auto library = std::make_shared<Library>();
+    if (s.injected) {
+      library->injected = s.injected;
+    } else {
+      std::string path = s.libraryPath;
+      if (path.empty()) {
+        const char *env = std::getenv("NNAPI_MLIR_LIBRARY");
+        path = env && *env ? env : defaultNNAPILibraryPath();
+      }
+      if (!loadNNAPILibrary(path, library->table, s.libraryError))
+        s.libraryStatus = NNAPI_RT_LIBRARY_UNAVAILABLE;
     }
-    if (!loadNNAPILibrary(path, s.table, s.libraryError))
-      s.libraryStatus = NNAPI_RT_LIBRARY_UNAVAILABLE;
+    if (s.libraryStatus == NNAPI_RT_OK)
+      s.library = std::move(library);
   }
   if (s.libraryStatus != NNAPI_RT_OK)
     return failWith(s.libraryStatus, s.libraryError);
@@ -218,22 +242,26 @@ int32_t ensureLibrary(State &s) {
 
 /// Finds or creates the partition of a blob. Caller holds the mutex.
 int32_t getPartition(State &s, const uint8_t *blobBytes, int64_t blobSize,
-                     Partition *&out) {
-  auto it = s.partitions.find(blobBytes);
-  if (it == s.partitions.end()) {
-    auto p = std::make_unique<Partition>();
+                     std::shared_ptr<Partition> &out) {
+  std::shared_ptr<Partition> &slot = s.partitions[blobBytes];
+  if (!slot || !slot->holds(blobBytes, blobSize)) {
+    auto p = std::make_shared<Partition>();
+    p->library = s.library;
+    p->size = blobSize;
+    p->head.assign(blobBytes,
+                   blobBytes + std::min<int64_t>(blobSize, Partition::kHeadBytes));
     std::string error;
     if (!blob::read(blobBytes, static_cast<size_t>(blobSize), p->model,
                     error)) {
       p->setupStatus = NNAPI_RT_INVALID_BLOB;
       p->setupError = "invalid NNAPI model blob: " + error;
-    } else if (int32_t st = buildPartition(s, *p)) {
+    } else if (int32_t st = buildPartition(*p)) {
       p->setupStatus = st;
       p->setupError = lastError;
     }
-    it = s.partitions.emplace(blobBytes, std::move(p)).first;
+    slot = std::move(p);
   }
-  out = it->second.get();
+  out = slot;
   if (out->setupStatus != NNAPI_RT_OK)
     return failWith(out->setupStatus, out->setupError);
   return NNAPI_RT_OK;
@@ -285,10 +313,9 @@ int32_t computeExecution(const NNAPIFunctionTable &fn,
   return NNAPI_RT_OK;
 }
 
-int32_t runPartition(State &s, Partition &p, int64_t numInputs,
-                     void *const *inputs, int64_t numOutputs,
-                     void *const *outputs) {
-  const NNAPIFunctionTable &fn = s.functions();
+int32_t runPartition(Partition &p, int64_t numInputs, void *const *inputs,
+                     int64_t numOutputs, void *const *outputs) {
+  const NNAPIFunctionTable &fn = p.library->functions();
   if (numInputs != static_cast<int64_t>(p.inputBytes.size()) ||
       numOutputs != static_cast<int64_t>(p.outputBytes.size()))
     return failWith(NNAPI_RT_INVALID_ARGUMENT,
@@ -362,7 +389,7 @@ int32_t nnapi_rt_execute(const uint8_t *blobBytes, int64_t blobSize,
   if (nnapi_rt_get_mode() == NNAPI_RT_MODE_HOST_ONLY)
     return failWith(NNAPI_RT_DISABLED, "host-only mode");
   int32_t status;
-  Partition *p = nullptr;
+  std::shared_ptr<Partition> p;
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     if (!blobBytes || blobSize <= 0 || numInputs < 0 || numOutputs < 0 ||
@@ -373,7 +400,7 @@ int32_t nnapi_rt_execute(const uint8_t *blobBytes, int64_t blobSize,
       status = getPartition(s, blobBytes, blobSize, p);
   }
   if (status == NNAPI_RT_OK)
-    status = runPartition(s, *p, numInputs, inputs, numOutputs, outputs);
+    status = runPartition(*p, numInputs, inputs, numOutputs, outputs);
   if (status == NNAPI_RT_OK) {
     ++s.nnapiExecutions;
     return status;

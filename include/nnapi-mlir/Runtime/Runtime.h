@@ -55,7 +55,8 @@ const char *nnapi_rt_result_code_name(int32_t code);
 void nnapi_rt_set_mode(int32_t mode);
 int32_t nnapi_rt_get_mode(void);
 
-/* Overrides the NNAPI library path. Drops every cached partition. */
+/* Overrides the NNAPI library path. Drops every cached partition; safe while
+ * other threads execute (they finish with the library they started with). */
 void nnapi_rt_set_library_path(const char *path);
 
 /* Counts of partition executions since the last reset: on NNAPI, and
@@ -63,7 +64,9 @@ void nnapi_rt_set_library_path(const char *path);
 void nnapi_rt_get_stats(uint64_t *nnapiExecutions, uint64_t *failedExecutions);
 void nnapi_rt_reset_stats(void);
 
-/* Forgets every cached partition (models, compilations) and the library. */
+/* Forgets every cached partition (models, compilations) and the library;
+ * safe while other threads execute: what they use is freed, and the library
+ * unloaded, when they return. */
 void nnapi_rt_reset(void);
 
 /* When set (NNAPI_MLIR_QUIET=1, or this call), fallbacks are not reported on
