@@ -7,6 +7,8 @@
 #include "onnx/shape_inference/implementation.h"
 #include "onnx/version_converter/convert.h"
 
+#include <unordered_set>
+
 
 namespace nnapi_mlir::onnx_frontend {
 
@@ -37,6 +39,22 @@ bool loadONNXModel(const std::string &data, const std::string &path,
     // The checker validates every node against its schema (input counts,
     // attribute types), so the importer can rely on the structure.
     onnx::checker::check_model(model);
+    // The checker lets a graph output that nothing produces through, and
+    // ONNX's version converter dereferences its missing producer.
+    std::unordered_set<std::string> defined;
+    const onnx::GraphProto &graph = model.graph();
+    for (const auto &v : graph.input())
+      defined.insert(v.name());
+    for (const auto &t : graph.initializer())
+      defined.insert(t.name());
+    for (const auto &node : graph.node())
+      defined.insert(node.output().begin(), node.output().end());
+    for (const auto &v : graph.output())
+      if (!defined.count(v.name())) {
+        error = "'" + path + "': graph output '" + v.name() +
+                "' is never produced";
+        return false;
+      }
     if (opset < minOpset)
       model = onnx::version_conversion::ConvertVersion(model, int(minOpset));
     onnx::ShapeInferenceOptions options{/*check_type=*/true,

@@ -69,6 +69,11 @@ def main():
              helper.make_tensor("axes0", TensorProto.INT64, [1], [0]),
              helper.make_tensor("minus1", TensorProto.INT64, [1], [-1])]),
         # An old opset (upgraded by ONNX's version converter) that works.
+        # Opset 9 (upgraded by ONNX's version converter, which crashed on
+        # it) with a graph output no node produces.
+        "old_opset_orphan_output": model(
+            [helper.make_node("Relu", ["x"], ["y"], name="relu")],
+            [f("x", [2, 2])], [f("y", [2, 2]), f("z", [2, 2])], opset=9),
         "old_opset": model(
             [helper.make_node("Relu", ["x"], ["y"], name="relu")],
             [f("x", [2, 2])], [f("y", [2, 2])], opset=9),
