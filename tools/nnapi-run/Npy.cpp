@@ -3,6 +3,7 @@
 #include "Npy.h"
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -39,6 +40,14 @@ bool findValue(const std::string &header, const std::string &key,
 
 bool readBinaryFile(const std::string &path, std::vector<uint8_t> &bytes,
                     std::string &error) {
+  // A directory opens as a stream whose reads throw: refuse it first.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    error = "cannot open '" + path + "': " +
+            (std::filesystem::exists(path, ec) ? "not a regular file"
+                                               : "no such file");
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot open '" + path + "'";

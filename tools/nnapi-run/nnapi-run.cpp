@@ -31,6 +31,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -285,6 +287,24 @@ static double peakResidentMiB() {
   return kib < 0 ? -1 : kib / 1024.0;
 }
 
+/// Parses all of `text` as a non-negative integer or number; false on
+/// anything else ("abc", "1x", "-1", out of range).
+bool parseCount(const std::string &text, uint64_t &out) {
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])))
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  out = std::strtoull(text.c_str(), &end, 10);
+  return errno == 0 && *end == '\0';
+}
+bool parseTolerance(const std::string &text, double &out) {
+  char *end = nullptr;
+  errno = 0;
+  out = std::strtod(text.c_str(), &end);
+  return !text.empty() && errno == 0 && *end == '\0' && out >= 0 &&
+         std::isfinite(out);
+}
+
 int main(int argc, char **argv) {
   std::string modelPath, outputDir, library, testData;
   std::vector<std::string> inputFiles, compileArgs;
@@ -306,26 +326,29 @@ int main(int argc, char **argv) {
       inputFiles.push_back(v);
     else if (a == "--output-dir" && value(v))
       outputDir = v;
-    else if (a == "--seed" && value(v))
-      seed = std::strtoull(v.c_str(), nullptr, 10);
+    else if (a == "--seed" && value(v)) {
+      if (!parseCount(v, seed))
+        return usageError("--seed needs a non-negative integer, got '" + v +
+                          "'");
+    }
     else if (a == "--nnapi-library" && value(v))
       library = v;
     else if (a == "--device-profile" && value(v))
       setenv("NNAPI_MLIR_HOST_PROFILE", v.c_str(), 1);
-    else if (a == "--rtol" && value(v)) {
-      rtol = std::atof(v.c_str());
-      toleranceGiven = true;
-    } else if (a == "--atol" && value(v)) {
-      atol = std::atof(v.c_str());
+    else if ((a == "--rtol" || a == "--atol") && value(v)) {
+      if (!parseTolerance(v, a == "--rtol" ? rtol : atol))
+        return usageError(a + " needs a non-negative number, got '" + v + "'");
       toleranceGiven = true;
     } else if (a == "--test-data" && value(v))
       testData = v;
     else if (a == "--compile-arg" && value(v))
       compileArgs.push_back(v);
     else if (a == "--bench" && value(v)) {
-      bench = std::atoi(v.c_str());
-      if (bench <= 0)
-        return usageError("--bench needs a positive count");
+      uint64_t n = 0;
+      if (!parseCount(v, n) || n == 0 || n > 1000000)
+        return usageError("--bench needs a count from 1 to 1000000, got '" +
+                          v + "'");
+      bench = int(n);
     } else if (a == "--host-only")
       hostOnly = true;
     else if (a == "--compare-host")
