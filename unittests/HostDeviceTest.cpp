@@ -1351,11 +1351,14 @@ TEST_F(HostDevice, L2NormalizationDividesByTheNormAndKeepsZeros) {
   last.setInput(0, {1e-30f, 0, -5, 12});
   expectOutputs(last, {{0, 0, -5 / 13.0f, 12 / 13.0f}}, 1e-6f);
 
-  HostModelBuilder bad(fn);
-  uint32_t z = bad.input({2, 3});
-  uint32_t p = bad.output({2, 3});
-  bad.operation(ANEURALNETWORKS_L2_NORMALIZATION, {z}, {p});
-  expectRejected(bad, "without an axis operand the input must have rank 4");
+  // Without the axis operand the last axis of any rank (feature level 3).
+  HostModelBuilder rank2(fn);
+  uint32_t z = rank2.input({2, 2});
+  uint32_t p = rank2.output({2, 2});
+  rank2.operation(ANEURALNETWORKS_L2_NORMALIZATION, {z}, {p});
+  rank2.setInput(0, {3, -4, 0, 0});
+  expectOutputs(rank2, {{0.6f, -0.8f, 0, 0}}, 1e-6f);
+
   HostModelBuilder axis(fn);
   uint32_t w = axis.input({2, 3});
   uint32_t q = axis.output({2, 3});
@@ -1379,18 +1382,17 @@ TEST_F(HostDevice, LocalResponseNormalizationSumsAClippedWindow) {
   for (size_t i = 0; i < 3; ++i)
     EXPECT_NEAR(r[0][i], expected[i], 1e-6) << i;
 
-  // Without the axis operand (feature level 1) the input must be 4-D.
-  HostModelBuilder bad(fn);
-  uint32_t y = bad.input({1, 3, 1});
-  uint32_t o = bad.output({1, 3, 1});
-  bad.operation(ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION,
-                {y, bad.i32(1), bad.f32(1.0f), bad.f32(0.5f), bad.f32(1.0f)},
-                {o});
-  EXPECT_EQ(bad.compile(nullptr), nullptr);
-  EXPECT_NE(bad.error().find("without an axis operand the input must have "
-                             "rank 4"),
-            std::string::npos)
-      << bad.error();
+  // Without the axis operand the last axis, of any rank (feature level 3;
+  // level 1 has only 4-D inputs): [1, 3] with the same window.
+  HostModelBuilder last(fn);
+  uint32_t y = last.input({1, 3});
+  uint32_t o = last.output({1, 3});
+  last.operation(ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION,
+                 {y, last.i32(1), last.f32(1.0f), last.f32(0.5f),
+                  last.f32(1.0f)},
+                 {o});
+  last.setInput(0, {1, 2, 3});
+  expectOutputs(last, {expected}, 1e-6f);
 }
 
 TEST_F(HostDevice, ComparisonsLogicalOperationsAndSelect) {

@@ -741,13 +741,11 @@ int Validator::localResponse() {
       return rc;
     *values[i] = m.f32(op.inputs[2 + i]);
   }
+  // Without the axis operand: the last axis (any rank from level 3).
   params.axis = int32_t(in(0).dims.size()) - 1;
-  if (op.inputs.size() == 6) {
+  if (op.inputs.size() == 6)
     if (int rc = expectAxis(5))
       return rc;
-  } else if (in(0).dims.size() != 4) {
-    return bad("without an axis operand the input must have rank 4");
-  }
   p.axis = params.axis;
   return expectOutput(in(0).dims);
 }
@@ -758,13 +756,11 @@ int Validator::l2Normalization() {
     return rc;
   if (int rc = expectFloatTensor(0, "input", 1, 4))
     return rc;
+  // Without the axis operand: the last axis (any rank from level 3).
   params.axis = int32_t(in(0).dims.size()) - 1;
-  if (op.inputs.size() == 2) {
+  if (op.inputs.size() == 2)
     if (int rc = expectAxis(1))
       return rc;
-  } else if (in(0).dims.size() != 4) {
-    return bad("without an axis operand the input must have rank 4");
-  }
   return expectOutput(in(0).dims);
 }
 
