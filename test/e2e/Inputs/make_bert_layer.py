@@ -11,20 +11,20 @@ import math
 import sys
 
 import numpy as np
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, helper
 
 import model_files
 
 S, H, HEADS, FF = 16, 64, 4, 256
 D = H // HEADS
 RNG = np.random.default_rng(1)
-inits, nodes, params = [], [], {}
+builder = model_files.Graph()
+inits, nodes = builder.inits, builder.nodes
+params = {}
 
 
 def const(value):
-    name = f"c{len(inits)}"
-    inits.append(numpy_helper.from_array(np.asarray(value), name))
-    return name
+    return builder.const(value)
 
 
 def weight(shape, scale):
@@ -32,10 +32,7 @@ def weight(shape, scale):
     return const(w), w
 
 
-def node(op, inputs, **attrs):
-    out = f"t{len(nodes)}"
-    nodes.append(helper.make_node(op, inputs, [out], **attrs))
-    return out
+node = builder.node
 
 
 def linear(x, fin, fout):

@@ -13,26 +13,22 @@ DIR/{x,expected}.npy.
 import sys
 
 import numpy as np
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, helper
 
 import model_files
 
 RNG = np.random.default_rng(3)
-inits, nodes = [], []
+builder = model_files.Graph()
+inits, nodes = builder.inits, builder.nodes
 # The numpy reference replays these, in order.
 steps = []
 
 
 def const(value):
-    name = f"c{len(inits)}"
-    inits.append(numpy_helper.from_array(np.asarray(value, np.float32), name))
-    return name
+    return builder.const(value, np.float32)
 
 
-def node(op, inputs, **attrs):
-    out = f"t{len(nodes)}"
-    nodes.append(helper.make_node(op, inputs, [out], **attrs))
-    return out
+node = builder.node
 
 
 def conv_bn(x, cin, cout, k, stride=1, group=1):

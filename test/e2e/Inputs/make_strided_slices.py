@@ -12,24 +12,20 @@ DIR/{x,expected}.npy.
 import sys
 
 import numpy as np
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, helper
 
 import model_files
 
 x = np.random.default_rng(11).standard_normal((1, 3, 8, 10)).astype(np.float32)
-inits, nodes = [], []
+builder = model_files.Graph()
+inits, nodes = builder.inits, builder.nodes
 
 
 def const(values):
-    name = f"c{len(inits)}"
-    inits.append(numpy_helper.from_array(np.asarray(values, np.int64), name))
-    return name
+    return builder.const(values, np.int64)
 
 
-def node(op, inputs, **attrs):
-    out = f"t{len(nodes)}"
-    nodes.append(helper.make_node(op, inputs, [out], **attrs))
-    return out
+node = builder.node
 
 
 def stepped(starts, ends, axes, steps):

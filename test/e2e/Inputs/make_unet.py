@@ -13,25 +13,22 @@ DIR/{x,expected}.npy.
 import sys
 
 import numpy as np
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, helper
 
 import model_files
 
 SIZE, CLASSES = 32, 3
 RNG = np.random.default_rng(7)
-inits, nodes, params = [], [], []
+builder = model_files.Graph()
+inits, nodes = builder.inits, builder.nodes
+params = []
 
 
 def const(value):
-    name = f"c{len(inits)}"
-    inits.append(numpy_helper.from_array(np.asarray(value), name))
-    return name
+    return builder.const(value)
 
 
-def node(op, inputs, **attrs):
-    out = f"t{len(nodes)}"
-    nodes.append(helper.make_node(op, inputs, [out], **attrs))
-    return out
+node = builder.node
 
 
 def conv(x, cin, cout, k=3, relu=True):

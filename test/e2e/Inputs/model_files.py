@@ -1,12 +1,32 @@
 """Writes a generated ONNX model and its test data the way the e2e tests
 read them: DIR/model.onnx, DIR/test_data_set_0/{input_k,output_0}.pb (ONNX's
 test-data layout, for nnapi-run --test-data and ONNX Runtime) and
-DIR/<input name>.npy, DIR/expected.npy (for nnapi-run --input)."""
+DIR/<input name>.npy, DIR/expected.npy (for nnapi-run --input). Graph
+builds the nodes and constants."""
 import os
 
 import numpy as np
 import onnx
-from onnx import numpy_helper
+from onnx import helper, numpy_helper
+
+
+class Graph:
+    """The nodes and initializers of a generated model, named in order:
+    constants c0, c1, ..., node outputs t0, t1, ..."""
+
+    def __init__(self):
+        self.inits, self.nodes = [], []
+
+    def const(self, value, dtype=None):
+        name = f"c{len(self.inits)}"
+        self.inits.append(numpy_helper.from_array(np.asarray(value, dtype),
+                                                  name))
+        return name
+
+    def node(self, op, inputs, **attrs):
+        out = f"t{len(self.nodes)}"
+        self.nodes.append(helper.make_node(op, inputs, [out], **attrs))
+        return out
 
 
 def save(d, model, inputs, expected):
