@@ -20,6 +20,8 @@ llvm_config.with_environment("PATH", config.nnapi_tools_dir, append_path=True)
 config.environment["NNAPI_MLIR_QUIET"] = "1"
 
 config.substitutions.append(("%numpy_python", config.python3))
+# Builds hand-made (forged) model libraries for the loaders' error tests.
+config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%examples", os.path.join(config.nnapi_src_root, "examples")))
 tools = ["nnapi-opt", "nnapi-translate", "nnapi-compile", "nnapi-run", "nnapi-ops-doc", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(tools, [config.nnapi_tools_dir, config.llvm_tools_dir])

@@ -1,6 +1,7 @@
 //===- NNAPILoader.cpp - Fill the NNAPI function table with dlsym ---------===//
 
 #include "nnapi-mlir/Runtime/NNAPILoader.h"
+#include "nnapi-mlir/Runtime/ElfCheck.h"
 
 #include <dlfcn.h>
 #include <sys/stat.h>
@@ -30,13 +31,19 @@ std::string defaultNNAPILibraryPath() {
 bool loadNNAPILibrary(const std::string &path, NNAPIFunctionTable &table,
                       std::string &error) {
   table = NNAPIFunctionTable();
-  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char *why = dlerror();
-    error = "cannot load NNAPI library '" + path + "': " + (why ? why : "?");
+  std::string why;
+  if (!checkSharedObject(path, why)) {
+    error = "cannot load NNAPI library '" + path + "': " + why;
     return false;
   }
-#define NNAPI_MLIR_RESOLVE(name, ret, params)                                  \
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char *reason = dlerror();
+    error =
+        "cannot load NNAPI library '" + path + "': " + (reason ? reason : "?");
+    return false;
+  }
+#define NNAPI_MLIR_RESOLVE(name, ret, params, args)                            \
   table.name = reinterpret_cast<ret(*) params>(dlsym(handle, #name));          \
   if (!table.name) {                                                           \
     error = "NNAPI library '" + path + "' lacks required function " #name;     \
@@ -46,7 +53,7 @@ bool loadNNAPILibrary(const std::string &path, NNAPIFunctionTable &table,
   }
   NNAPI_MLIR_FOR_EACH_FUNCTION(NNAPI_MLIR_RESOLVE)
 #undef NNAPI_MLIR_RESOLVE
-#define NNAPI_MLIR_RESOLVE_OPTIONAL(name, ret, params)                         \
+#define NNAPI_MLIR_RESOLVE_OPTIONAL(name, ret, params, args)                   \
   table.name = reinterpret_cast<ret(*) params>(dlsym(handle, #name));
   NNAPI_MLIR_FOR_EACH_OPTIONAL_FUNCTION(NNAPI_MLIR_RESOLVE_OPTIONAL)
 #undef NNAPI_MLIR_RESOLVE_OPTIONAL

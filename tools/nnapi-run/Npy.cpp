@@ -2,6 +2,8 @@
 
 #include "Npy.h"
 
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -93,7 +95,8 @@ bool readNpy(const std::string &path, NpyArray &array, std::string &error) {
     return bad("header lacks descr, fortran_order or shape");
   if (order.rfind("False", 0) != 0)
     return bad("Fortran-order arrays are not supported");
-  if (descr.size() < 4 || descr[0] != '\'' || (descr[1] != '<' && descr[1] != '|'))
+  if (descr.size() < 4 || descr[0] != '\'' ||
+      (descr[1] != '<' && descr[1] != '|'))
     return bad("only little-endian arrays are supported");
   array.dtype = descr.substr(2, descr.find('\'', 2) - 2);
   size_t elem = dtypeSize(array.dtype);
@@ -107,33 +110,43 @@ bool readNpy(const std::string &path, NpyArray &array, std::string &error) {
   size_t count = 1, pos = 0;
   while (pos < dims.size()) {
     size_t comma = dims.find(',', pos);
-    std::string item = dims.substr(pos, comma == std::string::npos
-                                            ? std::string::npos
-                                            : comma - pos);
+    std::string item = dims.substr(
+        pos, comma == std::string::npos ? std::string::npos : comma - pos);
     if (item.find_first_not_of(' ') != std::string::npos) {
       char *end = nullptr;
+      errno = 0;
       long long v = std::strtoll(item.c_str(), &end, 10);
+      if (end == item.c_str() || errno != 0 ||
+          item.find_first_not_of(' ', size_t(end - item.c_str())) !=
+              std::string::npos)
+        return bad("malformed dimension '" + item + "'");
       if (v < 0)
         return bad("negative dimension");
+      // Bounded by the file: the data must hold count * elem bytes.
+      if (v != 0 && count > (bytes.size() + 1) / size_t(v))
+        count = bytes.size() + 1;
+      else
+        count *= size_t(v);
       array.shape.push_back(v);
-      count *= size_t(v);
     }
     if (comma == std::string::npos)
       break;
     pos = comma + 1;
   }
   size_t dataStart = headerStart + headerLen;
-  if (bytes.size() - dataStart != count * elem)
+  if (count > bytes.size() || bytes.size() - dataStart != count * elem)
     return bad("data has " + std::to_string(bytes.size() - dataStart) +
-               " bytes, the shape needs " + std::to_string(count * elem));
+               " bytes, the shape needs " +
+               (count > bytes.size() ? std::string("more")
+                                     : std::to_string(count * elem)));
   array.data.assign(bytes.begin() + dataStart, bytes.end());
   return true;
 }
 
 bool writeNpy(const std::string &path, const NpyArray &array,
               std::string &error) {
-  std::string header = "{'descr': '<" + array.dtype +
-                       "', 'fortran_order': False, 'shape': (";
+  std::string header =
+      "{'descr': '<" + array.dtype + "', 'fortran_order': False, 'shape': (";
   for (size_t i = 0; i < array.shape.size(); ++i)
     header += std::to_string(array.shape[i]) + ", ";
   if (array.shape.size() > 1)

@@ -105,7 +105,8 @@ bool parseTensorProto(const std::vector<uint8_t> &bytes, ProtoTensor &t,
     bool ok = true;
     switch (field) {
     case 1:
-      ok = repeated(r, wire, 0, [&](uint64_t v) { t.dims.push_back(int64_t(v)); });
+      ok = repeated(r, wire, 0,
+                    [&](uint64_t v) { t.dims.push_back(int64_t(v)); });
       break;
     case 2: {
       uint64_t v;
@@ -114,7 +115,8 @@ bool parseTensorProto(const std::vector<uint8_t> &bytes, ProtoTensor &t,
       break;
     }
     case 4:
-      ok = repeated(r, wire, 5, [&](uint64_t v) { floats.push_back(uint32_t(v)); });
+      ok = repeated(r, wire, 5,
+                    [&](uint64_t v) { floats.push_back(uint32_t(v)); });
       break;
     case 5:
     case 7:
@@ -157,14 +159,38 @@ bool parseTensorProto(const std::vector<uint8_t> &bytes, ProtoTensor &t,
   }
   size_t width;
   switch (dataType) {
-  case 1: t.dtype = "f32"; width = 4; break;
-  case 10: t.dtype = "f16"; width = 2; break;
-  case 3: t.dtype = "i8"; width = 1; break;
-  case 5: t.dtype = "i16"; width = 2; break;
-  case 6: t.dtype = "i32"; width = 4; break;
-  case 7: t.dtype = "i64"; width = 8; break;
-  case 9: t.dtype = "i1"; width = 1; break;
-  case 11: t.dtype = "f32"; width = 4; break; // double, narrowed like the importer
+  case 1:
+    t.dtype = "f32";
+    width = 4;
+    break;
+  case 10:
+    t.dtype = "f16";
+    width = 2;
+    break;
+  case 3:
+    t.dtype = "i8";
+    width = 1;
+    break;
+  case 5:
+    t.dtype = "i16";
+    width = 2;
+    break;
+  case 6:
+    t.dtype = "i32";
+    width = 4;
+    break;
+  case 7:
+    t.dtype = "i64";
+    width = 8;
+    break;
+  case 9:
+    t.dtype = "i1";
+    width = 1;
+    break;
+  case 11:
+    t.dtype = "f32";
+    width = 4;
+    break; // double, narrowed like the importer
   default:
     error = "TensorProto element type " + std::to_string(dataType) +
             " is not supported";
@@ -178,49 +204,50 @@ bool parseTensorProto(const std::vector<uint8_t> &bytes, ProtoTensor &t,
     }
     count *= size_t(d);
   }
+  // The payload must match the shape before anything the shape sizes is
+  // allocated: a few bytes can claim 2^36 elements.
+  const char *field = nullptr;
+  size_t have = 0, want = count;
+  if (hasRaw) {
+    field = "raw_data";
+    have = raw.size();
+    want = count * (dataType == 11 ? 8 : width);
+  } else if (dataType == 11) {
+    field = "double_data";
+    have = doubles.size();
+  } else if (dataType == 1) {
+    field = "float_data";
+    have = floats.size();
+  } else {
+    field = "integer data";
+    have = ints.size();
+  }
+  if (have != want) {
+    error =
+        std::string("TensorProto ") + field + " size does not match its shape";
+    return false;
+  }
   t.data.assign(count * width, 0);
+  if (count == 0)
+    return true;
   if (dataType == 11) {
     std::vector<double> d(count);
-    if (hasRaw) {
-      if (raw.size() != count * 8) {
-        error = "TensorProto raw_data size does not match its shape";
-        return false;
-      }
+    if (hasRaw)
       std::memcpy(d.data(), raw.data(), raw.size());
-    } else if (doubles.size() == count) {
+    else
       std::memcpy(d.data(), doubles.data(), count * 8);
-    } else {
-      error = "TensorProto double_data size does not match its shape";
-      return false;
-    }
     for (size_t i = 0; i < count; ++i) {
       float f = float(d[i]);
       std::memcpy(&t.data[4 * i], &f, 4);
     }
-    return true;
-  }
-  if (hasRaw) {
-    if (raw.size() != t.data.size()) {
-      error = "TensorProto raw_data size does not match its shape";
-      return false;
-    }
+  } else if (hasRaw) {
     t.data = raw;
-    return true;
-  }
-  if (dataType == 1) {
-    if (floats.size() != count) {
-      error = "TensorProto float_data size does not match its shape";
-      return false;
-    }
+  } else if (dataType == 1) {
     std::memcpy(t.data.data(), floats.data(), count * 4);
-    return true;
+  } else {
+    for (size_t i = 0; i < count; ++i)
+      std::memcpy(&t.data[i * width], &ints[i], width); // little-endian
   }
-  if (ints.size() != count) {
-    error = "TensorProto data size does not match its shape";
-    return false;
-  }
-  for (size_t i = 0; i < count; ++i)
-    std::memcpy(&t.data[i * width], &ints[i], width); // little-endian truncation
   return true;
 }
 

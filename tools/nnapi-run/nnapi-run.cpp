@@ -14,7 +14,7 @@
 //   --output-dir DIR      write output<i>.npy files into DIR
 //   --host-only           run every partition's host copy (no NNAPI)
 //   --compare-host        run with NNAPI, then host-only; print the errors
-//   --rtol X --atol Y     tolerance of --compare-host (|a-b| <= atol + rtol*|b|)
+//   --rtol X --atol Y     tolerance of --compare-host (|a-b| <= atol+rtol*|b|)
 //   --expect-nnapi        fail unless every partition execution ran on NNAPI
 //   --nnapi-library PATH  NNAPI library to dlopen instead of the default
 //   --device-profile PATH make the host NNAPI implementation impersonate the
@@ -26,17 +26,20 @@
 
 #include "Npy.h"
 #include "TensorProto.h"
+#include "nnapi-mlir/Runtime/DeviceProfile.h"
+#include "nnapi-mlir/Runtime/ElfCheck.h"
 #include "nnapi-mlir/Runtime/ModelABI.h"
 #include "nnapi-mlir/Runtime/Runtime.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <random>
 #include <sstream>
 #include <string>
@@ -103,7 +106,34 @@ int usageError(const std::string &msg) {
   return 2;
 }
 
+/// Parses all of `text` as a non-negative integer or number; false on
+/// anything else ("abc", "1x", "-1", out of range).
+bool parseCount(const std::string &text, uint64_t &out) {
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])))
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  out = std::strtoull(text.c_str(), &end, 10);
+  return errno == 0 && *end == '\0';
+}
+bool parseTolerance(const std::string &text, double &out) {
+  char *end = nullptr;
+  errno = 0;
+  out = std::strtod(text.c_str(), &end);
+  return !text.empty() && errno == 0 && *end == '\0' && out >= 0 &&
+         std::isfinite(out);
+}
+
+/// The largest tensor a signature may declare (bytes); a model claiming more
+/// is malformed rather than something to allocate.
+constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 40;
+
 bool parseSignature(const char *text, Signature &sig, std::string &error) {
+  if (!text) {
+    error = "the model's signature is missing (" +
+            std::string(NNAPI_MODEL_SIGNATURE_SYMBOL) + " returned NULL)";
+    return false;
+  }
   std::istringstream in(text);
   std::string line;
   bool header = false;
@@ -129,11 +159,24 @@ bool parseSignature(const char *text, Signature &sig, std::string &error) {
         error = "malformed signature line '" + line + "'";
         return false;
       }
+      if (TensorSpec::npyDtypeOf(t.dtype) == "?") {
+        error = "signature line '" + line + "' has an unknown element type";
+        return false;
+      }
+      uint64_t bytes = t.elementBytes();
       if (dims != "scalar") {
-        std::istringstream ds(dims);
+        std::istringstream ds(dims + "x");
         std::string d;
-        while (std::getline(ds, d, 'x'))
-          t.dims.push_back(std::atoll(d.c_str()));
+        while (std::getline(ds, d, 'x')) {
+          uint64_t v = 0;
+          if (!parseCount(d, v) || (v != 0 && bytes > kMaxTensorBytes / v)) {
+            error = "signature line '" + line +
+                    "' has a malformed, negative or too large shape";
+            return false;
+          }
+          bytes *= v;
+          t.dims.push_back(int64_t(v));
+        }
       }
       (kind == "input" ? sig.inputs : sig.outputs).push_back(t);
     }
@@ -287,25 +330,7 @@ static double peakResidentMiB() {
   return kib < 0 ? -1 : kib / 1024.0;
 }
 
-/// Parses all of `text` as a non-negative integer or number; false on
-/// anything else ("abc", "1x", "-1", out of range).
-bool parseCount(const std::string &text, uint64_t &out) {
-  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])))
-    return false;
-  char *end = nullptr;
-  errno = 0;
-  out = std::strtoull(text.c_str(), &end, 10);
-  return errno == 0 && *end == '\0';
-}
-bool parseTolerance(const std::string &text, double &out) {
-  char *end = nullptr;
-  errno = 0;
-  out = std::strtod(text.c_str(), &end);
-  return !text.empty() && errno == 0 && *end == '\0' && out >= 0 &&
-         std::isfinite(out);
-}
-
-int main(int argc, char **argv) {
+int runMain(int argc, char **argv) {
   std::string modelPath, outputDir, library, testData;
   std::vector<std::string> inputFiles, compileArgs;
   bool toleranceGiven = false;
@@ -330,12 +355,17 @@ int main(int argc, char **argv) {
       if (!parseCount(v, seed))
         return usageError("--seed needs a non-negative integer, got '" + v +
                           "'");
-    }
-    else if (a == "--nnapi-library" && value(v))
+    } else if (a == "--nnapi-library" && value(v))
       library = v;
-    else if (a == "--device-profile" && value(v))
+    else if (a == "--device-profile" && value(v)) {
+      // Read it here as nnapi-compile does: a profile the host device could
+      // not load would silently leave every partition to the host.
+      profile::DeviceProfile parsed;
+      std::string why;
+      if (!profile::loadDeviceProfile(v, parsed, why))
+        return usageError("--device-profile: " + why);
       setenv("NNAPI_MLIR_HOST_PROFILE", v.c_str(), 1);
-    else if ((a == "--rtol" || a == "--atol") && value(v)) {
+    } else if ((a == "--rtol" || a == "--atol") && value(v)) {
       if (!parseTolerance(v, a == "--rtol" ? rtol : atol))
         return usageError(a + " needs a non-negative number, got '" + v + "'");
       toleranceGiven = true;
@@ -346,8 +376,8 @@ int main(int argc, char **argv) {
     else if (a == "--bench" && value(v)) {
       uint64_t n = 0;
       if (!parseCount(v, n) || n == 0 || n > 1000000)
-        return usageError("--bench needs a count from 1 to 1000000, got '" +
-                          v + "'");
+        return usageError("--bench needs a count from 1 to 1000000, got '" + v +
+                          "'");
       bench = int(n);
     } else if (a == "--host-only")
       hostOnly = true;
@@ -388,6 +418,11 @@ int main(int argc, char **argv) {
     atol = 1e-5;
   }
 
+  std::string elfError;
+  if (!checkSharedObject(modelPath, elfError)) {
+    removeTempDir(tempDir);
+    return usageError("cannot load model '" + modelPath + "': " + elfError);
+  }
   void *handle = dlopen(modelPath.c_str(), RTLD_NOW | RTLD_LOCAL);
   removeTempDir(tempDir); // the mapping stays valid
   if (!handle)
@@ -397,10 +432,9 @@ int main(int argc, char **argv) {
   auto signatureFn = reinterpret_cast<nnapi_model_signature_fn>(
       dlsym(handle, NNAPI_MODEL_SIGNATURE_SYMBOL));
   if (!run || !signatureFn)
-    return usageError("'" + modelPath +
-                      "' is not an nnapi-mlir model (missing " +
-                      NNAPI_MODEL_RUN_SYMBOL + "/" +
-                      NNAPI_MODEL_SIGNATURE_SYMBOL + ")");
+    return usageError(
+        "'" + modelPath + "' is not an nnapi-mlir model (missing " +
+        NNAPI_MODEL_RUN_SYMBOL + "/" + NNAPI_MODEL_SIGNATURE_SYMBOL + ")");
   Signature sig;
   std::string error;
   if (!parseSignature(signatureFn(), sig, error))
@@ -466,8 +500,7 @@ int main(int argc, char **argv) {
                           "') must be " + spec.dtype + " " +
                           shapeString(spec.dims) + ", '" + inputFiles[i] +
                           "' holds " + TensorSpec::dtypeOfNpy(array.dtype) +
-                          " " +
-                          shapeString(array.shape));
+                          " " + shapeString(array.shape));
       inputs[i] = std::move(array.data);
       continue;
     }
@@ -480,11 +513,16 @@ int main(int argc, char **argv) {
         std::memcpy(&inputs[i][4 * k], &f, 4);
     }
   }
+  // Buffers of zero-size tensors still get an address (reserve): the model
+  // copies 0 bytes from or to it, and copying from NULL is undefined.
   std::vector<std::vector<uint8_t>> outputs(sig.outputs.size());
   std::vector<void *> inPtrs, outPtrs;
-  for (auto &b : inputs)
+  for (auto &b : inputs) {
+    b.reserve(1);
     inPtrs.push_back(b.data());
+  }
   for (size_t i = 0; i < outputs.size(); ++i) {
+    outputs[i].reserve(1);
     outputs[i].assign(sig.outputs[i].bytes(), 0);
     outPtrs.push_back(outputs[i].data());
   }
@@ -508,8 +546,9 @@ int main(int argc, char **argv) {
                          "host-only (--host-only or NNAPI_MLIR_MODE=host)\n");
     status = 1;
   } else if (expectNNAPI && failed != 0) {
-    std::fprintf(stderr, "nnapi-run: error: --expect-nnapi: %llu partition "
-                         "executions did not run on NNAPI\n",
+    std::fprintf(stderr,
+                 "nnapi-run: error: --expect-nnapi: %llu partition "
+                 "executions did not run on NNAPI\n",
                  (unsigned long long)failed);
     status = 1;
   }
@@ -520,7 +559,8 @@ int main(int argc, char **argv) {
     std::printf("output %zu %s %s:", i, spec.dtype.c_str(),
                 shapeString(spec.dims).c_str());
     for (size_t k = 0; k < std::min<size_t>(n, 8); ++k)
-      std::printf(" %.6g", toDouble(spec, &outputs[i][k * spec.elementBytes()]));
+      std::printf(" %.6g",
+                  toDouble(spec, &outputs[i][k * spec.elementBytes()]));
     std::printf(n > 8 ? " ...\n" : "\n");
     if (!outputDir.empty()) {
       mkdir(outputDir.c_str(), 0755);
@@ -535,6 +575,7 @@ int main(int argc, char **argv) {
     std::vector<std::vector<uint8_t>> reference(outputs.size());
     std::vector<void *> refPtrs;
     for (size_t i = 0; i < outputs.size(); ++i) {
+      reference[i].reserve(1);
       reference[i].assign(outputs[i].size(), 0);
       refPtrs.push_back(reference[i].data());
     }
@@ -586,10 +627,23 @@ int main(int argc, char **argv) {
       ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
     }
     std::sort(ms.begin(), ms.end());
-    double median = ms.size() % 2 ? ms[ms.size() / 2]
-                                  : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+    double median = ms.size() % 2
+                        ? ms[ms.size() / 2]
+                        : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
     std::printf("bench: runs=%d median_ms=%.6f min_ms=%.6f peak_rss_mb=%.1f\n",
                 bench, median, ms.front(), peakResidentMiB());
   }
   return status;
+}
+
+int main(int argc, char **argv) {
+  try {
+    return runMain(argc, argv);
+  } catch (const std::bad_alloc &) {
+    std::fprintf(stderr, "nnapi-run: error: out of memory (the model's "
+                         "tensors do not fit)\n");
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "nnapi-run: error: %s\n", e.what());
+  }
+  return 2;
 }

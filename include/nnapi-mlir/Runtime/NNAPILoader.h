@@ -15,7 +15,7 @@
 namespace nnapi_mlir {
 
 struct NNAPIFunctionTable {
-#define NNAPI_MLIR_MEMBER(name, ret, params) ret(*name) params = nullptr;
+#define NNAPI_MLIR_MEMBER(name, ret, params, args) ret(*name) params = nullptr;
   NNAPI_MLIR_FOR_EACH_FUNCTION(NNAPI_MLIR_MEMBER)
   NNAPI_MLIR_FOR_EACH_OPTIONAL_FUNCTION(NNAPI_MLIR_MEMBER)
 #undef NNAPI_MLIR_MEMBER

@@ -90,7 +90,8 @@ enum {
 
 enum { ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES = 128 };
 
-/* Values returned by ANeuralNetworksDevice_getFeatureLevel per feature level. */
+/* Values returned by ANeuralNetworksDevice_getFeatureLevel per feature level.
+ */
 enum {
   ANEURALNETWORKS_FEATURE_LEVEL_1 = 27,
   ANEURALNETWORKS_FEATURE_LEVEL_2 = 28,
@@ -116,76 +117,96 @@ typedef struct ANeuralNetworksExecution ANeuralNetworksExecution;
 typedef struct ANeuralNetworksEvent ANeuralNetworksEvent;
 typedef struct ANeuralNetworksDevice ANeuralNetworksDevice;
 
-/* X(name, return type, parameter list): every function the runtime loads. */
+/* X(name, return type, parameter list, argument list): every function the
+   runtime loads; the argument list forwards a call (test doubles wrap them). */
 #define NNAPI_MLIR_FOR_EACH_FUNCTION(X)                                        \
-  X(ANeuralNetworksModel_create, int, (ANeuralNetworksModel * *model))         \
-  X(ANeuralNetworksModel_free, void, (ANeuralNetworksModel * model))           \
-  X(ANeuralNetworksModel_finish, int, (ANeuralNetworksModel * model))          \
+  X(ANeuralNetworksModel_create, int, (ANeuralNetworksModel * *model),         \
+    (model))                                                                   \
+  X(ANeuralNetworksModel_free, void, (ANeuralNetworksModel * model), (model))  \
+  X(ANeuralNetworksModel_finish, int, (ANeuralNetworksModel * model), (model)) \
   X(ANeuralNetworksModel_addOperand, int,                                      \
-    (ANeuralNetworksModel * model, const ANeuralNetworksOperandType *type))    \
+    (ANeuralNetworksModel * model, const ANeuralNetworksOperandType *type),    \
+    (model, type))                                                             \
   X(ANeuralNetworksModel_setOperandValue, int,                                 \
     (ANeuralNetworksModel * model, int32_t index, const void *buffer,          \
-     size_t length))                                                           \
+     size_t length),                                                           \
+    (model, index, buffer, length))                                            \
   X(ANeuralNetworksModel_addOperation, int,                                    \
     (ANeuralNetworksModel * model, int32_t type, uint32_t inputCount,          \
-     const uint32_t *inputs, uint32_t outputCount, const uint32_t *outputs))   \
+     const uint32_t *inputs, uint32_t outputCount, const uint32_t *outputs),   \
+    (model, type, inputCount, inputs, outputCount, outputs))                   \
   X(ANeuralNetworksModel_identifyInputsAndOutputs, int,                        \
     (ANeuralNetworksModel * model, uint32_t inputCount,                        \
-     const uint32_t *inputs, uint32_t outputCount, const uint32_t *outputs))   \
+     const uint32_t *inputs, uint32_t outputCount, const uint32_t *outputs),   \
+    (model, inputCount, inputs, outputCount, outputs))                         \
   X(ANeuralNetworksModel_relaxComputationFloat32toFloat16, int,                \
-    (ANeuralNetworksModel * model, bool allow))                                \
+    (ANeuralNetworksModel * model, bool allow), (model, allow))                \
   X(ANeuralNetworksCompilation_create, int,                                    \
-    (ANeuralNetworksModel * model, ANeuralNetworksCompilation * *compilation)) \
+    (ANeuralNetworksModel * model, ANeuralNetworksCompilation * *compilation), \
+    (model, compilation))                                                      \
   X(ANeuralNetworksCompilation_free, void,                                     \
-    (ANeuralNetworksCompilation * compilation))                                \
+    (ANeuralNetworksCompilation * compilation), (compilation))                 \
   X(ANeuralNetworksCompilation_setPreference, int,                             \
-    (ANeuralNetworksCompilation * compilation, int32_t preference))            \
+    (ANeuralNetworksCompilation * compilation, int32_t preference),            \
+    (compilation, preference))                                                 \
   X(ANeuralNetworksCompilation_finish, int,                                    \
-    (ANeuralNetworksCompilation * compilation))                                \
+    (ANeuralNetworksCompilation * compilation), (compilation))                 \
   X(ANeuralNetworksExecution_create, int,                                      \
     (ANeuralNetworksCompilation * compilation,                                 \
-     ANeuralNetworksExecution * *execution))                                   \
-  X(ANeuralNetworksExecution_free, void, (ANeuralNetworksExecution * execution)) \
+     ANeuralNetworksExecution * *execution),                                   \
+    (compilation, execution))                                                  \
+  X(ANeuralNetworksExecution_free, void,                                       \
+    (ANeuralNetworksExecution * execution), (execution))                       \
   X(ANeuralNetworksExecution_setInput, int,                                    \
     (ANeuralNetworksExecution * execution, int32_t index,                      \
      const ANeuralNetworksOperandType *type, const void *buffer,               \
-     size_t length))                                                           \
+     size_t length),                                                           \
+    (execution, index, type, buffer, length))                                  \
   X(ANeuralNetworksExecution_setOutput, int,                                   \
     (ANeuralNetworksExecution * execution, int32_t index,                      \
-     const ANeuralNetworksOperandType *type, void *buffer, size_t length))     \
+     const ANeuralNetworksOperandType *type, void *buffer, size_t length),     \
+    (execution, index, type, buffer, length))                                  \
   X(ANeuralNetworksExecution_startCompute, int,                                \
-    (ANeuralNetworksExecution * execution, ANeuralNetworksEvent * *event))     \
-  X(ANeuralNetworksEvent_wait, int, (ANeuralNetworksEvent * event))            \
-  X(ANeuralNetworksEvent_free, void, (ANeuralNetworksEvent * event))
+    (ANeuralNetworksExecution * execution, ANeuralNetworksEvent * *event),     \
+    (execution, event))                                                        \
+  X(ANeuralNetworksEvent_wait, int, (ANeuralNetworksEvent * event), (event))   \
+  X(ANeuralNetworksEvent_free, void, (ANeuralNetworksEvent * event), (event))
 
-/* Functions introduced after feature level 1; the runtime uses them when present. */
+/* Functions introduced after feature level 1; the runtime uses them when
+ * present. */
 #define NNAPI_MLIR_FOR_EACH_OPTIONAL_FUNCTION(X)                               \
   X(ANeuralNetworksExecution_compute, int,                                     \
-    (ANeuralNetworksExecution * execution))                                    \
-  X(ANeuralNetworks_getDeviceCount, int, (uint32_t * numDevices))              \
+    (ANeuralNetworksExecution * execution), (execution))                       \
+  X(ANeuralNetworks_getDeviceCount, int, (uint32_t * numDevices),              \
+    (numDevices))                                                              \
   X(ANeuralNetworks_getDevice, int,                                            \
-    (uint32_t devIndex, ANeuralNetworksDevice * *device))                      \
+    (uint32_t devIndex, ANeuralNetworksDevice * *device), (devIndex, device))  \
   X(ANeuralNetworksDevice_getName, int,                                        \
-    (const ANeuralNetworksDevice *device, const char **name))                  \
+    (const ANeuralNetworksDevice *device, const char **name), (device, name))  \
   X(ANeuralNetworksDevice_getType, int,                                        \
-    (const ANeuralNetworksDevice *device, int32_t *type))                      \
+    (const ANeuralNetworksDevice *device, int32_t *type), (device, type))      \
   X(ANeuralNetworksDevice_getVersion, int,                                     \
-    (const ANeuralNetworksDevice *device, const char **version))               \
+    (const ANeuralNetworksDevice *device, const char **version),               \
+    (device, version))                                                         \
   X(ANeuralNetworksDevice_getFeatureLevel, int,                                \
-    (const ANeuralNetworksDevice *device, int64_t *featureLevel))              \
+    (const ANeuralNetworksDevice *device, int64_t *featureLevel),              \
+    (device, featureLevel))                                                    \
   X(ANeuralNetworksModel_getSupportedOperationsForDevices, int,                \
     (const ANeuralNetworksModel *model,                                        \
      const ANeuralNetworksDevice *const *devices, uint32_t numDevices,         \
-     bool *supportedOps))                                                      \
+     bool *supportedOps),                                                      \
+    (model, devices, numDevices, supportedOps))                                \
   X(ANeuralNetworksCompilation_createForDevices, int,                          \
     (ANeuralNetworksModel * model,                                             \
      const ANeuralNetworksDevice *const *devices, uint32_t numDevices,         \
-     ANeuralNetworksCompilation **compilation))                                \
-  X(ANeuralNetworks_getRuntimeFeatureLevel, int64_t, (void))                  \
+     ANeuralNetworksCompilation **compilation),                                \
+    (model, devices, numDevices, compilation))                                 \
+  X(ANeuralNetworks_getRuntimeFeatureLevel, int64_t, (void), ())               \
   X(ANeuralNetworksExecution_setReusable, int,                                 \
-    (ANeuralNetworksExecution * execution, bool reusable))
+    (ANeuralNetworksExecution * execution, bool reusable),                     \
+    (execution, reusable))
 
-#define NNAPI_MLIR_DECLARE(name, ret, params) ret name params;
+#define NNAPI_MLIR_DECLARE(name, ret, params, args) ret name params;
 NNAPI_MLIR_FOR_EACH_FUNCTION(NNAPI_MLIR_DECLARE)
 NNAPI_MLIR_FOR_EACH_OPTIONAL_FUNCTION(NNAPI_MLIR_DECLARE)
 #undef NNAPI_MLIR_DECLARE
