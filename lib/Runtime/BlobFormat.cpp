@@ -264,9 +264,15 @@ std::vector<uint8_t> write(const Model &model) {
     w.put<uint32_t>(v);
   w.padTo(kDataAlignment);
   out.insert(out.end(), model.data.begin(), model.data.end());
-  uint32_t crc = blobChecksum(out.data(), out.size());
-  std::memcpy(out.data() + kChecksumOffset, &crc, 4);
+  sealChecksum(out.data(), out.size());
   return out;
+}
+
+void sealChecksum(uint8_t *bytes, size_t size) {
+  if (size < kHeaderSize)
+    return;
+  uint32_t crc = blobChecksum(bytes, size);
+  std::memcpy(bytes + kChecksumOffset, &crc, 4);
 }
 
 bool read(const uint8_t *bytes, size_t size, Model &model,

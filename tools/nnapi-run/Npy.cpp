@@ -64,8 +64,17 @@ bool readNpy(const std::string &path, NpyArray &array, std::string &error) {
   std::vector<uint8_t> bytes;
   if (!readBinaryFile(path, bytes, error))
     return false;
+  if (!parseNpy(bytes, array, error)) {
+    error = "'" + path + "' is not a supported .npy file: " + error;
+    return false;
+  }
+  return true;
+}
+
+bool parseNpy(const std::vector<uint8_t> &bytes, NpyArray &array,
+              std::string &error) {
   auto bad = [&](const std::string &why) {
-    error = "'" + path + "' is not a supported .npy file: " + why;
+    error = why;
     return false;
   };
   if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0)

@@ -16,6 +16,9 @@ struct NpyArray {
 
 /// Reads a version 1/2/3 .npy file with a little-endian C-order array.
 bool readNpy(const std::string &path, NpyArray &array, std::string &error);
+/// The same for the bytes of a .npy file; `error` says what is wrong.
+bool parseNpy(const std::vector<uint8_t> &bytes, NpyArray &array,
+              std::string &error);
 /// Reads a whole file; false with "cannot open 'PATH'" in `error`.
 bool readBinaryFile(const std::string &path, std::vector<uint8_t> &bytes,
                     std::string &error);

@@ -89,6 +89,11 @@ std::vector<uint8_t> write(const Model &model);
 /// false and sets `error` to a message naming the first problem.
 bool read(const uint8_t *bytes, size_t size, Model &model, std::string &error);
 
+/// Stores the checksum of a blob of `size` bytes in its header, so that a
+/// blob edited in place (by a test or a fuzzer) passes the checksum test and
+/// reaches the checks behind it. Does nothing to fewer than kHeaderSize bytes.
+void sealChecksum(uint8_t *bytes, size_t size);
+
 /// Human-readable listing of a model, for `nnapi-translate --dump-nnapi-blob`.
 std::string dump(const Model &model);
 

@@ -472,10 +472,8 @@ Value Importer::castTo(Value v, Type element) {
 }
 
 InFlightDiagnostic Importer::nodeError(const onnx::NodeProto &node) {
-  std::string name = node.name().empty()
-                          ? (node.output_size() ? node.output(0) : "?")
-                          : node.name();
-  return emitError(loc) << "node '" << name << "' (" << node.op_type()
+  return emitError(loc) << "node '" << nnapi_mlir::onnx_frontend::nodeName(node)
+                        << "' (" << node.op_type()
                         << ", opset " << opset << "): ";
 }
 

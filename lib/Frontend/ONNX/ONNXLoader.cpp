@@ -7,8 +7,8 @@
 #include "onnx/shape_inference/implementation.h"
 #include "onnx/version_converter/convert.h"
 
+#include <unordered_map>
 #include <unordered_set>
-
 
 namespace nnapi_mlir::onnx_frontend {
 
@@ -17,6 +17,50 @@ static int64_t defaultOpset(const onnx::ModelProto &model) {
     if (o.domain().empty() || o.domain() == "ai.onnx")
       return o.version();
   return -1;
+}
+
+/// ONNX's shape inference gives Expand, Reshape and ConstantOfShape a result
+/// of as many dimensions as their shape operand has elements, and allocates
+/// each: a shape operand declared with 10^8 elements exhausts memory before
+/// any check of ours runs. Ranks above kMaxRank are refused first.
+static bool checkShapeOperands(const onnx::ModelProto &model,
+                               const std::string &path, std::string &error) {
+  constexpr int64_t kMaxRank = 64;
+  const onnx::GraphProto &graph = model.graph();
+  std::unordered_map<std::string, int64_t> lengths; // of 1-D declared values
+  auto note = [&](const std::string &name, const auto &dims) {
+    if (dims.size() == 1)
+      lengths[name] = dims[0];
+  };
+  for (const auto &t : graph.initializer())
+    note(t.name(), t.dims());
+  auto declared = [&](const onnx::ValueInfoProto &v) {
+    if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape())
+      return;
+    const auto &shape = v.type().tensor_type().shape();
+    if (shape.dim_size() == 1 && shape.dim(0).has_dim_value())
+      lengths[v.name()] = shape.dim(0).dim_value();
+  };
+  for (const auto &v : graph.input())
+    declared(v);
+  for (const auto &v : graph.value_info())
+    declared(v);
+  static const std::pair<const char *, int> kShapeOperands[] = {
+      {"Expand", 1}, {"Reshape", 1}, {"ConstantOfShape", 0}};
+  for (const auto &node : graph.node())
+    for (auto [type, index] : kShapeOperands) {
+      if (node.op_type() != type || node.input_size() <= index)
+        continue;
+      auto it = lengths.find(node.input(index));
+      if (it == lengths.end() || it->second <= kMaxRank)
+        continue;
+      error = "'" + path + "': node '" + nodeName(node) + "' (" + type +
+              "): its shape operand '" + it->first + "' has " +
+              std::to_string(it->second) + " elements; ranks above " +
+              std::to_string(kMaxRank) + " are not supported";
+      return false;
+    }
+  return true;
 }
 
 bool loadONNXModel(const std::string &data, const std::string &path,
@@ -51,10 +95,12 @@ bool loadONNXModel(const std::string &data, const std::string &path,
       defined.insert(node.output().begin(), node.output().end());
     for (const auto &v : graph.output())
       if (!defined.count(v.name())) {
-        error = "'" + path + "': graph output '" + v.name() +
-                "' is never produced";
+        error =
+            "'" + path + "': graph output '" + v.name() + "' is never produced";
         return false;
       }
+    if (!checkShapeOperands(model, path, error))
+      return false;
     if (opset < minOpset)
       model = onnx::version_conversion::ConvertVersion(model, int(minOpset));
     onnx::ShapeInferenceOptions options{/*check_type=*/true,

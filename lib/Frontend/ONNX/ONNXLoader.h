@@ -1,4 +1,5 @@
-//===- ONNXLoader.h - Parse, upgrade and shape-infer an ONNX model -*- C++ -*-===//
+//===- ONNXLoader.h - Parse, upgrade and shape-infer an ONNX model -*- C++
+//-*-===//
 //
 // The only code that calls into libonnx's C++ API, which reports errors with
 // exceptions: it is compiled with exceptions and RTTI, apart from the MLIR
@@ -13,6 +14,13 @@
 #include <string>
 
 namespace nnapi_mlir::onnx_frontend {
+
+/// How messages name a node: its name, or its first output's if unnamed.
+inline std::string nodeName(const onnx::NodeProto &node) {
+  if (!node.name().empty())
+    return node.name();
+  return node.output_size() ? node.output(0) : "?";
+}
 
 /// Parses the serialized model `data` (from `name`, for messages), upgrades
 /// a default-domain opset below `minOpset` and runs strict shape inference.

@@ -1,0 +1,137 @@
+//===- ConcurrentRuns.cpp - One compiled model from many threads ----------===//
+//
+// Usage: nnapi-concurrent-runs MODEL.so INPUT.npy THREADS RUNS
+//
+// Runs the model once on NNAPI and once host-only, single-threaded, for the
+// two reference results; then THREADS threads run it RUNS times each, every
+// thread with its own buffers, with NNAPI allowed (and, through
+// libnnapi_faulty.so and $NNAPI_MLIR_FAULT, failing some of the calls). A
+// one-partition model's result comes either from NNAPI or from its host copy,
+// so every run must equal one of the two references bit for bit. Prints the
+// counts and 'N passed, M failed' (N and M in runs).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Npy.h"
+#include "nnapi-mlir/Runtime/ModelABI.h"
+#include "nnapi-mlir/Runtime/Runtime.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <dlfcn.h>
+
+using namespace nnapi_mlir;
+
+namespace {
+/// Byte size of each output, from the signature's "output" lines.
+bool outputSizes(const char *signature, std::vector<size_t> &sizes) {
+  std::istringstream in(signature ? signature : "");
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::string kind, name, dtype, dims;
+    size_t index;
+    if (!(ls >> kind) || kind != "output")
+      continue;
+    if (!(ls >> index >> name >> dtype >> dims) || dtype != "f32")
+      return false;
+    size_t n = 4;
+    std::istringstream ds(dims);
+    std::string d;
+    while (dims != "scalar" && std::getline(ds, d, 'x'))
+      n *= std::strtoull(d.c_str(), nullptr, 10);
+    sizes.push_back(n);
+  }
+  return !sizes.empty();
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc != 5) {
+    std::fprintf(stderr, "usage: %s MODEL.so INPUT.npy THREADS RUNS\n",
+                 argv[0]);
+    return 2;
+  }
+  int threads = std::atoi(argv[3]), runs = std::atoi(argv[4]);
+  void *handle = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    std::fprintf(stderr, "cannot load model: %s\n", dlerror());
+    return 2;
+  }
+  auto run = reinterpret_cast<nnapi_model_run_fn>(
+      dlsym(handle, NNAPI_MODEL_RUN_SYMBOL));
+  auto signature = reinterpret_cast<nnapi_model_signature_fn>(
+      dlsym(handle, NNAPI_MODEL_SIGNATURE_SYMBOL));
+  NpyArray input;
+  std::string error;
+  std::vector<size_t> sizes;
+  if (!run || !signature || !outputSizes(signature(), sizes) ||
+      !readNpy(argv[2], input, error)) {
+    std::fprintf(stderr, "not a one-input float32 model and input: %s\n",
+                 error.c_str());
+    return 2;
+  }
+
+  auto runOnce = [&](const std::vector<uint8_t> &in,
+                     std::vector<std::vector<uint8_t>> &out) {
+    out.assign(sizes.size(), {});
+    std::vector<void *> outs;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      out[i].assign(sizes[i], 0);
+      outs.push_back(out[i].data());
+    }
+    void *ins[] = {const_cast<uint8_t *>(in.data())};
+    run(ins, outs.data());
+  };
+  std::vector<std::vector<uint8_t>> onNNAPI, onHost;
+  nnapi_rt_set_mode(NNAPI_RT_MODE_HOST_ONLY);
+  runOnce(input.data, onHost);
+  nnapi_rt_set_mode(NNAPI_RT_MODE_AUTO);
+  nnapi_rt_reset_stats();
+  runOnce(input.data, onNNAPI);
+  uint64_t ok = 0, failed = 0;
+  nnapi_rt_get_stats(&ok, &failed);
+  if (ok != 1) {
+    std::fprintf(stderr, "the reference run did not run on NNAPI\n");
+    return 2;
+  }
+
+  std::atomic<uint64_t> wrong{0}, matchedNNAPI{0}, matchedHost{0};
+  nnapi_rt_reset_stats();
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      std::vector<uint8_t> in = input.data; // this thread's own buffers
+      std::vector<std::vector<uint8_t>> out;
+      for (int r = 0; r < runs; ++r) {
+        runOnce(in, out);
+        if (out == onNNAPI)
+          ++matchedNNAPI;
+        else if (out == onHost)
+          ++matchedHost;
+        else
+          ++wrong;
+      }
+    });
+  for (std::thread &t : pool)
+    t.join();
+  nnapi_rt_get_stats(&ok, &failed);
+  std::printf("%d threads x %d runs: %llu on NNAPI, %llu fell back "
+              "(%llu results equal NNAPI's, %llu the host copy's)\n",
+              threads, runs, (unsigned long long)ok,
+              (unsigned long long)failed,
+              (unsigned long long)matchedNNAPI.load(),
+              (unsigned long long)matchedHost.load());
+  uint64_t total = uint64_t(threads) * uint64_t(runs);
+  std::printf("%llu passed, %llu failed\n",
+              (unsigned long long)(total - wrong),
+              (unsigned long long)wrong.load());
+  return wrong ? 1 : 0;
+}
