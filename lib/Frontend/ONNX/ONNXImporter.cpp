@@ -43,6 +43,24 @@ int64_t product(ArrayRef<int64_t> dims) {
                          std::multiplies<int64_t>());
 }
 
+/// The largest dimension and element count the importer takes from a model:
+/// NNAPI's dimensions are 32-bit, and with the count bounded no product of
+/// dimensions in a handler overflows.
+constexpr int64_t kMaxDim = INT32_MAX;
+constexpr int64_t kMaxElements = int64_t(1) << 40;
+
+/// The element count of `dims`, or -1 if a dimension is negative or above
+/// kMaxDim or the count above kMaxElements.
+int64_t checkedCount(ArrayRef<int64_t> dims) {
+  int64_t count = 1;
+  for (int64_t d : dims) {
+    if (d < 0 || d > kMaxDim || (d && count > kMaxElements / d))
+      return -1;
+    count *= d;
+  }
+  return count;
+}
+
 /// Imports one graph. Handlers emit a diagnostic and return failure (or a
 /// null Value) on anything they cannot represent.
 class Importer {
@@ -173,15 +191,23 @@ FailureOr<RankedTensorType> Importer::tensorType(const onnx::TypeProto &type,
              << "; only static shapes are supported";
     shape.push_back(d.dim_value());
   }
+  if (checkedCount(shape) < 0)
+    return emitError(loc) << what << " has a dimension above " << kMaxDim
+                          << " or more than " << kMaxElements << " elements";
   return RankedTensorType::get(shape, *element);
 }
 
+/// Reads `count` elements from `raw`; false (nothing allocated) if `raw`
+/// does not hold exactly that many.
 template <typename T>
-static void readTyped(const std::string &raw, std::vector<T> &out,
+static bool readTyped(const std::string &raw, std::vector<T> &out,
                       int64_t count) {
+  if (raw.size() != size_t(count) * sizeof(T))
+    return false;
   out.resize(count);
-  if (raw.size() == size_t(count) * sizeof(T))
+  if (count)
     std::memcpy(out.data(), raw.data(), raw.size());
+  return true;
 }
 
 FailureOr<DenseElementsAttr>
@@ -192,9 +218,11 @@ Importer::tensorAttr(const onnx::TensorProto &t) {
                           << " stores its data externally, which is not "
                              "supported";
   Shape shape(t.dims().begin(), t.dims().end());
-  int64_t count = product(shape);
+  int64_t count = checkedCount(shape);
   if (count < 0)
-    return emitError(loc) << what << " has a negative dimension";
+    return emitError(loc) << what << " has a negative dimension, one above "
+                          << kMaxDim << " or more than " << kMaxElements
+                          << " elements";
   Type element;
   if (t.data_type() == onnx::TensorProto::DOUBLE)
     element = builder.getF32Type(); // TOSA has no f64: narrowed
@@ -214,8 +242,7 @@ Importer::tensorAttr(const onnx::TensorProto &t) {
   case onnx::TensorProto::FLOAT: {
     std::vector<float> v;
     if (raw) {
-      readTyped(t.raw_data(), v, count);
-      if (t.raw_data().size() != size_t(count) * 4)
+      if (!readTyped(t.raw_data(), v, count))
         return sizeError();
     } else {
       if (t.float_data_size() != count)
@@ -227,8 +254,7 @@ Importer::tensorAttr(const onnx::TensorProto &t) {
   case onnx::TensorProto::DOUBLE: {
     std::vector<double> d;
     if (raw) {
-      readTyped(t.raw_data(), d, count);
-      if (t.raw_data().size() != size_t(count) * 8)
+      if (!readTyped(t.raw_data(), d, count))
         return sizeError();
     } else {
       if (t.double_data_size() != count)
@@ -241,8 +267,7 @@ Importer::tensorAttr(const onnx::TensorProto &t) {
   case onnx::TensorProto::FLOAT16: {
     std::vector<uint16_t> v;
     if (raw) {
-      readTyped(t.raw_data(), v, count);
-      if (t.raw_data().size() != size_t(count) * 2)
+      if (!readTyped(t.raw_data(), v, count))
         return sizeError();
     } else {
       if (t.int32_data_size() != count)
@@ -258,8 +283,7 @@ Importer::tensorAttr(const onnx::TensorProto &t) {
   case onnx::TensorProto::INT64: {
     std::vector<int64_t> v;
     if (raw) {
-      readTyped(t.raw_data(), v, count);
-      if (t.raw_data().size() != size_t(count) * 8)
+      if (!readTyped(t.raw_data(), v, count))
         return sizeError();
     } else {
       if (t.int64_data_size() != count)
