@@ -157,41 +157,21 @@ bool parseTensorProto(const std::vector<uint8_t> &bytes, ProtoTensor &t,
       return false;
     }
   }
-  size_t width;
-  switch (dataType) {
-  case 1:
-    t.dtype = "f32";
-    width = 4;
-    break;
-  case 10:
-    t.dtype = "f16";
-    width = 2;
-    break;
-  case 3:
-    t.dtype = "i8";
-    width = 1;
-    break;
-  case 5:
-    t.dtype = "i16";
-    width = 2;
-    break;
-  case 6:
-    t.dtype = "i32";
-    width = 4;
-    break;
-  case 7:
-    t.dtype = "i64";
-    width = 8;
-    break;
-  case 9:
-    t.dtype = "i1";
-    width = 1;
-    break;
-  case 11:
-    t.dtype = "f32";
-    width = 4;
-    break; // double, narrowed like the importer
-  default:
+  // ONNX element type code -> the model ABI's name and width (DOUBLE is
+  // narrowed to float32, as the importer does).
+  static constexpr struct {
+    int64_t code;
+    const char *dtype;
+    size_t width;
+  } kTypes[] = {{1, "f32", 4}, {10, "f16", 2}, {3, "i8", 1}, {5, "i16", 2},
+                {6, "i32", 4}, {7, "i64", 8},  {9, "i1", 1},  {11, "f32", 4}};
+  size_t width = 0;
+  for (const auto &type : kTypes)
+    if (type.code == dataType) {
+      t.dtype = type.dtype;
+      width = type.width;
+    }
+  if (!width) {
     error = "TensorProto element type " + std::to_string(dataType) +
             " is not supported";
     return false;
