@@ -1,9 +1,10 @@
 //===- ConcurrentRuns.cpp - One compiled model from many threads ----------===//
 //
-// Usage: nnapi-concurrent-runs MODEL.so INPUT.npy THREADS RUNS
+// Usage: nnapi-concurrent-runs MODEL.so INPUT.npy EXPECTED.npy THREADS RUNS
 //
 // Runs the model once on NNAPI and once host-only, single-threaded, for the
-// two reference results; then THREADS threads run it RUNS times each, every
+// two reference results (each checked against EXPECTED.npy, an independent
+// reference of the first output); then THREADS threads run it RUNS times each, every
 // thread with its own buffers, with NNAPI allowed (and, through
 // libnnapi_faulty.so and $NNAPI_MLIR_FAULT, failing some of the calls). A
 // one-partition model's result comes either from NNAPI or from its host copy,
@@ -17,6 +18,7 @@
 #include "nnapi-mlir/Runtime/Runtime.h"
 
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -54,12 +56,13 @@ bool outputSizes(const char *signature, std::vector<size_t> &sizes) {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 5) {
-    std::fprintf(stderr, "usage: %s MODEL.so INPUT.npy THREADS RUNS\n",
+  if (argc != 6) {
+    std::fprintf(stderr,
+                 "usage: %s MODEL.so INPUT.npy EXPECTED.npy THREADS RUNS\n",
                  argv[0]);
     return 2;
   }
-  int threads = std::atoi(argv[3]), runs = std::atoi(argv[4]);
+  int threads = std::atoi(argv[4]), runs = std::atoi(argv[5]);
   void *handle = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     std::fprintf(stderr, "cannot load model: %s\n", dlerror());
@@ -69,11 +72,12 @@ int main(int argc, char **argv) {
       dlsym(handle, NNAPI_MODEL_RUN_SYMBOL));
   auto signature = reinterpret_cast<nnapi_model_signature_fn>(
       dlsym(handle, NNAPI_MODEL_SIGNATURE_SYMBOL));
-  NpyArray input;
+  NpyArray input, expected;
   std::string error;
   std::vector<size_t> sizes;
   if (!run || !signature || !outputSizes(signature(), sizes) ||
-      !readNpy(argv[2], input, error)) {
+      !readNpy(argv[2], input, error) || !readNpy(argv[3], expected, error) ||
+      expected.dtype != "f4" || expected.data.size() != sizes[0]) {
     std::fprintf(stderr, "not a one-input float32 model and input: %s\n",
                  error.c_str());
     return 2;
@@ -101,6 +105,19 @@ int main(int argc, char **argv) {
   if (ok != 1) {
     std::fprintf(stderr, "the reference run did not run on NNAPI\n");
     return 2;
+  }
+  // Both references against numpy's (rtol 1e-4, atol 1e-5).
+  for (const auto *reference : {&onNNAPI, &onHost}) {
+    const float *got = reinterpret_cast<const float *>((*reference)[0].data());
+    const float *want = reinterpret_cast<const float *>(expected.data.data());
+    for (size_t k = 0; k < sizes[0] / 4; ++k)
+      if (!(std::fabs(got[k] - want[k]) <= 1e-5f + 1e-4f * std::fabs(want[k]))) {
+        std::fprintf(stderr, "the %s reference differs from EXPECTED.npy at "
+                             "%zu: %g vs %g\n",
+                     reference == &onNNAPI ? "NNAPI" : "host-only", k, got[k],
+                     want[k]);
+        return 2;
+      }
   }
 
   std::atomic<uint64_t> wrong{0}, matchedNNAPI{0}, matchedHost{0};

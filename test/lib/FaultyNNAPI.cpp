@@ -214,11 +214,13 @@ template <typename... A> void corrupt(int id, const std::tuple<A...> &a) {
       std::memset(buffer, 0xFF, length);
 }
 
-template <typename R, typename Call, typename... A>
-R forward(int id, Call call, const std::tuple<A...> &args) {
+/// Calls `real` through `call` unless a rule fails the call. `args` are the
+/// call's arguments, for the bookkeeping of corrupt rules.
+template <typename R, typename Fn, typename Call, typename... A>
+R forward(int id, Fn *real, Call call, const std::tuple<A...> &args) {
   Faults &f = faults();
   if constexpr (std::is_same_v<R, int>) {
-    if (!call.real) {
+    if (!real) {
       injected = "nnapi_faulty: " + f.loadError;
       return ANEURALNETWORKS_OP_FAILED;
     }
@@ -247,7 +249,7 @@ R forward(int id, Call call, const std::tuple<A...> &args) {
     return rc;
   } else {
     observe(id, args);
-    if (!call.real) {
+    if (!real) {
       if constexpr (std::is_void_v<R>)
         return;
       else
@@ -257,16 +259,6 @@ R forward(int id, Call call, const std::tuple<A...> &args) {
   }
 }
 
-/// A call to the real function, and whether there is one.
-template <typename F> struct RealCall {
-  F fn;
-  const void *real;
-  auto operator()() const { return fn(); }
-};
-template <typename F> RealCall<F> realCall(const void *real, F fn) {
-  return {fn, real};
-}
-
 } // namespace
 
 extern "C" {
@@ -274,10 +266,8 @@ extern "C" {
 #define NNAPI_FAULTY_DEFINE(name, ret, params, args)                           \
   __attribute__((visibility("default"))) ret name params {                     \
     return forward<ret>(                                                       \
-        kId_##name,                                                            \
-        realCall(reinterpret_cast<const void *>(faults().real.name),           \
-                 [&] { return faults().real.name args; }),                     \
-        std::make_tuple args);                                                 \
+        kId_##name, faults().real.name,                                        \
+        [&] { return faults().real.name args; }, std::make_tuple args);        \
   }
 NNAPI_MLIR_FOR_EACH_FUNCTION(NNAPI_FAULTY_DEFINE)
 NNAPI_MLIR_FOR_EACH_OPTIONAL_FUNCTION(NNAPI_FAULTY_DEFINE)

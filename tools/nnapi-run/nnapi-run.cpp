@@ -165,6 +165,7 @@ bool parseSignature(const char *text, Signature &sig, std::string &error) {
       }
       uint64_t bytes = t.elementBytes();
       if (dims != "scalar") {
+        // The extra 'x' makes a trailing one ("2x") an empty, refused item.
         std::istringstream ds(dims + "x");
         std::string d;
         while (std::getline(ds, d, 'x')) {

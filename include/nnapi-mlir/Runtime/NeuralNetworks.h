@@ -90,8 +90,7 @@ enum {
 
 enum { ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES = 128 };
 
-/* Values returned by ANeuralNetworksDevice_getFeatureLevel per feature level.
- */
+/* Values returned by ANeuralNetworksDevice_getFeatureLevel per feature level. */
 enum {
   ANEURALNETWORKS_FEATURE_LEVEL_1 = 27,
   ANEURALNETWORKS_FEATURE_LEVEL_2 = 28,
@@ -172,8 +171,7 @@ typedef struct ANeuralNetworksDevice ANeuralNetworksDevice;
   X(ANeuralNetworksEvent_wait, int, (ANeuralNetworksEvent * event), (event))   \
   X(ANeuralNetworksEvent_free, void, (ANeuralNetworksEvent * event), (event))
 
-/* Functions introduced after feature level 1; the runtime uses them when
- * present. */
+/* Functions introduced after feature level 1; the runtime uses them when present. */
 #define NNAPI_MLIR_FOR_EACH_OPTIONAL_FUNCTION(X)                               \
   X(ANeuralNetworksExecution_compute, int,                                     \
     (ANeuralNetworksExecution * execution), (execution))                       \

@@ -28,12 +28,9 @@ static bool checkShapeOperands(const onnx::ModelProto &model,
   constexpr int64_t kMaxRank = 64;
   const onnx::GraphProto &graph = model.graph();
   std::unordered_map<std::string, int64_t> lengths; // of 1-D declared values
-  auto note = [&](const std::string &name, const auto &dims) {
-    if (dims.size() == 1)
-      lengths[name] = dims[0];
-  };
   for (const auto &t : graph.initializer())
-    note(t.name(), t.dims());
+    if (t.dims_size() == 1)
+      lengths[t.name()] = t.dims(0);
   auto declared = [&](const onnx::ValueInfoProto &v) {
     if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape())
       return;
