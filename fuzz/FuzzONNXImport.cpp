@@ -25,8 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return mlir::success();
   });
   auto module = mlir::nnapi::importONNX(
-      llvm::StringRef(reinterpret_cast<const char *>(data), size),
-      "fuzz.onnx", &context);
+      llvm::StringRef(reinterpret_cast<const char *>(data), size), "fuzz.onnx",
+      &context);
   if (!module && !reported) {
     std::fprintf(stderr, "model refused without an error\n");
     std::abort();
@@ -39,15 +39,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 }
 
 #ifdef NNAPI_MLIR_LIBFUZZER
-extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size,
-                                   size_t maxSize);
+extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize);
 
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
                                           size_t maxSize, unsigned seed) {
   // One in eight mutations flips bytes, to test the protobuf layer too.
   if (seed % 8 != 0)
-    if (size_t n = nnapi_mlir::fuzz::mutateONNXModel(data, size, maxSize,
-                                                     seed, LLVMFuzzerMutate))
+    if (size_t n = nnapi_mlir::fuzz::mutateONNXModel(data, size, maxSize, seed,
+                                                     LLVMFuzzerMutate))
       return n;
   return LLVMFuzzerMutate(data, size, maxSize);
 }

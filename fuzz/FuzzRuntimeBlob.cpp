@@ -87,9 +87,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     allocate(model.inputs, inputs, 0x3c); // 1.0 as float16 pairs, ~0.0115 f32
     allocate(model.outputs, outputs, 0);
   }
-  int32_t status = nnapi_rt_execute(
-      bytes.data(), int64_t(bytes.size()), int64_t(inputs.size()),
-      inputs.data(), int64_t(outputs.size()), outputs.data());
+  int32_t status = nnapi_rt_execute(bytes.data(), int64_t(bytes.size()),
+                                    int64_t(inputs.size()), inputs.data(),
+                                    int64_t(outputs.size()), outputs.data());
   static const bool verbose = std::getenv("NNAPI_MLIR_FUZZ_VERBOSE");
   if (verbose)
     std::fprintf(stderr, "%zu bytes, %s: %s %s\n", size,

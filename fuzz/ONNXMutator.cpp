@@ -92,15 +92,34 @@ private:
   }
 
   int64_t interestingInt() {
-    static const int64_t kValues[] = {
-        0,  1,  -1, 2,  3,  4,         7,          -2,
-        16, 64, 255, 256, 1 << 20, int64_t(1) << 31, int64_t(1) << 33,
-        std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min(),
-        std::numeric_limits<int32_t>::min()};
+    static const int64_t kValues[] = {0,
+                                      1,
+                                      -1,
+                                      2,
+                                      3,
+                                      4,
+                                      7,
+                                      -2,
+                                      16,
+                                      64,
+                                      255,
+                                      256,
+                                      1 << 20,
+                                      int64_t(1) << 31,
+                                      int64_t(1) << 33,
+                                      std::numeric_limits<int64_t>::max(),
+                                      std::numeric_limits<int64_t>::min(),
+                                      std::numeric_limits<int32_t>::min()};
     return pick(4) ? kValues[pick(std::size(kValues))] : int64_t(rng());
   }
   double interestingFloat() {
-    static const double kValues[] = {0.0, -0.0, 1.0, -1.0, 0.5, 1e-45, 1e30,
+    static const double kValues[] = {0.0,
+                                     -0.0,
+                                     1.0,
+                                     -1.0,
+                                     0.5,
+                                     1e-45,
+                                     1e30,
                                      std::numeric_limits<double>::infinity(),
                                      std::numeric_limits<double>::quiet_NaN()};
     return kValues[pick(std::size(kValues))];
@@ -254,7 +273,8 @@ private:
       case FieldDescriptor::CPPTYPE_DOUBLE:
         return r->AddDouble(m, f, interestingFloat());
       case FieldDescriptor::CPPTYPE_STRING:
-        return r->AddString(m, f, names.empty() ? "" : names[pick(names.size())]);
+        return r->AddString(m, f,
+                            names.empty() ? "" : names[pick(names.size())]);
       default:
         return;
       }

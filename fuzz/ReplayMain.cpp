@@ -20,7 +20,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 extern "C" __attribute__((weak)) int LLVMFuzzerInitialize(int *argc,
-                                                           char ***argv);
+                                                          char ***argv);
 
 int main(int argc, char **argv) {
   if (LLVMFuzzerInitialize)

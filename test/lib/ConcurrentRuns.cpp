@@ -4,8 +4,8 @@
 //
 // Runs the model once on NNAPI and once host-only, single-threaded, for the
 // two reference results (each checked against EXPECTED.npy, an independent
-// reference of the first output); then THREADS threads run it RUNS times each, every
-// thread with its own buffers, with NNAPI allowed (and, through
+// reference of the first output); then THREADS threads run it RUNS times each,
+// every thread with its own buffers, with NNAPI allowed (and, through
 // libnnapi_faulty.so and $NNAPI_MLIR_FAULT, failing some of the calls). A
 // one-partition model's result comes either from NNAPI or from its host copy,
 // so every run must equal one of the two references bit for bit. Prints the
@@ -111,9 +111,11 @@ int main(int argc, char **argv) {
     const float *got = reinterpret_cast<const float *>((*reference)[0].data());
     const float *want = reinterpret_cast<const float *>(expected.data.data());
     for (size_t k = 0; k < sizes[0] / 4; ++k)
-      if (!(std::fabs(got[k] - want[k]) <= 1e-5f + 1e-4f * std::fabs(want[k]))) {
-        std::fprintf(stderr, "the %s reference differs from EXPECTED.npy at "
-                             "%zu: %g vs %g\n",
+      if (!(std::fabs(got[k] - want[k]) <=
+            1e-5f + 1e-4f * std::fabs(want[k]))) {
+        std::fprintf(stderr,
+                     "the %s reference differs from EXPECTED.npy at "
+                     "%zu: %g vs %g\n",
                      reference == &onNNAPI ? "NNAPI" : "host-only", k, got[k],
                      want[k]);
         return 2;
@@ -142,13 +144,11 @@ int main(int argc, char **argv) {
   nnapi_rt_get_stats(&ok, &failed);
   std::printf("%d threads x %d runs: %llu on NNAPI, %llu fell back "
               "(%llu results equal NNAPI's, %llu the host copy's)\n",
-              threads, runs, (unsigned long long)ok,
-              (unsigned long long)failed,
+              threads, runs, (unsigned long long)ok, (unsigned long long)failed,
               (unsigned long long)matchedNNAPI.load(),
               (unsigned long long)matchedHost.load());
   uint64_t total = uint64_t(threads) * uint64_t(runs);
-  std::printf("%llu passed, %llu failed\n",
-              (unsigned long long)(total - wrong),
+  std::printf("%llu passed, %llu failed\n", (unsigned long long)(total - wrong),
               (unsigned long long)wrong.load());
   return wrong ? 1 : 0;
 }

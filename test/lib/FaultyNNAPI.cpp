@@ -83,8 +83,7 @@ struct Faults {
       target = t;
     } else {
       Dl_info info;
-      if (dladdr(kFunctionNames[0], &info) &&
-          info.dli_fname) {
+      if (dladdr(kFunctionNames[0], &info) && info.dli_fname) {
         target = info.dli_fname;
         target = target.substr(0, target.rfind('/') + 1);
       }
@@ -102,8 +101,9 @@ struct Faults {
     size_t start = 0;
     while (start <= spec.size()) {
       size_t comma = spec.find(',', start);
-      std::string text = spec.substr(
-          start, comma == std::string::npos ? std::string::npos : comma - start);
+      std::string text =
+          spec.substr(start, comma == std::string::npos ? std::string::npos
+                                                        : comma - start);
       start = comma == std::string::npos ? spec.size() + 1 : comma + 1;
       if (text.empty())
         continue;
@@ -167,17 +167,18 @@ thread_local std::string injected; ///< Why the last call on this thread failed.
 
 /// Bookkeeping for corrupt rules: which buffers an execution writes.
 template <typename... A> void observe(int, const std::tuple<A...> &) {}
-void observe(int id,
-             const std::tuple<ANeuralNetworksExecution *, int32_t,
-                              const ANeuralNetworksOperandType *, void *,
-                              size_t> &a) {
+void observe(
+    int id,
+    const std::tuple<ANeuralNetworksExecution *, int32_t,
+                     const ANeuralNetworksOperandType *, void *, size_t> &a) {
   if (id != kId_ANeuralNetworksExecution_setOutput)
     return;
   std::lock_guard<std::mutex> lock(faults().mutex);
   faults().outputs[std::get<0>(a)].emplace_back(std::get<3>(a), std::get<4>(a));
 }
-void observe(int id, const std::tuple<ANeuralNetworksExecution *,
-                                      ANeuralNetworksEvent **> &a) {
+void observe(
+    int id,
+    const std::tuple<ANeuralNetworksExecution *, ANeuralNetworksEvent **> &a) {
   if (id != kId_ANeuralNetworksExecution_startCompute || !*std::get<1>(a))
     return;
   std::lock_guard<std::mutex> lock(faults().mutex);
