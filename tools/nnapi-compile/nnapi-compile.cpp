@@ -97,9 +97,17 @@ static cl::opt<std::string>
            cl::desc("Write the placement report to PATH.json, PATH.html and "
                     "PATH.dot"),
            cl::value_desc("PATH"));
+static cl::list<std::string> inputShapes(
+    "input-shape", cl::cat(compileOptions),
+    cl::desc("Shape of an ONNX graph input with symbolic dimensions, e.g. "
+             "input=1x3x224x224 (repeatable)"),
+    cl::value_desc("NAME=D0xD1x..."));
 static cl::opt<bool> listONNXOps(
     "list-onnx-ops", cl::cat(compileOptions),
     cl::desc("Print the ONNX operator types the importer supports and exit"));
+static cl::opt<bool> onnxOpsTable(
+    "onnx-ops-table", cl::cat(compileOptions),
+    cl::desc("Print docs/ops.md's table of ONNX operators and exit"));
 static cl::opt<bool> remarks(
     "emit-remarks", cl::cat(compileOptions),
     cl::desc("Print why each host op stays there, and which host ops the "
@@ -276,6 +284,14 @@ int main(int argc, char **argv) {
     return fail("this nnapi-compile was built without ONNX support");
 #endif
   }
+  if (onnxOpsTable) {
+#ifdef NNAPI_MLIR_HAVE_ONNX
+    llvm::outs() << nnapi::getONNXOpsTable();
+    return 0;
+#else
+    return fail("this nnapi-compile was built without ONNX support");
+#endif
+  }
   if (inputFile.empty())
     return fail("no input model (nnapi-compile MODEL.mlir|MODEL.onnx -o OUT)");
   if (featureLevel < 1 || featureLevel > nnapi::kMaxFeatureLevel)
@@ -305,13 +321,22 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module;
   if (llvm::StringRef(inputFile).ends_with(".onnx")) {
 #ifdef NNAPI_MLIR_HAVE_ONNX
-    module = nnapi::importONNXFile(inputFile, &context);
+    nnapi::ONNXImportOptions importOptions;
+    for (const std::string &spec : inputShapes) {
+      std::string error;
+      if (!nnapi::parseONNXInputShape(spec, importOptions, error))
+        return fail(error);
+    }
+    module = nnapi::importONNXFile(inputFile, &context, importOptions);
     if (!module)
       return fail("cannot import '" + inputFile + "'");
 #else
     return fail("this nnapi-compile was built without ONNX support");
 #endif
   } else {
+    if (!inputShapes.empty())
+      return fail("--input-shape applies to ONNX models; a TOSA module's "
+                  "function types are its shapes");
     auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
     if (!buffer)
       return fail("cannot read '" + inputFile +

@@ -7,7 +7,10 @@
 //   --test-data DIR       ONNX test directory: inputs from input_<i>.pb,
 //                         outputs compared with output_<i>.pb (rtol 1e-3,
 //                         atol 1e-5 unless --rtol/--atol); exit 0 only if
-//                         every output matches
+//                         every output matches; an .onnx model with
+//                         symbolic dimensions is compiled for the inputs'
+//                         shapes (--input-shape NAME=DIMS from each named
+//                         input_<i>.pb)
 //   --input FILE          .npy input, repeatable, in argument order
 //   --seed N              generate inputs uniformly in [-1, 1) from seed N
 //                         (for inputs not given with --input; default 0)
@@ -275,6 +278,43 @@ std::string compileModel(const std::string &model,
   return output;
 }
 
+/// `--input-shape NAME=DIMS` for each input_<i>.pb in `testData` that names
+/// its input and is not already given in `compileArgs`: an ONNX model with
+/// symbolic dimensions is compiled for the test's shapes (a static input
+/// whose shape differs is then nnapi-compile's clear error). A file that
+/// cannot be read is left for the checks after loading to report.
+std::vector<std::string>
+testDataShapeArgs(const std::string &testData,
+                  const std::vector<std::string> &compileArgs) {
+  std::vector<std::string> args;
+  for (size_t i = 0;; ++i) {
+    std::string path = testData + "/input_" + std::to_string(i) + ".pb";
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0)
+      break;
+    ProtoTensor t;
+    std::string error;
+    if (!readTensorProto(path, t, error) || t.name.empty())
+      continue;
+    bool given = false;
+    for (size_t k = 0; k < compileArgs.size(); ++k) {
+      const std::string &a = compileArgs[k];
+      std::string spec = a.rfind("--input-shape=", 0) == 0 ? a.substr(14)
+                         : a == "--input-shape" && k + 1 < compileArgs.size()
+                             ? compileArgs[k + 1]
+                             : "";
+      given |= spec.rfind(t.name + "=", 0) == 0;
+    }
+    if (given)
+      continue;
+    std::string dims;
+    for (size_t d = 0; d < t.dims.size(); ++d)
+      dims += (d ? "x" : "") + std::to_string(t.dims[d]);
+    args.push_back("--input-shape=" + t.name + "=" + dims);
+  }
+  return args;
+}
+
 void removeTempDir(const std::string &dir) {
   if (dir.empty())
     return;
@@ -406,6 +446,9 @@ int runMain(int argc, char **argv) {
   };
   std::string tempDir;
   if (endsWith(modelPath, ".onnx") || endsWith(modelPath, ".mlir")) {
+    if (endsWith(modelPath, ".onnx") && !testData.empty())
+      for (std::string &a : testDataShapeArgs(testData, compileArgs))
+        compileArgs.push_back(std::move(a));
     modelPath = compileModel(modelPath, compileArgs, tempDir);
     if (modelPath.empty()) {
       removeTempDir(tempDir);

@@ -1,19 +1,23 @@
 //===- ONNXImporter.cpp - ONNX graph to TOSA --------------------------------===//
 //
-// One handler per ONNX operator. Output shapes come from ONNX shape inference
-// (every node output must have a static inferred type), so handlers only
-// decide how to compute a value, never its shape. Values known at compile
-// time (initializers, Constant, Shape and anything computed only from them
-// by the folding handlers) are kept as DenseElementsAttr and materialized as
-// tosa.const only when a runtime op needs them.
+// The Importer's core: types, constants and emission helpers, the checks
+// every node goes through before its handler (ops/*.cpp, found in the
+// OpRegistry), the definition of node outputs, and the public entry points.
+// Output shapes come from ONNX shape inference (every node output must have
+// a static inferred type), so handlers only decide how to compute a value,
+// never its shape. Values known at compile time (initializers, Constant,
+// Shape and anything computed only from them by the folding handlers) are
+// kept as DenseElementsAttr and materialized as tosa.const only when a
+// runtime op needs them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nnapi-mlir/Frontend/ONNX/ONNXImporter.h"
-#include "nnapi-mlir/Dialect/NNAPI/IR/Constants.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 
+#include "Importer.h"
 #include "ONNXLoader.h"
+#include "OpRegistry.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -25,123 +29,20 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 
-#include <cfloat>
-#include <cmath>
 #include <cstring>
-#include <functional>
-#include <numeric>
 
 using namespace mlir;
 using namespace mlir::nnapi;
+using namespace mlir::nnapi::onnx_import;
 
-namespace {
-
-using Shape = SmallVector<int64_t>;
-
-int64_t product(ArrayRef<int64_t> dims) {
-  return std::accumulate(dims.begin(), dims.end(), int64_t(1),
-                         std::multiplies<int64_t>());
+Importer::Importer(MLIRContext *ctx, const onnx::ModelProto &model,
+                   StringRef path)
+    : ctx(ctx), model(model), builder(ctx),
+      fileLoc(FileLineColLoc::get(ctx, path, 0, 0)) {
+  for (const auto &o : model.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx")
+      opset = o.version();
 }
-
-/// The largest dimension and element count the importer takes from a model:
-/// NNAPI's dimensions are 32-bit, and with the count bounded no product of
-/// dimensions in a handler overflows.
-constexpr int64_t kMaxDim = INT32_MAX;
-constexpr int64_t kMaxElements = int64_t(1) << 40;
-
-/// The element count of `dims`, or -1 if a dimension is negative or above
-/// kMaxDim or the count above kMaxElements.
-int64_t checkedCount(ArrayRef<int64_t> dims) {
-  int64_t count = 1;
-  for (int64_t d : dims) {
-    if (d < 0 || d > kMaxDim || (d && count > kMaxElements / d))
-      return -1;
-    count *= d;
-  }
-  return count;
-}
-
-/// Imports one graph. Handlers emit a diagnostic and return failure (or a
-/// null Value) on anything they cannot represent.
-class Importer {
-public:
-  Importer(MLIRContext *ctx, const onnx::ModelProto &model, StringRef path)
-      : ctx(ctx), model(model), builder(ctx),
-        fileLoc(FileLineColLoc::get(ctx, path, 0, 0)) {
-    for (const auto &o : model.opset_import())
-      if (o.domain().empty() || o.domain() == "ai.onnx")
-        opset = o.version();
-  }
-
-  OwningOpRef<ModuleOp> run();
-
-private:
-  // Types and constants.
-  FailureOr<Type> elementType(int32_t onnxType, const Twine &what);
-  FailureOr<RankedTensorType> tensorType(const onnx::TypeProto &type,
-                                         const Twine &what);
-  FailureOr<DenseElementsAttr> tensorAttr(const onnx::TensorProto &t);
-
-  // Values.
-  Value get(StringRef name);
-  DenseElementsAttr constantOf(StringRef name) const {
-    auto it = constants.find(name);
-    return it == constants.end() ? DenseElementsAttr() : it->second;
-  }
-  RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
-
-  // Emission helpers.
-  Value constant(DenseElementsAttr attr) {
-    return builder.create<tosa::ConstOp>(loc, attr.getType(), attr);
-  }
-  Value splat(Type element, ArrayRef<int64_t> shape, double value);
-  Value scalarLike(Value like, double value) {
-    Shape ones(typeOf(like).getRank(), 1);
-    return splat(typeOf(like).getElementType(), ones, value);
-  }
-  Value reshape(Value v, ArrayRef<int64_t> shape);
-  Value transpose(Value v, ArrayRef<int64_t> perm);
-  Value everyNth(Value v, int64_t axis, int64_t step, int64_t count);
-  Value toRank(Value v, int64_t rank);
-  Value unary(StringRef opName, Value v);
-  template <typename OpTy> Value binary(Value a, Value b);
-  Value mul(Value a, Value b) {
-    auto [x, y] = broadcastPair(a, b);
-    return builder.create<tosa::MulOp>(loc, resultOf(x, y), x, y,
-                                       builder.getI8IntegerAttr(0));
-  }
-  Value clamp(Value v, double lo, double hi);
-  std::pair<Value, Value> broadcastPair(Value a, Value b);
-  RankedTensorType resultOf(Value a, Value b, Type element = {});
-  Value reduce(StringRef kind, Value v, ArrayRef<int64_t> axes);
-  Value castTo(Value v, Type element);
-
-  // Nodes.
-  LogicalResult importNode(const onnx::NodeProto &node);
-  /// Conv, ConvTranspose, MaxPool, AveragePool: null after an error.
-  Value importWindowOp(const onnx::NodeProto &node);
-  Value importResize(const onnx::NodeProto &node);
-  InFlightDiagnostic nodeError(const onnx::NodeProto &node);
-  FailureOr<RankedTensorType> outputType(const onnx::NodeProto &node, int i);
-  void define(const onnx::NodeProto &node, int i, Value v) {
-    values[node.output(i)] = v;
-  }
-  LogicalResult defineConstant(const onnx::NodeProto &node, int i,
-                               DenseElementsAttr attr) {
-    constants[node.output(i)] = attr;
-    return success();
-  }
-
-  MLIRContext *ctx;
-  const onnx::ModelProto &model;
-  OpBuilder builder;
-  Location fileLoc;
-  Location loc = fileLoc;
-  int64_t opset = 0;
-  llvm::StringMap<Value> values;
-  llvm::StringMap<DenseElementsAttr> constants;
-  llvm::StringMap<const onnx::TypeProto *> inferred;
-};
 
 //===----------------------------------------------------------------------===//
 // Types and constants
@@ -439,11 +340,6 @@ RankedTensorType Importer::resultOf(Value a, Value b, Type element) {
   return RankedTensorType::get(shape, element ? element : ta.getElementType());
 }
 
-template <typename OpTy> Value Importer::binary(Value a, Value b) {
-  auto [x, y] = broadcastPair(a, b);
-  return builder.create<OpTy>(loc, resultOf(x, y), x, y);
-}
-
 Value Importer::clamp(Value v, double lo, double hi) {
   Type e = typeOf(v).getElementType();
   if (isa<FloatType>(e))
@@ -501,9 +397,101 @@ InFlightDiagnostic Importer::nodeError(const onnx::NodeProto &node) {
                         << ", opset " << opset << "): ";
 }
 
+/// Whether `type` is a tensor whose every dimension is known.
+static bool isStatic(const onnx::TypeProto &type) {
+  if (!type.has_tensor_type() || !type.tensor_type().has_shape())
+    return false;
+  return llvm::all_of(type.tensor_type().shape().dim(), [](const auto &d) {
+    return d.has_dim_value() && d.dim_value() >= 0;
+  });
+}
+
+/// The ONNX element type of `element`, or UNDEFINED.
+static int32_t onnxElementType(Type element) {
+  if (element.isF32())
+    return onnx::TensorProto::FLOAT;
+  if (element.isF16())
+    return onnx::TensorProto::FLOAT16;
+  if (element.isInteger(1))
+    return onnx::TensorProto::BOOL;
+  if (element.isInteger(8))
+    return onnx::TensorProto::INT8;
+  if (element.isInteger(16))
+    return onnx::TensorProto::INT16;
+  if (element.isInteger(32))
+    return onnx::TensorProto::INT32;
+  if (element.isInteger(64))
+    return onnx::TensorProto::INT64;
+  return onnx::TensorProto::UNDEFINED;
+}
+
+void Importer::inferAlone(const onnx::NodeProto &node) {
+  // Values that decide shapes (int64 shapes, axes, pads; float32 scales) are
+  // small; other constants (weights) are passed as types only.
+  constexpr int64_t kMaxValueElements = 4096;
+  std::vector<nnapi_mlir::onnx_frontend::KnownInput> inputs;
+  std::vector<onnx::TensorProto> tensors;
+  tensors.reserve(node.input_size()); // pointers into it stay valid
+  for (const std::string &name : node.input()) {
+    if (name.empty() || llvm::any_of(inputs, [&](const auto &known) {
+          return known.name == name;
+        }))
+      continue;
+    RankedTensorType type;
+    DenseElementsAttr value = constantOf(name);
+    if (value)
+      type = cast<RankedTensorType>(value.getType());
+    else if (Value v = values.lookup(name))
+      type = typeOf(v);
+    else
+      return;
+    int32_t element = onnxElementType(type.getElementType());
+    if (element == onnx::TensorProto::UNDEFINED)
+      return;
+    nnapi_mlir::onnx_frontend::KnownInput &known = inputs.emplace_back();
+    known.name = name;
+    auto &tensorType = *known.type.mutable_tensor_type();
+    tensorType.set_elem_type(element);
+    for (int64_t d : type.getShape())
+      tensorType.mutable_shape()->add_dim()->set_dim_value(d);
+    if (!value || type.getNumElements() > kMaxValueElements ||
+        (element != onnx::TensorProto::INT64 &&
+         element != onnx::TensorProto::FLOAT))
+      continue;
+    onnx::TensorProto &t = tensors.emplace_back();
+    t.set_data_type(element);
+    for (int64_t d : type.getShape())
+      t.add_dims(d);
+    if (element == onnx::TensorProto::FLOAT) {
+      for (double f : floatsOf(value))
+        t.add_float_data(float(f));
+    } else {
+      for (int64_t x : intsOf(value))
+        t.add_int64_data(x);
+    }
+    known.value = &t;
+  }
+  std::vector<onnx::TypeProto> outputs;
+  std::string error;
+  if (!nnapi_mlir::onnx_frontend::inferNodeTypes(node, opset, inputs, outputs,
+                                                 error))
+    return;
+  for (auto [i, type] : llvm::enumerate(outputs)) {
+    if (!isStatic(type))
+      continue;
+    onnx::TypeProto &stored = inferredAlone[node.output(int(i))];
+    stored = type;
+    inferred[node.output(int(i))] = &stored;
+  }
+}
+
 FailureOr<RankedTensorType> Importer::outputType(const onnx::NodeProto &node,
                                                  int i) {
   auto it = inferred.find(node.output(i));
+  if (it == inferred.end() || !isStatic(*it->second)) {
+    inferAlone(node);
+    it = inferred.find(node.output(i));
+  }
   if (it == inferred.end())
     return nodeError(node) << "ONNX shape inference gave output '"
                            << node.output(i) << "' no type";
@@ -513,6 +501,8 @@ FailureOr<RankedTensorType> Importer::outputType(const onnx::NodeProto &node,
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//
+
+namespace mlir::nnapi::onnx_import {
 
 const onnx::AttributeProto *findAttr(const onnx::NodeProto &node,
                                      StringRef name) {
@@ -564,15 +554,120 @@ SmallVector<double> floatsOf(DenseElementsAttr attr) {
   return out;
 }
 
-int64_t normalizeAxis(int64_t axis, int64_t rank) {
-  return axis < 0 ? axis + rank : axis;
+} // namespace mlir::nnapi::onnx_import
+
+//===----------------------------------------------------------------------===//
+// Nodes
+//===----------------------------------------------------------------------===//
+
+NodeContext::NodeContext(Importer &imp, const onnx::NodeProto &node)
+    : imp(imp), node(node), b(imp.builder), loc(imp.loc), opset(imp.opset) {}
+
+Value NodeContext::in(int i) {
+  if (!has(i))
+    return {};
+  return imp.get(node.input(i));
 }
 
-} // namespace
+FailureOr<DenseElementsAttr> NodeContext::needConstant(int i, StringRef what) {
+  DenseElementsAttr c = cst(i);
+  if (!c)
+    return error() << what
+                   << " must be known at compile time (a constant or "
+                      "computed from constants)";
+  return c;
+}
 
-#include "ONNXOps.inc"
+int64_t NodeContext::intAttr(StringRef name, int64_t dflt) const {
+  return onnx_import::intAttr(node, name, dflt);
+}
 
-namespace {
+float NodeContext::floatAttr(StringRef name, float dflt) const {
+  return onnx_import::floatAttr(node, name, dflt);
+}
+
+std::string NodeContext::stringAttr(StringRef name, StringRef dflt) const {
+  return onnx_import::stringAttr(node, name, dflt);
+}
+
+std::optional<SmallVector<int64_t>>
+NodeContext::intsAttr(StringRef name) const {
+  return onnx_import::intsAttr(node, name);
+}
+
+const onnx::AttributeProto *NodeContext::attr(StringRef name) const {
+  return findAttr(node, name);
+}
+
+LogicalResult NodeContext::define(int i, Value v) {
+  if (!v)
+    return error() << "internal error: no result";
+  FailureOr<RankedTensorType> t = out(i);
+  if (failed(t))
+    return failure();
+  if (v.getType() != *t) {
+    RankedTensorType vt = imp.typeOf(v);
+    if (vt.getElementType() != t->getElementType() ||
+        vt.getNumElements() != t->getNumElements())
+      return error() << "internal error: computed " << vt
+                     << " but ONNX inferred " << *t;
+    v = imp.reshape(v, t->getShape());
+  }
+  imp.values[node.output(i)] = v;
+  return success();
+}
+
+LogicalResult NodeContext::defineConstant(int i, DenseElementsAttr attr) {
+  imp.constants[node.output(i)] = attr;
+  return success();
+}
+
+LogicalResult Importer::importNode(const onnx::NodeProto &node) {
+  const std::string &op = node.op_type();
+  if (!node.domain().empty() && node.domain() != "ai.onnx")
+    return nodeError(node) << "operators of domain '" << node.domain()
+                           << "' are not supported";
+  NodeContext context(*this, node);
+  for (int i = 0; i < node.input_size(); ++i)
+    if (context.has(i) && !values.count(node.input(i)) &&
+        !constantOf(node.input(i)))
+      return nodeError(node)
+             << "input '" << node.input(i) << "' is not defined before use";
+  // Axis attributes index input 0's dimensions: reject out-of-range ones
+  // here, before any handler indexes a shape with them.
+  if (context.has(0)) {
+    auto known = values.find(node.input(0));
+    int64_t rank =
+        known != values.end()
+            ? typeOf(known->second).getRank()
+            : cast<RankedTensorType>(context.cst(0).getType()).getRank();
+    int64_t limit = op == "Flatten" ? rank + 1 : rank;
+    if (const auto *a = findAttr(node, "axis"))
+      if (op != "Constant" && (a->i() < -limit || a->i() >= limit))
+        return nodeError(node)
+               << "axis " << a->i() << " is out of range for rank " << rank;
+    if (const auto *a = findAttr(node, "axes"))
+      for (int64_t v : a->ints())
+        if (v < -rank || v >= rank)
+          return nodeError(node)
+                 << "axis " << v << " is out of range for rank " << rank;
+    if (const auto *a = findAttr(node, "perm")) {
+      SmallVector<bool> seen(rank, false);
+      bool ok = a->ints_size() == rank;
+      for (int64_t v : a->ints())
+        ok = ok && v >= 0 && v < rank && !seen[v] && (seen[v] = true);
+      if (!ok)
+        return nodeError(node)
+               << "perm is not a permutation of " << rank << " dimensions";
+    }
+  }
+  const OpEntry *entry = OpRegistry::get().lookup("", op, opset);
+  if (!entry)
+    return nodeError(node) << "operator '" << op << "' is not supported";
+  // The handler defines the outputs (NodeContext::define checks each
+  // against ONNX's inferred type).
+  return entry->handler(context);
+}
 
 OwningOpRef<ModuleOp> Importer::run() {
   const onnx::GraphProto &graph = model.graph();
@@ -585,6 +680,7 @@ OwningOpRef<ModuleOp> Importer::run() {
     inferred[vi.name()] = &vi.type();
 
   bool ok = true;
+  llvm::StringSet<> failedValues;
   for (const auto &init : graph.initializer()) {
     FailureOr<DenseElementsAttr> attr = tensorAttr(init);
     if (failed(attr)) {
@@ -599,6 +695,20 @@ OwningOpRef<ModuleOp> Importer::run() {
   for (const auto &in : graph.input()) {
     if (constants.count(in.name()))
       continue;
+    if (in.type().has_tensor_type() && in.type().tensor_type().has_shape())
+      for (const auto &[i, d] : llvm::enumerate(in.type().tensor_type().shape().dim()))
+        if (!d.has_dim_value() || d.dim_value() < 0) {
+          emitError(loc) << "graph input '" << in.name()
+                         << "' has dynamic dimension " << i
+                         << (d.has_dim_param() ? " ('" + d.dim_param() + "')"
+                                               : "")
+                         << "; give its shape with --input-shape "
+                         << in.name() << "=D0xD1x...";
+          ok = false;
+          break;
+        }
+    if (!ok)
+      continue;
     FailureOr<RankedTensorType> t =
         tensorType(in.type(), "graph input '" + in.name() + "'");
     if (failed(t)) {
@@ -608,22 +718,21 @@ OwningOpRef<ModuleOp> Importer::run() {
     argTypes.push_back(*t);
     argNames.push_back(in.name());
   }
-  SmallVector<Type> resultTypes;
+  // A graph output's declared type may keep symbolic dimensions that only
+  // the imported value resolves (ONNX's inference does not always rewrite
+  // them); a static declared type is checked against the value at the end.
   for (const auto &out : graph.output()) {
-    FailureOr<RankedTensorType> t =
-        tensorType(out.type(), "graph output '" + out.name() + "'");
-    if (failed(t)) {
+    if (!out.type().has_tensor_type()) {
+      emitError(loc) << "graph output '" << out.name() << "' is not a tensor";
       ok = false;
-      continue;
     }
-    resultTypes.push_back(*t);
   }
   if (!ok)
     return nullptr;
 
   builder.setInsertionPointToEnd(module->getBody());
   auto func = builder.create<func::FuncOp>(
-      fileLoc, "main", builder.getFunctionType(argTypes, resultTypes));
+      fileLoc, "main", builder.getFunctionType(argTypes, {}));
   Block *body = func.addEntryBlock();
   for (auto [i, name] : llvm::enumerate(argNames)) {
     values[name] = body->getArgument(i);
@@ -641,26 +750,61 @@ OwningOpRef<ModuleOp> Importer::run() {
                        FileLineColLoc::get(
                            cast<FileLineColLoc>(fileLoc).getFilename(),
                            unsigned(index + 1), 0));
-    if (failed(importNode(node)))
+    // A node fed by a failed one is skipped silently: its inputs are not
+    // its problem, and each unsupported node is reported once, by name.
+    if (llvm::any_of(node.input(), [&](const std::string &input) {
+          return failedValues.contains(input);
+        }) ||
+        failed(importNode(node))) {
+      for (const std::string &output : node.output())
+        failedValues.insert(output);
       ok = false;
+    }
   }
   loc = fileLoc;
   if (!ok)
     return nullptr;
   SmallVector<Value> results;
-  for (auto [i, out] : llvm::enumerate(graph.output())) {
+  SmallVector<Type> resultTypes;
+  for (const auto &out : graph.output()) {
     Value v = get(out.name());
     if (!v) {
       emitError(fileLoc) << "graph output '" << out.name()
                          << "' is never produced";
       return nullptr;
     }
-    if (v.getType() != resultTypes[i])
-      v = reshape(v, cast<RankedTensorType>(resultTypes[i]).getShape());
+    RankedTensorType t = typeOf(v);
+    const auto &declared = out.type().tensor_type();
+    bool matches = true;
+    if (isStatic(out.type())) {
+      // As declared (a value of the same size is reshaped to it).
+      Shape shape;
+      for (const auto &d : declared.shape().dim())
+        shape.push_back(d.dim_value());
+      matches = checkedCount(shape) == t.getNumElements();
+      if (matches && t.getShape() != ArrayRef<int64_t>(shape)) {
+        v = reshape(v, shape);
+        t = typeOf(v);
+      }
+    } else if (declared.has_shape()) {
+      matches = declared.shape().dim_size() == t.getRank();
+      for (int d = 0; matches && d < declared.shape().dim_size(); ++d)
+        matches = !declared.shape().dim(d).has_dim_value() ||
+                  declared.shape().dim(d).dim_value() == t.getDimSize(d);
+    }
+    if (!matches) {
+      emitError(fileLoc) << "graph output '" << out.name()
+                         << "' is declared with a shape other than the "
+                         << t << " its producer computes";
+      return nullptr;
+    }
     results.push_back(v);
+    resultTypes.push_back(t);
+  }
+  func.setType(builder.getFunctionType(argTypes, resultTypes));
+  for (auto [i, out] : llvm::enumerate(graph.output()))
     func.setResultAttr(i, NNAPIDialect::kNameAttrName,
                        builder.getStringAttr(out.name()));
-  }
   builder.create<func::ReturnOp>(fileLoc, results);
   // A handler that built an op TOSA rejects is a bug, but must still end in a
   // diagnostic rather than a crash further down.
@@ -669,15 +813,17 @@ OwningOpRef<ModuleOp> Importer::run() {
   return module;
 }
 
-} // namespace
-
-OwningOpRef<ModuleOp> mlir::nnapi::importONNX(StringRef data, StringRef name,
-                                              MLIRContext *context) {
+OwningOpRef<ModuleOp>
+mlir::nnapi::importONNX(StringRef data, StringRef name, MLIRContext *context,
+                        const ONNXImportOptions &options) {
   context->loadDialect<func::FuncDialect, tosa::TosaDialect, NNAPIDialect>();
   onnx::ModelProto model;
   std::string error;
-  if (!nnapi_mlir::onnx_frontend::loadONNXModel(data.str(), name.str(),
-                                                kMinONNXOpset, model, error)) {
+  nnapi_mlir::onnx_frontend::LoadOptions load;
+  load.minOpset = kMinONNXOpset;
+  load.inputShapes = &options.inputShapes;
+  if (!nnapi_mlir::onnx_frontend::loadONNXModel(data.str(), name.str(), load,
+                                                model, error)) {
     emitError(FileLineColLoc::get(context, name, 0, 0)) << error;
     return nullptr;
   }
@@ -685,13 +831,44 @@ OwningOpRef<ModuleOp> mlir::nnapi::importONNX(StringRef data, StringRef name,
   return importer.run();
 }
 
-OwningOpRef<ModuleOp> mlir::nnapi::importONNXFile(StringRef path,
-                                                  MLIRContext *context) {
+OwningOpRef<ModuleOp>
+mlir::nnapi::importONNXFile(StringRef path, MLIRContext *context,
+                            const ONNXImportOptions &options) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
   if (!buffer) {
     emitError(FileLineColLoc::get(context, path, 0, 0))
         << "cannot open '" << path << "': " << buffer.getError().message();
     return nullptr;
   }
-  return importONNX((*buffer)->getBuffer(), path, context);
+  return importONNX((*buffer)->getBuffer(), path, context, options);
+}
+
+bool mlir::nnapi::parseONNXInputShape(StringRef spec,
+                                      ONNXImportOptions &options,
+                                      std::string &error) {
+  auto [name, dims] = spec.split('=');
+  if (name.empty() || !spec.contains('=')) {
+    error = "--input-shape '" + spec.str() +
+            "' is not NAME=D0xD1x... (e.g. input=1x3x224x224)";
+    return false;
+  }
+  std::vector<int64_t> shape;
+  if (!dims.empty()) {
+    SmallVector<StringRef> parts;
+    dims.split(parts, 'x');
+    for (StringRef p : parts) {
+      int64_t d;
+      if (p.getAsInteger(10, d) || d < 0 || d > INT32_MAX) {
+        error = "--input-shape '" + spec.str() + "': '" + p.str() +
+                "' is not a dimension (an integer in [0, 2^31-1])";
+        return false;
+      }
+      shape.push_back(d);
+    }
+  }
+  if (!options.inputShapes.emplace(name.str(), shape).second) {
+    error = "--input-shape gives input '" + name.str() + "' twice";
+    return false;
+  }
+  return true;
 }

@@ -3,6 +3,7 @@
 #include "ONNXLoader.h"
 
 #include "onnx/checker.h"
+#include "onnx/common/version.h"
 #include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
 #include "onnx/version_converter/convert.h"
@@ -12,7 +13,7 @@
 
 namespace nnapi_mlir::onnx_frontend {
 
-static int64_t defaultOpset(const onnx::ModelProto &model) {
+int64_t defaultOpset(const onnx::ModelProto &model) {
   for (const auto &o : model.opset_import())
     if (o.domain().empty() || o.domain() == "ai.onnx")
       return o.version();
@@ -60,8 +61,247 @@ static bool checkShapeOperands(const onnx::ModelProto &model,
   return true;
 }
 
+/// Replaces the declared shapes of the graph inputs named in `shapes`.
+static bool setInputShapes(
+    onnx::ModelProto &model, const std::string &path,
+    const std::map<std::string, std::vector<int64_t>> &shapes,
+    std::string &error) {
+  onnx::GraphProto &graph = *model.mutable_graph();
+  std::unordered_set<std::string> initializers;
+  for (const auto &t : graph.initializer())
+    initializers.insert(t.name());
+  auto describe = [](const std::vector<int64_t> &dims) {
+    std::string s = "[";
+    for (size_t i = 0; i < dims.size(); ++i)
+      s += (i ? "x" : "") + std::to_string(dims[i]);
+    return s + "]";
+  };
+  for (const auto &[name, dims] : shapes) {
+    onnx::ValueInfoProto *input = nullptr;
+    std::string names;
+    for (auto &v : *graph.mutable_input()) {
+      if (initializers.count(v.name()))
+        continue;
+      names += (names.empty() ? "'" : ", '") + v.name() + "'";
+      if (v.name() == name)
+        input = &v;
+    }
+    if (!input) {
+      error = "'" + path + "': --input-shape names '" + name +
+              "', which is not a graph input (the inputs are " +
+              (names.empty() ? "none" : names) + ")";
+      return false;
+    }
+    if (!input->type().has_tensor_type()) {
+      error = "'" + path + "': graph input '" + name + "' is not a tensor";
+      return false;
+    }
+    onnx::TypeProto_Tensor &tensor = *input->mutable_type()->mutable_tensor_type();
+    if (tensor.has_shape()) {
+      const auto &declared = tensor.shape();
+      bool ok = declared.dim_size() == int(dims.size());
+      for (int i = 0; ok && i < declared.dim_size(); ++i)
+        ok = !declared.dim(i).has_dim_value() ||
+             declared.dim(i).dim_value() == dims[i];
+      if (!ok) {
+        std::string d = "[";
+        for (int i = 0; i < declared.dim_size(); ++i) {
+          const auto &dim = declared.dim(i);
+          d += i ? "x" : "";
+          d += dim.has_dim_value() ? std::to_string(dim.dim_value())
+               : dim.has_dim_param() ? dim.dim_param()
+                                     : std::string("?");
+        }
+        error = "'" + path + "': --input-shape gives input '" + name + "' " +
+                describe(dims) + ", but the model declares " + d +
+                "]: only its symbolic or unknown dimensions can be set";
+        return false;
+      }
+    }
+    onnx::TensorShapeProto &shape = *tensor.mutable_shape();
+    shape.clear_dim();
+    for (int64_t d : dims)
+      shape.add_dim()->set_dim_value(d);
+  }
+  // Shapes recorded for intermediate values were inferred for the symbolic
+  // dimensions; inference recomputes them for the concrete ones.
+  if (!shapes.empty())
+    graph.clear_value_info();
+  return true;
+}
+
+/// ONNX's version converter needs the input shapes of some nodes (the
+/// broadcasting and Softmax adapters), which exported models rarely record:
+/// the model's shapes are inferred first, at its own opset. That inference
+/// is lenient (a node it cannot type is left for the strict pass after the
+/// conversion to report).
+static void inferBeforeConversion(onnx::ModelProto &model) {
+  onnx::ShapeInferenceOptions options{/*check_type=*/false,
+                                      /*error_mode=*/0,
+                                      /*enable_data_propagation=*/true};
+  onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
+                                     options);
+}
+
+/// Rules of old opsets that ONNX's version converter does not carry over
+/// correctly, rewritten before the conversion:
+/// - (opset < 7) binary operators with `broadcast = 1, axis = k` aligned B
+///   with A's dimension k (a [C] bias added to [N, C, H, W] along axis 1);
+///   the converter's adapter unsqueezes B to the wrong rank ([C, 1, 1, 1]).
+///   B gets an explicit Reshape to [C, 1, 1] and the attributes go.
+/// - (opset < 7) PRelu applied a slope of shape [C] to dimension 1 of its
+///   input; from opset 7 it broadcasts like numpy and the converter leaves
+///   it alone. The slope gets an explicit Reshape to [C, 1, ..., 1].
+/// - (opset < 13) Softmax, LogSoftmax and Hardmax with an axis other than
+///   the last one worked on the input flattened to 2-D at that axis. The
+///   converter's adapter needs the input's static shape to express that,
+///   and asserts when shape inference could not give it (a Reshape whose
+///   shape is computed from Shape -> Gather, which libonnx 1.12 does not
+///   propagate). With the rank known and the axis the last, the axis
+///   becomes -1; otherwise the node becomes Flatten(axis) -> op(axis = -1)
+///   -> Reshape(Shape(x)), the same computation in operators every opset
+///   has, which the adapter converts without shapes.
+static void adaptOldOpsets(onnx::ModelProto &model, int64_t opset) {
+  onnx::GraphProto &graph = *model.mutable_graph();
+  std::unordered_map<std::string, const onnx::TypeProto *> types;
+  for (const auto &v : graph.input())
+    types[v.name()] = &v.type();
+  for (const auto &v : graph.value_info())
+    types[v.name()] = &v.type();
+  std::unordered_map<std::string, std::vector<int64_t>> initDims;
+  for (const auto &t : graph.initializer())
+    initDims[t.name()] = {t.dims().begin(), t.dims().end()};
+  auto dimsOf = [&](const std::string &name, std::vector<int64_t> &dims) {
+    if (auto it = initDims.find(name); it != initDims.end()) {
+      dims = it->second;
+      return true;
+    }
+    auto it = types.find(name);
+    if (it == types.end() || !it->second->has_tensor_type() ||
+        !it->second->tensor_type().has_shape())
+      return false;
+    dims.clear();
+    for (const auto &d : it->second->tensor_type().shape().dim())
+      dims.push_back(d.has_dim_value() ? d.dim_value() : -1);
+    return true;
+  };
+  static const std::unordered_set<std::string> kLegacyBroadcast = {
+      "Add", "Sub", "Mul", "Div", "Pow", "And", "Or", "Xor",
+      "Equal", "Greater", "Less"};
+  google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
+  int counter = 0;
+  // Inserts Constant + Reshape giving input `index` of `node` the shape
+  // `dims`.
+  auto reshapeInput = [&](onnx::NodeProto &node, int index,
+                          const std::vector<int64_t> &dims) {
+    std::string base = node.input(index) + "__opset6_" +
+                       std::to_string(counter++);
+    // A Constant node, not an initializer: IR version 3 would want the
+    // initializer listed among the graph inputs too.
+    onnx::NodeProto &constant = *nodes.Add();
+    constant.set_op_type("Constant");
+    constant.set_name(base + "_shape");
+    constant.add_output(base + "_shape");
+    onnx::AttributeProto &value = *constant.add_attribute();
+    value.set_name("value");
+    value.set_type(onnx::AttributeProto::TENSOR);
+    onnx::TensorProto &shape = *value.mutable_t();
+    shape.set_data_type(onnx::TensorProto::INT64);
+    shape.add_dims(int64_t(dims.size()));
+    for (int64_t d : dims)
+      shape.add_int64_data(d);
+    onnx::NodeProto &reshape = *nodes.Add();
+    reshape.set_op_type("Reshape");
+    reshape.set_name(base);
+    reshape.add_input(node.input(index));
+    reshape.add_input(constant.output(0));
+    reshape.add_output(base);
+    node.set_input(index, base);
+  };
+  for (auto &node : *graph.mutable_node()) {
+    std::vector<int64_t> a, b;
+    bool shapes = node.input_size() == 2 && dimsOf(node.input(0), a) &&
+                  dimsOf(node.input(1), b);
+    if (opset < 13 && (node.op_type() == "Softmax" ||
+                       node.op_type() == "LogSoftmax" ||
+                       node.op_type() == "Hardmax")) {
+      int64_t axis = 1; // the default before opset 13
+      onnx::AttributeProto *axisAttr = nullptr;
+      for (auto &attr : *node.mutable_attribute())
+        if (attr.name() == "axis") {
+          axisAttr = &attr;
+          axis = attr.i();
+        }
+      if (!axisAttr) {
+        axisAttr = node.add_attribute();
+        axisAttr->set_name("axis");
+        axisAttr->set_type(onnx::AttributeProto::INT);
+      }
+      std::vector<int64_t> x;
+      bool rankKnown = dimsOf(node.input(0), x);
+      int64_t rank = int64_t(x.size());
+      if (axis == -1 || (rankKnown && axis == rank - 1)) {
+        axisAttr->set_i(-1);
+      } else {
+        std::string base = node.output(0) + "__opset12_" +
+                           std::to_string(counter++);
+        onnx::NodeProto &flatten = *nodes.Add();
+        flatten.set_op_type("Flatten");
+        flatten.set_name(base + "_flatten");
+        flatten.add_input(node.input(0));
+        flatten.add_output(base + "_2d");
+        onnx::AttributeProto &flattenAxis = *flatten.add_attribute();
+        flattenAxis.set_name("axis");
+        flattenAxis.set_type(onnx::AttributeProto::INT);
+        flattenAxis.set_i(axis);
+        onnx::NodeProto &shape = *nodes.Add();
+        shape.set_op_type("Shape");
+        shape.set_name(base + "_shape");
+        shape.add_input(node.input(0));
+        shape.add_output(base + "_shape");
+        std::string output = node.output(0);
+        node.set_input(0, base + "_2d");
+        node.set_output(0, base + "_y2d");
+        axisAttr->set_i(-1);
+        *nodes.Add() = node;
+        onnx::NodeProto &reshape = *nodes.Add();
+        reshape.set_op_type("Reshape");
+        reshape.set_name(base + "_reshape");
+        reshape.add_input(base + "_y2d");
+        reshape.add_input(base + "_shape");
+        reshape.add_output(output);
+        continue;
+      }
+    } else if (opset < 7 && kLegacyBroadcast.count(node.op_type())) {
+      int64_t broadcast = 0, axis = -1;
+      auto *attrs = node.mutable_attribute();
+      for (int i = attrs->size() - 1; i >= 0; --i) {
+        const auto &attr = attrs->Get(i);
+        if (attr.name() != "broadcast" && attr.name() != "axis")
+          continue;
+        (attr.name() == "broadcast" ? broadcast : axis) = attr.i();
+        attrs->DeleteSubrange(i, 1);
+      }
+      if (broadcast && shapes && axis >= 0 &&
+          axis + int64_t(b.size()) < int64_t(a.size())) {
+        std::vector<int64_t> dims = b;
+        dims.resize(a.size() - axis, 1);
+        reshapeInput(node, 1, dims);
+      }
+    } else if (opset < 7 && node.op_type() == "PRelu" && shapes &&
+               a.size() > 2 &&
+               b.size() == 1 && b[0] > 1 && b[0] == a[1]) {
+      std::vector<int64_t> dims(a.size() - 1, 1);
+      dims[0] = b[0];
+      reshapeInput(node, 1, dims);
+    }
+    *nodes.Add() = node;
+  }
+  graph.mutable_node()->Swap(&nodes);
+}
+
 bool loadONNXModel(const std::string &data, const std::string &path,
-                   int64_t minOpset, onnx::ModelProto &model,
+                   const LoadOptions &options, onnx::ModelProto &model,
                    std::string &error) {
   if (data.empty() || !model.ParseFromString(data)) {
     error = "'" + path + "' is not an ONNX model (protobuf parsing failed)";
@@ -75,6 +315,24 @@ bool loadONNXModel(const std::string &data, const std::string &path,
     int64_t opset = defaultOpset(model);
     if (opset < 0) {
       error = "'" + path + "' imports no default-domain (ai.onnx) opset";
+      return false;
+    }
+    // libonnx knows the operators of the opsets up to its own: a newer
+    // model would fail in the checker with a message about one node's
+    // inputs (opset 18 moved Reduce* axes to an input) or the IR version.
+    int64_t known =
+        onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map().at("")
+            .second;
+    if (opset > known || model.ir_version() > onnx::IR_VERSION) {
+      error = "'" + path + "' uses " +
+              (opset > known ? "opset " + std::to_string(opset)
+                             : "IR version " +
+                                   std::to_string(model.ir_version())) +
+              "; the libonnx this was built with (" + std::string(onnx::LAST_RELEASE_VERSION) +
+              ") knows opsets up to " + std::to_string(known) +
+              " and IR versions up to " + std::to_string(onnx::IR_VERSION) +
+              " (re-export the model at opset " + std::to_string(known) +
+              " or lower)";
       return false;
     }
     // The checker validates every node against its schema (input counts,
@@ -98,16 +356,76 @@ bool loadONNXModel(const std::string &data, const std::string &path,
       }
     if (!checkShapeOperands(model, path, error))
       return false;
-    if (opset < minOpset)
-      model = onnx::version_conversion::ConvertVersion(model, int(minOpset));
+    if (options.inputShapes &&
+        !setInputShapes(model, path, *options.inputShapes, error))
+      return false;
+    if (opset < options.minOpset) {
+      inferBeforeConversion(model);
+      adaptOldOpsets(model, opset);
+      model = onnx::version_conversion::ConvertVersion(model,
+                                                       int(options.minOpset));
+      // The converter records shapes for the values it creates that are not
+      // always right (an Unsqueeze of a [C] bias to [C, 1, 1] recorded as
+      // rank 4); the strict inference below recomputes them all.
+      model.mutable_graph()->clear_value_info();
+    }
+    onnx::ShapeInferenceOptions strict{/*check_type=*/true,
+                                       /*error_mode=*/1,
+                                       /*enable_data_propagation=*/true};
+    onnx::shape_inference::InferShapes(
+        model, onnx::OpSchemaRegistry::Instance(), strict);
+  } catch (const std::exception &e) {
+    error = "'" + path + "': " + e.what();
+    return false;
+  }
+  return true;
+}
+
+bool inferNodeTypes(const onnx::NodeProto &node, int64_t opset,
+                    const std::vector<KnownInput> &inputs,
+                    std::vector<onnx::TypeProto> &outputs,
+                    std::string &error) {
+  onnx::ModelProto model;
+  model.set_ir_version(onnx::IR_VERSION);
+  onnx::OperatorSetIdProto &id = *model.add_opset_import();
+  id.set_domain("");
+  id.set_version(opset);
+  onnx::GraphProto &graph = *model.mutable_graph();
+  graph.set_name("node");
+  for (const KnownInput &in : inputs) {
+    if (in.value) {
+      onnx::TensorProto &t = *graph.add_initializer();
+      t = *in.value;
+      t.set_name(in.name);
+      continue;
+    }
+    onnx::ValueInfoProto &v = *graph.add_input();
+    v.set_name(in.name);
+    *v.mutable_type() = in.type;
+  }
+  *graph.add_node() = node;
+  for (const std::string &out : node.output())
+    graph.add_output()->set_name(out);
+  try {
     onnx::ShapeInferenceOptions options{/*check_type=*/true,
                                         /*error_mode=*/1,
                                         /*enable_data_propagation=*/true};
     onnx::shape_inference::InferShapes(
         model, onnx::OpSchemaRegistry::Instance(), options);
   } catch (const std::exception &e) {
-    error = "'" + path + "': " + e.what();
+    error = e.what();
     return false;
+  }
+  outputs.clear();
+  for (const std::string &out : node.output()) {
+    onnx::TypeProto type;
+    for (const auto &v : graph.value_info())
+      if (v.name() == out)
+        type = v.type();
+    for (const auto &v : graph.output())
+      if (v.name() == out && v.has_type())
+        type = v.type();
+    outputs.push_back(type);
   }
   return true;
 }

@@ -11,7 +11,9 @@
 
 #include "onnx/onnx_pb.h"
 
+#include <map>
 #include <string>
+#include <vector>
 
 namespace nnapi_mlir::onnx_frontend {
 
@@ -22,12 +24,43 @@ inline std::string nodeName(const onnx::NodeProto &node) {
   return node.output_size() ? node.output(0) : "?";
 }
 
-/// Parses the serialized model `data` (from `name`, for messages), upgrades
-/// a default-domain opset below `minOpset` and runs strict shape inference.
-/// Returns false with `error`.
+struct LoadOptions {
+  /// A default-domain opset below this is upgraded to it.
+  int64_t minOpset = 0;
+  /// Shapes that replace graph inputs' declared ones, by name (see
+  /// mlir::nnapi::ONNXImportOptions::inputShapes); may be null.
+  const std::map<std::string, std::vector<int64_t>> *inputShapes = nullptr;
+};
+
+/// Parses the serialized model `data` (from `name`, for messages), sets the
+/// input shapes given, runs shape inference, upgrades an old default-domain
+/// opset and runs strict shape inference with data propagation. Returns
+/// false with `error`.
 bool loadONNXModel(const std::string &data, const std::string &name,
-                   int64_t minOpset, onnx::ModelProto &model,
+                   const LoadOptions &options, onnx::ModelProto &model,
                    std::string &error);
+
+/// What is known of one input of a node when its outputs are inferred: a
+/// compile-time value (`value` set), or a type.
+struct KnownInput {
+  std::string name;
+  const onnx::TensorProto *value = nullptr;
+  onnx::TypeProto type;
+};
+
+/// Runs ONNX's shape inference (with data propagation) on `node` alone, at
+/// the default-domain `opset`, with its inputs as known: for a node whose
+/// outputs the whole-graph inference left without a static shape because an
+/// input's value was only known after the importer folded it (e.g. a
+/// Reshape fed by Shape -> Gather -> Concat, which libonnx 1.12 does not
+/// propagate through Gather). `outputs` receives one type per node output
+/// (without a shape where even this cannot tell). False with `error`.
+bool inferNodeTypes(const onnx::NodeProto &node, int64_t opset,
+                    const std::vector<KnownInput> &inputs,
+                    std::vector<onnx::TypeProto> &outputs, std::string &error);
+
+/// The model's default-domain (ai.onnx) opset, or -1 if it imports none.
+int64_t defaultOpset(const onnx::ModelProto &model);
 
 } // namespace nnapi_mlir::onnx_frontend
 

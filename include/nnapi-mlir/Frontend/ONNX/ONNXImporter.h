@@ -19,6 +19,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,17 +28,40 @@ namespace mlir::nnapi {
 /// Models with an older default-domain opset are upgraded to this one.
 constexpr int64_t kMinONNXOpset = 13;
 
+/// How to import a model.
+struct ONNXImportOptions {
+  /// Shapes for graph inputs, by input name. Each replaces the input's
+  /// declared shape before shape inference: the rank must match, a
+  /// symbolic or unknown dimension takes the given value and a static one
+  /// must equal it. This is how a model with dynamic dimensions (a symbolic
+  /// batch, height or width) is specialised; every other input must be
+  /// static already.
+  std::map<std::string, std::vector<int64_t>> inputShapes;
+};
+
 /// Imports the model at `path`. On failure returns null after emitting
 /// diagnostics: one per unsupported node naming the node, its op type and
 /// opset and what is unsupported, or one for an unreadable file.
-OwningOpRef<ModuleOp> importONNXFile(llvm::StringRef path, MLIRContext *context);
+OwningOpRef<ModuleOp> importONNXFile(llvm::StringRef path, MLIRContext *context,
+                                     const ONNXImportOptions &options = {});
 /// The same for a serialized model already in memory; `name` is used in
 /// locations and messages.
 OwningOpRef<ModuleOp> importONNX(llvm::StringRef data, llvm::StringRef name,
-                                 MLIRContext *context);
+                                 MLIRContext *context,
+                                 const ONNXImportOptions &options = {});
+
+/// Parses `spec`, "NAME=D0xD1x..." (a scalar: "NAME="), into `options`;
+/// false with `error` if it is malformed or NAME was given before.
+bool parseONNXInputShape(llvm::StringRef spec, ONNXImportOptions &options,
+                         std::string &error);
 
 /// The ONNX operator types (default domain) the importer handles.
 const std::vector<std::string> &getSupportedONNXOps();
+
+/// docs/ops.md's ONNX operator table (Markdown, one line per row): every
+/// default-domain operator libonnx defines, with what the importer makes of
+/// it.
+std::string getONNXOpsTable();
 
 } // namespace mlir::nnapi
 

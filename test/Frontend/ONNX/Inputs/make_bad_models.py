@@ -25,8 +25,16 @@ def main():
     models = {
         # An operator the importer does not implement.
         "unsupported_op": model(
-            [helper.make_node("Hardmax", ["x"], ["y"], name="hm")],
-            [f("x", [2, 3])], [f("y", [2, 3])]),
+            [helper.make_node("Det", ["x"], ["y"], name="det")],
+            [f("x", [2, 3, 3])], [f("y", [2])]),
+        # Two unsupported operators, each with a consumer: each is named once,
+        # the consumers are not blamed for their missing inputs.
+        "unsupported_chain": model(
+            [helper.make_node("Det", ["x"], ["d"], name="det"),
+             helper.make_node("Relu", ["d"], ["y"], name="after_det"),
+             helper.make_node("Det", ["x"], ["b"], name="det2"),
+             helper.make_node("Relu", ["b"], ["z"], name="after_coin")],
+            [f("x", [2, 3, 3])], [f("y", [2]), f("z", [2])]),
         # A supported operator with an unsupported attribute value.
         "unsupported_attr": model(
             [helper.make_node("MaxPool", ["x"], ["y"], name="pool",

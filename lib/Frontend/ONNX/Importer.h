@@ -1,0 +1,237 @@
+//===- Importer.h - The ONNX importer and what handlers see -----*- C++ -*-===//
+//
+// Private to lib/Frontend/ONNX. An Importer imports one graph: it holds the
+// values and compile-time constants defined so far and emits TOSA at the
+// current node's location. Each node goes to the handler its OpRegistry
+// entry names (ops/*.cpp), which sees the node through a NodeContext.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_MLIR_LIB_FRONTEND_ONNX_IMPORTER_H
+#define NNAPI_MLIR_LIB_FRONTEND_ONNX_IMPORTER_H
+
+#include "OpRegistry.h"
+
+#include "nnapi-mlir/Frontend/ONNX/ONNXImporter.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include "onnx/onnx_pb.h"
+
+#include <cfloat>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <string>
+
+namespace mlir::nnapi::onnx_import {
+
+using Shape = SmallVector<int64_t>;
+
+inline int64_t product(ArrayRef<int64_t> dims) {
+  return std::accumulate(dims.begin(), dims.end(), int64_t(1),
+                         std::multiplies<int64_t>());
+}
+
+/// The largest dimension and element count the importer takes from a model:
+/// NNAPI's dimensions are 32-bit, and with the count bounded no product of
+/// dimensions in a handler overflows.
+constexpr int64_t kMaxDim = INT32_MAX;
+constexpr int64_t kMaxElements = int64_t(1) << 40;
+
+/// The element count of `dims`, or -1 if a dimension is negative or above
+/// kMaxDim or the count above kMaxElements.
+inline int64_t checkedCount(ArrayRef<int64_t> dims) {
+  int64_t count = 1;
+  for (int64_t d : dims) {
+    if (d < 0 || d > kMaxDim || (d && count > kMaxElements / d))
+      return -1;
+    count *= d;
+  }
+  return count;
+}
+
+/// Imports one graph. The emission helpers build at the location of the
+/// node being imported.
+class Importer {
+public:
+  Importer(MLIRContext *ctx, const onnx::ModelProto &model, StringRef path);
+
+  OwningOpRef<ModuleOp> run();
+
+  // Types and constants.
+  FailureOr<Type> elementType(int32_t onnxType, const Twine &what);
+  FailureOr<RankedTensorType> tensorType(const onnx::TypeProto &type,
+                                         const Twine &what);
+  FailureOr<DenseElementsAttr> tensorAttr(const onnx::TensorProto &t);
+  RankedTensorType typeOf(Value v) const {
+    return cast<RankedTensorType>(v.getType());
+  }
+
+  // Emission helpers.
+  Value constant(DenseElementsAttr attr) {
+    return builder.create<tosa::ConstOp>(loc, attr.getType(), attr);
+  }
+  Value splat(Type element, ArrayRef<int64_t> shape, double value);
+  /// `value` with `like`'s element type and rank, every dimension 1.
+  Value scalarLike(Value like, double value) {
+    Shape ones(typeOf(like).getRank(), 1);
+    return splat(typeOf(like).getElementType(), ones, value);
+  }
+  Value reshape(Value v, ArrayRef<int64_t> shape);
+  Value transpose(Value v, ArrayRef<int64_t> perm);
+  Value everyNth(Value v, int64_t axis, int64_t step, int64_t count);
+  /// `v` with leading dimensions of 1 up to `rank`.
+  Value toRank(Value v, int64_t rank);
+  /// The one-operand TOSA op `opName` (e.g. "tosa.exp") of `v`.
+  Value unary(StringRef opName, Value v);
+  /// `OpTy(a, b)` broadcast to a common rank.
+  template <typename OpTy> Value binary(Value a, Value b) {
+    auto [x, y] = broadcastPair(a, b);
+    return builder.create<OpTy>(loc, resultOf(x, y), x, y);
+  }
+  Value mul(Value a, Value b) {
+    auto [x, y] = broadcastPair(a, b);
+    return builder.create<tosa::MulOp>(loc, resultOf(x, y), x, y,
+                                       builder.getI8IntegerAttr(0));
+  }
+  Value clamp(Value v, double lo, double hi);
+  std::pair<Value, Value> broadcastPair(Value a, Value b);
+  /// The broadcast type of same-rank `a` and `b`, with `element` or a's.
+  RankedTensorType resultOf(Value a, Value b, Type element = {});
+  /// Reduces `v` over `axes`, keeping them as 1: kind is "sum", "max",
+  /// "min" or "prod".
+  Value reduce(StringRef kind, Value v, ArrayRef<int64_t> axes);
+  Value castTo(Value v, Type element);
+
+private:
+  friend class NodeContext;
+
+  // Values.
+  Value get(StringRef name);
+  DenseElementsAttr constantOf(StringRef name) const {
+    auto it = constants.find(name);
+    return it == constants.end() ? DenseElementsAttr() : it->second;
+  }
+
+  // Nodes.
+  /// Checks what every operator needs, then runs the node's handler.
+  LogicalResult importNode(const onnx::NodeProto &node);
+  InFlightDiagnostic nodeError(const onnx::NodeProto &node);
+  FailureOr<RankedTensorType> outputType(const onnx::NodeProto &node, int i);
+  /// Runs ONNX's inference on `node` alone with the inputs' types and
+  /// compile-time values known now, recording its outputs' types in
+  /// `inferred`; for outputs the whole-graph inference left unshaped.
+  void inferAlone(const onnx::NodeProto &node);
+
+  MLIRContext *ctx;
+  const onnx::ModelProto &model;
+  OpBuilder builder;
+  Location fileLoc;
+  Location loc = fileLoc;
+  int64_t opset = 0;
+  llvm::StringMap<Value> values;
+  llvm::StringMap<DenseElementsAttr> constants;
+  llvm::StringMap<const onnx::TypeProto *> inferred;
+  /// Types inferAlone found (`inferred` points into it).
+  std::map<std::string, onnx::TypeProto> inferredAlone;
+};
+
+/// What a handler sees of the node it imports.
+class NodeContext {
+public:
+  NodeContext(Importer &imp, const onnx::NodeProto &node);
+
+  /// Emission helpers: imp.reshape(...), imp.transpose(...), ...
+  Importer &imp;
+  const onnx::NodeProto &node;
+  /// The importer's builder.
+  OpBuilder &b;
+  /// The node's location.
+  Location loc;
+  /// The (upgraded) default-domain opset.
+  int64_t opset;
+
+  llvm::StringRef opType() const { return node.op_type(); }
+  /// Whether input i is present and not empty.
+  bool has(int i) const {
+    return i < node.input_size() && !node.input(i).empty();
+  }
+  /// The run-time value of input i (constants are materialized), or null if
+  /// it is absent.
+  Value in(int i);
+  /// The compile-time value of input i, or null.
+  DenseElementsAttr cst(int i) const {
+    return has(i) ? imp.constantOf(node.input(i)) : DenseElementsAttr();
+  }
+  /// The compile-time value of input i, or an error that `what` must be
+  /// known at compile time.
+  FailureOr<DenseElementsAttr> needConstant(int i, llvm::StringRef what);
+  /// ONNX's inferred type of output i.
+  FailureOr<RankedTensorType> out(int i = 0) { return imp.outputType(node, i); }
+  bool isFloat(Value v) const {
+    return isa<FloatType>(imp.typeOf(v).getElementType());
+  }
+  /// An error prefixed "node 'NAME' (OpType, opset N): ".
+  InFlightDiagnostic error() { return imp.nodeError(node); }
+
+  int64_t intAttr(llvm::StringRef name, int64_t dflt) const;
+  float floatAttr(llvm::StringRef name, float dflt) const;
+  std::string stringAttr(llvm::StringRef name, llvm::StringRef dflt) const;
+  std::optional<SmallVector<int64_t>> intsAttr(llvm::StringRef name) const;
+  const onnx::AttributeProto *attr(llvm::StringRef name) const;
+
+  /// Defines output 0 as `v` (see define).
+  LogicalResult setResult(Value v) { return define(0, v); }
+  /// Defines output i as `v`, reshaped to ONNX's inferred shape if only the
+  /// shape differs; an internal error if `v` is null or its element type or
+  /// element count differs from the inferred type's.
+  LogicalResult define(int i, Value v);
+  /// Defines output i as a compile-time value.
+  LogicalResult defineConstant(int i, DenseElementsAttr attr);
+};
+
+// Attributes.
+const onnx::AttributeProto *findAttr(const onnx::NodeProto &node,
+                                     StringRef name);
+int64_t intAttr(const onnx::NodeProto &node, StringRef name, int64_t dflt);
+float floatAttr(const onnx::NodeProto &node, StringRef name, float dflt);
+std::string stringAttr(const onnx::NodeProto &node, StringRef name,
+                       StringRef dflt);
+std::optional<Shape> intsAttr(const onnx::NodeProto &node, StringRef name);
+SmallVector<int64_t> intsOf(DenseElementsAttr attr);
+SmallVector<double> floatsOf(DenseElementsAttr attr);
+inline int64_t normalizeAxis(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// Gather, Concat, Slice, Unsqueeze, Squeeze, Reshape, Identity, Cast, Add,
+/// Sub, Mul and Div of compile-time inputs (shape arithmetic) computed on
+/// the host: their handlers call this first. The result if it defined
+/// output 0 or failed, nullopt if the node must be computed at run time.
+std::optional<LogicalResult> foldAtCompileTime(NodeContext &node);
+
+// One function per family of operators (ops/*.cpp), called by
+// OpRegistry::get().
+void registerConstantOps(OpRegistry &registry);
+void registerElementwiseOps(OpRegistry &registry);
+void registerActivationOps(OpRegistry &registry);
+void registerDataMovementOps(OpRegistry &registry);
+void registerReductionOps(OpRegistry &registry);
+void registerNormalizationOps(OpRegistry &registry);
+void registerConvPoolOps(OpRegistry &registry);
+void registerLinearOps(OpRegistry &registry);
+void registerResizeOps(OpRegistry &registry);
+void registerNewOps(OpRegistry &registry);
+
+} // namespace mlir::nnapi::onnx_import
+
+#endif // NNAPI_MLIR_LIB_FRONTEND_ONNX_IMPORTER_H

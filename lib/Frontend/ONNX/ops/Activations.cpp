@@ -1,0 +1,150 @@
+//===- Activations.cpp - Activation functions -------------------*- C++ -*-===//
+//
+// Relu, Clip and the activations composed of clamps, exp and arithmetic
+// (LeakyRelu, PRelu, Elu, Selu, Softplus, HardSigmoid, HardSwish). Sigmoid
+// and Tanh are one TOSA op each: Elementwise.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Importer.h"
+#include "../OpRegistry.h"
+
+using namespace mlir;
+using namespace mlir::nnapi::onnx_import;
+
+namespace {
+
+LogicalResult importRelu(NodeContext &ctx) {
+  Value x = ctx.in(0);
+  return ctx.setResult(
+      ctx.imp.clamp(x, 0, ctx.isFloat(x) ? FLT_MAX : INT32_MAX));
+}
+
+LogicalResult importClip(NodeContext &ctx) {
+  Importer &imp = ctx.imp;
+  Value x = ctx.in(0);
+  bool fp = ctx.isFloat(x);
+  bool runtimeBounds =
+      (ctx.has(1) && !ctx.cst(1)) || (ctx.has(2) && !ctx.cst(2));
+  Value result;
+  if (runtimeBounds) {
+    result = x;
+    if (ctx.has(1))
+      result = imp.binary<tosa::MaximumOp>(result, ctx.in(1));
+    if (ctx.has(2))
+      result = imp.binary<tosa::MinimumOp>(result, ctx.in(2));
+  } else if (fp) {
+    double lo = ctx.has(1) && ctx.cst(1).getNumElements()
+                    ? floatsOf(ctx.cst(1))[0]
+                    : -FLT_MAX;
+    double hi = ctx.has(2) && ctx.cst(2).getNumElements()
+                    ? floatsOf(ctx.cst(2))[0]
+                    : FLT_MAX;
+    result = imp.clamp(x, std::max(lo, -double(FLT_MAX)),
+                       std::min(hi, double(FLT_MAX)));
+  } else {
+    unsigned bits = imp.typeOf(x).getElementTypeBitWidth();
+    int64_t lo = APInt::getSignedMinValue(bits).getSExtValue();
+    int64_t hi = APInt::getSignedMaxValue(bits).getSExtValue();
+    if (ctx.has(1) && ctx.cst(1).getNumElements())
+      lo = intsOf(ctx.cst(1))[0];
+    if (ctx.has(2) && ctx.cst(2).getNumElements())
+      hi = intsOf(ctx.cst(2))[0];
+    result = ctx.b.create<tosa::ClampOp>(
+        ctx.loc, x.getType(), x, ctx.b.getI64IntegerAttr(lo),
+        ctx.b.getI64IntegerAttr(hi), ctx.b.getF32FloatAttr(0),
+        ctx.b.getF32FloatAttr(0));
+  }
+  return ctx.setResult(result);
+}
+
+/// LeakyRelu, PRelu: max(x, 0) + slope * min(x, 0).
+LogicalResult importLeakyRelu(NodeContext &ctx) {
+  Importer &imp = ctx.imp;
+  bool prelu = ctx.opType() == "PRelu";
+  Value x = ctx.in(0);
+  Value slope =
+      prelu ? ctx.in(1) : imp.scalarLike(x, ctx.floatAttr("alpha", 0.01f));
+  if (prelu) {
+    // The slope broadcasts from the right (unidirectional).
+    slope = imp.toRank(slope, imp.typeOf(x).getRank());
+  }
+  Value pos = imp.clamp(x, 0, FLT_MAX);
+  Value neg = imp.clamp(x, -FLT_MAX, 0);
+  return ctx.setResult(imp.binary<tosa::AddOp>(pos, imp.mul(neg, slope)));
+}
+
+/// Elu, Selu: max(x, 0) + alpha * (exp(min(x, 0)) - 1), times gamma for
+/// Selu.
+LogicalResult importElu(NodeContext &ctx) {
+  Importer &imp = ctx.imp;
+  bool elu = ctx.opType() == "Elu";
+  Value x = ctx.in(0);
+  double alpha =
+      ctx.floatAttr("alpha", elu ? 1.0f : 1.67326319217681884765625f);
+  Value neg = imp.clamp(x, -FLT_MAX, 0);
+  Value em1 =
+      imp.binary<tosa::SubOp>(imp.unary("tosa.exp", neg), imp.scalarLike(x, 1));
+  Value result = imp.binary<tosa::AddOp>(
+      imp.clamp(x, 0, FLT_MAX), imp.mul(em1, imp.scalarLike(x, alpha)));
+  if (!elu)
+    result = imp.mul(
+        result,
+        imp.scalarLike(x, ctx.floatAttr("gamma", 1.05070102214813232421875f)));
+  return ctx.setResult(result);
+}
+
+LogicalResult importSoftplus(NodeContext &ctx) {
+  Importer &imp = ctx.imp;
+  Value x = ctx.in(0);
+  return ctx.setResult(
+      imp.unary("tosa.log", imp.binary<tosa::AddOp>(imp.unary("tosa.exp", x),
+                                                    imp.scalarLike(x, 1))));
+}
+
+/// HardSigmoid: clamp(alpha * x + beta, 0, 1); HardSwish: x times that with
+/// alpha 1/6, beta 0.5.
+LogicalResult importHardSigmoid(NodeContext &ctx) {
+  Importer &imp = ctx.imp;
+  bool swish = ctx.opType() == "HardSwish";
+  Value x = ctx.in(0);
+  double alpha = swish ? 1.0 / 6 : ctx.floatAttr("alpha", 0.2f);
+  double beta = swish ? 0.5 : ctx.floatAttr("beta", 0.5f);
+  Value y =
+      imp.clamp(imp.binary<tosa::AddOp>(imp.mul(x, imp.scalarLike(x, alpha)),
+                                        imp.scalarLike(x, beta)),
+                0, 1);
+  return ctx.setResult(swish ? imp.mul(x, y) : y);
+}
+
+} // namespace
+
+void mlir::nnapi::onnx_import::registerActivationOps(OpRegistry &registry) {
+  constexpr int64_t lo = kMinONNXOpset, hi = kAnyOpset;
+  registry.add({
+      {"", "Relu", lo, hi, importRelu, "tosa.clamp [0, max]",
+       "RELU (1), fused into the producer", "non-float"},
+      {"", "Clip", lo, hi, importClip,
+       "tosa.clamp (or maximum/minimum for runtime bounds)",
+       "RELU / RELU1 / RELU6 when the bounds match (1), else MAXIMUM / "
+       "MINIMUM (3)",
+       "non-float"},
+      {"", "LeakyRelu", lo, hi, importLeakyRelu, "clamp, clamp, mul, add",
+       "PRELU (3), the prelu composite", "non-float"},
+      {"", "PRelu", lo, hi, importLeakyRelu, "clamp, clamp, mul, add",
+       "PRELU (3), the prelu composite", "non-float"},
+      {"", "Elu", lo, hi, importElu, "clamp, exp, sub, mul, add",
+       "ELU (4), the elu composite; with a negative alpha MAXIMUM, MINIMUM, "
+       "EXP, SUB, MUL, ADD (3)",
+       "non-float"},
+      {"", "Selu", lo, hi, importElu, "clamp, exp, sub, mul, add, mul",
+       "ELU (4) and MUL", "non-float"},
+      {"", "Softplus", lo, hi, importSoftplus, "exp, add, log",
+       "EXP, LOG (3), ADD", "non-float"},
+      {"", "HardSigmoid", lo, hi, importHardSigmoid, "mul, add, clamp",
+       "MUL, ADD (1), MAXIMUM, MINIMUM (3)", "non-float"},
+      {"", "HardSwish", lo, hi, importHardSigmoid,
+       "mul, add, clamp, mul (the hard_swish composite)", "HARD_SWISH (4)",
+       "below level 4"},
+  });
+}

@@ -1,0 +1,187 @@
+//===- Constants.cpp - Compile-time values ----------------------*- C++ -*-===//
+//
+// Constant, Shape and ConstantOfShape define compile-time values; the
+// shape arithmetic that consumes them (integer Gather, Concat, Slice, Add,
+// Sub, Mul, Div and the reshapes) is folded on the host by
+// foldAtCompileTime, which those operators' handlers call first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Importer.h"
+#include "../OpRegistry.h"
+
+using namespace mlir;
+using namespace mlir::nnapi::onnx_import;
+
+namespace {
+
+LogicalResult importConstant(NodeContext &ctx) {
+  OpBuilder &b = ctx.b;
+  if (const auto *a = ctx.attr("value")) {
+    FailureOr<DenseElementsAttr> attr = ctx.imp.tensorAttr(a->t());
+    if (failed(attr))
+      return failure();
+    return ctx.defineConstant(0, *attr);
+  }
+  if (const auto *a = ctx.attr("value_float"))
+    return ctx.defineConstant(
+        0, DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()),
+                                  a->f()));
+  if (const auto *a = ctx.attr("value_int"))
+    return ctx.defineConstant(
+        0, DenseElementsAttr::get(RankedTensorType::get({}, b.getI64Type()),
+                                  int64_t(a->i())));
+  if (const auto *a = ctx.attr("value_floats")) {
+    SmallVector<float> v(a->floats().begin(), a->floats().end());
+    return ctx.defineConstant(
+        0, DenseElementsAttr::get(
+               RankedTensorType::get({int64_t(v.size())}, b.getF32Type()),
+               ArrayRef<float>(v)));
+  }
+  if (const auto *a = ctx.attr("value_ints")) {
+    SmallVector<int64_t> v(a->ints().begin(), a->ints().end());
+    return ctx.defineConstant(
+        0, DenseElementsAttr::get(
+               RankedTensorType::get({int64_t(v.size())}, b.getI64Type()),
+               ArrayRef<int64_t>(v)));
+  }
+  return ctx.error()
+         << "only value, value_float(s) and value_int(s) are supported";
+}
+
+LogicalResult importShape(NodeContext &ctx) {
+  DenseElementsAttr c = ctx.cst(0);
+  Shape dims(c ? cast<RankedTensorType>(c.getType()).getShape()
+               : ctx.imp.typeOf(ctx.in(0)).getShape());
+  int64_t rank = dims.size();
+  int64_t start = normalizeAxis(ctx.intAttr("start", 0), rank);
+  int64_t end = normalizeAxis(ctx.intAttr("end", rank), rank);
+  start = std::clamp<int64_t>(start, 0, rank);
+  end = std::clamp<int64_t>(end, start, rank);
+  Shape slice(dims.begin() + start, dims.begin() + end);
+  return ctx.defineConstant(
+      0, DenseElementsAttr::get(
+             RankedTensorType::get({int64_t(slice.size())}, ctx.b.getI64Type()),
+             ArrayRef<int64_t>(slice)));
+}
+
+LogicalResult importConstantOfShape(NodeContext &ctx) {
+  FailureOr<DenseElementsAttr> shapeAttr = ctx.needConstant(0, "the shape");
+  if (failed(shapeAttr))
+    return failure();
+  FailureOr<RankedTensorType> t = ctx.out();
+  if (failed(t))
+    return failure();
+  Attribute value =
+      isa<FloatType>(t->getElementType())
+          ? Attribute(ctx.b.getFloatAttr(t->getElementType(), 0))
+          : Attribute(ctx.b.getIntegerAttr(t->getElementType(), 0));
+  if (const auto *a = ctx.attr("value")) {
+    FailureOr<DenseElementsAttr> v = ctx.imp.tensorAttr(a->t());
+    if (failed(v))
+      return failure();
+    value = *v->getValues<Attribute>().begin();
+  }
+  return ctx.defineConstant(0, DenseElementsAttr::get(*t, value));
+}
+
+} // namespace
+
+std::optional<LogicalResult>
+mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
+  StringRef op = ctx.opType();
+  const onnx::NodeProto &node = ctx.node;
+  if (!(op == "Gather" || op == "Concat" || op == "Unsqueeze" ||
+        op == "Squeeze" || op == "Reshape" || op == "Identity" ||
+        op == "Cast" || op == "Slice" || op == "Mul" || op == "Add" ||
+        op == "Sub" || op == "Div") ||
+      node.input_size() == 0 ||
+      !llvm::all_of(llvm::seq(0, node.input_size()),
+                    [&](int i) { return !ctx.has(i) || ctx.cst(i); }))
+    return std::nullopt;
+  FailureOr<RankedTensorType> t = ctx.out();
+  if (failed(t))
+    return failure();
+  DenseElementsAttr x = ctx.cst(0);
+  auto xt0 = [&]() { return cast<RankedTensorType>(x.getType()); };
+  if (isa<IntegerType>(t->getElementType()) && t->getNumElements() <= 4096) {
+    SmallVector<int64_t> v;
+    bool foldable = true;
+    if (op == "Gather") {
+      SmallVector<int64_t> data = intsOf(x), idx = intsOf(ctx.cst(1));
+      auto xt = cast<RankedTensorType>(x.getType());
+      int64_t axis = normalizeAxis(ctx.intAttr("axis", 0), xt.getRank());
+      int64_t outer = product(xt.getShape().take_front(axis));
+      int64_t k = xt.getDimSize(axis);
+      int64_t inner = product(xt.getShape().drop_front(axis + 1));
+      for (int64_t i : idx)
+        if (i < -k || i >= k)
+          return ctx.error() << "index " << i << " is out of range for "
+                             << "a dimension of size " << k;
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i : idx)
+          for (int64_t j = 0; j < inner; ++j)
+            v.push_back(data[(o * k + (i < 0 ? i + k : i)) * inner + j]);
+    } else if (op == "Concat") {
+      for (int i = 0; i < node.input_size(); ++i)
+        llvm::append_range(v, intsOf(ctx.cst(i)));
+    } else if (op == "Slice" &&
+               (xt0().getRank() != 1 || ctx.cst(1).getNumElements() != 1 ||
+                ctx.cst(2).getNumElements() != 1)) {
+      foldable = false; // not a flat slice of a shape vector
+    } else if (op == "Slice") {
+      // Flat 1-D slices of shape vectors.
+      SmallVector<int64_t> data = intsOf(x);
+      int64_t n = data.size();
+      int64_t s = intsOf(ctx.cst(1))[0], e = intsOf(ctx.cst(2))[0];
+      int64_t step = ctx.has(4) && ctx.cst(4).getNumElements() == 1
+                         ? intsOf(ctx.cst(4))[0]
+                         : 1;
+      if (step == 0)
+        return ctx.error() << "steps must not be 0";
+      s = s < 0 ? s + n : s;
+      e = e < 0 ? e + n : e;
+      s = std::clamp<int64_t>(s, 0, n);
+      e = std::clamp<int64_t>(e, 0, n);
+      for (int64_t i = s; step > 0 ? i < e : i > e; i += step)
+        v.push_back(data[i]);
+    } else if (op == "Mul" || op == "Add" || op == "Sub" || op == "Div") {
+      SmallVector<int64_t> a = intsOf(x), b = intsOf(ctx.cst(1));
+      size_t n = std::max(a.size(), b.size());
+      for (size_t i = 0; i < n; ++i) {
+        int64_t p = a[a.size() == 1 ? 0 : i], q = b[b.size() == 1 ? 0 : i];
+        if (op == "Div" && q == 0)
+          return ctx.error() << "integer division by zero";
+        v.push_back(op == "Mul"   ? p * q
+                    : op == "Add" ? p + q
+                    : op == "Sub" ? p - q
+                                  : p / q);
+      }
+    } else {
+      v = intsOf(x); // Unsqueeze, Squeeze, Reshape, Identity, Cast
+    }
+    if (foldable && int64_t(v.size()) == t->getNumElements()) {
+      SmallVector<APInt> ints;
+      unsigned bits = t->getElementTypeBitWidth();
+      for (int64_t e : v)
+        ints.push_back(APInt(bits, uint64_t(e), true));
+      return ctx.defineConstant(0, DenseElementsAttr::get(*t, ints));
+    }
+  } else if (op == "Identity" || op == "Reshape" || op == "Unsqueeze" ||
+             op == "Squeeze") {
+    if (x.getElementType() == t->getElementType())
+      return ctx.defineConstant(0, x.reshape(*t));
+  }
+  return std::nullopt; // computed at run time
+}
+
+void mlir::nnapi::onnx_import::registerConstantOps(OpRegistry &registry) {
+  constexpr int64_t lo = kMinONNXOpset, hi = kAnyOpset;
+  registry.add({
+      {"", "Constant", lo, hi, importConstant, "compile-time constant", "-",
+       "n/a"},
+      {"", "ConstantOfShape", lo, hi, importConstantOfShape,
+       "compile-time constant", "-", "n/a"},
+      {"", "Shape", lo, hi, importShape, "compile-time constant", "-", "n/a"},
+  });
+}

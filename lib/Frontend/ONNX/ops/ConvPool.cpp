@@ -1,0 +1,320 @@
+//===- ConvPool.cpp - Convolutions and pools --------------------*- C++ -*-===//
+//
+// Conv, ConvTranspose, MaxPool and AveragePool as the NHWC TOSA window ops
+// between transposes (1-D windows lifted to 2-D), and the global pools.
+// Padding is made explicit: auto_pad resolved, ceil_mode and strides that
+// do not fit the input turned into end padding.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Importer.h"
+#include "../OpRegistry.h"
+
+#include "nnapi-mlir/Dialect/NNAPI/IR/Constants.h"
+
+using namespace mlir;
+using namespace mlir::nnapi;
+using namespace mlir::nnapi::onnx_import;
+
+namespace {
+
+/// Conv, ConvTranspose, MaxPool, AveragePool.
+LogicalResult importWindowOp(NodeContext &ctx) {
+  Importer &imp = ctx.imp;
+  OpBuilder &builder = ctx.b;
+  Location loc = ctx.loc;
+  StringRef op = ctx.opType();
+  bool isConv = op == "Conv", isTransposed = op == "ConvTranspose";
+  bool isPool = !isConv && !isTransposed;
+  Value x = ctx.in(0);
+  RankedTensorType xt = imp.typeOf(x);
+  int64_t spatial = xt.getRank() - 2;
+  if (spatial != 1 && spatial != 2)
+    return ctx.error() << "only 1-D and 2-D windows are supported (input "
+                          "has rank "
+                       << xt.getRank() << ")";
+  if (!isa<FloatType>(xt.getElementType()))
+    return ctx.error() << "integer inputs are not supported";
+  FailureOr<RankedTensorType> outType = ctx.out();
+  if (failed(outType))
+    return failure();
+  if (isPool && ctx.node.output_size() > 1)
+    return ctx.error() << "the Indices output is not supported";
+  Value w = isPool ? Value() : ctx.in(1);
+  DenseElementsAttr wConst = isPool ? DenseElementsAttr() : ctx.cst(1);
+  Shape kernel;
+  if (isPool) {
+    std::optional<Shape> k = ctx.intsAttr("kernel_shape");
+    if (!k || int64_t(k->size()) != spatial)
+      return ctx.error() << "kernel_shape must give " << spatial << " sizes";
+    kernel = *k;
+  } else {
+    if (imp.typeOf(w).getRank() != xt.getRank())
+      return ctx.error() << "the weight has rank " << imp.typeOf(w).getRank()
+                         << ", the input " << xt.getRank();
+    kernel = Shape(imp.typeOf(w).getShape().drop_front(2));
+  }
+  Shape stride = ctx.intsAttr("strides").value_or(Shape(spatial, 1));
+  Shape dilation = ctx.intsAttr("dilations").value_or(Shape(spatial, 1));
+  Shape pads = ctx.intsAttr("pads").value_or(Shape(2 * spatial, 0));
+  if (int64_t(stride.size()) != spatial ||
+      int64_t(dilation.size()) != spatial ||
+      int64_t(pads.size()) != 2 * spatial)
+    return ctx.error() << "strides, dilations and pads must match the "
+                       << spatial << " spatial dimensions";
+  if (isPool && llvm::any_of(dilation, [](int64_t d) { return d != 1; }))
+    return ctx.error() << "dilations other than 1 are not supported";
+  Shape in(xt.getShape().drop_front(2)),
+      outDims(outType->getShape().drop_front(2));
+  std::string autoPad = ctx.stringAttr("auto_pad", "NOTSET");
+  for (int64_t i = 0; i < spatial; ++i) {
+    int64_t effective = (kernel[i] - 1) * dilation[i] + 1;
+    if (autoPad == "VALID") {
+      pads[i] = pads[i + spatial] = 0;
+    } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      int64_t total =
+          isTransposed
+              ? stride[i] * (in[i] - 1) + effective - outDims[i]
+              : std::max<int64_t>(
+                    (outDims[i] - 1) * stride[i] + effective - in[i], 0);
+      int64_t small = total / 2, large = total - small;
+      pads[i] = autoPad == "SAME_UPPER" ? small : large;
+      pads[i + spatial] = autoPad == "SAME_UPPER" ? large : small;
+    } else if (autoPad != "NOTSET") {
+      return ctx.error() << "auto_pad '" << autoPad << "' is not supported";
+    }
+    if (!isTransposed) {
+      // Make the window fit exactly: extend the end for ceil_mode, trim it
+      // when the last stride does not fit.
+      int64_t needEnd =
+          (outDims[i] - 1) * stride[i] + effective - in[i] - pads[i];
+      if (needEnd > pads[i + spatial] && isPool)
+        pads[i + spatial] = needEnd;
+      int64_t spare = in[i] + pads[i] + pads[i + spatial] - effective -
+                      (outDims[i] - 1) * stride[i];
+      if (spare > 0)
+        pads[i + spatial] -= std::min(spare, pads[i + spatial]);
+    }
+  }
+  bool countIncludePad =
+      op == "AveragePool" && ctx.intAttr("count_include_pad", 0);
+
+  // NCHW -> NHWC, lifting 1-D windows to 2-D with a unit width.
+  if (spatial == 1) {
+    x = imp.reshape(x,
+                    {xt.getDimSize(0), xt.getDimSize(1), xt.getDimSize(2), 1});
+    kernel.push_back(1);
+    stride.push_back(1);
+    dilation.push_back(1);
+    pads = {pads[0], 0, pads[1], 0};
+    in.push_back(1);
+    outDims.push_back(1);
+    if (w) {
+      RankedTensorType wt = imp.typeOf(w);
+      Shape lifted(wt.getShape());
+      lifted.push_back(1);
+      if (wConst)
+        wConst =
+            wConst.reshape(RankedTensorType::get(lifted, wt.getElementType()));
+      w = imp.reshape(w, lifted);
+    }
+  }
+  int64_t n = xt.getDimSize(0), c = xt.getDimSize(1);
+  int64_t oc = outType->getDimSize(1);
+  if (c == 0 || oc == 0)
+    return ctx.error() << "zero-size channel dimensions are not supported";
+  Value nhwc = imp.transpose(x, {0, 2, 3, 1});
+  // TOSA order: top, bottom, left, right.
+  Shape tosaPad = {pads[0], pads[2], pads[1], pads[3]};
+  Type f = xt.getElementType();
+  auto outNHWC = RankedTensorType::get({n, outDims[0], outDims[1], oc}, f);
+  Value y;
+  auto zeros = [&](int64_t count) {
+    return imp.constant(DenseElementsAttr::get(
+        RankedTensorType::get({count}, f), builder.getFloatAttr(f, 0)));
+  };
+  Value bias;
+  if (!isPool)
+    bias = ctx.has(2) ? ctx.in(2) : zeros(oc);
+
+  if (op == "MaxPool") {
+    y = builder.create<tosa::MaxPool2dOp>(
+        loc, outNHWC, nhwc, builder.getDenseI64ArrayAttr(kernel),
+        builder.getDenseI64ArrayAttr(stride),
+        builder.getDenseI64ArrayAttr(tosaPad));
+  } else if (op == "AveragePool") {
+    if (countIncludePad && llvm::any_of(tosaPad, [](int64_t p) { return p; })) {
+      SmallVector<int64_t> p = {0,          0,          tosaPad[0], tosaPad[1],
+                                tosaPad[2], tosaPad[3], 0,          0};
+      auto nt = cast<RankedTensorType>(nhwc.getType());
+      Shape padded = {nt.getDimSize(0), nt.getDimSize(1) + p[2] + p[3],
+                      nt.getDimSize(2) + p[4] + p[5], nt.getDimSize(3)};
+      nhwc = builder.create<tosa::PadOp>(
+          loc, RankedTensorType::get(padded, f), nhwc,
+          imp.constant(DenseElementsAttr::get(
+              RankedTensorType::get({4, 2}, builder.getI64Type()),
+              ArrayRef<int64_t>(p))),
+          imp.splat(f, {}, 0));
+      tosaPad = {0, 0, 0, 0};
+    }
+    y = builder.create<tosa::AvgPool2dOp>(loc, outNHWC, nhwc,
+                                          builder.getDenseI64ArrayAttr(kernel),
+                                          builder.getDenseI64ArrayAttr(stride),
+                                          builder.getDenseI64ArrayAttr(tosaPad),
+                                          TypeAttr::get(builder.getF32Type()),
+                                          /*quantization_info=*/nullptr);
+  } else if (isTransposed) {
+    if (ctx.intAttr("group", 1) != 1)
+      return ctx.error() << "group other than 1 is not supported";
+    if (llvm::any_of(dilation, [](int64_t d) { return d != 1; }))
+      return ctx.error() << "dilations other than 1 are not supported";
+    // W [IC, OC, KH, KW] -> [OC, KH, KW, IC].
+    Value filter = wConst ? imp.constant(permuteElements(wConst, {1, 2, 3, 0}))
+                          : imp.transpose(w, {1, 2, 3, 0});
+    Shape outPad = {
+        -tosaPad[0],
+        outDims[0] - (in[0] - 1) * stride[0] - kernel[0] + tosaPad[0],
+        -tosaPad[2],
+        outDims[1] - (in[1] - 1) * stride[1] - kernel[1] + tosaPad[2]};
+    y = builder.create<tosa::TransposeConv2DOp>(
+        loc, outNHWC, nhwc, filter, bias, builder.getDenseI64ArrayAttr(outPad),
+        builder.getDenseI64ArrayAttr(stride),
+        builder.getDenseI64ArrayAttr(outNHWC.getShape()),
+        /*quantization_info=*/nullptr);
+  } else {
+    int64_t group = ctx.intAttr("group", 1);
+    RankedTensorType wt = imp.typeOf(w);
+    int64_t kh = kernel[0], kw = kernel[1];
+    auto padAttr = builder.getDenseI64ArrayAttr(tosaPad);
+    auto strideAttr = builder.getDenseI64ArrayAttr(stride);
+    auto dilationAttr = builder.getDenseI64ArrayAttr(dilation);
+    if (group == 1) {
+      Value weight = wConst
+                         ? imp.constant(permuteElements(wConst, {0, 2, 3, 1}))
+                         : imp.transpose(w, {0, 2, 3, 1});
+      y = builder.create<tosa::Conv2DOp>(loc, outNHWC, nhwc, weight, bias,
+                                         padAttr, strideAttr, dilationAttr,
+                                         /*quantization_info=*/nullptr);
+    } else if (group == c && oc % c == 0 && wt.getDimSize(1) == 1) {
+      int64_t m = oc / c;
+      Shape grouped = {c, m, kh, kw};
+      Value weight;
+      if (wConst)
+        weight = imp.constant(permuteElements(
+            wConst.reshape(RankedTensorType::get(grouped, f)), {2, 3, 0, 1}));
+      else
+        weight = imp.transpose(imp.reshape(w, grouped), {2, 3, 0, 1});
+      y = builder.create<tosa::DepthwiseConv2DOp>(
+          loc, outNHWC, nhwc, weight, bias, padAttr, strideAttr, dilationAttr,
+          /*quantization_info=*/nullptr);
+    } else if (group > 0 && c % group == 0 && oc % group == 0) {
+      // One convolution per group, concatenated along channels.
+      int64_t icg = c / group, ocg = oc / group;
+      Value weightAll =
+          wConst ? imp.constant(permuteElements(wConst, {0, 2, 3, 1}))
+                 : imp.transpose(w, {0, 2, 3, 1});
+      auto nt = cast<RankedTensorType>(nhwc.getType());
+      SmallVector<Value> parts;
+      for (int64_t g = 0; g < group; ++g) {
+        Value xg = builder.create<tosa::SliceOp>(
+            loc,
+            RankedTensorType::get({n, nt.getDimSize(1), nt.getDimSize(2), icg},
+                                  f),
+            nhwc, builder.getDenseI64ArrayAttr({0, 0, 0, g * icg}),
+            builder.getDenseI64ArrayAttr(
+                {n, nt.getDimSize(1), nt.getDimSize(2), icg}));
+        Value wg = builder.create<tosa::SliceOp>(
+            loc, RankedTensorType::get({ocg, kh, kw, icg}, f), weightAll,
+            builder.getDenseI64ArrayAttr({g * ocg, 0, 0, 0}),
+            builder.getDenseI64ArrayAttr({ocg, kh, kw, icg}));
+        Value bg = builder.create<tosa::SliceOp>(
+            loc, RankedTensorType::get({ocg}, f), bias,
+            builder.getDenseI64ArrayAttr({g * ocg}),
+            builder.getDenseI64ArrayAttr({ocg}));
+        parts.push_back(builder.create<tosa::Conv2DOp>(
+            loc, RankedTensorType::get({n, outDims[0], outDims[1], ocg}, f), xg,
+            wg, bg, padAttr, strideAttr, dilationAttr,
+            /*quantization_info=*/nullptr));
+      }
+      y = builder.create<tosa::ConcatOp>(loc, outNHWC, parts,
+                                         builder.getI32IntegerAttr(3));
+    } else {
+      return ctx.error() << "group " << group << " does not divide the " << c
+                         << " input and " << oc << " output channels";
+    }
+  }
+  Value nchw = imp.transpose(y, {0, 3, 1, 2});
+  return ctx.setResult(imp.reshape(nchw, outType->getShape()));
+}
+
+/// GlobalAveragePool, GlobalMaxPool.
+LogicalResult importGlobalPool(NodeContext &ctx) {
+  Importer &imp = ctx.imp;
+  OpBuilder &builder = ctx.b;
+  bool isMax = ctx.opType() == "GlobalMaxPool";
+  Value x = ctx.in(0);
+  int64_t rank = imp.typeOf(x).getRank();
+  SmallVector<int64_t> axes;
+  int64_t count = 1;
+  for (int64_t i = 2; i < rank; ++i) {
+    axes.push_back(i);
+    count *= imp.typeOf(x).getDimSize(i);
+  }
+  if (rank == 4) {
+    // A 2-D pool whose window is the whole image, so that it can run as
+    // one NNAPI AVERAGE_POOL_2D / MAX_POOL_2D (a global pool for XNNPACK).
+    RankedTensorType xt = imp.typeOf(x);
+    int64_t n = xt.getDimSize(0), c = xt.getDimSize(1);
+    SmallVector<int64_t> kernel = {xt.getDimSize(2), xt.getDimSize(3)};
+    Value nhwc = imp.transpose(x, {0, 2, 3, 1});
+    auto outNHWC = RankedTensorType::get({n, 1, 1, c}, xt.getElementType());
+    Value y;
+    if (isMax)
+      y = builder.create<tosa::MaxPool2dOp>(
+          ctx.loc, outNHWC, nhwc, builder.getDenseI64ArrayAttr(kernel),
+          builder.getDenseI64ArrayAttr({1, 1}),
+          builder.getDenseI64ArrayAttr({0, 0, 0, 0}));
+    else
+      y = builder.create<tosa::AvgPool2dOp>(
+          ctx.loc, outNHWC, nhwc, builder.getDenseI64ArrayAttr(kernel),
+          builder.getDenseI64ArrayAttr({1, 1}),
+          builder.getDenseI64ArrayAttr({0, 0, 0, 0}),
+          TypeAttr::get(builder.getF32Type()), /*quantization_info=*/nullptr);
+    return ctx.setResult(imp.transpose(y, {0, 3, 1, 2}));
+  }
+  if (isMax)
+    return ctx.setResult(imp.reduce("max", x, axes));
+  return ctx.setResult(
+      imp.mul(imp.reduce("sum", x, axes), imp.scalarLike(x, 1.0 / count)));
+}
+
+} // namespace
+
+void mlir::nnapi::onnx_import::registerConvPoolOps(OpRegistry &registry) {
+  constexpr int64_t lo = kMinONNXOpset, hi = kAnyOpset;
+  registry.add({
+      {"", "Conv", lo, hi, importWindowOp,
+       "tosa.conv2d / tosa.depthwise_conv2d / per-group conv2d + concat "
+       "(NHWC)",
+       "CONV_2D / DEPTHWISE_CONV_2D (1; dilation 3); GROUPED_CONV_2D (3) for "
+       "other groups without dilation (the grouped_conv composite)",
+       "weights not constant; dilated groups run as per-group CONV_2D + "
+       "CONCATENATION; 3-D"},
+      {"", "ConvTranspose", lo, hi, importWindowOp,
+       "tosa.transpose_conv2d (NHWC)", "TRANSPOSE_CONV_2D (3)",
+       "output_padding that extends the output; dilation, groups "
+       "unsupported"},
+      {"", "MaxPool", lo, hi, importWindowOp, "tosa.max_pool2d (NHWC)",
+       "MAX_POOL_2D (1)", "Indices output, dilation, 3-D unsupported"},
+      {"", "AveragePool", lo, hi, importWindowOp,
+       "tosa.avg_pool2d (NHWC; explicit tosa.pad for count_include_pad)",
+       "AVERAGE_POOL_2D (1)", "1-D lifted to 2-D; 3-D unsupported"},
+      {"", "GlobalAveragePool", lo, hi, importGlobalPool,
+       "rank 4: transposes + tosa.avg_pool2d; else tosa.reduce_sum + "
+       "tosa.mul",
+       "TRANSPOSE (2) + AVERAGE_POOL_2D (1); else MEAN (2)", "rank > 4"},
+      {"", "GlobalMaxPool", lo, hi, importGlobalPool,
+       "rank 4: transposes + tosa.max_pool2d; else tosa.reduce_max",
+       "TRANSPOSE (2) + MAX_POOL_2D (1); else REDUCE_MAX (3)", "rank > 4"},
+  });
+}

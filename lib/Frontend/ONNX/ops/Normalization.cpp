@@ -1,0 +1,261 @@
+//===- Normalization.cpp - Softmax and the normalizations -------*- C++ -*-===//
+//
+// Softmax, LogSoftmax, BatchNormalization, LpNormalization,
+// LayerNormalization, InstanceNormalization and LRN, composed of
+// reductions and element-wise ops in the shapes TosaToNNAPI's composites
+// recognize.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Importer.h"
+#include "../OpRegistry.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::nnapi::onnx_import;
+
+namespace {
+
+/// Softmax, LogSoftmax: shifted by the maximum.
+LogicalResult importSoftmax(NodeContext &ctx) {
+  Importer &imp = ctx.imp;
+  Value x = ctx.in(0);
+  int64_t rank = imp.typeOf(x).getRank();
+  int64_t axis = normalizeAxis(ctx.intAttr("axis", -1), rank);
+  Value m = imp.reduce("max", x, {axis});
+  Value shifted = imp.binary<tosa::SubOp>(x, m);
+  Value e = imp.unary("tosa.exp", shifted);
+  Value s = imp.reduce("sum", e, {axis});
+  if (ctx.opType() == "Softmax")
+    return ctx.setResult(imp.mul(e, imp.unary("tosa.reciprocal", s)));
+  return ctx.setResult(
+      imp.binary<tosa::SubOp>(shifted, imp.unary("tosa.log", s)));
+}
+
+LogicalResult importBatchNormalization(NodeContext &ctx) {
+  Importer &imp = ctx.imp;
+  if (ctx.intAttr("training_mode", 0))
+    return ctx.error() << "training_mode=1 is not supported";
+  if (ctx.node.output_size() > 1)
+    return ctx.error() << "the running mean/var outputs are not "
+                          "supported (inference only)";
+  Value x = ctx.in(0);
+  int64_t rank = imp.typeOf(x).getRank();
+  int64_t c = imp.typeOf(x).getDimSize(1);
+  double eps = ctx.floatAttr("epsilon", 1e-5f);
+  Shape paramShape(rank, 1);
+  paramShape[1] = c;
+  if (ctx.cst(1) && ctx.cst(2) && ctx.cst(3) && ctx.cst(4)) {
+    // Fold into one multiply and one add.
+    SmallVector<double> scale = floatsOf(ctx.cst(1)),
+                        bias = floatsOf(ctx.cst(2)),
+                        mean = floatsOf(ctx.cst(3)), var = floatsOf(ctx.cst(4));
+    SmallVector<float> a, b;
+    for (int64_t i = 0; i < c; ++i) {
+      double k = scale[i] / std::sqrt(var[i] + eps);
+      a.push_back(float(k));
+      b.push_back(float(bias[i] - mean[i] * k));
+    }
+    auto t = RankedTensorType::get(paramShape, ctx.b.getF32Type());
+    return ctx.setResult(imp.binary<tosa::AddOp>(
+        imp.mul(x, imp.constant(DenseElementsAttr::get(t, ArrayRef<float>(a)))),
+        imp.constant(DenseElementsAttr::get(t, ArrayRef<float>(b)))));
+  }
+  auto p = [&](int i) { return imp.reshape(ctx.in(i), paramShape); };
+  Value inv = imp.unary("tosa.rsqrt",
+                        imp.binary<tosa::AddOp>(p(4), imp.scalarLike(x, eps)));
+  return ctx.setResult(imp.binary<tosa::AddOp>(
+      imp.mul(imp.mul(imp.binary<tosa::SubOp>(x, p(3)), inv), p(1)), p(2)));
+}
+
+/// x / ||x||_p along one axis, zeros for a vector of zeros (as ONNX Runtime
+/// computes it; NaN stays NaN): x * select(s == 0, 0, g(s)), s the sum of
+/// squares and g rsqrt for p = 2 (the l2_normalization composite: NNAPI's
+/// L2_NORMALIZATION), s the sum of |x| and g the reciprocal for p = 1.
+LogicalResult importLpNormalization(NodeContext &ctx) {
+  Importer &imp = ctx.imp;
+  OpBuilder &b = ctx.b;
+  Value x = ctx.in(0);
+  if (!ctx.isFloat(x))
+    return ctx.error() << "integer inputs are not supported";
+  int64_t rank = imp.typeOf(x).getRank(), p = ctx.intAttr("p", 2);
+  int64_t axis = ctx.intAttr("axis", -1);
+  if (axis < -rank || axis >= rank)
+    return ctx.error() << "axis " << axis << " is out of range for rank "
+                       << rank;
+  if (p != 1 && p != 2)
+    return ctx.error() << "p must be 1 or 2, got " << p;
+  axis = normalizeAxis(axis, rank);
+  Value s = imp.reduce("sum", p == 2 ? imp.mul(x, x) : imp.unary("tosa.abs", x),
+                       {axis});
+  // Zeros of the sum's shape: NNAPI's SELECT does not broadcast.
+  Value zero =
+      imp.splat(imp.typeOf(s).getElementType(), imp.typeOf(s).getShape(), 0.0);
+  Value isZero = b.create<tosa::EqualOp>(
+      ctx.loc, imp.typeOf(s).clone(b.getI1Type()), s, zero);
+  Value inverse = imp.unary(p == 2 ? "tosa.rsqrt" : "tosa.reciprocal", s);
+  Value scale =
+      b.create<tosa::SelectOp>(ctx.loc, s.getType(), isZero, zero, inverse);
+  return ctx.setResult(imp.mul(x, scale));
+}
+
+/// Normalizes over the dimensions from `axis` on: the mean and variance are
+/// mean composites (sums scaled by 1/N), so NNAPI runs it as MEAN, SUB, MUL,
+/// ADD and RSQRT.
+LogicalResult importLayerNormalization(NodeContext &ctx) {
+  Importer &imp = ctx.imp;
+  Value x = ctx.in(0);
+  if (!ctx.isFloat(x))
+    return ctx.error() << "integer inputs are not supported";
+  if (ctx.intAttr("stash_type", 1) != 1)
+    return ctx.error() << "stash_type other than float32 is not "
+                          "supported";
+  int64_t rank = imp.typeOf(x).getRank();
+  int64_t axis = ctx.intAttr("axis", -1);
+  if (axis < -rank || axis >= rank)
+    return ctx.error() << "axis " << axis << " is out of range for rank "
+                       << rank;
+  axis = normalizeAxis(axis, rank);
+  SmallVector<int64_t> axes;
+  int64_t count = 1;
+  for (int64_t i = axis; i < rank; ++i) {
+    axes.push_back(i);
+    count *= imp.typeOf(x).getDimSize(i);
+  }
+  double eps = ctx.floatAttr("epsilon", 1e-5f);
+  auto mean = [&](Value v) {
+    return imp.mul(imp.reduce("sum", v, axes),
+                   imp.scalarLike(v, 1.0 / double(count)));
+  };
+  Value mu = mean(x);
+  Value centered = imp.binary<tosa::SubOp>(x, mu);
+  Value var = mean(imp.mul(centered, centered));
+  Value inv = imp.unary("tosa.rsqrt",
+                        imp.binary<tosa::AddOp>(var, imp.scalarLike(x, eps)));
+  Value result = imp.mul(imp.mul(centered, inv), imp.toRank(ctx.in(1), rank));
+  if (ctx.has(2))
+    result = imp.binary<tosa::AddOp>(result, imp.toRank(ctx.in(2), rank));
+  // The optional Mean and InvStdDev outputs: the statistics, with the
+  // normalized dimensions kept as 1.
+  Value stats[] = {mu, inv};
+  for (auto [i, stat] : llvm::enumerate(stats)) {
+    if (int(i) + 1 >= ctx.node.output_size() || ctx.node.output(i + 1).empty())
+      continue;
+    FailureOr<RankedTensorType> t = ctx.out(i + 1);
+    if (failed(t))
+      return failure();
+    if (t->getNumElements() != imp.typeOf(stat).getNumElements())
+      return ctx.error() << "output " << i + 1 << " has shape " << *t
+                         << ", expected " << imp.typeOf(stat);
+    if (failed(ctx.define(i + 1, imp.reshape(stat, t->getShape()))))
+      return failure();
+  }
+  return ctx.setResult(result);
+}
+
+LogicalResult importInstanceNormalization(NodeContext &ctx) {
+  Importer &imp = ctx.imp;
+  Value x = ctx.in(0);
+  int64_t rank = imp.typeOf(x).getRank();
+  int64_t c = imp.typeOf(x).getDimSize(1);
+  SmallVector<int64_t> axes;
+  int64_t count = 1;
+  for (int64_t i = 2; i < rank; ++i) {
+    axes.push_back(i);
+    count *= imp.typeOf(x).getDimSize(i);
+  }
+  double eps = ctx.floatAttr("epsilon", 1e-5f);
+  Value mean =
+      imp.mul(imp.reduce("sum", x, axes), imp.scalarLike(x, 1.0 / count));
+  Value centered = imp.binary<tosa::SubOp>(x, mean);
+  Value var = imp.mul(imp.reduce("sum", imp.mul(centered, centered), axes),
+                      imp.scalarLike(x, 1.0 / count));
+  Value inv = imp.unary("tosa.rsqrt",
+                        imp.binary<tosa::AddOp>(var, imp.scalarLike(x, eps)));
+  Shape paramShape(rank, 1);
+  paramShape[1] = c;
+  return ctx.setResult(imp.binary<tosa::AddOp>(
+      imp.mul(imp.mul(centered, inv), imp.reshape(ctx.in(1), paramShape)),
+      imp.reshape(ctx.in(2), paramShape)));
+}
+
+/// x / (bias + alpha / size * the sum of squares over `size` channels)^beta.
+LogicalResult importLRN(NodeContext &ctx) {
+  Importer &imp = ctx.imp;
+  OpBuilder &b = ctx.b;
+  Value x = ctx.in(0);
+  RankedTensorType xt = imp.typeOf(x);
+  int64_t size = ctx.intAttr("size", 0);
+  if (size <= 0)
+    return ctx.error() << "size must be positive";
+  double alpha = ctx.floatAttr("alpha", 1e-4f),
+         beta = ctx.floatAttr("beta", 0.75f),
+         bias = ctx.floatAttr("bias", 1.0f);
+  int64_t rank = xt.getRank();
+  int64_t before = (size - 1) / 2, after = size - 1 - before;
+  Value sq = imp.mul(x, x);
+  SmallVector<int64_t> pads(2 * rank, 0);
+  pads[2] = before;
+  pads[3] = after;
+  Shape padded(xt.getShape());
+  padded[1] += size - 1;
+  Value p = b.create<tosa::PadOp>(
+      ctx.loc, RankedTensorType::get(padded, xt.getElementType()), sq,
+      imp.constant(DenseElementsAttr::get(
+          RankedTensorType::get({rank, 2}, b.getI64Type()),
+          ArrayRef<int64_t>(pads))),
+      imp.splat(xt.getElementType(), {}, 0));
+  Value sum;
+  for (int64_t i = 0; i < size; ++i) {
+    Shape start(rank, 0);
+    start[1] = i;
+    Value s =
+        b.create<tosa::SliceOp>(ctx.loc, xt, p, b.getDenseI64ArrayAttr(start),
+                                b.getDenseI64ArrayAttr(xt.getShape()));
+    sum = sum ? imp.binary<tosa::AddOp>(sum, s) : s;
+  }
+  Value d = imp.binary<tosa::AddOp>(
+      imp.mul(sum, imp.scalarLike(x, alpha / size)), imp.scalarLike(x, bias));
+  return ctx.setResult(
+      imp.mul(x, imp.binary<tosa::PowOp>(d, imp.scalarLike(x, -beta))));
+}
+
+} // namespace
+
+void mlir::nnapi::onnx_import::registerNormalizationOps(OpRegistry &registry) {
+  constexpr int64_t lo = kMinONNXOpset, hi = kAnyOpset;
+  registry.add({
+      {"", "Softmax", lo, hi, importSoftmax,
+       "reduce_max, sub, exp, reduce_sum, reciprocal, mul (the softmax "
+       "composite)",
+       "SOFTMAX (1; other axes/ranks 3)",
+       "when the device profile lacks SOFTMAX"},
+      {"", "LogSoftmax", lo, hi, importSoftmax,
+       "reduce_max, sub, exp, reduce_sum, log, sub",
+       "LOG_SOFTMAX (3), the log_softmax composite", "non-float"},
+      {"", "BatchNormalization", lo, hi, importBatchNormalization,
+       "folded into tosa.mul + tosa.add (constant statistics)", "MUL + ADD (1)",
+       "training_mode unsupported"},
+      {"", "LpNormalization", lo, hi, importLpNormalization,
+       "x * select(s == 0, 0, rsqrt(s)), s the sum of squares (p = 2; the "
+       "l2_normalization composite); reciprocal of the sum of |x| for p = 1",
+       "L2_NORMALIZATION (4: zeros for a vector of zeros) for p = 2; ABS, "
+       "REDUCE_SUM, EQUAL, DIV, SELECT, MUL (3) for p = 1",
+       "p other than 1 and 2; non-float"},
+      {"", "LayerNormalization", lo, hi, importLayerNormalization,
+       "sums scaled by 1/N (mean composites), sub, mul, add, rsqrt over the "
+       "axes from `axis`",
+       "MEAN (2), SUB, MUL, ADD, RSQRT (3)",
+       "stash_type other than float32 (not imported)"},
+      {"", "InstanceNormalization", lo, hi, importInstanceNormalization,
+       "reduce_sum, mul, sub, rsqrt, mul, add",
+       "INSTANCE_NORMALIZATION (3), the instance_normalization composite, "
+       "then MUL, ADD for the per-channel scale and bias",
+       "non-float"},
+      {"", "LRN", lo, hi, importLRN, "mul, pad, slices, add, pow, mul",
+       "LOCAL_RESPONSE_NORMALIZATION on axis 1 (3), the "
+       "local_response_normalization composite",
+       "even size (an asymmetric window) runs as MUL, ADD, PAD, SLICE, POW"},
+  });
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/python3
+"""Writes ONNX models shaped like exporters' output: symbolic dimensions,
+old opsets without recorded intermediate shapes, opset-6 PRelu. Each model
+gets an ONNX test directory (input_<i>.pb, output_<i>.pb) whose expected
+outputs numpy computes here, independently of the importer.
+
+Usage: make_wild_models.py OUT_DIR
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def model(name, nodes, inputs, outputs, inits=(), opset=13):
+    if opset < 9:
+        # IR version 3 lists every initializer among the graph inputs.
+        inputs = inputs + [
+            helper.make_tensor_value_info(t.name, t.data_type, list(t.dims))
+            for t in inits]
+    g = helper.make_graph(nodes, name, inputs, outputs, list(inits))
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 7 if opset >= 13 else 4 if opset >= 9 else 3
+    return m
+
+
+def f(name, shape):
+    return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+
+
+def save(out, name, m, inputs, outputs, case="test_data_set_0"):
+    onnx.save(m, os.path.join(out, name + ".onnx"))
+    d = os.path.join(out, name, case)
+    os.makedirs(d, exist_ok=True)
+    for i, (n, a) in enumerate(inputs):
+        with open(os.path.join(d, "input_%d.pb" % i), "wb") as fh:
+            fh.write(numpy_helper.from_array(a, n).SerializeToString())
+    for i, (n, a) in enumerate(outputs):
+        with open(os.path.join(d, "output_%d.pb" % i), "wb") as fh:
+            fh.write(numpy_helper.from_array(a, n).SerializeToString())
+
+
+def softmax(x, axis):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    rng = np.random.RandomState(7)
+
+    # Symbolic batch, height and width; the exporter's dynamic-shape idiom
+    # Reshape(x, Concat(Gather(Shape(x), 0), [-1])) flattens per sample.
+    scale = rng.uniform(0.5, 1.5, size=(1, 3, 1, 1)).astype(np.float32)
+    dyn = model(
+        "dyn",
+        [helper.make_node("Mul", ["x", "scale"], ["s"]),
+         helper.make_node("Relu", ["s"], ["r"]),
+         helper.make_node("Shape", ["r"], ["shape"]),
+         helper.make_node("Gather", ["shape", "zero"], ["n"], axis=0),
+         helper.make_node("Concat", ["n", "minus_one"], ["flat_shape"], axis=0),
+         helper.make_node("Reshape", ["r", "flat_shape"], ["flat"]),
+         helper.make_node("ReduceMean", ["r"], ["mean"], axes=[2, 3],
+                          keepdims=0)],
+        [f("x", ["N", 3, "H", "W"])],
+        [f("flat", ["N", None]), f("mean", ["N", 3])],
+        [numpy_helper.from_array(scale, "scale"),
+         numpy_helper.from_array(np.array([0], np.int64), "zero"),
+         numpy_helper.from_array(np.array([-1], np.int64), "minus_one")])
+    for case, shape in (("test_data_set_0", (2, 3, 5, 7)),
+                        ("test_data_set_1", (1, 3, 8, 4))):
+        x = rng.uniform(-1, 1, size=shape).astype(np.float32)
+        r = np.maximum(x * scale, 0)
+        save(out, "dyn", dyn, [("x", x)],
+             [("flat", r.reshape(shape[0], -1)), ("mean", r.mean(axis=(2, 3)))],
+             case)
+
+    # Opset 9 as older exporters wrote it: Gemm then Softmax, no shapes
+    # recorded for the intermediate values (ONNX's version converter needs
+    # them for Softmax's 12 -> 13 adapter).
+    w = rng.uniform(-1, 1, size=(6, 4)).astype(np.float32)
+    b = rng.uniform(-1, 1, size=(4,)).astype(np.float32)
+    old = model(
+        "old",
+        [helper.make_node("Gemm", ["x", "w", "b"], ["g"]),
+         helper.make_node("Softmax", ["g"], ["y"], axis=1)],
+        [f("x", [2, 6])], [f("y", [2, 4])],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")],
+        opset=9)
+    x = rng.uniform(-1, 1, size=(2, 6)).astype(np.float32)
+    save(out, "opset9_gemm_softmax", old, [("x", x)],
+         [("y", softmax(x @ w + b, 1).astype(np.float32))])
+
+    # Opset 6: Add with the legacy broadcast attributes (a [C] bias added
+    # along axis 1) and a PRelu whose [C] slope applies per channel.
+    bias = rng.uniform(-1, 1, size=(3,)).astype(np.float32)
+    slope = np.array([0.1, 0.5, 2.0], np.float32)
+    legacy = model(
+        "legacy",
+        [helper.make_node("Add", ["x", "bias"], ["a"], broadcast=1, axis=1),
+         helper.make_node("PRelu", ["a", "slope"], ["y"])],
+        [f("x", [1, 3, 2, 2])], [f("y", [1, 3, 2, 2])],
+        [numpy_helper.from_array(bias, "bias"),
+         numpy_helper.from_array(slope, "slope")],
+        opset=6)
+    x = rng.uniform(-1, 1, size=(1, 3, 2, 2)).astype(np.float32)
+    a = x + bias.reshape(1, 3, 1, 1)
+    save(out, "opset6_add_prelu", legacy, [("x", x)],
+         [("y", np.where(a < 0, a * slope.reshape(1, 3, 1, 1), a))])
+
+    # Opset 11 attention-style: heads split by a Reshape whose shape is
+    # computed from the symbolic batch (Shape -> Gather -> Unsqueeze ->
+    # Concat, which libonnx 1.12 does not propagate), then Softmax over an
+    # explicit last axis and over a middle one (pre-13 semantics: the input
+    # flattened to 2-D at the axis), both reaching graph outputs directly.
+    def const(name, values):
+        return helper.make_node("Constant", [], [name], value=numpy_helper.from_array(
+            np.array(values, np.int64), name))
+    heads = model(
+        "heads",
+        [helper.make_node("Shape", ["x"], ["shape"]), const("zero", 0),
+         helper.make_node("Gather", ["shape", "zero"], ["batch"], axis=0),
+         helper.make_node("Unsqueeze", ["batch"], ["batch1"], axes=[0]),
+         const("rest", [-1, 2, 3]),
+         helper.make_node("Concat", ["batch1", "rest"], ["split_shape"], axis=0),
+         helper.make_node("Reshape", ["x", "split_shape"], ["r"]),
+         helper.make_node("Softmax", ["r"], ["last"], axis=3),
+         helper.make_node("LogSoftmax", ["r"], ["middle"], axis=2)],
+        [f("x", ["N", "S", 6])],
+        [f("last", ["N", "S", 2, 3]), f("middle", ["N", "S", 2, 3])],
+        opset=11)
+    x = rng.uniform(-2, 2, size=(2, 4, 6)).astype(np.float32)
+    r = x.reshape(2, 4, 2, 3).astype(np.float64)
+    flat = r.reshape(8, 6)
+    middle = np.log(softmax(flat, 1)).reshape(2, 4, 2, 3)
+    save(out, "opset11_heads", heads, [("x", x)],
+         [("last", softmax(r, 3).astype(np.float32)),
+          ("middle", middle.astype(np.float32))])
+
+    # Newer than Debian's libonnx 1.12 (opset 17, IR version 8).
+    relu = [helper.make_node("Relu", ["x"], ["y"], name="relu")]
+    m = model("new", relu, [f("x", [2])], [f("y", [2])], opset=18)
+    m.ir_version = 8
+    onnx.save(m, os.path.join(out, "opset18.onnx"))
+    m = model("new", relu, [f("x", [2])], [f("y", [2])], opset=17)
+    m.ir_version = 9
+    onnx.save(m, os.path.join(out, "ir9.onnx"))
+
+
+if __name__ == "__main__":
+    main()
