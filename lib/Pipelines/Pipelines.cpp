@@ -154,6 +154,8 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalg());
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToArith());
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToTensor());
+  // The importer's float64 boundary casts (arith on tensors).
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
 
   // Code generation on tensors: filters re-laid out at compile time, ops

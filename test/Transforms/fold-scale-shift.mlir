@@ -81,3 +81,20 @@ func.func @no_fold(%x: tensor<1x4x4x2xf32>, %y: tensor<1x1x1x2xf32>) -> (tensor<
   %m3 = tosa.mul %c3, %big {shift = 0 : i8} : (tensor<1x4x4x2xf32>, tensor<2x1x1x2xf32>) -> tensor<2x4x4x2xf32>
   return %c0, %m0, %m1, %m2, %m3 : tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>, tensor<1x4x4x2xf32>, tensor<2x4x4x2xf32>
 }
+
+// -----
+
+// A rank-0 producer (a full reduction) has no channels: left alone. Its
+// channel count was read from an empty shape, which crashed on ONNX's
+// expanded NegativeLogLikelihoodLoss tests.
+// CHECK-LABEL: func.func @rank0_producer
+// CHECK: tosa.reduce_sum
+// CHECK: tosa.reshape
+// CHECK: tosa.mul
+func.func @rank0_producer(%x: tensor<4xf32>) -> tensor<f32> {
+  %s = "tosa.const"() {value = dense<2.0> : tensor<f32>} : () -> tensor<f32>
+  %0 = tosa.reduce_sum %x {axis = 0 : i32} : (tensor<4xf32>) -> tensor<1xf32>
+  %1 = tosa.reshape %0 {new_shape = array<i64>} : (tensor<1xf32>) -> tensor<f32>
+  %2 = tosa.mul %1, %s {shift = 0 : i8} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %2 : tensor<f32>
+}

@@ -13,13 +13,13 @@ namespace nnapi_mlir {
 
 namespace {
 size_t dtypeSize(const std::string &d) {
-  if (d == "f4" || d == "i4")
+  if (d == "f4" || d == "i4" || d == "u4")
     return 4;
-  if (d == "f2" || d == "i2")
+  if (d == "f2" || d == "i2" || d == "u2")
     return 2;
-  if (d == "f8" || d == "i8")
+  if (d == "f8" || d == "i8" || d == "u8")
     return 8;
-  if (d == "i1" || d == "b1")
+  if (d == "i1" || d == "b1" || d == "u1")
     return 1;
   return 0;
 }

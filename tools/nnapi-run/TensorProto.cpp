@@ -157,14 +157,14 @@ bool parseTensorProto(const std::vector<uint8_t> &bytes, ProtoTensor &t,
       return false;
     }
   }
-  // ONNX element type code -> the model ABI's name and width (DOUBLE is
-  // narrowed to float32, as the importer does).
+  // ONNX element type code -> the model ABI's name and width.
   static constexpr struct {
     int64_t code;
     const char *dtype;
     size_t width;
   } kTypes[] = {{1, "f32", 4}, {10, "f16", 2}, {3, "i8", 1}, {5, "i16", 2},
-                {6, "i32", 4}, {7, "i64", 8},  {9, "i1", 1},  {11, "f32", 4}};
+                {6, "i32", 4}, {7, "i64", 8},  {9, "i1", 1},  {11, "f64", 8}, {2, "u8", 1},
+                {4, "u16", 2}, {12, "u32", 4}, {13, "u64", 8}};
   size_t width = 0;
   for (const auto &type : kTypes)
     if (type.code == dataType) {
@@ -191,7 +191,7 @@ bool parseTensorProto(const std::vector<uint8_t> &bytes, ProtoTensor &t,
   if (hasRaw) {
     field = "raw_data";
     have = raw.size();
-    want = count * (dataType == 11 ? 8 : width);
+    want = count * width;
   } else if (dataType == 11) {
     field = "double_data";
     have = doubles.size();
@@ -210,16 +210,8 @@ bool parseTensorProto(const std::vector<uint8_t> &bytes, ProtoTensor &t,
   t.data.assign(count * width, 0);
   if (count == 0)
     return true;
-  if (dataType == 11) {
-    std::vector<double> d(count);
-    if (hasRaw)
-      std::memcpy(d.data(), raw.data(), raw.size());
-    else
-      std::memcpy(d.data(), doubles.data(), count * 8);
-    for (size_t i = 0; i < count; ++i) {
-      float f = float(d[i]);
-      std::memcpy(&t.data[4 * i], &f, 4);
-    }
+  if (dataType == 11 && !hasRaw) {
+    std::memcpy(t.data.data(), doubles.data(), count * 8);
   } else if (hasRaw) {
     t.data = raw;
   } else if (dataType == 1) {

@@ -17,7 +17,7 @@ namespace nnapi_mlir {
 
 struct ProtoTensor {
   std::string name;
-  std::string dtype; ///< f32, f16, i1, i8, i16, i32, i64 (as in signatures)
+  std::string dtype; ///< f64, f32, f16, i1, i8, i16, i32, i64 (as in signatures)
   std::vector<int64_t> dims;
   std::vector<uint8_t> data;
 };

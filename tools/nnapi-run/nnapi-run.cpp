@@ -64,13 +64,10 @@ struct TensorSpec {
   std::string name, dtype;
   std::vector<int64_t> dims;
   size_t elementBytes() const {
-    if (dtype == "f32" || dtype == "i32")
-      return 4;
-    if (dtype == "f16" || dtype == "i16")
-      return 2;
-    if (dtype == "i64")
-      return 8;
-    return 1;
+    if (dtype == "i1")
+      return 1;
+    // f16, i32, u64, ...: the bit width.
+    return size_t(std::atoi(dtype.c_str() + 1)) / 8;
   }
   size_t bytes() const {
     size_t n = elementBytes();
@@ -83,8 +80,9 @@ struct TensorSpec {
   /// numpy's type code of an element type the compiler writes (i64 is
   /// numpy's i8, i1 its bool b1), and back; "?" when there is none.
   static constexpr std::pair<const char *, const char *> kNpyDtypes[] = {
-      {"f32", "f4"}, {"f16", "f2"}, {"i64", "i8"}, {"i32", "i4"},
-      {"i16", "i2"}, {"i8", "i1"},  {"i1", "b1"}};
+      {"f64", "f8"}, {"f32", "f4"}, {"f16", "f2"}, {"i64", "i8"},
+      {"i32", "i4"}, {"i16", "i2"}, {"i8", "i1"},  {"i1", "b1"},
+      {"u64", "u8"}, {"u32", "u4"}, {"u16", "u2"}, {"u8", "u1"}};
   static std::string npyDtypeOf(const std::string &dtype) {
     for (auto [ours, npy] : kNpyDtypes)
       if (dtype == ours)
@@ -198,6 +196,11 @@ std::string shapeString(const std::vector<int64_t> &dims) {
 }
 
 double toDouble(const TensorSpec &t, const uint8_t *p) {
+  if (t.dtype == "f64") {
+    double d;
+    std::memcpy(&d, p, 8);
+    return d;
+  }
   if (t.dtype == "f32") {
     float f;
     std::memcpy(&f, p, 4);
@@ -229,6 +232,11 @@ double toDouble(const TensorSpec &t, const uint8_t *p) {
   }
   if (t.dtype == "i1")
     return *p ? 1.0 : 0.0;
+  if (t.dtype[0] == 'u') {
+    uint64_t u = 0;
+    std::memcpy(&u, p, t.elementBytes()); // little-endian
+    return double(u);
+  }
   return double(int8_t(*p));
 }
 
@@ -555,6 +563,10 @@ int runMain(int argc, char **argv) {
       float f = float(rng() >> 40) / float(1 << 24) * 2.0f - 1.0f;
       if (spec.dtype == "f32")
         std::memcpy(&inputs[i][4 * k], &f, 4);
+      else if (spec.dtype == "f64") {
+        double d = f;
+        std::memcpy(&inputs[i][8 * k], &d, 8);
+      }
     }
   }
   // Buffers of zero-size tensors still get an address (reserve): the model

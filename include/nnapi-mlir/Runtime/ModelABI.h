@@ -14,7 +14,7 @@
  *       partitions <count>
  *       input <index> <name> <dtype> <dims>     e.g. input 0 x f32 1x28x28x1
  *       output <index> <name> <dtype> <dims>
- *     dtype is f32, f16, i32 or i8..i64; dims are 'x'-separated ("scalar"
+ *     dtype is f64, f32, f16, i1, i8..i64 or u8..u64 (unsigned); dims are 'x'-separated ("scalar"
  *     for rank 0); name is the function argument name or "-".
  *
  *===----------------------------------------------------------------------===*/

@@ -85,7 +85,8 @@ struct SerializePartitionsPass
 // nnapi-export-signature
 //===----------------------------------------------------------------------===//
 
-FailureOr<std::string> describeTensor(Operation *where, Type type) {
+FailureOr<std::string> describeTensor(Operation *where, Type type,
+                                      bool isUnsigned) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape())
     return where->emitError("the entry function must take and return "
@@ -94,12 +95,14 @@ FailureOr<std::string> describeTensor(Operation *where, Type type) {
   std::string s;
   llvm::raw_string_ostream os(s);
   Type e = tensor.getElementType();
-  if (e.isF32())
+  if (e.isF64())
+    os << "f64";
+  else if (e.isF32())
     os << "f32";
   else if (e.isF16())
     os << "f16";
   else if (e.isSignlessInteger())
-    os << "i" << e.getIntOrFloatBitWidth();
+    os << (isUnsigned && !e.isInteger(1) ? "u" : "i") << e.getIntOrFloatBitWidth();
   else
     return where->emitError("unsupported entry element type ") << e;
   os << " ";
@@ -127,7 +130,9 @@ struct ExportSignaturePass
     os << "nnapi-mlir-model 1\npartitions " << partitions << "\n";
     auto describe = [&](StringRef kind, unsigned i, Type type,
                         DictionaryAttr attrs) {
-      FailureOr<std::string> t = describeTensor(func, type);
+      FailureOr<std::string> t = describeTensor(
+          func, type,
+          attrs && attrs.contains(NNAPIDialect::kUnsignedAttrName));
       if (failed(t))
         return false;
       std::string name = (kind == "input" ? "arg" : "result") + std::to_string(i);
@@ -146,13 +151,16 @@ struct ExportSignaturePass
         return signalPassFailure();
     module->setAttr(NNAPIDialect::kSignatureAttrName,
                     StringAttr::get(module.getContext(), os.str()));
-    // The names now live in the signature; LLVM has no use for them.
-    for (unsigned i = 0; i < type.getNumInputs(); ++i)
-      func.removeArgAttr(
-          i, StringAttr::get(module.getContext(), NNAPIDialect::kNameAttrName));
-    for (unsigned i = 0; i < type.getNumResults(); ++i)
-      func.removeResultAttr(
-          i, StringAttr::get(module.getContext(), NNAPIDialect::kNameAttrName));
+    // Names and signedness now live in the signature; LLVM has no use for
+    // them.
+    for (StringRef attr :
+         {NNAPIDialect::kNameAttrName, NNAPIDialect::kUnsignedAttrName}) {
+      auto name = StringAttr::get(module.getContext(), attr);
+      for (unsigned i = 0; i < type.getNumInputs(); ++i)
+        func.removeArgAttr(i, name);
+      for (unsigned i = 0; i < type.getNumResults(); ++i)
+        func.removeResultAttr(i, name);
+    }
   }
 };
 

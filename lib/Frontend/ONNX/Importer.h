@@ -111,6 +111,11 @@ public:
   /// "min" or "prod".
   Value reduce(StringRef kind, Value v, ArrayRef<int64_t> axes);
   Value castTo(Value v, Type element);
+  /// Runtime indices into a dimension of `size` as int32 in [0, size):
+  /// negative ones count from the end, and ones outside the dimension (an
+  /// error in ONNX, which compiled code cannot report) are clamped so that
+  /// no gather reads outside its data.
+  Value normalizeIndices(Value indices, int64_t size);
 
 private:
   friend class NodeContext;
@@ -127,6 +132,7 @@ private:
   LogicalResult importNode(const onnx::NodeProto &node);
   InFlightDiagnostic nodeError(const onnx::NodeProto &node);
   FailureOr<RankedTensorType> outputType(const onnx::NodeProto &node, int i);
+  Type boundaryType(int32_t onnxType, Type internal);
   /// Runs ONNX's inference on `node` alone with the inputs' types and
   /// compile-time values known now, recording its outputs' types in
   /// `inferred`; for outputs the whole-graph inference left unshaped.
@@ -219,6 +225,49 @@ inline int64_t normalizeAxis(int64_t axis, int64_t rank) {
 /// output 0 or failed, nullopt if the node must be computed at run time.
 std::optional<LogicalResult> foldAtCompileTime(NodeContext &node);
 
+//===----------------------------------------------------------------------===//
+// Helpers for handlers
+//===----------------------------------------------------------------------===//
+
+/// `OpTy(a, b)` broadcast to a common rank, with an i1 result.
+template <typename OpTy>
+inline Value compare(NodeContext &n, Value a, Value b) {
+  auto [x, y] = n.imp.broadcastPair(a, b);
+  return n.b.create<OpTy>(n.loc, n.imp.resultOf(x, y, n.b.getI1Type()), x, y);
+}
+
+/// select(c, a, b) broadcast to a common rank; the element type is a's.
+inline Value select(NodeContext &n, Value c, Value a, Value b) {
+  int64_t rank = std::max({n.imp.typeOf(c).getRank(), n.imp.typeOf(a).getRank(),
+                           n.imp.typeOf(b).getRank()});
+  c = n.imp.toRank(c, rank);
+  a = n.imp.toRank(a, rank);
+  b = n.imp.toRank(b, rank);
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < rank; ++i)
+    shape.push_back(std::max({n.imp.typeOf(c).getDimSize(i),
+                              n.imp.typeOf(a).getDimSize(i),
+                              n.imp.typeOf(b).getDimSize(i)}));
+  return n.b.create<tosa::SelectOp>(
+      n.loc, RankedTensorType::get(shape, n.imp.typeOf(a).getElementType()), c,
+      a, b);
+}
+
+inline Value add(NodeContext &n, Value a, Value b) {
+  return n.imp.binary<tosa::AddOp>(a, b);
+}
+inline Value sub(NodeContext &n, Value a, Value b) {
+  return n.imp.binary<tosa::SubOp>(a, b);
+}
+
+inline LogicalResult requireFloat(NodeContext &n, Value v) {
+  if (n.isFloat(v))
+    return success();
+  return n.error() << "only float tensors are supported, got "
+                   << n.imp.typeOf(v).getElementType();
+}
+
+
 // One function per family of operators (ops/*.cpp), called by
 // OpRegistry::get().
 void registerConstantOps(OpRegistry &registry);
@@ -230,7 +279,8 @@ void registerNormalizationOps(OpRegistry &registry);
 void registerConvPoolOps(OpRegistry &registry);
 void registerLinearOps(OpRegistry &registry);
 void registerResizeOps(OpRegistry &registry);
-void registerNewOps(OpRegistry &registry);
+void registerMathOps(OpRegistry &registry);
+void registerIndexingOps(OpRegistry &registry);
 
 } // namespace mlir::nnapi::onnx_import
 

@@ -19,6 +19,7 @@
 #include "ONNXLoader.h"
 #include "OpRegistry.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Builders.h"
@@ -54,6 +55,19 @@ FailureOr<Type> Importer::elementType(int32_t t, const Twine &what) {
     return Type(builder.getF32Type());
   case onnx::TensorProto::FLOAT16:
     return Type(builder.getF16Type());
+  case onnx::TensorProto::UINT8:
+  case onnx::TensorProto::UINT16:
+    // Unsigned integers are plain integer data computed in a wider signed
+    // type (zero-extended at the graph's inputs, truncated at its outputs:
+    // wrap-around arithmetic comes out right); uint64 above 2^63 does not.
+    return Type(builder.getI32Type());
+  case onnx::TensorProto::UINT32:
+  case onnx::TensorProto::UINT64:
+    return Type(builder.getI64Type());
+  case onnx::TensorProto::DOUBLE:
+    // Computed as float32: TOSA and NNAPI have no float64. Graph inputs and
+    // outputs keep float64 at the boundary (run()).
+    return Type(builder.getF32Type());
   case onnx::TensorProto::INT8:
     return Type(builder.getIntegerType(8));
   case onnx::TensorProto::INT16:
@@ -69,7 +83,9 @@ FailureOr<Type> Importer::elementType(int32_t t, const Twine &what) {
                           << onnx::TensorProto::DataType_Name(
                                  onnx::TensorProto::DataType(t))
                           << ", which is not supported (float, float16, "
-                             "int8/16/32/64 and bool are)";
+                             "float64 (computed as float32), int8/16/32/64, "
+                             "uint8/16/32/64 (as integer data) and bool "
+                             "are)";
   }
 }
 
@@ -192,6 +208,38 @@ Importer::tensorAttr(const onnx::TensorProto &t) {
       v.assign(t.int64_data().begin(), t.int64_data().end());
     }
     return DenseElementsAttr::get(type, ArrayRef<int64_t>(v));
+  }
+  case onnx::TensorProto::UINT8:
+  case onnx::TensorProto::UINT16:
+  case onnx::TensorProto::UINT32:
+  case onnx::TensorProto::UINT64: {
+    size_t width = t.data_type() == onnx::TensorProto::UINT8    ? 1
+                   : t.data_type() == onnx::TensorProto::UINT16 ? 2
+                   : t.data_type() == onnx::TensorProto::UINT32 ? 4
+                                                                : 8;
+    bool wide = width > 2; // stored in uint64_data, else int32_data
+    SmallVector<APInt> ints;
+    unsigned bits = element.getIntOrFloatBitWidth();
+    if (raw) {
+      if (t.raw_data().size() != size_t(count) * width)
+        return sizeError();
+      for (int64_t i = 0; i < count; ++i) {
+        uint64_t x = 0;
+        std::memcpy(&x, t.raw_data().data() + i * width, width);
+        ints.push_back(APInt(bits, x));
+      }
+    } else if (wide) {
+      if (t.uint64_data_size() != count)
+        return sizeError();
+      for (uint64_t x : t.uint64_data())
+        ints.push_back(APInt(bits, x));
+    } else {
+      if (t.int32_data_size() != count)
+        return sizeError();
+      for (int32_t x : t.int32_data())
+        ints.push_back(APInt(bits, uint64_t(uint32_t(x))));
+    }
+    return DenseElementsAttr::get(type, ints);
   }
   case onnx::TensorProto::INT32:
   case onnx::TensorProto::INT16:
@@ -377,6 +425,19 @@ Value Importer::reduce(StringRef kind, Value v, ArrayRef<int64_t> axes) {
       v = builder.create<tosa::ReduceProdOp>(loc, type, v, a);
   }
   return v;
+}
+
+Value Importer::normalizeIndices(Value indices, int64_t size) {
+  RankedTensorType t = typeOf(indices);
+  Shape ones(t.getRank(), 1);
+  Value zero = splat(t.getElementType(), ones, 0);
+  Value isNeg = builder.create<tosa::GreaterOp>(
+      loc, RankedTensorType::get(t.getShape(), builder.getI1Type()), zero,
+      indices);
+  Value wrapped = binary<tosa::AddOp>(
+      indices, splat(t.getElementType(), ones, double(size)));
+  indices = builder.create<tosa::SelectOp>(loc, t, isNeg, wrapped, indices);
+  return castTo(clamp(indices, 0, double(size - 1)), builder.getI32Type());
 }
 
 Value Importer::castTo(Value v, Type element) {
@@ -605,6 +666,9 @@ LogicalResult NodeContext::define(int i, Value v) {
   FailureOr<RankedTensorType> t = out(i);
   if (failed(t))
     return failure();
+  if (t->getNumElements() == 0)
+    return error() << "zero-size tensors are not supported (output '"
+                   << node.output(i) << "' is " << *t << ")";
   if (v.getType() != *t) {
     RankedTensorType vt = imp.typeOf(v);
     if (vt.getElementType() != t->getElementType() ||
@@ -669,6 +733,35 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node) {
   return entry->handler(context);
 }
 
+static bool isUnsigned(int32_t onnxType) {
+  return onnxType == onnx::TensorProto::UINT8 ||
+         onnxType == onnx::TensorProto::UINT16 ||
+         onnxType == onnx::TensorProto::UINT32 ||
+         onnxType == onnx::TensorProto::UINT64;
+}
+
+/// The element type a graph input or output of ONNX type `onnxType` has in
+/// the entry function's signature, whose values the graph computes as
+/// `internal`: float64 stays float64 (the graph computes float32), unsigned
+/// integers keep their width (the graph computes them wider), anything
+/// else is `internal`.
+Type Importer::boundaryType(int32_t onnxType, Type internal) {
+  switch (onnxType) {
+  case onnx::TensorProto::DOUBLE:
+    return builder.getF64Type();
+  case onnx::TensorProto::UINT8:
+    return builder.getIntegerType(8);
+  case onnx::TensorProto::UINT16:
+    return builder.getIntegerType(16);
+  case onnx::TensorProto::UINT32:
+    return builder.getIntegerType(32);
+  case onnx::TensorProto::UINT64:
+    return builder.getIntegerType(64);
+  default:
+    return internal;
+  }
+}
+
 OwningOpRef<ModuleOp> Importer::run() {
   const onnx::GraphProto &graph = model.graph();
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
@@ -692,6 +785,7 @@ OwningOpRef<ModuleOp> Importer::run() {
   // Inputs that are not initializers become arguments.
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames;
+  SmallVector<int32_t> argElementTypes; // ONNX's
   for (const auto &in : graph.input()) {
     if (constants.count(in.name()))
       continue;
@@ -715,8 +809,11 @@ OwningOpRef<ModuleOp> Importer::run() {
       ok = false;
       continue;
     }
-    argTypes.push_back(*t);
+    argTypes.push_back(RankedTensorType::get(
+        t->getShape(), boundaryType(in.type().tensor_type().elem_type(),
+                                    t->getElementType())));
     argNames.push_back(in.name());
+    argElementTypes.push_back(in.type().tensor_type().elem_type());
   }
   // A graph output's declared type may keep symbolic dimensions that only
   // the imported value resolves (ONNX's inference does not always rewrite
@@ -734,12 +831,24 @@ OwningOpRef<ModuleOp> Importer::run() {
   auto func = builder.create<func::FuncOp>(
       fileLoc, "main", builder.getFunctionType(argTypes, {}));
   Block *body = func.addEntryBlock();
+  builder.setInsertionPointToStart(body);
   for (auto [i, name] : llvm::enumerate(argNames)) {
-    values[name] = body->getArgument(i);
+    Value arg = body->getArgument(i);
+    int32_t onnxType = argElementTypes[i];
+    Type internal = *elementType(onnxType, "");
+    RankedTensorType internalType =
+        RankedTensorType::get(typeOf(arg).getShape(), internal);
+    if (typeOf(arg).getElementType().isF64())
+      arg = builder.create<arith::TruncFOp>(fileLoc, internalType, arg);
+    else if (isUnsigned(onnxType) && internalType != arg.getType())
+      arg = builder.create<arith::ExtUIOp>(fileLoc, internalType, arg);
+    if (isUnsigned(onnxType))
+      func.setArgAttr(i, NNAPIDialect::kUnsignedAttrName,
+                      builder.getUnitAttr());
+    values[name] = arg;
     func.setArgAttr(i, NNAPIDialect::kNameAttrName,
                     builder.getStringAttr(name));
   }
-  builder.setInsertionPointToStart(body);
   // Each op is located at its node: the name, and the node's position in
   // the graph as the "line" (ONNX files have no lines).
   for (const auto &[index, node] : llvm::enumerate(graph.node())) {
@@ -798,13 +907,26 @@ OwningOpRef<ModuleOp> Importer::run() {
                          << t << " its producer computes";
       return nullptr;
     }
+    Type boundary = boundaryType(declared.elem_type(), t.getElementType());
+    if (boundary != t.getElementType()) {
+      auto to = RankedTensorType::get(t.getShape(), boundary);
+      if (isa<FloatType>(boundary))
+        v = builder.create<arith::ExtFOp>(fileLoc, to, v);
+      else
+        v = builder.create<arith::TruncIOp>(fileLoc, to, v);
+      t = to;
+    }
     results.push_back(v);
     resultTypes.push_back(t);
   }
   func.setType(builder.getFunctionType(argTypes, resultTypes));
-  for (auto [i, out] : llvm::enumerate(graph.output()))
+  for (auto [i, out] : llvm::enumerate(graph.output())) {
     func.setResultAttr(i, NNAPIDialect::kNameAttrName,
                        builder.getStringAttr(out.name()));
+    if (isUnsigned(out.type().tensor_type().elem_type()))
+      func.setResultAttr(i, NNAPIDialect::kUnsignedAttrName,
+                         builder.getUnitAttr());
+  }
   builder.create<func::ReturnOp>(fileLoc, results);
   // A handler that built an op TOSA rejects is a bug, but must still end in a
   // diagnostic rather than a crash further down.
@@ -816,7 +938,8 @@ OwningOpRef<ModuleOp> Importer::run() {
 OwningOpRef<ModuleOp>
 mlir::nnapi::importONNX(StringRef data, StringRef name, MLIRContext *context,
                         const ONNXImportOptions &options) {
-  context->loadDialect<func::FuncDialect, tosa::TosaDialect, NNAPIDialect>();
+  context->loadDialect<arith::ArithDialect, func::FuncDialect,
+                       tosa::TosaDialect, NNAPIDialect>();
   onnx::ModelProto model;
   std::string error;
   nnapi_mlir::onnx_frontend::LoadOptions load;

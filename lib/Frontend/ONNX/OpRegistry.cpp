@@ -33,7 +33,8 @@ const OpRegistry &OpRegistry::get() {
     registerConvPoolOps(r);
     registerLinearOps(r);
     registerResizeOps(r);
-    registerNewOps(r);
+    registerMathOps(r);
+    registerIndexingOps(r);
     llvm::sort(r.entries, [](const OpEntry &a, const OpEntry &b) {
       return std::make_tuple(a.domain, a.opType, a.minOpset) <
              std::make_tuple(b.domain, b.opType, b.minOpset);

@@ -73,7 +73,9 @@ std::optional<Producer> matchProducer(Value v) {
   if (!op || !v.hasOneUse())
     return std::nullopt;
   auto resultType = dyn_cast<RankedTensorType>(v.getType());
-  if (!resultType || !resultType.getElementType().isF32())
+  // (A rank-0 result, e.g. a full reduction, has no channels.)
+  if (!resultType || !resultType.getElementType().isF32() ||
+      resultType.getRank() == 0)
     return std::nullopt;
   Producer p{op, {}, {}, resultType.getShape().back(), {}};
   if (auto conv = dyn_cast<tosa::Conv2DOp>(op)) {

@@ -94,7 +94,7 @@ mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
   if (!(op == "Gather" || op == "Concat" || op == "Unsqueeze" ||
         op == "Squeeze" || op == "Reshape" || op == "Identity" ||
         op == "Cast" || op == "Slice" || op == "Mul" || op == "Add" ||
-        op == "Sub" || op == "Div") ||
+        op == "Sub" || op == "Div" || op == "Neg") ||
       node.input_size() == 0 ||
       !llvm::all_of(llvm::seq(0, node.input_size()),
                     [&](int i) { return !ctx.has(i) || ctx.cst(i); }))
@@ -157,6 +157,9 @@ mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
                     : op == "Sub" ? p - q
                                   : p / q);
       }
+    } else if (op == "Neg") {
+      for (int64_t e : intsOf(x))
+        v.push_back(-e);
     } else {
       v = intsOf(x); // Unsqueeze, Squeeze, Reshape, Identity, Cast
     }

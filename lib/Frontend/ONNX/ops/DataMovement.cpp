@@ -226,18 +226,7 @@ LogicalResult importGather(NodeContext &ctx) {
         RankedTensorType::get({outer, w}, b.getI32Type()),
         ArrayRef<int32_t>(tiled)));
   } else {
-    // Negative indices count from the end.
-    Value flat = imp.reshape(indices, {1, w});
-    Value zero = imp.splat(it.getElementType(), {1, 1}, 0);
-    Value isNeg = b.create<tosa::GreaterOp>(
-        ctx.loc, RankedTensorType::get({1, w}, b.getI1Type()), zero, flat);
-    Value wrapped = imp.binary<tosa::AddOp>(
-        flat, imp.splat(it.getElementType(), {1, 1}, double(k)));
-    flat =
-        b.create<tosa::SelectOp>(ctx.loc, flat.getType(), isNeg, wrapped, flat);
-    // ONNX makes an index outside the dimension an error; compiled code
-    // cannot report one, and must not read outside the data: clamp.
-    flat = imp.castTo(imp.clamp(flat, 0, double(k - 1)), b.getI32Type());
+    Value flat = imp.normalizeIndices(imp.reshape(indices, {1, w}), k);
     idx = outer == 1
               ? flat
               : b.create<tosa::TileOp>(

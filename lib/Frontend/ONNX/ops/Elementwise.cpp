@@ -184,6 +184,8 @@ StringRef unaryOpOf(StringRef op) {
 }
 
 LogicalResult importUnary(NodeContext &ctx) {
+  if (std::optional<LogicalResult> folded = foldAtCompileTime(ctx))
+    return *folded;
   StringRef op = ctx.opType();
   Value x = ctx.in(0);
   if (!ctx.isFloat(x) && op != "Not" && op != "Abs" && op != "Neg")

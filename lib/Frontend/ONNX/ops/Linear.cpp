@@ -137,6 +137,174 @@ LogicalResult importMatMul(NodeContext &ctx) {
   return ctx.setResult(imp.reshape(prod, t->getShape()));
 }
 
+//===----------------------------------------------------------------------===//
+// Einsum
+//===----------------------------------------------------------------------===//
+
+/// One operand of an Einsum: its value and one letter per dimension.
+struct EinsumTerm {
+  Value value;
+  std::string letters;
+};
+
+/// Sums `term` over the letters `keep` rejects.
+void sumOut(NodeContext &n, EinsumTerm &term,
+            llvm::function_ref<bool(char)> keep) {
+  SmallVector<int64_t> axes;
+  std::string kept;
+  for (auto [i, c] : llvm::enumerate(term.letters)) {
+    if (keep(c))
+      kept += c;
+    else
+      axes.push_back(int64_t(i));
+  }
+  if (axes.empty())
+    return;
+  Value v = n.imp.reduce("sum", term.value, axes);
+  SmallVector<int64_t> shape;
+  for (auto [i, d] : llvm::enumerate(n.imp.typeOf(v).getShape()))
+    if (!llvm::is_contained(axes, int64_t(i)))
+      shape.push_back(d);
+  term = {n.imp.reshape(v, shape), kept};
+}
+
+/// `term` transposed to the letter order `order` (a permutation of its
+/// letters).
+Value permuteTo(NodeContext &n, const EinsumTerm &term, StringRef order) {
+  SmallVector<int64_t> perm;
+  for (char c : order)
+    perm.push_back(int64_t(term.letters.find(c)));
+  return n.imp.transpose(term.value, perm);
+}
+
+/// The matmul-like Einsum equations: one or two operands, each letter at
+/// most once per operand, no broadcasting between operands. Letters only one
+/// operand has and the output lacks are summed first; then the two operands
+/// become one batched matmul [batch, free A, contracted] x [batch,
+/// contracted, free B], transposed to the output's order.
+LogicalResult importEinsum(NodeContext &n) {
+  std::string equation = n.stringAttr("equation", "");
+  llvm::erase_if(equation, [](char c) { return c == ' '; });
+  auto [lhs, rhsPart] = StringRef(equation).split("->");
+  bool explicitOutput = StringRef(equation).contains("->");
+  SmallVector<StringRef> specs;
+  lhs.split(specs, ',');
+  if (int(specs.size()) != n.node.input_size() || specs.size() > 2)
+    return n.error() << "equation '" << equation << "' has " << specs.size()
+                     << " operands; Einsum of one or two operands is "
+                        "supported";
+  // Ellipses become letters no term uses (the same ones for every operand,
+  // aligned at the end as numpy does).
+  std::string unused;
+  for (char c = 'A'; c <= 'Z'; ++c)
+    if (!StringRef(equation).contains(c))
+      unused += c;
+  SmallVector<EinsumTerm> terms;
+  int64_t ellipsisRank = -1;
+  for (auto [i, spec] : llvm::enumerate(specs)) {
+    Value v = n.in(int(i));
+    if (failed(requireFloat(n, v)))
+      return failure();
+    int64_t rank = n.imp.typeOf(v).getRank();
+    std::string letters = spec.str();
+    size_t dots = letters.find("...");
+    if (dots != std::string::npos) {
+      int64_t k = rank - int64_t(letters.size() - 3);
+      if (k < 0 || (ellipsisRank >= 0 && k != ellipsisRank) ||
+          k > int64_t(unused.size()))
+        return n.error() << "the ellipses of '" << equation
+                         << "' stand for different numbers of dimensions";
+      ellipsisRank = k;
+      letters.replace(dots, 3, unused.substr(unused.size() - k));
+    }
+    if (int64_t(letters.size()) != rank ||
+        !llvm::all_of(letters, [](char c) { return llvm::isAlpha(c); }))
+      return n.error() << "term '" << spec << "' does not match operand " << i
+                       << " of rank " << rank;
+    for (char c : letters)
+      if (llvm::count(letters, c) > 1)
+        return n.error() << "repeated letter '" << c << "' in a term "
+                         << "(diagonals) is not supported";
+    terms.push_back({v, letters});
+  }
+  std::string out;
+  if (explicitOutput) {
+    out = rhsPart.str();
+    size_t dots = out.find("...");
+    if (dots != std::string::npos)
+      out.replace(dots, 3,
+                  unused.substr(unused.size() - std::max<int64_t>(ellipsisRank, 0)));
+  } else {
+    // Implicit output: the ellipsis dimensions, then the letters that
+    // appear once, alphabetically.
+    std::string all;
+    for (const EinsumTerm &t : terms)
+      all += t.letters;
+    if (ellipsisRank > 0)
+      out = unused.substr(unused.size() - ellipsisRank);
+    std::string once;
+    for (char c : all)
+      if (llvm::count(all, c) == 1 && !StringRef(out).contains(c))
+        once += c;
+    llvm::sort(once);
+    out += once;
+  }
+  auto sizeOf = [&](const EinsumTerm &t, char c) {
+    return n.imp.typeOf(t.value).getDimSize(int64_t(t.letters.find(c)));
+  };
+  auto inTerm = [](const EinsumTerm &t, char c) {
+    return t.letters.find(c) != std::string::npos;
+  };
+  for (char c : out)
+    if (llvm::none_of(terms, [&](const EinsumTerm &t) { return inTerm(t, c); }))
+      return n.error() << "output letter '" << c << "' is in no operand";
+  if (terms.size() == 1) {
+    EinsumTerm t = terms[0];
+    sumOut(n, t, [&](char c) { return StringRef(out).contains(c); });
+    return n.setResult(permuteTo(n, t, out));
+  }
+  EinsumTerm a = terms[0], b = terms[1];
+  sumOut(n, a, [&](char c) { return StringRef(out).contains(c) || inTerm(b, c); });
+  sumOut(n, b, [&](char c) { return StringRef(out).contains(c) || inTerm(a, c); });
+  std::string batch, freeA, freeB, contracted;
+  for (char c : a.letters) {
+    if (inTerm(b, c)) {
+      if (sizeOf(a, c) != sizeOf(b, c))
+        return n.error() << "letter '" << c << "' has sizes " << sizeOf(a, c)
+                         << " and " << sizeOf(b, c)
+                         << "; broadcasting between operands is not supported";
+      (StringRef(out).contains(c) ? batch : contracted) += c;
+    } else {
+      freeA += c;
+    }
+  }
+  for (char c : b.letters)
+    if (!inTerm(a, c))
+      freeB += c;
+  auto sizes = [&](const EinsumTerm &t, StringRef letters) {
+    int64_t p = 1;
+    for (char c : letters)
+      p *= sizeOf(t, c);
+    return p;
+  };
+  int64_t nb = sizes(a, batch), m = sizes(a, freeA), k = sizes(a, contracted),
+          nn = sizes(b, freeB);
+  Type element = n.imp.typeOf(a.value).getElementType();
+  Value lhsValue =
+      n.imp.reshape(permuteTo(n, a, batch + freeA + contracted), {nb, m, k});
+  Value rhsValue =
+      n.imp.reshape(permuteTo(n, b, batch + contracted + freeB), {nb, k, nn});
+  Value product = n.b.create<tosa::MatMulOp>(
+      n.loc, RankedTensorType::get({nb, m, nn}, element), lhsValue, rhsValue);
+  SmallVector<int64_t> shape;
+  for (char c : batch + freeA)
+    shape.push_back(sizeOf(a, c));
+  for (char c : freeB)
+    shape.push_back(sizeOf(b, c));
+  EinsumTerm result{n.imp.reshape(product, shape), batch + freeA + freeB};
+  return n.setResult(permuteTo(n, result, out));
+}
+
 } // namespace
 
 void mlir::nnapi::onnx_import::registerLinearOps(OpRegistry &registry) {
@@ -150,5 +318,9 @@ void mlir::nnapi::onnx_import::registerLinearOps(OpRegistry &registry) {
        "FULLY_CONNECTED (1) for constant B with one batch, else "
        "BATCH_MATMUL (6)",
        "non-float, rank > 4"},
+      {"", "Einsum", lo, hi, importEinsum,
+       "reduce_sum, transposes, one tosa.matmul (one or two operands; no "
+       "diagonals or broadcasting between operands)",
+       "TRANSPOSE (2), REDUCE_SUM (3), BATCH_MATMUL (6)", "non-float"},
   });
 }

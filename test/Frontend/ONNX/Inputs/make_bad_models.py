@@ -85,6 +85,33 @@ def main():
         "old_opset": model(
             [helper.make_node("Relu", ["x"], ["y"], name="relu")],
             [f("x", [2, 2])], [f("y", [2, 2])], opset=9),
+        # Operators of the registry's later additions, each with a value it
+        # cannot take.
+        "mod_float_fmod0": model(
+            [helper.make_node("Mod", ["x", "x"], ["y"], name="mod")],
+            [f("x", [2])], [f("y", [2])]),
+        "scatternd_oob": model(
+            [helper.make_node("ScatterND", ["x", "i", "u"], ["y"], name="scatter")],
+            [f("x", [4, 3]), f("u", [1, 3])], [f("y", [4, 3])],
+            [helper.make_tensor("i", TensorProto.INT64, [1, 1], [4])], opset=13),
+        "range_delta0": model(
+            [helper.make_node("Range", ["s", "l", "d"], ["y"], name="range")],
+            [], [f("y", ["n"])],
+            [helper.make_tensor("s", TensorProto.FLOAT, [], [0]),
+             helper.make_tensor("l", TensorProto.FLOAT, [], [4]),
+             helper.make_tensor("d", TensorProto.FLOAT, [], [0])]),
+        "einsum_three": model(
+            [helper.make_node("Einsum", ["x", "x", "x"], ["y"], name="ein3",
+                              equation="i,i,i->i")],
+            [f("x", [3])], [f("y", [3])]),
+        "einsum_broadcast": model(
+            [helper.make_node("Einsum", ["a", "b"], ["y"], name="einb",
+                              equation="bij,bjk->bik")],
+            [f("a", [2, 3, 4]), f("b", [1, 4, 5])], [f("y", [2, 3, 5])]),
+        "castlike_to_int": model(
+            [helper.make_node("CastLike", ["x", "like"], ["y"], name="castlike")],
+            [f("x", [2]), helper.make_tensor_value_info("like", TensorProto.INT32, [1])],
+            [helper.make_tensor_value_info("y", TensorProto.INT32, [2])], opset=15),
     }
     for name, m in models.items():
         onnx.save(m, os.path.join(out, name + ".onnx"))

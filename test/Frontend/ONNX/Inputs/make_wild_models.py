@@ -140,6 +140,28 @@ def main():
          [("last", softmax(r, 3).astype(np.float32)),
           ("middle", middle.astype(np.float32))])
 
+    # float64 and uint8 at the graph's boundary (computed as float32 and a
+    # wider integer inside): uint8 arithmetic must wrap around.
+    types = model(
+        "types",
+        [helper.make_node("Mul", ["x", "two"], ["y"]),
+         helper.make_node("Add", ["u", "u"], ["uu"]),
+         helper.make_node("Sub", ["uu", "seven"], ["v"]),
+         helper.make_node("Greater", ["u", "seven"], ["w"])],
+        [helper.make_tensor_value_info("x", TensorProto.DOUBLE, [2, 3]),
+         helper.make_tensor_value_info("u", TensorProto.UINT8, [5])],
+        [helper.make_tensor_value_info("y", TensorProto.DOUBLE, [2, 3]),
+         helper.make_tensor_value_info("v", TensorProto.UINT8, [5]),
+         helper.make_tensor_value_info("w", TensorProto.BOOL, [5])],
+        [numpy_helper.from_array(np.array(2.0), "two"),
+         numpy_helper.from_array(np.array(7, np.uint8), "seven")],
+        opset=14)  # Add and Sub take uint8 from opset 14
+    x = rng.uniform(-1, 1, size=(2, 3))
+    u = np.array([0, 3, 7, 200, 255], np.uint8)
+    save(out, "types", types, [("x", x), ("u", u)],
+         [("y", x * 2), ("v", (u + u - np.uint8(7)).astype(np.uint8)),
+          ("w", u > 7)])
+
     # Newer than Debian's libonnx 1.12 (opset 17, IR version 8).
     relu = [helper.make_node("Relu", ["x"], ["y"], name="relu")]
     m = model("new", relu, [f("x", [2])], [f("y", [2])], opset=18)

@@ -30,6 +30,9 @@ def NNAPI_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kBlobAttrName = "nnapi.blob";
     static constexpr ::llvm::StringLiteral kSignatureAttrName = "nnapi.signature";
     static constexpr ::llvm::StringLiteral kNameAttrName = "nnapi.name";
+    /// On an entry argument or result of integer type: the caller's data is
+    /// unsigned (the signature says u8..u64; the importer widens it).
+    static constexpr ::llvm::StringLiteral kUnsignedAttrName = "nnapi.unsigned";
     static constexpr ::llvm::StringLiteral kRelaxAttrName = "nnapi.relax_f32_to_f16";
     /// Host code generation: why an op runs as scalar loops (string), and a
     /// function's planned arena and what its buffers would take without

@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+"""Writes models for operators whose ONNX node tests feed a runtime value the
+importer needs at compile time (CumSum's axis, Range's bounds, ScatterND's
+indices), with the constant forms exporters write, plus Einsum equations the
+node tests do not cover. Expected outputs are numpy's.
+
+Usage: make_op_models.py OUT_DIR
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def save(out, name, nodes, inputs, outputs, feeds, expected, inits=(), opset=14):
+    g = helper.make_graph(nodes, name, inputs, outputs, list(inits))
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 7
+    onnx.checker.check_model(m)
+    onnx.save(m, os.path.join(out, name + ".onnx"))
+    d = os.path.join(out, name, "test_data_set_0")
+    os.makedirs(d, exist_ok=True)
+    for i, (n, a) in enumerate(feeds):
+        with open(os.path.join(d, "input_%d.pb" % i), "wb") as f:
+            f.write(numpy_helper.from_array(a, n).SerializeToString())
+    for i, (n, a) in enumerate(expected):
+        with open(os.path.join(d, "output_%d.pb" % i), "wb") as f:
+            f.write(numpy_helper.from_array(a, n).SerializeToString())
+
+
+def vi(name, shape, t=TensorProto.FLOAT):
+    return helper.make_tensor_value_info(name, t, shape)
+
+
+def const(name, value):
+    return numpy_helper.from_array(np.array(value), name)
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    rng = np.random.RandomState(3)
+
+    x = rng.uniform(-1, 1, size=(2, 5)).astype(np.float32)
+    exclusive_0 = np.concatenate([np.zeros((1, 5), np.float32), x[:1]], 0)
+    reverse_exclusive = np.flip(np.cumsum(np.flip(x, 1), 1), 1) - x
+    save(out, "cumsum",
+         [helper.make_node("CumSum", ["x", "one"], ["y1"]),
+          helper.make_node("CumSum", ["x", "zero"], ["y2"], exclusive=1),
+          helper.make_node("CumSum", ["x", "minus_one"], ["y3"], exclusive=1,
+                           reverse=1)],
+         [vi("x", [2, 5])], [vi("y1", [2, 5]), vi("y2", [2, 5]), vi("y3", [2, 5])],
+         [("x", x)],
+         [("y1", np.cumsum(x, 1)), ("y2", exclusive_0),
+          ("y3", reverse_exclusive.astype(np.float32))],
+         [const("one", np.int64(1)), const("zero", np.int64(0)),
+          const("minus_one", np.int64(-1))])
+
+    # Position ids as exporters write them: Range(0, Shape(x)[1], 1), with a
+    # symbolic sequence length nnapi-run sets from the test data.
+    x = rng.uniform(-1, 1, size=(2, 6)).astype(np.float32)
+    save(out, "range",
+         [helper.make_node("Shape", ["x"], ["shape"]),
+          helper.make_node("Gather", ["shape", "one"], ["len"], axis=0),
+          helper.make_node("Range", ["zero", "len", "one"], ["positions"]),
+          helper.make_node("Range", ["start", "limit", "delta"], ["steps"])],
+         [vi("x", ["N", "S"])],
+         [vi("positions", ["S"], TensorProto.INT64), vi("steps", [5])],
+         [("x", x)],
+         [("positions", np.arange(6, dtype=np.int64)),
+          ("steps", np.arange(1.5, 4, 0.5, dtype=np.float32))],
+         [const("zero", np.int64(0)), const("one", np.int64(1)),
+          const("start", np.float32(1.5)), const("limit", np.float32(4)),
+          const("delta", np.float32(0.5))])
+
+    data = rng.uniform(-1, 1, size=(4, 3)).astype(np.float32)
+    updates = rng.uniform(-1, 1, size=(2, 3)).astype(np.float32)
+    scattered = data.copy()
+    scattered[[3, 1]] = updates
+    save(out, "scatternd",
+         [helper.make_node("ScatterND", ["data", "indices", "updates"], ["y"])],
+         [vi("data", [4, 3]), vi("updates", [2, 3])], [vi("y", [4, 3])],
+         [("data", data), ("updates", updates)], [("y", scattered)],
+         [numpy_helper.from_array(np.array([[3], [1]], np.int64), "indices")])
+
+    a = rng.uniform(-1, 1, size=(2, 3, 4)).astype(np.float32)
+    b = rng.uniform(-1, 1, size=(2, 4, 5)).astype(np.float32)
+    c = rng.uniform(-1, 1, size=(3, 5)).astype(np.float32)
+    save(out, "einsum",
+         [helper.make_node("Einsum", ["a", "b"], ["batched"],
+                           equation="...ij,...jk->...ik"),
+          helper.make_node("Einsum", ["a", "c"], ["implicit"],
+                           equation="bij,ik"),
+          helper.make_node("Einsum", ["a"], ["summed"], equation="bij->jb")],
+         [vi("a", [2, 3, 4]), vi("b", [2, 4, 5]), vi("c", [3, 5])],
+         [vi("batched", [2, 3, 5]), vi("implicit", [2, 4, 5]),
+          vi("summed", [4, 2])],
+         [("a", a), ("b", b), ("c", c)],
+         [("batched", np.einsum("...ij,...jk->...ik", a, b)),
+          ("implicit", np.einsum("bij,ik", a, c)),
+          ("summed", np.einsum("bij->jb", a))])
+
+
+if __name__ == "__main__":
+    main()
