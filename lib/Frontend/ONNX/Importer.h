@@ -245,9 +245,9 @@ inline Value select(NodeContext &n, Value c, Value a, Value b) {
   b = n.imp.toRank(b, rank);
   SmallVector<int64_t> shape;
   for (int64_t i = 0; i < rank; ++i)
-    shape.push_back(std::max({n.imp.typeOf(c).getDimSize(i),
-                              n.imp.typeOf(a).getDimSize(i),
-                              n.imp.typeOf(b).getDimSize(i)}));
+    shape.push_back(
+        std::max({n.imp.typeOf(c).getDimSize(i), n.imp.typeOf(a).getDimSize(i),
+                  n.imp.typeOf(b).getDimSize(i)}));
   return n.b.create<tosa::SelectOp>(
       n.loc, RankedTensorType::get(shape, n.imp.typeOf(a).getElementType()), c,
       a, b);
@@ -266,7 +266,6 @@ inline LogicalResult requireFloat(NodeContext &n, Value v) {
   return n.error() << "only float tensors are supported, got "
                    << n.imp.typeOf(v).getElementType();
 }
-
 
 // One function per family of operators (ops/*.cpp), called by
 // OpRegistry::get().

@@ -62,10 +62,10 @@ static bool checkShapeOperands(const onnx::ModelProto &model,
 }
 
 /// Replaces the declared shapes of the graph inputs named in `shapes`.
-static bool setInputShapes(
-    onnx::ModelProto &model, const std::string &path,
-    const std::map<std::string, std::vector<int64_t>> &shapes,
-    std::string &error) {
+static bool
+setInputShapes(onnx::ModelProto &model, const std::string &path,
+               const std::map<std::string, std::vector<int64_t>> &shapes,
+               std::string &error) {
   onnx::GraphProto &graph = *model.mutable_graph();
   std::unordered_set<std::string> initializers;
   for (const auto &t : graph.initializer())
@@ -96,7 +96,8 @@ static bool setInputShapes(
       error = "'" + path + "': graph input '" + name + "' is not a tensor";
       return false;
     }
-    onnx::TypeProto_Tensor &tensor = *input->mutable_type()->mutable_tensor_type();
+    onnx::TypeProto_Tensor &tensor =
+        *input->mutable_type()->mutable_tensor_type();
     if (tensor.has_shape()) {
       const auto &declared = tensor.shape();
       bool ok = declared.dim_size() == int(dims.size());
@@ -108,7 +109,7 @@ static bool setInputShapes(
         for (int i = 0; i < declared.dim_size(); ++i) {
           const auto &dim = declared.dim(i);
           d += i ? "x" : "";
-          d += dim.has_dim_value() ? std::to_string(dim.dim_value())
+          d += dim.has_dim_value()   ? std::to_string(dim.dim_value())
                : dim.has_dim_param() ? dim.dim_param()
                                      : std::string("?");
         }
@@ -186,16 +187,16 @@ static void adaptOldOpsets(onnx::ModelProto &model, int64_t opset) {
     return true;
   };
   static const std::unordered_set<std::string> kLegacyBroadcast = {
-      "Add", "Sub", "Mul", "Div", "Pow", "And", "Or", "Xor",
-      "Equal", "Greater", "Less"};
+      "Add", "Sub", "Mul",   "Div",     "Pow", "And",
+      "Or",  "Xor", "Equal", "Greater", "Less"};
   google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
   int counter = 0;
   // Inserts Constant + Reshape giving input `index` of `node` the shape
   // `dims`.
   auto reshapeInput = [&](onnx::NodeProto &node, int index,
                           const std::vector<int64_t> &dims) {
-    std::string base = node.input(index) + "__opset6_" +
-                       std::to_string(counter++);
+    std::string base =
+        node.input(index) + "__opset6_" + std::to_string(counter++);
     // A Constant node, not an initializer: IR version 3 would want the
     // initializer listed among the graph inputs too.
     onnx::NodeProto &constant = *nodes.Add();
@@ -222,9 +223,9 @@ static void adaptOldOpsets(onnx::ModelProto &model, int64_t opset) {
     std::vector<int64_t> a, b;
     bool shapes = node.input_size() == 2 && dimsOf(node.input(0), a) &&
                   dimsOf(node.input(1), b);
-    if (opset < 13 && (node.op_type() == "Softmax" ||
-                       node.op_type() == "LogSoftmax" ||
-                       node.op_type() == "Hardmax")) {
+    if (opset < 13 &&
+        (node.op_type() == "Softmax" || node.op_type() == "LogSoftmax" ||
+         node.op_type() == "Hardmax")) {
       int64_t axis = 1; // the default before opset 13
       onnx::AttributeProto *axisAttr = nullptr;
       for (auto &attr : *node.mutable_attribute())
@@ -243,8 +244,8 @@ static void adaptOldOpsets(onnx::ModelProto &model, int64_t opset) {
       if (axis == -1 || (rankKnown && axis == rank - 1)) {
         axisAttr->set_i(-1);
       } else {
-        std::string base = node.output(0) + "__opset12_" +
-                           std::to_string(counter++);
+        std::string base =
+            node.output(0) + "__opset12_" + std::to_string(counter++);
         onnx::NodeProto &flatten = *nodes.Add();
         flatten.set_op_type("Flatten");
         flatten.set_name(base + "_flatten");
@@ -289,8 +290,7 @@ static void adaptOldOpsets(onnx::ModelProto &model, int64_t opset) {
         reshapeInput(node, 1, dims);
       }
     } else if (opset < 7 && node.op_type() == "PRelu" && shapes &&
-               a.size() > 2 &&
-               b.size() == 1 && b[0] > 1 && b[0] == a[1]) {
+               a.size() > 2 && b.size() == 1 && b[0] > 1 && b[0] == a[1]) {
       std::vector<int64_t> dims(a.size() - 1, 1);
       dims[0] = b[0];
       reshapeInput(node, 1, dims);
@@ -320,19 +320,20 @@ bool loadONNXModel(const std::string &data, const std::string &path,
     // libonnx knows the operators of the opsets up to its own: a newer
     // model would fail in the checker with a message about one node's
     // inputs (opset 18 moved Reduce* axes to an input) or the IR version.
-    int64_t known =
-        onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map().at("")
-            .second;
+    int64_t known = onnx::OpSchemaRegistry::DomainToVersionRange::Instance()
+                        .Map()
+                        .at("")
+                        .second;
     if (opset > known || model.ir_version() > onnx::IR_VERSION) {
-      error = "'" + path + "' uses " +
-              (opset > known ? "opset " + std::to_string(opset)
-                             : "IR version " +
-                                   std::to_string(model.ir_version())) +
-              "; the libonnx this was built with (" + std::string(onnx::LAST_RELEASE_VERSION) +
-              ") knows opsets up to " + std::to_string(known) +
-              " and IR versions up to " + std::to_string(onnx::IR_VERSION) +
-              " (re-export the model at opset " + std::to_string(known) +
-              " or lower)";
+      error =
+          "'" + path + "' uses " +
+          (opset > known ? "opset " + std::to_string(opset)
+                         : "IR version " + std::to_string(model.ir_version())) +
+          "; the libonnx this was built with (" +
+          std::string(onnx::LAST_RELEASE_VERSION) + ") knows opsets up to " +
+          std::to_string(known) + " and IR versions up to " +
+          std::to_string(onnx::IR_VERSION) + " (re-export the model at opset " +
+          std::to_string(known) + " or lower)";
       return false;
     }
     // The checker validates every node against its schema (input counts,
@@ -383,8 +384,7 @@ bool loadONNXModel(const std::string &data, const std::string &path,
 
 bool inferNodeTypes(const onnx::NodeProto &node, int64_t opset,
                     const std::vector<KnownInput> &inputs,
-                    std::vector<onnx::TypeProto> &outputs,
-                    std::string &error) {
+                    std::vector<onnx::TypeProto> &outputs, std::string &error) {
   onnx::ModelProto model;
   model.set_ir_version(onnx::IR_VERSION);
   onnx::OperatorSetIdProto &id = *model.add_opset_import();

@@ -96,12 +96,12 @@ LogicalResult importGatherElements(NodeContext &n) {
     }
     Value index = n.imp.normalizeIndices(n.in(1), dataShape[axis]);
     SmallVector<int64_t> ones(rank, 1);
-    Value source = add(
-        n, n.imp.mul(index, n.imp.splat(n.b.getI32Type(), ones,
-                                        double(dataStrides[axis]))),
-        n.imp.constant(DenseElementsAttr::get(
-            RankedTensorType::get(indexShape, n.b.getI32Type()),
-            ArrayRef(base))));
+    Value source = add(n,
+                       n.imp.mul(index, n.imp.splat(n.b.getI32Type(), ones,
+                                                    double(dataStrides[axis]))),
+                       n.imp.constant(DenseElementsAttr::get(
+                           RankedTensorType::get(indexShape, n.b.getI32Type()),
+                           ArrayRef(base))));
     Type element = n.imp.typeOf(data).getElementType();
     int64_t w = product(indexShape);
     Value gathered = n.b.create<tosa::GatherOp>(
@@ -110,8 +110,8 @@ LogicalResult importGatherElements(NodeContext &n) {
         n.imp.reshape(source, {1, w}));
     return n.setResult(n.imp.reshape(gathered, t->getShape()));
   }
-  FailureOr<SmallVector<int64_t>> indices = constantIndices(
-      n, 1, [&](int64_t) { return dataShape[axis]; });
+  FailureOr<SmallVector<int64_t>> indices =
+      constantIndices(n, 1, [&](int64_t) { return dataShape[axis]; });
   if (failed(indices))
     return failure();
   SmallVector<int32_t> rows;
@@ -123,8 +123,8 @@ LogicalResult importGatherElements(NodeContext &n) {
     }
     rows.push_back(int32_t(source));
   }
-  return n.setResult(gatherRows(n, data, product(dataShape), 1, rows,
-                                t->getShape()));
+  return n.setResult(
+      gatherRows(n, data, product(dataShape), 1, rows, t->getShape()));
 }
 
 /// The row of data viewed as [product(dims[0..b+k)), rest] that an index
@@ -164,9 +164,11 @@ LogicalResult importGatherND(NodeContext &n) {
     for (int64_t i = k - 1; i >= 0; --i) {
       Value column = n.b.create<tosa::SliceOp>(
           n.loc, RankedTensorType::get({tuples, 1}, indexType), tuplesValue,
-          n.b.getDenseI64ArrayAttr({0, i}), n.b.getDenseI64ArrayAttr({tuples, 1}));
-      Value part = n.imp.mul(n.imp.normalizeIndices(column, dataShape[b + i]),
-                             n.imp.splat(n.b.getI32Type(), {1, 1}, double(stride)));
+          n.b.getDenseI64ArrayAttr({0, i}),
+          n.b.getDenseI64ArrayAttr({tuples, 1}));
+      Value part =
+          n.imp.mul(n.imp.normalizeIndices(column, dataShape[b + i]),
+                    n.imp.splat(n.b.getI32Type(), {1, 1}, double(stride)));
       row = row ? add(n, row, part) : part;
       stride *= dataShape[b + i];
     }
@@ -192,8 +194,8 @@ LogicalResult importGatherND(NodeContext &n) {
   for (int64_t i = 0; i < tuples; ++i)
     rows.push_back(int32_t(rowOf(dataShape, b, i / perBatch,
                                  ArrayRef<int64_t>(*indices).slice(i * k, k))));
-  return n.setResult(gatherRows(n, data, product(dataShape) / c, c, rows,
-                                t->getShape()));
+  return n.setResult(
+      gatherRows(n, data, product(dataShape) / c, c, rows, t->getShape()));
 }
 
 /// Rows of data and then of updates concatenated, gathered back with the
@@ -234,13 +236,12 @@ LogicalResult importScatterND(NodeContext &n) {
 // Masks and compile-time tensors
 //===----------------------------------------------------------------------===//
 
-LogicalResult importHardmax(NodeContext &n) {
-  Value x = n.in(0);
-  if (failed(requireFloat(n, x)))
-    return failure();
+/// The first position of the maximum of `x` along `axis` (int32, that
+/// dimension kept as 1) and where it is (i1, x's shape): tosa.argmax and an
+/// equal with a constant iota.
+std::pair<Value, Value> argMaxOneHot(NodeContext &n, Value x, int64_t axis) {
   RankedTensorType xt = n.imp.typeOf(x);
   int64_t rank = xt.getRank();
-  int64_t axis = normalizeAxis(n.intAttr("axis", -1), rank);
   SmallVector<int64_t> reduced(xt.getShape());
   reduced.erase(reduced.begin() + axis);
   Value index = n.b.create<tosa::ArgMaxOp>(
@@ -256,9 +257,72 @@ LogicalResult importHardmax(NodeContext &n) {
     iota.push_back(int32_t(i));
   Value positions = n.imp.constant(DenseElementsAttr::get(
       RankedTensorType::get(iotaShape, n.b.getI32Type()), ArrayRef(iota)));
-  Value isMax = compare<tosa::EqualOp>(n, index, positions);
-  return n.setResult(select(n, isMax, n.imp.scalarLike(x, 1),
-                            n.imp.scalarLike(x, 0)));
+  return {index, compare<tosa::EqualOp>(n, index, positions)};
+}
+
+LogicalResult importHardmax(NodeContext &n) {
+  Value x = n.in(0);
+  if (failed(requireFloat(n, x)))
+    return failure();
+  int64_t axis =
+      normalizeAxis(n.intAttr("axis", -1), n.imp.typeOf(x).getRank());
+  Value isMax = argMaxOneHot(n, x, axis).second;
+  return n.setResult(
+      select(n, isMax, n.imp.scalarLike(x, 1), n.imp.scalarLike(x, 0)));
+}
+
+/// The k largest (or smallest) along an axis, in order, as k rounds of
+/// argmax, each taking the maximum out with -inf: ties go to the lower
+/// index, as ONNX wants. For the small constant k of detection and
+/// decoding heads; the cost grows with k.
+LogicalResult importTopK(NodeContext &n) {
+  constexpr int64_t kMaxK = 64;
+  Value x = n.in(0);
+  if (failed(requireFloat(n, x)))
+    return failure();
+  FailureOr<DenseElementsAttr> kAttr = n.needConstant(1, "K");
+  if (failed(kAttr))
+    return failure();
+  RankedTensorType xt = n.imp.typeOf(x);
+  int64_t axis = normalizeAxis(n.intAttr("axis", -1), xt.getRank());
+  int64_t k = intsOf(*kAttr)[0];
+  if (k < 1 || k > xt.getDimSize(axis) || k > kMaxK)
+    return n.error() << "K must be in [1, "
+                     << std::min(xt.getDimSize(axis), kMaxK) << "], got " << k;
+  bool largest = n.intAttr("largest", 1);
+  Value work =
+      largest ? x : n.b.create<tosa::NegateOp>(n.loc, xt, x).getResult();
+  SmallVector<Value> values, indices;
+  SmallVector<int64_t> kept(xt.getShape());
+  kept[axis] = 1;
+  Value minusInf = n.imp.scalarLike(x, -INFINITY);
+  for (int64_t round = 0; round < k; ++round) {
+    auto [index, isMax] = argMaxOneHot(n, work, axis);
+    Value value = n.imp.reduce("max", work, {axis});
+    values.push_back(
+        largest ? value
+                : n.b.create<tosa::NegateOp>(n.loc, value.getType(), value)
+                      .getResult());
+    indices.push_back(index);
+    if (round + 1 < k)
+      work = select(n, isMax, minusInf, work);
+  }
+  SmallVector<int64_t> outShape(xt.getShape());
+  outShape[axis] = k;
+  auto concat = [&](ArrayRef<Value> parts, Type element) -> Value {
+    if (parts.size() == 1)
+      return parts[0];
+    return n.b.create<tosa::ConcatOp>(n.loc,
+                                      RankedTensorType::get(outShape, element),
+                                      parts, n.b.getI32IntegerAttr(axis));
+  };
+  if (failed(n.define(0, concat(values, xt.getElementType()))))
+    return failure();
+  FailureOr<RankedTensorType> indexType = n.out(1);
+  if (failed(indexType))
+    return failure();
+  return n.define(1, n.imp.castTo(concat(indices, n.b.getI32Type()),
+                                  indexType->getElementType()));
 }
 
 LogicalResult importTrilu(NodeContext &n) {
@@ -278,7 +342,8 @@ LogicalResult importTrilu(NodeContext &n) {
       for (int64_t j = 0; j < cols; ++j)
         diagonal.push_back(j - i);
     Value offsets = n.imp.constant(DenseElementsAttr::get(
-        RankedTensorType::get(maskShape, n.b.getI64Type()), ArrayRef(diagonal)));
+        RankedTensorType::get(maskShape, n.b.getI64Type()),
+        ArrayRef(diagonal)));
     Value k = n.imp.castTo(n.in(1), n.b.getI64Type());
     Value keep = upper ? compare<tosa::GreaterEqualOp>(n, offsets, k)
                        : compare<tosa::GreaterEqualOp>(n, k, offsets);
@@ -324,11 +389,11 @@ LogicalResult importCumSum(NodeContext &n) {
       tri.push_back(reverse ? (exclusive ? i > j : i >= j)
                             : (exclusive ? i < j : i <= j));
   Type element = xt.getElementType();
-  Value matrix = n.imp.castTo(
-      n.imp.constant(DenseElementsAttr::get(
-          RankedTensorType::get({1, len, len}, n.b.getF32Type()),
-          ArrayRef(tri))),
-      element);
+  Value matrix =
+      n.imp.castTo(n.imp.constant(DenseElementsAttr::get(
+                       RankedTensorType::get({1, len, len}, n.b.getF32Type()),
+                       ArrayRef(tri))),
+                   element);
   Value sums = n.b.create<tosa::MatMulOp>(
       n.loc, RankedTensorType::get({1, m, len}, element),
       n.imp.reshape(moved, {1, m, len}), matrix);
@@ -336,8 +401,7 @@ LogicalResult importCumSum(NodeContext &n) {
   SmallVector<int64_t> inverse(rank);
   for (auto [i, p] : llvm::enumerate(perm))
     inverse[p] = int64_t(i);
-  return n.setResult(
-      n.imp.transpose(n.imp.reshape(sums, movedShape), inverse));
+  return n.setResult(n.imp.transpose(n.imp.reshape(sums, movedShape), inverse));
 }
 
 /// A dense constant of `type` holding `values` (cast to its element type).
@@ -424,6 +488,10 @@ void mlir::nnapi::onnx_import::registerIndexingOps(OpRegistry &r) {
       {"", "Hardmax", lo, hi, importHardmax,
        "tosa.argmax, equal with a constant iota, select",
        "ARGMAX, EQUAL, SELECT (3)", "non-float"},
+      {"", "TopK", lo, hi, importTopK,
+       "K rounds of tosa.argmax + reduce_max, the maximum replaced by -inf "
+       "each time; concat (K a compile-time value, at most 64)",
+       "ARGMAX, REDUCE_MAX, EQUAL, SELECT, CONCATENATION (3)", "non-float"},
       {"", "Trilu", lo, hi, importTrilu,
        "select with a constant mask (a runtime k: greater_equal with a "
        "constant j - i)",
@@ -432,8 +500,8 @@ void mlir::nnapi::onnx_import::registerIndexingOps(OpRegistry &r) {
        "tosa.matmul with a constant triangular matrix",
        "BATCH_MATMUL (6) or FULLY_CONNECTED (1)", "non-float"},
       {"", "Range", lo, hi, importRange,
-       "a constant (start, limit and delta must be compile-time values)",
-       "-", "-"},
+       "a constant (start, limit and delta must be compile-time values)", "-",
+       "-"},
       {"", "Size", lo, hi, importSize, "a constant", "-", "-"},
       {"", "EyeLike", lo, hi, importEyeLike, "a constant", "-", "-"},
   });

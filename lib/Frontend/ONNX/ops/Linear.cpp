@@ -232,8 +232,9 @@ LogicalResult importEinsum(NodeContext &n) {
     out = rhsPart.str();
     size_t dots = out.find("...");
     if (dots != std::string::npos)
-      out.replace(dots, 3,
-                  unused.substr(unused.size() - std::max<int64_t>(ellipsisRank, 0)));
+      out.replace(
+          dots, 3,
+          unused.substr(unused.size() - std::max<int64_t>(ellipsisRank, 0)));
   } else {
     // Implicit output: the ellipsis dimensions, then the letters that
     // appear once, alphabetically.
@@ -264,8 +265,10 @@ LogicalResult importEinsum(NodeContext &n) {
     return n.setResult(permuteTo(n, t, out));
   }
   EinsumTerm a = terms[0], b = terms[1];
-  sumOut(n, a, [&](char c) { return StringRef(out).contains(c) || inTerm(b, c); });
-  sumOut(n, b, [&](char c) { return StringRef(out).contains(c) || inTerm(a, c); });
+  sumOut(n, a,
+         [&](char c) { return StringRef(out).contains(c) || inTerm(b, c); });
+  sumOut(n, b,
+         [&](char c) { return StringRef(out).contains(c) || inTerm(a, c); });
   std::string batch, freeA, freeB, contracted;
   for (char c : a.letters) {
     if (inTerm(b, c)) {

@@ -28,7 +28,8 @@ LogicalResult importSoftsign(NodeContext &n) {
   Value x = n.in(0);
   if (failed(requireFloat(n, x)))
     return failure();
-  Value denominator = add(n, n.imp.unary("tosa.abs", x), n.imp.scalarLike(x, 1));
+  Value denominator =
+      add(n, n.imp.unary("tosa.abs", x), n.imp.scalarLike(x, 1));
   return n.setResult(n.imp.mul(x, n.imp.unary("tosa.reciprocal", denominator)));
 }
 
@@ -66,7 +67,8 @@ LogicalResult importIsNaN(NodeContext &n) {
   if (failed(requireFloat(n, x)))
     return failure();
   Value same = compare<tosa::EqualOp>(n, x, x);
-  return n.setResult(n.b.create<tosa::LogicalNotOp>(n.loc, same.getType(), same));
+  return n.setResult(
+      n.b.create<tosa::LogicalNotOp>(n.loc, same.getType(), same));
 }
 
 LogicalResult importIsInf(NodeContext &n) {
@@ -77,9 +79,10 @@ LogicalResult importIsInf(NodeContext &n) {
   bool negative = n.intAttr("detect_negative", 1);
   Value result;
   auto orWith = [&](Value v) {
-    result = result ? n.b.create<tosa::LogicalOrOp>(n.loc, v.getType(), result, v)
-                          .getResult()
-                    : v;
+    result = result
+                 ? n.b.create<tosa::LogicalOrOp>(n.loc, v.getType(), result, v)
+                       .getResult()
+                 : v;
   };
   if (positive)
     orWith(compare<tosa::EqualOp>(n, x, n.imp.scalarLike(x, INFINITY)));
@@ -112,11 +115,11 @@ LogicalResult importMod(NodeContext &n) {
     Value r = sub(n, a, n.imp.mul(b, t));
     Value absB = n.imp.unary("tosa.abs", b);
     // sign(a) * |b|, the step that moves r towards a's side.
-    Value step = select(n, compare<tosa::GreaterOp>(n, zero, a),
-                        n.b.create<tosa::NegateOp>(n.loc, absB.getType(), absB),
-                        absB);
-    Value tooBig = compare<tosa::GreaterEqualOp>(n, n.imp.unary("tosa.abs", r),
-                                                 absB);
+    Value step =
+        select(n, compare<tosa::GreaterOp>(n, zero, a),
+               n.b.create<tosa::NegateOp>(n.loc, absB.getType(), absB), absB);
+    Value tooBig =
+        compare<tosa::GreaterEqualOp>(n, n.imp.unary("tosa.abs", r), absB);
     r = select(n, tooBig, sub(n, r, step), r);
     Value rNeg = compare<tosa::GreaterOp>(n, zero, r);
     Value rPos = compare<tosa::GreaterOp>(n, r, zero);
@@ -139,7 +142,8 @@ LogicalResult importMod(NodeContext &n) {
     Value rNeg = compare<tosa::GreaterOp>(n, zero, r);
     Value yNeg = compare<tosa::GreaterOp>(n, zero, y);
     Value nonZero = n.b.create<tosa::LogicalNotOp>(
-        n.loc, RankedTensorType::get(n.imp.typeOf(r).getShape(), n.b.getI1Type()),
+        n.loc,
+        RankedTensorType::get(n.imp.typeOf(r).getShape(), n.b.getI1Type()),
         compare<tosa::EqualOp>(n, r, zero));
     Value differ = compare<tosa::LogicalXorOp>(n, rNeg, yNeg);
     Value fix = compare<tosa::LogicalAndOp>(n, nonZero, differ);
@@ -172,11 +176,12 @@ LogicalResult importCelu(NodeContext &n) {
   if (failed(requireFloat(n, x)))
     return failure();
   double alpha = n.floatAttr("alpha", 1.0f);
-  Value e = n.imp.unary("tosa.exp", n.imp.mul(x, n.imp.scalarLike(x, 1 / alpha)));
-  Value negative = n.imp.mul(sub(n, e, n.imp.scalarLike(x, 1)),
-                             n.imp.scalarLike(x, alpha));
-  return n.setResult(add(n, n.imp.clamp(x, 0, FLT_MAX),
-                         n.imp.clamp(negative, -FLT_MAX, 0)));
+  Value e =
+      n.imp.unary("tosa.exp", n.imp.mul(x, n.imp.scalarLike(x, 1 / alpha)));
+  Value negative =
+      n.imp.mul(sub(n, e, n.imp.scalarLike(x, 1)), n.imp.scalarLike(x, alpha));
+  return n.setResult(
+      add(n, n.imp.clamp(x, 0, FLT_MAX), n.imp.clamp(negative, -FLT_MAX, 0)));
 }
 
 LogicalResult importThresholdedRelu(NodeContext &n) {
@@ -214,14 +219,13 @@ LogicalResult importCastLike(NodeContext &n) {
 void mlir::nnapi::onnx_import::registerMathOps(OpRegistry &r) {
   constexpr int64_t lo = kMinONNXOpset, hi = kAnyOpset;
   r.add({
-      {"", "Softsign", lo, hi, importSoftsign,
-       "abs, add, reciprocal, mul", "ABS (3), ADD (1), DIV (2), MUL (1)",
-       "non-float"},
-      {"", "Sign", lo, hi, importSign, "greater, select",
-       "GREATER, SELECT (3)", "-"},
+      {"", "Softsign", lo, hi, importSoftsign, "abs, add, reciprocal, mul",
+       "ABS (3), ADD (1), DIV (2), MUL (1)", "non-float"},
+      {"", "Sign", lo, hi, importSign, "greater, select", "GREATER, SELECT (3)",
+       "-"},
       {"", "Round", lo, hi, importRound,
-       "floor, sub, greater, equal, select (half to even)", "FLOOR (1), SUB (2), EQUAL, GREATER, SELECT (3)",
-       "non-float"},
+       "floor, sub, greater, equal, select (half to even)",
+       "FLOOR (1), SUB (2), EQUAL, GREATER, SELECT (3)", "non-float"},
       {"", "IsNaN", lo, hi, importIsNaN, "equal(x, x), logical_not",
        "EQUAL, LOGICAL_NOT (3) (bool results: feature level 4)", "non-float"},
       {"", "IsInf", lo, hi, importIsInf, "equal with +-inf, logical_or",
@@ -229,7 +233,8 @@ void mlir::nnapi::onnx_import::registerMathOps(OpRegistry &r) {
       {"", "Mod", lo, hi, importMod,
        "float: a - b * trunc(a * reciprocal(b)) with a sign correction; "
        "integers: int_div in int32",
-       "float: DIV (2), MUL (1), SUB (2), FLOOR (1), ABS, NEG, GREATER, SELECT (3)",
+       "float: DIV (2), MUL (1), SUB (2), FLOOR (1), ABS, NEG, GREATER, SELECT "
+       "(3)",
        "integers (int_div); int64 Mod is refused"},
       {"", "GreaterOrEqual", lo, hi,
        importComparison<tosa::GreaterEqualOp, false>, "tosa.greater_equal",
@@ -241,8 +246,8 @@ void mlir::nnapi::onnx_import::registerMathOps(OpRegistry &r) {
       {"", "Cos", lo, hi, importSinCos, "tosa.cos", "-", "always"},
       {"", "Celu", lo, hi, importCelu, "exp, mul, sub, clamp, add",
        "EXP (3), MUL (1), SUB (2), MAXIMUM, MINIMUM (3)", "non-float"},
-      {"", "ThresholdedRelu", lo, hi, importThresholdedRelu,
-       "greater, select", "GREATER, SELECT (3)", "non-float"},
+      {"", "ThresholdedRelu", lo, hi, importThresholdedRelu, "greater, select",
+       "GREATER, SELECT (3)", "non-float"},
       {"", "Shrink", lo, hi, importShrink, "greater, add, sub, select",
        "GREATER, SELECT (3), ADD (1), SUB (2)", "non-float"},
       {"", "CastLike", lo, hi, importCastLike, "tosa.cast", "CAST (3)",

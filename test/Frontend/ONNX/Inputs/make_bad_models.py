@@ -108,6 +108,11 @@ def main():
             [helper.make_node("Einsum", ["a", "b"], ["y"], name="einb",
                               equation="bij,bjk->bik")],
             [f("a", [2, 3, 4]), f("b", [1, 4, 5])], [f("y", [2, 3, 5])]),
+        "topk_k0": model(
+            [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk")],
+            [f("x", [2, 3])],
+            [f("v", [2, 0]), helper.make_tensor_value_info("i", TensorProto.INT64, [2, 0])],
+            [helper.make_tensor("k", TensorProto.INT64, [1], [0])]),
         "castlike_to_int": model(
             [helper.make_node("CastLike", ["x", "like"], ["y"], name="castlike")],
             [f("x", [2]), helper.make_tensor_value_info("like", TensorProto.INT32, [1])],

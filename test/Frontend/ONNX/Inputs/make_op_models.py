@@ -13,21 +13,16 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from testdata import save
 
-def save(out, name, nodes, inputs, outputs, feeds, expected, inits=(), opset=14):
+
+def build(out, name, nodes, inputs, outputs, feeds, expected, inits=(),
+          opset=14):
     g = helper.make_graph(nodes, name, inputs, outputs, list(inits))
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
     m.ir_version = 7
     onnx.checker.check_model(m)
-    onnx.save(m, os.path.join(out, name + ".onnx"))
-    d = os.path.join(out, name, "test_data_set_0")
-    os.makedirs(d, exist_ok=True)
-    for i, (n, a) in enumerate(feeds):
-        with open(os.path.join(d, "input_%d.pb" % i), "wb") as f:
-            f.write(numpy_helper.from_array(a, n).SerializeToString())
-    for i, (n, a) in enumerate(expected):
-        with open(os.path.join(d, "output_%d.pb" % i), "wb") as f:
-            f.write(numpy_helper.from_array(a, n).SerializeToString())
+    save(out, name, m, feeds, expected)
 
 
 def vi(name, shape, t=TensorProto.FLOAT):
@@ -46,7 +41,7 @@ def main():
     x = rng.uniform(-1, 1, size=(2, 5)).astype(np.float32)
     exclusive_0 = np.concatenate([np.zeros((1, 5), np.float32), x[:1]], 0)
     reverse_exclusive = np.flip(np.cumsum(np.flip(x, 1), 1), 1) - x
-    save(out, "cumsum",
+    build(out, "cumsum",
          [helper.make_node("CumSum", ["x", "one"], ["y1"]),
           helper.make_node("CumSum", ["x", "zero"], ["y2"], exclusive=1),
           helper.make_node("CumSum", ["x", "minus_one"], ["y3"], exclusive=1,
@@ -61,7 +56,7 @@ def main():
     # Position ids as exporters write them: Range(0, Shape(x)[1], 1), with a
     # symbolic sequence length nnapi-run sets from the test data.
     x = rng.uniform(-1, 1, size=(2, 6)).astype(np.float32)
-    save(out, "range",
+    build(out, "range",
          [helper.make_node("Shape", ["x"], ["shape"]),
           helper.make_node("Gather", ["shape", "one"], ["len"], axis=0),
           helper.make_node("Range", ["zero", "len", "one"], ["positions"]),
@@ -79,7 +74,7 @@ def main():
     updates = rng.uniform(-1, 1, size=(2, 3)).astype(np.float32)
     scattered = data.copy()
     scattered[[3, 1]] = updates
-    save(out, "scatternd",
+    build(out, "scatternd",
          [helper.make_node("ScatterND", ["data", "indices", "updates"], ["y"])],
          [vi("data", [4, 3]), vi("updates", [2, 3])], [vi("y", [4, 3])],
          [("data", data), ("updates", updates)], [("y", scattered)],
@@ -88,7 +83,7 @@ def main():
     a = rng.uniform(-1, 1, size=(2, 3, 4)).astype(np.float32)
     b = rng.uniform(-1, 1, size=(2, 4, 5)).astype(np.float32)
     c = rng.uniform(-1, 1, size=(3, 5)).astype(np.float32)
-    save(out, "einsum",
+    build(out, "einsum",
          [helper.make_node("Einsum", ["a", "b"], ["batched"],
                            equation="...ij,...jk->...ik"),
           helper.make_node("Einsum", ["a", "c"], ["implicit"],
@@ -101,6 +96,24 @@ def main():
          [("batched", np.einsum("...ij,...jk->...ik", a, b)),
           ("implicit", np.einsum("bij,ik", a, c)),
           ("summed", np.einsum("bij->jb", a))])
+
+    # TopK with a constant K as detection heads write it; ties (the two
+    # 0.5s) go to the lower index.
+    x = rng.uniform(-1, 1, size=(3, 6)).astype(np.float32)
+    x[0, 1] = x[0, 4] = 0.5
+    order = np.argsort(-x, axis=1, kind="stable")[:, :3]
+    low = np.argsort(x, axis=0, kind="stable")[:2, :]
+    build(out, "topk",
+          [helper.make_node("TopK", ["x", "k3"], ["v", "i"]),
+           helper.make_node("TopK", ["x", "k2"], ["sv", "si"], axis=0, largest=0)],
+          [vi("x", [3, 6])],
+          [vi("v", [3, 3]), vi("i", [3, 3], TensorProto.INT64),
+           vi("sv", [2, 6]), vi("si", [2, 6], TensorProto.INT64)],
+          [("x", x)],
+          [("v", np.take_along_axis(x, order, 1)), ("i", order.astype(np.int64)),
+           ("sv", np.take_along_axis(x, low, 0)), ("si", low.astype(np.int64))],
+          [numpy_helper.from_array(np.array([3], np.int64), "k3"),
+           numpy_helper.from_array(np.array([2], np.int64), "k2")])
 
 
 if __name__ == "__main__":

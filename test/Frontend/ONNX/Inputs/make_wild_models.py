@@ -13,6 +13,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from testdata import save
+
 
 def model(name, nodes, inputs, outputs, inits=(), opset=13):
     if opset < 9:
@@ -28,18 +30,6 @@ def model(name, nodes, inputs, outputs, inits=(), opset=13):
 
 def f(name, shape):
     return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
-
-
-def save(out, name, m, inputs, outputs, case="test_data_set_0"):
-    onnx.save(m, os.path.join(out, name + ".onnx"))
-    d = os.path.join(out, name, case)
-    os.makedirs(d, exist_ok=True)
-    for i, (n, a) in enumerate(inputs):
-        with open(os.path.join(d, "input_%d.pb" % i), "wb") as fh:
-            fh.write(numpy_helper.from_array(a, n).SerializeToString())
-    for i, (n, a) in enumerate(outputs):
-        with open(os.path.join(d, "output_%d.pb" % i), "wb") as fh:
-            fh.write(numpy_helper.from_array(a, n).SerializeToString())
 
 
 def softmax(x, axis):

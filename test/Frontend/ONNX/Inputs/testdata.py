@@ -1,0 +1,17 @@
+"""Writes an ONNX model and one ONNX test directory for it (input_<i>.pb,
+output_<i>.pb, each TensorProto named after its graph input or output, as
+nnapi-run --test-data reads them)."""
+import os
+
+import onnx
+from onnx import numpy_helper
+
+
+def save(out, name, model, inputs, outputs, case="test_data_set_0"):
+    onnx.save(model, os.path.join(out, name + ".onnx"))
+    d = os.path.join(out, name, case)
+    os.makedirs(d, exist_ok=True)
+    for kind, tensors in (("input", inputs), ("output", outputs)):
+        for i, (n, a) in enumerate(tensors):
+            with open(os.path.join(d, "%s_%d.pb" % (kind, i)), "wb") as f:
+                f.write(numpy_helper.from_array(a, n).SerializeToString())
