@@ -8,6 +8,7 @@
 #include "onnx/shape_inference/implementation.h"
 #include "onnx/version_converter/convert.h"
 
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -283,8 +284,10 @@ static void adaptOldOpsets(onnx::ModelProto &model, int64_t opset) {
         (attr.name() == "broadcast" ? broadcast : axis) = attr.i();
         attrs->DeleteSubrange(i, 1);
       }
+      // (B's dimensions must be known: they become a Reshape's shape.)
       if (broadcast && shapes && axis >= 0 &&
-          axis + int64_t(b.size()) < int64_t(a.size())) {
+          axis + int64_t(b.size()) < int64_t(a.size()) &&
+          std::all_of(b.begin(), b.end(), [](int64_t d) { return d >= 0; })) {
         std::vector<int64_t> dims = b;
         dims.resize(a.size() - axis, 1);
         reshapeInput(node, 1, dims);
