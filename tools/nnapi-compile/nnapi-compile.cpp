@@ -102,6 +102,11 @@ static cl::list<std::string> inputShapes(
     cl::desc("Shape of an ONNX graph input with symbolic dimensions, e.g. "
              "input=1x3x224x224 (repeatable)"),
     cl::value_desc("NAME=D0xD1x..."));
+static cl::list<std::string> inputValues(
+    "input-value", cl::cat(compileOptions),
+    cl::desc("Bind an ONNX graph input to a constant read from an ONNX "
+             "TensorProto file (repeatable); the model no longer takes it"),
+    cl::value_desc("NAME=FILE.pb"));
 static cl::opt<bool> listONNXOps(
     "list-onnx-ops", cl::cat(compileOptions),
     cl::desc("Print the ONNX operator types the importer supports and exit"));
@@ -327,6 +332,11 @@ int main(int argc, char **argv) {
       if (!nnapi::parseONNXInputShape(spec, importOptions, error))
         return fail(error);
     }
+    for (const std::string &spec : inputValues) {
+      std::string error;
+      if (!nnapi::parseONNXInputValue(spec, importOptions, error))
+        return fail(error);
+    }
     module = nnapi::importONNXFile(inputFile, &context, importOptions);
     if (!module)
       return fail("cannot import '" + inputFile + "'");
@@ -334,9 +344,9 @@ int main(int argc, char **argv) {
     return fail("this nnapi-compile was built without ONNX support");
 #endif
   } else {
-    if (!inputShapes.empty())
-      return fail("--input-shape applies to ONNX models; a TOSA module's "
-                  "function types are its shapes");
+    if (!inputShapes.empty() || !inputValues.empty())
+      return fail("--input-shape and --input-value apply to ONNX models; a "
+                  "TOSA module's function types are its shapes");
     auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
     if (!buffer)
       return fail("cannot read '" + inputFile +

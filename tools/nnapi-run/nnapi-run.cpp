@@ -286,14 +286,44 @@ std::string compileModel(const std::string &model,
   return output;
 }
 
+/// The values given to `option` ("--input-shape", ...) in `compileArgs`,
+/// as "--option=VALUE" or "--option VALUE".
+std::vector<std::string>
+compileArgValues(const std::vector<std::string> &compileArgs,
+                 const std::string &option) {
+  std::vector<std::string> values;
+  for (size_t k = 0; k < compileArgs.size(); ++k) {
+    const std::string &a = compileArgs[k];
+    if (a.rfind(option + "=", 0) == 0)
+      values.push_back(a.substr(option.size() + 1));
+    else if (a == option && k + 1 < compileArgs.size())
+      values.push_back(compileArgs[++k]);
+  }
+  return values;
+}
+
+/// Whether one of `specs` ("NAME=...") names `name`.
+bool namesInput(const std::vector<std::string> &specs,
+                const std::string &name) {
+  for (const std::string &spec : specs)
+    if (spec.rfind(name + "=", 0) == 0)
+      return true;
+  return false;
+}
+
 /// `--input-shape NAME=DIMS` for each input_<i>.pb in `testData` that names
-/// its input and is not already given in `compileArgs`: an ONNX model with
-/// symbolic dimensions is compiled for the test's shapes (a static input
-/// whose shape differs is then nnapi-compile's clear error). A file that
-/// cannot be read is left for the checks after loading to report.
+/// its input and is not already given in `compileArgs` (nor bound to a
+/// constant with --input-value): an ONNX model with symbolic dimensions is
+/// compiled for the test's shapes (a static input whose shape differs is
+/// then nnapi-compile's clear error). A file that cannot be read is left
+/// for the checks after loading to report.
 std::vector<std::string>
 testDataShapeArgs(const std::string &testData,
                   const std::vector<std::string> &compileArgs) {
+  std::vector<std::string> given =
+      compileArgValues(compileArgs, "--input-shape");
+  std::vector<std::string> bound =
+      compileArgValues(compileArgs, "--input-value");
   std::vector<std::string> args;
   for (size_t i = 0;; ++i) {
     std::string path = testData + "/input_" + std::to_string(i) + ".pb";
@@ -302,18 +332,8 @@ testDataShapeArgs(const std::string &testData,
       break;
     ProtoTensor t;
     std::string error;
-    if (!readTensorProto(path, t, error) || t.name.empty())
-      continue;
-    bool given = false;
-    for (size_t k = 0; k < compileArgs.size(); ++k) {
-      const std::string &a = compileArgs[k];
-      std::string spec = a.rfind("--input-shape=", 0) == 0 ? a.substr(14)
-                         : a == "--input-shape" && k + 1 < compileArgs.size()
-                             ? compileArgs[k + 1]
-                             : "";
-      given |= spec.rfind(t.name + "=", 0) == 0;
-    }
-    if (given)
+    if (!readTensorProto(path, t, error) || t.name.empty() ||
+        namesInput(given, t.name) || namesInput(bound, t.name))
       continue;
     std::string dims;
     for (size_t d = 0; d < t.dims.size(); ++d)
@@ -496,19 +516,25 @@ int runMain(int argc, char **argv) {
   // each checked against the model's signature.
   std::vector<ProtoTensor> testInputs, testOutputs;
   if (!testData.empty()) {
+    auto read = [&](const char *kind, size_t i, ProtoTensor &t) {
+      return readTensorProto(
+          testData + "/" + kind + "_" + std::to_string(i) + ".pb", t, error);
+    };
+    auto check = [&](const char *kind, size_t i, size_t specIndex,
+                     const TensorSpec &spec, const ProtoTensor &t) {
+      if (t.dtype == spec.dtype && t.dims == spec.dims)
+        return true;
+      error = testData + "/" + kind + "_" + std::to_string(i) + ".pb holds " +
+              t.dtype + " " + shapeString(t.dims) + ", " + kind + " " +
+              std::to_string(specIndex) + " ('" + spec.name + "') is " +
+              spec.dtype + " " + shapeString(spec.dims);
+      return false;
+    };
     auto load = [&](const char *kind, size_t i, const TensorSpec &spec,
                     std::vector<ProtoTensor> &into) {
-      std::string path =
-          testData + "/" + kind + "_" + std::to_string(i) + ".pb";
       ProtoTensor t;
-      if (!readTensorProto(path, t, error))
+      if (!read(kind, i, t) || !check(kind, i, i, spec, t))
         return false;
-      if (t.dtype != spec.dtype || t.dims != spec.dims) {
-        error = path + " holds " + t.dtype + " " + shapeString(t.dims) + ", " +
-                kind + " " + std::to_string(i) + " ('" + spec.name + "') is " +
-                spec.dtype + " " + shapeString(spec.dims);
-        return false;
-      }
       into.push_back(std::move(t));
       return true;
     };
@@ -517,16 +543,29 @@ int runMain(int argc, char **argv) {
       std::string path = testData + "/input_" + std::to_string(i) + ".pb";
       return stat(path.c_str(), &st) == 0;
     };
-    size_t given = 0;
-    while (exists(given))
-      ++given;
-    if (given != sig.inputs.size())
-      return usageError("'" + testData + "' has " + std::to_string(given) +
-                        " inputs, the model " +
-                        std::to_string(sig.inputs.size()));
-    for (size_t i = 0; i < sig.inputs.size(); ++i)
-      if (!load("input", i, sig.inputs[i], testInputs))
+    // Inputs bound to constants at compile time (--compile-arg
+    // --input-value NAME=...) are in the test data but not in the model.
+    std::vector<std::string> bound =
+        compileArgValues(compileArgs, "--input-value");
+    size_t given = 0, skipped = 0;
+    for (; exists(given); ++given) {
+      ProtoTensor t;
+      if (!read("input", given, t))
         return usageError(error);
+      if (!t.name.empty() && namesInput(bound, t.name)) {
+        ++skipped;
+        continue;
+      }
+      size_t next = testInputs.size();
+      if (next < sig.inputs.size() &&
+          !check("input", given, next, sig.inputs[next], t))
+        return usageError(error);
+      testInputs.push_back(std::move(t));
+    }
+    if (given - skipped != sig.inputs.size())
+      return usageError(
+          "'" + testData + "' has " + std::to_string(given - skipped) +
+          " inputs, the model " + std::to_string(sig.inputs.size()));
     for (size_t i = 0; i < sig.outputs.size(); ++i)
       if (!load("output", i, sig.outputs[i], testOutputs))
         return usageError(error);

@@ -18,6 +18,7 @@
 
 #include "Importer.h"
 #include "ONNXLoader.h"
+#include "ONNXSchemas.h"
 #include "OpRegistry.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -557,6 +558,13 @@ FailureOr<RankedTensorType> Importer::outputType(const onnx::NodeProto &node,
   if (it == inferred.end())
     return nodeError(node) << "ONNX shape inference gave output '"
                            << node.output(i) << "' no type";
+  if (it->second->has_tensor_type() && !isStatic(*it->second))
+    return nodeError(node)
+           << "the shape of output '" << node.output(i)
+           << "' is not known at compile time (it depends on runtime "
+              "values or symbolic dimensions); give the graph inputs' shapes "
+              "with --input-shape NAME=DIMS, or bind inputs that decide "
+              "shapes with --input-value NAME=FILE.pb";
   return tensorType(*it->second, "output '" + node.output(i) + "'");
 }
 
@@ -695,6 +703,13 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node) {
     return nodeError(node) << "operators of domain '" << node.domain()
                            << "' are not supported";
   NodeContext context(*this, node);
+  // Handlers read the inputs ONNX requires without checking for them: an
+  // empty name stands only for an optional input left out.
+  for (int i = 0; i < node.input_size(); ++i)
+    if (node.input(i).empty() &&
+        !nnapi_mlir::onnx_frontend::inputMayBeEmpty(op, opset, i))
+      return nodeError(node)
+             << "input " << i << " is empty, but the operator requires it";
   for (int i = 0; i < node.input_size(); ++i)
     if (context.has(i) && !values.count(node.input(i)) &&
         !constantOf(node.input(i)))
@@ -950,6 +965,7 @@ mlir::nnapi::importONNX(StringRef data, StringRef name, MLIRContext *context,
   nnapi_mlir::onnx_frontend::LoadOptions load;
   load.minOpset = kMinONNXOpset;
   load.inputShapes = &options.inputShapes;
+  load.inputValues = &options.inputValues;
   if (!nnapi_mlir::onnx_frontend::loadONNXModel(data.str(), name.str(), load,
                                                 model, error)) {
     emitError(FileLineColLoc::get(context, name, 0, 0)) << error;
@@ -996,6 +1012,28 @@ bool mlir::nnapi::parseONNXInputShape(StringRef spec,
   }
   if (!options.inputShapes.emplace(name.str(), shape).second) {
     error = "--input-shape gives input '" + name.str() + "' twice";
+    return false;
+  }
+  return true;
+}
+
+bool mlir::nnapi::parseONNXInputValue(StringRef spec,
+                                      ONNXImportOptions &options,
+                                      std::string &error) {
+  auto [name, path] = spec.split('=');
+  if (name.empty() || path.empty()) {
+    error = "--input-value '" + spec.str() + "' is not NAME=FILE.pb";
+    return false;
+  }
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  if (!buffer) {
+    error = "--input-value: cannot read '" + path.str() +
+            "': " + buffer.getError().message();
+    return false;
+  }
+  if (!options.inputValues.emplace(name.str(), (*buffer)->getBuffer().str())
+           .second) {
+    error = "--input-value gives input '" + name.str() + "' twice";
     return false;
   }
   return true;

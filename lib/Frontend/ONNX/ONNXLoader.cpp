@@ -132,6 +132,54 @@ setInputShapes(onnx::ModelProto &model, const std::string &path,
   return true;
 }
 
+/// Turns the graph inputs named in `values` into initializers holding
+/// them; each value must have the input's element type and a shape that
+/// fits its declaration.
+static bool setInputValues(onnx::ModelProto &model, const std::string &path,
+                           const std::map<std::string, std::string> &values,
+                           std::string &error) {
+  onnx::GraphProto &graph = *model.mutable_graph();
+  for (const auto &[name, bytes] : values) {
+    int index = -1;
+    for (int i = 0; i < graph.input_size(); ++i)
+      if (graph.input(i).name() == name)
+        index = i;
+    bool isInitializer = false;
+    for (const auto &t : graph.initializer())
+      isInitializer |= t.name() == name;
+    if (index < 0 || isInitializer) {
+      error = "'" + path + "': --input-value names '" + name +
+              "', which is not a graph input";
+      return false;
+    }
+    onnx::TensorProto value;
+    if (!value.ParseFromString(bytes)) {
+      error = "'" + path + "': --input-value for '" + name +
+              "' is not an ONNX TensorProto";
+      return false;
+    }
+    const onnx::TypeProto &type = graph.input(index).type();
+    bool ok = type.has_tensor_type() &&
+              type.tensor_type().elem_type() == value.data_type();
+    if (ok && type.tensor_type().has_shape()) {
+      const auto &shape = type.tensor_type().shape();
+      ok = shape.dim_size() == value.dims_size();
+      for (int d = 0; ok && d < shape.dim_size(); ++d)
+        ok = !shape.dim(d).has_dim_value() ||
+             shape.dim(d).dim_value() == value.dims(d);
+    }
+    if (!ok) {
+      error = "'" + path + "': --input-value for '" + name +
+              "' does not match the input's declared element type and shape";
+      return false;
+    }
+    value.set_name(name);
+    *graph.add_initializer() = value;
+    graph.mutable_input()->DeleteSubrange(index, 1);
+  }
+  return true;
+}
+
 /// ONNX's version converter needs the input shapes of some nodes (the
 /// broadcasting and Softmax adapters), which exported models rarely record:
 /// the model's shapes are inferred first, at its own opset. That inference
@@ -362,6 +410,9 @@ bool loadONNXModel(const std::string &data, const std::string &path,
       return false;
     if (options.inputShapes &&
         !setInputShapes(model, path, *options.inputShapes, error))
+      return false;
+    if (options.inputValues &&
+        !setInputValues(model, path, *options.inputValues, error))
       return false;
     if (opset < options.minOpset) {
       inferBeforeConversion(model);

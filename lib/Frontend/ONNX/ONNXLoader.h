@@ -30,6 +30,9 @@ struct LoadOptions {
   /// Shapes that replace graph inputs' declared ones, by name (see
   /// mlir::nnapi::ONNXImportOptions::inputShapes); may be null.
   const std::map<std::string, std::vector<int64_t>> *inputShapes = nullptr;
+  /// Serialized TensorProtos that replace graph inputs, by name (see
+  /// mlir::nnapi::ONNXImportOptions::inputValues); may be null.
+  const std::map<std::string, std::string> *inputValues = nullptr;
 };
 
 /// Parses the serialized model `data` (from `name`, for messages), sets the

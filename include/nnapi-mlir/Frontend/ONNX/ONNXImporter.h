@@ -37,6 +37,12 @@ struct ONNXImportOptions {
   /// batch, height or width) is specialised; every other input must be
   /// static already.
   std::map<std::string, std::vector<int64_t>> inputShapes;
+  /// Values for graph inputs, by input name, as serialized ONNX
+  /// TensorProtos: each input becomes a constant (its element type and
+  /// shape must match the declaration), so inputs that decide shapes (a
+  /// Reshape's shape, Resize's scales, TopK's K, axes) can be fed at compile
+  /// time. The compiled model no longer takes them.
+  std::map<std::string, std::string> inputValues;
 };
 
 /// Imports the model at `path`. On failure returns null after emitting
@@ -53,6 +59,12 @@ OwningOpRef<ModuleOp> importONNX(llvm::StringRef data, llvm::StringRef name,
 /// Parses `spec`, "NAME=D0xD1x..." (a scalar: "NAME="), into `options`;
 /// false with `error` if it is malformed or NAME was given before.
 bool parseONNXInputShape(llvm::StringRef spec, ONNXImportOptions &options,
+                         std::string &error);
+
+/// Reads `spec`, "NAME=FILE.pb" (an ONNX TensorProto file, as in ONNX test
+/// directories), into `options`; false with `error` if it is malformed, the
+/// file unreadable or NAME given before.
+bool parseONNXInputValue(llvm::StringRef spec, ONNXImportOptions &options,
                          std::string &error);
 
 /// The ONNX operator types (default domain) the importer handles.

@@ -152,6 +152,19 @@ def main():
          [("y", x * 2), ("v", (u + u - np.uint8(7)).astype(np.uint8)),
           ("w", u > 7)])
 
+    # A Reshape whose shape is a graph input, bound at compile time with
+    # --input-value.
+    shaped = model(
+        "shaped",
+        [helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")],
+        [f("x", [2, 6]),
+         helper.make_tensor_value_info("shape", TensorProto.INT64, [2])],
+        [f("y", ["a", "b"])])
+    x = rng.uniform(-1, 1, size=(2, 6)).astype(np.float32)
+    save(out, "shaped", shaped,
+         [("x", x), ("shape", np.array([3, 4], np.int64))],
+         [("y", x.reshape(3, 4))])
+
     # Newer than Debian's libonnx 1.12 (opset 17, IR version 8).
     relu = [helper.make_node("Relu", ["x"], ["y"], name="relu")]
     m = model("new", relu, [f("x", [2])], [f("y", [2])], opset=18)
