@@ -375,7 +375,10 @@ Comparison compare(const TensorSpec &spec, const uint8_t *actual,
     c.maxAbs = std::max(c.maxAbs, diff);
     if (b != 0 && std::isfinite(b))
       c.maxRel = std::max(c.maxRel, diff / std::fabs(b));
-    if (!(diff <= atol + rtol * std::fabs(b)))
+    // (NaN where the reference has NaN matches: |b| must not make the
+    // tolerance NaN.)
+    double tolerance = atol + (std::isnan(b) ? 0 : rtol * std::fabs(b));
+    if (!(diff <= tolerance))
       ++c.mismatches;
   }
   return c;

@@ -165,6 +165,13 @@ def main():
          [("x", x), ("shape", np.array([3, 4], np.int64))],
          [("y", x.reshape(3, 4))])
 
+    # NaN where the reference has NaN is a match (Sqrt of negative numbers).
+    sqrt = model("sqrt", [helper.make_node("Sqrt", ["x"], ["y"])],
+                 [f("x", [4])], [f("y", [4])])
+    x = np.array([-1, 4, -0.5, 9], np.float32)
+    with np.errstate(invalid="ignore"):
+        save(out, "sqrt", sqrt, [("x", x)], [("y", np.sqrt(x))])
+
     # Newer than Debian's libonnx 1.12 (opset 17, IR version 8).
     relu = [helper.make_node("Relu", ["x"], ["y"], name="relu")]
     m = model("new", relu, [f("x", [2])], [f("y", [2])], opset=18)
