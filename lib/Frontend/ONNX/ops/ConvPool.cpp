@@ -12,6 +12,8 @@
 
 #include "nnapi-mlir/Dialect/NNAPI/IR/Constants.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::nnapi;
 using namespace mlir::nnapi::onnx_import;
@@ -19,6 +21,107 @@ using namespace mlir::nnapi::onnx_import;
 namespace {
 
 /// Conv, ConvTranspose, MaxPool, AveragePool.
+/// A pool TOSA's 2-D pools cannot express (3-D windows, dilations) as the
+/// maximum or mean of one strided slice of the padded input per kernel
+/// position: the window's elements for every output at once. Runs on the
+/// host, or as NNAPI SLICE/MAXIMUM/ADD where a partition takes them. The
+/// mean divides by a compile-time count per output (positions inside the
+/// input, or inside input and pads with count_include_pad).
+LogicalResult slicedPool(NodeContext &ctx, ArrayRef<int64_t> kernel,
+                         ArrayRef<int64_t> stride, ArrayRef<int64_t> dilation,
+                         ArrayRef<int64_t> pads, ArrayRef<int64_t> outDims,
+                         bool countIncludePad) {
+  constexpr int64_t kMaxWindow = 343; // 7 x 7 x 7
+  Importer &imp = ctx.imp;
+  OpBuilder &b = ctx.b;
+  bool isMax = ctx.opType() == "MaxPool";
+  Value x = ctx.in(0);
+  RankedTensorType xt = imp.typeOf(x);
+  Type f = xt.getElementType();
+  int64_t spatial = xt.getRank() - 2;
+  int64_t window = product(kernel);
+  if (window > kMaxWindow)
+    return ctx.error() << "a window of " << window << " elements is too large "
+                       << "for a 3-D or dilated pool (at most " << kMaxWindow
+                       << ")";
+  // Pad so that every window position of every output is inside.
+  Shape padded(xt.getShape()), padList(2 * xt.getRank(), 0);
+  for (int64_t i = 0; i < spatial; ++i) {
+    int64_t need =
+        (outDims[i] - 1) * stride[i] + (kernel[i] - 1) * dilation[i] + 1;
+    int64_t begin = pads[i];
+    int64_t end = std::max<int64_t>(need - begin - xt.getDimSize(2 + i), 0);
+    padList[2 * (2 + i)] = begin;
+    padList[2 * (2 + i) + 1] = end;
+    padded[2 + i] += begin + end;
+  }
+  if (llvm::any_of(padList, [](int64_t p) { return p != 0; }))
+    x = b.create<tosa::PadOp>(
+        ctx.loc, RankedTensorType::get(padded, f), x,
+        imp.constant(DenseElementsAttr::get(
+            RankedTensorType::get({xt.getRank(), 2}, b.getI64Type()),
+            ArrayRef<int64_t>(padList))),
+        imp.splat(f, {}, isMax ? -INFINITY : 0));
+  Value acc;
+  SmallVector<int64_t> offset(spatial, 0);
+  for (int64_t k = 0; k < window; ++k) {
+    int64_t rest = k;
+    for (int64_t i = spatial - 1; i >= 0; --i) {
+      offset[i] = rest % kernel[i];
+      rest /= kernel[i];
+    }
+    Shape start(xt.getRank(), 0), size(padded);
+    for (int64_t i = 0; i < spatial; ++i) {
+      start[2 + i] = offset[i] * dilation[i];
+      size[2 + i] = (outDims[i] - 1) * stride[i] + 1;
+    }
+    Value part = b.create<tosa::SliceOp>(
+        ctx.loc, RankedTensorType::get(size, f), x,
+        b.getDenseI64ArrayAttr(start), b.getDenseI64ArrayAttr(size));
+    for (int64_t i = 0; i < spatial; ++i)
+      if (stride[i] > 1)
+        part = imp.everyNth(part, 2 + i, stride[i], outDims[i]);
+    acc = !acc    ? part
+          : isMax ? imp.binary<tosa::MaximumOp>(acc, part)
+                  : imp.binary<tosa::AddOp>(acc, part);
+  }
+  if (!isMax) {
+    // How many window positions each output averages over.
+    Shape countShape(2, 1);
+    countShape.append(outDims.begin(), outDims.end());
+    int64_t outputs = product(outDims);
+    SmallVector<float> scale;
+    for (int64_t o = 0; o < outputs; ++o) {
+      SmallVector<int64_t> at(spatial);
+      int64_t rest = o;
+      for (int64_t i = spatial - 1; i >= 0; --i) {
+        at[i] = rest % outDims[i];
+        rest /= outDims[i];
+      }
+      int64_t count = 1;
+      for (int64_t i = 0; i < spatial; ++i) {
+        int64_t lo = countIncludePad ? -pads[i] : 0;
+        int64_t hi =
+            xt.getDimSize(2 + i) + (countIncludePad ? pads[i + spatial] : 0);
+        int64_t inside = 0;
+        for (int64_t t = 0; t < kernel[i]; ++t) {
+          int64_t pos = at[i] * stride[i] - pads[i] + t * dilation[i];
+          inside += pos >= lo && pos < hi;
+        }
+        count *= inside;
+      }
+      scale.push_back(count ? 1.0f / float(count) : 0.0f);
+    }
+    Value counts =
+        imp.castTo(imp.constant(DenseElementsAttr::get(
+                       RankedTensorType::get(countShape, b.getF32Type()),
+                       ArrayRef(scale))),
+                   f);
+    acc = imp.mul(acc, counts);
+  }
+  return ctx.setResult(acc);
+}
+
 LogicalResult importWindowOp(NodeContext &ctx) {
   Importer &imp = ctx.imp;
   OpBuilder &builder = ctx.b;
@@ -29,9 +132,9 @@ LogicalResult importWindowOp(NodeContext &ctx) {
   Value x = ctx.in(0);
   RankedTensorType xt = imp.typeOf(x);
   int64_t spatial = xt.getRank() - 2;
-  if (spatial != 1 && spatial != 2)
-    return ctx.error() << "only 1-D and 2-D windows are supported (input "
-                          "has rank "
+  if (spatial != 1 && spatial != 2 && !(isPool && spatial == 3))
+    return ctx.error() << "only 1-D and 2-D windows (and 3-D pools) are "
+                          "supported (input has rank "
                        << xt.getRank() << ")";
   if (!isa<FloatType>(xt.getElementType()))
     return ctx.error() << "integer inputs are not supported";
@@ -62,8 +165,6 @@ LogicalResult importWindowOp(NodeContext &ctx) {
       int64_t(pads.size()) != 2 * spatial)
     return ctx.error() << "strides, dilations and pads must match the "
                        << spatial << " spatial dimensions";
-  if (isPool && llvm::any_of(dilation, [](int64_t d) { return d != 1; }))
-    return ctx.error() << "dilations other than 1 are not supported";
   Shape in(xt.getShape().drop_front(2)),
       outDims(outType->getShape().drop_front(2));
   std::string autoPad = ctx.stringAttr("auto_pad", "NOTSET");
@@ -98,6 +199,10 @@ LogicalResult importWindowOp(NodeContext &ctx) {
   }
   bool countIncludePad =
       op == "AveragePool" && ctx.intAttr("count_include_pad", 0);
+  if (isPool && (spatial == 3 ||
+                 llvm::any_of(dilation, [](int64_t d) { return d != 1; })))
+    return slicedPool(ctx, kernel, stride, dilation, pads, outDims,
+                      countIncludePad);
 
   // NCHW -> NHWC, lifting 1-D windows to 2-D with a unit width.
   if (spatial == 1) {
@@ -304,11 +409,16 @@ void mlir::nnapi::onnx_import::registerConvPoolOps(OpRegistry &registry) {
        "tosa.transpose_conv2d (NHWC)", "TRANSPOSE_CONV_2D (3)",
        "output_padding that extends the output; dilation, groups "
        "unsupported"},
-      {"", "MaxPool", lo, hi, importWindowOp, "tosa.max_pool2d (NHWC)",
-       "MAX_POOL_2D (1)", "Indices output, dilation, 3-D unsupported"},
+      {"", "MaxPool", lo, hi, importWindowOp,
+       "tosa.max_pool2d (NHWC); 3-D or dilated: maximum of strided slices",
+       "MAX_POOL_2D (1); SLICE, MAXIMUM (3) for 3-D or dilated",
+       "Indices output unsupported"},
       {"", "AveragePool", lo, hi, importWindowOp,
-       "tosa.avg_pool2d (NHWC; explicit tosa.pad for count_include_pad)",
-       "AVERAGE_POOL_2D (1)", "1-D lifted to 2-D; 3-D unsupported"},
+       "tosa.avg_pool2d (NHWC; explicit tosa.pad for count_include_pad; "
+       "1-D lifted to 2-D); 3-D or dilated: mean of strided slices",
+       "AVERAGE_POOL_2D (1); SLICE (3), ADD (1), MUL (1) for 3-D or "
+       "dilated",
+       "-"},
       {"", "GlobalAveragePool", lo, hi, importGlobalPool,
        "rank 4: transposes + tosa.avg_pool2d; else tosa.reduce_sum + "
        "tosa.mul",

@@ -37,9 +37,10 @@ def main():
             [f("x", [2, 3, 3])], [f("y", [2]), f("z", [2])]),
         # A supported operator with an unsupported attribute value.
         "unsupported_attr": model(
-            [helper.make_node("MaxPool", ["x"], ["y"], name="pool",
-                              kernel_shape=[2, 2], dilations=[2, 2])],
-            [f("x", [1, 1, 6, 6])], [f("y", [1, 1, 4, 4])]),
+            [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="deconv",
+                              dilations=[2, 2])],
+            [f("x", [1, 1, 4, 4])], [f("y", [1, 1, 6, 6])],
+            [helper.make_tensor("w", TensorProto.FLOAT, [1, 1, 2, 2], [1, 2, 3, 4])]),
         # LayerNormalization computing its statistics in another type.
         "layernorm_stash": model(
             [helper.make_node("LayerNormalization", ["x", "g"], ["y"],
@@ -113,6 +114,10 @@ def main():
             [f("x", [2, 3])],
             [f("v", [2, 0]), helper.make_tensor_value_info("i", TensorProto.INT64, [2, 0])],
             [helper.make_tensor("k", TensorProto.INT64, [1], [0])]),
+        "pool3d_huge_window": model(
+            [helper.make_node("MaxPool", ["x"], ["y"], name="pool3d",
+                              kernel_shape=[8, 8, 8])],
+            [f("x", [1, 1, 8, 8, 8])], [f("y", [1, 1, 1, 1, 1])]),
         "castlike_to_int": model(
             [helper.make_node("CastLike", ["x", "like"], ["y"], name="castlike")],
             [f("x", [2]), helper.make_tensor_value_info("like", TensorProto.INT32, [1])],

@@ -25,6 +25,29 @@ def build(out, name, nodes, inputs, outputs, feeds, expected, inits=(),
     save(out, name, m, feeds, expected)
 
 
+def pool(x, kernel, strides, pads, dilations, kind, include_pad=False):
+    """A direct N-D pool over the last len(kernel) axes (numpy loops)."""
+    k = len(kernel)
+    spatial = x.shape[-k:]
+    out = [(spatial[i] + pads[i] + pads[i + k] - (kernel[i] - 1) * dilations[i] - 1)
+           // strides[i] + 1 for i in range(k)]
+    y = np.zeros(x.shape[:-k] + tuple(out), np.float64)
+    for o in np.ndindex(*out):
+        values, count = [], 0
+        for t in np.ndindex(*kernel):
+            pos = [o[i] * strides[i] - pads[i] + t[i] * dilations[i] for i in range(k)]
+            inside = all(0 <= pos[i] < spatial[i] for i in range(k))
+            in_pads = all(-pads[i] <= pos[i] < spatial[i] + pads[i + k] for i in range(k))
+            if inside:
+                values.append(x[(Ellipsis,) + tuple(pos)])
+            count += inside or (include_pad and in_pads)
+            if include_pad and in_pads and not inside:
+                values.append(np.zeros(x.shape[:-k]))
+        stacked = np.stack(values)
+        y[(Ellipsis,) + o] = stacked.max(0) if kind == "max" else stacked.sum(0) / count
+    return y.astype(np.float32)
+
+
 def vi(name, shape, t=TensorProto.FLOAT):
     return helper.make_tensor_value_info(name, t, shape)
 
@@ -96,6 +119,30 @@ def main():
          [("batched", np.einsum("...ij,...jk->...ik", a, b)),
           ("implicit", np.einsum("bij,ik", a, c)),
           ("summed", np.einsum("bij->jb", a))])
+
+    # Pools TOSA's 2-D pools cannot express: 3-D windows with pads (with
+    # and without the pads counted) and a dilated 2-D max pool.
+    x3 = rng.uniform(-1, 1, size=(1, 2, 4, 5, 5)).astype(np.float32)
+    x2 = rng.uniform(-1, 1, size=(1, 1, 7, 7)).astype(np.float32)
+    k3, s3, p3 = [2, 3, 3], [1, 2, 2], [0, 1, 1, 1, 1, 1]
+    build(out, "pools",
+          [helper.make_node("AveragePool", ["x3"], ["avg"], kernel_shape=k3,
+                            strides=s3, pads=p3),
+           helper.make_node("AveragePool", ["x3"], ["avg_pads"], kernel_shape=k3,
+                            strides=s3, pads=p3, count_include_pad=1),
+           helper.make_node("MaxPool", ["x3"], ["max3"], kernel_shape=k3,
+                            strides=s3, pads=p3),
+           helper.make_node("MaxPool", ["x2"], ["dilated"], kernel_shape=[3, 3],
+                            pads=[1, 1, 1, 1], dilations=[2, 2])],
+          [vi("x3", [1, 2, 4, 5, 5]), vi("x2", [1, 1, 7, 7])],
+          [vi("avg", [1, 2, 4, 3, 3]), vi("avg_pads", [1, 2, 4, 3, 3]),
+           vi("max3", [1, 2, 4, 3, 3]), vi("dilated", [1, 1, 5, 5])],
+          [("x3", x3), ("x2", x2)],
+          [("avg", pool(x3, k3, s3, p3, [1, 1, 1], "avg")),
+           ("avg_pads", pool(x3, k3, s3, p3, [1, 1, 1], "avg", True)),
+           ("max3", pool(x3, k3, s3, p3, [1, 1, 1], "max")),
+           ("dilated", pool(x2, [3, 3], [1, 1], [1, 1, 1, 1], [2, 2], "max"))],
+          opset=13)
 
     # TopK with a constant K as detection heads write it; ties (the two
     # 0.5s) go to the lower index.
