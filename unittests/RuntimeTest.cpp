@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <atomic>
+#include <chrono>
 #include <dlfcn.h>
 #include <thread>
 
@@ -92,6 +93,12 @@ TEST_F(Runtime, ResetWhileOtherThreadsExecute) {
         ++runs;
       }
     });
+  // Let the threads get going first: on a loaded machine (CI's ASan build)
+  // the loop below finished before any of them had run once. Bounded, so
+  // that a runtime that never executes fails below instead of hanging.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (runs < 8 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::yield();
   for (int i = 0; i < 200; ++i) {
     if (i % 2)
       nnapi_rt_reset();
