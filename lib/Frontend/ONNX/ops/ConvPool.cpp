@@ -35,6 +35,11 @@ LogicalResult slicedPool(NodeContext &ctx, ArrayRef<int64_t> kernel,
   Importer &imp = ctx.imp;
   OpBuilder &b = ctx.b;
   bool isMax = ctx.opType() == "MaxPool";
+  bool isLp = ctx.opType() == "LpPool";
+  bool withIndices = isMax && ctx.node.output_size() > 1;
+  int64_t p = ctx.intAttr("p", 2);
+  if (isLp && p < 1)
+    return ctx.error() << "p must be 1 or more, got " << p;
   Value x = ctx.in(0);
   RankedTensorType xt = imp.typeOf(x);
   Type f = xt.getElementType();
@@ -55,14 +60,20 @@ LogicalResult slicedPool(NodeContext &ctx, ArrayRef<int64_t> kernel,
     padList[2 * (2 + i) + 1] = end;
     padded[2 + i] += begin + end;
   }
-  if (llvm::any_of(padList, [](int64_t p) { return p != 0; }))
+  // LpPool sums |x|^p.
+  if (isLp)
+    x = p == 1   ? imp.unary("tosa.abs", x)
+        : p == 2 ? imp.mul(x, x)
+                 : imp.binary<tosa::PowOp>(imp.unary("tosa.abs", x),
+                                           imp.scalarLike(x, double(p)));
+  if (llvm::any_of(padList, [](int64_t q) { return q != 0; }))
     x = b.create<tosa::PadOp>(
         ctx.loc, RankedTensorType::get(padded, f), x,
         imp.constant(DenseElementsAttr::get(
             RankedTensorType::get({xt.getRank(), 2}, b.getI64Type()),
             ArrayRef<int64_t>(padList))),
         imp.splat(f, {}, isMax ? -INFINITY : 0));
-  Value acc;
+  Value acc, bestIndex;
   SmallVector<int64_t> offset(spatial, 0);
   for (int64_t k = 0; k < window; ++k) {
     int64_t rest = k;
@@ -81,9 +92,60 @@ LogicalResult slicedPool(NodeContext &ctx, ArrayRef<int64_t> kernel,
     for (int64_t i = 0; i < spatial; ++i)
       if (stride[i] > 1)
         part = imp.everyNth(part, 2 + i, stride[i], outDims[i]);
+    if (withIndices) {
+      // Where this kernel position reads from in its plane (h * W + w;
+      // plane offsets added at the end), taken where it beats the best so
+      // far: strictly greater, so the first maximum wins.
+      SmallVector<int64_t> where;
+      for (int64_t o = 0; o < product(outDims); ++o) {
+        int64_t rest = o, flat = 0;
+        SmallVector<int64_t> at(spatial);
+        for (int64_t i = spatial - 1; i >= 0; --i) {
+          at[i] = rest % outDims[i];
+          rest /= outDims[i];
+        }
+        // Row-major within the plane, or column-major for storage_order 1.
+        bool columnMajor = ctx.intAttr("storage_order", 0) != 0;
+        for (int64_t k = 0; k < spatial; ++k) {
+          int64_t i = columnMajor ? spatial - 1 - k : k;
+          flat = flat * xt.getDimSize(2 + i) + at[i] * stride[i] - pads[i] +
+                 offset[i] * dilation[i];
+        }
+        where.push_back(flat);
+      }
+      Shape whereShape(2, 1);
+      whereShape.append(outDims.begin(), outDims.end());
+      Value here = imp.constant(DenseElementsAttr::get(
+          RankedTensorType::get(whereShape, b.getI64Type()),
+          ArrayRef<int64_t>(where)));
+      bestIndex = !acc ? here
+                       : select(ctx, compare<tosa::GreaterOp>(ctx, part, acc),
+                                here, bestIndex);
+    }
     acc = !acc    ? part
           : isMax ? imp.binary<tosa::MaximumOp>(acc, part)
                   : imp.binary<tosa::AddOp>(acc, part);
+  }
+  if (isLp)
+    return ctx.setResult(p == 1
+                             ? acc
+                             : imp.binary<tosa::PowOp>(
+                                   acc, imp.scalarLike(acc, 1.0 / double(p))));
+  if (withIndices) {
+    if (failed(ctx.define(0, acc)))
+      return failure();
+    // Plane offsets: (n * C + c) * (the plane's size).
+    int64_t planes = xt.getDimSize(0) * xt.getDimSize(1);
+    int64_t planeSize = product(xt.getShape().drop_front(2));
+    SmallVector<int64_t> base;
+    for (int64_t q = 0; q < planes; ++q)
+      base.push_back(q * planeSize);
+    Shape baseShape = {xt.getDimSize(0), xt.getDimSize(1)};
+    baseShape.append(spatial, 1);
+    Value planeBase = imp.constant(
+        DenseElementsAttr::get(RankedTensorType::get(baseShape, b.getI64Type()),
+                               ArrayRef<int64_t>(base)));
+    return ctx.define(1, imp.binary<tosa::AddOp>(bestIndex, planeBase));
   }
   if (!isMax) {
     // How many window positions each output averages over.
@@ -141,8 +203,6 @@ LogicalResult importWindowOp(NodeContext &ctx) {
   FailureOr<RankedTensorType> outType = ctx.out();
   if (failed(outType))
     return failure();
-  if (isPool && ctx.node.output_size() > 1)
-    return ctx.error() << "the Indices output is not supported";
   Value w = isPool ? Value() : ctx.in(1);
   DenseElementsAttr wConst = isPool ? DenseElementsAttr() : ctx.cst(1);
   Shape kernel;
@@ -199,7 +259,7 @@ LogicalResult importWindowOp(NodeContext &ctx) {
   }
   bool countIncludePad =
       op == "AveragePool" && ctx.intAttr("count_include_pad", 0);
-  if (isPool && (spatial == 3 ||
+  if (isPool && (spatial == 3 || op == "LpPool" || ctx.node.output_size() > 1 ||
                  llvm::any_of(dilation, [](int64_t d) { return d != 1; })))
     return slicedPool(ctx, kernel, stride, dilation, pads, outDims,
                       countIncludePad);
@@ -411,8 +471,11 @@ void mlir::nnapi::onnx_import::registerConvPoolOps(OpRegistry &registry) {
        "unsupported"},
       {"", "MaxPool", lo, hi, importWindowOp,
        "tosa.max_pool2d (NHWC); 3-D or dilated: maximum of strided slices",
-       "MAX_POOL_2D (1); SLICE, MAXIMUM (3) for 3-D or dilated",
-       "Indices output unsupported"},
+       "MAX_POOL_2D (1); SLICE, MAXIMUM (3) for 3-D, dilated or with Indices",
+       "Indices: strided slices, positions compared"},
+      {"", "LpPool", lo, hi, importWindowOp,
+       "|x|^p, sum of strided slices of the padded input, ^(1/p)",
+       "ABS, POW, SLICE (3), ADD (1)", "-"},
       {"", "AveragePool", lo, hi, importWindowOp,
        "tosa.avg_pool2d (NHWC; explicit tosa.pad for count_include_pad; "
        "1-D lifted to 2-D); 3-D or dilated: mean of strided slices",

@@ -118,6 +118,10 @@ def main():
             [helper.make_node("MaxPool", ["x"], ["y"], name="pool3d",
                               kernel_shape=[8, 8, 8])],
             [f("x", [1, 1, 8, 8, 8])], [f("y", [1, 1, 1, 1, 1])]),
+        "lppool_p0": model(
+            [helper.make_node("LpPool", ["x"], ["y"], name="lp",
+                              kernel_shape=[2, 2], p=0)],
+            [f("x", [1, 1, 4, 4])], [f("y", [1, 1, 3, 3])]),
         "castlike_to_int": model(
             [helper.make_node("CastLike", ["x", "like"], ["y"], name="castlike")],
             [f("x", [2]), helper.make_tensor_value_info("like", TensorProto.INT32, [1])],

@@ -25,7 +25,7 @@ def build(out, name, nodes, inputs, outputs, feeds, expected, inits=(),
     save(out, name, m, feeds, expected)
 
 
-def pool(x, kernel, strides, pads, dilations, kind, include_pad=False):
+def pool(x, kernel, strides, pads, dilations, kind, include_pad=False, p=2):
     """A direct N-D pool over the last len(kernel) axes (numpy loops)."""
     k = len(kernel)
     spatial = x.shape[-k:]
@@ -44,7 +44,12 @@ def pool(x, kernel, strides, pads, dilations, kind, include_pad=False):
             if include_pad and in_pads and not inside:
                 values.append(np.zeros(x.shape[:-k]))
         stacked = np.stack(values)
-        y[(Ellipsis,) + o] = stacked.max(0) if kind == "max" else stacked.sum(0) / count
+        if kind == "max":
+            y[(Ellipsis,) + o] = stacked.max(0)
+        elif kind == "lp":
+            y[(Ellipsis,) + o] = (np.abs(stacked.astype(np.float64)) ** p).sum(0) ** (1.0 / p)
+        else:
+            y[(Ellipsis,) + o] = stacked.sum(0) / count
     return y.astype(np.float32)
 
 
@@ -121,7 +126,7 @@ def main():
           ("summed", np.einsum("bij->jb", a))])
 
     # Pools TOSA's 2-D pools cannot express: 3-D windows with pads (with
-    # and without the pads counted) and a dilated 2-D max pool.
+    # and without the pads counted), a dilated 2-D max pool, LpPool.
     x3 = rng.uniform(-1, 1, size=(1, 2, 4, 5, 5)).astype(np.float32)
     x2 = rng.uniform(-1, 1, size=(1, 1, 7, 7)).astype(np.float32)
     k3, s3, p3 = [2, 3, 3], [1, 2, 2], [0, 1, 1, 1, 1, 1]
@@ -133,15 +138,22 @@ def main():
            helper.make_node("MaxPool", ["x3"], ["max3"], kernel_shape=k3,
                             strides=s3, pads=p3),
            helper.make_node("MaxPool", ["x2"], ["dilated"], kernel_shape=[3, 3],
-                            pads=[1, 1, 1, 1], dilations=[2, 2])],
+                            pads=[1, 1, 1, 1], dilations=[2, 2]),
+           helper.make_node("LpPool", ["x2"], ["lp2"], kernel_shape=[2, 2],
+                            strides=[2, 2]),
+           helper.make_node("LpPool", ["x2"], ["lp3"], kernel_shape=[3, 3],
+                            pads=[1, 1, 1, 1], p=3)],
           [vi("x3", [1, 2, 4, 5, 5]), vi("x2", [1, 1, 7, 7])],
           [vi("avg", [1, 2, 4, 3, 3]), vi("avg_pads", [1, 2, 4, 3, 3]),
-           vi("max3", [1, 2, 4, 3, 3]), vi("dilated", [1, 1, 5, 5])],
+           vi("max3", [1, 2, 4, 3, 3]), vi("dilated", [1, 1, 5, 5]),
+           vi("lp2", [1, 1, 3, 3]), vi("lp3", [1, 1, 7, 7])],
           [("x3", x3), ("x2", x2)],
           [("avg", pool(x3, k3, s3, p3, [1, 1, 1], "avg")),
            ("avg_pads", pool(x3, k3, s3, p3, [1, 1, 1], "avg", True)),
            ("max3", pool(x3, k3, s3, p3, [1, 1, 1], "max")),
-           ("dilated", pool(x2, [3, 3], [1, 1], [1, 1, 1, 1], [2, 2], "max"))],
+           ("dilated", pool(x2, [3, 3], [1, 1], [1, 1, 1, 1], [2, 2], "max")),
+           ("lp2", pool(x2, [2, 2], [2, 2], [0, 0, 0, 0], [1, 1], "lp")),
+           ("lp3", pool(x2, [3, 3], [1, 1], [1, 1, 1, 1], [1, 1], "lp", p=3))],
           opset=13)
 
     # TopK with a constant K as detection heads write it; ties (the two
