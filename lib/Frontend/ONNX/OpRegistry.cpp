@@ -63,12 +63,6 @@ const OpEntry *OpRegistry::lookup(llvm::StringRef domain,
   return nullptr;
 }
 
-bool OpRegistry::knows(llvm::StringRef domain, llvm::StringRef opType) const {
-  return llvm::any_of(entries, [&](const OpEntry &e) {
-    return e.domain == domain && e.opType == opType;
-  });
-}
-
 const std::vector<std::string> &mlir::nnapi::getSupportedONNXOps() {
   static const std::vector<std::string> ops = [] {
     std::vector<std::string> list;

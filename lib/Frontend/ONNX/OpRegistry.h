@@ -53,7 +53,6 @@ public:
   /// The registry with every family registered (built once, thread-safe).
   static const OpRegistry &get();
 
-  void add(const OpEntry &entry) { entries.push_back(entry); }
   void add(llvm::ArrayRef<OpEntry> list) {
     entries.insert(entries.end(), list.begin(), list.end());
   }
@@ -61,8 +60,6 @@ public:
   /// The entry handling `opType` of `domain` at `opset`, or null.
   const OpEntry *lookup(llvm::StringRef domain, llvm::StringRef opType,
                         int64_t opset) const;
-  /// Whether any entry handles `opType` of `domain`, at any opset.
-  bool knows(llvm::StringRef domain, llvm::StringRef opType) const;
   /// Every entry, sorted by domain, operator and opset.
   llvm::ArrayRef<OpEntry> all() const { return entries; }
 

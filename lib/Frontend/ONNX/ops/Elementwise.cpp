@@ -106,24 +106,12 @@ LogicalResult importVariadic(NodeContext &ctx) {
 // Comparison, logic, selection
 //===----------------------------------------------------------------------===//
 
-/// Equal, Greater, Less, And, Or: an i1 result.
+/// Equal, Greater, Less, GreaterOrEqual, LessOrEqual, And, Or, Xor: `OpTy`
+/// with an i1 result, operands swapped for Less and LessOrEqual.
+template <typename OpTy, bool swap>
 LogicalResult importComparison(NodeContext &ctx) {
-  StringRef op = ctx.opType();
-  OpBuilder &b = ctx.b;
-  auto [x, y] = ctx.imp.broadcastPair(ctx.in(0), ctx.in(1));
-  RankedTensorType t = ctx.imp.resultOf(x, y, b.getI1Type());
-  Value result;
-  if (op == "Equal")
-    result = b.create<tosa::EqualOp>(ctx.loc, t, x, y);
-  else if (op == "Greater")
-    result = b.create<tosa::GreaterOp>(ctx.loc, t, x, y);
-  else if (op == "Less")
-    result = b.create<tosa::GreaterOp>(ctx.loc, t, y, x);
-  else if (op == "And")
-    result = b.create<tosa::LogicalAndOp>(ctx.loc, t, x, y);
-  else
-    result = b.create<tosa::LogicalOrOp>(ctx.loc, t, x, y);
-  return ctx.setResult(result);
+  return ctx.setResult(swap ? compare<OpTy>(ctx, ctx.in(1), ctx.in(0))
+                            : compare<OpTy>(ctx, ctx.in(0), ctx.in(1)));
 }
 
 LogicalResult importWhere(NodeContext &ctx) {
@@ -144,7 +132,6 @@ LogicalResult importCast(NodeContext &ctx) {
   if (std::optional<LogicalResult> folded = foldAtCompileTime(ctx))
     return *folded;
   Importer &imp = ctx.imp;
-  OpBuilder &b = ctx.b;
   FailureOr<RankedTensorType> t = ctx.out();
   if (failed(t))
     return failure();
@@ -152,13 +139,9 @@ LogicalResult importCast(NodeContext &ctx) {
   Type to = t->getElementType();
   if (ctx.isFloat(x) && isa<IntegerType>(to) && !to.isInteger(1)) {
     // ONNX truncates towards zero; TOSA's cast rounds to nearest.
-    Value zero = imp.scalarLike(x, 0);
-    auto [z, xx] = imp.broadcastPair(zero, x);
-    Value isNeg = b.create<tosa::GreaterOp>(
-        ctx.loc, imp.resultOf(z, xx, b.getI1Type()), z, xx);
-    x = b.create<tosa::SelectOp>(ctx.loc, x.getType(), isNeg,
-                                 imp.unary("tosa.ceil", x),
-                                 imp.unary("tosa.floor", x));
+    Value isNeg = compare<tosa::GreaterOp>(ctx, imp.scalarLike(x, 0), x);
+    x = select(ctx, isNeg, imp.unary("tosa.ceil", x),
+               imp.unary("tosa.floor", x));
   }
   return ctx.setResult(imp.castTo(x, to));
 }
@@ -222,16 +205,24 @@ void mlir::nnapi::onnx_import::registerElementwiseOps(OpRegistry &registry) {
       {"", "Mean", lo, hi, importVariadic, "add + mul by 1/n", "ADD, MUL (1)",
        ""},
       // Comparison, logic, selection, conversion.
-      {"", "Equal", lo, hi, importComparison, "tosa.equal",
-       "EQUAL (3); NOT_EQUAL (3) under a Not", "integer operands"},
-      {"", "Greater", lo, hi, importComparison, "tosa.greater", "GREATER (3)",
+      {"", "Equal", lo, hi, importComparison<tosa::EqualOp, false>,
+       "tosa.equal", "EQUAL (3); NOT_EQUAL (3) under a Not",
        "integer operands"},
-      {"", "Less", lo, hi, importComparison, "tosa.greater (swapped)",
-       "GREATER (3)", "integer operands"},
-      {"", "And", lo, hi, importComparison, "tosa.logical_and",
-       "LOGICAL_AND (3)", "-"},
-      {"", "Or", lo, hi, importComparison, "tosa.logical_or", "LOGICAL_OR (3)",
-       "-"},
+      {"", "Greater", lo, hi, importComparison<tosa::GreaterOp, false>,
+       "tosa.greater", "GREATER (3)", "integer operands"},
+      {"", "Less", lo, hi, importComparison<tosa::GreaterOp, true>,
+       "tosa.greater (swapped)", "GREATER (3)", "integer operands"},
+      {"", "And", lo, hi, importComparison<tosa::LogicalAndOp, false>,
+       "tosa.logical_and", "LOGICAL_AND (3)", "-"},
+      {"", "Or", lo, hi, importComparison<tosa::LogicalOrOp, false>,
+       "tosa.logical_or", "LOGICAL_OR (3)", "-"},
+      {"", "GreaterOrEqual", lo, hi,
+       importComparison<tosa::GreaterEqualOp, false>, "tosa.greater_equal",
+       "GREATER_EQUAL (3)", "-"},
+      {"", "LessOrEqual", lo, hi, importComparison<tosa::GreaterEqualOp, true>,
+       "tosa.greater_equal (operands swapped)", "GREATER_EQUAL (3)", "-"},
+      {"", "Xor", lo, hi, importComparison<tosa::LogicalXorOp, false>,
+       "tosa.logical_xor", "-", "always"},
       {"", "Not", lo, hi, importUnary, "tosa.logical_not",
        "LOGICAL_NOT (3); with an Equal, NOT_EQUAL (3)", "-"},
       {"", "Where", lo, hi, importWhere, "tosa.select", "SELECT (3)",

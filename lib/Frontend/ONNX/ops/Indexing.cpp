@@ -33,20 +33,25 @@ SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
   return strides;
 }
 
-/// Rows `rows` of `values` viewed as [1, K, C]: a tosa.gather with a
-/// constant index list, reshaped to `shape`. How the operators whose
-/// indices are compile-time values (GatherElements, GatherND, ScatterND)
-/// move data: NNAPI's GATHER or the host's gather loop.
-Value gatherRows(NodeContext &n, Value values, int64_t k, int64_t c,
-                 ArrayRef<int32_t> rows, ArrayRef<int64_t> shape) {
+/// Rows `rows` (int32, any shape, one element per row) of `values` viewed
+/// as [1, K, C]: one tosa.gather, reshaped to `shape`. How GatherElements,
+/// GatherND and ScatterND move data, whether their row numbers are
+/// compile-time constants or computed at run time: NNAPI's GATHER or the
+/// host's gather loop.
+Value gatherRows(NodeContext &n, Value values, int64_t k, int64_t c, Value rows,
+                 ArrayRef<int64_t> shape) {
   Type element = n.imp.typeOf(values).getElementType();
-  values = n.imp.reshape(values, {1, k, c});
-  int64_t w = int64_t(rows.size());
-  Value indices = n.imp.constant(DenseElementsAttr::get(
-      RankedTensorType::get({1, w}, n.b.getI32Type()), rows));
+  int64_t w = n.imp.typeOf(rows).getNumElements();
   Value gathered = n.b.create<tosa::GatherOp>(
-      n.loc, RankedTensorType::get({1, w, c}, element), values, indices);
+      n.loc, RankedTensorType::get({1, w, c}, element),
+      n.imp.reshape(values, {1, k, c}), n.imp.reshape(rows, {1, w}));
   return n.imp.reshape(gathered, shape);
+}
+
+/// Row numbers known at compile time, as an int32 constant.
+Value constantRows(NodeContext &n, ArrayRef<int32_t> rows) {
+  return n.imp.constant(DenseElementsAttr::get(
+      RankedTensorType::get({int64_t(rows.size())}, n.b.getI32Type()), rows));
 }
 
 /// The compile-time indices of input `i`, each checked against [-size,
@@ -83,45 +88,32 @@ LogicalResult importGatherElements(NodeContext &n) {
   SmallVector<int64_t> dataStrides = stridesOf(dataShape);
   if (product(dataShape) > INT32_MAX)
     return n.error() << "data of more than 2^31 - 1 elements is not supported";
+  // The flat source of each output is index * stride(axis) plus its other
+  // coordinates' part, a constant.
+  SmallVector<int32_t> base;
+  for (int64_t flat = 0; flat < product(indexShape); ++flat) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        offset += (flat / indexStrides[d]) % indexShape[d] * dataStrides[d];
+    base.push_back(int32_t(offset));
+  }
+  Value rows;
   if (!n.cst(1)) {
-    // Runtime indices: the flat source is index * stride(axis) plus the
-    // other coordinates' part, a constant.
-    SmallVector<int32_t> base;
-    for (int64_t flat = 0; flat < product(indexShape); ++flat) {
-      int64_t offset = 0;
-      for (int64_t d = 0; d < rank; ++d)
-        if (d != axis)
-          offset += (flat / indexStrides[d]) % indexShape[d] * dataStrides[d];
-      base.push_back(int32_t(offset));
-    }
     Value index = n.imp.normalizeIndices(n.in(1), dataShape[axis]);
     SmallVector<int64_t> ones(rank, 1);
-    Value source = add(n,
-                       n.imp.mul(index, n.imp.splat(n.b.getI32Type(), ones,
-                                                    double(dataStrides[axis]))),
-                       n.imp.constant(DenseElementsAttr::get(
-                           RankedTensorType::get(indexShape, n.b.getI32Type()),
-                           ArrayRef(base))));
-    Type element = n.imp.typeOf(data).getElementType();
-    int64_t w = product(indexShape);
-    Value gathered = n.b.create<tosa::GatherOp>(
-        n.loc, RankedTensorType::get({1, w, 1}, element),
-        n.imp.reshape(data, {1, product(dataShape), 1}),
-        n.imp.reshape(source, {1, w}));
-    return n.setResult(n.imp.reshape(gathered, t->getShape()));
-  }
-  FailureOr<SmallVector<int64_t>> indices =
-      constantIndices(n, 1, [&](int64_t) { return dataShape[axis]; });
-  if (failed(indices))
-    return failure();
-  SmallVector<int32_t> rows;
-  for (auto [flat, index] : llvm::enumerate(*indices)) {
-    int64_t source = 0;
-    for (int64_t d = 0; d < rank; ++d) {
-      int64_t coordinate = (int64_t(flat) / indexStrides[d]) % indexShape[d];
-      source += (d == axis ? index : coordinate) * dataStrides[d];
-    }
-    rows.push_back(int32_t(source));
+    rows = add(n,
+               n.imp.mul(index, n.imp.splat(n.b.getI32Type(), ones,
+                                            double(dataStrides[axis]))),
+               n.imp.reshape(constantRows(n, base), indexShape));
+  } else {
+    FailureOr<SmallVector<int64_t>> indices =
+        constantIndices(n, 1, [&](int64_t) { return dataShape[axis]; });
+    if (failed(indices))
+      return failure();
+    for (auto [flat, index] : llvm::enumerate(*indices))
+      base[flat] += int32_t(index * dataStrides[axis]);
+    rows = constantRows(n, base);
   }
   return n.setResult(
       gatherRows(n, data, product(dataShape), 1, rows, t->getShape()));
@@ -152,6 +144,7 @@ LogicalResult importGatherND(NodeContext &n) {
   int64_t tuples = product(indexShape) / std::max<int64_t>(k, 1);
   int64_t perBatch = tuples / std::max<int64_t>(batches, 1);
   int64_t c = product(dataShape.drop_front(b + k));
+  int64_t dataRows = product(dataShape) / std::max<int64_t>(c, 1);
   if (product(dataShape) > INT32_MAX)
     return n.error() << "data of more than 2^31 - 1 elements is not supported";
   if (!n.cst(1)) {
@@ -179,12 +172,7 @@ LogicalResult importGatherND(NodeContext &n) {
         RankedTensorType::get({tuples, 1}, n.b.getI32Type()),
         ArrayRef(batchBase)));
     row = row ? add(n, row, base) : base;
-    Type element = n.imp.typeOf(data).getElementType();
-    int64_t rows = product(dataShape) / std::max<int64_t>(c, 1);
-    Value gathered = n.b.create<tosa::GatherOp>(
-        n.loc, RankedTensorType::get({1, tuples, c}, element),
-        n.imp.reshape(data, {1, rows, c}), n.imp.reshape(row, {1, tuples}));
-    return n.setResult(n.imp.reshape(gathered, t->getShape()));
+    return n.setResult(gatherRows(n, data, dataRows, c, row, t->getShape()));
   }
   FailureOr<SmallVector<int64_t>> indices = constantIndices(
       n, 1, [&](int64_t position) { return dataShape[b + position % k]; });
@@ -195,7 +183,7 @@ LogicalResult importGatherND(NodeContext &n) {
     rows.push_back(int32_t(rowOf(dataShape, b, i / perBatch,
                                  ArrayRef<int64_t>(*indices).slice(i * k, k))));
   return n.setResult(
-      gatherRows(n, data, product(dataShape) / c, c, rows, t->getShape()));
+      gatherRows(n, data, dataRows, c, constantRows(n, rows), t->getShape()));
 }
 
 /// Rows of data and then of updates concatenated, gathered back with the
@@ -229,7 +217,8 @@ LogicalResult importScatterND(NodeContext &n) {
       ValueRange{n.imp.reshape(data, {1, r, c}),
                  n.imp.reshape(updates, {1, u, c})},
       n.b.getI32IntegerAttr(1));
-  return n.setResult(gatherRows(n, both, r + u, c, rows, dataShape));
+  return n.setResult(
+      gatherRows(n, both, r + u, c, constantRows(n, rows), dataShape));
 }
 
 //===----------------------------------------------------------------------===//

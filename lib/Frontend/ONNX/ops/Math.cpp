@@ -1,7 +1,7 @@
 //===- Math.cpp - More element-wise operators -------------------*- C++ -*-===//
 //
 // Element-wise operators built from TOSA compositions: rounding, signs,
-// remainders, NaN/infinity tests, comparisons, trigonometry and the
+// remainders, NaN/infinity tests, trigonometry and the
 // thresholded activations.
 //
 //===----------------------------------------------------------------------===//
@@ -152,16 +152,6 @@ LogicalResult importMod(NodeContext &n) {
   return n.setResult(n.imp.castTo(r, element));
 }
 
-template <typename OpTy, bool swap>
-LogicalResult importComparison(NodeContext &n) {
-  return n.setResult(swap ? compare<OpTy>(n, n.in(1), n.in(0))
-                          : compare<OpTy>(n, n.in(0), n.in(1)));
-}
-
-LogicalResult importXor(NodeContext &n) {
-  return n.setResult(compare<tosa::LogicalXorOp>(n, n.in(0), n.in(1)));
-}
-
 LogicalResult importSinCos(NodeContext &n) {
   Value x = n.in(0);
   if (failed(requireFloat(n, x)))
@@ -236,12 +226,6 @@ void mlir::nnapi::onnx_import::registerMathOps(OpRegistry &r) {
        "float: DIV (2), MUL (1), SUB (2), FLOOR (1), ABS, NEG, GREATER, SELECT "
        "(3)",
        "integers (int_div); int64 Mod is refused"},
-      {"", "GreaterOrEqual", lo, hi,
-       importComparison<tosa::GreaterEqualOp, false>, "tosa.greater_equal",
-       "GREATER_EQUAL (3)", "-"},
-      {"", "LessOrEqual", lo, hi, importComparison<tosa::GreaterEqualOp, true>,
-       "tosa.greater_equal (operands swapped)", "GREATER_EQUAL (3)", "-"},
-      {"", "Xor", lo, hi, importXor, "tosa.logical_xor", "-", "always"},
       {"", "Sin", lo, hi, importSinCos, "tosa.sin", "SIN (3)", "non-float"},
       {"", "Cos", lo, hi, importSinCos, "tosa.cos", "-", "always"},
       {"", "Celu", lo, hi, importCelu, "exp, mul, sub, clamp, add",
