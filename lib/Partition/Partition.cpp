@@ -721,6 +721,26 @@ func::FuncOp outline(func::FuncOp parent, ArrayRef<Operation *> ops,
 struct NNAPIPartitionPass
     : public nnapi::impl::NNAPIPartitionBase<NNAPIPartitionPass> {
   using NNAPIPartitionBase::NNAPIPartitionBase;
+  NNAPIPartitionPass() = default;
+  NNAPIPartitionPass(const NNAPIPartitionPass &other)
+      : NNAPIPartitionBase(other), reportOut(other.reportOut) {}
+  NNAPIPartitionPass(const NNAPIPartitionOptions &options, Report *reportOut)
+      : reportOut(reportOut) {
+#define NNAPI_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESC) FIELD = options.FIELD;
+#define NNAPI_LIST_OPTION(TYPE, FIELD, FLAG, DESC) FIELD = options.FIELD;
+#include "nnapi-mlir/Partition/PartitionOptions.def"
+  }
+
+  // The options, from their one declaration.
+#define NNAPI_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESC)                         \
+  Pass::Option<TYPE> FIELD{*this, FLAG, llvm::cl::desc(DESC),                  \
+                           llvm::cl::init(DEFAULT)};
+#define NNAPI_LIST_OPTION(TYPE, FIELD, FLAG, DESC)                             \
+  Pass::ListOption<TYPE> FIELD{*this, FLAG, llvm::cl::desc(DESC)};
+#include "nnapi-mlir/Partition/PartitionOptions.def"
+
+  /// Filled with the report when set (createNNAPIPartition's argument).
+  Report *reportOut = nullptr;
 
   LogicalResult configure(PassConfig &config) {
     ModuleOp module = getOperation();
@@ -749,7 +769,7 @@ struct NNAPIPartitionPass
     config.searchBudget = searchBudget;
     config.stopOps.assign(stopOps.begin(), stopOps.end());
     config.emitRemarks = emitRemarks;
-    config.wantReport = !report.empty();
+    config.wantReport = !report.empty() || reportOut;
     if (!placement.empty()) {
       std::string error;
       if (failed(config.placement.load(placement, error)))
@@ -830,7 +850,15 @@ struct NNAPIPartitionPass
         return signalPassFailure();
       }
     }
+    if (reportOut)
+      *reportOut = std::move(report);
   }
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+mlir::nnapi::createNNAPIPartition(const NNAPIPartitionOptions &options,
+                                  Report *report) {
+  return std::make_unique<NNAPIPartitionPass>(options, report);
+}

@@ -115,7 +115,7 @@ void createBufferCopy(OpBuilder &b, Location loc, Value from, Value to) {
 } // namespace
 
 void mlir::nnapi::buildNNAPIPartitionPipeline(
-    OpPassManager &pm, const CompilePipelineOptions &options) {
+    OpPassManager &pm, const CompilePipelineOptions &options, Report *report) {
   // Imported NCHW models carry layout transposes around every NHWC op.
   pm.addPass(createNNAPIPropagateTransposes());
   // Slices and transposes of constants (a grouped convolution's weights)
@@ -125,16 +125,12 @@ void mlir::nnapi::buildNNAPIPartitionPipeline(
   pm.addPass(createNNAPIFoldScaleShift());
   if (!options.hostOnly) {
     NNAPIPartitionOptions partition;
-    partition.featureLevel = options.featureLevel;
-    partition.deviceProfile = options.deviceProfile;
-    partition.minPartitionCost = options.minPartitionCost;
-    partition.maxPartitions = options.maxPartitions;
-    partition.allowFp16 = options.allowFp16;
-    partition.stopOps = options.stopOps;
-    partition.placement = options.placement;
-    partition.report = options.report;
-    partition.emitRemarks = options.emitRemarks;
-    pm.addPass(createNNAPIPartition(partition));
+#define NNAPI_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESC)                         \
+  partition.FIELD = options.FIELD;
+#define NNAPI_LIST_OPTION(TYPE, FIELD, FLAG, DESC)                             \
+  partition.FIELD.assign(options.FIELD.begin(), options.FIELD.end());
+#include "nnapi-mlir/Partition/PartitionOptions.def"
+    pm.addPass(createNNAPIPartition(partition, report));
   }
   // The signature is taken from the tensor-typed entry, before bufferization.
   NNAPIExportSignatureOptions signature;
@@ -241,8 +237,8 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
 }
 
 void mlir::nnapi::buildNNAPICompilePipeline(
-    OpPassManager &pm, const CompilePipelineOptions &options) {
-  buildNNAPIPartitionPipeline(pm, options);
+    OpPassManager &pm, const CompilePipelineOptions &options, Report *report) {
+  buildNNAPIPartitionPipeline(pm, options, report);
   buildNNAPIHostPipeline(pm, options);
 }
 
@@ -250,12 +246,16 @@ void mlir::nnapi::registerNNAPIPipelines() {
   PassPipelineRegistration<CompilePipelineOptions>(
       "nnapi-partition-pipeline",
       "Partition a TOSA module and serialize its NNAPI partitions",
-      buildNNAPIPartitionPipeline);
+      [](OpPassManager &pm, const CompilePipelineOptions &options) {
+        buildNNAPIPartitionPipeline(pm, options);
+      });
   PassPipelineRegistration<CompilePipelineOptions>(
       "nnapi-host-pipeline",
       "Lower partitioned TOSA (with blobs) to the LLVM dialect",
       buildNNAPIHostPipeline);
   PassPipelineRegistration<CompilePipelineOptions>(
       "nnapi-compile-pipeline", "TOSA model to the LLVM dialect, end to end",
-      buildNNAPICompilePipeline);
+      [](OpPassManager &pm, const CompilePipelineOptions &options) {
+        buildNNAPICompilePipeline(pm, options);
+      });
 }

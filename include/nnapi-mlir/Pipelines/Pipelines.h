@@ -13,64 +13,35 @@
 
 namespace mlir::nnapi {
 
+struct Report;
+
+/// Every option of the pipelines: nnapi-partition's
+/// (Partition/PartitionOptions.def) and the pipelines' own
+/// (PipelineOptions.def). Registered pipelines parse them from text
+/// ("feature-level=5 host-only=true"); embedders set the fields.
 struct CompilePipelineOptions
     : public PassPipelineOptions<CompilePipelineOptions> {
-  Option<unsigned> featureLevel{*this, "feature-level",
-                                llvm::cl::desc("NNAPI feature level 1..8"),
-                                llvm::cl::init(7)};
-  Option<bool> hostOnly{*this, "host-only",
-                        llvm::cl::desc("Create no NNAPI partitions"),
-                        llvm::cl::init(false)};
-  Option<std::string> entry{*this, "entry",
-                            llvm::cl::desc("Name of the entry function"),
-                            llvm::cl::init("main")};
-  // Passed to nnapi-partition; see its documentation.
-  Option<std::string> deviceProfile{
-      *this, "device-profile",
-      llvm::cl::desc("Device profile JSON (default: generic accelerator)")};
-  Option<double> minPartitionCost{
-      *this, "min-partition-cost",
-      llvm::cl::desc("Minimum estimated saving (us) of a partition"),
-      llvm::cl::init(0)};
-  Option<unsigned> maxPartitions{
-      *this, "max-partitions",
-      llvm::cl::desc("Keep at most this many partitions (0: no limit)"),
-      llvm::cl::init(0)};
-  Option<bool> allowFp16{
-      *this, "allow-fp16",
-      llvm::cl::desc("Let NNAPI compute float32 relaxed to float16"),
-      llvm::cl::init(false)};
-  ListOption<std::string> stopOps{
-      *this, "stop-ops", llvm::cl::desc("Op types that stay on the host")};
-  Option<std::string> placement{
-      *this, "placement", llvm::cl::desc("JSON placement override file")};
-  Option<std::string> report{
-      *this, "report",
-      llvm::cl::desc("Write the placement report to PATH.{json,html,dot}")};
-  Option<bool> emitRemarks{
-      *this, "emit-remarks",
-      llvm::cl::desc("Remark on every host op and partition, and on every "
-                     "op the host code generation leaves to scalar loops"),
-      llvm::cl::init(false)};
-  // Host code generation; see nnapi-codegen.
-  Option<bool> hostCodegen{
-      *this, "host-codegen",
-      llvm::cl::desc("Tile and vectorize the host code (off: plain loops)"),
-      llvm::cl::init(true)};
-  Option<unsigned> vectorBits{
-      *this, "vector-bits",
-      llvm::cl::desc("Vector register width of the host target"),
-      llvm::cl::init(256)};
-  Option<unsigned> vectorRegisters{
-      *this, "vector-registers",
-      llvm::cl::desc("Vector registers of the host target"),
-      llvm::cl::init(16)};
+#define NNAPI_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESC)                         \
+  Option<TYPE> FIELD{*this, FLAG, llvm::cl::desc(DESC),                        \
+                     llvm::cl::init(DEFAULT)};
+#define NNAPI_LIST_OPTION(TYPE, FIELD, FLAG, DESC)                             \
+  ListOption<TYPE> FIELD{*this, FLAG, llvm::cl::desc(DESC)};
+#include "nnapi-mlir/Partition/PartitionOptions.def"
+#define NNAPI_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESC)                         \
+  Option<TYPE> FIELD{*this, FLAG, llvm::cl::desc(DESC),                        \
+                     llvm::cl::init(DEFAULT)};
+#define NNAPI_TARGET_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESC)                  \
+  NNAPI_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESC)
+#include "nnapi-mlir/Pipelines/PipelineOptions.def"
 };
 
 /// TOSA -> partitions -> blobs (nnapi-partition, nnapi-export-signature,
 /// nnapi-serialize-partitions). The result is still TOSA plus blobs.
+/// When `report` is given, nnapi-partition fills it (see
+/// createNNAPIPartition); it must outlive the pass manager's run.
 void buildNNAPIPartitionPipeline(OpPassManager &pm,
-                                 const CompilePipelineOptions &options);
+                                 const CompilePipelineOptions &options,
+                                 Report *report = nullptr);
 
 /// TOSA (+ blobs) -> LLVM dialect: TOSA to linalg, bufferization with
 /// results as out-parameters, partition dispatch with host fallback, and
@@ -80,7 +51,8 @@ void buildNNAPIHostPipeline(OpPassManager &pm,
 
 /// Both of the above: TOSA model in, LLVM dialect out.
 void buildNNAPICompilePipeline(OpPassManager &pm,
-                               const CompilePipelineOptions &options);
+                               const CompilePipelineOptions &options,
+                               Report *report = nullptr);
 
 /// Registers nnapi-partition-pipeline, nnapi-host-pipeline and
 /// nnapi-compile-pipeline.

@@ -1,0 +1,132 @@
+//===- Compiler.h - Model in, compiled model out ----------------*- C++ -*-===//
+//
+// The embedding API behind nnapi-compile and the Python package: load a
+// model (TOSA MLIR, or ONNX through the importer) into a module, and compile
+// a module through the partition pipeline, the host pipeline and LLVM into
+// a shared library, an object file, LLVM IR or partitioned MLIR, on disk or
+// in memory. docs/embedding.md shows it in use.
+//
+// Errors: the model's own problems (unsupported ops, invalid IR) are MLIR
+// diagnostics on the module's context, as everywhere in MLIR; the driver's
+// (unreadable file, unknown target, failed link) come back as llvm::Error
+// with a message that names what failed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_MLIR_COMPILER_COMPILER_H
+#define NNAPI_MLIR_COMPILER_COMPILER_H
+
+#include "nnapi-mlir/Partition/PartitionReport.h"
+#include "nnapi-mlir/Pipelines/Pipelines.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mlir::nnapi {
+
+enum class ModelFormat {
+  Auto, ///< ONNX for a ".onnx" path or protobuf bytes, else MLIR.
+  ONNX,
+  MLIR, ///< Text or bytecode.
+};
+
+/// How to read a model. The ONNX fields mean what ONNXImportOptions's do.
+struct LoadOptions {
+  ModelFormat format = ModelFormat::Auto;
+  std::map<std::string, std::vector<int64_t>> inputShapes;
+  std::map<std::string, std::string> inputValues;
+};
+
+/// Reads the model at `path`. On failure returns an error; the model's own
+/// problems were also emitted as diagnostics.
+llvm::Expected<OwningOpRef<ModuleOp>>
+loadModelFile(llvm::StringRef path, MLIRContext *context,
+              const LoadOptions &options = {});
+/// The same for a model in memory; `name` stands for the file in messages.
+llvm::Expected<OwningOpRef<ModuleOp>>
+loadModel(llvm::StringRef bytes, llvm::StringRef name, MLIRContext *context,
+          const LoadOptions &options = {});
+
+enum class EmitKind {
+  SharedLibrary, ///< Linked against the runtime with the system's `cc`.
+  Object,        ///< Link it yourself, with -lnnapi_runtime.
+  LLVMIR,        ///< Optimized LLVM IR (text).
+  MLIR,          ///< After partitioning: TOSA with the serialized blobs.
+};
+
+/// What to produce and for which machine.
+struct CompileOutput {
+  EmitKind emit = EmitKind::SharedLibrary;
+  /// The file to write; when empty, `buffer` receives the bytes instead.
+  std::string path;
+  std::string *buffer = nullptr;
+  /// Target of the host code: triple (empty: this machine's), CPU ("native":
+  /// this machine's) and features ("+avx2,-fma"). The code generation sizes
+  /// its tiles by the target's vectors, overriding the options' vector-bits
+  /// and vector-registers.
+  std::string triple, cpu = "native", features;
+  /// Directory holding libnnapi_runtime.so, to link shared libraries
+  /// against. Empty: $NNAPI_MLIR_RUNTIME_DIR, else the directory of the
+  /// runtime this process has loaded, else ../lib next to the executable.
+  /// The installed CMake package defines NNAPI_MLIR_RUNTIME_DIR for
+  /// targets that link nnapi-mlir::compiler.
+  std::string runtimeDir;
+  /// Called on each pass manager before it runs ("partition", "host"):
+  /// instrumentation, IR printing, crash reproducers.
+  std::function<LogicalResult(PassManager &, llvm::StringRef stage)>
+      configurePassManager;
+  /// Times the stages under this scope when set (-mlir-timing).
+  TimingScope *timing = nullptr;
+};
+
+/// What the compilation decided: the partitions, the ops left on the host
+/// and the estimated latencies (from nnapi-partition's cost model), and the
+/// host code's buffers.
+struct CompileSummary {
+  struct Partition {
+    std::string name;
+    std::map<std::string, unsigned> ops; ///< Op name -> count.
+    unsigned numOps = 0, numInputs = 0, numOutputs = 0;
+    int64_t blobBytes = 0;
+    unsigned featureLevel = 0; ///< The blob's, 0 when unread.
+  };
+  struct HostFunction {
+    std::string name;
+    std::map<std::string, unsigned> ops;
+    unsigned numOps = 0;
+  };
+  unsigned targetFeatureLevel = 0;
+  std::vector<Partition> partitions;
+  std::vector<HostFunction> hostFunctions;
+  /// nnapi-partition's report: every op's placement, cost and, for host
+  /// ops, why. Empty functions with --host-only.
+  Report report;
+  /// Host code buffers (nnapi-plan-buffers), per function and in all.
+  std::map<std::string, std::pair<int64_t, int64_t>> hostBuffers;
+  int64_t arenaBytes = 0, unplannedBytes = 0;
+};
+
+/// Compiles `module` (TOSA) with `options`. Runs nnapi-partition's pipeline,
+/// then (unless emitting MLIR) the host pipeline, LLVM -O3 and code
+/// generation, and writes the result. `module` is lowered in place.
+llvm::Error compileModule(ModuleOp module,
+                          const CompilePipelineOptions &options,
+                          const CompileOutput &output,
+                          CompileSummary *summary = nullptr);
+
+/// nnapi-compile --partition-summary's text: the partitions and host
+/// functions, then (after the host pipeline) the buffers.
+void printPartitionSummary(const CompileSummary &summary,
+                           llvm::raw_ostream &os);
+void printBufferSummary(const CompileSummary &summary, llvm::raw_ostream &os);
+
+} // namespace mlir::nnapi
+
+#endif // NNAPI_MLIR_COMPILER_COMPILER_H

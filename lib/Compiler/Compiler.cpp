@@ -1,0 +1,470 @@
+//===- Compiler.cpp - Model in, compiled model out ------------------------===//
+
+#include "nnapi-mlir/Compiler/Compiler.h"
+#include "nnapi-mlir/Codegen/Target.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#ifdef NNAPI_MLIR_HAVE_ONNX
+#include "nnapi-mlir/Frontend/ONNX/ONNXImporter.h"
+#endif
+#include "nnapi-mlir/Runtime/BlobFormat.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <dlfcn.h>
+
+// The runtime, when this process has loaded it (the Python package does):
+// linking finds it where it is.
+extern "C" int32_t nnapi_rt_execute(const uint8_t *, int64_t, int64_t,
+                                    void *const *, int64_t, void *const *)
+    __attribute__((weak));
+
+using namespace mlir;
+using namespace mlir::nnapi;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+//===----------------------------------------------------------------------===//
+// Loading
+//===----------------------------------------------------------------------===//
+
+/// ONNX files are protobuf: they start with a field tag, never with MLIR's
+/// bytecode magic or text.
+static bool looksLikeONNX(llvm::StringRef bytes) {
+  if (bytes.starts_with("ML\xefR"))
+    return false;
+  // ModelProto's first field is normally ir_version (field 1, varint: 0x08);
+  // MLIR text starts with a letter, '#', '!', '/', '"' or white space.
+  unsigned char c = bytes.empty() ? 0 : bytes.front();
+  return c < 0x20 && c != '\n' && c != '\r' && c != '\t';
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>>
+mlir::nnapi::loadModel(llvm::StringRef bytes, llvm::StringRef name,
+                       MLIRContext *context, const LoadOptions &options) {
+  ModelFormat format = options.format;
+  if (format == ModelFormat::Auto)
+    format = name.ends_with(".onnx") || looksLikeONNX(bytes)
+                 ? ModelFormat::ONNX
+                 : ModelFormat::MLIR;
+  if (format == ModelFormat::ONNX) {
+#ifdef NNAPI_MLIR_HAVE_ONNX
+    ONNXImportOptions importOptions;
+    importOptions.inputShapes = options.inputShapes;
+    importOptions.inputValues = options.inputValues;
+    OwningOpRef<ModuleOp> module =
+        importONNX(bytes, name, context, importOptions);
+    if (!module)
+      return makeError("cannot import '" + name + "'");
+    return std::move(module);
+#else
+    return makeError("this nnapi-mlir was built without ONNX support");
+#endif
+  }
+  if (!options.inputShapes.empty() || !options.inputValues.empty())
+    return makeError("--input-shape and --input-value apply to ONNX models; a "
+                     "TOSA module's function types are its shapes");
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(bytes, name), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, context);
+  if (!module)
+    return makeError("cannot parse '" + name + "'");
+  return std::move(module);
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>>
+mlir::nnapi::loadModelFile(llvm::StringRef path, MLIRContext *context,
+                           const LoadOptions &options) {
+#ifdef NNAPI_MLIR_HAVE_ONNX
+  // The importer reads files itself (and says which file it could not).
+  if (options.format == ModelFormat::ONNX ||
+      (options.format == ModelFormat::Auto && path.ends_with(".onnx"))) {
+    ONNXImportOptions importOptions;
+    importOptions.inputShapes = options.inputShapes;
+    importOptions.inputValues = options.inputValues;
+    OwningOpRef<ModuleOp> module = importONNXFile(path, context, importOptions);
+    if (!module)
+      return makeError("cannot import '" + path + "'");
+    return std::move(module);
+  }
+#endif
+  if (options.format == ModelFormat::MLIR ||
+      (options.format == ModelFormat::Auto &&
+       (path.ends_with(".mlir") || path.ends_with(".mlirbc"))))
+    if (!options.inputShapes.empty() || !options.inputValues.empty())
+      return makeError(
+          "--input-shape and --input-value apply to ONNX models; a "
+          "TOSA module's function types are its shapes");
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path);
+  if (!buffer)
+    return makeError("cannot read '" + path +
+                     "': " + buffer.getError().message());
+  return loadModel((*buffer)->getBuffer(), path, context, options);
+}
+
+//===----------------------------------------------------------------------===//
+// Summary
+//===----------------------------------------------------------------------===//
+
+/// Counts `func`'s ops by name, leaving out constants, the terminator and
+/// (for host functions) the calls to partitions.
+static unsigned countOps(func::FuncOp func, bool skipCalls,
+                         std::map<std::string, unsigned> &counts) {
+  unsigned total = 0;
+  func.walk([&](Operation *op) {
+    if (op == func.getOperation() || isa<func::ReturnOp>(op) ||
+        op->hasTrait<OpTrait::ConstantLike>() ||
+        (skipCalls && isa<func::CallOp>(op)))
+      return;
+    ++counts[op->getName().getStringRef().str()];
+    ++total;
+  });
+  return total;
+}
+
+static void summarizePartitions(ModuleOp module, CompileSummary &summary) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    if (!func->hasAttr(NNAPIDialect::kPartitionAttrName)) {
+      CompileSummary::HostFunction host;
+      host.name = func.getSymName().str();
+      host.numOps = countOps(func, true, host.ops);
+      summary.hostFunctions.push_back(std::move(host));
+      continue;
+    }
+    CompileSummary::Partition p;
+    p.name = func.getSymName().str();
+    p.numOps = countOps(func, false, p.ops);
+    p.numInputs = func.getNumArguments();
+    p.numOutputs = func.getNumResults();
+    if (auto ref =
+            func->getAttrOfType<FlatSymbolRefAttr>(NNAPIDialect::kBlobAttrName))
+      if (auto global = module.lookupSymbol<memref::GlobalOp>(ref)) {
+        ArrayRef<char> raw =
+            cast<DenseElementsAttr>(*global.getInitialValue()).getRawData();
+        p.blobBytes = raw.size();
+        nnapi_mlir::blob::Model model;
+        std::string error;
+        if (nnapi_mlir::blob::read(
+                reinterpret_cast<const uint8_t *>(raw.data()), raw.size(),
+                model, error))
+          p.featureLevel = model.featureLevel;
+      }
+    summary.partitions.push_back(std::move(p));
+  }
+}
+
+static void summarizeBuffers(ModuleOp module, CompileSummary &summary) {
+  for (Operation &op : module.getBody()->getOperations()) {
+    auto a = op.getAttrOfType<IntegerAttr>(NNAPIDialect::kArenaBytesAttrName);
+    auto u =
+        op.getAttrOfType<IntegerAttr>(NNAPIDialect::kUnplannedBytesAttrName);
+    auto name = op.getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+    if (!a || !u || !name)
+      continue;
+    summary.hostBuffers[name.str()] = {a.getInt(), u.getInt()};
+    summary.arenaBytes += a.getInt();
+    summary.unplannedBytes += u.getInt();
+  }
+}
+
+static std::string opCounts(unsigned total,
+                            const std::map<std::string, unsigned> &counts) {
+  std::string s = std::to_string(total) + " ops";
+  if (counts.empty())
+    return s;
+  s += " (";
+  bool first = true;
+  for (auto &[name, n] : counts) {
+    s += (first ? "" : ", ") + name + " x" + std::to_string(n);
+    first = false;
+  }
+  return s + ")";
+}
+
+void mlir::nnapi::printPartitionSummary(const CompileSummary &summary,
+                                        llvm::raw_ostream &os) {
+  os << "partition summary (target feature level " << summary.targetFeatureLevel
+     << ")\n";
+  for (const CompileSummary::Partition &p : summary.partitions) {
+    os << "  nnapi @" << p.name << ": " << opCounts(p.numOps, p.ops) << ", "
+       << p.numInputs << " inputs, " << p.numOutputs << " outputs";
+    if (p.featureLevel)
+      os << ", blob " << p.blobBytes << " bytes, needs feature level "
+         << p.featureLevel;
+    os << "\n";
+  }
+  for (const CompileSummary::HostFunction &h : summary.hostFunctions)
+    os << "  host @" << h.name << ": " << opCounts(h.numOps, h.ops) << "\n";
+  os << "  " << summary.partitions.size() << " partition(s)\n";
+}
+
+void mlir::nnapi::printBufferSummary(const CompileSummary &summary,
+                                     llvm::raw_ostream &os) {
+  for (auto &[name, bytes] : summary.hostBuffers)
+    os << "  host buffers @" << name << ": " << bytes.first
+       << " bytes in one arena (" << bytes.second << " without reuse)\n";
+  os << "  host buffers in all: " << summary.arenaBytes << " bytes ("
+     << summary.unplannedBytes << " without reuse)\n";
+}
+
+//===----------------------------------------------------------------------===//
+// Linking
+//===----------------------------------------------------------------------===//
+
+/// Where libnnapi_runtime.so is: see CompileOutput::runtimeDir.
+static std::string findRuntimeDir(const CompileOutput &output,
+                                  std::string &tried) {
+  auto has = [&](llvm::StringRef dir) {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, "libnnapi_runtime.so");
+    tried += (tried.empty() ? "" : ", ") + path.str().str();
+    return llvm::sys::fs::exists(path);
+  };
+  if (!output.runtimeDir.empty())
+    return has(output.runtimeDir) ? output.runtimeDir : "";
+  if (const char *env = std::getenv("NNAPI_MLIR_RUNTIME_DIR"); env && *env)
+    return has(env) ? env : "";
+  Dl_info info;
+  if (nnapi_rt_execute &&
+      dladdr(reinterpret_cast<void *>(nnapi_rt_execute), &info) &&
+      info.dli_fname) {
+    llvm::SmallString<256> dir(llvm::sys::path::parent_path(info.dli_fname));
+    llvm::sys::fs::make_absolute(dir);
+    if (has(dir))
+      return dir.str().str();
+  }
+  std::string exe = llvm::sys::fs::getMainExecutable(
+      nullptr, reinterpret_cast<void *>(&findRuntimeDir));
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(exe));
+  llvm::sys::path::append(dir, "..", "lib");
+  llvm::sys::fs::make_absolute(dir);
+  llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
+  return has(dir) ? dir.str().str() : "";
+}
+
+static llvm::Error linkSharedLibrary(llvm::StringRef object,
+                                     llvm::StringRef library,
+                                     const CompileOutput &output) {
+  std::string tried;
+  std::string libDir = findRuntimeDir(output, tried);
+  if (libDir.empty())
+    return makeError("runtime library not found (looked for " + tried +
+                     "); set CompileOutput::runtimeDir or "
+                     "NNAPI_MLIR_RUNTIME_DIR");
+  const char *ccEnv = std::getenv("CC");
+  auto cc = llvm::sys::findProgramByName(ccEnv && *ccEnv ? ccEnv : "cc");
+  if (!cc)
+    return makeError("no C compiler driver ('cc' or $CC) to link the shared "
+                     "library; emit an object file and link it yourself");
+  std::string rpath = "-Wl,-rpath," + libDir;
+  std::string libFlag = "-L" + libDir;
+  llvm::SmallVector<llvm::StringRef> args = {
+      *cc,     "-shared",         "-o",  library, object,
+      libFlag, "-lnnapi_runtime", rpath, "-lm"};
+  std::string error;
+  int rc = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &error);
+  if (rc != 0)
+    return makeError("linking '" + library + "' failed" +
+                     (error.empty() ? "" : ": " + error));
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Compiling
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A stage's timer, when timing is on.
+struct StageTimer {
+  std::optional<TimingScope> scope;
+  StageTimer(TimingScope *parent, llvm::StringRef name) {
+    if (parent)
+      scope.emplace(parent->nest(name));
+  }
+};
+
+/// Where the bytes go: the output file (opened first, so that an unwritable
+/// path fails before any work), or a temporary one for `buffer`.
+struct OutputFile {
+  std::string path;
+  bool temporary = false;
+  ~OutputFile() {
+    if (temporary && !path.empty())
+      llvm::sys::fs::remove(path);
+  }
+};
+} // namespace
+
+static llvm::Error runPipeline(ModuleOp module, const CompileOutput &output,
+                               llvm::StringRef stage,
+                               llvm::function_ref<void(PassManager &)> build,
+                               llvm::StringRef failure) {
+  StageTimer timer(output.timing,
+                   stage == "partition" ? "partitioning" : "host pipeline");
+  PassManager pm(module.getContext());
+  if (output.configurePassManager &&
+      failed(output.configurePassManager(pm, stage)))
+    return makeError("invalid pass manager options");
+  if (timer.scope)
+    pm.enableTiming(*timer.scope);
+  build(pm);
+  if (failed(pm.run(module)))
+    return makeError(failure);
+  return llvm::Error::success();
+}
+
+llvm::Error mlir::nnapi::compileModule(ModuleOp module,
+                                       const CompilePipelineOptions &given,
+                                       const CompileOutput &output,
+                                       CompileSummary *summary) {
+  if (given.featureLevel < 1 || given.featureLevel > kMaxFeatureLevel)
+    return makeError("--feature-level must be 1.." +
+                     llvm::Twine(kMaxFeatureLevel) + ", got " +
+                     llvm::Twine(given.featureLevel.getValue()));
+  if (output.path.empty() && !output.buffer)
+    return makeError("no output: give a path or a buffer");
+  bool text = output.emit == EmitKind::LLVMIR || output.emit == EmitKind::MLIR;
+
+  // The stream the last stage writes: the output file itself, its ".o"
+  // before linking, or a temporary file.
+  OutputFile finalFile, streamFile;
+  if (output.path.empty()) {
+    llvm::SmallString<128> tmp;
+    const char *suffix = output.emit == EmitKind::SharedLibrary ? "so" : "out";
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile("nnapi-model", suffix, tmp))
+      return makeError("cannot create a temporary file: " + ec.message());
+    finalFile.path = tmp.str().str();
+    finalFile.temporary = true;
+  } else {
+    finalFile.path = output.path;
+  }
+  streamFile.path = finalFile.path;
+  if (output.emit == EmitKind::SharedLibrary) {
+    streamFile.path = finalFile.path + ".o";
+    streamFile.temporary = true;
+  }
+  std::error_code ec;
+  auto out = std::make_unique<llvm::ToolOutputFile>(
+      streamFile.path, ec,
+      text ? llvm::sys::fs::OF_Text : llvm::sys::fs::OF_None);
+  if (ec)
+    return makeError("cannot open output file '" + streamFile.path +
+                     "': " + ec.message());
+
+  // The target first: the host code generation sizes its tiles by it.
+  llvm::Expected<HostTarget> target =
+      createHostTarget(output.triple, output.cpu, output.features);
+  if (!target)
+    return target.takeError();
+  if (output.emit == EmitKind::SharedLibrary &&
+      llvm::Triple(target->triple).getArch() !=
+          llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch())
+    return makeError("a shared library for '" + target->triple +
+                     "' needs that target's linker; use --emit=obj and link "
+                     "it with the target's toolchain");
+  CompilePipelineOptions options;
+  options.copyOptionValuesFrom(given);
+  options.vectorBits = target->vectorBits;
+  options.vectorRegisters = target->vectorRegisters;
+
+  CompileSummary local;
+  CompileSummary &s = summary ? *summary : local;
+  s.targetFeatureLevel = options.featureLevel;
+  if (llvm::Error err = runPipeline(
+          module, output, "partition",
+          [&](PassManager &pm) {
+            buildNNAPIPartitionPipeline(pm, options, &s.report);
+          },
+          "partitioning failed"))
+    return err;
+  summarizePartitions(module, s);
+  auto finish = [&]() -> llvm::Error {
+    out->os().flush();
+    out->keep();
+    out.reset();
+    if (output.emit == EmitKind::SharedLibrary)
+      if (llvm::Error err =
+              linkSharedLibrary(streamFile.path, finalFile.path, output))
+        return err;
+    if (!output.buffer)
+      return llvm::Error::success();
+    auto bytes = llvm::MemoryBuffer::getFile(finalFile.path, false, false);
+    if (!bytes)
+      return makeError("cannot read back '" + finalFile.path +
+                       "': " + bytes.getError().message());
+    *output.buffer = (*bytes)->getBuffer().str();
+    return llvm::Error::success();
+  };
+  if (output.emit == EmitKind::MLIR) {
+    module.print(out->os());
+    return finish();
+  }
+
+  if (llvm::Error err = runPipeline(
+          module, output, "host",
+          [&](PassManager &pm) { buildNNAPIHostPipeline(pm, options); },
+          "lowering to LLVM failed"))
+    return err;
+  summarizeBuffers(module, s);
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "nnapi_model");
+  if (!llvmModule)
+    return makeError("translation to LLVM IR failed");
+  llvm::TargetMachine *machine = target->machine.get();
+  llvmModule->setDataLayout(machine->createDataLayout());
+  llvmModule->setTargetTriple(target->triple);
+  // Every function for the chosen CPU (the target machine's defaults apply
+  // to functions without these attributes, but tools reading the IR should
+  // see them).
+  for (llvm::Function &f : *llvmModule)
+    if (!f.isDeclaration()) {
+      f.addFnAttr("target-cpu", target->cpu);
+      if (!target->features.empty())
+        f.addFnAttr("target-features", target->features);
+    }
+  {
+    StageTimer timer(output.timing, "LLVM -O3");
+    auto optimize = makeOptimizingTransformer(3, 0, machine);
+    if (llvm::Error err = optimize(llvmModule.get()))
+      return makeError("LLVM optimization failed: " + toString(std::move(err)));
+  }
+  if (output.emit == EmitKind::LLVMIR) {
+    llvmModule->print(out->os(), nullptr);
+    return finish();
+  }
+  {
+    StageTimer timer(output.timing, "LLVM code generation");
+    llvm::legacy::PassManager codegen;
+    if (machine->addPassesToEmitFile(codegen, out->os(), nullptr,
+                                     llvm::CodeGenFileType::ObjectFile))
+      return makeError("the target cannot emit object files");
+    codegen.run(*llvmModule);
+  }
+  return finish();
+}
