@@ -17,16 +17,21 @@
 
 #include <dlfcn.h>
 
+#include "Internal.h"
+
 using namespace nnapi_mlir;
 
 namespace {
-
 thread_local std::string lastError;
+} // namespace
 
-int32_t failWith(int32_t status, std::string message) {
+int32_t nnapi_mlir::runtime::failWith(int32_t status, std::string message) {
   lastError = std::move(message);
   return status;
 }
+using nnapi_mlir::runtime::failWith;
+
+namespace {
 
 /// A loaded NNAPI library (or an injected function table). Partitions and
 /// the state share it: it is unloaded when the last of them lets go, so a
@@ -428,6 +433,7 @@ const char *nnapi_rt_status_name(int32_t status) {
   case NNAPI_RT_LIBRARY_UNAVAILABLE: return "NNAPI_RT_LIBRARY_UNAVAILABLE";
   case NNAPI_RT_NNAPI_ERROR: return "NNAPI_RT_NNAPI_ERROR";
   case NNAPI_RT_DISABLED: return "NNAPI_RT_DISABLED";
+  case NNAPI_RT_INVALID_MODEL: return "NNAPI_RT_INVALID_MODEL";
   default: return "NNAPI_RT_UNKNOWN_STATUS";
   }
 }

@@ -30,8 +30,7 @@
 #include "Npy.h"
 #include "TensorProto.h"
 #include "nnapi-mlir/Runtime/DeviceProfile.h"
-#include "nnapi-mlir/Runtime/ElfCheck.h"
-#include "nnapi-mlir/Runtime/ModelABI.h"
+#include "nnapi-mlir/Runtime/Model.h"
 #include "nnapi-mlir/Runtime/Runtime.h"
 
 #include <algorithm>
@@ -48,7 +47,6 @@
 #include <string>
 #include <vector>
 
-#include <dlfcn.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -125,67 +123,25 @@ bool parseTolerance(const std::string &text, double &out) {
          std::isfinite(out);
 }
 
-/// The largest tensor a signature may declare (bytes); a model claiming more
-/// is malformed rather than something to allocate.
-constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 40;
-
-bool parseSignature(const char *text, Signature &sig, std::string &error) {
-  if (!text) {
-    error = "the model's signature is missing (" +
-            std::string(NNAPI_MODEL_SIGNATURE_SYMBOL) + " returned NULL)";
-    return false;
-  }
-  std::istringstream in(text);
-  std::string line;
-  bool header = false;
-  while (std::getline(in, line)) {
-    std::istringstream ls(line);
-    std::string kind;
-    ls >> kind;
-    if (kind == "nnapi-mlir-model") {
-      int version = 0;
-      ls >> version;
-      if (version != 1) {
-        error = "unsupported model signature version";
-        return false;
-      }
-      header = true;
-    } else if (kind == "partitions") {
-      ls >> sig.partitions;
-    } else if (kind == "input" || kind == "output") {
-      TensorSpec t;
-      size_t index;
-      std::string dims;
-      if (!(ls >> index >> t.name >> t.dtype >> dims)) {
-        error = "malformed signature line '" + line + "'";
-        return false;
-      }
-      if (TensorSpec::npyDtypeOf(t.dtype) == "?") {
-        error = "signature line '" + line + "' has an unknown element type";
-        return false;
-      }
-      uint64_t bytes = t.elementBytes();
-      if (dims != "scalar") {
-        // The extra 'x' makes a trailing one ("2x") an empty, refused item.
-        std::istringstream ds(dims + "x");
-        std::string d;
-        while (std::getline(ds, d, 'x')) {
-          uint64_t v = 0;
-          if (!parseCount(d, v) || (v != 0 && bytes > kMaxTensorBytes / v)) {
-            error = "signature line '" + line +
-                    "' has a malformed, negative or too large shape";
-            return false;
-          }
-          bytes *= v;
-          t.dims.push_back(int64_t(v));
-        }
-      }
-      (kind == "input" ? sig.inputs : sig.outputs).push_back(t);
-    }
-  }
-  if (!header)
-    error = "model signature lacks its header line";
-  return header;
+/// The model's signature (Model.h) as nnapi-run's specs.
+Signature signatureOf(const nnapi_rt_model *model) {
+  Signature sig;
+  sig.partitions = int(nnapi_rt_model_num_partitions(model));
+  auto spec = [](const nnapi_rt_tensor_info &info) {
+    TensorSpec t;
+    t.name = info.name;
+    t.dtype = info.dtype;
+    t.dims.assign(info.dims, info.dims + info.rank);
+    return t;
+  };
+  nnapi_rt_tensor_info info;
+  for (int64_t i = 0; i < nnapi_rt_model_num_inputs(model); ++i)
+    if (nnapi_rt_model_input(model, i, &info) == NNAPI_RT_OK)
+      sig.inputs.push_back(spec(info));
+  for (int64_t i = 0; i < nnapi_rt_model_num_outputs(model); ++i)
+    if (nnapi_rt_model_output(model, i, &info) == NNAPI_RT_OK)
+      sig.outputs.push_back(spec(info));
+  return sig;
 }
 
 std::string shapeString(const std::vector<int64_t> &dims) {
@@ -493,27 +449,28 @@ int runMain(int argc, char **argv) {
     atol = 1e-5;
   }
 
-  std::string elfError;
-  if (!checkSharedObject(modelPath, elfError)) {
-    removeTempDir(tempDir);
-    return usageError("cannot load model '" + modelPath + "': " + elfError);
-  }
-  void *handle = dlopen(modelPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // Loading, checking and the signature are the runtime's (Model.h).
+  nnapi_rt_model *model = nullptr;
+  int32_t opened = nnapi_rt_model_open(modelPath.c_str(), &model);
   removeTempDir(tempDir); // the mapping stays valid
-  if (!handle)
-    return usageError(std::string("cannot load model: ") + dlerror());
-  auto run = reinterpret_cast<nnapi_model_run_fn>(
-      dlsym(handle, NNAPI_MODEL_RUN_SYMBOL));
-  auto signatureFn = reinterpret_cast<nnapi_model_signature_fn>(
-      dlsym(handle, NNAPI_MODEL_SIGNATURE_SYMBOL));
-  if (!run || !signatureFn)
-    return usageError(
-        "'" + modelPath + "' is not an nnapi-mlir model (missing " +
-        NNAPI_MODEL_RUN_SYMBOL + "/" + NNAPI_MODEL_SIGNATURE_SYMBOL + ")");
-  Signature sig;
+  if (opened != NNAPI_RT_OK)
+    return usageError(nnapi_rt_last_error());
+  Signature sig = signatureOf(model);
   std::string error;
-  if (!parseSignature(signatureFn(), sig, error))
-    return usageError(error);
+  auto run = [&](void *const *in, void *const *out) {
+    // Sizes come from the same signature the buffers were made from.
+    std::vector<uint64_t> inBytes, outBytes;
+    for (const TensorSpec &t : sig.inputs)
+      inBytes.push_back(t.bytes());
+    for (const TensorSpec &t : sig.outputs)
+      outBytes.push_back(t.bytes());
+    if (nnapi_rt_model_run(model, int64_t(sig.inputs.size()), in,
+                           inBytes.data(), int64_t(sig.outputs.size()), out,
+                           outBytes.data()) != NNAPI_RT_OK) {
+      std::fprintf(stderr, "nnapi-run: error: %s\n", nnapi_rt_last_error());
+      std::exit(2);
+    }
+  };
 
   // --test-data: inputs from input_<i>.pb, expected outputs from output_<i>.pb,
   // each checked against the model's signature.

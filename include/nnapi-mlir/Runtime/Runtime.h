@@ -27,6 +27,7 @@ typedef enum {
   NNAPI_RT_LIBRARY_UNAVAILABLE = 3,/* the NNAPI library could not be loaded */
   NNAPI_RT_NNAPI_ERROR = 4,        /* an NNAPI call returned an error code */
   NNAPI_RT_DISABLED = 5,           /* host-only mode: NNAPI not attempted */
+  NNAPI_RT_INVALID_MODEL = 6,      /* not a loadable nnapi-mlir model (Model.h) */
 } nnapi_rt_status;
 
 typedef enum {

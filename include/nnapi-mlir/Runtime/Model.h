@@ -1,0 +1,80 @@
+/*===- Model.h - Loading and running compiled models (C API) --------------===*
+ *
+ * What an app links to run a model nnapi-compile produced, without knowing
+ * its entry points: part of libnnapi_runtime. The model is a shared library
+ * (ModelABI.h); nnapi_rt_model_open() loads it, checks it is an nnapi-mlir
+ * model and reads its signature; nnapi_rt_model_run() checks every buffer's
+ * size against that signature before running it.
+ *
+ *   nnapi_rt_model *model;
+ *   if (nnapi_rt_model_open("model.so", &model) != NNAPI_RT_OK) {
+ *     fprintf(stderr, "%s\n", nnapi_rt_last_error());
+ *     return 1;
+ *   }
+ *   const void *in[1] = {input};  uint64_t inBytes[1] = {sizeof input};
+ *   void *out[1] = {output};      uint64_t outBytes[1] = {sizeof output};
+ *   int32_t status = nnapi_rt_model_run(model, 1, in, inBytes, 1, out,
+ *                                       outBytes);
+ *   nnapi_rt_model_close(model);
+ *
+ * Every function returns an nnapi_rt_status (Runtime.h); on error the
+ * message is available from nnapi_rt_last_error() on the same thread.
+ * A model may run on several threads at once.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef NNAPI_MLIR_RUNTIME_MODEL_H
+#define NNAPI_MLIR_RUNTIME_MODEL_H
+
+#include "nnapi-mlir/Runtime/Runtime.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct nnapi_rt_model nnapi_rt_model;
+
+/* One input or output of a model. Strings and dims stay valid until the
+ * model is closed. */
+typedef struct {
+  const char *name;  /* the graph's name, or "-" */
+  const char *dtype; /* "f32", "f16", "f64", "i1", "i8".."i64", "u8".."u64" */
+  int64_t rank;
+  const int64_t *dims;
+  uint64_t elementBytes; /* 1 for i1 (one byte per boolean) */
+  uint64_t bytes;        /* of the whole dense, row-major tensor */
+} nnapi_rt_tensor_info;
+
+/* Loads the compiled model at `path`. NNAPI_RT_INVALID_ARGUMENT for a null
+ * argument, NNAPI_RT_INVALID_MODEL when the file is missing, not a loadable
+ * shared library, or lacks the model entry points or a valid signature. */
+int32_t nnapi_rt_model_open(const char *path, nnapi_rt_model **model);
+/* Unloads the model (null is allowed). */
+void nnapi_rt_model_close(nnapi_rt_model *model);
+
+int64_t nnapi_rt_model_num_inputs(const nnapi_rt_model *model);
+int64_t nnapi_rt_model_num_outputs(const nnapi_rt_model *model);
+/* NNAPI_RT_INVALID_ARGUMENT when `index` is out of range. */
+int32_t nnapi_rt_model_input(const nnapi_rt_model *model, int64_t index,
+                             nnapi_rt_tensor_info *info);
+int32_t nnapi_rt_model_output(const nnapi_rt_model *model, int64_t index,
+                              nnapi_rt_tensor_info *info);
+/* NNAPI partitions in the model. */
+int64_t nnapi_rt_model_num_partitions(const nnapi_rt_model *model);
+/* The model's signature text (ModelABI.h). */
+const char *nnapi_rt_model_signature(const nnapi_rt_model *model);
+
+/* Runs the model once. The counts must equal the model's, every pointer be
+ * non-null and every size equal the tensor's `bytes`; otherwise nothing
+ * runs and NNAPI_RT_INVALID_ARGUMENT names the first mismatch. */
+int32_t nnapi_rt_model_run(nnapi_rt_model *model, int64_t numInputs,
+                           const void *const *inputs,
+                           const uint64_t *inputBytes, int64_t numOutputs,
+                           void *const *outputs, const uint64_t *outputBytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NNAPI_MLIR_RUNTIME_MODEL_H */

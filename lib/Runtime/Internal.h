@@ -1,0 +1,13 @@
+//===- Internal.h - Shared by the runtime's sources -------------*- C++ -*-===//
+#ifndef NNAPI_MLIR_LIB_RUNTIME_INTERNAL_H
+#define NNAPI_MLIR_LIB_RUNTIME_INTERNAL_H
+
+#include <cstdint>
+#include <string>
+
+namespace nnapi_mlir::runtime {
+/// Sets this thread's nnapi_rt_last_error() message and returns `status`.
+int32_t failWith(int32_t status, std::string message);
+} // namespace nnapi_mlir::runtime
+
+#endif

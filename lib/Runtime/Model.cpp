@@ -1,0 +1,267 @@
+//===- Model.cpp - Loading and running compiled models --------------------===//
+//
+// Model.h's C API: dlopen a model, check it (ELF headers before dlopen, the
+// entry points, the signature), and run it with sizes checked.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnapi-mlir/Runtime/Model.h"
+#include "nnapi-mlir/Runtime/ElfCheck.h"
+#include "nnapi-mlir/Runtime/ModelABI.h"
+
+#include "Internal.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <dlfcn.h>
+
+using nnapi_mlir::runtime::failWith;
+
+namespace {
+
+struct Tensor {
+  std::string name, dtype;
+  std::vector<int64_t> dims;
+  uint64_t elementBytes = 0, bytes = 0;
+};
+
+/// The largest tensor a signature may declare (bytes); a model claiming more
+/// is malformed rather than something to allocate.
+constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 40;
+
+/// Bytes per element of a signature dtype, 0 if it is not one.
+uint64_t elementBytesOf(const std::string &dtype) {
+  static const char *const kTypes[] = {"f64", "f32", "f16", "i1",
+                                       "i8",  "i16", "i32", "i64",
+                                       "u8",  "u16", "u32", "u64"};
+  for (const char *t : kTypes)
+    if (dtype == t)
+      return dtype == "i1" ? 1 : uint64_t(std::atoi(t + 1)) / 8;
+  return 0;
+}
+
+/// Parses all of `text` as a non-negative integer; false on anything else.
+bool parseCount(const std::string &text, uint64_t &out) {
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])))
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  out = std::strtoull(text.c_str(), &end, 10);
+  return errno == 0 && *end == '\0';
+}
+
+} // namespace
+
+struct nnapi_rt_model {
+  void *handle = nullptr;
+  nnapi_model_run_fn run = nullptr;
+  std::string signature;
+  int64_t partitions = 0;
+  std::vector<Tensor> inputs, outputs;
+};
+
+/// Reads ModelABI.h's signature text into `model`; false with `error`.
+static bool parseSignature(const char *text, nnapi_rt_model &model,
+                           std::string &error) {
+  if (!text) {
+    error = "the model's signature is missing (" +
+            std::string(NNAPI_MODEL_SIGNATURE_SYMBOL) + " returned NULL)";
+    return false;
+  }
+  model.signature = text;
+  std::istringstream in(model.signature);
+  std::string line;
+  bool header = false;
+  while (std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::string kind;
+    ls >> kind;
+    if (kind == "nnapi-mlir-model") {
+      int version = 0;
+      ls >> version;
+      if (version != 1) {
+        error = "unsupported model signature version";
+        return false;
+      }
+      header = true;
+    } else if (kind == "partitions") {
+      ls >> model.partitions;
+    } else if (kind == "input" || kind == "output") {
+      Tensor t;
+      size_t index;
+      std::string dims;
+      if (!(ls >> index >> t.name >> t.dtype >> dims)) {
+        error = "malformed signature line '" + line + "'";
+        return false;
+      }
+      t.elementBytes = elementBytesOf(t.dtype);
+      if (!t.elementBytes) {
+        error = "signature line '" + line + "' has an unknown element type";
+        return false;
+      }
+      uint64_t bytes = t.elementBytes;
+      if (dims != "scalar") {
+        // The extra 'x' makes a trailing one ("2x") an empty, refused item.
+        std::istringstream ds(dims + "x");
+        std::string d;
+        while (std::getline(ds, d, 'x')) {
+          uint64_t v = 0;
+          if (!parseCount(d, v) || (v != 0 && bytes > kMaxTensorBytes / v)) {
+            error = "signature line '" + line +
+                    "' has a malformed, negative or too large shape";
+            return false;
+          }
+          bytes *= v;
+          t.dims.push_back(int64_t(v));
+        }
+      }
+      t.bytes = bytes;
+      (kind == "input" ? model.inputs : model.outputs).push_back(t);
+    }
+  }
+  if (!header)
+    error = "model signature lacks its header line";
+  return header;
+}
+
+extern "C" {
+
+int32_t nnapi_rt_model_open(const char *path, nnapi_rt_model **model) {
+  if (!path || !model)
+    return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                    "nnapi_rt_model_open: null argument");
+  *model = nullptr;
+  std::string error;
+  if (!nnapi_mlir::checkSharedObject(path, error))
+    return failWith(NNAPI_RT_INVALID_MODEL, "cannot load model '" +
+                                                std::string(path) +
+                                                "': " + error);
+  // dlopen searches the library path for a bare name; a model is a file.
+  std::string file = std::strchr(path, '/') ? path : "./" + std::string(path);
+  void *handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    return failWith(NNAPI_RT_INVALID_MODEL,
+                    std::string("cannot load model: ") + dlerror());
+  auto run = reinterpret_cast<nnapi_model_run_fn>(
+      dlsym(handle, NNAPI_MODEL_RUN_SYMBOL));
+  auto signature = reinterpret_cast<nnapi_model_signature_fn>(
+      dlsym(handle, NNAPI_MODEL_SIGNATURE_SYMBOL));
+  if (!run || !signature) {
+    dlclose(handle);
+    return failWith(NNAPI_RT_INVALID_MODEL,
+                    "'" + std::string(path) +
+                        "' is not an nnapi-mlir model (missing " +
+                        NNAPI_MODEL_RUN_SYMBOL + "/" +
+                        NNAPI_MODEL_SIGNATURE_SYMBOL + ")");
+  }
+  auto *m = new nnapi_rt_model;
+  m->handle = handle;
+  m->run = run;
+  if (!parseSignature(signature(), *m, error)) {
+    nnapi_rt_model_close(m);
+    return failWith(NNAPI_RT_INVALID_MODEL, error);
+  }
+  *model = m;
+  return NNAPI_RT_OK;
+}
+
+void nnapi_rt_model_close(nnapi_rt_model *model) {
+  if (!model)
+    return;
+  dlclose(model->handle);
+  delete model;
+}
+
+int64_t nnapi_rt_model_num_inputs(const nnapi_rt_model *model) {
+  return model ? int64_t(model->inputs.size()) : 0;
+}
+int64_t nnapi_rt_model_num_outputs(const nnapi_rt_model *model) {
+  return model ? int64_t(model->outputs.size()) : 0;
+}
+int64_t nnapi_rt_model_num_partitions(const nnapi_rt_model *model) {
+  return model ? model->partitions : 0;
+}
+const char *nnapi_rt_model_signature(const nnapi_rt_model *model) {
+  return model ? model->signature.c_str() : "";
+}
+
+static int32_t tensorInfo(const nnapi_rt_model *model, bool input,
+                          int64_t index, nnapi_rt_tensor_info *info) {
+  const char *kind = input ? "input" : "output";
+  if (!model || !info)
+    return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                    std::string("nnapi_rt_model_") + kind + ": null argument");
+  const std::vector<Tensor> &tensors = input ? model->inputs : model->outputs;
+  if (index < 0 || index >= int64_t(tensors.size()))
+    return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                    std::string(kind) + " index " + std::to_string(index) +
+                        " is out of range: the model has " +
+                        std::to_string(tensors.size()) + " " + kind + "s");
+  const Tensor &t = tensors[index];
+  info->name = t.name.c_str();
+  info->dtype = t.dtype.c_str();
+  info->rank = int64_t(t.dims.size());
+  info->dims = t.dims.data();
+  info->elementBytes = t.elementBytes;
+  info->bytes = t.bytes;
+  return NNAPI_RT_OK;
+}
+
+int32_t nnapi_rt_model_input(const nnapi_rt_model *model, int64_t index,
+                             nnapi_rt_tensor_info *info) {
+  return tensorInfo(model, true, index, info);
+}
+int32_t nnapi_rt_model_output(const nnapi_rt_model *model, int64_t index,
+                              nnapi_rt_tensor_info *info) {
+  return tensorInfo(model, false, index, info);
+}
+
+int32_t nnapi_rt_model_run(nnapi_rt_model *model, int64_t numInputs,
+                           const void *const *inputs,
+                           const uint64_t *inputBytes, int64_t numOutputs,
+                           void *const *outputs, const uint64_t *outputBytes) {
+  if (!model)
+    return failWith(NNAPI_RT_INVALID_ARGUMENT, "nnapi_rt_model_run: no model");
+  auto check = [&](const char *kind, int64_t count, const void *pointers,
+                   const uint64_t *sizes, const std::vector<Tensor> &tensors,
+                   auto pointerAt) -> int32_t {
+    if (count != int64_t(tensors.size()))
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "the model takes " + std::to_string(tensors.size()) +
+                          " " + kind + "s, got " + std::to_string(count));
+    if (count && (!pointers || !sizes))
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      std::string("null ") + kind + " array");
+    for (int64_t i = 0; i < count; ++i) {
+      if (!pointerAt(i) && tensors[i].bytes)
+        return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                        std::string(kind) + " " + std::to_string(i) + " ('" +
+                            tensors[i].name + "') is a null pointer");
+      if (sizes[i] != tensors[i].bytes)
+        return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                        std::string(kind) + " " + std::to_string(i) + " ('" +
+                            tensors[i].name + "', " + tensors[i].dtype +
+                            ") needs " + std::to_string(tensors[i].bytes) +
+                            " bytes, got " + std::to_string(sizes[i]));
+    }
+    return NNAPI_RT_OK;
+  };
+  if (int32_t s = check("input", numInputs, inputs, inputBytes, model->inputs,
+                        [&](int64_t i) { return inputs[i]; }))
+    return s;
+  if (int32_t s =
+          check("output", numOutputs, outputs, outputBytes, model->outputs,
+                [&](int64_t i) { return outputs[i]; }))
+    return s;
+  // The model's ABI takes non-const pointers; it never writes its inputs.
+  model->run(const_cast<void *const *>(inputs), outputs);
+  return NNAPI_RT_OK;
+}
+
+} // extern "C"
