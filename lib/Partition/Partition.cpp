@@ -721,23 +721,10 @@ func::FuncOp outline(func::FuncOp parent, ArrayRef<Operation *> ops,
 struct NNAPIPartitionPass
     : public nnapi::impl::NNAPIPartitionBase<NNAPIPartitionPass> {
   using NNAPIPartitionBase::NNAPIPartitionBase;
-  NNAPIPartitionPass() = default;
   NNAPIPartitionPass(const NNAPIPartitionPass &other)
       : NNAPIPartitionBase(other), reportOut(other.reportOut) {}
   NNAPIPartitionPass(const NNAPIPartitionOptions &options, Report *reportOut)
-      : reportOut(reportOut) {
-#define NNAPI_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESC) FIELD = options.FIELD;
-#define NNAPI_LIST_OPTION(TYPE, FIELD, FLAG, DESC) FIELD = options.FIELD;
-#include "nnapi-mlir/Partition/PartitionOptions.def"
-  }
-
-  // The options, from their one declaration.
-#define NNAPI_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESC)                         \
-  Pass::Option<TYPE> FIELD{*this, FLAG, llvm::cl::desc(DESC),                  \
-                           llvm::cl::init(DEFAULT)};
-#define NNAPI_LIST_OPTION(TYPE, FIELD, FLAG, DESC)                             \
-  Pass::ListOption<TYPE> FIELD{*this, FLAG, llvm::cl::desc(DESC)};
-#include "nnapi-mlir/Partition/PartitionOptions.def"
+      : NNAPIPartitionBase(options), reportOut(reportOut) {}
 
   /// Filled with the report when set (createNNAPIPartition's argument).
   Report *reportOut = nullptr;

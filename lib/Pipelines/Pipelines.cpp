@@ -128,8 +128,8 @@ void mlir::nnapi::buildNNAPIPartitionPipeline(
 #define NNAPI_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESC)                         \
   partition.FIELD = options.FIELD;
 #define NNAPI_LIST_OPTION(TYPE, FIELD, FLAG, DESC)                             \
-  partition.FIELD.assign(options.FIELD.begin(), options.FIELD.end());
-#include "nnapi-mlir/Partition/PartitionOptions.def"
+  partition.FIELD = options.FIELD;
+#include "nnapi-mlir/Partition/PartitionOptions.inc"
     pm.addPass(createNNAPIPartition(partition, report));
   }
   // The signature is taken from the tensor-typed entry, before bufferization.

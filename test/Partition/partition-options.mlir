@@ -14,6 +14,12 @@
 // RUN: nnapi-opt %s -nnapi-partition="device-profile=%S/../../profiles/generic-fl1.json" | FileCheck %s --check-prefix=FL1
 // RUN: nnapi-opt %s -nnapi-partition="search-budget=1 report=%t" | FileCheck %s --check-prefix=DEFAULT
 // RUN: FileCheck %s --check-prefix=BUDGET < %t.json
+// The same option through the pipeline and nnapi-compile, whose options are
+// generated from the pass's declaration.
+// RUN: nnapi-opt %s --nnapi-partition-pipeline="search-budget=1 report=%t.pipeline" > /dev/null
+// RUN: FileCheck %s --check-prefix=BUDGET < %t.pipeline.json
+// RUN: nnapi-compile %s --emit=mlir -o /dev/null --search-budget=1 --report=%t.compile
+// RUN: FileCheck %s --check-prefix=BUDGET < %t.compile.json
 
 // DEFAULT-LABEL: func @main
 // DEFAULT: call @main_nnapi_0(%arg0)

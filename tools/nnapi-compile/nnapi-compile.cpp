@@ -10,8 +10,8 @@
 // LLVM, and links a shared library against the nnapi-mlir runtime.
 // --emit=mlir stops after partitioning (TOSA with blobs), llvm after
 // translation to LLVM IR, obj after code generation. The pipeline's options
-// are declared once (PartitionOptions.def, PipelineOptions.def) and become
-// this tool's flags here.
+// are declared once (nnapi-partition's in its Passes.td, the pipelines' own
+// in PipelineOptions.def) and become this tool's flags here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,7 +49,7 @@ static cl::opt<std::string> outputFile("o", cl::cat(compileOptions),
 #define NNAPI_LIST_OPTION(TYPE, FIELD, FLAG, DESC)                             \
   static cl::list<TYPE> FIELD##Flag(FLAG, cl::cat(compileOptions),             \
                                     cl::desc(DESC), cl::CommaSeparated);
-#include "nnapi-mlir/Partition/PartitionOptions.def"
+#include "nnapi-mlir/Partition/PartitionOptions.inc"
 #define NNAPI_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESC)                         \
   static cl::opt<TYPE> FIELD##Flag(FLAG, cl::cat(compileOptions),              \
                                    cl::desc(DESC), cl::init(DEFAULT));
@@ -160,7 +160,7 @@ int main(int argc, char **argv) {
   options.FIELD = FIELD##Flag.getValue();
 #define NNAPI_LIST_OPTION(TYPE, FIELD, FLAG, DESC)                             \
   options.FIELD = std::vector<TYPE>(FIELD##Flag.begin(), FIELD##Flag.end());
-#include "nnapi-mlir/Partition/PartitionOptions.def"
+#include "nnapi-mlir/Partition/PartitionOptions.inc"
 #define NNAPI_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESC)                         \
   options.FIELD = FIELD##Flag.getValue();
 #include "nnapi-mlir/Pipelines/PipelineOptions.def"

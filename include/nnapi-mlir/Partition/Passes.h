@@ -17,18 +17,11 @@ struct Report;
 #define GEN_PASS_DECL
 #include "nnapi-mlir/Partition/Passes.h.inc"
 
-/// nnapi-partition's options as plain values (PartitionOptions.def).
-struct NNAPIPartitionOptions {
-#define NNAPI_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESC) TYPE FIELD = DEFAULT;
-#define NNAPI_LIST_OPTION(TYPE, FIELD, FLAG, DESC) std::vector<TYPE> FIELD;
-#include "nnapi-mlir/Partition/PartitionOptions.def"
-};
-
-/// nnapi-partition with `options`. When `report` is given, the pass also
-/// fills it with what it decided (the same content as the `report` option's
-/// files); it must outlive the pass run.
+/// nnapi-partition with `options` that also fills `report` with what it
+/// decided (the content of the `report` option's files); `report` must
+/// outlive the pass run.
 std::unique_ptr<Pass> createNNAPIPartition(const NNAPIPartitionOptions &options,
-                                           Report *report = nullptr);
+                                           Report *report);
 
 #define GEN_PASS_REGISTRATION
 #include "nnapi-mlir/Partition/Passes.h.inc"

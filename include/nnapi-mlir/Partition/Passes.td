@@ -34,10 +34,32 @@ def NNAPIPartition : Pass<"nnapi-partition", "ModuleOp"> {
     and every partition one with its estimated saving. `report` writes the
     same as JSON, a self-contained HTML graph and Graphviz DOT.
 
-    Its options are declared once, in `PartitionOptions.def`, and expanded
-    into the pass, the compile pipelines, nnapi-compile and the Python
-    package; `nnapi-opt --help` lists them.
+    These options are the one declaration: the compile pipelines'
+    options, nnapi-compile's flags and the Python package's keyword
+    arguments are generated from them (PartitionOptions.inc).
   }];
+  let options = [
+    Option<"featureLevel", "feature-level", "unsigned", /*default=*/"7",
+           "NNAPI feature level (1..8) the partitions must run on">,
+    Option<"deviceProfile", "device-profile", "std::string", /*default=*/"",
+           "Device profile JSON (default: a generic accelerator at feature-level)">,
+    Option<"minPartitionCost", "min-partition-cost", "double", /*default=*/"0",
+           "Keep partitions on the host unless they save at least this many microseconds">,
+    Option<"maxPartitions", "max-partitions", "unsigned", /*default=*/"0",
+           "Keep at most this many partitions, the most profitable ones (0: no limit)">,
+    Option<"allowFp16", "allow-fp16", "bool", /*default=*/"false",
+           "Let NNAPI compute float32 with float16 precision (relaxed), at float16 cost and support">,
+    ListOption<"stopOps", "stop-ops", "std::string",
+           "Op types that stay on the host: TOSA names (tosa.reshape) or NNAPI operations (RESHAPE)">,
+    Option<"placement", "placement", "std::string", /*default=*/"",
+           "JSON file forcing ops to a side by name or type: {host: [...], nnapi: [...]}">,
+    Option<"searchBudget", "search-budget", "uint64_t", /*default=*/"65536",
+           "Branch-and-bound nodes per cluster before settling for the best placement found">,
+    Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
+           "Emit a remark for every op left on the host and every partition (in the pipelines, also for every op the host code generation leaves to scalar loops)">,
+    Option<"report", "report", "std::string", /*default=*/"",
+           "Write the placement report to PATH.json, PATH.html and PATH.dot">,
+  ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::nnapi::NNAPIDialect"];
 }

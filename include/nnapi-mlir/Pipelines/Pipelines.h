@@ -16,7 +16,7 @@ namespace mlir::nnapi {
 struct Report;
 
 /// Every option of the pipelines: nnapi-partition's
-/// (Partition/PartitionOptions.def) and the pipelines' own
+/// (Partition/PartitionOptions.inc) and the pipelines' own
 /// (PipelineOptions.def). Registered pipelines parse them from text
 /// ("feature-level=5 host-only=true"); embedders set the fields.
 struct CompilePipelineOptions
@@ -26,7 +26,7 @@ struct CompilePipelineOptions
                      llvm::cl::init(DEFAULT)};
 #define NNAPI_LIST_OPTION(TYPE, FIELD, FLAG, DESC)                             \
   ListOption<TYPE> FIELD{*this, FLAG, llvm::cl::desc(DESC)};
-#include "nnapi-mlir/Partition/PartitionOptions.def"
+#include "nnapi-mlir/Partition/PartitionOptions.inc"
 #define NNAPI_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESC)                         \
   Option<TYPE> FIELD{*this, FLAG, llvm::cl::desc(DESC),                        \
                      llvm::cl::init(DEFAULT)};
