@@ -9,7 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   libxnnpack-dev libpthreadpool-dev
-  python3 python3-numpy python3-onnx
+  python3 python3-numpy python3-onnx python3-dev python3-pytest pybind11-dev
   chromium
 )
 

@@ -83,10 +83,10 @@ mlir::nnapi::loadModel(llvm::StringRef bytes, llvm::StringRef name,
   if (!options.inputShapes.empty() || !options.inputValues.empty())
     return makeError("--input-shape and --input-value apply to ONNX models; a "
                      "TOSA module's function types are its shapes");
+  // Parse errors go to the context's handlers, as every other diagnostic.
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(bytes, name), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, context);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, context);
   if (!module)
     return makeError("cannot parse '" + name + "'");

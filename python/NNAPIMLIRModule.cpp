@@ -1,0 +1,340 @@
+//===- NNAPIMLIRModule.cpp - The nnapi_mlir Python package's native part --===//
+//
+// _nnapi_mlir: compile() over the embedding API (Compiler.h) and _Model over
+// the runtime's model API (Model.h). The public API, its argument checking
+// and its documentation are in nnapi_mlir/__init__.py; this file only
+// converts between Python and C++ and turns failures into the package's
+// exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnapi-mlir/Compiler/Compiler.h"
+#include "nnapi-mlir/Pipelines/Registration.h"
+#include "nnapi-mlir/Runtime/Model.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <sstream>
+
+namespace py = pybind11;
+using namespace mlir;
+
+namespace {
+
+struct CompileFailure {
+  std::string message;
+};
+struct ModelFailure {
+  std::string message;
+};
+
+/// Every diagnostic of a compilation, as "location: severity: message".
+struct DiagnosticLog {
+  std::vector<std::string> lines;
+  std::string joined() const {
+    std::string s;
+    for (const std::string &l : lines)
+      s += "\n  " + l;
+    return s;
+  }
+};
+
+const char *severityName(DiagnosticSeverity s) {
+  switch (s) {
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  case DiagnosticSeverity::Note:
+    return "note";
+  }
+  return "?";
+}
+
+py::dict summaryToDict(const nnapi::CompileSummary &s,
+                       const DiagnosticLog &log) {
+  py::dict d;
+  d["feature_level"] = s.targetFeatureLevel;
+  py::list partitions;
+  for (const auto &p : s.partitions) {
+    py::dict e;
+    e["name"] = p.name;
+    e["ops"] = p.ops;
+    e["num_ops"] = p.numOps;
+    e["num_inputs"] = p.numInputs;
+    e["num_outputs"] = p.numOutputs;
+    e["blob_bytes"] = p.blobBytes;
+    e["feature_level"] = p.featureLevel;
+    partitions.append(e);
+  }
+  d["partitions"] = partitions;
+  py::list hostFunctions;
+  for (const auto &h : s.hostFunctions) {
+    py::dict e;
+    e["name"] = h.name;
+    e["ops"] = h.ops;
+    e["num_ops"] = h.numOps;
+    hostFunctions.append(e);
+  }
+  d["host_functions"] = hostFunctions;
+  py::list functions;
+  for (const nnapi::ReportFunction &f : s.report.functions) {
+    py::dict e;
+    e["name"] = f.name;
+    e["all_host_us"] = f.allHostUs;
+    e["chosen_us"] = f.chosenUs;
+    e["optimal"] = f.optimal;
+    py::list ops;
+    for (const nnapi::ReportOp &op : f.ops) {
+      py::dict o;
+      o["id"] = op.id;
+      o["name"] = op.name;
+      o["type"] = op.type;
+      o["nnapi"] = op.nnapi;
+      o["partition"] = op.partition;
+      o["host_us"] = op.hostUs;
+      o["device_us"] =
+          op.deviceUs ? py::object(py::float_(*op.deviceUs)) : py::none();
+      o["reason"] = op.reason;
+      ops.append(o);
+    }
+    e["ops"] = ops;
+    py::list parts;
+    for (const nnapi::ReportPartition &p : f.partitions) {
+      py::dict o;
+      o["name"] = p.name;
+      o["ops"] = p.ops;
+      o["benefit_us"] = p.benefitUs;
+      parts.append(o);
+    }
+    e["partitions"] = parts;
+    functions.append(e);
+  }
+  d["functions"] = functions;
+  d["device_profile"] = s.report.profileName;
+  d["arena_bytes"] = s.arenaBytes;
+  d["unplanned_bytes"] = s.unplannedBytes;
+  d["diagnostics"] = log.lines;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  nnapi::printPartitionSummary(s, os);
+  if (!s.hostBuffers.empty())
+    nnapi::printBufferSummary(s, os);
+  d["text"] = os.str();
+  return d;
+}
+
+py::dict compile(const py::object &model, bool isPath, const std::string &name,
+                 const std::string &output, const std::string &emit,
+                 const std::string &pipelineOptions,
+                 const std::map<std::string, std::vector<int64_t>> &inputShapes,
+                 const std::map<std::string, std::string> &inputValues,
+                 const std::string &triple, const std::string &cpu,
+                 const std::string &features, const std::string &runtimeDir) {
+  DialectRegistry registry;
+  nnapi::registerCompilerDialects(registry);
+  MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  DiagnosticLog log;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    std::string line;
+    llvm::raw_string_ostream os(line);
+    Location loc = diag.getLocation();
+    if (auto file = dyn_cast<FileLineColLoc>(loc))
+      os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+         << file.getColumn();
+    else
+      os << loc;
+    os << ": " << severityName(diag.getSeverity()) << ": " << diag.str();
+    log.lines.push_back(os.str());
+    return success();
+  });
+
+  nnapi::CompilePipelineOptions options;
+  {
+    std::string errors;
+    llvm::raw_string_ostream es(errors);
+    if (failed(options.parseFromString(pipelineOptions, es)))
+      throw CompileFailure{"invalid options '" + pipelineOptions +
+                           "': " + es.str()};
+  }
+  nnapi::CompileOutput out;
+  if (emit == "so")
+    out.emit = nnapi::EmitKind::SharedLibrary;
+  else if (emit == "obj")
+    out.emit = nnapi::EmitKind::Object;
+  else if (emit == "llvm")
+    out.emit = nnapi::EmitKind::LLVMIR;
+  else if (emit == "mlir")
+    out.emit = nnapi::EmitKind::MLIR;
+  else
+    throw CompileFailure{"emit must be 'so', 'obj', 'llvm' or 'mlir', got '" +
+                         emit + "'"};
+  std::string buffer;
+  out.path = output;
+  if (output.empty())
+    out.buffer = &buffer;
+  out.triple = triple;
+  out.cpu = cpu;
+  out.features = features;
+  out.runtimeDir = runtimeDir;
+
+  nnapi::LoadOptions load;
+  load.inputShapes = inputShapes;
+  load.inputValues = inputValues;
+  nnapi::CompileSummary summary;
+  llvm::Error err = llvm::Error::success();
+  std::string modelText = py::cast<std::string>(model);
+  {
+    py::gil_scoped_release release;
+    auto module = isPath ? nnapi::loadModelFile(modelText, &context, load)
+                         : nnapi::loadModel(modelText, name, &context, load);
+    if (!module)
+      err = module.takeError();
+    else
+      err = nnapi::compileModule(**module, options, out, &summary);
+  }
+  if (err)
+    throw CompileFailure{llvm::toString(std::move(err)) + log.joined()};
+  py::dict d = summaryToDict(summary, log);
+  d["output"] = output.empty() ? py::object(py::bytes(buffer)) : py::none();
+  return d;
+}
+
+/// The pipeline's options: (flag, type, default, description).
+std::vector<std::tuple<std::string, std::string, std::string, std::string>>
+pipelineOptions() {
+  std::vector<std::tuple<std::string, std::string, std::string, std::string>>
+      result;
+  auto text = [](auto value) {
+    std::ostringstream os;
+    os << std::boolalpha << value;
+    return os.str();
+  };
+#define NNAPI_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESC)                         \
+  result.emplace_back(FLAG, #TYPE, text(TYPE(DEFAULT)), DESC);
+#define NNAPI_LIST_OPTION(TYPE, FIELD, FLAG, DESC)                             \
+  result.emplace_back(FLAG, "list[" #TYPE "]", "", DESC);
+#include "nnapi-mlir/Partition/PartitionOptions.inc"
+#define NNAPI_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESC)                         \
+  result.emplace_back(FLAG, #TYPE, text(TYPE(DEFAULT)), DESC);
+#include "nnapi-mlir/Pipelines/PipelineOptions.def"
+  return result;
+}
+
+/// A loaded model (Model.h).
+class Model {
+public:
+  explicit Model(const std::string &path) {
+    if (nnapi_rt_model_open(path.c_str(), &model) != NNAPI_RT_OK)
+      throw ModelFailure{nnapi_rt_last_error()};
+  }
+  ~Model() { nnapi_rt_model_close(model); }
+  Model(const Model &) = delete;
+  Model &operator=(const Model &) = delete;
+
+  py::list tensors(bool inputs) const {
+    py::list list;
+    int64_t n = inputs ? nnapi_rt_model_num_inputs(model)
+                       : nnapi_rt_model_num_outputs(model);
+    for (int64_t i = 0; i < n; ++i) {
+      nnapi_rt_tensor_info info;
+      if ((inputs ? nnapi_rt_model_input
+                  : nnapi_rt_model_output)(model, i, &info) != NNAPI_RT_OK)
+        throw ModelFailure{nnapi_rt_last_error()};
+      py::tuple shape(info.rank);
+      for (int64_t d = 0; d < info.rank; ++d)
+        shape[d] = info.dims[d];
+      list.append(py::make_tuple(info.name, info.dtype, shape, info.bytes));
+    }
+    return list;
+  }
+  int64_t partitions() const { return nnapi_rt_model_num_partitions(model); }
+  std::string signature() const { return nnapi_rt_model_signature(model); }
+
+  /// Runs with caller-made buffers (the Python side checked dtypes and
+  /// shapes; the runtime checks the sizes again).
+  void run(const std::vector<py::buffer> &inputs,
+           const std::vector<py::buffer> &outputs) {
+    std::vector<py::buffer_info> in, out;
+    std::vector<const void *> inPtrs;
+    std::vector<void *> outPtrs;
+    std::vector<uint64_t> inBytes, outBytes;
+    for (const py::buffer &b : inputs) {
+      in.push_back(b.request());
+      inPtrs.push_back(in.back().ptr);
+      inBytes.push_back(uint64_t(in.back().size * in.back().itemsize));
+    }
+    for (const py::buffer &b : outputs) {
+      out.push_back(b.request(/*writable=*/true));
+      outPtrs.push_back(out.back().ptr);
+      outBytes.push_back(uint64_t(out.back().size * out.back().itemsize));
+    }
+    int32_t status;
+    {
+      py::gil_scoped_release release;
+      status = nnapi_rt_model_run(model, int64_t(inPtrs.size()), inPtrs.data(),
+                                  inBytes.data(), int64_t(outPtrs.size()),
+                                  outPtrs.data(), outBytes.data());
+    }
+    if (status != NNAPI_RT_OK)
+      throw ModelFailure{nnapi_rt_last_error()};
+  }
+
+private:
+  nnapi_rt_model *model = nullptr;
+};
+
+} // namespace
+
+PYBIND11_MODULE(_nnapi_mlir, m) {
+  m.doc() = "Native part of nnapi_mlir; use the nnapi_mlir package.";
+  static py::exception<DiagnosticLog> error(m, "Error");
+  static py::exception<CompileFailure> compileError(m, "CompileError",
+                                                    error.ptr());
+  static py::exception<ModelFailure> modelError(m, "ModelError", error.ptr());
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p)
+        std::rethrow_exception(p);
+    } catch (const CompileFailure &e) {
+      PyErr_SetString(compileError.ptr(), e.message.c_str());
+    } catch (const ModelFailure &e) {
+      PyErr_SetString(modelError.ptr(), e.message.c_str());
+    }
+  });
+
+  m.def("compile", &compile, py::arg("model"), py::arg("is_path"),
+        py::arg("name"), py::arg("output"), py::arg("emit"), py::arg("options"),
+        py::arg("input_shapes"), py::arg("input_values"), py::arg("triple"),
+        py::arg("cpu"), py::arg("features"), py::arg("runtime_dir"));
+  m.def("pipeline_options", &pipelineOptions);
+  m.def("set_host_only", [](bool hostOnly) {
+    nnapi_rt_set_mode(hostOnly ? NNAPI_RT_MODE_HOST_ONLY : NNAPI_RT_MODE_AUTO);
+  });
+  m.def("host_only",
+        []() { return nnapi_rt_get_mode() == NNAPI_RT_MODE_HOST_ONLY; });
+  m.def("stats", []() {
+    uint64_t onNNAPI = 0, failed = 0;
+    nnapi_rt_get_stats(&onNNAPI, &failed);
+    return py::make_tuple(onNNAPI, failed);
+  });
+  m.def("reset_stats", &nnapi_rt_reset_stats);
+  m.def("set_quiet", [](bool quiet) { nnapi_rt_set_quiet(quiet); });
+
+  py::class_<Model>(m, "_Model")
+      .def(py::init<const std::string &>())
+      .def_property_readonly("inputs",
+                             [](const Model &m) { return m.tensors(true); })
+      .def_property_readonly("outputs",
+                             [](const Model &m) { return m.tensors(false); })
+      .def_property_readonly("partitions", &Model::partitions)
+      .def_property_readonly("signature", &Model::signature)
+      .def("run", &Model::run);
+}

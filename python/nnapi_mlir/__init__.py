@@ -1,0 +1,325 @@
+"""nnapi-mlir from Python: compile a model for Android's NNAPI, load and run it.
+
+    import numpy as np
+    import nnapi_mlir
+
+    summary = nnapi_mlir.compile("model.onnx", "model.so", feature_level=7,
+                                 input_shapes={"x": [1, 3, 224, 224]})
+    print(summary)                      # partitions, host ops and why
+    model = nnapi_mlir.load("model.so")
+    (y,) = model.run(np.zeros((1, 3, 224, 224), np.float32))
+
+Errors raise subclasses of nnapi_mlir.Error:
+  CompileError  the model cannot be read, imported or compiled, or an option
+                is invalid (the message carries the compiler's diagnostics)
+  ModelError    a compiled model cannot be loaded, or running it failed
+  InputError    (also a ValueError) wrong number of inputs, unknown or
+                missing input names
+  ShapeError    (an InputError) an input's shape differs from the model's
+  DTypeError    (also a TypeError) an input's dtype differs from the model's
+docs/embedding.md documents the package in full.
+"""
+
+import os as _os
+
+import numpy as _np
+
+from . import _nnapi_mlir
+from ._nnapi_mlir import CompileError, Error, ModelError
+
+__all__ = [
+    "compile", "load", "Model", "Tensor", "CompileSummary", "Partition",
+    "HostOp", "options", "set_host_only", "runtime_stats", "Error",
+    "CompileError", "ModelError", "InputError", "ShapeError", "DTypeError",
+]
+
+
+class InputError(Error, ValueError):
+    """The inputs given to Model.run do not match the model's inputs."""
+
+
+class ShapeError(InputError):
+    """An input's shape differs from the model's."""
+
+
+class DTypeError(Error, TypeError):
+    """An input's element type differs from the model's."""
+
+
+# The signature's element types (ModelABI.h) as numpy dtypes.
+_DTYPES = {
+    "f64": _np.float64, "f32": _np.float32, "f16": _np.float16,
+    "i1": _np.bool_, "i8": _np.int8, "i16": _np.int16, "i32": _np.int32,
+    "i64": _np.int64, "u8": _np.uint8, "u16": _np.uint16,
+    "u32": _np.uint32, "u64": _np.uint64,
+}
+
+
+def options():
+    """The compiler's options: a list of (name, type, default, description).
+
+    Every one can be passed to compile() as a keyword argument, with
+    underscores for dashes (search_budget=1000 for search-budget).
+    """
+    return [(flag.replace("-", "_"), type_, default, desc)
+            for flag, type_, default, desc in _nnapi_mlir.pipeline_options()]
+
+
+_all_options = options
+
+
+def _option_text(name, value):
+    flag = name.replace("_", "-")
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, (list, tuple)):
+        text = ",".join(str(v) for v in value)
+    else:
+        text = str(value)
+    if any(c in text for c in " {}'\""):
+        if '"' in text:
+            raise CompileError("option %s: value %r may not contain '\"'"
+                               % (name, text))
+        text = '"%s"' % text
+    return "%s=%s" % (flag, text)
+
+
+class Partition:
+    """One NNAPI partition: its function name, ops by type and blob."""
+
+    def __init__(self, d):
+        self.name = d["name"]
+        self.ops = dict(d["ops"])
+        self.num_ops = d["num_ops"]
+        self.num_inputs = d["num_inputs"]
+        self.num_outputs = d["num_outputs"]
+        self.blob_bytes = d["blob_bytes"]
+        self.feature_level = d["feature_level"]
+
+    def __repr__(self):
+        return "Partition(%r, %d ops, %d blob bytes, feature level %d)" % (
+            self.name, self.num_ops, self.blob_bytes, self.feature_level)
+
+
+class HostOp:
+    """An op the partitioner left on the host, and why."""
+
+    def __init__(self, function, d):
+        self.function = function
+        self.name = d["name"]
+        self.type = d["type"]
+        self.nnapi = d["nnapi"] or None
+        self.reason = d["reason"]
+        self.host_us = d["host_us"]
+        self.device_us = d["device_us"]
+
+    def __repr__(self):
+        return "HostOp(%r, %r: %s)" % (self.name, self.type, self.reason)
+
+
+class CompileSummary:
+    """What compile() decided.
+
+    partitions            list of Partition
+    host_ops              list of HostOp: every op left on the host, with
+                          the partitioner's reason
+    estimated_latency_us  the cost model's latency of the chosen placement
+    all_host_latency_us   ... and of running everything on the host
+    feature_level         the NNAPI feature level compiled for
+    report                the partitioner's full report (dict)
+    diagnostics           warnings and remarks, "location: kind: message"
+    output                the compiled bytes when no output path was given
+    str(summary) is nnapi-compile --partition-summary's text.
+    """
+
+    def __init__(self, d):
+        self.feature_level = d["feature_level"]
+        self.partitions = [Partition(p) for p in d["partitions"]]
+        self.host_ops = [HostOp(f["name"], op) for f in d["functions"]
+                         for op in f["ops"] if op["partition"] < 0]
+        self.estimated_latency_us = sum(f["chosen_us"] for f in d["functions"])
+        self.all_host_latency_us = sum(f["all_host_us"]
+                                       for f in d["functions"])
+        self.report = {"device_profile": d["device_profile"],
+                       "functions": d["functions"]}
+        self.arena_bytes = d["arena_bytes"]
+        self.diagnostics = list(d["diagnostics"])
+        self.output = d["output"]
+        self._text = d["text"]
+
+    def __str__(self):
+        return self._text
+
+    def __repr__(self):
+        return ("CompileSummary(%d partitions, %d host ops, estimated %.1f us)"
+                % (len(self.partitions), len(self.host_ops),
+                   self.estimated_latency_us))
+
+
+def compile(model, output=None, feature_level=7, device_profile=None,
+            host_only=False, report=None, input_shapes=None,
+            input_values=None, target=None, cpu="native", features="",
+            emit="so", runtime_dir=None, **options):
+    """Compiles `model` and writes the result to `output`.
+
+    model          a path (str or os.PathLike) to a .onnx or .mlir (TOSA)
+                   file, or the model's bytes (ONNX protobuf or MLIR)
+    output         the file to write; None returns the bytes in
+                   summary.output
+    feature_level  NNAPI feature level 1..8 the partitions must run on
+    device_profile a device profile JSON path (default: generic accelerator)
+    host_only      no NNAPI partitions: everything runs on the host
+    report         write the placement report to REPORT.{json,html,dot}
+    input_shapes   {input name: shape} for ONNX inputs with symbolic dims
+    input_values   {input name: TensorProto .pb path} binding ONNX inputs to
+                   constants (shape-deciding inputs)
+    target, cpu, features
+                   the host code's target triple (None: this machine), CPU
+                   and "+feature,-feature" list
+    emit           "so" (shared library), "obj", "llvm" (LLVM IR) or "mlir"
+                   (after partitioning)
+    runtime_dir    where libnnapi_runtime.so is (default: the one this
+                   package loaded)
+    **options      any other option from options(), e.g. search_budget=1000,
+                   stop_ops=["tosa.conv2d"], max_partitions=2
+
+    Returns a CompileSummary; raises CompileError.
+    """
+    settings = dict(feature_level=feature_level, host_only=host_only)
+    if device_profile is not None:
+        settings["device_profile"] = _os.fspath(device_profile)
+    if report is not None:
+        settings["report"] = _os.fspath(report)
+    known = {name for name, _, _, _ in _all_options()}
+    for name, value in options.items():
+        if name not in known or name in ("vector_bits", "vector_registers"):
+            raise CompileError(
+                "unknown option %r; nnapi_mlir.options() lists them" % name)
+        settings[name] = value
+    text = " ".join(_option_text(k, v) for k, v in settings.items())
+
+    if isinstance(model, (bytes, bytearray, memoryview)):
+        is_path, source, name = False, bytes(model), "<bytes>"
+    elif isinstance(model, (str, _os.PathLike)):
+        is_path, source = True, _os.fspath(model)
+        name = source
+    else:
+        raise TypeError("model must be a path or bytes, not %s"
+                        % type(model).__name__)
+    shapes = {}
+    for k, v in (input_shapes or {}).items():
+        shapes[str(k)] = [int(d) for d in v]
+    values = {str(k): _os.fspath(v) for k, v in (input_values or {}).items()}
+    for k, path in values.items():
+        if not _os.path.exists(path):
+            raise CompileError("input_values[%r]: cannot read %r" % (k, path))
+        with open(path, "rb") as f:
+            values[k] = f.read()
+    out = "" if output is None else _os.fspath(output)
+    d = _nnapi_mlir.compile(source, is_path, name, out, emit, text, shapes,
+                            values, target or "", cpu or "native",
+                            features or "", runtime_dir or "")
+    return CompileSummary(d)
+
+
+class Tensor:
+    """An input or output of a model: name, shape (tuple), dtype (numpy)."""
+
+    def __init__(self, name, dtype, shape, nbytes):
+        self.name = name
+        self.dtype = _np.dtype(_DTYPES[dtype])
+        self.shape = tuple(shape)
+        self.nbytes = nbytes
+
+    def __repr__(self):
+        return "Tensor(%r, %s, %s)" % (self.name, self.shape, self.dtype)
+
+
+class Model:
+    """A compiled model, loaded with load()."""
+
+    def __init__(self, path):
+        self._model = _nnapi_mlir._Model(_os.fspath(path))
+        self.path = _os.fspath(path)
+        self.inputs = [Tensor(*t) for t in self._model.inputs]
+        self.outputs = [Tensor(*t) for t in self._model.outputs]
+        self.partitions = self._model.partitions
+
+    @property
+    def input_names(self):
+        return [t.name for t in self.inputs]
+
+    @property
+    def output_names(self):
+        return [t.name for t in self.outputs]
+
+    def _arrange(self, args, kwargs):
+        if len(args) == 1 and isinstance(args[0], dict) and not kwargs:
+            kwargs, args = args[0], ()
+        if args and kwargs:
+            raise InputError("give the inputs by position or by name, "
+                             "not both")
+        if kwargs:
+            names = self.input_names
+            unknown = sorted(set(kwargs) - set(names))
+            if unknown:
+                raise InputError("unknown input(s) %s; the model's inputs "
+                                 "are %s" % (unknown, names))
+            missing = [n for n in names if n not in kwargs]
+            if missing:
+                raise InputError("missing input(s) %s" % missing)
+            return [kwargs[n] for n in names]
+        if len(args) != len(self.inputs):
+            raise InputError("the model takes %d input(s) %s, got %d"
+                             % (len(self.inputs), self.input_names,
+                                len(args)))
+        return list(args)
+
+    def run(self, *args, **kwargs):
+        """Runs the model once.
+
+        run(x, y), run({"x": x, "y": y}) or run(x=x, y=y): numpy arrays (or
+        anything numpy.asarray accepts) of exactly the model's shapes and
+        dtypes. Returns the outputs as a list of new numpy arrays.
+        Raises InputError, ShapeError, DTypeError or ModelError.
+        """
+        arrays = []
+        for spec, value in zip(self.inputs, self._arrange(args, kwargs)):
+            a = _np.asarray(value)
+            if a.dtype != spec.dtype:
+                raise DTypeError("input %r is %s, the model takes %s"
+                                 % (spec.name, a.dtype, spec.dtype))
+            if a.shape != spec.shape:
+                raise ShapeError("input %r has shape %s, the model takes %s"
+                                 % (spec.name, a.shape, spec.shape))
+            arrays.append(_np.ascontiguousarray(a))
+        outputs = [_np.empty(t.shape, t.dtype) for t in self.outputs]
+        self._model.run(arrays, outputs)
+        return outputs
+
+    __call__ = run
+
+    def __repr__(self):
+        return "Model(%r, inputs=%s, outputs=%s, %d partitions)" % (
+            self.path, self.inputs, self.outputs, self.partitions)
+
+
+def load(path):
+    """Loads a model compiled by compile() or nnapi-compile; raises
+    ModelError when it is not one."""
+    return Model(path)
+
+
+def set_host_only(host_only=True):
+    """Runs every partition's host copy instead of NNAPI (for comparisons),
+    or, with False, NNAPI again with per-partition fallback."""
+    _nnapi_mlir.set_host_only(bool(host_only))
+
+
+def runtime_stats(reset=False):
+    """(partition executions on NNAPI, failed ones that fell back to the
+    host) since the last reset."""
+    stats = _nnapi_mlir.stats()
+    if reset:
+        _nnapi_mlir.reset_stats()
+    return stats

@@ -1,0 +1,238 @@
+"""nnapi_mlir: compile, load and run, checked against numpy and host-only
+runs; every documented error raises its documented type."""
+import os
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+import nnapi_mlir
+from conftest import EXAMPLES, SOURCE_DIR
+
+# A TOSA model (text): y = relu(x * w + b) over [2, 8], and its numpy twin.
+W = np.linspace(-1.0, 1.0, 16, dtype=np.float32).reshape(2, 8)
+B = np.float32(0.25)
+TOSA = """
+func.func @main(%%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %%w = "tosa.const"() {value = dense<%s> : tensor<2x8xf32>} : () -> tensor<2x8xf32>
+  %%b = "tosa.const"() {value = dense<%s> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+  %%0 = tosa.mul %%x, %%w {shift = 0 : i8} : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %%1 = tosa.add %%0, %%b : (tensor<2x8xf32>, tensor<1x1xf32>) -> tensor<2x8xf32>
+  %%2 = tosa.clamp %%1 {min_fp = 0.0 : f32, max_fp = 3.4e38 : f32, min_int = 0 : i64, max_int = 2147483647 : i64} : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %%2 : tensor<2x8xf32>
+}
+""" % ("[" + ", ".join("[" + ", ".join(repr(float(v)) for v in row) + "]"
+                       for row in W) + "]", "%r" % float(B))
+
+
+def tosa_reference(x):
+    return np.maximum(x * W + B, 0)
+
+
+def dynamic_matmul_onnx(path):
+    """y = x @ M with a symbolic batch: x is ['batch', 4], M a constant."""
+    m = np.arange(12, dtype=np.float32).reshape(4, 3) / 10
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "M"], ["y"], name="mm")], "dyn",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 3])],
+        [numpy_helper.from_array(m, "M")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+    return m
+
+
+# --- compile + run --------------------------------------------------------
+
+def test_cnn_matches_numpy_and_host_only(cnn_so):
+    path, summary = cnn_so
+    model = nnapi_mlir.load(path)
+    x = np.load(EXAMPLES / "onnx" / "cnn_input.npy")
+    expected = np.load(EXAMPLES / "onnx" / "cnn_expected.npy")
+    nnapi_mlir.runtime_stats(reset=True)
+    (y,) = model.run(x)
+    on_nnapi, failed = nnapi_mlir.runtime_stats()
+    assert on_nnapi == len(summary.partitions) >= 1 and failed == 0
+    np.testing.assert_allclose(y, expected, rtol=1e-4, atol=1e-6)
+    nnapi_mlir.set_host_only(True)
+    (host,) = model.run({"image": x})
+    assert nnapi_mlir.runtime_stats()[0] == on_nnapi  # no NNAPI run
+    np.testing.assert_allclose(host, expected, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(y, host, rtol=1e-5, atol=1e-7)
+
+
+def test_signature(cnn_so):
+    model = nnapi_mlir.load(cnn_so[0])
+    assert [(t.name, t.shape, t.dtype) for t in model.inputs] == [
+        ("image", (1, 3, 32, 32), np.dtype(np.float32))]
+    assert [(t.name, t.shape, t.dtype) for t in model.outputs] == [
+        ("probs", (1, 10), np.dtype(np.float32))]
+    assert model.partitions == 1
+    assert model.inputs[0].nbytes == 3 * 32 * 32 * 4
+
+
+def test_summary_explains_placement(cnn_so):
+    summary = cnn_so[1]
+    assert summary.feature_level == 7
+    (p,) = summary.partitions
+    assert p.ops["tosa.conv2d"] == 2 and p.blob_bytes > 0
+    assert p.feature_level >= 1
+    assert summary.host_ops, "the softmax and the classifier stay on the host"
+    assert all(op.reason for op in summary.host_ops)
+    assert 0 < summary.estimated_latency_us <= summary.all_host_latency_us
+    assert "partition summary (target feature level 7)" in str(summary)
+    assert "nnapi @main_nnapi_0" in str(summary)
+
+
+def test_tosa_from_bytes_in_memory(tmp_path):
+    summary = nnapi_mlir.compile(TOSA.encode(), None)
+    assert summary.output[:4] == b"\x7fELF"
+    path = tmp_path / "tosa.so"
+    path.write_bytes(summary.output)
+    model = nnapi_mlir.load(path)
+    x = np.linspace(-2, 2, 16, dtype=np.float32).reshape(2, 8)
+    (y,) = model(x)
+    np.testing.assert_allclose(y, tosa_reference(x), rtol=1e-6, atol=1e-7)
+
+
+def test_host_only_compile(tmp_path):
+    path = tmp_path / "host.so"
+    summary = nnapi_mlir.compile(EXAMPLES / "onnx" / "cnn.onnx", path,
+                                 host_only=True)
+    assert summary.partitions == []
+    model = nnapi_mlir.load(path)
+    assert model.partitions == 0
+    (y,) = model.run(np.load(EXAMPLES / "onnx" / "cnn_input.npy"))
+    np.testing.assert_allclose(y, np.load(EXAMPLES / "onnx" /
+                                          "cnn_expected.npy"),
+                               rtol=1e-4, atol=1e-6)
+
+
+def test_input_shapes_specialise_dynamic_model(tmp_path):
+    m = dynamic_matmul_onnx(tmp_path / "dyn.onnx")
+    path = tmp_path / "dyn.so"
+    nnapi_mlir.compile(tmp_path / "dyn.onnx", path, input_shapes={"x": [5, 4]})
+    model = nnapi_mlir.load(path)
+    assert model.inputs[0].shape == (5, 4)
+    x = np.random.default_rng(0).standard_normal((5, 4)).astype(np.float32)
+    (y,) = model.run(x=x)
+    np.testing.assert_allclose(y, x @ m, rtol=1e-5, atol=1e-6)
+
+
+def test_options_reach_the_partitioner(tmp_path):
+    report = tmp_path / "placement"
+    summary = nnapi_mlir.compile(
+        EXAMPLES / "onnx" / "cnn.onnx", tmp_path / "m.so",
+        stop_ops=["tosa.conv2d"], search_budget=1, report=report,
+        emit_remarks=True)
+    assert all("tosa.conv2d" not in p.ops for p in summary.partitions)
+    assert any(op.type == "tosa.conv2d" and "stop-ops" in op.reason
+               for op in summary.host_ops)
+    assert any(": remark: " in d for d in summary.diagnostics)
+    text = (tmp_path / "placement.json").read_text()
+    assert "search-budget=1" in text
+    assert os.path.exists(tmp_path / "placement.html")
+
+
+def test_every_option_is_listed():
+    names = {name for name, _, _, _ in nnapi_mlir.options()}
+    assert {"feature_level", "device_profile", "search_budget", "stop_ops",
+            "host_only", "max_partitions", "report"} <= names
+
+
+def test_emit_kinds(tmp_path):
+    for emit, check in [("mlir", lambda b: b"nnapi.partition" in b or
+                         b"func.func" in b),
+                        ("llvm", lambda b: b"define" in b),
+                        ("obj", lambda b: b[:4] == b"\x7fELF")]:
+        summary = nnapi_mlir.compile(TOSA.encode(), None, emit=emit)
+        assert check(summary.output), emit
+
+
+# --- errors ---------------------------------------------------------------
+
+def test_compile_errors(tmp_path):
+    with pytest.raises(nnapi_mlir.CompileError, match="cannot parse"):
+        nnapi_mlir.compile(b"func.func @main(", None)
+    with pytest.raises(nnapi_mlir.CompileError, match="cannot read"):
+        nnapi_mlir.compile(tmp_path / "missing.mlir", None)
+    with pytest.raises(nnapi_mlir.CompileError,
+                       match="feature-level must be 1..8, got 9"):
+        nnapi_mlir.compile(TOSA.encode(), None, feature_level=9)
+    with pytest.raises(nnapi_mlir.CompileError, match="unknown option 'bogus'"):
+        nnapi_mlir.compile(TOSA.encode(), None, bogus=1)
+    with pytest.raises(nnapi_mlir.CompileError, match="emit must be"):
+        nnapi_mlir.compile(TOSA.encode(), None, emit="exe")
+    with pytest.raises(nnapi_mlir.CompileError, match="unknown CPU 'bogus'"):
+        nnapi_mlir.compile(TOSA.encode(), None, cpu="bogus")
+    with pytest.raises(nnapi_mlir.CompileError, match="cannot open output"):
+        nnapi_mlir.compile(TOSA.encode(), tmp_path / "no" / "dir" / "m.so")
+    with pytest.raises(nnapi_mlir.CompileError,
+                       match="apply to ONNX models"):
+        nnapi_mlir.compile(TOSA.encode(), None, input_shapes={"x": [1]})
+    with pytest.raises(TypeError, match="path or bytes"):
+        nnapi_mlir.compile(42, None)
+    assert issubclass(nnapi_mlir.CompileError, nnapi_mlir.Error)
+
+
+def test_unsupported_onnx_op_names_the_node(tmp_path):
+    graph = helper.make_graph(
+        [helper.make_node("Det", ["x"], ["y"], name="the_det")], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    with pytest.raises(nnapi_mlir.CompileError) as info:
+        nnapi_mlir.compile(model.SerializeToString(), None)
+    assert "the_det" in str(info.value) and "Det" in str(info.value)
+
+
+def test_model_errors(tmp_path):
+    with pytest.raises(nnapi_mlir.ModelError, match="cannot load model"):
+        nnapi_mlir.load(tmp_path / "missing.so")
+    text = tmp_path / "text.so"
+    text.write_text("not a shared library\n")
+    with pytest.raises(nnapi_mlir.ModelError, match="cannot load model"):
+        nnapi_mlir.load(text)
+    assert issubclass(nnapi_mlir.ModelError, nnapi_mlir.Error)
+
+
+def test_not_a_model(tmp_path):
+    path = tmp_path / "empty.so"
+    c = tmp_path / "empty.c"
+    c.write_text("int not_a_model(void) { return 1; }\n")
+    assert os.system("cc -shared -fPIC -o %s %s" % (path, c)) == 0
+    with pytest.raises(nnapi_mlir.ModelError,
+                       match="is not an nnapi-mlir model"):
+        nnapi_mlir.load(path)
+
+
+def test_run_errors(cnn_so):
+    model = nnapi_mlir.load(cnn_so[0])
+    x = np.zeros((1, 3, 32, 32), np.float32)
+    with pytest.raises(nnapi_mlir.InputError, match="takes 1 input"):
+        model.run(x, x)
+    with pytest.raises(nnapi_mlir.InputError, match="takes 1 input"):
+        model.run()
+    with pytest.raises(nnapi_mlir.InputError, match="unknown input"):
+        model.run({"images": x})
+    with pytest.raises(nnapi_mlir.InputError, match="by position or by name"):
+        model.run(x, image=x)
+    with pytest.raises(nnapi_mlir.ShapeError, match=r"\(1, 3, 32, 31\)"):
+        model.run(x[..., :31])
+    with pytest.raises(nnapi_mlir.DTypeError, match="float64"):
+        model.run(x.astype(np.float64))
+    for error in (nnapi_mlir.InputError, nnapi_mlir.ShapeError):
+        assert issubclass(error, ValueError)
+        assert issubclass(error, nnapi_mlir.Error)
+    assert issubclass(nnapi_mlir.DTypeError, TypeError)
+    # A non-contiguous view of the right shape is accepted (copied).
+    big = np.load(EXAMPLES / "onnx" / "cnn_input.npy")
+    view = np.repeat(big, 2, axis=3)[..., ::2]
+    assert not view.flags["C_CONTIGUOUS"]
+    (y,) = model.run(view)
+    np.testing.assert_allclose(y, np.load(EXAMPLES / "onnx" /
+                                          "cnn_expected.npy"),
+                               rtol=1e-4, atol=1e-6)
