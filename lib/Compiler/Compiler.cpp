@@ -336,10 +336,11 @@ static llvm::Error runPipeline(ModuleOp module, const CompileOutput &output,
   return llvm::Error::success();
 }
 
-llvm::Error mlir::nnapi::compileModule(ModuleOp module,
-                                       const CompilePipelineOptions &given,
-                                       const CompileOutput &output,
-                                       CompileSummary *summary) {
+/// compileModule, or emitPartitionedModule when `partitioned`.
+static llvm::Error compile(ModuleOp module,
+                           const CompilePipelineOptions &given,
+                           const CompileOutput &output,
+                           CompileSummary *summary, bool partitioned) {
   if (given.featureLevel < 1 || given.featureLevel > kMaxFeatureLevel)
     return makeError("--feature-level must be 1.." +
                      llvm::Twine(kMaxFeatureLevel) + ", got " +
@@ -394,13 +395,14 @@ llvm::Error mlir::nnapi::compileModule(ModuleOp module,
   CompileSummary local;
   CompileSummary &s = summary ? *summary : local;
   s.targetFeatureLevel = options.featureLevel;
-  if (llvm::Error err = runPipeline(
-          module, output, "partition",
-          [&](PassManager &pm) {
-            buildNNAPIPartitionPipeline(pm, options, &s.report);
-          },
-          "partitioning failed"))
-    return err;
+  if (!partitioned)
+    if (llvm::Error err = runPipeline(
+            module, output, "partition",
+            [&](PassManager &pm) {
+              buildNNAPIPartitionPipeline(pm, options, &s.report);
+            },
+            "partitioning failed"))
+      return err;
   summarizePartitions(module, s);
   auto finish = [&]() -> llvm::Error {
     out->os().flush();
@@ -467,4 +469,17 @@ llvm::Error mlir::nnapi::compileModule(ModuleOp module,
     codegen.run(*llvmModule);
   }
   return finish();
+}
+
+llvm::Error mlir::nnapi::compileModule(ModuleOp module,
+                                       const CompilePipelineOptions &options,
+                                       const CompileOutput &output,
+                                       CompileSummary *summary) {
+  return compile(module, options, output, summary, /*partitioned=*/false);
+}
+
+llvm::Error mlir::nnapi::emitPartitionedModule(
+    ModuleOp module, const CompilePipelineOptions &options,
+    const CompileOutput &output, CompileSummary *summary) {
+  return compile(module, options, output, summary, /*partitioned=*/true);
 }

@@ -121,6 +121,16 @@ llvm::Error compileModule(ModuleOp module,
                           const CompileOutput &output,
                           CompileSummary *summary = nullptr);
 
+/// The same for a module that already went through
+/// buildNNAPIPartitionPipeline (in the embedder's own pass manager, after
+/// passes of its own): runs the host pipeline, LLVM and code generation, and
+/// writes the result. The summary's report stays empty (the partitioner ran
+/// elsewhere); its partitions are read from the module.
+llvm::Error emitPartitionedModule(ModuleOp module,
+                                  const CompilePipelineOptions &options,
+                                  const CompileOutput &output,
+                                  CompileSummary *summary = nullptr);
+
 /// nnapi-compile --partition-summary's text: the partitions and host
 /// functions, then (after the host pipeline) the buffers.
 void printPartitionSummary(const CompileSummary &summary,
