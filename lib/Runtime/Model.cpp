@@ -139,9 +139,8 @@ int32_t nnapi_rt_model_open(const char *path, nnapi_rt_model **model) {
   *model = nullptr;
   std::string error;
   if (!nnapi_mlir::checkSharedObject(path, error))
-    return failWith(NNAPI_RT_INVALID_MODEL, "cannot load model '" +
-                                                std::string(path) +
-                                                "': " + error);
+    return failWith(NNAPI_RT_INVALID_MODEL,
+                    "cannot load model '" + std::string(path) + "': " + error);
   // dlopen searches the library path for a bare name; a model is a file.
   std::string file = std::strchr(path, '/') ? path : "./" + std::string(path);
   void *handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -154,11 +153,10 @@ int32_t nnapi_rt_model_open(const char *path, nnapi_rt_model **model) {
       dlsym(handle, NNAPI_MODEL_SIGNATURE_SYMBOL));
   if (!run || !signature) {
     dlclose(handle);
-    return failWith(NNAPI_RT_INVALID_MODEL,
-                    "'" + std::string(path) +
-                        "' is not an nnapi-mlir model (missing " +
-                        NNAPI_MODEL_RUN_SYMBOL + "/" +
-                        NNAPI_MODEL_SIGNATURE_SYMBOL + ")");
+    return failWith(
+        NNAPI_RT_INVALID_MODEL,
+        "'" + std::string(path) + "' is not an nnapi-mlir model (missing " +
+            NNAPI_MODEL_RUN_SYMBOL + "/" + NNAPI_MODEL_SIGNATURE_SYMBOL + ")");
   }
   auto *m = new nnapi_rt_model;
   m->handle = handle;
@@ -255,9 +253,8 @@ int32_t nnapi_rt_model_run(nnapi_rt_model *model, int64_t numInputs,
   if (int32_t s = check("input", numInputs, inputs, inputBytes, model->inputs,
                         [&](int64_t i) { return inputs[i]; }))
     return s;
-  if (int32_t s =
-          check("output", numOutputs, outputs, outputBytes, model->outputs,
-                [&](int64_t i) { return outputs[i]; }))
+  if (int32_t s = check("output", numOutputs, outputs, outputBytes,
+                        model->outputs, [&](int64_t i) { return outputs[i]; }))
     return s;
   // The model's ABI takes non-const pointers; it never writes its inputs.
   model->run(const_cast<void *const *>(inputs), outputs);

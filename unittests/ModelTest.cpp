@@ -1,0 +1,134 @@
+//===- ModelTest.cpp - The runtime's model API (Model.h) ------------------===//
+//
+// Opening, describing and running models through Model.h, with stand-in
+// models (Inputs/fake_model.c) for every way a model can be malformed, and
+// every argument check of nnapi_rt_model_run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnapi-mlir/Runtime/Model.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+namespace {
+
+struct ModelAPI : ::testing::Test {
+  nnapi_rt_model *model = nullptr;
+  void TearDown() override { nnapi_rt_model_close(model); }
+  int32_t open(const char *path) { return nnapi_rt_model_open(path, &model); }
+  std::string error() { return nnapi_rt_last_error(); }
+};
+
+TEST_F(ModelAPI, OpensDescribesAndRuns) {
+  ASSERT_EQ(open(FAKE_MODEL_OK), NNAPI_RT_OK) << error();
+  EXPECT_EQ(nnapi_rt_model_num_inputs(model), 2);
+  EXPECT_EQ(nnapi_rt_model_num_outputs(model), 1);
+  EXPECT_EQ(nnapi_rt_model_num_partitions(model), 0);
+  nnapi_rt_tensor_info info;
+  ASSERT_EQ(nnapi_rt_model_input(model, 0, &info), NNAPI_RT_OK);
+  EXPECT_STREQ(info.name, "x");
+  EXPECT_STREQ(info.dtype, "f32");
+  ASSERT_EQ(info.rank, 2);
+  EXPECT_EQ(info.dims[0], 2);
+  EXPECT_EQ(info.dims[1], 3);
+  EXPECT_EQ(info.bytes, 24u);
+  ASSERT_EQ(nnapi_rt_model_input(model, 1, &info), NNAPI_RT_OK);
+  EXPECT_EQ(info.rank, 0);
+  EXPECT_EQ(info.bytes, 4u);
+  ASSERT_EQ(nnapi_rt_model_output(model, 0, &info), NNAPI_RT_OK);
+  EXPECT_STREQ(info.name, "y");
+
+  float x[6] = {1, -2, 3, -4, 5, 0.5f}, y[6] = {};
+  int32_t k = 3;
+  const void *in[2] = {x, &k};
+  uint64_t inBytes[2] = {sizeof x, sizeof k};
+  void *out[1] = {y};
+  uint64_t outBytes[1] = {sizeof y};
+  ASSERT_EQ(nnapi_rt_model_run(model, 2, in, inBytes, 1, out, outBytes),
+            NNAPI_RT_OK)
+      << error();
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(y[i], x[i] * 3);
+}
+
+TEST_F(ModelAPI, RunChecksEveryArgument) {
+  ASSERT_EQ(open(FAKE_MODEL_OK), NNAPI_RT_OK) << error();
+  float x[6] = {}, y[6] = {};
+  int32_t k = 1;
+  const void *in[2] = {x, &k};
+  uint64_t inBytes[2] = {sizeof x, sizeof k};
+  void *out[1] = {y};
+  uint64_t outBytes[1] = {sizeof y};
+  EXPECT_EQ(nnapi_rt_model_run(model, 1, in, inBytes, 1, out, outBytes),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(error(), "the model takes 2 inputs, got 1");
+  EXPECT_EQ(nnapi_rt_model_run(model, 2, in, inBytes, 2, out, outBytes),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(error(), "the model takes 1 outputs, got 2");
+  uint64_t shortBytes[2] = {sizeof x - 4, sizeof k};
+  EXPECT_EQ(nnapi_rt_model_run(model, 2, in, shortBytes, 1, out, outBytes),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(error(), "input 0 ('x', f32) needs 24 bytes, got 20");
+  uint64_t bigOut[1] = {sizeof y + 4};
+  EXPECT_EQ(nnapi_rt_model_run(model, 2, in, inBytes, 1, out, bigOut),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(error(), "output 0 ('y', f32) needs 24 bytes, got 28");
+  const void *nullIn[2] = {x, nullptr};
+  EXPECT_EQ(nnapi_rt_model_run(model, 2, nullIn, inBytes, 1, out, outBytes),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(error(), "input 1 ('k') is a null pointer");
+  EXPECT_EQ(nnapi_rt_model_run(model, 2, nullptr, inBytes, 1, out, outBytes),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(error(), "null input array");
+  EXPECT_EQ(nnapi_rt_model_run(nullptr, 2, in, inBytes, 1, out, outBytes),
+            NNAPI_RT_INVALID_ARGUMENT);
+  nnapi_rt_tensor_info info;
+  EXPECT_EQ(nnapi_rt_model_input(model, 2, &info), NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(error(), "input index 2 is out of range: the model has 2 inputs");
+  EXPECT_EQ(nnapi_rt_model_output(model, -1, &info), NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(nnapi_rt_model_input(model, 0, nullptr), NNAPI_RT_INVALID_ARGUMENT);
+}
+
+TEST_F(ModelAPI, RefusesWhatIsNotAModel) {
+  EXPECT_EQ(nnapi_rt_model_open(nullptr, &model), NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(nnapi_rt_model_open(FAKE_MODEL_OK, nullptr),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(open("/nonexistent/model.so"), NNAPI_RT_INVALID_MODEL);
+  EXPECT_NE(error().find("cannot load model"), std::string::npos) << error();
+  EXPECT_EQ(model, nullptr);
+
+  std::string text = ::testing::TempDir() + "/not_a_model.so";
+  std::ofstream(text) << "plain text, not ELF\n";
+  EXPECT_EQ(open(text.c_str()), NNAPI_RT_INVALID_MODEL);
+  EXPECT_NE(error().find("cannot load model '" + text + "'"), std::string::npos)
+      << error();
+
+  EXPECT_EQ(open(FAKE_MODEL_NO_SIGNATURE), NNAPI_RT_INVALID_MODEL);
+  EXPECT_NE(error().find("is not an nnapi-mlir model (missing "
+                         "nnapi_model_run/nnapi_model_signature)"),
+            std::string::npos)
+      << error();
+  EXPECT_EQ(open(FAKE_MODEL_NO_RUN), NNAPI_RT_INVALID_MODEL);
+  EXPECT_NE(error().find("is not an nnapi-mlir model"), std::string::npos);
+
+  EXPECT_EQ(open(FAKE_MODEL_BAD_VERSION), NNAPI_RT_INVALID_MODEL);
+  EXPECT_EQ(error(), "unsupported model signature version");
+  EXPECT_EQ(open(FAKE_MODEL_BAD_TYPE), NNAPI_RT_INVALID_MODEL);
+  EXPECT_EQ(error(),
+            "signature line 'input 0 x q7 2x3' has an unknown element type");
+  EXPECT_EQ(open(FAKE_MODEL_HUGE_SHAPE), NNAPI_RT_INVALID_MODEL);
+  EXPECT_NE(error().find("malformed, negative or too large shape"),
+            std::string::npos);
+  EXPECT_EQ(open(FAKE_MODEL_NULL_SIGNATURE), NNAPI_RT_INVALID_MODEL);
+  EXPECT_EQ(error(), "the model's signature is missing "
+                     "(nnapi_model_signature returned NULL)");
+  EXPECT_EQ(model, nullptr);
+  nnapi_rt_model_close(nullptr); // allowed
+  EXPECT_STREQ(nnapi_rt_status_name(NNAPI_RT_INVALID_MODEL),
+               "NNAPI_RT_INVALID_MODEL");
+}
+
+} // namespace
