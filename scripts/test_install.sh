@@ -52,5 +52,6 @@ cmake --build "$work/app" > "$work/app-build.log"
 
 echo "== Python tests against $prefix"
 cd "$root"
-PYTHONPATH="$prefix/lib/python3/dist-packages" NNAPI_MLIR_EXPECT_PREFIX="$prefix" \
+pydir="$(ls -d "$prefix"/lib/python3*/dist-packages)"
+PYTHONPATH="$pydir" NNAPI_MLIR_EXPECT_PREFIX="$prefix" \
   "$python" -m pytest -q -p no:cacheprovider "$root/python/tests"
