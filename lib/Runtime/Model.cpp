@@ -8,6 +8,7 @@
 #include "nnapi-mlir/Runtime/Model.h"
 #include "nnapi-mlir/Runtime/ElfCheck.h"
 #include "nnapi-mlir/Runtime/ModelABI.h"
+#include "nnapi-mlir/Support/ParseCount.h"
 
 #include "Internal.h"
 
@@ -21,6 +22,7 @@
 
 #include <dlfcn.h>
 
+using nnapi_mlir::parseCount;
 using nnapi_mlir::runtime::failWith;
 
 namespace {
@@ -44,16 +46,6 @@ uint64_t elementBytesOf(const std::string &dtype) {
     if (dtype == t)
       return dtype == "i1" ? 1 : uint64_t(std::atoi(t + 1)) / 8;
   return 0;
-}
-
-/// Parses all of `text` as a non-negative integer; false on anything else.
-bool parseCount(const std::string &text, uint64_t &out) {
-  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])))
-    return false;
-  char *end = nullptr;
-  errno = 0;
-  out = std::strtoull(text.c_str(), &end, 10);
-  return errno == 0 && *end == '\0';
 }
 
 } // namespace

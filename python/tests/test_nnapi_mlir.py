@@ -224,6 +224,11 @@ def test_run_errors(cnn_so):
         model.run(x[..., :31])
     with pytest.raises(nnapi_mlir.DTypeError, match="float64"):
         model.run(x.astype(np.float64))
+    # Below the Python checks, the runtime refuses wrong sizes itself.
+    with pytest.raises(nnapi_mlir.ModelError,
+                       match=r"input 0 \('image', f32\) needs 12288 bytes"):
+        model._model.run([np.zeros(3, np.float32)],
+                         [np.zeros((1, 10), np.float32)])
     for error in (nnapi_mlir.InputError, nnapi_mlir.ShapeError):
         assert issubclass(error, ValueError)
         assert issubclass(error, nnapi_mlir.Error)

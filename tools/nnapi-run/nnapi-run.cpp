@@ -32,6 +32,7 @@
 #include "nnapi-mlir/Runtime/DeviceProfile.h"
 #include "nnapi-mlir/Runtime/Model.h"
 #include "nnapi-mlir/Runtime/Runtime.h"
+#include "nnapi-mlir/Support/ParseCount.h"
 
 #include <algorithm>
 #include <cctype>
@@ -105,16 +106,6 @@ int usageError(const std::string &msg) {
   return 2;
 }
 
-/// Parses all of `text` as a non-negative integer or number; false on
-/// anything else ("abc", "1x", "-1", out of range).
-bool parseCount(const std::string &text, uint64_t &out) {
-  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0])))
-    return false;
-  char *end = nullptr;
-  errno = 0;
-  out = std::strtoull(text.c_str(), &end, 10);
-  return errno == 0 && *end == '\0';
-}
 bool parseTolerance(const std::string &text, double &out) {
   char *end = nullptr;
   errno = 0;
