@@ -8,6 +8,11 @@
 namespace nnapi_mlir::runtime {
 /// Sets this thread's nnapi_rt_last_error() message and returns `status`.
 int32_t failWith(int32_t status, std::string message);
+/// Drops the cached partitions whose blobs lie in the shared object that
+/// holds `addressInObject` (a model about to be unloaded): their NNAPI
+/// models and compilations are freed (when no execution holds them) instead
+/// of outliving the memory they were built from.
+void forgetPartitionsOf(const void *addressInObject);
 } // namespace nnapi_mlir::runtime
 
 #endif

@@ -164,6 +164,8 @@ int32_t nnapi_rt_model_open(const char *path, nnapi_rt_model **model) {
 void nnapi_rt_model_close(nnapi_rt_model *model) {
   if (!model)
     return;
+  nnapi_mlir::runtime::forgetPartitionsOf(
+      reinterpret_cast<const void *>(model->run));
   dlclose(model->handle);
   delete model;
 }

@@ -294,10 +294,23 @@ class Model:
                                  % (spec.name, a.shape, spec.shape))
             arrays.append(_np.ascontiguousarray(a))
         outputs = [_np.empty(t.shape, t.dtype) for t in self.outputs]
+        if self._model is None:
+            raise ModelError("the model %r was closed" % self.path)
         self._model.run(arrays, outputs)
         return outputs
 
     __call__ = run
+
+    def close(self):
+        """Unloads the model now (it is also unloaded when garbage
+        collected); later calls raise ModelError."""
+        self._model = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
     def __repr__(self):
         return "Model(%r, inputs=%s, outputs=%s, %d partitions)" % (

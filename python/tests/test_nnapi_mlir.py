@@ -241,3 +241,38 @@ def test_run_errors(cnn_so):
     np.testing.assert_allclose(y, np.load(EXAMPLES / "onnx" /
                                           "cnn_expected.npy"),
                                rtol=1e-4, atol=1e-6)
+
+
+def test_reloading_a_model_with_other_weights(tmp_path):
+    """A model closed and another loaded at the same address, whose blob
+    differs only after its first bytes: the runtime must not reuse the
+    first model's NNAPI partition (nor its unmapped constants)."""
+    model_a = onnx.load(str(EXAMPLES / "onnx" / "cnn.onnx"))
+    model_b = onnx.load(str(EXAMPLES / "onnx" / "cnn.onnx"))
+    # The last convolution's weights (inside the NNAPI partition), scaled.
+    inits = [i for i in model_b.graph.initializer if i.dims and len(i.dims) == 4]
+    last = inits[-1]
+    w = numpy_helper.to_array(last) * 1.5
+    last.CopyFrom(numpy_helper.from_array(w.astype(np.float32), last.name))
+    x = np.load(EXAMPLES / "onnx" / "cnn_input.npy")
+    results = []
+    for i, m in enumerate([model_a, model_b]):
+        path = tmp_path / ("m%d.so" % i)
+        summary = nnapi_mlir.compile(m.SerializeToString(), path)
+        assert len(summary.partitions) == 1
+        model = nnapi_mlir.load(path)
+        (y,) = model.run(x)
+        nnapi_mlir.set_host_only(True)
+        (host,) = model.run(x)
+        nnapi_mlir.set_host_only(False)
+        model.close()
+        np.testing.assert_allclose(y, host, rtol=1e-5, atol=1e-6)
+        results.append(y)
+    assert np.abs(results[0] - results[1]).max() > 1e-4
+
+
+def test_closed_model(cnn_so):
+    with nnapi_mlir.load(cnn_so[0]) as model:
+        (y,) = model.run(np.zeros((1, 3, 32, 32), np.float32))
+    with pytest.raises(nnapi_mlir.ModelError, match="was closed"):
+        model.run(np.zeros((1, 3, 32, 32), np.float32))

@@ -42,6 +42,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <random>
 #include <sstream>
@@ -446,6 +447,9 @@ int runMain(int argc, char **argv) {
   removeTempDir(tempDir); // the mapping stays valid
   if (opened != NNAPI_RT_OK)
     return usageError(nnapi_rt_last_error());
+  // Closed on every return (LeakSanitizer checks the fault sweep's runs).
+  std::unique_ptr<nnapi_rt_model, void (*)(nnapi_rt_model *)> modelCloser(
+      model, nnapi_rt_model_close);
   Signature sig = signatureOf(model);
   std::string error;
   auto run = [&](void *const *in, void *const *out) {
@@ -459,6 +463,7 @@ int runMain(int argc, char **argv) {
                            inBytes.data(), int64_t(sig.outputs.size()), out,
                            outBytes.data()) != NNAPI_RT_OK) {
       std::fprintf(stderr, "nnapi-run: error: %s\n", nnapi_rt_last_error());
+      modelCloser.reset();
       std::exit(2);
     }
   };

@@ -50,7 +50,8 @@ typedef struct {
  * argument, NNAPI_RT_INVALID_MODEL when the file is missing, not a loadable
  * shared library, or lacks the model entry points or a valid signature. */
 int32_t nnapi_rt_model_open(const char *path, nnapi_rt_model **model);
-/* Unloads the model (null is allowed). */
+/* Unloads the model (null is allowed) and frees the NNAPI models and
+ * compilations the runtime built for it. No run of it may be in progress. */
 void nnapi_rt_model_close(nnapi_rt_model *model);
 
 int64_t nnapi_rt_model_num_inputs(const nnapi_rt_model *model);
