@@ -73,8 +73,7 @@ struct Partition {
 
   static constexpr size_t kHeadBytes = 128;
   bool holds(const uint8_t *bytes, int64_t bytesSize) const {
-    return bytesSize == size &&
-           std::memcmp(bytes, head.data(), head.size()) == 0;
+    return bytesSize == size && std::memcmp(bytes, head.data(), head.size()) == 0;
   }
   ~Partition() {
     const NNAPIFunctionTable &fn = library->functions();
@@ -156,10 +155,10 @@ int32_t buildPartition(Partition &p) {
           p.nnModel, static_cast<int32_t>(i), m.data.data() + op.valueOffset,
           op.valueLength);
       if (rc != ANEURALNETWORKS_NO_ERROR)
-        return failWith(
-            NNAPI_RT_NNAPI_ERROR,
-            describeCall(fn, "ANeuralNetworksModel_setOperandValue", rc) +
-                " for operand " + std::to_string(i));
+        return failWith(NNAPI_RT_NNAPI_ERROR,
+                        describeCall(fn, "ANeuralNetworksModel_setOperandValue",
+                                     rc) +
+                            " for operand " + std::to_string(i));
     }
   }
   for (size_t i = 0; i < m.operations.size(); ++i) {
@@ -170,28 +169,27 @@ int32_t buildPartition(Partition &p) {
         op.outputs.data());
     if (rc != ANEURALNETWORKS_NO_ERROR) {
       const char *name = nnapi_mlir::operationName(op.opcode);
-      return failWith(
-          NNAPI_RT_NNAPI_ERROR,
-          describeCall(fn, "ANeuralNetworksModel_addOperation", rc) +
-              " for operation " + std::to_string(i) + " (" +
-              (name ? name : std::to_string(op.opcode)) + ")");
+      return failWith(NNAPI_RT_NNAPI_ERROR,
+                      describeCall(fn, "ANeuralNetworksModel_addOperation", rc) +
+                          " for operation " + std::to_string(i) + " (" +
+                          (name ? name : std::to_string(op.opcode)) + ")");
     }
   }
   rc = fn.ANeuralNetworksModel_identifyInputsAndOutputs(
       p.nnModel, static_cast<uint32_t>(m.inputs.size()), m.inputs.data(),
       static_cast<uint32_t>(m.outputs.size()), m.outputs.data());
   if (rc != ANEURALNETWORKS_NO_ERROR)
-    return failWith(
-        NNAPI_RT_NNAPI_ERROR,
-        describeCall(fn, "ANeuralNetworksModel_identifyInputsAndOutputs", rc));
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    describeCall(fn, "ANeuralNetworksModel_identifyInputsAndOutputs",
+                                 rc));
   if (m.relaxFloat32ToFloat16) {
     rc = fn.ANeuralNetworksModel_relaxComputationFloat32toFloat16(p.nnModel,
                                                                   true);
     if (rc != ANEURALNETWORKS_NO_ERROR)
       return failWith(
           NNAPI_RT_NNAPI_ERROR,
-          describeCall(
-              fn, "ANeuralNetworksModel_relaxComputationFloat32toFloat16", rc));
+          describeCall(fn, "ANeuralNetworksModel_relaxComputationFloat32toFloat16",
+                       rc));
   }
   rc = fn.ANeuralNetworksModel_finish(p.nnModel);
   if (rc != ANEURALNETWORKS_NO_ERROR)
@@ -204,9 +202,9 @@ int32_t buildPartition(Partition &p) {
   rc = fn.ANeuralNetworksCompilation_setPreference(
       p.compilation, ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER);
   if (rc != ANEURALNETWORKS_NO_ERROR)
-    return failWith(
-        NNAPI_RT_NNAPI_ERROR,
-        describeCall(fn, "ANeuralNetworksCompilation_setPreference", rc));
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    describeCall(fn, "ANeuralNetworksCompilation_setPreference",
+                                 rc));
   rc = fn.ANeuralNetworksCompilation_finish(p.compilation);
   if (rc != ANEURALNETWORKS_NO_ERROR)
     return failWith(NNAPI_RT_NNAPI_ERROR,
@@ -255,8 +253,8 @@ int32_t getPartition(State &s, const uint8_t *blobBytes, int64_t blobSize,
     auto p = std::make_shared<Partition>();
     p->library = s.library;
     p->size = blobSize;
-    p->head.assign(blobBytes, blobBytes + std::min<int64_t>(
-                                              blobSize, Partition::kHeadBytes));
+    p->head.assign(blobBytes,
+                   blobBytes + std::min<int64_t>(blobSize, Partition::kHeadBytes));
     std::string error;
     if (!blob::read(blobBytes, static_cast<size_t>(blobSize), p->model,
                     error)) {
@@ -282,19 +280,17 @@ int32_t bindExecution(const NNAPIFunctionTable &fn, Partition &p,
     int rc = fn.ANeuralNetworksExecution_setInput(
         exec, static_cast<int32_t>(i), nullptr, inputs[i], p.inputBytes[i]);
     if (rc != ANEURALNETWORKS_NO_ERROR)
-      return failWith(
-          NNAPI_RT_NNAPI_ERROR,
-          describeCall(fn, "ANeuralNetworksExecution_setInput", rc) +
-              " for input " + std::to_string(i));
+      return failWith(NNAPI_RT_NNAPI_ERROR,
+                      describeCall(fn, "ANeuralNetworksExecution_setInput", rc) +
+                          " for input " + std::to_string(i));
   }
   for (size_t i = 0; i < p.outputBytes.size(); ++i) {
     int rc = fn.ANeuralNetworksExecution_setOutput(
         exec, static_cast<int32_t>(i), nullptr, outputs[i], p.outputBytes[i]);
     if (rc != ANEURALNETWORKS_NO_ERROR)
-      return failWith(
-          NNAPI_RT_NNAPI_ERROR,
-          describeCall(fn, "ANeuralNetworksExecution_setOutput", rc) +
-              " for output " + std::to_string(i));
+      return failWith(NNAPI_RT_NNAPI_ERROR,
+                      describeCall(fn, "ANeuralNetworksExecution_setOutput", rc) +
+                          " for output " + std::to_string(i));
   }
   return NNAPI_RT_OK;
 }
@@ -312,9 +308,8 @@ int32_t computeExecution(const NNAPIFunctionTable &fn,
   ANeuralNetworksEvent *event = nullptr;
   int rc = fn.ANeuralNetworksExecution_startCompute(exec, &event);
   if (rc != ANEURALNETWORKS_NO_ERROR)
-    return failWith(
-        NNAPI_RT_NNAPI_ERROR,
-        describeCall(fn, "ANeuralNetworksExecution_startCompute", rc));
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    describeCall(fn, "ANeuralNetworksExecution_startCompute", rc));
   rc = fn.ANeuralNetworksEvent_wait(event);
   fn.ANeuralNetworksEvent_free(event);
   if (rc != ANEURALNETWORKS_NO_ERROR)
@@ -432,41 +427,27 @@ const char *nnapi_rt_last_error(void) { return lastError.c_str(); }
 
 const char *nnapi_rt_status_name(int32_t status) {
   switch (status) {
-  case NNAPI_RT_OK:
-    return "NNAPI_RT_OK";
-  case NNAPI_RT_INVALID_ARGUMENT:
-    return "NNAPI_RT_INVALID_ARGUMENT";
-  case NNAPI_RT_INVALID_BLOB:
-    return "NNAPI_RT_INVALID_BLOB";
-  case NNAPI_RT_LIBRARY_UNAVAILABLE:
-    return "NNAPI_RT_LIBRARY_UNAVAILABLE";
-  case NNAPI_RT_NNAPI_ERROR:
-    return "NNAPI_RT_NNAPI_ERROR";
-  case NNAPI_RT_DISABLED:
-    return "NNAPI_RT_DISABLED";
-  case NNAPI_RT_INVALID_MODEL:
-    return "NNAPI_RT_INVALID_MODEL";
-  default:
-    return "NNAPI_RT_UNKNOWN_STATUS";
+  case NNAPI_RT_OK: return "NNAPI_RT_OK";
+  case NNAPI_RT_INVALID_ARGUMENT: return "NNAPI_RT_INVALID_ARGUMENT";
+  case NNAPI_RT_INVALID_BLOB: return "NNAPI_RT_INVALID_BLOB";
+  case NNAPI_RT_LIBRARY_UNAVAILABLE: return "NNAPI_RT_LIBRARY_UNAVAILABLE";
+  case NNAPI_RT_NNAPI_ERROR: return "NNAPI_RT_NNAPI_ERROR";
+  case NNAPI_RT_DISABLED: return "NNAPI_RT_DISABLED";
+  case NNAPI_RT_INVALID_MODEL: return "NNAPI_RT_INVALID_MODEL";
+  default: return "NNAPI_RT_UNKNOWN_STATUS";
   }
 }
 
 const char *nnapi_rt_result_code_name(int32_t code) {
-  static const char *const names[] = {"NO_ERROR",
-                                      "OUT_OF_MEMORY",
-                                      "INCOMPLETE",
-                                      "UNEXPECTED_NULL",
-                                      "BAD_DATA",
-                                      "OP_FAILED",
-                                      "BAD_STATE",
-                                      "UNMAPPABLE",
-                                      "OUTPUT_INSUFFICIENT_SIZE",
-                                      "UNAVAILABLE_DEVICE",
-                                      "MISSED_DEADLINE_TRANSIENT",
-                                      "MISSED_DEADLINE_PERSISTENT",
-                                      "RESOURCE_EXHAUSTED_TRANSIENT",
-                                      "RESOURCE_EXHAUSTED_PERSISTENT",
-                                      "DEAD_OBJECT"};
+  static const char *const names[] = {
+      "NO_ERROR",          "OUT_OF_MEMORY",
+      "INCOMPLETE",        "UNEXPECTED_NULL",
+      "BAD_DATA",          "OP_FAILED",
+      "BAD_STATE",         "UNMAPPABLE",
+      "OUTPUT_INSUFFICIENT_SIZE", "UNAVAILABLE_DEVICE",
+      "MISSED_DEADLINE_TRANSIENT", "MISSED_DEADLINE_PERSISTENT",
+      "RESOURCE_EXHAUSTED_TRANSIENT", "RESOURCE_EXHAUSTED_PERSISTENT",
+      "DEAD_OBJECT"};
   if (code < 0 || code >= static_cast<int32_t>(sizeof(names) / sizeof(*names)))
     return "UNKNOWN";
   return names[code];
