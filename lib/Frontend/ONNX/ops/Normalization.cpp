@@ -33,19 +33,64 @@ LogicalResult importSoftmax(NodeContext &ctx) {
       imp.binary<tosa::SubOp>(shifted, imp.unary("tosa.log", s)));
 }
 
+/// Training mode: normalizes with the batch's own mean and (biased)
+/// variance over every axis but the channels, and blends them into the
+/// running statistics: running = input * momentum + batch * (1 - momentum).
+/// Deterministic, unlike training-mode Dropout.
+LogicalResult importBatchNormTraining(NodeContext &ctx, Value x,
+                                      const Shape &paramShape, double eps) {
+  Importer &imp = ctx.imp;
+  int64_t rank = imp.typeOf(x).getRank();
+  SmallVector<int64_t> axes;
+  int64_t count = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != 1) {
+      axes.push_back(d);
+      count *= imp.typeOf(x).getDimSize(d);
+    }
+  auto mean = [&](Value v) {
+    return imp.mul(imp.reduce("sum", v, axes),
+                   imp.scalarLike(x, 1.0 / double(count)));
+  };
+  Value batchMean = mean(x);
+  Value centered = imp.binary<tosa::SubOp>(x, batchMean);
+  Value batchVar = mean(imp.mul(centered, centered));
+  auto p = [&](int i) { return imp.reshape(ctx.in(i), paramShape); };
+  Value inv = imp.unary(
+      "tosa.rsqrt", imp.binary<tosa::AddOp>(batchVar, imp.scalarLike(x, eps)));
+  if (failed(ctx.setResult(imp.binary<tosa::AddOp>(
+          imp.mul(imp.mul(centered, inv), p(1)), p(2)))))
+    return failure();
+  double momentum = ctx.floatAttr("momentum", 0.9f);
+  for (int i = 1; i < ctx.node.output_size(); ++i) {
+    if (ctx.node.output(i).empty())
+      continue;
+    Value running =
+        imp.binary<tosa::AddOp>(imp.mul(p(i + 2), imp.scalarLike(x, momentum)),
+                                imp.mul(i == 1 ? batchMean : batchVar,
+                                        imp.scalarLike(x, 1.0 - momentum)));
+    if (failed(ctx.define(i, running)))
+      return failure();
+  }
+  return success();
+}
+
 LogicalResult importBatchNormalization(NodeContext &ctx) {
   Importer &imp = ctx.imp;
-  if (ctx.intAttr("training_mode", 0))
-    return ctx.error() << "training_mode=1 is not supported";
-  if (ctx.node.output_size() > 1)
-    return ctx.error() << "the running mean/var outputs are not "
-                          "supported (inference only)";
   Value x = ctx.in(0);
+  if (!ctx.isFloat(x))
+    return ctx.error() << "integer inputs are not supported";
   int64_t rank = imp.typeOf(x).getRank();
+  if (rank < 2)
+    return ctx.error() << "the input needs a channel dimension (rank >= 2)";
   int64_t c = imp.typeOf(x).getDimSize(1);
   double eps = ctx.floatAttr("epsilon", 1e-5f);
   Shape paramShape(rank, 1);
   paramShape[1] = c;
+  if (ctx.intAttr("training_mode", 0))
+    return importBatchNormTraining(ctx, x, paramShape, eps);
+  if (ctx.node.output_size() > 1)
+    return ctx.error() << "the running mean/var outputs need training_mode=1";
   if (ctx.cst(1) && ctx.cst(2) && ctx.cst(3) && ctx.cst(4)) {
     // Fold into one multiply and one add.
     SmallVector<double> scale = floatsOf(ctx.cst(1)),
@@ -235,8 +280,9 @@ void mlir::nnapi::onnx_import::registerNormalizationOps(OpRegistry &registry) {
        "reduce_max, sub, exp, reduce_sum, log, sub",
        "LOG_SOFTMAX (3), the log_softmax composite", "non-float"},
       {"", "BatchNormalization", lo, hi, importBatchNormalization,
-       "folded into tosa.mul + tosa.add (constant statistics)", "MUL + ADD (1)",
-       "training_mode unsupported"},
+       "folded into tosa.mul + tosa.add (constant statistics); training "
+       "mode: batch statistics by reduce_sum, running statistics blended",
+       "MUL + ADD (1)", "integer inputs"},
       {"", "LpNormalization", lo, hi, importLpNormalization,
        "x * select(s == 0, 0, rsqrt(s)), s the sum of squares (p = 2; the "
        "l2_normalization composite); reciprocal of the sum of |x| for p = 1",

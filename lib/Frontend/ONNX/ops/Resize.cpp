@@ -3,13 +3,17 @@
 // Resize (and Upsample, as the asymmetric floor-nearest Resize it is) of
 // the two spatial dimensions of an NCHW tensor: an NHWC tosa.resize whose
 // scale, offset and border reproduce ONNX's coordinate transformation and
-// nearest mode.
+// nearest mode. Cubic interpolation, which TOSA lacks, is separable: each
+// dimension is a constant [in, out] matrix of ONNX's cubic weights, applied
+// with a tosa.matmul per dimension.
 //
 //===----------------------------------------------------------------------===//
 
 #include "../Importer.h"
 #include "../OpRegistry.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 
@@ -17,6 +21,103 @@ using namespace mlir;
 using namespace mlir::nnapi::onnx_import;
 
 namespace {
+
+/// ONNX's cubic convolution weights of the four neighbours of a sampling
+/// point whose distance to its left neighbour is `ratio` (in (0, 1]).
+std::array<double, 4> cubicWeights(double ratio, double a) {
+  double r1 = ratio + 1, q = 1 - ratio, q1 = q + 1;
+  return {((a * r1 - 5 * a) * r1 + 8 * a) * r1 - 4 * a,
+          ((a + 2) * ratio - (a + 3)) * ratio * ratio + 1,
+          ((a + 2) * q - (a + 3)) * q * q + 1,
+          ((a * q1 - 5 * a) * q1 + 8 * a) * q1 - 4 * a};
+}
+
+/// The [in, out] matrix M of one dimension's cubic resize (y = x M): for
+/// each output index, the sampling point ONNX's coordinate transformation
+/// gives, its four neighbours (clamped to the edge, or dropped and the
+/// weights renormalized with exclude_outside) and their weights.
+FailureOr<std::vector<double>> cubicMatrix(int64_t in, int64_t out,
+                                           double scale, StringRef coord,
+                                           double a, bool excludeOutside) {
+  std::vector<double> m(size_t(in * out), 0.0);
+  double outWidth = scale * double(in);
+  for (int64_t o = 0; o < out; ++o) {
+    double x;
+    if (coord == "align_corners")
+      x = outWidth == 1 ? 0.0 : double(o) * double(in - 1) / (outWidth - 1);
+    else if (coord == "asymmetric")
+      x = double(o) / scale;
+    else if (coord == "pytorch_half_pixel")
+      x = outWidth == 1 ? -0.5 : (double(o) + 0.5) / scale - 0.5;
+    else if (coord == "half_pixel")
+      x = (double(o) + 0.5) / scale - 0.5;
+    else
+      return failure();
+    double left = std::floor(x);
+    double ratio = x == left ? 1.0 : x - left;
+    // With ratio 1 the weights fall on [x-2, x+1]; otherwise on
+    // [floor-1, floor+2].
+    int64_t first = int64_t(left) - (x == left ? 2 : 1);
+    std::array<double, 4> w = cubicWeights(ratio, a);
+    if (excludeOutside) {
+      double sum = 0;
+      for (int k = 0; k < 4; ++k) {
+        int64_t i = first + k;
+        if (i < 0 || i >= in)
+          w[k] = 0;
+        sum += w[k];
+      }
+      for (double &v : w)
+        v /= sum;
+    }
+    for (int k = 0; k < 4; ++k) {
+      int64_t i = std::clamp<int64_t>(first + k, 0, in - 1);
+      m[size_t(i * out + o)] += w[k];
+    }
+  }
+  return m;
+}
+
+/// Cubic resize of the last two dimensions: y = Mh^T x Mw per image, as two
+/// tosa.matmul with the images' rows (then columns) folded into one batch.
+LogicalResult importCubicResize(NodeContext &ctx, Value x,
+                                RankedTensorType outType, StringRef coord,
+                                ArrayRef<double> given) {
+  Importer &imp = ctx.imp;
+  RankedTensorType xt = imp.typeOf(x);
+  Type element = xt.getElementType();
+  int64_t n = xt.getDimSize(0), c = xt.getDimSize(1), h = xt.getDimSize(2),
+          w = xt.getDimSize(3), ho = outType.getDimSize(2),
+          wo = outType.getDimSize(3);
+  double a = ctx.floatAttr("cubic_coeff_a", -0.75f);
+  bool exclude = ctx.intAttr("exclude_outside", 0) != 0;
+  auto matrix = [&](int64_t dim, int64_t in, int64_t out) -> FailureOr<Value> {
+    double scale = given.empty() ? double(out) / double(in) : given[dim];
+    FailureOr<std::vector<double>> m =
+        cubicMatrix(in, out, scale, coord, a, exclude);
+    if (failed(m))
+      return failure();
+    SmallVector<float> values(m->begin(), m->end());
+    auto f32 = RankedTensorType::get({1, in, out}, ctx.b.getF32Type());
+    Value v = imp.constant(DenseElementsAttr::get(f32, ArrayRef(values)));
+    return element.isF32() ? v : imp.castTo(v, element);
+  };
+  FailureOr<Value> mw = matrix(3, w, wo), mh = matrix(2, h, ho);
+  if (failed(mw) || failed(mh))
+    return ctx.error() << "coordinate_transformation_mode '" << coord
+                       << "' is not supported with mode 'cubic'";
+  auto matmul = [&](Value lhs, Value rhs, int64_t rows, int64_t cols) {
+    return ctx.b.create<tosa::MatMulOp>(
+        ctx.loc, RankedTensorType::get({1, rows, cols}, element), lhs, rhs);
+  };
+  // Columns: [1, N*C*H, W] x [1, W, Wo].
+  Value y = matmul(imp.reshape(x, {1, n * c * h, w}), *mw, n * c * h, wo);
+  // Rows: [1, N*C*Wo, H] x [1, H, Ho], on the transposed images.
+  y = imp.transpose(imp.reshape(y, {n * c, h, wo}), {0, 2, 1});
+  y = matmul(imp.reshape(y, {1, n * c * wo, h}), *mh, n * c * wo, ho);
+  y = imp.transpose(imp.reshape(y, {n * c, wo, ho}), {0, 2, 1});
+  return ctx.setResult(imp.reshape(y, {n, c, ho, wo}));
+}
 
 LogicalResult importResize(NodeContext &ctx) {
   Importer &imp = ctx.imp;
@@ -34,15 +135,15 @@ LogicalResult importResize(NodeContext &ctx) {
   if (!isa<FloatType>(xt.getElementType()))
     return ctx.error() << "integer inputs are not supported";
   std::string mode = ctx.stringAttr("mode", "nearest");
-  if (mode != "nearest" && mode != "linear")
+  if (mode != "nearest" && mode != "linear" && mode != "cubic")
     return ctx.error() << "mode '" << mode
-                       << "' is not supported (nearest, linear)";
+                       << "' is not supported (nearest, linear, cubic)";
   std::string coord =
       upsample ? "asymmetric"
                : ctx.stringAttr("coordinate_transformation_mode", "half_pixel");
   std::string nearest =
       upsample ? "floor" : ctx.stringAttr("nearest_mode", "round_prefer_floor");
-  if (ctx.intAttr("exclude_outside", 0))
+  if (ctx.intAttr("exclude_outside", 0) && mode != "cubic")
     return ctx.error() << "exclude_outside=1 is not supported";
   // The scale ONNX maps coordinates with: the given one when there is a
   // constant scales input (it may differ from out/in), else out/in.
@@ -56,6 +157,8 @@ LogicalResult importResize(NodeContext &ctx) {
     if (!given.empty() && given.size() != 4)
       return ctx.error() << "scales must have 4 entries";
   }
+  if (mode == "cubic")
+    return importCubicResize(ctx, x, *outType, coord, given);
   Shape scale, offset, border;
   for (int64_t dim : {2, 3}) {
     int64_t in = xt.getDimSize(dim), out = outType->getDimSize(dim);
@@ -131,11 +234,13 @@ void mlir::nnapi::onnx_import::registerResizeOps(OpRegistry &registry) {
   constexpr int64_t lo = kMinONNXOpset, hi = kAnyOpset;
   registry.add({
       {"", "Resize", lo, hi, importResize,
-       "tosa.resize (NHWC; nearest modes via offsets)",
+       "tosa.resize (NHWC; nearest modes via offsets); cubic: a constant "
+       "interpolation matrix per dimension, two tosa.matmul",
        "RESIZE_BILINEAR (1) / RESIZE_NEAREST_NEIGHBOR (3); half-pixel or "
        "aligned corners 4",
        "samplings that differ from NNAPI's at some output index (checked "
-       "index by index); cubic, tf_crop_and_resize unsupported"},
+       "index by index); cubic is placed like any tosa.matmul; "
+       "tf_crop_and_resize unsupported"},
       {"", "Upsample", lo, hi, importResize,
        "tosa.resize (via the version converter's Resize)", "as Resize",
        "as Resize"},

@@ -53,6 +53,45 @@ def pool(x, kernel, strides, pads, dilations, kind, include_pad=False, p=2):
     return y.astype(np.float32)
 
 
+def cubic_resize(x, scales, out_shape, coord, a, exclude):
+    """ONNX's cubic Resize of the last two axes, one axis at a time: each
+    output sample takes the 4 input samples nearest its source coordinate
+    (ties to the lower index) in the edge-padded axis."""
+    def coeffs(r):
+        return np.array([((a * (r + 1) - 5 * a) * (r + 1) + 8 * a) * (r + 1) - 4 * a,
+                         ((a + 2) * r - (a + 3)) * r * r + 1,
+                         ((a + 2) * (1 - r) - (a + 3)) * (1 - r) * (1 - r) + 1,
+                         ((a * (2 - r) - 5 * a) * (2 - r) + 8 * a) * (2 - r) - 4 * a])
+
+    def one(v, scale, n_out):
+        n_in = len(v)
+        padded = np.pad(v, 2, mode="edge")
+        res = np.zeros(n_out)
+        for o in range(n_out):
+            width = scale * n_in
+            if coord == "align_corners":
+                x0 = 0.0 if width == 1 else o * (n_in - 1) / (width - 1)
+            elif coord == "asymmetric":
+                x0 = o / scale
+            else:
+                x0 = (o + 0.5) / scale - 0.5
+            r = 1.0 if float(x0).is_integer() else x0 - np.floor(x0)
+            c = coeffs(r)
+            near = sorted(sorted(range(len(padded)),
+                                 key=lambda i: (abs(x0 + 2 - i), i))[:4])
+            idx = np.array(near) - 2
+            if exclude:
+                c = np.where((idx < 0) | (idx >= n_in), 0.0, c)
+                c = c / c.sum()
+            res[o] = np.dot(c, padded[near])
+        return res
+
+    y = x.astype(np.float64)
+    for axis in (2, 3):
+        y = np.apply_along_axis(one, axis, y, scales[axis], out_shape[axis])
+    return y.astype(np.float32)
+
+
 def vi(name, shape, t=TensorProto.FLOAT):
     return helper.make_tensor_value_info(name, t, shape)
 
@@ -154,6 +193,35 @@ def main():
            ("dilated", pool(x2, [3, 3], [1, 1], [1, 1, 1, 1], [2, 2], "max")),
            ("lp2", pool(x2, [2, 2], [2, 2], [0, 0, 0, 0], [1, 1], "lp")),
            ("lp3", pool(x2, [3, 3], [1, 1], [1, 1, 1, 1], [1, 1], "lp", p=3))],
+          opset=13)
+
+    # Cubic Resize with constant scales or sizes, every coordinate mode the
+    # importer takes, exclude_outside and another cubic coefficient.
+    x = rng.uniform(-1, 1, size=(1, 2, 5, 6)).astype(np.float32)
+    roi = numpy_helper.from_array(np.array([], np.float32), "roi")
+    build(out, "cubic",
+          [helper.make_node("Resize", ["x", "roi", "up_scales"], ["up"],
+                            mode="cubic"),
+           helper.make_node("Resize", ["x", "roi", "down_scales"], ["down"],
+                            mode="cubic", exclude_outside=1, cubic_coeff_a=-0.5,
+                            coordinate_transformation_mode="align_corners"),
+           helper.make_node("Resize", ["x", "roi", "", "sizes"], ["asym"],
+                            mode="cubic",
+                            coordinate_transformation_mode="asymmetric")],
+          [vi("x", [1, 2, 5, 6])],
+          [vi("up", [1, 2, 8, 12]), vi("down", [1, 2, 3, 3]),
+           vi("asym", [1, 2, 7, 4])],
+          [("x", x)],
+          [("up", cubic_resize(x, [1, 1, 1.6, 2.0], (1, 2, 8, 12),
+                               "half_pixel", -0.75, False)),
+           ("down", cubic_resize(x, [1, 1, 0.6, 0.5], (1, 2, 3, 3),
+                                 "align_corners", -0.5, True)),
+           ("asym", cubic_resize(x, [1, 1, 7 / 5, 4 / 6], (1, 2, 7, 4),
+                                 "asymmetric", -0.75, False))],
+          [roi,
+           numpy_helper.from_array(np.array([1, 1, 1.6, 2], np.float32), "up_scales"),
+           numpy_helper.from_array(np.array([1, 1, 0.6, 0.5], np.float32), "down_scales"),
+           numpy_helper.from_array(np.array([1, 2, 7, 4], np.int64), "sizes")],
           opset=13)
 
     # TopK with a constant K as detection heads write it; ties (the two
