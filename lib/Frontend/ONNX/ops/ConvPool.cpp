@@ -331,8 +331,40 @@ LogicalResult importWindowOp(NodeContext &ctx) {
   } else if (isTransposed) {
     if (ctx.intAttr("group", 1) != 1)
       return ctx.error() << "group other than 1 is not supported";
-    if (llvm::any_of(dilation, [](int64_t d) { return d != 1; }))
-      return ctx.error() << "dilations other than 1 are not supported";
+    if (llvm::any_of(dilation, [](int64_t d) { return d != 1; })) {
+      // A dilated kernel is the kernel with zeros between its taps:
+      // [IC*OC, KH, 1, KW, 1] padded to [IC*OC, KH, dh, KW, dw], then the
+      // trailing zeros of each dimension sliced off. Constant weights fold.
+      RankedTensorType wt = imp.typeOf(w);
+      Shape dims(wt.getShape());
+      int64_t io = dims[0] * dims[1];
+      Value spread = imp.reshape(w, {io, dims[2], 1, dims[3], 1});
+      SmallVector<int64_t> padding = {
+          0, 0, 0, 0, 0, dilation[0] - 1, 0, 0, 0, dilation[1] - 1};
+      spread = builder.create<tosa::PadOp>(
+          loc,
+          RankedTensorType::get(
+              {io, dims[2], dilation[0], dims[3], dilation[1]},
+              wt.getElementType()),
+          spread,
+          imp.constant(DenseElementsAttr::get(
+              RankedTensorType::get({5, 2}, builder.getI64Type()),
+              ArrayRef<int64_t>(padding))),
+          imp.splat(wt.getElementType(), {}, 0));
+      spread = imp.reshape(spread,
+                           {io, dims[2] * dilation[0], dims[3] * dilation[1]});
+      kernel = {(dims[2] - 1) * dilation[0] + 1,
+                (dims[3] - 1) * dilation[1] + 1};
+      spread = builder.create<tosa::SliceOp>(
+          loc,
+          RankedTensorType::get({io, kernel[0], kernel[1]},
+                                wt.getElementType()),
+          spread, builder.getDenseI64ArrayAttr({0, 0, 0}),
+          builder.getDenseI64ArrayAttr({io, kernel[0], kernel[1]}));
+      w = imp.reshape(spread, {dims[0], dims[1], kernel[0], kernel[1]});
+      wConst = DenseElementsAttr();
+      dilation = {1, 1};
+    }
     // W [IC, OC, KH, KW] -> [OC, KH, KW, IC].
     Value filter = wConst ? imp.constant(permuteElements(wConst, {1, 2, 3, 0}))
                           : imp.transpose(w, {1, 2, 3, 0});
@@ -466,9 +498,10 @@ void mlir::nnapi::onnx_import::registerConvPoolOps(OpRegistry &registry) {
        "weights not constant; dilated groups run as per-group CONV_2D + "
        "CONCATENATION; 3-D"},
       {"", "ConvTranspose", lo, hi, importWindowOp,
-       "tosa.transpose_conv2d (NHWC)", "TRANSPOSE_CONV_2D (3)",
-       "output_padding that extends the output; dilation, groups "
-       "unsupported"},
+       "tosa.transpose_conv2d (NHWC); dilations as a kernel with zeros "
+       "between its taps",
+       "TRANSPOSE_CONV_2D (3)",
+       "output_padding that extends the output; groups, 3-D unsupported"},
       {"", "MaxPool", lo, hi, importWindowOp,
        "tosa.max_pool2d (NHWC); 3-D or dilated: maximum of strided slices",
        "MAX_POOL_2D (1); SLICE, MAXIMUM (3) for 3-D, dilated or with Indices",

@@ -92,6 +92,25 @@ def cubic_resize(x, scales, out_shape, coord, a, exclude):
     return y.astype(np.float32)
 
 
+def conv_transpose(x, w, strides, dilations, pads):
+    """A direct 2-D transposed convolution: every input pixel scatters its
+    kernel (taps `dilations` apart) at `strides`; then the pads are cut."""
+    n, c, h, wd = x.shape
+    _, oc, kh, kw = w.shape
+    full = ((h - 1) * strides[0] + (kh - 1) * dilations[0] + 1,
+            (wd - 1) * strides[1] + (kw - 1) * dilations[1] + 1)
+    y = np.zeros((n, oc) + full)
+    for i in range(h):
+        for j in range(wd):
+            for a in range(kh):
+                for b in range(kw):
+                    y[:, :, i * strides[0] + a * dilations[0],
+                      j * strides[1] + b * dilations[1]] += \
+                        np.einsum("nc,co->no", x[:, :, i, j], w[:, :, a, b])
+    return y[:, :, pads[0]:full[0] - pads[2],
+             pads[1]:full[1] - pads[3]].astype(np.float32)
+
+
 def vi(name, shape, t=TensorProto.FLOAT):
     return helper.make_tensor_value_info(name, t, shape)
 
@@ -223,6 +242,20 @@ def main():
            numpy_helper.from_array(np.array([1, 1, 0.6, 0.5], np.float32), "down_scales"),
            numpy_helper.from_array(np.array([1, 2, 7, 4], np.int64), "sizes")],
           opset=13)
+
+    # ConvTranspose with dilations, constant weights (folded) and runtime
+    # ones (the node test's form).
+    x = rng.uniform(-1, 1, size=(1, 2, 4, 5)).astype(np.float32)
+    w = rng.uniform(-1, 1, size=(2, 3, 3, 2)).astype(np.float32)
+    attrs = dict(strides=[2, 1], dilations=[2, 3], pads=[1, 0, 0, 2])
+    y = conv_transpose(x, w, [2, 1], [2, 3], [1, 0, 0, 2])
+    build(out, "convtranspose",
+          [helper.make_node("ConvTranspose", ["x", "wc"], ["yc"], **attrs),
+           helper.make_node("ConvTranspose", ["x", "w"], ["yr"], **attrs)],
+          [vi("x", [1, 2, 4, 5]), vi("w", [2, 3, 3, 2])],
+          [vi("yc", list(y.shape)), vi("yr", list(y.shape))],
+          [("x", x), ("w", w)], [("yc", y), ("yr", y)],
+          [numpy_helper.from_array(w, "wc")], opset=13)
 
     # TopK with a constant K as detection heads write it; ties (the two
     # 0.5s) go to the lower index.
