@@ -38,9 +38,10 @@ def main():
         # A supported operator with an unsupported attribute value.
         "unsupported_attr": model(
             [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="deconv",
-                              dilations=[2, 2])],
-            [f("x", [1, 1, 4, 4])], [f("y", [1, 1, 6, 6])],
-            [helper.make_tensor("w", TensorProto.FLOAT, [1, 1, 2, 2], [1, 2, 3, 4])]),
+                              group=2)],
+            [f("x", [1, 2, 4, 4])], [f("y", [1, 2, 5, 5])],
+            [helper.make_tensor("w", TensorProto.FLOAT, [2, 1, 2, 2],
+                                [1, 2, 3, 4, 5, 6, 7, 8])]),
         # LayerNormalization computing its statistics in another type.
         "layernorm_stash": model(
             [helper.make_node("LayerNormalization", ["x", "g"], ["y"],
