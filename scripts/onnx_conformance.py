@@ -96,13 +96,16 @@ def main():
             continue
         sets = sorted(d for d in os.listdir(os.path.join(args.data, name))
                       if d.startswith("test_data_set"))
-        # Inputs that may decide shapes: integers of any rank and scalars.
+        # Inputs that may decide shapes: integers of any rank, scalars, and
+        # short float vectors (Resize's scales).
         bindable = []
         for i, vi in enumerate(model.graph.input):
             t = vi.type.tensor_type
             integer = t.elem_type in (onnx.TensorProto.INT64, onnx.TensorProto.INT32)
-            scalar = t.HasField("shape") and len(t.shape.dim) == 0
-            if integer or scalar:
+            dims = [d.dim_value for d in t.shape.dim] if t.HasField("shape") else None
+            scalar = dims == []
+            short = i > 0 and dims is not None and len(dims) == 1 and 0 < dims[0] <= 8
+            if integer or scalar or short:
                 bindable.append((i, vi.name))
         selected.append((name, ops, path, sets, bindable))
 
