@@ -8,7 +8,6 @@
 #                              include paths), the libraries one by one
 #                              (nnapi-mlir::NNAPIPipelines, ...), and the
 #                              tools nnapi-compile, nnapi-opt, nnapi-translate
-include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 set(NNAPI_MLIR_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/nnapi-mlir)
 
@@ -62,6 +61,10 @@ if(NNAPI_MLIR_BUILD_COMPILER)
 endif()
 
 set(NNAPI_MLIR_HAVE_COMPILER ${NNAPI_MLIR_BUILD_COMPILER})
+set(NNAPI_MLIR_COMPILER_EXPORTS "")
+if(NNAPI_MLIR_BUILD_COMPILER)
+  set(NNAPI_MLIR_COMPILER_EXPORTS ${compiler_libraries} compiler)
+endif()
 set(NNAPI_MLIR_HAVE_ONNX ${NNAPI_MLIR_ONNX})
 configure_package_config_file(cmake/nnapi-mlirConfig.cmake.in
   ${PROJECT_BINARY_DIR}/cmake/nnapi-mlirConfig.cmake
@@ -80,5 +83,5 @@ install(FILES
 if(NNAPI_MLIR_BUILD_TESTS AND NNAPI_MLIR_BUILD_COMPILER AND NNAPI_MLIR_PYTHON)
   add_test(NAME install-package
     COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/test_install.sh
-            ${PROJECT_BINARY_DIR})
+            ${PROJECT_BINARY_DIR} ${NNAPI_PYTHON})
 endif()

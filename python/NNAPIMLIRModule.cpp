@@ -235,7 +235,16 @@ public:
     if (nnapi_rt_model_open(path.c_str(), &model) != NNAPI_RT_OK)
       throw ModelFailure{nnapi_rt_last_error()};
   }
-  ~Model() { nnapi_rt_model_close(model); }
+  ~Model() { close(); }
+  /// Unloads the model. Without the GIL: the runtime's lock may be held by
+  /// another thread building a partition.
+  void close() {
+    if (!model)
+      return;
+    py::gil_scoped_release release;
+    nnapi_rt_model_close(model);
+    model = nullptr;
+  }
   Model(const Model &) = delete;
   Model &operator=(const Model &) = delete;
 
@@ -262,6 +271,8 @@ public:
   /// shapes; the runtime checks the sizes again).
   void run(const std::vector<py::buffer> &inputs,
            const std::vector<py::buffer> &outputs) {
+    if (!model)
+      throw ModelFailure{"the model was closed"};
     std::vector<py::buffer_info> in, out;
     std::vector<const void *> inPtrs;
     std::vector<void *> outPtrs;
@@ -336,5 +347,6 @@ PYBIND11_MODULE(_nnapi_mlir, m) {
                              [](const Model &m) { return m.tensors(false); })
       .def_property_readonly("partitions", &Model::partitions)
       .def_property_readonly("signature", &Model::signature)
-      .def("run", &Model::run);
+      .def("run", &Model::run)
+      .def("close", &Model::close);
 }

@@ -4,14 +4,14 @@
 # its compiler and its C app and checks the result with numpy, builds the app
 # again with only the runtime component and MLIR hidden, and runs the Python
 # tests against the installed package. Run by ctest (install-package).
-#   scripts/test_install.sh BUILD_DIR
+#   scripts/test_install.sh BUILD_DIR [PYTHON]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$(cd "${1:-$root/build}" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 prefix="$work/prefix"
-python=/usr/bin/python3
+python="${2:-/usr/bin/python3}"
 example="$root/examples/embedding"
 
 echo "== cmake --install $build --prefix $prefix"
@@ -28,6 +28,11 @@ cd "$work/example"
 grep -q "my-strip-identity removed 2 tosa.identity op(s)" compile.log
 # With the identities gone the whole model is one NNAPI partition.
 grep -q "nnapi @main_nnapi_0: 5 ops" compile.log
+echo "-- an embedder's mistake: lowering a module that was never partitioned"
+if ./my-compiler "$example/model.mlir" -o bad.so --skip-partitioning 2> err.log; then
+  echo "my-compiler lowered an unpartitioned module"; exit 1
+fi
+grep -q "has not been through buildNNAPIPartitionPipeline" err.log
 "$python" "$example/make_model.py" --input x.bin
 ./run-model mine.so x.bin y.bin | tee run.log
 grep -q "partitions=1 nnapi_executions=1 host_fallbacks=0" run.log

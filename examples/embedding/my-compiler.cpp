@@ -51,6 +51,10 @@ static cl::opt<std::string> input(cl::Positional, cl::Required,
 static cl::opt<std::string> output("o", cl::Required, cl::desc("Output .so"));
 static cl::opt<unsigned> featureLevel("feature-level", cl::init(7),
                                       cl::desc("NNAPI feature level"));
+// Leaves nnapi-mlir's partitioning out of the pass manager, to show the
+// error emitPartitionedModule gives for a module that skipped it.
+static cl::opt<bool> skipPartitioning("skip-partitioning", cl::init(false),
+                                      cl::desc("Do not partition (an error)"));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -80,7 +84,8 @@ int main(int argc, char **argv) {
   // Our pass first, then nnapi-mlir's partitioning, in our pass manager.
   PassManager pm(&context);
   pm.addNestedPass<func::FuncOp>(std::make_unique<StripIdentityPass>());
-  nnapi::buildNNAPIPartitionPipeline(pm, options);
+  if (!skipPartitioning)
+    nnapi::buildNNAPIPartitionPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;
   llvm::outs() << "my-strip-identity removed " << StripIdentityPass::stripped

@@ -30,6 +30,10 @@
 
 #include <dlfcn.h>
 
+#ifndef NNAPI_MLIR_BIN_TO_LIB
+#define NNAPI_MLIR_BIN_TO_LIB "../lib"
+#endif
+
 // The runtime, when this process has loaded it (the Python package does):
 // linking finds it where it is.
 extern "C" int32_t nnapi_rt_execute(const uint8_t *, int64_t, int64_t,
@@ -161,7 +165,10 @@ static void summarizePartitions(ModuleOp module, CompileSummary &summary) {
     p.numOutputs = func.getNumResults();
     if (auto ref =
             func->getAttrOfType<FlatSymbolRefAttr>(NNAPIDialect::kBlobAttrName))
-      if (auto global = module.lookupSymbol<memref::GlobalOp>(ref)) {
+      if (auto global = module.lookupSymbol<memref::GlobalOp>(ref);
+          global && global.getInitialValue() &&
+          isa<DenseElementsAttr>(*global.getInitialValue())) {
+        // (A blob that is not dense bytes is the host pipeline's to report.)
         ArrayRef<char> raw =
             cast<DenseElementsAttr>(*global.getInitialValue()).getRawData();
         p.blobBytes = raw.size();
@@ -256,13 +263,20 @@ static std::string findRuntimeDir(const CompileOutput &output,
     if (has(dir))
       return dir.str().str();
   }
+  // Next to the executable: ../lib in the build tree, the install layout's
+  // library directory in a prefix.
   std::string exe = llvm::sys::fs::getMainExecutable(
       nullptr, reinterpret_cast<void *>(&findRuntimeDir));
-  llvm::SmallString<256> dir(llvm::sys::path::parent_path(exe));
-  llvm::sys::path::append(dir, "..", "lib");
-  llvm::sys::fs::make_absolute(dir);
-  llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
-  return has(dir) ? dir.str().str() : "";
+  for (llvm::StringRef rel :
+       {llvm::StringRef("../lib"), llvm::StringRef(NNAPI_MLIR_BIN_TO_LIB)}) {
+    llvm::SmallString<256> dir(llvm::sys::path::parent_path(exe));
+    llvm::sys::path::append(dir, rel);
+    llvm::sys::fs::make_absolute(dir);
+    llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
+    if (has(dir))
+      return dir.str().str();
+  }
+  return "";
 }
 
 static llvm::Error linkSharedLibrary(llvm::StringRef object,
@@ -337,10 +351,9 @@ static llvm::Error runPipeline(ModuleOp module, const CompileOutput &output,
 }
 
 /// compileModule, or emitPartitionedModule when `partitioned`.
-static llvm::Error compile(ModuleOp module,
-                           const CompilePipelineOptions &given,
-                           const CompileOutput &output,
-                           CompileSummary *summary, bool partitioned) {
+static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
+                           const CompileOutput &output, CompileSummary *summary,
+                           bool partitioned) {
   if (given.featureLevel < 1 || given.featureLevel > kMaxFeatureLevel)
     return makeError("--feature-level must be 1.." +
                      llvm::Twine(kMaxFeatureLevel) + ", got " +
@@ -394,7 +407,12 @@ static llvm::Error compile(ModuleOp module,
 
   CompileSummary local;
   CompileSummary &s = summary ? *summary : local;
+  s = CompileSummary();
   s.targetFeatureLevel = options.featureLevel;
+  if (partitioned && !module->hasAttr(NNAPIDialect::kSignatureAttrName))
+    return makeError("the module has not been through "
+                     "buildNNAPIPartitionPipeline (it has no exported "
+                     "signature); use compileModule");
   if (!partitioned)
     if (llvm::Error err = runPipeline(
             module, output, "partition",

@@ -27,6 +27,8 @@ import numpy as _np
 from . import _nnapi_mlir
 from ._nnapi_mlir import CompileError, Error, ModelError
 
+__version__ = "0.1.0"
+
 __all__ = [
     "compile", "load", "Model", "Tensor", "CompileSummary", "Partition",
     "HostOp", "options", "set_host_only", "runtime_stats", "Error",
@@ -72,14 +74,20 @@ def _option_text(name, value):
     flag = name.replace("_", "-")
     if isinstance(value, bool):
         text = "true" if value else "false"
-    elif isinstance(value, (list, tuple)):
-        text = ",".join(str(v) for v in value)
+    elif isinstance(value, (str, bytes, _os.PathLike)):
+        text = _os.fsdecode(value) if not isinstance(value, str) else value
+    elif hasattr(value, "__iter__"):
+        items = [str(v) for v in value]
+        if any("," in v for v in items):
+            raise CompileError("option %s: list items may not contain ','"
+                               % name)
+        text = ",".join(items)
     else:
         text = str(value)
-    if any(c in text for c in " {}'\""):
-        if '"' in text:
-            raise CompileError("option %s: value %r may not contain '\"'"
-                               % (name, text))
+    if any(c in text for c in "\"'{}"):
+        raise CompileError("option %s: %r may not contain quotes or braces"
+                           % (name, text))
+    if " " in text:
         text = '"%s"' % text
     return "%s=%s" % (flag, text)
 
@@ -122,8 +130,9 @@ class CompileSummary:
 
     partitions            list of Partition
     host_ops              list of HostOp: every op left on the host, with
-                          the partitioner's reason
+                          the partitioner's reason ([] with host_only)
     estimated_latency_us  the cost model's latency of the chosen placement
+                          (None with host_only: the partitioner did not run)
     all_host_latency_us   ... and of running everything on the host
     feature_level         the NNAPI feature level compiled for
     report                the partitioner's full report (dict)
@@ -135,11 +144,14 @@ class CompileSummary:
     def __init__(self, d):
         self.feature_level = d["feature_level"]
         self.partitions = [Partition(p) for p in d["partitions"]]
+        # No placement report with host_only: nothing was placed.
+        placed = bool(d["functions"])
         self.host_ops = [HostOp(f["name"], op) for f in d["functions"]
                          for op in f["ops"] if op["partition"] < 0]
-        self.estimated_latency_us = sum(f["chosen_us"] for f in d["functions"])
-        self.all_host_latency_us = sum(f["all_host_us"]
-                                       for f in d["functions"])
+        self.estimated_latency_us = (
+            sum(f["chosen_us"] for f in d["functions"]) if placed else None)
+        self.all_host_latency_us = (
+            sum(f["all_host_us"] for f in d["functions"]) if placed else None)
         self.report = {"device_profile": d["device_profile"],
                        "functions": d["functions"]}
         self.arena_bytes = d["arena_bytes"]
@@ -151,9 +163,10 @@ class CompileSummary:
         return self._text
 
     def __repr__(self):
-        return ("CompileSummary(%d partitions, %d host ops, estimated %.1f us)"
-                % (len(self.partitions), len(self.host_ops),
-                   self.estimated_latency_us))
+        estimate = ("" if self.estimated_latency_us is None else
+                    ", estimated %.1f us" % self.estimated_latency_us)
+        return "CompileSummary(%d partitions, %d host ops%s)" % (
+            len(self.partitions), len(self.host_ops), estimate)
 
 
 def compile(model, output=None, feature_level=7, device_profile=None,
@@ -171,8 +184,8 @@ def compile(model, output=None, feature_level=7, device_profile=None,
     host_only      no NNAPI partitions: everything runs on the host
     report         write the placement report to REPORT.{json,html,dot}
     input_shapes   {input name: shape} for ONNX inputs with symbolic dims
-    input_values   {input name: TensorProto .pb path} binding ONNX inputs to
-                   constants (shape-deciding inputs)
+    input_values   {input name: TensorProto .pb path, or its bytes} binding
+                   ONNX inputs to constants (shape-deciding inputs)
     target, cpu, features
                    the host code's target triple (None: this machine), CPU
                    and "+feature,-feature" list
@@ -192,10 +205,11 @@ def compile(model, output=None, feature_level=7, device_profile=None,
         settings["report"] = _os.fspath(report)
     known = {name for name, _, _, _ in _all_options()}
     for name, value in options.items():
-        if name not in known or name in ("vector_bits", "vector_registers"):
+        if name not in known:
             raise CompileError(
                 "unknown option %r; nnapi_mlir.options() lists them" % name)
-        settings[name] = value
+        if value is not None:
+            settings[name] = value
     text = " ".join(_option_text(k, v) for k, v in settings.items())
 
     if isinstance(model, (bytes, bytearray, memoryview)):
@@ -209,12 +223,17 @@ def compile(model, output=None, feature_level=7, device_profile=None,
     shapes = {}
     for k, v in (input_shapes or {}).items():
         shapes[str(k)] = [int(d) for d in v]
-    values = {str(k): _os.fspath(v) for k, v in (input_values or {}).items()}
-    for k, path in values.items():
-        if not _os.path.exists(path):
-            raise CompileError("input_values[%r]: cannot read %r" % (k, path))
-        with open(path, "rb") as f:
-            values[k] = f.read()
+    values = {}
+    for k, v in (input_values or {}).items():
+        if isinstance(v, (bytes, bytearray, memoryview)):
+            values[str(k)] = bytes(v)  # a serialized TensorProto
+            continue
+        try:
+            with open(_os.fspath(v), "rb") as f:
+                values[str(k)] = f.read()
+        except (OSError, TypeError) as e:
+            raise CompileError("input_values[%r]: cannot read %r: %s"
+                               % (k, v, e)) from None
     out = "" if output is None else _os.fspath(output)
     d = _nnapi_mlir.compile(source, is_path, name, out, emit, text, shapes,
                             values, target or "", cpu or "native",
@@ -278,14 +297,18 @@ class Model:
     def run(self, *args, **kwargs):
         """Runs the model once.
 
-        run(x, y), run({"x": x, "y": y}) or run(x=x, y=y): numpy arrays (or
-        anything numpy.asarray accepts) of exactly the model's shapes and
-        dtypes. Returns the outputs as a list of new numpy arrays.
+        run(x, y), run({"x": x, "y": y}) or run(x=x, y=y): numpy arrays of
+        exactly the model's shapes and dtypes (nested lists and scalars are
+        converted to the model's dtype). Returns the outputs as a list of
+        new numpy arrays.
         Raises InputError, ShapeError, DTypeError or ModelError.
         """
         arrays = []
         for spec, value in zip(self.inputs, self._arrange(args, kwargs)):
-            a = _np.asarray(value)
+            # Arrays keep their dtype (a mismatch is an error, never a silent
+            # cast); lists and Python scalars take the model's.
+            a = (value if isinstance(value, _np.ndarray)
+                 else _np.asarray(value, dtype=spec.dtype))
             if a.dtype != spec.dtype:
                 raise DTypeError("input %r is %s, the model takes %s"
                                  % (spec.name, a.dtype, spec.dtype))
@@ -304,6 +327,8 @@ class Model:
     def close(self):
         """Unloads the model now (it is also unloaded when garbage
         collected); later calls raise ModelError."""
+        if self._model is not None:
+            self._model.close()
         self._model = None
 
     def __enter__(self):

@@ -102,6 +102,8 @@ def test_host_only_compile(tmp_path):
     summary = nnapi_mlir.compile(EXAMPLES / "onnx" / "cnn.onnx", path,
                                  host_only=True)
     assert summary.partitions == []
+    # Nothing was placed: no estimate rather than a zero.
+    assert summary.host_ops == [] and summary.estimated_latency_us is None
     model = nnapi_mlir.load(path)
     assert model.partitions == 0
     (y,) = model.run(np.load(EXAMPLES / "onnx" / "cnn_input.npy"))
@@ -134,6 +136,45 @@ def test_options_reach_the_partitioner(tmp_path):
     text = (tmp_path / "placement.json").read_text()
     assert "search-budget=1" in text
     assert os.path.exists(tmp_path / "placement.html")
+
+
+def test_option_values(tmp_path):
+    # None means "the default"; any iterable is a list option.
+    summary = nnapi_mlir.compile(EXAMPLES / "onnx" / "cnn.onnx", None,
+                                 placement=None, emit="mlir",
+                                 stop_ops={"tosa.conv2d"})
+    assert all("tosa.conv2d" not in p.ops for p in summary.partitions)
+    with pytest.raises(nnapi_mlir.CompileError, match="may not contain ','"):
+        nnapi_mlir.compile(TOSA.encode(), None, stop_ops=["a,b"])
+    with pytest.raises(nnapi_mlir.CompileError, match="quotes or braces"):
+        nnapi_mlir.compile(TOSA.encode(), None, device_profile='x"y')
+
+
+def test_input_values(tmp_path):
+    """Binding a shape-deciding input (Reshape's shape) from bytes or a
+    file; a path that cannot be read is a CompileError."""
+    graph = helper.make_graph(
+        [helper.make_node("Reshape", ["x", "shape"], ["y"])], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 6]),
+         helper.make_tensor_value_info("shape", TensorProto.INT64, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 4])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    proto = numpy_helper.from_array(np.array([3, 4], np.int64))
+    (tmp_path / "shape.pb").write_bytes(proto.SerializeToString())
+    x = np.arange(12, dtype=np.float32).reshape(2, 6)
+    for value in (proto.SerializeToString(), tmp_path / "shape.pb"):
+        path = tmp_path / "r.so"
+        nnapi_mlir.compile(model.SerializeToString(), path,
+                           input_values={"shape": value})
+        m = nnapi_mlir.load(path)
+        assert m.input_names == ["x"]
+        (y,) = m.run(x)
+        np.testing.assert_array_equal(y, x.reshape(3, 4))
+        m.close()
+    with pytest.raises(nnapi_mlir.CompileError, match="cannot read"):
+        nnapi_mlir.compile(model.SerializeToString(), None,
+                           input_values={"shape": tmp_path})
 
 
 def test_every_option_is_listed():
@@ -224,6 +265,10 @@ def test_run_errors(cnn_so):
         model.run(x[..., :31])
     with pytest.raises(nnapi_mlir.DTypeError, match="float64"):
         model.run(x.astype(np.float64))
+    # A nested list takes the model's dtype.
+    (from_list,) = model.run(x.tolist())
+    (from_array,) = model.run(x)
+    np.testing.assert_array_equal(from_list, from_array)
     # Below the Python checks, the runtime refuses wrong sizes itself.
     with pytest.raises(nnapi_mlir.ModelError,
                        match=r"input 0 \('image', f32\) needs 12288 bytes"):

@@ -206,6 +206,10 @@ int main(int argc, char **argv) {
   }
   load.inputShapes = std::move(importOptions.inputShapes);
   load.inputValues = std::move(importOptions.inputValues);
+#else
+  if (!inputShapes.empty() || !inputValues.empty())
+    return fail("--input-shape and --input-value need the ONNX importer, "
+                "which this nnapi-compile was built without");
 #endif
   auto module = nnapi::loadModelFile(inputFile, &context, load);
   if (!module)

@@ -10,16 +10,23 @@
 #include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <mutex>
+
 using namespace llvm;
 
 namespace mlir::nnapi {
 
 Expected<HostTarget> createHostTarget(StringRef tripleName, StringRef cpu,
                                       StringRef features) {
-  InitializeAllTargetInfos();
-  InitializeAllTargets();
-  InitializeAllTargetMCs();
-  InitializeAllAsmPrinters();
+  // LLVM's target registry takes no lock: register once, even when
+  // embedders (the Python package) compile on several threads.
+  static std::once_flag registered;
+  std::call_once(registered, [] {
+    InitializeAllTargetInfos();
+    InitializeAllTargets();
+    InitializeAllTargetMCs();
+    InitializeAllAsmPrinters();
+  });
   HostTarget t;
   std::string host = sys::getDefaultTargetTriple();
   t.triple = tripleName.empty() ? host : Triple::normalize(tripleName);
