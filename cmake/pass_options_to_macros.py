@@ -36,6 +36,12 @@ def main():
     for ref in options:
         name = ref["def"] if isinstance(ref, dict) else ref
         option = records[name]
+        if option.get("additionalOptFlags"):
+            # (an enum's cl::values, say): the X-macro has no place for them.
+            sys.exit("%s: option '%s' has additionalOptFlags, which the "
+                     "option list cannot carry; extend "
+                     "cmake/pass_options_to_macros.py" %
+                     (pass_name, option["argument"]))
         kinds = records["!instanceof"]
         args = (option["type"], option["cppName"], c_string(option["argument"]))
         desc = c_string(option["description"])
