@@ -99,7 +99,30 @@ mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
       !llvm::all_of(llvm::seq(0, node.input_size()),
                     [&](int i) { return !ctx.has(i) || ctx.cst(i); }))
     return std::nullopt;
-  FailureOr<RankedTensorType> t = ctx.out();
+  // A Concat of integer vectors has its type without ONNX's inference,
+  // which (libonnx 1.12) rejects an empty vector among the inputs (the
+  // expanded LayerNormalization of axis = -rank builds such a shape).
+  auto concatType = [&]() -> std::optional<RankedTensorType> {
+    if (op != "Concat")
+      return std::nullopt;
+    Type element;
+    int64_t length = 0;
+    for (int i = 0; i < node.input_size(); ++i) {
+      if (!ctx.has(i))
+        continue;
+      auto it = cast<RankedTensorType>(ctx.cst(i).getType());
+      if (it.getRank() != 1 || !isa<IntegerType>(it.getElementType()) ||
+          (element && element != it.getElementType()))
+        return std::nullopt;
+      element = it.getElementType();
+      length += it.getDimSize(0);
+    }
+    if (!element)
+      return std::nullopt;
+    return RankedTensorType::get({length}, element);
+  };
+  std::optional<RankedTensorType> known = concatType();
+  FailureOr<RankedTensorType> t = known ? FailureOr(*known) : ctx.out();
   if (failed(t))
     return failure();
   DenseElementsAttr x = ctx.cst(0);

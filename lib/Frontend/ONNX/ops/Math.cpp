@@ -11,6 +11,7 @@
 
 #include "nnapi-mlir/Frontend/ONNX/ONNXImporter.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 
 #include <cmath>
@@ -131,25 +132,44 @@ LogicalResult importMod(NodeContext &n) {
         n.b.create<tosa::LogicalAndOp>(n.loc, rPos.getType(), rPos, aNeg));
     return n.setResult(select(n, wrongSign, add(n, r, step), r));
   }
-  if (element.getIntOrFloatBitWidth() > 32)
-    return n.error() << "integer Mod of " << element << " is not supported";
-  Type i32 = n.b.getI32Type();
-  Value x = n.imp.castTo(a, i32), y = n.imp.castTo(b, i32);
-  Value q = n.imp.binary<tosa::IntDivOp>(x, y);
-  Value r = sub(n, x, n.imp.mul(y, q));
+  // Integers of every width: element-wise arith on the broadcast operands
+  // (TOSA's int_div is 32-bit only), computed on the host. A divisor of 0
+  // gives 0 (as numpy; ONNX leaves it undefined) and one of -1 gives 0, so
+  // that no division traps (x86 faults on both, and on INT_MIN / -1).
+  FailureOr<RankedTensorType> outType = n.out();
+  if (failed(outType))
+    return failure();
+  ArrayRef<int64_t> shape = outType->getShape();
+  auto full = [&](Value v) -> Value {
+    if (n.imp.typeOf(v).getShape() == shape)
+      return v;
+    return n.imp.binary<tosa::AddOp>(v, n.imp.splat(element, shape, 0));
+  };
+  Value x = full(a), y = full(b);
+  OpBuilder &bld = n.b;
+  Location loc = n.loc;
+  auto constant = [&](int64_t v) { return n.imp.splat(element, shape, v); };
+  auto cmp = [&](arith::CmpIPredicate p, Value l, Value r) -> Value {
+    return bld.create<arith::CmpIOp>(loc, p, l, r);
+  };
+  Value zero = constant(0);
+  Value trivial =
+      bld.create<arith::OrIOp>(loc, cmp(arith::CmpIPredicate::eq, y, zero),
+                               cmp(arith::CmpIPredicate::eq, y, constant(-1)));
+  Value safe = bld.create<arith::SelectOp>(loc, trivial, constant(1), y);
+  Value r = bld.create<arith::RemSIOp>(loc, x, safe);
+  r = bld.create<arith::SelectOp>(loc, trivial, zero, r);
   if (!fmod) {
-    Value zero = n.imp.scalarLike(r, 0);
-    Value rNeg = compare<tosa::GreaterOp>(n, zero, r);
-    Value yNeg = compare<tosa::GreaterOp>(n, zero, y);
-    Value nonZero = n.b.create<tosa::LogicalNotOp>(
-        n.loc,
-        RankedTensorType::get(n.imp.typeOf(r).getShape(), n.b.getI1Type()),
-        compare<tosa::EqualOp>(n, r, zero));
-    Value differ = compare<tosa::LogicalXorOp>(n, rNeg, yNeg);
-    Value fix = compare<tosa::LogicalAndOp>(n, nonZero, differ);
-    r = select(n, fix, add(n, r, y), r);
+    // Python's sign: the divisor's.
+    Value differ =
+        bld.create<arith::XOrIOp>(loc, cmp(arith::CmpIPredicate::slt, r, zero),
+                                  cmp(arith::CmpIPredicate::slt, y, zero));
+    Value fix = bld.create<arith::AndIOp>(
+        loc, cmp(arith::CmpIPredicate::ne, r, zero), differ);
+    r = bld.create<arith::SelectOp>(loc, fix,
+                                    bld.create<arith::AddIOp>(loc, r, y), r);
   }
-  return n.setResult(n.imp.castTo(r, element));
+  return n.setResult(r);
 }
 
 LogicalResult importSinCos(NodeContext &n) {
@@ -222,10 +242,11 @@ void mlir::nnapi::onnx_import::registerMathOps(OpRegistry &r) {
        "EQUAL, LOGICAL_OR (3)", "non-float"},
       {"", "Mod", lo, hi, importMod,
        "float: a - b * trunc(a * reciprocal(b)) with a sign correction; "
-       "integers: int_div in int32",
+       "integers (any width): arith.remsi on the host, divisors 0 and -1 "
+       "giving 0",
        "float: DIV (2), MUL (1), SUB (2), FLOOR (1), ABS, NEG, GREATER, SELECT "
        "(3)",
-       "integers (int_div); int64 Mod is refused"},
+       "integers"},
       {"", "Sin", lo, hi, importSinCos, "tosa.sin", "SIN (3)", "non-float"},
       {"", "Cos", lo, hi, importSinCos, "tosa.cos", "-", "always"},
       {"", "Celu", lo, hi, importCelu, "exp, mul, sub, clamp, add",

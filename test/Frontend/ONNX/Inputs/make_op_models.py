@@ -257,6 +257,23 @@ def main():
           [("x", x), ("w", w)], [("yc", y), ("yr", y)],
           [numpy_helper.from_array(w, "wc")], opset=13)
 
+    # Integer Mod of every sign combination, with divisors 0 and -1 (0, as
+    # numpy; no trap) and INT_MIN, in int32 and int64.
+    for name, dt, tp in (("mod32", np.int32, TensorProto.INT32),
+                         ("mod64", np.int64, TensorProto.INT64)):
+        lo = np.iinfo(dt).min
+        a = np.array([7, -7, 7, -7, 5, lo, lo, 9, 0], dt)
+        b = np.array([3, 3, -3, -3, 0, -1, 7, -1, 4], dt)
+        safe = np.where((b == 0) | (b == -1), 1, b)
+        fmod = np.where((b == 0) | (b == -1), 0, np.fmod(a, safe)).astype(dt)
+        pymod = np.where((b == 0) | (b == -1), 0, np.mod(a, safe)).astype(dt)
+        build(out, name,
+              [helper.make_node("Mod", ["a", "b"], ["m"]),
+               helper.make_node("Mod", ["a", "b"], ["f"], fmod=1)],
+              [vi("a", [9], tp), vi("b", [9], tp)],
+              [vi("m", [9], tp), vi("f", [9], tp)],
+              [("a", a), ("b", b)], [("m", pymod), ("f", fmod)], opset=13)
+
     # TopK with a constant K as detection heads write it; ties (the two
     # 0.5s) go to the lower index.
     x = rng.uniform(-1, 1, size=(3, 6)).astype(np.float32)
