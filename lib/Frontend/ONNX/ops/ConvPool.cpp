@@ -72,7 +72,11 @@ LogicalResult slicedPool(NodeContext &ctx, ArrayRef<int64_t> kernel,
         imp.constant(DenseElementsAttr::get(
             RankedTensorType::get({xt.getRank(), 2}, b.getI64Type()),
             ArrayRef<int64_t>(padList))),
-        imp.splat(f, {}, isMax ? -INFINITY : 0));
+        imp.splat(f, {},
+                  !isMax ? 0.0
+                  : isa<FloatType>(f)
+                      ? -INFINITY
+                      : -std::ldexp(1.0, int(f.getIntOrFloatBitWidth()) - 1)));
   Value acc, bestIndex;
   SmallVector<int64_t> offset(spatial, 0);
   for (int64_t k = 0; k < window; ++k) {
@@ -198,7 +202,10 @@ LogicalResult importWindowOp(NodeContext &ctx) {
     return ctx.error() << "only 1-D and 2-D windows (and 3-D pools) are "
                           "supported (input has rank "
                        << xt.getRank() << ")";
-  if (!isa<FloatType>(xt.getElementType()))
+  // Integer max pools (uint8 images) take the strided-slice path: TOSA's
+  // max_pool2d has no int32, in which uint8 is computed.
+  bool integer = !isa<FloatType>(xt.getElementType());
+  if (integer && op != "MaxPool")
     return ctx.error() << "integer inputs are not supported";
   FailureOr<RankedTensorType> outType = ctx.out();
   if (failed(outType))
@@ -259,8 +266,9 @@ LogicalResult importWindowOp(NodeContext &ctx) {
   }
   bool countIncludePad =
       op == "AveragePool" && ctx.intAttr("count_include_pad", 0);
-  if (isPool && (spatial == 3 || op == "LpPool" || ctx.node.output_size() > 1 ||
-                 llvm::any_of(dilation, [](int64_t d) { return d != 1; })))
+  if (isPool &&
+      (spatial == 3 || op == "LpPool" || ctx.node.output_size() > 1 ||
+       integer || llvm::any_of(dilation, [](int64_t d) { return d != 1; })))
     return slicedPool(ctx, kernel, stride, dilation, pads, outDims,
                       countIncludePad);
 
@@ -503,7 +511,8 @@ void mlir::nnapi::onnx_import::registerConvPoolOps(OpRegistry &registry) {
        "TRANSPOSE_CONV_2D (3)",
        "output_padding that extends the output; groups, 3-D unsupported"},
       {"", "MaxPool", lo, hi, importWindowOp,
-       "tosa.max_pool2d (NHWC); 3-D or dilated: maximum of strided slices",
+       "tosa.max_pool2d (NHWC); 3-D, dilated or integer (uint8, int8): "
+       "maximum of strided slices",
        "MAX_POOL_2D (1); SLICE, MAXIMUM (3) for 3-D, dilated or with Indices",
        "Indices: strided slices, positions compared"},
       {"", "LpPool", lo, hi, importWindowOp,

@@ -274,6 +274,23 @@ def main():
               [vi("m", [9], tp), vi("f", [9], tp)],
               [("a", a), ("b", b)], [("m", pymod), ("f", fmod)], opset=13)
 
+    # Integer MaxPool (uint8 images; int8 with negative values, so that the
+    # padding must be below every value), through the strided-slice pools.
+    xu = rng.randint(0, 256, size=(1, 2, 5, 6)).astype(np.uint8)
+    xi = rng.randint(-128, -10, size=(1, 2, 5, 6)).astype(np.int8)
+    kw = dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])
+    build(out, "intpool",
+          [helper.make_node("MaxPool", ["xu"], ["yu"], **kw),
+           helper.make_node("MaxPool", ["xi"], ["yi"], **kw)],
+          [vi("xu", [1, 2, 5, 6], TensorProto.UINT8),
+           vi("xi", [1, 2, 5, 6], TensorProto.INT8)],
+          [vi("yu", [1, 2, 3, 3], TensorProto.UINT8),
+           vi("yi", [1, 2, 3, 3], TensorProto.INT8)],
+          [("xu", xu), ("xi", xi)],
+          [("yu", pool(xu, [3, 3], [2, 2], [1, 1, 1, 1], [1, 1], "max").astype(np.uint8)),
+           ("yi", pool(xi, [3, 3], [2, 2], [1, 1, 1, 1], [1, 1], "max").astype(np.int8))],
+          opset=13)
+
     # TopK with a constant K as detection heads write it; ties (the two
     # 0.5s) go to the lower index.
     x = rng.uniform(-1, 1, size=(3, 6)).astype(np.float32)
