@@ -200,6 +200,7 @@ LogicalResult importEinsum(NodeContext &n) {
     if (!StringRef(equation).contains(c))
       unused += c;
   SmallVector<EinsumTerm> terms;
+  std::string written; // every term's letters, before diagonals
   int64_t ellipsisRank = -1;
   for (auto [i, spec] : llvm::enumerate(specs)) {
     Value v = n.in(int(i));
@@ -221,10 +222,35 @@ LogicalResult importEinsum(NodeContext &n) {
         !llvm::all_of(letters, [](char c) { return llvm::isAlpha(c); }))
       return n.error() << "term '" << spec << "' does not match operand " << i
                        << " of rank " << rank;
-    for (char c : letters)
-      if (llvm::count(letters, c) > 1)
-        return n.error() << "repeated letter '" << c << "' in a term "
-                         << "(diagonals) is not supported";
+    written += letters;
+    // A letter repeated within a term takes the diagonal: mask with the
+    // identity over the two dimensions, sum one of them away.
+    for (size_t p = 0; p < letters.size(); ++p) {
+      size_t q = letters.find(letters[p], p + 1);
+      if (q == std::string::npos)
+        continue;
+      RankedTensorType vt = n.imp.typeOf(v);
+      int64_t d = vt.getDimSize(p);
+      if (vt.getDimSize(q) != d)
+        return n.error() << "letter '" << letters[p] << "' of term '" << spec
+                         << "' stands for dimensions of sizes " << d << " and "
+                         << vt.getDimSize(q);
+      Shape maskShape(vt.getRank(), 1);
+      maskShape[p] = maskShape[q] = d;
+      SmallVector<float> eye(size_t(d * d), 0.0f);
+      for (int64_t i = 0; i < d; ++i)
+        eye[size_t(i * d + i)] = 1.0f;
+      Value mask = n.imp.constant(DenseElementsAttr::get(
+          RankedTensorType::get(maskShape, n.b.getF32Type()), ArrayRef(eye)));
+      if (!vt.getElementType().isF32())
+        mask = n.imp.castTo(mask, vt.getElementType());
+      Value summed = n.imp.reduce("sum", n.imp.mul(v, mask), {int64_t(q)});
+      Shape shape(vt.getShape());
+      shape.erase(shape.begin() + q);
+      v = n.imp.reshape(summed, shape);
+      letters.erase(q, 1);
+      --p; // the letter may repeat a third time
+    }
     terms.push_back({v, letters});
   }
   std::string out;
@@ -238,9 +264,8 @@ LogicalResult importEinsum(NodeContext &n) {
   } else {
     // Implicit output: the ellipsis dimensions, then the letters that
     // appear once, alphabetically.
-    std::string all;
-    for (const EinsumTerm &t : terms)
-      all += t.letters;
+    // (Counted in the terms as written: a diagonal's letter appears twice.)
+    std::string all = written;
     if (ellipsisRank > 0)
       out = unused.substr(unused.size() - ellipsisRank);
     std::string once;
@@ -323,7 +348,7 @@ void mlir::nnapi::onnx_import::registerLinearOps(OpRegistry &registry) {
        "non-float, rank > 4"},
       {"", "Einsum", lo, hi, importEinsum,
        "reduce_sum, transposes, one tosa.matmul (one or two operands; no "
-       "diagonals or broadcasting between operands)",
+       "broadcasting between operands; diagonals by an identity mask)",
        "TRANSPOSE (2), REDUCE_SUM (3), BATCH_MATMUL (6)", "non-float"},
   });
 }

@@ -110,6 +110,10 @@ def main():
             [helper.make_node("Einsum", ["a", "b"], ["y"], name="einb",
                               equation="bij,bjk->bik")],
             [f("a", [2, 3, 4]), f("b", [1, 4, 5])], [f("y", [2, 3, 5])]),
+        "einsum_diagonal_sizes": model(
+            [helper.make_node("Einsum", ["x"], ["y"], name="eind",
+                              equation="ii->i")],
+            [f("x", [2, 3])], [f("y", [2])]),
         "topk_k0": model(
             [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk")],
             [f("x", [2, 3])],

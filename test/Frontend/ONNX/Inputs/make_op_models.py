@@ -169,19 +169,31 @@ def main():
     a = rng.uniform(-1, 1, size=(2, 3, 4)).astype(np.float32)
     b = rng.uniform(-1, 1, size=(2, 4, 5)).astype(np.float32)
     c = rng.uniform(-1, 1, size=(3, 5)).astype(np.float32)
+    d = rng.uniform(-1, 1, size=(4, 4)).astype(np.float32)
+    e = rng.uniform(-1, 1, size=(2, 3, 3)).astype(np.float32)
     build(out, "einsum",
          [helper.make_node("Einsum", ["a", "b"], ["batched"],
                            equation="...ij,...jk->...ik"),
           helper.make_node("Einsum", ["a", "c"], ["implicit"],
                            equation="bij,ik"),
-          helper.make_node("Einsum", ["a"], ["summed"], equation="bij->jb")],
-         [vi("a", [2, 3, 4]), vi("b", [2, 4, 5]), vi("c", [3, 5])],
+          helper.make_node("Einsum", ["a"], ["summed"], equation="bij->jb"),
+          # Diagonals: a trace, a batched diagonal, a diagonal then a product.
+          helper.make_node("Einsum", ["d"], ["trace"], equation="ii"),
+          helper.make_node("Einsum", ["e"], ["diag"], equation="bii->bi"),
+          helper.make_node("Einsum", ["e", "c2"], ["diagmm"],
+                           equation="bii,ik->bk")],
+         [vi("a", [2, 3, 4]), vi("b", [2, 4, 5]), vi("c", [3, 5]),
+          vi("d", [4, 4]), vi("e", [2, 3, 3]), vi("c2", [3, 5])],
          [vi("batched", [2, 3, 5]), vi("implicit", [2, 4, 5]),
-          vi("summed", [4, 2])],
-         [("a", a), ("b", b), ("c", c)],
+          vi("summed", [4, 2]), vi("trace", []), vi("diag", [2, 3]),
+          vi("diagmm", [2, 5])],
+         [("a", a), ("b", b), ("c", c), ("d", d), ("e", e), ("c2", c)],
          [("batched", np.einsum("...ij,...jk->...ik", a, b)),
           ("implicit", np.einsum("bij,ik", a, c)),
-          ("summed", np.einsum("bij->jb", a))])
+          ("summed", np.einsum("bij->jb", a)),
+          ("trace", np.array(np.trace(d), np.float32)),
+          ("diag", np.einsum("bii->bi", e)),
+          ("diagmm", np.einsum("bii,ik->bk", e, c))])
 
     # Pools TOSA's 2-D pools cannot express: 3-D windows with pads (with
     # and without the pads counted), a dilated 2-D max pool, LpPool.
