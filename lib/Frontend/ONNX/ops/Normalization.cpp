@@ -33,6 +33,28 @@ LogicalResult importSoftmax(NodeContext &ctx) {
       imp.binary<tosa::SubOp>(shifted, imp.unary("tosa.log", s)));
 }
 
+/// The statistics both normalizations compute: x's mean and (biased)
+/// variance over `axes` (kept as 1), x - mean, and 1 / sqrt(var + eps).
+struct Moments {
+  Value mean, var, centered, invStd;
+};
+Moments moments(Importer &imp, Value x, ArrayRef<int64_t> axes, double eps) {
+  int64_t count = 1;
+  for (int64_t a : axes)
+    count *= imp.typeOf(x).getDimSize(a);
+  auto mean = [&](Value v) {
+    return imp.mul(imp.reduce("sum", v, axes),
+                   imp.scalarLike(v, 1.0 / double(count)));
+  };
+  Moments m;
+  m.mean = mean(x);
+  m.centered = imp.binary<tosa::SubOp>(x, m.mean);
+  m.var = mean(imp.mul(m.centered, m.centered));
+  m.invStd = imp.unary("tosa.rsqrt",
+                       imp.binary<tosa::AddOp>(m.var, imp.scalarLike(x, eps)));
+  return m;
+}
+
 /// Training mode: normalizes with the batch's own mean and (biased)
 /// variance over every axis but the channels, and blends them into the
 /// running statistics: running = input * momentum + batch * (1 - momentum).
@@ -42,22 +64,13 @@ LogicalResult importBatchNormTraining(NodeContext &ctx, Value x,
   Importer &imp = ctx.imp;
   int64_t rank = imp.typeOf(x).getRank();
   SmallVector<int64_t> axes;
-  int64_t count = 1;
   for (int64_t d = 0; d < rank; ++d)
-    if (d != 1) {
+    if (d != 1)
       axes.push_back(d);
-      count *= imp.typeOf(x).getDimSize(d);
-    }
-  auto mean = [&](Value v) {
-    return imp.mul(imp.reduce("sum", v, axes),
-                   imp.scalarLike(x, 1.0 / double(count)));
-  };
-  Value batchMean = mean(x);
-  Value centered = imp.binary<tosa::SubOp>(x, batchMean);
-  Value batchVar = mean(imp.mul(centered, centered));
+  Moments m = moments(imp, x, axes, eps);
+  Value batchMean = m.mean, batchVar = m.var, centered = m.centered,
+        inv = m.invStd;
   auto p = [&](int i) { return imp.reshape(ctx.in(i), paramShape); };
-  Value inv = imp.unary(
-      "tosa.rsqrt", imp.binary<tosa::AddOp>(batchVar, imp.scalarLike(x, eps)));
   if (failed(ctx.setResult(imp.binary<tosa::AddOp>(
           imp.mul(imp.mul(centered, inv), p(1)), p(2)))))
     return failure();
@@ -163,21 +176,11 @@ LogicalResult importLayerNormalization(NodeContext &ctx) {
                        << rank;
   axis = normalizeAxis(axis, rank);
   SmallVector<int64_t> axes;
-  int64_t count = 1;
-  for (int64_t i = axis; i < rank; ++i) {
+  for (int64_t i = axis; i < rank; ++i)
     axes.push_back(i);
-    count *= imp.typeOf(x).getDimSize(i);
-  }
   double eps = ctx.floatAttr("epsilon", 1e-5f);
-  auto mean = [&](Value v) {
-    return imp.mul(imp.reduce("sum", v, axes),
-                   imp.scalarLike(v, 1.0 / double(count)));
-  };
-  Value mu = mean(x);
-  Value centered = imp.binary<tosa::SubOp>(x, mu);
-  Value var = mean(imp.mul(centered, centered));
-  Value inv = imp.unary("tosa.rsqrt",
-                        imp.binary<tosa::AddOp>(var, imp.scalarLike(x, eps)));
+  Moments m = moments(imp, x, axes, eps);
+  Value mu = m.mean, centered = m.centered, inv = m.invStd;
   Value result = imp.mul(imp.mul(centered, inv), imp.toRank(ctx.in(1), rank));
   if (ctx.has(2))
     result = imp.binary<tosa::AddOp>(result, imp.toRank(ctx.in(2), rank));
