@@ -47,6 +47,13 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+/// Input shapes and values given for a model that is not ONNX.
+static llvm::Error onnxOnlyOptionsError() {
+  return makeError("--input-shape and --input-value (input_shapes, "
+                   "input_values) apply to ONNX models; a TOSA module's "
+                   "function types are its shapes");
+}
+
 //===----------------------------------------------------------------------===//
 // Loading
 //===----------------------------------------------------------------------===//
@@ -85,8 +92,7 @@ mlir::nnapi::loadModel(llvm::StringRef bytes, llvm::StringRef name,
 #endif
   }
   if (!options.inputShapes.empty() || !options.inputValues.empty())
-    return makeError("--input-shape and --input-value apply to ONNX models; a "
-                     "TOSA module's function types are its shapes");
+    return onnxOnlyOptionsError();
   // Parse errors go to the context's handlers, as every other diagnostic.
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
@@ -117,9 +123,7 @@ mlir::nnapi::loadModelFile(llvm::StringRef path, MLIRContext *context,
       (options.format == ModelFormat::Auto &&
        (path.ends_with(".mlir") || path.ends_with(".mlirbc"))))
     if (!options.inputShapes.empty() || !options.inputValues.empty())
-      return makeError(
-          "--input-shape and --input-value apply to ONNX models; a "
-          "TOSA module's function types are its shapes");
+      return onnxOnlyOptionsError();
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path);
   if (!buffer)
     return makeError("cannot read '" + path +
