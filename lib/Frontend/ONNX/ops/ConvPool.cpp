@@ -232,6 +232,9 @@ LogicalResult importWindowOp(NodeContext &ctx) {
       int64_t(pads.size()) != 2 * spatial)
     return ctx.error() << "strides, dilations and pads must match the "
                        << spatial << " spatial dimensions";
+  if (llvm::any_of(stride, [](int64_t v) { return v < 1; }) ||
+      llvm::any_of(dilation, [](int64_t v) { return v < 1; }))
+    return ctx.error() << "strides and dilations must be 1 or more";
   Shape in(xt.getShape().drop_front(2)),
       outDims(outType->getShape().drop_front(2));
   std::string autoPad = ctx.stringAttr("auto_pad", "NOTSET");
@@ -346,6 +349,11 @@ LogicalResult importWindowOp(NodeContext &ctx) {
       RankedTensorType wt = imp.typeOf(w);
       Shape dims(wt.getShape());
       int64_t io = dims[0] * dims[1];
+      constexpr int64_t kMaxSpread = 1 << 20;
+      if (io * dims[2] * dilation[0] * dims[3] * dilation[1] > kMaxSpread)
+        return ctx.error() << "dilations " << dilation[0] << "x" << dilation[1]
+                           << " spread the kernel beyond " << kMaxSpread
+                           << " elements";
       Value spread = imp.reshape(w, {io, dims[2], 1, dims[3], 1});
       SmallVector<int64_t> padding = {
           0, 0, 0, 0, 0, dilation[0] - 1, 0, 0, 0, dilation[1] - 1};

@@ -235,16 +235,19 @@ LogicalResult importEinsum(NodeContext &n) {
         return n.error() << "letter '" << letters[p] << "' of term '" << spec
                          << "' stands for dimensions of sizes " << d << " and "
                          << vt.getDimSize(q);
+      // Selected, not multiplied: an inf off the diagonal must not turn the
+      // sum into NaN.
       Shape maskShape(vt.getRank(), 1);
       maskShape[p] = maskShape[q] = d;
-      SmallVector<float> eye(size_t(d * d), 0.0f);
+      SmallVector<bool> eye(size_t(d * d), false);
       for (int64_t i = 0; i < d; ++i)
-        eye[size_t(i * d + i)] = 1.0f;
+        eye[size_t(i * d + i)] = true;
       Value mask = n.imp.constant(DenseElementsAttr::get(
-          RankedTensorType::get(maskShape, n.b.getF32Type()), ArrayRef(eye)));
-      if (!vt.getElementType().isF32())
-        mask = n.imp.castTo(mask, vt.getElementType());
-      Value summed = n.imp.reduce("sum", n.imp.mul(v, mask), {int64_t(q)});
+          RankedTensorType::get(maskShape, n.b.getI1Type()), ArrayRef(eye)));
+      Value onDiagonal = n.b.create<tosa::SelectOp>(
+          n.loc, vt, mask, v,
+          n.imp.splat(vt.getElementType(), Shape(vt.getRank(), 1), 0));
+      Value summed = n.imp.reduce("sum", onDiagonal, {int64_t(q)});
       Shape shape(vt.getShape());
       shape.erase(shape.begin() + q);
       v = n.imp.reshape(summed, shape);
@@ -348,7 +351,8 @@ void mlir::nnapi::onnx_import::registerLinearOps(OpRegistry &registry) {
        "non-float, rank > 4"},
       {"", "Einsum", lo, hi, importEinsum,
        "reduce_sum, transposes, one tosa.matmul (one or two operands; no "
-       "broadcasting between operands; diagonals by an identity mask)",
+       "broadcasting between operands; diagonals selected by an identity "
+       "mask)",
        "TRANSPOSE (2), REDUCE_SUM (3), BATCH_MATMUL (6)", "non-float"},
   });
 }

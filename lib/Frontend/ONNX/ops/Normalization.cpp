@@ -90,9 +90,7 @@ LogicalResult importBatchNormTraining(NodeContext &ctx, Value x,
 
 LogicalResult importBatchNormalization(NodeContext &ctx) {
   Importer &imp = ctx.imp;
-  Value x = ctx.in(0);
-  if (!ctx.isFloat(x))
-    return ctx.error() << "integer inputs are not supported";
+  Value x = ctx.in(0); // ONNX's type constraints make it a float
   int64_t rank = imp.typeOf(x).getRank();
   if (rank < 2)
     return ctx.error() << "the input needs a channel dimension (rank >= 2)";
@@ -100,10 +98,18 @@ LogicalResult importBatchNormalization(NodeContext &ctx) {
   double eps = ctx.floatAttr("epsilon", 1e-5f);
   Shape paramShape(rank, 1);
   paramShape[1] = c;
-  if (ctx.intAttr("training_mode", 0))
+  if (ctx.intAttr("training_mode", 0)) {
+    for (int i = 1; i < 5; ++i)
+      if (imp.typeOf(ctx.in(i)).getElementType() !=
+          imp.typeOf(x).getElementType())
+        return ctx.error() << "training mode with statistics of another "
+                              "type than the input is not supported";
     return importBatchNormTraining(ctx, x, paramShape, eps);
+  }
   if (ctx.node.output_size() > 1)
-    return ctx.error() << "the running mean/var outputs need training_mode=1";
+    return ctx.error() << "the running mean/var outputs are supported in "
+                          "training mode only (training_mode=1, opset 14 and "
+                          "later)";
   if (ctx.cst(1) && ctx.cst(2) && ctx.cst(3) && ctx.cst(4)) {
     // Fold into one multiply and one add.
     SmallVector<double> scale = floatsOf(ctx.cst(1)),

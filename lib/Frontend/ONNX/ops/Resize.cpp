@@ -43,12 +43,13 @@ FailureOr<std::vector<double>> cubicMatrix(int64_t in, int64_t out,
   double outWidth = scale * double(in);
   for (int64_t o = 0; o < out; ++o) {
     double x;
+    // One output samples coordinate 0 in both modes (ONNX's definition).
     if (coord == "align_corners")
-      x = outWidth == 1 ? 0.0 : double(o) * double(in - 1) / (outWidth - 1);
+      x = out == 1 ? 0.0 : double(o) * double(in - 1) / (outWidth - 1);
     else if (coord == "asymmetric")
       x = double(o) / scale;
     else if (coord == "pytorch_half_pixel")
-      x = outWidth == 1 ? -0.5 : (double(o) + 0.5) / scale - 0.5;
+      x = out == 1 ? 0.0 : (double(o) + 0.5) / scale - 0.5;
     else if (coord == "half_pixel")
       x = (double(o) + 0.5) / scale - 0.5;
     else
@@ -67,8 +68,11 @@ FailureOr<std::vector<double>> cubicMatrix(int64_t in, int64_t out,
           w[k] = 0;
         sum += w[k];
       }
-      for (double &v : w)
-        v /= sum;
+      // (All four outside happens only for sampling points outside the
+      // input, which no coordinate mode produces; leave the zeros then.)
+      if (sum != 0)
+        for (double &v : w)
+          v /= sum;
     }
     for (int k = 0; k < 4; ++k) {
       int64_t i = std::clamp<int64_t>(first + k, 0, in - 1);
@@ -91,6 +95,13 @@ LogicalResult importCubicResize(NodeContext &ctx, Value x,
           wo = outType.getDimSize(3);
   double a = ctx.floatAttr("cubic_coeff_a", -0.75f);
   bool exclude = ctx.intAttr("exclude_outside", 0) != 0;
+  // The matrices are dense: bound them (4M weights, 16 MB, per dimension:
+  // more than a 1080p image doubled needs).
+  constexpr int64_t kMaxWeights = int64_t(1) << 22;
+  if (h * ho > kMaxWeights || w * wo > kMaxWeights)
+    return ctx.error() << "cubic resize of " << h << "x" << w << " to " << ho
+                       << "x" << wo << " needs interpolation matrices of more "
+                       << "than " << kMaxWeights << " weights";
   auto matrix = [&](int64_t dim, int64_t in, int64_t out) -> FailureOr<Value> {
     double scale = given.empty() ? double(out) / double(in) : given[dim];
     FailureOr<std::vector<double>> m =
@@ -156,6 +167,9 @@ LogicalResult importResize(NodeContext &ctx) {
     given = floatsOf(c);
     if (!given.empty() && given.size() != 4)
       return ctx.error() << "scales must have 4 entries";
+    if (!given.empty() && (given[0] != 1 || given[1] != 1))
+      return ctx.error() << "only the last two dimensions may be scaled "
+                            "(scales[0] and scales[1] must be 1)";
   }
   if (mode == "cubic")
     return importCubicResize(ctx, x, *outType, coord, given);

@@ -114,6 +114,52 @@ def main():
             [helper.make_node("Einsum", ["x"], ["y"], name="eind",
                               equation="ii->i")],
             [f("x", [2, 3])], [f("y", [2])]),
+        # BatchNormalization: no channel dimension; opset 9-13's training
+        # form (five outputs, no training_mode); training with f32 statistics for
+        # an f16 input.
+        "bn_rank1": model(
+            [helper.make_node("BatchNormalization", ["x", "s", "s", "s", "s"],
+                              ["y"], name="bn1")],
+            [f("x", [4])], [f("y", [4])],
+            [helper.make_tensor("s", TensorProto.FLOAT, [1], [1])]),
+        "bn_running_outputs": model(
+            [helper.make_node("BatchNormalization", ["x", "s", "s", "s", "s"],
+                              ["y", "rm", "rv", "sm", "sv"], name="bnrun")],
+            [f("x", [1, 2, 2])],
+            [f("y", [1, 2, 2]), f("rm", [2]), f("rv", [2]), f("sm", [2]),
+             f("sv", [2])],
+            [helper.make_tensor("s", TensorProto.FLOAT, [2], [1, 1])]),
+        "bn_training_types": model(
+            [helper.make_node("BatchNormalization", ["x", "s", "s", "s", "s"],
+                              ["y", "rm", "rv"], name="bnmix", training_mode=1)],
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT16, [1, 2, 2])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT16, [1, 2, 2]),
+             f("rm", [2]), f("rv", [2])],
+            [helper.make_tensor("s", TensorProto.FLOAT, [2], [1, 1])], opset=15),
+        # Resize: cubic with a coordinate mode it has no weights for; a
+        # scale on the channels.
+        "resize_cubic_mode": model(
+            [helper.make_node("Resize", ["x", "", "", "sizes"], ["y"],
+                              name="rc", mode="cubic",
+                              coordinate_transformation_mode="tf_half_pixel_for_nn")],
+            [f("x", [1, 1, 2, 2])], [f("y", [1, 1, 4, 4])],
+            [helper.make_tensor("sizes", TensorProto.INT64, [4], [1, 1, 4, 4])]),
+        "resize_channel_scale": model(
+            [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="rs",
+                              mode="cubic")],
+            [f("x", [1, 1, 2, 2])], [f("y", [1, 1, 4, 4])],
+            [helper.make_tensor("scales", TensorProto.FLOAT, [4], [1, 1.5, 2, 2])]),
+        # Window ops: a dilation of 0; dilations spreading a kernel too far.
+        "conv_dilation0": model(
+            [helper.make_node("Conv", ["x", "w"], ["y"], name="cd0",
+                              dilations=[0, 1])],
+            [f("x", [1, 1, 4, 4])], [f("y", [1, 1, 4, 3])],
+            [helper.make_tensor("w", TensorProto.FLOAT, [1, 1, 2, 2], [1, 2, 3, 4])]),
+        "convtranspose_spread": model(
+            [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="cts",
+                              dilations=[1000, 1000])],
+            [f("x", [1, 1, 2, 2])], [f("y", [1, 1, 1002, 1002])],
+            [helper.make_tensor("w", TensorProto.FLOAT, [1, 1, 2, 2], [1, 2, 3, 4])]),
         "topk_k0": model(
             [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk")],
             [f("x", [2, 3])],
