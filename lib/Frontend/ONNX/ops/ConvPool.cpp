@@ -238,14 +238,24 @@ LogicalResult importWindowOp(NodeContext &ctx) {
   Shape in(xt.getShape().drop_front(2)),
       outDims(outType->getShape().drop_front(2));
   std::string autoPad = ctx.stringAttr("auto_pad", "NOTSET");
+  // A transposed convolution given its output_shape derives its pads from
+  // it (the pads attribute is ignored), counting output_padding.
+  bool derivedPads = isTransposed && ctx.attr("output_shape");
+  Shape outputPadding =
+      isTransposed ? ctx.intsAttr("output_padding").value_or(Shape(spatial, 0))
+                   : Shape(spatial, 0);
+  if (int64_t(outputPadding.size()) != spatial)
+    return ctx.error() << "output_padding must give " << spatial << " sizes";
   for (int64_t i = 0; i < spatial; ++i) {
     int64_t effective = (kernel[i] - 1) * dilation[i] + 1;
     if (autoPad == "VALID") {
       pads[i] = pads[i + spatial] = 0;
-    } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER" ||
+               derivedPads) {
       int64_t total =
           isTransposed
-              ? stride[i] * (in[i] - 1) + effective - outDims[i]
+              ? stride[i] * (in[i] - 1) + outputPadding[i] + effective -
+                    outDims[i]
               : std::max<int64_t>(
                     (outDims[i] - 1) * stride[i] + effective - in[i], 0);
       int64_t small = total / 2, large = total - small;

@@ -160,6 +160,11 @@ def main():
                               dilations=[1000, 1000])],
             [f("x", [1, 1, 2, 2])], [f("y", [1, 1, 1002, 1002])],
             [helper.make_tensor("w", TensorProto.FLOAT, [1, 1, 2, 2], [1, 2, 3, 4])]),
+        "convtranspose_output_padding": model(
+            [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="ctp",
+                              output_padding=[1])],
+            [f("x", [1, 1, 2, 2])], [f("y", [1, 1, 3, 3])],
+            [helper.make_tensor("w", TensorProto.FLOAT, [1, 1, 2, 2], [1, 2, 3, 4])]),
         "topk_k0": model(
             [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk")],
             [f("x", [2, 3])],

@@ -92,13 +92,14 @@ def cubic_resize(x, scales, out_shape, coord, a, exclude):
     return y.astype(np.float32)
 
 
-def conv_transpose(x, w, strides, dilations, pads):
+def conv_transpose(x, w, strides, dilations, pads, extra=(0, 0)):
     """A direct 2-D transposed convolution: every input pixel scatters its
-    kernel (taps `dilations` apart) at `strides`; then the pads are cut."""
+    kernel (taps `dilations` apart) at `strides`, `extra` rows and columns
+    (output_padding) are added at the end; then the pads are cut."""
     n, c, h, wd = x.shape
     _, oc, kh, kw = w.shape
-    full = ((h - 1) * strides[0] + (kh - 1) * dilations[0] + 1,
-            (wd - 1) * strides[1] + (kw - 1) * dilations[1] + 1)
+    full = ((h - 1) * strides[0] + (kh - 1) * dilations[0] + 1 + extra[0],
+            (wd - 1) * strides[1] + (kw - 1) * dilations[1] + 1 + extra[1])
     y = np.zeros((n, oc) + full)
     for i in range(h):
         for j in range(wd):
@@ -261,12 +262,24 @@ def main():
     w = rng.uniform(-1, 1, size=(2, 3, 3, 2)).astype(np.float32)
     attrs = dict(strides=[2, 1], dilations=[2, 3], pads=[1, 0, 0, 2])
     y = conv_transpose(x, w, [2, 1], [2, 3], [1, 0, 0, 2])
+    # output_shape (pads derived, the odd one at the start), without and
+    # with output_padding: pads worked out by hand from ONNX's formula,
+    # total = stride * (in - 1) + output_padding + kernel - out.
+    shaped = conv_transpose(x, w, [2, 1], [1, 1], [1, 1, 0, 0])
+    padded = conv_transpose(x, w, [2, 1], [1, 1], [1, 1, 1, 0], extra=(1, 0))
     build(out, "convtranspose",
           [helper.make_node("ConvTranspose", ["x", "wc"], ["yc"], **attrs),
-           helper.make_node("ConvTranspose", ["x", "w"], ["yr"], **attrs)],
+           helper.make_node("ConvTranspose", ["x", "w"], ["yr"], **attrs),
+           helper.make_node("ConvTranspose", ["x", "wc"], ["ys"],
+                            strides=[2, 1], output_shape=[8, 5]),
+           helper.make_node("ConvTranspose", ["x", "wc"], ["yp"],
+                            strides=[2, 1], output_padding=[1, 0],
+                            output_shape=[8, 5])],
           [vi("x", [1, 2, 4, 5]), vi("w", [2, 3, 3, 2])],
-          [vi("yc", list(y.shape)), vi("yr", list(y.shape))],
-          [("x", x), ("w", w)], [("yc", y), ("yr", y)],
+          [vi("yc", list(y.shape)), vi("yr", list(y.shape)),
+           vi("ys", [1, 3, 8, 5]), vi("yp", [1, 3, 8, 5])],
+          [("x", x), ("w", w)],
+          [("yc", y), ("yr", y), ("ys", shaped), ("yp", padded)],
           [numpy_helper.from_array(w, "wc")], opset=13)
 
     # Integer Mod of every sign combination, with divisors 0 and -1 (0, as
