@@ -258,7 +258,10 @@ LogicalResult importWindowOp(NodeContext &ctx) {
                     outDims[i]
               : std::max<int64_t>(
                     (outDims[i] - 1) * stride[i] + effective - in[i], 0);
-      int64_t small = total / 2, large = total - small;
+      // Halves rounded down (ONNX's formula is Python's //): a negative
+      // total (output_shape beyond the full result) grows the end.
+      int64_t small = total >= 0 ? total / 2 : -((1 - total) / 2),
+              large = total - small;
       pads[i] = autoPad == "SAME_UPPER" ? small : large;
       pads[i + spatial] = autoPad == "SAME_UPPER" ? large : small;
     } else if (autoPad != "NOTSET") {
