@@ -186,6 +186,9 @@ public:
   bool isFloat(Value v) const {
     return isa<FloatType>(imp.typeOf(v).getElementType());
   }
+  /// Whether input i is an ONNX unsigned integer (computed zero-extended in
+  /// a wider signed type), as ONNX's types or the initializer say.
+  bool isUnsignedInput(int i) const;
   /// An error prefixed "node 'NAME' (OpType, opset N): ".
   InFlightDiagnostic error() { return imp.nodeError(node); }
 

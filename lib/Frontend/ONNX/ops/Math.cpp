@@ -153,13 +153,18 @@ LogicalResult importMod(NodeContext &n) {
     return bld.create<arith::CmpIOp>(loc, p, l, r);
   };
   Value zero = constant(0);
-  Value trivial =
-      bld.create<arith::OrIOp>(loc, cmp(arith::CmpIPredicate::eq, y, zero),
-                               cmp(arith::CmpIPredicate::eq, y, constant(-1)));
+  // Unsigned inputs (zero-extended into a wider type, or uint64 in int64)
+  // take the unsigned remainder: no sign to fix, and -1 is 2^64 - 1.
+  bool isUnsigned = n.isUnsignedInput(0) && n.isUnsignedInput(1);
+  Value trivial = cmp(arith::CmpIPredicate::eq, y, zero);
+  if (!isUnsigned)
+    trivial = bld.create<arith::OrIOp>(
+        loc, trivial, cmp(arith::CmpIPredicate::eq, y, constant(-1)));
   Value safe = bld.create<arith::SelectOp>(loc, trivial, constant(1), y);
-  Value r = bld.create<arith::RemSIOp>(loc, x, safe);
+  Value r = isUnsigned ? Value(bld.create<arith::RemUIOp>(loc, x, safe))
+                       : Value(bld.create<arith::RemSIOp>(loc, x, safe));
   r = bld.create<arith::SelectOp>(loc, trivial, zero, r);
-  if (!fmod) {
+  if (!fmod && !isUnsigned) {
     // Python's sign: the divisor's.
     Value differ =
         bld.create<arith::XOrIOp>(loc, cmp(arith::CmpIPredicate::slt, r, zero),

@@ -316,6 +316,17 @@ def main():
            ("yi", pool(xi, [3, 3], [2, 2], [1, 1, 1, 1], [1, 1], "max").astype(np.int8))],
           opset=13)
 
+    # uint64 Mod above 2^63: the unsigned remainder, divisor 2^64-1 included.
+    a = np.array([2**63, 2**64 - 1, 2**63 + 5, 10, 7], np.uint64)
+    b = np.array([3, 2**64 - 1, 2**63, 0, 2**64 - 1], np.uint64)
+    expected = np.array([int(x) % int(y) if y else 0 for x, y in zip(a, b)],
+                        np.uint64)
+    build(out, "modu64",
+          [helper.make_node("Mod", ["a", "b"], ["m"])],
+          [vi("a", [5], TensorProto.UINT64), vi("b", [5], TensorProto.UINT64)],
+          [vi("m", [5], TensorProto.UINT64)],
+          [("a", a), ("b", b)], [("m", expected)], opset=13)
+
     # TopK with a constant K as detection heads write it; ties (the two
     # 0.5s) go to the lower index.
     x = rng.uniform(-1, 1, size=(3, 6)).astype(np.float32)
