@@ -60,21 +60,13 @@ using namespace nnapi_mlir;
 
 namespace {
 
+/// An input or output as the runtime describes it (Model.h).
 struct TensorSpec {
   std::string name, dtype;
   std::vector<int64_t> dims;
-  size_t elementBytes() const {
-    if (dtype == "i1")
-      return 1;
-    // f16, i32, u64, ...: the bit width.
-    return size_t(std::atoi(dtype.c_str() + 1)) / 8;
-  }
-  size_t bytes() const {
-    size_t n = elementBytes();
-    for (int64_t d : dims)
-      n *= size_t(d);
-    return n;
-  }
+  size_t elementSize = 0, byteSize = 0;
+  size_t elementBytes() const { return elementSize; }
+  size_t bytes() const { return byteSize; }
   std::string npyDtype() const { return npyDtypeOf(dtype); }
 
   /// numpy's type code of an element type the compiler writes (i64 is
@@ -124,6 +116,8 @@ Signature signatureOf(const nnapi_rt_model *model) {
     t.name = info.name;
     t.dtype = info.dtype;
     t.dims.assign(info.dims, info.dims + info.rank);
+    t.elementSize = size_t(info.elementBytes);
+    t.byteSize = size_t(info.bytes);
     return t;
   };
   nnapi_rt_tensor_info info;
@@ -452,13 +446,13 @@ int runMain(int argc, char **argv) {
       model, nnapi_rt_model_close);
   Signature sig = signatureOf(model);
   std::string error;
+  // Sizes come from the same signature the buffers are made from.
+  std::vector<uint64_t> inBytes, outBytes;
+  for (const TensorSpec &t : sig.inputs)
+    inBytes.push_back(t.bytes());
+  for (const TensorSpec &t : sig.outputs)
+    outBytes.push_back(t.bytes());
   auto run = [&](void *const *in, void *const *out) {
-    // Sizes come from the same signature the buffers were made from.
-    std::vector<uint64_t> inBytes, outBytes;
-    for (const TensorSpec &t : sig.inputs)
-      inBytes.push_back(t.bytes());
-    for (const TensorSpec &t : sig.outputs)
-      outBytes.push_back(t.bytes());
     if (nnapi_rt_model_run(model, int64_t(sig.inputs.size()), in,
                            inBytes.data(), int64_t(sig.outputs.size()), out,
                            outBytes.data()) != NNAPI_RT_OK) {
