@@ -135,6 +135,7 @@ py::dict compile(const py::object &model, bool isPath, const std::string &name,
                  const std::string &pipelineOptions,
                  const std::map<std::string, std::vector<int64_t>> &inputShapes,
                  const std::map<std::string, std::string> &inputValues,
+                 const std::map<std::string, std::string> &specializeValues,
                  const std::string &triple, const std::string &cpu,
                  const std::string &features, const std::string &runtimeDir) {
   DialectRegistry registry;
@@ -188,6 +189,7 @@ py::dict compile(const py::object &model, bool isPath, const std::string &name,
   nnapi::LoadOptions load;
   load.inputShapes = inputShapes;
   load.inputValues = inputValues;
+  load.specializeValues = specializeValues;
   nnapi::CompileSummary summary;
   llvm::Error err = llvm::Error::success();
   std::string modelText = py::cast<std::string>(model);
@@ -294,6 +296,10 @@ public:
                                   inBytes.data(), int64_t(outPtrs.size()),
                                   outPtrs.data(), outBytes.data());
     }
+    // The sizes were checked in Python; what the runtime still refuses as
+    // an argument is an input's value (one bound at compile time).
+    if (status == NNAPI_RT_INVALID_ARGUMENT)
+      throw py::value_error(nnapi_rt_last_error());
     if (status != NNAPI_RT_OK)
       throw ModelFailure{nnapi_rt_last_error()};
   }
@@ -323,8 +329,9 @@ PYBIND11_MODULE(_nnapi_mlir, m) {
 
   m.def("compile", &compile, py::arg("model"), py::arg("is_path"),
         py::arg("name"), py::arg("output"), py::arg("emit"), py::arg("options"),
-        py::arg("input_shapes"), py::arg("input_values"), py::arg("triple"),
-        py::arg("cpu"), py::arg("features"), py::arg("runtime_dir"));
+        py::arg("input_shapes"), py::arg("input_values"),
+        py::arg("specialize_values"), py::arg("triple"), py::arg("cpu"),
+        py::arg("features"), py::arg("runtime_dir"));
   m.def("pipeline_options", &pipelineOptions);
   m.def("set_host_only", [](bool hostOnly) {
     nnapi_rt_set_mode(hostOnly ? NNAPI_RT_MODE_HOST_ONLY : NNAPI_RT_MODE_AUTO);

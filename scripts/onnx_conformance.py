@@ -7,6 +7,8 @@ Every test whose operators the importer claims (nnapi-compile
 compiled with NNAPI partitions (the "eager" test profile, so whatever NNAPI
 can run is offloaded) and compiled host-only. A test passes when both runs
 match the expected outputs (rtol 1e-3, atol 1e-5, as nnapi-run states).
+nnapi-run compiles an input that decides a shape for the test's value
+(--specialize-value); the report names those inputs.
 
 Tests listed in test/onnx/expected-failures.txt (name, tab, reason) are
 expected to fail; the run fails if any other selected test fails, or if a
@@ -96,28 +98,18 @@ def main():
             continue
         sets = sorted(d for d in os.listdir(os.path.join(args.data, name))
                       if d.startswith("test_data_set"))
-        # Inputs that may decide shapes: integers of any rank, scalars, and
-        # short float vectors (Resize's scales).
-        bindable = []
-        for i, vi in enumerate(model.graph.input):
-            t = vi.type.tensor_type
-            integer = t.elem_type in (onnx.TensorProto.INT64, onnx.TensorProto.INT32)
-            dims = [d.dim_value for d in t.shape.dim] if t.HasField("shape") else None
-            scalar = dims == []
-            short = i > 0 and dims is not None and len(dims) == 1 and 0 < dims[0] <= 8
-            if integer or scalar or short:
-                bindable.append((i, vi.name))
-        selected.append((name, ops, path, sets, bindable))
+        selected.append((name, ops, path, sets))
 
     eager = os.path.join(ROOT, "test", "Inputs", "eager.json")
     nnapi_run = os.path.join(bin_dir, "nnapi-run")
 
     executions = {}
-
-    bound_passes = {}
+    # Inputs nnapi-run had compiled for the test's values because they
+    # decide shapes (--specialize-value; nnapi-compile's remark names them).
+    specialized = {}
 
     def one(item):
-        name, ops, path, sets, bindable = item
+        name, ops, path, sets = item
         results = {}
         for mode, extra in (("nnapi", ["--compile-arg", "--device-profile=" + eager,
                                        "--expect-nnapi"]),
@@ -126,6 +118,8 @@ def main():
             for s in sets:
                 rc, out = run([nnapi_run, path, "--test-data",
                                os.path.join(args.data, name, s)] + extra)
+                for input_name in re.findall(r"remark: input '([^']*)' decides a shape", out):
+                    specialized.setdefault(name, set()).add(input_name)
                 m = re.search(r"nnapi_executions=(\d+)", out)
                 if mode == "nnapi" and m:
                     executions[name] = max(executions.get(name, 0), int(m.group(1)))
@@ -136,23 +130,6 @@ def main():
                     status, reason = st, r
                     break
             results[mode] = (status, worst, reason)
-        # A test that fails only because an input decides a shape: does it
-        # pass with those inputs bound at compile time (--input-value)?
-        # Reported apart; it does not change the test's status.
-        if bindable and all("known at compile time" in results[m][2]
-                            for m in results):
-            ok = True
-            for s in sets:
-                d = os.path.join(args.data, name, s)
-                bind = []
-                for i, input_name in bindable:
-                    bind += ["--compile-arg",
-                             f"--input-value={input_name}={d}/input_{i}.pb"]
-                rc, out = run([nnapi_run, path, "--test-data", d,
-                               "--compile-arg", "--host-only"] + bind)
-                ok = ok and summarize(rc, out)[0] == "PASS"
-            if ok:
-                bound_passes[name] = ", ".join(n for _, n in bindable)
         return name, ops, results
 
     rows = []
@@ -197,21 +174,27 @@ def main():
                 f"{sum(1 for n in os.listdir(args.data) if os.path.isdir(os.path.join(args.data, n)))} "
                 f"node tests in all; the others use operators the importer does not claim. "
                 f"In {ran} of the selected tests at least one partition ran on NNAPI.**\n\n")
-        f.write(f"Of the failures, {len(bound_passes)} fail only because an input decides a "
-                "shape; they pass (host-only) when those inputs are bound at compile time with "
-                "`--input-value NAME=FILE.pb` (column \"bound\").\n\n")
-        f.write("## Known failures\n\n| test | reason | bound |\n|---|---|---|\n")
+        n_spec = sum(1 for n, _, r in rows
+                     if n in specialized and all(r[m][0] == "PASS" for m in r))
+        f.write(f"In {n_spec} of the passing tests an input decides a shape (a Reshape's shape, "
+                "Slice's starts, TopK's K, Resize's scales, a window's size): `nnapi-run "
+                "--test-data` gives nnapi-compile every test input with `--specialize-value`, "
+                "the importer binds those that decide shapes (column \"specialized\"), the "
+                "other inputs stay runtime data, and the compiled model checks on every run "
+                "that a specialized input holds the value it was compiled for.\n\n")
+        f.write("## Known failures\n\n| test | reason |\n|---|---|\n")
         for name, ops, res in rows:
             if name in expected:
-                bound = f"passes with {bound_passes[name]} bound" if name in bound_passes else ""
-                f.write(f"| {name} | {expected[name]} | {bound} |\n")
+                f.write(f"| {name} | {expected[name]} |\n")
         f.write("\n## Results\n\nNNAPI partitions: how many partition executions ran on NNAPI "
                 "in the NNAPI run (0: nothing in the model is NNAPI-legal, e.g. integer ops or "
                 "non-constant weights; the host copy ran).\n\n"
-                "| test | ops | NNAPI partitions | NNAPI run | host-only run |\n|---|---|---|---|---|\n")
+                "| test | ops | NNAPI partitions | NNAPI run | host-only run | specialized |\n"
+                "|---|---|---|---|---|---|\n")
         for name, ops, res in rows:
+            spec = ", ".join(sorted(specialized.get(name, ())))
             f.write(f"| {name} | {', '.join(ops)} | {executions.get(name, 0)} | "
-                    f"{fmt(res['nnapi'])} | {fmt(res['host'])} |\n")
+                    f"{fmt(res['nnapi'])} | {fmt(res['host'])} | {spec} |\n")
         f.write("\n## Tests not selected, by unsupported operator\n\n")
         by_op = sorted((k, v) for k, v in skipped.items() if isinstance(v, int))
         f.write(", ".join(f"{k} ({v})" for k, v in by_op) + "\n")

@@ -49,10 +49,26 @@ static llvm::Error makeError(const llvm::Twine &message) {
 
 /// Input shapes and values given for a model that is not ONNX.
 static llvm::Error onnxOnlyOptionsError() {
-  return makeError("--input-shape and --input-value (input_shapes, "
-                   "input_values) apply to ONNX models; a TOSA module's "
-                   "function types are its shapes");
+  return makeError("--input-shape, --input-value and --specialize-value "
+                   "(input_shapes, input_values, specialize_values) apply to "
+                   "ONNX models; a TOSA module's function types are its "
+                   "shapes");
 }
+
+static bool hasONNXOnlyOptions(const LoadOptions &options) {
+  return !options.inputShapes.empty() || !options.inputValues.empty() ||
+         !options.specializeValues.empty();
+}
+
+#ifdef NNAPI_MLIR_HAVE_ONNX
+static ONNXImportOptions importOptionsOf(const LoadOptions &options) {
+  ONNXImportOptions importOptions;
+  importOptions.inputShapes = options.inputShapes;
+  importOptions.inputValues = options.inputValues;
+  importOptions.specializeValues = options.specializeValues;
+  return importOptions;
+}
+#endif
 
 //===----------------------------------------------------------------------===//
 // Loading
@@ -79,11 +95,8 @@ mlir::nnapi::loadModel(llvm::StringRef bytes, llvm::StringRef name,
                  : ModelFormat::MLIR;
   if (format == ModelFormat::ONNX) {
 #ifdef NNAPI_MLIR_HAVE_ONNX
-    ONNXImportOptions importOptions;
-    importOptions.inputShapes = options.inputShapes;
-    importOptions.inputValues = options.inputValues;
     OwningOpRef<ModuleOp> module =
-        importONNX(bytes, name, context, importOptions);
+        importONNX(bytes, name, context, importOptionsOf(options));
     if (!module)
       return makeError("cannot import '" + name + "'");
     return std::move(module);
@@ -91,7 +104,7 @@ mlir::nnapi::loadModel(llvm::StringRef bytes, llvm::StringRef name,
     return makeError("this nnapi-mlir was built without ONNX support");
 #endif
   }
-  if (!options.inputShapes.empty() || !options.inputValues.empty())
+  if (hasONNXOnlyOptions(options))
     return onnxOnlyOptionsError();
   // Parse errors go to the context's handlers, as every other diagnostic.
   llvm::SourceMgr sourceMgr;
@@ -110,10 +123,8 @@ mlir::nnapi::loadModelFile(llvm::StringRef path, MLIRContext *context,
   // The importer reads files itself (and says which file it could not).
   if (options.format == ModelFormat::ONNX ||
       (options.format == ModelFormat::Auto && path.ends_with(".onnx"))) {
-    ONNXImportOptions importOptions;
-    importOptions.inputShapes = options.inputShapes;
-    importOptions.inputValues = options.inputValues;
-    OwningOpRef<ModuleOp> module = importONNXFile(path, context, importOptions);
+    OwningOpRef<ModuleOp> module =
+        importONNXFile(path, context, importOptionsOf(options));
     if (!module)
       return makeError("cannot import '" + path + "'");
     return std::move(module);
@@ -122,7 +133,7 @@ mlir::nnapi::loadModelFile(llvm::StringRef path, MLIRContext *context,
   if (options.format == ModelFormat::MLIR ||
       (options.format == ModelFormat::Auto &&
        (path.ends_with(".mlir") || path.ends_with(".mlirbc"))))
-    if (!options.inputShapes.empty() || !options.inputValues.empty())
+    if (hasONNXOnlyOptions(options))
       return onnxOnlyOptionsError();
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path);
   if (!buffer)

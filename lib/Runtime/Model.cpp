@@ -31,6 +31,8 @@ struct Tensor {
   std::string name, dtype;
   std::vector<int64_t> dims;
   uint64_t elementBytes = 0, bytes = 0;
+  /// Compiled for one value, which every run checks (ModelABI.h).
+  bool bound = false;
 };
 
 /// The largest tensor a signature may declare (bytes); a model claiming more
@@ -88,10 +90,13 @@ static bool parseSignature(const char *text, nnapi_rt_model &model,
       Tensor t;
       size_t index;
       std::string dims;
-      if (!(ls >> index >> t.name >> t.dtype >> dims)) {
+      std::string flag;
+      if (!(ls >> index >> t.name >> t.dtype >> dims) ||
+          (ls >> flag && (flag != "bound" || kind != "input"))) {
         error = "malformed signature line '" + line + "'";
         return false;
       }
+      t.bound = flag == "bound";
       t.elementBytes = elementBytesOf(t.dtype);
       if (!t.elementBytes) {
         error = "signature line '" + line + "' has an unknown element type";
@@ -251,7 +256,19 @@ int32_t nnapi_rt_model_run(nnapi_rt_model *model, int64_t numInputs,
                         model->outputs, [&](int64_t i) { return outputs[i]; }))
     return s;
   // The model's ABI takes non-const pointers; it never writes its inputs.
-  model->run(const_cast<void *const *>(inputs), outputs);
+  int32_t status = model->run(const_cast<void *const *>(inputs), outputs);
+  if (status > 0 && size_t(status) <= model->inputs.size() &&
+      model->inputs[status - 1].bound)
+    return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                    "input " + std::to_string(status - 1) + " ('" +
+                        model->inputs[status - 1].name +
+                        "') does not hold the value the model was compiled "
+                        "for (--input-value or --specialize-value decided "
+                        "shapes with it); nothing ran");
+  if (status != 0)
+    return failWith(NNAPI_RT_INVALID_MODEL,
+                    "the model's " + std::string(NNAPI_MODEL_RUN_SYMBOL) +
+                        " returned unknown status " + std::to_string(status));
   return NNAPI_RT_OK;
 }
 

@@ -171,8 +171,9 @@ class CompileSummary:
 
 def compile(model, output=None, feature_level=7, device_profile=None,
             host_only=False, report=None, input_shapes=None,
-            input_values=None, target=None, cpu="native", features="",
-            emit="so", runtime_dir=None, **options):
+            input_values=None, specialize_values=None, target=None,
+            cpu="native", features="", emit="so", runtime_dir=None,
+            **options):
     """Compiles `model` and writes the result to `output`.
 
     model          a path (str or os.PathLike) to a .onnx or .mlir (TOSA)
@@ -184,8 +185,12 @@ def compile(model, output=None, feature_level=7, device_profile=None,
     host_only      no NNAPI partitions: everything runs on the host
     report         write the placement report to REPORT.{json,html,dot}
     input_shapes   {input name: shape} for ONNX inputs with symbolic dims
-    input_values   {input name: TensorProto .pb path, or its bytes} binding
-                   ONNX inputs to constants (shape-deciding inputs)
+    input_values   {input name: TensorProto .pb path, or its bytes}: the
+                   ONNX graph is compiled for these values (inputs that
+                   decide shapes); the inputs stay, and each run checks them
+    specialize_values
+                   the same, bound only to inputs that turn out to decide a
+                   shape (the others stay runtime data)
     target, cpu, features
                    the host code's target triple (None: this machine), CPU
                    and "+feature,-feature" list
@@ -223,21 +228,26 @@ def compile(model, output=None, feature_level=7, device_profile=None,
     shapes = {}
     for k, v in (input_shapes or {}).items():
         shapes[str(k)] = [int(d) for d in v]
-    values = {}
-    for k, v in (input_values or {}).items():
-        if isinstance(v, (bytes, bytearray, memoryview)):
-            values[str(k)] = bytes(v)  # a serialized TensorProto
-            continue
-        try:
-            with open(_os.fspath(v), "rb") as f:
-                values[str(k)] = f.read()
-        except (OSError, TypeError) as e:
-            raise CompileError("input_values[%r]: cannot read %r: %s"
-                               % (k, v, e)) from None
+    def tensor_protos(what, given):
+        values = {}
+        for k, v in (given or {}).items():
+            if isinstance(v, (bytes, bytearray, memoryview)):
+                values[str(k)] = bytes(v)  # a serialized TensorProto
+                continue
+            try:
+                with open(_os.fspath(v), "rb") as f:
+                    values[str(k)] = f.read()
+            except (OSError, TypeError) as e:
+                raise CompileError("%s[%r]: cannot read %r: %s"
+                                   % (what, k, v, e)) from None
+        return values
+    values = tensor_protos("input_values", input_values)
+    specialize = tensor_protos("specialize_values", specialize_values)
     out = "" if output is None else _os.fspath(output)
     d = _nnapi_mlir.compile(source, is_path, name, out, emit, text, shapes,
-                            values, target or "", cpu or "native",
-                            features or "", runtime_dir or "")
+                            values, specialize, target or "",
+                            cpu or "native", features or "",
+                            runtime_dir or "")
     return CompileSummary(d)
 
 
@@ -301,7 +311,9 @@ class Model:
         exactly the model's shapes and dtypes (nested lists and scalars are
         converted to the model's dtype). Returns the outputs as a list of
         new numpy arrays.
-        Raises InputError, ShapeError, DTypeError or ModelError.
+        Raises InputError (also when an input compiled for one value, with
+        input_values or specialize_values, holds another), ShapeError,
+        DTypeError or ModelError.
         """
         arrays = []
         for spec, value in zip(self.inputs, self._arrange(args, kwargs)):
@@ -319,7 +331,10 @@ class Model:
         outputs = [_np.empty(t.shape, t.dtype) for t in self.outputs]
         if self._model is None:
             raise ModelError("the model %r was closed" % self.path)
-        self._model.run(arrays, outputs)
+        try:
+            self._model.run(arrays, outputs)
+        except ValueError as e:  # an input bound at compile time differs
+            raise InputError(str(e)) from None
         return outputs
 
     __call__ = run

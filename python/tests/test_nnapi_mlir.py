@@ -157,20 +157,38 @@ def test_input_values(tmp_path):
         [helper.make_node("Reshape", ["x", "shape"], ["y"])], "g",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 6]),
          helper.make_tensor_value_info("shape", TensorProto.INT64, [2])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 4])])
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["a", "b"])])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     model.ir_version = 8
     proto = numpy_helper.from_array(np.array([3, 4], np.int64))
     (tmp_path / "shape.pb").write_bytes(proto.SerializeToString())
     x = np.arange(12, dtype=np.float32).reshape(2, 6)
-    for value in (proto.SerializeToString(), tmp_path / "shape.pb"):
+    shape = np.array([3, 4], np.int64)
+    x_proto = numpy_helper.from_array(x).SerializeToString()
+    # input_values binds; specialize_values binds only what decides a shape
+    # (x stays runtime data: the other x below is not refused).
+    for kind, given in (
+            ("input_values", {"shape": proto.SerializeToString()}),
+            ("input_values", {"shape": tmp_path / "shape.pb"}),
+            ("specialize_values", {"shape": tmp_path / "shape.pb",
+                                   "x": x_proto})):
         path = tmp_path / "r.so"
-        nnapi_mlir.compile(model.SerializeToString(), path,
-                           input_values={"shape": value})
+        summary = nnapi_mlir.compile(model.SerializeToString(), path,
+                                     **{kind: given})
+        if kind == "specialize_values":
+            assert any("input 'shape' decides a shape" in line
+                       for line in summary.diagnostics)
         m = nnapi_mlir.load(path)
-        assert m.input_names == ["x"]
-        (y,) = m.run(x)
+        assert m.input_names == ["x", "shape"]
+        (y,) = m.run(x, shape)
         np.testing.assert_array_equal(y, x.reshape(3, 4))
+        (y,) = m.run(x + 1, shape)
+        np.testing.assert_array_equal(y, (x + 1).reshape(3, 4))
+        # Every run checks the bound input.
+        with pytest.raises(nnapi_mlir.InputError,
+                           match="input 1 \\('shape'\\) does not hold the "
+                                 "value the model was compiled for"):
+            m.run(x, np.array([4, 3], np.int64))
         m.close()
     with pytest.raises(nnapi_mlir.CompileError, match="cannot read"):
         nnapi_mlir.compile(model.SerializeToString(), None,
@@ -270,7 +288,7 @@ def test_run_errors(cnn_so):
     (from_array,) = model.run(x)
     np.testing.assert_array_equal(from_list, from_array)
     # Below the Python checks, the runtime refuses wrong sizes itself.
-    with pytest.raises(nnapi_mlir.ModelError,
+    with pytest.raises(ValueError,
                        match=r"input 0 \('image', f32\) needs 12288 bytes"):
         model._model.run([np.zeros(3, np.float32)],
                          [np.zeros((1, 10), np.float32)])

@@ -63,8 +63,14 @@ static cl::list<std::string> inputShapes(
     cl::value_desc("NAME=D0xD1x..."));
 static cl::list<std::string> inputValues(
     "input-value", cl::cat(compileOptions),
-    cl::desc("Bind an ONNX graph input to a constant read from an ONNX "
-             "TensorProto file (repeatable); the model no longer takes it"),
+    cl::desc("Compile for one value of an ONNX graph input, read from an "
+             "ONNX TensorProto file (repeatable): the graph uses it as a "
+             "constant, and every run checks the input holds it"),
+    cl::value_desc("NAME=FILE.pb"));
+static cl::list<std::string> specializeValues(
+    "specialize-value", cl::cat(compileOptions),
+    cl::desc("A value for an ONNX graph input, bound as by --input-value "
+             "only if the input decides a shape (repeatable)"),
     cl::value_desc("NAME=FILE.pb"));
 static cl::opt<bool> listONNXOps(
     "list-onnx-ops", cl::cat(compileOptions),
@@ -204,12 +210,20 @@ int main(int argc, char **argv) {
     if (!nnapi::parseONNXInputValue(spec, importOptions, error))
       return fail(error);
   }
+  for (const std::string &spec : specializeValues) {
+    std::string error;
+    if (!nnapi::parseONNXSpecializeValue(spec, importOptions, error))
+      return fail(error);
+  }
   load.inputShapes = std::move(importOptions.inputShapes);
   load.inputValues = std::move(importOptions.inputValues);
+  load.specializeValues = std::move(importOptions.specializeValues);
 #else
-  if (!inputShapes.empty() || !inputValues.empty())
-    return fail("--input-shape and --input-value need the ONNX importer, "
-                "which this nnapi-compile was built without");
+  if (!inputShapes.empty() || !inputValues.empty() ||
+      !specializeValues.empty())
+    return fail("--input-shape, --input-value and --specialize-value need "
+                "the ONNX importer, which this nnapi-compile was built "
+                "without");
 #endif
   auto module = nnapi::loadModelFile(inputFile, &context, load);
   if (!module)

@@ -10,7 +10,8 @@
 //                         every output matches; an .onnx model with
 //                         symbolic dimensions is compiled for the inputs'
 //                         shapes (--input-shape NAME=DIMS from each named
-//                         input_<i>.pb)
+//                         input_<i>.pb), and inputs that decide shapes for
+//                         their values (--specialize-value NAME=FILE.pb)
 //   --input FILE          .npy input, repeatable, in argument order
 //   --seed N              generate inputs uniformly in [-1, 1) from seed N
 //                         (for inputs not given with --input; default 0)
@@ -253,19 +254,23 @@ bool namesInput(const std::vector<std::string> &specs,
   return false;
 }
 
-/// `--input-shape NAME=DIMS` for each input_<i>.pb in `testData` that names
-/// its input and is not already given in `compileArgs` (nor bound to a
-/// constant with --input-value): an ONNX model with symbolic dimensions is
-/// compiled for the test's shapes (a static input whose shape differs is
-/// then nnapi-compile's clear error). A file that cannot be read is left
-/// for the checks after loading to report.
+/// For each input_<i>.pb in `testData` that names its input and is not
+/// already given in `compileArgs`: `--input-shape NAME=DIMS`, so an ONNX
+/// model with symbolic dimensions is compiled for the test's shapes (a
+/// static input whose shape differs is then nnapi-compile's clear error),
+/// and `--specialize-value NAME=FILE`, so an input that decides a shape
+/// (a Reshape's shape, TopK's K) is compiled for the test's value; the
+/// compiled model checks it on every run. A file that cannot be read is
+/// left for the checks after loading to report.
 std::vector<std::string>
-testDataShapeArgs(const std::string &testData,
-                  const std::vector<std::string> &compileArgs) {
-  std::vector<std::string> given =
+testDataCompileArgs(const std::string &testData,
+                    const std::vector<std::string> &compileArgs) {
+  std::vector<std::string> shaped =
       compileArgValues(compileArgs, "--input-shape");
   std::vector<std::string> bound =
       compileArgValues(compileArgs, "--input-value");
+  for (std::string &v : compileArgValues(compileArgs, "--specialize-value"))
+    bound.push_back(std::move(v));
   std::vector<std::string> args;
   for (size_t i = 0;; ++i) {
     std::string path = testData + "/input_" + std::to_string(i) + ".pb";
@@ -274,13 +279,16 @@ testDataShapeArgs(const std::string &testData,
       break;
     ProtoTensor t;
     std::string error;
-    if (!readTensorProto(path, t, error) || t.name.empty() ||
-        namesInput(given, t.name) || namesInput(bound, t.name))
+    if (!readTensorProto(path, t, error) || t.name.empty())
       continue;
-    std::string dims;
-    for (size_t d = 0; d < t.dims.size(); ++d)
-      dims += (d ? "x" : "") + std::to_string(t.dims[d]);
-    args.push_back("--input-shape=" + t.name + "=" + dims);
+    if (!namesInput(shaped, t.name) && !namesInput(bound, t.name)) {
+      std::string dims;
+      for (size_t d = 0; d < t.dims.size(); ++d)
+        dims += (d ? "x" : "") + std::to_string(t.dims[d]);
+      args.push_back("--input-shape=" + t.name + "=" + dims);
+    }
+    if (!namesInput(bound, t.name))
+      args.push_back("--specialize-value=" + t.name + "=" + path);
   }
   return args;
 }
@@ -420,7 +428,7 @@ int runMain(int argc, char **argv) {
   std::string tempDir;
   if (endsWith(modelPath, ".onnx") || endsWith(modelPath, ".mlir")) {
     if (endsWith(modelPath, ".onnx") && !testData.empty())
-      for (std::string &a : testDataShapeArgs(testData, compileArgs))
+      for (std::string &a : testDataCompileArgs(testData, compileArgs))
         compileArgs.push_back(std::move(a));
     modelPath = compileModel(modelPath, compileArgs, tempDir);
     if (modelPath.empty()) {
@@ -493,29 +501,20 @@ int runMain(int argc, char **argv) {
       std::string path = testData + "/input_" + std::to_string(i) + ".pb";
       return stat(path.c_str(), &st) == 0;
     };
-    // Inputs bound to constants at compile time (--compile-arg
-    // --input-value NAME=...) are in the test data but not in the model.
-    std::vector<std::string> bound =
-        compileArgValues(compileArgs, "--input-value");
-    size_t given = 0, skipped = 0;
+    size_t given = 0;
     for (; exists(given); ++given) {
       ProtoTensor t;
       if (!read("input", given, t))
         return usageError(error);
-      if (!t.name.empty() && namesInput(bound, t.name)) {
-        ++skipped;
-        continue;
-      }
-      size_t next = testInputs.size();
-      if (next < sig.inputs.size() &&
-          !check("input", given, next, sig.inputs[next], t))
+      if (given < sig.inputs.size() &&
+          !check("input", given, given, sig.inputs[given], t))
         return usageError(error);
       testInputs.push_back(std::move(t));
     }
-    if (given - skipped != sig.inputs.size())
-      return usageError(
-          "'" + testData + "' has " + std::to_string(given - skipped) +
-          " inputs, the model " + std::to_string(sig.inputs.size()));
+    if (given != sig.inputs.size())
+      return usageError("'" + testData + "' has " + std::to_string(given) +
+                        " inputs, the model " +
+                        std::to_string(sig.inputs.size()));
     for (size_t i = 0; i < sig.outputs.size(); ++i)
       if (!load("output", i, sig.outputs[i], testOutputs))
         return usageError(error);

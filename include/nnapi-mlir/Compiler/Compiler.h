@@ -42,6 +42,7 @@ struct LoadOptions {
   ModelFormat format = ModelFormat::Auto;
   std::map<std::string, std::vector<int64_t>> inputShapes;
   std::map<std::string, std::string> inputValues;
+  std::map<std::string, std::string> specializeValues;
 };
 
 /// Reads the model at `path`. On failure returns an error; the model's own

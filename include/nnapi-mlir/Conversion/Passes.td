@@ -44,8 +44,11 @@ def NNAPIExportSignature : Pass<"nnapi-export-signature", "ModuleOp"> {
     Describes the entry function (its tensor arguments and results, names
     from `nnapi.name` argument attributes or "-") and the number of
     partitions as the text documented in Runtime/ModelABI.h, stored in the
-    module attribute `nnapi.signature`. Must run while the entry function
-    still has tensor types.
+    module attribute `nnapi.signature`. An argument with `nnapi.bound` (the
+    value the model was compiled for) is marked "bound" there, and its value
+    moves to the module attribute `nnapi.bound_inputs` for
+    nnapi-emit-entry-point. Must run while the entry function still has
+    tensor types.
   }];
   let options = [
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
@@ -111,7 +114,10 @@ def NNAPIEmitEntryPoint : Pass<"nnapi-emit-entry-point", "ModuleOp"> {
     Runs on the LLVM dialect, after func-to-llvm with the bare-pointer memref
     calling convention. Adds `nnapi_model_run(void **inputs, void **outputs)`
     that unpacks the pointer arrays and calls the entry function, and
-    `nnapi_model_signature()` returning the `nnapi.signature` text.
+    `nnapi_model_signature()` returning the `nnapi.signature` text. For
+    each input in `nnapi.bound_inputs`, nnapi_model_run first compares the
+    caller's buffer with the value (memcmp) and returns 1 + the input's
+    index, without running, when they differ.
   }];
   let options = [
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",

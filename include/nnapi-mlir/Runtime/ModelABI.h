@@ -6,14 +6,20 @@
  *     Runs the model once. inputs[i]/outputs[i] point at dense, row-major
  *     buffers of the i-th input/output, in the order of the signature below.
  *     Partitions run on NNAPI through the runtime; a partition that NNAPI
- *     rejects or fails runs its host copy. Returns 0.
+ *     rejects or fails runs its host copy. Returns 0, or 1 + i when input i
+ *     is bound (below) and its buffer holds other bytes than the value the
+ *     model was compiled for; then nothing ran.
  *
  *   const char *nnapi_model_signature(void);
  *     Text describing the model, one record per line:
  *       nnapi-mlir-model 1
  *       partitions <count>
- *       input <index> <name> <dtype> <dims>     e.g. input 0 x f32 1x28x28x1
+ *       input <index> <name> <dtype> <dims> [bound]
+ *                                             e.g. input 0 x f32 1x28x28x1
  *       output <index> <name> <dtype> <dims>
+ *     "bound": the model was compiled for one value of this input
+ *     (nnapi-compile --input-value / --specialize-value, for inputs that
+ *     decide shapes); nnapi_model_run checks it.
  *     dtype is f64, f32, f16, i1, i8..i64 or u8..u64 (unsigned); dims are 'x'-separated ("scalar"
  *     for rank 0); name is the function argument name or "-".
  *

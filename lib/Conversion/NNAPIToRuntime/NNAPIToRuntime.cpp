@@ -139,13 +139,35 @@ struct ExportSignaturePass
       if (attrs)
         if (auto n = attrs.getAs<StringAttr>(NNAPIDialect::kNameAttrName))
           name = n.str();
-      os << kind << " " << i << " " << name << " " << *t << "\n";
+      os << kind << " " << i << " " << name << " " << *t;
+      if (attrs && attrs.contains(NNAPIDialect::kBoundAttrName))
+        os << " bound";
+      os << "\n";
       return true;
     };
     FunctionType type = func.getFunctionType();
-    for (unsigned i = 0; i < type.getNumInputs(); ++i)
+    SmallVector<NamedAttribute> bound;
+    for (unsigned i = 0; i < type.getNumInputs(); ++i) {
       if (!describe("input", i, type.getInput(i), func.getArgAttrDict(i)))
         return signalPassFailure();
+      if (Attribute value = func.getArgAttr(i, NNAPIDialect::kBoundAttrName)) {
+        auto dense = dyn_cast<DenseElementsAttr>(value);
+        auto argType = dyn_cast<ShapedType>(type.getInput(i));
+        if (!dense || !argType ||
+            dense.getType().getShape() != argType.getShape() ||
+            dense.getElementType() != argType.getElementType()) {
+          func.emitError() << "'" << NNAPIDialect::kBoundAttrName
+                           << "' on argument " << i
+                           << " must be a dense value of the argument's type";
+          return signalPassFailure();
+        }
+        bound.emplace_back(
+            StringAttr::get(module.getContext(), std::to_string(i)), dense);
+      }
+    }
+    if (!bound.empty())
+      module->setAttr(NNAPIDialect::kBoundInputsAttrName,
+                      DictionaryAttr::get(module.getContext(), bound));
     for (unsigned i = 0; i < type.getNumResults(); ++i)
       if (!describe("output", i, type.getResult(i), func.getResultAttrDict(i)))
         return signalPassFailure();
@@ -154,7 +176,8 @@ struct ExportSignaturePass
     // Names and signedness now live in the signature; LLVM has no use for
     // them.
     for (StringRef attr :
-         {NNAPIDialect::kNameAttrName, NNAPIDialect::kUnsignedAttrName}) {
+         {NNAPIDialect::kNameAttrName, NNAPIDialect::kUnsignedAttrName,
+          NNAPIDialect::kBoundAttrName}) {
       auto name = StringAttr::get(module.getContext(), attr);
       for (unsigned i = 0; i < type.getNumInputs(); ++i)
         func.removeArgAttr(i, name);
@@ -317,6 +340,95 @@ struct LowerPartitionCallsPass
 // nnapi-emit-entry-point
 //===----------------------------------------------------------------------===//
 
+/// The bytes a caller's buffer holds for `value` (little-endian; one byte
+/// per i1).
+std::string bufferBytes(DenseElementsAttr value) {
+  std::string bytes;
+  unsigned width = value.getElementType().getIntOrFloatBitWidth();
+  unsigned size = std::max(1u, width / 8);
+  auto put = [&](const APInt &bits) {
+    APInt wide = bits.zext(8 * size);
+    for (unsigned k = 0; k < size; ++k)
+      bytes.push_back(char(wide.extractBitsAsZExtValue(8, 8 * k)));
+  };
+  if (isa<FloatType>(value.getElementType()))
+    for (APFloat f : value.getValues<APFloat>())
+      put(f.bitcastToAPInt());
+  else
+    for (APInt v : value.getValues<APInt>())
+      put(v);
+  return bytes;
+}
+
+/// Before the model runs: for each input bound to a value at compile time
+/// (nnapi.bound_inputs), compare the caller's buffer with that value and
+/// return 1 + the input's index on the first difference. `args` are the
+/// loaded input pointers; the builder ends in the block that runs the model.
+LogicalResult emitBoundInputChecks(ModuleOp module, LLVM::LLVMFuncOp run,
+                                   OpBuilder &builder, ArrayRef<Value> args,
+                                   unsigned numInputs) {
+  auto bound =
+      module->getAttrOfType<DictionaryAttr>(NNAPIDialect::kBoundInputsAttrName);
+  if (!bound)
+    return success();
+  module->removeAttr(NNAPIDialect::kBoundInputsAttrName);
+  MLIRContext *ctx = module.getContext();
+  Location loc = run.getLoc();
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  auto i32 = builder.getI32Type();
+  auto i64 = builder.getI64Type();
+  auto memcmp = module.lookupSymbol<LLVM::LLVMFuncOp>("memcmp");
+  if (!memcmp) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(module.getBody());
+    memcmp = builder.create<LLVM::LLVMFuncOp>(
+        loc, "memcmp",
+        LLVM::LLVMFunctionType::get(i32, {ptrType, ptrType, i64}));
+  }
+  for (NamedAttribute entry : bound) {
+    unsigned index;
+    auto value = dyn_cast<DenseElementsAttr>(entry.getValue());
+    if (entry.getName().getValue().getAsInteger(10, index) ||
+        index >= numInputs || !value)
+      return module.emitError()
+             << "'" << NNAPIDialect::kBoundInputsAttrName
+             << "' must map input indices below " << numInputs
+             << " to dense values";
+    std::string bytes = bufferBytes(value);
+    if (bytes.empty())
+      continue;
+    LLVM::GlobalOp global;
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToEnd(module.getBody());
+      global = builder.create<LLVM::GlobalOp>(
+          loc, LLVM::LLVMArrayType::get(builder.getI8Type(), bytes.size()),
+          /*isConstant=*/true, LLVM::Linkage::Internal,
+          "nnapi_bound_input_" + std::to_string(index),
+          builder.getStringAttr(bytes));
+    }
+    Value expected = builder.create<LLVM::AddressOfOp>(loc, global);
+    Value size = builder.create<LLVM::ConstantOp>(loc, i64, bytes.size());
+    Value diff = builder
+                     .create<LLVM::CallOp>(
+                         loc, memcmp, ValueRange{args[index], expected, size})
+                     .getResult();
+    Value zero = builder.create<LLVM::ConstantOp>(loc, i32, 0);
+    Value differs = builder.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne,
+                                                 diff, zero);
+    Block *mismatch = new Block();
+    Block *next = new Block();
+    run.getBody().push_back(mismatch);
+    run.getBody().push_back(next);
+    builder.create<LLVM::CondBrOp>(loc, differs, mismatch, next);
+    builder.setInsertionPointToStart(mismatch);
+    Value code = builder.create<LLVM::ConstantOp>(loc, i32, index + 1);
+    builder.create<LLVM::ReturnOp>(loc, code);
+    builder.setInsertionPointToStart(next);
+  }
+  return success();
+}
+
 struct EmitEntryPointPass
     : public nnapi::impl::NNAPIEmitEntryPointBase<EmitEntryPointPass> {
   using NNAPIEmitEntryPointBase::NNAPIEmitEntryPointBase;
@@ -332,8 +444,15 @@ struct EmitEntryPointPass
     }
     auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(entry);
     if (!func || func.isExternal()) {
-      module.emitError() << "entry function '@" << entry
-                         << "' not found in the LLVM dialect";
+      if (auto unlowered = module.lookupSymbol<func::FuncOp>(entry))
+        unlowered.emitError()
+            << "entry function '@" << entry
+            << "' was not lowered to the LLVM dialect: its arguments and "
+               "results must be static, non-empty buffers (a zero-size "
+               "tensor has no bare-pointer form)";
+      else
+        module.emitError() << "entry function '@" << entry
+                           << "' not found in the LLVM dialect";
       return signalPassFailure();
     }
     unsigned numInputs = 0, numOutputs = 0;
@@ -375,6 +494,8 @@ struct EmitEntryPointPass
     };
     load(body->getArgument(0), numInputs);
     load(body->getArgument(1), numOutputs);
+    if (failed(emitBoundInputChecks(module, run, builder, args, numInputs)))
+      return signalPassFailure();
     builder.create<LLVM::CallOp>(loc, func, args);
     Value zero = builder.create<LLVM::ConstantOp>(loc, i32, 0);
     builder.create<LLVM::ReturnOp>(loc, zero);

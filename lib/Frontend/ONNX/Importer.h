@@ -30,6 +30,7 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace mlir::nnapi::onnx_import {
@@ -66,6 +67,22 @@ public:
   Importer(MLIRContext *ctx, const onnx::ModelProto &model, StringRef path);
 
   OwningOpRef<ModuleOp> run();
+
+  /// The graph inputs in the model's order (LoadOptions::inputOrder) and
+  /// those of them the loader turned into initializers (--input-value or
+  /// --specialize-value): each stays an argument of the entry function, in
+  /// its place, marked with the value it was compiled for.
+  void keepBoundInputs(std::vector<std::string> order,
+                       std::set<std::string> bound) {
+    inputOrder = std::move(order);
+    boundInputs = std::move(bound);
+  }
+
+  /// After a failed run(): the graph inputs whose values a node needed at
+  /// compile time (to decide a shape, an axis, K...) but got at run time,
+  /// found by walking back from the values it needed through everything
+  /// that is not a compile-time constant.
+  std::set<std::string> shapeDecidingInputs() const;
 
   // Types and constants.
   FailureOr<Type> elementType(int32_t onnxType, const Twine &what);
@@ -133,6 +150,9 @@ private:
   InFlightDiagnostic nodeError(const onnx::NodeProto &node);
   FailureOr<RankedTensorType> outputType(const onnx::NodeProto &node, int i);
   Type boundaryType(int32_t onnxType, Type internal);
+  /// The initializer `t`, already in `constants`, as the entry function's
+  /// caller passes it (boundaryType's element type).
+  FailureOr<DenseElementsAttr> boundaryValue(const onnx::TensorProto &t);
   /// Runs ONNX's inference on `node` alone with the inputs' types and
   /// compile-time values known now, recording its outputs' types in
   /// `inferred`; for outputs the whole-graph inference left unshaped.
@@ -149,6 +169,10 @@ private:
   llvm::StringMap<const onnx::TypeProto *> inferred;
   /// Types inferAlone found (`inferred` points into it).
   std::map<std::string, onnx::TypeProto> inferredAlone;
+  std::vector<std::string> inputOrder;
+  std::set<std::string> boundInputs;
+  /// Values a node needed as compile-time constants and did not get.
+  std::set<std::string> neededValues;
 };
 
 /// What a handler sees of the node it imports.

@@ -558,13 +558,19 @@ FailureOr<RankedTensorType> Importer::outputType(const onnx::NodeProto &node,
   if (it == inferred.end())
     return nodeError(node) << "ONNX shape inference gave output '"
                            << node.output(i) << "' no type";
-  if (it->second->has_tensor_type() && !isStatic(*it->second))
+  if (it->second->has_tensor_type() && !isStatic(*it->second)) {
+    // ONNX operators take their data first; a later input the output's
+    // shape waits for is a shape, axes, pads, repeats or scales.
+    for (int j = 1; j < node.input_size(); ++j)
+      if (!node.input(j).empty() && !constantOf(node.input(j)))
+        neededValues.insert(node.input(j));
     return nodeError(node)
            << "the shape of output '" << node.output(i)
            << "' is not known at compile time (it depends on runtime "
               "values or symbolic dimensions); give the graph inputs' shapes "
               "with --input-shape NAME=DIMS, or bind inputs that decide "
               "shapes with --input-value NAME=FILE.pb";
+  }
   return tensorType(*it->second, "output '" + node.output(i) + "'");
 }
 
@@ -641,6 +647,8 @@ Value NodeContext::in(int i) {
 
 FailureOr<DenseElementsAttr> NodeContext::needConstant(int i, StringRef what) {
   DenseElementsAttr c = cst(i);
+  if (!c && has(i))
+    imp.neededValues.insert(node.input(i));
   if (!c)
     return error() << what
                    << " must be known at compile time (a constant or "
@@ -675,13 +683,23 @@ LogicalResult NodeContext::define(int i, Value v) {
   FailureOr<RankedTensorType> t = out(i);
   if (failed(t))
     return failure();
+  // TOSA has no zero-size dimensions, and the host code generation cannot
+  // lower a zero-size tensor computed from data (an empty graph input
+  // passed on, as by a Split of an empty tensor, folds away and is fine).
+  auto fromEmpty = [&](Value value) {
+    Operation *op = value.getDefiningOp();
+    return !op || (op->getNumOperands() &&
+                   llvm::all_of(op->getOperands(), [&](Value operand) {
+                     auto type = dyn_cast<RankedTensorType>(operand.getType());
+                     return type && type.getNumElements() == 0;
+                   }));
+  };
+  if (t->getNumElements() == 0 &&
+      (imp.typeOf(v).getNumElements() != 0 || !fromEmpty(v)))
+    return error() << "zero-size tensors are not supported (output '"
+                   << node.output(i) << "' is " << *t << ")";
   if (v.getType() != *t) {
     RankedTensorType vt = imp.typeOf(v);
-    // TOSA has no zero-size dimensions; a handler that could not honour
-    // one is a limit, not an internal error.
-    if (t->getNumElements() == 0 && vt.getNumElements() != 0)
-      return error() << "zero-size tensors are not supported (output '"
-                     << node.output(i) << "' is " << *t << ")";
     if (vt.getElementType() != t->getElementType() ||
         vt.getNumElements() != t->getNumElements())
       return error() << "internal error: computed " << vt
@@ -793,6 +811,32 @@ Type Importer::boundaryType(int32_t onnxType, Type internal) {
   }
 }
 
+FailureOr<DenseElementsAttr>
+Importer::boundaryValue(const onnx::TensorProto &t) {
+  DenseElementsAttr internal = constantOf(t.name());
+  Type boundary = boundaryType(t.data_type(), internal.getElementType());
+  if (boundary == internal.getElementType())
+    return internal;
+  auto type = RankedTensorType::get(internal.getType().getShape(), boundary);
+  if (t.data_type() == onnx::TensorProto::DOUBLE) {
+    // The graph holds it narrowed to float32; the caller passes float64.
+    std::vector<double> d;
+    if (t.has_raw_data())
+      readTyped(t.raw_data(), d, internal.getNumElements());
+    else
+      d.assign(t.double_data().begin(), t.double_data().end());
+    if (int64_t(d.size()) != internal.getNumElements())
+      return emitError(loc) << "tensor '" << t.name()
+                            << "' holds the wrong amount of data";
+    return DenseElementsAttr::get(type, ArrayRef<double>(d));
+  }
+  // Unsigned integers: the same values, at the caller's width.
+  SmallVector<APInt> ints;
+  for (APInt v : internal.getValues<APInt>())
+    ints.push_back(v.trunc(boundary.getIntOrFloatBitWidth()));
+  return DenseElementsAttr::get(type, ints);
+}
+
 OwningOpRef<ModuleOp> Importer::run() {
   const onnx::GraphProto &graph = model.graph();
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
@@ -847,6 +891,40 @@ OwningOpRef<ModuleOp> Importer::run() {
     argNames.push_back(in.name());
     argElementTypes.push_back(in.type().tensor_type().elem_type());
   }
+  // Inputs bound to a value stay arguments, in their places; the graph
+  // uses the constant.
+  SmallVector<DenseElementsAttr> argBound(argNames.size());
+  for (const auto &init : graph.initializer()) {
+    if (!boundInputs.count(init.name()) || !constants.count(init.name()))
+      continue;
+    FailureOr<DenseElementsAttr> value = boundaryValue(init);
+    if (failed(value)) {
+      ok = false;
+      continue;
+    }
+    argTypes.push_back(value->getType());
+    argNames.push_back(init.name());
+    argElementTypes.push_back(init.data_type());
+    argBound.push_back(*value);
+  }
+  if (!boundInputs.empty()) {
+    auto position = [&](size_t i) {
+      return llvm::find(inputOrder, argNames[i]) - inputOrder.begin();
+    };
+    SmallVector<size_t> order(argNames.size());
+    std::iota(order.begin(), order.end(), 0);
+    llvm::stable_sort(order,
+                      [&](size_t a, size_t b) { return position(a) < position(b); });
+    auto permute = [&](auto &list) {
+      auto copy = list;
+      for (auto [to, from] : llvm::enumerate(order))
+        list[to] = copy[from];
+    };
+    permute(argTypes);
+    permute(argNames);
+    permute(argElementTypes);
+    permute(argBound);
+  }
   // A graph output's declared type may keep symbolic dimensions that only
   // the imported value resolves (ONNX's inference does not always rewrite
   // them); a static declared type is checked against the value at the end.
@@ -865,6 +943,15 @@ OwningOpRef<ModuleOp> Importer::run() {
   Block *body = func.addEntryBlock();
   builder.setInsertionPointToStart(body);
   for (auto [i, name] : llvm::enumerate(argNames)) {
+    func.setArgAttr(i, NNAPIDialect::kNameAttrName,
+                    builder.getStringAttr(name));
+    if (argBound[i]) {
+      func.setArgAttr(i, NNAPIDialect::kBoundAttrName, argBound[i]);
+      if (isUnsigned(argElementTypes[i]))
+        func.setArgAttr(i, NNAPIDialect::kUnsignedAttrName,
+                        builder.getUnitAttr());
+      continue;
+    }
     Value arg = body->getArgument(i);
     int32_t onnxType = argElementTypes[i];
     Type internal = *elementType(onnxType, "");
@@ -878,8 +965,6 @@ OwningOpRef<ModuleOp> Importer::run() {
       func.setArgAttr(i, NNAPIDialect::kUnsignedAttrName,
                       builder.getUnitAttr());
     values[name] = arg;
-    func.setArgAttr(i, NNAPIDialect::kNameAttrName,
-                    builder.getStringAttr(name));
   }
   // Each op is located at its node: the name, and the node's position in
   // the graph as the "line" (ONNX files have no lines).
@@ -968,24 +1053,132 @@ OwningOpRef<ModuleOp> Importer::run() {
   return module;
 }
 
+std::set<std::string> Importer::shapeDecidingInputs() const {
+  const onnx::GraphProto &graph = model.graph();
+  std::map<std::string, const onnx::NodeProto *> producer;
+  for (const auto &node : graph.node())
+    for (const std::string &out : node.output())
+      producer[out] = &node;
+  std::set<std::string> inputs;
+  for (const auto &in : graph.input())
+    if (!constantOf(in.name()))
+      inputs.insert(in.name());
+  std::set<std::string> found, seen;
+  std::vector<std::string> work(neededValues.begin(), neededValues.end());
+  while (!work.empty()) {
+    std::string name = work.back();
+    work.pop_back();
+    // A value folded to a constant (Shape of a static input) does not
+    // depend on the inputs behind it.
+    if (!seen.insert(name).second || constantOf(name))
+      continue;
+    if (inputs.count(name)) {
+      found.insert(name);
+      continue;
+    }
+    auto it = producer.find(name);
+    if (it != producer.end())
+      for (const std::string &in : it->second->input())
+        if (!in.empty())
+          work.push_back(in);
+  }
+  return found;
+}
+
+namespace {
+/// One import of the model with `values` bound; with `captured` set, the
+/// diagnostics go there instead of to the context's handler.
 OwningOpRef<ModuleOp>
-mlir::nnapi::importONNX(StringRef data, StringRef name, MLIRContext *context,
-                        const ONNXImportOptions &options) {
-  context->loadDialect<arith::ArithDialect, func::FuncDialect,
-                       tosa::TosaDialect, NNAPIDialect>();
+importOnce(StringRef data, StringRef name, MLIRContext *context,
+           const ONNXImportOptions &options,
+           const std::map<std::string, std::string> &values,
+           std::vector<Diagnostic> *captured,
+           std::set<std::string> *shapeDeciding,
+           std::vector<std::string> &inputNames) {
+  std::optional<ScopedDiagnosticHandler> capture;
+  if (captured)
+    capture.emplace(context, [captured](Diagnostic &diag) {
+      captured->push_back(std::move(diag));
+      return success();
+    });
   onnx::ModelProto model;
   std::string error;
+  std::vector<std::string> order;
   nnapi_mlir::onnx_frontend::LoadOptions load;
   load.minOpset = kMinONNXOpset;
   load.inputShapes = &options.inputShapes;
-  load.inputValues = &options.inputValues;
+  load.inputValues = &values;
+  load.inputOrder = &order;
   if (!nnapi_mlir::onnx_frontend::loadONNXModel(data.str(), name.str(), load,
                                                 model, error)) {
     emitError(FileLineColLoc::get(context, name, 0, 0)) << error;
     return nullptr;
   }
+  inputNames = order;
   Importer importer(context, model, name);
-  return importer.run();
+  std::set<std::string> bound;
+  for (const auto &entry : values)
+    bound.insert(entry.first);
+  importer.keepBoundInputs(std::move(order), std::move(bound));
+  OwningOpRef<ModuleOp> module = importer.run();
+  if (!module && shapeDeciding)
+    *shapeDeciding = importer.shapeDecidingInputs();
+  return module;
+}
+} // namespace
+
+OwningOpRef<ModuleOp>
+mlir::nnapi::importONNX(StringRef data, StringRef name, MLIRContext *context,
+                        const ONNXImportOptions &options) {
+  context->loadDialect<arith::ArithDialect, func::FuncDialect,
+                       tosa::TosaDialect, NNAPIDialect>();
+  // With values to specialize to, an import that fails because inputs
+  // decide shapes is retried with those inputs bound (each round binds at
+  // least one more, so this ends); only the last attempt's diagnostics are
+  // shown.
+  std::map<std::string, std::string> values = options.inputValues;
+  std::vector<std::string> specialized;
+  OwningOpRef<ModuleOp> module;
+  for (;;) {
+    bool more = llvm::any_of(options.specializeValues, [&](const auto &entry) {
+      return !values.count(entry.first);
+    });
+    std::vector<Diagnostic> captured;
+    std::set<std::string> shapeDeciding;
+    std::vector<std::string> inputNames;
+    module = importOnce(data, name, context, options, values,
+                        more ? &captured : nullptr, &shapeDeciding,
+                        inputNames);
+    for (const auto &entry : options.specializeValues)
+      if (!inputNames.empty() && !llvm::is_contained(inputNames, entry.first)) {
+        emitError(FileLineColLoc::get(context, name, 0, 0))
+            << "--specialize-value names '" << entry.first
+            << "', which is not a graph input";
+        return nullptr;
+      }
+    bool retry = false;
+    if (!module)
+      for (const std::string &input : shapeDeciding) {
+        auto it = options.specializeValues.find(input);
+        if (it != options.specializeValues.end() && !values.count(input)) {
+          values[input] = it->second;
+          specialized.push_back(input);
+          retry = true;
+        }
+      }
+    if (!retry) {
+      for (Diagnostic &diag : captured)
+        context->getDiagEngine().emit(std::move(diag));
+      break;
+    }
+  }
+  if (module)
+    for (const std::string &input : specialized)
+      emitRemark(FileLineColLoc::get(context, name, 0, 0))
+          << "input '" << input
+          << "' decides a shape: compiled for the value given with "
+             "--specialize-value; every run checks that the input holds it";
+  return module;
 }
 
 OwningOpRef<ModuleOp>
@@ -1030,24 +1223,37 @@ bool mlir::nnapi::parseONNXInputShape(StringRef spec,
   return true;
 }
 
-bool mlir::nnapi::parseONNXInputValue(StringRef spec,
-                                      ONNXImportOptions &options,
-                                      std::string &error) {
+/// Reads "NAME=FILE.pb" for `flag` into `into`.
+static bool parseValueSpec(StringRef flag, StringRef spec,
+                           std::map<std::string, std::string> &into,
+                           std::string &error) {
   auto [name, path] = spec.split('=');
   if (name.empty() || path.empty()) {
-    error = "--input-value '" + spec.str() + "' is not NAME=FILE.pb";
+    error = flag.str() + " '" + spec.str() + "' is not NAME=FILE.pb";
     return false;
   }
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
   if (!buffer) {
-    error = "--input-value: cannot read '" + path.str() +
+    error = flag.str() + ": cannot read '" + path.str() +
             "': " + buffer.getError().message();
     return false;
   }
-  if (!options.inputValues.emplace(name.str(), (*buffer)->getBuffer().str())
-           .second) {
-    error = "--input-value gives input '" + name.str() + "' twice";
+  if (!into.emplace(name.str(), (*buffer)->getBuffer().str()).second) {
+    error = flag.str() + " gives input '" + name.str() + "' twice";
     return false;
   }
   return true;
+}
+
+bool mlir::nnapi::parseONNXInputValue(StringRef spec,
+                                      ONNXImportOptions &options,
+                                      std::string &error) {
+  return parseValueSpec("--input-value", spec, options.inputValues, error);
+}
+
+bool mlir::nnapi::parseONNXSpecializeValue(StringRef spec,
+                                           ONNXImportOptions &options,
+                                           std::string &error) {
+  return parseValueSpec("--specialize-value", spec, options.specializeValues,
+                        error);
 }

@@ -132,9 +132,10 @@ setInputShapes(onnx::ModelProto &model, const std::string &path,
   return true;
 }
 
-/// Turns the graph inputs named in `values` into initializers holding
-/// them; each value must have the input's element type and a shape that
-/// fits its declaration.
+/// Turns the graph inputs named in `values` (--input-value, or
+/// --specialize-value for inputs that decide shapes) into initializers
+/// holding them; each value must have the input's element type and a shape
+/// that fits its declaration. The importer keeps them as entry arguments.
 static bool setInputValues(onnx::ModelProto &model, const std::string &path,
                            const std::map<std::string, std::string> &values,
                            std::string &error) {
@@ -154,7 +155,7 @@ static bool setInputValues(onnx::ModelProto &model, const std::string &path,
     }
     onnx::TensorProto value;
     if (!value.ParseFromString(bytes)) {
-      error = "'" + path + "': --input-value for '" + name +
+      error = "'" + path + "': the value given for '" + name +
               "' is not an ONNX TensorProto";
       return false;
     }
@@ -169,7 +170,7 @@ static bool setInputValues(onnx::ModelProto &model, const std::string &path,
              shape.dim(d).dim_value() == value.dims(d);
     }
     if (!ok) {
-      error = "'" + path + "': --input-value for '" + name +
+      error = "'" + path + "': the value given for '" + name +
               "' does not match the input's declared element type and shape";
       return false;
     }
@@ -411,6 +412,9 @@ bool loadONNXModel(const std::string &data, const std::string &path,
     if (options.inputShapes &&
         !setInputShapes(model, path, *options.inputShapes, error))
       return false;
+    if (options.inputOrder)
+      for (const auto &v : graph.input())
+        options.inputOrder->push_back(v.name());
     if (options.inputValues &&
         !setInputValues(model, path, *options.inputValues, error))
       return false;

@@ -33,6 +33,11 @@ struct LoadOptions {
   /// Serialized TensorProtos that replace graph inputs, by name (see
   /// mlir::nnapi::ONNXImportOptions::inputValues); may be null.
   const std::map<std::string, std::string> *inputValues = nullptr;
+  /// Receives the graph inputs' names in the model's order, taken before
+  /// the inputs in `inputValues` become initializers (and leave the input
+  /// list); the importer keeps them as arguments in their places. May be
+  /// null.
+  std::vector<std::string> *inputOrder = nullptr;
 };
 
 /// Parses the serialized model `data` (from `name`, for messages), sets the

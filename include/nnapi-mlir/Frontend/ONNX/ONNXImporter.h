@@ -38,11 +38,19 @@ struct ONNXImportOptions {
   /// static already.
   std::map<std::string, std::vector<int64_t>> inputShapes;
   /// Values for graph inputs, by input name, as serialized ONNX
-  /// TensorProtos: each input becomes a constant (its element type and
-  /// shape must match the declaration), so inputs that decide shapes (a
-  /// Reshape's shape, Resize's scales, TopK's K, axes) can be fed at compile
-  /// time. The compiled model no longer takes them.
+  /// TensorProtos: the graph computes with each as a constant (its element
+  /// type and shape must match the declaration), so inputs that decide
+  /// shapes (a Reshape's shape, Resize's scales, TopK's K, axes) can be fed
+  /// at compile time. The input stays in the model's signature, in its
+  /// place, and every run checks that it holds the value (the entry
+  /// argument carries it as `nnapi.bound`).
   std::map<std::string, std::string> inputValues;
+  /// Candidate values, in the same form, bound only to inputs that turn out
+  /// to decide a shape: an import that fails because a node needs an
+  /// input's value at compile time is retried with the inputs behind it
+  /// bound as by `inputValues` (and a remark names each). Other inputs stay
+  /// runtime data. `nnapi-run --test-data` passes every test input here.
+  std::map<std::string, std::string> specializeValues;
 };
 
 /// Imports the model at `path`. On failure returns null after emitting
@@ -66,6 +74,9 @@ bool parseONNXInputShape(llvm::StringRef spec, ONNXImportOptions &options,
 /// file unreadable or NAME given before.
 bool parseONNXInputValue(llvm::StringRef spec, ONNXImportOptions &options,
                          std::string &error);
+/// The same for --specialize-value (ONNXImportOptions::specializeValues).
+bool parseONNXSpecializeValue(llvm::StringRef spec, ONNXImportOptions &options,
+                              std::string &error);
 
 /// The ONNX operator types (default domain) the importer handles.
 const std::vector<std::string> &getSupportedONNXOps();

@@ -62,6 +62,17 @@ LogicalResult NNAPIDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be a string";
     return success();
   }
+  if (name == kBoundInputsAttrName) {
+    auto bound = dyn_cast<DictionaryAttr>(attr.getValue());
+    unsigned index;
+    if (!bound || !llvm::all_of(bound, [&](NamedAttribute entry) {
+          return !entry.getName().getValue().getAsInteger(10, index) &&
+                 isa<DenseElementsAttr>(entry.getValue());
+        }))
+      return op->emitError() << "'" << name
+                             << "' must map input indices to dense values";
+    return success();
+  }
   return op->emitError() << "unknown nnapi attribute '" << name << "'";
 }
 

@@ -10,6 +10,8 @@
 #include "../Importer.h"
 #include "../OpRegistry.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::nnapi::onnx_import;
 
@@ -168,10 +170,33 @@ mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
       e = std::clamp<int64_t>(e, 0, n);
       for (int64_t i = s; step > 0 ? i < e : i > e; i += step)
         v.push_back(data[i]);
+    } else if (op == "Cast" && (x.getElementType().isInteger(1) ||
+                                t->getElementType().isInteger(1))) {
+      // Booleans are 0 and 1 (not the sign-extended -1), and a value
+      // becomes true when it is not 0.
+      bool toBool = t->getElementType().isInteger(1);
+      if (isa<FloatType>(x.getElementType()))
+        for (double d : floatsOf(x))
+          v.push_back(d != 0);
+      else
+        for (APInt e : x.getValues<APInt>())
+          v.push_back(toBool ? !e.isZero() : int64_t(e.getZExtValue()));
+    } else if (op == "Cast" && isa<FloatType>(x.getElementType())) {
+      // Toward zero, as the importer's Cast; NaN and out-of-range values
+      // are left to the run-time cast.
+      for (double d : floatsOf(x)) {
+        if (!(std::fabs(d) < 9.0e18)) {
+          foldable = false;
+          break;
+        }
+        v.push_back(int64_t(d));
+      }
     } else if (op == "Mul" || op == "Add" || op == "Sub" || op == "Div") {
       SmallVector<int64_t> a = intsOf(x), b = intsOf(ctx.cst(1));
       size_t n = std::max(a.size(), b.size());
-      for (size_t i = 0; i < n; ++i) {
+      // Same-size or one-element operands only (other broadcasts run).
+      foldable = a.size() == b.size() || a.size() == 1 || b.size() == 1;
+      for (size_t i = 0; foldable && i < n; ++i) {
         int64_t p = a[a.size() == 1 ? 0 : i], q = b[b.size() == 1 ? 0 : i];
         if (op == "Div" && q == 0)
           return ctx.error() << "integer division by zero";
@@ -193,6 +218,43 @@ mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
         ints.push_back(APInt(bits, uint64_t(e), true));
       return ctx.defineConstant(0, DenseElementsAttr::get(*t, ints));
     }
+  } else if (auto ft = dyn_cast<FloatType>(t->getElementType());
+             ft && t->getNumElements() <= 4096 &&
+             (op == "Cast" || op == "Mul" || op == "Add" || op == "Sub" ||
+              op == "Div" || op == "Neg")) {
+    // Small float computations (a window's size as a float, Range's
+    // bounds): in double, rounded once to the result type, which for
+    // these operations equals computing in that type.
+    SmallVector<double> a = floatsOf(x), v;
+    if (x.getElementType().isInteger(1))
+      for (auto [d, e] : llvm::zip(a, x.getValues<APInt>()))
+        d = double(e.getZExtValue());
+    if (op == "Cast" || op == "Neg") {
+      for (double d : a)
+        v.push_back(op == "Neg" ? -d : d);
+    } else {
+      SmallVector<double> b = floatsOf(ctx.cst(1));
+      size_t n = std::max(a.size(), b.size());
+      if (a.size() != b.size() && a.size() != 1 && b.size() != 1)
+        return std::nullopt;
+      for (size_t i = 0; i < n; ++i) {
+        double p = a[a.size() == 1 ? 0 : i], q = b[b.size() == 1 ? 0 : i];
+        v.push_back(op == "Mul"   ? p * q
+                    : op == "Add" ? p + q
+                    : op == "Sub" ? p - q
+                                  : p / q);
+      }
+    }
+    if (int64_t(v.size()) != t->getNumElements())
+      return std::nullopt;
+    SmallVector<APFloat> floats;
+    for (double d : v) {
+      APFloat f(d);
+      bool lost;
+      f.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      floats.push_back(f);
+    }
+    return ctx.defineConstant(0, DenseElementsAttr::get(*t, floats));
   } else if (op == "Identity" || op == "Reshape" || op == "Unsqueeze" ||
              op == "Squeeze") {
     if (x.getElementType() == t->getElementType())

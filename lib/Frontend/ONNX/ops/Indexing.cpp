@@ -188,11 +188,15 @@ LogicalResult importGatherND(NodeContext &n) {
 
 /// Rows of data and then of updates concatenated, gathered back with the
 /// updated rows taken from the second half (a later update of the same row
-/// wins; ONNX leaves duplicates undefined).
+/// wins; ONNX leaves duplicates undefined). With reduction add or mul, the
+/// j-th update of each row is gathered as a layer (rows without one take
+/// the identity row) and the layers are combined with data in update
+/// order, as ONNX's loop accumulates them.
 LogicalResult importScatterND(NodeContext &n) {
-  if (n.stringAttr("reduction", "none") != "none")
-    return n.error() << "reduction '" << n.stringAttr("reduction", "none")
-                     << "' is not supported";
+  std::string reduction = n.stringAttr("reduction", "none");
+  if (reduction != "none" && reduction != "add" && reduction != "mul")
+    return n.error() << "reduction '" << reduction
+                     << "' is not supported (none, add, mul)";
   Value data = n.in(0), updates = n.in(2);
   RankedTensorType dt = n.imp.typeOf(data);
   ArrayRef<int64_t> dataShape = dt.getShape();
@@ -206,6 +210,34 @@ LogicalResult importScatterND(NodeContext &n) {
   int64_t c = product(dataShape.drop_front(k));
   int64_t r = product(dataShape) / std::max<int64_t>(c, 1);
   int64_t u = indices->size() / k;
+  if (reduction != "none") {
+    std::vector<SmallVector<int32_t>> hits(r);
+    size_t layers = 0;
+    for (int64_t i = 0; i < u; ++i) {
+      auto &row = hits[rowOf(dataShape, 0, 0,
+                             ArrayRef<int64_t>(*indices).slice(i * k, k))];
+      row.push_back(int32_t(r + i));
+      layers = std::max(layers, row.size());
+    }
+    Value identity = n.imp.splat(dt.getElementType(), {1, 1, c},
+                                 reduction == "add" ? 0.0 : 1.0);
+    Value all = n.b.create<tosa::ConcatOp>(
+        n.loc, RankedTensorType::get({1, r + u + 1, c}, dt.getElementType()),
+        ValueRange{n.imp.reshape(data, {1, r, c}),
+                   n.imp.reshape(updates, {1, u, c}), identity},
+        n.b.getI32IntegerAttr(1));
+    Value result = data;
+    for (size_t j = 0; j < layers; ++j) {
+      SmallVector<int32_t> rows;
+      for (const auto &row : hits)
+        rows.push_back(j < row.size() ? row[j] : int32_t(r + u));
+      Value layer =
+          gatherRows(n, all, r + u + 1, c, constantRows(n, rows), dataShape);
+      result = reduction == "add" ? add(n, result, layer)
+                                  : n.imp.mul(result, layer);
+    }
+    return n.setResult(result);
+  }
   SmallVector<int32_t> rows;
   for (int64_t i = 0; i < r; ++i)
     rows.push_back(int32_t(i));
@@ -471,9 +503,10 @@ void mlir::nnapi::onnx_import::registerIndexingOps(OpRegistry &r) {
        "GATHER (3); SLICE, MUL, ADD, SELECT for runtime indices", "-"},
       {"", "ScatterND", lo, hi, importScatterND,
        "concat of data and update rows, tosa.gather (indices must be "
-       "compile-time values)",
-       "CONCATENATION, GATHER (3)",
-       "runtime indices and reductions are refused"},
+       "compile-time values); reduction add/mul: one gathered layer per "
+       "repeated row, combined in update order",
+       "CONCATENATION, GATHER (3); ADD, MUL for reductions",
+       "runtime indices are refused"},
       {"", "Hardmax", lo, hi, importHardmax,
        "tosa.argmax, equal with a constant iota, select",
        "ARGMAX, EQUAL, SELECT (3)", "non-float"},

@@ -161,10 +161,10 @@ LogicalResult importResize(NodeContext &ctx) {
   SmallVector<double> given;
   int scalesInput = upsample ? 1 : 2;
   if (ctx.has(scalesInput)) {
-    DenseElementsAttr c = ctx.cst(scalesInput);
-    if (!c)
-      return ctx.error() << "scales must be known at compile time";
-    given = floatsOf(c);
+    FailureOr<DenseElementsAttr> c = ctx.needConstant(scalesInput, "scales");
+    if (failed(c))
+      return failure();
+    given = floatsOf(*c);
     if (!given.empty() && given.size() != 4)
       return ctx.error() << "scales must have 4 entries";
     if (!given.empty() && (given[0] != 1 || given[1] != 1))
@@ -204,9 +204,14 @@ LogicalResult importResize(NodeContext &ctx) {
       num = 2 * n;
       den = 2 * d;
       off = d;
-    } else if (coord == "align_corners" && in > 1) {
-      num = 2 * (out - 1);
-      den = 2 * (in - 1);
+    } else if (coord == "align_corners" && in > 1 && in * n > d) {
+      // x = o (in - 1) / (in scale - 1): ONNX divides by the unrounded
+      // output length, which is out only when sizes are given.
+      num = in * n - d;
+      den = (in - 1) * d;
+      int64_t common = std::gcd(num, den);
+      num = 2 * (num / common);
+      den = 2 * (den / common);
       off = 0;
     } else {
       return ctx.error() << "coordinate_transformation_mode '" << coord

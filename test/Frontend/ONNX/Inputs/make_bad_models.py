@@ -178,6 +178,21 @@ def main():
             [helper.make_node("LpPool", ["x"], ["y"], name="lp",
                               kernel_shape=[2, 2], p=0)],
             [f("x", [1, 1, 4, 4])], [f("y", [1, 1, 3, 3])]),
+        # Starts beyond the end: an empty slice of a non-empty tensor.
+        "slice_empty": model(
+            [helper.make_node("Slice", ["x", "starts", "ends", "axes"], ["y"],
+                              name="slice_empty")],
+            [f("x", [2, 4])], [f("y", [2, 0])],
+            [helper.make_tensor("starts", TensorProto.INT64, [1], [1000]),
+             helper.make_tensor("ends", TensorProto.INT64, [1], [1000]),
+             helper.make_tensor("axes", TensorProto.INT64, [1], [1])]),
+        # A ScatterND reduction ONNX 1.12's opsets do not define.
+        "scatternd_max": model(
+            [helper.make_node("ScatterND", ["x", "idx", "u"], ["y"],
+                              name="scatter_max", reduction="max")],
+            [f("x", [4]), f("u", [1])], [f("y", [4])],
+            [helper.make_tensor("idx", TensorProto.INT64, [1, 1], [2])],
+            opset=16),
         "castlike_to_int": model(
             [helper.make_node("CastLike", ["x", "like"], ["y"], name="castlike")],
             [f("x", [2]), helper.make_tensor_value_info("like", TensorProto.INT32, [1])],

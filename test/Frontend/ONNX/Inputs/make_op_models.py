@@ -327,6 +327,50 @@ def main():
           [vi("m", [5], TensorProto.UINT64)],
           [("a", a), ("b", b)], [("m", expected)], opset=13)
 
+    # ScatterND reductions: rows hit several times accumulate in update
+    # order (numpy's add.at / multiply.at), rows hit never stay.
+    data = rng.uniform(-1, 1, size=(5, 3)).astype(np.float32)
+    upd = rng.uniform(0.5, 1.5, size=(4, 3)).astype(np.float32)
+    rows = np.array([[1], [3], [1], [1]], np.int64)
+    added, multiplied = data.copy(), data.copy()
+    np.add.at(added, rows[:, 0], upd)
+    np.multiply.at(multiplied, rows[:, 0], upd)
+    build(out, "scatternd_reduce",
+          [helper.make_node("ScatterND", ["x", "rows", "u"], ["a"],
+                            reduction="add"),
+           helper.make_node("ScatterND", ["x", "rows", "u"], ["m"],
+                            reduction="mul")],
+          [vi("x", [5, 3]), vi("u", [4, 3])], [vi("a", [5, 3]), vi("m", [5, 3])],
+          [("x", data), ("u", upd)], [("a", added), ("m", multiplied)],
+          [numpy_helper.from_array(rows, "rows")], opset=16)
+
+    # Compile-time arithmetic on small float values (a window's length as
+    # a float, feeding Range) and casts of booleans, folded by the importer.
+    n = np.array(6, np.int32)
+    x = rng.uniform(-1, 1, size=10).astype(np.float32)
+    r = np.arange(0, (float(n) - 1) / 2, 0.25, dtype=np.float32)
+    build(out, "float_fold",
+          [helper.make_node("Cast", ["n"], ["nf"], to=TensorProto.FLOAT),
+           helper.make_node("Sub", ["nf", "one"], ["last"]),
+           helper.make_node("Div", ["last", "two"], ["half"]),
+           helper.make_node("Range", ["zero", "half", "quarter"], ["r"]),
+           helper.make_node("Cast", ["flags"], ["fi"], to=TensorProto.INT64),
+           helper.make_node("Cast", ["counts"], ["cb"], to=TensorProto.BOOL),
+           helper.make_node("Mul", ["x", "r"], ["y"])],
+          [vi("x", [10])],
+          [vi("y", [10]), vi("fi", [3], TensorProto.INT64),
+           vi("cb", [3], TensorProto.BOOL)],
+          [("x", x)],
+          [("y", x * r), ("fi", np.array([1, 0, 1], np.int64)),
+           ("cb", np.array([True, False, True]))],
+          [numpy_helper.from_array(n, "n"),
+           numpy_helper.from_array(np.array(1, np.float32), "one"),
+           numpy_helper.from_array(np.array(2, np.float32), "two"),
+           numpy_helper.from_array(np.array(0, np.float32), "zero"),
+           numpy_helper.from_array(np.array(0.25, np.float32), "quarter"),
+           numpy_helper.from_array(np.array([True, False, True]), "flags"),
+           numpy_helper.from_array(np.array([2, 0, -1], np.int64), "counts")])
+
     # TopK with a constant K as detection heads write it; ties (the two
     # 0.5s) go to the lower index.
     x = rng.uniform(-1, 1, size=(3, 6)).astype(np.float32)

@@ -153,7 +153,7 @@ def main():
           ("w", u > 7)])
 
     # A Reshape whose shape is a graph input, bound at compile time with
-    # --input-value.
+    # --input-value or --specialize-value.
     shaped = model(
         "shaped",
         [helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")],
@@ -164,6 +164,10 @@ def main():
     save(out, "shaped", shaped,
          [("x", x), ("shape", np.array([3, 4], np.int64))],
          [("y", x.reshape(3, 4))])
+    # Another value for the bound input, which the compiled model refuses.
+    np.save(os.path.join(out, "shaped", "x.npy"), x)
+    np.save(os.path.join(out, "shaped", "other_shape.npy"),
+            np.array([4, 3], np.int64))
 
     # NaN where the reference has NaN is a match (Sqrt of negative numbers).
     sqrt = model("sqrt", [helper.make_node("Sqrt", ["x"], ["y"])],

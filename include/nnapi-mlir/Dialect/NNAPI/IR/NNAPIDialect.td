@@ -34,6 +34,14 @@ def NNAPI_Dialect : Dialect {
     /// unsigned (the signature says u8..u64; the importer widens it).
     static constexpr ::llvm::StringLiteral kUnsignedAttrName = "nnapi.unsigned";
     static constexpr ::llvm::StringLiteral kRelaxAttrName = "nnapi.relax_f32_to_f16";
+    /// On an entry argument: the value the model was compiled for (the
+    /// importer's --input-value or --specialize-value), as the caller's
+    /// element type. The graph uses the constant; the entry point checks on
+    /// every run that the argument still holds it.
+    static constexpr ::llvm::StringLiteral kBoundAttrName = "nnapi.bound";
+    /// On the module, from nnapi-export-signature to nnapi-emit-entry-point:
+    /// the bound values by input index ({"1" = dense<...>}).
+    static constexpr ::llvm::StringLiteral kBoundInputsAttrName = "nnapi.bound_inputs";
     /// Host code generation: why an op runs as scalar loops (string), and a
     /// function's planned arena and what its buffers would take without
     /// reuse (integers, bytes).
