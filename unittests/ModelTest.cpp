@@ -92,6 +92,41 @@ TEST_F(ModelAPI, RunChecksEveryArgument) {
   EXPECT_EQ(nnapi_rt_model_input(model, 0, nullptr), NNAPI_RT_INVALID_ARGUMENT);
 }
 
+// An input compiled for one value: the model's own check (1 + its index)
+// becomes an argument error naming it; the matching value runs.
+TEST_F(ModelAPI, BoundInputMustHoldItsValue) {
+  ASSERT_EQ(open(FAKE_MODEL_BOUND), NNAPI_RT_OK) << error();
+  float x[6] = {1, 2, 3, 4, 5, 6}, y[6] = {};
+  int32_t k = 4;
+  const void *in[2] = {x, &k};
+  uint64_t inBytes[2] = {sizeof x, sizeof k};
+  void *out[1] = {y};
+  uint64_t outBytes[1] = {sizeof y};
+  EXPECT_EQ(nnapi_rt_model_run(model, 2, in, inBytes, 1, out, outBytes),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(error(), "input 1 ('k') does not hold the value the model was "
+                     "compiled for (--input-value or --specialize-value "
+                     "decided shapes with it); nothing ran");
+  k = 3;
+  ASSERT_EQ(nnapi_rt_model_run(model, 2, in, inBytes, 1, out, outBytes),
+            NNAPI_RT_OK)
+      << error();
+  EXPECT_EQ(y[5], 18);
+}
+
+TEST_F(ModelAPI, UnknownRunStatusIsAnError) {
+  ASSERT_EQ(open(FAKE_MODEL_BAD_STATUS), NNAPI_RT_OK) << error();
+  float x[6] = {}, y[6] = {};
+  int32_t k = 1;
+  const void *in[2] = {x, &k};
+  uint64_t inBytes[2] = {sizeof x, sizeof k};
+  void *out[1] = {y};
+  uint64_t outBytes[1] = {sizeof y};
+  EXPECT_EQ(nnapi_rt_model_run(model, 2, in, inBytes, 1, out, outBytes),
+            NNAPI_RT_INVALID_MODEL);
+  EXPECT_EQ(error(), "the model's nnapi_model_run returned unknown status 7");
+}
+
 TEST_F(ModelAPI, RefusesWhatIsNotAModel) {
   EXPECT_EQ(nnapi_rt_model_open(nullptr, &model), NNAPI_RT_INVALID_ARGUMENT);
   EXPECT_EQ(nnapi_rt_model_open(FAKE_MODEL_OK, nullptr),
@@ -122,6 +157,8 @@ TEST_F(ModelAPI, RefusesWhatIsNotAModel) {
   EXPECT_EQ(open(FAKE_MODEL_HUGE_SHAPE), NNAPI_RT_INVALID_MODEL);
   EXPECT_NE(error().find("malformed, negative or too large shape"),
             std::string::npos);
+  EXPECT_EQ(open(FAKE_MODEL_BOUND_OUTPUT), NNAPI_RT_INVALID_MODEL);
+  EXPECT_EQ(error(), "malformed signature line 'output 0 y f32 2x3 bound'");
   EXPECT_EQ(open(FAKE_MODEL_NULL_SIGNATURE), NNAPI_RT_INVALID_MODEL);
   EXPECT_EQ(error(), "the model's signature is missing "
                      "(nnapi_model_signature returned NULL)");

@@ -79,7 +79,7 @@ static bool parseSignature(const char *text, nnapi_rt_model &model,
     if (kind == "nnapi-mlir-model") {
       int version = 0;
       ls >> version;
-      if (version != 1) {
+      if (version != 1 && version != 2) {
         error = "unsupported model signature version";
         return false;
       }

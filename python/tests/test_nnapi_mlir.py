@@ -176,7 +176,7 @@ def test_input_values(tmp_path):
         summary = nnapi_mlir.compile(model.SerializeToString(), path,
                                      **{kind: given})
         if kind == "specialize_values":
-            assert any("input 'shape' decides a shape" in line
+            assert any("input 'shape' is needed at compile time" in line
                        for line in summary.diagnostics)
         m = nnapi_mlir.load(path)
         assert m.input_names == ["x", "shape"]
@@ -193,6 +193,10 @@ def test_input_values(tmp_path):
     with pytest.raises(nnapi_mlir.CompileError, match="cannot read"):
         nnapi_mlir.compile(model.SerializeToString(), None,
                            input_values={"shape": tmp_path})
+    with pytest.raises(nnapi_mlir.CompileError,
+                       match=r"specialize_values\['shape'\]: cannot read"):
+        nnapi_mlir.compile(model.SerializeToString(), None,
+                           specialize_values={"shape": tmp_path})
 
 
 def test_every_option_is_listed():

@@ -70,7 +70,8 @@ static cl::list<std::string> inputValues(
 static cl::list<std::string> specializeValues(
     "specialize-value", cl::cat(compileOptions),
     cl::desc("A value for an ONNX graph input, bound as by --input-value "
-             "only if the input decides a shape (repeatable)"),
+             "only if a node needs the input's value at compile time (a "
+             "shape, axis or count; repeatable)"),
     cl::value_desc("NAME=FILE.pb"));
 static cl::opt<bool> listONNXOps(
     "list-onnx-ops", cl::cat(compileOptions),

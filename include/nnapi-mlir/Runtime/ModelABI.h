@@ -12,7 +12,7 @@
  *
  *   const char *nnapi_model_signature(void);
  *     Text describing the model, one record per line:
- *       nnapi-mlir-model 1
+ *       nnapi-mlir-model <version>   1, or 2 when an input is "bound"
  *       partitions <count>
  *       input <index> <name> <dtype> <dims> [bound]
  *                                             e.g. input 0 x f32 1x28x28x1

@@ -127,7 +127,14 @@ struct ExportSignaturePass
       partitions += f->hasAttr(NNAPIDialect::kPartitionAttrName);
     std::string text;
     llvm::raw_string_ostream os(text);
-    os << "nnapi-mlir-model 1\npartitions " << partitions << "\n";
+    // Version 2 adds "bound" inputs, which a version-1 runtime would not
+    // check; models without them stay readable by it.
+    bool anyBound = llvm::any_of(
+        llvm::seq(0u, func.getNumArguments()), [&](unsigned i) {
+          return func.getArgAttr(i, NNAPIDialect::kBoundAttrName) != nullptr;
+        });
+    os << "nnapi-mlir-model " << (anyBound ? 2 : 1) << "\npartitions "
+       << partitions << "\n";
     auto describe = [&](StringRef kind, unsigned i, Type type,
                         DictionaryAttr attrs) {
       FailureOr<std::string> t = describeTensor(

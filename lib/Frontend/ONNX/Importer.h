@@ -152,7 +152,7 @@ private:
   Type boundaryType(int32_t onnxType, Type internal);
   /// The initializer `t`, already in `constants`, as the entry function's
   /// caller passes it (boundaryType's element type).
-  FailureOr<DenseElementsAttr> boundaryValue(const onnx::TensorProto &t);
+  DenseElementsAttr boundaryValue(const onnx::TensorProto &t);
   /// Runs ONNX's inference on `node` alone with the inputs' types and
   /// compile-time values known now, recording its outputs' types in
   /// `inferred`; for outputs the whole-graph inference left unshaped.

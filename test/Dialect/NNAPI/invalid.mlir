@@ -716,3 +716,15 @@ func.func @strided_slice_shape(%x: tensor<4x8xf32>) {
   %0 = nnapi.strided_slice %x begin = [0, 0] end = [4, 8] strides = [2, 3] : (tensor<4x8xf32>) -> tensor<2x2xf32>
   return
 }
+
+// -----
+
+// expected-error@+1 {{'nnapi.bound_inputs' must map input indices to dense values}}
+module attributes {nnapi.bound_inputs = {"x" = dense<1> : tensor<1xi64>}} {
+}
+
+// -----
+
+// expected-error@+1 {{'nnapi.bound_inputs' must map input indices to dense values}}
+module attributes {nnapi.bound_inputs = {"0" = 3 : i64}} {
+}

@@ -182,32 +182,41 @@ mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
         for (APInt e : x.getValues<APInt>())
           v.push_back(toBool ? !e.isZero() : int64_t(e.getZExtValue()));
     } else if (op == "Cast" && isa<FloatType>(x.getElementType())) {
-      // Toward zero, as the importer's Cast; NaN and out-of-range values
-      // are left to the run-time cast.
+      // Toward zero, as the importer's Cast; NaN and values outside the
+      // result type (which the run-time cast saturates) are left to it.
+      unsigned bits = t->getElementTypeBitWidth();
+      double limit = std::ldexp(1.0, int(bits) - 1);
       for (double d : floatsOf(x)) {
-        if (!(std::fabs(d) < 9.0e18)) {
+        double whole = std::trunc(d);
+        if (!(whole >= -limit && whole < limit)) {
           foldable = false;
           break;
         }
-        v.push_back(int64_t(d));
+        v.push_back(int64_t(whole));
       }
     } else if (op == "Mul" || op == "Add" || op == "Sub" || op == "Div") {
       SmallVector<int64_t> a = intsOf(x), b = intsOf(ctx.cst(1));
-      size_t n = std::max(a.size(), b.size());
-      // Same-size or one-element operands only (other broadcasts run).
-      foldable = a.size() == b.size() || a.size() == 1 || b.size() == 1;
+      // Same-size or one-element operands only (other broadcasts run);
+      // an empty operand is left alone.
+      size_t n = size_t(t->getNumElements());
+      auto fits = [&](size_t size) { return size == n || size == 1; };
+      foldable = n && fits(a.size()) && fits(b.size());
       for (size_t i = 0; foldable && i < n; ++i) {
         int64_t p = a[a.size() == 1 ? 0 : i], q = b[b.size() == 1 ? 0 : i];
         if (op == "Div" && q == 0)
           return ctx.error() << "integer division by zero";
-        v.push_back(op == "Mul"   ? p * q
-                    : op == "Add" ? p + q
-                    : op == "Sub" ? p - q
+        // Two's complement wrap-around, as the run-time ops (and no
+        // undefined behaviour here): INT64_MIN / -1 wraps to INT64_MIN.
+        uint64_t up = uint64_t(p), uq = uint64_t(q);
+        v.push_back(op == "Mul"   ? int64_t(up * uq)
+                    : op == "Add" ? int64_t(up + uq)
+                    : op == "Sub" ? int64_t(up - uq)
+                    : q == -1     ? int64_t(0 - up)
                                   : p / q);
       }
     } else if (op == "Neg") {
       for (int64_t e : intsOf(x))
-        v.push_back(-e);
+        v.push_back(int64_t(0 - uint64_t(e)));
     } else {
       v = intsOf(x); // Unsqueeze, Squeeze, Reshape, Identity, Cast
     }
@@ -234,8 +243,9 @@ mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
         v.push_back(op == "Neg" ? -d : d);
     } else {
       SmallVector<double> b = floatsOf(ctx.cst(1));
-      size_t n = std::max(a.size(), b.size());
-      if (a.size() != b.size() && a.size() != 1 && b.size() != 1)
+      size_t n = size_t(t->getNumElements());
+      auto fits = [&](size_t size) { return size == n || size == 1; };
+      if (!n || !fits(a.size()) || !fits(b.size()))
         return std::nullopt;
       for (size_t i = 0; i < n; ++i) {
         double p = a[a.size() == 1 ? 0 : i], q = b[b.size() == 1 ? 0 : i];

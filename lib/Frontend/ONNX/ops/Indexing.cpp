@@ -219,8 +219,15 @@ LogicalResult importScatterND(NodeContext &n) {
       row.push_back(int32_t(r + i));
       layers = std::max(layers, row.size());
     }
+    // Each repetition is one gather of every row.
+    constexpr size_t kMaxLayers = 256;
+    if (layers > kMaxLayers)
+      return n.error() << "a row receives " << layers
+                       << " updates; a reduction over more than " << kMaxLayers
+                       << " updates of one row is not supported";
+    // -0.0: adding it keeps a -0.0 in data (+0.0 would not).
     Value identity = n.imp.splat(dt.getElementType(), {1, 1, c},
-                                 reduction == "add" ? 0.0 : 1.0);
+                                 reduction == "add" ? -0.0 : 1.0);
     Value all = n.b.create<tosa::ConcatOp>(
         n.loc, RankedTensorType::get({1, r + u + 1, c}, dt.getElementType()),
         ValueRange{n.imp.reshape(data, {1, r, c}),

@@ -193,6 +193,12 @@ def main():
             [f("x", [4]), f("u", [1])], [f("y", [4])],
             [helper.make_tensor("idx", TensorProto.INT64, [1, 1], [2])],
             opset=16),
+        "scatternd_many": model(
+            [helper.make_node("ScatterND", ["x", "idx", "u"], ["y"],
+                              name="scatter_many", reduction="add")],
+            [f("x", [4]), f("u", [300])], [f("y", [4])],
+            [helper.make_tensor("idx", TensorProto.INT64, [300, 1], [1] * 300)],
+            opset=16),
         "castlike_to_int": model(
             [helper.make_node("CastLike", ["x", "like"], ["y"], name="castlike")],
             [f("x", [2]), helper.make_tensor_value_info("like", TensorProto.INT32, [1])],

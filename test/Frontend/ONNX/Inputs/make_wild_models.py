@@ -169,6 +169,37 @@ def main():
     np.save(os.path.join(out, "shaped", "other_shape.npy"),
             np.array([4, 3], np.int64))
 
+    # Bound inputs of several types between runtime ones keep their places:
+    # x, shape (bound, decides a shape), y (float64, bound), u (uint8,
+    # bound), z.
+    mixed = model(
+        "mixed",
+        [helper.make_node("Reshape", ["x", "shape"], ["xr"]),
+         helper.make_node("Cast", ["y"], ["yf"], to=TensorProto.FLOAT),
+         helper.make_node("Add", ["xr", "yf"], ["s"]),
+         helper.make_node("Add", ["s", "z"], ["r"]),
+         helper.make_node("Add", ["u", "u"], ["v"])],
+        [f("x", [2, 6]),
+         helper.make_tensor_value_info("shape", TensorProto.INT64, [2]),
+         helper.make_tensor_value_info("y", TensorProto.DOUBLE, [3, 4]),
+         helper.make_tensor_value_info("u", TensorProto.UINT8, [2]),
+         f("z", [3, 4])],
+        [f("r", ["a", "b"]), helper.make_tensor_value_info("v", TensorProto.UINT8, [2])],
+        opset=14)
+    x = rng.uniform(-1, 1, size=(2, 6)).astype(np.float32)
+    y = rng.uniform(-1, 1, size=(3, 4))
+    u = np.array([200, 7], np.uint8)
+    z = rng.uniform(-1, 1, size=(3, 4)).astype(np.float32)
+    save(out, "mixed", mixed,
+         [("x", x), ("shape", np.array([3, 4], np.int64)), ("y", y), ("u", u),
+          ("z", z)],
+         [("r", x.reshape(3, 4) + y.astype(np.float32) + z),
+          ("v", (u + u).astype(np.uint8))])
+    for name, value in (("x", x), ("shape", np.array([3, 4], np.int64)),
+                        ("y", y), ("u", u), ("z", z),
+                        ("other_y", y + 1), ("other_u", np.array([200, 8], np.uint8))):
+        np.save(os.path.join(out, "mixed", name + ".npy"), value)
+
     # NaN where the reference has NaN is a match (Sqrt of negative numbers).
     sqrt = model("sqrt", [helper.make_node("Sqrt", ["x"], ["y"])],
                  [f("x", [4])], [f("y", [4])])
