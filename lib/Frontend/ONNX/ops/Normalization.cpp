@@ -98,6 +98,12 @@ LogicalResult importBatchNormalization(NodeContext &ctx) {
   double eps = ctx.floatAttr("epsilon", 1e-5f);
   Shape paramShape(rank, 1);
   paramShape[1] = c;
+  // ONNX's inference does not hold initializers to [C].
+  for (int i = 1; i < 5; ++i)
+    if (imp.typeOf(ctx.in(i)).getNumElements() != c)
+      return ctx.error() << "scale, B, mean and var must have " << c
+                         << " elements (one per channel); input " << i
+                         << " has " << imp.typeOf(ctx.in(i)).getNumElements();
   if (ctx.intAttr("training_mode", 0)) {
     for (int i = 1; i < 5; ++i)
       if (imp.typeOf(ctx.in(i)).getElementType() !=

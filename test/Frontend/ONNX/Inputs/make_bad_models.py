@@ -199,6 +199,16 @@ def main():
             [f("x", [4]), f("u", [300])], [f("y", [4])],
             [helper.make_tensor("idx", TensorProto.INT64, [300, 1], [1] * 300)],
             opset=16),
+        # Found by fuzz-onnx-import: statistics of the wrong length were read
+        # past their end when folded.
+        "batchnorm_short_stats": model(
+            [helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"],
+                              ["y"], name="bn_short")],
+            [f("x", [1, 3, 2, 2])], [f("y", [1, 3, 2, 2])],
+            [helper.make_tensor("s", TensorProto.FLOAT, [1], [1]),
+             helper.make_tensor("b", TensorProto.FLOAT, [3], [0, 0, 0]),
+             helper.make_tensor("m", TensorProto.FLOAT, [3], [0, 0, 0]),
+             helper.make_tensor("v", TensorProto.FLOAT, [3], [1, 1, 1])]),
         "castlike_to_int": model(
             [helper.make_node("CastLike", ["x", "like"], ["y"], name="castlike")],
             [f("x", [2]), helper.make_tensor_value_info("like", TensorProto.INT32, [1])],
