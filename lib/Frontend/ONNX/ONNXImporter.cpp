@@ -32,6 +32,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace mlir;
@@ -397,9 +398,24 @@ Value Importer::clamp(Value v, double lo, double hi) {
         loc, v.getType(), v, builder.getI64IntegerAttr(0),
         builder.getI64IntegerAttr(0), builder.getF32FloatAttr(float(lo)),
         builder.getF32FloatAttr(float(hi)));
+  // Bounds beyond the element type (a float default such as FLT_MAX)
+  // saturate to it; converting an out-of-range double is undefined in C++.
+  unsigned width = e.getIntOrFloatBitWidth();
+  int64_t most = width >= 64 ? INT64_MAX : (int64_t(1) << (width - 1)) - 1;
+  int64_t least = -most - 1;
+  // `none` for NaN (no bound).
+  auto bound = [&](double d, int64_t none) {
+    if (std::isnan(d))
+      return none;
+    if (d >= double(most))
+      return most;
+    if (d <= double(least))
+      return least;
+    return int64_t(d);
+  };
   return builder.create<tosa::ClampOp>(
-      loc, v.getType(), v, builder.getI64IntegerAttr(int64_t(lo)),
-      builder.getI64IntegerAttr(int64_t(hi)), builder.getF32FloatAttr(0),
+      loc, v.getType(), v, builder.getI64IntegerAttr(bound(lo, least)),
+      builder.getI64IntegerAttr(bound(hi, most)), builder.getF32FloatAttr(0),
       builder.getF32FloatAttr(0));
 }
 

@@ -16,8 +16,9 @@ namespace {
 
 LogicalResult importRelu(NodeContext &ctx) {
   Value x = ctx.in(0);
-  return ctx.setResult(
-      ctx.imp.clamp(x, 0, ctx.isFloat(x) ? FLT_MAX : INT32_MAX));
+  // (An integer clamp saturates the bound to its type: int64 values above
+  // 2^31 stay.)
+  return ctx.setResult(ctx.imp.clamp(x, 0, FLT_MAX));
 }
 
 LogicalResult importClip(NodeContext &ctx) {

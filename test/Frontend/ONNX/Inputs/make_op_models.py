@@ -371,6 +371,19 @@ def main():
            numpy_helper.from_array(np.array([True, False, True]), "flags"),
            numpy_helper.from_array(np.array([2, 0, -1], np.int64), "counts")])
 
+    # Integer Relu and PRelu: values beyond int32 and the float bounds
+    # the importer clamps with (saturated to the integer type).
+    xi = np.array([-5, 3_000_000_000, -3_000_000_000, 7, 0, 2**62], np.int64)
+    slope = np.array([2], np.int64)
+    build(out, "int_relu",
+          [helper.make_node("Relu", ["x"], ["r"]),
+           helper.make_node("PRelu", ["x", "slope"], ["p"])],
+          [vi("x", [6], TensorProto.INT64)],
+          [vi("r", [6], TensorProto.INT64), vi("p", [6], TensorProto.INT64)],
+          [("x", xi)],
+          [("r", np.maximum(xi, 0)), ("p", np.where(xi < 0, xi * 2, xi))],
+          [numpy_helper.from_array(slope, "slope")], opset=16)
+
     # TopK with a constant K as detection heads write it; ties (the two
     # 0.5s) go to the lower index.
     x = rng.uniform(-1, 1, size=(3, 6)).astype(np.float32)
