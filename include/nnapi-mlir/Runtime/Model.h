@@ -68,7 +68,9 @@ const char *nnapi_rt_model_signature(const nnapi_rt_model *model);
 
 /* Runs the model once. The counts must equal the model's, every pointer be
  * non-null and every size equal the tensor's `bytes`; otherwise nothing
- * runs and NNAPI_RT_INVALID_ARGUMENT names the first mismatch. */
+ * runs and NNAPI_RT_INVALID_ARGUMENT names the first mismatch. So it does
+ * when an input the model was compiled for one value of ("bound" in the
+ * signature: --input-value, --specialize-value) holds another. */
 int32_t nnapi_rt_model_run(nnapi_rt_model *model, int64_t numInputs,
                            const void *const *inputs,
                            const uint64_t *inputBytes, int64_t numOutputs,
