@@ -20,6 +20,14 @@ struct ModelAPI : ::testing::Test {
   void TearDown() override { nnapi_rt_model_close(model); }
   int32_t open(const char *path) { return nnapi_rt_model_open(path, &model); }
   std::string error() { return nnapi_rt_last_error(); }
+  /// Runs a stand-in model (y = x * k, x and y of 2x3 floats).
+  int32_t runScaled(float (&x)[6], int32_t k, float (&y)[6]) {
+    const void *in[2] = {x, &k};
+    uint64_t inBytes[2] = {sizeof x, sizeof k};
+    void *out[1] = {y};
+    uint64_t outBytes[1] = {sizeof y};
+    return nnapi_rt_model_run(model, 2, in, inBytes, 1, out, outBytes);
+  }
 };
 
 TEST_F(ModelAPI, OpensDescribesAndRuns) {
@@ -97,33 +105,18 @@ TEST_F(ModelAPI, RunChecksEveryArgument) {
 TEST_F(ModelAPI, BoundInputMustHoldItsValue) {
   ASSERT_EQ(open(FAKE_MODEL_BOUND), NNAPI_RT_OK) << error();
   float x[6] = {1, 2, 3, 4, 5, 6}, y[6] = {};
-  int32_t k = 4;
-  const void *in[2] = {x, &k};
-  uint64_t inBytes[2] = {sizeof x, sizeof k};
-  void *out[1] = {y};
-  uint64_t outBytes[1] = {sizeof y};
-  EXPECT_EQ(nnapi_rt_model_run(model, 2, in, inBytes, 1, out, outBytes),
-            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(runScaled(x, 4, y), NNAPI_RT_INVALID_ARGUMENT);
   EXPECT_EQ(error(), "input 1 ('k') does not hold the value the model was "
                      "compiled for (--input-value or --specialize-value "
                      "decided shapes with it); nothing ran");
-  k = 3;
-  ASSERT_EQ(nnapi_rt_model_run(model, 2, in, inBytes, 1, out, outBytes),
-            NNAPI_RT_OK)
-      << error();
+  ASSERT_EQ(runScaled(x, 3, y), NNAPI_RT_OK) << error();
   EXPECT_EQ(y[5], 18);
 }
 
 TEST_F(ModelAPI, UnknownRunStatusIsAnError) {
   ASSERT_EQ(open(FAKE_MODEL_BAD_STATUS), NNAPI_RT_OK) << error();
   float x[6] = {}, y[6] = {};
-  int32_t k = 1;
-  const void *in[2] = {x, &k};
-  uint64_t inBytes[2] = {sizeof x, sizeof k};
-  void *out[1] = {y};
-  uint64_t outBytes[1] = {sizeof y};
-  EXPECT_EQ(nnapi_rt_model_run(model, 2, in, inBytes, 1, out, outBytes),
-            NNAPI_RT_INVALID_MODEL);
+  EXPECT_EQ(runScaled(x, 1, y), NNAPI_RT_INVALID_MODEL);
   EXPECT_EQ(error(), "the model's nnapi_model_run returned unknown status 7");
 }
 

@@ -220,8 +220,7 @@ int main(int argc, char **argv) {
   load.inputValues = std::move(importOptions.inputValues);
   load.specializeValues = std::move(importOptions.specializeValues);
 #else
-  if (!inputShapes.empty() || !inputValues.empty() ||
-      !specializeValues.empty())
+  if (!inputShapes.empty() || !inputValues.empty() || !specializeValues.empty())
     return fail("--input-shape, --input-value and --specialize-value need "
                 "the ONNX importer, which this nnapi-compile was built "
                 "without");

@@ -129,8 +129,8 @@ struct ExportSignaturePass
     llvm::raw_string_ostream os(text);
     // Version 2 adds "bound" inputs, which a version-1 runtime would not
     // check; models without them stay readable by it.
-    bool anyBound = llvm::any_of(
-        llvm::seq(0u, func.getNumArguments()), [&](unsigned i) {
+    bool anyBound =
+        llvm::any_of(llvm::seq(0u, func.getNumArguments()), [&](unsigned i) {
           return func.getArgAttr(i, NNAPIDialect::kBoundAttrName) != nullptr;
         });
     os << "nnapi-mlir-model " << (anyBound ? 2 : 1) << "\npartitions "
@@ -397,10 +397,9 @@ LogicalResult emitBoundInputChecks(ModuleOp module, LLVM::LLVMFuncOp run,
     auto value = dyn_cast<DenseElementsAttr>(entry.getValue());
     if (entry.getName().getValue().getAsInteger(10, index) ||
         index >= numInputs || !value)
-      return module.emitError()
-             << "'" << NNAPIDialect::kBoundInputsAttrName
-             << "' must map input indices below " << numInputs
-             << " to dense values";
+      return module.emitError() << "'" << NNAPIDialect::kBoundInputsAttrName
+                                << "' must map input indices below "
+                                << numInputs << " to dense values";
     std::string bytes = bufferBytes(value);
     if (bytes.empty())
       continue;
@@ -421,8 +420,8 @@ LogicalResult emitBoundInputChecks(ModuleOp module, LLVM::LLVMFuncOp run,
                          loc, memcmp, ValueRange{args[index], expected, size})
                      .getResult();
     Value zero = builder.create<LLVM::ConstantOp>(loc, i32, 0);
-    Value differs = builder.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne,
-                                                 diff, zero);
+    Value differs =
+        builder.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::ne, diff, zero);
     Block *mismatch = new Block();
     Block *next = new Block();
     run.getBody().push_back(mismatch);

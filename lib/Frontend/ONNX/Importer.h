@@ -242,6 +242,9 @@ std::string stringAttr(const onnx::NodeProto &node, StringRef name,
 std::optional<Shape> intsAttr(const onnx::NodeProto &node, StringRef name);
 SmallVector<int64_t> intsOf(DenseElementsAttr attr);
 SmallVector<double> floatsOf(DenseElementsAttr attr);
+/// A dense constant of `type` holding `values`: floats rounded once to the
+/// element type, integers truncated toward zero (they must fit int64).
+DenseElementsAttr denseOf(RankedTensorType type, ArrayRef<double> values);
 inline int64_t normalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }

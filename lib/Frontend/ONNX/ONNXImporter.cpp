@@ -646,6 +646,25 @@ SmallVector<double> floatsOf(DenseElementsAttr attr) {
   return out;
 }
 
+DenseElementsAttr denseOf(RankedTensorType type, ArrayRef<double> values) {
+  Type e = type.getElementType();
+  if (auto f = dyn_cast<FloatType>(e)) {
+    SmallVector<APFloat> v;
+    for (double x : values) {
+      APFloat a(x);
+      bool lost;
+      a.convert(f.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      v.push_back(a);
+    }
+    return DenseElementsAttr::get(type, v);
+  }
+  SmallVector<APInt> v;
+  for (double x : values)
+    v.push_back(APInt(e.getIntOrFloatBitWidth(), uint64_t(int64_t(x)),
+                      /*isSigned=*/true));
+  return DenseElementsAttr::get(type, v);
+}
+
 } // namespace mlir::nnapi::onnx_import
 
 //===----------------------------------------------------------------------===//
@@ -923,8 +942,8 @@ OwningOpRef<ModuleOp> Importer::run() {
     };
     SmallVector<size_t> order(argNames.size());
     std::iota(order.begin(), order.end(), 0);
-    llvm::stable_sort(order,
-                      [&](size_t a, size_t b) { return position(a) < position(b); });
+    llvm::stable_sort(
+        order, [&](size_t a, size_t b) { return position(a) < position(b); });
     auto permute = [&](auto &list) {
       auto copy = list;
       for (auto [to, from] : llvm::enumerate(order))
@@ -1157,8 +1176,7 @@ mlir::nnapi::importONNX(StringRef data, StringRef name, MLIRContext *context,
     std::set<std::string> shapeDeciding;
     std::vector<std::string> inputNames;
     module = importOnce(data, name, context, options, values,
-                        more ? &captured : nullptr, &shapeDeciding,
-                        inputNames);
+                        more ? &captured : nullptr, &shapeDeciding, inputNames);
     for (const auto &entry : options.specializeValues)
       if (!inputNames.empty() && !llvm::is_contained(inputNames, entry.first)) {
         emitError(FileLineColLoc::get(context, name, 0, 0))

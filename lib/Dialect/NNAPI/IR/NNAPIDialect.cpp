@@ -69,8 +69,8 @@ LogicalResult NNAPIDialect::verifyOperationAttribute(Operation *op,
           return !entry.getName().getValue().getAsInteger(10, index) &&
                  isa<DenseElementsAttr>(entry.getValue());
         }))
-      return op->emitError() << "'" << name
-                             << "' must map input indices to dense values";
+      return op->emitError()
+             << "'" << name << "' must map input indices to dense values";
     return success();
   }
   return op->emitError() << "unknown nnapi attribute '" << name << "'";

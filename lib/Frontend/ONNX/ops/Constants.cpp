@@ -257,14 +257,7 @@ mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
     }
     if (int64_t(v.size()) != t->getNumElements())
       return std::nullopt;
-    SmallVector<APFloat> floats;
-    for (double d : v) {
-      APFloat f(d);
-      bool lost;
-      f.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
-      floats.push_back(f);
-    }
-    return ctx.defineConstant(0, DenseElementsAttr::get(*t, floats));
+    return ctx.defineConstant(0, denseOf(*t, v));
   } else if (op == "Identity" || op == "Reshape" || op == "Unsqueeze" ||
              op == "Squeeze") {
     if (x.getElementType() == t->getElementType())

@@ -240,8 +240,8 @@ LogicalResult importScatterND(NodeContext &n) {
         rows.push_back(j < row.size() ? row[j] : int32_t(r + u));
       Value layer =
           gatherRows(n, all, r + u + 1, c, constantRows(n, rows), dataShape);
-      result = reduction == "add" ? add(n, result, layer)
-                                  : n.imp.mul(result, layer);
+      result =
+          reduction == "add" ? add(n, result, layer) : n.imp.mul(result, layer);
     }
     return n.setResult(result);
   }
@@ -430,26 +430,6 @@ LogicalResult importCumSum(NodeContext &n) {
   for (auto [i, p] : llvm::enumerate(perm))
     inverse[p] = int64_t(i);
   return n.setResult(n.imp.transpose(n.imp.reshape(sums, movedShape), inverse));
-}
-
-/// A dense constant of `type` holding `values` (cast to its element type).
-DenseElementsAttr denseOf(RankedTensorType type, ArrayRef<double> values) {
-  Type e = type.getElementType();
-  if (auto f = dyn_cast<FloatType>(e)) {
-    SmallVector<APFloat> v;
-    for (double x : values) {
-      APFloat a(x);
-      bool lost;
-      a.convert(f.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
-      v.push_back(a);
-    }
-    return DenseElementsAttr::get(type, v);
-  }
-  SmallVector<APInt> v;
-  for (double x : values)
-    v.push_back(APInt(e.getIntOrFloatBitWidth(), uint64_t(int64_t(x)),
-                      /*isSigned=*/true));
-  return DenseElementsAttr::get(type, v);
 }
 
 LogicalResult importRange(NodeContext &n) {
