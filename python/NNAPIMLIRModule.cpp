@@ -262,7 +262,9 @@ public:
       py::tuple shape(info.rank);
       for (int64_t d = 0; d < info.rank; ++d)
         shape[d] = info.dims[d];
-      list.append(py::make_tuple(info.name, info.dtype, shape, info.bytes));
+      bool bound = inputs && nnapi_rt_model_input_is_bound(model, i);
+      list.append(
+          py::make_tuple(info.name, info.dtype, shape, info.bytes, bound));
     }
     return list;
   }

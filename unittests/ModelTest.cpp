@@ -104,6 +104,10 @@ TEST_F(ModelAPI, RunChecksEveryArgument) {
 // becomes an argument error naming it; the matching value runs.
 TEST_F(ModelAPI, BoundInputMustHoldItsValue) {
   ASSERT_EQ(open(FAKE_MODEL_BOUND), NNAPI_RT_OK) << error();
+  EXPECT_EQ(nnapi_rt_model_input_is_bound(model, 0), 0);
+  EXPECT_EQ(nnapi_rt_model_input_is_bound(model, 1), 1);
+  EXPECT_EQ(nnapi_rt_model_input_is_bound(model, 2), 0);
+  EXPECT_EQ(nnapi_rt_model_input_is_bound(nullptr, 1), 0);
   float x[6] = {1, 2, 3, 4, 5, 6}, y[6] = {};
   EXPECT_EQ(runScaled(x, 4, y), NNAPI_RT_INVALID_ARGUMENT);
   EXPECT_EQ(error(), "input 1 ('k') does not hold the value the model was "

@@ -218,6 +218,11 @@ int32_t nnapi_rt_model_output(const nnapi_rt_model *model, int64_t index,
                               nnapi_rt_tensor_info *info) {
   return tensorInfo(model, false, index, info);
 }
+int32_t nnapi_rt_model_input_is_bound(const nnapi_rt_model *model,
+                                      int64_t index) {
+  return model && index >= 0 && size_t(index) < model->inputs.size() &&
+         model->inputs[index].bound;
+}
 
 int32_t nnapi_rt_model_run(nnapi_rt_model *model, int64_t numInputs,
                            const void *const *inputs,

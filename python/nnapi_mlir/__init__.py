@@ -252,13 +252,16 @@ def compile(model, output=None, feature_level=7, device_profile=None,
 
 
 class Tensor:
-    """An input or output of a model: name, shape (tuple), dtype (numpy)."""
+    """An input or output of a model: name, shape (tuple), dtype (numpy);
+    bound: the model was compiled for one value of this input (input_values,
+    specialize_values), which run() must be given."""
 
-    def __init__(self, name, dtype, shape, nbytes):
+    def __init__(self, name, dtype, shape, nbytes, bound=False):
         self.name = name
         self.dtype = _np.dtype(_DTYPES[dtype])
         self.shape = tuple(shape)
         self.nbytes = nbytes
+        self.bound = bound
 
     def __repr__(self):
         return "Tensor(%r, %s, %s)" % (self.name, self.shape, self.dtype)

@@ -180,6 +180,7 @@ def test_input_values(tmp_path):
                        for line in summary.diagnostics)
         m = nnapi_mlir.load(path)
         assert m.input_names == ["x", "shape"]
+        assert [t.bound for t in m.inputs] == [False, True]
         (y,) = m.run(x, shape)
         np.testing.assert_array_equal(y, x.reshape(3, 4))
         (y,) = m.run(x + 1, shape)

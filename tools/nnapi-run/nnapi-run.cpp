@@ -544,6 +544,11 @@ int runMain(int argc, char **argv) {
       inputs[i] = std::move(array.data);
       continue;
     }
+    // Random data would only meet the model's check.
+    if (nnapi_rt_model_input_is_bound(model, int64_t(i)))
+      return usageError("input " + std::to_string(i) + " ('" + spec.name +
+                        "') was compiled for one value (--input-value or "
+                        "--specialize-value); give it with --input FILE.npy");
     inputs[i].resize(spec.bytes());
     size_t n = spec.bytes() / spec.elementBytes();
     for (size_t k = 0; k < n; ++k) {

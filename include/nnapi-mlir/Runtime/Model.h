@@ -61,6 +61,11 @@ int32_t nnapi_rt_model_input(const nnapi_rt_model *model, int64_t index,
                              nnapi_rt_tensor_info *info);
 int32_t nnapi_rt_model_output(const nnapi_rt_model *model, int64_t index,
                               nnapi_rt_tensor_info *info);
+/* 1 when input `index` was compiled for one value ("bound" in the
+ * signature: --input-value, --specialize-value), which every run must pass
+ * and nnapi_rt_model_run checks; 0 otherwise or when out of range. */
+int32_t nnapi_rt_model_input_is_bound(const nnapi_rt_model *model,
+                                      int64_t index);
 /* NNAPI partitions in the model. */
 int64_t nnapi_rt_model_num_partitions(const nnapi_rt_model *model);
 /* The model's signature text (ModelABI.h). */
