@@ -188,6 +188,39 @@ LogicalResult slicedPool(NodeContext &ctx, ArrayRef<int64_t> kernel,
   return ctx.setResult(acc);
 }
 
+/// A 3-D convolution (groups of 1) as one tosa.conv3d in NDHWC, which only
+/// the host runs (NNAPI has no 3-D convolution). `pads` are ONNX's (begins,
+/// then ends), already fitted to the output.
+LogicalResult importConv3D(NodeContext &ctx, Value w, DenseElementsAttr wConst,
+                           ArrayRef<int64_t> stride, ArrayRef<int64_t> dilation,
+                           ArrayRef<int64_t> pads, RankedTensorType outType) {
+  Importer &imp = ctx.imp;
+  if (ctx.intAttr("group", 1) != 1)
+    return ctx.error() << "3-D convolutions with groups are not supported";
+  Value x = ctx.in(0);
+  RankedTensorType xt = imp.typeOf(x);
+  Type f = xt.getElementType();
+  int64_t oc = outType.getDimSize(1);
+  if (xt.getDimSize(1) == 0 || oc == 0)
+    return ctx.error() << "zero-size channel dimensions are not supported";
+  // W [OC, IC, KD, KH, KW] -> [OC, KD, KH, KW, IC].
+  Value weight = wConst
+                     ? imp.constant(permuteElements(wConst, {0, 2, 3, 4, 1}))
+                     : imp.transpose(w, {0, 2, 3, 4, 1});
+  Value bias = ctx.has(2) ? ctx.in(2) : imp.splat(f, {oc}, 0);
+  // TOSA order: front, back, top, bottom, left, right.
+  Shape tosaPad = {pads[0], pads[3], pads[1], pads[4], pads[2], pads[5]};
+  auto outNDHWC = RankedTensorType::get(
+      {outType.getDimSize(0), outType.getDimSize(2), outType.getDimSize(3),
+       outType.getDimSize(4), oc},
+      f);
+  Value y = ctx.b.create<tosa::Conv3DOp>(
+      ctx.loc, outNDHWC, imp.transpose(x, {0, 2, 3, 4, 1}), weight, bias,
+      ctx.b.getDenseI64ArrayAttr(tosaPad), ctx.b.getDenseI64ArrayAttr(stride),
+      ctx.b.getDenseI64ArrayAttr(dilation), /*quantization_info=*/nullptr);
+  return ctx.setResult(imp.transpose(y, {0, 4, 1, 2, 3}));
+}
+
 LogicalResult importWindowOp(NodeContext &ctx) {
   Importer &imp = ctx.imp;
   OpBuilder &builder = ctx.b;
@@ -198,9 +231,9 @@ LogicalResult importWindowOp(NodeContext &ctx) {
   Value x = ctx.in(0);
   RankedTensorType xt = imp.typeOf(x);
   int64_t spatial = xt.getRank() - 2;
-  if (spatial != 1 && spatial != 2 && !(isPool && spatial == 3))
-    return ctx.error() << "only 1-D and 2-D windows (and 3-D pools) are "
-                          "supported (input has rank "
+  if (spatial != 1 && spatial != 2 && !(!isTransposed && spatial == 3))
+    return ctx.error() << "only 1-D and 2-D windows (and 3-D pools and "
+                          "convolutions) are supported (input has rank "
                        << xt.getRank() << ")";
   // Integer max pools (uint8 images) take the strided-slice path: TOSA's
   // max_pool2d has no int32, in which uint8 is computed.
@@ -287,6 +320,9 @@ LogicalResult importWindowOp(NodeContext &ctx) {
        integer || llvm::any_of(dilation, [](int64_t d) { return d != 1; })))
     return slicedPool(ctx, kernel, stride, dilation, pads, outDims,
                       countIncludePad);
+
+  if (spatial == 3)
+    return importConv3D(ctx, w, wConst, stride, dilation, pads, *outType);
 
   // NCHW -> NHWC, lifting 1-D windows to 2-D with a unit width.
   if (spatial == 1) {
@@ -521,11 +557,11 @@ void mlir::nnapi::onnx_import::registerConvPoolOps(OpRegistry &registry) {
   registry.add({
       {"", "Conv", lo, hi, importWindowOp,
        "tosa.conv2d / tosa.depthwise_conv2d / per-group conv2d + concat "
-       "(NHWC)",
+       "(NHWC); 3-D: tosa.conv3d (NDHWC, groups of 1)",
        "CONV_2D / DEPTHWISE_CONV_2D (1; dilation 3); GROUPED_CONV_2D (3) for "
        "other groups without dilation (the grouped_conv composite)",
        "weights not constant; dilated groups run as per-group CONV_2D + "
-       "CONCATENATION; 3-D"},
+       "CONCATENATION; 3-D (host only)"},
       {"", "ConvTranspose", lo, hi, importWindowOp,
        "tosa.transpose_conv2d (NHWC); dilations as a kernel with zeros "
        "between its taps",

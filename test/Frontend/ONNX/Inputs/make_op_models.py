@@ -371,6 +371,32 @@ def main():
            numpy_helper.from_array(np.array([True, False, True]), "flags"),
            numpy_helper.from_array(np.array([2, 0, -1], np.int64), "counts")])
 
+    # 3-D convolution (host only): strides, dilations, asymmetric pads and a
+    # bias, against a direct loop over the definition.
+    x3 = rng.uniform(-1, 1, size=(2, 3, 6, 7, 5)).astype(np.float32)
+    w3 = rng.uniform(-1, 1, size=(4, 3, 2, 3, 2)).astype(np.float32)
+    b3 = rng.uniform(-1, 1, size=4).astype(np.float32)
+    strides, dil, pads = (2, 1, 2), (1, 2, 1), (1, 0, 1, 0, 2, 1)
+    xp = np.pad(x3, [(0, 0), (0, 0)] + [(pads[i], pads[i + 3]) for i in range(3)])
+    eff = [(w3.shape[2 + i] - 1) * dil[i] + 1 for i in range(3)]
+    od = [(xp.shape[2 + i] - eff[i]) // strides[i] + 1 for i in range(3)]
+    y3 = np.zeros((2, 4, *od), np.float64)
+    for d in range(od[0]):
+        for h in range(od[1]):
+            for w in range(od[2]):
+                patch = xp[:, :,
+                           d * strides[0]:d * strides[0] + eff[0]:dil[0],
+                           h * strides[1]:h * strides[1] + eff[1]:dil[1],
+                           w * strides[2]:w * strides[2] + eff[2]:dil[2]]
+                y3[:, :, d, h, w] = np.einsum("ncdhw,ocdhw->no", patch, w3)
+    y3 += b3[None, :, None, None, None]
+    build(out, "conv3d",
+          [helper.make_node("Conv", ["x", "w", "b"], ["y"], strides=strides,
+                            dilations=dil, pads=pads)],
+          [vi("x", [2, 3, 6, 7, 5])], [vi("y", [2, 4, *od])],
+          [("x", x3)], [("y", y3.astype(np.float32))],
+          [numpy_helper.from_array(w3, "w"), numpy_helper.from_array(b3, "b")])
+
     # Integer Relu and PRelu: values beyond int32 and the float bounds
     # the importer clamps with (saturated to the integer type).
     xi = np.array([-5, 3_000_000_000, -3_000_000_000, 7, 0, 2**62], np.int64)
