@@ -50,14 +50,7 @@ TEST_F(ModelAPI, OpensDescribesAndRuns) {
   EXPECT_STREQ(info.name, "y");
 
   float x[6] = {1, -2, 3, -4, 5, 0.5f}, y[6] = {};
-  int32_t k = 3;
-  const void *in[2] = {x, &k};
-  uint64_t inBytes[2] = {sizeof x, sizeof k};
-  void *out[1] = {y};
-  uint64_t outBytes[1] = {sizeof y};
-  ASSERT_EQ(nnapi_rt_model_run(model, 2, in, inBytes, 1, out, outBytes),
-            NNAPI_RT_OK)
-      << error();
+  ASSERT_EQ(runScaled(x, 3, y), NNAPI_RT_OK) << error();
   for (int i = 0; i < 6; ++i)
     EXPECT_EQ(y[i], x[i] * 3);
 }
