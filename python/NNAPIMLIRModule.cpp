@@ -137,7 +137,7 @@ py::dict compile(const py::object &model, bool isPath, const std::string &name,
                  const std::map<std::string, std::string> &inputValues,
                  const std::map<std::string, std::string> &specializeValues,
                  const std::string &triple, const std::string &cpu,
-                 const std::string &features, const std::string &runtimeDir) {
+                 const std::string &features, const std::string &runpath) {
   DialectRegistry registry;
   nnapi::registerCompilerDialects(registry);
   MLIRContext context(registry);
@@ -184,7 +184,7 @@ py::dict compile(const py::object &model, bool isPath, const std::string &name,
   out.triple = triple;
   out.cpu = cpu;
   out.features = features;
-  out.runtimeDir = runtimeDir;
+  out.runpath = runpath;
 
   nnapi::LoadOptions load;
   load.inputShapes = inputShapes;
@@ -333,7 +333,7 @@ PYBIND11_MODULE(_nnapi_mlir, m) {
         py::arg("name"), py::arg("output"), py::arg("emit"), py::arg("options"),
         py::arg("input_shapes"), py::arg("input_values"),
         py::arg("specialize_values"), py::arg("triple"), py::arg("cpu"),
-        py::arg("features"), py::arg("runtime_dir"));
+        py::arg("features"), py::arg("runpath"));
   m.def("pipeline_options", &pipelineOptions);
   m.def("set_host_only", [](bool hostOnly) {
     nnapi_rt_set_mode(hostOnly ? NNAPI_RT_MODE_HOST_ONLY : NNAPI_RT_MODE_AUTO);

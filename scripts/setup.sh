@@ -11,7 +11,18 @@ packages=(
   libxnnpack-dev libpthreadpool-dev
   python3 python3-numpy python3-onnx python3-dev python3-pytest pybind11-dev
   chromium
+  qemu-user g++-aarch64-linux-gnu lld-19
 )
+
+# Debian's arm64 packages (XNNPACK for the cross-built host device,
+# scripts/build-aarch64.sh) need the architecture in apt's lists.
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+update=0
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  $SUDO dpkg --add-architecture arm64
+  update=1
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -19,12 +30,11 @@ for p in "${packages[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
+  [ "$update" -eq 0 ] || $SUDO apt-get update
   echo "setup: all ${#packages[@]} packages present"
   exit 0
 fi
 
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
 echo "setup: installing ${missing[*]}"
 $SUDO apt-get update
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"

@@ -23,7 +23,7 @@ config.substitutions.append(("%numpy_python", config.python3))
 # Builds hand-made (forged) model libraries for the loaders' error tests.
 config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%examples", os.path.join(config.nnapi_src_root, "examples")))
-tools = ["nnapi-opt", "nnapi-translate", "nnapi-compile", "nnapi-run", "nnapi-ops-doc", "FileCheck", "not", "count"]
+tools = ["nnapi-opt", "nnapi-translate", "nnapi-compile", "nnapi-run", "nnapi-ops-doc", "FileCheck", "not", "count", "llvm-readelf"]
 llvm_config.add_tool_substitutions(tools, [config.nnapi_tools_dir, config.llvm_tools_dir])
 
 # Headless Chromium renders the HTML partition report (scripts/setup.sh
@@ -33,3 +33,23 @@ chromium = shutil.which("chromium") or shutil.which("chromium-browser")
 if chromium:
     config.available_features.add("chromium")
     config.substitutions.append(("%chromium", chromium))
+
+# AArch64: the cross-built runtime side (scripts/build-aarch64.sh) under
+# qemu-aarch64, with the cross compiler's C library and Debian's arm64
+# XNNPACK unpacked beside the build. scripts/test.sh sets
+# NNAPI_MLIR_REQUIRE_AARCH64=1 after building it, so that CI cannot skip it.
+qemu = shutil.which("qemu-aarch64")
+a64 = config.nnapi_aarch64_dir
+a64_run = os.path.join(a64, "bin", "nnapi-run")
+if qemu:
+    config.available_features.add("qemu-aarch64")
+if os.path.exists(a64_run):
+    config.available_features.add("aarch64-runtime")
+elif os.environ.get("NNAPI_MLIR_REQUIRE_AARCH64") == "1":
+    lit_config.fatal("NNAPI_MLIR_REQUIRE_AARCH64=1 but %s is missing "
+                     "(scripts/build-aarch64.sh builds it)" % a64_run)
+if qemu:
+    libs = os.path.join(a64, "sysroot", "usr", "lib", "aarch64-linux-gnu")
+    config.substitutions.append(
+        ("%run_aarch64", "%s -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=%s %s"
+         % (qemu, libs, a64_run)))

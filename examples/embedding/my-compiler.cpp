@@ -91,10 +91,10 @@ int main(int argc, char **argv) {
   llvm::outs() << "my-strip-identity removed " << StripIdentityPass::stripped
                << " tosa.identity op(s)\n";
 
-  // The host pipeline, LLVM and the link against the installed runtime.
+  // The host pipeline, LLVM and the link (the library names
+  // libnnapi_runtime.so, found by soname when the app opens it).
   nnapi::CompileOutput out;
   out.path = output;
-  out.runtimeDir = NNAPI_MLIR_RUNTIME_DIR; // set by nnapi-mlir::compiler
   nnapi::CompileSummary summary;
   if (llvm::Error err =
           nnapi::emitPartitionedModule(*module, options, out, &summary)) {

@@ -1,6 +1,7 @@
 //===- Compiler.cpp - Model in, compiled model out ------------------------===//
 
 #include "nnapi-mlir/Compiler/Compiler.h"
+#include "Link.h"
 #include "nnapi-mlir/Codegen/Target.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 #ifdef NNAPI_MLIR_HAVE_ONNX
@@ -21,24 +22,12 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Target/TargetMachine.h"
-#include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
-#include <dlfcn.h>
 
-#ifndef NNAPI_MLIR_BIN_TO_LIB
-#define NNAPI_MLIR_BIN_TO_LIB "../lib"
-#endif
-
-// The runtime, when this process has loaded it (the Python package does):
-// linking finds it where it is.
-extern "C" int32_t nnapi_rt_execute(const uint8_t *, int64_t, int64_t,
-                                    void *const *, int64_t, void *const *)
-    __attribute__((weak));
 
 using namespace mlir;
 using namespace mlir::nnapi;
@@ -253,75 +242,6 @@ void mlir::nnapi::printBufferSummary(const CompileSummary &summary,
 }
 
 //===----------------------------------------------------------------------===//
-// Linking
-//===----------------------------------------------------------------------===//
-
-/// Where libnnapi_runtime.so is: see CompileOutput::runtimeDir.
-static std::string findRuntimeDir(const CompileOutput &output,
-                                  std::string &tried) {
-  auto has = [&](llvm::StringRef dir) {
-    llvm::SmallString<256> path(dir);
-    llvm::sys::path::append(path, "libnnapi_runtime.so");
-    tried += (tried.empty() ? "" : ", ") + path.str().str();
-    return llvm::sys::fs::exists(path);
-  };
-  if (!output.runtimeDir.empty())
-    return has(output.runtimeDir) ? output.runtimeDir : "";
-  if (const char *env = std::getenv("NNAPI_MLIR_RUNTIME_DIR"); env && *env)
-    return has(env) ? env : "";
-  Dl_info info;
-  if (nnapi_rt_execute &&
-      dladdr(reinterpret_cast<void *>(nnapi_rt_execute), &info) &&
-      info.dli_fname) {
-    llvm::SmallString<256> dir(llvm::sys::path::parent_path(info.dli_fname));
-    llvm::sys::fs::make_absolute(dir);
-    if (has(dir))
-      return dir.str().str();
-  }
-  // Next to the executable: ../lib in the build tree, the install layout's
-  // library directory in a prefix.
-  std::string exe = llvm::sys::fs::getMainExecutable(
-      nullptr, reinterpret_cast<void *>(&findRuntimeDir));
-  for (llvm::StringRef rel :
-       {llvm::StringRef("../lib"), llvm::StringRef(NNAPI_MLIR_BIN_TO_LIB)}) {
-    llvm::SmallString<256> dir(llvm::sys::path::parent_path(exe));
-    llvm::sys::path::append(dir, rel);
-    llvm::sys::fs::make_absolute(dir);
-    llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
-    if (has(dir))
-      return dir.str().str();
-  }
-  return "";
-}
-
-static llvm::Error linkSharedLibrary(llvm::StringRef object,
-                                     llvm::StringRef library,
-                                     const CompileOutput &output) {
-  std::string tried;
-  std::string libDir = findRuntimeDir(output, tried);
-  if (libDir.empty())
-    return makeError("runtime library not found (looked for " + tried +
-                     "); set CompileOutput::runtimeDir or "
-                     "NNAPI_MLIR_RUNTIME_DIR");
-  const char *ccEnv = std::getenv("CC");
-  auto cc = llvm::sys::findProgramByName(ccEnv && *ccEnv ? ccEnv : "cc");
-  if (!cc)
-    return makeError("no C compiler driver ('cc' or $CC) to link the shared "
-                     "library; emit an object file and link it yourself");
-  std::string rpath = "-Wl,-rpath," + libDir;
-  std::string libFlag = "-L" + libDir;
-  llvm::SmallVector<llvm::StringRef> args = {
-      *cc,     "-shared",         "-o",  library, object,
-      libFlag, "-lnnapi_runtime", rpath, "-lm"};
-  std::string error;
-  int rc = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &error);
-  if (rc != 0)
-    return makeError("linking '" + library + "' failed" +
-                     (error.empty() ? "" : ": " + error));
-  return llvm::Error::success();
-}
-
-//===----------------------------------------------------------------------===//
 // Compiling
 //===----------------------------------------------------------------------===//
 
@@ -409,12 +329,6 @@ static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
       createHostTarget(output.triple, output.cpu, output.features);
   if (!target)
     return target.takeError();
-  if (output.emit == EmitKind::SharedLibrary &&
-      llvm::Triple(target->triple).getArch() !=
-          llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch())
-    return makeError("a shared library for '" + target->triple +
-                     "' needs that target's linker; use --emit=obj and link "
-                     "it with the target's toolchain");
   CompilePipelineOptions options;
   options.copyOptionValuesFrom(given);
   options.vectorBits = target->vectorBits;
@@ -442,8 +356,8 @@ static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
     out->keep();
     out.reset();
     if (output.emit == EmitKind::SharedLibrary)
-      if (llvm::Error err =
-              linkSharedLibrary(streamFile.path, finalFile.path, output))
+      if (llvm::Error err = linkModelLibrary(*target->machine, streamFile.path,
+                                             finalFile.path, output.runpath))
         return err;
     if (!output.buffer)
       return llvm::Error::success();

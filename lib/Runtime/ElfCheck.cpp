@@ -12,6 +12,39 @@
 namespace nnapi_mlir {
 
 namespace {
+/// The e_machine of the code this process runs (0: not known here).
+constexpr uint16_t kThisMachine =
+#if defined(__x86_64__)
+    EM_X86_64;
+#elif defined(__aarch64__)
+    EM_AARCH64;
+#elif defined(__i386__)
+    EM_386;
+#elif defined(__arm__)
+    EM_ARM;
+#elif defined(__riscv)
+    EM_RISCV;
+#else
+    0;
+#endif
+
+std::string machineName(uint16_t machine) {
+  switch (machine) {
+  case EM_X86_64:
+    return "x86-64";
+  case EM_AARCH64:
+    return "AArch64";
+  case EM_386:
+    return "x86";
+  case EM_ARM:
+    return "32-bit Arm";
+  case EM_RISCV:
+    return "RISC-V";
+  default:
+    return "machine " + std::to_string(machine);
+  }
+}
+
 /// True if [offset, offset + count * entry) lies inside `size` bytes.
 bool inside(uint64_t offset, uint64_t count, uint64_t entry, uint64_t size) {
   if (offset > size)
@@ -47,6 +80,12 @@ bool checkElfImage(const uint8_t *data, uint64_t headSize, uint64_t size,
   std::memcpy(&header, data, sizeof header);
   if (header.e_type != ET_DYN) {
     error = "not a shared object";
+    return false;
+  }
+  if (kThisMachine != 0 && header.e_machine != kThisMachine) {
+    error = "built for " + machineName(header.e_machine) +
+            ", but this process runs " + machineName(kThisMachine) +
+            " code (compile it with this machine's --mtriple)";
     return false;
   }
   if (header.e_phnum == 0 || header.e_phentsize != sizeof(Phdr) ||

@@ -172,7 +172,7 @@ class CompileSummary:
 def compile(model, output=None, feature_level=7, device_profile=None,
             host_only=False, report=None, input_shapes=None,
             input_values=None, specialize_values=None, target=None,
-            cpu="native", features="", emit="so", runtime_dir=None,
+            cpu="native", features="", emit="so", runpath=None,
             **options):
     """Compiles `model` and writes the result to `output`.
 
@@ -192,12 +192,14 @@ def compile(model, output=None, feature_level=7, device_profile=None,
                    the same, bound only to inputs that turn out to decide a
                    shape (the others stay runtime data)
     target, cpu, features
-                   the host code's target triple (None: this machine), CPU
-                   and "+feature,-feature" list
+                   the host code's target triple (None: this machine; e.g.
+                   "aarch64-linux-android29"), CPU (native: this machine's,
+                   or a foreign triple's generic one) and "+feature,-feature"
+                   list
     emit           "so" (shared library), "obj", "llvm" (LLVM IR) or "mlir"
                    (after partitioning)
-    runtime_dir    where libnnapi_runtime.so is (default: the one this
-                   package loaded)
+    runpath        RUNPATH of the shared library, e.g. "$ORIGIN" (default:
+                   none; libnnapi_runtime.so is found by its soname)
     **options      any other option from options(), e.g. search_budget=1000,
                    stop_ops=["tosa.conv2d"], max_partitions=2
 
@@ -247,7 +249,7 @@ def compile(model, output=None, feature_level=7, device_profile=None,
     d = _nnapi_mlir.compile(source, is_path, name, out, emit, text, shapes,
                             values, specialize, target or "",
                             cpu or "native", features or "",
-                            runtime_dir or "")
+                            runpath or "")
     return CompileSummary(d)
 
 

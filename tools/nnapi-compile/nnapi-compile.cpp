@@ -82,12 +82,14 @@ static cl::opt<bool> onnxOpsTable(
 static cl::opt<std::string>
     mtriple("mtriple", cl::cat(compileOptions),
             cl::desc("Target triple of the host code (default: "
-                     "this machine's)"),
+                     "this machine's; e.g. aarch64-linux-android29, "
+                     "aarch64-linux-gnu)"),
             cl::value_desc("triple"));
 static cl::opt<std::string>
     mcpu("mcpu", cl::cat(compileOptions),
          cl::desc("CPU the host code is compiled for; tile sizes follow its "
-                  "vector width (default: native, this machine's CPU)"),
+                  "vector width (default: native, this machine's CPU, or "
+                  "the generic CPU of a foreign --mtriple)"),
          cl::value_desc("name"), cl::init("native"));
 static cl::opt<std::string> mattr("mattr", cl::cat(compileOptions),
                                   cl::desc("Target features to add or remove "
@@ -100,6 +102,11 @@ static cl::opt<bool> noHostCodegen(
 static cl::opt<bool> printTarget(
     "print-target", cl::cat(compileOptions),
     cl::desc("Print the target and the vector shape the code generation uses"));
+static cl::opt<std::string> runpath(
+    "runpath", cl::cat(compileOptions),
+    cl::desc("RUNPATH of the shared library (e.g. '$ORIGIN'; default: none, "
+             "libnnapi_runtime.so is found by its soname)"),
+    cl::value_desc("dir"));
 using nnapi::EmitKind;
 static cl::opt<EmitKind>
     emit("emit", cl::cat(compileOptions), cl::desc("What to write"),
@@ -180,6 +187,7 @@ int main(int argc, char **argv) {
   output.triple = mtriple;
   output.cpu = mcpu;
   output.features = mattr;
+  output.runpath = runpath;
   if (printTarget) {
     llvm::Expected<nnapi::HostTarget> target =
         nnapi::createHostTarget(mtriple, mcpu, mattr);

@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <memory>
 #include <string>
@@ -26,10 +27,15 @@ struct HostTarget {
 };
 
 /// The target for `triple` (empty: the host's), `cpu` (empty or "native":
-/// the host CPU with the features it reports; only for the host triple) and
+/// the host CPU with the features it reports; for another architecture than
+/// the host's, that architecture's generic CPU, genericCPU()) and
 /// `features` ("+avx2,-avx512f", added after the CPU's). Position-independent
 /// code, aggressive optimization, FMA contraction allowed and no other
 /// fast-math. Errors name the unknown triple or CPU.
+/// The baseline CPU of `triple`'s architecture: "generic" (AArch64, ARM,
+/// RISC-V), "x86-64" or "i686".
+llvm::StringRef genericCPU(const llvm::Triple &triple);
+
 llvm::Expected<HostTarget> createHostTarget(llvm::StringRef triple,
                                             llvm::StringRef cpu,
                                             llvm::StringRef features);

@@ -56,7 +56,8 @@ loadModel(llvm::StringRef bytes, llvm::StringRef name, MLIRContext *context,
           const LoadOptions &options = {});
 
 enum class EmitKind {
-  SharedLibrary, ///< Linked against the runtime with the system's `cc`.
+  SharedLibrary, ///< Linked with ld.lld for any ELF triple (Link.h): NEEDED
+                 ///< libnnapi_runtime.so, libc and libm only.
   Object,        ///< Link it yourself, with -lnnapi_runtime.
   LLVMIR,        ///< Optimized LLVM IR (text).
   MLIR,          ///< After partitioning: TOSA with the serialized blobs.
@@ -73,12 +74,11 @@ struct CompileOutput {
   /// its tiles by the target's vectors, overriding the options' vector-bits
   /// and vector-registers.
   std::string triple, cpu = "native", features;
-  /// Directory holding libnnapi_runtime.so, to link shared libraries
-  /// against. Empty: $NNAPI_MLIR_RUNTIME_DIR, else the directory of the
-  /// runtime this process has loaded, else ../lib next to the executable.
-  /// The installed CMake package defines NNAPI_MLIR_RUNTIME_DIR for
-  /// targets that link nnapi-mlir::compiler.
-  std::string runtimeDir;
+  /// RUNPATH of a shared library (e.g. "$ORIGIN", for a model shipped
+  /// beside libnnapi_runtime.so). Empty: none; the library names
+  /// libnnapi_runtime.so by soname, which the process that opens the model
+  /// (nnapi-run, the Python package, an app linking the runtime) has loaded.
+  std::string runpath;
   /// Called on each pass manager before it runs ("partition", "host"):
   /// instrumentation, IR printing, crash reproducers.
   std::function<LogicalResult(PassManager &, llvm::StringRef stage)>

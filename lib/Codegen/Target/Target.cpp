@@ -16,6 +16,12 @@ using namespace llvm;
 
 namespace mlir::nnapi {
 
+StringRef genericCPU(const Triple &triple) {
+  if (triple.isX86())
+    return triple.isArch64Bit() ? "x86-64" : "i686";
+  return "generic";
+}
+
 Expected<HostTarget> createHostTarget(StringRef tripleName, StringRef cpu,
                                       StringRef features) {
   // LLVM's target registry takes no lock: register once, even when
@@ -30,17 +36,22 @@ Expected<HostTarget> createHostTarget(StringRef tripleName, StringRef cpu,
   HostTarget t;
   std::string host = sys::getDefaultTargetTriple();
   t.triple = tripleName.empty() ? host : Triple::normalize(tripleName);
-  bool native = cpu.empty() || cpu == "native";
-  if (native && Triple(t.triple).getArch() != Triple(host).getArch())
-    return createStringError(inconvertibleErrorCode(),
-                             "--mcpu=native needs the host's architecture; "
-                             "name a CPU for '" + t.triple + "'");
   std::string error;
   const Target *target = TargetRegistry::lookupTarget(t.triple, error);
   if (!target)
     return createStringError(inconvertibleErrorCode(),
                              "no target for '" + t.triple + "': " + error);
-  t.cpu = native ? sys::getHostCPUName().str() : cpu.str();
+  // "native" means this machine only for this machine's architecture; for
+  // another one it means that architecture's baseline CPU, which every
+  // device of it runs (AArch64: ARMv8-A with NEON).
+  bool native = cpu.empty() || cpu == "native";
+  bool foreign = Triple(t.triple).getArch() != Triple(host).getArch();
+  if (native && foreign) {
+    t.cpu = genericCPU(Triple(t.triple));
+    native = false;
+  } else {
+    t.cpu = native ? sys::getHostCPUName().str() : cpu.str();
+  }
   SubtargetFeatures all;
   if (native) {
     StringMap<bool> hostFeatures = sys::getHostCPUFeatures();
