@@ -347,6 +347,51 @@ PYBIND11_MODULE(_nnapi_mlir, m) {
   });
   m.def("reset_stats", &nnapi_rt_reset_stats);
   m.def("set_quiet", [](bool quiet) { nnapi_rt_set_quiet(quiet); });
+  m.def("set_option", [](const std::string &name,
+                         std::optional<std::string> value) {
+    if (nnapi_rt_set_option(name.c_str(), value ? value->c_str() : nullptr) !=
+        NNAPI_RT_OK)
+      throw py::value_error(nnapi_rt_last_error());
+  });
+  m.def("devices", []() {
+    int32_t n = nnapi_rt_device_count();
+    if (n < 0)
+      throw ModelFailure{nnapi_rt_last_error()};
+    py::list list;
+    for (int32_t i = 0; i < n; ++i) {
+      nnapi_rt_device_info d;
+      if (nnapi_rt_get_device_info(i, &d) != NNAPI_RT_OK)
+        throw ModelFailure{nnapi_rt_last_error()};
+      py::dict entry;
+      entry["name"] = std::string(d.name);
+      entry["version"] = std::string(d.version);
+      entry["type"] = d.type;
+      entry["feature_level"] = d.featureLevel;
+      entry["preference"] = d.preference;
+      list.append(entry);
+    }
+    return list;
+  });
+  m.def("partitions", []() {
+    py::list list;
+    for (int32_t i = 0, n = nnapi_rt_partition_count(); i < n; ++i) {
+      nnapi_rt_partition_info p;
+      if (nnapi_rt_get_partition_info(i, &p) != NNAPI_RT_OK)
+        continue;
+      py::dict entry;
+      entry["device"] = std::string(p.device);
+      entry["error"] = std::string(p.error);
+      entry["feature_level"] = p.featureLevel;
+      entry["burst"] = bool(p.burst);
+      entry["cached"] = bool(p.cached);
+      entry["executions"] = p.executions;
+      entry["timed_executions"] = p.timedExecutions;
+      entry["hardware_ns"] = p.hardwareNs;
+      entry["driver_ns"] = p.driverNs;
+      list.append(entry);
+    }
+    return list;
+  });
 
   py::class_<Model>(m, "_Model")
       .def(py::init<const std::string &>())

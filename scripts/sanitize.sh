@@ -31,7 +31,7 @@ cmake --build "$root/build-tsan" -j"$(nproc)" --target nnapi-unittests \
   nnapi-concurrent-runs nnapi-concurrency-model nnapi_faulty nnapi_host
 echo "== ThreadSanitizer: runtime unit tests and 16 threads x 1000 runs"
 (cd "$root/build-tsan" && ctest --output-on-failure \
-  -R '^(Runtime\.|concurrent-runs$)')
+  -R '^(Runtime\.|Devices\.|concurrent-runs$)')
 
 configure "$root/build-asan" address,undefined
 cmake --build "$root/build-asan" -j"$(nproc)"
@@ -39,11 +39,12 @@ echo "sanitizer builds took $(( $(date +%s) - start )) s"
 cd "$root/build-asan"
 # LeakSanitizer's tracer (GCC 12's libasan) dies of SIGSEGV stopping some
 # multi-threaded test processes at exit ("Tracer caught signal 11"), so leaks
-# are checked in the single-threaded processes: every corpus replay and the
-# fault sweep's nnapi-run runs. Then everything runs without leak checks.
-echo "== AddressSanitizer + UBSan + LeakSanitizer: corpus replays, fault sweep"
+# are checked in the single-threaded processes: every corpus replay, the
+# fault sweep's nnapi-run runs and the device tests (1,000 burst calls among
+# them). Then everything runs without leak checks.
+echo "== AddressSanitizer + UBSan + LeakSanitizer: corpus replays, fault sweep, devices"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-  ctest --output-on-failure -j"$(nproc)" -R '^(fuzz-replay|fault-sweep)'
+  ctest --output-on-failure -j"$(nproc)" -R '^(fuzz-replay|fault-sweep|Devices\.)'
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer: all tests"
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
   ctest --output-on-failure -j"$(nproc)"

@@ -168,7 +168,9 @@ TEST_F(Runtime, InjectedDriverFailureNamesTheCallAndCode) {
   setNNAPIFunctionTableForTesting(&table);
   EXPECT_EQ(run(blob), NNAPI_RT_NNAPI_ERROR);
   EXPECT_STREQ(nnapi_rt_last_error(),
-               "ANeuralNetworksCompilation_finish failed with OP_FAILED (5)");
+               "no NNAPI device runs this partition: device "
+               "'nnapi-mlir-host': ANeuralNetworksCompilation_finish failed "
+               "with OP_FAILED (5)");
   // The failure is remembered: the partition is not rebuilt on every call.
   EXPECT_EQ(run(blob), NNAPI_RT_NNAPI_ERROR);
 }
@@ -183,9 +185,10 @@ TEST(RuntimeNames, StatusAndResultCodes) {
 } // namespace
 
 namespace {
-TEST_F(Runtime, HostLibraryExplainsARejectedCompilation) {
-  // The host library impersonating a device without float32 ADD says so, and
-  // the runtime's error carries its words.
+TEST_F(Runtime, ADeviceWithoutAnOperationIsNamedWithIt) {
+  // The host library impersonating a device without float32 ADD says so
+  // when asked which operations it runs: the partition is not compiled
+  // there, and the error names the device, the operation and its type.
   static NNAPIFunctionTable table;
   std::string error;
   ASSERT_TRUE(loadNNAPILibrary(NNAPI_HOST_LIBRARY, table, error)) << error;
@@ -196,9 +199,8 @@ TEST_F(Runtime, HostLibraryExplainsARejectedCompilation) {
   setNNAPIFunctionTableForTesting(&table);
   EXPECT_EQ(run(blob), NNAPI_RT_NNAPI_ERROR);
   EXPECT_STREQ(nnapi_rt_last_error(),
-               "ANeuralNetworksCompilation_finish failed with BAD_DATA (4): "
-               "operation 0: device 'npu' does not support ADD on float32 (it "
-               "would with float32 relaxed to float16)");
+               "no NNAPI device runs this partition: device 'npu' does not "
+               "run operation 0 (ADD on TENSOR_FLOAT32)");
   setProfile(nullptr);
 }
 } // namespace

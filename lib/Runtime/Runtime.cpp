@@ -3,6 +3,7 @@
 #include "nnapi-mlir/Runtime/Runtime.h"
 #include "nnapi-mlir/Runtime/BlobFormat.h"
 #include "nnapi-mlir/Runtime/NNAPILoader.h"
+#include "nnapi-mlir/Support/Sha256.h"
 
 #include <algorithm>
 #include <atomic>
@@ -17,9 +18,11 @@
 
 #include <dlfcn.h>
 
+#include "Devices.h"
 #include "Internal.h"
 
 using namespace nnapi_mlir;
+using namespace nnapi_mlir::runtime;
 
 namespace {
 thread_local std::string lastError;
@@ -58,8 +61,22 @@ struct Partition {
   int64_t size = 0;
   std::vector<uint8_t> head;
   blob::Model model;
+  Sha256::Digest digest{}; ///< Of the whole blob: the cache token's base.
+  uint64_t sequence = 0;    ///< Creation order, for nnapi_rt_get_partition_info.
   ANeuralNetworksModel *nnModel = nullptr;
   ANeuralNetworksCompilation *compilation = nullptr;
+  /// The device it was compiled for (empty: the library's choice, for
+  /// libraries without the device API) and its feature level.
+  std::string device;
+  unsigned deviceLevel = 0;
+  bool cached = false; ///< Compiled with a cache directory.
+  bool timing = false; ///< Executions measure their durations.
+  /// One burst per partition (feature level 5 devices); a burst serves one
+  /// computation at a time, so a call that finds it busy computes without.
+  ANeuralNetworksBurst *burst = nullptr;
+  std::mutex burstMutex;
+  std::atomic<uint64_t> executions{0}, timedExecutions{0}, hardwareNs{0},
+      driverNs{0};
   int32_t setupStatus = NNAPI_RT_OK;
   std::string setupError;
   std::vector<uint64_t> inputBytes, outputBytes;
@@ -79,6 +96,8 @@ struct Partition {
     const NNAPIFunctionTable &fn = library->functions();
     if (reusable && fn.ANeuralNetworksExecution_free)
       fn.ANeuralNetworksExecution_free(reusable);
+    if (burst && fn.ANeuralNetworksBurst_free)
+      fn.ANeuralNetworksBurst_free(burst);
     if (compilation && fn.ANeuralNetworksCompilation_free)
       fn.ANeuralNetworksCompilation_free(compilation);
     if (nnModel && fn.ANeuralNetworksModel_free)
@@ -100,10 +119,18 @@ struct State {
   std::string libraryPath;
   int32_t mode = -1;
   int32_t quiet = -1;
+  /// nnapi_rt_set_option's values, the names the caller set (the
+  /// environment fills in the others when the library is loaded), and the
+  /// library's devices.
+  Options options;
+  std::vector<std::string> optionsSet;
+  std::vector<DeviceInfo> devices;
+  uint64_t nextSequence = 0;
   std::atomic<uint64_t> nnapiExecutions{0}, failedExecutions{0};
 
   void dropLibrary() {
     partitions.clear();
+    devices.clear();
     library.reset();
     libraryTried = false;
     libraryReported = false;
@@ -129,8 +156,158 @@ std::string describeCall(const NNAPIFunctionTable &fn, const char *function,
   return text;
 }
 
+/// Compiles `p.nnModel` for `device` (null: the library's own choice,
+/// ANeuralNetworksCompilation_create) with the options; on failure `why`
+/// says which call failed and nothing is kept.
+int32_t compileFor(const NNAPIFunctionTable &fn, const Options &o,
+                   Partition &p, const DeviceInfo *device, std::string &why) {
+  ANeuralNetworksCompilation *c = nullptr;
+  int rc = device ? fn.ANeuralNetworksCompilation_createForDevices(
+                        p.nnModel, &device->handle, 1, &c)
+                  : fn.ANeuralNetworksCompilation_create(p.nnModel, &c);
+  if (rc != ANEURALNETWORKS_NO_ERROR) {
+    why = describeCall(fn,
+                       device ? "ANeuralNetworksCompilation_createForDevices"
+                              : "ANeuralNetworksCompilation_create",
+                       rc);
+    return NNAPI_RT_NNAPI_ERROR;
+  }
+  const char *call = "ANeuralNetworksCompilation_setPreference";
+  rc = fn.ANeuralNetworksCompilation_setPreference(c, o.preference);
+  // Priorities are a feature level 4 call on a one-device compilation.
+  if (rc == ANEURALNETWORKS_NO_ERROR && device &&
+      device->featureLevel >= 4 && fn.ANeuralNetworksCompilation_setPriority) {
+    call = "ANeuralNetworksCompilation_setPriority";
+    rc = fn.ANeuralNetworksCompilation_setPriority(c, o.priority);
+  }
+  bool cached = rc == ANEURALNETWORKS_NO_ERROR && device &&
+                !o.cacheDir.empty() && fn.ANeuralNetworksCompilation_setCaching;
+  if (cached) {
+    // The token covers everything that shapes the compiled model: the blob
+    // (operands, values, operations, relaxation), the device and its driver
+    // version, the options, and this runtime's way of building models.
+    Sha256 h;
+    h.update(p.digest.data(), p.digest.size());
+    h.update(device->name).update(device->version);
+    int32_t knobs[] = {int32_t(device->featureLevel), o.preference,
+                       o.priority};
+    h.update(knobs, sizeof knobs);
+    h.update(std::string("nnapi-mlir runtime, cache token 1"));
+    Sha256::Digest token = h.finish();
+    call = "ANeuralNetworksCompilation_setCaching";
+    rc = fn.ANeuralNetworksCompilation_setCaching(c, o.cacheDir.c_str(),
+                                                  token.data());
+  }
+  if (rc == ANEURALNETWORKS_NO_ERROR) {
+    call = "ANeuralNetworksCompilation_finish";
+    rc = fn.ANeuralNetworksCompilation_finish(c);
+  }
+  if (rc != ANEURALNETWORKS_NO_ERROR) {
+    why = describeCall(fn, call, rc);
+    fn.ANeuralNetworksCompilation_free(c);
+    return NNAPI_RT_NNAPI_ERROR;
+  }
+  p.compilation = c;
+  p.cached = cached;
+  if (device) {
+    p.device = device->name;
+    p.deviceLevel = device->featureLevel;
+  }
+  return NNAPI_RT_OK;
+}
+
+/// Why `device` cannot take `p`, or "" if it may: its feature level, or an
+/// operation it does not run.
+std::string deviceRefusal(const NNAPIFunctionTable &fn, const Partition &p,
+                          const DeviceInfo &device) {
+  std::string who = "device '" + device.name + "'";
+  if (device.featureLevel < p.model.featureLevel)
+    return who + " has feature level " + std::to_string(device.featureLevel) +
+           ", the partition needs " + std::to_string(p.model.featureLevel);
+  size_t n = p.model.operations.size();
+  std::unique_ptr<bool[]> supported(new bool[n ? n : 1]());
+  int rc = fn.ANeuralNetworksModel_getSupportedOperationsForDevices(
+      p.nnModel, &device.handle, 1, supported.get());
+  if (rc != ANEURALNETWORKS_NO_ERROR)
+    return who + ": " +
+           describeCall(fn, "ANeuralNetworksModel_getSupportedOperationsForDevices",
+                        rc);
+  size_t missing = 0, first = n;
+  for (size_t i = 0; i < n; ++i)
+    if (!supported[i]) {
+      ++missing;
+      first = std::min(first, i);
+    }
+  if (!missing)
+    return "";
+  const blob::Operation &op = p.model.operations[first];
+  const char *name = nnapi_mlir::operationName(op.opcode);
+  std::string on;
+  if (!op.inputs.empty())
+    if (const char *type =
+            blob::operandTypeName(p.model.operands[op.inputs[0]].type))
+      on = std::string(" on ") + type;
+  return who + " does not run operation " + std::to_string(first) + " (" +
+         (name ? name : "?") + on + ")" +
+         (missing > 1 ? " and " + std::to_string(missing - 1) + " more" : "");
+}
+
+/// Compiles the partition's model on the most preferred device that runs
+/// all of it, or fails with every candidate's reason.
+int32_t compilePartition(State &s, Partition &p) {
+  const NNAPIFunctionTable &fn = p.library->functions();
+  const Options &o = s.options;
+  std::string why;
+  if (!hasDeviceAPI(fn)) {
+    if (!o.devices.empty())
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "devices '" + o.devicesText +
+                          "' cannot be chosen: this NNAPI library has no "
+                          "device API (it predates feature level 3)");
+    if (compileFor(fn, o, p, nullptr, why))
+      return failWith(NNAPI_RT_NNAPI_ERROR, why);
+    return NNAPI_RT_OK;
+  }
+  std::vector<size_t> order = candidateDevices(s.devices, o);
+  if (order.empty()) {
+    std::string list;
+    for (const DeviceInfo &d : s.devices)
+      list += (list.empty() ? "" : ", ") + d.name + " (" +
+              deviceTypeName(d.type) + ")";
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    "no NNAPI device may run partitions (devices: " + list +
+                        (o.devices.empty()
+                             ? "; nnapi-reference only when named"
+                             : "; chosen by '" + o.devicesText + "'") +
+                        ")");
+  }
+  std::string reasons;
+  for (size_t index : order) {
+    const DeviceInfo &d = s.devices[index];
+    std::string refusal = deviceRefusal(fn, p, d);
+    if (refusal.empty() && compileFor(fn, o, p, &d, why) == NNAPI_RT_OK)
+      break;
+    reasons += (reasons.empty() ? "" : "; ") +
+               (refusal.empty() ? "device '" + d.name + "': " + why : refusal);
+  }
+  if (!p.compilation)
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    "no NNAPI device runs this partition: " + reasons);
+  // Durations are measured on one-device compilations only (NNAPI's rule).
+  p.timing = o.timing && fn.ANeuralNetworksExecution_setMeasureTiming &&
+             fn.ANeuralNetworksExecution_getDuration;
+  // Bursts save a driver round trip per call on feature level 5 devices;
+  // without one (refused, or an older device) executions run alone.
+  if (o.bursts && p.deviceLevel >= 5 && fn.ANeuralNetworksBurst_create &&
+      fn.ANeuralNetworksBurst_free && fn.ANeuralNetworksExecution_burstCompute &&
+      fn.ANeuralNetworksBurst_create(p.compilation, &p.burst) !=
+          ANEURALNETWORKS_NO_ERROR)
+    p.burst = nullptr;
+  return NNAPI_RT_OK;
+}
+
 /// Builds and compiles the NNAPI model of a parsed blob.
-int32_t buildPartition(Partition &p) {
+int32_t buildPartition(State &s, Partition &p) {
   const NNAPIFunctionTable &fn = p.library->functions();
   const blob::Model &m = p.model;
   int rc = fn.ANeuralNetworksModel_create(&p.nnModel);
@@ -195,20 +372,8 @@ int32_t buildPartition(Partition &p) {
   if (rc != ANEURALNETWORKS_NO_ERROR)
     return failWith(NNAPI_RT_NNAPI_ERROR,
                     describeCall(fn, "ANeuralNetworksModel_finish", rc));
-  rc = fn.ANeuralNetworksCompilation_create(p.nnModel, &p.compilation);
-  if (rc != ANEURALNETWORKS_NO_ERROR)
-    return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall(fn, "ANeuralNetworksCompilation_create", rc));
-  rc = fn.ANeuralNetworksCompilation_setPreference(
-      p.compilation, ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER);
-  if (rc != ANEURALNETWORKS_NO_ERROR)
-    return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall(fn, "ANeuralNetworksCompilation_setPreference",
-                                 rc));
-  rc = fn.ANeuralNetworksCompilation_finish(p.compilation);
-  if (rc != ANEURALNETWORKS_NO_ERROR)
-    return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall(fn, "ANeuralNetworksCompilation_finish", rc));
+  if (int32_t status = compilePartition(s, p))
+    return status;
   for (uint32_t idx : m.inputs) {
     uint64_t bytes = 0;
     blob::operandByteSize(m.operands[idx], bytes);
@@ -237,6 +402,12 @@ int32_t ensureLibrary(State &s) {
       if (!loadNNAPILibrary(path, library->table, s.libraryError))
         s.libraryStatus = NNAPI_RT_LIBRARY_UNAVAILABLE;
     }
+    if (s.libraryStatus == NNAPI_RT_OK &&
+        !applyEnvironment(s.options, s.optionsSet, s.libraryError))
+      s.libraryStatus = NNAPI_RT_INVALID_ARGUMENT;
+    if (s.libraryStatus == NNAPI_RT_OK &&
+        !enumerateDevices(library->functions(), s.devices, s.libraryError))
+      s.libraryStatus = NNAPI_RT_NNAPI_ERROR;
     if (s.libraryStatus == NNAPI_RT_OK)
       s.library = std::move(library);
   }
@@ -255,12 +426,14 @@ int32_t getPartition(State &s, const uint8_t *blobBytes, int64_t blobSize,
     p->size = blobSize;
     p->head.assign(blobBytes,
                    blobBytes + std::min<int64_t>(blobSize, Partition::kHeadBytes));
+    p->sequence = s.nextSequence++;
     std::string error;
     if (!blob::read(blobBytes, static_cast<size_t>(blobSize), p->model,
                     error)) {
       p->setupStatus = NNAPI_RT_INVALID_BLOB;
       p->setupError = "invalid NNAPI model blob: " + error;
-    } else if (int32_t st = buildPartition(*p)) {
+    } else if (p->digest = Sha256().update(blobBytes, size_t(blobSize)).finish();
+               int32_t st = buildPartition(s, *p)) {
       p->setupStatus = st;
       p->setupError = lastError;
     }
@@ -295,9 +468,20 @@ int32_t bindExecution(const NNAPIFunctionTable &fn, Partition &p,
   return NNAPI_RT_OK;
 }
 
-/// Computes a bound execution, synchronously where the library can.
-int32_t computeExecution(const NNAPIFunctionTable &fn,
-                         ANeuralNetworksExecution *exec) {
+/// Computes a bound execution once (see computeExecution).
+int32_t computeOnce(const NNAPIFunctionTable &fn, Partition &p,
+                    ANeuralNetworksExecution *exec) {
+  if (p.burst) {
+    std::unique_lock<std::mutex> lock(p.burstMutex, std::try_to_lock);
+    if (lock.owns_lock()) {
+      int rc = fn.ANeuralNetworksExecution_burstCompute(exec, p.burst);
+      if (rc != ANEURALNETWORKS_NO_ERROR)
+        return failWith(
+            NNAPI_RT_NNAPI_ERROR,
+            describeCall(fn, "ANeuralNetworksExecution_burstCompute", rc));
+      return NNAPI_RT_OK;
+    }
+  }
   if (fn.ANeuralNetworksExecution_compute) {
     int rc = fn.ANeuralNetworksExecution_compute(exec);
     if (rc != ANEURALNETWORKS_NO_ERROR)
@@ -317,6 +501,30 @@ int32_t computeExecution(const NNAPIFunctionTable &fn,
                     describeCall(fn, "ANeuralNetworksEvent_wait", rc));
   return NNAPI_RT_OK;
 }
+
+/// Computes a bound execution: through the partition's burst when it has
+/// one that is free, else synchronously where the library can. Adds the
+/// durations the driver measured to the partition's.
+int32_t computeExecution(const NNAPIFunctionTable &fn, Partition &p,
+                         ANeuralNetworksExecution *exec) {
+  int32_t status = computeOnce(fn, p, exec);
+  if (status != NNAPI_RT_OK || !p.timing)
+    return status;
+  uint64_t hardware = UINT64_MAX, driver = UINT64_MAX;
+  if (fn.ANeuralNetworksExecution_getDuration(
+          exec, ANEURALNETWORKS_DURATION_ON_HARDWARE, &hardware) ==
+          ANEURALNETWORKS_NO_ERROR &&
+      fn.ANeuralNetworksExecution_getDuration(
+          exec, ANEURALNETWORKS_DURATION_IN_DRIVER, &driver) ==
+          ANEURALNETWORKS_NO_ERROR &&
+      hardware != UINT64_MAX && driver != UINT64_MAX) {
+    ++p.timedExecutions;
+    p.hardwareNs += hardware;
+    p.driverNs += driver;
+  }
+  return status;
+}
+
 
 int32_t runPartition(Partition &p, int64_t numInputs, void *const *inputs,
                      int64_t numOutputs, void *const *outputs) {
@@ -343,7 +551,7 @@ int32_t runPartition(Partition &p, int64_t numInputs, void *const *inputs,
   if (reuse && p.reusable &&
       std::equal(p.boundInputs.begin(), p.boundInputs.end(), inputs) &&
       std::equal(p.boundOutputs.begin(), p.boundOutputs.end(), outputs)) {
-    int32_t status = computeExecution(fn, p.reusable);
+    int32_t status = computeExecution(fn, p, p.reusable);
     if (status != NNAPI_RT_OK) {
       fn.ANeuralNetworksExecution_free(p.reusable);
       p.reusable = nullptr;
@@ -361,8 +569,15 @@ int32_t runPartition(Partition &p, int64_t numInputs, void *const *inputs,
   bool keep = reuse && fn.ANeuralNetworksExecution_setReusable(exec, true) ==
                            ANEURALNETWORKS_NO_ERROR;
   int32_t status = bindExecution(fn, p, exec, inputs, outputs);
+  if (status == NNAPI_RT_OK && p.timing) {
+    rc = fn.ANeuralNetworksExecution_setMeasureTiming(exec, true);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+      status = failWith(
+          NNAPI_RT_NNAPI_ERROR,
+          describeCall(fn, "ANeuralNetworksExecution_setMeasureTiming", rc));
+  }
   if (status == NNAPI_RT_OK)
-    status = computeExecution(fn, exec);
+    status = computeExecution(fn, p, exec);
   if (!keep || status != NNAPI_RT_OK) {
     fn.ANeuralNetworksExecution_free(exec);
     return status;
@@ -381,6 +596,25 @@ bool isQuiet(State &s) {
     s.quiet = env && *env && std::strcmp(env, "0") != 0;
   }
   return s.quiet;
+}
+
+/// Copies `text` into a fixed-size field, cut to fit and terminated.
+template <size_t N>
+void copyField(char (&field)[N], const std::string &text) {
+  size_t n = std::min(text.size(), N - 1);
+  std::memcpy(field, text.data(), n);
+  field[n] = '\0';
+}
+
+/// The cached partitions in the order they were first run.
+std::vector<std::shared_ptr<Partition>> partitionsInOrder(State &s) {
+  std::vector<std::shared_ptr<Partition>> list;
+  for (const auto &entry : s.partitions)
+    list.push_back(entry.second);
+  std::sort(list.begin(), list.end(), [](const auto &a, const auto &b) {
+    return a->sequence < b->sequence;
+  });
+  return list;
 }
 
 } // namespace
@@ -407,6 +641,7 @@ int32_t nnapi_rt_execute(const uint8_t *blobBytes, int64_t blobSize,
   if (status == NNAPI_RT_OK)
     status = runPartition(*p, numInputs, inputs, numOutputs, outputs);
   if (status == NNAPI_RT_OK) {
+    ++p->executions;
     ++s.nnapiExecutions;
     return status;
   }
@@ -497,6 +732,82 @@ void nnapi_rt_reset(void) {
 void nnapi_rt_set_quiet(int32_t quiet) {
   std::lock_guard<std::mutex> lock(state().mutex);
   state().quiet = quiet ? 1 : 0;
+}
+
+int32_t nnapi_rt_set_option(const char *name, const char *value) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  std::string error;
+  if (!setOption(s.options, name, value, error))
+    return failWith(NNAPI_RT_INVALID_ARGUMENT, error);
+  if (std::find(s.optionsSet.begin(), s.optionsSet.end(), name) ==
+      s.optionsSet.end())
+    s.optionsSet.push_back(name);
+  // Partitions were compiled with the old value; the library stays.
+  s.partitions.clear();
+  return NNAPI_RT_OK;
+}
+
+int32_t nnapi_rt_device_count(void) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (int32_t status = ensureLibrary(s))
+    return -status;
+  return int32_t(s.devices.size());
+}
+
+int32_t nnapi_rt_get_device_info(int32_t index, nnapi_rt_device_info *info) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!info)
+    return failWith(NNAPI_RT_INVALID_ARGUMENT, "info is null");
+  if (int32_t status = ensureLibrary(s))
+    return status;
+  if (index < 0 || size_t(index) >= s.devices.size())
+    return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                    "device index " + std::to_string(index) + " out of range (" +
+                        std::to_string(s.devices.size()) + " devices)");
+  const DeviceInfo &d = s.devices[size_t(index)];
+  copyField(info->name, d.name);
+  copyField(info->version, d.version);
+  info->type = d.type;
+  info->featureLevel = int32_t(d.featureLevel);
+  std::vector<size_t> order = candidateDevices(s.devices, s.options);
+  auto it = std::find(order.begin(), order.end(), size_t(index));
+  info->preference = it == order.end() ? -1 : int32_t(it - order.begin());
+  return NNAPI_RT_OK;
+}
+
+int32_t nnapi_rt_partition_count(void) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return int32_t(s.partitions.size());
+}
+
+int32_t nnapi_rt_get_partition_info(int32_t index,
+                                    nnapi_rt_partition_info *info) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!info)
+    return failWith(NNAPI_RT_INVALID_ARGUMENT, "info is null");
+  std::vector<std::shared_ptr<Partition>> list = partitionsInOrder(s);
+  if (index < 0 || size_t(index) >= list.size())
+    return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                    "partition index " + std::to_string(index) +
+                        " out of range (" + std::to_string(list.size()) +
+                        " partitions)");
+  const Partition &p = *list[size_t(index)];
+  copyField(info->device, p.device);
+  copyField(info->error, p.setupError);
+  info->status = p.setupStatus;
+  info->featureLevel = int32_t(p.model.featureLevel);
+  info->burst = p.burst != nullptr;
+  info->cached = p.cached;
+  info->executions = p.executions;
+  info->timedExecutions = p.timedExecutions;
+  info->hardwareNs = p.hardwareNs;
+  info->driverNs = p.driverNs;
+  return NNAPI_RT_OK;
 }
 
 } // extern "C"

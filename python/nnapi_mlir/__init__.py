@@ -381,3 +381,53 @@ def runtime_stats(reset=False):
     if reset:
         _nnapi_mlir.reset_stats()
     return stats
+
+
+_DEVICE_TYPES = {0: "unknown", 1: "other", 2: "cpu", 3: "gpu", 4: "accelerator"}
+
+
+def configure(**options):
+    """Sets runtime options (Runtime.h's nnapi_rt_set_option; None restores
+    the default):
+
+    devices     "npu,gpu,-nnapi-reference": device names or types
+                (accelerator, gpu, cpu, other) that may run partitions, most
+                preferred first; "-" excludes. Default: all but NNAPI's CPU
+                reference device, accelerators first.
+    cache_dir   an existing directory for the drivers' compilation caches
+    preference  "fast-single-answer", "sustained-speed" or "low-power"
+    priority    "low", "medium" or "high"
+    bursts      False: no bursts (default True on feature level 5 devices)
+    timing      True: drivers measure each execution (partitions())
+
+    Compiled partitions are dropped, so the next run compiles with the new
+    values. Raises ValueError (InputError) for an unknown option or value."""
+    for name, value in options.items():
+        if isinstance(value, bool):
+            value = "1" if value else "0"
+        elif isinstance(value, (list, tuple)):
+            value = ",".join(value)
+        elif value is not None:
+            value = _os.fspath(value) if name == "cache_dir" else str(value)
+        try:
+            _nnapi_mlir.set_option(name, value)
+        except ValueError as e:
+            raise InputError(str(e)) from None
+
+
+def devices():
+    """The NNAPI library's devices: dicts with name, version, type
+    ("accelerator", "gpu", "cpu", ...), feature_level and preference (place
+    among the candidates for partitions, -1 if not one)."""
+    result = _nnapi_mlir.devices()
+    for d in result:
+        d["type"] = _DEVICE_TYPES.get(d["type"], "unknown")
+    return result
+
+
+def partitions():
+    """What became of each partition run so far: dicts with device (""
+    when it ran its host copy), error (why), feature_level, burst, cached,
+    executions, and with timing on, timed_executions, hardware_ns and
+    driver_ns (sums)."""
+    return _nnapi_mlir.partitions()

@@ -344,3 +344,47 @@ def test_closed_model(cnn_so):
         (y,) = model.run(np.zeros((1, 3, 32, 32), np.float32))
     with pytest.raises(nnapi_mlir.ModelError, match="was closed"):
         model.run(np.zeros((1, 3, 32, 32), np.float32))
+
+
+# --- devices, runtime options, other targets --------------------------------
+
+def test_devices_and_runtime_options(cnn_so, tmp_path):
+    path, _ = cnn_so
+    devices = nnapi_mlir.devices()
+    assert [d["name"] for d in devices] == ["nnapi-mlir-host"]
+    assert devices[0]["type"] == "cpu" and devices[0]["preference"] == 0
+    model = nnapi_mlir.load(path)
+    x = np.load(EXAMPLES / "onnx" / "cnn_input.npy")
+    expected = np.load(EXAMPLES / "onnx" / "cnn_expected.npy")
+    try:
+        nnapi_mlir.configure(devices=["nnapi-mlir-host"], timing=True,
+                             cache_dir=tmp_path, priority="high")
+        (y,) = model.run(x)
+        np.testing.assert_allclose(y, expected, rtol=1e-4, atol=1e-6)
+        (p,) = nnapi_mlir.partitions()
+        assert p["device"] == "nnapi-mlir-host" and p["error"] == ""
+        assert p["cached"] and p["executions"] == 1
+        assert p["timed_executions"] == 1 and p["hardware_ns"] > 0
+        assert len(list(tmp_path.glob("*.nnapi-host-cache"))) == 1
+        # No such device: the partition runs its host copy, and says why.
+        nnapi_mlir.configure(devices="tpu")
+        (y,) = model.run(x)
+        np.testing.assert_allclose(y, expected, rtol=1e-4, atol=1e-6)
+        (p,) = nnapi_mlir.partitions()
+        assert p["device"] == "" and "no NNAPI device may run" in p["error"]
+        with pytest.raises(nnapi_mlir.InputError,
+                           match="'urgent' is not one of low, medium, high"):
+            nnapi_mlir.configure(priority="urgent")
+        with pytest.raises(nnapi_mlir.InputError,
+                           match="unknown runtime option 'threads'"):
+            nnapi_mlir.configure(threads=2)
+    finally:
+        nnapi_mlir.configure(devices=None, timing=None, cache_dir=None,
+                             priority=None)
+
+
+def test_android_shared_library(tmp_path):
+    out = tmp_path / "model.so"
+    nnapi_mlir.compile(TOSA.encode(), out, target="aarch64-linux-android29")
+    header = out.read_bytes()[:20]
+    assert header[:4] == b"\x7fELF" and header[18] == 0xB7  # AArch64

@@ -23,8 +23,24 @@
 //   --nnapi-library PATH  NNAPI library to dlopen instead of the default
 //   --device-profile PATH make the host NNAPI implementation impersonate the
 //                         device of this profile (NNAPI_MLIR_HOST_PROFILE)
+//   --host-devices LIST   the devices the host NNAPI implementation
+//                         enumerates: comma-separated profile paths, "host",
+//                         "reference" (NNAPI_MLIR_HOST_DEVICES)
+//   --device SPEC         devices that may run partitions, most preferred
+//                         first (the runtime's devices option: names or
+//                         types, "-" excludes; Runtime.h)
+//   --cache-dir DIR       compilation cache directory (cache_dir option)
+//   --preference P        fast-single-answer, sustained-speed, low-power
+//   --priority P          low, medium, high
+//   --no-bursts           compute without bursts (bursts option)
+//   --profile             ask drivers for execution durations; prints them
+//                         per partition at the end
+//   --list-devices        print the NNAPI library's devices and exit
 //   --bench N             N timed runs after one warm-up; prints median_ms=
 //                         and min_ms=
+//
+// After the first run, one line per partition says which device ran it, or
+// why it ran its host copy.
 //
 //===----------------------------------------------------------------------===//
 
@@ -352,6 +368,62 @@ static double peakResidentMiB() {
   return kib < 0 ? -1 : kib / 1024.0;
 }
 
+/// --list-devices: the NNAPI library's devices, and whether each may run
+/// partitions (the devices option).
+static int printDevices() {
+  int32_t count = nnapi_rt_device_count();
+  if (count < 0)
+    return usageError(nnapi_rt_last_error());
+  std::printf("devices=%d\n", count);
+  static const char *const kTypes[] = {"unknown", "other", "cpu", "gpu",
+                                       "accelerator"};
+  for (int32_t i = 0; i < count; ++i) {
+    nnapi_rt_device_info d;
+    if (nnapi_rt_get_device_info(i, &d) != NNAPI_RT_OK)
+      return usageError(nnapi_rt_last_error());
+    std::string use = d.preference < 0
+                          ? "not a candidate"
+                          : "candidate " + std::to_string(d.preference);
+    std::printf("device %d: '%s' %s feature_level=%d version='%s' (%s)\n", i,
+                d.name, d.type >= 0 && d.type <= 4 ? kTypes[d.type] : "?",
+                d.featureLevel, d.version, use.c_str());
+  }
+  return 0;
+}
+
+/// One line per partition run so far: its device (and how it runs there),
+/// or why it ran its host copy; with `timings`, the durations the driver
+/// measured, per execution.
+static void printPartitions(bool timings) {
+  for (int32_t i = 0, n = nnapi_rt_partition_count(); i < n; ++i) {
+    nnapi_rt_partition_info p;
+    if (nnapi_rt_get_partition_info(i, &p) != NNAPI_RT_OK)
+      continue;
+    if (p.status != NNAPI_RT_OK) {
+      std::printf("partition %d: host copy (%s)\n", i, p.error);
+      continue;
+    }
+    if (!timings) {
+      std::printf("partition %d: device '%s'%s%s\n", i, p.device,
+                  p.burst ? " burst" : "", p.cached ? " cached" : "");
+      continue;
+    }
+    if (p.timedExecutions == 0) {
+      std::printf("profile partition %d: device '%s' executions=%llu "
+                  "(no durations from the driver)\n",
+                  i, p.device, (unsigned long long)p.executions);
+      continue;
+    }
+    double runs = double(p.timedExecutions);
+    std::printf("profile partition %d: device '%s' executions=%llu "
+                "timed=%llu hardware_ms=%.6f driver_ms=%.6f\n",
+                i, p.device, (unsigned long long)p.executions,
+                (unsigned long long)p.timedExecutions,
+                double(p.hardwareNs) / runs / 1e6,
+                double(p.driverNs) / runs / 1e6);
+  }
+}
+
 int runMain(int argc, char **argv) {
   std::string modelPath, outputDir, library, testData;
   std::vector<std::string> inputFiles, compileArgs;
@@ -360,6 +432,9 @@ int runMain(int argc, char **argv) {
   bool hostOnly = false, compareHost = false, expectNNAPI = false;
   double rtol = 1e-5, atol = 1e-6;
   int bench = 0;
+  bool profileRuns = false, listDevices = false;
+  // Runtime options (Runtime.h), applied in this order once parsed.
+  std::vector<std::pair<std::string, std::string>> options;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](std::string &out) {
@@ -401,7 +476,37 @@ int runMain(int argc, char **argv) {
         return usageError("--bench needs a count from 1 to 1000000, got '" + v +
                           "'");
       bench = int(n);
-    } else if (a == "--host-only")
+    } else if (a == "--host-devices" && value(v)) {
+      // Profiles are read here too, for the same reason as --device-profile.
+      for (size_t start = 0; start <= v.size();) {
+        size_t comma = std::min(v.find(',', start), v.size());
+        std::string entry = v.substr(start, comma - start);
+        start = comma + 1;
+        profile::DeviceProfile parsed;
+        std::string why;
+        if (entry != "host" && entry != "reference" &&
+            !profile::loadDeviceProfile(entry, parsed, why))
+          return usageError("--host-devices: " +
+                            (entry.empty() ? "empty entry in '" + v + "'"
+                                           : why));
+      }
+      setenv("NNAPI_MLIR_HOST_DEVICES", v.c_str(), 1);
+    } else if (a == "--device" && value(v))
+      options.emplace_back("devices", v);
+    else if (a == "--cache-dir" && value(v))
+      options.emplace_back("cache_dir", v);
+    else if (a == "--preference" && value(v))
+      options.emplace_back("preference", v);
+    else if (a == "--priority" && value(v))
+      options.emplace_back("priority", v);
+    else if (a == "--no-bursts")
+      options.emplace_back("bursts", "0");
+    else if (a == "--profile") {
+      options.emplace_back("timing", "1");
+      profileRuns = true;
+    } else if (a == "--list-devices")
+      listDevices = true;
+    else if (a == "--host-only")
       hostOnly = true;
     else if (a == "--compare-host")
       compareHost = true;
@@ -412,13 +517,23 @@ int runMain(int argc, char **argv) {
                   "[--output-dir DIR] [--host-only] [--compare-host] "
                   "[--rtol X] [--atol Y] [--expect-nnapi] "
                   "[--nnapi-library PATH] [--device-profile PATH] "
-                  "[--test-data DIR] [--compile-arg ARG]... [--bench N]\n");
+                  "[--host-devices LIST] [--device SPEC] [--cache-dir DIR] "
+                  "[--preference P] [--priority P] [--no-bursts] [--profile] "
+                  "[--list-devices] [--test-data DIR] [--compile-arg ARG]... "
+                  "[--bench N]\n");
       return 0;
     } else if (!a.empty() && a[0] != '-' && modelPath.empty())
       modelPath = a;
     else
       return usageError("unknown or incomplete argument '" + a + "'");
   }
+  if (!library.empty())
+    nnapi_rt_set_library_path(library.c_str());
+  for (const auto &[name, given] : options)
+    if (nnapi_rt_set_option(name.c_str(), given.c_str()) != NNAPI_RT_OK)
+      return usageError(nnapi_rt_last_error());
+  if (listDevices)
+    return printDevices();
   if (modelPath.empty())
     return usageError("no model given (nnapi-run MODEL.so ...)");
   auto endsWith = [](const std::string &s, const char *suffix) {
@@ -576,8 +691,6 @@ int runMain(int argc, char **argv) {
     outPtrs.push_back(outputs[i].data());
   }
 
-  if (!library.empty())
-    nnapi_rt_set_library_path(library.c_str());
   // NNAPI_MLIR_MODE=host in the environment means --host-only.
   if (nnapi_rt_get_mode() == NNAPI_RT_MODE_HOST_ONLY)
     hostOnly = true;
@@ -589,6 +702,8 @@ int runMain(int argc, char **argv) {
   std::printf("partitions=%d nnapi_executions=%llu host_fallbacks=%llu\n",
               sig.partitions, (unsigned long long)onNNAPI,
               (unsigned long long)(hostOnly ? 0 : failed));
+  if (!hostOnly)
+    printPartitions(/*timings=*/false);
   int status = 0;
   if (expectNNAPI && hostOnly) {
     std::fprintf(stderr, "nnapi-run: error: --expect-nnapi: the run is "
@@ -682,6 +797,8 @@ int runMain(int argc, char **argv) {
     std::printf("bench: runs=%d median_ms=%.6f min_ms=%.6f peak_rss_mb=%.1f\n",
                 bench, median, ms.front(), peakResidentMiB());
   }
+  if (profileRuns && !hostOnly)
+    printPartitions(/*timings=*/true);
   return status;
 }
 

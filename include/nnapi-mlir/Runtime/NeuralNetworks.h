@@ -88,7 +88,24 @@ enum {
   ANEURALNETWORKS_DEAD_OBJECT = 14,
 };
 
-enum { ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES = 128 };
+enum {
+  ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES = 128,
+  ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN = 32,
+};
+
+enum {
+  ANEURALNETWORKS_PRIORITY_LOW = 90,
+  ANEURALNETWORKS_PRIORITY_MEDIUM = 100,
+  ANEURALNETWORKS_PRIORITY_HIGH = 110,
+  ANEURALNETWORKS_PRIORITY_DEFAULT = ANEURALNETWORKS_PRIORITY_MEDIUM,
+};
+
+enum {
+  ANEURALNETWORKS_DURATION_ON_HARDWARE = 0,
+  ANEURALNETWORKS_DURATION_IN_DRIVER = 1,
+  ANEURALNETWORKS_FENCED_DURATION_ON_HARDWARE = 2,
+  ANEURALNETWORKS_FENCED_DURATION_IN_DRIVER = 3,
+};
 
 /* Values returned by ANeuralNetworksDevice_getFeatureLevel per feature level. */
 enum {
@@ -115,6 +132,7 @@ typedef struct ANeuralNetworksCompilation ANeuralNetworksCompilation;
 typedef struct ANeuralNetworksExecution ANeuralNetworksExecution;
 typedef struct ANeuralNetworksEvent ANeuralNetworksEvent;
 typedef struct ANeuralNetworksDevice ANeuralNetworksDevice;
+typedef struct ANeuralNetworksBurst ANeuralNetworksBurst;
 
 /* X(name, return type, parameter list, argument list): every function the
    runtime loads; the argument list forwards a call (test doubles wrap them). */
@@ -202,7 +220,28 @@ typedef struct ANeuralNetworksDevice ANeuralNetworksDevice;
   X(ANeuralNetworks_getRuntimeFeatureLevel, int64_t, (void), ())               \
   X(ANeuralNetworksExecution_setReusable, int,                                 \
     (ANeuralNetworksExecution * execution, bool reusable),                     \
-    (execution, reusable))
+    (execution, reusable))                                                     \
+  X(ANeuralNetworksCompilation_setCaching, int,                                \
+    (ANeuralNetworksCompilation * compilation, const char *cacheDir,           \
+     const uint8_t *token),                                                    \
+    (compilation, cacheDir, token))                                            \
+  X(ANeuralNetworksCompilation_setPriority, int,                               \
+    (ANeuralNetworksCompilation * compilation, int priority),                  \
+    (compilation, priority))                                                   \
+  X(ANeuralNetworksBurst_create, int,                                          \
+    (ANeuralNetworksCompilation * compilation, ANeuralNetworksBurst * *burst), \
+    (compilation, burst))                                                      \
+  X(ANeuralNetworksBurst_free, void, (ANeuralNetworksBurst * burst), (burst))  \
+  X(ANeuralNetworksExecution_burstCompute, int,                                \
+    (ANeuralNetworksExecution * execution, ANeuralNetworksBurst * burst),      \
+    (execution, burst))                                                        \
+  X(ANeuralNetworksExecution_setMeasureTiming, int,                            \
+    (ANeuralNetworksExecution * execution, bool measure),                      \
+    (execution, measure))                                                      \
+  X(ANeuralNetworksExecution_getDuration, int,                                 \
+    (const ANeuralNetworksExecution *execution, int32_t durationCode,          \
+     uint64_t *duration),                                                      \
+    (execution, durationCode, duration))
 
 #define NNAPI_MLIR_DECLARE(name, ret, params, args) ret name params;
 NNAPI_MLIR_FOR_EACH_FUNCTION(NNAPI_MLIR_DECLARE)

@@ -74,6 +74,65 @@ void nnapi_rt_reset(void);
  * stderr. By default the first failure of each partition is reported once. */
 void nnapi_rt_set_quiet(int32_t quiet);
 
+/* Runtime options, by name; `value` NULL restores the default. Each has an
+ * environment variable, read when the NNAPI library is loaded, for the
+ * options not set by this call. Setting one drops the compiled partitions
+ * (not the library). Returns NNAPI_RT_OK, or NNAPI_RT_INVALID_ARGUMENT with
+ * the reason in nnapi_rt_last_error() for an unknown name or a bad value.
+ *
+ *   devices     NNAPI_MLIR_DEVICES     which devices may run partitions, most
+ *               preferred first: comma-separated device names or types
+ *               (accelerator, gpu, cpu, other); "-" before one excludes it.
+ *               Default (""): every device but NNAPI's CPU reference device
+ *               "nnapi-reference" (the host copy is faster), accelerators,
+ *               then GPUs, others, CPUs. "nnapi-reference" runs partitions
+ *               only when named. A partition goes to the first candidate
+ *               whose feature level suffices and that runs all its
+ *               operations; if none does, to its host copy, with the reasons.
+ *   cache_dir   NNAPI_MLIR_CACHE_DIR   an existing writable directory for the
+ *               drivers' compilation caches (ANeuralNetworksCompilation_-
+ *               setCaching); the token is a SHA-256 of the blob, the device's
+ *               name, version and level, the options and this runtime. "": none.
+ *   preference  NNAPI_MLIR_PREFERENCE  fast-single-answer (default),
+ *               sustained-speed or low-power
+ *   priority    NNAPI_MLIR_PRIORITY    low, medium (default) or high (devices
+ *               of feature level 4 and above)
+ *   bursts      NNAPI_MLIR_BURSTS      1 (default): partitions on devices of
+ *               feature level 5 and above compute through a burst; 0: not
+ *   timing      NNAPI_MLIR_TIMING      0 (default); 1: every execution asks
+ *               the driver for its durations (nnapi_rt_partition_info) */
+int32_t nnapi_rt_set_option(const char *name, const char *value);
+
+/* The NNAPI library's devices (loading it if needed). */
+typedef struct {
+  char name[128];
+  char version[128];
+  int32_t type;         /* ANEURALNETWORKS_DEVICE_*: 2 cpu, 3 gpu, 4 accelerator */
+  int32_t featureLevel; /* 1..8 (0: a value this runtime does not know) */
+  int32_t preference;   /* place among the candidates (0: first), -1: not one */
+} nnapi_rt_device_info;
+/* Number of devices, or minus an nnapi_rt_status if the library cannot be
+ * loaded; 0 for a library without the device API (before feature level 3). */
+int32_t nnapi_rt_device_count(void);
+int32_t nnapi_rt_get_device_info(int32_t index, nnapi_rt_device_info *info);
+
+/* What became of each partition run so far (in the order of their first
+ * run), until the next reset or option change. */
+typedef struct {
+  char device[128];       /* the device it was compiled for; "" if none */
+  char error[512];        /* why it runs its host copy; "" if it does not */
+  int32_t status;         /* NNAPI_RT_OK, or the status of `error` */
+  int32_t featureLevel;   /* the feature level its blob needs */
+  int32_t burst;          /* computes through a burst */
+  int32_t cached;         /* compiled with a cache directory */
+  uint64_t executions;    /* successful NNAPI executions */
+  uint64_t timedExecutions, hardwareNs, driverNs; /* durations the driver
+                             measured (timing option), summed */
+} nnapi_rt_partition_info;
+int32_t nnapi_rt_partition_count(void);
+int32_t nnapi_rt_get_partition_info(int32_t index,
+                                    nnapi_rt_partition_info *info);
+
 /* Buffers of compiled models. Compiled code allocates every intermediate
  * buffer through MLIR's generic allocation functions
  * (_mlir_memref_to_llvm_alloc, _mlir_memref_to_llvm_aligned_alloc,

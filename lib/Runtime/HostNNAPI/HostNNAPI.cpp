@@ -21,21 +21,24 @@
 // runtime looks up (optionally) to explain a failing call,
 // NNAPIMLIRHost_setProfile() and NNAPIMLIRHost_getCompilationInfo().
 //
-// With a device profile (NNAPIMLIRHost_setProfile, or the path in
-// $NNAPI_MLIR_HOST_PROFILE read on first use) the library impersonates that
-// device: it enumerates it under the profile's name, type and feature level,
-// and rejects the operations the profile does not run, both in
-// getSupportedOperationsForDevices and when a compilation is finished, so
-// partitioning and run-time fallback can be tested without the hardware.
+// It enumerates the devices of Devices.h (the host device by default; several
+// from device profiles, and NNAPI's CPU reference device, with
+// $NNAPI_MLIR_HOST_DEVICES), each rejecting what its profile does not run,
+// both in getSupportedOperationsForDevices and when a compilation is
+// finished, so partitioning, device selection and run-time fallback can be
+// tested without the hardware. Compilations honour setCaching (Cache.h),
+// setPriority and setPreference; executions run alone, reused, or through a
+// burst, and measure their durations when asked.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Cache.h"
+#include "Devices.h"
 #include "Executor.h"
 #include "HostModel.h"
 
-#include "nnapi-mlir/Runtime/DeviceProfile.h"
-
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -57,7 +60,14 @@ struct ANeuralNetworksModel : HostModel {
 
 struct ANeuralNetworksCompilation {
   ANeuralNetworksModel *model;
+  /// The devices it may use (Compilation_create: all of them), and the one
+  /// chosen at finish: the first that runs every operation.
+  std::vector<ANeuralNetworksDevice *> devices;
+  ANeuralNetworksDevice *device = nullptr;
+  bool forDevices = false; ///< Made by createForDevices.
   bool finished = false;
+  std::string cacheDir;
+  CacheToken token{};
   std::unique_ptr<Executor> executor;
 };
 
@@ -67,73 +77,22 @@ struct ANeuralNetworksExecution {
   std::vector<void *> outputs;
   bool reusable = false;
   bool computed = false; ///< A reusable execution's bindings are frozen.
+  bool measure = false;
+  /// Of the last computation, in nanoseconds (UINT64_MAX: not measured).
+  uint64_t hardwareNs = UINT64_MAX, driverNs = UINT64_MAX;
 };
 
 struct ANeuralNetworksEvent {
   int status;
 };
 
-struct ANeuralNetworksDevice {
-  const char *name;
+struct ANeuralNetworksBurst {
+  ANeuralNetworksCompilation *compilation;
+  /// A burst serves one computation at a time (NNAPI's rule).
+  std::mutex busy;
 };
 
 namespace {
-
-ANeuralNetworksDevice hostDevice{"nnapi-mlir-host"};
-
-/// The impersonated device, if any. `profileError` is set when the profile
-/// named by the environment could not be loaded; every model then fails.
-struct ProfileState {
-  std::mutex mutex;
-  bool initialized = false;
-  std::unique_ptr<nnapi_mlir::profile::DeviceProfile> profile;
-  std::string profileError;
-};
-
-ProfileState &profileState() {
-  static ProfileState state;
-  return state;
-}
-
-/// Loads $NNAPI_MLIR_HOST_PROFILE once, unless a profile was set explicitly.
-ProfileState &currentProfile() {
-  ProfileState &state = profileState();
-  std::lock_guard<std::mutex> lock(state.mutex);
-  if (!state.initialized) {
-    state.initialized = true;
-    const char *path = std::getenv("NNAPI_MLIR_HOST_PROFILE");
-    if (path && *path) {
-      auto profile = std::make_unique<nnapi_mlir::profile::DeviceProfile>();
-      std::string error;
-      if (nnapi_mlir::profile::loadDeviceProfile(path, *profile, error)) {
-        state.profile = std::move(profile);
-        hostDevice.name = state.profile->name.c_str();
-      } else {
-        state.profileError = "NNAPI_MLIR_HOST_PROFILE: " + error;
-      }
-    }
-  }
-  return state;
-}
-
-const nnapi_mlir::profile::DeviceProfile *activeProfile() {
-  return currentProfile().profile.get();
-}
-
-int64_t featureLevelCode(unsigned level) {
-  static const int64_t kCodes[] = {
-      ANEURALNETWORKS_FEATURE_LEVEL_1, ANEURALNETWORKS_FEATURE_LEVEL_2,
-      ANEURALNETWORKS_FEATURE_LEVEL_3, ANEURALNETWORKS_FEATURE_LEVEL_4,
-      ANEURALNETWORKS_FEATURE_LEVEL_5, ANEURALNETWORKS_FEATURE_LEVEL_6,
-      ANEURALNETWORKS_FEATURE_LEVEL_7, ANEURALNETWORKS_FEATURE_LEVEL_8};
-  return kCodes[level - 1];
-}
-
-unsigned deviceFeatureLevel() {
-  const nnapi_mlir::profile::DeviceProfile *p = activeProfile();
-  return p ? p->featureLevel : 7;
-}
-
 
 /// Positive integer from the environment, or `fallback`.
 unsigned envCount(const char *name, unsigned fallback) {
@@ -188,42 +147,6 @@ int executorOptions(ExecutorOptions &options) {
   return ANEURALNETWORKS_NO_ERROR;
 }
 
-/// Why the impersonated device would not run `op`, or "" if it would (or no
-/// profile is active). Float32 operations of a model relaxed to float16 run
-/// on a device that supports float16.
-std::string profileRejection(const HostModel &m, const Operation &op) {
-  using namespace nnapi_mlir;
-  using namespace nnapi_mlir::profile;
-  const DeviceProfile *p = activeProfile();
-  if (!p)
-    return "";
-  const char *name = operationName(op.opcode);
-  std::string opName = name ? name : "operation code " + std::to_string(op.opcode);
-  const OperationInfo *info = lookupOperation(op.opcode);
-  unsigned level = info ? info->level : 0;
-  if (level == 0 || level > p->featureLevel)
-    return "device '" + p->name + "' (feature level " +
-           std::to_string(p->featureLevel) + ") does not have " + opName;
-  int32_t type = op.inputs.empty() ? -1 : m.operands[op.inputs[0]].type;
-  DataType dataType = DataType::Float32;
-  if (type == ANEURALNETWORKS_TENSOR_FLOAT16)
-    dataType = DataType::Float16;
-  else if (type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM)
-    dataType = DataType::Int8;
-  bool ok = p->supports(op.opcode, dataType) ||
-            (dataType == DataType::Float32 && m.relaxed &&
-             p->supports(op.opcode, DataType::Float16));
-  if (ok)
-    return "";
-  return "device '" + p->name + "' does not support " + opName + " on " +
-         dataTypeName(dataType) +
-         (dataType == DataType::Float32 && !m.relaxed &&
-                  p->supports(op.opcode, DataType::Float16)
-              ? " (it would with float32 relaxed to float16)"
-              : "");
-}
-
-
 } // namespace
 
 extern "C" {
@@ -235,8 +158,8 @@ __attribute__((visibility("default"))) const char *NNAPIMLIRHost_lastError(void)
 int ANeuralNetworksModel_create(ANeuralNetworksModel **model) {
   if (!model)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "model is null");
-  if (!currentProfile().profileError.empty())
-    return fail(ANEURALNETWORKS_BAD_STATE, currentProfile().profileError);
+  if (std::string error = currentDevices().error; !error.empty())
+    return fail(ANEURALNETWORKS_BAD_STATE, error);
   *model = new (std::nothrow) ANeuralNetworksModel();
   return *model ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
 }
@@ -380,43 +303,105 @@ int ANeuralNetworksModel_finish(ANeuralNetworksModel *model) {
   return ANEURALNETWORKS_NO_ERROR;
 }
 
+/// The devices of `list` (all known ones), or an error code with fail().
+static int knownDevices(const ANeuralNetworksDevice *const *list, uint32_t n,
+                        std::vector<ANeuralNetworksDevice *> &out) {
+  if (!list || n == 0)
+    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "no devices");
+  DeviceList known = currentDevices();
+  for (uint32_t i = 0; i < n; ++i) {
+    auto it = std::find(known.devices.begin(), known.devices.end(), list[i]);
+    if (it == known.devices.end())
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  "device " + std::to_string(i) + " is not one of this "
+                  "library's current devices");
+    out.push_back(*it);
+  }
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
 int ANeuralNetworksModel_getSupportedOperationsForDevices(
     const ANeuralNetworksModel *model,
     const ANeuralNetworksDevice *const *devices, uint32_t numDevices,
     bool *supportedOps) {
-  if (!model || !devices || !supportedOps || numDevices == 0)
+  if (!model || !supportedOps)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
   if (!model->finished)
     return fail(ANEURALNETWORKS_BAD_STATE, "model not finished");
-  // A finished model passed validation: every operation runs here unless
-  // the impersonated device lacks it.
+  std::vector<ANeuralNetworksDevice *> set;
+  if (int rc = knownDevices(devices, numDevices, set))
+    return rc;
+  // A finished model passed validation: an operation runs if one of the
+  // devices accepts it.
   for (size_t i = 0; i < model->operations.size(); ++i)
-    supportedOps[i] = profileRejection(*model, model->operations[i]).empty();
+    supportedOps[i] = std::any_of(set.begin(), set.end(), [&](auto *d) {
+      return deviceRejection(*d, *model, model->operations[i]).empty();
+    });
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+static int createCompilation(ANeuralNetworksModel *model,
+                             std::vector<ANeuralNetworksDevice *> devices,
+                             bool forDevices,
+                             ANeuralNetworksCompilation **out) {
+  if (!model || !out)
+    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+  if (!model->finished)
+    return fail(ANEURALNETWORKS_BAD_STATE, "model not finished");
+  auto *c = new (std::nothrow) ANeuralNetworksCompilation{model};
+  if (!c)
+    return ANEURALNETWORKS_OUT_OF_MEMORY;
+  c->devices = std::move(devices);
+  c->forDevices = forDevices;
+  *out = c;
   return ANEURALNETWORKS_NO_ERROR;
 }
 
 int ANeuralNetworksCompilation_create(ANeuralNetworksModel *model,
                                       ANeuralNetworksCompilation **out) {
-  if (!model || !out)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  if (!model->finished)
-    return fail(ANEURALNETWORKS_BAD_STATE, "model not finished");
-  *out = new (std::nothrow) ANeuralNetworksCompilation{model};
-  return *out ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
+  return createCompilation(model, currentDevices().devices, false, out);
 }
 
 int ANeuralNetworksCompilation_createForDevices(
     ANeuralNetworksModel *model, const ANeuralNetworksDevice *const *devices,
     uint32_t numDevices, ANeuralNetworksCompilation **out) {
-  if (!devices || numDevices == 0)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "no devices");
-  for (uint32_t i = 0; i < numDevices; ++i)
-    if (devices[i] != &hostDevice)
-      return fail(ANEURALNETWORKS_BAD_DATA, "unknown device");
-  return ANeuralNetworksCompilation_create(model, out);
+  std::vector<ANeuralNetworksDevice *> set;
+  if (int rc = knownDevices(devices, numDevices, set))
+    return rc;
+  return createCompilation(model, std::move(set), true, out);
 }
 
 void ANeuralNetworksCompilation_free(ANeuralNetworksCompilation *c) { delete c; }
+
+int ANeuralNetworksCompilation_setPriority(ANeuralNetworksCompilation *c,
+                                           int priority) {
+  if (!c)
+    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "compilation is null");
+  if (c->finished)
+    return fail(ANEURALNETWORKS_BAD_STATE, "compilation already finished");
+  if (!c->forDevices || c->devices.size() != 1)
+    return fail(ANEURALNETWORKS_BAD_DATA,
+                "a priority needs a compilation for exactly one device");
+  if (priority != ANEURALNETWORKS_PRIORITY_LOW &&
+      priority != ANEURALNETWORKS_PRIORITY_MEDIUM &&
+      priority != ANEURALNETWORKS_PRIORITY_HIGH)
+    return fail(ANEURALNETWORKS_BAD_DATA,
+                "invalid priority " + std::to_string(priority));
+  return ANEURALNETWORKS_NO_ERROR; // one CPU: nothing to order
+}
+
+int ANeuralNetworksCompilation_setCaching(ANeuralNetworksCompilation *c,
+                                          const char *cacheDir,
+                                          const uint8_t *token) {
+  if (!c || !cacheDir || !token)
+    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+  if (c->finished)
+    return fail(ANEURALNETWORKS_BAD_STATE, "compilation already finished");
+  c->cacheDir = cacheDir;
+  std::copy(token, token + ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN,
+            c->token.begin());
+  return ANEURALNETWORKS_NO_ERROR;
+}
 
 int ANeuralNetworksCompilation_setPreference(ANeuralNetworksCompilation *c,
                                              int32_t preference) {
@@ -429,22 +414,76 @@ int ANeuralNetworksCompilation_setPreference(ANeuralNetworksCompilation *c,
   return ANEURALNETWORKS_NO_ERROR;
 }
 
+/// Reads the cache entry of `c` (compiled on its device), counts what it
+/// found, and writes a new entry unless it was a hit.
+static void useCache(ANeuralNetworksCompilation &c) {
+  ANeuralNetworksDevice &d = *c.device;
+  CacheEntry expected;
+  expected.token = c.token;
+  expected.fingerprint = fingerprintModel(*c.model, d.name, d.version);
+  expected.device = d.name;
+  expected.steps = uint32_t(c.executor->stepCount());
+  expected.xnnpackSteps = uint32_t(c.executor->xnnpackStepCount());
+  expected.arenaBytes = c.executor->arenaBytes();
+  std::string path = cacheFilePath(c.cacheDir, c.token), why;
+  CacheEntry found;
+  switch (readCacheEntry(path, expected, found, why)) {
+  case CacheLookup::Hit:
+    ++d.counters.cacheHits;
+    return;
+  case CacheLookup::Missing:
+    ++d.counters.cacheMisses;
+    break;
+  case CacheLookup::Rejected:
+    ++d.counters.cacheRejected;
+    break;
+  }
+  if (writeCacheEntry(path, expected))
+    ++d.counters.cacheWrites;
+}
+
 int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation *c) {
   if (!c)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "compilation is null");
   if (c->finished)
     return fail(ANEURALNETWORKS_BAD_STATE, "compilation already finished");
-  for (size_t i = 0; i < c->model->operations.size(); ++i) {
-    std::string why = profileRejection(*c->model, c->model->operations[i]);
-    if (!why.empty())
+  const auto &ops = c->model->operations;
+  // Every operation must run on one of the devices (NNAPI's rule); the
+  // compilation runs on the first device that takes all of them, else on
+  // the first one (the operations all run on this CPU either way).
+  for (size_t i = 0; i < ops.size(); ++i) {
+    std::string why;
+    bool runs = false;
+    for (ANeuralNetworksDevice *d : c->devices) {
+      std::string reason = deviceRejection(*d, *c->model, ops[i]);
+      runs |= reason.empty();
+      if (why.empty())
+        why = reason;
+    }
+    if (!runs)
       return fail(ANEURALNETWORKS_BAD_DATA,
                   "operation " + std::to_string(i) + ": " + why);
   }
+  if (c->devices.empty())
+    return fail(ANEURALNETWORKS_BAD_STATE, "no devices to compile for");
+  c->device = c->devices.front();
+  for (ANeuralNetworksDevice *d : c->devices)
+    if (std::all_of(ops.begin(), ops.end(), [&](const Operation &op) {
+          return deviceRejection(*d, *c->model, op).empty();
+        })) {
+      c->device = d;
+      break;
+    }
   ExecutorOptions options;
   if (int rc = executorOptions(options))
     return rc;
+  if (c->device->reference)
+    options.kernels = KernelMode::Reference;
   if (int rc = Executor::create(*c->model, options, c->executor))
     return rc;
+  if (!c->cacheDir.empty())
+    useCache(*c);
+  ++c->device->counters.compilations;
   c->finished = true;
   return ANEURALNETWORKS_NO_ERROR;
 }
@@ -521,7 +560,15 @@ int ANeuralNetworksExecution_setOutput(ANeuralNetworksExecution *e,
   return ANEURALNETWORKS_NO_ERROR;
 }
 
-int ANeuralNetworksExecution_compute(ANeuralNetworksExecution *e) {
+/// Runs `e` (through `burst` when given), timing it when asked.
+static int compute(ANeuralNetworksExecution *e, ANeuralNetworksBurst *burst) {
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t) {
+    return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        Clock::now() - t)
+                        .count());
+  };
+  Clock::time_point entered = Clock::now();
   if (!e)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "execution is null");
   for (const void *p : e->inputs)
@@ -534,7 +581,94 @@ int ANeuralNetworksExecution_compute(ANeuralNetworksExecution *e) {
     return fail(ANEURALNETWORKS_BAD_STATE,
                 "the execution was computed and is not reusable");
   e->computed = true;
-  return e->compilation->executor->run(e->inputs.data(), e->outputs.data());
+  e->hardwareNs = e->driverNs = UINT64_MAX;
+  Clock::time_point started = Clock::now();
+  int status =
+      e->compilation->executor->run(e->inputs.data(), e->outputs.data());
+  ANeuralNetworksDevice::Counters &counters =
+      e->compilation->device->counters;
+  ++counters.executions;
+  if (burst)
+    ++counters.burstExecutions;
+  if (e->measure && status == ANEURALNETWORKS_NO_ERROR) {
+    e->hardwareNs = since(started);
+    e->driverNs = since(entered);
+    ++counters.timedExecutions;
+  }
+  return status;
+}
+
+int ANeuralNetworksExecution_compute(ANeuralNetworksExecution *e) {
+  return compute(e, nullptr);
+}
+
+int ANeuralNetworksBurst_create(ANeuralNetworksCompilation *c,
+                                ANeuralNetworksBurst **burst) {
+  if (!c || !burst)
+    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+  if (!c->finished)
+    return fail(ANEURALNETWORKS_BAD_STATE, "compilation not finished");
+  *burst = new (std::nothrow) ANeuralNetworksBurst();
+  if (!*burst)
+    return ANEURALNETWORKS_OUT_OF_MEMORY;
+  (*burst)->compilation = c;
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+void ANeuralNetworksBurst_free(ANeuralNetworksBurst *burst) { delete burst; }
+
+int ANeuralNetworksExecution_burstCompute(ANeuralNetworksExecution *e,
+                                          ANeuralNetworksBurst *burst) {
+  if (!e || !burst)
+    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+  if (burst->compilation != e->compilation)
+    return fail(ANEURALNETWORKS_BAD_DATA,
+                "the burst belongs to another compilation");
+  std::unique_lock<std::mutex> lock(burst->busy, std::try_to_lock);
+  if (!lock.owns_lock())
+    return fail(ANEURALNETWORKS_BAD_STATE,
+                "the burst is serving another computation");
+  return compute(e, burst);
+}
+
+int ANeuralNetworksExecution_setMeasureTiming(ANeuralNetworksExecution *e,
+                                              bool measure) {
+  if (!e)
+    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "execution is null");
+  if (e->computed)
+    return fail(ANEURALNETWORKS_BAD_STATE,
+                "setMeasureTiming must come before the computation");
+  const ANeuralNetworksCompilation *c = e->compilation;
+  if (measure && (!c->forDevices || c->devices.size() != 1))
+    return fail(ANEURALNETWORKS_BAD_DATA,
+                "timing needs a compilation for exactly one device "
+                "(createForDevices)");
+  e->measure = measure;
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+int ANeuralNetworksExecution_getDuration(const ANeuralNetworksExecution *e,
+                                         int32_t durationCode,
+                                         uint64_t *duration) {
+  if (!e || !duration)
+    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+  if (!e->computed)
+    return fail(ANEURALNETWORKS_BAD_STATE, "the execution was not computed");
+  switch (durationCode) {
+  case ANEURALNETWORKS_DURATION_ON_HARDWARE:
+    *duration = e->hardwareNs;
+    return ANEURALNETWORKS_NO_ERROR;
+  case ANEURALNETWORKS_DURATION_IN_DRIVER:
+    *duration = e->driverNs;
+    return ANEURALNETWORKS_NO_ERROR;
+  case ANEURALNETWORKS_FENCED_DURATION_ON_HARDWARE:
+  case ANEURALNETWORKS_FENCED_DURATION_IN_DRIVER:
+    *duration = UINT64_MAX; // no fenced computations here
+    return ANEURALNETWORKS_NO_ERROR;
+  default:
+    return fail(ANEURALNETWORKS_BAD_DATA,
+                "invalid duration code " + std::to_string(durationCode));
+  }
 }
 
 int ANeuralNetworksExecution_setReusable(ANeuralNetworksExecution *e,
@@ -570,16 +704,17 @@ void ANeuralNetworksEvent_free(ANeuralNetworksEvent *event) { delete event; }
 int ANeuralNetworks_getDeviceCount(uint32_t *numDevices) {
   if (!numDevices)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  *numDevices = 1;
+  *numDevices = uint32_t(currentDevices().devices.size());
   return ANEURALNETWORKS_NO_ERROR;
 }
 
 int ANeuralNetworks_getDevice(uint32_t devIndex, ANeuralNetworksDevice **device) {
   if (!device)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  if (devIndex != 0)
+  DeviceList list = currentDevices();
+  if (devIndex >= list.devices.size())
     return fail(ANEURALNETWORKS_BAD_DATA, "device index out of range");
-  *device = &hostDevice;
+  *device = list.devices[devIndex];
   return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -587,7 +722,7 @@ int ANeuralNetworksDevice_getName(const ANeuralNetworksDevice *device,
                                   const char **name) {
   if (!device || !name)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  *name = device->name;
+  *name = device->name.c_str();
   return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -595,8 +730,7 @@ int ANeuralNetworksDevice_getType(const ANeuralNetworksDevice *device,
                                   int32_t *type) {
   if (!device || !type)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  const nnapi_mlir::profile::DeviceProfile *p = activeProfile();
-  *type = p ? p->deviceType : ANEURALNETWORKS_DEVICE_CPU;
+  *type = device->type;
   return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -604,7 +738,7 @@ int ANeuralNetworksDevice_getVersion(const ANeuralNetworksDevice *device,
                                      const char **version) {
   if (!device || !version)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  *version = "nnapi-mlir-host-2 (XNNPACK and reference kernels)";
+  *version = device->version.c_str();
   return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -612,12 +746,16 @@ int ANeuralNetworksDevice_getFeatureLevel(const ANeuralNetworksDevice *device,
                                           int64_t *featureLevel) {
   if (!device || !featureLevel)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  *featureLevel = featureLevelCode(deviceFeatureLevel());
+  *featureLevel = featureLevelCode(device->featureLevel);
   return ANEURALNETWORKS_NO_ERROR;
 }
 
+/// The highest level of the devices: what this NNAPI implementation offers.
 int64_t ANeuralNetworks_getRuntimeFeatureLevel(void) {
-  return featureLevelCode(deviceFeatureLevel());
+  unsigned level = 1;
+  for (const ANeuralNetworksDevice *d : currentDevices().devices)
+    level = std::max(level, d->featureLevel);
+  return featureLevelCode(level);
 }
 
 /// What a finished compilation became: its steps (operations that are not
@@ -637,26 +775,37 @@ NNAPIMLIRHost_getCompilationInfo(const ANeuralNetworksCompilation *c,
   return ANEURALNETWORKS_NO_ERROR;
 }
 
-/// Impersonates the device described by the profile at `path` (nullptr or
-/// "" goes back to the plain host device). Returns ANEURALNETWORKS_BAD_DATA
-/// with NNAPIMLIRHost_lastError() set if the profile cannot be loaded.
+/// Replaces the devices (HostExtensions.h).
+__attribute__((visibility("default"))) int
+NNAPIMLIRHost_setDevices(const char *spec) {
+  return setDevices(spec);
+}
+
+/// One device from the profile at `path` (nullptr or "": the host device).
 __attribute__((visibility("default"))) int
 NNAPIMLIRHost_setProfile(const char *path) {
-  ProfileState &state = profileState();
-  std::lock_guard<std::mutex> lock(state.mutex);
-  state.initialized = true;
-  state.profileError.clear();
-  if (!path || !*path) {
-    state.profile.reset();
-    hostDevice.name = "nnapi-mlir-host";
-    return ANEURALNETWORKS_NO_ERROR;
-  }
-  auto profile = std::make_unique<nnapi_mlir::profile::DeviceProfile>();
-  std::string error;
-  if (!nnapi_mlir::profile::loadDeviceProfile(path, *profile, error))
-    return fail(ANEURALNETWORKS_BAD_DATA, error);
-  state.profile = std::move(profile);
-  hostDevice.name = state.profile->name.c_str();
+  if (path && std::strchr(path, ','))
+    return fail(ANEURALNETWORKS_BAD_DATA,
+                "a profile path cannot contain ','; use "
+                "NNAPIMLIRHost_setDevices");
+  return setDevices(path);
+}
+
+/// What `device` did (HostExtensions.h).
+__attribute__((visibility("default"))) int
+NNAPIMLIRHost_getDeviceCounters(const ANeuralNetworksDevice *device,
+                                NNAPIMLIRHostDeviceCounters *out) {
+  if (!device || !out)
+    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+  const ANeuralNetworksDevice::Counters &c = device->counters;
+  out->compilations = c.compilations;
+  out->cacheHits = c.cacheHits;
+  out->cacheMisses = c.cacheMisses;
+  out->cacheRejected = c.cacheRejected;
+  out->cacheWrites = c.cacheWrites;
+  out->executions = c.executions;
+  out->burstExecutions = c.burstExecutions;
+  out->timedExecutions = c.timedExecutions;
   return ANEURALNETWORKS_NO_ERROR;
 }
 

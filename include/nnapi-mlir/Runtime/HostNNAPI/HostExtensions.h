@@ -1,0 +1,59 @@
+/*===- HostExtensions.h - What libnnapi_host.so exports besides NNAPI -----===*
+ *
+ * The host NNAPI library is reached through the NNAPI C API like any driver;
+ * these few functions, which no real NNAPI has, let tests and tools steer it
+ * and read what it did. Look them up with dlsym: they are optional.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef NNAPI_MLIR_RUNTIME_HOSTNNAPI_HOSTEXTENSIONS_H
+#define NNAPI_MLIR_RUNTIME_HOSTNNAPI_HOSTEXTENSIONS_H
+
+#include "nnapi-mlir/Runtime/NeuralNetworks.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Why the last failing call of this thread failed ("" if none). */
+typedef const char *(*NNAPIMLIRHost_lastError_fn)(void);
+
+/* Replaces the devices the library enumerates: comma-separated entries, each
+ * a device profile path (docs/device-profiles.md), "host" (the host device,
+ * runs everything) or "reference" (NNAPI's CPU reference device,
+ * "nnapi-reference"). Null or "": the host device alone. Returns
+ * ANEURALNETWORKS_BAD_DATA, with the reason in NNAPIMLIRHost_lastError, if an
+ * entry cannot be loaded. $NNAPI_MLIR_HOST_DEVICES sets the same on first
+ * use. */
+typedef int (*NNAPIMLIRHost_setDevices_fn)(const char *spec);
+
+/* The same with one profile (null or "": the host device). */
+typedef int (*NNAPIMLIRHost_setProfile_fn)(const char *path);
+
+/* What a device did since the library was loaded. */
+typedef struct NNAPIMLIRHostDeviceCounters {
+  uint64_t compilations;    /* compilations finished on it */
+  uint64_t cacheHits;       /* ... that found a valid cache entry */
+  uint64_t cacheMisses;     /* ... that found none */
+  uint64_t cacheRejected;   /* ... whose entry was truncated, corrupted or
+                               another model's, and was rewritten */
+  uint64_t cacheWrites;     /* cache entries written */
+  uint64_t executions;      /* computations, bursts included */
+  uint64_t burstExecutions; /* computations through a burst */
+  uint64_t timedExecutions; /* computations that measured their duration */
+} NNAPIMLIRHostDeviceCounters;
+typedef int (*NNAPIMLIRHost_getDeviceCounters_fn)(
+    const ANeuralNetworksDevice *device, NNAPIMLIRHostDeviceCounters *counters);
+
+/* What a finished compilation became: steps, how many run on XNNPACK, and
+ * the bytes of its intermediate-tensor arena. */
+typedef int (*NNAPIMLIRHost_getCompilationInfo_fn)(
+    const ANeuralNetworksCompilation *compilation, uint32_t *steps,
+    uint32_t *xnnpackSteps, uint64_t *arenaBytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NNAPI_MLIR_RUNTIME_HOSTNNAPI_HOSTEXTENSIONS_H */

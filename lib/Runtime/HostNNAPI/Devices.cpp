@@ -1,0 +1,166 @@
+//===- Devices.cpp - The devices the host NNAPI library enumerates --------===//
+
+#include "Devices.h"
+
+#include <cstdlib>
+#include <mutex>
+
+namespace nnapi_mlir::host {
+
+namespace {
+
+struct Registry {
+  std::mutex mutex;
+  bool initialized = false;
+  DeviceList current;
+  /// Every device ever made: compilations keep pointers to theirs, so a
+  /// device outlives its list.
+  std::vector<std::unique_ptr<ANeuralNetworksDevice>> all;
+};
+
+Registry &registry() {
+  static Registry *r = new Registry(); // outlives static destructors
+  return *r;
+}
+
+constexpr const char *kHostVersion =
+    "nnapi-mlir-host-2 (XNNPACK and reference kernels)";
+
+std::unique_ptr<ANeuralNetworksDevice> hostDevice() {
+  auto d = std::make_unique<ANeuralNetworksDevice>();
+  d->name = "nnapi-mlir-host";
+  d->version = kHostVersion;
+  return d;
+}
+
+/// Makes the devices of `spec`, or returns false with `error` set.
+bool parseSpec(const std::string &spec,
+               std::vector<std::unique_ptr<ANeuralNetworksDevice>> &out,
+               std::string &error) {
+  size_t start = 0;
+  while (start <= spec.size()) {
+    size_t comma = spec.find(',', start);
+    std::string entry = spec.substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start);
+    start = comma == std::string::npos ? spec.size() + 1 : comma + 1;
+    if (entry.empty()) {
+      error = "empty entry in the device list '" + spec + "'";
+      return false;
+    }
+    std::unique_ptr<ANeuralNetworksDevice> d;
+    if (entry == "host") {
+      d = hostDevice();
+    } else if (entry == "reference") {
+      d = std::make_unique<ANeuralNetworksDevice>();
+      d->name = "nnapi-reference";
+      d->version = "nnapi-mlir-host-2 reference kernels";
+      d->reference = true;
+    } else {
+      d = std::make_unique<ANeuralNetworksDevice>();
+      d->profile = std::make_unique<profile::DeviceProfile>();
+      if (!profile::loadDeviceProfile(entry, *d->profile, error))
+        return false;
+      d->name = d->profile->name;
+      d->type = d->profile->deviceType;
+      d->featureLevel = d->profile->featureLevel;
+      d->version = kHostVersion;
+    }
+    for (const auto &other : out)
+      if (other->name == d->name) {
+        error = "two devices named '" + d->name + "' in '" + spec + "'";
+        return false;
+      }
+    out.push_back(std::move(d));
+  }
+  return true;
+}
+
+/// Installs the devices of `spec`. Caller holds the registry's mutex.
+bool install(Registry &r, const std::string &spec, std::string &error) {
+  std::vector<std::unique_ptr<ANeuralNetworksDevice>> made;
+  if (spec.empty())
+    made.push_back(hostDevice());
+  else if (!parseSpec(spec, made, error))
+    return false;
+  r.current = DeviceList();
+  for (auto &d : made) {
+    r.current.devices.push_back(d.get());
+    r.all.push_back(std::move(d));
+  }
+  return true;
+}
+
+} // namespace
+
+DeviceList currentDevices() {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (!r.initialized) {
+    r.initialized = true;
+    const char *list = std::getenv("NNAPI_MLIR_HOST_DEVICES");
+    const char *profile = std::getenv("NNAPI_MLIR_HOST_PROFILE");
+    const char *var = list && *list ? "NNAPI_MLIR_HOST_DEVICES"
+                                    : "NNAPI_MLIR_HOST_PROFILE";
+    std::string spec = list && *list ? list : profile ? profile : "";
+    std::string error;
+    if (!install(r, spec, error)) {
+      r.current = DeviceList();
+      r.current.error = std::string(var) + ": " + error;
+    }
+  }
+  return r.current;
+}
+
+int setDevices(const char *spec) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::string error;
+  if (!install(r, spec ? spec : "", error))
+    return fail(ANEURALNETWORKS_BAD_DATA, error);
+  r.initialized = true;
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+int64_t featureLevelCode(unsigned level) {
+  static const int64_t kCodes[] = {
+      ANEURALNETWORKS_FEATURE_LEVEL_1, ANEURALNETWORKS_FEATURE_LEVEL_2,
+      ANEURALNETWORKS_FEATURE_LEVEL_3, ANEURALNETWORKS_FEATURE_LEVEL_4,
+      ANEURALNETWORKS_FEATURE_LEVEL_5, ANEURALNETWORKS_FEATURE_LEVEL_6,
+      ANEURALNETWORKS_FEATURE_LEVEL_7, ANEURALNETWORKS_FEATURE_LEVEL_8};
+  return kCodes[level - 1];
+}
+
+std::string deviceRejection(const ANeuralNetworksDevice &device,
+                            const HostModel &m, const Operation &op) {
+  using namespace nnapi_mlir::profile;
+  const DeviceProfile *p = device.profile.get();
+  if (!p)
+    return "";
+  const char *name = operationName(op.opcode);
+  std::string opName =
+      name ? name : "operation code " + std::to_string(op.opcode);
+  const OperationInfo *info = lookupOperation(op.opcode);
+  unsigned level = info ? info->level : 0;
+  if (level == 0 || level > p->featureLevel)
+    return "device '" + p->name + "' (feature level " +
+           std::to_string(p->featureLevel) + ") does not have " + opName;
+  int32_t type = op.inputs.empty() ? -1 : m.operands[op.inputs[0]].type;
+  DataType dataType = DataType::Float32;
+  if (type == ANEURALNETWORKS_TENSOR_FLOAT16)
+    dataType = DataType::Float16;
+  else if (type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM)
+    dataType = DataType::Int8;
+  bool ok = p->supports(op.opcode, dataType) ||
+            (dataType == DataType::Float32 && m.relaxed &&
+             p->supports(op.opcode, DataType::Float16));
+  if (ok)
+    return "";
+  return "device '" + p->name + "' does not support " + opName + " on " +
+         dataTypeName(dataType) +
+         (dataType == DataType::Float32 && !m.relaxed &&
+                  p->supports(op.opcode, DataType::Float16)
+              ? " (it would with float32 relaxed to float16)"
+              : "");
+}
+
+} // namespace nnapi_mlir::host

@@ -1,0 +1,548 @@
+//===- DevicesTest.cpp - Device choice, caching, bursts, timing -----------===//
+//
+// The runtime on a library with several devices (the host NNAPI library
+// playing an NPU, a GPU, a DSP and NNAPI's CPU reference device, from the
+// profiles in test/Inputs/devices): which device runs a partition and why,
+// the compilation cache the host device really writes and checks, bursts,
+// timing, and every bad option value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestModels.h"
+#include "nnapi-mlir/Runtime/HostNNAPI/HostExtensions.h"
+#include "nnapi-mlir/Runtime/NNAPILoader.h"
+#include "nnapi-mlir/Runtime/Runtime.h"
+#include "nnapi-mlir/Support/Sha256.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace nnapi_mlir;
+
+namespace {
+
+#define DEVICE(name) NNAPI_TEST_INPUTS "/devices/" name ".json"
+
+const char *const kOptionNames[] = {"devices",  "cache_dir", "preference",
+                                    "priority", "bursts",    "timing"};
+
+class Devices : public ::testing::Test {
+protected:
+  static NNAPIFunctionTable &library() {
+    static NNAPIFunctionTable table;
+    static bool loaded = [] {
+      std::string error;
+      return loadNNAPILibrary(NNAPI_HOST_LIBRARY, table, error);
+    }();
+    EXPECT_TRUE(loaded);
+    return table;
+  }
+  template <typename F> F extension(const char *name) {
+    return reinterpret_cast<F>(dlsym(library().handle, name));
+  }
+
+  void SetUp() override {
+    nnapi_rt_set_quiet(1);
+    nnapi_rt_set_mode(NNAPI_RT_MODE_AUTO);
+    blob = blob::write(test_models::addBiasReluModel());
+  }
+  void TearDown() override {
+    for (const char *name : kOptionNames)
+      nnapi_rt_set_option(name, nullptr);
+    extension<NNAPIMLIRHost_setDevices_fn>("NNAPIMLIRHost_setDevices")(
+        nullptr);
+    setNNAPIFunctionTableForTesting(nullptr);
+    if (!cacheDir.empty())
+      std::system(("rm -rf '" + cacheDir + "'").c_str());
+  }
+
+  /// The host library enumerates `spec`'s devices; the runtime uses it.
+  void useDevices(const char *spec) {
+    ASSERT_EQ(extension<NNAPIMLIRHost_setDevices_fn>(
+                  "NNAPIMLIRHost_setDevices")(spec),
+              ANEURALNETWORKS_NO_ERROR);
+    setNNAPIFunctionTableForTesting(&library()); // enumerates them again
+  }
+
+  int32_t run(const std::vector<uint8_t> &bytes) {
+    void *ins[] = {input};
+    void *outs[] = {output};
+    return nnapi_rt_execute(bytes.data(), int64_t(bytes.size()), 1, ins, 1,
+                            outs);
+  }
+  void expectSum() {
+    float expected[6] = {1, 0, 2.5f, 0, 2, 0}; // relu(x + {1, -2, 0.5})
+    for (int i = 0; i < 6; ++i)
+      EXPECT_FLOAT_EQ(output[i], expected[i]) << i;
+  }
+
+  nnapi_rt_partition_info partition(int32_t index = 0) {
+    nnapi_rt_partition_info info;
+    std::memset(&info, 0, sizeof info);
+    EXPECT_EQ(nnapi_rt_get_partition_info(index, &info), NNAPI_RT_OK)
+        << nnapi_rt_last_error();
+    return info;
+  }
+
+  /// The named device's counters.
+  NNAPIMLIRHostDeviceCounters counters(const std::string &name) {
+    NNAPIMLIRHostDeviceCounters c;
+    std::memset(&c, 0, sizeof c);
+    const NNAPIFunctionTable &fn = library();
+    uint32_t n = 0;
+    fn.ANeuralNetworks_getDeviceCount(&n);
+    for (uint32_t i = 0; i < n; ++i) {
+      ANeuralNetworksDevice *d = nullptr;
+      const char *deviceName = nullptr;
+      fn.ANeuralNetworks_getDevice(i, &d);
+      fn.ANeuralNetworksDevice_getName(d, &deviceName);
+      if (name == deviceName)
+        extension<NNAPIMLIRHost_getDeviceCounters_fn>(
+            "NNAPIMLIRHost_getDeviceCounters")(d, &c);
+    }
+    return c;
+  }
+
+  std::string makeCacheDir() {
+    char pattern[] = "/tmp/nnapi-cache-test-XXXXXX";
+    EXPECT_NE(mkdtemp(pattern), nullptr);
+    cacheDir = pattern;
+    return cacheDir;
+  }
+  /// The cache files in the cache directory.
+  std::vector<std::string> cacheFiles() {
+    std::vector<std::string> files;
+    if (DIR *dir = opendir(cacheDir.c_str())) {
+      while (dirent *e = readdir(dir))
+        if (std::strstr(e->d_name, ".nnapi-host-cache"))
+          files.push_back(cacheDir + "/" + e->d_name);
+      closedir(dir);
+    }
+    return files;
+  }
+
+  std::vector<uint8_t> blob;
+  std::string cacheDir;
+  float input[6] = {0, 1, 2, -3, 4, -5};
+  float output[6] = {};
+};
+
+TEST_F(Devices, ListedWithTheirPlaceAmongTheCandidates) {
+  useDevices(DEVICE("npu-sim") ",host," DEVICE("gpu-sim") ",reference");
+  ASSERT_EQ(nnapi_rt_device_count(), 4);
+  struct Want {
+    const char *name;
+    int32_t type, level, preference;
+  } want[] = {{"npu-sim", ANEURALNETWORKS_DEVICE_ACCELERATOR, 5, 0},
+              {"nnapi-mlir-host", ANEURALNETWORKS_DEVICE_CPU, 7, 2},
+              {"gpu-sim", ANEURALNETWORKS_DEVICE_GPU, 5, 1},
+              {"nnapi-reference", ANEURALNETWORKS_DEVICE_CPU, 7, -1}};
+  for (int i = 0; i < 4; ++i) {
+    nnapi_rt_device_info d;
+    ASSERT_EQ(nnapi_rt_get_device_info(i, &d), NNAPI_RT_OK);
+    EXPECT_STREQ(d.name, want[i].name);
+    EXPECT_EQ(d.type, want[i].type) << d.name;
+    EXPECT_EQ(d.featureLevel, want[i].level) << d.name;
+    EXPECT_EQ(d.preference, want[i].preference) << d.name;
+  }
+  nnapi_rt_device_info d;
+  EXPECT_EQ(nnapi_rt_get_device_info(4, &d), NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_STREQ(nnapi_rt_last_error(), "device index 4 out of range (4 devices)");
+}
+
+// The NPU lacks ADD: the partition goes to the GPU, the next candidate, and
+// neither the NPU nor NNAPI's reference device compiles anything.
+TEST_F(Devices, APartitionGoesToTheFirstDeviceThatRunsAllOfIt) {
+  useDevices(DEVICE("npu-sim") ",host," DEVICE("gpu-sim") ",reference");
+  ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
+  expectSum();
+  nnapi_rt_partition_info p = partition();
+  EXPECT_STREQ(p.device, "gpu-sim");
+  EXPECT_EQ(p.status, NNAPI_RT_OK);
+  EXPECT_EQ(p.executions, 1u);
+  EXPECT_EQ(counters("gpu-sim").compilations, 1u);
+  EXPECT_EQ(counters("npu-sim").compilations, 0u);
+  EXPECT_EQ(counters("nnapi-reference").compilations, 0u);
+  EXPECT_EQ(counters("nnapi-mlir-host").compilations, 0u);
+}
+
+TEST_F(Devices, TheReferenceDeviceRunsOnlyWhenNamed) {
+  useDevices(DEVICE("npu-sim") ",reference");
+  EXPECT_EQ(run(blob), NNAPI_RT_NNAPI_ERROR);
+  EXPECT_STREQ(nnapi_rt_last_error(),
+               "no NNAPI device runs this partition: device 'npu-sim' does "
+               "not run operation 0 (ADD on TENSOR_FLOAT32)");
+  nnapi_rt_partition_info p = partition();
+  EXPECT_STREQ(p.device, "");
+  EXPECT_EQ(p.status, NNAPI_RT_NNAPI_ERROR);
+  EXPECT_STREQ(p.error, nnapi_rt_last_error());
+
+  ASSERT_EQ(nnapi_rt_set_option("devices", "nnapi-reference"), NNAPI_RT_OK);
+  ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
+  expectSum();
+  EXPECT_STREQ(partition().device, "nnapi-reference");
+  EXPECT_EQ(counters("nnapi-reference").compilations, 1u);
+}
+
+TEST_F(Devices, ExcludedDevicesAndTypesAreNeverCandidates) {
+  useDevices(DEVICE("gpu-sim") ",host");
+  ASSERT_EQ(nnapi_rt_set_option("devices", "-gpu-sim"), NNAPI_RT_OK);
+  ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
+  EXPECT_STREQ(partition().device, "nnapi-mlir-host");
+
+  ASSERT_EQ(nnapi_rt_set_option("devices", "-gpu, -cpu"), NNAPI_RT_OK);
+  EXPECT_EQ(run(blob), NNAPI_RT_NNAPI_ERROR);
+  EXPECT_STREQ(nnapi_rt_last_error(),
+               "no NNAPI device may run partitions (devices: gpu-sim (gpu), "
+               "nnapi-mlir-host (cpu); chosen by '-gpu, -cpu')");
+
+  // Preferred in the order named; a name no device has is no candidate.
+  ASSERT_EQ(nnapi_rt_set_option("devices", "tpu,cpu,gpu"), NNAPI_RT_OK);
+  ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
+  EXPECT_STREQ(partition().device, "nnapi-mlir-host");
+}
+
+TEST_F(Devices, ADeviceBelowThePartitionsFeatureLevelIsPassedOver) {
+  blob::Model model = test_models::addBiasReluModel();
+  model.featureLevel = 3;
+  blob = blob::write(model);
+  useDevices(DEVICE("old-npu") ",host");
+  ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
+  EXPECT_STREQ(partition().device, "nnapi-mlir-host");
+  ASSERT_EQ(nnapi_rt_set_option("devices", "old-npu"), NNAPI_RT_OK);
+  EXPECT_EQ(run(blob), NNAPI_RT_NNAPI_ERROR);
+  EXPECT_STREQ(nnapi_rt_last_error(),
+               "no NNAPI device runs this partition: device 'old-npu' has "
+               "feature level 2, the partition needs 3");
+}
+
+// The second compilation of the same partition on the same device finds the
+// entry the first wrote; a corrupted or truncated entry is detected and
+// rewritten; other options make another token.
+TEST_F(Devices, TheCacheIsWrittenReadAndChecked) {
+  useDevices(DEVICE("gpu-sim"));
+  std::string dir = makeCacheDir();
+  ASSERT_EQ(nnapi_rt_set_option("cache_dir", dir.c_str()), NNAPI_RT_OK);
+  ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
+  EXPECT_TRUE(partition().cached);
+  NNAPIMLIRHostDeviceCounters c = counters("gpu-sim");
+  EXPECT_EQ(c.cacheMisses, 1u);
+  EXPECT_EQ(c.cacheWrites, 1u);
+  EXPECT_EQ(c.cacheHits, 0u);
+  std::vector<std::string> files = cacheFiles();
+  ASSERT_EQ(files.size(), 1u);
+
+  auto recompile = [&] {
+    // Setting an option drops the compiled partitions.
+    ASSERT_EQ(nnapi_rt_set_option("cache_dir", dir.c_str()), NNAPI_RT_OK);
+    ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
+    expectSum();
+  };
+  recompile();
+  c = counters("gpu-sim");
+  EXPECT_EQ(c.cacheHits, 1u);
+  EXPECT_EQ(c.cacheWrites, 1u);
+
+  std::string bytes;
+  {
+    std::ifstream in(files[0], std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  ASSERT_GT(bytes.size(), 100u);
+  std::string corrupted = bytes;
+  corrupted[bytes.size() / 2] ^= 0x40;
+  std::ofstream(files[0], std::ios::binary | std::ios::trunc) << corrupted;
+  recompile();
+  c = counters("gpu-sim");
+  EXPECT_EQ(c.cacheRejected, 1u);
+  EXPECT_EQ(c.cacheWrites, 2u);
+  recompile(); // the rewritten entry is good again
+  EXPECT_EQ(counters("gpu-sim").cacheHits, 2u);
+
+  std::ofstream(files[0], std::ios::binary | std::ios::trunc)
+      << bytes.substr(0, bytes.size() / 2);
+  recompile();
+  c = counters("gpu-sim");
+  EXPECT_EQ(c.cacheRejected, 2u);
+  EXPECT_EQ(c.cacheWrites, 3u);
+
+  // A priority is part of the token: a new entry beside the old one.
+  ASSERT_EQ(nnapi_rt_set_option("priority", "high"), NNAPI_RT_OK);
+  ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
+  EXPECT_EQ(counters("gpu-sim").cacheMisses, 2u);
+  EXPECT_EQ(cacheFiles().size(), 2u);
+}
+
+// 1,000 calls through one burst give identical results; bursts can be
+// turned off, and a feature level 4 device gets none.
+TEST_F(Devices, BurstsServeRepeatedCalls) {
+  useDevices(DEVICE("gpu-sim") "," DEVICE("dsp-fl4"));
+  ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
+  float first[6];
+  std::memcpy(first, output, sizeof first);
+  uint64_t before = counters("gpu-sim").burstExecutions;
+  for (int i = 0; i < 1000; ++i) {
+    std::memset(output, 0, sizeof output);
+    ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
+    ASSERT_EQ(std::memcmp(output, first, sizeof first), 0) << "call " << i;
+  }
+  nnapi_rt_partition_info p = partition();
+  EXPECT_STREQ(p.device, "gpu-sim");
+  EXPECT_TRUE(p.burst);
+  EXPECT_EQ(p.executions, 1001u);
+  EXPECT_EQ(counters("gpu-sim").burstExecutions - before, 1000u);
+  expectSum();
+
+  ASSERT_EQ(nnapi_rt_set_option("bursts", "0"), NNAPI_RT_OK);
+  before = counters("gpu-sim").burstExecutions;
+  ASSERT_EQ(run(blob), NNAPI_RT_OK);
+  EXPECT_FALSE(partition().burst);
+  EXPECT_EQ(counters("gpu-sim").burstExecutions, before);
+
+  ASSERT_EQ(nnapi_rt_set_option("bursts", "1"), NNAPI_RT_OK);
+  ASSERT_EQ(nnapi_rt_set_option("devices", "dsp-fl4"), NNAPI_RT_OK);
+  ASSERT_EQ(run(blob), NNAPI_RT_OK);
+  EXPECT_STREQ(partition().device, "dsp-fl4");
+  EXPECT_FALSE(partition().burst);
+  EXPECT_EQ(counters("dsp-fl4").burstExecutions, 0u);
+}
+
+TEST_F(Devices, TimingIsMeasuredWhenAsked) {
+  useDevices(DEVICE("gpu-sim"));
+  ASSERT_EQ(run(blob), NNAPI_RT_OK);
+  EXPECT_EQ(partition().timedExecutions, 0u);
+  ASSERT_EQ(nnapi_rt_set_option("timing", "1"), NNAPI_RT_OK);
+  for (int i = 0; i < 5; ++i)
+    ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
+  nnapi_rt_partition_info p = partition();
+  EXPECT_EQ(p.executions, 5u);
+  EXPECT_EQ(p.timedExecutions, 5u);
+  EXPECT_GT(p.hardwareNs, 0u);
+  EXPECT_GE(p.driverNs, p.hardwareNs);
+  EXPECT_EQ(counters("gpu-sim").timedExecutions, 5u);
+}
+
+TEST_F(Devices, BadOptionValuesAreClearErrors) {
+  struct Case {
+    const char *name, *value, *message;
+  } cases[] = {
+      {"threads", "4",
+       "unknown runtime option 'threads' (devices, cache_dir, preference, "
+       "priority, bursts, timing)"},
+      {"devices", "gpu,,cpu",
+       "runtime option devices: empty entry in 'gpu,,cpu' (expected device "
+       "names or types: accelerator, gpu, cpu, other; '-' before one "
+       "excludes it)"},
+      {"devices", "-",
+       "runtime option devices: empty entry in '-' (expected device names or "
+       "types: accelerator, gpu, cpu, other; '-' before one excludes it)"},
+      {"cache_dir", "/nonexistent/cache",
+       "runtime option cache_dir: '/nonexistent/cache' is not a directory"},
+      {"cache_dir", NNAPI_TEST_INPUTS "/devices/gpu-sim.json",
+       "runtime option cache_dir: '" NNAPI_TEST_INPUTS
+       "/devices/gpu-sim.json' is not a directory"},
+      {"preference", "fastest",
+       "runtime option preference: 'fastest' is not one of "
+       "fast-single-answer, sustained-speed, low-power"},
+      {"priority", "urgent",
+       "runtime option priority: 'urgent' is not one of low, medium, high"},
+      {"bursts", "maybe",
+       "runtime option bursts: 'maybe' is not 1/on/true or 0/off/false"},
+      {"timing", "2",
+       "runtime option timing: '2' is not 1/on/true or 0/off/false"},
+  };
+  for (const Case &c : cases) {
+    EXPECT_EQ(nnapi_rt_set_option(c.name, c.value), NNAPI_RT_INVALID_ARGUMENT)
+        << c.name << "=" << c.value;
+    EXPECT_STREQ(nnapi_rt_last_error(), c.message);
+  }
+  EXPECT_EQ(nnapi_rt_set_option(nullptr, "1"), NNAPI_RT_INVALID_ARGUMENT);
+}
+
+// An option from the environment with a bad value: every partition falls
+// back, and the reason names the variable.
+TEST_F(Devices, BadEnvironmentValuesReachThePartitions) {
+  setenv("NNAPI_MLIR_PRIORITY", "urgent", 1);
+  useDevices(DEVICE("gpu-sim"));
+  EXPECT_EQ(run(blob), NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_STREQ(nnapi_rt_last_error(),
+               "NNAPI_MLIR_PRIORITY: 'urgent' is not one of low, medium, high");
+  EXPECT_EQ(nnapi_rt_device_count(), -NNAPI_RT_INVALID_ARGUMENT);
+  // A value set by the caller wins over the environment.
+  ASSERT_EQ(nnapi_rt_set_option("priority", "low"), NNAPI_RT_OK);
+  setNNAPIFunctionTableForTesting(&library());
+  EXPECT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
+  unsetenv("NNAPI_MLIR_PRIORITY");
+}
+
+TEST_F(Devices, TheHostLibraryRefusesBadDeviceLists) {
+  auto setDevices =
+      extension<NNAPIMLIRHost_setDevices_fn>("NNAPIMLIRHost_setDevices");
+  auto lastError =
+      extension<NNAPIMLIRHost_lastError_fn>("NNAPIMLIRHost_lastError");
+  EXPECT_EQ(setDevices("host,host"), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_STREQ(lastError(), "two devices named 'nnapi-mlir-host' in 'host,host'");
+  EXPECT_EQ(setDevices("host,,reference"), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_STREQ(lastError(), "empty entry in the device list 'host,,reference'");
+  EXPECT_EQ(setDevices("/nonexistent/npu.json"), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_NE(std::strstr(lastError(), "/nonexistent/npu.json"), nullptr)
+      << lastError();
+  auto setProfile =
+      extension<NNAPIMLIRHost_setProfile_fn>("NNAPIMLIRHost_setProfile");
+  EXPECT_EQ(setProfile("a.json,b.json"), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_STREQ(lastError(), "a profile path cannot contain ','; use "
+                            "NNAPIMLIRHost_setDevices");
+}
+
+/// The ADD model of the runtime tests, built through the NNAPI C API.
+ANeuralNetworksModel *buildAddModel(const NNAPIFunctionTable &fn) {
+  ANeuralNetworksModel *m = nullptr;
+  if (fn.ANeuralNetworksModel_create(&m))
+    return nullptr;
+  uint32_t dims[] = {2, 3}, biasDims[] = {3};
+  ANeuralNetworksOperandType tensor{ANEURALNETWORKS_TENSOR_FLOAT32, 2, dims, 0,
+                                    0},
+      bias{ANEURALNETWORKS_TENSOR_FLOAT32, 1, biasDims, 0, 0},
+      scalar{ANEURALNETWORKS_INT32, 0, nullptr, 0, 0};
+  static const float biasValues[3] = {1, -2, 0.5f};
+  int32_t fuse = ANEURALNETWORKS_FUSED_RELU;
+  uint32_t in[] = {0, 1, 2}, out[] = {3}, modelIn[] = {0};
+  bool ok = !fn.ANeuralNetworksModel_addOperand(m, &tensor) &&
+            !fn.ANeuralNetworksModel_addOperand(m, &bias) &&
+            !fn.ANeuralNetworksModel_addOperand(m, &scalar) &&
+            !fn.ANeuralNetworksModel_addOperand(m, &tensor) &&
+            !fn.ANeuralNetworksModel_setOperandValue(m, 1, biasValues,
+                                                     sizeof biasValues) &&
+            !fn.ANeuralNetworksModel_setOperandValue(m, 2, &fuse,
+                                                     sizeof fuse) &&
+            !fn.ANeuralNetworksModel_addOperation(m, ANEURALNETWORKS_ADD, 3,
+                                                  in, 1, out) &&
+            !fn.ANeuralNetworksModel_identifyInputsAndOutputs(m, 1, modelIn,
+                                                              1, out) &&
+            !fn.ANeuralNetworksModel_finish(m);
+  if (!ok) {
+    fn.ANeuralNetworksModel_free(m);
+    return nullptr;
+  }
+  return m;
+}
+
+// The rules of NNAPI's device, burst and timing calls, as a driver enforces
+// them.
+TEST_F(Devices, TheHostLibraryEnforcesNNAPIsRules) {
+  useDevices(DEVICE("gpu-sim") ",host");
+  const NNAPIFunctionTable &fn = library();
+  auto lastError =
+      extension<NNAPIMLIRHost_lastError_fn>("NNAPIMLIRHost_lastError");
+  ANeuralNetworksModel *model = buildAddModel(fn);
+  ASSERT_NE(model, nullptr) << lastError();
+  ANeuralNetworksDevice *gpu = nullptr, *host = nullptr;
+  ASSERT_EQ(fn.ANeuralNetworks_getDevice(0, &gpu), 0);
+  ASSERT_EQ(fn.ANeuralNetworks_getDevice(1, &host), 0);
+
+  // Timing and priorities need a one-device compilation.
+  ANeuralNetworksCompilation *both = nullptr, *one = nullptr, *other = nullptr;
+  const ANeuralNetworksDevice *pair[] = {gpu, host};
+  ASSERT_EQ(fn.ANeuralNetworksCompilation_createForDevices(model, pair, 2,
+                                                           &both),
+            0);
+  EXPECT_EQ(fn.ANeuralNetworksCompilation_setPriority(
+                both, ANEURALNETWORKS_PRIORITY_HIGH),
+            ANEURALNETWORKS_BAD_DATA);
+  ASSERT_EQ(fn.ANeuralNetworksCompilation_finish(both), 0);
+  ASSERT_EQ(fn.ANeuralNetworksCompilation_createForDevices(model, pair, 1,
+                                                           &one),
+            0);
+  EXPECT_EQ(fn.ANeuralNetworksCompilation_setPriority(one, 95),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_STREQ(lastError(), "invalid priority 95");
+  EXPECT_EQ(fn.ANeuralNetworksCompilation_setPriority(
+                one, ANEURALNETWORKS_PRIORITY_LOW),
+            0);
+  ASSERT_EQ(fn.ANeuralNetworksCompilation_finish(one), 0);
+  uint8_t token[32] = {};
+  EXPECT_EQ(fn.ANeuralNetworksCompilation_setCaching(one, "/tmp", token),
+            ANEURALNETWORKS_BAD_STATE);
+  ASSERT_EQ(fn.ANeuralNetworksCompilation_create(model, &other), 0);
+  ASSERT_EQ(fn.ANeuralNetworksCompilation_finish(other), 0);
+
+  ANeuralNetworksExecution *e = nullptr;
+  ASSERT_EQ(fn.ANeuralNetworksExecution_create(both, &e), 0);
+  EXPECT_EQ(fn.ANeuralNetworksExecution_setMeasureTiming(e, true),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_STREQ(lastError(), "timing needs a compilation for exactly one "
+                            "device (createForDevices)");
+  uint64_t duration = 0;
+  EXPECT_EQ(fn.ANeuralNetworksExecution_getDuration(
+                e, ANEURALNETWORKS_DURATION_ON_HARDWARE, &duration),
+            ANEURALNETWORKS_BAD_STATE);
+  fn.ANeuralNetworksExecution_free(e);
+
+  // A burst serves its own compilation's executions only.
+  ANeuralNetworksBurst *burst = nullptr;
+  ASSERT_EQ(fn.ANeuralNetworksBurst_create(other, &burst), 0);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_create(one, &e), 0);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_setMeasureTiming(e, true), 0);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_setInput(e, 0, nullptr, input,
+                                                 sizeof input),
+            0);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_setOutput(e, 0, nullptr, output,
+                                                  sizeof output),
+            0);
+  EXPECT_EQ(fn.ANeuralNetworksExecution_burstCompute(e, burst),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_STREQ(lastError(), "the burst belongs to another compilation");
+  ASSERT_EQ(fn.ANeuralNetworksExecution_compute(e), 0);
+  expectSum();
+  uint64_t hardware = 0, driver = 0, fenced = 0;
+  EXPECT_EQ(fn.ANeuralNetworksExecution_getDuration(
+                e, ANEURALNETWORKS_DURATION_ON_HARDWARE, &hardware),
+            0);
+  EXPECT_EQ(fn.ANeuralNetworksExecution_getDuration(
+                e, ANEURALNETWORKS_DURATION_IN_DRIVER, &driver),
+            0);
+  EXPECT_EQ(fn.ANeuralNetworksExecution_getDuration(
+                e, ANEURALNETWORKS_FENCED_DURATION_IN_DRIVER, &fenced),
+            0);
+  EXPECT_GT(hardware, 0u);
+  EXPECT_GE(driver, hardware);
+  EXPECT_EQ(fenced, UINT64_MAX);
+  EXPECT_EQ(fn.ANeuralNetworksExecution_getDuration(e, 7, &fenced),
+            ANEURALNETWORKS_BAD_DATA);
+  fn.ANeuralNetworksExecution_free(e);
+  fn.ANeuralNetworksBurst_free(burst);
+  for (ANeuralNetworksCompilation *c : {both, one, other})
+    fn.ANeuralNetworksCompilation_free(c);
+  fn.ANeuralNetworksModel_free(model);
+}
+
+// FIPS 180-4 test vectors.
+TEST(Sha256, KnownDigests) {
+  auto digest = [](const std::string &text) {
+    return Sha256::hex(Sha256().update(text.data(), text.size()).finish());
+  };
+  EXPECT_EQ(digest(""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(digest("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(
+      digest("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  Sha256 million;
+  std::string chunk(1000, 'a');
+  for (int i = 0; i < 1000; ++i)
+    million.update(chunk.data(), chunk.size());
+  EXPECT_EQ(Sha256::hex(million.finish()),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+} // namespace
