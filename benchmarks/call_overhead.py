@@ -10,7 +10,7 @@ its latency is nearly all per-call cost: the compiled model's entry point,
 the runtime (partition lookup, execution reuse, burst), and the host NNAPI
 device's compute call. Each round times, back to back: ONNX Runtime, the
 partition on the host NNAPI device with bursts (the default on feature
-level 5 devices), without (--no-bursts), on a feature level 4 device (no
+level 3+ devices), without (--no-bursts), on a feature level 2 device (no
 burst), and host-only (the compiled host copy, no NNAPI). Medians of rounds; prints a Markdown table with the
 ratio to ONNX Runtime.
 
@@ -86,13 +86,13 @@ def main():
     nnapi_run = os.path.join(bin_dir, "nnapi-run")
     devices = os.path.join(ROOT, "test", "Inputs", "devices")
     modes = {
-        "burst (level 5)": ["--host-devices",
+        "burst (level 5 device)": ["--host-devices",
                             os.path.join(devices, "gpu-sim.json")],
-        "no burst (level 5)": ["--host-devices",
+        "--no-bursts (level 5 device)": ["--host-devices",
                                os.path.join(devices, "gpu-sim.json"),
                                "--no-bursts"],
-        "level 4 device": ["--host-devices",
-                           os.path.join(devices, "dsp-fl4.json")],
+        "level 2 device (no burst)": ["--host-devices",
+                                      os.path.join(devices, "old-npu.json")],
         "host-only": ["--host-only"],
     }
     # Every mode must give the right answer before it is timed.

@@ -365,7 +365,7 @@ PYBIND11_MODULE(_nnapi_mlir, m) {
       py::dict entry;
       entry["name"] = std::string(d.name);
       entry["version"] = std::string(d.version);
-      entry["type"] = d.type;
+      entry["type"] = std::string(nnapi_rt_device_type_name(d.type));
       entry["feature_level"] = d.featureLevel;
       entry["preference"] = d.preference;
       list.append(entry);
@@ -385,8 +385,11 @@ PYBIND11_MODULE(_nnapi_mlir, m) {
       entry["burst"] = bool(p.burst);
       entry["cached"] = bool(p.cached);
       entry["executions"] = p.executions;
-      entry["timed_executions"] = p.timedExecutions;
+      entry["failures"] = p.failures;
+      entry["last_failure"] = std::string(p.lastFailure);
+      entry["hardware_timed"] = p.hardwareTimed;
       entry["hardware_ns"] = p.hardwareNs;
+      entry["driver_timed"] = p.driverTimed;
       entry["driver_ns"] = p.driverNs;
       list.append(entry);
     }

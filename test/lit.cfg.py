@@ -41,11 +41,15 @@ if chromium:
 qemu = shutil.which("qemu-aarch64")
 a64 = config.nnapi_aarch64_dir
 a64_run = os.path.join(a64, "bin", "nnapi-run")
+require = os.environ.get("NNAPI_MLIR_REQUIRE_AARCH64") == "1"
 if qemu:
     config.available_features.add("qemu-aarch64")
+elif require:
+    lit_config.fatal("NNAPI_MLIR_REQUIRE_AARCH64=1 but qemu-aarch64 is not "
+                     "on PATH (apt-get install qemu-user)")
 if os.path.exists(a64_run):
     config.available_features.add("aarch64-runtime")
-elif os.environ.get("NNAPI_MLIR_REQUIRE_AARCH64") == "1":
+elif require:
     lit_config.fatal("NNAPI_MLIR_REQUIRE_AARCH64=1 but %s is missing "
                      "(scripts/build-aarch64.sh builds it)" % a64_run)
 if qemu:

@@ -180,7 +180,8 @@ TEST_F(Devices, TheReferenceDeviceRunsOnlyWhenNamed) {
   EXPECT_EQ(run(blob), NNAPI_RT_NNAPI_ERROR);
   EXPECT_STREQ(nnapi_rt_last_error(),
                "no NNAPI device runs this partition: device 'npu-sim' does "
-               "not run operation 0 (ADD on TENSOR_FLOAT32)");
+               "not run operation 0 (ADD on TENSOR_FLOAT32): device 'npu-sim' "
+               "does not support ADD on float32");
   nnapi_rt_partition_info p = partition();
   EXPECT_STREQ(p.device, "");
   EXPECT_EQ(p.status, NNAPI_RT_NNAPI_ERROR);
@@ -283,9 +284,10 @@ TEST_F(Devices, TheCacheIsWrittenReadAndChecked) {
 }
 
 // 1,000 calls through one burst give identical results; bursts can be
-// turned off, and a feature level 4 device gets none.
+// turned off, and a feature level 2 device (before bursts) gets none.
 TEST_F(Devices, BurstsServeRepeatedCalls) {
-  useDevices(DEVICE("gpu-sim") "," DEVICE("dsp-fl4"));
+  useDevices(DEVICE("gpu-sim") "," DEVICE("old-npu"));
+  ASSERT_EQ(nnapi_rt_set_option("devices", "gpu-sim"), NNAPI_RT_OK);
   ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
   float first[6];
   std::memcpy(first, output, sizeof first);
@@ -308,24 +310,26 @@ TEST_F(Devices, BurstsServeRepeatedCalls) {
   EXPECT_FALSE(partition().burst);
   EXPECT_EQ(counters("gpu-sim").burstExecutions, before);
 
-  ASSERT_EQ(nnapi_rt_set_option("bursts", "1"), NNAPI_RT_OK);
-  ASSERT_EQ(nnapi_rt_set_option("devices", "dsp-fl4"), NNAPI_RT_OK);
+  ASSERT_EQ(nnapi_rt_set_option("bursts", nullptr), NNAPI_RT_OK);
+  ASSERT_EQ(nnapi_rt_set_option("devices", "old-npu"), NNAPI_RT_OK);
   ASSERT_EQ(run(blob), NNAPI_RT_OK);
-  EXPECT_STREQ(partition().device, "dsp-fl4");
+  EXPECT_STREQ(partition().device, "old-npu");
   EXPECT_FALSE(partition().burst);
-  EXPECT_EQ(counters("dsp-fl4").burstExecutions, 0u);
+  EXPECT_EQ(counters("old-npu").burstExecutions, 0u);
 }
 
 TEST_F(Devices, TimingIsMeasuredWhenAsked) {
   useDevices(DEVICE("gpu-sim"));
   ASSERT_EQ(run(blob), NNAPI_RT_OK);
-  EXPECT_EQ(partition().timedExecutions, 0u);
+  EXPECT_EQ(partition().hardwareTimed, 0u);
+  EXPECT_EQ(partition().driverTimed, 0u);
   ASSERT_EQ(nnapi_rt_set_option("timing", "1"), NNAPI_RT_OK);
   for (int i = 0; i < 5; ++i)
     ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
   nnapi_rt_partition_info p = partition();
   EXPECT_EQ(p.executions, 5u);
-  EXPECT_EQ(p.timedExecutions, 5u);
+  EXPECT_EQ(p.hardwareTimed, 5u);
+  EXPECT_EQ(p.driverTimed, 5u);
   EXPECT_GT(p.hardwareNs, 0u);
   EXPECT_GE(p.driverNs, p.hardwareNs);
   EXPECT_EQ(counters("gpu-sim").timedExecutions, 5u);
@@ -376,12 +380,17 @@ TEST_F(Devices, BadEnvironmentValuesReachThePartitions) {
   EXPECT_EQ(run(blob), NNAPI_RT_INVALID_ARGUMENT);
   EXPECT_STREQ(nnapi_rt_last_error(),
                "NNAPI_MLIR_PRIORITY: 'urgent' is not one of low, medium, high");
-  EXPECT_EQ(nnapi_rt_device_count(), -NNAPI_RT_INVALID_ARGUMENT);
-  // A value set by the caller wins over the environment.
+  // Devices are still listed; the option alone is wrong.
+  EXPECT_EQ(nnapi_rt_device_count(), 1);
+  // A value set by the caller wins over the environment; forgetting it
+  // brings the variable back.
   ASSERT_EQ(nnapi_rt_set_option("priority", "low"), NNAPI_RT_OK);
-  setNNAPIFunctionTableForTesting(&library());
   EXPECT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
+  ASSERT_EQ(nnapi_rt_set_option("priority", nullptr), NNAPI_RT_OK);
+  EXPECT_EQ(run(blob), NNAPI_RT_INVALID_ARGUMENT);
   unsetenv("NNAPI_MLIR_PRIORITY");
+  ASSERT_EQ(nnapi_rt_set_option("priority", nullptr), NNAPI_RT_OK);
+  EXPECT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
 }
 
 TEST_F(Devices, TheHostLibraryRefusesBadDeviceLists) {
@@ -401,6 +410,91 @@ TEST_F(Devices, TheHostLibraryRefusesBadDeviceLists) {
   EXPECT_EQ(setProfile("a.json,b.json"), ANEURALNETWORKS_BAD_DATA);
   EXPECT_STREQ(lastError(), "a profile path cannot contain ','; use "
                             "NNAPIMLIRHost_setDevices");
+}
+
+// Libraries that misbehave in ways the host library does not: no device
+// API, failing enumeration, an unknown feature level code.
+int failingDeviceCount(uint32_t *) { return ANEURALNETWORKS_OP_FAILED; }
+int failingName(const ANeuralNetworksDevice *, const char **) {
+  return ANEURALNETWORKS_BAD_STATE;
+}
+int futureLevel(const ANeuralNetworksDevice *, int64_t *level) {
+  *level = 12345;
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+TEST_F(Devices, LibrariesWithoutOrWithBrokenDeviceAPIs) {
+  useDevices("host");
+  static NNAPIFunctionTable table;
+  table = library();
+  table.hostLastError = nullptr; // these failures are not the host's
+  table.ANeuralNetworks_getDeviceCount = nullptr;
+  setNNAPIFunctionTableForTesting(&table);
+  EXPECT_EQ(nnapi_rt_device_count(), 0);
+  ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error(); // the driver picks
+  EXPECT_STREQ(partition().device, "");
+  ASSERT_EQ(nnapi_rt_set_option("devices", "gpu"), NNAPI_RT_OK);
+  EXPECT_EQ(run(blob), NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_STREQ(nnapi_rt_last_error(),
+               "devices 'gpu' cannot be chosen: this NNAPI library has no "
+               "device API (it predates feature level 3)");
+  ASSERT_EQ(nnapi_rt_set_option("devices", nullptr), NNAPI_RT_OK);
+
+  table = library();
+  table.hostLastError = nullptr;
+  table.ANeuralNetworks_getDeviceCount = failingDeviceCount;
+  setNNAPIFunctionTableForTesting(&table);
+  EXPECT_EQ(nnapi_rt_device_count(), -NNAPI_RT_NNAPI_ERROR);
+  EXPECT_STREQ(nnapi_rt_last_error(),
+               "ANeuralNetworks_getDeviceCount failed with OP_FAILED (5)");
+  EXPECT_EQ(run(blob), NNAPI_RT_NNAPI_ERROR);
+
+  table = library();
+  table.hostLastError = nullptr;
+  table.ANeuralNetworksDevice_getName = failingName;
+  setNNAPIFunctionTableForTesting(&table);
+  EXPECT_EQ(nnapi_rt_device_count(), -NNAPI_RT_NNAPI_ERROR);
+  EXPECT_STREQ(nnapi_rt_last_error(),
+               "describing NNAPI device 0: ANeuralNetworksDevice_getName "
+               "failed with BAD_STATE (6)");
+
+  table = library();
+  table.ANeuralNetworksDevice_getFeatureLevel = futureLevel;
+  setNNAPIFunctionTableForTesting(&table);
+  nnapi_rt_device_info d;
+  ASSERT_EQ(nnapi_rt_get_device_info(0, &d), NNAPI_RT_OK);
+  EXPECT_EQ(d.featureLevel, 0);
+  EXPECT_EQ(run(blob), NNAPI_RT_NNAPI_ERROR);
+  EXPECT_STREQ(nnapi_rt_last_error(),
+               "no NNAPI device runs this partition: device "
+               "'nnapi-mlir-host' reports a feature level this runtime does "
+               "not know (12345)");
+}
+
+TEST_F(Devices, InfoCallsCheckTheirArguments) {
+  useDevices("host");
+  nnapi_rt_partition_info p;
+  EXPECT_EQ(nnapi_rt_get_partition_info(0, &p), NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_STREQ(nnapi_rt_last_error(),
+               "partition index 0 out of range (0 partitions)");
+  EXPECT_EQ(nnapi_rt_get_partition_info(0, nullptr), NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_STREQ(nnapi_rt_last_error(), "info is null");
+  EXPECT_EQ(nnapi_rt_get_device_info(0, nullptr), NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_STREQ(nnapi_rt_last_error(), "info is null");
+  EXPECT_STREQ(nnapi_rt_device_type_name(ANEURALNETWORKS_DEVICE_GPU), "gpu");
+  EXPECT_STREQ(nnapi_rt_device_type_name(42), "unknown");
+}
+
+// A device the NNAPI library refuses to run an operation on says why: the
+// host library leaves its reason, which the runtime adds to its own.
+TEST_F(Devices, TheHostLibrarysReasonFollowsARefusal) {
+  useDevices(NNAPI_PROFILES_DIR "/npu.json");
+  EXPECT_EQ(run(blob), NNAPI_RT_NNAPI_ERROR);
+  EXPECT_STREQ(nnapi_rt_last_error(),
+               "no NNAPI device runs this partition: device 'npu' does not "
+               "run operation 0 (ADD on TENSOR_FLOAT32): device 'npu' does "
+               "not support ADD on float32 (it would with float32 relaxed to "
+               "float16)");
 }
 
 /// The ADD model of the runtime tests, built through the NNAPI C API.
@@ -448,8 +542,15 @@ TEST_F(Devices, TheHostLibraryEnforcesNNAPIsRules) {
   ANeuralNetworksDevice *gpu = nullptr, *host = nullptr;
   ASSERT_EQ(fn.ANeuralNetworks_getDevice(0, &gpu), 0);
   ASSERT_EQ(fn.ANeuralNetworks_getDevice(1, &host), 0);
+  ANeuralNetworksCompilation *stray = nullptr;
+  const ANeuralNetworksDevice *bogus[] = {
+      reinterpret_cast<const ANeuralNetworksDevice *>(&fn)};
+  EXPECT_EQ(fn.ANeuralNetworksCompilation_createForDevices(model, bogus, 1,
+                                                           &stray),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_STREQ(lastError(), "device 0 is not one of this library's devices");
 
-  // Timing and priorities need a one-device compilation.
+  // Timing needs a one-device compilation; priorities do not.
   ANeuralNetworksCompilation *both = nullptr, *one = nullptr, *other = nullptr;
   const ANeuralNetworksDevice *pair[] = {gpu, host};
   ASSERT_EQ(fn.ANeuralNetworksCompilation_createForDevices(model, pair, 2,
@@ -457,8 +558,12 @@ TEST_F(Devices, TheHostLibraryEnforcesNNAPIsRules) {
             0);
   EXPECT_EQ(fn.ANeuralNetworksCompilation_setPriority(
                 both, ANEURALNETWORKS_PRIORITY_HIGH),
-            ANEURALNETWORKS_BAD_DATA);
+            0);
   ASSERT_EQ(fn.ANeuralNetworksCompilation_finish(both), 0);
+  EXPECT_EQ(fn.ANeuralNetworksCompilation_setPriority(
+                both, ANEURALNETWORKS_PRIORITY_HIGH),
+            ANEURALNETWORKS_BAD_STATE);
+  EXPECT_STREQ(lastError(), "compilation already finished");
   ASSERT_EQ(fn.ANeuralNetworksCompilation_createForDevices(model, pair, 1,
                                                            &one),
             0);
@@ -472,6 +577,7 @@ TEST_F(Devices, TheHostLibraryEnforcesNNAPIsRules) {
   uint8_t token[32] = {};
   EXPECT_EQ(fn.ANeuralNetworksCompilation_setCaching(one, "/tmp", token),
             ANEURALNETWORKS_BAD_STATE);
+  EXPECT_STREQ(lastError(), "compilation already finished");
   ASSERT_EQ(fn.ANeuralNetworksCompilation_create(model, &other), 0);
   ASSERT_EQ(fn.ANeuralNetworksCompilation_finish(other), 0);
 
@@ -502,6 +608,10 @@ TEST_F(Devices, TheHostLibraryEnforcesNNAPIsRules) {
             ANEURALNETWORKS_BAD_DATA);
   EXPECT_STREQ(lastError(), "the burst belongs to another compilation");
   ASSERT_EQ(fn.ANeuralNetworksExecution_compute(e), 0);
+  EXPECT_EQ(fn.ANeuralNetworksExecution_setMeasureTiming(e, false),
+            ANEURALNETWORKS_BAD_STATE);
+  EXPECT_STREQ(lastError(),
+               "setMeasureTiming must come before the computation");
   expectSum();
   uint64_t hardware = 0, driver = 0, fenced = 0;
   EXPECT_EQ(fn.ANeuralNetworksExecution_getDuration(

@@ -200,7 +200,9 @@ TEST_F(Runtime, ADeviceWithoutAnOperationIsNamedWithIt) {
   EXPECT_EQ(run(blob), NNAPI_RT_NNAPI_ERROR);
   EXPECT_STREQ(nnapi_rt_last_error(),
                "no NNAPI device runs this partition: device 'npu' does not "
-               "run operation 0 (ADD on TENSOR_FLOAT32)");
+               "run operation 0 (ADD on TENSOR_FLOAT32): device 'npu' does "
+               "not support ADD on float32 (it would with float32 relaxed to "
+               "float16)");
   setProfile(nullptr);
 }
 } // namespace

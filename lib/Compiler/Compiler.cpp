@@ -295,6 +295,9 @@ static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
                      llvm::Twine(given.featureLevel.getValue()));
   if (output.path.empty() && !output.buffer)
     return makeError("no output: give a path or a buffer");
+  if (!output.runpath.empty() && output.emit != EmitKind::SharedLibrary)
+    return makeError("--runpath (runpath) applies to shared libraries "
+                     "(--emit=so) only");
   bool text = output.emit == EmitKind::LLVMIR || output.emit == EmitKind::MLIR;
 
   // The stream the last stage writes: the output file itself, its ".o"

@@ -46,8 +46,9 @@ static Expected<std::string> findLinker() {
       "link it yourself");
 }
 
-/// Runs the linker with `args` (after argv[0]); on failure the error carries
-/// what it printed.
+/// Runs the linker with `args` (after argv[0]), its output going to
+/// `logPath` (a new file per run); on failure the error carries its exit
+/// status and what it printed.
 static Error runLinker(StringRef linker, ArrayRef<std::string> args,
                        StringRef logPath, const Twine &what) {
   SmallVector<StringRef> argv = {linker};
@@ -60,11 +61,16 @@ static Error runLinker(StringRef linker, ArrayRef<std::string> args,
                                &error);
   if (rc == 0)
     return Error::success();
-  std::string said = error;
+  std::string said;
   if (auto log = MemoryBuffer::getFile(logPath))
     said = StringRef((*log)->getBuffer()).trim().str();
-  return linkError("linking " + what + " failed" +
-                   (said.empty() ? "" : ": " + said));
+  if (said.empty())
+    said = error;
+  return linkError("linking " + what + " failed (" +
+                   (rc == -1   ? std::string("it could not run")
+                    : rc < 0 ? std::string("it crashed")
+                             : "exit status " + std::to_string(rc)) +
+                   ")" + (said.empty() ? "" : ": " + said));
 }
 
 /// An object file with nothing in it, for `machine`'s target: what the stub
@@ -106,7 +112,7 @@ Error linkModelLibrary(TargetMachine &machine, StringRef object,
     sys::path::append(path, name);
     return path.str().str();
   };
-  std::string empty = inDir("empty.o"), log = inDir("linker.log");
+  std::string empty = inDir("empty.o");
   if (Error err = writeEmptyObject(machine, empty))
     return err;
 
@@ -130,13 +136,14 @@ Error linkModelLibrary(TargetMachine &machine, StringRef object,
     if (Error err = runLinker(*linker,
                               {"-shared", "--soname=" + soname, "-o", stub,
                                empty},
-                              log, "the stub '" + soname + "'"))
+                              inDir(soname + ".log"),
+                              "the stub '" + soname + "'"))
       return err;
     args.push_back(stub);
   }
   if (!runpath.empty())
     args.push_back("-rpath=" + runpath.str());
-  return runLinker(*linker, args, log, "'" + library + "'");
+  return runLinker(*linker, args, inDir("link.log"), "'" + library + "'");
 }
 
 } // namespace mlir::nnapi

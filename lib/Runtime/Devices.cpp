@@ -1,22 +1,19 @@
 //===- Devices.cpp - Runtime options and the choice of NNAPI device -------===//
 
 #include "Devices.h"
+#include "Internal.h"
+
+#include "nnapi-mlir/Support/CommaList.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 namespace nnapi_mlir::runtime {
 
 namespace {
-
-std::string trim(const std::string &s) {
-  size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
 
 bool typeOfName(const std::string &name, int32_t &type) {
   static const struct {
@@ -35,27 +32,26 @@ bool typeOfName(const std::string &name, int32_t &type) {
 }
 
 bool parseDevices(Options &o, const std::string &value, std::string &error) {
+  std::vector<std::string> entries;
   std::vector<DeviceTerm> terms;
-  size_t start = 0;
-  while (!value.empty() && start <= value.size()) {
-    size_t comma = value.find(',', start);
-    std::string text = trim(value.substr(
-        start, comma == std::string::npos ? std::string::npos : comma - start));
-    start = comma == std::string::npos ? value.size() + 1 : comma + 1;
+  bool ok = splitCommaList(value, entries);
+  for (std::string &text : entries) {
     DeviceTerm term;
-    if (!text.empty() && text[0] == '-') {
+    if (text[0] == '-') {
       term.exclude = true;
-      text = trim(text.substr(1));
+      size_t name = text.find_first_not_of(" \t", 1);
+      text = name == std::string::npos ? "" : text.substr(name);
     }
-    if (text.empty()) {
-      error = "empty entry in '" + value +
-              "' (expected device names or types: accelerator, gpu, cpu, "
-              "other; '-' before one excludes it)";
-      return false;
-    }
+    ok &= !text.empty();
     term.byType = typeOfName(text, term.type);
     term.name = text;
     terms.push_back(term);
+  }
+  if (!ok) {
+    error = "empty entry in '" + value +
+            "' (expected device names or types: accelerator, gpu, cpu, "
+            "other; '-' before one excludes it)";
+    return false;
   }
   o.devices = std::move(terms);
   o.devicesText = value;
@@ -67,10 +63,6 @@ bool parseCacheDir(Options &o, const std::string &value, std::string &error) {
   if (!value.empty() &&
       (::stat(value.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))) {
     error = "'" + value + "' is not a directory";
-    return false;
-  }
-  if (!value.empty() && ::access(value.c_str(), W_OK | X_OK) != 0) {
-    error = "'" + value + "' is not writable";
     return false;
   }
   o.cacheDir = value;
@@ -149,16 +141,6 @@ const OptionSpec *findOption(const char *name) {
   return nullptr;
 }
 
-/// Feature level 1..8 of ANeuralNetworksDevice_getFeatureLevel's value.
-unsigned levelOfCode(int64_t code) {
-  if (code >= ANEURALNETWORKS_FEATURE_LEVEL_1 &&
-      code <= ANEURALNETWORKS_FEATURE_LEVEL_5)
-    return unsigned(code - ANEURALNETWORKS_FEATURE_LEVEL_1 + 1);
-  if (code >= ANEURALNETWORKS_FEATURE_LEVEL_6 && code < 2000000)
-    return unsigned(std::min<int64_t>(code - 1000000, 8));
-  return 0;
-}
-
 /// Rank in the default order: accelerators, GPUs, others, CPUs.
 int typeRank(int32_t type) {
   switch (type) {
@@ -181,41 +163,38 @@ bool matches(const DeviceTerm &term, const DeviceInfo &d) {
 
 } // namespace
 
-bool isOption(const char *name) { return findOption(name) != nullptr; }
-
-bool setOption(Options &options, const char *name, const char *value,
-               std::string &error) {
+bool checkOption(const char *name, const char *value, std::string &error) {
   const OptionSpec *spec = findOption(name);
   if (!spec) {
     error = std::string("unknown runtime option '") + (name ? name : "") +
             "' (devices, cache_dir, preference, priority, bursts, timing)";
     return false;
   }
-  Options changed = options;
-  if (!spec->parse(changed, value ? value : spec->defaultValue, error)) {
+  Options scratch;
+  if (value && !spec->parse(scratch, value, error)) {
     error = std::string("runtime option ") + spec->name + ": " + error;
     return false;
   }
-  options = std::move(changed);
   return true;
 }
 
-bool applyEnvironment(Options &options,
-                      const std::vector<std::string> &setByCaller,
-                      std::string &error) {
+bool resolveOptions(const std::map<std::string, std::string> &given,
+                    Options &options, std::string &error) {
+  options = Options();
+  error.clear();
   for (const OptionSpec &spec : kOptions) {
-    if (std::find(setByCaller.begin(), setByCaller.end(), spec.name) !=
-        setByCaller.end())
+    auto it = given.find(spec.name);
+    if (it != given.end()) {
+      std::string ignored; // checked by checkOption when it was set
+      spec.parse(options, it->second, ignored);
       continue;
-    const char *value = std::getenv(spec.env);
-    if (!value || !*value)
-      continue;
-    if (!spec.parse(options, value, error)) {
-      error = std::string(spec.env) + ": " + error;
-      return false;
     }
+    const char *value = std::getenv(spec.env);
+    std::string why;
+    if (value && *value && !spec.parse(options, value, why) && error.empty())
+      error = std::string(spec.env) + ": " + why;
   }
-  return true;
+  return error.empty();
 }
 
 bool hasDeviceAPI(const NNAPIFunctionTable &fn) {
@@ -234,31 +213,32 @@ bool enumerateDevices(const NNAPIFunctionTable &fn,
     return true;
   uint32_t count = 0;
   if (int rc = fn.ANeuralNetworks_getDeviceCount(&count)) {
-    error = "ANeuralNetworks_getDeviceCount failed with code " +
-            std::to_string(rc);
+    error = describeCall(fn, "ANeuralNetworks_getDeviceCount", rc);
     return false;
   }
   for (uint32_t i = 0; i < count; ++i) {
     DeviceInfo d;
     const char *name = nullptr, *version = nullptr;
     int64_t level = 0;
+    const char *call = "ANeuralNetworks_getDevice";
     int rc = fn.ANeuralNetworks_getDevice(i, &d.handle);
-    if (!rc)
+    if (!rc && (call = "ANeuralNetworksDevice_getName"))
       rc = fn.ANeuralNetworksDevice_getName(d.handle, &name);
-    if (!rc)
+    if (!rc && (call = "ANeuralNetworksDevice_getType"))
       rc = fn.ANeuralNetworksDevice_getType(d.handle, &d.type);
-    if (!rc)
+    if (!rc && (call = "ANeuralNetworksDevice_getVersion"))
       rc = fn.ANeuralNetworksDevice_getVersion(d.handle, &version);
-    if (!rc)
+    if (!rc && (call = "ANeuralNetworksDevice_getFeatureLevel"))
       rc = fn.ANeuralNetworksDevice_getFeatureLevel(d.handle, &level);
     if (rc) {
-      error = "describing NNAPI device " + std::to_string(i) +
-              " failed with code " + std::to_string(rc);
+      error = "describing NNAPI device " + std::to_string(i) + ": " +
+              describeCall(fn, call, rc);
       return false;
     }
     d.name = name ? name : "";
     d.version = version ? version : "";
-    d.featureLevel = levelOfCode(level);
+    d.featureLevelCode = level;
+    d.featureLevel = nnapi_mlir_feature_level_of_code(level);
     devices.push_back(std::move(d));
   }
   return true;

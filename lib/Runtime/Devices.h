@@ -19,6 +19,7 @@
 #include "nnapi-mlir/Runtime/NNAPILoader.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -44,24 +45,24 @@ struct Options {
   bool timing = false;
 };
 
-/// Parses `value` into option `name`; false with `error` set if the name is
-/// unknown or the value invalid. A null value restores the default.
-bool setOption(Options &options, const char *name, const char *value,
-               std::string &error);
-/// Applies the environment variables of the options not in `setByCaller`
-/// (names); false with `error` naming the variable on an invalid value.
-bool applyEnvironment(Options &options,
-                      const std::vector<std::string> &setByCaller,
-                      std::string &error);
-/// True if `name` is an option.
-bool isOption(const char *name);
+/// Checks `value` for option `name`; false with `error` if the name is
+/// unknown or the value invalid. Null (the default) is valid.
+bool checkOption(const char *name, const char *value, std::string &error);
+
+/// The options in force: each one's value from `given` (set by the caller,
+/// by name), else from its environment variable, else its default. A bad
+/// environment value leaves that option at its default and `error` naming
+/// the variable (false); the others still apply.
+bool resolveOptions(const std::map<std::string, std::string> &given,
+                    Options &options, std::string &error);
 
 /// A device as the library describes it.
 struct DeviceInfo {
   ANeuralNetworksDevice *handle = nullptr;
   std::string name, version;
   int32_t type = 0;
-  unsigned featureLevel = 0; ///< 1..8; 0 if the library said something else.
+  unsigned featureLevel = 0; ///< 1..8; 0 for a code this runtime does not know.
+  int64_t featureLevelCode = 0; ///< As the library said it.
 };
 
 /// True if the library has the device API (feature level 3): enumeration,
@@ -69,7 +70,8 @@ struct DeviceInfo {
 bool hasDeviceAPI(const NNAPIFunctionTable &fn);
 
 /// The library's devices (none without the device API); false with `error`
-/// if it failed to list them.
+/// (the call, its result code and the library's explanation) if it failed
+/// to list them.
 bool enumerateDevices(const NNAPIFunctionTable &fn,
                       std::vector<DeviceInfo> &devices, std::string &error);
 

@@ -2,6 +2,7 @@
 
 #include "nnapi-mlir/Runtime/ElfCheck.h"
 
+#include <cstddef>
 #include <cstring>
 #include <elf.h>
 #include <fcntl.h>
@@ -63,6 +64,16 @@ bool checkElfImage(const uint8_t *data, uint64_t headSize, uint64_t size,
     error = "not an ELF file";
     return false;
   }
+  // e_machine lies at the same offset in 32- and 64-bit headers: check it
+  // first, so that a model for another architecture is named as such.
+  uint16_t machine = 0;
+  std::memcpy(&machine, data + offsetof(ElfW(Ehdr), e_machine), sizeof machine);
+  if (kThisMachine != 0 && data[EI_DATA] == ELFDATA2LSB &&
+      machine != kThisMachine) {
+    error = "built for " + machineName(machine) + ", but this process runs " +
+            machineName(kThisMachine) + " code";
+    return false;
+  }
   const int wantClass = sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32;
   if (data[EI_CLASS] != wantClass) {
     error = std::string("ELF class is not this process's (") +
@@ -80,12 +91,6 @@ bool checkElfImage(const uint8_t *data, uint64_t headSize, uint64_t size,
   std::memcpy(&header, data, sizeof header);
   if (header.e_type != ET_DYN) {
     error = "not a shared object";
-    return false;
-  }
-  if (kThisMachine != 0 && header.e_machine != kThisMachine) {
-    error = "built for " + machineName(header.e_machine) +
-            ", but this process runs " + machineName(kThisMachine) +
-            " code (compile it with this machine's --mtriple)";
     return false;
   }
   if (header.e_phnum == 0 || header.e_phentsize != sizeof(Phdr) ||

@@ -34,6 +34,18 @@ int32_t nnapi_mlir::runtime::failWith(int32_t status, std::string message) {
 }
 using nnapi_mlir::runtime::failWith;
 
+std::string nnapi_mlir::runtime::describeCall(const NNAPIFunctionTable &fn, const char *function,
+                         int code) {
+  std::string text = std::string(function) + " failed with " +
+                     nnapi_rt_result_code_name(code) + " (" +
+                     std::to_string(code) + ")";
+  // The host implementation says why; a real driver only logs it.
+  if (fn.hostLastError)
+    if (const char *why = fn.hostLastError(); why && *why)
+      text += ": " + std::string(why);
+  return text;
+}
+
 namespace {
 
 /// A loaded NNAPI library (or an injected function table). Partitions and
@@ -61,8 +73,10 @@ struct Partition {
   int64_t size = 0;
   std::vector<uint8_t> head;
   blob::Model model;
-  Sha256::Digest digest{}; ///< Of the whole blob: the cache token's base.
-  uint64_t sequence = 0;    ///< Creation order, for nnapi_rt_get_partition_info.
+  /// The blob, while the partition is being built (the cache token hashes
+  /// it only when a cache directory is set).
+  const uint8_t *buildBytes = nullptr;
+  uint64_t sequence = 0; ///< Creation order, for nnapi_rt_get_partition_info.
   ANeuralNetworksModel *nnModel = nullptr;
   ANeuralNetworksCompilation *compilation = nullptr;
   /// The device it was compiled for (empty: the library's choice, for
@@ -71,12 +85,18 @@ struct Partition {
   unsigned deviceLevel = 0;
   bool cached = false; ///< Compiled with a cache directory.
   bool timing = false; ///< Executions measure their durations.
-  /// One burst per partition (feature level 5 devices); a burst serves one
-  /// computation at a time, so a call that finds it busy computes without.
+  /// One burst per partition (devices of feature level 3 and above); a
+  /// burst serves one computation at a time, so a call that finds it busy
+  /// computes without.
   ANeuralNetworksBurst *burst = nullptr;
   std::mutex burstMutex;
-  std::atomic<uint64_t> executions{0}, timedExecutions{0}, hardwareNs{0},
-      driverNs{0};
+  /// Executions that succeeded, durations the driver measured (each kind
+  /// counted apart: drivers may give one and not the other), and executions
+  /// that failed (the caller then ran the host copy), with the last reason.
+  std::atomic<uint64_t> executions{0}, hardwareTimed{0}, hardwareNs{0},
+      driverTimed{0}, driverNs{0}, failures{0};
+  std::mutex failureMutex;
+  std::string lastFailure;
   int32_t setupStatus = NNAPI_RT_OK;
   std::string setupError;
   std::vector<uint64_t> inputBytes, outputBytes;
@@ -119,11 +139,14 @@ struct State {
   std::string libraryPath;
   int32_t mode = -1;
   int32_t quiet = -1;
-  /// nnapi_rt_set_option's values, the names the caller set (the
-  /// environment fills in the others when the library is loaded), and the
-  /// library's devices.
+  /// The values nnapi_rt_set_option was given (by name), the options in
+  /// force (given, else from the environment, else defaults: resolved on
+  /// first use and on every change), the first bad environment value, and
+  /// the library's devices.
+  std::map<std::string, std::string> givenOptions;
   Options options;
-  std::vector<std::string> optionsSet;
+  bool optionsResolved = false;
+  std::string optionsError;
   std::vector<DeviceInfo> devices;
   uint64_t nextSequence = 0;
   std::atomic<uint64_t> nnapiExecutions{0}, failedExecutions{0};
@@ -131,6 +154,7 @@ struct State {
   void dropLibrary() {
     partitions.clear();
     devices.clear();
+    optionsResolved = false; // the environment is read again
     library.reset();
     libraryTried = false;
     libraryReported = false;
@@ -144,17 +168,11 @@ State &state() {
   return *s;
 }
 
-std::string describeCall(const NNAPIFunctionTable &fn, const char *function,
-                         int code) {
-  std::string text = std::string(function) + " failed with " +
-                     nnapi_rt_result_code_name(code) + " (" +
-                     std::to_string(code) + ")";
-  // The host implementation says why; a real driver only logs it.
-  if (fn.hostLastError)
-    if (const char *why = fn.hostLastError(); why && *why)
-      text += ": " + std::string(why);
-  return text;
-}
+
+/// How blobs become NNAPI models (buildPartition): part of every cache
+/// token. Bump it whenever that changes, so drivers do not reuse
+/// compilations of models built the old way.
+constexpr uint32_t kModelBuildVersion = 1;
 
 /// Compiles `p.nnModel` for `device` (null: the library's own choice,
 /// ANeuralNetworksCompilation_create) with the options; on failure `why`
@@ -174,9 +192,9 @@ int32_t compileFor(const NNAPIFunctionTable &fn, const Options &o,
   }
   const char *call = "ANeuralNetworksCompilation_setPreference";
   rc = fn.ANeuralNetworksCompilation_setPreference(c, o.preference);
-  // Priorities are a feature level 4 call on a one-device compilation.
-  if (rc == ANEURALNETWORKS_NO_ERROR && device &&
-      device->featureLevel >= 4 && fn.ANeuralNetworksCompilation_setPriority) {
+  // Priorities came with the feature level 4 library (Android 11).
+  if (rc == ANEURALNETWORKS_NO_ERROR &&
+      fn.ANeuralNetworksCompilation_setPriority) {
     call = "ANeuralNetworksCompilation_setPriority";
     rc = fn.ANeuralNetworksCompilation_setPriority(c, o.priority);
   }
@@ -187,12 +205,13 @@ int32_t compileFor(const NNAPIFunctionTable &fn, const Options &o,
     // (operands, values, operations, relaxation), the device and its driver
     // version, the options, and this runtime's way of building models.
     Sha256 h;
-    h.update(p.digest.data(), p.digest.size());
+    h.update(p.buildBytes, p.size);
     h.update(device->name).update(device->version);
     int32_t knobs[] = {int32_t(device->featureLevel), o.preference,
                        o.priority};
     h.update(knobs, sizeof knobs);
-    h.update(std::string("nnapi-mlir runtime, cache token 1"));
+    h.update(std::string("nnapi-mlir runtime " NNAPI_MLIR_RUNTIME_VERSION));
+    h.update(&kModelBuildVersion, sizeof kModelBuildVersion);
     Sha256::Digest token = h.finish();
     call = "ANeuralNetworksCompilation_setCaching";
     rc = fn.ANeuralNetworksCompilation_setCaching(c, o.cacheDir.c_str(),
@@ -221,6 +240,9 @@ int32_t compileFor(const NNAPIFunctionTable &fn, const Options &o,
 std::string deviceRefusal(const NNAPIFunctionTable &fn, const Partition &p,
                           const DeviceInfo &device) {
   std::string who = "device '" + device.name + "'";
+  if (device.featureLevel == 0)
+    return who + " reports a feature level this runtime does not know (" +
+           std::to_string(device.featureLevelCode) + ")";
   if (device.featureLevel < p.model.featureLevel)
     return who + " has feature level " + std::to_string(device.featureLevel) +
            ", the partition needs " + std::to_string(p.model.featureLevel);
@@ -247,9 +269,15 @@ std::string deviceRefusal(const NNAPIFunctionTable &fn, const Partition &p,
     if (const char *type =
             blob::operandTypeName(p.model.operands[op.inputs[0]].type))
       on = std::string(" on ") + type;
-  return who + " does not run operation " + std::to_string(first) + " (" +
-         (name ? name : "?") + on + ")" +
-         (missing > 1 ? " and " + std::to_string(missing - 1) + " more" : "");
+  std::string text =
+      who + " does not run operation " + std::to_string(first) + " (" +
+      (name ? name : "?") + on + ")" +
+      (missing > 1 ? " and " + std::to_string(missing - 1) + " more" : "");
+  // The host NNAPI library says why (a real driver only logs it).
+  if (fn.hostLastError)
+    if (const char *why = fn.hostLastError(); why && *why)
+      text += std::string(": ") + why;
+  return text;
 }
 
 /// Compiles the partition's model on the most preferred device that runs
@@ -296,9 +324,9 @@ int32_t compilePartition(State &s, Partition &p) {
   // Durations are measured on one-device compilations only (NNAPI's rule).
   p.timing = o.timing && fn.ANeuralNetworksExecution_setMeasureTiming &&
              fn.ANeuralNetworksExecution_getDuration;
-  // Bursts save a driver round trip per call on feature level 5 devices;
-  // without one (refused, or an older device) executions run alone.
-  if (o.bursts && p.deviceLevel >= 5 && fn.ANeuralNetworksBurst_create &&
+  // Bursts (feature level 3) keep a driver's per-call state warm across
+  // calls; without one (refused, or an older device) executions run alone.
+  if (o.bursts && p.deviceLevel >= 3 && fn.ANeuralNetworksBurst_create &&
       fn.ANeuralNetworksBurst_free && fn.ANeuralNetworksExecution_burstCompute &&
       fn.ANeuralNetworksBurst_create(p.compilation, &p.burst) !=
           ANEURALNETWORKS_NO_ERROR)
@@ -388,6 +416,10 @@ int32_t buildPartition(State &s, Partition &p) {
 }
 
 int32_t ensureLibrary(State &s) {
+  if (!s.optionsResolved) {
+    resolveOptions(s.givenOptions, s.options, s.optionsError);
+    s.optionsResolved = true;
+  }
   if (!s.libraryTried) {
     s.libraryTried = true;
     auto library = std::make_shared<Library>();
@@ -402,9 +434,6 @@ int32_t ensureLibrary(State &s) {
       if (!loadNNAPILibrary(path, library->table, s.libraryError))
         s.libraryStatus = NNAPI_RT_LIBRARY_UNAVAILABLE;
     }
-    if (s.libraryStatus == NNAPI_RT_OK &&
-        !applyEnvironment(s.options, s.optionsSet, s.libraryError))
-      s.libraryStatus = NNAPI_RT_INVALID_ARGUMENT;
     if (s.libraryStatus == NNAPI_RT_OK &&
         !enumerateDevices(library->functions(), s.devices, s.libraryError))
       s.libraryStatus = NNAPI_RT_NNAPI_ERROR;
@@ -432,10 +461,13 @@ int32_t getPartition(State &s, const uint8_t *blobBytes, int64_t blobSize,
                     error)) {
       p->setupStatus = NNAPI_RT_INVALID_BLOB;
       p->setupError = "invalid NNAPI model blob: " + error;
-    } else if (p->digest = Sha256().update(blobBytes, size_t(blobSize)).finish();
-               int32_t st = buildPartition(s, *p)) {
-      p->setupStatus = st;
-      p->setupError = lastError;
+    } else {
+      p->buildBytes = blobBytes;
+      if (int32_t st = buildPartition(s, *p)) {
+        p->setupStatus = st;
+        p->setupError = lastError;
+      }
+      p->buildBytes = nullptr;
     }
     slot = std::move(p);
   }
@@ -514,12 +546,15 @@ int32_t computeExecution(const NNAPIFunctionTable &fn, Partition &p,
   if (fn.ANeuralNetworksExecution_getDuration(
           exec, ANEURALNETWORKS_DURATION_ON_HARDWARE, &hardware) ==
           ANEURALNETWORKS_NO_ERROR &&
-      fn.ANeuralNetworksExecution_getDuration(
+      hardware != UINT64_MAX) {
+    ++p.hardwareTimed;
+    p.hardwareNs += hardware;
+  }
+  if (fn.ANeuralNetworksExecution_getDuration(
           exec, ANEURALNETWORKS_DURATION_IN_DRIVER, &driver) ==
           ANEURALNETWORKS_NO_ERROR &&
-      hardware != UINT64_MAX && driver != UINT64_MAX) {
-    ++p.timedExecutions;
-    p.hardwareNs += hardware;
+      driver != UINT64_MAX) {
+    ++p.driverTimed;
     p.driverNs += driver;
   }
   return status;
@@ -635,7 +670,11 @@ int32_t nnapi_rt_execute(const uint8_t *blobBytes, int64_t blobSize,
         (numInputs && !inputs) || (numOutputs && !outputs))
       status = failWith(NNAPI_RT_INVALID_ARGUMENT,
                         "nnapi_rt_execute: null or negative argument");
-    else if ((status = ensureLibrary(s)) == NNAPI_RT_OK)
+    else if ((status = ensureLibrary(s)) == NNAPI_RT_OK &&
+             (status = s.optionsError.empty()
+                           ? NNAPI_RT_OK
+                           : failWith(NNAPI_RT_INVALID_ARGUMENT,
+                                      s.optionsError)) == NNAPI_RT_OK)
       status = getPartition(s, blobBytes, blobSize, p);
   }
   if (status == NNAPI_RT_OK)
@@ -646,6 +685,11 @@ int32_t nnapi_rt_execute(const uint8_t *blobBytes, int64_t blobSize,
     return status;
   }
   ++s.failedExecutions;
+  if (p && p->setupStatus == NNAPI_RT_OK) {
+    ++p->failures;
+    std::lock_guard<std::mutex> lock(p->failureMutex);
+    p->lastFailure = lastError;
+  }
   std::lock_guard<std::mutex> lock(s.mutex);
   // Report the first failure of each partition (or of the library) once.
   bool &reported = p ? p->reported : s.libraryReported;
@@ -738,14 +782,21 @@ int32_t nnapi_rt_set_option(const char *name, const char *value) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
   std::string error;
-  if (!setOption(s.options, name, value, error))
+  if (!checkOption(name, value, error))
     return failWith(NNAPI_RT_INVALID_ARGUMENT, error);
-  if (std::find(s.optionsSet.begin(), s.optionsSet.end(), name) ==
-      s.optionsSet.end())
-    s.optionsSet.push_back(name);
+  if (value)
+    s.givenOptions[name] = value;
+  else
+    s.givenOptions.erase(name);
+  resolveOptions(s.givenOptions, s.options, s.optionsError);
+  s.optionsResolved = true;
   // Partitions were compiled with the old value; the library stays.
   s.partitions.clear();
   return NNAPI_RT_OK;
+}
+
+const char *nnapi_rt_device_type_name(int32_t type) {
+  return deviceTypeName(type);
 }
 
 int32_t nnapi_rt_device_count(void) {
@@ -796,7 +847,7 @@ int32_t nnapi_rt_get_partition_info(int32_t index,
                     "partition index " + std::to_string(index) +
                         " out of range (" + std::to_string(list.size()) +
                         " partitions)");
-  const Partition &p = *list[size_t(index)];
+  Partition &p = *list[size_t(index)];
   copyField(info->device, p.device);
   copyField(info->error, p.setupError);
   info->status = p.setupStatus;
@@ -804,8 +855,14 @@ int32_t nnapi_rt_get_partition_info(int32_t index,
   info->burst = p.burst != nullptr;
   info->cached = p.cached;
   info->executions = p.executions;
-  info->timedExecutions = p.timedExecutions;
+  info->failures = p.failures;
+  {
+    std::lock_guard<std::mutex> failureLock(p.failureMutex);
+    copyField(info->lastFailure, p.lastFailure);
+  }
+  info->hardwareTimed = p.hardwareTimed;
   info->hardwareNs = p.hardwareNs;
+  info->driverTimed = p.driverTimed;
   info->driverNs = p.driverNs;
   return NNAPI_RT_OK;
 }

@@ -172,7 +172,7 @@ class CompileSummary:
 def compile(model, output=None, feature_level=7, device_profile=None,
             host_only=False, report=None, input_shapes=None,
             input_values=None, specialize_values=None, target=None,
-            cpu="native", features="", emit="so", runpath=None,
+            cpu=None, features="", emit="so", runpath=None,
             **options):
     """Compiles `model` and writes the result to `output`.
 
@@ -193,9 +193,9 @@ def compile(model, output=None, feature_level=7, device_profile=None,
                    shape (the others stay runtime data)
     target, cpu, features
                    the host code's target triple (None: this machine; e.g.
-                   "aarch64-linux-android29"), CPU (native: this machine's,
-                   or a foreign triple's generic one) and "+feature,-feature"
-                   list
+                   "aarch64-linux-android29"), CPU (None: this machine's, or
+                   a foreign triple's generic one; "native": this machine's)
+                   and "+feature,-feature" list
     emit           "so" (shared library), "obj", "llvm" (LLVM IR) or "mlir"
                    (after partitioning)
     runpath        RUNPATH of the shared library, e.g. "$ORIGIN" (default:
@@ -248,7 +248,7 @@ def compile(model, output=None, feature_level=7, device_profile=None,
     out = "" if output is None else _os.fspath(output)
     d = _nnapi_mlir.compile(source, is_path, name, out, emit, text, shapes,
                             values, specialize, target or "",
-                            cpu or "native", features or "",
+                            cpu or "", features or "",
                             runpath or "")
     return CompileSummary(d)
 
@@ -383,8 +383,6 @@ def runtime_stats(reset=False):
     return stats
 
 
-_DEVICE_TYPES = {0: "unknown", 1: "other", 2: "cpu", 3: "gpu", 4: "accelerator"}
-
 
 def configure(**options):
     """Sets runtime options (Runtime.h's nnapi_rt_set_option; None restores
@@ -397,7 +395,7 @@ def configure(**options):
     cache_dir   an existing directory for the drivers' compilation caches
     preference  "fast-single-answer", "sustained-speed" or "low-power"
     priority    "low", "medium" or "high"
-    bursts      False: no bursts (default True on feature level 5 devices)
+    bursts      False: no bursts (default True on feature level 3+ devices)
     timing      True: drivers measure each execution (partitions())
 
     Compiled partitions are dropped, so the next run compiles with the new
@@ -419,15 +417,13 @@ def devices():
     """The NNAPI library's devices: dicts with name, version, type
     ("accelerator", "gpu", "cpu", ...), feature_level and preference (place
     among the candidates for partitions, -1 if not one)."""
-    result = _nnapi_mlir.devices()
-    for d in result:
-        d["type"] = _DEVICE_TYPES.get(d["type"], "unknown")
-    return result
+    return _nnapi_mlir.devices()
 
 
 def partitions():
     """What became of each partition run so far: dicts with device (""
-    when it ran its host copy), error (why), feature_level, burst, cached,
-    executions, and with timing on, timed_executions, hardware_ns and
-    driver_ns (sums)."""
+    when it runs its host copy), error (why), feature_level, burst, cached,
+    executions, failures and last_failure (executions that failed and ran
+    the host copy), and with timing on, hardware_timed/hardware_ns and
+    driver_timed/driver_ns (counts and sums of the measured durations)."""
     return _nnapi_mlir.partitions()

@@ -364,7 +364,9 @@ def test_devices_and_runtime_options(cnn_so, tmp_path):
         (p,) = nnapi_mlir.partitions()
         assert p["device"] == "nnapi-mlir-host" and p["error"] == ""
         assert p["cached"] and p["executions"] == 1
-        assert p["timed_executions"] == 1 and p["hardware_ns"] > 0
+        assert p["hardware_timed"] == 1 and p["hardware_ns"] > 0
+        assert p["driver_timed"] == 1 and p["driver_ns"] >= p["hardware_ns"]
+        assert p["failures"] == 0
         assert len(list(tmp_path.glob("*.nnapi-host-cache"))) == 1
         # No such device: the partition runs its host copy, and says why.
         nnapi_mlir.configure(devices="tpu")

@@ -10,7 +10,8 @@
 //   *@N, *%N          the same, counting calls of every function that returns
 //                     a result code (the free functions cannot fail)
 //   RULE=CODE         fail with result code CODE (default 5, OP_FAILED)
-//   RULE=corrupt      for ANeuralNetworksExecution_compute and
+//   RULE=corrupt      for ANeuralNetworksExecution_compute,
+//                     ANeuralNetworksExecution_burstCompute and
 //                     ANeuralNetworksEvent_wait: run the call, then overwrite
 //                     every output of the execution with 0xFF bytes (NaN)
 //                     and fail with OP_FAILED, as a driver that dies midway
@@ -202,7 +203,10 @@ template <typename... A> void corrupt(int id, const std::tuple<A...> &a) {
   std::lock_guard<std::mutex> lock(faults().mutex);
   ANeuralNetworksExecution *execution = nullptr;
   if constexpr (std::is_same_v<std::tuple<A...>,
-                               std::tuple<ANeuralNetworksExecution *>>)
+                               std::tuple<ANeuralNetworksExecution *>> ||
+                std::is_same_v<std::tuple<A...>,
+                               std::tuple<ANeuralNetworksExecution *,
+                                          ANeuralNetworksBurst *>>)
     execution = std::get<0>(a);
   if constexpr (std::is_same_v<std::tuple<A...>,
                                std::tuple<ANeuralNetworksEvent *>>) {
@@ -236,6 +240,7 @@ R forward(int id, Fn *real, Call call, const std::tuple<A...> &args) {
     observe(id, args);
     if (rule && rc == ANEURALNETWORKS_NO_ERROR &&
         (id == kId_ANeuralNetworksExecution_compute ||
+         id == kId_ANeuralNetworksExecution_burstCompute ||
          id == kId_ANeuralNetworksEvent_wait)) {
       corrupt(id, args);
       injected = std::string("nnapi_faulty: outputs corrupted, then ") +

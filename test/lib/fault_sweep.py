@@ -82,6 +82,7 @@ def main():
         cases = [("*@%d" % k, name) for k, name in enumerate(calls, 1)]
         cases += [("*@%d=corrupt" % k, name) for k, name in enumerate(calls, 1)
                   if name in ("ANeuralNetworksExecution_compute",
+                              "ANeuralNetworksExecution_burstCompute",
                               "ANeuralNetworksEvent_wait")]
         for fault, name in cases:
             result = run(fault)

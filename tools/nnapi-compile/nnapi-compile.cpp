@@ -88,9 +88,10 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     mcpu("mcpu", cl::cat(compileOptions),
          cl::desc("CPU the host code is compiled for; tile sizes follow its "
-                  "vector width (default: native, this machine's CPU, or "
-                  "the generic CPU of a foreign --mtriple)"),
-         cl::value_desc("name"), cl::init("native"));
+                  "vector width (default: this machine's CPU, or the "
+                  "generic CPU of a foreign --mtriple; native: this "
+                  "machine's)"),
+         cl::value_desc("name"));
 static cl::opt<std::string> mattr("mattr", cl::cat(compileOptions),
                                   cl::desc("Target features to add or remove "
                                            "(+avx512f,-fma,...)"),

@@ -49,6 +49,7 @@
 #include "nnapi-mlir/Runtime/DeviceProfile.h"
 #include "nnapi-mlir/Runtime/Model.h"
 #include "nnapi-mlir/Runtime/Runtime.h"
+#include "nnapi-mlir/Support/CommaList.h"
 #include "nnapi-mlir/Support/ParseCount.h"
 
 #include <algorithm>
@@ -375,8 +376,6 @@ static int printDevices() {
   if (count < 0)
     return usageError(nnapi_rt_last_error());
   std::printf("devices=%d\n", count);
-  static const char *const kTypes[] = {"unknown", "other", "cpu", "gpu",
-                                       "accelerator"};
   for (int32_t i = 0; i < count; ++i) {
     nnapi_rt_device_info d;
     if (nnapi_rt_get_device_info(i, &d) != NNAPI_RT_OK)
@@ -385,7 +384,7 @@ static int printDevices() {
                           ? "not a candidate"
                           : "candidate " + std::to_string(d.preference);
     std::printf("device %d: '%s' %s feature_level=%d version='%s' (%s)\n", i,
-                d.name, d.type >= 0 && d.type <= 4 ? kTypes[d.type] : "?",
+                d.name, nnapi_rt_device_type_name(d.type),
                 d.featureLevel, d.version, use.c_str());
   }
   return 0;
@@ -404,23 +403,26 @@ static void printPartitions(bool timings) {
       continue;
     }
     if (!timings) {
-      std::printf("partition %d: device '%s'%s%s\n", i, p.device,
+      std::printf("partition %d: device '%s'%s%s", i, p.device,
                   p.burst ? " burst" : "", p.cached ? " cached" : "");
+      if (p.failures)
+        std::printf("; %llu execution(s) failed and ran the host copy "
+                    "(last: %s)",
+                    (unsigned long long)p.failures, p.lastFailure);
+      std::printf("\n");
       continue;
     }
-    if (p.timedExecutions == 0) {
-      std::printf("profile partition %d: device '%s' executions=%llu "
-                  "(no durations from the driver)\n",
-                  i, p.device, (unsigned long long)p.executions);
-      continue;
-    }
-    double runs = double(p.timedExecutions);
+    auto perRun = [](uint64_t ns, uint64_t runs) {
+      return runs ? std::to_string(double(ns) / double(runs) / 1e6)
+                  : std::string("n/a");
+    };
     std::printf("profile partition %d: device '%s' executions=%llu "
-                "timed=%llu hardware_ms=%.6f driver_ms=%.6f\n",
+                "hardware_ms=%s (%llu timed) driver_ms=%s (%llu timed)\n",
                 i, p.device, (unsigned long long)p.executions,
-                (unsigned long long)p.timedExecutions,
-                double(p.hardwareNs) / runs / 1e6,
-                double(p.driverNs) / runs / 1e6);
+                perRun(p.hardwareNs, p.hardwareTimed).c_str(),
+                (unsigned long long)p.hardwareTimed,
+                perRun(p.driverNs, p.driverTimed).c_str(),
+                (unsigned long long)p.driverTimed);
   }
 }
 
@@ -478,17 +480,15 @@ int runMain(int argc, char **argv) {
       bench = int(n);
     } else if (a == "--host-devices" && value(v)) {
       // Profiles are read here too, for the same reason as --device-profile.
-      for (size_t start = 0; start <= v.size();) {
-        size_t comma = std::min(v.find(',', start), v.size());
-        std::string entry = v.substr(start, comma - start);
-        start = comma + 1;
+      std::vector<std::string> entries;
+      if (!splitCommaList(v, entries) || entries.empty())
+        return usageError("--host-devices: empty entry in '" + v + "'");
+      for (const std::string &entry : entries) {
         profile::DeviceProfile parsed;
         std::string why;
         if (entry != "host" && entry != "reference" &&
             !profile::loadDeviceProfile(entry, parsed, why))
-          return usageError("--host-devices: " +
-                            (entry.empty() ? "empty entry in '" + v + "'"
-                                           : why));
+          return usageError("--host-devices: " + why);
       }
       setenv("NNAPI_MLIR_HOST_DEVICES", v.c_str(), 1);
     } else if (a == "--device" && value(v))

@@ -26,9 +26,10 @@ struct HostTarget {
   std::unique_ptr<llvm::TargetMachine> machine;
 };
 
-/// The target for `triple` (empty: the host's), `cpu` (empty or "native":
-/// the host CPU with the features it reports; for another architecture than
-/// the host's, that architecture's generic CPU, genericCPU()) and
+/// The target for `triple` (empty: the host's), `cpu` ("native": the host
+/// CPU with the features it reports, only for code that runs on this
+/// machine; empty: the same, or for another architecture, OS or environment
+/// its generic CPU, genericCPU()) and
 /// `features` ("+avx2,-avx512f", added after the CPU's). Position-independent
 /// code, aggressive optimization, FMA contraction allowed and no other
 /// fast-math. Errors name the unknown triple or CPU.

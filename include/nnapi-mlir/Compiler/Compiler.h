@@ -69,11 +69,12 @@ struct CompileOutput {
   /// The file to write; when empty, `buffer` receives the bytes instead.
   std::string path;
   std::string *buffer = nullptr;
-  /// Target of the host code: triple (empty: this machine's), CPU ("native":
-  /// this machine's) and features ("+avx2,-fma"). The code generation sizes
-  /// its tiles by the target's vectors, overriding the options' vector-bits
-  /// and vector-registers.
-  std::string triple, cpu = "native", features;
+  /// Target of the host code: triple (empty: this machine's), CPU (empty:
+  /// this machine's, or a foreign triple's generic one; "native": this
+  /// machine's) and features ("+avx2,-fma"). The code generation sizes its
+  /// tiles by the target's vectors, overriding the options' vector-bits and
+  /// vector-registers.
+  std::string triple, cpu, features;
   /// RUNPATH of a shared library (e.g. "$ORIGIN", for a model shipped
   /// beside libnnapi_runtime.so). Empty: none; the library names
   /// libnnapi_runtime.so by soname, which the process that opens the model

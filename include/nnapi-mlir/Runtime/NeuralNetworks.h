@@ -119,6 +119,23 @@ enum {
   ANEURALNETWORKS_FEATURE_LEVEL_8 = 1000008,
 };
 
+/* Not NNAPI: feature level 1..8 <-> ANeuralNetworksDevice_getFeatureLevel's
+ * value, one table for the runtime and the host implementation. A code this
+ * header does not know gives 0; a level-9-or-later code (1000009...) gives 8,
+ * since such a device has everything a level-8 blob needs. */
+static inline int64_t nnapi_mlir_feature_level_code(unsigned level) {
+  return level <= 5 ? (int64_t)(ANEURALNETWORKS_FEATURE_LEVEL_1 + level - 1)
+                    : (int64_t)(1000000 + level);
+}
+static inline unsigned nnapi_mlir_feature_level_of_code(int64_t code) {
+  if (code >= ANEURALNETWORKS_FEATURE_LEVEL_1 &&
+      code <= ANEURALNETWORKS_FEATURE_LEVEL_5)
+    return (unsigned)(code - ANEURALNETWORKS_FEATURE_LEVEL_1 + 1);
+  if (code >= ANEURALNETWORKS_FEATURE_LEVEL_6 && code < 2000000)
+    return code - 1000000 > 8 ? 8u : (unsigned)(code - 1000000);
+  return 0;
+}
+
 typedef struct ANeuralNetworksOperandType {
   int32_t type;
   uint32_t dimensionCount;

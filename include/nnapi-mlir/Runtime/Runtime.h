@@ -74,11 +74,15 @@ void nnapi_rt_reset(void);
  * stderr. By default the first failure of each partition is reported once. */
 void nnapi_rt_set_quiet(int32_t quiet);
 
-/* Runtime options, by name; `value` NULL restores the default. Each has an
- * environment variable, read when the NNAPI library is loaded, for the
- * options not set by this call. Setting one drops the compiled partitions
- * (not the library). Returns NNAPI_RT_OK, or NNAPI_RT_INVALID_ARGUMENT with
- * the reason in nnapi_rt_last_error() for an unknown name or a bad value.
+/* Runtime options, by name. Each has an environment variable, which applies
+ * to the options not given here; `value` NULL forgets the value given, so
+ * the variable, or else the default, applies again. Setting one drops the
+ * compiled partitions (not the library). Returns NNAPI_RT_OK, or
+ * NNAPI_RT_INVALID_ARGUMENT with the reason in nnapi_rt_last_error() for an
+ * unknown name or a bad value. A bad value in the environment makes every
+ * partition run its host copy, with the variable named, until it is
+ * overridden here. On a library without the device API (before feature
+ * level 3) devices, cache_dir, bursts and timing do not apply.
  *
  *   devices     NNAPI_MLIR_DEVICES     which devices may run partitions, most
  *               preferred first: comma-separated device names or types
@@ -89,16 +93,17 @@ void nnapi_rt_set_quiet(int32_t quiet);
  *               only when named. A partition goes to the first candidate
  *               whose feature level suffices and that runs all its
  *               operations; if none does, to its host copy, with the reasons.
- *   cache_dir   NNAPI_MLIR_CACHE_DIR   an existing writable directory for the
- *               drivers' compilation caches (ANeuralNetworksCompilation_-
+ *   cache_dir   NNAPI_MLIR_CACHE_DIR   an existing directory for the drivers'
+ *               compilation caches (a driver that cannot write there
+ *               compiles without caching) (ANeuralNetworksCompilation_-
  *               setCaching); the token is a SHA-256 of the blob, the device's
  *               name, version and level, the options and this runtime. "": none.
  *   preference  NNAPI_MLIR_PREFERENCE  fast-single-answer (default),
  *               sustained-speed or low-power
- *   priority    NNAPI_MLIR_PRIORITY    low, medium (default) or high (devices
- *               of feature level 4 and above)
+ *   priority    NNAPI_MLIR_PRIORITY    low, medium (default) or high (NNAPI
+ *               libraries of feature level 4 and above)
  *   bursts      NNAPI_MLIR_BURSTS      1 (default): partitions on devices of
- *               feature level 5 and above compute through a burst; 0: not
+ *               feature level 3 and above compute through a burst; 0: not
  *   timing      NNAPI_MLIR_TIMING      0 (default); 1: every execution asks
  *               the driver for its durations (nnapi_rt_partition_info) */
 int32_t nnapi_rt_set_option(const char *name, const char *value);
@@ -108,16 +113,21 @@ typedef struct {
   char name[128];
   char version[128];
   int32_t type;         /* ANEURALNETWORKS_DEVICE_*: 2 cpu, 3 gpu, 4 accelerator */
-  int32_t featureLevel; /* 1..8 (0: a value this runtime does not know) */
+  int32_t featureLevel; /* 1..8 (0: a code this runtime does not know;
+                           levels above 8 are reported as 8) */
   int32_t preference;   /* place among the candidates (0: first), -1: not one */
 } nnapi_rt_device_info;
 /* Number of devices, or minus an nnapi_rt_status if the library cannot be
- * loaded; 0 for a library without the device API (before feature level 3). */
+ * loaded or cannot list them; 0 for a library without the device API
+ * (before feature level 3). */
 int32_t nnapi_rt_device_count(void);
 int32_t nnapi_rt_get_device_info(int32_t index, nnapi_rt_device_info *info);
+/* "accelerator", "gpu", "cpu", "other" or "unknown". */
+const char *nnapi_rt_device_type_name(int32_t type);
 
 /* What became of each partition run so far (in the order of their first
- * run), until the next reset or option change. */
+ * run), until the next reset, option change, library change, or the close
+ * of the model that holds it. */
 typedef struct {
   char device[128];       /* the device it was compiled for; "" if none */
   char error[512];        /* why it runs its host copy; "" if it does not */
@@ -126,8 +136,11 @@ typedef struct {
   int32_t burst;          /* computes through a burst */
   int32_t cached;         /* compiled with a cache directory */
   uint64_t executions;    /* successful NNAPI executions */
-  uint64_t timedExecutions, hardwareNs, driverNs; /* durations the driver
-                             measured (timing option), summed */
+  uint64_t failures;      /* executions that failed (the host copy ran) */
+  char lastFailure[512];  /* why the last of them failed */
+  uint64_t hardwareTimed, hardwareNs; /* durations on the hardware that the
+                             driver measured (timing option): count, sum */
+  uint64_t driverTimed, driverNs;     /* the same in the driver */
 } nnapi_rt_partition_info;
 int32_t nnapi_rt_partition_count(void);
 int32_t nnapi_rt_get_partition_info(int32_t index,

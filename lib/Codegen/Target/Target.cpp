@@ -41,17 +41,25 @@ Expected<HostTarget> createHostTarget(StringRef tripleName, StringRef cpu,
   if (!target)
     return createStringError(inconvertibleErrorCode(),
                              "no target for '" + t.triple + "': " + error);
-  // "native" means this machine only for this machine's architecture; for
-  // another one it means that architecture's baseline CPU, which every
-  // device of it runs (AArch64: ARMv8-A with NEON).
-  bool native = cpu.empty() || cpu == "native";
-  bool foreign = Triple(t.triple).getArch() != Triple(host).getArch();
-  if (native && foreign) {
-    t.cpu = genericCPU(Triple(t.triple));
-    native = false;
-  } else {
-    t.cpu = native ? sys::getHostCPUName().str() : cpu.str();
-  }
+  // No CPU means this machine's for code that runs here, and the baseline
+  // CPU of the target's architecture for code that runs elsewhere (another
+  // architecture, OS or environment: an x86-64 Android device is not this
+  // machine), which every device of it runs (AArch64: ARMv8-A with NEON).
+  Triple wanted(t.triple), self(host);
+  bool foreign = wanted.getArch() != self.getArch() ||
+                 wanted.getOS() != self.getOS() ||
+                 wanted.getEnvironment() != self.getEnvironment();
+  if (cpu == "native" && foreign)
+    return createStringError(
+        inconvertibleErrorCode(),
+        "--mcpu=native names this machine's CPU, which does not run '" +
+            t.triple + "' code; leave --mcpu out for its generic CPU (" +
+            genericCPU(wanted).str() + ") or name one");
+  bool native = cpu == "native" || (cpu.empty() && !foreign);
+  if (native)
+    t.cpu = sys::getHostCPUName().str();
+  else
+    t.cpu = cpu.empty() ? genericCPU(wanted).str() : cpu.str();
   SubtargetFeatures all;
   if (native) {
     StringMap<bool> hostFeatures = sys::getHostCPUFeatures();

@@ -126,6 +126,12 @@ CacheLookup readCacheEntry(const std::string &path, const CacheEntry &expected,
     why = "made for another model or device";
     return CacheLookup::Rejected;
   }
+  if (found.steps != expected.steps ||
+      found.xnnpackSteps != expected.xnnpackSteps ||
+      found.arenaBytes != expected.arenaBytes) {
+    why = "the compiled plan differs";
+    return CacheLookup::Rejected;
+  }
   return CacheLookup::Hit;
 }
 
@@ -152,6 +158,7 @@ bool writeCacheEntry(const std::string &path, const CacheEntry &entry) {
       return false;
     file.write(reinterpret_cast<const char *>(bytes.data()),
                std::streamsize(bytes.size()));
+    file.close();
     if (!file) {
       std::remove(temporary.c_str());
       return false;

@@ -55,7 +55,7 @@ std::string cacheFilePath(const std::string &dir, const CacheToken &token);
 enum class CacheLookup { Hit, Missing, Rejected };
 
 /// Reads the entry at `path` and checks it against `expected` (token,
-/// fingerprint, device). `why` says what was wrong when Rejected.
+/// fingerprint, device, plan). `why` says what was wrong when Rejected.
 CacheLookup readCacheEntry(const std::string &path,
                            const CacheEntry &expected, CacheEntry &found,
                            std::string &why);

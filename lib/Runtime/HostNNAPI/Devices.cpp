@@ -2,6 +2,8 @@
 
 #include "Devices.h"
 
+#include "nnapi-mlir/Support/CommaList.h"
+
 #include <cstdlib>
 #include <mutex>
 
@@ -37,16 +39,12 @@ std::unique_ptr<ANeuralNetworksDevice> hostDevice() {
 bool parseSpec(const std::string &spec,
                std::vector<std::unique_ptr<ANeuralNetworksDevice>> &out,
                std::string &error) {
-  size_t start = 0;
-  while (start <= spec.size()) {
-    size_t comma = spec.find(',', start);
-    std::string entry = spec.substr(
-        start, comma == std::string::npos ? std::string::npos : comma - start);
-    start = comma == std::string::npos ? spec.size() + 1 : comma + 1;
-    if (entry.empty()) {
-      error = "empty entry in the device list '" + spec + "'";
-      return false;
-    }
+  std::vector<std::string> entries;
+  if (!splitCommaList(spec, entries)) {
+    error = "empty entry in the device list '" + spec + "'";
+    return false;
+  }
+  for (const std::string &entry : entries) {
     std::unique_ptr<ANeuralNetworksDevice> d;
     if (entry == "host") {
       d = hostDevice();
@@ -121,13 +119,13 @@ int setDevices(const char *spec) {
   return ANEURALNETWORKS_NO_ERROR;
 }
 
-int64_t featureLevelCode(unsigned level) {
-  static const int64_t kCodes[] = {
-      ANEURALNETWORKS_FEATURE_LEVEL_1, ANEURALNETWORKS_FEATURE_LEVEL_2,
-      ANEURALNETWORKS_FEATURE_LEVEL_3, ANEURALNETWORKS_FEATURE_LEVEL_4,
-      ANEURALNETWORKS_FEATURE_LEVEL_5, ANEURALNETWORKS_FEATURE_LEVEL_6,
-      ANEURALNETWORKS_FEATURE_LEVEL_7, ANEURALNETWORKS_FEATURE_LEVEL_8};
-  return kCodes[level - 1];
+ANeuralNetworksDevice *knownDevice(const ANeuralNetworksDevice *device) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (const auto &d : r.all)
+    if (d.get() == device)
+      return d.get();
+  return nullptr;
 }
 
 std::string deviceRejection(const ANeuralNetworksDevice &device,

@@ -62,8 +62,9 @@ DeviceList currentDevices();
 /// be loaded; the list is then unchanged.
 int setDevices(const char *spec);
 
-/// ANeuralNetworksDevice_getFeatureLevel's value for feature level 1..8.
-int64_t featureLevelCode(unsigned level);
+/// `device` if this library made it (in any list, current or replaced),
+/// else null.
+ANeuralNetworksDevice *knownDevice(const ANeuralNetworksDevice *device);
 
 /// Why `device` would not run operation `op` of `model`, or "" if it would.
 /// Float32 operations of a model relaxed to float16 run on a device that

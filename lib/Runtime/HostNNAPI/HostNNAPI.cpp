@@ -68,6 +68,7 @@ struct ANeuralNetworksCompilation {
   bool finished = false;
   std::string cacheDir;
   CacheToken token{};
+  KernelMode kernels = KernelMode::XNNPACK; ///< The executor's.
   std::unique_ptr<Executor> executor;
 };
 
@@ -308,14 +309,13 @@ static int knownDevices(const ANeuralNetworksDevice *const *list, uint32_t n,
                         std::vector<ANeuralNetworksDevice *> &out) {
   if (!list || n == 0)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "no devices");
-  DeviceList known = currentDevices();
   for (uint32_t i = 0; i < n; ++i) {
-    auto it = std::find(known.devices.begin(), known.devices.end(), list[i]);
-    if (it == known.devices.end())
+    ANeuralNetworksDevice *d = knownDevice(list[i]);
+    if (!d)
       return fail(ANEURALNETWORKS_BAD_DATA,
                   "device " + std::to_string(i) + " is not one of this "
-                  "library's current devices");
-    out.push_back(*it);
+                  "library's devices");
+    out.push_back(d);
   }
   return ANEURALNETWORKS_NO_ERROR;
 }
@@ -332,12 +332,21 @@ int ANeuralNetworksModel_getSupportedOperationsForDevices(
   if (int rc = knownDevices(devices, numDevices, set))
     return rc;
   // A finished model passed validation: an operation runs if one of the
-  // devices accepts it.
-  for (size_t i = 0; i < model->operations.size(); ++i)
+  // devices accepts it. The reason for the first one that does not is left
+  // in NNAPIMLIRHost_lastError (the call itself succeeds).
+  std::string first;
+  for (size_t i = 0; i < model->operations.size(); ++i) {
+    std::string why;
     supportedOps[i] = std::any_of(set.begin(), set.end(), [&](auto *d) {
-      return deviceRejection(*d, *model, model->operations[i]).empty();
+      std::string reason = deviceRejection(*d, *model, model->operations[i]);
+      if (why.empty())
+        why = reason;
+      return reason.empty();
     });
-  return ANEURALNETWORKS_NO_ERROR;
+    if (!supportedOps[i] && first.empty())
+      first = why;
+  }
+  return fail(ANEURALNETWORKS_NO_ERROR, first);
 }
 
 static int createCompilation(ANeuralNetworksModel *model,
@@ -379,9 +388,6 @@ int ANeuralNetworksCompilation_setPriority(ANeuralNetworksCompilation *c,
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "compilation is null");
   if (c->finished)
     return fail(ANEURALNETWORKS_BAD_STATE, "compilation already finished");
-  if (!c->forDevices || c->devices.size() != 1)
-    return fail(ANEURALNETWORKS_BAD_DATA,
-                "a priority needs a compilation for exactly one device");
   if (priority != ANEURALNETWORKS_PRIORITY_LOW &&
       priority != ANEURALNETWORKS_PRIORITY_MEDIUM &&
       priority != ANEURALNETWORKS_PRIORITY_HIGH)
@@ -420,7 +426,10 @@ static void useCache(ANeuralNetworksCompilation &c) {
   ANeuralNetworksDevice &d = *c.device;
   CacheEntry expected;
   expected.token = c.token;
-  expected.fingerprint = fingerprintModel(*c.model, d.name, d.version);
+  expected.fingerprint = fingerprintModel(
+      *c.model, d.name, d.version + (c.kernels == KernelMode::Reference
+                                          ? " reference kernels"
+                                          : " XNNPACK"));
   expected.device = d.name;
   expected.steps = uint32_t(c.executor->stepCount());
   expected.xnnpackSteps = uint32_t(c.executor->xnnpackStepCount());
@@ -479,6 +488,7 @@ int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation *c) {
     return rc;
   if (c->device->reference)
     options.kernels = KernelMode::Reference;
+  c->kernels = options.kernels;
   if (int rc = Executor::create(*c->model, options, c->executor))
     return rc;
   if (!c->cacheDir.empty())
@@ -704,7 +714,10 @@ void ANeuralNetworksEvent_free(ANeuralNetworksEvent *event) { delete event; }
 int ANeuralNetworks_getDeviceCount(uint32_t *numDevices) {
   if (!numDevices)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  *numDevices = uint32_t(currentDevices().devices.size());
+  DeviceList list = currentDevices();
+  if (!list.error.empty())
+    return fail(ANEURALNETWORKS_BAD_STATE, list.error);
+  *numDevices = uint32_t(list.devices.size());
   return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -746,7 +759,7 @@ int ANeuralNetworksDevice_getFeatureLevel(const ANeuralNetworksDevice *device,
                                           int64_t *featureLevel) {
   if (!device || !featureLevel)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  *featureLevel = featureLevelCode(device->featureLevel);
+  *featureLevel = nnapi_mlir_feature_level_code(device->featureLevel);
   return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -755,7 +768,7 @@ int64_t ANeuralNetworks_getRuntimeFeatureLevel(void) {
   unsigned level = 1;
   for (const ANeuralNetworksDevice *d : currentDevices().devices)
     level = std::max(level, d->featureLevel);
-  return featureLevelCode(level);
+  return nnapi_mlir_feature_level_code(level);
 }
 
 /// What a finished compilation became: its steps (operations that are not
