@@ -20,26 +20,12 @@ ONNX Runtime is not part of this repository: install it with
 import argparse
 import os
 import statistics
-import subprocess
-import sys
 
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-
-
-def run(cmd):
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode:
-        sys.exit(f"call_overhead: {' '.join(cmd)} failed:\n{r.stdout}{r.stderr}")
-    return r.stdout
-
-
-def median_ms(text):
-    return float(text.split("median_ms=")[1].split()[0])
+from ort_compare import HERE, ROOT, median_ms, run
 
 
 def write_model(work):

@@ -485,18 +485,6 @@ TEST_F(Devices, InfoCallsCheckTheirArguments) {
   EXPECT_STREQ(nnapi_rt_device_type_name(42), "unknown");
 }
 
-// A device the NNAPI library refuses to run an operation on says why: the
-// host library leaves its reason, which the runtime adds to its own.
-TEST_F(Devices, TheHostLibrarysReasonFollowsARefusal) {
-  useDevices(NNAPI_PROFILES_DIR "/npu.json");
-  EXPECT_EQ(run(blob), NNAPI_RT_NNAPI_ERROR);
-  EXPECT_STREQ(nnapi_rt_last_error(),
-               "no NNAPI device runs this partition: device 'npu' does not "
-               "run operation 0 (ADD on TENSOR_FLOAT32): device 'npu' does "
-               "not support ADD on float32 (it would with float32 relaxed to "
-               "float16)");
-}
-
 /// The ADD model of the runtime tests, built through the NNAPI C API.
 ANeuralNetworksModel *buildAddModel(const NNAPIFunctionTable &fn) {
   ANeuralNetworksModel *m = nullptr;

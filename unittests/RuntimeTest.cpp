@@ -188,7 +188,8 @@ namespace {
 TEST_F(Runtime, ADeviceWithoutAnOperationIsNamedWithIt) {
   // The host library impersonating a device without float32 ADD says so
   // when asked which operations it runs: the partition is not compiled
-  // there, and the error names the device, the operation and its type.
+  // there, and the error names the device, the operation and its type, and
+  // carries the library's reason.
   static NNAPIFunctionTable table;
   std::string error;
   ASSERT_TRUE(loadNNAPILibrary(NNAPI_HOST_LIBRARY, table, error)) << error;
