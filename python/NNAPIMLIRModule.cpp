@@ -18,6 +18,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <condition_variable>
+#include <mutex>
+#include <optional>
 #include <sstream>
 
 namespace py = pybind11;
@@ -238,14 +241,20 @@ public:
       throw ModelFailure{nnapi_rt_last_error()};
   }
   ~Model() { close(); }
-  /// Unloads the model. Without the GIL: the runtime's lock may be held by
-  /// another thread building a partition.
+  /// Unloads the model once the runs other threads have in flight are done
+  /// (they released the GIL); later runs raise. Without the GIL: the
+  /// runtime's lock may be held by another thread building a partition.
   void close() {
-    if (!model)
+    nnapi_rt_model *closing = model;
+    if (!closing)
       return;
+    model = nullptr; // under the GIL: no run starts after this
     py::gil_scoped_release release;
-    nnapi_rt_model_close(model);
-    model = nullptr;
+    {
+      std::unique_lock<std::mutex> lock(runsMutex);
+      runsDone.wait(lock, [&] { return runsInFlight == 0; });
+    }
+    nnapi_rt_model_close(closing);
   }
   Model(const Model &) = delete;
   Model &operator=(const Model &) = delete;
@@ -292,11 +301,20 @@ public:
       outBytes.push_back(uint64_t(out.back().size * out.back().itemsize));
     }
     int32_t status;
+    nnapi_rt_model *running = model;
+    {
+      std::lock_guard<std::mutex> lock(runsMutex);
+      ++runsInFlight;
+    }
     {
       py::gil_scoped_release release;
-      status = nnapi_rt_model_run(model, int64_t(inPtrs.size()), inPtrs.data(),
-                                  inBytes.data(), int64_t(outPtrs.size()),
-                                  outPtrs.data(), outBytes.data());
+      status = nnapi_rt_model_run(running, int64_t(inPtrs.size()),
+                                  inPtrs.data(), inBytes.data(),
+                                  int64_t(outPtrs.size()), outPtrs.data(),
+                                  outBytes.data());
+      std::lock_guard<std::mutex> lock(runsMutex);
+      if (--runsInFlight == 0)
+        runsDone.notify_all();
     }
     // The sizes were checked in Python; what the runtime still refuses as
     // an argument is an input's value (one bound at compile time).
@@ -308,6 +326,11 @@ public:
 
 private:
   nnapi_rt_model *model = nullptr;
+  /// Runs between their GIL release and their return: close() waits for
+  /// them to finish before it unloads the model.
+  std::mutex runsMutex;
+  std::condition_variable runsDone;
+  int64_t runsInFlight = 0;
 };
 
 } // namespace

@@ -10,8 +10,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <fstream>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -22,11 +25,15 @@ struct ModelAPI : ::testing::Test {
   std::string error() { return nnapi_rt_last_error(); }
   /// Runs a stand-in model (y = x * k, x and y of 2x3 floats).
   int32_t runScaled(float (&x)[6], int32_t k, float (&y)[6]) {
+    return runScaledOn(model, x, k, y);
+  }
+  static int32_t runScaledOn(nnapi_rt_model *m, float (&x)[6], int32_t k,
+                             float (&y)[6]) {
     const void *in[2] = {x, &k};
     uint64_t inBytes[2] = {sizeof x, sizeof k};
     void *out[1] = {y};
     uint64_t outBytes[1] = {sizeof y};
-    return nnapi_rt_model_run(model, 2, in, inBytes, 1, out, outBytes);
+    return nnapi_rt_model_run(m, 2, in, inBytes, 1, out, outBytes);
   }
 };
 
@@ -158,4 +165,40 @@ TEST_F(ModelAPI, RefusesWhatIsNotAModel) {
                "NNAPI_RT_INVALID_MODEL");
 }
 
+} // namespace
+
+namespace {
+// Closing a model waits for the run another thread has in progress, and
+// refuses runs that begin meanwhile (before, it unloaded the library under
+// the running code).
+TEST_F(ModelAPI, CloseWaitsForRunsInProgress) {
+  using namespace std::chrono_literals;
+  ASSERT_EQ(open(FAKE_MODEL_SLOW), NNAPI_RT_OK) << error();
+  nnapi_rt_model *m = model;
+  model = nullptr; // closed here, not by TearDown
+  float x[6] = {1, 2, 3, 4, 5, 6}, y[6] = {};
+  int32_t runStatus = -1;
+  // The stand-in writes y, then sleeps k = 400 ms.
+  std::thread runner([&] { runStatus = runScaledOn(m, x, 400, y); });
+  auto start = std::chrono::steady_clock::now();
+  while (*static_cast<volatile float *>(&y[0]) == 0 &&
+         std::chrono::steady_clock::now() - start < 10s)
+    std::this_thread::sleep_for(1ms);
+  ASSERT_EQ(y[0], 400.0f) << "the run did not start";
+  std::atomic<bool> closed{false};
+  std::thread closer([&] {
+    nnapi_rt_model_close(m);
+    closed = true;
+  });
+  std::this_thread::sleep_for(100ms);
+  EXPECT_FALSE(closed) << "close did not wait for the run";
+  float x2[6] = {}, y2[6] = {};
+  EXPECT_EQ(runScaledOn(m, x2, 1, y2), NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_STREQ(nnapi_rt_last_error(),
+               "nnapi_rt_model_run: the model is being closed");
+  runner.join();
+  closer.join();
+  EXPECT_EQ(runStatus, NNAPI_RT_OK);
+  EXPECT_TRUE(closed);
+}
 } // namespace

@@ -17,6 +17,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <condition_variable>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -58,6 +60,12 @@ struct nnapi_rt_model {
   std::string signature;
   int64_t partitions = 0;
   std::vector<Tensor> inputs, outputs;
+  /// Runs in progress, which nnapi_rt_model_close waits for; once it has
+  /// begun, new runs are refused.
+  std::mutex mutex;
+  std::condition_variable idle;
+  int64_t running = 0;
+  bool closing = false;
 };
 
 /// Reads ModelABI.h's signature text into `model`; false with `error`.
@@ -169,6 +177,11 @@ int32_t nnapi_rt_model_open(const char *path, nnapi_rt_model **model) {
 void nnapi_rt_model_close(nnapi_rt_model *model) {
   if (!model)
     return;
+  {
+    std::unique_lock<std::mutex> lock(model->mutex);
+    model->closing = true;
+    model->idle.wait(lock, [&] { return model->running == 0; });
+  }
   nnapi_mlir::runtime::forgetPartitionsOf(
       reinterpret_cast<const void *>(model->run));
   dlclose(model->handle);
@@ -260,8 +273,20 @@ int32_t nnapi_rt_model_run(nnapi_rt_model *model, int64_t numInputs,
   if (int32_t s = check("output", numOutputs, outputs, outputBytes,
                         model->outputs, [&](int64_t i) { return outputs[i]; }))
     return s;
+  {
+    std::lock_guard<std::mutex> lock(model->mutex);
+    if (model->closing)
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "nnapi_rt_model_run: the model is being closed");
+    ++model->running;
+  }
   // The model's ABI takes non-const pointers; it never writes its inputs.
   int32_t status = model->run(const_cast<void *const *>(inputs), outputs);
+  {
+    std::lock_guard<std::mutex> lock(model->mutex);
+    if (--model->running == 0)
+      model->idle.notify_all();
+  }
   if (status > 0 && size_t(status) <= model->inputs.size() &&
       model->inputs[status - 1].bound)
     return failWith(NNAPI_RT_INVALID_ARGUMENT,

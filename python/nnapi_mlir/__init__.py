@@ -334,22 +334,28 @@ class Model:
                                  % (spec.name, a.shape, spec.shape))
             arrays.append(_np.ascontiguousarray(a))
         outputs = [_np.empty(t.shape, t.dtype) for t in self.outputs]
-        if self._model is None:
+        model = self._model  # close() on another thread may clear it
+        if model is None:
             raise ModelError("the model %r was closed" % self.path)
         try:
-            self._model.run(arrays, outputs)
+            model.run(arrays, outputs)
         except ValueError as e:  # an input bound at compile time differs
             raise InputError(str(e)) from None
+        except ModelError as e:
+            if str(e) == "the model was closed":
+                raise ModelError("the model %r was closed" % self.path) from None
+            raise
         return outputs
 
     __call__ = run
 
     def close(self):
         """Unloads the model now (it is also unloaded when garbage
-        collected); later calls raise ModelError."""
-        if self._model is not None:
-            self._model.close()
-        self._model = None
+        collected), once runs in flight on other threads are done; later
+        calls raise ModelError."""
+        model, self._model = self._model, None
+        if model is not None:
+            model.close()
 
     def __enter__(self):
         return self

@@ -346,6 +346,36 @@ def test_closed_model(cnn_so):
         model.run(np.zeros((1, 3, 32, 32), np.float32))
 
 
+def test_close_while_another_thread_runs(cnn_so):
+    """close() on one thread while run() loops on another: close waits for
+    the run in flight, later runs raise ModelError (before, the interpreter
+    crashed: both release the GIL and nothing made close wait)."""
+    import threading
+    model = nnapi_mlir.load(cnn_so[0])
+    x = np.load(EXAMPLES / "onnx" / "cnn_input.npy")
+    expected = np.load(EXAMPLES / "onnx" / "cnn_expected.npy")
+    started, outcome = threading.Event(), []
+
+    def loop():
+        try:
+            while True:
+                (y,) = model.run(x)
+                np.testing.assert_allclose(y, expected, rtol=1e-4, atol=1e-6)
+                started.set()
+        except nnapi_mlir.ModelError as e:
+            outcome.append(str(e))
+
+    threads = [threading.Thread(target=loop) for _ in range(4)]
+    for t in threads:
+        t.start()
+    assert started.wait(30)
+    model.close()
+    for t in threads:
+        t.join(30)
+    assert len(outcome) == 4
+    assert all("was closed" in text for text in outcome)
+
+
 # --- devices, runtime options, other targets --------------------------------
 
 def test_devices_and_runtime_options(cnn_so, tmp_path):

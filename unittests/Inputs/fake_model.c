@@ -1,6 +1,9 @@
 /* Stand-ins for compiled models (ModelABI.h), for ModelTest.cpp: the
  * entry points by hand, one variant per macro. y = x * k. */
 #include <stdint.h>
+#if defined(SLOW)
+#include <unistd.h>
+#endif
 
 #ifndef NO_RUN
 int32_t nnapi_model_run(void *const *inputs, void *const *outputs) {
@@ -15,6 +18,9 @@ int32_t nnapi_model_run(void *const *inputs, void *const *outputs) {
 #endif
   for (int i = 0; i < 6; ++i)
     y[i] = x[i] * (float)k;
+#if defined(SLOW)
+  usleep((useconds_t)k * 1000); /* k ms after the result is written */
+#endif
   return 0;
 }
 #endif

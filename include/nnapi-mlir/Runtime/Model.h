@@ -51,7 +51,10 @@ typedef struct {
  * shared library, or lacks the model entry points or a valid signature. */
 int32_t nnapi_rt_model_open(const char *path, nnapi_rt_model **model);
 /* Unloads the model (null is allowed) and frees the NNAPI models and
- * compilations the runtime built for it. No run of it may be in progress. */
+ * compilations the runtime built for it, after the runs other threads have
+ * in progress return; runs that begin while it waits are refused
+ * (NNAPI_RT_INVALID_ARGUMENT). The model must not be used once this
+ * returns. */
 void nnapi_rt_model_close(nnapi_rt_model *model);
 
 int64_t nnapi_rt_model_num_inputs(const nnapi_rt_model *model);
