@@ -9,6 +9,7 @@
 #include "nnapi-mlir/Runtime/ElfCheck.h"
 #include "nnapi-mlir/Runtime/ModelABI.h"
 #include "nnapi-mlir/Support/ParseCount.h"
+#include "nnapi-mlir/Support/Sha256.h"
 
 #include "Internal.h"
 
@@ -80,18 +81,37 @@ static bool parseSignature(const char *text, nnapi_rt_model &model,
   std::istringstream in(model.signature);
   std::string line;
   bool header = false;
+  int version = 0;
+  size_t checked = std::string::npos; // where a checksum line begins
   while (std::getline(in, line)) {
+    if (checked != std::string::npos) {
+      error = "the model's signature has text after its checksum";
+      return false;
+    }
     std::istringstream ls(line);
     std::string kind;
     ls >> kind;
     if (kind == "nnapi-mlir-model") {
-      int version = 0;
       ls >> version;
-      if (version != 1 && version != 2) {
+      if (version < 1 || version > 3) {
         error = "unsupported model signature version";
         return false;
       }
       header = true;
+    } else if (kind == "checksum") {
+      // SHA-256 of the text before this line (version 3).
+      size_t end = model.signature.find("\nchecksum ");
+      std::string want, given;
+      ls >> given;
+      if (end != std::string::npos)
+        want = nnapi_mlir::Sha256::hex(
+            nnapi_mlir::Sha256().update(model.signature.data(), end + 1).finish());
+      if (end == std::string::npos || given != want) {
+        error = "the model's signature is damaged (its checksum does not "
+                "match); compile the model again";
+        return false;
+      }
+      checked = end + 1;
     } else if (kind == "partitions") {
       ls >> model.partitions;
     } else if (kind == "input" || kind == "output") {
@@ -130,9 +150,15 @@ static bool parseSignature(const char *text, nnapi_rt_model &model,
       (kind == "input" ? model.inputs : model.outputs).push_back(t);
     }
   }
-  if (!header)
+  if (!header) {
     error = "model signature lacks its header line";
-  return header;
+    return false;
+  }
+  if (version >= 3 && checked == std::string::npos) {
+    error = "the model's signature lacks its checksum (it is damaged)";
+    return false;
+  }
+  return true;
 }
 
 extern "C" {

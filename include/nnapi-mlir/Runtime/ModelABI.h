@@ -12,11 +12,17 @@
  *
  *   const char *nnapi_model_signature(void);
  *     Text describing the model, one record per line:
- *       nnapi-mlir-model <version>   1, or 2 when an input is "bound"
+ *       nnapi-mlir-model <version>   3 (1 and 2, from older compilers,
+ *                                    have no checksum; 2 had bound inputs)
  *       partitions <count>
  *       input <index> <name> <dtype> <dims> [bound]
  *                                             e.g. input 0 x f32 1x28x28x1
  *       output <index> <name> <dtype> <dims>
+ *       checksum <sha256>            lower-case hex SHA-256 of every byte
+ *                                    before this line; the last line, and
+ *                                    required from version 3 on: the runtime
+ *                                    refuses a damaged signature instead of
+ *                                    trusting its sizes
  *     "bound": the model was compiled for one value of this input
  *     (nnapi-compile --input-value / --specialize-value, for inputs that
  *     decide shapes); nnapi_model_run checks it.

@@ -10,6 +10,7 @@
 
 #include "nnapi-mlir/Conversion/Passes.h"
 #include "nnapi-mlir/Conversion/TosaToNNAPI/TosaToNNAPI.h"
+#include "nnapi-mlir/Support/Sha256.h"
 #include "nnapi-mlir/Target/NNAPIBlob/NNAPIBlob.h"
 #include "llvm/ADT/ScopeExit.h"
 
@@ -127,14 +128,11 @@ struct ExportSignaturePass
       partitions += f->hasAttr(NNAPIDialect::kPartitionAttrName);
     std::string text;
     llvm::raw_string_ostream os(text);
-    // Version 2 adds "bound" inputs, which a version-1 runtime would not
-    // check; models without them stay readable by it.
-    bool anyBound =
-        llvm::any_of(llvm::seq(0u, func.getNumArguments()), [&](unsigned i) {
-          return func.getArgAttr(i, NNAPIDialect::kBoundAttrName) != nullptr;
-        });
-    os << "nnapi-mlir-model " << (anyBound ? 2 : 1) << "\npartitions "
-       << partitions << "\n";
+    // Version 3 ends with a checksum of the text, which the runtime
+    // verifies (the sizes it checks buffers against come from here); runtimes
+    // that know only versions 1 and 2 refuse it rather than skip the check
+    // or, for "bound" inputs (version 2), the value check.
+    os << "nnapi-mlir-model 3\npartitions " << partitions << "\n";
     auto describe = [&](StringRef kind, unsigned i, Type type,
                         DictionaryAttr attrs) {
       FailureOr<std::string> t = describeTensor(
@@ -178,6 +176,10 @@ struct ExportSignaturePass
     for (unsigned i = 0; i < type.getNumResults(); ++i)
       if (!describe("output", i, type.getResult(i), func.getResultAttrDict(i)))
         return signalPassFailure();
+    os.flush();
+    std::string checksum = nnapi_mlir::Sha256::hex(
+        nnapi_mlir::Sha256().update(text.data(), text.size()).finish());
+    os << "checksum " << checksum << "\n";
     module->setAttr(NNAPIDialect::kSignatureAttrName,
                     StringAttr::get(module.getContext(), os.str()));
     // Names and signedness now live in the signature; LLVM has no use for
