@@ -9,6 +9,7 @@
 #include "onnx/version_converter/convert.h"
 
 #include <algorithm>
+#include <mutex>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -181,6 +182,52 @@ static bool setInputValues(onnx::ModelProto &model, const std::string &path,
   return true;
 }
 
+/// Some of libonnx 1.12's inference functions index an input's dimensions
+/// without checking its rank: Gemm before opset 11 reads dim(1) of A and B,
+/// which segfaults for a rank-1 B (found by a reliability probe). Untrusted
+/// models must not reach that, and the rank of an intermediate value is
+/// known only during inference, so each such function is wrapped, once per
+/// process, by one that checks the ranks first and fails inference with a
+/// message instead (lenient inference records it and goes on; the strict
+/// one reports it).
+static void guardInferenceFunctions() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct Rule {
+      const char *op;
+      std::vector<int> rank2Inputs;
+    } rules[] = {{"Gemm", {0, 1}}};
+    for (const Rule &rule : rules)
+      for (int version = 1; version <= 13; ++version) {
+        const onnx::OpSchema *schema =
+            onnx::OpSchemaRegistry::Schema(rule.op, version, "");
+        if (!schema || schema->SinceVersion() != version)
+          continue;
+        onnx::InferenceFunction original =
+            schema->GetTypeAndShapeInferenceFunction();
+        std::string op = rule.op;
+        std::vector<int> inputs = rule.rank2Inputs;
+        // The registry's schemas are built at run time; changing one's
+        // inference function is what registering it with one would do.
+        const_cast<onnx::OpSchema *>(schema)->TypeAndShapeInferenceFunction(
+            [original, op, inputs](onnx::InferenceContext &ctx) {
+              for (int i : inputs) {
+                if (size_t(i) >= ctx.getNumInputs())
+                  continue;
+                const onnx::TypeProto *type = ctx.getInputType(size_t(i));
+                if (type && type->has_tensor_type() &&
+                    type->tensor_type().has_shape() &&
+                    type->tensor_type().shape().dim_size() != 2)
+                  fail_shape_inference(op, " input ", i, " must have rank 2, not ",
+                                       type->tensor_type().shape().dim_size());
+              }
+              if (original)
+                original(ctx);
+            });
+      }
+  });
+}
+
 /// ONNX's version converter needs the input shapes of some nodes (the
 /// broadcasting and Softmax adapters), which exported models rarely record:
 /// the model's shapes are inferred first, at its own opset. That inference
@@ -192,6 +239,44 @@ static void inferBeforeConversion(onnx::ModelProto &model) {
                                       /*enable_data_propagation=*/true};
   onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
                                      options);
+}
+
+/// The version converter's adapters, like the old inference functions
+/// (guardInferenceFunctions), assume the ranks the operators require: its
+/// Gemm 6->7 adapter reads B's second dimension, and a rank-1 B makes it
+/// allocate without bound. Checked on the ranks inference found, before the
+/// conversion; false with `error` naming the node.
+static bool checkRanksBeforeConversion(const onnx::ModelProto &model,
+                                       const std::string &path,
+                                       std::string &error) {
+  const onnx::GraphProto &graph = model.graph();
+  std::unordered_map<std::string, int> ranks;
+  auto record = [&](const onnx::ValueInfoProto &v) {
+    if (v.type().has_tensor_type() && v.type().tensor_type().has_shape())
+      ranks[v.name()] = v.type().tensor_type().shape().dim_size();
+  };
+  for (const auto &v : graph.input())
+    record(v);
+  for (const auto &v : graph.value_info())
+    record(v);
+  for (const auto &v : graph.output())
+    record(v);
+  for (const auto &t : graph.initializer())
+    ranks[t.name()] = t.dims_size();
+  for (const onnx::NodeProto &node : graph.node()) {
+    if (node.op_type() != "Gemm" || !node.domain().empty())
+      continue;
+    for (int i = 0; i < 2 && i < node.input_size(); ++i) {
+      auto it = ranks.find(node.input(i));
+      if (it != ranks.end() && it->second != 2) {
+        error = "'" + path + "': node '" + node.name() + "' (Gemm): input " +
+                (i ? "B" : "A") + " ('" + node.input(i) +
+                "') must have rank 2, not " + std::to_string(it->second);
+        return false;
+      }
+    }
+  }
+  return true;
 }
 
 /// Rules of old opsets that ONNX's version converter does not carry over
@@ -363,6 +448,7 @@ bool loadONNXModel(const std::string &data, const std::string &path,
     error = "'" + path + "' is not an ONNX model (no graph or IR version)";
     return false;
   }
+  guardInferenceFunctions();
   try {
     int64_t opset = defaultOpset(model);
     if (opset < 0) {
@@ -420,6 +506,8 @@ bool loadONNXModel(const std::string &data, const std::string &path,
       return false;
     if (opset < options.minOpset) {
       inferBeforeConversion(model);
+      if (!checkRanksBeforeConversion(model, path, error))
+        return false;
       adaptOldOpsets(model, opset);
       model = onnx::version_conversion::ConvertVersion(model,
                                                        int(options.minOpset));
@@ -443,6 +531,7 @@ bool loadONNXModel(const std::string &data, const std::string &path,
 bool inferNodeTypes(const onnx::NodeProto &node, int64_t opset,
                     const std::vector<KnownInput> &inputs,
                     std::vector<onnx::TypeProto> &outputs, std::string &error) {
+  guardInferenceFunctions();
   onnx::ModelProto model;
   model.set_ir_version(onnx::IR_VERSION);
   onnx::OperatorSetIdProto &id = *model.add_opset_import();

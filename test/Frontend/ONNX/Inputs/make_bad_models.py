@@ -218,6 +218,20 @@ def main():
             [helper.make_node("Conv", ["x", "w"], ["y"], name="c3g", group=2)],
             [f("x", [1, 2, 2, 2, 2])], [f("y", [1, 2, 1, 1, 1])],
             [helper.make_tensor("w", TensorProto.FLOAT, [2, 1, 2, 2, 2], [1] * 16)]),
+        # Opset-6 Gemm with a rank-1 B (an initializer, or computed by a
+        # Reshape): libonnx's old Gemm inference and its 6->7 adapter read
+        # B's second dimension (a segfault, and an unbounded allocation).
+        "gemm6_rank1_b": model(
+            [helper.make_node("Gemm", ["a", "b", "c"], ["y"], name="g6")],
+            [f("a", [2, 3]), f("b", [3]), f("c", [1])], [f("y", [2, 1])],
+            [helper.make_tensor("b", TensorProto.FLOAT, [3], [1, 1, 1]),
+             helper.make_tensor("c", TensorProto.FLOAT, [1], [0])], opset=6),
+        "gemm6_reshaped_b": model(
+            [helper.make_node("Reshape", ["w", "shape"], ["b"], name="flat"),
+             helper.make_node("Gemm", ["a", "b", "c"], ["y"], name="g6r")],
+            [f("a", [2, 3]), f("w", [3, 1]), f("c", [1])], [f("y", [2, 1])],
+            [helper.make_tensor("shape", TensorProto.INT64, [1], [3]),
+             helper.make_tensor("c", TensorProto.FLOAT, [1], [0])], opset=6),
         "castlike_to_int": model(
             [helper.make_node("CastLike", ["x", "like"], ["y"], name="castlike")],
             [f("x", [2]), helper.make_tensor_value_info("like", TensorProto.INT32, [1])],
