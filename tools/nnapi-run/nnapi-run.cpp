@@ -5,8 +5,9 @@
 //    this program, into a temporary directory)
 //   --compile-arg ARG     pass ARG to that nnapi-compile (repeatable)
 //   --test-data DIR       ONNX test directory: inputs from input_<i>.pb,
-//                         outputs compared with output_<i>.pb (rtol 1e-3,
-//                         atol 1e-5 unless --rtol/--atol); exit 0 only if
+//                         outputs compared with output_<i>.pb (floats
+//                         within rtol 1e-3, atol 1e-5 unless --rtol/--atol;
+//                         integers and booleans exactly); exit 0 only if
 //                         every output matches; an .onnx model with
 //                         symbolic dimensions is compiled for the inputs'
 //                         shapes (--input-shape NAME=DIMS from each named
@@ -324,14 +325,30 @@ struct Comparison {
   size_t mismatches = 0, count = 0;
 };
 
+/// Compares an output with its reference: floats within atol + rtol * |b|
+/// (NaN matches NaN), integers and booleans exactly (their element bytes;
+/// a tolerance would let 1000 pass for 1001, and doubles cannot tell int64
+/// values apart above 2^53).
 Comparison compare(const TensorSpec &spec, const uint8_t *actual,
                    const uint8_t *expected, double rtol, double atol) {
   Comparison c;
   size_t width = spec.elementBytes();
   c.count = spec.bytes() / width;
+  bool exact = spec.dtype[0] != 'f';
   for (size_t k = 0; k < c.count; ++k) {
     double a = toDouble(spec, actual + k * width);
     double b = toDouble(spec, expected + k * width);
+    if (exact) {
+      if (std::memcmp(actual + k * width, expected + k * width, width) == 0)
+        continue;
+      // At least one unit: int64 neighbours may round to the same double.
+      double diff = std::max(std::fabs(a - b), 1.0);
+      c.maxAbs = std::max(c.maxAbs, diff);
+      if (b != 0)
+        c.maxRel = std::max(c.maxRel, diff / std::fabs(b));
+      ++c.mismatches;
+      continue;
+    }
     double diff = std::fabs(a - b);
     if (std::isnan(a) && std::isnan(b))
       diff = 0;
