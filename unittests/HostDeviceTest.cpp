@@ -278,7 +278,13 @@ INSTANTIATE_TEST_SUITE_P(
         BinaryCase{ANEURALNETWORKS_SUB, {}, {2, 3}, {2, 3}, false, 2},
         BinaryCase{ANEURALNETWORKS_DIV, {2, 7, 9}, {9}, {2, 7, 9}, true, 0},
         BinaryCase{ANEURALNETWORKS_ADD, {1, 4, 4, 13}, {1, 1, 1, 13},
-                   {1, 4, 4, 13}, true, 3}));
+                   {1, 4, 4, 13}, true, 3},
+        // MUL and DIV run on XNNPACK only with a fused activation: compared
+        // with the reference kernels here.
+        BinaryCase{ANEURALNETWORKS_MUL, {1, 5}, {3, 1}, {3, 5}, false, 1},
+        BinaryCase{ANEURALNETWORKS_MUL, {2, 3, 4}, {4}, {2, 3, 4}, true, 2},
+        BinaryCase{ANEURALNETWORKS_DIV, {2, 7, 9}, {9}, {2, 7, 9}, true, 3},
+        BinaryCase{ANEURALNETWORKS_DIV, {3, 1}, {1, 5}, {3, 5}, false, 1}));
 
 TEST_F(HostDevice, ElementwiseActivationsAndSoftmax) {
   struct Case {
