@@ -4,8 +4,9 @@
 // the default build): runs every file named on the command line, and every
 // file in every directory named, through LLVMFuzzerTestOneInput once.
 // Arguments starting with '-' (libFuzzer options) are ignored, so the same
-// command line replays a corpus with either build. A missing directory is
-// skipped (a target may have no crash inputs yet).
+// command line replays a corpus with either build. A path that does not
+// exist, and a replay of no input at all, are errors: a corpus that moved
+// or emptied must not pass as replayed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,7 +38,15 @@ int main(int argc, char **argv) {
           files.push_back(entry.path().string());
     } else if (std::filesystem::is_regular_file(arg, ec)) {
       files.push_back(arg);
+    } else {
+      std::fprintf(stderr, "replay: '%s' is neither a file nor a directory\n",
+                   arg.c_str());
+      return 1;
     }
+  }
+  if (files.empty()) {
+    std::fprintf(stderr, "replay: no inputs to replay\n");
+    return 1;
   }
   std::sort(files.begin(), files.end());
   for (const std::string &path : files) {
