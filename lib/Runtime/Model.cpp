@@ -15,11 +15,11 @@
 
 #include <cctype>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
-#include <sstream>
-#include <condition_variable>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <vector>
 
