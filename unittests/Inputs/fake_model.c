@@ -28,7 +28,7 @@ int32_t nnapi_model_run(void *const *inputs, void *const *outputs) {
 #ifndef NO_SIGNATURE
 const char *nnapi_model_signature(void) {
 #if defined(BAD_VERSION)
-  return "nnapi-mlir-model 3\n";
+  return "nnapi-mlir-model 4\n";
 #elif defined(BOUND)
   return "nnapi-mlir-model 2\npartitions 0\ninput 0 x f32 2x3\n"
          "input 1 k i32 scalar bound\noutput 0 y f32 2x3\n";
