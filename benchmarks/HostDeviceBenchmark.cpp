@@ -14,7 +14,7 @@
 
 #include "HostModelBuilder.h"
 
-#include "nnapi-mlir/Runtime/BlobFormat.h"
+#include "nnapi-mlir/NNAPI/BlobFormat.h"
 #include "nnapi-mlir/Runtime/ModelABI.h"
 #include "nnapi-mlir/Runtime/Runtime.h"
 

@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nnapi-mlir/Runtime/BlobFormat.h"
-#include "nnapi-mlir/Runtime/HostNNAPI/Kernels.h"
-#include "nnapi-mlir/Runtime/NeuralNetworks.h"
+#include "nnapi-mlir/NNAPI/BlobFormat.h"
+#include "nnapi-mlir/HostDevice/Kernels.h"
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 
 #include <benchmark/benchmark.h>
 

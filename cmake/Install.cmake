@@ -27,7 +27,7 @@ install(FILES
 
 if(NNAPI_MLIR_BUILD_COMPILER)
   set(compiler_libraries
-    NNAPISupport NNAPIPartitionSolver NNAPIBlobFormat NNAPIDeviceProfile
+    NNAPISupport NNAPIPartitionSolver NNAPISpec
     NNAPIDialect NNAPITransforms NNAPITosaToNNAPI NNAPITargetBlob
     NNAPIToRuntime NNAPIPartition NNAPICodegen NNAPICodegenTarget
     NNAPIPipelines NNAPICompiler)

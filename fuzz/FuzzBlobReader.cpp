@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nnapi-mlir/Runtime/BlobFormat.h"
+#include "nnapi-mlir/NNAPI/BlobFormat.h"
 
 #include <cstdio>
 #include <cstdlib>

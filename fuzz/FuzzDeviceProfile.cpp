@@ -1,6 +1,6 @@
 //===- FuzzDeviceProfile.cpp - Fuzz the device-profile JSON reader --------===//
 
-#include "nnapi-mlir/Runtime/DeviceProfile.h"
+#include "nnapi-mlir/NNAPI/DeviceProfile.h"
 
 #include <cstdio>
 #include <cstdlib>

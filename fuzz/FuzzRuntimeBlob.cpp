@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nnapi-mlir/Runtime/BlobFormat.h"
+#include "nnapi-mlir/NNAPI/BlobFormat.h"
 #include "nnapi-mlir/Runtime/NNAPILoader.h"
 #include "nnapi-mlir/Runtime/Runtime.h"
 

@@ -1,6 +1,6 @@
 //===- DeviceProfileTest.cpp - Device profile parsing and validation ------===//
 
-#include "nnapi-mlir/Runtime/DeviceProfile.h"
+#include "nnapi-mlir/NNAPI/DeviceProfile.h"
 
 #include <gtest/gtest.h>
 

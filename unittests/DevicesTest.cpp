@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TestModels.h"
-#include "nnapi-mlir/Runtime/HostNNAPI/HostExtensions.h"
+#include "nnapi-mlir/HostDevice/HostExtensions.h"
 #include "nnapi-mlir/Runtime/NNAPILoader.h"
 #include "nnapi-mlir/Runtime/Runtime.h"
 #include "nnapi-mlir/Support/Sha256.h"

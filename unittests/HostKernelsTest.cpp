@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nnapi-mlir/Runtime/HostNNAPI/Kernels.h"
-#include "nnapi-mlir/Runtime/NeuralNetworks.h"
+#include "nnapi-mlir/HostDevice/Kernels.h"
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 
 #include <gtest/gtest.h>
 

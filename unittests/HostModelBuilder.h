@@ -8,7 +8,7 @@
 #ifndef NNAPI_MLIR_UNITTESTS_HOSTMODELBUILDER_H
 #define NNAPI_MLIR_UNITTESTS_HOSTMODELBUILDER_H
 
-#include "nnapi-mlir/Runtime/HostNNAPI/Kernels.h"
+#include "nnapi-mlir/HostDevice/Kernels.h"
 #include "nnapi-mlir/Runtime/NNAPILoader.h"
 
 #include <cstdlib>

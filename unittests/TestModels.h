@@ -2,8 +2,8 @@
 #ifndef NNAPI_MLIR_UNITTESTS_TESTMODELS_H
 #define NNAPI_MLIR_UNITTESTS_TESTMODELS_H
 
-#include "nnapi-mlir/Runtime/BlobFormat.h"
-#include "nnapi-mlir/Runtime/NeuralNetworks.h"
+#include "nnapi-mlir/NNAPI/BlobFormat.h"
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 
 namespace nnapi_mlir::test_models {
 /// out = relu(a + bias) with a [2, 3] input and a constant [3] bias

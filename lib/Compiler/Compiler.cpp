@@ -7,7 +7,7 @@
 #ifdef NNAPI_MLIR_HAVE_ONNX
 #include "nnapi-mlir/Frontend/ONNX/ONNXImporter.h"
 #endif
-#include "nnapi-mlir/Runtime/BlobFormat.h"
+#include "nnapi-mlir/NNAPI/BlobFormat.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

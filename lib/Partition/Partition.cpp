@@ -14,7 +14,7 @@
 #include "nnapi-mlir/Dialect/NNAPI/IR/Fusion.h"
 #include "nnapi-mlir/Partition/PartitionReport.h"
 #include "nnapi-mlir/Partition/PartitionSolver.h"
-#include "nnapi-mlir/Runtime/DeviceProfile.h"
+#include "nnapi-mlir/NNAPI/DeviceProfile.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"

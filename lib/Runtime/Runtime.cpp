@@ -1,7 +1,7 @@
 //===- Runtime.cpp - Build, compile and execute NNAPI partitions ----------===//
 
 #include "nnapi-mlir/Runtime/Runtime.h"
-#include "nnapi-mlir/Runtime/BlobFormat.h"
+#include "nnapi-mlir/NNAPI/BlobFormat.h"
 #include "nnapi-mlir/Runtime/NNAPILoader.h"
 #include "nnapi-mlir/Support/Sha256.h"
 

@@ -47,7 +47,7 @@
 
 #include "Npy.h"
 #include "TensorProto.h"
-#include "nnapi-mlir/Runtime/DeviceProfile.h"
+#include "nnapi-mlir/NNAPI/DeviceProfile.h"
 #include "nnapi-mlir/Runtime/Model.h"
 #include "nnapi-mlir/Runtime/Runtime.h"
 #include "nnapi-mlir/Support/CommaList.h"

@@ -8,7 +8,7 @@
 #ifndef NNAPI_MLIR_RUNTIME_NNAPILOADER_H
 #define NNAPI_MLIR_RUNTIME_NNAPILOADER_H
 
-#include "nnapi-mlir/Runtime/NeuralNetworks.h"
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 
 #include <string>
 

@@ -4,7 +4,7 @@
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/Constants.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/Fusion.h"
-#include "nnapi-mlir/Runtime/NeuralNetworks.h"
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"

@@ -2,7 +2,8 @@
 
 #include "nnapi-mlir/Target/NNAPIBlob/NNAPIBlob.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
-#include "nnapi-mlir/Runtime/NeuralNetworks.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/Operands.h"
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -31,58 +32,9 @@ private:
     return d;
   }
   LogicalResult addOperation(Operation *op);
-  uint32_t fuse(Operation *op) {
-    auto attr = op->getAttrOfType<FuseCodeAttr>("fused_activation");
-    return model.addInt32(attr ? static_cast<int32_t>(attr.getValue()) : 0);
-  }
-  void window(std::vector<uint32_t> &in, ArrayRef<int64_t> padding,
-              ArrayRef<int64_t> strides) {
-    for (int64_t p : padding)
-      in.push_back(model.addInt32(static_cast<int32_t>(p)));
-    for (int64_t s : strides)
-      in.push_back(model.addInt32(static_cast<int32_t>(s)));
-  }
-  void dilations(std::vector<uint32_t> &in, ArrayRef<int64_t> d) {
-    if (llvm::all_of(d, [](int64_t v) { return v == 1; }))
-      return; // the feature level 1 form has no layout/dilation operands
-    in.push_back(model.addBool(false)); // NHWC
-    for (int64_t v : d)
-      in.push_back(model.addInt32(static_cast<int32_t>(v)));
-  }
-
-  /// A constant 1-D TENSOR_INT32 operand (shapes, axes, permutations...),
-  /// or [rows, values.size() / rows] when `rows` is given.
-  uint32_t int32Tensor(ArrayRef<int64_t> values, uint32_t rows = 0) {
-    std::vector<int32_t> v;
-    for (int64_t x : values)
-      v.push_back(static_cast<int32_t>(x));
-    std::vector<uint32_t> d = {static_cast<uint32_t>(v.size())};
-    if (rows)
-      d = {rows, static_cast<uint32_t>(v.size()) / rows};
-    return model.addConstant(ANEURALNETWORKS_TENSOR_INT32, d, v.data(),
-                             v.size() * sizeof(int32_t));
-  }
-  /// A FLOAT32 scalar, or FLOAT16 when the operation's tensors are float16
-  /// (NNAPI's rule for scalar parameters of float operations).
-  uint32_t floatScalar(Type tensorType, float value) {
-    if (!getElementTypeOrSelf(tensorType).isF16())
-      return model.addFloat32(value);
-    llvm::APFloat half(value);
-    bool lost;
-    half.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
-                 &lost);
-    uint16_t bits = static_cast<uint16_t>(half.bitcastToAPInt().getZExtValue());
-    return model.addConstant(ANEURALNETWORKS_FLOAT16, {}, &bits, sizeof(bits));
-  }
-  template <typename ReduceOp>
-  void reduce(std::vector<uint32_t> &in, ReduceOp op) {
-    in.push_back(int32Tensor(op.getAxes()));
-    // MEAN's keep_dims is an INT32; the REDUCE_* operations' a BOOL.
-    if constexpr (std::is_same_v<ReduceOp, MeanOp>)
-      in.push_back(model.addInt32(op.getKeepDims() ? 1 : 0));
-    else
-      in.push_back(model.addBool(op.getKeepDims()));
-  }
+  /// The blob operand of one of an op's NNAPI operands; `f16` when the op's
+  /// data is float16 (its float parameters are FLOAT16 then).
+  FailureOr<uint32_t> materialize(const NNAPIOperand &operand, bool f16);
 
   blob::Model model;
   DenseMap<Value, uint32_t> operands;
@@ -93,15 +45,8 @@ FailureOr<int32_t> BlobBuilder::tensorCode(Operation *where, Type type) {
   if (!tensor || !tensor.hasStaticShape())
     return where->emitError("NNAPI blob needs static-shaped tensors, got ")
            << type;
-  Type e = tensor.getElementType();
-  if (e.isF32())
-    return ANEURALNETWORKS_TENSOR_FLOAT32;
-  if (e.isF16())
-    return ANEURALNETWORKS_TENSOR_FLOAT16;
-  if (e.isSignlessInteger(32))
-    return ANEURALNETWORKS_TENSOR_INT32;
-  if (e.isSignlessInteger(1))
-    return ANEURALNETWORKS_TENSOR_BOOL8;
+  if (std::optional<int32_t> code = getTensorOperandCode(type))
+    return *code;
   return where->emitError("no NNAPI operand type for ") << type;
 }
 
@@ -139,183 +84,61 @@ FailureOr<uint32_t> BlobBuilder::operandFor(Value v) {
   return index;
 }
 
+FailureOr<uint32_t> BlobBuilder::materialize(const NNAPIOperand &o,
+                                              bool f16) {
+  switch (o.kind) {
+  case NNAPIOperand::Kind::Tensor:
+    return operandFor(o.value);
+  case NNAPIOperand::Kind::Int32:
+    return model.addInt32(static_cast<int32_t>(o.integer));
+  case NNAPIOperand::Kind::Bool:
+    return model.addBool(o.integer != 0);
+  case NNAPIOperand::Kind::Float: {
+    if (!f16)
+      return model.addFloat32(o.real);
+    llvm::APFloat half(o.real);
+    bool lost;
+    half.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
+                 &lost);
+    uint16_t bits = static_cast<uint16_t>(half.bitcastToAPInt().getZExtValue());
+    return model.addConstant(ANEURALNETWORKS_FLOAT16, {}, &bits, sizeof(bits));
+  }
+  case NNAPIOperand::Kind::Int32Tensor: {
+    std::vector<int32_t> v;
+    for (int64_t x : o.values)
+      v.push_back(static_cast<int32_t>(x));
+    std::vector<uint32_t> d = {static_cast<uint32_t>(v.size())};
+    if (o.rows)
+      d = {o.rows, static_cast<uint32_t>(v.size()) / o.rows};
+    return model.addConstant(ANEURALNETWORKS_TENSOR_INT32, d, v.data(),
+                             v.size() * sizeof(int32_t));
+  }
+  }
+  llvm_unreachable("unknown operand kind");
+}
+
 LogicalResult BlobBuilder::addOperation(Operation *op) {
   auto iface = dyn_cast<NNAPIOperationInterface>(op);
   if (!iface)
     return op->emitError() << "'" << op->getName()
                            << "' cannot be serialized into an NNAPI model";
+  // The operands in the order of the NNAPI spec's layout, optional groups
+  // that hold only defaults left out; the level is that of this order.
+  SmallVector<NNAPIOperand> ordered;
+  nnapi_mlir::spec::Match match;
+  std::string error;
+  if (failed(orderNNAPIOperands(op, ordered, match, error)))
+    return op->emitError("cannot be serialized into an NNAPI model: ")
+           << error;
   model.featureLevel = std::max(model.featureLevel, iface.getMinFeatureLevel());
+  bool f16 = match.dataType == ANEURALNETWORKS_TENSOR_FLOAT16;
   std::vector<uint32_t> in;
-  for (Value v : op->getOperands()) {
-    FailureOr<uint32_t> idx = operandFor(v);
+  for (const NNAPIOperand &o : ordered) {
+    FailureOr<uint32_t> idx = materialize(o, f16);
     if (failed(idx))
       return failure();
     in.push_back(*idx);
   }
-  // NNAPI's scalar operands, in the order of the NNAPI operation signature.
-  LogicalResult ok = success();
-  TypeSwitch<Operation *>(op)
-      .Case<AddOp, SubOp, MulOp, DivOp, FullyConnectedOp>(
-          [&](Operation *op) { in.push_back(fuse(op)); })
-      .Case([&](Conv2DOp conv) {
-        window(in, conv.getPadding(), conv.getStrides());
-        in.push_back(fuse(conv));
-        dilations(in, conv.getDilations());
-      })
-      .Case([&](DepthwiseConv2DOp conv) {
-        window(in, conv.getPadding(), conv.getStrides());
-        in.push_back(model.addInt32(
-            static_cast<int32_t>(conv.getDepthMultiplier())));
-        in.push_back(fuse(conv));
-        dilations(in, conv.getDilations());
-      })
-      .Case([&](GroupedConv2DOp conv) {
-        window(in, conv.getPadding(), conv.getStrides());
-        in.push_back(
-            model.addInt32(static_cast<int32_t>(conv.getNumGroups())));
-        in.push_back(fuse(conv));
-        in.push_back(model.addBool(false)); // NHWC, not optional here
-      })
-      .Case([&](TransposeConv2DOp conv) {
-        window(in, conv.getPadding(), conv.getStrides());
-        in.push_back(fuse(conv));
-        in.push_back(model.addBool(false)); // NHWC, not optional here
-      })
-      .Case<ResizeBilinearOp, ResizeNearestNeighborOp>([&](auto resize) {
-        ArrayRef<int64_t> out = resize.getOutput().getType().getShape();
-        in.push_back(model.addInt32(static_cast<int32_t>(out[2])));
-        in.push_back(model.addInt32(static_cast<int32_t>(out[1])));
-        // RESIZE_NEAREST_NEIGHBOR's layout operand is mandatory; the flags
-        // (and, for RESIZE_BILINEAR, the layout before them) only when set.
-        bool flags = resize.getAlignCorners() || resize.getHalfPixelCenters();
-        if (flags || isa<ResizeNearestNeighborOp>(resize))
-          in.push_back(model.addBool(false)); // NHWC
-        if (flags) {
-          in.push_back(model.addBool(resize.getAlignCorners()));
-          in.push_back(model.addBool(resize.getHalfPixelCenters()));
-        }
-      })
-      .Case<MaxPool2DOp, AveragePool2DOp>([&](auto pool) {
-        window(in, pool.getPadding(), pool.getStrides());
-        for (int64_t f : pool.getFilter())
-          in.push_back(model.addInt32(static_cast<int32_t>(f)));
-        in.push_back(fuse(pool));
-      })
-      .Case([&](ReshapeOp reshape) {
-        in.push_back(
-            int32Tensor(reshape.getOutput().getType().getShape()));
-      })
-      .Case([&](SoftmaxOp softmax) {
-        auto type = softmax.getInput().getType();
-        in.push_back(floatScalar(type, softmax.getBeta().convertToFloat()));
-        if (softmax.needsAxisOperand()) {
-          int64_t axis = static_cast<int32_t>(softmax.getAxis());
-          if (axis < 0)
-            axis += type.getRank();
-          in.push_back(model.addInt32(static_cast<int32_t>(axis)));
-        }
-      })
-      .Case([&](LogSoftmaxOp op) {
-        auto type = op.getInput().getType();
-        in.push_back(floatScalar(type, op.getBeta().convertToFloat()));
-        int64_t axis = static_cast<int32_t>(op.getAxis());
-        in.push_back(model.addInt32(static_cast<int32_t>(
-            axis < 0 ? axis + type.getRank() : axis)));
-      })
-      .Case([&](InstanceNormalizationOp op) {
-        auto type = op.getInput().getType();
-        for (APFloat v : {op.getGamma(), op.getBeta(), op.getEpsilon()})
-          in.push_back(floatScalar(type, v.convertToFloat()));
-        in.push_back(model.addBool(op.getNchw()));
-      })
-      .Case([&](LocalResponseNormalizationOp op) {
-        auto type = op.getInput().getType();
-        in.push_back(model.addInt32(static_cast<int32_t>(op.getRadius())));
-        for (APFloat v : {op.getBias(), op.getAlpha(), op.getBeta()})
-          in.push_back(floatScalar(type, v.convertToFloat()));
-        if (op.needsAxisOperand())
-          in.push_back(model.addInt32(static_cast<int32_t>(op.getAxis())));
-      })
-      .Case([&](L2NormalizationOp op) {
-        if (op.needsAxisOperand())
-          in.push_back(model.addInt32(static_cast<int32_t>(op.getAxis())));
-      })
-      .Case([&](EluOp op) {
-        in.push_back(floatScalar(op.getInput().getType(),
-                                 op.getAlpha().convertToFloat()));
-      })
-      .Case([&](TransposeOp op) { in.push_back(int32Tensor(op.getPerm())); })
-      .Case([&](PadOp op) {
-        in.push_back(int32Tensor(op.getPadding(),
-                                 op.getInput().getType().getRank()));
-      })
-      .Case([&](PadV2Op op) {
-        in.push_back(int32Tensor(op.getPadding(),
-                                 op.getInput().getType().getRank()));
-        in.push_back(floatScalar(op.getInput().getType(),
-                                 op.getValue().convertToFloat()));
-      })
-      .Case([&](MirrorPadOp op) {
-        in.push_back(int32Tensor(op.getPadding(),
-                                 op.getInput().getType().getRank()));
-        in.push_back(model.addInt32(op.getSymmetric() ? 1 : 0)); // REFLECT 0
-      })
-      .Case<DepthToSpaceOp, SpaceToDepthOp>([&](auto op) {
-        in.push_back(
-            model.addInt32(static_cast<int32_t>(op.getBlockSize())));
-        if (op.getNchw())
-          in.push_back(model.addBool(true)); // the level 1 form is NHWC
-      })
-      .Case([&](ChannelShuffleOp op) {
-        in.push_back(model.addInt32(static_cast<int32_t>(op.getNumGroups())));
-        in.push_back(model.addInt32(static_cast<int32_t>(op.getAxis())));
-      })
-      .Case([&](ReverseOp op) {
-        in.push_back(int32Tensor({int64_t(op.getAxis())}));
-      })
-      .Case([&](GatherOp op) {
-        // GATHER's operands: input, axis, indices.
-        in.insert(in.begin() + 1,
-                  model.addInt32(static_cast<int32_t>(op.getAxis())));
-      })
-      .Case([&](SliceOp op) {
-        in.push_back(int32Tensor(op.getBegin()));
-        in.push_back(int32Tensor(op.getOutput().getType().getShape()));
-      })
-      .Case([&](StridedSliceOp op) {
-        in.push_back(int32Tensor(op.getBegin()));
-        in.push_back(int32Tensor(op.getEnd()));
-        in.push_back(int32Tensor(op.getStrides()));
-        for (int i = 0; i < 3; ++i) // begin, end and shrink-axis masks
-          in.push_back(model.addInt32(0));
-      })
-      .Case([&](SplitOp op) {
-        in.push_back(model.addInt32(static_cast<int32_t>(op.getAxis())));
-        in.push_back(
-            model.addInt32(static_cast<int32_t>(op.getOutputs().size())));
-      })
-      .Case([&](TileOp op) { in.push_back(int32Tensor(op.getMultiples())); })
-      .Case([&](MeanOp op) { reduce(in, op); })
-      .Case([&](ReduceSumOp op) { reduce(in, op); })
-      .Case([&](ReduceMaxOp op) { reduce(in, op); })
-      .Case([&](ReduceMinOp op) { reduce(in, op); })
-      .Case([&](ReduceProdOp op) { reduce(in, op); })
-      .Case([&](ReduceAnyOp op) { reduce(in, op); })
-      .Case([&](ReduceAllOp op) { reduce(in, op); })
-      .Case<ArgMaxOp, ArgMinOp>([&](auto op) {
-        in.push_back(model.addInt32(static_cast<int32_t>(op.getAxis())));
-      })
-      .Case([&](BatchMatmulOp op) {
-        in.push_back(model.addBool(op.getAdjX()));
-        in.push_back(model.addBool(op.getAdjY()));
-      })
-      .Case([&](ConcatenationOp concat) {
-        in.push_back(
-            model.addInt32(static_cast<int32_t>(concat.getAxis())));
-      })
-      .Default([](Operation *) {});
-  if (failed(ok))
-    return failure();
   std::vector<uint32_t> out;
   for (Value r : op->getResults()) {
     FailureOr<int32_t> code = tensorCode(op, r.getType());

@@ -2,7 +2,7 @@
 #ifndef NNAPI_MLIR_TARGET_NNAPIBLOB_NNAPIBLOB_H
 #define NNAPI_MLIR_TARGET_NNAPIBLOB_NNAPIBLOB_H
 
-#include "nnapi-mlir/Runtime/BlobFormat.h"
+#include "nnapi-mlir/NNAPI/BlobFormat.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 

@@ -2,7 +2,7 @@
 
 #include "nnapi-mlir/Dialect/NNAPI/IR/Fusion.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
-#include "nnapi-mlir/Runtime/NeuralNetworks.h"
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 
 using namespace mlir;
 using namespace mlir::nnapi;

@@ -1,6 +1,7 @@
 //===- NNAPIDialect.cpp - nnapi dialect, ops and verifiers ----------------===//
 
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/Operands.h"
 
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Builders.h"
@@ -80,20 +81,29 @@ LogicalResult NNAPIDialect::verifyOperationAttribute(Operation *op,
 // Feature levels
 //===----------------------------------------------------------------------===//
 
-static bool hasF16Operand(Operation *op) {
-  auto isF16 = [](Type t) { return getElementTypeOrSelf(t).isF16(); };
-  return llvm::any_of(op->getOperandTypes(), isF16) ||
-         llvm::any_of(op->getResultTypes(), isF16);
+FeatureLevelNeed mlir::nnapi::detail::getSpecFeatureLevel(Operation *op,
+                                                          int32_t code) {
+  FeatureLevelNeed need;
+  SmallVector<NNAPIOperand> ordered;
+  nnapi_mlir::spec::Match match;
+  std::string error;
+  if (failed(orderNNAPIOperands(op, ordered, match, error))) {
+    // The verifier refuses such an op; no level runs it.
+    need.require(kNoFeatureLevel, error);
+    return need;
+  }
+  need.require(match.level, match.why);
+  return need;
 }
 
-FeatureLevelNeed mlir::nnapi::detail::getTableFeatureLevel(Operation *op,
-                                                           int32_t code) {
-  const nnapi_mlir::OperationInfo &info = *nnapi_mlir::lookupOperation(code);
-  FeatureLevelNeed need;
-  need.require(info.level, info.name);
-  if (hasF16Operand(op))
-    need.require(info.float16Level, "float16 operands");
-  return need;
+LogicalResult mlir::nnapi::detail::verifySpecOperands(Operation *op) {
+  SmallVector<NNAPIOperand> ordered;
+  nnapi_mlir::spec::Match match;
+  std::string error;
+  if (failed(orderNNAPIOperands(op, ordered, match, error)))
+    return op->emitOpError("has NNAPI operands the NNAPI spec refuses: ")
+           << error;
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -2,7 +2,7 @@
 #ifndef NNAPI_MLIR_DIALECT_NNAPI_TRANSFORMS_FUSION_H
 #define NNAPI_MLIR_DIALECT_NNAPI_TRANSFORMS_FUSION_H
 
-#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOperations.h"
+#include "nnapi-mlir/NNAPI/Operations.h"
 
 #include "mlir/IR/PatternMatch.h"
 
@@ -10,7 +10,7 @@
 
 namespace mlir::nnapi {
 /// True for the NNAPI operations with a fused-activation operand (the FUSES
-/// column of NNAPIOperations.def).
+/// column of NNAPI/Operations.def).
 using nnapi_mlir::hasFusedActivationOperand;
 /// True for RELU, RELU1 and RELU6, which fold into such an operand.
 bool isFusableActivation(int32_t opcode);

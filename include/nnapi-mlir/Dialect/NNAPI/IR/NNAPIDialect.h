@@ -9,8 +9,8 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOperations.h"
-#include "nnapi-mlir/Runtime/NeuralNetworks.h"
+#include "nnapi-mlir/NNAPI/Operations.h"
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 
 #include <string>
 
@@ -20,6 +20,8 @@
 namespace mlir::nnapi {
 /// Feature levels are 1..8; this is the newest one.
 constexpr unsigned kMaxFeatureLevel = 8;
+/// The level of an op the NNAPI spec refuses: above every real one.
+constexpr unsigned kNoFeatureLevel = kMaxFeatureLevel + 1;
 
 /// The feature level an op needs and why (what needs the level: the
 /// operation's name for the level that introduced it, or the operand rule,
@@ -36,10 +38,11 @@ struct FeatureLevelNeed {
 };
 
 namespace detail {
-/// What NNAPIOperations.def says about `op` as operation `code`: the level
-/// that introduced the operation, and that of its float16 support if any
-/// operand or result is float16.
-FeatureLevelNeed getTableFeatureLevel(Operation *op, int32_t code);
+/// The feature level of the NNAPI operands `op` gives, by the NNAPI spec:
+/// the operation's level, its data type's, ranks', optional operands'.
+FeatureLevelNeed getSpecFeatureLevel(Operation *op, int32_t code);
+/// Fails with a diagnostic when the NNAPI spec refuses `op`'s operands.
+LogicalResult verifySpecOperands(Operation *op);
 } // namespace detail
 } // namespace mlir::nnapi
 

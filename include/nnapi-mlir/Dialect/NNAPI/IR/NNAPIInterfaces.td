@@ -18,15 +18,15 @@ def NNAPI_OperationInterface : OpInterface<"NNAPIOperationInterface"> {
       [{ return ConcreteOp::kOperationCode; }]>,
     InterfaceMethod<[{
         Returns the lowest feature level that runs this op with its operand
-        types and attributes, and what needs it: the level that introduced the
-        operation, the level of its float16 support (NNAPIOperations.def),
-        and the op's own operand and attribute rules (`featureLevelRules` in
-        NNAPIOps.td).
+        types and attributes, and what needs it: the level of the NNAPI
+        operands the op gives (the spec's operation, data type, rank and
+        optional-operand levels, nnapi-mlir/NNAPI/Layouts.h), and the op's
+        behaviour rules (`levelRules` in NNAPIOps.td).
       }],
       "::mlir::nnapi::FeatureLevelNeed", "getFeatureLevelNeed", (ins), [{}],
       [{
         ::mlir::nnapi::FeatureLevelNeed need =
-            ::mlir::nnapi::detail::getTableFeatureLevel(
+            ::mlir::nnapi::detail::getSpecFeatureLevel(
                 $_op.getOperation(), ConcreteOp::kOperationCode);
         $_op.raiseFeatureLevel(need);
         return need;
@@ -35,6 +35,10 @@ def NNAPI_OperationInterface : OpInterface<"NNAPIOperationInterface"> {
       "unsigned", "getMinFeatureLevel", (ins), [{}],
       [{ return $_op.getFeatureLevelNeed().level; }]>,
   ];
+  // After the op's own verifier, so that its messages come first: the
+  // operands it gives must be ones the NNAPI spec accepts.
+  let verify = [{ return ::mlir::nnapi::detail::verifySpecOperands($_op); }];
+  let verifyWithRegions = 1;
 }
 
 #endif // NNAPI_INTERFACES_TD

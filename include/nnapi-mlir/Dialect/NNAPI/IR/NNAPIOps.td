@@ -33,18 +33,22 @@ def NNAPI_IntTensor : StaticShapeTensorOf<[I32]>;
 // Base classes
 //===----------------------------------------------------------------------===//
 
-// An operand or attribute rule that needs feature level `level` when
-// `condition` (C++ on the op) holds; `what` says what needs it.
+// A rule of the compiler's own that needs feature level `level` when
+// `condition` (C++ on the op) holds; `what` says what needs it. Operand
+// rules (types, ranks, optional operands) are not written here: they are the
+// NNAPI spec's (nnapi-mlir/NNAPI/Layouts.h), applied to the operands the op
+// gives by role (Operands.cpp). Only behaviour the lowering relies on that
+// NNAPI defines from some level belongs here.
 class NNAPI_LevelRule<int lvl, string description, code cond> {
   int level = lvl;
   string what = description;
   code condition = cond;
 }
 
-// `operation` names the NNAPI operation (a row of NNAPIOperations.def, which
+// `operation` names the NNAPI operation (a row of NNAPI/Operations.def, which
 // gives its code and the feature level that introduced it). `levelRules`
-// raise the level further for some operands or attributes; they become the
-// op's raiseFeatureLevel() and its line in docs/ops.md (kFeatureLevelRules).
+// raise the level further for behaviour (above); they become the op's
+// raiseFeatureLevel() and its line in docs/ops.md (kFeatureLevelRules).
 class NNAPI_Op<string mnemonic, string operation, list<Trait> traits = []>
     : Op<NNAPI_Dialect, mnemonic,
          !listconcat(traits, [Pure, NNAPI_OperationInterface])> {
@@ -52,8 +56,8 @@ class NNAPI_Op<string mnemonic, string operation, list<Trait> traits = []>
   list<NNAPI_LevelRule> levelRules = [];
   let extraClassDeclaration = [{
     static constexpr int32_t kOperationCode = ANEURALNETWORKS_}] # operation # [{;
-    /// The operand and attribute rules of this op that need a feature level
-    /// beyond the operation's own, as "what (level)".
+    /// The behaviour rules of this op that need a feature level beyond
+    /// its operands', as "what (level)".
     static constexpr ::llvm::StringLiteral kFeatureLevelRules = "}] #
         !interleave(!foreach(r, levelRules, r.what # " (" # r.level # ")"),
                     ", ") # [{";
@@ -86,9 +90,6 @@ class NNAPI_BinaryOp<string mnemonic, string operation>
     functional-type(operands, results)
   }];
   let hasVerifier = 1;
-  let levelRules = [NNAPI_LevelRule<3, "rank-0 operands", [{
-    getLhs().getType().getRank() == 0 || getRhs().getType().getRank() == 0
-  }]>];
 }
 
 class NNAPI_PlainBinaryOp<string mnemonic, string operation, string what>
@@ -266,12 +267,6 @@ def NNAPI_CastOp : NNAPI_Op<"cast", "CAST"> {
     $input attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
-  let levelRules = [NNAPI_LevelRule<4, "TENSOR_BOOL8 operands", [{
-    ::llvm::cast<::mlir::ShapedType>(getInput().getType())
-        .getElementType().isInteger(1) ||
-    ::llvm::cast<::mlir::ShapedType>(getOutput().getType())
-        .getElementType().isInteger(1)
-  }]>];
 }
 
 def NNAPI_SelectOp : NNAPI_Op<"select", "SELECT"> {
@@ -325,9 +320,6 @@ def NNAPI_Conv2DOp : NNAPI_Op<"conv_2d", "CONV_2D"> {
     functional-type(operands, results)
   }];
   let hasVerifier = 1;
-  let levelRules = [NNAPI_LevelRule<3, "dilations other than 1", [{
-    llvm::any_of(getDilations(), [](int64_t d) { return d != 1; })
-  }]>];
 }
 
 def NNAPI_DepthwiseConv2DOp : NNAPI_Op<"depthwise_conv_2d", "DEPTHWISE_CONV_2D"> {
@@ -357,9 +349,6 @@ def NNAPI_DepthwiseConv2DOp : NNAPI_Op<"depthwise_conv_2d", "DEPTHWISE_CONV_2D">
     functional-type(operands, results)
   }];
   let hasVerifier = 1;
-  let levelRules = [NNAPI_LevelRule<3, "dilations other than 1", [{
-    llvm::any_of(getDilations(), [](int64_t d) { return d != 1; })
-  }]>];
 }
 
 def NNAPI_GroupedConv2DOp : NNAPI_Op<"grouped_conv_2d", "GROUPED_CONV_2D"> {
@@ -497,8 +486,6 @@ class NNAPI_ResizeOp<string mnemonic, string operation, string kind,
     functional-type(operands, results)
   }];
   let hasVerifier = 1;
-  let levelRules = [NNAPI_LevelRule<4, "align_corners or half_pixel_centers",
-      [{ getAlignCorners() || getHalfPixelCenters() }]>];
 }
 
 def NNAPI_ResizeBilinearOp : NNAPI_ResizeOp<"resize_bilinear",
@@ -556,9 +543,6 @@ def NNAPI_SoftmaxOp : NNAPI_Op<"softmax", "SOFTMAX", [SameOperandsAndResultType]
       return (rank != 2 && rank != 4) || (axis != -1 && axis != rank - 1);
     }
   }];
-  let levelRules = [NNAPI_LevelRule<3,
-      "an axis other than the last, or a rank other than 2 and 4",
-      [{ needsAxisOperand() }]>];
 }
 
 def NNAPI_LogSoftmaxOp
@@ -637,9 +621,6 @@ def NNAPI_LocalResponseNormalizationOp
       return rank != 4 || static_cast<int32_t>(getAxis()) != rank - 1;
     }
   }];
-  let levelRules = [NNAPI_LevelRule<3,
-      "an axis other than the last, or a rank other than 4",
-      [{ needsAxisOperand() }]>];
 }
 
 def NNAPI_L2NormalizationOp
@@ -668,9 +649,9 @@ def NNAPI_L2NormalizationOp
       return rank != 4 || static_cast<int32_t>(getAxis()) != rank - 1;
     }
   }];
+  // Not an operand rule: below level 4 the result for a vector of zeros is
+  // undefined, and the lowering relies on zeros.
   let levelRules = [
-    NNAPI_LevelRule<3, "an axis other than the last, or a rank other than 4",
-                    [{ needsAxisOperand() }]>,
     NNAPI_LevelRule<4, "zeros for a vector of zeros (undefined before)",
                     [{ true }]>];
 }
@@ -835,7 +816,6 @@ class NNAPI_BlockOp<string mnemonic, string operation, string what>
     functional-type(operands, results)
   }];
   let hasVerifier = 1;
-  let levelRules = [NNAPI_LevelRule<3, "NCHW layout", [{ getNchw() }]>];
 }
 
 def NNAPI_DepthToSpaceOp : NNAPI_BlockOp<"depth_to_space", "DEPTH_TO_SPACE",

@@ -6,8 +6,8 @@
 // bottom); implicit SAME/VALID padding is resolved by computeImplicitPadding.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NNAPI_MLIR_RUNTIME_HOSTNNAPI_KERNELS_H
-#define NNAPI_MLIR_RUNTIME_HOSTNNAPI_KERNELS_H
+#ifndef NNAPI_MLIR_HOSTDEVICE_KERNELS_H
+#define NNAPI_MLIR_HOSTDEVICE_KERNELS_H
 
 #include <cstddef>
 #include <cstdint>
@@ -235,4 +235,4 @@ uint16_t floatToHalf(float f);
 
 } // namespace nnapi_mlir::host
 
-#endif // NNAPI_MLIR_RUNTIME_HOSTNNAPI_KERNELS_H
+#endif // NNAPI_MLIR_HOSTDEVICE_KERNELS_H

@@ -14,8 +14,8 @@
 // TENSOR_INT32 results use the same 4-byte-per-element slots.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_EXECUTOR_H
-#define NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_EXECUTOR_H
+#ifndef NNAPI_MLIR_LIB_HOSTDEVICE_EXECUTOR_H
+#define NNAPI_MLIR_LIB_HOSTDEVICE_EXECUTOR_H
 
 #include "HostModel.h"
 
@@ -128,4 +128,4 @@ int initializeXnnpack(const ExecutorOptions &options);
 
 } // namespace nnapi_mlir::host
 
-#endif // NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_EXECUTOR_H
+#endif // NNAPI_MLIR_LIB_HOSTDEVICE_EXECUTOR_H

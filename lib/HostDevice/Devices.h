@@ -16,13 +16,13 @@
 // caching, bursts and fallback are testable without the hardware.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_DEVICES_H
-#define NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_DEVICES_H
+#ifndef NNAPI_MLIR_LIB_HOSTDEVICE_DEVICES_H
+#define NNAPI_MLIR_LIB_HOSTDEVICE_DEVICES_H
 
 #include "HostModel.h"
 
-#include "nnapi-mlir/Runtime/DeviceProfile.h"
-#include "nnapi-mlir/Runtime/HostNNAPI/HostExtensions.h"
+#include "nnapi-mlir/NNAPI/DeviceProfile.h"
+#include "nnapi-mlir/HostDevice/HostExtensions.h"
 
 #include <atomic>
 #include <memory>
@@ -66,12 +66,13 @@ int setDevices(const char *spec);
 /// else null.
 ANeuralNetworksDevice *knownDevice(const ANeuralNetworksDevice *device);
 
-/// Why `device` would not run operation `op` of `model`, or "" if it would.
-/// Float32 operations of a model relaxed to float16 run on a device that
-/// supports float16.
+/// Why `device` would not run operation `index` of `model` (validated), or
+/// "" if it would: its feature level is below the one this use of the
+/// operation needs, or its profile lacks the operation. Float32 operations
+/// of a model relaxed to float16 run on a device that supports float16.
 std::string deviceRejection(const ANeuralNetworksDevice &device,
-                            const HostModel &model, const Operation &op);
+                            const HostModel &model, size_t index);
 
 } // namespace nnapi_mlir::host
 
-#endif // NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_DEVICES_H
+#endif // NNAPI_MLIR_LIB_HOSTDEVICE_DEVICES_H

@@ -69,8 +69,8 @@ namespace {
 class Validator {
 public:
   Validator(const HostModel &m, const Operation &op, size_t index,
-            OpParams &params)
-      : m(m), op(op), index(index), params(params) {}
+            OpParams &params, spec::Match &layout)
+      : m(m), op(op), index(index), params(params), layout(layout) {}
 
   /// Checks every NNAPI operand rule of the operation; returns BAD_DATA with
   /// a message on the first violation.
@@ -81,6 +81,13 @@ private:
   const Operation &op;
   size_t index;
   OpParams &params;
+  spec::Match &layout;
+
+  /// Checks the operands against the operation's layout in the NNAPI spec
+  /// (counts, types, ranks, constants) and fills `layout`.
+  int matchLayout();
+  /// The position of input role `name` in the matched form, -1 if absent.
+  int arg(std::string_view name) const { return layout.input(name); }
 
   int bad(const std::string &msg) {
     return fail(ANEURALNETWORKS_BAD_DATA,
@@ -1228,11 +1235,38 @@ int Validator::batchMatmul() {
   return expectOutput(shape);
 }
 
+int Validator::matchLayout() {
+  auto describe = [&](uint32_t idx) {
+    const Operand &o = m.operands[idx];
+    spec::OperandDesc d;
+    d.type = o.type;
+    d.rank = uint32_t(o.dims.size());
+    d.constant = o.kind == Kind::Constant;
+    return d;
+  };
+  std::vector<spec::OperandDesc> ins, outs;
+  for (uint32_t idx : op.inputs)
+    ins.push_back(describe(idx));
+  for (uint32_t idx : op.outputs)
+    outs.push_back(describe(idx));
+  std::string error;
+  if (!spec::match(op.opcode, ins, outs, layout, error))
+    return bad(error);
+  return 0;
+}
+
 int Validator::run() {
   for (uint32_t idx : op.outputs)
     if (m.operands[idx].kind == Kind::Constant ||
         m.operands[idx].kind == Kind::Input)
       return bad("an output operand is a constant or a model input");
+  if (!spec::lookupLayout(op.opcode))
+    return fail(ANEURALNETWORKS_BAD_DATA,
+                "operation " + std::to_string(index) + ": opcode " +
+                    std::to_string(op.opcode) +
+                    " is not implemented by the host NNAPI implementation");
+  if (int rc = matchLayout())
+    return rc;
   if (unaryKindOf(op.opcode)) {
     if (int rc = expectCounts(1, 1, 1))
       return rc;
@@ -1346,6 +1380,7 @@ int validateModel(HostModel &m) {
                           "implementation needs static shapes");
   }
   m.params.assign(m.operations.size(), OpParams());
+  m.layouts.assign(m.operations.size(), spec::Match());
   for (size_t i = 0; i < m.operations.size(); ++i) {
     const Operation &op = m.operations[i];
     for (uint32_t idx : op.inputs)
@@ -1354,7 +1389,7 @@ int validateModel(HostModel &m) {
                     "operation " + std::to_string(i) + " reads operand " +
                         std::to_string(idx) +
                         " before any operation writes it");
-    if (int rc = Validator(m, op, i, m.params[i]).run())
+    if (int rc = Validator(m, op, i, m.params[i], m.layouts[i]).run())
       return rc;
     for (uint32_t idx : op.outputs) {
       if (defined[idx])

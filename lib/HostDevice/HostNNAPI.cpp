@@ -338,7 +338,7 @@ int ANeuralNetworksModel_getSupportedOperationsForDevices(
   for (size_t i = 0; i < model->operations.size(); ++i) {
     std::string why;
     supportedOps[i] = std::any_of(set.begin(), set.end(), [&](auto *d) {
-      std::string reason = deviceRejection(*d, *model, model->operations[i]);
+      std::string reason = deviceRejection(*d, *model, i);
       if (why.empty())
         why = reason;
       return reason.empty();
@@ -464,7 +464,7 @@ int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation *c) {
     std::string why;
     bool runs = false;
     for (ANeuralNetworksDevice *d : c->devices) {
-      std::string reason = deviceRejection(*d, *c->model, ops[i]);
+      std::string reason = deviceRejection(*d, *c->model, i);
       runs |= reason.empty();
       if (why.empty())
         why = reason;
@@ -476,13 +476,15 @@ int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation *c) {
   if (c->devices.empty())
     return fail(ANEURALNETWORKS_BAD_STATE, "no devices to compile for");
   c->device = c->devices.front();
-  for (ANeuralNetworksDevice *d : c->devices)
-    if (std::all_of(ops.begin(), ops.end(), [&](const Operation &op) {
-          return deviceRejection(*d, *c->model, op).empty();
-        })) {
+  for (ANeuralNetworksDevice *d : c->devices) {
+    bool all = true;
+    for (size_t i = 0; i < ops.size() && all; ++i)
+      all = deviceRejection(*d, *c->model, i).empty();
+    if (all) {
       c->device = d;
       break;
     }
+  }
   ExecutorOptions options;
   if (int rc = executorOptions(options))
     return rc;

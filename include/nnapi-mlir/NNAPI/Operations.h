@@ -1,19 +1,19 @@
-//===- NNAPIOperations.h - Lookups in the NNAPI operation table -*- C++ -*-===//
+//===- Operations.h - Lookups in the NNAPI operation table -----*- C++ -*-===//
 //
-// The table of NNAPIOperations.def as constexpr data, for C++ code on both
-// sides: the compiler (dialect, partitioner, docs) and the runtime (blob,
-// device profiles, host NNAPI device), which never links MLIR.
+// The tables of Operations.def and OperandTypes.def as constexpr data, for
+// C++ code on both sides: the compiler (dialect, partitioner, docs) and the
+// runtime (blob, device profiles, host NNAPI device), which never links MLIR.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NNAPI_MLIR_DIALECT_NNAPI_IR_NNAPIOPERATIONS_H
-#define NNAPI_MLIR_DIALECT_NNAPI_IR_NNAPIOPERATIONS_H
+#ifndef NNAPI_MLIR_NNAPI_OPERATIONS_H
+#define NNAPI_MLIR_NNAPI_OPERATIONS_H
 
 #include <cstdint>
 #include <string_view>
 
 namespace nnapi_mlir {
 
-/// One row of NNAPIOperations.def.
+/// One row of NNAPI/Operations.def.
 struct OperationInfo {
   const char *name;      ///< "CONV_2D" (no ANEURALNETWORKS_ prefix)
   int32_t code;          ///< ANEURALNETWORKS_CONV_2D
@@ -26,7 +26,7 @@ struct OperationInfo {
 inline constexpr OperationInfo kOperations[] = {
 #define NNAPI_OPERATION(NAME, CODE, LEVEL, FLOAT32, FLOAT16, FUSES)            \
   {#NAME, CODE, LEVEL, FLOAT32, FLOAT16, FUSES != 0},
-#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOperations.def"
+#include "nnapi-mlir/NNAPI/Operations.def"
 };
 
 inline constexpr int32_t kNumOperations =
@@ -41,7 +41,7 @@ constexpr bool codesAreIndices() {
 }
 } // namespace detail
 static_assert(detail::codesAreIndices(),
-              "NNAPIOperations.def lists the operations in code order");
+              "NNAPI/Operations.def lists the operations in code order");
 
 /// The row of `code`, or nullptr if NNAPI has no such operation.
 constexpr const OperationInfo *lookupOperation(int32_t code) {
@@ -74,6 +74,49 @@ constexpr int32_t operationCode(std::string_view name) {
   return info ? info->code : -1;
 }
 
+/// One row of OperandTypes.def.
+struct OperandTypeInfo {
+  const char *name; ///< "TENSOR_FLOAT32" (no ANEURALNETWORKS_ prefix)
+  int32_t code;     ///< ANEURALNETWORKS_TENSOR_FLOAT32
+  unsigned bytes;   ///< Size of one element; 0 for MODEL.
+  bool tensor;      ///< A tensor type (else a scalar or MODEL).
+  unsigned level;   ///< Feature level that introduced the type.
+};
+
+inline constexpr OperandTypeInfo kOperandTypes[] = {
+#define NNAPI_OPERAND_TYPE(NAME, CODE, BYTES, TENSOR, LEVEL)                    \
+  {#NAME, CODE, BYTES, TENSOR != 0, LEVEL},
+#include "nnapi-mlir/NNAPI/OperandTypes.def"
+};
+
+inline constexpr int32_t kNumOperandTypes =
+    int32_t(sizeof(kOperandTypes) / sizeof(kOperandTypes[0]));
+
+/// The row of operand type `code`, or nullptr.
+constexpr const OperandTypeInfo *lookupOperandType(int32_t code) {
+  return code >= 0 && code < kNumOperandTypes ? &kOperandTypes[code]
+                                              : nullptr;
+}
+
+/// Bytes of one element of operand type `code`; 0 for an unknown code or
+/// one that holds no data (MODEL).
+constexpr unsigned operandTypeBytes(int32_t code) {
+  const OperandTypeInfo *info = lookupOperandType(code);
+  return info ? info->bytes : 0;
+}
+
+/// True for the tensor operand types.
+constexpr bool isTensorOperandType(int32_t code) {
+  const OperandTypeInfo *info = lookupOperandType(code);
+  return info && info->tensor;
+}
+
+/// "TENSOR_FLOAT32", or "?" for an unknown code.
+constexpr const char *operandTypeName(int32_t code) {
+  const OperandTypeInfo *info = lookupOperandType(code);
+  return info ? info->name : "?";
+}
+
 } // namespace nnapi_mlir
 
-#endif // NNAPI_MLIR_DIALECT_NNAPI_IR_NNAPIOPERATIONS_H
+#endif // NNAPI_MLIR_NNAPI_OPERATIONS_H

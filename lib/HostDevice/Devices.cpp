@@ -129,19 +129,23 @@ ANeuralNetworksDevice *knownDevice(const ANeuralNetworksDevice *device) {
 }
 
 std::string deviceRejection(const ANeuralNetworksDevice &device,
-                            const HostModel &m, const Operation &op) {
+                            const HostModel &m, size_t index) {
   using namespace nnapi_mlir::profile;
-  const DeviceProfile *p = device.profile.get();
-  if (!p)
-    return "";
+  const Operation &op = m.operations[index];
   const char *name = operationName(op.opcode);
   std::string opName =
       name ? name : "operation code " + std::to_string(op.opcode);
-  const OperationInfo *info = lookupOperation(op.opcode);
-  unsigned level = info ? info->level : 0;
-  if (level == 0 || level > p->featureLevel)
-    return "device '" + p->name + "' (feature level " +
-           std::to_string(p->featureLevel) + ") does not have " + opName;
+  // The level this use of the operation needs, by the NNAPI spec: the
+  // operation's, its data type's, its operands' (ranks, optional groups).
+  const spec::Match &use = m.layouts[index];
+  if (use.level > device.featureLevel)
+    return "device '" + device.name + "' (feature level " +
+           std::to_string(device.featureLevel) + ") cannot run " + opName +
+           ": needs feature level " + std::to_string(use.level) + " (" +
+           use.why + ")";
+  const DeviceProfile *p = device.profile.get();
+  if (!p)
+    return "";
   int32_t type = op.inputs.empty() ? -1 : m.operands[op.inputs[0]].type;
   DataType dataType = DataType::Float32;
   if (type == ANEURALNETWORKS_TENSOR_FLOAT16)

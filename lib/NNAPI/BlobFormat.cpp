@@ -1,7 +1,8 @@
 //===- BlobFormat.cpp - Versioned NNAPI model blob: writer and reader -----===//
 
-#include "nnapi-mlir/Runtime/BlobFormat.h"
-#include "nnapi-mlir/Runtime/NeuralNetworks.h"
+#include "nnapi-mlir/NNAPI/BlobFormat.h"
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
+#include "nnapi-mlir/NNAPI/Operations.h"
 
 #include <cstring>
 #include <sstream>
@@ -67,59 +68,11 @@ uint32_t blobChecksum(const uint8_t *bytes, size_t size);
 
 } // namespace
 
-size_t elementSize(int32_t t) {
-  switch (t) {
-  case ANEURALNETWORKS_FLOAT32:
-  case ANEURALNETWORKS_INT32:
-  case ANEURALNETWORKS_UINT32:
-  case ANEURALNETWORKS_TENSOR_FLOAT32:
-  case ANEURALNETWORKS_TENSOR_INT32:
-    return 4;
-  case ANEURALNETWORKS_TENSOR_FLOAT16:
-  case ANEURALNETWORKS_FLOAT16:
-  case ANEURALNETWORKS_TENSOR_QUANT16_SYMM:
-  case ANEURALNETWORKS_TENSOR_QUANT16_ASYMM:
-    return 2;
-  case ANEURALNETWORKS_BOOL:
-  case ANEURALNETWORKS_TENSOR_BOOL8:
-  case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM:
-  case ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL:
-  case ANEURALNETWORKS_TENSOR_QUANT8_SYMM:
-  case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED:
-    return 1;
-  default:
-    return 0;
-  }
-}
+size_t elementSize(int32_t t) { return operandTypeBytes(t); }
 
-bool isTensorType(int32_t t) {
-  switch (t) {
-  case ANEURALNETWORKS_FLOAT32:
-  case ANEURALNETWORKS_INT32:
-  case ANEURALNETWORKS_UINT32:
-  case ANEURALNETWORKS_BOOL:
-  case ANEURALNETWORKS_FLOAT16:
-    return false;
-  default:
-    return elementSize(t) != 0;
-  }
-}
+bool isTensorType(int32_t t) { return isTensorOperandType(t); }
 
-const char *operandTypeName(int32_t t) {
-  static const char *const names[] = {
-      "FLOAT32",        "INT32",
-      "UINT32",         "TENSOR_FLOAT32",
-      "TENSOR_INT32",   "TENSOR_QUANT8_ASYMM",
-      "BOOL",           "TENSOR_QUANT16_SYMM",
-      "TENSOR_FLOAT16", "TENSOR_BOOL8",
-      "FLOAT16",        "TENSOR_QUANT8_SYMM_PER_CHANNEL",
-      "TENSOR_QUANT16_ASYMM", "TENSOR_QUANT8_SYMM",
-      "TENSOR_QUANT8_ASYMM_SIGNED"};
-  if (t < 0 || t >= static_cast<int32_t>(sizeof(names) / sizeof(names[0])))
-    return "?";
-  return names[t];
-}
-
+const char *operandTypeName(int32_t t) { return nnapi_mlir::operandTypeName(t); }
 
 bool operandByteSize(const Operand &operand, uint64_t &size) {
   uint64_t n = elementSize(operand.type);

@@ -19,8 +19,8 @@
 //   SHA-256 of all the preceding bytes [32]
 //
 //===----------------------------------------------------------------------===//
-#ifndef NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_CACHE_H
-#define NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_CACHE_H
+#ifndef NNAPI_MLIR_LIB_HOSTDEVICE_CACHE_H
+#define NNAPI_MLIR_LIB_HOSTDEVICE_CACHE_H
 
 #include "HostModel.h"
 
@@ -66,4 +66,4 @@ bool writeCacheEntry(const std::string &path, const CacheEntry &entry);
 
 } // namespace nnapi_mlir::host
 
-#endif // NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_CACHE_H
+#endif // NNAPI_MLIR_LIB_HOSTDEVICE_CACHE_H

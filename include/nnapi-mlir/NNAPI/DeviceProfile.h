@@ -10,10 +10,10 @@
 // C++ (no LLVM), so both sides share one parser and one set of rules.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NNAPI_MLIR_RUNTIME_DEVICEPROFILE_H
-#define NNAPI_MLIR_RUNTIME_DEVICEPROFILE_H
+#ifndef NNAPI_MLIR_NNAPI_DEVICEPROFILE_H
+#define NNAPI_MLIR_NNAPI_DEVICEPROFILE_H
 
-#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOperations.h"
+#include "nnapi-mlir/NNAPI/Operations.h"
 
 #include <array>
 #include <cstdint>
@@ -80,4 +80,4 @@ bool loadDeviceProfile(const std::string &path, DeviceProfile &profile,
 
 } // namespace nnapi_mlir::profile
 
-#endif // NNAPI_MLIR_RUNTIME_DEVICEPROFILE_H
+#endif // NNAPI_MLIR_NNAPI_DEVICEPROFILE_H

@@ -1,7 +1,7 @@
 //===- Kernels.cpp - Reference CPU kernels with NNAPI semantics -----------===//
 
-#include "nnapi-mlir/Runtime/HostNNAPI/Kernels.h"
-#include "nnapi-mlir/Runtime/NeuralNetworks.h"
+#include "nnapi-mlir/HostDevice/Kernels.h"
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 
 #include <algorithm>
 #include <cmath>

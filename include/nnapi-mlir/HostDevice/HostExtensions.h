@@ -5,10 +5,10 @@
  * and read what it did. Look them up with dlsym: they are optional.
  *
  *===----------------------------------------------------------------------===*/
-#ifndef NNAPI_MLIR_RUNTIME_HOSTNNAPI_HOSTEXTENSIONS_H
-#define NNAPI_MLIR_RUNTIME_HOSTNNAPI_HOSTEXTENSIONS_H
+#ifndef NNAPI_MLIR_HOSTDEVICE_HOSTEXTENSIONS_H
+#define NNAPI_MLIR_HOSTDEVICE_HOSTEXTENSIONS_H
 
-#include "nnapi-mlir/Runtime/NeuralNetworks.h"
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 
 #include <stdint.h>
 
@@ -56,4 +56,4 @@ typedef int (*NNAPIMLIRHost_getCompilationInfo_fn)(
 }
 #endif
 
-#endif /* NNAPI_MLIR_RUNTIME_HOSTNNAPI_HOSTEXTENSIONS_H */
+#endif /* NNAPI_MLIR_HOSTDEVICE_HOSTEXTENSIONS_H */

@@ -6,12 +6,13 @@
 // (Executor.cpp) and the C API (HostNNAPI.cpp). Internal to libnnapi_host.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_HOSTMODEL_H
-#define NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_HOSTMODEL_H
+#ifndef NNAPI_MLIR_LIB_HOSTDEVICE_HOSTMODEL_H
+#define NNAPI_MLIR_LIB_HOSTDEVICE_HOSTMODEL_H
 
-#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOperations.h"
-#include "nnapi-mlir/Runtime/HostNNAPI/Kernels.h"
-#include "nnapi-mlir/Runtime/NeuralNetworks.h"
+#include "nnapi-mlir/NNAPI/Layouts.h"
+#include "nnapi-mlir/NNAPI/Operations.h"
+#include "nnapi-mlir/HostDevice/Kernels.h"
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 
 #include <cstring>
 #include <string>
@@ -80,6 +81,9 @@ struct HostModel {
   std::vector<uint32_t> inputs, outputs;
   bool relaxed = false;
   std::vector<OpParams> params; ///< One per operation, set by finish.
+  /// One per operation, set by finish: the form of the operation's operand
+  /// layout it uses, where each role is, and the feature level it needs.
+  std::vector<spec::Match> layouts;
 
   int32_t i32(uint32_t idx) const {
     int32_t v;
@@ -115,4 +119,4 @@ int validateModel(HostModel &model);
 
 } // namespace nnapi_mlir::host
 
-#endif // NNAPI_MLIR_LIB_RUNTIME_HOSTNNAPI_HOSTMODEL_H
+#endif // NNAPI_MLIR_LIB_HOSTDEVICE_HOSTMODEL_H

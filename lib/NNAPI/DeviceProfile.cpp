@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nnapi-mlir/Runtime/DeviceProfile.h"
+#include "nnapi-mlir/NNAPI/DeviceProfile.h"
 
 #include <cmath>
 #include <cstdlib>

@@ -5,10 +5,10 @@
 // byte layout is specified in docs/blob-format.md.
 //
 //===----------------------------------------------------------------------===//
-#ifndef NNAPI_MLIR_RUNTIME_BLOBFORMAT_H
-#define NNAPI_MLIR_RUNTIME_BLOBFORMAT_H
+#ifndef NNAPI_MLIR_NNAPI_BLOBFORMAT_H
+#define NNAPI_MLIR_NNAPI_BLOBFORMAT_H
 
-#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOperations.h"
+#include "nnapi-mlir/NNAPI/Operations.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -104,4 +104,4 @@ uint32_t crc32Update(uint32_t previous, const uint8_t *bytes, size_t size);
 
 } // namespace nnapi_mlir::blob
 
-#endif // NNAPI_MLIR_RUNTIME_BLOBFORMAT_H
+#endif // NNAPI_MLIR_NNAPI_BLOBFORMAT_H

@@ -2,13 +2,13 @@
  *
  * Our own declaration of the part of Android's Neural Networks API that the
  * runtime calls, written from the public enum values and signatures (see
- * shared/nnapi/REFERENCE.md). The host implementation (lib/Runtime/HostNNAPI)
+ * shared/nnapi/REFERENCE.md). The host implementation (lib/HostDevice)
  * defines these symbols; the runtime only ever reaches them through
  * NNAPIFunctionTable, filled with dlsym.
  *
  *===----------------------------------------------------------------------===*/
-#ifndef NNAPI_MLIR_RUNTIME_NEURALNETWORKS_H
-#define NNAPI_MLIR_RUNTIME_NEURALNETWORKS_H
+#ifndef NNAPI_MLIR_NNAPI_NEURALNETWORKS_H
+#define NNAPI_MLIR_NNAPI_NEURALNETWORKS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,30 +18,18 @@
 extern "C" {
 #endif
 
+/* Operand types, all of them, from the one table. */
 enum {
-  ANEURALNETWORKS_FLOAT32 = 0,
-  ANEURALNETWORKS_INT32 = 1,
-  ANEURALNETWORKS_UINT32 = 2,
-  ANEURALNETWORKS_TENSOR_FLOAT32 = 3,
-  ANEURALNETWORKS_TENSOR_INT32 = 4,
-  ANEURALNETWORKS_TENSOR_QUANT8_ASYMM = 5,
-  ANEURALNETWORKS_BOOL = 6,
-  ANEURALNETWORKS_TENSOR_QUANT16_SYMM = 7,
-  ANEURALNETWORKS_TENSOR_FLOAT16 = 8,
-  ANEURALNETWORKS_TENSOR_BOOL8 = 9,
-  ANEURALNETWORKS_FLOAT16 = 10,
-  ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL = 11,
-  ANEURALNETWORKS_TENSOR_QUANT16_ASYMM = 12,
-  ANEURALNETWORKS_TENSOR_QUANT8_SYMM = 13,
-  ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED = 14,
-  ANEURALNETWORKS_MODEL = 15,
+#define NNAPI_OPERAND_TYPE(NAME, CODE, BYTES, TENSOR, LEVEL)                    \
+  ANEURALNETWORKS_##NAME = CODE,
+#include "nnapi-mlir/NNAPI/OperandTypes.def"
 };
 
 /* Operation codes, all of them, from the one table. */
 enum {
 #define NNAPI_OPERATION(NAME, CODE, LEVEL, FLOAT32, FLOAT16, FUSES)            \
   ANEURALNETWORKS_##NAME = CODE,
-#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOperations.def"
+#include "nnapi-mlir/NNAPI/Operations.def"
 };
 
 enum {
@@ -269,4 +257,4 @@ NNAPI_MLIR_FOR_EACH_OPTIONAL_FUNCTION(NNAPI_MLIR_DECLARE)
 }
 #endif
 
-#endif /* NNAPI_MLIR_RUNTIME_NEURALNETWORKS_H */
+#endif /* NNAPI_MLIR_NNAPI_NEURALNETWORKS_H */

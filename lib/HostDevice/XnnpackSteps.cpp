@@ -17,7 +17,7 @@
 
 #include "Executor.h"
 
-#include "nnapi-mlir/Runtime/DeviceProfile.h"
+#include "nnapi-mlir/NNAPI/DeviceProfile.h"
 
 #include <cmath>
 #include <limits>

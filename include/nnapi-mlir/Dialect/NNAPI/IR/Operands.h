@@ -1,0 +1,53 @@
+//===- Operands.h - nnapi ops' NNAPI operands by role -----------*- C++ -*-===//
+//
+// What each nnapi op passes to its NNAPI operation: its tensor operands and
+// the scalar or constant-tensor operands its attributes become, each named
+// by its role in the NNAPI spec (nnapi-mlir/NNAPI/Layouts.h). The spec puts
+// them in order, leaves out optional groups that hold only defaults, and
+// computes the feature level that needs: the blob writer serializes that
+// order, and the op's feature level is that level.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_MLIR_DIALECT_NNAPI_IR_OPERANDS_H
+#define NNAPI_MLIR_DIALECT_NNAPI_IR_OPERANDS_H
+
+#include "nnapi-mlir/NNAPI/Layouts.h"
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::nnapi {
+
+/// One NNAPI operand of an op, named by its role.
+struct NNAPIOperand {
+  enum class Kind { Tensor, Int32, Bool, Float, Int32Tensor };
+  std::string role;
+  Kind kind = Kind::Tensor;
+  Value value;             ///< Tensor: the op's operand.
+  int64_t integer = 0;     ///< Int32, Bool.
+  float real = 0.0f;       ///< Float: FLOAT32, or FLOAT16 in a float16 op.
+  SmallVector<int64_t> values; ///< Int32Tensor: the constant's elements...
+  uint32_t rows = 0;       ///< ...as [rows, size / rows] when rows > 0.
+  bool isDefault = false;  ///< NNAPI's value when the operand is left out.
+};
+
+/// The ANEURALNETWORKS_TENSOR_* code of a ranked tensor type, if NNAPI has one.
+std::optional<int32_t> getTensorOperandCode(Type type);
+
+/// The NNAPI operands of nnapi op `op`, by role, in no particular order.
+SmallVector<NNAPIOperand> getNNAPIOperands(Operation *op);
+
+/// `op`'s operands in the order of its NNAPI operation, with the spec's
+/// match (form, level and what needs it). Fails with `error` when the spec
+/// refuses them.
+LogicalResult orderNNAPIOperands(Operation *op,
+                                 SmallVectorImpl<NNAPIOperand> &ordered,
+                                 nnapi_mlir::spec::Match &match,
+                                 std::string &error);
+
+} // namespace mlir::nnapi
+
+#endif // NNAPI_MLIR_DIALECT_NNAPI_IR_OPERANDS_H

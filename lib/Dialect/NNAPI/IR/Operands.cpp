@@ -1,0 +1,338 @@
+//===- Operands.cpp - nnapi ops' NNAPI operands by role -------------------===//
+//
+// Which attribute of an nnapi op becomes which NNAPI operand, by the role
+// names of the NNAPI spec; the spec orders them (Operands.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnapi-mlir/Dialect/NNAPI/IR/Operands.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::nnapi;
+namespace spec = nnapi_mlir::spec;
+
+std::optional<int32_t> mlir::nnapi::getTensorOperandCode(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return std::nullopt;
+  Type e = tensor.getElementType();
+  if (e.isF32())
+    return ANEURALNETWORKS_TENSOR_FLOAT32;
+  if (e.isF16())
+    return ANEURALNETWORKS_TENSOR_FLOAT16;
+  if (e.isSignlessInteger(32))
+    return ANEURALNETWORKS_TENSOR_INT32;
+  if (e.isSignlessInteger(1))
+    return ANEURALNETWORKS_TENSOR_BOOL8;
+  return std::nullopt;
+}
+
+namespace {
+
+/// Collects an op's operands by role.
+class Collector {
+public:
+  explicit Collector(SmallVector<NNAPIOperand> &out) : out(out) {}
+
+  void tensor(const char *role, Value v) {
+    NNAPIOperand o{role};
+    o.value = v;
+    out.push_back(std::move(o));
+  }
+  void int32(const char *role, int64_t v, bool isDefault = false) {
+    NNAPIOperand o{role, NNAPIOperand::Kind::Int32};
+    o.integer = v;
+    o.isDefault = isDefault;
+    out.push_back(std::move(o));
+  }
+  void boolean(const char *role, bool v, bool isDefault = false) {
+    NNAPIOperand o{role, NNAPIOperand::Kind::Bool};
+    o.integer = v;
+    o.isDefault = isDefault;
+    out.push_back(std::move(o));
+  }
+  void real(const char *role, const APFloat &v) {
+    NNAPIOperand o{role, NNAPIOperand::Kind::Float};
+    o.real = v.convertToFloat();
+    out.push_back(std::move(o));
+  }
+  void int32s(const char *role, ArrayRef<int64_t> values, uint32_t rows = 0) {
+    NNAPIOperand o{role, NNAPIOperand::Kind::Int32Tensor};
+    o.values.assign(values.begin(), values.end());
+    o.rows = rows;
+    out.push_back(std::move(o));
+  }
+  void fuse(Operation *op) {
+    auto attr = op->getAttrOfType<FuseCodeAttr>("fused_activation");
+    int32("fuse", attr ? static_cast<int64_t>(attr.getValue()) : 0);
+  }
+  /// Padding [left, right, top, bottom] and strides [w, h].
+  void window(ArrayRef<int64_t> padding, ArrayRef<int64_t> strides) {
+    const char *pads[] = {"pad_left", "pad_right", "pad_top", "pad_bottom"};
+    for (size_t i = 0; i < 4; ++i)
+      int32(pads[i], padding[i]);
+    int32("stride_w", strides[0]);
+    int32("stride_h", strides[1]);
+  }
+  /// The NHWC flag and dilations [w, h], defaults when all are 1.
+  void layoutAndDilations(ArrayRef<int64_t> d) {
+    bool ones = llvm::all_of(d, [](int64_t v) { return v == 1; });
+    boolean("layout", false, /*isDefault=*/true);
+    int32("dilation_w", d[0], ones);
+    int32("dilation_h", d[1], ones);
+  }
+  template <typename ReduceOp> void reduce(ReduceOp op) {
+    int32s("axes", op.getAxes());
+    // MEAN's keep_dims is an INT32; the REDUCE_* operations' a BOOL.
+    if constexpr (std::is_same_v<ReduceOp, MeanOp>)
+      int32("keep_dims", op.getKeepDims() ? 1 : 0);
+    else
+      boolean("keep_dims", op.getKeepDims());
+  }
+
+private:
+  SmallVector<NNAPIOperand> &out;
+};
+
+/// The roles of `code`'s first form that take the op's tensor operands, in
+/// order: tensor roles that need not be constants (the constant ones, such
+/// as shapes and permutations, come from attributes).
+SmallVector<const spec::Role *> valueRoles(int32_t code) {
+  SmallVector<const spec::Role *> roles;
+  if (const spec::Layout *layout = spec::lookupLayout(code))
+    for (const spec::Role &r : layout->forms.front().inputs)
+      if (r.group == 0 && !r.constant)
+        roles.push_back(&r);
+  return roles;
+}
+
+} // namespace
+
+SmallVector<NNAPIOperand> mlir::nnapi::getNNAPIOperands(Operation *op) {
+  SmallVector<NNAPIOperand> out;
+  auto iface = dyn_cast<NNAPIOperationInterface>(op);
+  if (!iface)
+    return out;
+  // Tensor operands in op order; a variadic role takes the rest.
+  SmallVector<const spec::Role *> roles = valueRoles(iface.getOperationCode());
+  size_t next = 0;
+  for (Value v : op->getOperands()) {
+    if (next >= roles.size())
+      break;
+    NNAPIOperand o{roles[next]->name};
+    o.value = v;
+    out.push_back(std::move(o));
+    if (!roles[next]->variadic)
+      ++next;
+  }
+  Collector c(out);
+  TypeSwitch<Operation *>(op)
+      .Case<AddOp, SubOp, MulOp, DivOp, FullyConnectedOp>(
+          [&](Operation *op) { c.fuse(op); })
+      .Case([&](Conv2DOp conv) {
+        c.window(conv.getPadding(), conv.getStrides());
+        c.fuse(conv);
+        c.layoutAndDilations(conv.getDilations());
+      })
+      .Case([&](DepthwiseConv2DOp conv) {
+        c.window(conv.getPadding(), conv.getStrides());
+        c.int32("depth_multiplier", conv.getDepthMultiplier());
+        c.fuse(conv);
+        c.layoutAndDilations(conv.getDilations());
+      })
+      .Case([&](GroupedConv2DOp conv) {
+        c.window(conv.getPadding(), conv.getStrides());
+        c.int32("num_groups", conv.getNumGroups());
+        c.fuse(conv);
+        c.boolean("layout", false);
+      })
+      .Case([&](TransposeConv2DOp conv) {
+        c.window(conv.getPadding(), conv.getStrides());
+        c.fuse(conv);
+        c.boolean("layout", false);
+      })
+      .Case<ResizeBilinearOp, ResizeNearestNeighborOp>([&](auto resize) {
+        ArrayRef<int64_t> shape = resize.getOutput().getType().getShape();
+        c.int32("output_width", shape[2]);
+        c.int32("output_height", shape[1]);
+        bool flags = resize.getAlignCorners() || resize.getHalfPixelCenters();
+        c.boolean("layout", false, /*isDefault=*/true);
+        c.boolean("align_corners", resize.getAlignCorners(), !flags);
+        c.boolean("half_pixel_centers", resize.getHalfPixelCenters(), !flags);
+      })
+      .Case<MaxPool2DOp, AveragePool2DOp>([&](auto pool) {
+        c.window(pool.getPadding(), pool.getStrides());
+        c.int32("filter_w", pool.getFilter()[0]);
+        c.int32("filter_h", pool.getFilter()[1]);
+        c.fuse(pool);
+        c.boolean("layout", false, /*isDefault=*/true);
+      })
+      .Case([&](ReshapeOp reshape) {
+        c.int32s("shape", reshape.getOutput().getType().getShape());
+      })
+      .Case([&](SoftmaxOp softmax) {
+        int64_t rank = softmax.getInput().getType().getRank();
+        int64_t axis = softmax.getAxis();
+        c.real("beta", softmax.getBeta());
+        c.int32("axis", axis < 0 ? axis + rank : axis,
+                !softmax.needsAxisOperand());
+      })
+      .Case([&](LogSoftmaxOp op) {
+        int64_t rank = op.getInput().getType().getRank();
+        int64_t axis = op.getAxis();
+        c.real("beta", op.getBeta());
+        c.int32("axis", axis < 0 ? axis + rank : axis);
+      })
+      .Case([&](InstanceNormalizationOp op) {
+        c.real("gamma", op.getGamma());
+        c.real("beta", op.getBeta());
+        c.real("epsilon", op.getEpsilon());
+        c.boolean("layout", op.getNchw());
+      })
+      .Case([&](LocalResponseNormalizationOp op) {
+        c.int32("radius", op.getRadius());
+        c.real("bias", op.getBias());
+        c.real("alpha", op.getAlpha());
+        c.real("beta", op.getBeta());
+        c.int32("axis", op.getAxis(), !op.needsAxisOperand());
+      })
+      .Case([&](L2NormalizationOp op) {
+        c.int32("axis", op.getAxis(), !op.needsAxisOperand());
+      })
+      .Case([&](EluOp op) { c.real("alpha", op.getAlpha()); })
+      .Case([&](TransposeOp op) { c.int32s("perm", op.getPerm()); })
+      .Case([&](PadOp op) {
+        c.int32s("paddings", op.getPadding(), op.getInput().getType().getRank());
+      })
+      .Case([&](PadV2Op op) {
+        c.int32s("paddings", op.getPadding(), op.getInput().getType().getRank());
+        c.real("pad_value", op.getValue());
+      })
+      .Case([&](MirrorPadOp op) {
+        c.int32s("paddings", op.getPadding(), op.getInput().getType().getRank());
+        c.int32("mode", op.getSymmetric() ? 1 : 0); // REFLECT is 0
+      })
+      .Case<DepthToSpaceOp, SpaceToDepthOp>([&](auto op) {
+        c.int32("block_size", op.getBlockSize());
+        c.boolean("layout", op.getNchw(), !op.getNchw());
+      })
+      .Case([&](ChannelShuffleOp op) {
+        c.int32("num_groups", op.getNumGroups());
+        c.int32("axis", op.getAxis());
+      })
+      .Case([&](ReverseOp op) { c.int32s("axis", {int64_t(op.getAxis())}); })
+      .Case([&](GatherOp op) { c.int32("axis", op.getAxis()); })
+      .Case([&](SliceOp op) {
+        c.int32s("begin", op.getBegin());
+        c.int32s("size", op.getOutput().getType().getShape());
+      })
+      .Case([&](StridedSliceOp op) {
+        c.int32s("begin", op.getBegin());
+        c.int32s("end", op.getEnd());
+        c.int32s("strides", op.getStrides());
+        for (const char *mask : {"begin_mask", "end_mask", "shrink_axis_mask"})
+          c.int32(mask, 0);
+      })
+      .Case([&](SplitOp op) {
+        c.int32("axis", op.getAxis());
+        c.int32("num_splits", op.getOutputs().size());
+      })
+      .Case([&](TileOp op) { c.int32s("multiples", op.getMultiples()); })
+      .Case([&](MeanOp op) { c.reduce(op); })
+      .Case([&](ReduceSumOp op) { c.reduce(op); })
+      .Case([&](ReduceMaxOp op) { c.reduce(op); })
+      .Case([&](ReduceMinOp op) { c.reduce(op); })
+      .Case([&](ReduceProdOp op) { c.reduce(op); })
+      .Case([&](ReduceAnyOp op) { c.reduce(op); })
+      .Case([&](ReduceAllOp op) { c.reduce(op); })
+      .Case<ArgMaxOp, ArgMinOp>(
+          [&](auto op) { c.int32("axis", op.getAxis()); })
+      .Case([&](BatchMatmulOp op) {
+        bool set = op.getAdjX() || op.getAdjY();
+        c.boolean("adj_x", op.getAdjX(), !set);
+        c.boolean("adj_y", op.getAdjY(), !set);
+      })
+      .Case([&](ConcatenationOp concat) { c.int32("axis", concat.getAxis()); })
+      .Default([](Operation *) {});
+  return out;
+}
+
+LogicalResult mlir::nnapi::orderNNAPIOperands(
+    Operation *op, SmallVectorImpl<NNAPIOperand> &ordered,
+    spec::Match &match, std::string &error) {
+  auto iface = dyn_cast<NNAPIOperationInterface>(op);
+  if (!iface) {
+    error = "not an NNAPI operation";
+    return failure();
+  }
+  auto tensorDesc = [&](Value v) -> FailureOr<spec::OperandDesc> {
+    std::optional<int32_t> code = getTensorOperandCode(v.getType());
+    if (!code) {
+      error = "no NNAPI operand type for " + std::string([&] {
+                std::string s;
+                llvm::raw_string_ostream os(s);
+                os << v.getType();
+                return s;
+              }());
+      return failure();
+    }
+    spec::OperandDesc d;
+    d.type = *code;
+    d.rank = uint32_t(cast<RankedTensorType>(v.getType()).getRank());
+    d.constant = v.getDefiningOp<arith::ConstantOp>() != nullptr;
+    return d;
+  };
+  bool f16 = llvm::any_of(op->getOperandTypes(), [](Type t) {
+    return getElementTypeOrSelf(t).isF16();
+  });
+  SmallVector<NNAPIOperand> all = getNNAPIOperands(op);
+  std::vector<spec::Assigned> assigned;
+  for (const NNAPIOperand &o : all) {
+    spec::Assigned a{o.role, {}, o.isDefault};
+    a.desc.constant = true;
+    switch (o.kind) {
+    case NNAPIOperand::Kind::Tensor: {
+      FailureOr<spec::OperandDesc> d = tensorDesc(o.value);
+      if (failed(d))
+        return failure();
+      a.desc = *d;
+      break;
+    }
+    case NNAPIOperand::Kind::Int32:
+      a.desc.type = ANEURALNETWORKS_INT32;
+      break;
+    case NNAPIOperand::Kind::Bool:
+      a.desc.type = ANEURALNETWORKS_BOOL;
+      break;
+    case NNAPIOperand::Kind::Float:
+      a.desc.type = f16 ? ANEURALNETWORKS_FLOAT16 : ANEURALNETWORKS_FLOAT32;
+      break;
+    case NNAPIOperand::Kind::Int32Tensor:
+      a.desc.type = ANEURALNETWORKS_TENSOR_INT32;
+      a.desc.rank = o.rows ? 2 : 1;
+      break;
+    }
+    assigned.push_back(std::move(a));
+  }
+  std::vector<spec::OperandDesc> outputs;
+  for (Value r : op->getResults()) {
+    FailureOr<spec::OperandDesc> d = tensorDesc(r);
+    if (failed(d))
+      return failure();
+    outputs.push_back(*d);
+  }
+  std::vector<size_t> order;
+  if (!spec::assemble(iface.getOperationCode(), assigned, outputs, order,
+                      match, error))
+    return failure();
+  ordered.clear();
+  for (size_t i : order)
+    ordered.push_back(all[i]);
+  return success();
+}

@@ -1,0 +1,645 @@
+//===- Layouts.cpp - Each NNAPI operation's operand layout ----------------===//
+//
+// The operand layouts of the operations the project implements, from NNAPI's
+// NeuralNetworks.h documentation (roles named after it, in snake case), and
+// the matcher every consumer shares. See Layouts.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnapi-mlir/NNAPI/Layouts.h"
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
+#include "nnapi-mlir/NNAPI/Operations.h"
+
+#include <algorithm>
+
+namespace nnapi_mlir::spec {
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Builders for the table
+//===----------------------------------------------------------------------===//
+
+Role tensor(const char *name, Accepts accepts, int minRank, int maxRank,
+            bool constant = false) {
+  Role r{name, accepts, {0, 0, 0, 0, 0}, constant, false, 0};
+  for (int i = minRank; i <= maxRank; ++i)
+    r.rankLevel[i] = 1;
+  return r;
+}
+Role data(const char *name, int minRank = 1, int maxRank = 4) {
+  return tensor(name, Accepts::Data, minRank, maxRank);
+}
+/// A constant 1-D TENSOR_INT32 (shapes, axes, permutations, paddings).
+Role int32s(const char *name, int rank = 1, bool constant = true) {
+  return tensor(name, Accepts::Int32s, rank, rank, constant);
+}
+Role scalar(const char *name, Accepts accepts) {
+  return Role{name, accepts, {0, 0, 0, 0, 0}, true, false, 0};
+}
+Role i32(const char *name) { return scalar(name, Accepts::Int32); }
+Role flag(const char *name) { return scalar(name, Accepts::Bool); }
+Role real(const char *name) { return scalar(name, Accepts::Float); }
+/// Rank `rank` of role `r` is accepted from feature level `level`.
+Role rankFrom(Role r, int rank, uint8_t level) {
+  r.rankLevel[rank] = level;
+  return r;
+}
+Role inGroup(Role r, uint8_t group) {
+  r.group = group;
+  return r;
+}
+Role many(Role r) {
+  r.variadic = true;
+  return r;
+}
+
+const Role kOutput = data("output", 0, 4);
+const Role kFuse = i32("fuse");
+
+std::vector<Role> roles(std::initializer_list<std::vector<Role>> parts) {
+  std::vector<Role> all;
+  for (const std::vector<Role> &p : parts)
+    all.insert(all.end(), p.begin(), p.end());
+  return all;
+}
+
+/// input, filter and bias of a convolution (NHWC).
+std::vector<Role> convTensors() {
+  return {data("input", 4, 4), data("filter", 4, 4), data("bias", 1, 1)};
+}
+std::vector<Role> explicitPadding() {
+  return {i32("pad_left"), i32("pad_right"), i32("pad_top"),
+          i32("pad_bottom")};
+}
+std::vector<Role> strides() { return {i32("stride_w"), i32("stride_h")}; }
+/// The optional NCHW flag (group 1) and dilations (group 2) of CONV_2D and
+/// DEPTHWISE_CONV_2D, from feature level 3.
+std::vector<Role> layoutAndDilations() {
+  return {inGroup(flag("layout"), 1), inGroup(i32("dilation_w"), 2),
+          inGroup(i32("dilation_h"), 2)};
+}
+const std::vector<Group> kLayoutAndDilationGroups = {
+    {3, "a layout operand"}, {3, "dilations other than 1"}};
+
+/// CONV_2D-like: explicit and implicit padding forms around `middle`
+/// (depth multiplier, number of groups), then `tail`.
+std::vector<Form> convForms(std::vector<Role> middle, std::vector<Role> tail,
+                            std::vector<Group> groups) {
+  return {
+      {"explicit padding",
+       roles({convTensors(), explicitPadding(), strides(), middle, tail}),
+       {kOutput}, groups},
+      {"implicit padding",
+       roles({convTensors(), {i32("padding_scheme")}, strides(), middle, tail}),
+       {kOutput}, groups},
+  };
+}
+
+std::vector<Form> poolForms() {
+  std::vector<Role> tail = {i32("filter_w"), i32("filter_h"), kFuse,
+                            inGroup(flag("layout"), 1)};
+  std::vector<Group> groups = {{3, "a layout operand"}};
+  return {
+      {"explicit padding",
+       roles({{data("input", 4, 4)}, explicitPadding(), strides(), tail}),
+       {kOutput}, groups},
+      {"implicit padding",
+       roles({{data("input", 4, 4), i32("padding_scheme")}, strides(), tail}),
+       {kOutput}, groups},
+  };
+}
+
+Form single(std::vector<Role> inputs, std::vector<Role> outputs = {kOutput},
+            std::vector<Group> groups = {}) {
+  return {"", std::move(inputs), std::move(outputs), std::move(groups)};
+}
+
+std::vector<Layout> buildLayouts() {
+  std::vector<Layout> all;
+  auto add = [&](int32_t code, std::vector<Form> forms) {
+    all.push_back({code, std::move(forms)});
+  };
+  // ADD, SUB, MUL, DIV: rank 0 from feature level 3.
+  for (int32_t code : {ANEURALNETWORKS_ADD, ANEURALNETWORKS_SUB,
+                       ANEURALNETWORKS_MUL, ANEURALNETWORKS_DIV})
+    add(code, {single({rankFrom(data("input0"), 0, 3),
+                       rankFrom(data("input1"), 0, 3), kFuse})});
+  for (int32_t code :
+       {ANEURALNETWORKS_RELU, ANEURALNETWORKS_RELU1, ANEURALNETWORKS_RELU6,
+        ANEURALNETWORKS_LOGISTIC, ANEURALNETWORKS_TANH, ANEURALNETWORKS_EXP,
+        ANEURALNETWORKS_LOG, ANEURALNETWORKS_SQRT, ANEURALNETWORKS_RSQRT,
+        ANEURALNETWORKS_ABS, ANEURALNETWORKS_NEG, ANEURALNETWORKS_FLOOR,
+        ANEURALNETWORKS_SIN, ANEURALNETWORKS_HARD_SWISH})
+    add(code, {single({data("input")})});
+  for (int32_t code : {ANEURALNETWORKS_MAXIMUM, ANEURALNETWORKS_MINIMUM,
+                       ANEURALNETWORKS_POW})
+    add(code, {single({data("input0"), data("input1")})});
+  add(ANEURALNETWORKS_PRELU, {single({data("input"), data("alpha")})});
+  add(ANEURALNETWORKS_ELU, {single({data("input"), real("alpha")})});
+  for (int32_t code :
+       {ANEURALNETWORKS_EQUAL, ANEURALNETWORKS_NOT_EQUAL,
+        ANEURALNETWORKS_GREATER, ANEURALNETWORKS_GREATER_EQUAL,
+        ANEURALNETWORKS_LESS, ANEURALNETWORKS_LESS_EQUAL})
+    add(code, {single({data("input0"), data("input1")},
+                      {tensor("output", Accepts::Bool8, 1, 4)})});
+  for (int32_t code : {ANEURALNETWORKS_LOGICAL_AND, ANEURALNETWORKS_LOGICAL_OR})
+    add(code, {single({tensor("input0", Accepts::Bool8, 1, 4),
+                       tensor("input1", Accepts::Bool8, 1, 4)},
+                      {tensor("output", Accepts::Bool8, 1, 4)})});
+  add(ANEURALNETWORKS_LOGICAL_NOT,
+      {single({tensor("input", Accepts::Bool8, 1, 4)},
+              {tensor("output", Accepts::Bool8, 1, 4)})});
+  add(ANEURALNETWORKS_CAST,
+      {single({tensor("input", Accepts::Castable, 1, 4)},
+              {tensor("output", Accepts::Castable, 1, 4)})});
+  add(ANEURALNETWORKS_SELECT,
+      {single({tensor("condition", Accepts::Bool8, 1, 4),
+               data("true_values"), data("false_values")})});
+  add(ANEURALNETWORKS_CONV_2D,
+      convForms({}, roles({{kFuse}, layoutAndDilations()}),
+                kLayoutAndDilationGroups));
+  add(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
+      convForms({i32("depth_multiplier")},
+                roles({{kFuse}, layoutAndDilations()}),
+                kLayoutAndDilationGroups));
+  add(ANEURALNETWORKS_GROUPED_CONV_2D,
+      convForms({i32("num_groups")}, {kFuse, flag("layout")}, {}));
+  add(ANEURALNETWORKS_TRANSPOSE_CONV_2D,
+      {{"explicit padding",
+        roles({convTensors(), explicitPadding(), strides(),
+               {kFuse, flag("layout")}}),
+        {kOutput}, {}},
+       {"implicit padding",
+        roles({convTensors(), {int32s("output_shape"), i32("padding_scheme")},
+               strides(), {kFuse, flag("layout")}}),
+        {kOutput}, {}}});
+  add(ANEURALNETWORKS_FULLY_CONNECTED,
+      {single({data("input", 2, 4), data("weights", 2, 2), data("bias", 1, 1),
+               kFuse})});
+  add(ANEURALNETWORKS_AVERAGE_POOL_2D, poolForms());
+  add(ANEURALNETWORKS_MAX_POOL_2D, poolForms());
+  add(ANEURALNETWORKS_RESHAPE,
+      {single({rankFrom(data("input"), 0, 3), int32s("shape")})});
+  // SOFTMAX: rank 2 or 4 with the last axis; any rank and axis from level 3.
+  add(ANEURALNETWORKS_SOFTMAX,
+      {single({rankFrom(rankFrom(data("input", 2, 4), 1, 3), 3, 3),
+               real("beta"), inGroup(i32("axis"), 1)},
+              {kOutput}, {{3, "an axis other than the last"}})});
+  add(ANEURALNETWORKS_LOG_SOFTMAX,
+      {single({data("input"), real("beta"), i32("axis")})});
+  add(ANEURALNETWORKS_INSTANCE_NORMALIZATION,
+      {single({data("input", 4, 4), real("gamma"), real("beta"),
+               real("epsilon"), flag("layout")})});
+  // LOCAL_RESPONSE_NORMALIZATION, L2_NORMALIZATION: rank 4 along the last
+  // axis; ranks 1 to 3 and other axes from level 3.
+  Role normInput = data("input", 4, 4);
+  for (int r : {1, 2, 3})
+    normInput = rankFrom(normInput, r, 3);
+  add(ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION,
+      {single({normInput, i32("radius"), real("bias"), real("alpha"),
+               real("beta"), inGroup(i32("axis"), 1)},
+              {kOutput}, {{3, "an axis other than the last"}})});
+  add(ANEURALNETWORKS_L2_NORMALIZATION,
+      {single({normInput, inGroup(i32("axis"), 1)}, {kOutput},
+              {{3, "an axis other than the last"}})});
+  add(ANEURALNETWORKS_CONCATENATION,
+      {single({many(data("input")), i32("axis")})});
+  // Without the permutation, TRANSPOSE reverses the dimensions.
+  add(ANEURALNETWORKS_TRANSPOSE,
+      {single({data("input"), inGroup(int32s("perm"), 1)}, {kOutput},
+              {{2, "a permutation"}})});
+  add(ANEURALNETWORKS_PAD, {single({data("input"), int32s("paddings", 2)})});
+  add(ANEURALNETWORKS_PAD_V2,
+      {single({data("input"), int32s("paddings", 2), real("pad_value")})});
+  add(ANEURALNETWORKS_MIRROR_PAD,
+      {single({data("input"), int32s("paddings", 2), i32("mode")})});
+  add(ANEURALNETWORKS_REVERSE, {single({data("input"), int32s("axis")})});
+  add(ANEURALNETWORKS_GATHER,
+      {single({data("input"), i32("axis"),
+               tensor("indices", Accepts::Int32s, 1, 4)})});
+  for (int32_t code :
+       {ANEURALNETWORKS_DEPTH_TO_SPACE, ANEURALNETWORKS_SPACE_TO_DEPTH})
+    add(code, {single({data("input", 4, 4), i32("block_size"),
+                       inGroup(flag("layout"), 1)},
+                      {kOutput}, {{3, "NCHW layout"}})});
+  add(ANEURALNETWORKS_CHANNEL_SHUFFLE,
+      {single({data("input"), i32("num_groups"), i32("axis")})});
+  add(ANEURALNETWORKS_SLICE,
+      {single({data("input"), int32s("begin"), int32s("size")})});
+  add(ANEURALNETWORKS_STRIDED_SLICE,
+      {single({data("input"), int32s("begin"), int32s("end"),
+               int32s("strides"), i32("begin_mask"), i32("end_mask"),
+               i32("shrink_axis_mask")})});
+  add(ANEURALNETWORKS_SPLIT,
+      {single({data("input"), i32("axis"), i32("num_splits")},
+              {many(kOutput)})});
+  add(ANEURALNETWORKS_TILE, {single({data("input"), int32s("multiples")})});
+  // MEAN's keep_dims is an INT32; the REDUCE_* operations' a BOOL.
+  add(ANEURALNETWORKS_MEAN,
+      {single({data("input"), int32s("axes"), i32("keep_dims")})});
+  for (int32_t code : {ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_REDUCE_MAX,
+                       ANEURALNETWORKS_REDUCE_MIN, ANEURALNETWORKS_REDUCE_PROD})
+    add(code, {single({data("input"), int32s("axes"), flag("keep_dims")})});
+  for (int32_t code : {ANEURALNETWORKS_REDUCE_ANY, ANEURALNETWORKS_REDUCE_ALL})
+    add(code, {single({tensor("input", Accepts::Bool8, 1, 4), int32s("axes"),
+                       flag("keep_dims")},
+                      {tensor("output", Accepts::Bool8, 0, 4)})});
+  for (int32_t code : {ANEURALNETWORKS_ARGMAX, ANEURALNETWORKS_ARGMIN})
+    add(code, {single({data("input"), i32("axis")},
+                      {tensor("output", Accepts::Int32s, 0, 4)})});
+  add(ANEURALNETWORKS_BATCH_MATMUL,
+      {single({data("input0", 2, 4), data("input1", 2, 4),
+               inGroup(flag("adj_x"), 1), inGroup(flag("adj_y"), 1)},
+              {kOutput}, {{6, "adj_x and adj_y"}})});
+  // RESIZE_*: sizes (INT32) or, from level 3, scales; RESIZE_BILINEAR's
+  // layout from level 3; both operations' corner flags from level 4.
+  Role width = scalar("output_width", Accepts::SizeOrScale);
+  Role height = scalar("output_height", Accepts::SizeOrScale);
+  std::vector<Role> corners = {inGroup(flag("align_corners"), 2),
+                               inGroup(flag("half_pixel_centers"), 2)};
+  add(ANEURALNETWORKS_RESIZE_BILINEAR,
+      {single(roles({{data("input", 4, 4), width, height,
+                      inGroup(flag("layout"), 1)},
+                     corners}),
+              {kOutput},
+              {{3, "a layout operand"},
+               {4, "align_corners or half_pixel_centers"}})});
+  add(ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR,
+      {single(roles({{data("input", 4, 4), width, height,
+                      inGroup(flag("layout"), 1)},
+                     corners}),
+              {kOutput},
+              {{3, "a layout operand"},
+               {4, "align_corners or half_pixel_centers"}})});
+  std::sort(all.begin(), all.end(),
+            [](const Layout &a, const Layout &b) { return a.code < b.code; });
+  return all;
+}
+
+//===----------------------------------------------------------------------===//
+// Matching
+//===----------------------------------------------------------------------===//
+
+std::string roleText(bool input, size_t i, const Role &role) {
+  return std::string(input ? "input " : "output ") + std::to_string(i) + " (" +
+         role.name + ")";
+}
+
+/// Raises `level` to `atLeast`, recording `what` as the reason.
+void require(unsigned &level, std::string &why, unsigned atLeast,
+             const std::string &what) {
+  if (atLeast > level) {
+    level = atLeast;
+    why = what;
+  }
+}
+
+/// Expands a form's roles to `count` operands: the mandatory roles and the
+/// first `groups` optional groups, a variadic role repeated to fill.
+bool expand(const std::vector<Role> &roles, size_t count, uint8_t groups,
+            std::vector<const Role *> &out) {
+  out.clear();
+  size_t fixed = 0;
+  const Role *variadic = nullptr;
+  for (const Role &r : roles) {
+    if (r.group > groups)
+      continue;
+    if (r.variadic)
+      variadic = &r;
+    else
+      ++fixed;
+  }
+  if (variadic ? count < fixed + 1 : count != fixed)
+    return false;
+  for (const Role &r : roles) {
+    if (r.group > groups)
+      continue;
+    size_t n = r.variadic ? count - fixed : 1;
+    for (size_t i = 0; i < n; ++i)
+      out.push_back(&r);
+  }
+  return true;
+}
+
+/// The operand counts a form accepts, as text ("7, 8 or 10").
+std::string counts(const Form &form, bool inputs) {
+  const std::vector<Role> &roles = inputs ? form.inputs : form.outputs;
+  std::vector<std::string> options;
+  bool variadic = false;
+  for (uint8_t g = 0; g <= (inputs ? form.groups.size() : 0); ++g) {
+    size_t n = 0;
+    for (const Role &r : roles) {
+      if (r.group <= g)
+        ++n;
+      variadic = variadic || r.variadic;
+    }
+    options.push_back(std::to_string(n) + (variadic ? " or more" : ""));
+  }
+  std::string text;
+  for (size_t i = 0; i < options.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == options.size() ? " or " : ", ") +
+            options[i];
+  return text;
+}
+
+class Matcher {
+public:
+  Matcher(const OperationInfo &op, const Form &form,
+          const std::vector<OperandDesc> &inputs,
+          const std::vector<OperandDesc> &outputs)
+      : op(op), form(form), inputs(inputs), outputs(outputs) {}
+
+  /// Returns the number of operands checked before the first mismatch (for
+  /// choosing which form's error to report), with `error` set; or SIZE_MAX
+  /// on success with `m` filled.
+  size_t run(Match &m, std::string &error);
+
+private:
+  const OperationInfo &op;
+  const Form &form;
+  const std::vector<OperandDesc> &inputs, &outputs;
+
+  bool check(bool input, size_t i, const Role &role, const OperandDesc &d,
+             Match &m, std::string &error);
+};
+
+bool Matcher::check(bool input, size_t i, const Role &role,
+                    const OperandDesc &d, Match &m, std::string &error) {
+  std::string what = roleText(input, i, role);
+  auto wrongType = [&](const char *expected) {
+    error = what + " must be " + expected + ", got " + operandTypeName(d.type);
+    return false;
+  };
+  bool tensor = isTensorOperandType(d.type);
+  bool floatData = m.dataType == ANEURALNETWORKS_TENSOR_FLOAT16;
+  switch (role.accepts) {
+  case Accepts::Data:
+    if (d.type != m.dataType)
+      return wrongType(operandTypeName(m.dataType));
+    break;
+  case Accepts::Bool8:
+    if (d.type != ANEURALNETWORKS_TENSOR_BOOL8)
+      return wrongType("TENSOR_BOOL8");
+    break;
+  case Accepts::Int32s:
+    if (d.type != ANEURALNETWORKS_TENSOR_INT32)
+      return wrongType("TENSOR_INT32");
+    break;
+  case Accepts::Castable:
+    if (d.type == ANEURALNETWORKS_TENSOR_BOOL8)
+      require(m.level, m.why, 4, "TENSOR_BOOL8 operands");
+    else if (d.type == ANEURALNETWORKS_TENSOR_FLOAT16)
+      require(m.level, m.why, op.float16Level, "float16 operands");
+    else if (d.type != ANEURALNETWORKS_TENSOR_FLOAT32 &&
+             d.type != ANEURALNETWORKS_TENSOR_INT32)
+      return wrongType(
+          "TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_INT32 or TENSOR_BOOL8");
+    break;
+  case Accepts::Int32:
+    if (d.type != ANEURALNETWORKS_INT32)
+      return wrongType("INT32");
+    break;
+  case Accepts::Bool:
+    if (d.type != ANEURALNETWORKS_BOOL)
+      return wrongType("BOOL");
+    break;
+  case Accepts::Float:
+    if (d.type != (floatData ? ANEURALNETWORKS_FLOAT16 : ANEURALNETWORKS_FLOAT32))
+      return wrongType(floatData ? "FLOAT16" : "FLOAT32");
+    break;
+  case Accepts::SizeOrScale:
+    if (d.type == (floatData ? ANEURALNETWORKS_FLOAT16 : ANEURALNETWORKS_FLOAT32))
+      require(m.level, m.why, 3, "scales for output sizes");
+    else if (d.type != ANEURALNETWORKS_INT32)
+      return wrongType(floatData ? "INT32 or FLOAT16" : "INT32 or FLOAT32");
+    break;
+  }
+  if (tensor) {
+    if (d.rank > 4 || role.rankLevel[d.rank] == 0) {
+      std::string ranks;
+      for (int r = 0; r <= 4; ++r)
+        if (role.rankLevel[r])
+          ranks += (ranks.empty() ? "" : ", ") + std::to_string(r);
+      error = what + " has rank " + std::to_string(d.rank) +
+              ", expected one of " + ranks;
+      return false;
+    }
+    require(m.level, m.why, role.rankLevel[d.rank],
+            std::string(role.name) + " of rank " + std::to_string(d.rank));
+  }
+  if (input && role.constant && !d.constant) {
+    error = what + " must be a constant";
+    return false;
+  }
+  return true;
+}
+
+size_t Matcher::run(Match &m, std::string &error) {
+  m = Match();
+  m.form = &form;
+  m.level = op.level;
+  m.why = op.name;
+  // The optional groups present follow from the input count.
+  bool counted = false;
+  for (uint8_t g = 0; g <= form.groups.size() && !counted; ++g)
+    if (expand(form.inputs, inputs.size(), g, m.inputRoles)) {
+      m.groups = g;
+      counted = true;
+    }
+  if (!counted) {
+    error = "expects " + counts(form, true) + " inputs" +
+            (*form.name ? std::string(" (") + form.name + ")" : "") +
+            ", got " + std::to_string(inputs.size());
+    return 0;
+  }
+  if (!expand(form.outputs, outputs.size(), 0, m.outputRoles)) {
+    error = "expects " + counts(form, false) + " outputs, got " +
+            std::to_string(outputs.size());
+    return 1;
+  }
+  // The data type: that of the first Data operand.
+  for (size_t i = 0; i < inputs.size() && m.dataType < 0; ++i)
+    if (m.inputRoles[i]->accepts == Accepts::Data) {
+      int32_t t = inputs[i].type;
+      if (t == ANEURALNETWORKS_TENSOR_FLOAT32 && op.float32Level) {
+        require(m.level, m.why, op.float32Level, "float32 operands");
+      } else if (t == ANEURALNETWORKS_TENSOR_FLOAT16 && op.float16Level) {
+        require(m.level, m.why, op.float16Level, "float16 operands");
+      } else {
+        std::string accepted = op.float32Level && op.float16Level
+                                   ? "TENSOR_FLOAT32 or TENSOR_FLOAT16"
+                               : op.float32Level ? "TENSOR_FLOAT32"
+                                                 : "no float tensor";
+        error = roleText(true, i, *m.inputRoles[i]) + " must be " + accepted +
+                ", got " + operandTypeName(t);
+        return 2 + i;
+      }
+      m.dataType = t;
+    }
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (!check(true, i, *m.inputRoles[i], inputs[i], m, error))
+      return 2 + i;
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (!check(false, i, *m.outputRoles[i], outputs[i], m, error))
+      return 2 + inputs.size() + i;
+  // The deepest group present names the reason of a shared level.
+  for (uint8_t g = m.groups; g > 0; --g)
+    require(m.level, m.why, form.groups[g - 1].level, form.groups[g - 1].why);
+  return SIZE_MAX;
+}
+
+} // namespace
+
+const std::vector<Layout> &layouts() {
+  static const std::vector<Layout> all = buildLayouts();
+  return all;
+}
+
+const Layout *lookupLayout(int32_t code) {
+  const std::vector<Layout> &all = layouts();
+  auto it = std::lower_bound(
+      all.begin(), all.end(), code,
+      [](const Layout &l, int32_t c) { return l.code < c; });
+  return it != all.end() && it->code == code ? &*it : nullptr;
+}
+
+int Match::input(std::string_view name) const {
+  for (size_t i = 0; i < inputRoles.size(); ++i)
+    if (name == inputRoles[i]->name)
+      return int(i);
+  return -1;
+}
+
+size_t Match::inputCount(std::string_view name) const {
+  return size_t(std::count_if(
+      inputRoles.begin(), inputRoles.end(),
+      [&](const Role *r) { return name == r->name; }));
+}
+
+bool match(int32_t code, const std::vector<OperandDesc> &inputs,
+           const std::vector<OperandDesc> &outputs, Match &result,
+           std::string &error) {
+  const OperationInfo *op = lookupOperation(code);
+  const Layout *layout = lookupLayout(code);
+  if (!op || !layout) {
+    error = "the NNAPI spec of this project has no operand layout for " +
+            (op ? std::string(op->name)
+                : "operation code " + std::to_string(code));
+    return false;
+  }
+  size_t best = 0;
+  error.clear();
+  for (const Form &form : layout->forms) {
+    Match m;
+    std::string formError;
+    size_t reached = Matcher(*op, form, inputs, outputs).run(m, formError);
+    if (reached == SIZE_MAX) {
+      result = std::move(m);
+      return true;
+    }
+    if (error.empty() || reached > best) {
+      best = reached;
+      error = formError;
+    }
+  }
+  return false;
+}
+
+bool assemble(int32_t code, const std::vector<Assigned> &assigned,
+              const std::vector<OperandDesc> &outputs,
+              std::vector<size_t> &order, Match &result, std::string &error) {
+  const Layout *layout = lookupLayout(code);
+  const char *name = operationName(code);
+  if (!layout) {
+    error = std::string("the NNAPI spec has no operand layout for ") +
+            (name ? name : "this operation");
+    return false;
+  }
+  for (const Form &form : layout->forms) {
+    auto roleOf = [&](const std::string &n) -> const Role * {
+      for (const Role &r : form.inputs)
+        if (n == r.name)
+          return &r;
+      return nullptr;
+    };
+    // Every operand given has a role in the form, and every mandatory role
+    // of the form is given.
+    bool fits = std::all_of(assigned.begin(), assigned.end(),
+                            [&](const Assigned &a) { return roleOf(a.role); });
+    uint8_t groups = 0;
+    for (const Role &r : form.inputs) {
+      bool given = false, nonDefault = false;
+      for (const Assigned &a : assigned)
+        if (a.role == r.name) {
+          given = true;
+          nonDefault = nonDefault || !a.isDefault;
+        }
+      if (r.group == 0 && !given)
+        fits = false;
+      if (r.group > 0 && nonDefault)
+        groups = std::max(groups, r.group);
+    }
+    if (!fits)
+      continue;
+    order.clear();
+    std::vector<OperandDesc> descs;
+    for (const Role &r : form.inputs) {
+      if (r.group > groups)
+        continue;
+      bool found = false;
+      for (size_t i = 0; i < assigned.size(); ++i)
+        if (assigned[i].role == r.name) {
+          order.push_back(i);
+          descs.push_back(assigned[i].desc);
+          found = true;
+        }
+      if (!found) {
+        error = std::string(name) + " needs its '" + r.name +
+                "' operand when an operand after it is given";
+        return false;
+      }
+    }
+    std::string why;
+    if (!match(code, descs, outputs, result, why)) {
+      error = std::string(name) + ": " + why;
+      return false;
+    }
+    return true;
+  }
+  std::string given;
+  for (const Assigned &a : assigned)
+    given += (given.empty() ? "" : ", ") + a.role;
+  error = std::string("no form of ") + name + " has the operands " + given;
+  return false;
+}
+
+std::string describeRole(const Role &role) {
+  std::string text;
+  switch (role.accepts) {
+  case Accepts::Data: text = "data"; break;
+  case Accepts::Bool8: text = "TENSOR_BOOL8"; break;
+  case Accepts::Int32s: text = "TENSOR_INT32"; break;
+  case Accepts::Castable: text = "float, TENSOR_INT32 or TENSOR_BOOL8 (4)"; break;
+  case Accepts::Int32: text = "INT32"; break;
+  case Accepts::Bool: text = "BOOL"; break;
+  case Accepts::Float: text = "FLOAT32/FLOAT16"; break;
+  case Accepts::SizeOrScale: text = "INT32, or a float scale (3)"; break;
+  }
+  std::string ranks;
+  for (int r = 0; r <= 4; ++r)
+    if (role.rankLevel[r])
+      ranks += (ranks.empty() ? "" : ",") + std::to_string(r) +
+               (role.rankLevel[r] > 1
+                    ? "(" + std::to_string(role.rankLevel[r]) + ")"
+                    : "");
+  if (!ranks.empty())
+    text += " rank " + ranks;
+  if (role.constant && !ranks.empty())
+    text += " constant";
+  if (role.variadic)
+    text += ", repeated";
+  return text;
+}
+
+} // namespace nnapi_mlir::spec

@@ -1,0 +1,221 @@
+//===- NNAPISpecTest.cpp - The NNAPI spec's operand layouts ---------------===//
+//
+// The layout table's own consistency, and match()/assemble() on operand
+// lists written out here by hand from NNAPI's documentation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnapi-mlir/NNAPI/Layouts.h"
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
+#include "nnapi-mlir/NNAPI/Operations.h"
+
+#include <gtest/gtest.h>
+
+using namespace nnapi_mlir;
+using namespace nnapi_mlir::spec;
+
+namespace {
+
+OperandDesc tensor(int32_t type, uint32_t rank, bool constant = false) {
+  return OperandDesc{type, rank, constant};
+}
+OperandDesc f32(uint32_t rank) {
+  return tensor(ANEURALNETWORKS_TENSOR_FLOAT32, rank);
+}
+OperandDesc f16(uint32_t rank) {
+  return tensor(ANEURALNETWORKS_TENSOR_FLOAT16, rank);
+}
+OperandDesc scalar(int32_t type) { return OperandDesc{type, 0, true}; }
+const OperandDesc kI32 = scalar(ANEURALNETWORKS_INT32);
+const OperandDesc kBool = scalar(ANEURALNETWORKS_BOOL);
+
+/// CONV_2D with explicit padding: input, filter, bias, 4 paddings, 2
+/// strides, fuse; then `extra` trailing operands.
+std::vector<OperandDesc> conv(std::vector<OperandDesc> extra = {}) {
+  std::vector<OperandDesc> in = {f32(4), f32(4), f32(1)};
+  for (int i = 0; i < 7; ++i)
+    in.push_back(kI32);
+  in.insert(in.end(), extra.begin(), extra.end());
+  return in;
+}
+
+TEST(NNAPISpec, LayoutsAreInCodeOrderAndWellFormed) {
+  int32_t last = -1;
+  for (const Layout &layout : layouts()) {
+    EXPECT_GT(layout.code, last);
+    last = layout.code;
+    const OperationInfo *op = lookupOperation(layout.code);
+    ASSERT_NE(op, nullptr);
+    ASSERT_FALSE(layout.forms.empty()) << op->name;
+    for (const Form &form : layout.forms) {
+      uint8_t group = 0;
+      for (const Role &r : form.inputs) {
+        // Groups come in order, after every mandatory role.
+        EXPECT_GE(r.group, group) << op->name << " " << r.name;
+        group = r.group;
+        EXPECT_LE(r.group, form.groups.size()) << op->name << " " << r.name;
+        EXPECT_EQ(lookupLayout(layout.code), &layout);
+      }
+      EXPECT_EQ(group, form.groups.size()) << op->name;
+      for (const Group &g : form.groups)
+        EXPECT_GE(g.level, op->level) << op->name;
+      EXPECT_FALSE(form.outputs.empty()) << op->name;
+    }
+  }
+  EXPECT_GE(layouts().size(), 70u);
+  EXPECT_EQ(lookupLayout(ANEURALNETWORKS_LSTM), nullptr);
+}
+
+TEST(NNAPISpec, OperandTypeTable) {
+  EXPECT_EQ(operandTypeBytes(ANEURALNETWORKS_TENSOR_FLOAT16), 2u);
+  EXPECT_EQ(operandTypeBytes(ANEURALNETWORKS_BOOL), 1u);
+  EXPECT_EQ(operandTypeBytes(ANEURALNETWORKS_MODEL), 0u);
+  EXPECT_EQ(operandTypeBytes(99), 0u);
+  EXPECT_TRUE(isTensorOperandType(ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED));
+  EXPECT_FALSE(isTensorOperandType(ANEURALNETWORKS_FLOAT16));
+  EXPECT_STREQ(operandTypeName(ANEURALNETWORKS_TENSOR_BOOL8), "TENSOR_BOOL8");
+  EXPECT_STREQ(operandTypeName(-1), "?");
+}
+
+TEST(NNAPISpec, ConvFormsAndOptionalGroups) {
+  Match m;
+  std::string error;
+  ASSERT_TRUE(match(ANEURALNETWORKS_CONV_2D, conv(), {f32(4)}, m, error))
+      << error;
+  EXPECT_STREQ(m.form->name, "explicit padding");
+  EXPECT_EQ(m.level, 1u);
+  EXPECT_EQ(m.groups, 0);
+  EXPECT_EQ(m.input("stride_h"), 8);
+  EXPECT_EQ(m.input("dilation_w"), -1);
+
+  // The layout flag alone, then with dilations: level 3, and the reason is
+  // the deepest group's.
+  ASSERT_TRUE(match(ANEURALNETWORKS_CONV_2D, conv({kBool}), {f32(4)}, m,
+                    error));
+  EXPECT_EQ(m.level, 3u);
+  EXPECT_EQ(m.why, "a layout operand");
+  ASSERT_TRUE(match(ANEURALNETWORKS_CONV_2D, conv({kBool, kI32, kI32}),
+                    {f32(4)}, m, error));
+  EXPECT_EQ(m.level, 3u);
+  EXPECT_EQ(m.why, "dilations other than 1");
+  EXPECT_EQ(m.input("dilation_h"), 12);
+
+  // Implicit padding with the layout flag and dilations has as many
+  // operands as explicit padding alone: the BOOL at 7 tells them apart.
+  std::vector<OperandDesc> implicit = {f32(4), f32(4), f32(1), kI32, kI32,
+                                       kI32,   kI32,   kBool,  kI32, kI32};
+  ASSERT_TRUE(match(ANEURALNETWORKS_CONV_2D, implicit, {f32(4)}, m, error))
+      << error;
+  EXPECT_STREQ(m.form->name, "implicit padding");
+  EXPECT_EQ(m.input("padding_scheme"), 3);
+  EXPECT_EQ(m.input("layout"), 7);
+
+  // Dilations without the layout flag: no form has 12 operands.
+  EXPECT_FALSE(match(ANEURALNETWORKS_CONV_2D, conv({kI32, kI32}), {f32(4)}, m,
+                     error));
+  EXPECT_EQ(error, "expects 10, 11 or 13 inputs (explicit padding), got 12");
+}
+
+TEST(NNAPISpec, TypesRanksAndConstants) {
+  Match m;
+  std::string error;
+  // float16 data: level 3 for ADD, which float16 reached then.
+  ASSERT_TRUE(match(ANEURALNETWORKS_ADD, {f16(2), f16(2), kI32}, {f16(2)}, m,
+                    error));
+  EXPECT_EQ(m.level, 3u);
+  EXPECT_EQ(m.why, "float16 operands");
+  // Rank 0 from level 3.
+  ASSERT_TRUE(match(ANEURALNETWORKS_ADD, {f32(0), f32(2), kI32}, {f32(2)}, m,
+                    error));
+  EXPECT_EQ(m.level, 3u);
+  EXPECT_EQ(m.why, "input0 of rank 0");
+  // Mixed data types, a wrong scalar, a rank out of range, a variable scalar.
+  EXPECT_FALSE(match(ANEURALNETWORKS_ADD, {f32(2), f16(2), kI32}, {f32(2)}, m,
+                     error));
+  EXPECT_EQ(error, "input 1 (input1) must be TENSOR_FLOAT32, got TENSOR_FLOAT16");
+  EXPECT_FALSE(match(ANEURALNETWORKS_ADD, {f32(2), f32(2), kBool}, {f32(2)}, m,
+                     error));
+  EXPECT_EQ(error, "input 2 (fuse) must be INT32, got BOOL");
+  EXPECT_FALSE(match(ANEURALNETWORKS_ADD, {f32(5), f32(2), kI32}, {f32(2)}, m,
+                     error));
+  EXPECT_EQ(error, "input 0 (input0) has rank 5, expected one of 0, 1, 2, 3, 4");
+  OperandDesc variable = kI32;
+  variable.constant = false;
+  EXPECT_FALSE(match(ANEURALNETWORKS_ADD, {f32(2), f32(2), variable}, {f32(2)},
+                     m, error));
+  EXPECT_EQ(error, "input 2 (fuse) must be a constant");
+  // A float parameter follows the data type.
+  EXPECT_TRUE(match(ANEURALNETWORKS_ELU,
+                    {f16(2), scalar(ANEURALNETWORKS_FLOAT16)}, {f16(2)}, m,
+                    error));
+  EXPECT_FALSE(match(ANEURALNETWORKS_ELU,
+                     {f16(2), scalar(ANEURALNETWORKS_FLOAT32)}, {f16(2)}, m,
+                     error));
+  EXPECT_EQ(error, "input 1 (alpha) must be FLOAT16, got FLOAT32");
+  // Operations without float data, and CAST's TENSOR_BOOL8 from level 4.
+  EXPECT_FALSE(match(ANEURALNETWORKS_LOGICAL_AND, {f32(1), f32(1)},
+                     {tensor(ANEURALNETWORKS_TENSOR_BOOL8, 1)}, m, error));
+  EXPECT_EQ(error, "input 0 (input0) must be TENSOR_BOOL8, got TENSOR_FLOAT32");
+  ASSERT_TRUE(match(ANEURALNETWORKS_CAST,
+                    {tensor(ANEURALNETWORKS_TENSOR_BOOL8, 2)}, {f32(2)}, m,
+                    error));
+  EXPECT_EQ(m.level, 4u);
+  EXPECT_EQ(m.why, "TENSOR_BOOL8 operands");
+  // Variadic roles count.
+  ASSERT_TRUE(match(ANEURALNETWORKS_CONCATENATION,
+                    {f32(2), f32(2), f32(2), kI32}, {f32(2)}, m, error));
+  EXPECT_EQ(m.inputCount("input"), 3u);
+  EXPECT_EQ(m.input("axis"), 3);
+  EXPECT_FALSE(match(ANEURALNETWORKS_SPLIT, {f32(2), kI32, kI32}, {}, m,
+                     error));
+  EXPECT_EQ(error, "expects 1 or more outputs, got 0");
+  EXPECT_FALSE(match(ANEURALNETWORKS_LSTM, {}, {}, m, error));
+  EXPECT_EQ(error,
+            "the NNAPI spec of this project has no operand layout for LSTM");
+}
+
+TEST(NNAPISpec, AssembleOrdersByRoleAndDropsDefaultGroups) {
+  auto role = [](const char *name, OperandDesc d, bool isDefault = false) {
+    return Assigned{name, d, isDefault};
+  };
+  // Given out of order, with the optional operands at their defaults.
+  std::vector<Assigned> given = {
+      role("fuse", kI32),       role("stride_h", kI32),
+      role("dilation_w", kI32, true), role("dilation_h", kI32, true),
+      role("layout", kBool, true),    role("input", f32(4)),
+      role("filter", f32(4)),   role("bias", f32(1)),
+      role("pad_left", kI32),   role("pad_right", kI32),
+      role("pad_top", kI32),    role("pad_bottom", kI32),
+      role("stride_w", kI32)};
+  std::vector<size_t> order;
+  Match m;
+  std::string error;
+  ASSERT_TRUE(assemble(ANEURALNETWORKS_CONV_2D, given, {f32(4)}, order, m,
+                       error))
+      << error;
+  std::vector<std::string> names;
+  for (size_t i : order)
+    names.push_back(given[i].role);
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "input", "filter", "bias", "pad_left", "pad_right",
+                       "pad_top", "pad_bottom", "stride_w", "stride_h",
+                       "fuse"}));
+  EXPECT_EQ(m.level, 1u);
+  // A dilation other than 1 brings the layout flag before it.
+  given[2].isDefault = given[3].isDefault = false;
+  ASSERT_TRUE(assemble(ANEURALNETWORKS_CONV_2D, given, {f32(4)}, order, m,
+                       error));
+  ASSERT_EQ(order.size(), 13u);
+  EXPECT_EQ(given[order[10]].role, "layout");
+  EXPECT_EQ(given[order[12]].role, "dilation_h");
+  EXPECT_EQ(m.level, 3u);
+  EXPECT_EQ(m.why, "dilations other than 1");
+  // A role no form has.
+  given.push_back(role("beta", scalar(ANEURALNETWORKS_FLOAT32)));
+  EXPECT_FALSE(assemble(ANEURALNETWORKS_CONV_2D, given, {f32(4)}, order, m,
+                        error));
+  EXPECT_EQ(error.rfind("no form of CONV_2D has the operands fuse, ", 0), 0u)
+      << error;
+}
+
+} // namespace
