@@ -127,6 +127,9 @@ public:
         outs.data()));
   }
 
+  /// The model, for calls the builder does not make.
+  ANeuralNetworksModel *nnapiModel() const { return model; }
+
   /// Finishes the model (once) and compiles it with NNAPI_MLIR_HOST_KERNELS
   /// set to `kernels` (unset if null). Null on failure; see error(). The
   /// builder frees its compilations.

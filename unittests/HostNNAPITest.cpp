@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostModelBuilder.h"
 #include "nnapi-mlir/Runtime/NNAPILoader.h"
 
 #include <gtest/gtest.h>
@@ -263,6 +264,93 @@ TEST_F(HostNNAPIWithProfile, ReportsAnUnloadableProfile) {
   const char *name = nullptr;
   ASSERT_EQ(fn.ANeuralNetworksDevice_getName(device, &name), 0);
   EXPECT_STREQ(name, "nnapi-mlir-host");
+}
+
+} // namespace
+
+namespace {
+
+/// The host library as a device of feature level 2 (test/Inputs/devices/
+/// old-npu.json: everything its level has). A model that breaks an operand
+/// rule of level 3 is refused with the reason the compiler gives for not
+/// offloading it at level 2 (test/Conversion/TosaToNNAPI/
+/// tosa-to-nnapi-invalid.mlir): both come from the NNAPI spec.
+class HostNNAPIAtLevel2 : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string error;
+    ASSERT_TRUE(loadNNAPILibrary(NNAPI_HOST_LIBRARY, fn, error)) << error;
+    setProfile = reinterpret_cast<int (*)(const char *)>(
+        dlsym(fn.handle, "NNAPIMLIRHost_setProfile"));
+    ASSERT_NE(setProfile, nullptr);
+    ASSERT_EQ(setProfile(NNAPI_TEST_INPUTS "/devices/old-npu.json"), 0);
+  }
+  void TearDown() override { setProfile(nullptr); }
+
+  /// CONV_2D 1x1 on [1, 4, 4, 2] with explicit padding, then `extra`.
+  void conv(test::HostModelBuilder &b, std::vector<uint32_t> extra) {
+    uint32_t x = b.input({1, 4, 4, 2});
+    uint32_t out = b.output({1, 4, 4, 2});
+    std::vector<uint32_t> ins = {x, b.constant({2, 1, 1, 2}), b.constant({2})};
+    for (int v : {0, 0, 0, 0, 1, 1, 0})
+      ins.push_back(b.i32(v));
+    ins.insert(ins.end(), extra.begin(), extra.end());
+    b.operation(ANEURALNETWORKS_CONV_2D, ins, {out});
+  }
+  /// Whether the one device runs every operation of `b`'s model.
+  bool supported(test::HostModelBuilder &b) {
+    ANeuralNetworksDevice *device = nullptr;
+    EXPECT_EQ(fn.ANeuralNetworks_getDevice(0, &device), 0);
+    bool ok = true;
+    EXPECT_EQ(fn.ANeuralNetworksModel_getSupportedOperationsForDevices(
+                  b.nnapiModel(), &device, 1, &ok),
+              0);
+    return ok;
+  }
+
+  NNAPIFunctionTable fn;
+  int (*setProfile)(const char *) = nullptr;
+};
+
+TEST_F(HostNNAPIAtLevel2, RefusesDilations) {
+  test::HostModelBuilder b(fn);
+  conv(b, {b.boolean(false), b.i32(2), b.i32(2)});
+  EXPECT_EQ(b.compile(nullptr), nullptr);
+  EXPECT_EQ(b.error(),
+            "NNAPI call returned 4: operation 0: device 'old-npu' (feature "
+            "level 2) cannot run CONV_2D: needs feature level 3 (dilations "
+            "other than 1)");
+  EXPECT_FALSE(supported(b));
+}
+
+TEST_F(HostNNAPIAtLevel2, RefusesTheLayoutFlag) {
+  test::HostModelBuilder b(fn);
+  conv(b, {b.boolean(false)});
+  EXPECT_EQ(b.compile(nullptr), nullptr);
+  EXPECT_NE(b.error().find("cannot run CONV_2D: needs feature level 3 (a "
+                           "layout operand)"),
+            std::string::npos)
+      << b.error();
+}
+
+TEST_F(HostNNAPIAtLevel2, RefusesFloat16) {
+  test::HostModelBuilder b(fn, ANEURALNETWORKS_TENSOR_FLOAT16);
+  uint32_t x = b.input({2, 3});
+  uint32_t out = b.output({2, 3});
+  b.operation(ANEURALNETWORKS_ADD, {x, x, b.i32(0)}, {out});
+  EXPECT_EQ(b.compile(nullptr), nullptr);
+  EXPECT_NE(b.error().find("cannot run ADD: needs feature level 3 (float16 "
+                           "operands)"),
+            std::string::npos)
+      << b.error();
+}
+
+TEST_F(HostNNAPIAtLevel2, RunsTheLevel1FormOfTheSameConvolution) {
+  test::HostModelBuilder b(fn);
+  conv(b, {});
+  std::vector<std::vector<float>> results;
+  EXPECT_TRUE(b.compileAndRun(nullptr, results)) << b.error();
+  EXPECT_TRUE(supported(b));
 }
 
 } // namespace

@@ -330,27 +330,27 @@ func.func @local_response(%x: tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32> {
   %k = "tosa.const"() {value = dense<0.01> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
   %b = "tosa.const"() {value = dense<1.5> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
   %e = "tosa.const"() {value = dense<-0.75> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last, or a rank other than 4), the target is 1}}
+  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %sq = tosa.mul %x, %x {shift = 0 : i8} : (tensor<1x5x2x3xf32>, tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last, or a rank other than 4), the target is 1}}
+  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %p = tosa.pad %sq, %pads : (tensor<1x5x2x3xf32>, tensor<4x2xi64>) -> tensor<1x7x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last, or a rank other than 4), the target is 1}}
+  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %s0 = tosa.slice %p {start = array<i64: 0, 0, 0, 0>, size = array<i64: 1, 5, 2, 3>} : (tensor<1x7x2x3xf32>) -> tensor<1x5x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last, or a rank other than 4), the target is 1}}
+  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %s1 = tosa.slice %p {start = array<i64: 0, 1, 0, 0>, size = array<i64: 1, 5, 2, 3>} : (tensor<1x7x2x3xf32>) -> tensor<1x5x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last, or a rank other than 4), the target is 1}}
+  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %s2 = tosa.slice %p {start = array<i64: 0, 2, 0, 0>, size = array<i64: 1, 5, 2, 3>} : (tensor<1x7x2x3xf32>) -> tensor<1x5x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last, or a rank other than 4), the target is 1}}
+  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %u1 = tosa.add %s0, %s1 : (tensor<1x5x2x3xf32>, tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last, or a rank other than 4), the target is 1}}
+  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %u2 = tosa.add %u1, %s2 : (tensor<1x5x2x3xf32>, tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last, or a rank other than 4), the target is 1}}
+  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %sc = tosa.mul %u2, %k {shift = 0 : i8} : (tensor<1x5x2x3xf32>, tensor<1x1x1x1xf32>) -> tensor<1x5x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last, or a rank other than 4), the target is 1}}
+  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %d = tosa.add %sc, %b : (tensor<1x5x2x3xf32>, tensor<1x1x1x1xf32>) -> tensor<1x5x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last, or a rank other than 4), the target is 1}}
+  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %pw = tosa.pow %d, %e : (tensor<1x5x2x3xf32>, tensor<1x1x1x1xf32>) -> tensor<1x5x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last, or a rank other than 4), the target is 1}}
+  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %r = tosa.mul %x, %pw {shift = 0 : i8} : (tensor<1x5x2x3xf32>, tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32>
   return %r : tensor<1x5x2x3xf32>
 }

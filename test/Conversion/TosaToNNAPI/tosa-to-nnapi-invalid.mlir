@@ -16,9 +16,21 @@ func.func @too_new(%x: tensor<4xf16>) -> tensor<4xf16> attributes {nnapi.partiti
 
 // -----
 
+// Dilations arrived with feature level 3 (the host device standing in for a
+// level-2 device gives the same reason: HostNNAPIAtLevel2 in unittests).
+func.func @dilated(%x: tensor<1x8x8x3xf32>) -> tensor<1x4x4x4xf32> attributes {nnapi.partition, nnapi.feature_level = 2 : i32} {
+  %w = "tosa.const"() {value = dense<0.5> : tensor<4x3x3x3xf32>} : () -> tensor<4x3x3x3xf32>
+  %b = "tosa.const"() {value = dense<0.1> : tensor<4xf32>} : () -> tensor<4xf32>
+  // expected-error@+1 {{'nnapi.conv_2d' cannot run on NNAPI: needs NNAPI feature level 3 (dilations other than 1), the target is 2}}
+  %0 = tosa.conv2d %x, %w, %b {dilation = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
 // Rank-0 operands arrived with feature level 3.
 func.func @rank0(%x: tensor<f32>) -> tensor<f32> attributes {nnapi.partition, nnapi.feature_level = 2 : i32} {
-  // expected-error@+1 {{'nnapi.add' cannot run on NNAPI: needs NNAPI feature level 3 (rank-0 operands), the target is 2}}
+  // expected-error@+1 {{'nnapi.add' cannot run on NNAPI: needs NNAPI feature level 3 (input0 of rank 0), the target is 2}}
   %0 = tosa.add %x, %x : (tensor<f32>, tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
