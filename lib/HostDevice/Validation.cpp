@@ -1,8 +1,11 @@
 //===- Validation.cpp - NNAPI operand rules of the host device ------------===//
 //
 // Checks each operation of a model the way a driver must before it accepts
-// the model: operand counts, types, ranks, constant scalars, shapes, and the
-// output shape the operation computes. The decoded scalar parameters (padding,
+// the model: first its operands against the operation's layout in the NNAPI
+// spec (counts, types, ranks, constants, the feature level this use needs;
+// nnapi-mlir/NNAPI/Layouts.h), then what the spec cannot say: scalar values,
+// shapes, and the output shape the operation computes. Operands are read by
+// their role's name, never by position. The decoded scalar parameters (padding,
 // strides, fused activation, axis...) are kept in HostModel::params so that
 // compilation and execution never decode operands again.
 //
@@ -11,6 +14,7 @@
 #include "HostModel.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 
@@ -41,14 +45,11 @@ size_t elementBytes(int32_t t) {
   switch (t) {
   case ANEURALNETWORKS_FLOAT32: case ANEURALNETWORKS_INT32:
   case ANEURALNETWORKS_UINT32: case ANEURALNETWORKS_TENSOR_FLOAT32:
-  case ANEURALNETWORKS_TENSOR_INT32:
-    return 4;
-  case ANEURALNETWORKS_FLOAT16: case ANEURALNETWORKS_TENSOR_FLOAT16:
-    return 2;
-  case ANEURALNETWORKS_BOOL: case ANEURALNETWORKS_TENSOR_BOOL8:
-  case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM:
-    return 1;
-  default:
+  case ANEURALNETWORKS_TENSOR_INT32: case ANEURALNETWORKS_FLOAT16:
+  case ANEURALNETWORKS_TENSOR_FLOAT16: case ANEURALNETWORKS_BOOL:
+  case ANEURALNETWORKS_TENSOR_BOOL8: case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM:
+    return operandTypeBytes(t);
+  default: // types the device has no operation for
     return 0;
   }
 }
@@ -83,164 +84,105 @@ private:
   OpParams &params;
   spec::Match &layout;
 
-  /// Checks the operands against the operation's layout in the NNAPI spec
-  /// (counts, types, ranks, constants) and fills `layout`.
-  int matchLayout();
-  /// The position of input role `name` in the matched form, -1 if absent.
-  int arg(std::string_view name) const { return layout.input(name); }
-
   int bad(const std::string &msg) {
     return fail(ANEURALNETWORKS_BAD_DATA,
                 "operation " + std::to_string(index) + " (opcode " +
                     std::to_string(op.opcode) + "): " + msg);
   }
-  const Operand &in(size_t i) const { return m.operands[op.inputs[i]]; }
+  /// Checks the operands against the operation's layout in the NNAPI spec
+  /// (counts, types, ranks, constants) and fills `layout`.
+  int matchLayout();
+
+  // Operands by role; the layout guarantees their types and ranks, and that
+  // scalars are constants. `has` tells whether an optional one is there.
+  bool has(std::string_view role) const { return layout.input(role) >= 0; }
+  uint32_t operandIndex(std::string_view role) const {
+    int position = layout.input(role);
+    assert(position >= 0 && "a role of the matched form");
+    return op.inputs[size_t(position)];
+  }
+  const Operand &in(std::string_view role) const {
+    return m.operands[operandIndex(role)];
+  }
+  int32_t i32(std::string_view role) const { return m.i32(operandIndex(role)); }
+  bool flag(std::string_view role) const { return m.b8(operandIndex(role)); }
+  float real(std::string_view role) const { return m.f32(operandIndex(role)); }
   const Operand &out(size_t i) const { return m.operands[op.outputs[i]]; }
-  int expectCounts(size_t minIn, size_t maxIn, size_t nOut) {
-    if (op.inputs.size() < minIn || op.inputs.size() > maxIn)
-      return bad("expects " + std::to_string(minIn) +
-                 (maxIn != minIn ? ".." + std::to_string(maxIn) : "") +
-                 " inputs, got " + std::to_string(op.inputs.size()));
-    if (op.outputs.size() != nOut)
-      return bad("expects " + std::to_string(nOut) + " outputs, got " +
-                 std::to_string(op.outputs.size()));
-    return 0;
-  }
-  int expectScalar(size_t i, int32_t type, const char *what) {
-    const Operand &o = in(i);
-    if (o.type != type)
-      return bad(std::string(what) + " must be a scalar of type " +
-                 std::to_string(type) + ", got type " + std::to_string(o.type));
-    if (o.kind != Kind::Constant)
-      return bad(std::string(what) + " must be a constant");
-    return 0;
-  }
-  /// The scalar type of a float parameter (beta, alpha, pad value, scale):
-  /// FLOAT16 in a float16 operation, else FLOAT32.
-  int32_t floatScalarType() const {
-    return in(0).type == ANEURALNETWORKS_TENSOR_FLOAT16 ? ANEURALNETWORKS_FLOAT16
-                                                        : ANEURALNETWORKS_FLOAT32;
-  }
-  int expectFuse(size_t i) {
-    if (int rc = expectScalar(i, ANEURALNETWORKS_INT32, "fused activation"))
-      return rc;
-    int32_t code = m.i32(op.inputs[i]);
-    if (code < 0 || code > 3)
-      return bad("invalid fused activation code " + std::to_string(code));
-    params.fuseCode = code;
-    return 0;
-  }
-  int expectFloatTensor(size_t i, const char *what, size_t minRank,
-                        size_t maxRank) {
-    const Operand &o = in(i);
-    if (!isFloatTensor(o.type))
-      return bad(std::string(what) + " must be TENSOR_FLOAT32 or TENSOR_FLOAT16");
-    if (o.dims.size() < minRank || o.dims.size() > maxRank)
-      return bad(std::string(what) + " has rank " + std::to_string(o.dims.size()) +
-                 ", expected " + std::to_string(minRank) +
-                 (maxRank != minRank ? ".." + std::to_string(maxRank) : ""));
-    if (o.type != in(0).type)
-      return bad(std::string(what) + " type differs from input 0");
-    return 0;
-  }
-  /// Input i is a TENSOR_BOOL8 of rank minRank..maxRank.
-  int expectBoolTensor(size_t i, const char *what, size_t minRank,
-                       size_t maxRank) {
-    const Operand &o = in(i);
-    if (o.type != ANEURALNETWORKS_TENSOR_BOOL8)
-      return bad(std::string(what) + " must be TENSOR_BOOL8");
-    if (o.dims.size() < minRank || o.dims.size() > maxRank)
-      return bad(std::string(what) + " has rank " + std::to_string(o.dims.size()) +
-                 ", expected " + std::to_string(minRank) + ".." +
-                 std::to_string(maxRank));
-    return 0;
-  }
+
   /// The output has `shape` and operand type `type`.
-  int expectOutputOf(const Shape &shape, int32_t type) {
-    const Operand &o = out(0);
-    if (o.type != type)
-      return bad("output has type " + std::to_string(o.type) + ", expected " +
-                 std::to_string(type));
-    if (o.dims != shape)
-      return bad("output shape " + shapeStr(o.dims) + " differs from computed " +
-                 shapeStr(shape));
-    return 0;
-  }
-  int expectOutput(const Shape &shape, size_t i = 0) {
+  int expectOutputOf(const Shape &shape, int32_t type, size_t i = 0) {
     const Operand &o = out(i);
     std::string which = i ? "output " + std::to_string(i) : "output";
-    if (o.type != in(0).type)
-      return bad(which + " type differs from input type");
+    if (o.type != type)
+      return bad(which + " has type " + std::string(operandTypeName(o.type)) +
+                 ", expected " + operandTypeName(type));
     if (o.dims != shape)
       return bad(which + " shape " + shapeStr(o.dims) +
                  " differs from computed " + shapeStr(shape));
     return 0;
   }
-  /// Reads `count` positive INT32 scalars starting at `next`.
-  int positiveScalars(size_t &next, std::initializer_list<int32_t *> values,
-                      const char *what) {
-    for (int32_t *v : values) {
-      if (int rc = expectScalar(next, ANEURALNETWORKS_INT32, what))
-        return rc;
-      *v = m.i32(op.inputs[next++]);
-      if (*v < 1)
-        return bad(std::string(what) + " must be positive");
-    }
+  /// The output has `shape` and the operation's data type.
+  int expectOutput(const Shape &shape, size_t i = 0) {
+    return expectOutputOf(shape, layout.dataType, i);
+  }
+  int fuse() {
+    int32_t code = i32("fuse");
+    if (code < 0 || code > 3)
+      return bad("invalid fused activation code " + std::to_string(code));
+    params.fuseCode = params.window.fuseCode = code;
     return 0;
   }
-  /// Reads input i, a constant TENSOR_INT32 of shape `dims`, into `values`.
-  int int32Tensor(size_t i, const char *what, const Shape &dims,
-                  std::vector<int32_t> &values) {
-    const Operand &o = in(i);
-    if (o.type != ANEURALNETWORKS_TENSOR_INT32 || o.kind != Kind::Constant)
-      return bad(std::string(what) + " must be a constant TENSOR_INT32");
-    if (o.dims != dims)
-      return bad(std::string(what) + " has shape " + shapeStr(o.dims) +
-                 ", expected " + shapeStr(dims));
-    values.resize(numElements(dims));
-    if (!values.empty())
-      std::memcpy(values.data(), o.value, values.size() * sizeof(int32_t));
+  /// INT32 scalar `role`, which must be positive.
+  int positive(std::string_view role, int32_t &value) {
+    value = i32(role);
+    if (value < 1)
+      return bad(std::string(role) + " must be positive");
     return 0;
   }
-  /// Input i is an INT32 scalar axis of input 0 (negative counts from the
+  /// A constant TENSOR_INT32 of `count` elements into `values`.
+  int int32s(std::string_view role, size_t count,
+             std::vector<int32_t> &values) {
+    const Operand &o = in(role);
+    if (numElements(o.dims) != count)
+      return bad(std::string(role) + " has shape " + shapeStr(o.dims) +
+                 ", expected " + shapeStr({uint32_t(count)}));
+    values.resize(count);
+    if (count)
+      std::memcpy(values.data(), o.value, count * sizeof(int32_t));
+    return 0;
+  }
+  /// INT32 scalar `role`, an axis of the input (negative counts from the
   /// end); params.axis gets it, non-negative.
-  int expectAxis(size_t i) {
-    if (int rc = expectScalar(i, ANEURALNETWORKS_INT32, "axis"))
-      return rc;
-    int32_t rank = int32_t(in(0).dims.size()), axis = m.i32(op.inputs[i]);
-    if (axis < -rank || axis >= rank)
-      return bad("axis " + std::to_string(axis) + " out of range");
-    params.axis = axis < 0 ? axis + rank : axis;
+  int axis(std::string_view role) {
+    int32_t rank = int32_t(in("input").dims.size()), a = i32(role);
+    if (a < -rank || a >= rank)
+      return bad("axis " + std::to_string(a) + " out of range");
+    params.axis = a < 0 ? a + rank : a;
     return 0;
   }
-  int paddingScheme(size_t &next, int32_t &code);
-  int explicitPadding(size_t &next);
-  int windowOutput(const Shape &is, int32_t filterH, int32_t filterW,
-                   int32_t dilationH, int32_t dilationW, uint32_t channels);
-  int binaryOp(bool fused);
-  int boolBinary(bool floatInputs);
-  int logicalNot();
-  int argExtreme();
-  int select();
-  int cast();
+  int nhwc() {
+    if (has("layout") && flag("layout"))
+      return bad("NCHW layout is not supported by the host implementation");
+    return 0;
+  }
+  /// The window of a convolution or pool: padding (explicit, or a scheme
+  /// resolved once the filter is known), strides, fused activation.
+  int window(int32_t &paddingCode);
+  int windowOutput(const Shape &is, uint32_t channels);
+  int broadcastOutput(const char *a, const char *b, int32_t type);
   int convLike(bool depthwise);
-  int transposeConv();
-  /// The fused activation and the (mandatory, NHWC) layout operand at
-  /// `next`, then the input, filter and bias tensors of a convolution.
-  int fuseLayoutAndTensors(size_t next);
   int groupedConv();
+  int transposeConv();
   int resize();
   int pool();
   int fullyConnected();
-  int softmax(bool logarithm);
-  int elu();
+  int softmax();
   int instanceNorm();
   int localResponse();
-  int l2Normalization();
   int reshape();
   int concatenation();
   int transpose();
-  int padOp(bool withValue, bool mirror);
+  int padOp();
   int reverse();
   int channelShuffle();
   int depthSpace(bool toSpace);
@@ -249,199 +191,102 @@ private:
   int stridedSlice();
   int split();
   int tile();
-  int reduce(bool mean, bool boolean);
+  int reduce();
   int batchMatmul();
 };
 
-int Validator::paddingScheme(size_t &next, int32_t &code) {
-  if (int rc = expectScalar(next, ANEURALNETWORKS_INT32, "padding scheme"))
-    return rc;
-  code = m.i32(op.inputs[next++]);
-  if (code != ANEURALNETWORKS_PADDING_SAME &&
-      code != ANEURALNETWORKS_PADDING_VALID)
-    return bad("invalid padding scheme " + std::to_string(code));
+int Validator::matchLayout() {
+  auto describe = [&](uint32_t idx) {
+    const Operand &o = m.operands[idx];
+    spec::OperandDesc d;
+    d.type = o.type;
+    d.rank = uint32_t(o.dims.size());
+    d.constant = o.kind == Kind::Constant;
+    return d;
+  };
+  std::vector<spec::OperandDesc> ins, outs;
+  for (uint32_t idx : op.inputs)
+    ins.push_back(describe(idx));
+  for (uint32_t idx : op.outputs)
+    outs.push_back(describe(idx));
+  std::string error;
+  if (!spec::match(op.opcode, ins, outs, layout, error))
+    return bad(error);
   return 0;
 }
 
-int Validator::explicitPadding(size_t &next) {
+int Validator::window(int32_t &paddingCode) {
   Window &w = params.window;
-  for (int32_t *p : {&w.padLeft, &w.padRight, &w.padTop, &w.padBottom}) {
-    if (int rc = expectScalar(next, ANEURALNETWORKS_INT32, "padding"))
-      return rc;
-    *p = m.i32(op.inputs[next++]);
-    if (*p < 0)
-      return bad("padding must be non-negative");
+  if (has("padding_scheme")) {
+    paddingCode = i32("padding_scheme");
+    if (paddingCode != ANEURALNETWORKS_PADDING_SAME &&
+        paddingCode != ANEURALNETWORKS_PADDING_VALID)
+      return bad("invalid padding scheme " + std::to_string(paddingCode));
+  } else {
+    const char *roles[] = {"pad_left", "pad_right", "pad_top", "pad_bottom"};
+    int32_t *pads[] = {&w.padLeft, &w.padRight, &w.padTop, &w.padBottom};
+    for (size_t i = 0; i < 4; ++i) {
+      *pads[i] = i32(roles[i]);
+      if (*pads[i] < 0)
+        return bad("padding must be non-negative");
+    }
   }
-  return 0;
+  if (int rc = positive("stride_w", w.strideW))
+    return rc;
+  if (int rc = positive("stride_h", w.strideH))
+    return rc;
+  if (int rc = fuse())
+    return rc;
+  return nhwc();
 }
 
-/// Checks that the (dilated) window fits the padded input and that the
-/// output is [N, OH, OW, channels].
-int Validator::windowOutput(const Shape &is, int32_t filterH, int32_t filterW,
-                            int32_t dilationH, int32_t dilationW,
-                            uint32_t channels) {
-  const Window &w = params.window;
+/// Resolves implicit padding, checks that the (dilated) window fits the
+/// padded input and that the output is [N, OH, OW, channels].
+int Validator::windowOutput(const Shape &is, uint32_t channels) {
+  Window &w = params.window;
+  if (has("padding_scheme")) {
+    int32_t code = i32("padding_scheme");
+    computeImplicitPadding(code, is[2], w.strideW, params.filterW, w.dilationW,
+                           w.padLeft, w.padRight);
+    computeImplicitPadding(code, is[1], w.strideH, params.filterH, w.dilationH,
+                           w.padTop, w.padBottom);
+  }
   const int64_t largest = std::numeric_limits<int32_t>::max();
   if (int64_t(is[1]) + w.padTop + w.padBottom > largest ||
       int64_t(is[2]) + w.padLeft + w.padRight > largest)
     return bad("the padded input is larger than 2^31 - 1");
-  int32_t oh = windowOutputSize(is[1], filterH, w.strideH, dilationH,
+  int32_t oh = windowOutputSize(is[1], params.filterH, w.strideH, w.dilationH,
                                 w.padTop, w.padBottom);
-  int32_t ow = windowOutputSize(is[2], filterW, w.strideW, dilationW,
+  int32_t ow = windowOutputSize(is[2], params.filterW, w.strideW, w.dilationW,
                                 w.padLeft, w.padRight);
   if (oh <= 0 || ow <= 0)
     return bad("filter does not fit the padded input");
   return expectOutput({is[0], uint32_t(oh), uint32_t(ow), channels});
 }
 
-int Validator::binaryOp(bool fused) {
-  // ADD, SUB, MUL, DIV: two tensors of rank 0..4 and a fused activation;
-  // MAXIMUM, MINIMUM, POW: two tensors of rank 1..4.
-  size_t minRank = fused ? 0 : 1;
-  if (int rc = expectCounts(fused ? 3 : 2, fused ? 3 : 2, 1))
-    return rc;
-  if (int rc = expectFloatTensor(0, "input 0", minRank, 4))
-    return rc;
-  if (int rc = expectFloatTensor(1, "input 1", minRank, 4))
-    return rc;
-  if (fused)
-    if (int rc = expectFuse(2))
-      return rc;
+int Validator::broadcastOutput(const char *a, const char *b, int32_t type) {
   Shape shape;
-  if (!broadcastShapes(in(0).dims, in(1).dims, shape))
-    return bad("shapes " + shapeStr(in(0).dims) + " and " + shapeStr(in(1).dims) +
-               " do not broadcast");
-  return expectOutput(shape);
-}
-
-int Validator::boolBinary(bool floatInputs) {
-  // Comparisons: two float tensors; LOGICAL_AND/OR: two bool tensors. Both
-  // broadcast and give a bool tensor.
-  if (int rc = expectCounts(2, 2, 1))
-    return rc;
-  for (size_t i : {0, 1}) {
-    const char *what = i ? "input 1" : "input 0";
-    if (int rc = floatInputs ? expectFloatTensor(i, what, 1, 4)
-                             : expectBoolTensor(i, what, 1, 4))
-      return rc;
-  }
-  Shape shape;
-  if (!broadcastShapes(in(0).dims, in(1).dims, shape))
-    return bad("shapes " + shapeStr(in(0).dims) + " and " + shapeStr(in(1).dims) +
-               " do not broadcast");
-  return expectOutputOf(shape, ANEURALNETWORKS_TENSOR_BOOL8);
-}
-
-int Validator::argExtreme() {
-  if (int rc = expectCounts(2, 2, 1))
-    return rc;
-  if (int rc = expectFloatTensor(0, "input", 1, 4))
-    return rc;
-  if (int rc = expectAxis(1))
-    return rc;
-  Shape shape = in(0).dims;
-  shape.erase(shape.begin() + params.axis);
-  return expectOutputOf(shape, ANEURALNETWORKS_TENSOR_INT32);
-}
-
-int Validator::logicalNot() {
-  if (int rc = expectCounts(1, 1, 1))
-    return rc;
-  if (int rc = expectBoolTensor(0, "input", 1, 4))
-    return rc;
-  return expectOutputOf(in(0).dims, ANEURALNETWORKS_TENSOR_BOOL8);
-}
-
-int Validator::cast() {
-  if (int rc = expectCounts(1, 1, 1))
-    return rc;
-  auto castable = [](int32_t t) {
-    return isFloatTensor(t) || t == ANEURALNETWORKS_TENSOR_INT32 ||
-           t == ANEURALNETWORKS_TENSOR_BOOL8;
-  };
-  const char *types =
-      " must be TENSOR_FLOAT32, TENSOR_FLOAT16, TENSOR_INT32 or TENSOR_BOOL8";
-  if (!castable(in(0).type))
-    return bad(std::string("input") + types);
-  if (!castable(out(0).type))
-    return bad(std::string("output") + types);
-  size_t rank = in(0).dims.size();
-  if (rank < 1 || rank > 4)
-    return bad("input has rank " + std::to_string(rank) + ", expected 1..4");
-  return expectOutputOf(in(0).dims, out(0).type);
-}
-
-int Validator::select() {
-  if (int rc = expectCounts(3, 3, 1))
-    return rc;
-  if (int rc = expectBoolTensor(0, "condition", 1, 4))
-    return rc;
-  const Operand &a = in(1);
-  if (!isFloatTensor(a.type) || in(2).type != a.type)
-    return bad("the choices must be float tensors of one type");
-  if (a.dims != in(0).dims || in(2).dims != in(0).dims)
-    return bad("the condition and the choices must have one shape (SELECT "
-               "does not broadcast)");
-  return expectOutputOf(a.dims, a.type);
+  if (!broadcastShapes(in(a).dims, in(b).dims, shape))
+    return bad("shapes " + shapeStr(in(a).dims) + " and " +
+               shapeStr(in(b).dims) + " do not broadcast");
+  return expectOutputOf(shape, type);
 }
 
 int Validator::convLike(bool depthwise) {
-  size_t n = op.inputs.size();
-  // Implicit padding: input, filter, bias, scheme, strides (2), [multiplier],
-  // fuse, then optionally layout and dilations (2). Explicit padding has four
-  // paddings in place of the scheme.
-  size_t implicitCount = depthwise ? 8 : 7, explicitCount = implicitCount + 3;
-  if (int rc = expectCounts(implicitCount, explicitCount + 3, 1))
-    return rc;
-  // The two forms overlap in count: after the fused activation of the
-  // implicit form comes a BOOL layout operand, where the explicit form has
-  // an INT32 padding or stride.
-  bool implicit = n == implicitCount ||
-                  in(implicitCount).type == ANEURALNETWORKS_BOOL;
-  if (!implicit && n < explicitCount)
-    return bad("expects " + std::to_string(implicitCount) +
-               " inputs with implicit padding or at least " +
-               std::to_string(explicitCount) + " with explicit padding, got " +
-               std::to_string(n));
-  size_t next = 3;
-  Window &w = params.window;
   int32_t paddingCode = 0;
-  if (implicit) {
-    if (int rc = paddingScheme(next, paddingCode))
-      return rc;
-  } else if (int rc = explicitPadding(next)) {
+  if (int rc = window(paddingCode))
     return rc;
-  }
-  if (int rc = positiveScalars(next, {&w.strideW, &w.strideH}, "stride"))
-    return rc;
+  Window &w = params.window;
   if (depthwise)
-    if (int rc = positiveScalars(next, {&params.depthMultiplier},
-                                 "depth multiplier"))
+    if (int rc = positive("depth_multiplier", params.depthMultiplier))
       return rc;
-  if (int rc = expectFuse(next++))
-    return rc;
-  w.fuseCode = params.fuseCode;
-  if (next < n) {
-    if (int rc = expectScalar(next, ANEURALNETWORKS_BOOL, "layout"))
+  if (has("dilation_w")) {
+    if (int rc = positive("dilation_w", w.dilationW))
       return rc;
-    if (m.b8(op.inputs[next++]))
-      return bad("NCHW layout is not supported by the host implementation");
-  }
-  if (next < n) {
-    if (next + 1 >= n)
-      return bad("dilation factors come in pairs");
-    if (int rc = positiveScalars(next, {&w.dilationW, &w.dilationH}, "dilation"))
+    if (int rc = positive("dilation_h", w.dilationH))
       return rc;
   }
-  if (next != n)
-    return bad("unexpected extra operands");
-  if (int rc = expectFloatTensor(0, "input", 4, 4))
-    return rc;
-  if (int rc = expectFloatTensor(1, "filter", 4, 4))
-    return rc;
-  if (int rc = expectFloatTensor(2, "bias", 1, 1))
-    return rc;
-  const Shape &is = in(0).dims, &fs = in(1).dims;
+  const Shape &is = in("input").dims, &fs = in("filter").dims;
   uint32_t outC = depthwise ? fs[3] : fs[0];
   if (depthwise) {
     if (fs[0] != 1)
@@ -454,60 +299,21 @@ int Validator::convLike(bool depthwise) {
     return bad("filter input depth " + std::to_string(fs[3]) +
                " does not match input depth " + std::to_string(is[3]));
   }
-  if (in(2).dims[0] != outC)
-    return bad("bias size " + std::to_string(in(2).dims[0]) +
+  if (in("bias").dims[0] != outC)
+    return bad("bias size " + std::to_string(in("bias").dims[0]) +
                " does not match output depth " + std::to_string(outC));
   params.filterH = int32_t(fs[1]);
   params.filterW = int32_t(fs[2]);
-  if (implicit) {
-    computeImplicitPadding(paddingCode, is[2], w.strideW, fs[2], w.dilationW,
-                           w.padLeft, w.padRight);
-    computeImplicitPadding(paddingCode, is[1], w.strideH, fs[1], w.dilationH,
-                           w.padTop, w.padBottom);
-  }
-  return windowOutput(is, params.filterH, params.filterW, w.dilationH,
-                      w.dilationW, outC);
-}
-
-int Validator::fuseLayoutAndTensors(size_t next) {
-  if (int rc = expectFuse(next++))
-    return rc;
-  params.window.fuseCode = params.fuseCode;
-  if (int rc = expectScalar(next, ANEURALNETWORKS_BOOL, "layout"))
-    return rc;
-  if (m.b8(op.inputs[next]))
-    return bad("NCHW layout is not supported by the host implementation");
-  if (int rc = expectFloatTensor(0, "input", 4, 4))
-    return rc;
-  if (int rc = expectFloatTensor(1, "filter", 4, 4))
-    return rc;
-  return expectFloatTensor(2, "bias", 1, 1);
+  return windowOutput(is, outC);
 }
 
 int Validator::groupedConv() {
-  // input, filter, bias, padding (a scheme, or 4 explicit paddings),
-  // strides (2), num_groups, fuse, layout: 9 or 12 inputs.
-  size_t n = op.inputs.size();
-  if (int rc = expectCounts(9, 12, 1))
-    return rc;
-  if (n != 9 && n != 12)
-    return bad("expects 9 (implicit padding) or 12 (explicit padding) "
-               "inputs, got " + std::to_string(n));
-  size_t next = 3;
-  Window &w = params.window;
   int32_t paddingCode = 0;
-  if (n == 9) {
-    if (int rc = paddingScheme(next, paddingCode))
-      return rc;
-  } else if (int rc = explicitPadding(next)) {
+  if (int rc = window(paddingCode))
     return rc;
-  }
-  if (int rc = positiveScalars(next, {&w.strideW, &w.strideH, &params.groups},
-                               "strides and num_groups"))
+  if (int rc = positive("num_groups", params.groups))
     return rc;
-  if (int rc = fuseLayoutAndTensors(next))
-    return rc;
-  const Shape &is = in(0).dims, &fs = in(1).dims;
+  const Shape &is = in("input").dims, &fs = in("filter").dims;
   uint32_t groups = uint32_t(params.groups);
   if (is[3] % groups || fs[0] % groups)
     return bad("num_groups " + std::to_string(groups) +
@@ -517,43 +323,29 @@ int Validator::groupedConv() {
     return bad("filter depth " + std::to_string(fs[3]) + " times num_groups " +
                std::to_string(groups) + " does not match input depth " +
                std::to_string(is[3]));
-  if (in(2).dims[0] != fs[0])
-    return bad("bias size " + std::to_string(in(2).dims[0]) +
+  if (in("bias").dims[0] != fs[0])
+    return bad("bias size " + std::to_string(in("bias").dims[0]) +
                " does not match output depth " + std::to_string(fs[0]));
   params.filterH = int32_t(fs[1]);
   params.filterW = int32_t(fs[2]);
-  if (n == 9) {
-    computeImplicitPadding(paddingCode, is[2], w.strideW, fs[2], 1,
-                           w.padLeft, w.padRight);
-    computeImplicitPadding(paddingCode, is[1], w.strideH, fs[1], 1,
-                           w.padTop, w.padBottom);
-  }
-  return windowOutput(is, params.filterH, params.filterW, 1, 1, fs[0]);
+  return windowOutput(is, fs[0]);
 }
 
 int Validator::transposeConv() {
-  // Explicit padding: input, filter, bias, paddings (4), strides (2), fuse,
-  // layout. The implicit form (an output shape and a padding scheme) has 9.
-  if (int rc = expectCounts(9, 11, 1))
-    return rc;
-  if (op.inputs.size() != 11)
+  if (has("output_shape"))
     return bad("only the explicit-padding form (11 inputs) is implemented by "
                "the host implementation, got " +
                std::to_string(op.inputs.size()) + " inputs");
-  size_t next = 3;
-  Window &w = params.window;
-  if (int rc = explicitPadding(next))
+  int32_t paddingCode = 0;
+  if (int rc = window(paddingCode))
     return rc;
-  if (int rc = positiveScalars(next, {&w.strideW, &w.strideH}, "stride"))
-    return rc;
-  if (int rc = fuseLayoutAndTensors(next))
-    return rc;
-  const Shape &is = in(0).dims, &fs = in(1).dims;
+  const Window &w = params.window;
+  const Shape &is = in("input").dims, &fs = in("filter").dims;
   if (fs[3] != is[3])
     return bad("filter input depth " + std::to_string(fs[3]) +
                " does not match input depth " + std::to_string(is[3]));
-  if (in(2).dims[0] != fs[0])
-    return bad("bias size " + std::to_string(in(2).dims[0]) +
+  if (in("bias").dims[0] != fs[0])
+    return bad("bias size " + std::to_string(in("bias").dims[0]) +
                " does not match output depth " + std::to_string(fs[0]));
   // (in - 1) * stride + filter - paddings, in 64 bits: none of it wraps.
   int64_t outH = (int64_t(is[1]) - 1) * w.strideH + fs[1] - w.padTop -
@@ -569,110 +361,57 @@ int Validator::transposeConv() {
 }
 
 int Validator::resize() {
-  // input, then width and height (INT32 sizes, or float scales from feature
-  // level 3), then optional layout, align_corners, half_pixel_centers.
-  if (int rc = expectCounts(3, 6, 1))
-    return rc;
-  if (int rc = expectFloatTensor(0, "input", 4, 4))
-    return rc;
-  const Shape &is = in(0).dims;
+  const Shape &is = in("input").dims;
   uint64_t size[2]; // width, height
-  if (in(1).type == ANEURALNETWORKS_INT32) {
-    for (size_t i : {1, 2}) {
-      if (int rc = expectScalar(i, ANEURALNETWORKS_INT32, "output size"))
-        return rc;
-      int32_t v = m.i32(op.inputs[i]);
+  const char *roles[] = {"output_width", "output_height"};
+  for (size_t i : {0, 1}) {
+    if (in(roles[i]).type == ANEURALNETWORKS_INT32) {
+      int32_t v = i32(roles[i]);
       if (v < 1)
         return bad("output size must be positive");
-      size[i - 1] = uint64_t(v);
-    }
-  } else {
-    for (size_t i : {1, 2}) {
-      if (int rc = expectScalar(i, floatScalarType(),
-                                "output size (INT32) or scale (float)"))
-        return rc;
-      double scale = m.f32(op.inputs[i]);
-      double v = std::floor(double(is[3 - i]) * scale);
+      size[i] = uint64_t(v);
+    } else {
+      double scale = real(roles[i]);
+      double v = std::floor(double(is[2 - i]) * scale);
       if (!(v >= 1.0) || v > double(std::numeric_limits<int32_t>::max()))
         return bad("scale " + std::to_string(scale) +
                    " gives no valid output size");
-      size[i - 1] = uint64_t(v);
+      size[i] = uint64_t(v);
     }
   }
-  const char *flags[] = {"layout", "align_corners", "half_pixel_centers"};
-  bool values[3] = {false, false, false};
-  for (size_t i = 3; i < op.inputs.size(); ++i) {
-    if (int rc = expectScalar(i, ANEURALNETWORKS_BOOL, flags[i - 3]))
-      return rc;
-    values[i - 3] = m.b8(op.inputs[i]);
-  }
-  if (values[0])
-    return bad("NCHW layout is not supported by the host implementation");
-  if (values[1] && values[2])
+  if (int rc = nhwc())
+    return rc;
+  bool align = has("align_corners") && flag("align_corners");
+  bool half = has("half_pixel_centers") && flag("half_pixel_centers");
+  if (align && half)
     return bad("align_corners and half_pixel_centers exclude each other");
-  params.resize = {values[1], values[2]};
+  params.resize = {align, half};
   return expectOutput({is[0], uint32_t(size[1]), uint32_t(size[0]), is[3]});
 }
 
 int Validator::pool() {
-  size_t n = op.inputs.size();
-  if (int rc = expectCounts(7, 11, 1))
-    return rc;
-  bool implicit = n == 7 || n == 8;
-  if (!implicit && n != 10 && n != 11)
-    return bad("expects 7, 8, 10 or 11 inputs");
-  Window &w = params.window;
-  size_t next = 1;
   int32_t paddingCode = 0;
-  if (implicit) {
-    if (int rc = paddingScheme(next, paddingCode))
-      return rc;
-  } else if (int rc = explicitPadding(next)) {
+  if (int rc = window(paddingCode))
     return rc;
-  }
-  if (int rc = positiveScalars(
-          next, {&w.strideW, &w.strideH, &params.filterW, &params.filterH},
-          "strides and filter sizes"))
+  if (int rc = positive("filter_w", params.filterW))
     return rc;
-  if (int rc = expectFuse(next++))
+  if (int rc = positive("filter_h", params.filterH))
     return rc;
-  w.fuseCode = params.fuseCode;
-  if (next < n) {
-    if (int rc = expectScalar(next, ANEURALNETWORKS_BOOL, "layout"))
-      return rc;
-    if (m.b8(op.inputs[next]))
-      return bad("NCHW layout is not supported by the host implementation");
-  }
-  if (int rc = expectFloatTensor(0, "input", 4, 4))
-    return rc;
-  const Shape &is = in(0).dims;
-  if (implicit) {
-    computeImplicitPadding(paddingCode, is[2], w.strideW, params.filterW, 1,
-                           w.padLeft, w.padRight);
-    computeImplicitPadding(paddingCode, is[1], w.strideH, params.filterH, 1,
-                           w.padTop, w.padBottom);
-  }
-  return windowOutput(is, params.filterH, params.filterW, 1, 1, is[3]);
+  const Shape &is = in("input").dims;
+  return windowOutput(is, is[3]);
 }
 
 int Validator::fullyConnected() {
-  if (int rc = expectCounts(4, 4, 1))
+  if (int rc = fuse())
     return rc;
-  if (int rc = expectFloatTensor(0, "input", 2, 4))
-    return rc;
-  if (int rc = expectFloatTensor(1, "weights", 2, 2))
-    return rc;
-  if (int rc = expectFloatTensor(2, "bias", 1, 1))
-    return rc;
-  if (int rc = expectFuse(3))
-    return rc;
-  uint32_t units = in(1).dims[0], inSize = in(1).dims[1];
-  size_t total = numElements(in(0).dims);
+  const Shape &ws = in("weights").dims;
+  uint32_t units = ws[0], inSize = ws[1];
+  size_t total = numElements(in("input").dims);
   if (inSize == 0 || total % inSize != 0)
     return bad("input size " + std::to_string(total) +
                " is not a multiple of the weights' input size " +
                std::to_string(inSize));
-  if (in(2).dims[0] != units)
+  if (in("bias").dims[0] != units)
     return bad("bias size does not match the number of units");
   if (total / inSize > std::numeric_limits<uint32_t>::max())
     return bad("too many input rows");
@@ -680,108 +419,47 @@ int Validator::fullyConnected() {
   return expectOutput({params.batch, units});
 }
 
-int Validator::softmax(bool logarithm) {
-  // LOG_SOFTMAX's axis is not optional.
-  if (int rc = expectCounts(logarithm ? 3 : 2, 3, 1))
-    return rc;
-  if (int rc = expectFloatTensor(0, "input", 1, 4))
-    return rc;
-  if (int rc = expectScalar(1, floatScalarType(), "beta"))
-    return rc;
-  params.beta = m.f32(op.inputs[1]);
+int Validator::softmax() {
+  params.beta = real("beta");
   if (!(params.beta > 0.0f))
     return bad("beta must be positive");
-  params.axis = int32_t(in(0).dims.size()) - 1;
-  if (op.inputs.size() == 3)
-    if (int rc = expectAxis(2))
+  // Without the axis operand: the last axis.
+  params.axis = int32_t(in("input").dims.size()) - 1;
+  if (has("axis"))
+    if (int rc = axis("axis"))
       return rc;
-  return expectOutput(in(0).dims);
-}
-
-int Validator::elu() {
-  if (int rc = expectCounts(2, 2, 1))
-    return rc;
-  if (int rc = expectFloatTensor(0, "input", 1, 4))
-    return rc;
-  if (int rc = expectScalar(1, floatScalarType(), "alpha"))
-    return rc;
-  params.alpha = m.f32(op.inputs[1]);
-  return expectOutput(in(0).dims);
+  return expectOutput(in("input").dims);
 }
 
 int Validator::instanceNorm() {
-  if (int rc = expectCounts(5, 5, 1))
-    return rc;
-  if (int rc = expectFloatTensor(0, "input", 4, 4))
-    return rc;
-  const char *names[] = {"gamma", "beta", "epsilon"};
-  float values[3];
-  for (size_t i = 1; i <= 3; ++i) {
-    if (int rc = expectScalar(i, floatScalarType(), names[i - 1]))
-      return rc;
-    values[i - 1] = m.f32(op.inputs[i]);
-  }
-  if (!(values[2] > 0.0f))
+  float gamma = real("gamma"), beta = real("beta"), epsilon = real("epsilon");
+  if (!(epsilon > 0.0f))
     return bad("epsilon must be positive");
-  if (int rc = expectScalar(4, ANEURALNETWORKS_BOOL, "layout"))
-    return rc;
-  params.norm = {values[0], values[1], values[2], m.b8(op.inputs[4])};
-  return expectOutput(in(0).dims);
+  params.norm = {gamma, beta, epsilon, flag("layout")};
+  return expectOutput(in("input").dims);
 }
 
 int Validator::localResponse() {
-  // input, radius, bias, alpha, beta, then the axis from level 3.
-  if (int rc = expectCounts(5, 6, 1))
-    return rc;
-  if (int rc = expectFloatTensor(0, "input", 1, 4))
-    return rc;
-  if (int rc = expectScalar(1, ANEURALNETWORKS_INT32, "radius"))
-    return rc;
   LocalResponse &p = params.lrn;
-  p.radius = m.i32(op.inputs[1]);
+  p.radius = i32("radius");
   if (p.radius < 0)
     return bad("radius must be non-negative");
-  const char *names[] = {"bias", "alpha", "beta"};
-  float *values[] = {&p.bias, &p.alpha, &p.beta};
-  for (size_t i = 0; i < 3; ++i) {
-    if (int rc = expectScalar(2 + i, floatScalarType(), names[i]))
-      return rc;
-    *values[i] = m.f32(op.inputs[2 + i]);
-  }
-  // Without the axis operand: the last axis (any rank from level 3).
-  params.axis = int32_t(in(0).dims.size()) - 1;
-  if (op.inputs.size() == 6)
-    if (int rc = expectAxis(5))
+  p.bias = real("bias");
+  p.alpha = real("alpha");
+  p.beta = real("beta");
+  // Without the axis operand: the last axis.
+  params.axis = int32_t(in("input").dims.size()) - 1;
+  if (has("axis"))
+    if (int rc = axis("axis"))
       return rc;
   p.axis = params.axis;
-  return expectOutput(in(0).dims);
-}
-
-int Validator::l2Normalization() {
-  // input, then the axis from level 3.
-  if (int rc = expectCounts(1, 2, 1))
-    return rc;
-  if (int rc = expectFloatTensor(0, "input", 1, 4))
-    return rc;
-  // Without the axis operand: the last axis (any rank from level 3).
-  params.axis = int32_t(in(0).dims.size()) - 1;
-  if (op.inputs.size() == 2)
-    if (int rc = expectAxis(1))
-      return rc;
-  return expectOutput(in(0).dims);
+  return expectOutput(in("input").dims);
 }
 
 int Validator::reshape() {
-  if (int rc = expectCounts(2, 2, 1))
-    return rc;
-  if (int rc = expectFloatTensor(0, "input", 0, 4))
-    return rc;
-  const Operand &shape = in(1);
-  if (shape.type != ANEURALNETWORKS_TENSOR_INT32 || shape.dims.size() != 1 ||
-      shape.kind != Kind::Constant)
-    return bad("shape must be a constant 1-D TENSOR_INT32");
+  const Operand &shape = in("shape");
   Shape target;
-  uint64_t total = numElements(in(0).dims), known = 1;
+  uint64_t total = numElements(in("input").dims), known = 1;
   int inferred = -1;
   for (uint32_t i = 0; i < shape.dims[0]; ++i) {
     int32_t d;
@@ -813,46 +491,34 @@ int Validator::reshape() {
 }
 
 int Validator::concatenation() {
-  size_t n = op.inputs.size();
-  if (n < 2)
-    return bad("expects at least one input and the axis");
-  if (op.outputs.size() != 1)
-    return bad("expects 1 output");
-  if (int rc = expectFloatTensor(0, "input", 1, 4))
+  if (int rc = axis("axis"))
     return rc;
-  if (int rc = expectAxis(n - 1))
-    return rc;
-  int32_t rank = int32_t(in(0).dims.size()), axis = params.axis;
-  Shape shape = in(0).dims;
-  for (size_t i = 1; i + 1 < n; ++i) {
-    if (int rc = expectFloatTensor(i, "input", 1, 4))
-      return rc;
-    const Shape &s = in(i).dims;
+  size_t first = size_t(layout.input("input")), n = layout.inputCount("input");
+  int32_t rank = int32_t(in("input").dims.size()), a = params.axis;
+  Shape shape = in("input").dims;
+  for (size_t i = first + 1; i < first + n; ++i) {
+    const Shape &s = m.operands[op.inputs[i]].dims;
     if (int32_t(s.size()) != rank)
       return bad("inputs differ in rank");
     for (int32_t d = 0; d < rank; ++d)
-      if (d != axis && s[d] != shape[d])
+      if (d != a && s[d] != shape[d])
         return bad("inputs differ outside the concatenation axis");
-    if (uint64_t(shape[axis]) + s[axis] > std::numeric_limits<uint32_t>::max())
+    if (uint64_t(shape[a]) + s[a] > std::numeric_limits<uint32_t>::max())
       return bad("concatenated dimension overflows");
-    shape[axis] += s[axis];
+    shape[a] += s[a];
   }
   return expectOutput(shape);
 }
 
 int Validator::transpose() {
-  if (int rc = expectCounts(1, 2, 1))
-    return rc;
-  if (int rc = expectFloatTensor(0, "input", 1, 4))
-    return rc;
-  const Shape &is = in(0).dims;
+  const Shape &is = in("input").dims;
   uint32_t rank = uint32_t(is.size());
   std::vector<int32_t> &perm = params.indices;
-  if (op.inputs.size() == 1) {
+  if (!has("perm")) {
     // Without perm, the dimensions are reversed.
     for (uint32_t d = rank; d-- > 0;)
       perm.push_back(int32_t(d));
-  } else if (int rc = int32Tensor(1, "perm", {rank}, perm)) {
+  } else if (int rc = int32s("perm", rank, perm)) {
     return rc;
   }
   std::vector<bool> seen(rank, false);
@@ -866,26 +532,20 @@ int Validator::transpose() {
   return expectOutput(shape);
 }
 
-int Validator::padOp(bool withValue, bool mirror) {
+int Validator::padOp() {
   // PAD: input, paddings; PAD_V2: and the value; MIRROR_PAD: and the mode.
-  size_t count = withValue || mirror ? 3 : 2;
-  if (int rc = expectCounts(count, count, 1))
-    return rc;
-  if (int rc = expectFloatTensor(0, "input", 1, 4))
-    return rc;
-  const Shape &is = in(0).dims;
+  const Shape &is = in("input").dims;
+  if (in("paddings").dims != Shape{uint32_t(is.size()), 2})
+    return bad("paddings has shape " + shapeStr(in("paddings").dims) +
+               ", expected " + shapeStr({uint32_t(is.size()), 2}));
   std::vector<int32_t> pads;
-  if (int rc = int32Tensor(1, "paddings", {uint32_t(is.size()), 2}, pads))
+  if (int rc = int32s("paddings", is.size() * 2, pads))
     return rc;
-  if (withValue) {
-    if (int rc = expectScalar(2, floatScalarType(), "pad value"))
-      return rc;
-    params.padValue = m.f32(op.inputs[2]);
-  }
+  bool mirror = has("mode");
+  if (has("pad_value"))
+    params.padValue = real("pad_value");
   if (mirror) {
-    if (int rc = expectScalar(2, ANEURALNETWORKS_INT32, "mirror pad mode"))
-      return rc;
-    int32_t mode = m.i32(op.inputs[2]);
+    int32_t mode = i32("mode");
     if (mode != 0 && mode != 1)
       return bad("mirror pad mode must be 0 (REFLECT) or 1 (SYMMETRIC), got " +
                  std::to_string(mode));
@@ -913,19 +573,10 @@ int Validator::padOp(bool withValue, bool mirror) {
 }
 
 int Validator::depthSpace(bool toSpace) {
-  if (int rc = expectCounts(2, 3, 1))
+  if (int rc = positive("block_size", params.blockSize))
     return rc;
-  if (int rc = expectFloatTensor(0, "input", 4, 4))
-    return rc;
-  size_t next = 1;
-  if (int rc = positiveScalars(next, {&params.blockSize}, "block size"))
-    return rc;
-  if (op.inputs.size() == 3) {
-    if (int rc = expectScalar(2, ANEURALNETWORKS_BOOL, "layout"))
-      return rc;
-    params.nchw = m.b8(op.inputs[2]);
-  }
-  Shape shape = in(0).dims;
+  params.nchw = has("layout") && flag("layout");
+  Shape shape = in("input").dims;
   uint64_t b = uint64_t(params.blockSize);
   size_t h = params.nchw ? 2 : 1, w = h + 1, c = params.nchw ? 1 : 3;
   if (toSpace) {
@@ -951,53 +602,38 @@ int Validator::depthSpace(bool toSpace) {
 }
 
 int Validator::channelShuffle() {
-  if (int rc = expectCounts(3, 3, 1))
+  if (int rc = positive("num_groups", params.groups))
     return rc;
-  if (int rc = expectFloatTensor(0, "input", 1, 4))
+  if (int rc = axis("axis"))
     return rc;
-  size_t next = 1;
-  if (int rc = positiveScalars(next, {&params.groups}, "num_groups"))
-    return rc;
-  if (int rc = expectAxis(2))
-    return rc;
-  if (in(0).dims[params.axis] % uint32_t(params.groups))
+  if (in("input").dims[params.axis] % uint32_t(params.groups))
     return bad("num_groups " + std::to_string(params.groups) +
                " does not divide dimension " + std::to_string(params.axis));
-  return expectOutput(in(0).dims);
+  return expectOutput(in("input").dims);
 }
 
 int Validator::reverse() {
-  if (int rc = expectCounts(2, 2, 1))
+  std::vector<int32_t> a;
+  if (int rc = int32s("axis", 1, a))
     return rc;
-  if (int rc = expectFloatTensor(0, "input", 1, 4))
-    return rc;
-  std::vector<int32_t> axis;
-  if (int rc = int32Tensor(1, "axis", {1}, axis))
-    return rc;
-  int32_t rank = int32_t(in(0).dims.size());
-  if (axis[0] < 0 || axis[0] >= rank)
-    return bad("axis " + std::to_string(axis[0]) + " out of range");
-  params.axis = axis[0];
-  return expectOutput(in(0).dims);
+  int32_t rank = int32_t(in("input").dims.size());
+  if (a[0] < 0 || a[0] >= rank)
+    return bad("axis " + std::to_string(a[0]) + " out of range");
+  params.axis = a[0];
+  return expectOutput(in("input").dims);
 }
 
 int Validator::gather() {
-  if (int rc = expectCounts(3, 3, 1))
+  if (int rc = axis("axis"))
     return rc;
-  if (int rc = expectFloatTensor(0, "input", 1, 4))
-    return rc;
-  if (int rc = expectAxis(1))
-    return rc;
-  const Shape &is = in(0).dims;
+  const Shape &is = in("input").dims;
   // Constant indices are checked here; computed ones by the kernel, which
   // fails the execution on an index outside the dimension.
-  const Operand &idx = in(2);
-  if (idx.type != ANEURALNETWORKS_TENSOR_INT32 || idx.dims.empty())
-    return bad("indices must be a TENSOR_INT32 of rank 1 or more");
+  const Operand &idx = in("indices");
   uint32_t len = is[params.axis];
   if (idx.kind == Kind::Constant) {
     std::vector<int32_t> constant;
-    if (int rc = int32Tensor(2, "indices", idx.dims, constant))
+    if (int rc = int32s("indices", numElements(idx.dims), constant))
       return rc;
     for (int32_t i : constant)
       if (i < 0 || uint32_t(i) >= len)
@@ -1015,16 +651,12 @@ int Validator::gather() {
 }
 
 int Validator::slice() {
-  if (int rc = expectCounts(3, 3, 1))
-    return rc;
-  if (int rc = expectFloatTensor(0, "input", 1, 4))
-    return rc;
-  const Shape &is = in(0).dims;
+  const Shape &is = in("input").dims;
   uint32_t rank = uint32_t(is.size());
   std::vector<int32_t> sizes;
-  if (int rc = int32Tensor(1, "begin", {rank}, params.indices))
+  if (int rc = int32s("begin", rank, params.indices))
     return rc;
-  if (int rc = int32Tensor(2, "size", {rank}, sizes))
+  if (int rc = int32s("size", rank, sizes))
     return rc;
   Shape shape;
   for (uint32_t d = 0; d < rank; ++d) {
@@ -1044,27 +676,17 @@ int Validator::slice() {
 }
 
 int Validator::stridedSlice() {
-  // input, begins, ends, strides, begin_mask, end_mask, shrink_axis_mask.
-  if (int rc = expectCounts(7, 7, 1))
-    return rc;
-  if (int rc = expectFloatTensor(0, "input", 1, 4))
-    return rc;
-  const Shape &is = in(0).dims;
+  const Shape &is = in("input").dims;
   uint32_t rank = uint32_t(is.size());
   std::vector<int32_t> begins, ends, strides;
-  if (int rc = int32Tensor(1, "begins", {rank}, begins))
+  if (int rc = int32s("begin", rank, begins))
     return rc;
-  if (int rc = int32Tensor(2, "ends", {rank}, ends))
+  if (int rc = int32s("end", rank, ends))
     return rc;
-  if (int rc = int32Tensor(3, "strides", {rank}, strides))
+  if (int rc = int32s("strides", rank, strides))
     return rc;
-  int32_t masks[3];
-  const char *maskNames[] = {"begin_mask", "end_mask", "shrink_axis_mask"};
-  for (size_t i = 0; i < 3; ++i) {
-    if (int rc = expectScalar(4 + i, ANEURALNETWORKS_INT32, maskNames[i]))
-      return rc;
-    masks[i] = m.i32(op.inputs[4 + i]);
-  }
+  int32_t masks[3] = {i32("begin_mask"), i32("end_mask"),
+                      i32("shrink_axis_mask")};
   Shape shape;
   for (uint32_t d = 0; d < rank; ++d) {
     int64_t dim = is[d], st = strides[d];
@@ -1104,20 +726,16 @@ int Validator::stridedSlice() {
 }
 
 int Validator::split() {
-  // input, axis, num_splits; num_splits outputs of equal size.
-  if (op.inputs.size() != 3)
-    return bad("expects 3 inputs, got " + std::to_string(op.inputs.size()));
-  if (int rc = expectFloatTensor(0, "input", 1, 4))
-    return rc;
-  if (int rc = expectAxis(1))
+  // num_splits outputs of equal size.
+  if (int rc = axis("axis"))
     return rc;
   int32_t parts = 0;
-  size_t next = 2;
-  if (int rc = positiveScalars(next, {&parts}, "num_splits"))
+  if (int rc = positive("num_splits", parts))
     return rc;
-  if (int rc = expectCounts(3, 3, size_t(parts)))
-    return rc;
-  Shape shape = in(0).dims;
+  if (op.outputs.size() != size_t(parts))
+    return bad("expects " + std::to_string(parts) + " outputs, got " +
+               std::to_string(op.outputs.size()));
+  Shape shape = in("input").dims;
   if (shape[params.axis] % uint32_t(parts))
     return bad("num_splits " + std::to_string(parts) +
                " does not divide dimension " + std::to_string(params.axis) +
@@ -1130,13 +748,9 @@ int Validator::split() {
 }
 
 int Validator::tile() {
-  if (int rc = expectCounts(2, 2, 1))
-    return rc;
-  if (int rc = expectFloatTensor(0, "input", 1, 4))
-    return rc;
-  const Shape &is = in(0).dims;
+  const Shape &is = in("input").dims;
   std::vector<int32_t> multiples;
-  if (int rc = int32Tensor(1, "multiples", {uint32_t(is.size())}, multiples))
+  if (int rc = int32s("multiples", is.size(), multiples))
     return rc;
   Shape shape;
   uint64_t total = 1;
@@ -1153,31 +767,16 @@ int Validator::tile() {
   return expectOutput(shape);
 }
 
-int Validator::reduce(bool mean, bool boolean) {
-  if (int rc = expectCounts(3, 3, 1))
-    return rc;
-  if (int rc = boolean ? expectBoolTensor(0, "input", 1, 4)
-                       : expectFloatTensor(0, "input", 1, 4))
-    return rc;
-  const Shape &is = in(0).dims;
+int Validator::reduce() {
+  const Shape &is = in("input").dims;
   int32_t rank = int32_t(is.size());
-  const Operand &axesOperand = in(1);
-  if (axesOperand.dims.size() != 1)
-    return bad("axes must be a 1-D tensor");
   std::vector<int32_t> axes;
-  if (int rc = int32Tensor(1, "axes", axesOperand.dims, axes))
+  if (int rc = int32s("axes", numElements(in("axes").dims), axes))
     return rc;
   // MEAN's keep_dims is an INT32 (positive keeps); REDUCE_*'s a BOOL.
-  bool keep;
-  if (mean) {
-    if (int rc = expectScalar(2, ANEURALNETWORKS_INT32, "keep_dims"))
-      return rc;
-    keep = m.i32(op.inputs[2]) > 0;
-  } else {
-    if (int rc = expectScalar(2, ANEURALNETWORKS_BOOL, "keep_dims"))
-      return rc;
-    keep = m.b8(op.inputs[2]);
-  }
+  bool keep = in("keep_dims").type == ANEURALNETWORKS_INT32
+                  ? i32("keep_dims") > 0
+                  : flag("keep_dims");
   if (axes.empty())
     return bad("axes is empty");
   params.reduced.assign(is.size(), false);
@@ -1196,27 +795,15 @@ int Validator::reduce(bool mean, bool boolean) {
   }
   if (shape.empty())
     shape.push_back(1);
-  return expectOutput(shape);
+  return expectOutputOf(shape, in("input").type);
 }
 
 int Validator::batchMatmul() {
-  if (int rc = expectCounts(2, 4, 1))
-    return rc;
-  if (op.inputs.size() == 3)
-    return bad("adj_x and adj_y come together");
-  if (int rc = expectFloatTensor(0, "input 0", 2, 4))
-    return rc;
-  if (int rc = expectFloatTensor(1, "input 1", 2, 4))
-    return rc;
-  if (op.inputs.size() == 4) {
-    if (int rc = expectScalar(2, ANEURALNETWORKS_BOOL, "adj_x"))
-      return rc;
-    if (int rc = expectScalar(3, ANEURALNETWORKS_BOOL, "adj_y"))
-      return rc;
-    params.adjA = m.b8(op.inputs[2]);
-    params.adjB = m.b8(op.inputs[3]);
+  if (has("adj_x")) {
+    params.adjA = flag("adj_x");
+    params.adjB = flag("adj_y");
   }
-  const Shape &as = in(0).dims, &bs = in(1).dims;
+  const Shape &as = in("input0").dims, &bs = in("input1").dims;
   if (as.size() != bs.size())
     return bad("inputs differ in rank");
   size_t r = as.size();
@@ -1235,26 +822,6 @@ int Validator::batchMatmul() {
   return expectOutput(shape);
 }
 
-int Validator::matchLayout() {
-  auto describe = [&](uint32_t idx) {
-    const Operand &o = m.operands[idx];
-    spec::OperandDesc d;
-    d.type = o.type;
-    d.rank = uint32_t(o.dims.size());
-    d.constant = o.kind == Kind::Constant;
-    return d;
-  };
-  std::vector<spec::OperandDesc> ins, outs;
-  for (uint32_t idx : op.inputs)
-    ins.push_back(describe(idx));
-  for (uint32_t idx : op.outputs)
-    outs.push_back(describe(idx));
-  std::string error;
-  if (!spec::match(op.opcode, ins, outs, layout, error))
-    return bad(error);
-  return 0;
-}
-
 int Validator::run() {
   for (uint32_t idx : op.outputs)
     if (m.operands[idx].kind == Kind::Constant ||
@@ -1267,26 +834,38 @@ int Validator::run() {
                     " is not implemented by the host NNAPI implementation");
   if (int rc = matchLayout())
     return rc;
-  if (unaryKindOf(op.opcode)) {
-    if (int rc = expectCounts(1, 1, 1))
-      return rc;
-    if (int rc = expectFloatTensor(0, "input", 1, 4))
-      return rc;
-    return expectOutput(in(0).dims);
+  if (unaryKindOf(op.opcode))
+    return expectOutput(in("input").dims);
+  if (binaryKindOf(op.opcode)) {
+    if (has("fuse"))
+      if (int rc = fuse())
+        return rc;
+    if (op.opcode == ANEURALNETWORKS_PRELU)
+      return broadcastOutput("input", "alpha", layout.dataType);
+    return broadcastOutput("input0", "input1", layout.dataType);
   }
-  if (binaryKindOf(op.opcode))
-    return binaryOp(hasFusedActivationOperand(op.opcode));
   if (compareKindOf(op.opcode))
-    return boolBinary(true);
+    return broadcastOutput("input0", "input1", ANEURALNETWORKS_TENSOR_BOOL8);
   switch (op.opcode) {
   case ANEURALNETWORKS_LOGICAL_AND: case ANEURALNETWORKS_LOGICAL_OR:
-    return boolBinary(false);
+    return broadcastOutput("input0", "input1", ANEURALNETWORKS_TENSOR_BOOL8);
   case ANEURALNETWORKS_LOGICAL_NOT:
-    return logicalNot();
-  case ANEURALNETWORKS_ARGMAX: case ANEURALNETWORKS_ARGMIN:
-    return argExtreme();
+    return expectOutputOf(in("input").dims, ANEURALNETWORKS_TENSOR_BOOL8);
+  case ANEURALNETWORKS_ARGMAX: case ANEURALNETWORKS_ARGMIN: {
+    if (int rc = axis("axis"))
+      return rc;
+    Shape shape = in("input").dims;
+    shape.erase(shape.begin() + params.axis);
+    return expectOutputOf(shape, ANEURALNETWORKS_TENSOR_INT32);
+  }
   case ANEURALNETWORKS_SELECT:
-    return select();
+    if (in("true_values").dims != in("condition").dims ||
+        in("false_values").dims != in("condition").dims)
+      return bad("the condition and the choices must have one shape (SELECT "
+                 "does not broadcast)");
+    return expectOutput(in("condition").dims);
+  case ANEURALNETWORKS_CAST:
+    return expectOutputOf(in("input").dims, out(0).type);
   case ANEURALNETWORKS_CONV_2D:
     return convLike(false);
   case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
@@ -1304,28 +883,28 @@ int Validator::run() {
     return pool();
   case ANEURALNETWORKS_RESHAPE:
     return reshape();
-  case ANEURALNETWORKS_SOFTMAX:
-    return softmax(false);
-  case ANEURALNETWORKS_LOG_SOFTMAX:
-    return softmax(true);
+  case ANEURALNETWORKS_SOFTMAX: case ANEURALNETWORKS_LOG_SOFTMAX:
+    return softmax();
   case ANEURALNETWORKS_ELU:
-    return elu();
+    params.alpha = real("alpha");
+    return expectOutput(in("input").dims);
   case ANEURALNETWORKS_INSTANCE_NORMALIZATION:
     return instanceNorm();
   case ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION:
     return localResponse();
   case ANEURALNETWORKS_L2_NORMALIZATION:
-    return l2Normalization();
+    params.axis = int32_t(in("input").dims.size()) - 1;
+    if (has("axis"))
+      if (int rc = axis("axis"))
+        return rc;
+    return expectOutput(in("input").dims);
   case ANEURALNETWORKS_CONCATENATION:
     return concatenation();
   case ANEURALNETWORKS_TRANSPOSE:
     return transpose();
-  case ANEURALNETWORKS_PAD:
-    return padOp(false, false);
-  case ANEURALNETWORKS_PAD_V2:
-    return padOp(true, false);
+  case ANEURALNETWORKS_PAD: case ANEURALNETWORKS_PAD_V2:
   case ANEURALNETWORKS_MIRROR_PAD:
-    return padOp(false, true);
+    return padOp();
   case ANEURALNETWORKS_REVERSE:
     return reverse();
   case ANEURALNETWORKS_CHANNEL_SHUFFLE:
@@ -1336,8 +915,6 @@ int Validator::run() {
     return depthSpace(false);
   case ANEURALNETWORKS_GATHER:
     return gather();
-  case ANEURALNETWORKS_CAST:
-    return cast();
   case ANEURALNETWORKS_SLICE:
     return slice();
   case ANEURALNETWORKS_SPLIT:
@@ -1346,13 +923,11 @@ int Validator::run() {
     return stridedSlice();
   case ANEURALNETWORKS_TILE:
     return tile();
-  case ANEURALNETWORKS_MEAN:
-    return reduce(true, false);
-  case ANEURALNETWORKS_REDUCE_SUM: case ANEURALNETWORKS_REDUCE_MAX:
-  case ANEURALNETWORKS_REDUCE_MIN: case ANEURALNETWORKS_REDUCE_PROD:
-    return reduce(false, false);
-  case ANEURALNETWORKS_REDUCE_ANY: case ANEURALNETWORKS_REDUCE_ALL:
-    return reduce(false, true);
+  case ANEURALNETWORKS_MEAN: case ANEURALNETWORKS_REDUCE_SUM:
+  case ANEURALNETWORKS_REDUCE_MAX: case ANEURALNETWORKS_REDUCE_MIN:
+  case ANEURALNETWORKS_REDUCE_PROD: case ANEURALNETWORKS_REDUCE_ANY:
+  case ANEURALNETWORKS_REDUCE_ALL:
+    return reduce();
   case ANEURALNETWORKS_BATCH_MATMUL:
     return batchMatmul();
   default:
