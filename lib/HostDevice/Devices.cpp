@@ -146,7 +146,7 @@ std::string deviceRejection(const ANeuralNetworksDevice &device,
   const DeviceProfile *p = device.profile.get();
   if (!p)
     return "";
-  int32_t type = op.inputs.empty() ? -1 : m.operands[op.inputs[0]].type;
+  int32_t type = use.dataType;
   DataType dataType = DataType::Float32;
   if (type == ANEURALNETWORKS_TENSOR_FLOAT16)
     dataType = DataType::Float16;

@@ -38,9 +38,11 @@ Storage storageOf(int32_t type) {
 /// so that the compilation does not depend on the model object.
 class ReferenceStep : public Step {
 public:
-  ReferenceStep(const HostModel &m, const Operation &op, const OpParams &p)
-      : opcode(op.opcode), params(p), inputs(op.inputs), outputs(op.outputs),
-        output(op.outputs[0]), outShape(m.operands[output].dims),
+  ReferenceStep(const HostModel &m, const Operation &op, const OpParams &p,
+                const spec::Match &layout)
+      : opcode(op.opcode), params(p), layout(layout), inputs(op.inputs),
+        outputs(op.outputs), output(op.outputs[0]),
+        outShape(m.operands[output].dims),
         from(storageOf(m.operands[inputs[0]].type)),
         to(storageOf(m.operands[output].type)) {
     for (uint32_t idx : inputs)
@@ -51,6 +53,7 @@ public:
 
   int run(const Bindings &b) override {
     float *out = b[output];
+    // Operand 0 is every layout's main tensor (input, input0, condition).
     const float *in0 = b[inputs[0]];
     size_t count = numElements(outShape);
     const Window &w = params.window;
@@ -60,18 +63,20 @@ public:
     }
     if (std::optional<BinaryKind> kind = binaryKindOf(opcode)) {
       // MAXIMUM, MINIMUM and POW have no fused activation: fuseCode is NONE.
-      binary(*kind, in0, shapes[0], b[inputs[1]], shapes[1], out, outShape,
-             params.fuseCode);
+      const char *second =
+          opcode == ANEURALNETWORKS_PRELU ? "alpha" : "input1";
+      binary(*kind, in0, shapes[0], arg(b, second), shape(second), out,
+             outShape, params.fuseCode);
       return ANEURALNETWORKS_NO_ERROR;
     }
     // TENSOR_BOOL8 operands hold a byte per element in the same buffers.
-    auto bytes = [&](size_t k) {
-      return reinterpret_cast<const uint8_t *>(b[inputs[k]]);
+    auto bytes = [&](const char *role) {
+      return reinterpret_cast<const uint8_t *>(arg(b, role));
     };
     uint8_t *outBytes = reinterpret_cast<uint8_t *>(out);
     if (std::optional<CompareKind> kind = compareKindOf(opcode)) {
-      compare(*kind, in0, shapes[0], b[inputs[1]], shapes[1], outBytes,
-              outShape);
+      compare(*kind, in0, shapes[0], arg(b, "input1"), shape("input1"),
+              outBytes, outShape);
       return ANEURALNETWORKS_NO_ERROR;
     }
     if (std::optional<ReduceKind> kind = reduceKindOf(opcode)) {
@@ -81,16 +86,18 @@ public:
     switch (opcode) {
     case ANEURALNETWORKS_CONV_2D:
     case ANEURALNETWORKS_GROUPED_CONV_2D:
-      conv2d(in0, shapes[0], b[inputs[1]], shapes[1], b[inputs[2]], out,
-             outShape, w, params.groups);
+      conv2d(in0, shapes[0], arg(b, "filter"), shape("filter"),
+             arg(b, "bias"), out, outShape, w, params.groups);
       break;
     case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
-      depthwiseConv2d(in0, shapes[0], b[inputs[1]], shapes[1], b[inputs[2]],
-                      out, outShape, w, params.depthMultiplier);
+      depthwiseConv2d(in0, shapes[0], arg(b, "filter"), shape("filter"),
+                      arg(b, "bias"), out, outShape, w,
+                      params.depthMultiplier);
       break;
     case ANEURALNETWORKS_LOGICAL_AND: case ANEURALNETWORKS_LOGICAL_OR:
-      logical(opcode == ANEURALNETWORKS_LOGICAL_OR, bytes(0), shapes[0],
-              bytes(1), shapes[1], outBytes, outShape);
+      logical(opcode == ANEURALNETWORKS_LOGICAL_OR, bytes("input0"),
+              shape("input0"), bytes("input1"), shape("input1"), outBytes,
+              outShape);
       break;
     case ANEURALNETWORKS_ARGMAX: case ANEURALNETWORKS_ARGMIN:
       // TENSOR_INT32 results take a float's slot.
@@ -98,21 +105,22 @@ public:
                  reinterpret_cast<int32_t *>(out));
       break;
     case ANEURALNETWORKS_REDUCE_ANY: case ANEURALNETWORKS_REDUCE_ALL:
-      reduceBool(opcode == ANEURALNETWORKS_REDUCE_ANY, bytes(0), shapes[0],
-                 params.reduced, outBytes);
+      reduceBool(opcode == ANEURALNETWORKS_REDUCE_ANY, bytes("input"),
+                 shape("input"), params.reduced, outBytes);
       break;
     case ANEURALNETWORKS_LOGICAL_NOT:
-      logicalNot(bytes(0), outBytes, count);
+      logicalNot(bytes("input"), outBytes, count);
       break;
     case ANEURALNETWORKS_CAST:
       cast(in0, from, out, to, count);
       break;
     case ANEURALNETWORKS_SELECT:
-      select(bytes(0), b[inputs[1]], b[inputs[2]], out, count);
+      select(bytes("condition"), arg(b, "true_values"),
+             arg(b, "false_values"), out, count);
       break;
     case ANEURALNETWORKS_TRANSPOSE_CONV_2D:
-      transposeConv2d(in0, shapes[0], b[inputs[1]], shapes[1], b[inputs[2]],
-                      out, outShape, w);
+      transposeConv2d(in0, shapes[0], arg(b, "filter"), shape("filter"),
+                      arg(b, "bias"), out, outShape, w);
       break;
     case ANEURALNETWORKS_RESIZE_BILINEAR:
       resizeBilinear(in0, shapes[0], out, outShape, params.resize);
@@ -121,8 +129,8 @@ public:
       resizeNearest(in0, shapes[0], out, outShape, params.resize);
       break;
     case ANEURALNETWORKS_FULLY_CONNECTED:
-      fullyConnected(in0, b[inputs[1]], shapes[1], b[inputs[2]], out,
-                     params.batch, params.fuseCode);
+      fullyConnected(in0, arg(b, "weights"), shape("weights"), arg(b, "bias"),
+                     out, params.batch, params.fuseCode);
       break;
     case ANEURALNETWORKS_MAX_POOL_2D:
       maxPool2d(in0, shapes[0], out, outShape, w, params.filterW,
@@ -154,10 +162,13 @@ public:
       elu(in0, out, count, params.alpha);
       break;
     case ANEURALNETWORKS_CONCATENATION: {
+      size_t first = size_t(layout.input("input"));
+      size_t n = layout.inputCount("input");
       std::vector<const float *> ins;
-      for (size_t k = 0; k + 1 < inputs.size(); ++k)
+      for (size_t k = first; k < first + n; ++k)
         ins.push_back(b[inputs[k]]);
-      concatenation(ins, {shapes.begin(), shapes.end() - 1}, params.axis, out);
+      concatenation(ins, {shapes.begin() + first, shapes.begin() + first + n},
+                    params.axis, out);
       break;
     }
     case ANEURALNETWORKS_TRANSPOSE:
@@ -181,8 +192,9 @@ public:
       break;
     case ANEURALNETWORKS_GATHER: {
       // TENSOR_INT32 indices take a float's slot.
-      const auto *indices = reinterpret_cast<const int32_t *>(b[inputs[2]]);
-      size_t n = numElements(shapes[2]);
+      const auto *indices =
+          reinterpret_cast<const int32_t *>(arg(b, "indices"));
+      size_t n = numElements(shape("indices"));
       size_t bad = gather(in0, shapes[0], params.axis, indices, n, out);
       if (bad != n)
         return fail(ANEURALNETWORKS_OP_FAILED,
@@ -211,8 +223,8 @@ public:
       tile(in0, shapes[0], out, outShape);
       break;
     case ANEURALNETWORKS_BATCH_MATMUL:
-      batchMatmul(in0, shapes[0], params.adjA, b[inputs[1]], shapes[1],
-                  params.adjB, out);
+      batchMatmul(in0, shapes[0], params.adjA, arg(b, "input1"),
+                  shape("input1"), params.adjB, out);
       break;
     default:
       return fail(ANEURALNETWORKS_OP_FAILED,
@@ -222,8 +234,17 @@ public:
   }
 
 private:
+  /// Input role `role`'s buffer and shape (the layout's named access).
+  float *arg(const Bindings &b, std::string_view role) const {
+    return b[inputs[size_t(layout.input(role))]];
+  }
+  const Shape &shape(std::string_view role) const {
+    return shapes[size_t(layout.input(role))];
+  }
+
   int32_t opcode;
   OpParams params;
+  spec::Match layout; ///< Where each role of the operation's layout is.
   std::vector<uint32_t> inputs, outputs;
   uint32_t output; ///< outputs[0], the only one but SPLIT's.
   std::vector<Shape> shapes;
@@ -236,7 +257,8 @@ private:
 std::unique_ptr<Step> createReferenceStep(const HostModel &model,
                                           size_t index) {
   return std::make_unique<ReferenceStep>(model, model.operations[index],
-                                         model.params[index]);
+                                         model.params[index],
+                                         model.layouts[index]);
 }
 
 Executor::~Executor() { std::free(arena); }

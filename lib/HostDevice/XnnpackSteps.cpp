@@ -253,6 +253,10 @@ int createXnnpackStep(const HostModel &m, size_t index,
   const Shape &inShape = m.operands[operation.inputs[0]].dims;
   const Shape &outShape = m.operands[operation.outputs[0]].dims;
   uint32_t input = operation.inputs[0], output = operation.outputs[0];
+  // An input by its role in the operation's layout.
+  auto operand = [&](std::string_view role) {
+    return operation.inputs[size_t(m.layouts[index].input(role))];
+  };
   float lo, hi;
   activationRange(p.fuseCode, lo, hi);
   // The value of a constant operand, or null for one computed at run time.
@@ -269,8 +273,8 @@ int createXnnpackStep(const HostModel &m, size_t index,
   case ANEURALNETWORKS_DEPTHWISE_CONV_2D: {
     bool depthwise = operation.opcode == ANEURALNETWORKS_DEPTHWISE_CONV_2D;
     auto s = std::make_unique<ConvStep>(operation.opcode, options);
-    const float *filter = constant(operation.inputs[1]);
-    const float *bias = constant(operation.inputs[2]);
+    const float *filter = constant(operand("filter"));
+    const float *bias = constant(operand("bias"));
     if (!filter || !bias)
       return ANEURALNETWORKS_NO_ERROR; // weights computed at run time
     size_t inC = inShape[3], outC = outShape[3];
@@ -293,9 +297,9 @@ int createXnnpackStep(const HostModel &m, size_t index,
   }
   case ANEURALNETWORKS_TRANSPOSE_CONV_2D: {
     auto s = std::make_unique<DeconvStep>(operation.opcode, options);
-    const Shape &fs = m.operands[operation.inputs[1]].dims;
-    const float *filter = constant(operation.inputs[1]);
-    const float *bias = constant(operation.inputs[2]);
+    const Shape &fs = m.operands[operand("filter")].dims;
+    const float *filter = constant(operand("filter"));
+    const float *bias = constant(operand("bias"));
     if (!filter || !bias)
       return ANEURALNETWORKS_NO_ERROR;
     size_t inC = inShape[3], outC = outShape[3];
@@ -313,9 +317,9 @@ int createXnnpackStep(const HostModel &m, size_t index,
   }
   case ANEURALNETWORKS_FULLY_CONNECTED: {
     auto s = std::make_unique<FullyConnectedStep>(operation.opcode, options);
-    const Shape &ws = m.operands[operation.inputs[1]].dims;
-    const float *weights = constant(operation.inputs[1]);
-    const float *bias = constant(operation.inputs[2]);
+    const Shape &ws = m.operands[operand("weights")].dims;
+    const float *weights = constant(operand("weights"));
+    const float *bias = constant(operand("bias"));
     if (!weights || !bias)
       return ANEURALNETWORKS_NO_ERROR;
     call = "xnn_create_fully_connected_nc_f32";
@@ -390,7 +394,7 @@ int createXnnpackStep(const HostModel &m, size_t index,
       s->setup = xnn_setup_divide_nd_f32;
       break;
     }
-    s->lhs = operation.inputs[0], s->rhs = operation.inputs[1];
+    s->lhs = operand("input0"), s->rhs = operand("input1");
     s->output = output;
     // A rank-0 operand broadcasts exactly like a [1] one.
     auto dims = [&](uint32_t idx, std::vector<size_t> &shape) {
@@ -456,7 +460,7 @@ int createXnnpackStep(const HostModel &m, size_t index,
       // XNNPACK's slopes are per innermost channel: the alpha must be a
       // constant that varies along that dimension only and leaves the
       // input's shape as it is.
-      uint32_t alphaIdx = operation.inputs[1];
+      uint32_t alphaIdx = operand("alpha");
       const Shape &as = m.operands[alphaIdx].dims;
       const float *alpha = constant(alphaIdx);
       size_t n = numElements(as);
