@@ -1,0 +1,68 @@
+// RUN: nnapi-opt %s -nnapi-lower-partition-calls -split-input-file -verify-diagnostics | FileCheck %s
+
+// A bufferized partition (one input, one out-parameter) with its blob (one
+// ADD, serialized by nnapi-serialize-partitions): the body moves to
+// @p_host, and @p passes the blob and the buffers to nnapi_rt_execute,
+// running @p_host when it returns non-zero. Callers still call @p.
+// CHECK: func.func private @nnapi_rt_execute(!llvm.ptr, i64, i64, !llvm.ptr, i64, !llvm.ptr) -> i32
+// CHECK: func.func private @p_host(%[[X:.*]]: memref<1x4xf32>, %[[O:.*]]: memref<1x4xf32>) {
+// CHECK-NEXT: memref.copy %[[X]], %[[O]]
+// CHECK: func.func private @p(%[[A0:.*]]: memref<1x4xf32>, %[[A1:.*]]: memref<1x4xf32>) {
+// CHECK-NOT: nnapi.partition
+// CHECK: %[[BLOB:.*]] = memref.get_global @p_blob : memref<260xi8>
+// CHECK-DAG: %[[SIZE:.*]] = arith.constant 260 : i64
+// CHECK: %[[RC:.*]] = call @nnapi_rt_execute(%{{.*}}, %[[SIZE]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: %[[FAILED:.*]] = arith.cmpi ne, %[[RC]], %{{.*}} : i32
+// CHECK-NEXT: scf.if %[[FAILED]] {
+// CHECK-NEXT: func.call @p_host(%[[A0]], %[[A1]])
+// CHECK: func.func @main
+// CHECK-NEXT: call @p(
+memref.global "private" constant @p_blob : memref<260xi8> = dense<"0x4E4E4150494D4C420100000001000000030000000100000001000000010000000800000000000000000100000000000004000000000000000401000000000000B4AD5628000000000300000002000000000000000000000000000000010000000000000000000000000000000000000001000000000000000200000000000000000000000300000000000000000000000400000000000000030000000200000002000000000000000000000002000000000000000000000000000000000000000000000003000000010000000400000000000000020000000100000004000000010000000400000000000000000000000100000002000000000000000000000000000000">
+func.func private @p(%x: memref<1x4xf32>, %out: memref<1x4xf32>) attributes {nnapi.blob = @p_blob, nnapi.partition} {
+  memref.copy %x, %out : memref<1x4xf32> to memref<1x4xf32>
+  return
+}
+func.func @main(%x: memref<1x4xf32>, %out: memref<1x4xf32>) {
+  call @p(%x, %out) : (memref<1x4xf32>, memref<1x4xf32>) -> ()
+  return
+}
+
+// -----
+
+// expected-error@+1 {{nnapi.blob does not name an initialized memref.global}}
+func.func private @p(%x: memref<1x4xf32>, %out: memref<1x4xf32>) attributes {nnapi.blob = @missing, nnapi.partition} {
+  return
+}
+
+// -----
+
+memref.global "private" constant @p_blob : memref<4xi8> = dense<[78, 78, 65, 80]>
+// expected-error@+1 {{invalid partition blob: }}
+func.func private @p(%x: memref<1x4xf32>, %out: memref<1x4xf32>) attributes {nnapi.blob = @p_blob, nnapi.partition} {
+  return
+}
+
+// -----
+
+memref.global "private" constant @p_blob : memref<260xi8> = dense<"0x4E4E4150494D4C420100000001000000030000000100000001000000010000000800000000000000000100000000000004000000000000000401000000000000B4AD5628000000000300000002000000000000000000000000000000010000000000000000000000000000000000000001000000000000000200000000000000000000000300000000000000000000000400000000000000030000000200000002000000000000000000000002000000000000000000000000000000000000000000000003000000010000000400000000000000020000000100000004000000010000000400000000000000000000000100000002000000000000000000000000000000">
+// expected-error@+1 {{partition must be bufferized with results as out-parameters: expected 1 inputs and 1 outputs}}
+func.func private @p(%x: memref<1x4xf32>) -> memref<1x4xf32> attributes {nnapi.blob = @p_blob, nnapi.partition} {
+  return %x : memref<1x4xf32>
+}
+
+// -----
+
+memref.global "private" constant @p_blob : memref<260xi8> = dense<"0x4E4E4150494D4C420100000001000000030000000100000001000000010000000800000000000000000100000000000004000000000000000401000000000000B4AD5628000000000300000002000000000000000000000000000000010000000000000000000000000000000000000001000000000000000200000000000000000000000300000000000000000000000400000000000000030000000200000002000000000000000000000002000000000000000000000000000000000000000000000003000000010000000400000000000000020000000100000004000000010000000400000000000000000000000100000002000000000000000000000000000000">
+// expected-error@+1 {{argument 1 of type 'memref<1x3xf32>' does not match the blob's 16-byte operand}}
+func.func private @p(%x: memref<1x4xf32>, %out: memref<1x3xf32>) attributes {nnapi.blob = @p_blob, nnapi.partition} {
+  return
+}
+
+// -----
+
+memref.global "private" constant @p_blob : memref<260xi8> = dense<"0x4E4E4150494D4C420100000001000000030000000100000001000000010000000800000000000000000100000000000004000000000000000401000000000000B4AD5628000000000300000002000000000000000000000000000000010000000000000000000000000000000000000001000000000000000200000000000000000000000300000000000000000000000400000000000000030000000200000002000000000000000000000002000000000000000000000000000000000000000000000003000000010000000400000000000000020000000100000004000000010000000400000000000000000000000100000002000000000000000000000000000000">
+// expected-error@+1 {{symbol p_host already exists}}
+func.func private @p(%x: memref<1x4xf32>, %out: memref<1x4xf32>) attributes {nnapi.blob = @p_blob, nnapi.partition} {
+  return
+}
+func.func private @p_host()
