@@ -1,6 +1,7 @@
 //===- Executor.cpp - Buffer plan and step execution of the host device ---===//
 
 #include "Executor.h"
+#include "OpKinds.h"
 
 #include <algorithm>
 #include <cstdlib>

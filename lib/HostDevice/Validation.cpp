@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HostModel.h"
+#include "OpKinds.h"
 
 #include <algorithm>
 #include <cassert>

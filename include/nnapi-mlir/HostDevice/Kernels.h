@@ -1,6 +1,7 @@
 //===- Kernels.h - Reference CPU kernels with NNAPI semantics -------------===//
 //
-// Straightforward float32 kernels used by the host NNAPI implementation. All
+// Straightforward float32 kernels used by the host NNAPI implementation; they
+// know no operation codes (the device maps them, OpKinds.h). All
 // image tensors are NHWC; filters follow NNAPI: CONV_2D [out, kh, kw, in],
 // DEPTHWISE_CONV_2D [1, kh, kw, out]. Padding is explicit (left, right, top,
 // bottom); implicit SAME/VALID padding is resolved by computeImplicitPadding.
@@ -37,7 +38,6 @@ enum class CompareKind { Equal, NotEqual, Greater, GreaterEqual, Less, LessEqual
 void compare(CompareKind kind, const float *a, const Shape &aShape,
              const float *b, const Shape &bShape, uint8_t *out,
              const Shape &outShape);
-std::optional<CompareKind> compareKindOf(int32_t opcode);
 /// LOGICAL_OR (`orNotAnd`) or LOGICAL_AND of bool tensors, broadcast.
 void logical(bool orNotAnd, const uint8_t *a, const Shape &aShape,
              const uint8_t *b, const Shape &bShape, uint8_t *out,
@@ -116,11 +116,6 @@ enum class UnaryKind {
 };
 void unary(UnaryKind kind, const float *input, float *output, size_t count);
 
-/// The kernel kind of an element-wise NNAPI operation (one input, one output
-/// of its shape; or two broadcast inputs), if `opcode` is one.
-std::optional<UnaryKind> unaryKindOf(int32_t opcode);
-std::optional<BinaryKind> binaryKindOf(int32_t opcode);
-
 /// softmax(beta * x) along `axis` (negative counts from the end), or its
 /// logarithm (LOG_SOFTMAX) with `logarithm`.
 void softmax(const float *input, const Shape &shape, float beta, int32_t axis,
@@ -179,7 +174,6 @@ enum class ReduceKind { Mean, Sum, Max, Min, Prod };
 /// Max and min propagate NaN.
 void reduce(ReduceKind kind, const float *input, const Shape &inputShape,
             const std::vector<bool> &reduced, float *output);
-std::optional<ReduceKind> reduceKindOf(int32_t opcode);
 /// ARGMAX (`max`) or ARGMIN along `axis`: the first extreme index, NaN
 /// never chosen (index 0 when there is no number).
 void argExtreme(bool max, const float *input, const Shape &shape,
