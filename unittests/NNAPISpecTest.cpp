@@ -90,8 +90,8 @@ TEST(NNAPISpec, ConvFormsAndOptionalGroups) {
 
   // The layout flag alone, then with dilations: level 3, and the reason is
   // the deepest group's.
-  ASSERT_TRUE(match(ANEURALNETWORKS_CONV_2D, conv({kBool}), {f32(4)}, m,
-                    error));
+  ASSERT_TRUE(
+      match(ANEURALNETWORKS_CONV_2D, conv({kBool}), {f32(4)}, m, error));
   EXPECT_EQ(m.level, 3u);
   EXPECT_EQ(m.why, "a layout operand");
   ASSERT_TRUE(match(ANEURALNETWORKS_CONV_2D, conv({kBool, kI32, kI32}),
@@ -111,8 +111,8 @@ TEST(NNAPISpec, ConvFormsAndOptionalGroups) {
   EXPECT_EQ(m.input("layout"), 7);
 
   // Dilations without the layout flag: no form has 12 operands.
-  EXPECT_FALSE(match(ANEURALNETWORKS_CONV_2D, conv({kI32, kI32}), {f32(4)}, m,
-                     error));
+  EXPECT_FALSE(
+      match(ANEURALNETWORKS_CONV_2D, conv({kI32, kI32}), {f32(4)}, m, error));
   EXPECT_EQ(error, "expects 10, 11 or 13 inputs (explicit padding), got 12");
 }
 
@@ -120,25 +120,27 @@ TEST(NNAPISpec, TypesRanksAndConstants) {
   Match m;
   std::string error;
   // float16 data: level 3 for ADD, which float16 reached then.
-  ASSERT_TRUE(match(ANEURALNETWORKS_ADD, {f16(2), f16(2), kI32}, {f16(2)}, m,
-                    error));
+  ASSERT_TRUE(
+      match(ANEURALNETWORKS_ADD, {f16(2), f16(2), kI32}, {f16(2)}, m, error));
   EXPECT_EQ(m.level, 3u);
   EXPECT_EQ(m.why, "float16 operands");
   // Rank 0 from level 3.
-  ASSERT_TRUE(match(ANEURALNETWORKS_ADD, {f32(0), f32(2), kI32}, {f32(2)}, m,
-                    error));
+  ASSERT_TRUE(
+      match(ANEURALNETWORKS_ADD, {f32(0), f32(2), kI32}, {f32(2)}, m, error));
   EXPECT_EQ(m.level, 3u);
   EXPECT_EQ(m.why, "input0 of rank 0");
   // Mixed data types, a wrong scalar, a rank out of range, a variable scalar.
-  EXPECT_FALSE(match(ANEURALNETWORKS_ADD, {f32(2), f16(2), kI32}, {f32(2)}, m,
-                     error));
-  EXPECT_EQ(error, "input 1 (input1) must be TENSOR_FLOAT32, got TENSOR_FLOAT16");
-  EXPECT_FALSE(match(ANEURALNETWORKS_ADD, {f32(2), f32(2), kBool}, {f32(2)}, m,
-                     error));
+  EXPECT_FALSE(
+      match(ANEURALNETWORKS_ADD, {f32(2), f16(2), kI32}, {f32(2)}, m, error));
+  EXPECT_EQ(error,
+            "input 1 (input1) must be TENSOR_FLOAT32, got TENSOR_FLOAT16");
+  EXPECT_FALSE(
+      match(ANEURALNETWORKS_ADD, {f32(2), f32(2), kBool}, {f32(2)}, m, error));
   EXPECT_EQ(error, "input 2 (fuse) must be INT32, got BOOL");
-  EXPECT_FALSE(match(ANEURALNETWORKS_ADD, {f32(5), f32(2), kI32}, {f32(2)}, m,
-                     error));
-  EXPECT_EQ(error, "input 0 (input0) has rank 5, expected one of 0, 1, 2, 3, 4");
+  EXPECT_FALSE(
+      match(ANEURALNETWORKS_ADD, {f32(5), f32(2), kI32}, {f32(2)}, m, error));
+  EXPECT_EQ(error,
+            "input 0 (input0) has rank 5, expected one of 0, 1, 2, 3, 4");
   OperandDesc variable = kI32;
   variable.constant = false;
   EXPECT_FALSE(match(ANEURALNETWORKS_ADD, {f32(2), f32(2), variable}, {f32(2)},
@@ -166,8 +168,8 @@ TEST(NNAPISpec, TypesRanksAndConstants) {
                     {f32(2), f32(2), f32(2), kI32}, {f32(2)}, m, error));
   EXPECT_EQ(m.inputCount("input"), 3u);
   EXPECT_EQ(m.input("axis"), 3);
-  EXPECT_FALSE(match(ANEURALNETWORKS_SPLIT, {f32(2), kI32, kI32}, {}, m,
-                     error));
+  EXPECT_FALSE(
+      match(ANEURALNETWORKS_SPLIT, {f32(2), kI32, kI32}, {}, m, error));
   EXPECT_EQ(error, "expects 1 or more outputs, got 0");
   EXPECT_FALSE(match(ANEURALNETWORKS_LSTM, {}, {}, m, error));
   EXPECT_EQ(error,
@@ -179,32 +181,37 @@ TEST(NNAPISpec, AssembleOrdersByRoleAndDropsDefaultGroups) {
     return Assigned{name, d, isDefault};
   };
   // Given out of order, with the optional operands at their defaults.
-  std::vector<Assigned> given = {
-      role("fuse", kI32),       role("stride_h", kI32),
-      role("dilation_w", kI32, true), role("dilation_h", kI32, true),
-      role("layout", kBool, true),    role("input", f32(4)),
-      role("filter", f32(4)),   role("bias", f32(1)),
-      role("pad_left", kI32),   role("pad_right", kI32),
-      role("pad_top", kI32),    role("pad_bottom", kI32),
-      role("stride_w", kI32)};
+  std::vector<Assigned> given = {role("fuse", kI32),
+                                 role("stride_h", kI32),
+                                 role("dilation_w", kI32, true),
+                                 role("dilation_h", kI32, true),
+                                 role("layout", kBool, true),
+                                 role("input", f32(4)),
+                                 role("filter", f32(4)),
+                                 role("bias", f32(1)),
+                                 role("pad_left", kI32),
+                                 role("pad_right", kI32),
+                                 role("pad_top", kI32),
+                                 role("pad_bottom", kI32),
+                                 role("stride_w", kI32)};
   std::vector<size_t> order;
   Match m;
   std::string error;
-  ASSERT_TRUE(assemble(ANEURALNETWORKS_CONV_2D, given, {f32(4)}, order, m,
-                       error))
+  ASSERT_TRUE(
+      assemble(ANEURALNETWORKS_CONV_2D, given, {f32(4)}, order, m, error))
       << error;
   std::vector<std::string> names;
   for (size_t i : order)
     names.push_back(given[i].role);
-  EXPECT_EQ(names, (std::vector<std::string>{
-                       "input", "filter", "bias", "pad_left", "pad_right",
-                       "pad_top", "pad_bottom", "stride_w", "stride_h",
-                       "fuse"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"input", "filter", "bias", "pad_left",
+                                      "pad_right", "pad_top", "pad_bottom",
+                                      "stride_w", "stride_h", "fuse"}));
   EXPECT_EQ(m.level, 1u);
   // A dilation other than 1 brings the layout flag before it.
   given[2].isDefault = given[3].isDefault = false;
-  ASSERT_TRUE(assemble(ANEURALNETWORKS_CONV_2D, given, {f32(4)}, order, m,
-                       error));
+  ASSERT_TRUE(
+      assemble(ANEURALNETWORKS_CONV_2D, given, {f32(4)}, order, m, error));
   ASSERT_EQ(order.size(), 13u);
   EXPECT_EQ(given[order[10]].role, "layout");
   EXPECT_EQ(given[order[12]].role, "dilation_h");
@@ -212,8 +219,8 @@ TEST(NNAPISpec, AssembleOrdersByRoleAndDropsDefaultGroups) {
   EXPECT_EQ(m.why, "dilations other than 1");
   // A role no form has.
   given.push_back(role("beta", scalar(ANEURALNETWORKS_FLOAT32)));
-  EXPECT_FALSE(assemble(ANEURALNETWORKS_CONV_2D, given, {f32(4)}, order, m,
-                        error));
+  EXPECT_FALSE(
+      assemble(ANEURALNETWORKS_CONV_2D, given, {f32(4)}, order, m, error));
   EXPECT_EQ(error.rfind("no form of CONV_2D has the operands fuse, ", 0), 0u)
       << error;
 }

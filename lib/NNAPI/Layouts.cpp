@@ -69,8 +69,7 @@ std::vector<Role> convTensors() {
   return {data("input", 4, 4), data("filter", 4, 4), data("bias", 1, 1)};
 }
 std::vector<Role> explicitPadding() {
-  return {i32("pad_left"), i32("pad_right"), i32("pad_top"),
-          i32("pad_bottom")};
+  return {i32("pad_left"), i32("pad_right"), i32("pad_top"), i32("pad_bottom")};
 }
 std::vector<Role> strides() { return {i32("stride_w"), i32("stride_h")}; }
 /// The optional NCHW flag (group 1) and dilations (group 2) of CONV_2D and
@@ -89,10 +88,12 @@ std::vector<Form> convForms(std::vector<Role> middle, std::vector<Role> tail,
   return {
       {"explicit padding",
        roles({convTensors(), explicitPadding(), strides(), middle, tail}),
-       {kOutput}, groups},
+       {kOutput},
+       groups},
       {"implicit padding",
        roles({convTensors(), {i32("padding_scheme")}, strides(), middle, tail}),
-       {kOutput}, groups},
+       {kOutput},
+       groups},
   };
 }
 
@@ -103,10 +104,12 @@ std::vector<Form> poolForms() {
   return {
       {"explicit padding",
        roles({{data("input", 4, 4)}, explicitPadding(), strides(), tail}),
-       {kOutput}, groups},
+       {kOutput},
+       groups},
       {"implicit padding",
        roles({{data("input", 4, 4), i32("padding_scheme")}, strides(), tail}),
-       {kOutput}, groups},
+       {kOutput},
+       groups},
   };
 }
 
@@ -132,15 +135,14 @@ std::vector<Layout> buildLayouts() {
         ANEURALNETWORKS_ABS, ANEURALNETWORKS_NEG, ANEURALNETWORKS_FLOOR,
         ANEURALNETWORKS_SIN, ANEURALNETWORKS_HARD_SWISH})
     add(code, {single({data("input")})});
-  for (int32_t code : {ANEURALNETWORKS_MAXIMUM, ANEURALNETWORKS_MINIMUM,
-                       ANEURALNETWORKS_POW})
+  for (int32_t code :
+       {ANEURALNETWORKS_MAXIMUM, ANEURALNETWORKS_MINIMUM, ANEURALNETWORKS_POW})
     add(code, {single({data("input0"), data("input1")})});
   add(ANEURALNETWORKS_PRELU, {single({data("input"), data("alpha")})});
   add(ANEURALNETWORKS_ELU, {single({data("input"), real("alpha")})});
-  for (int32_t code :
-       {ANEURALNETWORKS_EQUAL, ANEURALNETWORKS_NOT_EQUAL,
-        ANEURALNETWORKS_GREATER, ANEURALNETWORKS_GREATER_EQUAL,
-        ANEURALNETWORKS_LESS, ANEURALNETWORKS_LESS_EQUAL})
+  for (int32_t code : {ANEURALNETWORKS_EQUAL, ANEURALNETWORKS_NOT_EQUAL,
+                       ANEURALNETWORKS_GREATER, ANEURALNETWORKS_GREATER_EQUAL,
+                       ANEURALNETWORKS_LESS, ANEURALNETWORKS_LESS_EQUAL})
     add(code, {single({data("input0"), data("input1")},
                       {tensor("output", Accepts::Bool8, 1, 4)})});
   for (int32_t code : {ANEURALNETWORKS_LOGICAL_AND, ANEURALNETWORKS_LOGICAL_OR})
@@ -154,8 +156,8 @@ std::vector<Layout> buildLayouts() {
       {single({tensor("input", Accepts::Castable, 1, 4)},
               {tensor("output", Accepts::Castable, 1, 4)})});
   add(ANEURALNETWORKS_SELECT,
-      {single({tensor("condition", Accepts::Bool8, 1, 4),
-               data("true_values"), data("false_values")})});
+      {single({tensor("condition", Accepts::Bool8, 1, 4), data("true_values"),
+               data("false_values")})});
   add(ANEURALNETWORKS_CONV_2D,
       convForms({}, roles({{kFuse}, layoutAndDilations()}),
                 kLayoutAndDilationGroups));
@@ -167,13 +169,19 @@ std::vector<Layout> buildLayouts() {
       convForms({i32("num_groups")}, {kFuse, flag("layout")}, {}));
   add(ANEURALNETWORKS_TRANSPOSE_CONV_2D,
       {{"explicit padding",
-        roles({convTensors(), explicitPadding(), strides(),
+        roles({convTensors(),
+               explicitPadding(),
+               strides(),
                {kFuse, flag("layout")}}),
-        {kOutput}, {}},
+        {kOutput},
+        {}},
        {"implicit padding",
-        roles({convTensors(), {int32s("output_shape"), i32("padding_scheme")},
-               strides(), {kFuse, flag("layout")}}),
-        {kOutput}, {}}});
+        roles({convTensors(),
+               {int32s("output_shape"), i32("padding_scheme")},
+               strides(),
+               {kFuse, flag("layout")}}),
+        {kOutput},
+        {}}});
   add(ANEURALNETWORKS_FULLY_CONNECTED,
       {single({data("input", 2, 4), data("weights", 2, 2), data("bias", 1, 1),
                kFuse})});
@@ -228,9 +236,8 @@ std::vector<Layout> buildLayouts() {
   add(ANEURALNETWORKS_SLICE,
       {single({data("input"), int32s("begin"), int32s("size")})});
   add(ANEURALNETWORKS_STRIDED_SLICE,
-      {single({data("input"), int32s("begin"), int32s("end"),
-               int32s("strides"), i32("begin_mask"), i32("end_mask"),
-               i32("shrink_axis_mask")})});
+      {single({data("input"), int32s("begin"), int32s("end"), int32s("strides"),
+               i32("begin_mask"), i32("end_mask"), i32("shrink_axis_mask")})});
   add(ANEURALNETWORKS_SPLIT,
       {single({data("input"), i32("axis"), i32("num_splits")},
               {many(kOutput)})});
@@ -338,7 +345,9 @@ std::string counts(const Form &form, bool inputs) {
   }
   std::string text;
   for (size_t i = 0; i < options.size(); ++i)
-    text += (i == 0 ? "" : i + 1 == options.size() ? " or " : ", ") +
+    text += (i == 0                    ? ""
+             : i + 1 == options.size() ? " or "
+                                       : ", ") +
             options[i];
   return text;
 }
@@ -405,11 +414,13 @@ bool Matcher::check(bool input, size_t i, const Role &role,
       return wrongType("BOOL");
     break;
   case Accepts::Float:
-    if (d.type != (floatData ? ANEURALNETWORKS_FLOAT16 : ANEURALNETWORKS_FLOAT32))
+    if (d.type !=
+        (floatData ? ANEURALNETWORKS_FLOAT16 : ANEURALNETWORKS_FLOAT32))
       return wrongType(floatData ? "FLOAT16" : "FLOAT32");
     break;
   case Accepts::SizeOrScale:
-    if (d.type == (floatData ? ANEURALNETWORKS_FLOAT16 : ANEURALNETWORKS_FLOAT32))
+    if (d.type ==
+        (floatData ? ANEURALNETWORKS_FLOAT16 : ANEURALNETWORKS_FLOAT32))
       require(m.level, m.why, 3, "scales for output sizes");
     else if (d.type != ANEURALNETWORKS_INT32)
       return wrongType(floatData ? "INT32 or FLOAT16" : "INT32 or FLOAT32");
@@ -449,8 +460,8 @@ size_t Matcher::run(Match &m, std::string &error) {
     }
   if (!counted) {
     error = "expects " + counts(form, true) + " inputs" +
-            (*form.name ? std::string(" (") + form.name + ")" : "") +
-            ", got " + std::to_string(inputs.size());
+            (*form.name ? std::string(" (") + form.name + ")" : "") + ", got " +
+            std::to_string(inputs.size());
     return 0;
   }
   if (!expand(form.outputs, outputs.size(), 0, m.outputRoles)) {
@@ -498,9 +509,9 @@ const std::vector<Layout> &layouts() {
 
 const Layout *lookupLayout(int32_t code) {
   const std::vector<Layout> &all = layouts();
-  auto it = std::lower_bound(
-      all.begin(), all.end(), code,
-      [](const Layout &l, int32_t c) { return l.code < c; });
+  auto it =
+      std::lower_bound(all.begin(), all.end(), code,
+                       [](const Layout &l, int32_t c) { return l.code < c; });
   return it != all.end() && it->code == code ? &*it : nullptr;
 }
 
@@ -512,9 +523,8 @@ int Match::input(std::string_view name) const {
 }
 
 size_t Match::inputCount(std::string_view name) const {
-  return size_t(std::count_if(
-      inputRoles.begin(), inputRoles.end(),
-      [&](const Role *r) { return name == r->name; }));
+  return size_t(std::count_if(inputRoles.begin(), inputRoles.end(),
+                              [&](const Role *r) { return name == r->name; }));
 }
 
 bool match(int32_t code, const std::vector<OperandDesc> &inputs,
@@ -523,9 +533,9 @@ bool match(int32_t code, const std::vector<OperandDesc> &inputs,
   const OperationInfo *op = lookupOperation(code);
   const Layout *layout = lookupLayout(code);
   if (!op || !layout) {
-    error = "the NNAPI spec of this project has no operand layout for " +
-            (op ? std::string(op->name)
-                : "operation code " + std::to_string(code));
+    error =
+        "the NNAPI spec of this project has no operand layout for " +
+        (op ? std::string(op->name) : "operation code " + std::to_string(code));
     return false;
   }
   size_t best = 0;
@@ -617,22 +627,38 @@ bool assemble(int32_t code, const std::vector<Assigned> &assigned,
 std::string describeRole(const Role &role) {
   std::string text;
   switch (role.accepts) {
-  case Accepts::Data: text = "data"; break;
-  case Accepts::Bool8: text = "TENSOR_BOOL8"; break;
-  case Accepts::Int32s: text = "TENSOR_INT32"; break;
-  case Accepts::Castable: text = "float, TENSOR_INT32 or TENSOR_BOOL8 (4)"; break;
-  case Accepts::Int32: text = "INT32"; break;
-  case Accepts::Bool: text = "BOOL"; break;
-  case Accepts::Float: text = "FLOAT32/FLOAT16"; break;
-  case Accepts::SizeOrScale: text = "INT32, or a float scale (3)"; break;
+  case Accepts::Data:
+    text = "data";
+    break;
+  case Accepts::Bool8:
+    text = "TENSOR_BOOL8";
+    break;
+  case Accepts::Int32s:
+    text = "TENSOR_INT32";
+    break;
+  case Accepts::Castable:
+    text = "float, TENSOR_INT32 or TENSOR_BOOL8 (4)";
+    break;
+  case Accepts::Int32:
+    text = "INT32";
+    break;
+  case Accepts::Bool:
+    text = "BOOL";
+    break;
+  case Accepts::Float:
+    text = "FLOAT32/FLOAT16";
+    break;
+  case Accepts::SizeOrScale:
+    text = "INT32, or a float scale (3)";
+    break;
   }
   std::string ranks;
   for (int r = 0; r <= 4; ++r)
     if (role.rankLevel[r])
-      ranks += (ranks.empty() ? "" : ",") + std::to_string(r) +
-               (role.rankLevel[r] > 1
-                    ? "(" + std::to_string(role.rankLevel[r]) + ")"
-                    : "");
+      ranks +=
+          (ranks.empty() ? "" : ",") + std::to_string(r) +
+          (role.rankLevel[r] > 1 ? "(" + std::to_string(role.rankLevel[r]) + ")"
+                                 : "");
   if (!ranks.empty())
     text += " rank " + ranks;
   if (role.constant && !ranks.empty())

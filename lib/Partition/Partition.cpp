@@ -11,6 +11,7 @@
 
 #include "nnapi-mlir/Partition/Passes.h"
 #include "nnapi-mlir/Conversion/TosaToNNAPI/TosaToNNAPI.h"
+#include "nnapi-mlir/Partition/CostModel.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/Fusion.h"
 #include "nnapi-mlir/Partition/PartitionReport.h"
 #include "nnapi-mlir/Partition/PartitionSolver.h"

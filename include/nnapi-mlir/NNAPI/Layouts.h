@@ -29,14 +29,14 @@ namespace nnapi_mlir::spec {
 
 /// What types a role accepts.
 enum class Accepts : uint8_t {
-  Data,      ///< The operation's data type (its row's FLOAT32/FLOAT16 levels);
-             ///< every Data role of an operation has the same type.
-  Bool8,     ///< TENSOR_BOOL8.
-  Int32s,    ///< TENSOR_INT32.
-  Castable,  ///< CAST: a float tensor, TENSOR_INT32, or TENSOR_BOOL8 (level 4).
-  Int32,     ///< An INT32 scalar.
-  Bool,      ///< A BOOL scalar.
-  Float,     ///< A FLOAT32 scalar, FLOAT16 when the data is TENSOR_FLOAT16.
+  Data,     ///< The operation's data type (its row's FLOAT32/FLOAT16 levels);
+            ///< every Data role of an operation has the same type.
+  Bool8,    ///< TENSOR_BOOL8.
+  Int32s,   ///< TENSOR_INT32.
+  Castable, ///< CAST: a float tensor, TENSOR_INT32, or TENSOR_BOOL8 (level 4).
+  Int32,    ///< An INT32 scalar.
+  Bool,     ///< A BOOL scalar.
+  Float,    ///< A FLOAT32 scalar, FLOAT16 when the data is TENSOR_FLOAT16.
   SizeOrScale, ///< An INT32 size, or (from level 3) a Float scale.
 };
 
@@ -57,8 +57,8 @@ struct Role {
 /// An optional trailing group: the roles of `group` k. A form may end after
 /// any whole group, and a group is present only with every group before it.
 struct Group {
-  uint8_t level;    ///< Feature level that introduced the group.
-  const char *why;  ///< What needs that level ("dilations other than 1").
+  uint8_t level;   ///< Feature level that introduced the group.
+  const char *why; ///< What needs that level ("dilations other than 1").
 };
 
 struct Form {
@@ -79,8 +79,8 @@ const std::vector<Layout> &layouts();
 
 /// What the spec needs to know of an operand.
 struct OperandDesc {
-  int32_t type = -1;  ///< ANEURALNETWORKS_* operand type.
-  uint32_t rank = 0;  ///< Tensors only.
+  int32_t type = -1; ///< ANEURALNETWORKS_* operand type.
+  uint32_t rank = 0; ///< Tensors only.
   bool constant = false;
 };
 
@@ -89,10 +89,10 @@ struct Match {
   const Form *form = nullptr;
   /// inputs[i] / outputs[i]: the role of operand i.
   std::vector<const Role *> inputRoles, outputRoles;
-  unsigned level = 1;   ///< The feature level this use needs.
-  std::string why;      ///< What needs it (the operation, "float16 operands"...).
+  unsigned level = 1; ///< The feature level this use needs.
+  std::string why;    ///< What needs it (the operation, "float16 operands"...).
   int32_t dataType = -1; ///< The type of the Data roles, -1 without any.
-  uint8_t groups = 0;   ///< Optional groups present.
+  uint8_t groups = 0;    ///< Optional groups present.
 
   /// Position of the first operand of input role `name`, or -1 when the form
   /// has no such role or the operation leaves its optional group out.

@@ -66,15 +66,6 @@ private:
   FrozenRewritePatternSet composites, perOp, fusion;
 };
 
-/// The work an op does, for cost models: multiply-accumulates (convolutions,
-/// fully connected, matmul, pooling windows) and the elements of all its
-/// tensor operands and results.
-struct OpWork {
-  double macs = 0;
-  double elements = 0;
-};
-OpWork estimateWork(Operation *op);
-
 /// Patterns that turn composites (softmax) into single nnapi ops. They run
 /// before the per-op patterns so that the ops they match are still TOSA.
 void populateTosaToNNAPICompositePatterns(RewritePatternSet &patterns);

@@ -208,14 +208,17 @@ SmallVector<NNAPIOperand> mlir::nnapi::getNNAPIOperands(Operation *op) {
       .Case([&](EluOp op) { c.real("alpha", op.getAlpha()); })
       .Case([&](TransposeOp op) { c.int32s("perm", op.getPerm()); })
       .Case([&](PadOp op) {
-        c.int32s("paddings", op.getPadding(), op.getInput().getType().getRank());
+        c.int32s("paddings", op.getPadding(),
+                 op.getInput().getType().getRank());
       })
       .Case([&](PadV2Op op) {
-        c.int32s("paddings", op.getPadding(), op.getInput().getType().getRank());
+        c.int32s("paddings", op.getPadding(),
+                 op.getInput().getType().getRank());
         c.real("pad_value", op.getValue());
       })
       .Case([&](MirrorPadOp op) {
-        c.int32s("paddings", op.getPadding(), op.getInput().getType().getRank());
+        c.int32s("paddings", op.getPadding(),
+                 op.getInput().getType().getRank());
         c.int32("mode", op.getSymmetric() ? 1 : 0); // REFLECT is 0
       })
       .Case<DepthToSpaceOp, SpaceToDepthOp>([&](auto op) {
@@ -251,8 +254,7 @@ SmallVector<NNAPIOperand> mlir::nnapi::getNNAPIOperands(Operation *op) {
       .Case([&](ReduceProdOp op) { c.reduce(op); })
       .Case([&](ReduceAnyOp op) { c.reduce(op); })
       .Case([&](ReduceAllOp op) { c.reduce(op); })
-      .Case<ArgMaxOp, ArgMinOp>(
-          [&](auto op) { c.int32("axis", op.getAxis()); })
+      .Case<ArgMaxOp, ArgMinOp>([&](auto op) { c.int32("axis", op.getAxis()); })
       .Case([&](BatchMatmulOp op) {
         bool set = op.getAdjX() || op.getAdjY();
         c.boolean("adj_x", op.getAdjX(), !set);
@@ -263,9 +265,10 @@ SmallVector<NNAPIOperand> mlir::nnapi::getNNAPIOperands(Operation *op) {
   return out;
 }
 
-LogicalResult mlir::nnapi::orderNNAPIOperands(
-    Operation *op, SmallVectorImpl<NNAPIOperand> &ordered,
-    spec::Match &match, std::string &error) {
+LogicalResult
+mlir::nnapi::orderNNAPIOperands(Operation *op,
+                                SmallVectorImpl<NNAPIOperand> &ordered,
+                                spec::Match &match, std::string &error) {
   auto iface = dyn_cast<NNAPIOperationInterface>(op);
   if (!iface) {
     error = "not an NNAPI operation";
@@ -328,8 +331,8 @@ LogicalResult mlir::nnapi::orderNNAPIOperands(
     outputs.push_back(*d);
   }
   std::vector<size_t> order;
-  if (!spec::assemble(iface.getOperationCode(), assigned, outputs, order,
-                      match, error))
+  if (!spec::assemble(iface.getOperationCode(), assigned, outputs, order, match,
+                      error))
     return failure();
   ordered.clear();
   for (size_t i : order)

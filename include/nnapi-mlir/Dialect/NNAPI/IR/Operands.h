@@ -26,12 +26,12 @@ struct NNAPIOperand {
   enum class Kind { Tensor, Int32, Bool, Float, Int32Tensor };
   std::string role;
   Kind kind = Kind::Tensor;
-  Value value;             ///< Tensor: the op's operand.
-  int64_t integer = 0;     ///< Int32, Bool.
-  float real = 0.0f;       ///< Float: FLOAT32, or FLOAT16 in a float16 op.
+  Value value;                 ///< Tensor: the op's operand.
+  int64_t integer = 0;         ///< Int32, Bool.
+  float real = 0.0f;           ///< Float: FLOAT32, or FLOAT16 in a float16 op.
   SmallVector<int64_t> values; ///< Int32Tensor: the constant's elements...
-  uint32_t rows = 0;       ///< ...as [rows, size / rows] when rows > 0.
-  bool isDefault = false;  ///< NNAPI's value when the operand is left out.
+  uint32_t rows = 0;           ///< ...as [rows, size / rows] when rows > 0.
+  bool isDefault = false;      ///< NNAPI's value when the operand is left out.
 };
 
 /// The ANEURALNETWORKS_TENSOR_* code of a ranked tensor type, if NNAPI has one.

@@ -1,0 +1,199 @@
+//===- Converter.cpp - TOSA to nnapi: the converter -----------------------===//
+//
+// Converts a partition with the composite, per-op and fusion patterns; the
+// pass converts with it and the partitioner asks it what it can convert.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnapi-mlir/Conversion/TosaToNNAPI/TosaToNNAPI.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/Constants.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/Fusion.h"
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cstdio>
+
+using namespace mlir;
+using namespace mlir::nnapi;
+
+//===----------------------------------------------------------------------===//
+// The converter: the pass converts with it, the partitioner asks it
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Remembers the last reason a pattern gave for not rewriting an op, by the
+/// op's location.
+struct FailureReasons : RewriterBase::Listener {
+  void notifyMatchFailure(
+      Location loc, function_ref<void(Diagnostic &)> reasonCallback) override {
+    Diagnostic diag(loc, DiagnosticSeverity::Remark);
+    reasonCallback(diag);
+    reasons[loc] = diag.str();
+  }
+  DenseMap<Location, std::string> reasons;
+};
+} // namespace
+
+TosaToNNAPIConverter::TosaToNNAPIConverter(MLIRContext *ctx) {
+  RewritePatternSet compositeSet(ctx), perOpSet(ctx), fusionSet(ctx);
+  populateTosaToNNAPICompositePatterns(compositeSet);
+  populateTosaToNNAPIPatterns(perOpSet);
+  populateFuseActivationPatterns(fusionSet);
+  composites = FrozenRewritePatternSet(std::move(compositeSet));
+  perOp = FrozenRewritePatternSet(std::move(perOpSet));
+  fusion = FrozenRewritePatternSet(std::move(fusionSet));
+}
+
+LogicalResult TosaToNNAPIConverter::convert(
+    func::FuncOp partition, unsigned featureLevel,
+    function_ref<void(Operation *, const Twine &)> reject) const {
+  // Composites first, while the ops they match are all still TOSA; then one
+  // pattern per op; then activations fold into their producers.
+  GreedyRewriteConfig config;
+  config.maxIterations = 4;
+  (void)applyPatternsAndFoldGreedily(partition, composites, config);
+  FailureReasons reasons;
+  config.listener = &reasons;
+  (void)applyPatternsAndFoldGreedily(partition, perOp, config);
+  config.listener = nullptr;
+  (void)applyPatternsAndFoldGreedily(partition, fusion, config);
+
+  bool ok = true;
+  partition.walk([&](Operation *op) {
+    if (isa<func::FuncOp, func::ReturnOp, arith::ConstantOp>(op))
+      return;
+    auto nnapiOp = dyn_cast<NNAPIOperationInterface>(op);
+    if (!nnapiOp) {
+      auto it = reasons.reasons.find(op->getLoc());
+      if (it != reasons.reasons.end())
+        reject(op, it->second);
+      else
+        reject(op, "'" + op->getName().getStringRef() +
+                       "' has no NNAPI lowering");
+      ok = false;
+      return;
+    }
+    // The op's verifier is the judge of ranks, shapes and attributes; it
+    // reports through the diagnostic engine.
+    if (failed(verify(op, /*verifyRecursively=*/false))) {
+      ok = false;
+      return;
+    }
+    FeatureLevelNeed need = nnapiOp.getFeatureLevelNeed();
+    if (need.level > featureLevel) {
+      reject(op, "needs NNAPI feature level " + Twine(need.level) + " (" +
+                     need.why + "), the target is " + Twine(featureLevel));
+      ok = false;
+    }
+  });
+  return success(ok);
+}
+
+LogicalResult TosaToNNAPIConverter::convert(func::FuncOp partition,
+                                            unsigned featureLevel) const {
+  return convert(partition, featureLevel,
+                 [](Operation *op, const Twine &why) {
+                   std::string text = why.str();
+                   std::string name = ("'" + op->getName().getStringRef() +
+                                       "'").str();
+                   if (StringRef(text).starts_with(name))
+                     op->emitError() << text;
+                   else
+                     op->emitError() << name << " cannot run on NNAPI: "
+                                     << text;
+                 });
+}
+
+ConversionCheck
+TosaToNNAPIConverter::check(ArrayRef<Operation *> ops) const {
+  ConversionCheck result;
+  Operation *root = ops.back();
+  MLIRContext *ctx = root->getContext();
+  Location loc = root->getLoc();
+  llvm::SmallPtrSet<Operation *, 8> inUnit(ops.begin(), ops.end());
+  // Values from outside the unit: constants are cloned (patterns look at
+  // them), everything else becomes an argument.
+  llvm::SetVector<Value> args;
+  llvm::SetVector<Operation *> constants;
+  for (Operation *op : ops)
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (def && inUnit.contains(def))
+        continue;
+      if (def && matchPattern(def, m_Constant()))
+        constants.insert(def);
+      else
+        args.insert(v);
+    }
+  // Results used outside the unit, or the root's: what a partition returns.
+  SmallVector<Value> results;
+  for (Operation *op : ops)
+    for (Value r : op->getResults())
+      if (llvm::any_of(r.getUsers(),
+                       [&](Operation *u) { return !inUnit.contains(u); }))
+        results.push_back(r);
+  if (results.empty())
+    llvm::append_range(results, root->getResults());
+
+  OpBuilder b(ctx);
+  OwningOpRef<func::FuncOp> scratch = func::FuncOp::create(
+      loc, "nnapi_conversion_check",
+      b.getFunctionType(ValueRange(args.getArrayRef()).getTypes(),
+                        ValueRange(results).getTypes()));
+  Block *body = scratch->addEntryBlock();
+  IRMapping map;
+  map.map(args.getArrayRef(), body->getArguments());
+  b.setInsertionPointToEnd(body);
+  for (Operation *c : constants)
+    b.clone(*c, map);
+  for (Operation *op : ops)
+    b.clone(*op, map);
+  SmallVector<Value> returned;
+  for (Value v : results)
+    returned.push_back(map.lookup(v));
+  b.create<func::ReturnOp>(loc, returned);
+
+  // Verifier diagnostics become the reason instead of errors.
+  std::string firstError;
+  ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &diag) {
+    if (firstError.empty() && diag.getSeverity() == DiagnosticSeverity::Error)
+      firstError = diag.str();
+    return success();
+  });
+  result.convertible = succeeded(
+      convert(*scratch, kMaxFeatureLevel, [&](Operation *, const Twine &why) {
+        if (firstError.empty())
+          firstError = why.str();
+      }));
+  if (!result.convertible) {
+    result.reason = firstError;
+    return result;
+  }
+  scratch->walk([&](NNAPIOperationInterface op) {
+    FeatureLevelNeed need = op.getFeatureLevelNeed();
+    if (need.level > result.need.level)
+      result.need = need;
+    result.operations.push_back(op.getOperationCode());
+  });
+  return result;
+}
+
+LogicalResult mlir::nnapi::convertPartitionToNNAPI(func::FuncOp partition,
+                                                   unsigned featureLevel) {
+  return TosaToNNAPIConverter(partition.getContext())
+      .convert(partition, featureLevel);
+}
+
