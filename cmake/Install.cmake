@@ -28,7 +28,7 @@ install(FILES
 if(NNAPI_MLIR_BUILD_COMPILER)
   set(compiler_libraries
     NNAPISupport NNAPIPartitionSolver NNAPISpec
-    NNAPIDialect NNAPITransforms NNAPITosaToNNAPI NNAPITargetBlob
+    NNAPIDialect NNAPITransforms NNAPITosaTransforms NNAPITosaToNNAPI NNAPITargetBlob
     NNAPIToRuntime NNAPIPartition NNAPICodegen NNAPICodegenTarget
     NNAPIPipelines NNAPICompiler)
   if(NNAPI_MLIR_ONNX)

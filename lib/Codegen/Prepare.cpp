@@ -11,7 +11,7 @@
 #include "nnapi-mlir/Codegen/Passes.h"
 
 #include "Patterns.h"
-#include "nnapi-mlir/Dialect/NNAPI/IR/Constants.h"
+#include "nnapi-mlir/Transforms/Constants.h"
 
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Matchers.h"

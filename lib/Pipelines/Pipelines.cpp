@@ -4,6 +4,7 @@
 #include "nnapi-mlir/Codegen/Passes.h"
 #include "nnapi-mlir/Conversion/Passes.h"
 #include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h"
+#include "nnapi-mlir/Transforms/Passes.h"
 #include "nnapi-mlir/Partition/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"

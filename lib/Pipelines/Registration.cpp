@@ -5,6 +5,7 @@
 #include "nnapi-mlir/Conversion/Passes.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 #include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h"
+#include "nnapi-mlir/Transforms/Passes.h"
 #include "nnapi-mlir/Partition/Passes.h"
 #include "nnapi-mlir/Pipelines/Pipelines.h"
 
@@ -107,6 +108,7 @@ void mlir::nnapi::registerUpstreamPassesUsedByPipelines() {
 
 void mlir::nnapi::registerAllNNAPIPasses() {
   registerNNAPITransformsPasses();
+  registerNNAPITosaTransformsPasses();
   registerNNAPIPartitionPasses();
   registerNNAPIConversionPasses();
   registerNNAPICodegenPasses();

@@ -71,43 +71,6 @@ def NNAPILowerPartitionCalls : Pass<"nnapi-lower-partition-calls", "ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
-def NNAPICopyAliasedResults : Pass<"nnapi-copy-aliased-results", "ModuleOp"> {
-  let summary = "Give every function result its own tensor before bufferization";
-  let description = [{
-    Results are turned into caller-allocated out-parameters after
-    bufferization, which needs each returned buffer to be a fresh
-    allocation. A function that returns one of its arguments, a constant, or
-    the same value twice gets a `linalg.copy` into a `tensor.empty` for that
-    result. Likewise call operands produced by `tensor.extract_slice`: they
-    bufferize to strided views, which identity-layout function arguments
-    cannot take.
-  }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
-                           "::mlir::tensor::TensorDialect"];
-}
-
-def NNAPIReturnFreshBuffers : Pass<"nnapi-return-fresh-buffers", "::mlir::func::FuncOp"> {
-  let summary = "Return allocations, not reshapes of them, so results become out-parameters without a copy";
-  let description = [{
-    After bufferization, a function that returns `memref.expand_shape` or
-    `memref.collapse_shape` of a fresh, statically shaped `memref.alloc`
-    allocates the returned shape instead and reshapes that for the other
-    uses. buffer-results-to-out-params can then write the result straight
-    into the caller's buffer instead of copying it there.
-  }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect"];
-}
-
-def NNAPIExpandMath : Pass<"nnapi-expand-math", "ModuleOp"> {
-  let summary = "Expand math ops that neither libm nor LLVM lowering handles";
-  let description = [{
-    Rewrites `math.rsqrt` as `1 / sqrt(x)` so that the host lowering
-    (math-to-libm, math-to-llvm) can finish.
-  }];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect"];
-}
-
 def NNAPIEmitEntryPoint : Pass<"nnapi-emit-entry-point", "ModuleOp"> {
   let summary = "Emit nnapi_model_run and nnapi_model_signature in the LLVM dialect";
   let description = [{

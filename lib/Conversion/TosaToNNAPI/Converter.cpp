@@ -7,7 +7,7 @@
 
 #include "nnapi-mlir/Conversion/TosaToNNAPI/TosaToNNAPI.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
-#include "nnapi-mlir/Dialect/NNAPI/IR/Constants.h"
+#include "nnapi-mlir/Transforms/Constants.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/Fusion.h"
 #include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 

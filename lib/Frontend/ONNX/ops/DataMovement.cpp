@@ -10,7 +10,7 @@
 #include "../Importer.h"
 #include "../OpRegistry.h"
 
-#include "nnapi-mlir/Dialect/NNAPI/IR/Constants.h"
+#include "nnapi-mlir/Transforms/Constants.h"
 
 #include <array>
 

@@ -8,7 +8,7 @@
 #include "../Importer.h"
 #include "../OpRegistry.h"
 
-#include "nnapi-mlir/Dialect/NNAPI/IR/Constants.h"
+#include "nnapi-mlir/Transforms/Constants.h"
 
 using namespace mlir;
 using namespace mlir::nnapi;

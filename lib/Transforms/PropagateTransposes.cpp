@@ -1,6 +1,6 @@
 //===- PropagateTransposes.cpp - Cancel layout transposes -----------------===//
 
-#include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h"
+#include "nnapi-mlir/Transforms/Passes.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
@@ -8,7 +8,7 @@
 
 namespace mlir::nnapi {
 #define GEN_PASS_DEF_NNAPIPROPAGATETRANSPOSES
-#include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h.inc"
+#include "nnapi-mlir/Transforms/Passes.h.inc"
 } // namespace mlir::nnapi
 
 using namespace mlir;

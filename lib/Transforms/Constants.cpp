@@ -1,6 +1,6 @@
 //===- Constants.cpp - Compile-time rearrangement of constants ------------===//
 
-#include "nnapi-mlir/Dialect/NNAPI/IR/Constants.h"
+#include "nnapi-mlir/Transforms/Constants.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 

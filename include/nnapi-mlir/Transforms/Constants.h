@@ -1,14 +1,12 @@
 //===- Constants.h - Compile-time rearrangement of constants ----*- C++ -*-===//
 //
 // Shared by the ONNX importer (NCHW weights to TOSA's layouts), constant
-// folding before placement and the host code generation (filters to HWCF,
-// packed matmul panels). It lives with the
-// dialect library because that is the lowest MLIR library both link (as
-// Fusion.h does).
+// folding before placement (FoldConstants.cpp), the conversion and the host
+// code generation (filters to HWCF, packed matmul panels).
 //
 //===----------------------------------------------------------------------===//
-#ifndef NNAPI_MLIR_DIALECT_NNAPI_IR_CONSTANTS_H
-#define NNAPI_MLIR_DIALECT_NNAPI_IR_CONSTANTS_H
+#ifndef NNAPI_MLIR_TRANSFORMS_CONSTANTS_H
+#define NNAPI_MLIR_TRANSFORMS_CONSTANTS_H
 
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -31,4 +29,4 @@ DenseElementsAttr gatherRows(DenseElementsAttr values,
 
 } // namespace mlir::nnapi
 
-#endif // NNAPI_MLIR_DIALECT_NNAPI_IR_CONSTANTS_H
+#endif // NNAPI_MLIR_TRANSFORMS_CONSTANTS_H

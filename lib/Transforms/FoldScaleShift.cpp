@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h"
+#include "nnapi-mlir/Transforms/Passes.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
@@ -21,7 +21,7 @@
 
 namespace mlir::nnapi {
 #define GEN_PASS_DEF_NNAPIFOLDSCALESHIFT
-#include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h.inc"
+#include "nnapi-mlir/Transforms/Passes.h.inc"
 } // namespace mlir::nnapi
 
 using namespace mlir;

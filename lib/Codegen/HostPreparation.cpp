@@ -1,11 +1,12 @@
 //===- HostPreparation.cpp - Small fixes before lowering to the host ------===//
 //
-// nnapi-copy-aliased-results and nnapi-expand-math: each covers one gap
+// nnapi-copy-aliased-results, nnapi-return-fresh-buffers and
+// nnapi-expand-math: each covers one gap
 // between TOSA-to-linalg output and the upstream host lowering passes.
 //
 //===----------------------------------------------------------------------===//
 
-#include "nnapi-mlir/Conversion/Passes.h"
+#include "nnapi-mlir/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,7 +22,7 @@ namespace mlir::nnapi {
 #define GEN_PASS_DEF_NNAPICOPYALIASEDRESULTS
 #define GEN_PASS_DEF_NNAPIEXPANDMATH
 #define GEN_PASS_DEF_NNAPIRETURNFRESHBUFFERS
-#include "nnapi-mlir/Conversion/Passes.h.inc"
+#include "nnapi-mlir/Codegen/Passes.h.inc"
 } // namespace mlir::nnapi
 
 using namespace mlir;

@@ -1,7 +1,7 @@
 //===- FoldConstants.cpp - Fold data movement of constants ----------------===//
 
-#include "nnapi-mlir/Dialect/NNAPI/IR/Constants.h"
-#include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h"
+#include "nnapi-mlir/Transforms/Constants.h"
+#include "nnapi-mlir/Transforms/Passes.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
@@ -9,7 +9,7 @@
 
 namespace mlir::nnapi {
 #define GEN_PASS_DEF_NNAPIFOLDCONSTANTS
-#include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h.inc"
+#include "nnapi-mlir/Transforms/Passes.h.inc"
 } // namespace mlir::nnapi
 
 using namespace mlir;
