@@ -5,15 +5,20 @@ with a placement override), through nnapi-run --bench.
 
 Each operation is a one-op TOSA model with random (non-uniform) constant
 weights written as hex dense attributes, so that neither MLIR nor LLVM can
-fold them. Work (MACs and elements, exactly as the partitioner's cost model
-counts them) comes from the compiler's own placement report.
+fold them. The work the partitioner's cost model charges for (MACs and the
+elements of all operands and results) comes from the compiler's own
+placement report and is what fit_profile.py fits; the GFLOP/s printed are
+counted here, from the operation's shapes, the way the host device's Google
+Benchmark counts them: 2 per multiply-accumulate (convolutions, fully
+connected, matmul), 1 per window tap for pools, 1 per output element for
+element-wise ops (an add of two tensors is one FLOP per output, not three).
 
     op_speed.py --build BUILD [--side host|nnapi|both] [--only NAME,...]
                 [--json OUT.json] [--seconds S]
 
-Prints one line per (op, side): median time, GFLOP/s (2 x MACs, or one FLOP
-per output element for ops without MACs) and writes all records to --json
-for fit_profile.py. docs/benchmarks.md has the results and commands.
+Prints one line per (op, side): median time and GFLOP/s, and writes all
+records to --json for fit_profile.py. docs/benchmarks.md has the results and
+commands, with the CPU they ran on (lscpu's model name, printed first).
 """
 import argparse
 import json
@@ -41,10 +46,11 @@ def const(name, shape):
     return f'  %{name} = "tosa.const"() {{value = {hexdense(shape)}}} : () -> {t(shape)}\n'
 
 
-def model(inputs, body, result):
+def model(inputs, body, result, flops):
+    """The TOSA text of a one-op model, and the FLOPs of one run."""
     args = ", ".join(f"%a{i}: {t(s)}" for i, s in enumerate(inputs))
     return (f"func.func @main({args}) -> {t(result)} {{\n{body}"
-            f"  return %r : {t(result)}\n}}\n")
+            f"  return %r : {t(result)}\n}}\n"), flops
 
 
 def out_size(size, k, stride, pad):
@@ -58,7 +64,7 @@ def conv(h, w, c, oc, k, stride=1, pad=None):
     body += (f"  %r = tosa.conv2d %a0, %w, %b {{dilation = array<i64: 1, 1>, "
              f"pad = array<i64: {pad}, {pad}, {pad}, {pad}>, stride = array<i64: {stride}, {stride}>}}"
              f" : ({t([1, h, w, c])}, {t([oc, k, k, c])}, {t([oc])}) -> {t([1, oh, ow, oc])}\n")
-    return model([[1, h, w, c]], body, [1, oh, ow, oc])
+    return model([[1, h, w, c]], body, [1, oh, ow, oc], 2 * oh * ow * oc * k * k * c)
 
 
 def depthwise(h, w, c, k, stride=1):
@@ -68,20 +74,20 @@ def depthwise(h, w, c, k, stride=1):
     body += (f"  %r = tosa.depthwise_conv2d %a0, %w, %b {{dilation = array<i64: 1, 1>, "
              f"pad = array<i64: {pad}, {pad}, {pad}, {pad}>, stride = array<i64: {stride}, {stride}>}}"
              f" : ({t([1, h, w, c])}, {t([k, k, c, 1])}, {t([c])}) -> {t([1, oh, ow, c])}\n")
-    return model([[1, h, w, c]], body, [1, oh, ow, c])
+    return model([[1, h, w, c]], body, [1, oh, ow, c], 2 * oh * ow * c * k * k)
 
 
 def fully_connected(m, k, n):
     body = const("w", [n, k]) + const("b", [n])
     body += (f"  %r = tosa.fully_connected %a0, %w, %b : ({t([m, k])}, {t([n, k])}, "
              f"{t([n])}) -> {t([m, n])}\n")
-    return model([[m, k]], body, [m, n])
+    return model([[m, k]], body, [m, n], 2 * m * k * n)
 
 
 def matmul(m, k, n):
     body = const("w", [1, k, n])
     body += f"  %r = tosa.matmul %a0, %w : ({t([1, m, k])}, {t([1, k, n])}) -> {t([1, m, n])}\n"
-    return model([[1, m, k]], body, [1, m, n])
+    return model([[1, m, k]], body, [1, m, n], 2 * m * k * n)
 
 
 def pool(kind, h, c, k, stride):
@@ -91,23 +97,23 @@ def pool(kind, h, c, k, stride):
     body = (f"  %r = tosa.{kind}_pool2d %a0 {{kernel = array<i64: {k}, {k}>, "
             f"pad = array<i64: {pad}, {pad}, {pad}, {pad}>, stride = array<i64: {stride}, {stride}>{extra}}}"
             f" : ({t([1, h, h, c])}) -> {t([1, oh, oh, c])}\n")
-    return model([[1, h, h, c]], body, [1, oh, oh, c])
+    return model([[1, h, h, c]], body, [1, oh, oh, c], oh * oh * c * k * k)
 
 
 def add_broadcast(h, c):
     body = const("b", [1, 1, 1, c])
     body += f"  %r = tosa.add %a0, %b : ({t([1, h, h, c])}, {t([1, 1, 1, c])}) -> {t([1, h, h, c])}\n"
-    return model([[1, h, h, c]], body, [1, h, h, c])
+    return model([[1, h, h, c]], body, [1, h, h, c], h * h * c)
 
 
 def add_same(h, c):
     body = f"  %r = tosa.add %a0, %a1 : ({t([1, h, h, c])}, {t([1, h, h, c])}) -> {t([1, h, h, c])}\n"
-    return model([[1, h, h, c], [1, h, h, c]], body, [1, h, h, c])
+    return model([[1, h, h, c], [1, h, h, c]], body, [1, h, h, c], h * h * c)
 
 
 def sigmoid(n):
     body = f"  %r = tosa.sigmoid %a0 : ({t([1, n])}) -> {t([1, n])}\n"
-    return model([[1, n]], body, [1, n])
+    return model([[1, n]], body, [1, n], n)
 
 
 # name -> (TOSA text, whether NNAPI can run it). The first block is the issue
@@ -158,6 +164,19 @@ def bench(build, so, seconds, env):
     return float(out.split("median_ms=")[1].split()[0]), runs
 
 
+def cpu_name():
+    """lscpu's model name, core count and the vector flags that matter."""
+    try:
+        info = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+    except OSError:
+        return "unknown CPU (no lscpu)"
+    fields = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
+    flags = set(fields.get("Flags", "").split())
+    vector = [f for f in ("avx512f", "avx2", "fma", "f16c", "asimd") if f in flags]
+    return (f"{fields.get('Model name', '?').strip()}, "
+            f"{fields.get('CPU(s)', '?').strip()} cores, {' '.join(vector)}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -173,6 +192,8 @@ def main():
     sides = ["host", "nnapi"] if args.side == "both" else [args.side]
     env = dict(os.environ, NNAPI_MLIR_QUIET="1")
     records = []
+    cpu = cpu_name()
+    print(f"CPU: {cpu}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         placement = os.path.join(tmp, "nnapi.json")
         with open(placement, "w") as f:
@@ -182,8 +203,9 @@ def main():
         for name in names:
             make, nnapi_ok = OPS[name]
             src = os.path.join(tmp, name + ".mlir")
+            text, flops = make()
             with open(src, "w") as f:
-                f.write(make())
+                f.write(text)
             for side in sides:
                 if side == "nnapi" and not nnapi_ok:
                     continue
@@ -198,10 +220,10 @@ def main():
                 with open(report + ".json") as f:
                     op = json.load(f)["functions"][0]["ops"][0]
                 ms, runs = bench(args.build, so, args.seconds, env)
-                flops = 2 * op["macs"] if op["macs"] else op["elements"]
                 rec = {"op": name, "side": side, "nnapi": op["nnapi"],
                        "ms": ms, "runs": runs, "macs": op["macs"],
-                       "elements": op["elements"], "gflops": flops / ms * 1e-6}
+                       "elements": op["elements"], "flops": flops,
+                       "gflops": flops / ms * 1e-6, "cpu": cpu}
                 records.append(rec)
                 print(f"{name:28s} {side:5s} {ms:10.4f} ms {rec['gflops']:8.2f} GFLOP/s",
                       flush=True)
