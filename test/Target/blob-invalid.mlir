@@ -1,0 +1,89 @@
+// RUN: nnapi-translate --serialize-nnapi-blob %s -split-input-file -verify-diagnostics -o /dev/null
+
+// Every refusal of the blob writer. Partition arguments need a static
+// NNAPI operand type.
+
+// expected-error@+1 {{NNAPI blob needs static-shaped tensors, got 'tensor<?xf32>'}}
+func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
+  return %x : tensor<?xf32>
+}
+
+// -----
+
+// expected-error@+1 {{no NNAPI operand type for 'tensor<4xi8>'}}
+func.func @int8(%x: tensor<4xi8>) -> tensor<4xi8> {
+  return %x : tensor<4xi8>
+}
+
+// -----
+
+// Constants must be dense: a resource blob is not read.
+func.func @resource(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{NNAPI constants must be dense tensors}}
+  %c = arith.constant dense_resource<weights> : tensor<4xf32>
+  %0 = nnapi.add %x, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      weights: "0x040000000000803F000000400000404000008040"
+    }
+  }
+#-}
+
+// -----
+
+// Only nnapi ops (and arith.constant) are serialized.
+func.func private @helper(tensor<4xf32>) -> tensor<4xf32>
+func.func @call(%x: tensor<4xf32>) -> tensor<4xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'func.call' cannot be serialized into an NNAPI model}}
+  %0 = func.call @helper(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// expected-error@+1 {{NNAPI partition must have exactly one block}}
+func.func @blocks(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = nnapi.abs %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+^unreachable:
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+func.func @passthrough(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{an NNAPI partition may only return values computed by its operations}}
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+func.func @twice(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = nnapi.abs %x : tensor<4xf32>
+  // expected-error@+1 {{an NNAPI partition returns a value twice}}
+  return %0, %0 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error@+1 {{no function to serialize}}
+module {
+  func.func private @external(tensor<4xf32>) -> tensor<4xf32>
+}
+
+// -----
+
+// expected-error@+1 {{several functions and none is marked nnapi.partition}}
+module {
+  func.func @a(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = nnapi.abs %x : tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+  func.func @b(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = nnapi.abs %x : tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}
