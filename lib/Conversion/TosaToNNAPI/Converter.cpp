@@ -34,8 +34,45 @@ using namespace mlir::nnapi;
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// The prefix of the names that tag each op's location while the per-op
+/// patterns run (tagOps), so that reasons are kept per op.
+constexpr StringLiteral kOpTag = "nnapi-conversion-op-";
+
+/// Gives every op of `partition` a location of its own, its original one
+/// wrapped in a NameLoc: the listener only sees locations, and the ops
+/// imported from one ONNX node share one.
+void tagOps(func::FuncOp partition) {
+  unsigned next = 0;
+  MLIRContext *ctx = partition.getContext();
+  partition.walk([&](Operation *op) {
+    if (op == partition.getOperation())
+      return;
+    op->setLoc(NameLoc::get(
+        StringAttr::get(ctx, kOpTag + Twine(next++)), op->getLoc()));
+  });
+}
+
+/// `loc` without the tags of tagOps, also inside the fused locations the
+/// folder gives constants it merges.
+Location untagged(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    if (name.getName().getValue().starts_with(kOpTag))
+      return name.getChildLoc();
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    SmallVector<Location> parts;
+    for (Location part : fused.getLocations())
+      parts.push_back(untagged(part));
+    return FusedLoc::get(loc.getContext(), parts, fused.getMetadata());
+  }
+  return loc;
+}
+
+/// Gives `op` back the location tagOps wrapped (ops a pattern created carry
+/// the tagged location of the op they replace).
+void untag(Operation *op) { op->setLoc(untagged(op->getLoc())); }
+
 /// Remembers the last reason a pattern gave for not rewriting an op, by the
-/// op's location.
+/// op's (tagged, so unique) location.
 struct FailureReasons : RewriterBase::Listener {
   void notifyMatchFailure(
       Location loc, function_ref<void(Diagnostic &)> reasonCallback) override {
@@ -67,17 +104,20 @@ LogicalResult TosaToNNAPIConverter::convert(
   (void)applyPatternsAndFoldGreedily(partition, composites, config);
   FailureReasons reasons;
   config.listener = &reasons;
+  tagOps(partition);
   (void)applyPatternsAndFoldGreedily(partition, perOp, config);
   config.listener = nullptr;
   (void)applyPatternsAndFoldGreedily(partition, fusion, config);
 
   bool ok = true;
   partition.walk([&](Operation *op) {
+    Location tagged = op->getLoc();
+    untag(op);
     if (isa<func::FuncOp, func::ReturnOp, arith::ConstantOp>(op))
       return;
     auto nnapiOp = dyn_cast<NNAPIOperationInterface>(op);
     if (!nnapiOp) {
-      auto it = reasons.reasons.find(op->getLoc());
+      auto it = reasons.reasons.find(tagged);
       if (it != reasons.reasons.end())
         reject(op, it->second);
       else
