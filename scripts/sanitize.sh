@@ -6,6 +6,10 @@
 #                concurrency check
 #   build-tsan/  ThreadSanitizer: the runtime's unit tests and the
 #                concurrency check (16 threads x 1000 runs, failing calls)
+#   build-asan-compiler/  the ONNX importer (and the MLIR libraries of ours
+#                it links) under ASan + UBSan: its fuzz corpus and every
+#                crash input ever found replay there, so a read past the end
+#                that happens not to crash still fails
 # Models are compiled with the main build's nnapi-compile (build/ unless
 # BUILD_DIR says otherwise; scripts/build.sh makes it). Any sanitizer report
 # fails its test.
@@ -15,11 +19,13 @@ build="${BUILD_DIR:-$root/build}"
 compiler="$build/bin/nnapi-compile"
 [ -x "$compiler" ] || { echo "sanitize: build $compiler first"; exit 2; }
 
-configure() { # DIR SANITIZERS
-  cmake -S "$root" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+configure() { # DIR SANITIZERS [CMAKE ARGS...]
+  local dir=$1 sanitizers=$2
+  shift 2
+  cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DNNAPI_MLIR_BUILD_COMPILER=OFF -DNNAPI_MLIR_BUILD_BENCHMARKS=OFF \
-    -DNNAPI_MLIR_SANITIZE="$2" -DNNAPI_MLIR_TEST_COMPILER="$compiler" \
-    >/dev/null
+    -DNNAPI_MLIR_SANITIZE="$sanitizers" -DNNAPI_MLIR_TEST_COMPILER="$compiler" \
+    "$@" >/dev/null
 }
 
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -32,6 +38,18 @@ cmake --build "$root/build-tsan" -j"$(nproc)" --target nnapi-unittests \
 echo "== ThreadSanitizer: runtime unit tests and 16 threads x 1000 runs"
 (cd "$root/build-tsan" && ctest --output-on-failure \
   -R '^(Runtime\.|Devices\.|concurrent-runs$)')
+
+# The importer replays first: its build is the one that takes MLIR's headers.
+# LLVM and MLIR's own libraries are not instrumented, so their containers
+# carry no ASan annotations: container-overflow checks are off there.
+configure "$root/build-asan-compiler" address,undefined \
+  -DNNAPI_MLIR_BUILD_COMPILER=ON -DNNAPI_MLIR_BUILD_PYTHON=OFF \
+  -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-19/build/utils/lit/lit.py
+cmake --build "$root/build-asan-compiler" -j"$(nproc)" --target fuzz-onnx-import
+echo "== AddressSanitizer + UBSan: the ONNX importer's corpus and crash inputs"
+(cd "$root/build-asan-compiler" &&
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:detect_container_overflow=0 \
+  ctest --output-on-failure -R '^fuzz-replay\.fuzz-onnx-import$')
 
 configure "$root/build-asan" address,undefined
 cmake --build "$root/build-asan" -j"$(nproc)"

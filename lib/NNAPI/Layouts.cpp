@@ -187,8 +187,9 @@ std::vector<Layout> buildLayouts() {
                kFuse})});
   add(ANEURALNETWORKS_AVERAGE_POOL_2D, poolForms());
   add(ANEURALNETWORKS_MAX_POOL_2D, poolForms());
+  // RESHAPE: ranks 1 to 4 on both sides (what every level documents).
   add(ANEURALNETWORKS_RESHAPE,
-      {single({rankFrom(data("input"), 0, 3), int32s("shape")})});
+      {single({data("input"), int32s("shape")}, {data("output")})});
   // SOFTMAX: rank 2 or 4 with the last axis; any rank and axis from level 3.
   add(ANEURALNETWORKS_SOFTMAX,
       {single({rankFrom(rankFrom(data("input", 2, 4), 1, 3), 3, 3),

@@ -115,11 +115,22 @@ RankedTensorType tensorType(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
 
-LogicalResult verifyRank(Operation *op, Value v, StringRef what,
-                         int64_t minRank, int64_t maxRank) {
+/// `v` has a rank its role in the NNAPI spec's layout of `op` takes (at
+/// some feature level: the level itself is the op's feature level's
+/// business); `what` names it in the message.
+LogicalResult verifyRank(Operation *op, Value v, StringRef what) {
   int64_t rank = tensorType(v).getRank();
-  if (rank >= minRank && rank <= maxRank)
+  const nnapi_mlir::spec::Role *role = getSpecRole(op, v);
+  if (!role)
+    return op->emitOpError() << what << " has no role in the NNAPI spec";
+  if (rank >= 0 && rank <= 4 && role->rankLevel[rank] != 0)
     return success();
+  int64_t minRank = -1, maxRank = -1;
+  for (int64_t r = 0; r <= 4; ++r)
+    if (role->rankLevel[r]) {
+      minRank = minRank < 0 ? r : minRank;
+      maxRank = r;
+    }
   InFlightDiagnostic diag = op->emitOpError() << what << " must have rank ";
   if (minRank == maxRank)
     diag << minRank;
@@ -227,13 +238,13 @@ LogicalResult verifyWindow(Operation *op, int64_t inH, int64_t inW,
   return success();
 }
 
-/// ADD/SUB/MUL/DIV take rank 0 (from feature level 3); the operations added
-/// with level 3 (MAXIMUM, MINIMUM, POW) rank 1 and up.
+/// Two broadcast operands (their ranks are the spec's: ADD/SUB/MUL/DIV take
+/// rank 0 from feature level 3, MAXIMUM, MINIMUM, POW and PRELU rank 1 up).
 template <typename BinaryOp>
-LogicalResult verifyBinary(BinaryOp op, int64_t minRank = 0) {
+LogicalResult verifyBinary(BinaryOp op) {
   if (failed(verifySameElementType(op)) ||
-      failed(verifyRank(op, op.getLhs(), "lhs", minRank, 4)) ||
-      failed(verifyRank(op, op.getRhs(), "rhs", minRank, 4)))
+      failed(verifyRank(op, op.getLhs(), "lhs")) ||
+      failed(verifyRank(op, op.getRhs(), "rhs")))
     return failure();
   SmallVector<int64_t> shape;
   if (!OpTrait::util::getBroadcastedShape(tensorType(op.getLhs()).getShape(),
@@ -245,7 +256,7 @@ LogicalResult verifyBinary(BinaryOp op, int64_t minRank = 0) {
 
 template <typename UnaryOp>
 LogicalResult verifyUnary(UnaryOp op) {
-  return verifyRank(op, op.getInput(), "input", 1, 4);
+  return verifyRank(op, op.getInput(), "input");
 }
 
 /// CONV_2D and TRANSPOSE_CONV_2D: filter [out, kh, kw, in], bias [out].
@@ -268,9 +279,9 @@ LogicalResult verifyFilterAndBias(ConvOp op) {
 template <typename ConvOp>
 LogicalResult verifyConvCommon(ConvOp op) {
   if (failed(verifySameElementType(op)) ||
-      failed(verifyRank(op, op.getInput(), "input", 4, 4)) ||
-      failed(verifyRank(op, op.getFilter(), "filter", 4, 4)) ||
-      failed(verifyRank(op, op.getBias(), "bias", 1, 1)))
+      failed(verifyRank(op, op.getInput(), "input")) ||
+      failed(verifyRank(op, op.getFilter(), "filter")) ||
+      failed(verifyRank(op, op.getBias(), "bias")))
     return failure();
   return success();
 }
@@ -280,10 +291,10 @@ LogicalResult AddOp::verify() { return verifyBinary(*this); }
 LogicalResult SubOp::verify() { return verifyBinary(*this); }
 LogicalResult MulOp::verify() { return verifyBinary(*this); }
 LogicalResult DivOp::verify() { return verifyBinary(*this); }
-LogicalResult MaximumOp::verify() { return verifyBinary(*this, 1); }
-LogicalResult MinimumOp::verify() { return verifyBinary(*this, 1); }
-LogicalResult PowOp::verify() { return verifyBinary(*this, 1); }
-LogicalResult PreluOp::verify() { return verifyBinary(*this, 1); }
+LogicalResult MaximumOp::verify() { return verifyBinary(*this); }
+LogicalResult MinimumOp::verify() { return verifyBinary(*this); }
+LogicalResult PowOp::verify() { return verifyBinary(*this); }
+LogicalResult PreluOp::verify() { return verifyBinary(*this); }
 LogicalResult EluOp::verify() { return verifyUnary(*this); }
 LogicalResult ReluOp::verify() { return verifyUnary(*this); }
 
@@ -292,8 +303,8 @@ LogicalResult ReluOp::verify() { return verifyUnary(*this); }
 /// or bool throughout).
 template <typename BoolOp>
 static LogicalResult verifyBoolBinary(BoolOp op) {
-  if (failed(verifyRank(op, op.getLhs(), "lhs", 1, 4)) ||
-      failed(verifyRank(op, op.getRhs(), "rhs", 1, 4)))
+  if (failed(verifyRank(op, op.getLhs(), "lhs")) ||
+      failed(verifyRank(op, op.getRhs(), "rhs")))
     return failure();
   if (getElementTypeOrSelf(op.getLhs().getType()) !=
       getElementTypeOrSelf(op.getRhs().getType()))
@@ -315,7 +326,7 @@ LogicalResult LogicalOrOp::verify() { return verifyBoolBinary(*this); }
 LogicalResult LogicalNotOp::verify() { return verifyUnary(*this); }
 
 LogicalResult SelectOp::verify() {
-  if (failed(verifyRank(*this, getCondition(), "condition", 1, 4)))
+  if (failed(verifyRank(*this, getCondition(), "condition")))
     return failure();
   Type t = getOnTrue().getType();
   if (getOnFalse().getType() != t || getOutput().getType() != t)
@@ -425,9 +436,9 @@ LogicalResult TransposeConv2DOp::verify() {
 
 LogicalResult FullyConnectedOp::verify() {
   if (failed(verifySameElementType(*this)) ||
-      failed(verifyRank(*this, getInput(), "input", 2, 4)) ||
-      failed(verifyRank(*this, getWeights(), "weights", 2, 2)) ||
-      failed(verifyRank(*this, getBias(), "bias", 1, 1)))
+      failed(verifyRank(*this, getInput(), "input")) ||
+      failed(verifyRank(*this, getWeights(), "weights")) ||
+      failed(verifyRank(*this, getBias(), "bias")))
     return failure();
   auto w = tensorType(getWeights()).getShape();
   int64_t total = tensorType(getInput()).getNumElements();
@@ -444,7 +455,7 @@ LogicalResult FullyConnectedOp::verify() {
 template <typename PoolOp>
 static LogicalResult verifyPool(PoolOp op) {
   if (failed(verifySameElementType(op)) ||
-      failed(verifyRank(op, op.getInput(), "input", 4, 4)) ||
+      failed(verifyRank(op, op.getInput(), "input")) ||
       failed(verifyArray(op, "filter", op.getFilter(), 2, 1)))
     return failure();
   auto in = tensorType(op.getInput()).getShape();
@@ -463,7 +474,7 @@ LogicalResult AveragePool2DOp::verify() { return verifyPool(*this); }
 template <typename ResizeOp>
 static LogicalResult verifyResize(ResizeOp op) {
   if (failed(verifySameElementType(op)) ||
-      failed(verifyRank(op, op.getInput(), "input", 4, 4)))
+      failed(verifyRank(op, op.getInput(), "input")))
     return failure();
   if (op.getAlignCorners() && op.getHalfPixelCenters())
     return op.emitOpError(
@@ -481,8 +492,8 @@ LogicalResult ResizeNearestNeighborOp::verify() { return verifyResize(*this); }
 
 LogicalResult ReshapeOp::verify() {
   if (failed(verifySameElementType(*this)) ||
-      failed(verifyRank(*this, getInput(), "input", 1, 4)) ||
-      failed(verifyRank(*this, getOutput(), "result", 1, 4)))
+      failed(verifyRank(*this, getInput(), "input")) ||
+      failed(verifyRank(*this, getOutput(), "result")))
     return failure();
   int64_t in = tensorType(getInput()).getNumElements();
   int64_t out = tensorType(getOutput()).getNumElements();
@@ -494,7 +505,7 @@ LogicalResult ReshapeOp::verify() {
 
 template <typename SoftmaxLikeOp>
 static LogicalResult verifySoftmaxLike(SoftmaxLikeOp op) {
-  if (failed(verifyRank(op, op.getInput(), "input", 1, 4)))
+  if (failed(verifyRank(op, op.getInput(), "input")))
     return failure();
   if (!(op.getBeta().convertToFloat() > 0.0f))
     return op.emitOpError("beta must be positive");
@@ -507,7 +518,7 @@ LogicalResult LogSoftmaxOp::verify() { return verifySoftmaxLike(*this); }
 
 
 LogicalResult InstanceNormalizationOp::verify() {
-  if (failed(verifyRank(*this, getInput(), "input", 4, 4)))
+  if (failed(verifyRank(*this, getInput(), "input")))
     return failure();
   if (!(getEpsilon().convertToFloat() > 0.0f))
     return emitOpError("epsilon must be positive");
@@ -515,7 +526,7 @@ LogicalResult InstanceNormalizationOp::verify() {
 }
 
 LogicalResult LocalResponseNormalizationOp::verify() {
-  if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
+  if (failed(verifyRank(*this, getInput(), "input")))
     return failure();
   if (failed(verifyAxis(*this, getInput(), static_cast<int32_t>(getAxis()))))
     return failure();
@@ -525,7 +536,7 @@ LogicalResult LocalResponseNormalizationOp::verify() {
 }
 
 LogicalResult L2NormalizationOp::verify() {
-  if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
+  if (failed(verifyRank(*this, getInput(), "input")))
     return failure();
   return verifyAxis(*this, getInput(), static_cast<int32_t>(getAxis()));
 }
@@ -537,7 +548,7 @@ LogicalResult ConcatenationOp::verify() {
     return failure();
   auto first = tensorType(getInputs().front());
   int64_t rank = first.getRank();
-  if (failed(verifyRank(*this, getInputs().front(), "inputs", 1, 4)))
+  if (failed(verifyRank(*this, getInputs().front(), "inputs")))
     return failure();
   int64_t axis = static_cast<int32_t>(getAxis());
   if (failed(verifyAxis(*this, getInputs().front(), axis,
@@ -567,7 +578,7 @@ LogicalResult ConcatenationOp::verify() {
 
 LogicalResult TransposeOp::verify() {
   if (failed(verifySameElementType(*this)) ||
-      failed(verifyRank(*this, getInput(), "input", 1, 4)))
+      failed(verifyRank(*this, getInput(), "input")))
     return failure();
   auto in = tensorType(getInput()).getShape();
   ArrayRef<int64_t> perm = getPerm();
@@ -588,7 +599,7 @@ LogicalResult TransposeOp::verify() {
 template <typename PadOp>
 static LogicalResult verifyPad(PadOp op) {
   if (failed(verifySameElementType(op)) ||
-      failed(verifyRank(op, op.getInput(), "input", 1, 4)))
+      failed(verifyRank(op, op.getInput(), "input")))
     return failure();
   auto in = tensorType(op.getInput()).getShape();
   ArrayRef<int64_t> padding = op.getPadding();
@@ -623,7 +634,7 @@ LogicalResult MirrorPadOp::verify() {
 template <typename BlockOp>
 static LogicalResult verifyBlock(BlockOp op, bool toSpace) {
   if (failed(verifySameElementType(op)) ||
-      failed(verifyRank(op, op.getInput(), "input", 4, 4)))
+      failed(verifyRank(op, op.getInput(), "input")))
     return failure();
   int64_t b = static_cast<int32_t>(op.getBlockSize());
   if (b < 1)
@@ -654,7 +665,7 @@ LogicalResult DepthToSpaceOp::verify() { return verifyBlock(*this, true); }
 LogicalResult SpaceToDepthOp::verify() { return verifyBlock(*this, false); }
 
 LogicalResult ChannelShuffleOp::verify() {
-  if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
+  if (failed(verifyRank(*this, getInput(), "input")))
     return failure();
   int64_t axis = static_cast<int32_t>(getAxis());
   if (failed(verifyAxis(*this, getInput(), axis)))
@@ -669,7 +680,7 @@ LogicalResult ChannelShuffleOp::verify() {
 }
 
 LogicalResult ReverseOp::verify() {
-  if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
+  if (failed(verifyRank(*this, getInput(), "input")))
     return failure();
   return verifyAxis(*this, getInput(), static_cast<int32_t>(getAxis()));
 }
@@ -677,8 +688,8 @@ LogicalResult ReverseOp::verify() {
 LogicalResult GatherOp::verify() {
   if (failed(verifySameElementType(
           *this, {getInput().getType(), getOutput().getType()})) ||
-      failed(verifyRank(*this, getInput(), "input", 1, 4)) ||
-      failed(verifyRank(*this, getIndices(), "indices", 1, 4)))
+      failed(verifyRank(*this, getInput(), "input")) ||
+      failed(verifyRank(*this, getIndices(), "indices")))
     return failure();
   int64_t axis = static_cast<int32_t>(getAxis());
   if (failed(verifyAxis(*this, getInput(), axis)))
@@ -703,7 +714,7 @@ LogicalResult GatherOp::verify() {
 
 LogicalResult SliceOp::verify() {
   if (failed(verifySameElementType(*this)) ||
-      failed(verifyRank(*this, getInput(), "input", 1, 4)))
+      failed(verifyRank(*this, getInput(), "input")))
     return failure();
   auto in = tensorType(getInput()).getShape();
   auto out = tensorType(getOutput()).getShape();
@@ -721,14 +732,14 @@ LogicalResult SliceOp::verify() {
 }
 
 LogicalResult CastOp::verify() {
-  if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
+  if (failed(verifyRank(*this, getInput(), "input")))
     return failure();
   return verifyResultShape(*this, tensorType(getInput()).getShape());
 }
 
 LogicalResult StridedSliceOp::verify() {
   if (failed(verifySameElementType(*this)) ||
-      failed(verifyRank(*this, getInput(), "input", 1, 4)))
+      failed(verifyRank(*this, getInput(), "input")))
     return failure();
   auto in = tensorType(getInput()).getShape();
   size_t rank = in.size();
@@ -748,7 +759,7 @@ LogicalResult StridedSliceOp::verify() {
 }
 
 LogicalResult SplitOp::verify() {
-  if (failed(verifyRank(*this, getInput(), "input", 1, 4)))
+  if (failed(verifyRank(*this, getInput(), "input")))
     return failure();
   int64_t axis = static_cast<int32_t>(getAxis());
   if (failed(verifyAxis(*this, getInput(), axis)))
@@ -774,7 +785,7 @@ LogicalResult SplitOp::verify() {
 
 LogicalResult TileOp::verify() {
   if (failed(verifySameElementType(*this)) ||
-      failed(verifyRank(*this, getInput(), "input", 1, 4)))
+      failed(verifyRank(*this, getInput(), "input")))
     return failure();
   auto in = tensorType(getInput()).getShape();
   auto out = tensorType(getOutput()).getShape();
@@ -798,7 +809,7 @@ LogicalResult TileOp::verify() {
 template <typename ReduceOp>
 static LogicalResult verifyReduce(ReduceOp op) {
   if (failed(verifySameElementType(op)) ||
-      failed(verifyRank(op, op.getInput(), "input", 1, 4)))
+      failed(verifyRank(op, op.getInput(), "input")))
     return failure();
   auto in = tensorType(op.getInput()).getShape();
   ArrayRef<int64_t> axes = op.getAxes();
@@ -836,7 +847,7 @@ LogicalResult ReduceAllOp::verify() { return verifyReduce(*this); }
 
 template <typename ArgOp>
 static LogicalResult verifyArg(ArgOp op) {
-  if (failed(verifyRank(op, op.getInput(), "input", 1, 4)))
+  if (failed(verifyRank(op, op.getInput(), "input")))
     return failure();
   int64_t axis = static_cast<int32_t>(op.getAxis());
   if (failed(verifyAxis(op, op.getInput(), axis)))
@@ -851,8 +862,8 @@ LogicalResult ArgMinOp::verify() { return verifyArg(*this); }
 
 LogicalResult BatchMatmulOp::verify() {
   if (failed(verifySameElementType(*this)) ||
-      failed(verifyRank(*this, getLhs(), "lhs", 2, 4)) ||
-      failed(verifyRank(*this, getRhs(), "rhs", 2, 4)))
+      failed(verifyRank(*this, getLhs(), "lhs")) ||
+      failed(verifyRank(*this, getRhs(), "rhs")))
     return failure();
   auto a = tensorType(getLhs()).getShape();
   auto b = tensorType(getRhs()).getShape();

@@ -112,7 +112,37 @@ SmallVector<const spec::Role *> valueRoles(int32_t code) {
   return roles;
 }
 
+/// The role of the `index`th of `roles`' operands, a variadic role standing
+/// for all the operands from its position on.
+const spec::Role *roleAt(ArrayRef<const spec::Role *> roles, size_t index) {
+  for (size_t i = 0; i < roles.size(); ++i)
+    if (i == index || (roles[i]->variadic && i <= index))
+      return roles[i];
+  return nullptr;
+}
+
 } // namespace
+
+const spec::Role *mlir::nnapi::getSpecRole(Operation *op, Value v) {
+  auto iface = dyn_cast<NNAPIOperationInterface>(op);
+  if (!iface)
+    return nullptr;
+  auto result = dyn_cast<OpResult>(v);
+  if (result && result.getOwner() == op) {
+    const spec::Layout *layout = spec::lookupLayout(iface.getOperationCode());
+    if (!layout)
+      return nullptr;
+    SmallVector<const spec::Role *> outputs;
+    for (const spec::Role &r : layout->forms.front().outputs)
+      outputs.push_back(&r);
+    return roleAt(outputs, result.getResultNumber());
+  }
+  for (OpOperand &operand : op->getOpOperands())
+    if (operand.get() == v)
+      return roleAt(valueRoles(iface.getOperationCode()),
+                    operand.getOperandNumber());
+  return nullptr;
+}
 
 SmallVector<NNAPIOperand> mlir::nnapi::getNNAPIOperands(Operation *op) {
   SmallVector<NNAPIOperand> out;

@@ -37,6 +37,10 @@ struct NNAPIOperand {
 /// The ANEURALNETWORKS_TENSOR_* code of a ranked tensor type, if NNAPI has one.
 std::optional<int32_t> getTensorOperandCode(Type type);
 
+/// The role in the NNAPI spec that operand or result `v` of nnapi op `op`
+/// takes (in the operation's first form), or null if it has none.
+const nnapi_mlir::spec::Role *getSpecRole(Operation *op, Value v);
+
 /// The NNAPI operands of nnapi op `op`, by role, in no particular order.
 SmallVector<NNAPIOperand> getNNAPIOperands(Operation *op);
 
