@@ -261,7 +261,7 @@ std::vector<Layout> buildLayouts() {
                inGroup(flag("adj_x"), 1), inGroup(flag("adj_y"), 1)},
               {kOutput}, {{6, "adj_x and adj_y"}})});
   // RESIZE_*: sizes (INT32) or, from level 3, scales; RESIZE_BILINEAR's
-  // layout from level 3; both operations' corner flags from level 4.
+  // optional layout from level 3; both operations' corner flags from level 4.
   Role width = scalar("output_width", Accepts::SizeOrScale);
   Role height = scalar("output_height", Accepts::SizeOrScale);
   std::vector<Role> corners = {inGroup(flag("align_corners"), 2),
@@ -273,13 +273,13 @@ std::vector<Layout> buildLayouts() {
               {kOutput},
               {{3, "a layout operand"},
                {4, "align_corners or half_pixel_centers"}})});
+  // RESIZE_NEAREST_NEIGHBOR came with level 3, its layout flag with it: not
+  // optional there.
   add(ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR,
-      {single(roles({{data("input", 4, 4), width, height,
-                      inGroup(flag("layout"), 1)},
-                     corners}),
-              {kOutput},
-              {{3, "a layout operand"},
-               {4, "align_corners or half_pixel_centers"}})});
+      {single({data("input", 4, 4), width, height, flag("layout"),
+               inGroup(flag("align_corners"), 1),
+               inGroup(flag("half_pixel_centers"), 1)},
+              {kOutput}, {{4, "align_corners or half_pixel_centers"}})});
   std::sort(all.begin(), all.end(),
             [](const Layout &a, const Layout &b) { return a.code < b.code; });
   return all;
