@@ -977,7 +977,7 @@ TEST_F(HostDevice, RejectsMalformedUpsamplingOperations) {
     uint32_t x = b.input({1, 2, 2, 3});
     uint32_t out = b.output({1, 4, 4, 3});
     b.operation(ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR,
-                {x, b.f32(-2.0f), b.f32(2.0f)}, {out});
+                {x, b.f32(-2.0f), b.f32(2.0f), b.boolean(false)}, {out});
     expectRejected(b, "gives no valid output size");
   }
 }
