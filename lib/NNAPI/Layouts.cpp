@@ -398,7 +398,7 @@ bool Matcher::check(bool input, size_t i, const Role &role,
     break;
   case Accepts::Castable:
     if (d.type == ANEURALNETWORKS_TENSOR_BOOL8)
-      require(m.level, m.why, 4, "TENSOR_BOOL8 operands");
+      require(m.level, m.why, kCastBool8Rule.level, kCastBool8Rule.why);
     else if (d.type == ANEURALNETWORKS_TENSOR_FLOAT16)
       require(m.level, m.why, op.float16Level, "float16 operands");
     else if (d.type != ANEURALNETWORKS_TENSOR_FLOAT32 &&
@@ -422,7 +422,7 @@ bool Matcher::check(bool input, size_t i, const Role &role,
   case Accepts::SizeOrScale:
     if (d.type ==
         (floatData ? ANEURALNETWORKS_FLOAT16 : ANEURALNETWORKS_FLOAT32))
-      require(m.level, m.why, 3, "scales for output sizes");
+      require(m.level, m.why, kResizeScaleRule.level, kResizeScaleRule.why);
     else if (d.type != ANEURALNETWORKS_INT32)
       return wrongType(floatData ? "INT32 or FLOAT16" : "INT32 or FLOAT32");
     break;
@@ -638,7 +638,8 @@ std::string describeRole(const Role &role) {
     text = "TENSOR_INT32";
     break;
   case Accepts::Castable:
-    text = "float, TENSOR_INT32 or TENSOR_BOOL8 (4)";
+    text = "float, TENSOR_INT32 or TENSOR_BOOL8 (" +
+           std::to_string(kCastBool8Rule.level) + ")";
     break;
   case Accepts::Int32:
     text = "INT32";
@@ -650,7 +651,8 @@ std::string describeRole(const Role &role) {
     text = "FLOAT32/FLOAT16";
     break;
   case Accepts::SizeOrScale:
-    text = "INT32, or a float scale (3)";
+    text = "INT32, or a float scale (" +
+           std::to_string(kResizeScaleRule.level) + ")";
     break;
   }
   std::string ranks;

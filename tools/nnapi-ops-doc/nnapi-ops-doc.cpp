@@ -65,10 +65,13 @@ std::string layoutRules(const nnapi_mlir::spec::Layout &layout,
         if (role.rankLevel[r] > opLevel)
           add(std::string(role.name) + " of rank " + std::to_string(r) +
               " (" + std::to_string(role.rankLevel[r]) + ")");
+      auto typeRule = [&](const nnapi_mlir::spec::TypeRule &rule) {
+        add(std::string(rule.why) + " (" + std::to_string(rule.level) + ")");
+      };
       if (role.accepts == nnapi_mlir::spec::Accepts::Castable)
-        add("TENSOR_BOOL8 operands (4)");
+        typeRule(nnapi_mlir::spec::kCastBool8Rule);
       if (role.accepts == nnapi_mlir::spec::Accepts::SizeOrScale)
-        add("scales for output sizes (3)");
+        typeRule(nnapi_mlir::spec::kResizeScaleRule);
     }
     for (const nnapi_mlir::spec::Group &g : form.groups)
       if (g.level > opLevel)

@@ -40,6 +40,16 @@ enum class Accepts : uint8_t {
   SizeOrScale, ///< An INT32 size, or (from level 3) a Float scale.
 };
 
+/// A type a role accepts only from some feature level on, and what needs it.
+struct TypeRule {
+  uint8_t level;
+  const char *why;
+};
+/// CAST's TENSOR_BOOL8 operands (Accepts::Castable).
+inline constexpr TypeRule kCastBool8Rule = {4, "TENSOR_BOOL8 operands"};
+/// RESIZE_*'s float scales in place of INT32 sizes (Accepts::SizeOrScale).
+inline constexpr TypeRule kResizeScaleRule = {3, "scales for output sizes"};
+
 /// One operand position of a form.
 struct Role {
   const char *name;
