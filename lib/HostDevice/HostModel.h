@@ -21,7 +21,7 @@
 namespace nnapi_mlir::host {
 
 /// Records `message` as the last error of this thread (NNAPIMLIRHost_lastError)
-/// and returns `code`.
+/// and returns `code`. The state lives with the C API, in HostNNAPI.cpp.
 int fail(int code, std::string message);
 /// The message of this thread's last fail().
 const std::string &lastErrorMessage();

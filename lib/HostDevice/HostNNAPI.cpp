@@ -53,6 +53,23 @@
 
 using namespace nnapi_mlir::host;
 
+//===----------------------------------------------------------------------===//
+// The C API's error state: the last failure's message, per thread
+// (NNAPIMLIRHost_lastError). Validation, the executor and the XNNPACK steps
+// report through fail().
+//===----------------------------------------------------------------------===//
+
+namespace {
+thread_local std::string lastError;
+} // namespace
+
+int nnapi_mlir::host::fail(int code, std::string message) {
+  lastError = std::move(message);
+  return code;
+}
+
+const std::string &nnapi_mlir::host::lastErrorMessage() { return lastError; }
+
 
 struct ANeuralNetworksModel : HostModel {
   bool finished = false;

@@ -21,17 +21,6 @@
 
 namespace nnapi_mlir::host {
 
-namespace {
-thread_local std::string lastError;
-} // namespace
-
-int fail(int code, std::string message) {
-  lastError = std::move(message);
-  return code;
-}
-
-const std::string &lastErrorMessage() { return lastError; }
-
 bool isFloatTensor(int32_t t) {
   return t == ANEURALNETWORKS_TENSOR_FLOAT32 || t == ANEURALNETWORKS_TENSOR_FLOAT16;
 }
