@@ -136,12 +136,14 @@ mlir::nnapi::loadModelFile(llvm::StringRef path, MLIRContext *context,
 //===----------------------------------------------------------------------===//
 
 /// Counts `func`'s ops by name, leaving out constants, the terminator and
-/// (for host functions) the calls to partitions.
+/// (for host functions) the calls to partitions. A composite counts as the
+/// TOSA ops of its body.
 static unsigned countOps(func::FuncOp func, bool skipCalls,
                          std::map<std::string, unsigned> &counts) {
   unsigned total = 0;
   func.walk([&](Operation *op) {
-    if (op == func.getOperation() || isa<func::ReturnOp>(op) ||
+    if (op == func.getOperation() ||
+        isa<func::ReturnOp, CompositeOp, YieldOp>(op) ||
         op->hasTrait<OpTrait::ConstantLike>() ||
         (skipCalls && isa<func::CallOp>(op)))
       return;

@@ -1,9 +1,9 @@
 //===- Partition.cpp - Cost-driven placement and outlining of NNAPI regions -===//
 //
-// For each function: group the ops into placement units (one op, or a whole
-// softmax composite), decide per unit whether NNAPI can run it (legality at
-// the feature level, the device profile, stop-ops, the placement override)
-// and what it costs on each side, hand the resulting graph to the placement
+// For each function: make each op a placement unit (an nnapi.composite, a
+// raised softmax or hard swish, is one op), decide per unit whether NNAPI
+// can run it (legality at the feature level, the device profile, stop-ops,
+// the placement override) and what it costs on each side, hand the resulting graph to the placement
 // solver (PartitionSolver.h), apply max-partitions / min-partition-cost,
 // explain every host op, and outline each partition into a private function.
 //
@@ -157,7 +157,8 @@ struct PlacementOverride {
   }
 };
 
-/// One placement decision: an op, or every op of a composite.
+/// One placement decision: an op (an nnapi.composite is one), joined by the
+/// activation fused into it.
 struct Unit {
   SmallVector<Operation *> ops; ///< Program order; the last one is the root.
   std::string name, type;
@@ -248,79 +249,42 @@ private:
 };
 
 void FunctionPlacer::buildUnits() {
-  DenseMap<Operation *, unsigned> order;
-  unsigned index = 0;
-  for (Operation &op : block.without_terminator())
-    order[&op] = index++;
-  // Composites enter as one unit when every member can; otherwise each
-  // member stays on the host (NNAPI runs the pattern whole or not at all).
-  DenseMap<Operation *, unsigned> compositeUnit;
-  DenseMap<Operation *, std::string> broken; // member -> why not NNAPI
-  std::vector<Composite> composites;
-  for (Operation &op : block.without_terminator()) {
-    if (compositeUnit.count(&op) || broken.count(&op) || isConstantLike(&op))
-      continue;
-    Composite composite = getCompositeMembers(&op);
-    SmallVector<Operation *> &members = composite.ops;
-    if (members.empty())
-      continue;
-    auto breakUp = [&](const Twine &why) {
-      std::string text = ("part of a " + composite.kind + " pattern " + why).str();
-      for (Operation *m : members)
-        broken[m] = text;
-    };
-    if (!llvm::all_of(members,
-                      [&](Operation *m) { return m->getBlock() == &block; })) {
-      breakUp("that spans blocks");
-      continue;
-    }
-    llvm::sort(members, [&](Operation *a, Operation *b) {
-      return order[a] < order[b];
-    });
-    ConversionCheck check = config.converter->check(members);
-    if (!check.convertible) {
-      breakUp("that NNAPI cannot run: " + check.reason);
-      continue;
-    }
-    if (check.need.level > config.featureLevel) {
-      breakUp("that needs NNAPI feature level " + Twine(check.need.level) +
-              " (" + check.need.why + "), the target is " +
-              Twine(config.featureLevel));
-      continue;
-    }
-    for (Operation *m : members)
-      compositeUnit[m] = composites.size();
-    composites.push_back(std::move(composite));
-  }
-  // A composite becomes a unit at its last op: only that op's result leaves
-  // the pattern, so units stay in topological order (the solver needs it).
+  // One unit per op: a chain that NNAPI runs as one operation is one
+  // nnapi.composite by now (nnapi-raise-composites).
   for (Operation &op : block.without_terminator()) {
     if (isConstantLike(&op))
       continue;
     Unit unit;
-    auto it = compositeUnit.find(&op);
-    if (it != compositeUnit.end()) {
-      const Composite &composite = composites[it->second];
-      if (composite.ops.back() != &op)
-        continue;
-      unit.ops = composite.ops;
-      unit.type = composite.kind.str();
-    } else {
-      unit.ops = {&op};
-      unit.type = op.getName().getStringRef().str();
-    }
+    unit.ops = {&op};
+    auto composite = dyn_cast<CompositeOp>(&op);
+    unit.type = composite ? composite.getName().str()
+                          : op.getName().getStringRef().str();
     unit.name = displayName(&op, units.size());
-    if (auto b = broken.find(&op); b != broken.end()) {
-      unit.reason = b->second;
-    } else if (!unit.ops.back()->getNumRegions()) {
+    if (!op.getNumRegions() || composite) {
       unit.conversion = config.converter->check(unit.ops);
       if (!unit.conversion.operations.empty())
         unit.opcode = unit.conversion.operations.back();
     }
-    for (Operation *m : unit.ops)
-      unitOf[m] = units.size();
+    unitOf[&op] = units.size();
     units.push_back(std::move(unit));
   }
+}
+
+/// The ops that do a unit's work on the host: its ops, with each composite
+/// replaced by the ops of its body.
+SmallVector<Operation *> hostOps(ArrayRef<Operation *> ops) {
+  SmallVector<Operation *> result;
+  for (Operation *op : ops) {
+    auto composite = dyn_cast<CompositeOp>(op);
+    if (!composite) {
+      result.push_back(op);
+      continue;
+    }
+    for (Operation &inner : composite.getBody().front().without_terminator())
+      if (!isConstantLike(&inner))
+        result.push_back(&inner);
+  }
+  return result;
 }
 
 void FunctionPlacer::classify(Unit &unit) {
@@ -331,7 +295,7 @@ void FunctionPlacer::classify(Unit &unit) {
       root->getNumOperands()  ? dataTypeOf(root->getOperand(0).getType())
       : root->getNumResults() ? dataTypeOf(root->getResult(0).getType())
                               : profile::DataType::Float32;
-  for (Operation *op : unit.ops) {
+  for (Operation *op : hostOps(unit.ops)) {
     OpWork work = estimateWork(op);
     macs += work.macs;
     elements += work.elements;
@@ -350,7 +314,7 @@ void FunctionPlacer::classify(Unit &unit) {
   unit.capable = true;
   if (!unit.reason.empty()) {
     unit.capable = false;
-  } else if (root->getNumRegions()) {
+  } else if (root->getNumRegions() && !isa<CompositeOp>(root)) {
     reject("ops with regions stay on the host");
   } else if (!unit.conversion.convertible) {
     reject("unsupported: " + unit.conversion.reason);
@@ -369,7 +333,7 @@ void FunctionPlacer::classify(Unit &unit) {
   if (unit.capable) {
     for (const std::string &stop : config.stopOps)
       if (stop == unit.type || stop == nnapiName ||
-          llvm::any_of(unit.ops, [&](Operation *op) {
+          llvm::any_of(hostOps(unit.ops), [&](Operation *op) {
             return op->getName().getStringRef() == stop;
           })) {
         reject("listed in stop-ops ('" + stop + "')");

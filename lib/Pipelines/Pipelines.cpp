@@ -125,6 +125,9 @@ void mlir::nnapi::buildNNAPIPartitionPipeline(
   pm.addPass(createNNAPIFoldConstants());
   pm.addPass(createNNAPIFoldScaleShift());
   if (!options.hostOnly) {
+    // Last before placement: chains that mean one NNAPI operation become one
+    // op (the host pipeline inlines what stays on the host).
+    pm.addPass(createNNAPIRaiseComposites());
     NNAPIPartitionOptions partition;
 #define NNAPI_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESC)                         \
   partition.FIELD = options.FIELD;
@@ -143,6 +146,9 @@ void mlir::nnapi::buildNNAPIPartitionPipeline(
 
 void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
                                          const CompilePipelineOptions &options) {
+  // Composites left on the host, and in the host copies of partitions, are
+  // their TOSA bodies again.
+  pm.addPass(createNNAPIInlineComposites());
   // TOSA -> linalg/arith/tensor, in the order tosa-to-linalg-pipeline uses,
   // without its validation step (profiles are not our concern here).
   // transpose_conv2d (and friends) have no direct linalg lowering.

@@ -3,6 +3,7 @@
 #include "nnapi-mlir/Transforms/Constants.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 
 #include <cstring>
 #include <vector>
@@ -114,4 +115,11 @@ DenseElementsAttr mlir::nnapi::gatherRows(DenseElementsAttr values,
         return (index[0] * k + row) * c + index[2];
       });
   return gatherElements(values, resultType, source);
+}
+
+std::optional<double> mlir::nnapi::splatValue(Value v) {
+  DenseFPElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
+    return std::nullopt;
+  return attr.getSplatValue<APFloat>().convertToDouble();
 }

@@ -1,12 +1,12 @@
 // Data movement, reductions, matrix products, HARD_SWISH and the erf
 // expansion: at the level before their own they stay on the host with a
 // reason that names the level; at their level they are placed.
-// RUN: nnapi-opt %s -split-input-file -nnapi-partition="feature-level=1 emit-remarks=true device-profile=%S/../Inputs/eager.json" -verify-diagnostics -o /dev/null
-// RUN: nnapi-opt %s -split-input-file -nnapi-partition="feature-level=2 device-profile=%S/../Inputs/eager.json" | FileCheck %s --check-prefix=FL2
-// RUN: nnapi-opt %s -split-input-file -nnapi-partition="feature-level=3 device-profile=%S/../Inputs/eager.json" | FileCheck %s --check-prefix=FL3
-// RUN: nnapi-opt %s -split-input-file -nnapi-partition="feature-level=4 device-profile=%S/../Inputs/eager.json" | FileCheck %s --check-prefix=FL4
-// RUN: nnapi-opt %s -split-input-file -nnapi-partition="feature-level=6 device-profile=%S/../Inputs/eager.json" | FileCheck %s --check-prefix=FL6
-// RUN: nnapi-opt %s -split-input-file -nnapi-partition="feature-level=7 device-profile=%S/../Inputs/eager.json" | FileCheck %s --check-prefix=FL7
+// RUN: nnapi-opt %s -split-input-file -nnapi-raise-composites -nnapi-partition="feature-level=1 emit-remarks=true device-profile=%S/../Inputs/eager.json" -verify-diagnostics -o /dev/null
+// RUN: nnapi-opt %s -split-input-file -nnapi-raise-composites -nnapi-partition="feature-level=2 device-profile=%S/../Inputs/eager.json" | FileCheck %s --check-prefix=FL2
+// RUN: nnapi-opt %s -split-input-file -nnapi-raise-composites -nnapi-partition="feature-level=3 device-profile=%S/../Inputs/eager.json" | FileCheck %s --check-prefix=FL3
+// RUN: nnapi-opt %s -split-input-file -nnapi-raise-composites -nnapi-partition="feature-level=4 device-profile=%S/../Inputs/eager.json" | FileCheck %s --check-prefix=FL4
+// RUN: nnapi-opt %s -split-input-file -nnapi-raise-composites -nnapi-partition="feature-level=6 device-profile=%S/../Inputs/eager.json" | FileCheck %s --check-prefix=FL6
+// RUN: nnapi-opt %s -split-input-file -nnapi-raise-composites -nnapi-partition="feature-level=7 device-profile=%S/../Inputs/eager.json" | FileCheck %s --check-prefix=FL7
 
 // FL2-LABEL: func @fl2_ops
 // FL2-NOT: tosa.{{[a-z_]+}} %
@@ -19,12 +19,10 @@ func.func @fl2_ops(%x: tensor<1x4x6x6xf32>) -> tensor<1x1x1x4xf32> {
   %pads = "tosa.const"() {value = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>} : () -> tensor<4x2xi64>
   // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 2 (PAD), the target is 1}}
   %1 = tosa.pad %0, %pads : (tensor<1x6x6x4xf32>, tensor<4x2xi64>) -> tensor<1x8x8x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a mean pattern that needs NNAPI feature level 2 (MEAN), the target is 1}}
   %2 = tosa.reduce_sum %1 {axis = 1 : i32} : (tensor<1x8x8x4xf32>) -> tensor<1x1x8x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a mean pattern that needs NNAPI feature level 2 (MEAN), the target is 1}}
   %3 = tosa.reduce_sum %2 {axis = 2 : i32} : (tensor<1x1x8x4xf32>) -> tensor<1x1x1x4xf32>
   %k = "tosa.const"() {value = dense<0.015625> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
-  // expected-remark@+1 {{stays on the host: part of a mean pattern that needs NNAPI feature level 2 (MEAN), the target is 1}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 2 (MEAN), the target is 1}}
   %4 = tosa.mul %3, %k {shift = 0 : i8} : (tensor<1x1x1x4xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x4xf32>
   return %4 : tensor<1x1x1x4xf32>
 }
@@ -72,13 +70,10 @@ func.func @fl3_ops(%x: tensor<2x3x4xf32>) -> (tensor<1x1x1xf32>, tensor<1x3x4xf3
 func.func @fl4_hard_swish(%x: tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32> {
   %sixth = "tosa.const"() {value = dense<0.166666672> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
   %half = "tosa.const"() {value = dense<0.5> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
-  // expected-remark@+1 {{stays on the host: part of a hard_swish pattern that needs NNAPI feature level 4 (HARD_SWISH), the target is 1}}
   %0 = tosa.mul %x, %sixth {shift = 0 : i8} : (tensor<1x4x4x8xf32>, tensor<1x1x1x1xf32>) -> tensor<1x4x4x8xf32>
-  // expected-remark@+1 {{stays on the host: part of a hard_swish pattern that needs NNAPI feature level 4 (HARD_SWISH), the target is 1}}
   %1 = tosa.add %0, %half : (tensor<1x4x4x8xf32>, tensor<1x1x1x1xf32>) -> tensor<1x4x4x8xf32>
-  // expected-remark@+1 {{stays on the host: part of a hard_swish pattern that needs NNAPI feature level 4 (HARD_SWISH), the target is 1}}
   %2 = tosa.clamp %1 {min_fp = 0.0 : f32, max_fp = 1.0 : f32, min_int = 0 : i64, max_int = 1 : i64} : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
-  // expected-remark@+1 {{stays on the host: part of a hard_swish pattern that needs NNAPI feature level 4 (HARD_SWISH), the target is 1}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 4 (HARD_SWISH), the target is 1}}
   %3 = tosa.mul %x, %2 {shift = 0 : i8} : (tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
   return %3 : tensor<1x4x4x8xf32>
 }
@@ -147,38 +142,25 @@ func.func @upsampling(%x: tensor<1x4x4x3xf32>) -> (tensor<1x8x8x3xf32>, tensor<1
 // FL4: return
 func.func @activations(%x: tensor<1x3x4xf32>) -> (tensor<1x3x4xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>) {
   %slope = "tosa.const"() {value = dense<0.1> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>
-  // expected-remark@+1 {{stays on the host: part of a prelu pattern that needs NNAPI feature level 3 (PRELU), the target is 1}}
   %p0 = tosa.clamp %x {min_fp = 0.0 : f32, max_fp = 3.40282347e+38 : f32, min_int = 0 : i64, max_int = 2147483647 : i64} : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a prelu pattern that needs NNAPI feature level 3 (PRELU), the target is 1}}
   %n0 = tosa.clamp %x {min_fp = -3.40282347e+38 : f32, max_fp = 0.0 : f32, min_int = -2147483648 : i64, max_int = 0 : i64} : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a prelu pattern that needs NNAPI feature level 3 (PRELU), the target is 1}}
   %m0 = tosa.mul %n0, %slope {shift = 0 : i8} : (tensor<1x3x4xf32>, tensor<1x1x1xf32>) -> tensor<1x3x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a prelu pattern that needs NNAPI feature level 3 (PRELU), the target is 1}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (PRELU), the target is 1}}
   %prelu = tosa.add %p0, %m0 : (tensor<1x3x4xf32>, tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
   %one = "tosa.const"() {value = dense<1.0> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>
-  // expected-remark@+1 {{stays on the host: part of a elu pattern that needs NNAPI feature level 4 (ELU), the target is 1}}
   %p1 = tosa.clamp %x {min_fp = 0.0 : f32, max_fp = 3.40282347e+38 : f32, min_int = 0 : i64, max_int = 2147483647 : i64} : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a elu pattern that needs NNAPI feature level 4 (ELU), the target is 1}}
   %n1 = tosa.clamp %x {min_fp = -3.40282347e+38 : f32, max_fp = 0.0 : f32, min_int = -2147483648 : i64, max_int = 0 : i64} : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a elu pattern that needs NNAPI feature level 4 (ELU), the target is 1}}
   %e1 = tosa.exp %n1 : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a elu pattern that needs NNAPI feature level 4 (ELU), the target is 1}}
   %s1 = tosa.sub %e1, %one : (tensor<1x3x4xf32>, tensor<1x1x1xf32>) -> tensor<1x3x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a elu pattern that needs NNAPI feature level 4 (ELU), the target is 1}}
   %m1 = tosa.mul %s1, %one {shift = 0 : i8} : (tensor<1x3x4xf32>, tensor<1x1x1xf32>) -> tensor<1x3x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a elu pattern that needs NNAPI feature level 4 (ELU), the target is 1}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 4 (ELU), the target is 1}}
   %elu = tosa.add %p1, %m1 : (tensor<1x3x4xf32>, tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a log_softmax pattern that needs NNAPI feature level 3 (LOG_SOFTMAX), the target is 1}}
   %mx = tosa.reduce_max %x {axis = 2 : i32} : (tensor<1x3x4xf32>) -> tensor<1x3x1xf32>
-  // expected-remark@+1 {{stays on the host: part of a log_softmax pattern that needs NNAPI feature level 3 (LOG_SOFTMAX), the target is 1}}
   %sh = tosa.sub %x, %mx : (tensor<1x3x4xf32>, tensor<1x3x1xf32>) -> tensor<1x3x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a log_softmax pattern that needs NNAPI feature level 3 (LOG_SOFTMAX), the target is 1}}
   %ex = tosa.exp %sh : (tensor<1x3x4xf32>) -> tensor<1x3x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a log_softmax pattern that needs NNAPI feature level 3 (LOG_SOFTMAX), the target is 1}}
   %sum = tosa.reduce_sum %ex {axis = 2 : i32} : (tensor<1x3x4xf32>) -> tensor<1x3x1xf32>
-  // expected-remark@+1 {{stays on the host: part of a log_softmax pattern that needs NNAPI feature level 3 (LOG_SOFTMAX), the target is 1}}
   %lg = tosa.log %sum : (tensor<1x3x1xf32>) -> tensor<1x3x1xf32>
-  // expected-remark@+1 {{stays on the host: part of a log_softmax pattern that needs NNAPI feature level 3 (LOG_SOFTMAX), the target is 1}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (LOG_SOFTMAX), the target is 1}}
   %lsm = tosa.sub %sh, %lg : (tensor<1x3x4xf32>, tensor<1x3x1xf32>) -> tensor<1x3x4xf32>
   return %prelu, %elu, %lsm : tensor<1x3x4xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>
 }
@@ -195,27 +177,17 @@ func.func @activations(%x: tensor<1x3x4xf32>) -> (tensor<1x3x4xf32>, tensor<1x3x
 func.func @instance_norm(%x: tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32> {
   %k = "tosa.const"() {value = dense<0.166666672> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
   %eps = "tosa.const"() {value = dense<1.0e-03> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
-  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
   %a1 = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<1x2x3x4xf32>) -> tensor<1x1x3x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
   %a2 = tosa.reduce_sum %a1 {axis = 2 : i32} : (tensor<1x1x3x4xf32>) -> tensor<1x1x1x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
   %mu = tosa.mul %a2, %k {shift = 0 : i8} : (tensor<1x1x1x4xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
   %c = tosa.sub %x, %mu : (tensor<1x2x3x4xf32>, tensor<1x1x1x4xf32>) -> tensor<1x2x3x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
   %sq = tosa.mul %c, %c {shift = 0 : i8} : (tensor<1x2x3x4xf32>, tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
   %b1 = tosa.reduce_sum %sq {axis = 1 : i32} : (tensor<1x2x3x4xf32>) -> tensor<1x1x3x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
   %b2 = tosa.reduce_sum %b1 {axis = 2 : i32} : (tensor<1x1x3x4xf32>) -> tensor<1x1x1x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
   %var = tosa.mul %b2, %k {shift = 0 : i8} : (tensor<1x1x1x4xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
   %ve = tosa.add %var, %eps : (tensor<1x1x1x4xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
   %inv = tosa.rsqrt %ve : (tensor<1x1x1x4xf32>) -> tensor<1x1x1x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a instance_normalization pattern that needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (INSTANCE_NORMALIZATION), the target is 1}}
   %r = tosa.mul %c, %inv {shift = 0 : i8} : (tensor<1x2x3x4xf32>, tensor<1x1x1x4xf32>) -> tensor<1x2x3x4xf32>
   return %r : tensor<1x2x3x4xf32>
 }
@@ -234,15 +206,11 @@ func.func @instance_norm(%x: tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32> {
 // FL7-NOT: tosa.{{[a-z_]+}} %
 // FL7: return
 func.func @gather_reverse_mirror(%x: tensor<2x4xf32>, %v: tensor<1x4x3xf32>) -> (tensor<2x7xf32>, tensor<2x4xf32>, tensor<1x2x3xf32>) {
-  // expected-remark@+1 {{stays on the host: part of a mirror_pad pattern that needs NNAPI feature level 7 (MIRROR_PAD), the target is 1}}
   %b = tosa.slice %x {start = array<i64: 0, 1>, size = array<i64: 2, 2>} : (tensor<2x4xf32>) -> tensor<2x2xf32>
-  // expected-remark@+1 {{stays on the host: part of a mirror_pad pattern that needs NNAPI feature level 7 (MIRROR_PAD), the target is 1}}
   %br = tosa.reverse %b {axis = 1 : i32} : (tensor<2x2xf32>) -> tensor<2x2xf32>
-  // expected-remark@+1 {{stays on the host: part of a mirror_pad pattern that needs NNAPI feature level 7 (MIRROR_PAD), the target is 1}}
   %a = tosa.slice %x {start = array<i64: 0, 2>, size = array<i64: 2, 1>} : (tensor<2x4xf32>) -> tensor<2x1xf32>
-  // expected-remark@+1 {{stays on the host: part of a mirror_pad pattern that needs NNAPI feature level 7 (MIRROR_PAD), the target is 1}}
   %ar = tosa.reverse %a {axis = 1 : i32} : (tensor<2x1xf32>) -> tensor<2x1xf32>
-  // expected-remark@+1 {{stays on the host: part of a mirror_pad pattern that needs NNAPI feature level 7 (MIRROR_PAD), the target is 1}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 7 (MIRROR_PAD), the target is 1}}
   %0 = tosa.concat %br, %x, %ar {axis = 1 : i32} : (tensor<2x2xf32>, tensor<2x4xf32>, tensor<2x1xf32>) -> tensor<2x7xf32>
   // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 7 (REVERSE), the target is 1}}
   %1 = tosa.reverse %x {axis = 0 : i32} : (tensor<2x4xf32>) -> tensor<2x4xf32>
@@ -263,11 +231,9 @@ func.func @gather_reverse_mirror(%x: tensor<2x4xf32>, %v: tensor<1x4x3xf32>) -> 
 // FL3-NEXT: return
 func.func @depth_to_space(%x: tensor<1x8x3x2xf32>) -> tensor<1x2x6x4xf32> {
   %p = "tosa.const"() {value = dense<[0, 3, 4, 1, 5, 2]> : tensor<6xi32>} : () -> tensor<6xi32>
-  // expected-remark@+1 {{stays on the host: part of a depth_space pattern that needs NNAPI feature level 3 (NCHW layout), the target is 1}}
   %0 = tosa.reshape %x {new_shape = array<i64: 1, 2, 2, 2, 3, 2>} : (tensor<1x8x3x2xf32>) -> tensor<1x2x2x2x3x2xf32>
-  // expected-remark@+1 {{stays on the host: part of a depth_space pattern that needs NNAPI feature level 3 (NCHW layout), the target is 1}}
   %1 = tosa.transpose %0, %p : (tensor<1x2x2x2x3x2xf32>, tensor<6xi32>) -> tensor<1x2x3x2x2x2xf32>
-  // expected-remark@+1 {{stays on the host: part of a depth_space pattern that needs NNAPI feature level 3 (NCHW layout), the target is 1}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (NCHW layout), the target is 1}}
   %2 = tosa.reshape %1 {new_shape = array<i64: 1, 2, 6, 4>} : (tensor<1x2x3x2x2x2xf32>) -> tensor<1x2x6x4xf32>
   return %2 : tensor<1x2x6x4xf32>
 }
@@ -284,15 +250,11 @@ func.func @depth_to_space(%x: tensor<1x8x3x2xf32>) -> tensor<1x2x6x4xf32> {
 func.func @grouped_conv(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
   %w0 = "tosa.const"() {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
   %b0 = "tosa.const"() {value = dense<3.0> : tensor<1xf32>} : () -> tensor<1xf32>
-  // expected-remark@+1 {{stays on the host: part of a grouped_conv pattern that needs NNAPI feature level 3 (GROUPED_CONV_2D), the target is 1}}
   %x0 = tosa.slice %x {start = array<i64: 0, 0, 0, 0>, size = array<i64: 1, 2, 2, 1>} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x1xf32>
-  // expected-remark@+1 {{stays on the host: part of a grouped_conv pattern that needs NNAPI feature level 3 (GROUPED_CONV_2D), the target is 1}}
   %c0 = tosa.conv2d %x0, %w0, %b0 {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x2x1xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>) -> tensor<1x2x2x1xf32>
-  // expected-remark@+1 {{stays on the host: part of a grouped_conv pattern that needs NNAPI feature level 3 (GROUPED_CONV_2D), the target is 1}}
   %x1 = tosa.slice %x {start = array<i64: 0, 0, 0, 1>, size = array<i64: 1, 2, 2, 1>} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x1xf32>
-  // expected-remark@+1 {{stays on the host: part of a grouped_conv pattern that needs NNAPI feature level 3 (GROUPED_CONV_2D), the target is 1}}
   %c1 = tosa.conv2d %x1, %w0, %b0 {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x2x1xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>) -> tensor<1x2x2x1xf32>
-  // expected-remark@+1 {{stays on the host: part of a grouped_conv pattern that needs NNAPI feature level 3 (GROUPED_CONV_2D), the target is 1}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (GROUPED_CONV_2D), the target is 1}}
   %0 = tosa.concat %c0, %c1 {axis = 3 : i32} : (tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>) -> tensor<1x2x2x2xf32>
   return %0 : tensor<1x2x2x2xf32>
 }
@@ -307,11 +269,9 @@ func.func @grouped_conv(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
 // FL3-NEXT: return
 func.func @channel_shuffle(%x: tensor<1x6x2x3xf32>) -> tensor<1x6x2x3xf32> {
   %p = "tosa.const"() {value = dense<[0, 2, 1, 3, 4]> : tensor<5xi32>} : () -> tensor<5xi32>
-  // expected-remark@+1 {{stays on the host: part of a channel_shuffle pattern that needs NNAPI feature level 3 (CHANNEL_SHUFFLE), the target is 1}}
   %0 = tosa.reshape %x {new_shape = array<i64: 1, 3, 2, 2, 3>} : (tensor<1x6x2x3xf32>) -> tensor<1x3x2x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a channel_shuffle pattern that needs NNAPI feature level 3 (CHANNEL_SHUFFLE), the target is 1}}
   %1 = tosa.transpose %0, %p : (tensor<1x3x2x2x3xf32>, tensor<5xi32>) -> tensor<1x2x3x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a channel_shuffle pattern that needs NNAPI feature level 3 (CHANNEL_SHUFFLE), the target is 1}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (CHANNEL_SHUFFLE), the target is 1}}
   %2 = tosa.reshape %1 {new_shape = array<i64: 1, 6, 2, 3>} : (tensor<1x2x3x2x3xf32>) -> tensor<1x6x2x3xf32>
   return %2 : tensor<1x6x2x3xf32>
 }
@@ -330,27 +290,17 @@ func.func @local_response(%x: tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32> {
   %k = "tosa.const"() {value = dense<0.01> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
   %b = "tosa.const"() {value = dense<1.5> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
   %e = "tosa.const"() {value = dense<-0.75> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %sq = tosa.mul %x, %x {shift = 0 : i8} : (tensor<1x5x2x3xf32>, tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %p = tosa.pad %sq, %pads : (tensor<1x5x2x3xf32>, tensor<4x2xi64>) -> tensor<1x7x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %s0 = tosa.slice %p {start = array<i64: 0, 0, 0, 0>, size = array<i64: 1, 5, 2, 3>} : (tensor<1x7x2x3xf32>) -> tensor<1x5x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %s1 = tosa.slice %p {start = array<i64: 0, 1, 0, 0>, size = array<i64: 1, 5, 2, 3>} : (tensor<1x7x2x3xf32>) -> tensor<1x5x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %s2 = tosa.slice %p {start = array<i64: 0, 2, 0, 0>, size = array<i64: 1, 5, 2, 3>} : (tensor<1x7x2x3xf32>) -> tensor<1x5x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %u1 = tosa.add %s0, %s1 : (tensor<1x5x2x3xf32>, tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %u2 = tosa.add %u1, %s2 : (tensor<1x5x2x3xf32>, tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %sc = tosa.mul %u2, %k {shift = 0 : i8} : (tensor<1x5x2x3xf32>, tensor<1x1x1x1xf32>) -> tensor<1x5x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %d = tosa.add %sc, %b : (tensor<1x5x2x3xf32>, tensor<1x1x1x1xf32>) -> tensor<1x5x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %pw = tosa.pow %d, %e : (tensor<1x5x2x3xf32>, tensor<1x1x1x1xf32>) -> tensor<1x5x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a local_response_normalization pattern that needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (an axis other than the last), the target is 1}}
   %r = tosa.mul %x, %pw {shift = 0 : i8} : (tensor<1x5x2x3xf32>, tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32>
   return %r : tensor<1x5x2x3xf32>
 }
@@ -366,9 +316,8 @@ func.func @local_response(%x: tensor<1x5x2x3xf32>) -> tensor<1x5x2x3xf32> {
 func.func @bool_ops(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (GREATER), the target is 1}}
   %g = tosa.greater %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
-  // expected-remark@+1 {{stays on the host: part of a not_equal pattern that needs NNAPI feature level 3 (NOT_EQUAL), the target is 1}}
   %e = tosa.equal %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
-  // expected-remark@+1 {{stays on the host: part of a not_equal pattern that needs NNAPI feature level 3 (NOT_EQUAL), the target is 1}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (NOT_EQUAL), the target is 1}}
   %ne = tosa.logical_not %e : (tensor<4xi1>) -> tensor<4xi1>
   // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (LOGICAL_AND), the target is 1}}
   %0 = tosa.logical_and %g, %ne : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
@@ -407,9 +356,8 @@ func.func @bool_reductions(%a: tensor<2x4xf32>) -> (tensor<2x1xi1>, tensor<1x4xi
 func.func @arg_ops(%x: tensor<3x5xf32>) -> (tensor<3xi32>, tensor<5xi32>) {
   // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (ARGMAX), the target is 1}}
   %0 = tosa.argmax %x {axis = 1 : i32} : (tensor<3x5xf32>) -> tensor<3xi32>
-  // expected-remark@+1 {{stays on the host: part of a argmin pattern that needs NNAPI feature level 3 (ARGMIN), the target is 1}}
   %n = tosa.negate %x : (tensor<3x5xf32>) -> tensor<3x5xf32>
-  // expected-remark@+1 {{stays on the host: part of a argmin pattern that needs NNAPI feature level 3 (ARGMIN), the target is 1}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (ARGMIN), the target is 1}}
   %1 = tosa.argmax %n {axis = 0 : i32} : (tensor<3x5xf32>) -> tensor<5xi32>
   return %0, %1 : tensor<3xi32>, tensor<5xi32>
 }
@@ -423,9 +371,8 @@ func.func @arg_ops(%x: tensor<3x5xf32>) -> (tensor<3xi32>, tensor<5xi32>) {
 // FL3: %[[R:.*]]:2 = call @split_nnapi_0(%arg0)
 // FL3-NEXT: return %[[R]]#0, %[[R]]#1
 func.func @split(%x: tensor<1x6x2x3xf32>) -> (tensor<1x3x2x3xf32>, tensor<1x3x2x3xf32>) {
-  // expected-remark@+1 {{stays on the host: part of a split pattern that needs NNAPI feature level 3 (SPLIT), the target is 1}}
   %a = tosa.slice %x {start = array<i64: 0, 0, 0, 0>, size = array<i64: 1, 3, 2, 3>} : (tensor<1x6x2x3xf32>) -> tensor<1x3x2x3xf32>
-  // expected-remark@+1 {{stays on the host: part of a split pattern that needs NNAPI feature level 3 (SPLIT), the target is 1}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 3 (SPLIT), the target is 1}}
   %b = tosa.slice %x {start = array<i64: 0, 3, 0, 0>, size = array<i64: 1, 3, 2, 3>} : (tensor<1x6x2x3xf32>) -> tensor<1x3x2x3xf32>
   return %a, %b : tensor<1x3x2x3xf32>, tensor<1x3x2x3xf32>
 }
@@ -458,11 +405,9 @@ func.func @cast(%m: tensor<4xi1>, %i: tensor<4xi32>, %x: tensor<4xf32>) -> (tens
 // FL2: call @strided_slice_nnapi_0(%arg0)
 // FL2-NEXT: return
 func.func @strided_slice(%x: tensor<6x2xf32>) -> tensor<3x2xf32> {
-  // expected-remark@+1 {{stays on the host: part of a strided_slice pattern that needs NNAPI feature level 2 (STRIDED_SLICE), the target is 1}}
   %r = tosa.reshape %x {new_shape = array<i64: 3, 2, 2>} : (tensor<6x2xf32>) -> tensor<3x2x2xf32>
-  // expected-remark@+1 {{stays on the host: part of a strided_slice pattern that needs NNAPI feature level 2 (STRIDED_SLICE), the target is 1}}
   %c = tosa.slice %r {start = array<i64: 0, 0, 0>, size = array<i64: 3, 1, 2>} : (tensor<3x2x2xf32>) -> tensor<3x1x2xf32>
-  // expected-remark@+1 {{stays on the host: part of a strided_slice pattern that needs NNAPI feature level 2 (STRIDED_SLICE), the target is 1}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 2 (STRIDED_SLICE), the target is 1}}
   %0 = tosa.reshape %c {new_shape = array<i64: 3, 2>} : (tensor<3x1x2xf32>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }
@@ -478,17 +423,12 @@ func.func @strided_slice(%x: tensor<6x2xf32>) -> tensor<3x2xf32> {
 // FL4-NEXT: return
 func.func @l2_normalization(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
   %z = "tosa.const"() {value = dense<0.0> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>
-  // expected-remark@+1 {{stays on the host: part of a l2_normalization pattern that needs NNAPI feature level 4 (zeros for a vector of zeros (undefined before)), the target is 1}}
   %sq = tosa.mul %x, %x {shift = 0 : i8} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a l2_normalization pattern that needs NNAPI feature level 4 (zeros for a vector of zeros (undefined before)), the target is 1}}
   %s = tosa.reduce_sum %sq {axis = 1 : i32} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a l2_normalization pattern that needs NNAPI feature level 4 (zeros for a vector of zeros (undefined before)), the target is 1}}
   %e = tosa.equal %s, %z : (tensor<2x1x4xf32>, tensor<1x1x1xf32>) -> tensor<2x1x4xi1>
-  // expected-remark@+1 {{stays on the host: part of a l2_normalization pattern that needs NNAPI feature level 4 (zeros for a vector of zeros (undefined before)), the target is 1}}
   %r = tosa.rsqrt %s : (tensor<2x1x4xf32>) -> tensor<2x1x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a l2_normalization pattern that needs NNAPI feature level 4 (zeros for a vector of zeros (undefined before)), the target is 1}}
   %c = tosa.select %e, %z, %r : (tensor<2x1x4xi1>, tensor<1x1x1xf32>, tensor<2x1x4xf32>) -> tensor<2x1x4xf32>
-  // expected-remark@+1 {{stays on the host: part of a l2_normalization pattern that needs NNAPI feature level 4 (zeros for a vector of zeros (undefined before)), the target is 1}}
+  // expected-remark@+1 {{stays on the host: unsupported: needs NNAPI feature level 4 (zeros for a vector of zeros (undefined before)), the target is 1}}
   %y = tosa.mul %x, %c {shift = 0 : i8} : (tensor<2x3x4xf32>, tensor<2x1x4xf32>) -> tensor<2x3x4xf32>
   return %y : tensor<2x3x4xf32>
 }

@@ -10,6 +10,8 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 
+#include <optional>
+
 namespace mlir::nnapi {
 
 /// `attr` transposed: dimension i of the result is dimension perm[i] of
@@ -26,6 +28,9 @@ DenseElementsAttr sliceElements(DenseElementsAttr attr, ArrayRef<int64_t> start,
 /// [n, indices[n * W + w], c] of `values` [N, K, C] (indices in [0, K)).
 DenseElementsAttr gatherRows(DenseElementsAttr values,
                              ArrayRef<int64_t> indices, int64_t width);
+
+/// The value of a float constant that holds one value everywhere.
+std::optional<double> splatValue(Value v);
 
 } // namespace mlir::nnapi
 

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 
 namespace mlir::nnapi {
 #define GEN_PASS_DECL

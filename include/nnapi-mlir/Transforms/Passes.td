@@ -1,7 +1,9 @@
 //===- Passes.td - TOSA-to-TOSA preparation passes ---------*- tablegen -*-===//
 //
 // Passes that rewrite TOSA before placement: layout (transposes), constant
-// folding, scale/shift folding. They know nothing of the nnapi dialect.
+// folding, scale/shift folding, and raising chains into named composites
+// (nnapi.composite, the one op of the nnapi dialect they know), which the
+// host pipeline inlines again.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NNAPI_TOSA_TRANSFORMS_PASSES_TD
@@ -49,6 +51,34 @@ def NNAPIFoldScaleShift : Pass<"nnapi-fold-scale-shift"> {
     passes over the activation, wherever the op then runs.
   }];
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
+def NNAPIRaiseComposites : Pass<"nnapi-raise-composites"> {
+  let summary = "Raise TOSA chains that mean one operation into named nnapi.composite ops";
+  let description = [{
+    Finds the chains of TOSA ops that compute one thing NNAPI has a single
+    operation for (softmax, mean, hard swish, PReLU, ELU, log-softmax,
+    instance and L2 normalization, LRN, mirror pad, depth/space
+    rearrangements, grouped convolutions, channel shuffles, splits, strided
+    slices, not-equal, argmin: `nnapi-mlir/Transforms/Composites.h` lists
+    them with their parameters), as the ONNX importer or any TOSA producer
+    writes them, and replaces each with an `nnapi.composite` whose body is
+    the chain. Composites nest (an instance normalization holds two means):
+    the larger one is raised. A chain whose intermediate values are used
+    outside it is left alone. Run it last before nnapi-partition: placement
+    sees one op per composite, the conversion has one pattern per name.
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect",
+                           "::mlir::nnapi::NNAPIDialect"];
+}
+
+def NNAPIInlineComposites : Pass<"nnapi-inline-composites"> {
+  let summary = "Replace each nnapi.composite with its body";
+  let description = [{
+    The host pipeline's first step: every `nnapi.composite` left on the host
+    (or in a partition's host copy) becomes the TOSA ops of its body again,
+    inner composites too.
+  }];
 }
 
 #endif // NNAPI_TOSA_TRANSFORMS_PASSES_TD

@@ -1,175 +1,223 @@
-//===- CompositePatterns.cpp - TOSA op chains to one nnapi op -------------===//
+//===- CompositePatterns.cpp - Named composites to one nnapi op -----------===//
 //
-// One pattern per composite of Composites.cpp. They run before the per-op
-// patterns so that the ops they match are still TOSA.
+// One pattern per composite name of nnapi-mlir/Transforms/Composites.h: an
+// nnapi.composite raised by nnapi-raise-composites becomes the NNAPI
+// operation that computes it, from its inputs and parameters.
 //
 //===----------------------------------------------------------------------===//
 
 #include "PatternCommon.h"
 
+#include "nnapi-mlir/Transforms/Composites.h"
+
 using namespace mlir;
 using namespace mlir::nnapi;
 using namespace mlir::nnapi::detail;
+namespace names = mlir::nnapi::composite;
 
 namespace {
-struct SoftmaxPattern : ToNNAPI<tosa::MulOp, SoftmaxOp> {
-  using ToNNAPI::ToNNAPI;
-  LogicalResult matchAndRewrite(tosa::MulOp mul,
-                                PatternRewriter &rewriter) const override {
-    std::optional<SoftmaxMatch> m = matchSoftmax(mul);
-    if (!m)
-      return rewriter.notifyMatchFailure(mul, "not a decomposed softmax");
-    if (failed(checkTensors(mul, rewriter)) ||
-        failed(checkTensors(m->max, rewriter)))
+/// A pattern from the composite named `Kind` (with `Inputs` inputs) to the
+/// nnapi ops `Generated`. Composites of other names are not its business
+/// (no reason given: their own pattern gives one).
+template <const llvm::StringLiteral &Kind, unsigned Inputs,
+          typename... Generated>
+struct FromComposite : ToNNAPI<CompositeOp, Generated...> {
+  using ToNNAPI<CompositeOp, Generated...>::ToNNAPI;
+  LogicalResult matchAndRewrite(CompositeOp op,
+                                PatternRewriter &rewriter) const final {
+    if (op.getName() != Kind)
       return failure();
-    rewriter.replaceOpWithNewOp<SoftmaxOp>(
-        mul, mul.getType(), m->input, rewriter.getF32FloatAttr(1.0f),
-        rewriter.getI32IntegerAttr(static_cast<int32_t>(m->axis)));
+    if (op.getInputs().size() != Inputs)
+      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+        diag << "composite '" << Kind << "' takes " << Inputs
+             << " input(s), got " << op.getInputs().size();
+      });
+    return convert(op, rewriter);
+  }
+  virtual LogicalResult convert(CompositeOp op,
+                                PatternRewriter &rewriter) const = 0;
+};
+
+LogicalResult missing(CompositeOp op, StringRef what, StringRef key,
+                      PatternRewriter &rewriter) {
+  return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+    diag << "composite '" << op.getName() << "' has no " << what
+         << " parameter '" << key << "'";
+  });
+}
+
+FailureOr<int64_t> intParam(CompositeOp op, StringRef key,
+                            PatternRewriter &rewriter) {
+  if (std::optional<int64_t> v = op.getIntParameter(key))
+    return *v;
+  return missing(op, "integer", key, rewriter);
+}
+
+FailureOr<double> floatParam(CompositeOp op, StringRef key,
+                             PatternRewriter &rewriter) {
+  if (std::optional<double> v = op.getFloatParameter(key))
+    return *v;
+  return missing(op, "float", key, rewriter);
+}
+
+FailureOr<SmallVector<int64_t>> arrayParam(CompositeOp op, StringRef key,
+                                           PatternRewriter &rewriter) {
+  if (std::optional<SmallVector<int64_t>> v = op.getIntArrayParameter(key))
+    return *v;
+  return missing(op, "i64 array", key, rewriter);
+}
+
+IntegerAttr i32(PatternRewriter &rewriter, int64_t v) {
+  return rewriter.getI32IntegerAttr(static_cast<int32_t>(v));
+}
+
+struct SoftmaxPattern : FromComposite<names::kSoftmax, 1, SoftmaxOp> {
+  using FromComposite::FromComposite;
+  LogicalResult convert(CompositeOp op,
+                        PatternRewriter &rewriter) const override {
+    FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
+    if (failed(axis) || failed(checkTensors(op, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<SoftmaxOp>(op, op.getType(0), op.getInputs()[0],
+                                           rewriter.getF32FloatAttr(1.0f),
+                                           i32(rewriter, *axis));
     return success();
   }
 };
 
-struct MeanPattern : ToNNAPI<tosa::MulOp, MeanOp> {
-  using ToNNAPI::ToNNAPI;
-  LogicalResult matchAndRewrite(tosa::MulOp mul,
-                                PatternRewriter &rewriter) const override {
-    std::optional<MeanMatch> m = matchMean(mul);
-    if (!m)
-      return rewriter.notifyMatchFailure(mul, "not a decomposed mean");
-    // A mean inside a larger composite is left to that composite's pattern.
-    if (getCompositeMembers(mul).kind != "mean")
-      return rewriter.notifyMatchFailure(mul, "part of a larger composite");
-    for (Operation *op : m->members)
-      if (failed(checkTensors(op, rewriter)))
-        return failure();
-    rewriter.replaceOpWithNewOp<MeanOp>(mul, mul.getType(), m->input,
-                                        rewriter.getDenseI64ArrayAttr(m->axes),
+struct LogSoftmaxPattern
+    : FromComposite<names::kLogSoftmax, 1, LogSoftmaxOp> {
+  using FromComposite::FromComposite;
+  LogicalResult convert(CompositeOp op,
+                        PatternRewriter &rewriter) const override {
+    FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
+    if (failed(axis) || failed(checkTensors(op, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<LogSoftmaxOp>(
+        op, op.getType(0), op.getInputs()[0], rewriter.getF32FloatAttr(1.0f),
+        i32(rewriter, *axis));
+    return success();
+  }
+};
+
+struct MeanPattern : FromComposite<names::kMean, 1, MeanOp> {
+  using FromComposite::FromComposite;
+  LogicalResult convert(CompositeOp op,
+                        PatternRewriter &rewriter) const override {
+    FailureOr<SmallVector<int64_t>> axes =
+        arrayParam(op, names::kAxes, rewriter);
+    if (failed(axes) || failed(checkTensors(op, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<MeanOp>(op, op.getType(0), op.getInputs()[0],
+                                        rewriter.getDenseI64ArrayAttr(*axes),
                                         /*keep_dims=*/true);
     return success();
   }
 };
 
-struct HardSwishPattern : ToNNAPI<tosa::MulOp, HardSwishOp> {
-  using ToNNAPI::ToNNAPI;
-  LogicalResult matchAndRewrite(tosa::MulOp mul,
-                                PatternRewriter &rewriter) const override {
-    std::optional<HardSwishMatch> m = matchHardSwish(mul);
-    if (!m)
-      return rewriter.notifyMatchFailure(mul, "not a decomposed hard swish");
-    if (failed(checkTensors(mul, rewriter)))
-      return failure();
-    rewriter.replaceOpWithNewOp<HardSwishOp>(mul, mul.getType(), m->input);
-    return success();
-  }
-};
-
-struct PreluPattern : ToNNAPI<tosa::AddOp, PreluOp> {
-  using ToNNAPI::ToNNAPI;
-  LogicalResult matchAndRewrite(tosa::AddOp add,
-                                PatternRewriter &rewriter) const override {
-    std::optional<PreluMatch> m = matchPrelu(add);
-    if (!m)
-      return rewriter.notifyMatchFailure(add, "not a decomposed prelu");
-    for (Operation *op : m->members)
-      if (failed(checkTensors(op, rewriter)))
-        return failure();
-    rewriter.replaceOpWithNewOp<PreluOp>(add, add.getType(), m->input,
-                                         m->slope);
-    return success();
-  }
-};
-
-struct EluPattern : ToNNAPI<tosa::AddOp, EluOp> {
-  using ToNNAPI::ToNNAPI;
-  LogicalResult matchAndRewrite(tosa::AddOp add,
-                                PatternRewriter &rewriter) const override {
-    std::optional<EluMatch> m = matchElu(add);
-    if (!m)
-      return rewriter.notifyMatchFailure(add, "not a decomposed elu");
-    if (failed(checkTensors(add, rewriter)))
-      return failure();
-    rewriter.replaceOpWithNewOp<EluOp>(add, add.getType(), m->input,
-                                       rewriter.getF32FloatAttr(m->alpha));
-    return success();
-  }
-};
-
-struct LogSoftmaxPattern : ToNNAPI<tosa::SubOp, LogSoftmaxOp> {
-  using ToNNAPI::ToNNAPI;
-  LogicalResult matchAndRewrite(tosa::SubOp sub,
-                                PatternRewriter &rewriter) const override {
-    std::optional<LogSoftmaxMatch> m = matchLogSoftmax(sub);
-    if (!m)
-      return rewriter.notifyMatchFailure(sub, "not a decomposed log-softmax");
-    for (Operation *op : m->members)
-      if (failed(checkTensors(op, rewriter)))
-        return failure();
-    rewriter.replaceOpWithNewOp<LogSoftmaxOp>(
-        sub, sub.getType(), m->input, rewriter.getF32FloatAttr(1.0f),
-        rewriter.getI32IntegerAttr(static_cast<int32_t>(m->axis)));
-    return success();
-  }
-};
-
-struct InstanceNormPattern : ToNNAPI<tosa::MulOp, InstanceNormalizationOp> {
-  using ToNNAPI::ToNNAPI;
-  LogicalResult matchAndRewrite(tosa::MulOp mul,
-                                PatternRewriter &rewriter) const override {
-    std::optional<InstanceNormMatch> m = matchInstanceNorm(mul);
-    if (!m)
-      return rewriter.notifyMatchFailure(mul,
-                                         "not a decomposed instance norm");
-    for (Operation *op : m->members)
-      if (failed(checkTensors(op, rewriter)))
-        return failure();
-    rewriter.replaceOpWithNewOp<InstanceNormalizationOp>(
-        mul, mul.getType(), m->input, rewriter.getF32FloatAttr(1.0f),
-        rewriter.getF32FloatAttr(0.0f),
-        rewriter.getF32FloatAttr(float(m->epsilon)),
-        m->nchw ? rewriter.getUnitAttr() : UnitAttr());
-    return success();
-  }
-};
-
-struct MirrorPadPattern : ToNNAPI<tosa::ConcatOp, MirrorPadOp> {
-  using ToNNAPI::ToNNAPI;
-  LogicalResult matchAndRewrite(tosa::ConcatOp concat,
-                                PatternRewriter &rewriter) const override {
-    std::optional<MirrorPadMatch> m = matchMirrorPad(concat);
-    if (!m)
-      return rewriter.notifyMatchFailure(concat, "not a decomposed mirror pad");
-    if (failed(checkTensors(concat, rewriter)))
-      return failure();
-    int64_t rank = cast<RankedTensorType>(m->input.getType()).getRank();
-    SmallVector<int64_t> padding(2 * rank, 0);
-    padding[2 * m->axis] = m->before;
-    padding[2 * m->axis + 1] = m->after;
-    rewriter.replaceOpWithNewOp<MirrorPadOp>(
-        concat, concat.getType(), m->input,
-        rewriter.getDenseI64ArrayAttr(padding),
-        m->symmetric ? rewriter.getUnitAttr() : UnitAttr());
-    return success();
-  }
-};
-
-struct DepthSpacePattern
-    : ToNNAPI<tosa::ReshapeOp, DepthToSpaceOp, SpaceToDepthOp> {
-  using ToNNAPI::ToNNAPI;
-  LogicalResult matchAndRewrite(tosa::ReshapeOp op,
-                                PatternRewriter &rewriter) const override {
-    std::optional<DepthSpaceMatch> m = matchDepthSpace(op);
-    if (!m)
-      return rewriter.notifyMatchFailure(op, "not a depth/space rearrangement");
+struct HardSwishPattern : FromComposite<names::kHardSwish, 1, HardSwishOp> {
+  using FromComposite::FromComposite;
+  LogicalResult convert(CompositeOp op,
+                        PatternRewriter &rewriter) const override {
     if (failed(checkTensors(op, rewriter)))
       return failure();
-    IntegerAttr block =
-        rewriter.getI32IntegerAttr(static_cast<int32_t>(m->block));
-    if (m->toSpace)
-      rewriter.replaceOpWithNewOp<DepthToSpaceOp>(op, op.getType(), m->input,
-                                                  block, rewriter.getUnitAttr());
-    else
-      rewriter.replaceOpWithNewOp<SpaceToDepthOp>(op, op.getType(), m->input,
-                                                  block, rewriter.getUnitAttr());
+    rewriter.replaceOpWithNewOp<HardSwishOp>(op, op.getType(0),
+                                             op.getInputs()[0]);
+    return success();
+  }
+};
+
+struct PreluPattern : FromComposite<names::kPrelu, 2, PreluOp> {
+  using FromComposite::FromComposite;
+  LogicalResult convert(CompositeOp op,
+                        PatternRewriter &rewriter) const override {
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<PreluOp>(op, op.getType(0), op.getInputs()[0],
+                                         op.getInputs()[1]);
+    return success();
+  }
+};
+
+struct EluPattern : FromComposite<names::kElu, 1, EluOp> {
+  using FromComposite::FromComposite;
+  LogicalResult convert(CompositeOp op,
+                        PatternRewriter &rewriter) const override {
+    FailureOr<double> alpha = floatParam(op, names::kAlpha, rewriter);
+    if (failed(alpha) || failed(checkTensors(op, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<EluOp>(op, op.getType(0), op.getInputs()[0],
+                                       rewriter.getF32FloatAttr(float(*alpha)));
+    return success();
+  }
+};
+
+struct InstanceNormPattern
+    : FromComposite<names::kInstanceNormalization, 1,
+                    InstanceNormalizationOp> {
+  using FromComposite::FromComposite;
+  LogicalResult convert(CompositeOp op,
+                        PatternRewriter &rewriter) const override {
+    FailureOr<double> epsilon = floatParam(op, names::kEpsilon, rewriter);
+    FailureOr<int64_t> channels = intParam(op, names::kChannelAxis, rewriter);
+    if (failed(epsilon) || failed(channels) ||
+        failed(checkTensors(op, rewriter)))
+      return failure();
+    if (*channels != 1 && *channels != 3)
+      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+        diag << "channel_axis " << *channels
+             << " is neither 1 (NCHW) nor 3 (NHWC)";
+      });
+    rewriter.replaceOpWithNewOp<InstanceNormalizationOp>(
+        op, op.getType(0), op.getInputs()[0], rewriter.getF32FloatAttr(1.0f),
+        rewriter.getF32FloatAttr(0.0f),
+        rewriter.getF32FloatAttr(float(*epsilon)),
+        *channels == 1 ? rewriter.getUnitAttr() : UnitAttr());
+    return success();
+  }
+};
+
+struct MirrorPadPattern : FromComposite<names::kMirrorPad, 1, MirrorPadOp> {
+  using FromComposite::FromComposite;
+  LogicalResult convert(CompositeOp op,
+                        PatternRewriter &rewriter) const override {
+    FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
+    FailureOr<int64_t> before = intParam(op, names::kBefore, rewriter);
+    FailureOr<int64_t> after = intParam(op, names::kAfter, rewriter);
+    std::optional<StringRef> mode = op.getStringParameter(names::kMode);
+    if (failed(axis) || failed(before) || failed(after) ||
+        failed(checkTensors(op, rewriter)))
+      return failure();
+    if (mode != "reflect" && mode != "symmetric")
+      return rewriter.notifyMatchFailure(
+          op, "mirror_pad's mode must be \"reflect\" or \"symmetric\"");
+    int64_t rank =
+        cast<RankedTensorType>(op.getInputs()[0].getType()).getRank();
+    if (*axis < 0 || *axis >= rank)
+      return rewriter.notifyMatchFailure(op, "mirror_pad's axis is out of range");
+    SmallVector<int64_t> padding(2 * rank, 0);
+    padding[2 * *axis] = *before;
+    padding[2 * *axis + 1] = *after;
+    rewriter.replaceOpWithNewOp<MirrorPadOp>(
+        op, op.getType(0), op.getInputs()[0],
+        rewriter.getDenseI64ArrayAttr(padding),
+        *mode == "symmetric" ? rewriter.getUnitAttr() : UnitAttr());
+    return success();
+  }
+};
+
+template <const llvm::StringLiteral &Kind, typename NNAPIOp>
+struct DepthSpacePattern : FromComposite<Kind, 1, NNAPIOp> {
+  using FromComposite<Kind, 1, NNAPIOp>::FromComposite;
+  LogicalResult convert(CompositeOp op,
+                        PatternRewriter &rewriter) const override {
+    FailureOr<int64_t> block = intParam(op, names::kBlockSize, rewriter);
+    if (failed(block) || failed(checkTensors(op, rewriter)))
+      return failure();
+    // The composites are NCHW (as the importer writes them): the layout flag.
+    rewriter.replaceOpWithNewOp<NNAPIOp>(op, op.getType(0), op.getInputs()[0],
+                                         i32(rewriter, *block),
+                                         rewriter.getUnitAttr());
     return success();
   }
 };
@@ -199,164 +247,175 @@ DenseElementsAttr concatConstants(ArrayRef<Value> values) {
       RankedTensorType::get(shape, type.getElementType()), raw);
 }
 
-struct GroupedConvPattern : ToNNAPI<tosa::ConcatOp, GroupedConv2DOp> {
+/// Inputs x, filters, biases: the input count depends on `groups`.
+struct GroupedConvPattern : ToNNAPI<CompositeOp, GroupedConv2DOp> {
   using ToNNAPI::ToNNAPI;
-  LogicalResult matchAndRewrite(tosa::ConcatOp concat,
+  LogicalResult matchAndRewrite(CompositeOp op,
                                 PatternRewriter &rewriter) const override {
-    std::optional<GroupedConvMatch> m = matchGroupedConv(concat);
-    if (!m)
-      return rewriter.notifyMatchFailure(concat,
-                                         "not a per-group convolution concat");
-    for (Operation *op : m->members)
-      if (failed(checkTensors(op, rewriter)))
+    if (op.getName() != names::kGroupedConv)
+      return failure();
+    FailureOr<int64_t> groups = intParam(op, names::kGroups, rewriter);
+    FailureOr<SmallVector<int64_t>> pad = arrayParam(op, names::kPad, rewriter);
+    FailureOr<SmallVector<int64_t>> stride =
+        arrayParam(op, names::kStride, rewriter);
+    if (failed(groups) || failed(pad) || failed(stride))
+      return failure();
+    ValueRange inputs = op.getInputs();
+    if (*groups < 1 || int64_t(inputs.size()) != 1 + 2 * *groups)
+      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+        diag << "composite 'grouped_conv' of " << *groups
+             << " groups takes 1 + 2 x groups inputs, got " << inputs.size();
+      });
+    if (pad->size() != 4 || stride->size() != 2)
+      return rewriter.notifyMatchFailure(
+          op, "grouped_conv's pad needs 4 values and its stride 2");
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
+    SmallVector<Value> weights(inputs.begin() + 1, inputs.begin() + 1 + *groups);
+    SmallVector<Value> biases(inputs.begin() + 1 + *groups, inputs.end());
+    for (Value w : weights)
+      if (failed(checkConstant(op, w, "each filter", rewriter)))
         return failure();
-    SmallVector<Value> weights, biases;
-    for (tosa::Conv2DOp conv : m->convs) {
-      weights.push_back(conv.getWeight());
-      biases.push_back(conv.getBias());
-    }
-    Location loc = concat.getLoc();
-    Value filter = rewriter.create<arith::ConstantOp>(
-        loc, concatConstants(weights));
+    for (Value b : biases)
+      if (failed(checkConstant(op, b, "each bias", rewriter)))
+        return failure();
+    Location loc = op.getLoc();
+    Value filter =
+        rewriter.create<arith::ConstantOp>(loc, concatConstants(weights));
     Value bias = rewriter.create<arith::ConstantOp>(loc, concatConstants(biases));
-    tosa::Conv2DOp first = m->convs.front();
     rewriter.replaceOpWithNewOp<GroupedConv2DOp>(
-        concat, concat.getType(), m->input, filter, bias,
-        rewriter.getDenseI64ArrayAttr(nnapiPadding(first.getPad())),
-        rewriter.getDenseI64ArrayAttr(swapYX(first.getStride())),
-        rewriter.getI32IntegerAttr(int32_t(m->convs.size())),
+        op, op.getType(0), inputs[0], filter, bias,
+        rewriter.getDenseI64ArrayAttr(nnapiPadding(*pad)),
+        rewriter.getDenseI64ArrayAttr(swapYX(*stride)),
+        i32(rewriter, *groups),
         FuseCodeAttr::get(rewriter.getContext(), FuseCode::none));
     return success();
   }
 };
 
-struct ChannelShufflePattern : ToNNAPI<tosa::ReshapeOp, ChannelShuffleOp> {
-  using ToNNAPI::ToNNAPI;
-  LogicalResult matchAndRewrite(tosa::ReshapeOp op,
-                                PatternRewriter &rewriter) const override {
-    std::optional<ChannelShuffleMatch> m = matchChannelShuffle(op);
-    if (!m)
-      return rewriter.notifyMatchFailure(op, "not a channel shuffle");
-    if (failed(checkTensors(op, rewriter)))
+struct ChannelShufflePattern
+    : FromComposite<names::kChannelShuffle, 1, ChannelShuffleOp> {
+  using FromComposite::FromComposite;
+  LogicalResult convert(CompositeOp op,
+                        PatternRewriter &rewriter) const override {
+    FailureOr<int64_t> groups = intParam(op, names::kGroups, rewriter);
+    FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
+    if (failed(groups) || failed(axis) || failed(checkTensors(op, rewriter)))
       return failure();
     rewriter.replaceOpWithNewOp<ChannelShuffleOp>(
-        op, op.getType(), m->input,
-        rewriter.getI32IntegerAttr(static_cast<int32_t>(m->groups)),
-        rewriter.getI32IntegerAttr(static_cast<int32_t>(m->axis)));
+        op, op.getType(0), op.getInputs()[0], i32(rewriter, *groups),
+        i32(rewriter, *axis));
     return success();
   }
 };
 
 struct StridedSlicePattern
-    : ToNNAPI<tosa::ReshapeOp, StridedSliceOp, ReshapeOp> {
-  using ToNNAPI::ToNNAPI;
-  LogicalResult matchAndRewrite(tosa::ReshapeOp op,
-                                PatternRewriter &rewriter) const override {
-    std::optional<StridedSliceMatch> m = matchStridedSlice(op);
-    if (!m)
-      return rewriter.notifyMatchFailure(op, "not every step-th element");
-    for (Operation *member : m->members)
-      if (failed(checkDataTensors(member, rewriter)))
-        return failure();
-    auto x = cast<RankedTensorType>(m->input.getType());
+    : FromComposite<names::kStridedSlice, 1, StridedSliceOp, ReshapeOp> {
+  using FromComposite::FromComposite;
+  LogicalResult convert(CompositeOp op,
+                        PatternRewriter &rewriter) const override {
+    FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
+    FailureOr<int64_t> step = intParam(op, names::kStep, rewriter);
+    if (failed(axis) || failed(step) || failed(checkTensors(op, rewriter)))
+      return failure();
+    auto x = cast<RankedTensorType>(op.getInputs()[0].getType());
+    if (*axis < 0 || *axis >= x.getRank() || *step < 1)
+      return rewriter.notifyMatchFailure(
+          op, "strided_slice's axis is out of range or its step below 1");
     SmallVector<int64_t> begin(x.getRank(), 0), end(x.getShape()),
         strides(x.getRank(), 1), shape(x.getShape());
-    strides[m->axis] = m->step;
-    shape[m->axis] = (shape[m->axis] + m->step - 1) / m->step;
+    strides[*axis] = *step;
+    shape[*axis] = (shape[*axis] + *step - 1) / *step;
     Value sliced = rewriter.create<StridedSliceOp>(
         op.getLoc(), RankedTensorType::get(shape, x.getElementType()),
-        m->input, rewriter.getDenseI64ArrayAttr(begin),
+        op.getInputs()[0], rewriter.getDenseI64ArrayAttr(begin),
         rewriter.getDenseI64ArrayAttr(end),
         rewriter.getDenseI64ArrayAttr(strides));
-    // A reshape folded into the last one stays a RESHAPE.
-    if (sliced.getType() == op.getType())
+    // A reshape folded into the chain's last one stays a RESHAPE.
+    if (sliced.getType() == op.getType(0))
       rewriter.replaceOp(op, sliced);
     else
-      rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), sliced);
+      rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(0), sliced);
     return success();
   }
 };
 
-struct SplitPattern : ToNNAPI<tosa::SliceOp, SplitOp> {
-  using ToNNAPI::ToNNAPI;
-  LogicalResult matchAndRewrite(tosa::SliceOp op,
-                                PatternRewriter &rewriter) const override {
-    std::optional<SplitMatch> m = matchSplit(op);
-    if (!m)
-      return rewriter.notifyMatchFailure(op, "not a split into equal pieces");
-    // Slices inside a larger composite (a grouped convolution's) are left
-    // to that composite's pattern.
-    if (getCompositeMembers(op).kind != "split")
-      return rewriter.notifyMatchFailure(op, "part of a larger composite");
-    SmallVector<Type> types;
-    Operation *first = m->members.front();
-    for (Operation *slice : m->members) {
-      if (failed(checkTensors(slice, rewriter)))
-        return failure();
-      types.push_back(slice->getResult(0).getType());
-      if (slice->isBeforeInBlock(first))
-        first = slice;
-    }
-    rewriter.setInsertionPoint(first);
-    auto split = rewriter.create<SplitOp>(
-        op.getLoc(), types, m->input,
-        rewriter.getI32IntegerAttr(static_cast<int32_t>(m->axis)));
-    for (auto [slice, piece] : llvm::zip(m->members, split.getOutputs()))
-      rewriter.replaceOp(slice, piece);
+struct SplitPattern : FromComposite<names::kSplit, 1, SplitOp> {
+  using FromComposite::FromComposite;
+  LogicalResult convert(CompositeOp op,
+                        PatternRewriter &rewriter) const override {
+    FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
+    if (failed(axis) || failed(checkTensors(op, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<SplitOp>(op, op.getResultTypes(),
+                                         op.getInputs()[0],
+                                         i32(rewriter, *axis));
     return success();
   }
 };
 
 struct LocalResponsePattern
-    : ToNNAPI<tosa::MulOp, LocalResponseNormalizationOp> {
-  using ToNNAPI::ToNNAPI;
-  LogicalResult matchAndRewrite(tosa::MulOp mul,
-                                PatternRewriter &rewriter) const override {
-    std::optional<LocalResponseMatch> m = matchLocalResponse(mul);
-    if (!m)
-      return rewriter.notifyMatchFailure(mul, "not a decomposed LRN");
-    if (failed(checkTensors(mul, rewriter)))
+    : FromComposite<names::kLocalResponseNormalization, 1,
+                    LocalResponseNormalizationOp> {
+  using FromComposite::FromComposite;
+  LogicalResult convert(CompositeOp op,
+                        PatternRewriter &rewriter) const override {
+    FailureOr<int64_t> radius = intParam(op, names::kRadius, rewriter);
+    FailureOr<double> bias = floatParam(op, names::kBias, rewriter);
+    FailureOr<double> alpha = floatParam(op, names::kAlpha, rewriter);
+    FailureOr<double> beta = floatParam(op, names::kBeta, rewriter);
+    FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
+    if (failed(radius) || failed(bias) || failed(alpha) || failed(beta) ||
+        failed(axis) || failed(checkTensors(op, rewriter)))
       return failure();
     rewriter.replaceOpWithNewOp<LocalResponseNormalizationOp>(
-        mul, mul.getType(), m->input,
-        rewriter.getI32IntegerAttr(static_cast<int32_t>(m->radius)),
-        rewriter.getF32FloatAttr(float(m->bias)),
-        rewriter.getF32FloatAttr(float(m->alpha)),
-        rewriter.getF32FloatAttr(float(m->beta)),
-        rewriter.getI32IntegerAttr(static_cast<int32_t>(m->axis)));
+        op, op.getType(0), op.getInputs()[0], i32(rewriter, *radius),
+        rewriter.getF32FloatAttr(float(*bias)),
+        rewriter.getF32FloatAttr(float(*alpha)),
+        rewriter.getF32FloatAttr(float(*beta)), i32(rewriter, *axis));
     return success();
   }
 };
 
-struct L2NormalizationPattern : ToNNAPI<tosa::MulOp, L2NormalizationOp> {
-  using ToNNAPI::ToNNAPI;
-  LogicalResult matchAndRewrite(tosa::MulOp mul,
-                                PatternRewriter &rewriter) const override {
-    std::optional<L2NormMatch> m = matchL2Normalization(mul);
-    if (!m)
-      return rewriter.notifyMatchFailure(mul, "not a decomposed L2 norm");
-    if (failed(checkTensors(mul, rewriter)))
+struct L2NormalizationPattern
+    : FromComposite<names::kL2Normalization, 1, L2NormalizationOp> {
+  using FromComposite::FromComposite;
+  LogicalResult convert(CompositeOp op,
+                        PatternRewriter &rewriter) const override {
+    FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
+    if (failed(axis) || failed(checkTensors(op, rewriter)))
       return failure();
     rewriter.replaceOpWithNewOp<L2NormalizationOp>(
-        mul, mul.getType(), m->input,
-        rewriter.getI32IntegerAttr(static_cast<int32_t>(m->axis)));
+        op, op.getType(0), op.getInputs()[0], i32(rewriter, *axis));
     return success();
   }
 };
 
-/// logical_not(equal(a, b)) is NOT_EQUAL (TOSA has no not-equal).
-struct NotEqualPattern : ToNNAPI<tosa::LogicalNotOp, NotEqualOp> {
-  using ToNNAPI::ToNNAPI;
-  LogicalResult matchAndRewrite(tosa::LogicalNotOp op,
-                                PatternRewriter &rewriter) const override {
-    std::optional<NotEqualMatch> m = matchNotEqual(op);
-    if (!m)
-      return rewriter.notifyMatchFailure(op, "not the negation of an equal");
-    tosa::EqualOp equal = m->equal;
-    if (failed(checkTensors(equal, rewriter, Elements::FloatOrBool)))
+/// TOSA has no not-equal; the composite is logical_not(equal(a, b)).
+struct NotEqualPattern : FromComposite<names::kNotEqual, 2, NotEqualOp> {
+  using FromComposite::FromComposite;
+  LogicalResult convert(CompositeOp op,
+                        PatternRewriter &rewriter) const override {
+    if (failed(checkTensors(op, rewriter, Elements::FloatOrBool)))
       return failure();
-    rewriter.replaceOpWithNewOp<NotEqualOp>(op, op.getType(), equal.getInput1(),
-                                            equal.getInput2());
+    rewriter.replaceOpWithNewOp<NotEqualOp>(op, op.getType(0),
+                                            op.getInputs()[0],
+                                            op.getInputs()[1]);
+    return success();
+  }
+};
+
+/// TOSA has no argmin; the composite is argmax(negate(x)).
+struct ArgMinPattern : FromComposite<names::kArgMin, 1, ArgMinOp> {
+  using FromComposite::FromComposite;
+  LogicalResult convert(CompositeOp op,
+                        PatternRewriter &rewriter) const override {
+    FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
+    if (failed(axis) || failed(checkTensor(op, op.getInputs()[0].getType(),
+                                           "operand", 0, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<ArgMinOp>(op, op.getType(0), op.getInputs()[0],
+                                          i32(rewriter, *axis));
     return success();
   }
 };
@@ -379,8 +438,11 @@ void mlir::nnapi::populateTosaToNNAPICompositePatterns(
   patterns.addWithLabel<MirrorPadPattern>(
       {"mirror_pad (concat of reversed slices around x)"},
       patterns.getContext());
-  patterns.addWithLabel<DepthSpacePattern>(
-      {"depth_space (NCHW reshape, rank-6 transpose, reshape)"},
+  patterns.addWithLabel<DepthSpacePattern<names::kDepthToSpace, DepthToSpaceOp>>(
+      {"depth_to_space (NCHW reshape, rank-6 transpose, reshape)"},
+      patterns.getContext());
+  patterns.addWithLabel<DepthSpacePattern<names::kSpaceToDepth, SpaceToDepthOp>>(
+      {"space_to_depth (NCHW reshape, rank-6 transpose, reshape)"},
       patterns.getContext());
   patterns.addWithLabel<GroupedConvPattern>(
       {"grouped_conv (conv2d per channel slice, concat)"},
@@ -405,7 +467,8 @@ void mlir::nnapi::populateTosaToNNAPICompositePatterns(
       patterns.getContext());
   patterns.addWithLabel<NotEqualPattern>({"not_equal (logical_not of equal)"},
                                          patterns.getContext());
-  addArgMinPattern(patterns);
+  patterns.addWithLabel<ArgMinPattern>({"argmin (argmax of a negate)"},
+                                       patterns.getContext());
   patterns.addWithLabel<PreluPattern>(
       {"prelu (add(clamp(x, 0, max), mul(clamp(x, -max, 0), slope)))"},
       patterns.getContext());

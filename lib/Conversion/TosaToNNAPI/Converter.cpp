@@ -1,7 +1,8 @@
 //===- Converter.cpp - TOSA to nnapi: the converter -----------------------===//
 //
-// Converts a partition with the composite, per-op and fusion patterns; the
-// pass converts with it and the partitioner asks it what it can convert.
+// Converts a partition with the per-op (and per-composite) and fusion
+// patterns; the pass converts with it and the partitioner asks it what it
+// can convert.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,11 +86,10 @@ struct FailureReasons : RewriterBase::Listener {
 } // namespace
 
 TosaToNNAPIConverter::TosaToNNAPIConverter(MLIRContext *ctx) {
-  RewritePatternSet compositeSet(ctx), perOpSet(ctx), fusionSet(ctx);
-  populateTosaToNNAPICompositePatterns(compositeSet);
+  RewritePatternSet perOpSet(ctx), fusionSet(ctx);
+  populateTosaToNNAPICompositePatterns(perOpSet);
   populateTosaToNNAPIPatterns(perOpSet);
   populateFuseActivationPatterns(fusionSet);
-  composites = FrozenRewritePatternSet(std::move(compositeSet));
   perOp = FrozenRewritePatternSet(std::move(perOpSet));
   fusion = FrozenRewritePatternSet(std::move(fusionSet));
 }
@@ -97,40 +97,52 @@ TosaToNNAPIConverter::TosaToNNAPIConverter(MLIRContext *ctx) {
 LogicalResult TosaToNNAPIConverter::convert(
     func::FuncOp partition, unsigned featureLevel,
     function_ref<void(Operation *, const Twine &)> reject) const {
-  // Composites first, while the ops they match are all still TOSA; then one
-  // pattern per op; then activations fold into their producers.
+  // One pattern per op (a composite is one op), then activations fold into
+  // their producers. Only the partition's own ops and what the patterns
+  // create: never the TOSA inside a composite's body.
+  auto topLevel = [&] {
+    return llvm::map_to_vector(partition.getOps(),
+                               [](Operation &op) { return &op; });
+  };
   GreedyRewriteConfig config;
-  config.maxIterations = 4;
-  (void)applyPatternsAndFoldGreedily(partition, composites, config);
+  config.strictMode = GreedyRewriteStrictness::ExistingAndNewOps;
   FailureReasons reasons;
   config.listener = &reasons;
   tagOps(partition);
-  (void)applyPatternsAndFoldGreedily(partition, perOp, config);
+  (void)applyOpPatternsAndFold(topLevel(), perOp, config);
   config.listener = nullptr;
-  (void)applyPatternsAndFoldGreedily(partition, fusion, config);
+  (void)applyOpPatternsAndFold(topLevel(), fusion, config);
 
   bool ok = true;
+  DenseMap<Operation *, Location> taggedLocs;
   partition.walk([&](Operation *op) {
-    Location tagged = op->getLoc();
+    taggedLocs.try_emplace(op, op->getLoc());
     untag(op);
+  });
+  // A composite left unconverted is one rejection, not one per op inside.
+  partition.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    Location tagged = taggedLocs.find(op)->second;
     if (isa<func::FuncOp, func::ReturnOp, arith::ConstantOp>(op))
-      return;
+      return WalkResult::advance();
     auto nnapiOp = dyn_cast<NNAPIOperationInterface>(op);
     if (!nnapiOp) {
       auto it = reasons.reasons.find(tagged);
       if (it != reasons.reasons.end())
         reject(op, it->second);
+      else if (auto composite = dyn_cast<CompositeOp>(op))
+        reject(op, "composite '" + composite.getName() +
+                       "' has no NNAPI lowering");
       else
         reject(op, "'" + op->getName().getStringRef() +
                        "' has no NNAPI lowering");
       ok = false;
-      return;
+      return WalkResult::skip();
     }
     // The op's verifier is the judge of ranks, shapes and attributes; it
     // reports through the diagnostic engine.
     if (failed(verify(op, /*verifyRecursively=*/false))) {
       ok = false;
-      return;
+      return WalkResult::advance();
     }
     FeatureLevelNeed need = nnapiOp.getFeatureLevelNeed();
     if (need.level > featureLevel) {
@@ -138,6 +150,7 @@ LogicalResult TosaToNNAPIConverter::convert(
                      need.why + "), the target is " + Twine(featureLevel));
       ok = false;
     }
+    return WalkResult::advance();
   });
   return success(ok);
 }

@@ -106,6 +106,20 @@ SmallVector<int64_t> swapYX(ArrayRef<int64_t> yx) { return {yx[1], yx[0]}; }
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// tosa.argmax is ARGMAX (ARGMIN comes from the argmin composite).
+struct ArgMaxPattern : ToNNAPI<tosa::ArgMaxOp, ArgMaxOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(tosa::ArgMaxOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(checkTensor(op, op.getInput().getType(), "operand", 0,
+                           rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<ArgMaxOp>(op, op.getType(), op.getInput(),
+                                          op.getAxisAttr());
+    return success();
+  }
+};
+
 template <typename TosaOp, typename NNAPIOp>
 struct BinaryPattern : ToNNAPI<TosaOp, NNAPIOp> {
   using ToNNAPI<TosaOp, NNAPIOp>::ToNNAPI;
@@ -730,11 +744,6 @@ struct ConstPattern : OpRewritePattern<tosa::ConstOp> {
 };
 } // namespace
 
-void mlir::nnapi::detail::addArgMinPattern(RewritePatternSet &patterns) {
-  patterns.addWithLabel<ArgMaxPattern<true>>({"argmin (argmax of a negate)"},
-                                             patterns.getContext());
-}
-
 void mlir::nnapi::populateTosaToNNAPIPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<BinaryPattern<tosa::AddOp, AddOp>,
@@ -766,7 +775,7 @@ void mlir::nnapi::populateTosaToNNAPIPatterns(RewritePatternSet &patterns) {
                BoolPattern<tosa::LogicalOrOp, LogicalOrOp>,
                BoolPattern<tosa::LogicalNotOp, LogicalNotOp>,
                BoolPattern<tosa::SelectOp, SelectOp>, CastPattern,
-               ArgMaxPattern<false>,
+               ArgMaxPattern,
                ReducePattern<tosa::ReduceSumOp, ReduceSumOp>,
                ReducePattern<tosa::ReduceMaxOp, ReduceMaxOp>,
                ReducePattern<tosa::ReduceMinOp, ReduceMinOp>,

@@ -147,3 +147,146 @@ func.func @cast_int8(%x: tensor<4xi8>) -> tensor<4xf32> attributes {nnapi.partit
   %0 = tosa.cast %x : (tensor<4xi8>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A composite of a name the conversion does not know stays whole: one
+// error for it, none for the ops of its body.
+func.func @unknown_composite(%x: tensor<4xf32>) -> tensor<4xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'my_gelu' has no NNAPI lowering}}
+  %0 = nnapi.composite "my_gelu"(%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    %c = tosa.ceil %a : (tensor<4xf32>) -> tensor<4xf32>
+    nnapi.yield %c : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Composites written by hand (or by another producer) that do not have the
+// form nnapi-mlir/Transforms/Composites.h gives their name.
+func.func @composite_inputs(%x: tensor<4xf32>) -> tensor<4xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'prelu' takes 2 input(s), got 1}}
+  %0 = nnapi.composite "prelu"(%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    nnapi.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @composite_int_parameter(%x: tensor<2x4xf32>) -> tensor<2x4xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'softmax' has no integer parameter 'axis'}}
+  %0 = nnapi.composite "softmax"(%x) {composite_attributes = {axis = 1.0 : f32}} : (tensor<2x4xf32>) -> tensor<2x4xf32> {
+  ^bb0(%a: tensor<2x4xf32>):
+    nnapi.yield %a : tensor<2x4xf32>
+  }
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @composite_float_parameter(%x: tensor<2x4xf32>) -> tensor<2x4xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'elu' has no float parameter 'alpha'}}
+  %0 = nnapi.composite "elu"(%x) : (tensor<2x4xf32>) -> tensor<2x4xf32> {
+  ^bb0(%a: tensor<2x4xf32>):
+    nnapi.yield %a : tensor<2x4xf32>
+  }
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @composite_array_parameter(%x: tensor<2x4xf32>) -> tensor<2x1xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'mean' has no i64 array parameter 'axes'}}
+  %0 = nnapi.composite "mean"(%x) {composite_attributes = {axes = 1 : i64}} : (tensor<2x4xf32>) -> tensor<2x1xf32> {
+  ^bb0(%a: tensor<2x4xf32>):
+    %s = tosa.reduce_sum %a {axis = 1 : i32} : (tensor<2x4xf32>) -> tensor<2x1xf32>
+    nnapi.yield %s : tensor<2x1xf32>
+  }
+  return %0 : tensor<2x1xf32>
+}
+
+// -----
+
+func.func @composite_channel_axis(%x: tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: channel_axis 2 is neither 1 (NCHW) nor 3 (NHWC)}}
+  %0 = nnapi.composite "instance_normalization"(%x) {composite_attributes = {channel_axis = 2 : i64, epsilon = 1.0e-5 : f64}} : (tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32> {
+  ^bb0(%a: tensor<1x2x3x4xf32>):
+    nnapi.yield %a : tensor<1x2x3x4xf32>
+  }
+  return %0 : tensor<1x2x3x4xf32>
+}
+
+// -----
+
+func.func @composite_mirror_mode(%x: tensor<2x4xf32>) -> tensor<2x6xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: mirror_pad's mode must be "reflect" or "symmetric"}}
+  %0 = nnapi.composite "mirror_pad"(%x) {composite_attributes = {axis = 1 : i64, before = 1 : i64, after = 1 : i64, mode = "edge"}} : (tensor<2x4xf32>) -> tensor<2x6xf32> {
+  ^bb0(%a: tensor<2x4xf32>):
+    %c = tosa.concat %a, %a {axis = 1 : i32} : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x8xf32>
+    %s = tosa.slice %c {start = array<i64: 0, 0>, size = array<i64: 2, 6>} : (tensor<2x8xf32>) -> tensor<2x6xf32>
+    nnapi.yield %s : tensor<2x6xf32>
+  }
+  return %0 : tensor<2x6xf32>
+}
+
+// -----
+
+func.func @composite_mirror_axis(%x: tensor<2x4xf32>) -> tensor<2x6xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: mirror_pad's axis is out of range}}
+  %0 = nnapi.composite "mirror_pad"(%x) {composite_attributes = {axis = 2 : i64, before = 1 : i64, after = 1 : i64, mode = "reflect"}} : (tensor<2x4xf32>) -> tensor<2x6xf32> {
+  ^bb0(%a: tensor<2x4xf32>):
+    %c = tosa.concat %a, %a {axis = 1 : i32} : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x8xf32>
+    %s = tosa.slice %c {start = array<i64: 0, 0>, size = array<i64: 2, 6>} : (tensor<2x8xf32>) -> tensor<2x6xf32>
+    nnapi.yield %s : tensor<2x6xf32>
+  }
+  return %0 : tensor<2x6xf32>
+}
+
+// -----
+
+func.func @composite_strided_slice(%x: tensor<2x4xf32>) -> tensor<2x2xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: strided_slice's axis is out of range or its step below 1}}
+  %0 = nnapi.composite "strided_slice"(%x) {composite_attributes = {axis = 1 : i64, step = 0 : i64}} : (tensor<2x4xf32>) -> tensor<2x2xf32> {
+  ^bb0(%a: tensor<2x4xf32>):
+    %s = tosa.slice %a {start = array<i64: 0, 0>, size = array<i64: 2, 2>} : (tensor<2x4xf32>) -> tensor<2x2xf32>
+    nnapi.yield %s : tensor<2x2xf32>
+  }
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+func.func @composite_groups(%x: tensor<1x2x2x2xf32>, %w: tensor<1x1x1x1xf32>, %b: tensor<1xf32>) -> tensor<1x2x2x2xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'grouped_conv' of 2 groups takes 1 + 2 x groups inputs, got 3}}
+  %0 = nnapi.composite "grouped_conv"(%x, %w, %b) {composite_attributes = {groups = 2 : i64, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>}} : (tensor<1x2x2x2xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>) -> tensor<1x2x2x2xf32> {
+  ^bb0(%a: tensor<1x2x2x2xf32>, %p: tensor<1x1x1x1xf32>, %q: tensor<1xf32>):
+    nnapi.yield %a : tensor<1x2x2x2xf32>
+  }
+  return %0 : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+func.func @composite_window(%x: tensor<1x2x2x1xf32>, %w: tensor<1x1x1x1xf32>, %b: tensor<1xf32>) -> tensor<1x2x2x1xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: grouped_conv's pad needs 4 values and its stride 2}}
+  %0 = nnapi.composite "grouped_conv"(%x, %w, %b) {composite_attributes = {groups = 1 : i64, pad = array<i64: 0, 0>, stride = array<i64: 1, 1>}} : (tensor<1x2x2x1xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>) -> tensor<1x2x2x1xf32> {
+  ^bb0(%a: tensor<1x2x2x1xf32>, %p: tensor<1x1x1x1xf32>, %q: tensor<1xf32>):
+    nnapi.yield %a : tensor<1x2x2x1xf32>
+  }
+  return %0 : tensor<1x2x2x1xf32>
+}
+
+// -----
+
+func.func @composite_filter(%x: tensor<1x2x2x1xf32>, %w: tensor<1x1x1x1xf32>, %b: tensor<1xf32>) -> tensor<1x2x2x1xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: each filter must be a constant}}
+  %0 = nnapi.composite "grouped_conv"(%x, %w, %b) {composite_attributes = {groups = 1 : i64, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>}} : (tensor<1x2x2x1xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>) -> tensor<1x2x2x1xf32> {
+  ^bb0(%a: tensor<1x2x2x1xf32>, %p: tensor<1x1x1x1xf32>, %q: tensor<1xf32>):
+    nnapi.yield %a : tensor<1x2x2x1xf32>
+  }
+  return %0 : tensor<1x2x2x1xf32>
+}

@@ -1,4 +1,4 @@
-// RUN: nnapi-opt %s -split-input-file -convert-tosa-to-nnapi | FileCheck %s
+// RUN: nnapi-opt %s -split-input-file -nnapi-raise-composites -convert-tosa-to-nnapi | FileCheck %s
 
 // CHECK-LABEL: func @conv_relu
 // CHECK: nnapi.conv_2d %arg0, %{{.*}}, %{{.*}} padding = [3, 4, 1, 2] strides = [6, 5] dilations = [1, 1] fused relu
@@ -46,9 +46,9 @@ func.func @softmax(%x: tensor<2x5xf32>) -> tensor<2x5xf32> attributes {nnapi.par
 // -----
 
 // CHECK-LABEL: func @elementwise
-// CHECK: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<1x1x1x1xf32>
 // CHECK: nnapi.sub
 // CHECK: nnapi.mul
+// CHECK: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<1x1x1x1xf32>
 // CHECK: nnapi.div %[[ONE]], %{{.*}} fused relu1
 // CHECK: nnapi.max_pool_2d %{{.*}} padding = [0, 0, 0, 0] strides = [2, 2] filter = [2, 2]
 // CHECK: nnapi.average_pool_2d
@@ -197,13 +197,13 @@ func.func @hard_swish(%x: tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32> attributes
 // HardSigmoid (no NNAPI operation): its clamp to [0, 1] is MAXIMUM and
 // MINIMUM; a clamp open at one end is one of them.
 // CHECK-LABEL: func @hard_sigmoid
-// CHECK-DAG: %[[Q:.*]] = arith.constant dense<7.500000e-01> : tensor<1x1xf32>
-// CHECK-DAG: %[[HI:.*]] = arith.constant dense<1.000000e+00> : tensor<1x1xf32>
-// CHECK-DAG: %[[LO:.*]] = arith.constant dense<0.000000e+00> : tensor<1x1xf32>
 // CHECK: nnapi.mul
 // CHECK: nnapi.add
+// CHECK: %[[LO:.*]] = arith.constant dense<0.000000e+00> : tensor<1x1xf32>
 // CHECK: %[[MAX:.*]] = nnapi.maximum %{{.*}}, %[[LO]]
+// CHECK: %[[HI:.*]] = arith.constant dense<1.000000e+00> : tensor<1x1xf32>
 // CHECK: %[[MIN:.*]] = nnapi.minimum %[[MAX]], %[[HI]]
+// CHECK: %[[Q:.*]] = arith.constant dense<7.500000e-01> : tensor<1x1xf32>
 // CHECK: nnapi.minimum %[[MIN]], %[[Q]] : (tensor<2x8xf32>, tensor<1x1xf32>)
 // CHECK-NOT: nnapi.maximum
 // CHECK-NOT: tosa.
@@ -384,9 +384,9 @@ func.func @instance_norm_nhwc(%x: tensor<1x2x3x4xf32>) -> tensor<1x2x3x4xf32> at
 // is MIRROR_PAD; tosa.reverse is REVERSE; a gather with the same constant
 // indices for every batch is GATHER on axis 1.
 // CHECK-LABEL: func @mirror_reverse_gather
-// CHECK-DAG: %[[I:.*]] = arith.constant dense<[3, 1]> : tensor<2xi32>
-// CHECK-DAG: nnapi.mirror_pad %arg0 padding = [0, 0, 2, 1] : (tensor<2x4xf32>) -> tensor<2x7xf32>
+// CHECK: nnapi.mirror_pad %arg0 padding = [0, 0, 2, 1] : (tensor<2x4xf32>) -> tensor<2x7xf32>
 // CHECK: nnapi.reverse %arg0 axis = 0 : tensor<2x4xf32>
+// CHECK: %[[I:.*]] = arith.constant dense<[3, 1]> : tensor<2xi32>
 // CHECK: nnapi.gather %arg1[%[[I]]] axis = 1 : (tensor<2x4x3xf32>, tensor<2xi32>) -> tensor<2x2x3xf32>
 // CHECK-NOT: tosa.
 func.func @mirror_reverse_gather(%x: tensor<2x4xf32>, %v: tensor<2x4x3xf32>) -> (tensor<2x7xf32>, tensor<2x4xf32>, tensor<2x2x3xf32>) attributes {nnapi.partition} {

@@ -728,3 +728,89 @@ module attributes {nnapi.bound_inputs = {"x" = dense<1> : tensor<1xi64>}} {
 // expected-error@+1 {{'nnapi.bound_inputs' must map input indices to dense values}}
 module attributes {nnapi.bound_inputs = {"0" = 3 : i64}} {
 }
+
+// -----
+
+func.func @composite_no_name(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'nnapi.composite' op needs a non-empty name}}
+  %0 = nnapi.composite ""(%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    nnapi.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @composite_arguments(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'nnapi.composite' op body takes 2 arguments but the composite has 1 inputs}}
+  %0 = nnapi.composite "c"(%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>, %b: tensor<4xf32>):
+    nnapi.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @composite_argument_type(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'nnapi.composite' op body argument 0 has type 'tensor<4xf16>' but input 0 has type 'tensor<4xf32>'}}
+  %0 = nnapi.composite "c"(%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf16>):
+    %c = tosa.cast %a : (tensor<4xf16>) -> tensor<4xf32>
+    nnapi.yield %c : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @composite_no_yield(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'nnapi.composite' op body must end with nnapi.yield}}
+  %0 = nnapi.composite "c"(%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    %c = tosa.exp %a : (tensor<4xf32>) -> tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @composite_yield_count(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'nnapi.composite' op body yields 2 values but the composite has 1 results}}
+  %0 = nnapi.composite "c"(%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    nnapi.yield %a, %a : tensor<4xf32>, tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @composite_yield_type(%x: tensor<4xf32>) -> tensor<4xf16> {
+  // expected-error@+1 {{'nnapi.composite' op body yields 'tensor<4xf32>' as result 0 of type 'tensor<4xf16>'}}
+  %0 = nnapi.composite "c"(%x) : (tensor<4xf32>) -> tensor<4xf16> {
+  ^bb0(%a: tensor<4xf32>):
+    nnapi.yield %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xf16>
+}
+
+// -----
+
+func.func @composite_from_above(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-note@+1 {{required by region isolation constraints}}
+  %0 = nnapi.composite "c"() : () -> tensor<4xf32> {
+    // expected-error@+1 {{using value defined outside the region}}
+    nnapi.yield %x : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @yield_outside(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'nnapi.yield' op expects parent op 'nnapi.composite'}}
+  nnapi.yield %x : tensor<4xf32>
+  return
+}

@@ -17,16 +17,6 @@
 #include <string>
 
 namespace mlir::nnapi {
-/// A multi-op pattern that becomes one NNAPI operation: its name
-/// ("softmax", "mean", "hard_swish") and its ops, root last.
-struct Composite {
-  StringRef kind;
-  SmallVector<Operation *> ops;
-};
-/// The composite `op` belongs to, if any (ops empty otherwise). Its ops must
-/// be placed together.
-Composite getCompositeMembers(Operation *op);
-
 /// What converting a group of TOSA ops would produce.
 struct ConversionCheck {
   /// The patterns rewrote every op into nnapi ops that verify.
@@ -42,7 +32,7 @@ struct ConversionCheck {
 
 /// TOSA to nnapi with its pattern sets built once. It is the only judge of
 /// what NNAPI can run: convert-tosa-to-nnapi converts partitions with it, and
-/// nnapi-partition asks it, op by op (or composite by composite), by
+/// nnapi-partition asks it, op by op (a composite is one op), by
 /// converting a copy (check()), so placement and conversion cannot disagree.
 class TosaToNNAPIConverter {
 public:
@@ -54,8 +44,9 @@ public:
   /// error naming each op that does not.
   LogicalResult convert(func::FuncOp partition, unsigned featureLevel) const;
 
-  /// Converts a copy of `ops` (in program order; one op or a composite) and
-  /// says what came out. The ops are not touched.
+  /// Converts a copy of `ops` (in program order: one op, or an op and the
+  /// activation fused into it) and says what came out. The ops are not
+  /// touched.
   ConversionCheck check(ArrayRef<Operation *> ops) const;
 
 private:
@@ -63,11 +54,11 @@ private:
                         function_ref<void(Operation *, const Twine &)> reject)
       const;
 
-  FrozenRewritePatternSet composites, perOp, fusion;
+  FrozenRewritePatternSet perOp, fusion;
 };
 
-/// Patterns that turn composites (softmax) into single nnapi ops. They run
-/// before the per-op patterns so that the ops they match are still TOSA.
+/// One pattern per nnapi.composite name (nnapi-mlir/Transforms/Composites.h)
+/// with an NNAPI operation.
 void populateTosaToNNAPICompositePatterns(RewritePatternSet &patterns);
 /// One pattern per TOSA op with an NNAPI counterpart.
 void populateTosaToNNAPIPatterns(RewritePatternSet &patterns);

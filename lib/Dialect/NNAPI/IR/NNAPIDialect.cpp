@@ -22,6 +22,9 @@ void NNAPIDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPICompositeOps.cpp.inc"
       >();
 }
 

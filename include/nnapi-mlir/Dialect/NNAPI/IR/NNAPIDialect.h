@@ -50,5 +50,7 @@ LogicalResult verifySpecOperands(Operation *op);
 
 #define GET_OP_CLASSES
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOps.h.inc"
+#define GET_OP_CLASSES
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPICompositeOps.h.inc"
 
 #endif // NNAPI_MLIR_DIALECT_NNAPI_IR_NNAPIDIALECT_H

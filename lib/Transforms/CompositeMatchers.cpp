@@ -1,16 +1,23 @@
-//===- Composites.cpp - TOSA op chains NNAPI runs as one operation --------===//
+//===- CompositeMatchers.cpp - TOSA chains that mean one operation --------===//
 //
 // Matchers for the chains of TOSA ops that one NNAPI operation computes
-// (softmax, mean, hard swish, instance normalization...), and the
-// partitioner's question which composite an op belongs to.
+// (softmax, mean, hard swish, instance normalization...), for
+// nnapi-raise-composites.
 //
 //===----------------------------------------------------------------------===//
 
-#include "PatternCommon.h"
+#include "CompositeMatchers.h"
+
+#include "nnapi-mlir/Transforms/Constants.h"
+
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <cfloat>
 
 using namespace mlir;
-using namespace mlir::nnapi;
-using namespace mlir::nnapi::detail;
+using mlir::nnapi::splatValue;
 
 namespace mlir::nnapi::detail {
 std::optional<SoftmaxMatch> matchSoftmax(tosa::MulOp mul) {
@@ -42,14 +49,6 @@ std::optional<SoftmaxMatch> matchSoftmax(tosa::MulOp mul) {
   m.input = m.sub.getInput1();
   m.axis = m.max.getAxis();
   return m;
-}
-
-/// A float constant that holds one value everywhere.
-std::optional<double> splatValue(Value v) {
-  DenseFPElementsAttr attr;
-  if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
-    return std::nullopt;
-  return attr.getSplatValue<APFloat>().convertToDouble();
 }
 
 /// Matches `mul(x, c)` in either operand order, c a splat constant; returns
@@ -661,74 +660,4 @@ std::optional<ArgMinMatch> matchArgMin(tosa::ArgMaxOp op) {
   return ArgMinMatch{{negate, op}, negate.getInput1()};
 }
 
-/// The members of the composite `match` finds at `root`, if any.
-template <typename RootOp, auto match>
-std::optional<SmallVector<Operation *>> membersOf(Operation *root) {
-  auto m = match(dyn_cast<RootOp>(root));
-  if (!m)
-    return std::nullopt;
-  return m->members;
-}
-
-/// The patterns whose ops NNAPI runs as one operation, by name.
-struct CompositeKind {
-  StringRef name;
-  std::optional<SmallVector<Operation *>> (*match)(Operation *root);
-};
-
-const CompositeKind kComposites[] = {
-    {"softmax",
-     [](Operation *root) -> std::optional<SmallVector<Operation *>> {
-       std::optional<SoftmaxMatch> m = matchSoftmax(dyn_cast<tosa::MulOp>(root));
-       if (!m)
-         return std::nullopt;
-       return SmallVector<Operation *>{m->max, m->sub, m->exp,
-                                       m->sum, m->reciprocal, m->mul};
-     }},
-    {"mean", membersOf<tosa::MulOp, matchMean>},
-    {"hard_swish", membersOf<tosa::MulOp, matchHardSwish>},
-    {"prelu", membersOf<tosa::AddOp, matchPrelu>},
-    {"elu", membersOf<tosa::AddOp, matchElu>},
-    {"log_softmax", membersOf<tosa::SubOp, matchLogSoftmax>},
-    {"instance_normalization", membersOf<tosa::MulOp, matchInstanceNorm>},
-    {"mirror_pad", membersOf<tosa::ConcatOp, matchMirrorPad>},
-    {"depth_space", membersOf<tosa::ReshapeOp, matchDepthSpace>},
-    {"grouped_conv", membersOf<tosa::ConcatOp, matchGroupedConv>},
-    {"channel_shuffle", membersOf<tosa::ReshapeOp, matchChannelShuffle>},
-    {"local_response_normalization",
-     membersOf<tosa::MulOp, matchLocalResponse>},
-    {"l2_normalization", membersOf<tosa::MulOp, matchL2Normalization>},
-    {"not_equal", membersOf<tosa::LogicalNotOp, matchNotEqual>},
-    {"argmin", membersOf<tosa::ArgMaxOp, matchArgMin>},
-    {"split", membersOf<tosa::SliceOp, matchSplit>},
-    {"strided_slice", membersOf<tosa::ReshapeOp, matchStridedSlice>},
-};
 } // namespace mlir::nnapi::detail
-
-Composite mlir::nnapi::getCompositeMembers(Operation *op) {
-  // A composite's root is at most 16 uses downstream of its members
-  // (instance normalization's first sum is 10 away, an LRN's square 5 plus
-  // its window): try the ops reachable in that many steps (each at most
-  // once, at most 64). A composite beyond that is still converted whole
-  // when its ops are placed together; it is only not placed as one unit.
-  SmallVector<Operation *> candidates = {op};
-  llvm::SmallPtrSet<Operation *, 16> seen = {op};
-  for (size_t i = 0, depth = 0; i < candidates.size() && depth < 16; ++depth) {
-    size_t end = candidates.size();
-    for (; i < end; ++i)
-      for (Operation *user : candidates[i]->getUsers())
-        if (candidates.size() < 64 && seen.insert(user).second)
-          candidates.push_back(user);
-  }
-  // Composites nest (an instance normalization holds two means): the
-  // largest one that holds `op` wins.
-  Composite best;
-  for (Operation *root : candidates)
-    for (const CompositeKind &kind : kComposites)
-      if (std::optional<SmallVector<Operation *>> members = kind.match(root))
-        if (llvm::is_contained(*members, op) &&
-            members->size() > best.ops.size())
-          best = {kind.name, std::move(*members)};
-  return best;
-}
-

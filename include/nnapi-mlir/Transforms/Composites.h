@@ -1,0 +1,89 @@
+//===- Composites.h - The named composites and their parameters -*- C++ -*-===//
+//
+// What each `nnapi.composite` name means: its inputs in order, its
+// parameters (`composite_attributes`) and its results. nnapi-raise-composites
+// writes them from the TOSA chains it recognizes; the conversion to the
+// nnapi dialect reads them (one pattern per name). Nothing else may assume a
+// composite's form.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_MLIR_TRANSFORMS_COMPOSITES_H
+#define NNAPI_MLIR_TRANSFORMS_COMPOSITES_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir::nnapi::composite {
+
+// Names. Unless said otherwise a composite has one input `x`, one result of
+// x's type, and its integer axes count x's dimensions.
+
+/// exp(x - max(x)) / sum(exp(x - max(x))) along `axis`.
+constexpr llvm::StringLiteral kSoftmax = "softmax";
+/// (x - max(x)) - log(sum(exp(x - max(x)))) along `axis`.
+constexpr llvm::StringLiteral kLogSoftmax = "log_softmax";
+/// The mean over `axes` (sorted, distinct), dimensions kept as 1.
+constexpr llvm::StringLiteral kMean = "mean";
+/// x * clamp(x / 6 + 1/2, 0, 1).
+constexpr llvm::StringLiteral kHardSwish = "hard_swish";
+/// Inputs x, slope (broadcast to x): max(0, x) + slope * min(0, x).
+constexpr llvm::StringLiteral kPrelu = "prelu";
+/// max(0, x) + min(0, `alpha` (exp(x) - 1)), alpha >= 0.
+constexpr llvm::StringLiteral kElu = "elu";
+/// (x - mean) / sqrt(var + `epsilon`) over the spatial dimensions of a 4-D
+/// x, whose channels are dimension `channel_axis` (1: NCHW, 3: NHWC).
+constexpr llvm::StringLiteral kInstanceNormalization = "instance_normalization";
+/// x padded along `axis` by `before` and `after` elements mirrored about
+/// the edge (`mode` "reflect") or including it ("symmetric").
+constexpr llvm::StringLiteral kMirrorPad = "mirror_pad";
+/// NCHW x [n, c, h, w] to [n, c / b^2, h b, w b] (DCR), b = `block_size`.
+constexpr llvm::StringLiteral kDepthToSpace = "depth_to_space";
+/// NCHW x [n, c, h, w] to [n, c b^2, h / b, w / b], b = `block_size`.
+constexpr llvm::StringLiteral kSpaceToDepth = "space_to_depth";
+/// Inputs x (NHWC), then `groups` constant filters [oc / g, kh, kw, ic / g],
+/// then `groups` constant biases: a convolution per channel group with TOSA's
+/// `pad` [top, bottom, left, right] and `stride` [y, x], concatenated.
+constexpr llvm::StringLiteral kGroupedConv = "grouped_conv";
+/// x's dimension `axis` seen as [`groups`, size / groups], transposed.
+constexpr llvm::StringLiteral kChannelShuffle = "channel_shuffle";
+/// x * (`bias` + `alpha` * sum of squares over a window of 2 `radius` + 1
+/// along `axis`) ^ -`beta`.
+constexpr llvm::StringLiteral kLocalResponseNormalization =
+    "local_response_normalization";
+/// x / sqrt(sum of squares along `axis`), 0 for a vector of zeros.
+constexpr llvm::StringLiteral kL2Normalization = "l2_normalization";
+/// Inputs a, b: not equal, element-wise, broadcast; result i1.
+constexpr llvm::StringLiteral kNotEqual = "not_equal";
+/// The index of the minimum along `axis` (i32, that dimension removed).
+constexpr llvm::StringLiteral kArgMin = "argmin";
+/// x cut along `axis` into as many equal pieces as the composite has
+/// results, in order.
+constexpr llvm::StringLiteral kSplit = "split";
+/// Every `step`-th element of x along `axis` from the first, reshaped to the
+/// result's type.
+constexpr llvm::StringLiteral kStridedSlice = "strided_slice";
+
+// Parameter keys: integers (i64) unless said otherwise.
+constexpr llvm::StringLiteral kAxis = "axis";
+/// Dense i64 array.
+constexpr llvm::StringLiteral kAxes = "axes";
+/// Floats (f64).
+constexpr llvm::StringLiteral kAlpha = "alpha";
+constexpr llvm::StringLiteral kBeta = "beta";
+constexpr llvm::StringLiteral kBias = "bias";
+constexpr llvm::StringLiteral kEpsilon = "epsilon";
+constexpr llvm::StringLiteral kChannelAxis = "channel_axis";
+constexpr llvm::StringLiteral kBefore = "before";
+constexpr llvm::StringLiteral kAfter = "after";
+/// String: "reflect" or "symmetric".
+constexpr llvm::StringLiteral kMode = "mode";
+constexpr llvm::StringLiteral kBlockSize = "block_size";
+constexpr llvm::StringLiteral kGroups = "groups";
+/// Dense i64 arrays.
+constexpr llvm::StringLiteral kPad = "pad";
+constexpr llvm::StringLiteral kStride = "stride";
+constexpr llvm::StringLiteral kRadius = "radius";
+constexpr llvm::StringLiteral kStep = "step";
+
+} // namespace mlir::nnapi::composite
+
+#endif // NNAPI_MLIR_TRANSFORMS_COMPOSITES_H
