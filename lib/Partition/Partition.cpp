@@ -369,10 +369,11 @@ void FunctionPlacer::classify(Unit &unit) {
     unit.deviceUs = config.device.device.lookup(unit.opcode, deviceType)
                         .estimateUs(macs, elements);
   // The override has the last word, but cannot make NNAPI run what it can't.
+  SmallVector<Operation *> named = hostOps(unit.ops);
   std::string hostEntry = config.placement.match(
-      config.placement.host, unit.name, unit.ops, unit.opcode);
+      config.placement.host, unit.name, named, unit.opcode);
   std::string nnapiEntry = config.placement.match(
-      config.placement.nnapi, unit.name, unit.ops, unit.opcode);
+      config.placement.nnapi, unit.name, named, unit.opcode);
   if (!hostEntry.empty()) {
     unit.constraint = solver::Constraint::ForceHost;
     if (unit.capable)
