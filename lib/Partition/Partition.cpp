@@ -271,7 +271,7 @@ void FunctionPlacer::buildUnits() {
 }
 
 /// The ops that do a unit's work on the host: its ops, with each composite
-/// replaced by the ops of its body.
+/// replaced by the ops of its body (and so on, for composites inside).
 SmallVector<Operation *> hostOps(ArrayRef<Operation *> ops) {
   SmallVector<Operation *> result;
   for (Operation *op : ops) {
@@ -280,9 +280,11 @@ SmallVector<Operation *> hostOps(ArrayRef<Operation *> ops) {
       result.push_back(op);
       continue;
     }
+    SmallVector<Operation *> body;
     for (Operation &inner : composite.getBody().front().without_terminator())
       if (!isConstantLike(&inner))
-        result.push_back(&inner);
+        body.push_back(&inner);
+    llvm::append_range(result, hostOps(body));
   }
   return result;
 }

@@ -380,13 +380,17 @@ struct RaiseCompositesPass
       for (Operation *root : ops) {
         if (erased.contains(root))
           continue;
-        std::optional<Raised> best;
+        // The largest chain at this root that can be one op.
+        std::vector<Raised> found;
         for (Raiser raiser : kRaisers)
           if (std::optional<Raised> r = raiser(root, b))
-            if (!best || r->members.size() > best->members.size())
-              best = std::move(r);
-        if (best)
-          (void)raise(*best, root, b, erased);
+            found.push_back(std::move(*r));
+        llvm::stable_sort(found, [](const Raised &x, const Raised &y) {
+          return x.members.size() > y.members.size();
+        });
+        for (Raised &r : found)
+          if (raise(r, root, b, erased))
+            break;
       }
     }
   }

@@ -16,6 +16,17 @@ using namespace mlir::nnapi::detail;
 namespace names = mlir::nnapi::composite;
 
 namespace {
+/// One result, but for a split (one per piece; a split of none is dead
+/// code and erased before any pattern sees it).
+LogicalResult checkResults(CompositeOp op, PatternRewriter &rewriter) {
+  if (op.getNumResults() == 1 || op.getName() == names::kSplit)
+    return success();
+  return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+    diag << "composite '" << op.getName() << "' has 1 result, got "
+         << op.getNumResults();
+  });
+}
+
 /// A pattern from the composite named `Kind` (with `Inputs` inputs) to the
 /// nnapi ops `Generated`. Composites of other names are not its business
 /// (no reason given: their own pattern gives one).
@@ -32,6 +43,8 @@ struct FromComposite : ToNNAPI<CompositeOp, Generated...> {
         diag << "composite '" << Kind << "' takes " << Inputs
              << " input(s), got " << op.getInputs().size();
       });
+    if (failed(checkResults(op, rewriter)))
+      return failure();
     return convert(op, rewriter);
   }
   virtual LogicalResult convert(CompositeOp op,
@@ -269,7 +282,7 @@ struct GroupedConvPattern : ToNNAPI<CompositeOp, GroupedConv2DOp> {
     if (pad->size() != 4 || stride->size() != 2)
       return rewriter.notifyMatchFailure(
           op, "grouped_conv's pad needs 4 values and its stride 2");
-    if (failed(checkTensors(op, rewriter)))
+    if (failed(checkResults(op, rewriter)) || failed(checkTensors(op, rewriter)))
       return failure();
     SmallVector<Value> weights(inputs.begin() + 1, inputs.begin() + 1 + *groups);
     SmallVector<Value> biases(inputs.begin() + 1 + *groups, inputs.end());
@@ -279,6 +292,21 @@ struct GroupedConvPattern : ToNNAPI<CompositeOp, GroupedConv2DOp> {
     for (Value b : biases)
       if (failed(checkConstant(op, b, "each bias", rewriter)))
         return failure();
+    // Concatenated along dimension 0: one dense type per kind.
+    auto sameDense = [](ArrayRef<Value> values) {
+      for (Value v : values) {
+        DenseElementsAttr attr;
+        if (!matchPattern(v, m_Constant(&attr)) ||
+            v.getType() != values.front().getType() ||
+            cast<RankedTensorType>(v.getType()).getRank() < 1)
+          return false;
+      }
+      return true;
+    };
+    if (!sameDense(weights) || !sameDense(biases))
+      return rewriter.notifyMatchFailure(
+          op, "grouped_conv's filters, and its biases, must be dense "
+              "constants of one type each");
     Location loc = op.getLoc();
     Value filter =
         rewriter.create<arith::ConstantOp>(loc, concatConstants(weights));

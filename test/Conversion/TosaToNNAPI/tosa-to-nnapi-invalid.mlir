@@ -290,3 +290,39 @@ func.func @composite_filter(%x: tensor<1x2x2x1xf32>, %w: tensor<1x1x1x1xf32>, %b
   }
   return %0 : tensor<1x2x2x1xf32>
 }
+
+// -----
+
+func.func @composite_results(%x: tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>) attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'softmax' has 1 result, got 2}}
+  %0:2 = nnapi.composite "softmax"(%x) {composite_attributes = {axis = 1 : i64}} : (tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>) {
+  ^bb0(%a: tensor<2x4xf32>):
+    nnapi.yield %a, %a : tensor<2x4xf32>, tensor<2x4xf32>
+  }
+  return %0#0, %0#1 : tensor<2x4xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+func.func @composite_unsigned_parameter(%x: tensor<2x4xf32>) -> tensor<2x4xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'softmax' has no integer parameter 'axis'}}
+  %0 = nnapi.composite "softmax"(%x) {composite_attributes = {axis = 1 : ui32}} : (tensor<2x4xf32>) -> tensor<2x4xf32> {
+  ^bb0(%a: tensor<2x4xf32>):
+    nnapi.yield %a : tensor<2x4xf32>
+  }
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @composite_filter_types(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> attributes {nnapi.partition} {
+  %w0 = "tosa.const"() {value = dense<0.5> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %w1 = "tosa.const"() {value = dense<0.5> : tensor<1x1x1x2xf32>} : () -> tensor<1x1x1x2xf32>
+  %b = "tosa.const"() {value = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: grouped_conv's filters, and its biases, must be dense constants of one type each}}
+  %0 = nnapi.composite "grouped_conv"(%x, %w0, %w1, %b, %b) {composite_attributes = {groups = 2 : i64, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>}} : (tensor<1x2x2x2xf32>, tensor<1x1x1x1xf32>, tensor<1x1x1x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2x2xf32> {
+  ^bb0(%a: tensor<1x2x2x2xf32>, %p: tensor<1x1x1x1xf32>, %q: tensor<1x1x1x2xf32>, %r: tensor<1xf32>, %s: tensor<1xf32>):
+    nnapi.yield %a : tensor<1x2x2x2xf32>
+  }
+  return %0 : tensor<1x2x2x2xf32>
+}

@@ -41,8 +41,10 @@ LogicalResult CompositeOp::verify() {
 }
 
 std::optional<int64_t> CompositeOp::getIntParameter(StringRef key) {
+  // (Signless only: a signed or unsigned one is not what Composites.h says.)
   if (auto attr = dyn_cast_or_null<IntegerAttr>(
-          getCompositeAttributes().get(key)))
+          getCompositeAttributes().get(key));
+      attr && attr.getType().isSignlessInteger())
     return attr.getInt();
   return std::nullopt;
 }
