@@ -105,12 +105,87 @@ struct SinkTranspose : RewritePattern {
   }
 };
 
+/// The permutation every operand of `op` is a transpose by, if they all are
+/// transposes by one constant permutation.
+std::optional<SmallVector<int64_t>> commonPermutation(ValueRange operands) {
+  std::optional<SmallVector<int64_t>> perm;
+  for (Value operand : operands) {
+    auto t = operand.getDefiningOp<tosa::TransposeOp>();
+    std::optional<SmallVector<int64_t>> p =
+        t ? permutation(t) : std::nullopt;
+    if (!p || (perm && *perm != *p))
+      return std::nullopt;
+    perm = p;
+  }
+  return perm;
+}
+
+/// concat(transpose(a, P), transpose(b, P)) on axis k ->
+/// transpose(concat(a, b) on axis P[k], P): the skips of a U-Net.
+struct SinkTransposeThroughConcat : OpRewritePattern<tosa::ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::ConcatOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<SmallVector<int64_t>> perm =
+        commonPermutation(op.getInput1());
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!perm || !type || int64_t(perm->size()) != type.getRank())
+      return failure();
+    SmallVector<Value> inputs;
+    for (Value v : op.getInput1())
+      inputs.push_back(v.getDefiningOp<tosa::TransposeOp>().getInput1());
+    int64_t axis = (*perm)[op.getAxis()];
+    SmallVector<int64_t> shape(type.getRank());
+    for (auto [d, p] : llvm::enumerate(*perm))
+      shape[p] = type.getDimSize(d);
+    Value concat = rewriter.create<tosa::ConcatOp>(
+        op.getLoc(), RankedTensorType::get(shape, type.getElementType()),
+        inputs, rewriter.getI32IntegerAttr(int32_t(axis)));
+    Value perms =
+        op.getInput1().front().getDefiningOp<tosa::TransposeOp>().getPerms();
+    rewriter.replaceOpWithNewOp<tosa::TransposeOp>(op, type, concat, perms);
+    return success();
+  }
+};
+
+/// reduce(transpose(x, P)) on axis k -> transpose(reduce(x) on axis P[k], P):
+/// a global average pool imported as sums over NCHW's spatial axes.
+template <typename ReduceOp>
+struct SinkTransposeThroughReduce : OpRewritePattern<ReduceOp> {
+  using OpRewritePattern<ReduceOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto t = op.getInput().template getDefiningOp<tosa::TransposeOp>();
+    std::optional<SmallVector<int64_t>> perm =
+        t ? permutation(t) : std::nullopt;
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!perm || !type || int64_t(perm->size()) != type.getRank())
+      return failure();
+    int64_t axis = (*perm)[op.getAxis()];
+    SmallVector<int64_t> shape(type.getRank());
+    for (auto [d, p] : llvm::enumerate(*perm))
+      shape[p] = type.getDimSize(d);
+    Value reduced = rewriter.create<ReduceOp>(
+        op.getLoc(), RankedTensorType::get(shape, type.getElementType()),
+        t.getInput1(), rewriter.getI32IntegerAttr(int32_t(axis)));
+    rewriter.replaceOpWithNewOp<tosa::TransposeOp>(op, type, reduced,
+                                                   t.getPerms());
+    return success();
+  }
+};
+
 struct PropagateTransposesPass
     : public nnapi::impl::NNAPIPropagateTransposesBase<PropagateTransposesPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<SinkTranspose>(ctx);
+    patterns.add<SinkTranspose, SinkTransposeThroughConcat,
+                 SinkTransposeThroughReduce<tosa::ReduceSumOp>,
+                 SinkTransposeThroughReduce<tosa::ReduceMaxOp>,
+                 SinkTransposeThroughReduce<tosa::ReduceMinOp>,
+                 SinkTransposeThroughReduce<tosa::ReduceProdOp>,
+                 SinkTransposeThroughReduce<tosa::ReduceAnyOp>,
+                 SinkTransposeThroughReduce<tosa::ReduceAllOp>>(ctx);
     tosa::TransposeOp::getCanonicalizationPatterns(patterns, ctx);
     if (failed(applyPatternsAndFoldGreedily(getOperation(),
                                             std::move(patterns))))
