@@ -12,14 +12,15 @@
 include "mlir/Pass/PassBase.td"
 
 def NNAPIPropagateTransposes : Pass<"nnapi-propagate-transposes"> {
-  let summary = "Sink tosa.transpose through element-wise ops so that inverse pairs cancel";
+  let summary = "Sink tosa.transpose through element-wise ops, concats and reductions so that inverse pairs cancel";
   let description = [{
     The ONNX importer wraps every NHWC op (convolutions, pools, resize) of an
     NCHW model in a transpose to NHWC and one back. This pass moves each
     transpose below the element-wise TOSA ops that consume it (unary ops,
-    casts, and binary/ternary ops whose other operands are the same
-    transpose or a broadcast constant), then lets TOSA's canonicalization
-    fold transpose pairs. A chain of convolutions, pools and element-wise
+    casts, and binary/ternary ops whose other operands are transposes by the
+    same permutation or broadcast constants), below concats whose operands
+    are all transposed alike and below reductions (axes remapped), then lets
+    TOSA's canonicalization fold transpose pairs. A chain of convolutions, pools and element-wise
     ops is left with no transposes between its ops.
   }];
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
