@@ -84,34 +84,23 @@ IntegerAttr i32(PatternRewriter &rewriter, int64_t v) {
   return rewriter.getI32IntegerAttr(static_cast<int32_t>(v));
 }
 
-struct SoftmaxPattern : FromComposite<names::kSoftmax, 1, SoftmaxOp> {
-  using FromComposite::FromComposite;
+/// SOFTMAX and LOG_SOFTMAX: x, beta 1, the axis.
+template <const llvm::StringLiteral &Kind, typename NNAPIOp>
+struct SoftmaxLikePattern : FromComposite<Kind, 1, NNAPIOp> {
+  using FromComposite<Kind, 1, NNAPIOp>::FromComposite;
   LogicalResult convert(CompositeOp op,
                         PatternRewriter &rewriter) const override {
     FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
     if (failed(axis) || failed(checkTensors(op, rewriter)))
       return failure();
-    rewriter.replaceOpWithNewOp<SoftmaxOp>(op, op.getType(0), op.getInputs()[0],
-                                           rewriter.getF32FloatAttr(1.0f),
-                                           i32(rewriter, *axis));
+    rewriter.replaceOpWithNewOp<NNAPIOp>(op, op.getType(0), op.getInputs()[0],
+                                         rewriter.getF32FloatAttr(1.0f),
+                                         i32(rewriter, *axis));
     return success();
   }
 };
-
-struct LogSoftmaxPattern
-    : FromComposite<names::kLogSoftmax, 1, LogSoftmaxOp> {
-  using FromComposite::FromComposite;
-  LogicalResult convert(CompositeOp op,
-                        PatternRewriter &rewriter) const override {
-    FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
-    if (failed(axis) || failed(checkTensors(op, rewriter)))
-      return failure();
-    rewriter.replaceOpWithNewOp<LogSoftmaxOp>(
-        op, op.getType(0), op.getInputs()[0], rewriter.getF32FloatAttr(1.0f),
-        i32(rewriter, *axis));
-    return success();
-  }
-};
+using SoftmaxPattern = SoftmaxLikePattern<names::kSoftmax, SoftmaxOp>;
+using LogSoftmaxPattern = SoftmaxLikePattern<names::kLogSoftmax, LogSoftmaxOp>;
 
 struct MeanPattern : FromComposite<names::kMean, 1, MeanOp> {
   using FromComposite::FromComposite;
