@@ -2,6 +2,8 @@
 
 #include "nnapi-mlir/Transforms/Passes.h"
 
+#include "nnapi-mlir/Transforms/Constants.h"
+
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -24,22 +26,160 @@ std::optional<SmallVector<int64_t>> permutation(tosa::TransposeOp op) {
       perms.getValues<APInt>(), [](APInt v) { return v.getSExtValue(); }));
 }
 
-/// A constant that can be re-laid out by reshaping alone: a splat, or at most
-/// one dimension larger than one.
-DenseElementsAttr relayoutConstant(Value v, ArrayRef<int64_t> inverse) {
-  DenseElementsAttr attr;
-  if (!matchPattern(v, m_Constant(&attr)))
-    return {};
-  auto type = cast<RankedTensorType>(attr.getType());
-  if (type.getRank() != int64_t(inverse.size()))
-    return {};
-  if (!attr.isSplat() &&
-      llvm::count_if(type.getShape(), [](int64_t d) { return d != 1; }) > 1)
-    return {};
-  SmallVector<int64_t> shape;
-  for (int64_t p : inverse)
-    shape.push_back(type.getDimSize(p));
-  return attr.reshape(RankedTensorType::get(shape, type.getElementType()));
+SmallVector<int64_t> invert(ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> inverse(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    inverse[p] = int64_t(i);
+  return inverse;
+}
+
+/// `shape` transposed by `perm`: dimension i is dimension perm[i] of `shape`.
+SmallVector<int64_t> permuteShape(ArrayRef<int64_t> shape,
+                                  ArrayRef<int64_t> perm) {
+  return llvm::to_vector(llvm::map_range(perm, [&](int64_t p) {
+    return shape[p];
+  }));
+}
+
+/// Whether transposing a tensor of `shape` by `perm` keeps its dimensions
+/// larger than one in order: then the transpose moves no data and is a
+/// reshape.
+bool movesOnlyUnitDims(ArrayRef<int64_t> shape, ArrayRef<int64_t> perm) {
+  int64_t last = -1;
+  for (int64_t p : perm) {
+    if (shape[p] == 1)
+      continue;
+    if (ShapedType::isDynamic(shape[p]) || p < last)
+      return false;
+    last = p;
+  }
+  return true;
+}
+
+Value createConstPerms(PatternRewriter &rewriter, Location loc,
+                       ArrayRef<int64_t> perm) {
+  SmallVector<int32_t> values(perm.begin(), perm.end());
+  auto type = RankedTensorType::get({int64_t(perm.size())},
+                                    rewriter.getI32Type());
+  return rewriter.create<tosa::ConstOp>(
+      loc, type, DenseIntElementsAttr::get(type, ArrayRef(values)));
+}
+
+/// How an operand of an op that a transpose by P sinks below reaches the
+/// op's new layout (the operand transposed by P's inverse) without adding a
+/// transpose to the graph.
+enum class Relayout {
+  None,       ///< Only by a transpose of its own.
+  Transposed, ///< It is a transpose by P: its input.
+  Constant,   ///< It is a constant: the constant permuted.
+  Reshape,    ///< The inverse moves only unit dimensions: a reshape.
+  Reuse,      ///< A transpose of it by the inverse exists: that one.
+};
+
+/// The transpose by `inverse` among the users of `v`, in `user`'s block.
+tosa::TransposeOp existingTranspose(Value v, ArrayRef<int64_t> inverse,
+                                    Operation *user) {
+  for (Operation *other : v.getUsers()) {
+    auto t = dyn_cast<tosa::TransposeOp>(other);
+    if (!t || t->getBlock() != user->getBlock())
+      continue;
+    if (std::optional<SmallVector<int64_t>> p = permutation(t);
+        p && ArrayRef<int64_t>(*p) == inverse)
+      return t;
+  }
+  return {};
+}
+
+Relayout classify(Value v, ArrayRef<int64_t> perm, ArrayRef<int64_t> inverse,
+                  Operation *user) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type || type.getRank() != int64_t(perm.size()) ||
+      !type.hasStaticShape())
+    return Relayout::None;
+  if (auto t = v.getDefiningOp<tosa::TransposeOp>())
+    if (std::optional<SmallVector<int64_t>> p = permutation(t);
+        p && ArrayRef<int64_t>(*p) == perm)
+      return Relayout::Transposed;
+  if (matchPattern(v, m_Constant()))
+    return Relayout::Constant;
+  if (movesOnlyUnitDims(type.getShape(), inverse))
+    return Relayout::Reshape;
+  if (existingTranspose(v, inverse, user))
+    return Relayout::Reuse;
+  return Relayout::None;
+}
+
+/// `v` (classified as `how`) in the layout of `user`'s new operands.
+Value relayout(PatternRewriter &rewriter, Value v, Relayout how,
+               ArrayRef<int64_t> inverse, Operation *user) {
+  Location loc = user->getLoc();
+  auto type = cast<RankedTensorType>(v.getType());
+  auto newType = RankedTensorType::get(
+      permuteShape(type.getShape(), inverse), type.getElementType());
+  switch (how) {
+  case Relayout::Transposed:
+    return v.getDefiningOp<tosa::TransposeOp>().getInput1();
+  case Relayout::Constant: {
+    DenseElementsAttr attr;
+    if (!matchPattern(v, m_Constant(&attr)))
+      return {};
+    DenseElementsAttr permuted = nnapi::permuteElements(attr, inverse);
+    return rewriter.create<tosa::ConstOp>(loc, permuted.getType(), permuted);
+  }
+  case Relayout::Reshape:
+    return rewriter.create<tosa::ReshapeOp>(
+        loc, newType, v, rewriter.getDenseI64ArrayAttr(newType.getShape()));
+  case Relayout::Reuse: {
+    tosa::TransposeOp t = existingTranspose(v, inverse, user);
+    if (t->isBeforeInBlock(user))
+      return t;
+    // It comes after `user`: one created before `user` replaces it.
+    Value moved = rewriter.create<tosa::TransposeOp>(
+        loc, newType, v, createConstPerms(rewriter, loc, inverse));
+    rewriter.replaceOp(t, moved);
+    return moved;
+  }
+  case Relayout::None:
+    break;
+  }
+  return {};
+}
+
+/// The permutation P by which some of `operands` of `user` are transposed,
+/// if the transpose can sink below `user` without adding transposes: every
+/// operand is a transpose by P, a constant, a tensor whose layout change
+/// moves only unit dimensions, or a tensor that has a transpose by P's
+/// inverse already. Unless every operand is a transpose by P or a constant,
+/// the transposes by P must have `user` as their only user, so that they
+/// disappear: a residual add of a graph input (whose transposed copy feeds
+/// the block's convolution) and a squeeze-excite gate reshaped to NCHW.
+std::optional<SmallVector<int64_t>>
+sinkablePermutation(Operation *user, ValueRange operands,
+                    SmallVectorImpl<Relayout> &hows) {
+  std::optional<SmallVector<int64_t>> perm;
+  for (Value operand : operands)
+    if (auto t = operand.getDefiningOp<tosa::TransposeOp>())
+      if ((perm = permutation(t)))
+        break;
+  if (!perm)
+    return std::nullopt;
+  SmallVector<int64_t> inverse = invert(*perm);
+  bool mixed = false;
+  hows.clear();
+  for (Value operand : operands) {
+    Relayout how = classify(operand, *perm, inverse, user);
+    if (how == Relayout::None)
+      return std::nullopt;
+    mixed |= how == Relayout::Reshape || how == Relayout::Reuse;
+    hows.push_back(how);
+  }
+  if (mixed)
+    for (Value operand : operands)
+      if (auto t = operand.getDefiningOp<tosa::TransposeOp>())
+        if (llvm::any_of(t->getUsers(),
+                         [&](Operation *u) { return u != user; }))
+          return std::nullopt;
+  return perm;
 }
 
 /// op(transpose(x, P), ...) -> transpose(op(x, ...), P) for element-wise ops.
@@ -55,95 +195,55 @@ struct SinkTranspose : RewritePattern {
           isa<tosa::CastOp>(op)))
       return failure();
     auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-    if (!resultType)
+    SmallVector<Relayout> hows;
+    std::optional<SmallVector<int64_t>> perm =
+        sinkablePermutation(op, op->getOperands(), hows);
+    if (!resultType || !perm ||
+        int64_t(perm->size()) != resultType.getRank())
       return failure();
-    // Every operand: the same transpose, or a constant we can re-lay out.
-    std::optional<SmallVector<int64_t>> perm;
-    for (Value operand : op->getOperands()) {
-      auto t = operand.getDefiningOp<tosa::TransposeOp>();
-      if (!t)
-        continue;
-      std::optional<SmallVector<int64_t>> p = permutation(t);
-      if (!p || (perm && *perm != *p))
-        return failure();
-      perm = p;
-    }
-    if (!perm || int64_t(perm->size()) != resultType.getRank())
-      return failure();
-    SmallVector<int64_t> inverse(perm->size());
-    for (auto [i, p] : llvm::enumerate(*perm))
-      inverse[p] = int64_t(i);
+    SmallVector<int64_t> inverse = invert(*perm);
     SmallVector<Value> operands;
-    for (Value operand : op->getOperands()) {
-      if (auto t = operand.getDefiningOp<tosa::TransposeOp>()) {
-        operands.push_back(t.getInput1());
-        continue;
-      }
-      DenseElementsAttr c = relayoutConstant(operand, inverse);
-      if (!c)
-        return failure();
-      operands.push_back(
-          rewriter.create<tosa::ConstOp>(op->getLoc(), c.getType(), c));
-    }
-    SmallVector<int64_t> shape;
-    for (int64_t p : inverse)
-      shape.push_back(resultType.getDimSize(p));
+    for (auto [operand, how] : llvm::zip(op->getOperands(), hows))
+      operands.push_back(relayout(rewriter, operand, how, inverse, op));
     OperationState state(op->getLoc(), op->getName());
     state.addOperands(operands);
     state.addAttributes(op->getAttrs());
-    state.addTypes(RankedTensorType::get(shape, resultType.getElementType()));
+    state.addTypes(RankedTensorType::get(
+        permuteShape(resultType.getShape(), inverse),
+        resultType.getElementType()));
     Operation *moved = rewriter.create(state);
-    auto original = op->getOperand(0).getDefiningOp<tosa::TransposeOp>();
-    Value perms = original ? original.getPerms() : Value();
-    if (!perms)
-      for (Value operand : op->getOperands())
-        if (auto t = operand.getDefiningOp<tosa::TransposeOp>())
-          perms = t.getPerms();
-    rewriter.replaceOpWithNewOp<tosa::TransposeOp>(op, resultType,
-                                                   moved->getResult(0), perms);
+    rewriter.replaceOpWithNewOp<tosa::TransposeOp>(
+        op, resultType, moved->getResult(0),
+        createConstPerms(rewriter, op->getLoc(), *perm));
     return success();
   }
 };
 
-/// The permutation every operand of `op` is a transpose by, if they all are
-/// transposes by one constant permutation.
-std::optional<SmallVector<int64_t>> commonPermutation(ValueRange operands) {
-  std::optional<SmallVector<int64_t>> perm;
-  for (Value operand : operands) {
-    auto t = operand.getDefiningOp<tosa::TransposeOp>();
-    std::optional<SmallVector<int64_t>> p =
-        t ? permutation(t) : std::nullopt;
-    if (!p || (perm && *perm != *p))
-      return std::nullopt;
-    perm = p;
-  }
-  return perm;
-}
-
 /// concat(transpose(a, P), transpose(b, P)) on axis k ->
-/// transpose(concat(a, b) on axis P[k], P): the skips of a U-Net.
+/// transpose(concat(a, b) on axis P[k], P): the skips of a U-Net. Operands
+/// that are not transposes join as sinkablePermutation allows.
 struct SinkTransposeThroughConcat : OpRewritePattern<tosa::ConcatOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::ConcatOp op,
                                 PatternRewriter &rewriter) const override {
+    SmallVector<Relayout> hows;
     std::optional<SmallVector<int64_t>> perm =
-        commonPermutation(op.getInput1());
+        sinkablePermutation(op, op.getInput1(), hows);
     auto type = dyn_cast<RankedTensorType>(op.getType());
     if (!perm || !type || int64_t(perm->size()) != type.getRank())
       return failure();
+    SmallVector<int64_t> inverse = invert(*perm);
     SmallVector<Value> inputs;
-    for (Value v : op.getInput1())
-      inputs.push_back(v.getDefiningOp<tosa::TransposeOp>().getInput1());
+    for (auto [operand, how] : llvm::zip(op.getInput1(), hows))
+      inputs.push_back(relayout(rewriter, operand, how, inverse, op));
     int64_t axis = (*perm)[op.getAxis()];
-    SmallVector<int64_t> shape(type.getRank());
-    for (auto [d, p] : llvm::enumerate(*perm))
-      shape[p] = type.getDimSize(d);
     Value concat = rewriter.create<tosa::ConcatOp>(
-        op.getLoc(), RankedTensorType::get(shape, type.getElementType()),
+        op.getLoc(),
+        RankedTensorType::get(permuteShape(type.getShape(), inverse),
+                              type.getElementType()),
         inputs, rewriter.getI32IntegerAttr(int32_t(axis)));
-    Value perms =
-        op.getInput1().front().getDefiningOp<tosa::TransposeOp>().getPerms();
-    rewriter.replaceOpWithNewOp<tosa::TransposeOp>(op, type, concat, perms);
+    rewriter.replaceOpWithNewOp<tosa::TransposeOp>(
+        op, type, concat, createConstPerms(rewriter, op.getLoc(), *perm));
     return success();
   }
 };
@@ -174,12 +274,204 @@ struct SinkTransposeThroughReduce : OpRewritePattern<ReduceOp> {
   }
 };
 
+/// A transpose that moves only unit dimensions moves no data: a reshape.
+/// (A squeeze-excite gate computed as [1, 1, 1, C] and viewed as NCHW.)
+struct TransposeOfUnitDimsToReshape : OpRewritePattern<tosa::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<SmallVector<int64_t>> perm = permutation(op);
+    auto inputType = dyn_cast<RankedTensorType>(op.getInput1().getType());
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!perm || !inputType || !type || !inputType.hasStaticShape() ||
+        !movesOnlyUnitDims(inputType.getShape(), *perm))
+      return failure();
+    rewriter.replaceOpWithNewOp<tosa::ReshapeOp>(
+        op, type, op.getInput1(),
+        rewriter.getDenseI64ArrayAttr(type.getShape()));
+    return success();
+  }
+};
+
+/// The dimensions larger than one of `shape`, in order.
+SmallVector<int64_t> nonUnitDims(ArrayRef<int64_t> shape) {
+  return llvm::to_vector(
+      llvm::make_filter_range(shape, [](int64_t d) { return d != 1; }));
+}
+
+/// op(reshape(x), c) -> reshape(op(x, reshape(c))) for an element-wise op
+/// when the reshape only inserts or drops unit dimensions and the other
+/// operands hold one element each: a squeeze-excite gate viewed as NCHW and
+/// back again loses both reshapes.
+struct SinkUnitReshape : RewritePattern {
+  SinkUnitReshape(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (op->getDialect() != op->getContext()->getLoadedDialect<tosa::TosaDialect>() ||
+        op->getNumResults() != 1 || op->getNumRegions() != 0 ||
+        !(op->hasTrait<OpTrait::ResultsBroadcastableShape>() ||
+          isa<tosa::CastOp>(op)))
+      return failure();
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!resultType || !resultType.hasStaticShape())
+      return failure();
+    RankedTensorType inner;
+    for (Value operand : op->getOperands()) {
+      auto r = operand.getDefiningOp<tosa::ReshapeOp>();
+      auto type = r ? dyn_cast<RankedTensorType>(r.getInput1().getType())
+                    : RankedTensorType();
+      if (!type || !type.hasStaticShape() || !r->hasOneUse() ||
+          type.getNumElements() < 2 ||
+          nonUnitDims(type.getShape()) != nonUnitDims(resultType.getShape()))
+        continue;
+      if (inner && inner.getShape() != type.getShape())
+        return failure();
+      inner = type;
+    }
+    if (!inner)
+      return failure();
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      auto type = cast<RankedTensorType>(operand.getType());
+      auto r = operand.getDefiningOp<tosa::ReshapeOp>();
+      if (r && cast<RankedTensorType>(r.getInput1().getType()).getShape() ==
+                   inner.getShape()) {
+        operands.push_back(r.getInput1());
+        continue;
+      }
+      if (!type.hasStaticShape() || type.getNumElements() != 1)
+        return failure();
+      operands.push_back({});
+    }
+    SmallVector<int64_t> ones(inner.getRank(), 1);
+    for (auto [value, operand] : llvm::zip(operands, op->getOperands()))
+      if (!value)
+        value = rewriter.create<tosa::ReshapeOp>(
+            op->getLoc(),
+            RankedTensorType::get(
+                ones, cast<RankedTensorType>(operand.getType())
+                          .getElementType()),
+            operand, rewriter.getDenseI64ArrayAttr(ones));
+    OperationState state(op->getLoc(), op->getName());
+    state.addOperands(operands);
+    state.addAttributes(op->getAttrs());
+    state.addTypes(
+        RankedTensorType::get(inner.getShape(), resultType.getElementType()));
+    Operation *moved = rewriter.create(state);
+    rewriter.replaceOpWithNewOp<tosa::ReshapeOp>(
+        op, resultType, moved->getResult(0),
+        rewriter.getDenseI64ArrayAttr(resultType.getShape()));
+    return success();
+  }
+};
+
+/// reshape(transpose(x, P)) -> transpose(reshape(x), Q) when the reshape
+/// merges dimensions that are adjacent and in order in x too, or splits
+/// dimensions: a feature map flattened to [N, C, H*W] (a patch embedding
+/// before its attention) is x reshaped to [N, H*W, C] and transposed, and
+/// the transpose the model applies next cancels it. Unit dimensions keep
+/// their places. The transpose must have no other user, or Q must move no
+/// data, so that no transpose is added.
+struct SinkTransposeThroughReshape : OpRewritePattern<tosa::ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto t = op.getInput1().getDefiningOp<tosa::TransposeOp>();
+    std::optional<SmallVector<int64_t>> perm =
+        t ? permutation(t) : std::nullopt;
+    auto xType = t ? dyn_cast<RankedTensorType>(t.getInput1().getType())
+                   : RankedTensorType();
+    auto yType = dyn_cast<RankedTensorType>(op.getInput1().getType());
+    auto zType = dyn_cast<RankedTensorType>(op.getType());
+    if (!perm || !xType || !yType || !zType || !xType.hasStaticShape() ||
+        !zType.hasStaticShape() || xType.getNumElements() == 0)
+      return failure();
+    ArrayRef<int64_t> ys = yType.getShape(), zs = zType.getShape();
+    // The position of each non-unit dimension of x among x's non-unit ones.
+    SmallVector<int64_t> xRank(xType.getRank(), -1);
+    for (int64_t d = 0, n = 0; d < xType.getRank(); ++d)
+      if (xType.getDimSize(d) != 1)
+        xRank[d] = n++;
+    SmallVector<int64_t> yDims, zDims;
+    for (auto [i, s] : llvm::enumerate(ys))
+      if (s != 1)
+        yDims.push_back(int64_t(i));
+    for (auto [i, s] : llvm::enumerate(zs))
+      if (s != 1)
+        zDims.push_back(int64_t(i));
+    // Groups of y's and z's non-unit dimensions with equal products, each a
+    // merge into one z dimension or a split of one y dimension.
+    struct Group {
+      int64_t xFirst;                  ///< x's rank of its first y dimension.
+      SmallVector<int64_t> z;          ///< Its z dimensions.
+    };
+    SmallVector<Group> groups;
+    size_t yi = 0, zi = 0;
+    while (yi < yDims.size() && zi < zDims.size()) {
+      size_t y0 = yi, z0 = zi;
+      int64_t yp = ys[yDims[yi++]], zp = zs[zDims[zi++]];
+      while (yp != zp) {
+        if (yp < zp && yi < yDims.size())
+          yp *= ys[yDims[yi++]];
+        else if (zp < yp && zi < zDims.size())
+          zp *= zs[zDims[zi++]];
+        else
+          return failure();
+      }
+      if (yi - y0 > 1 && zi - z0 > 1)
+        return failure();
+      // A merge needs its dimensions adjacent and in order in x.
+      for (size_t k = y0 + 1; k < yi; ++k)
+        if (xRank[(*perm)[yDims[k]]] != xRank[(*perm)[yDims[k - 1]]] + 1)
+          return failure();
+      Group g{xRank[(*perm)[yDims[y0]]], {}};
+      g.z.append(zDims.begin() + z0, zDims.begin() + zi);
+      groups.push_back(std::move(g));
+    }
+    if (yi != yDims.size() || zi != zDims.size())
+      return failure();
+    // x' holds z's non-unit dimensions in x's order at z's non-unit places.
+    llvm::stable_sort(groups, [](const Group &a, const Group &b) {
+      return a.xFirst < b.xFirst;
+    });
+    SmallVector<int64_t> xShape(zs.begin(), zs.end());
+    SmallVector<int64_t> q(zs.size());
+    for (auto [i, d] : llvm::enumerate(zs))
+      q[i] = int64_t(i);
+    size_t next = 0;
+    for (const Group &g : groups)
+      for (int64_t zd : g.z) {
+        xShape[zDims[next]] = zs[zd];
+        q[zd] = zDims[next++];
+      }
+    bool moves = !movesOnlyUnitDims(xShape, q);
+    if (moves && !t->hasOneUse())
+      return failure();
+    auto xPrimeType = RankedTensorType::get(xShape, zType.getElementType());
+    Value reshaped = rewriter.create<tosa::ReshapeOp>(
+        op.getLoc(), xPrimeType, t.getInput1(),
+        rewriter.getDenseI64ArrayAttr(xShape));
+    if (!moves) {
+      rewriter.replaceOpWithNewOp<tosa::ReshapeOp>(
+          op, zType, reshaped, rewriter.getDenseI64ArrayAttr(zs));
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<tosa::TransposeOp>(
+        op, zType, reshaped, createConstPerms(rewriter, op.getLoc(), q));
+    return success();
+  }
+};
+
 struct PropagateTransposesPass
     : public nnapi::impl::NNAPIPropagateTransposesBase<PropagateTransposesPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     patterns.add<SinkTranspose, SinkTransposeThroughConcat,
+                 SinkTransposeThroughReshape, TransposeOfUnitDimsToReshape,
+                 SinkUnitReshape,
                  SinkTransposeThroughReduce<tosa::ReduceSumOp>,
                  SinkTransposeThroughReduce<tosa::ReduceMaxOp>,
                  SinkTransposeThroughReduce<tosa::ReduceMinOp>,
