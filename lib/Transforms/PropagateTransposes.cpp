@@ -372,8 +372,8 @@ struct SinkUnitReshape : RewritePattern {
 /// dimensions: a feature map flattened to [N, C, H*W] (a patch embedding
 /// before its attention) is x reshaped to [N, H*W, C] and transposed, and
 /// the transpose the model applies next cancels it. Unit dimensions keep
-/// their places. The transpose must have no other user, or Q must move no
-/// data, so that no transpose is added.
+/// their places. No transpose is added: the one by P must have no other
+/// user, or Q must move no data, or the reshape's users must undo Q.
 struct SinkTransposeThroughReshape : OpRewritePattern<tosa::ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::ReshapeOp op,
@@ -447,7 +447,16 @@ struct SinkTransposeThroughReshape : OpRewritePattern<tosa::ReshapeOp> {
         q[zd] = zDims[next++];
       }
     bool moves = !movesOnlyUnitDims(xShape, q);
-    if (moves && !t->hasOneUse())
+    // The transpose by Q adds one unless the transpose by P goes, or every
+    // user of the reshape undoes Q (a patch embedding's [0, 2, 1]).
+    SmallVector<int64_t> undo = invert(q);
+    auto undoesQ = [&](Operation *user) {
+      auto u = dyn_cast<tosa::TransposeOp>(user);
+      std::optional<SmallVector<int64_t>> p =
+          u ? permutation(u) : std::nullopt;
+      return p && *p == undo;
+    };
+    if (moves && !t->hasOneUse() && !llvm::all_of(op->getUsers(), undoesQ))
       return failure();
     auto xPrimeType = RankedTensorType::get(xShape, zType.getElementType());
     Value reshaped = rewriter.create<tosa::ReshapeOp>(

@@ -30,15 +30,23 @@ class Graph:
 
 
 def save(d, model, inputs, expected):
-    """`inputs`: (npy name, array) pairs in the model's input order."""
+    """`inputs`: (npy name, array) pairs in the model's input order;
+    `expected`: the output, or a list of the outputs (then written as
+    output_k.pb and expected_k.npy)."""
     onnx.checker.check_model(model)
     data = os.path.join(d, "test_data_set_0")
     os.makedirs(data, exist_ok=True)
     onnx.save(model, os.path.join(d, "model.onnx"))
+    outputs = expected if isinstance(expected, list) else [expected]
     tensors = [(f"input_{k}", v) for k, (_, v) in enumerate(inputs)]
-    for name, value in tensors + [("output_0", expected)]:
+    tensors += [(f"output_{k}", v) for k, v in enumerate(outputs)]
+    for name, value in tensors:
         with open(os.path.join(data, name + ".pb"), "wb") as f:
             f.write(numpy_helper.from_array(value).SerializeToString())
     for name, value in inputs:
         np.save(os.path.join(d, name + ".npy"), value)
-    np.save(os.path.join(d, "expected.npy"), expected)
+    if isinstance(expected, list):
+        for k, value in enumerate(expected):
+            np.save(os.path.join(d, f"expected_{k}.npy"), value)
+    else:
+        np.save(os.path.join(d, "expected.npy"), expected)
