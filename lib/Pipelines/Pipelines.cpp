@@ -119,6 +119,8 @@ void mlir::nnapi::buildNNAPIPartitionPipeline(
     OpPassManager &pm, const CompilePipelineOptions &options, Report *report) {
   // Imported NCHW models carry layout transposes around every NHWC op.
   pm.addPass(createNNAPIPropagateTransposes());
+  if (options.channelsLastIO)
+    pm.addNestedPass<func::FuncOp>(createNNAPIChannelsLastIO());
   // Slices and transposes of constants (a grouped convolution's weights)
   // become constants; imported batch norms fold into the convolutions
   // before them.

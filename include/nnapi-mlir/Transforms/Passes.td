@@ -26,6 +26,21 @@ def NNAPIPropagateTransposes : Pass<"nnapi-propagate-transposes"> {
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
 
+def NNAPIChannelsLastIO : Pass<"nnapi-channels-last-io", "::mlir::func::FuncOp"> {
+  let summary = "Take and return channels-last feature maps: drop the layout transposes at a public function's edges";
+  let description = [{
+    After `nnapi-propagate-transposes`, an NCHW model keeps one transpose to
+    channels-last after each feature-map input and one back before each
+    feature-map output. This pass changes a public function's signature
+    instead: an argument of rank 3 to 5 whose every use is a transpose by
+    [0, 2, ..., r-1, 1] becomes that transposed type (NHWC for rank 4), and a
+    result that is a transpose by [0, r-1, 1, ..., r-2] is returned before the
+    transpose. Other arguments and results keep their types. Callers then
+    pass and receive channels-last data (`nnapi-compile --channels-last-io`).
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
 def NNAPIFoldConstants : Pass<"nnapi-fold-constants"> {
   let summary = "Fold slices, transposes and gathers of constants into constants";
   let description = [{
