@@ -1,7 +1,8 @@
 //===- HostDeviceBenchmark.cpp - The host NNAPI device, op by op ----------===//
 //
 // Each operation of the list through the host library's NNAPI C API,
-// compiled with XNNPACK (the default) and with the reference kernels
+// compiled with XNNPACK or the blocked kernels (the default) and with the
+// reference kernels
 // (NNAPI_MLIR_HOST_KERNELS=reference), reporting GFLOP/s (2 x MACs for
 // convolutions and fully connected, one FLOP per output element otherwise).
 // Then the per-call cost of a one-ADD model at each layer of the runtime
@@ -162,6 +163,39 @@ void BM_AddBroadcast_56x56x64_plus_64(benchmark::State &state) {
             });
 }
 
+// Operations XNNPACK 2022 has no operator for: blocked kernels against the
+// reference ones (one FLOP per element moved or read).
+void BM_Transpose_NHWC_to_NCHW_56x56x64(benchmark::State &state) {
+  timeModel(state, modeName(state.range(0)), 56.0 * 56 * 64,
+            [](HostModelBuilder &b) {
+              const int32_t perm[] = {0, 3, 1, 2};
+              uint32_t x = b.input({1, 56, 56, 64});
+              uint32_t out = b.output({1, 64, 56, 56});
+              b.operation(ANEURALNETWORKS_TRANSPOSE,
+                          {x, b.tensorI32({4}, perm)}, {out});
+            });
+}
+void BM_Mean_HW_56x56x64(benchmark::State &state) {
+  timeModel(state, modeName(state.range(0)), 56.0 * 56 * 64,
+            [](HostModelBuilder &b) {
+              const int32_t axes[] = {1, 2};
+              uint32_t x = b.input({1, 56, 56, 64});
+              uint32_t out = b.output({1, 1, 1, 64});
+              b.operation(ANEURALNETWORKS_MEAN,
+                          {x, b.tensorI32({2}, axes), b.i32(1)}, {out});
+            });
+}
+void BM_BatchMatmul_QKt_12x128x64(benchmark::State &state) {
+  timeModel(state, modeName(state.range(0)), 2.0 * 12 * 128 * 128 * 64,
+            [](HostModelBuilder &b) {
+              uint32_t q = b.input({12, 128, 64});
+              uint32_t k = b.input({12, 128, 64});
+              uint32_t out = b.output({12, 128, 128});
+              b.operation(ANEURALNETWORKS_BATCH_MATMUL,
+                          {q, k, b.boolean(false), b.boolean(true)}, {out});
+            });
+}
+
 #define KERNEL_BENCHMARK(name)                                                 \
   BENCHMARK(name)->ArgName("reference")->Arg(0)->Arg(1)->Unit(                \
       benchmark::kMicrosecond)
@@ -173,6 +207,9 @@ KERNEL_BENCHMARK(BM_FullyConnected_64x1024x1024);
 KERNEL_BENCHMARK(BM_AveragePool3x3s2_112x112x64);
 KERNEL_BENCHMARK(BM_MaxPool3x3s2_112x112x64);
 KERNEL_BENCHMARK(BM_AddBroadcast_56x56x64_plus_64);
+KERNEL_BENCHMARK(BM_Transpose_NHWC_to_NCHW_56x56x64);
+KERNEL_BENCHMARK(BM_Mean_HW_56x56x64);
+KERNEL_BENCHMARK(BM_BatchMatmul_QKt_12x128x64);
 
 // --- Per-call cost of a one-ADD model: [1, 256] + [1, 256] -------------------
 

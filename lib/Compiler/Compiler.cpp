@@ -20,6 +20,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -232,6 +233,13 @@ void mlir::nnapi::printPartitionSummary(const CompileSummary &summary,
   for (const CompileSummary::HostFunction &h : summary.hostFunctions)
     os << "  host @" << h.name << ": " << opCounts(h.numOps, h.ops) << "\n";
   os << "  " << summary.partitions.size() << " partition(s)\n";
+  // The partitioner's own estimate (partitions' calls and copies included),
+  // so a user can set it beside a measurement (nnapi-run --bench).
+  for (const ReportFunction &f : summary.report.functions)
+    os << "  estimated latency @" << f.name << ": "
+       << llvm::format("%.1f", f.chosenUs) << " us as placed, "
+       << llvm::format("%.1f", f.allHostUs) << " us all on host (profile "
+       << summary.report.profileName << ")\n";
 }
 
 void mlir::nnapi::printBufferSummary(const CompileSummary &summary,

@@ -1,6 +1,8 @@
 //===- Executor.cpp - Buffer plan and step execution of the host device ---===//
 
 #include "Executor.h"
+
+#include "nnapi-mlir/HostDevice/BlockedKernels.h"
 #include "OpKinds.h"
 
 #include <algorithm>
@@ -253,7 +255,76 @@ private:
   Storage from, to; ///< CAST's element storage.
 };
 
+/// An operation XNNPACK has no operator for, on a blocked kernel
+/// (BlockedKernels.h).
+class BlockedStep : public Step {
+public:
+  BlockedStep(const HostModel &m, const Operation &op, const OpParams &p,
+              const spec::Match &layout)
+      : opcode(op.opcode), params(p), layout(layout), inputs(op.inputs),
+        output(op.outputs[0]) {
+    for (uint32_t idx : inputs)
+      shapes.push_back(m.operands[idx].dims);
+    if (opcode == ANEURALNETWORKS_BATCH_MATMUL)
+      scratch.resize(blocked::batchMatmulScratch(
+          shape("input0"), p.adjA, shape("input1"), p.adjB));
+  }
+
+  const char *backend() const override { return "blocked"; }
+
+  int run(const Bindings &b) override {
+    const float *in0 = b[inputs[0]];
+    switch (opcode) {
+    case ANEURALNETWORKS_TRANSPOSE:
+      blocked::transpose(in0, shapes[0], params.indices, b[output]);
+      break;
+    case ANEURALNETWORKS_BATCH_MATMUL:
+      blocked::batchMatmul(in0, shapes[0], params.adjA,
+                           b[inputs[size_t(layout.input("input1"))]],
+                           shape("input1"), params.adjB, b[output],
+                           scratch.data());
+      break;
+    default:
+      blocked::reduce(*reduceKindOf(opcode), in0, shapes[0], params.reduced,
+                      b[output]);
+      break;
+    }
+    return ANEURALNETWORKS_NO_ERROR;
+  }
+
+private:
+  const Shape &shape(std::string_view role) const {
+    return shapes[size_t(layout.input(role))];
+  }
+
+  int32_t opcode;
+  OpParams params;
+  spec::Match layout;
+  std::vector<uint32_t> inputs;
+  uint32_t output;
+  std::vector<Shape> shapes;
+  std::vector<float> scratch; ///< BATCH_MATMUL's transposed operands.
+};
+
 } // namespace
+
+std::unique_ptr<Step> createBlockedStep(const HostModel &model,
+                                        size_t index) {
+  const Operation &op = model.operations[index];
+  const OpParams &p = model.params[index];
+  const Shape &in = model.operands[op.inputs[0]].dims;
+  bool floats = isFloatTensor(model.operands[op.inputs[0]].type);
+  switch (op.opcode) {
+  case ANEURALNETWORKS_TRANSPOSE:
+  case ANEURALNETWORKS_BATCH_MATMUL:
+    break;
+  default:
+    if (!reduceKindOf(op.opcode) || !floats ||
+        !blocked::canReduce(in, p.reduced))
+      return nullptr;
+  }
+  return std::make_unique<BlockedStep>(model, op, p, model.layouts[index]);
+}
 
 std::unique_ptr<Step> createReferenceStep(const HostModel &model,
                                           size_t index) {
@@ -289,6 +360,8 @@ int Executor::create(const HostModel &model, const ExecutorOptions &options,
     if (options.kernels == KernelMode::XNNPACK)
       if (int rc = createXnnpackStep(model, i, e->bindings, options, step))
         return rc;
+    if (!step && options.kernels == KernelMode::XNNPACK)
+      step = createBlockedStep(model, i);
     if (!step)
       step = createReferenceStep(model, i);
     e->steps.push_back(std::move(step));

@@ -2,8 +2,9 @@
 //
 // ANeuralNetworksCompilation_finish turns a validated HostModel into an
 // Executor: one Step per operation (an XNNPACK operator with its weights
-// packed, or a reference kernel where XNNPACK has no operator or the user
-// asked for the reference kernels), and a buffer plan that places every
+// packed; a blocked kernel, BlockedKernels.h, where XNNPACK has no operator;
+// a reference kernel for the rest or when the user asked for the reference
+// kernels), and a buffer plan that places every
 // intermediate tensor in one arena, reusing memory between tensors whose
 // lifetimes do not overlap. An execution then only binds the caller's
 // buffers and runs the steps: no allocation, no zero-filling, no decoding.
@@ -59,7 +60,7 @@ public:
   /// Runs on the bound buffers; returns an ANEURALNETWORKS_* code, with
   /// fail() called on error.
   virtual int run(const Bindings &buffers) = 0;
-  /// "xnnpack" or "reference", for statistics and tests.
+  /// "xnnpack", "blocked" or "reference", for statistics and tests.
   virtual const char *backend() const = 0;
 };
 
@@ -119,6 +120,10 @@ private:
 int createXnnpackStep(const HostModel &model, size_t index,
                       const Bindings &bindings, const ExecutorOptions &options,
                       std::unique_ptr<Step> &step);
+
+/// The blocked kernel's step for operation `index` (TRANSPOSE, BATCH_MATMUL,
+/// reductions over one block of dimensions), or null.
+std::unique_ptr<Step> createBlockedStep(const HostModel &model, size_t index);
 
 /// Creates the reference-kernel step of operation `index`.
 std::unique_ptr<Step> createReferenceStep(const HostModel &model, size_t index);

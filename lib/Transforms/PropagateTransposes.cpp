@@ -81,7 +81,10 @@ tosa::TransposeOp existingTranspose(Value v, ArrayRef<int64_t> inverse,
                                     Operation *user) {
   for (Operation *other : v.getUsers()) {
     auto t = dyn_cast<tosa::TransposeOp>(other);
-    if (!t || t->getBlock() != user->getBlock())
+    // Not one `user` reads: with a permutation that is its own inverse that
+    // would be the transpose being sunk.
+    if (!t || t->getBlock() != user->getBlock() ||
+        llvm::is_contained(t->getUsers(), user))
       continue;
     if (std::optional<SmallVector<int64_t>> p = permutation(t);
         p && ArrayRef<int64_t>(*p) == inverse)
@@ -100,7 +103,8 @@ Relayout classify(Value v, ArrayRef<int64_t> perm, ArrayRef<int64_t> inverse,
     if (std::optional<SmallVector<int64_t>> p = permutation(t);
         p && ArrayRef<int64_t>(*p) == perm)
       return Relayout::Transposed;
-  if (matchPattern(v, m_Constant()))
+  DenseElementsAttr attr;
+  if (matchPattern(v, m_Constant(&attr)))
     return Relayout::Constant;
   if (movesOnlyUnitDims(type.getShape(), inverse))
     return Relayout::Reshape;
@@ -135,7 +139,7 @@ Value relayout(PatternRewriter &rewriter, Value v, Relayout how,
       return t;
     // It comes after `user`: one created before `user` replaces it.
     Value moved = rewriter.create<tosa::TransposeOp>(
-        loc, newType, v, createConstPerms(rewriter, loc, inverse));
+        loc, t.getType(), v, createConstPerms(rewriter, loc, inverse));
     rewriter.replaceOp(t, moved);
     return moved;
   }
@@ -149,10 +153,13 @@ Value relayout(PatternRewriter &rewriter, Value v, Relayout how,
 /// if the transpose can sink below `user` without adding transposes: every
 /// operand is a transpose by P, a constant, a tensor whose layout change
 /// moves only unit dimensions, or a tensor that has a transpose by P's
-/// inverse already. Unless every operand is a transpose by P or a constant,
-/// the transposes by P must have `user` as their only user, so that they
-/// disappear: a residual add of a graph input (whose transposed copy feeds
-/// the block's convolution) and a squeeze-excite gate reshaped to NCHW.
+/// inverse already (a residual add of a graph input whose transposed copy
+/// feeds the block's convolution, a squeeze-excite gate reshaped to NCHW).
+/// Unless every operand is a transpose by P or a constant, those
+/// transposes must have `user` as their only user, so that they disappear.
+/// Constants do not ask that: a hard swish x * clamp(x * a + b) sinks its
+/// transpose of x through the constant side first, and only then through
+/// the multiply that ends the diamond and lets the transpose go.
 std::optional<SmallVector<int64_t>>
 sinkablePermutation(Operation *user, ValueRange operands,
                     SmallVectorImpl<Relayout> &hows) {
@@ -174,11 +181,11 @@ sinkablePermutation(Operation *user, ValueRange operands,
     hows.push_back(how);
   }
   if (mixed)
-    for (Value operand : operands)
-      if (auto t = operand.getDefiningOp<tosa::TransposeOp>())
-        if (llvm::any_of(t->getUsers(),
-                         [&](Operation *u) { return u != user; }))
-          return std::nullopt;
+    for (auto [operand, how] : llvm::zip(operands, hows))
+      if (how == Relayout::Transposed &&
+          llvm::any_of(operand.getUsers(),
+                       [&](Operation *u) { return u != user; }))
+        return std::nullopt;
   return perm;
 }
 
@@ -288,7 +295,8 @@ struct TransposeOfUnitDimsToReshape : OpRewritePattern<tosa::TransposeOp> {
       return failure();
     rewriter.replaceOpWithNewOp<tosa::ReshapeOp>(
         op, type, op.getInput1(),
-        rewriter.getDenseI64ArrayAttr(type.getShape()));
+        rewriter.getDenseI64ArrayAttr(
+            permuteShape(inputType.getShape(), *perm)));
     return success();
   }
 };
@@ -334,7 +342,9 @@ struct SinkUnitReshape : RewritePattern {
       return failure();
     SmallVector<Value> operands;
     for (Value operand : op->getOperands()) {
-      auto type = cast<RankedTensorType>(operand.getType());
+      auto type = dyn_cast<RankedTensorType>(operand.getType());
+      if (!type)
+        return failure();
       auto r = operand.getDefiningOp<tosa::ReshapeOp>();
       if (r && cast<RankedTensorType>(r.getInput1().getType()).getShape() ==
                    inner.getShape()) {
@@ -388,7 +398,8 @@ struct SinkTransposeThroughReshape : OpRewritePattern<tosa::ReshapeOp> {
     if (!perm || !xType || !yType || !zType || !xType.hasStaticShape() ||
         !zType.hasStaticShape() || xType.getNumElements() == 0)
       return failure();
-    ArrayRef<int64_t> ys = yType.getShape(), zs = zType.getShape();
+    SmallVector<int64_t> ys = permuteShape(xType.getShape(), *perm);
+    ArrayRef<int64_t> zs = zType.getShape();
     // The position of each non-unit dimension of x among x's non-unit ones.
     SmallVector<int64_t> xRank(xType.getRank(), -1);
     for (int64_t d = 0, n = 0; d < xType.getRank(); ++d)

@@ -216,3 +216,40 @@ func.func @flatten_stays(%x: tensor<1x3x4x8xf32>) -> tensor<1x96xf32> {
   %f = tosa.reshape %a {new_shape = array<i64: 1, 96>} : (tensor<1x8x3x4xf32>) -> tensor<1x96xf32>
   return %f : tensor<1x96xf32>
 }
+
+// -----
+
+// A permutation that is its own inverse: the transpose being sunk is not a
+// transposed copy of the add's other operand to reuse (that loops forever).
+// CHECK-LABEL: func @self_inverse
+// CHECK: %[[T:.*]] = tosa.transpose %arg0
+// CHECK-NEXT: %[[S:.*]] = tosa.add %[[T]], %arg0
+// CHECK-NEXT: return %[[S]]
+func.func @self_inverse(%x: tensor<3x3xf32>) -> tensor<3x3xf32> {
+  %p = "tosa.const"() {value = dense<[1, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %t = tosa.transpose %x, %p : (tensor<3x3xf32>, tensor<2xi32>) -> tensor<3x3xf32>
+  %s = tosa.add %t, %x : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+  return %s : tensor<3x3xf32>
+}
+
+// -----
+
+// A constant held as a resource blob is not permuted here: nothing moves.
+// CHECK-LABEL: func @resource_constant
+// CHECK: %[[T:.*]] = tosa.transpose %arg0
+// CHECK-NEXT: tosa.add %[[T]], %{{.*}} : (tensor<1x2x1x2xf32>, tensor<1x2x1x2xf32>)
+func.func @resource_constant(%x: tensor<1x1x2x2xf32>) -> tensor<1x2x1x2xf32> {
+  %to_nchw = "tosa.const"() {value = dense<[0, 3, 1, 2]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %c = "tosa.const"() {value = dense_resource<blob> : tensor<1x2x1x2xf32>} : () -> tensor<1x2x1x2xf32>
+  %a = tosa.transpose %x, %to_nchw : (tensor<1x1x2x2xf32>, tensor<4xi32>) -> tensor<1x2x1x2xf32>
+  %s = tosa.add %a, %c : (tensor<1x2x1x2xf32>, tensor<1x2x1x2xf32>) -> tensor<1x2x1x2xf32>
+  return %s : tensor<1x2x1x2xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      blob: "0x040000000000803F000000400000404000008040"
+    }
+  }
+#-}

@@ -1,0 +1,44 @@
+//===- BlockedKernels.h - Fast kernels where XNNPACK has no operator -*- C++ -*-===//
+//
+// The host NNAPI device runs an operation with XNNPACK when Debian's
+// XNNPACK snapshot has an operator for it, with one of these kernels when
+// it has none, and with the reference kernels (Kernels.h, the oracle the
+// tests compare these with) otherwise. Same semantics as the reference
+// kernels, except that sums accumulate in float (the reference in double).
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_MLIR_HOSTDEVICE_BLOCKEDKERNELS_H
+#define NNAPI_MLIR_HOSTDEVICE_BLOCKEDKERNELS_H
+
+#include "nnapi-mlir/HostDevice/Kernels.h"
+
+namespace nnapi_mlir::host::blocked {
+
+/// TRANSPOSE: dimensions that stay adjacent are merged and unit dimensions
+/// dropped; contiguous runs are copied whole, the rest moved in square
+/// tiles so that reads and writes both stay in cache.
+void transpose(const float *input, const Shape &inputShape,
+               const std::vector<int32_t> &perm, float *output);
+
+/// Whether reduce() handles this reduction: once unit dimensions are
+/// dropped and adjacent ones merged, the reduced dimensions are one block
+/// (outer kept, reduced, inner kept), which is every reduction an imported
+/// model makes over contiguous axes.
+bool canReduce(const Shape &inputShape, const std::vector<bool> &reduced);
+/// MEAN, REDUCE_SUM/MAX/MIN/PROD as host::reduce (canReduce must hold).
+void reduce(ReduceKind kind, const float *input, const Shape &inputShape,
+            const std::vector<bool> &reduced, float *output);
+
+/// Floats of scratch memory batchMatmul needs for these operands.
+size_t batchMatmulScratch(const Shape &aShape, bool adjA, const Shape &bShape,
+                          bool adjB);
+/// BATCH_MATMUL as host::batchMatmul: a transposed operand is first copied
+/// into `scratch`, then each batch is a row-blocked product whose inner loop
+/// runs along the output's rows.
+void batchMatmul(const float *a, const Shape &aShape, bool adjA,
+                 const float *b, const Shape &bShape, bool adjB, float *output,
+                 float *scratch);
+
+} // namespace nnapi_mlir::host::blocked
+
+#endif // NNAPI_MLIR_HOSTDEVICE_BLOCKEDKERNELS_H
