@@ -6,10 +6,12 @@
                    [--ort-runner PATH/ort_run.js] [--models a,b]
 
 For each model (the example CNN, and MobileNetV2- and ResNet-18-like stages
-at 224x224 written by make_bench_models.py):
+at 224x224 written by make_bench_models.py; with --models also the e2e
+tests' U-Net, MobileNetV3, BERT layer and layout models):
   1. ONNX Runtime writes the reference outputs (ort_run.js --write) and
      nnapi-run --test-data checks every mode against them;
-  2. each mode is compiled (nnapi: partitions under PROFILE, default
+  2. each mode is compiled (default: no profile; all-nnapi: every op NNAPI
+     can run on the host NNAPI device; nnapi: partitions under PROFILE, default
      profiles/host-xnnpack.json; host-only: the LLVM-compiled code only);
   3. R rounds, each timing ONNX Runtime and every mode back to back
      (nnapi-run --bench N, ort_run.js --threads 1 --bench N, medians), so
@@ -81,6 +83,22 @@ def memory_needs_mb(path):
     return weights / 2**20, peak / 2**20
 
 
+# The e2e tests' models (test/e2e/Inputs), each written to WORK/<name>.
+E2E_MODELS = {
+    "unet": "make_unet.py",            # skips, ConvTranspose, Resize
+    "mobilenetv3": "make_mobilenet_v3.py",  # HardSwish, squeeze-excite
+    "bert": "make_bert_layer.py",      # one encoder layer
+    "layout": "make_layout.py",        # residual of the input, patch embedding
+}
+
+# Modes: nnapi (partitions under --profile), and these.
+MODE_FLAGS = {
+    "host-only": ["--host-only"],
+    "default": [],  # no profile: the generic accelerator at the feature level
+    "all-nnapi": ["--device-profile", os.path.join(ROOT, "test", "Inputs", "eager.json")],
+}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -88,8 +106,10 @@ def main():
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--profile", default=os.path.join(ROOT, "profiles", "host-xnnpack.json"))
-    ap.add_argument("--modes", default="nnapi,host-only")
-    ap.add_argument("--models", default="cnn,mobilenetv2,resnet18")
+    ap.add_argument("--modes", default="nnapi,host-only",
+                    help="of nnapi (--profile), " + ", ".join(MODE_FLAGS))
+    ap.add_argument("--models", default="cnn,mobilenetv2,resnet18",
+                    help="of cnn, mobilenetv2, resnet18 and " + ", ".join(E2E_MODELS))
     ap.add_argument("--ort-runner", default=os.path.join(ROOT, "..", "shared", "tools",
                                                          "ort", "ort_run.js"))
     ap.add_argument("--compile-arg", action="append", default=[],
@@ -103,6 +123,10 @@ def main():
 
     os.makedirs(args.work, exist_ok=True)
     run([sys.executable, os.path.join(HERE, "make_bench_models.py"), "--out-dir", args.work])
+    for name in args.models.split(","):
+        if name in E2E_MODELS:
+            run([sys.executable, os.path.join(ROOT, "test", "e2e", "Inputs", E2E_MODELS[name]),
+                 os.path.join(args.work, name)])
     cnn = os.path.join(args.work, "cnn")
     os.makedirs(os.path.join(cnn, "test_data_set_0"), exist_ok=True)
     shutil.copy(os.path.join(ROOT, "examples", "onnx", "cnn.onnx"), os.path.join(cnn, "model.onnx"))
@@ -117,7 +141,7 @@ def main():
         run(["node", args.ort_runner, onnx_path, data, "--write"])
         for mode in modes:
             so = os.path.join(d, f"{mode}.so")
-            flags = ["--host-only"] if mode == "host-only" else ["--device-profile", args.profile]
+            flags = MODE_FLAGS.get(mode, ["--device-profile", args.profile])
             run([os.path.join(bindir, "nnapi-compile"), onnx_path, "-o", so] + flags +
                 args.compile_arg)
             check = run([os.path.join(bindir, "nnapi-run"), so, "--test-data", data], env=env)
