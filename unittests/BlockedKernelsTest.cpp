@@ -9,6 +9,8 @@
 
 #include "nnapi-mlir/HostDevice/BlockedKernels.h"
 
+#include "RandomData.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -21,12 +23,7 @@ using namespace nnapi_mlir::host;
 namespace {
 
 std::vector<float> randomData(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = dist(rng);
-  return v;
+  return nnapi_mlir::test::randomData(n, seed, -2.0f, 2.0f);
 }
 
 struct TransposeCase {

@@ -9,6 +9,8 @@
 #include "nnapi-mlir/HostDevice/Kernels.h"
 #include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 
+#include "RandomData.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,14 +20,7 @@ using namespace nnapi_mlir::host;
 
 namespace {
 
-std::vector<float> randomData(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = dist(rng);
-  return v;
-}
+using nnapi_mlir::test::randomData;
 
 // Input value at (n, y, x, c), zero outside the image (padding).
 double at(const std::vector<float> &in, const Shape &s, int n, int y, int x,

@@ -189,6 +189,26 @@ sinkablePermutation(Operation *user, ValueRange operands,
   return perm;
 }
 
+/// A TOSA element-wise op (unary, broadcasting binary or ternary, cast) with
+/// one result: it computes the same in any layout.
+bool isElementwise(Operation *op) {
+  return op->getDialect() ==
+             op->getContext()->getLoadedDialect<tosa::TosaDialect>() &&
+         op->getNumResults() == 1 && op->getNumRegions() == 0 &&
+         (op->hasTrait<OpTrait::ResultsBroadcastableShape>() ||
+          isa<tosa::CastOp>(op));
+}
+
+/// `op` again, on `operands`, with result type `type`.
+Operation *cloneWith(PatternRewriter &rewriter, Operation *op,
+                     ValueRange operands, Type type) {
+  OperationState state(op->getLoc(), op->getName());
+  state.addOperands(operands);
+  state.addAttributes(op->getAttrs());
+  state.addTypes(type);
+  return rewriter.create(state);
+}
+
 /// op(transpose(x, P), ...) -> transpose(op(x, ...), P) for element-wise ops.
 struct SinkTranspose : RewritePattern {
   SinkTranspose(MLIRContext *ctx)
@@ -196,10 +216,7 @@ struct SinkTranspose : RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (op->getDialect() != op->getContext()->getLoadedDialect<tosa::TosaDialect>() ||
-        op->getNumResults() != 1 || op->getNumRegions() != 0 ||
-        !(op->hasTrait<OpTrait::ResultsBroadcastableShape>() ||
-          isa<tosa::CastOp>(op)))
+    if (!isElementwise(op))
       return failure();
     auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     SmallVector<Relayout> hows;
@@ -212,13 +229,10 @@ struct SinkTranspose : RewritePattern {
     SmallVector<Value> operands;
     for (auto [operand, how] : llvm::zip(op->getOperands(), hows))
       operands.push_back(relayout(rewriter, operand, how, inverse, op));
-    OperationState state(op->getLoc(), op->getName());
-    state.addOperands(operands);
-    state.addAttributes(op->getAttrs());
-    state.addTypes(RankedTensorType::get(
-        permuteShape(resultType.getShape(), inverse),
-        resultType.getElementType()));
-    Operation *moved = rewriter.create(state);
+    Operation *moved = cloneWith(
+        rewriter, op, operands,
+        RankedTensorType::get(permuteShape(resultType.getShape(), inverse),
+                              resultType.getElementType()));
     rewriter.replaceOpWithNewOp<tosa::TransposeOp>(
         op, resultType, moved->getResult(0),
         createConstPerms(rewriter, op->getLoc(), *perm));
@@ -317,10 +331,7 @@ struct SinkUnitReshape : RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (op->getDialect() != op->getContext()->getLoadedDialect<tosa::TosaDialect>() ||
-        op->getNumResults() != 1 || op->getNumRegions() != 0 ||
-        !(op->hasTrait<OpTrait::ResultsBroadcastableShape>() ||
-          isa<tosa::CastOp>(op)))
+    if (!isElementwise(op))
       return failure();
     auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     if (!resultType || !resultType.hasStaticShape())
@@ -364,12 +375,9 @@ struct SinkUnitReshape : RewritePattern {
                 ones, cast<RankedTensorType>(operand.getType())
                           .getElementType()),
             operand, rewriter.getDenseI64ArrayAttr(ones));
-    OperationState state(op->getLoc(), op->getName());
-    state.addOperands(operands);
-    state.addAttributes(op->getAttrs());
-    state.addTypes(
+    Operation *moved = cloneWith(
+        rewriter, op, operands,
         RankedTensorType::get(inner.getShape(), resultType.getElementType()));
-    Operation *moved = rewriter.create(state);
     rewriter.replaceOpWithNewOp<tosa::ReshapeOp>(
         op, resultType, moved->getResult(0),
         rewriter.getDenseI64ArrayAttr(resultType.getShape()));
