@@ -12,16 +12,23 @@
 include "mlir/Pass/PassBase.td"
 
 def NNAPIPropagateTransposes : Pass<"nnapi-propagate-transposes"> {
-  let summary = "Sink tosa.transpose through element-wise ops, concats and reductions so that inverse pairs cancel";
+  let summary = "Sink tosa.transpose through element-wise ops, concats, reductions and reshapes, never adding one, so that inverse pairs cancel";
   let description = [{
     The ONNX importer wraps every NHWC op (convolutions, pools, resize) of an
     NCHW model in a transpose to NHWC and one back. This pass moves each
-    transpose below the element-wise TOSA ops that consume it (unary ops,
-    casts, and binary/ternary ops whose other operands are transposes by the
-    same permutation or broadcast constants), below concats whose operands
-    are all transposed alike and below reductions (axes remapped), then lets
-    TOSA's canonicalization fold transpose pairs. A chain of convolutions, pools and element-wise
-    ops is left with no transposes between its ops.
+    transpose forward until it meets its inverse or the graph's output:
+    below element-wise TOSA ops and concats (axis remapped) whose other
+    operands are transposes by the same permutation, constants (permuted),
+    tensors whose layout change moves only unit dimensions (reshaped) or
+    tensors that already have a transposed copy (reused: a residual add of
+    the graph input); below reductions (axis remapped); and below reshapes
+    that merge dimensions adjacent in the transposed input too or split
+    one (a patch embedding's [N, C, H*W]). No move adds a transpose: when an
+    operand joins by a reshape or a reused copy, the sunk transposes must
+    have no other user. Transposes that move only unit dimensions become
+    reshapes, and such reshapes sink below element-wise ops until they
+    cancel (a squeeze-excite gate). TOSA's canonicalization folds the
+    pairs. An NCHW CNN keeps one transpose per feature-map input and output.
   }];
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
