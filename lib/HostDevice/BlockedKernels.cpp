@@ -8,12 +8,12 @@
 #include <limits>
 #include <numeric>
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&       \
-    defined(__linux__) && !defined(__ANDROID__)
-#define NNAPI_MLIR_VECTOR_CLONES                                               \
-  __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define NNAPI_MLIR_VECTOR_CLONES
+// An AVX2+FMA copy of the matrix product, chosen at run time on x86-64 (the
+// library is built for the baseline so that it runs everywhere). Chosen by
+// a CPU check, not by GCC's target_clones: their ifunc resolvers run before
+// the sanitizers' runtimes are up and crash instrumented builds.
+#if defined(__x86_64__) && defined(__GNUC__)
+#define NNAPI_MLIR_X86_AVX2_COPY 1
 #endif
 
 namespace nnapi_mlir::host::blocked {
@@ -257,11 +257,10 @@ MatmulDims matmulDims(const Shape &as, bool adjA, const Shape &bs, bool adjB) {
 }
 
 /// c[m, n] = a[m, k] b[k, n]: four rows of c at a time, over column blocks
-/// that stay in the first-level cache. On x86-64 a second copy for AVX2 and
-/// FMA is picked at load time (the library is built for the baseline).
-NNAPI_MLIR_VECTOR_CLONES
-void gemm(size_t m, size_t k, size_t n, const float *a, const float *b,
-          float *c) {
+/// that stay in the first-level cache.
+__attribute__((always_inline)) inline void
+gemmBody(size_t m, size_t k, size_t n, const float *a, const float *b,
+         float *c) {
   constexpr size_t kRows = 4, kCols = 256;
   float acc[kRows][kCols];
   for (size_t i0 = 0; i0 < m; i0 += kRows) {
@@ -269,7 +268,8 @@ void gemm(size_t m, size_t k, size_t n, const float *a, const float *b,
     for (size_t j0 = 0; j0 < n; j0 += kCols) {
       size_t cols = std::min(kCols, n - j0);
       for (size_t i = 0; i < rows; ++i)
-        std::fill(acc[i], acc[i] + cols, 0.0f);
+        for (size_t j = 0; j < cols; ++j)
+          acc[i][j] = 0.0f;
       for (size_t q = 0; q < k; ++q) {
         const float *brow = b + q * n + j0;
         for (size_t i = 0; i < rows; ++i) {
@@ -283,6 +283,32 @@ void gemm(size_t m, size_t k, size_t n, const float *a, const float *b,
         std::memcpy(c + (i0 + i) * n + j0, acc[i], cols * sizeof(float));
     }
   }
+}
+
+void gemmBaseline(size_t m, size_t k, size_t n, const float *a,
+                  const float *b, float *c) {
+  gemmBody(m, k, n, a, b, c);
+}
+
+#ifdef NNAPI_MLIR_X86_AVX2_COPY
+__attribute__((target("avx2,fma"))) void
+gemmAvx2(size_t m, size_t k, size_t n, const float *a, const float *b,
+         float *c) {
+  gemmBody(m, k, n, a, b, c);
+}
+#endif
+
+void gemm(size_t m, size_t k, size_t n, const float *a, const float *b,
+          float *c) {
+#ifdef NNAPI_MLIR_X86_AVX2_COPY
+  static const bool avx2 = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  }();
+  if (avx2)
+    return gemmAvx2(m, k, n, a, b, c);
+#endif
+  gemmBaseline(m, k, n, a, b, c);
 }
 } // namespace
 
