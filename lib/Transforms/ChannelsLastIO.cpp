@@ -4,7 +4,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
-#include "mlir/IR/Matchers.h"
 
 namespace mlir::nnapi {
 #define GEN_PASS_DEF_NNAPICHANNELSLASTIO
@@ -16,14 +15,16 @@ using namespace mlir;
 namespace {
 
 /// Whether `op` transposes channels-first to channels-last (`toLast`:
-/// [0, 2, ..., r-1, 1]) or back ([0, r-1, 1, ..., r-2]), for ranks 3 to 5.
+/// [0, 2, ..., r-1, 1]) or back ([0, r-1, 1, ..., r-2]), for ranks 4 and 5.
+/// Not rank 3: there both are [0, 2, 1], and a model's own transpose of a
+/// sequence at its output would be taken for a layout change.
 bool isChannelsTranspose(Operation *op, bool toLast) {
   auto t = dyn_cast<tosa::TransposeOp>(op);
-  DenseIntElementsAttr perms;
-  if (!t || !matchPattern(t.getPerms(), m_Constant(&perms)))
+  SmallVector<int64_t> perms;
+  if (!t || failed(t.getConstantPerms(perms)))
     return false;
-  int64_t rank = perms.getNumElements();
-  if (rank < 3 || rank > 5)
+  int64_t rank = int64_t(perms.size());
+  if (rank < 4 || rank > 5)
     return false;
   SmallVector<int64_t> want = {0};
   if (toLast) {
@@ -35,9 +36,7 @@ bool isChannelsTranspose(Operation *op, bool toLast) {
     for (int64_t d = 1; d < rank - 1; ++d)
       want.push_back(d);
   }
-  return llvm::equal(llvm::map_range(perms.getValues<APInt>(),
-                                     [](APInt v) { return v.getSExtValue(); }),
-                     want);
+  return perms == want;
 }
 
 struct ChannelsLastIOPass

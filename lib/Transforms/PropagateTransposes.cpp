@@ -5,6 +5,7 @@
 #include "nnapi-mlir/Transforms/Constants.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -19,26 +20,10 @@ namespace {
 
 /// The permutation of a transpose with constant perms.
 std::optional<SmallVector<int64_t>> permutation(tosa::TransposeOp op) {
-  DenseIntElementsAttr perms;
-  if (!matchPattern(op.getPerms(), m_Constant(&perms)))
+  SmallVector<int64_t> perm;
+  if (failed(op.getConstantPerms(perm)))
     return std::nullopt;
-  return llvm::to_vector(llvm::map_range(
-      perms.getValues<APInt>(), [](APInt v) { return v.getSExtValue(); }));
-}
-
-SmallVector<int64_t> invert(ArrayRef<int64_t> perm) {
-  SmallVector<int64_t> inverse(perm.size());
-  for (auto [i, p] : llvm::enumerate(perm))
-    inverse[p] = int64_t(i);
-  return inverse;
-}
-
-/// `shape` transposed by `perm`: dimension i is dimension perm[i] of `shape`.
-SmallVector<int64_t> permuteShape(ArrayRef<int64_t> shape,
-                                  ArrayRef<int64_t> perm) {
-  return llvm::to_vector(llvm::map_range(perm, [&](int64_t p) {
-    return shape[p];
-  }));
+  return perm;
 }
 
 /// Whether transposing a tensor of `shape` by `perm` keeps its dimensions
@@ -119,7 +104,7 @@ Value relayout(PatternRewriter &rewriter, Value v, Relayout how,
   Location loc = user->getLoc();
   auto type = cast<RankedTensorType>(v.getType());
   auto newType = RankedTensorType::get(
-      permuteShape(type.getShape(), inverse), type.getElementType());
+      applyPermutation(type.getShape(), inverse), type.getElementType());
   switch (how) {
   case Relayout::Transposed:
     return v.getDefiningOp<tosa::TransposeOp>().getInput1();
@@ -170,7 +155,7 @@ sinkablePermutation(Operation *user, ValueRange operands,
         break;
   if (!perm)
     return std::nullopt;
-  SmallVector<int64_t> inverse = invert(*perm);
+  SmallVector<int64_t> inverse = invertPermutationVector(*perm);
   bool mixed = false;
   hows.clear();
   for (Value operand : operands) {
@@ -225,13 +210,13 @@ struct SinkTranspose : RewritePattern {
     if (!resultType || !perm ||
         int64_t(perm->size()) != resultType.getRank())
       return failure();
-    SmallVector<int64_t> inverse = invert(*perm);
+    SmallVector<int64_t> inverse = invertPermutationVector(*perm);
     SmallVector<Value> operands;
     for (auto [operand, how] : llvm::zip(op->getOperands(), hows))
       operands.push_back(relayout(rewriter, operand, how, inverse, op));
     Operation *moved = cloneWith(
         rewriter, op, operands,
-        RankedTensorType::get(permuteShape(resultType.getShape(), inverse),
+        RankedTensorType::get(applyPermutation(resultType.getShape(), inverse),
                               resultType.getElementType()));
     rewriter.replaceOpWithNewOp<tosa::TransposeOp>(
         op, resultType, moved->getResult(0),
@@ -253,14 +238,14 @@ struct SinkTransposeThroughConcat : OpRewritePattern<tosa::ConcatOp> {
     auto type = dyn_cast<RankedTensorType>(op.getType());
     if (!perm || !type || int64_t(perm->size()) != type.getRank())
       return failure();
-    SmallVector<int64_t> inverse = invert(*perm);
+    SmallVector<int64_t> inverse = invertPermutationVector(*perm);
     SmallVector<Value> inputs;
     for (auto [operand, how] : llvm::zip(op.getInput1(), hows))
       inputs.push_back(relayout(rewriter, operand, how, inverse, op));
     int64_t axis = (*perm)[op.getAxis()];
     Value concat = rewriter.create<tosa::ConcatOp>(
         op.getLoc(),
-        RankedTensorType::get(permuteShape(type.getShape(), inverse),
+        RankedTensorType::get(applyPermutation(type.getShape(), inverse),
                               type.getElementType()),
         inputs, rewriter.getI32IntegerAttr(int32_t(axis)));
     rewriter.replaceOpWithNewOp<tosa::TransposeOp>(
@@ -310,7 +295,7 @@ struct TransposeOfUnitDimsToReshape : OpRewritePattern<tosa::TransposeOp> {
     rewriter.replaceOpWithNewOp<tosa::ReshapeOp>(
         op, type, op.getInput1(),
         rewriter.getDenseI64ArrayAttr(
-            permuteShape(inputType.getShape(), *perm)));
+            applyPermutation(inputType.getShape(), *perm)));
     return success();
   }
 };
@@ -406,7 +391,7 @@ struct SinkTransposeThroughReshape : OpRewritePattern<tosa::ReshapeOp> {
     if (!perm || !xType || !yType || !zType || !xType.hasStaticShape() ||
         !zType.hasStaticShape() || xType.getNumElements() == 0)
       return failure();
-    SmallVector<int64_t> ys = permuteShape(xType.getShape(), *perm);
+    SmallVector<int64_t> ys = applyPermutation(xType.getShape(), *perm);
     ArrayRef<int64_t> zs = zType.getShape();
     // The position of each non-unit dimension of x among x's non-unit ones.
     SmallVector<int64_t> xRank(xType.getRank(), -1);
@@ -468,7 +453,7 @@ struct SinkTransposeThroughReshape : OpRewritePattern<tosa::ReshapeOp> {
     bool moves = !movesOnlyUnitDims(xShape, q);
     // The transpose by Q adds one unless the transpose by P goes, or every
     // user of the reshape undoes Q (a patch embedding's [0, 2, 1]).
-    SmallVector<int64_t> undo = invert(q);
+    SmallVector<int64_t> undo = invertPermutationVector(q);
     auto undoesQ = [&](Operation *user) {
       auto u = dyn_cast<tosa::TransposeOp>(user);
       std::optional<SmallVector<int64_t>> p =

@@ -45,3 +45,16 @@ func.func private @inner(%x: tensor<1x3x4x5xf32>) -> tensor<1x4x5x3xf32> {
   %a = tosa.transpose %x, %to_nhwc : (tensor<1x3x4x5xf32>, tensor<4xi32>) -> tensor<1x4x5x3xf32>
   return %a : tensor<1x4x5x3xf32>
 }
+
+// -----
+
+// Rank 3: both layout permutations would be [0, 2, 1], so a sequence model's
+// own transpose at its output is not taken for a layout change.
+// CHECK-LABEL: func @sequence
+// CHECK-SAME: (%{{.*}}: tensor<1x4x6xf32>) -> tensor<1x6x4xf32>
+// CHECK: tosa.transpose
+func.func @sequence(%x: tensor<1x4x6xf32>) -> tensor<1x6x4xf32> {
+  %swap = "tosa.const"() {value = dense<[0, 2, 1]> : tensor<3xi32>} : () -> tensor<3xi32>
+  %t = tosa.transpose %x, %swap : (tensor<1x4x6xf32>, tensor<3xi32>) -> tensor<1x6x4xf32>
+  return %t : tensor<1x6x4xf32>
+}

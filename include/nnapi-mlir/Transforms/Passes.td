@@ -39,7 +39,7 @@ def NNAPIChannelsLastIO : Pass<"nnapi-channels-last-io", "::mlir::func::FuncOp">
     After `nnapi-propagate-transposes`, an NCHW model keeps one transpose to
     channels-last after each feature-map input and one back before each
     feature-map output. This pass changes a public function's signature
-    instead: an argument of rank 3 to 5 whose every use is a transpose by
+    instead: an argument of rank 4 or 5 whose every use is a transpose by
     [0, 2, ..., r-1, 1] becomes that transposed type (NHWC for rank 4), and a
     result that is a transpose by [0, r-1, 1, ..., r-2] is returned before the
     transpose. Other arguments and results keep their types. Callers then
