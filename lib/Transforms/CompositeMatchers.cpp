@@ -166,14 +166,21 @@ std::optional<EluMatch> matchElu(tosa::AddOp add) {
     return std::nullopt;
   for (int i = 0; i < 2; ++i) {
     tosa::ClampOp pos = matchHalfClamp(add->getOperand(i), true);
-    std::optional<std::pair<Value, double>> scale =
-        matchScale(add->getOperand(1 - i).getDefiningOp<tosa::MulOp>());
-    if (!pos || !scale || !(scale->second >= 0.0))
+    if (!pos)
       continue;
-    Operation *mul = add->getOperand(1 - i).getDefiningOp();
+    // alpha * (exp(min(x, 0)) - 1); with alpha = 1 (ONNX's default) the
+    // multiply was folded away before raising.
+    Value scaled = add->getOperand(1 - i);
+    auto mul = scaled.getDefiningOp<tosa::MulOp>();
+    std::optional<std::pair<Value, double>> scale = matchScale(mul);
+    if (!scale) {
+      mul = {};
+      scale = std::make_pair(scaled, 1.0);
+    }
+    if (!(scale->second >= 0.0) || (mul && !mul->hasOneUse()))
+      continue;
     auto sub = scale->first.getDefiningOp<tosa::SubOp>();
-    if (!mul->hasOneUse() || !sub || !sub->hasOneUse() ||
-        splatValue(sub.getInput2()) != 1.0)
+    if (!sub || !sub->hasOneUse() || splatValue(sub.getInput2()) != 1.0)
       continue;
     auto exp = sub.getInput1().getDefiningOp<tosa::ExpOp>();
     if (!exp || !exp->hasOneUse())
@@ -183,8 +190,11 @@ std::optional<EluMatch> matchElu(tosa::AddOp add) {
         pos.getInput().getType() != add.getType() ||
         sub.getType() != add.getType())
       continue;
-    return EluMatch{{pos, neg, exp, sub, mul, add}, pos.getInput(),
-                    scale->second};
+    EluMatch m{{pos, neg, exp, sub}, pos.getInput(), scale->second};
+    if (mul)
+      m.members.push_back(mul);
+    m.members.push_back(add);
+    return m;
   }
   return std::nullopt;
 }

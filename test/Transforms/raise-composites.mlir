@@ -158,3 +158,27 @@ func.func @already_raised(%x: tensor<3x5xf32>) -> tensor<5xi32> {
   }
   return %0 : tensor<5xi32>
 }
+
+// -----
+
+// ELU with alpha = 1 (ONNX's default) has no multiply left by the time it is
+// raised: the constant folding before placement removed the multiply by one.
+// CHECK-LABEL: func @elu_alpha_one
+// CHECK-NEXT: %[[E:.*]] = nnapi.composite "elu"(%arg0) {composite_attributes = {alpha = 1.000000e+00 : f64}}
+// CHECK: tosa.exp
+// CHECK-NEXT: %[[S:.*]] = tosa.sub
+// CHECK-NEXT: %[[A:.*]] = tosa.add %{{.*}}, %[[S]]
+// CHECK-NEXT: nnapi.yield %[[A]]
+// CHECK: return %[[E]]
+// INLINE-LABEL: func @elu_alpha_one
+// INLINE-NOT: nnapi.composite
+// INLINE: tosa.exp
+func.func @elu_alpha_one(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %one = "tosa.const"() {value = dense<1.0> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+  %pos = tosa.clamp %x {min_fp = 0.0 : f32, max_fp = 3.40282347e+38 : f32, min_int = 0 : i64, max_int = 2147483647 : i64} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %neg = tosa.clamp %x {min_fp = -3.40282347e+38 : f32, max_fp = 0.0 : f32, min_int = -2147483648 : i64, max_int = 0 : i64} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %e = tosa.exp %neg : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %s = tosa.sub %e, %one : (tensor<2x4xf32>, tensor<1x1xf32>) -> tensor<2x4xf32>
+  %y = tosa.add %pos, %s : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %y : tensor<2x4xf32>
+}
