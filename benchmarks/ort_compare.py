@@ -27,6 +27,7 @@ ONNX Runtime is not part of this repository: install it with
 import argparse
 import math
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -134,7 +135,7 @@ def main():
                 os.path.join(cnn, "test_data_set_0", "input_0.pb"))
 
     models = args.models.split(",")
-    libs = {}
+    libs, estimates = {}, {}
     for name in models:
         d = os.path.join(args.work, name)
         onnx_path, data = os.path.join(d, "model.onnx"), os.path.join(d, "test_data_set_0")
@@ -142,8 +143,14 @@ def main():
         for mode in modes:
             so = os.path.join(d, f"{mode}.so")
             flags = MODE_FLAGS.get(mode, ["--device-profile", args.profile])
-            run([os.path.join(bindir, "nnapi-compile"), onnx_path, "-o", so] + flags +
-                args.compile_arg)
+            summary = run([os.path.join(bindir, "nnapi-compile"), onnx_path, "-o", so,
+                           "--partition-summary"] + flags + args.compile_arg)
+            # "estimated latency @main: X us as placed, Y us all on host (profile P)"
+            est = re.search(r"estimated latency @\S+: ([0-9.]+) us as placed, "
+                            r"([0-9.]+) us all on host \(profile (\S+)\)", summary)
+            if est:
+                estimates[name, mode] = (float(est.group(1)), float(est.group(2)),
+                                         est.group(3))
             check = run([os.path.join(bindir, "nnapi-run"), so, "--test-data", data], env=env)
             print(f"{name:12s} {mode:10s} {check.strip().splitlines()[-1]}", flush=True)
             libs[name, mode] = so
@@ -175,6 +182,25 @@ def main():
         print(line)
     print(f"{'geomean':12s} {'':9s}" + "".join(
         f" {'':13s} {math.exp(sum(v) / len(v)):6.2f}" for v in logs.values()))
+
+    # The partitioner's estimates against the measurements: the placement's
+    # (against that mode), and all-on-host's (against host-only).
+    if estimates:
+        print()
+        print("estimated / measured latency, us (error): the placement, and all on host "
+              "against host-only")
+        for name in models:
+            line = f"{name:12s}"
+            for m in modes:
+                if (name, m) not in estimates:
+                    continue
+                placed, host, profile = estimates[name, m]
+                ms = statistics.median(times[name, m]) * 1000
+                line += f"  {m} ({profile}): {placed:.1f} / {ms:.1f} ({placed / ms - 1:+.0%})"
+                if "host-only" in modes:
+                    hs = statistics.median(times[name, "host-only"]) * 1000
+                    line += f", host {host:.1f} / {hs:.1f} ({host / hs - 1:+.0%})"
+            print(line)
 
     print()
     print("peak resident memory of nnapi-run (MiB, VmHWM); the one-op CNN shows the fixed part")

@@ -50,6 +50,8 @@ if(NNAPI_MLIR_BUILD_COMPILER)
     RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   install(EXPORT nnapi-mlirCompilerTargets NAMESPACE nnapi-mlir::
     DESTINATION ${NNAPI_MLIR_CMAKE_DIR})
+  # A tool, not something to link: outside the export sets.
+  install(TARGETS nnapi-profile-device RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   # Headers, and the ones TableGen and the option list generate.
   install(DIRECTORY include/nnapi-mlir
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}

@@ -23,7 +23,7 @@ config.substitutions.append(("%numpy_python", config.python3))
 # Builds hand-made (forged) model libraries for the loaders' error tests.
 config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%examples", os.path.join(config.nnapi_src_root, "examples")))
-tools = ["nnapi-opt", "nnapi-translate", "nnapi-compile", "nnapi-run", "nnapi-ops-doc", "FileCheck", "not", "count", "llvm-readelf"]
+tools = ["nnapi-opt", "nnapi-translate", "nnapi-compile", "nnapi-run", "nnapi-ops-doc", "nnapi-profile-device", "FileCheck", "not", "count", "llvm-readelf"]
 llvm_config.add_tool_substitutions(tools, [config.nnapi_tools_dir, config.llvm_tools_dir])
 
 # Headless Chromium renders the HTML partition report (scripts/setup.sh
