@@ -58,7 +58,7 @@ TEST(ProfileFitTest, NoisySamplesStayClose) {
   std::optional<CostFit> fit =
       fitCost(samplesOf(truth, kConvWork, /*noise=*/0.02));
   ASSERT_TRUE(fit);
-  EXPECT_LT(fit->worstRelativeError, 0.05);
+  EXPECT_LT(fit->worstRelativeError, 0.08);
   EXPECT_NEAR(fit->cost.nsPerMac, 0.02, 0.002);
 }
 

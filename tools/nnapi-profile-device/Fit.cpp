@@ -54,23 +54,28 @@ std::optional<CostFit>
 nnapi_mlir::profiling::fitCost(const std::vector<Sample> &samples) {
   // Columns in microseconds: 1, MACs / 1000, elements / 1000, so that the
   // coefficients are fixed_us, ns_per_mac and ns_per_element. Each row is
-  // divided by its latency: the residuals are relative errors.
+  // divided by the square root of its latency: relative errors would let
+  // every size count the same (and the smallest, where a linear model of a
+  // cached machine fits worst, pull the large ones that dominate a model's
+  // time), absolute errors would let only the largest count.
   std::vector<std::array<double, 3>> rows, weighted;
   std::vector<double> us, reference, target;
   for (const Sample &s : samples) {
     if (!(s.us > 0))
       continue;
     double ref = s.referenceUs > 0 ? s.referenceUs : s.us;
+    double weight = std::sqrt(ref);
     std::array<double, 3> row = {1.0, s.macs / 1000.0, s.elements / 1000.0};
     rows.push_back(row);
-    weighted.push_back({row[0] / ref, row[1] / ref, row[2] / ref});
+    weighted.push_back({row[0] / weight, row[1] / weight, row[2] / weight});
     us.push_back(s.us);
     reference.push_back(ref);
-    target.push_back(s.us / ref);
+    target.push_back(s.us / weight);
   }
   if (rows.empty())
     return std::nullopt;
   std::optional<CostFit> best;
+  double bestObjective = 0;
   for (unsigned mask = 1; mask < 8; ++mask) {
     std::vector<int> cols;
     for (int c = 0; c < 3; ++c)
@@ -80,13 +85,20 @@ nnapi_mlir::profiling::fitCost(const std::vector<Sample> &samples) {
     if (!leastSquares(weighted, target, cols, x) ||
         std::any_of(x.begin(), x.end(), [](double v) { return v < 0; }))
       continue;
-    double worst = 0;
+    // Non-negative least squares: the optimum is the least squares solution
+    // on one face of the orthant, so the best feasible one over all faces.
+    double objective = 0, worst = 0;
     for (size_t r = 0; r < rows.size(); ++r) {
       double estimate = rows[r][0] * x[0] + rows[r][1] * x[1] + rows[r][2] * x[2];
+      double e = weighted[r][0] * x[0] + weighted[r][1] * x[1] +
+                 weighted[r][2] * x[2] - target[r];
+      objective += e * e;
       worst = std::max(worst, std::fabs(estimate - us[r]) / reference[r]);
     }
-    if (!best || worst < best->worstRelativeError)
+    if (!best || objective < bestObjective) {
       best = CostFit{{x[0], x[1], x[2]}, worst};
+      bestObjective = objective;
+    }
   }
   return best;
 }

@@ -32,10 +32,12 @@ struct CostFit {
 };
 
 /// Fits `fixed_us + (macs * ns_per_mac + elements * ns_per_element) / 1000`
-/// by least squares on relative error with non-negative coefficients: every
-/// subset of the three coefficients is solved, and the non-negative solution
-/// with the smallest worst relative error wins. Samples with a latency <= 0
-/// are ignored; nullopt when none is left.
+/// by least squares on errors relative to the square root of each sample's
+/// reference latency, with non-negative coefficients (every subset of the
+/// three coefficients is solved; the non-negative solution with the least
+/// weighted squared error wins, which is the constrained optimum). The worst
+/// error reported is relative to each sample's reference. Samples with a
+/// latency <= 0 are ignored; nullopt when none is left.
 std::optional<CostFit> fitCost(const std::vector<Sample> &samples);
 
 /// `intercept + slope * x` by least squares, both clamped to >= 0 (a

@@ -37,6 +37,7 @@
 #include "nnapi-mlir/Runtime/Runtime.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
@@ -104,9 +105,29 @@ static cl::opt<std::string>
                 cl::desc("Also write every measurement"), cl::cat(category));
 static cl::opt<std::string>
     fromFile("from", cl::value_desc("SAMPLES.json"),
-             cl::desc("Fit the samples an earlier run wrote (--samples) "
-                      "instead of measuring"),
+             cl::desc("Fit the samples an earlier run wrote (--samples), "
+                      "or an --emit directory after its run.sh, instead of "
+                      "measuring"),
              cl::cat(category));
+static cl::opt<std::string>
+    emitDir("emit", cl::value_desc("DIR"),
+            cl::desc("Compile the models into DIR with a script that times "
+                     "them on another machine (a phone), instead of "
+                     "measuring here"),
+            cl::cat(category));
+static cl::opt<std::string> mtriple("mtriple",
+                                    cl::desc("With --emit: the target triple"),
+                                    cl::cat(category));
+static cl::opt<std::string> mcpu("mcpu", cl::desc("With --emit: the target CPU"),
+                                 cl::cat(category));
+static cl::opt<std::string>
+    mattr("mattr", cl::desc("With --emit: target features (+a,-b)"),
+          cl::cat(category));
+static cl::opt<unsigned> featureLevelFlag(
+    "feature-level", cl::init(7),
+    cl::desc("With --emit: the NNAPI feature level the models may use (1 to "
+             "8; measuring here takes the device's)"),
+    cl::cat(category));
 static cl::opt<bool> listFlag("list",
                               cl::desc("Print the models that would be "
                                        "measured and exit"),
@@ -163,7 +184,9 @@ struct Measurement {
   unsigned ioCount[2] = {0, 0};
   double us = 0;                ///< Median latency.
   unsigned runs = 0;
-  std::string model; ///< For boundary records: single, chain, chain_both.
+  std::string model;   ///< For boundary records: single, chain, two_inputs.
+  std::string file;    ///< The compiled model's file name (--emit).
+  std::string failure; ///< Why the device did not run it ("": it did).
 };
 
 /// A tensor's buffer from nnapi_rt_alloc.
@@ -182,14 +205,18 @@ public:
   Profiler(MLIRContext &context, std::string dir)
       : context(context), dir(std::move(dir)) {}
 
-  /// Compiles `text` (`name` in messages). With `forceOperation`, every op
-  /// of that NNAPI operation is forced onto NNAPI and the placement must
-  /// have put the whole model into one partition; the report's work for the
-  /// op is returned in `macs`, `elements`. Empty path on failure (`error`).
+  /// Compiles `text` to `name`.so for the target of `output` (`name` in
+  /// messages) and records its inputs and outputs in `m`. With
+  /// `forceOperation`, every op of that NNAPI operation is forced onto NNAPI
+  /// and the placement must have put the whole model into one partition;
+  /// the report's work for the op goes to `m` too. Empty path on failure
+  /// (`error`).
   std::string compile(const std::string &text, const std::string &name,
                       const std::string &forceOperation, unsigned featureLevel,
-                      double &macs, double &elements, std::string &error) {
+                      const nnapi::CompileOutput &target, Measurement &m,
+                      std::string &error) {
     std::string path = dir + "/" + name + ".so";
+    m.file = name + ".so";
     std::string diagnostics;
     llvm::raw_string_ostream diagStream(diagnostics);
     ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
@@ -202,6 +229,22 @@ public:
     if (!module) {
       error = llvm::toString(module.takeError()) + diagnostics;
       return "";
+    }
+    // The graph's inputs and outputs, from the entry's signature (a model
+    // built for another machine cannot be opened here to ask).
+    if (auto main = (*module)->lookupSymbol<func::FuncOp>("main")) {
+      auto bytesOf = [](Type t) -> uint64_t {
+        auto shaped = cast<ShapedType>(t);
+        unsigned bits = shaped.getElementTypeBitWidth();
+        return uint64_t(shaped.getNumElements()) * (bits < 8 ? 1 : bits / 8);
+      };
+      m.ioCount[0] = main.getNumArguments();
+      m.ioCount[1] = main.getNumResults();
+      m.ioBytes[0] = m.ioBytes[1] = 0;
+      for (Type t : main.getArgumentTypes())
+        m.ioBytes[0] += bytesOf(t);
+      for (Type t : main.getResultTypes())
+        m.ioBytes[1] += bytesOf(t);
     }
     nnapi::CompilePipelineOptions options;
     options.featureLevel = featureLevel;
@@ -219,7 +262,7 @@ public:
       os.close();
       options.placement = placement;
     }
-    nnapi::CompileOutput output;
+    nnapi::CompileOutput output = target;
     output.path = path;
     nnapi::CompileSummary summary;
     if (llvm::Error err = nnapi::compileModule(**module, options, output,
@@ -235,15 +278,15 @@ public:
       error = "no placement report";
       return "";
     }
-    macs = elements = 0;
+    m.macs = m.elements = 0;
     for (const nnapi::ReportOp &op : functions[0].ops) {
       if (op.partition < 0) {
         error = op.type + " stays on the host: " + op.reason;
         return "";
       }
       if (op.nnapi == forceOperation) {
-        macs += op.macs;
-        elements += op.elements;
+        m.macs += op.macs;
+        m.elements += op.elements;
       }
     }
     if (functions[0].partitions.size() != 1) {
@@ -251,7 +294,7 @@ public:
               std::to_string(functions[0].partitions.size()) + " partitions";
       return "";
     }
-    if (elements == 0) {
+    if (m.elements == 0) {
       error = "no op became " + forceOperation + " (" +
               (functions[0].ops.empty() ? std::string("none")
                                         : functions[0].ops[0].nnapi) +
@@ -280,9 +323,6 @@ public:
     std::vector<const void *> inPtr;
     std::vector<void *> outPtr;
     std::vector<uint64_t> inBytes, outBytes;
-    m.ioBytes[0] = m.ioBytes[1] = 0;
-    m.ioCount[0] = unsigned(nnapi_rt_model_num_inputs(model));
-    m.ioCount[1] = unsigned(nnapi_rt_model_num_outputs(model));
     for (int64_t i = 0; i < nnapi_rt_model_num_inputs(model); ++i) {
       nnapi_rt_tensor_info info;
       nnapi_rt_model_input(model, i, &info);
@@ -294,7 +334,6 @@ public:
       randomData(info, in.back().data);
       inPtr.push_back(in.back().data);
       inBytes.push_back(info.bytes);
-      m.ioBytes[0] += info.bytes;
     }
     for (int64_t i = 0; i < nnapi_rt_model_num_outputs(model); ++i) {
       nnapi_rt_tensor_info info;
@@ -306,7 +345,6 @@ public:
       }
       outPtr.push_back(out.back().data);
       outBytes.push_back(info.bytes);
-      m.ioBytes[1] += info.bytes;
     }
     auto run = [&]() {
       return nnapi_rt_model_run(model, int64_t(inPtr.size()), inPtr.data(),
@@ -434,6 +472,10 @@ std::string runToJSON(const Run &run) {
          ", \"side\": \"" + m.side + "\"";
     if (!m.model.empty())
       s += ", \"model\": \"" + m.model + "\"";
+    if (!m.file.empty())
+      s += ", \"file\": " + jsonString(m.file);
+    if (!m.failure.empty())
+      s += ", \"failure\": " + jsonString(m.failure);
     s += ", \"macs\": " + formatExact(m.macs) +
          ", \"elements\": " + formatExact(m.elements) +
          ", \"inputs\": " + std::to_string(m.ioCount[0]) +
@@ -555,6 +597,10 @@ bool runFromJSON(llvm::StringRef text, Run &run, std::string &error) {
     }
     if (std::optional<llvm::StringRef> model = o->getString("model"))
       m.model = model->str();
+    if (std::optional<llvm::StringRef> file = o->getString("file"))
+      m.file = file->str();
+    if (std::optional<llvm::StringRef> failure = o->getString("failure"))
+      m.failure = failure->str();
     m.size = unsigned(size);
     m.ioCount[0] = unsigned(inputs);
     m.ioCount[1] = unsigned(outputs);
@@ -586,8 +632,16 @@ bool boundaryOf(const Run &run, Boundary &b, std::string &error) {
     const char *names[] = {"single", "chain", "two_inputs"};
     for (const Measurement &m : run.measurements)
       for (unsigned k = 0; k < 3; ++k)
-        if (m.operation == "boundary" && m.size == size && m.model == names[k])
+        if (m.operation == "boundary" && m.size == size &&
+            m.model == names[k]) {
+          if (!m.failure.empty()) {
+            error = "boundary model " + m.model + " of size " +
+                    std::to_string(size) + " did not run on the device: " +
+                    m.failure;
+            return false;
+          }
           us[k] = m.us;
+        }
     if (us[0] < 0 || us[1] < 0 || us[2] < 0) {
       error = "no boundary measurements of size " + std::to_string(size);
       return false;
@@ -678,7 +732,8 @@ std::string fitProfile(const Run &run, const std::string &name,
       for (const std::string &op : run.operations) {
         std::vector<Sample> samples;
         for (const Measurement &m : run.measurements)
-          if (m.operation == op && m.side == sideName && m.type == type)
+          if (m.operation == op && m.side == sideName && m.type == type &&
+              m.failure.empty())
             samples.push_back(sample(m));
         std::optional<CostFit> fit = fitCost(samples);
         if (!fit)
@@ -710,10 +765,34 @@ std::string fitProfile(const Run &run, const std::string &name,
         defaults[side][t] = defaults[side][unsigned(run.types.front())];
   }
 
-  std::string typesList;
-  for (profile::DataType type : run.types)
-    typesList += std::string(typesList.empty() ? "" : ", ") + "\"" +
-                 typeName(type) + "\"";
+  // What the device runs: every measured type, but for the operations
+  // whose probe it failed on some type (one entry each, with the types
+  // left).
+  auto typeList = [](const std::vector<profile::DataType> &types) {
+    std::string list;
+    for (profile::DataType type : types)
+      list += std::string(list.empty() ? "" : ", ") + "\"" + typeName(type) +
+              "\"";
+    return "[" + list + "]";
+  };
+  std::string operations = "{\"*\": " + typeList(run.types);
+  for (const std::string &op : run.operations) {
+    std::vector<profile::DataType> runs;
+    for (profile::DataType type : run.types) {
+      auto failed = llvm::find_if(run.measurements, [&](const Measurement &m) {
+        return m.operation == op && m.type == type && m.side == "nnapi" &&
+               !m.failure.empty();
+      });
+      if (failed == run.measurements.end())
+        runs.push_back(type);
+      else
+        log << "  " << op << " " << typeName(type)
+            << ": the device did not run it: " << failed->failure << "\n";
+    }
+    if (runs.size() != run.types.size())
+      operations += ", \"" + op + "\": " + typeList(runs);
+  }
+  operations += "}";
   std::string json =
       "{\n  \"format\": \"nnapi-mlir-device-profile-1\",\n  \"name\": " +
       jsonString(name) + ",\n  \"description\": " +
@@ -723,8 +802,7 @@ std::string fitProfile(const Run &run, const std::string &name,
                  std::to_string(run.sizes) + " sizes per operation.") +
       ",\n  \"feature_level\": " + std::to_string(run.featureLevel) +
       ",\n  \"device_type\": " + jsonString(run.deviceType) +
-      ",\n  \"operations\": {\"*\": [" + typesList +
-      "]},\n  \"device_cost\": " +
+      ",\n  \"operations\": " + operations + ",\n  \"device_cost\": " +
       tableJSON(defaults[0], costs[0], run.operations) +
       ",\n  \"host_cost\": " +
       tableJSON(defaults[1], costs[1], run.operations) +
@@ -750,11 +828,112 @@ std::string today() {
 
 } // namespace
 
-/// Measures the boundary and every chosen probe on the runtime's first
-/// device and on the host code; 0, or the exit code after an error.
-int measure(const std::vector<const Probe *> &chosen,
-            const std::vector<profile::DataType> &types, Run &run) {
-  // The device: the runtime's first candidate.
+/// run.sh of an --emit directory: POSIX sh, for Android's shell too.
+const char *kRunScript = R"SH(#!/bin/sh
+# Times the models nnapi-profile-device --emit wrote into this directory on
+# this machine's NNAPI device and host code (docs/device-profiles.md):
+#   sh run.sh [nnapi-run flags, e.g. --device NAME]
+# with nnapi-run on PATH, or NNAPI_RUN=/path/to/nnapi-run. Writes devices.txt
+# (nnapi-run --list-devices) and times.txt, one "FILE MEDIAN_MS" line per
+# model ("FILE -" when it did not run: on the NNAPI side, when a partition
+# ran its host copy). Then, where nnapi-profile-device is:
+#   nnapi-profile-device --from DIR -o PROFILE.json
+cd "$(dirname "$0")" || exit 1
+run=${NNAPI_RUN:-nnapi-run}
+"$run" --list-devices "$@" > devices.txt || exit 1
+: > times.txt
+while read -r file side; do
+  expect=
+  [ "$side" = nnapi ] && expect=--expect-nnapi
+  ms=
+  if out=$("$run" "./$file" --bench 100 $expect "$@" 2>&1); then
+    ms=$(printf '%s\n' "$out" |
+         sed -n 's/^bench: runs=[0-9]* median_ms=\([0-9.]*\).*/\1/p')
+  fi
+  echo "$file ${ms:--}" >> times.txt
+done < models.txt
+echo "wrote $(pwd)/times.txt"
+)SH";
+
+/// Reads an --emit directory after run.sh: the plan, times.txt and the
+/// device run.sh's nnapi-run chose (devices.txt's "candidate 0").
+bool runFromDirectory(const std::string &dir, Run &run, std::string &error) {
+  auto read = [&](const std::string &file, std::string &text) {
+    auto buffer = llvm::MemoryBuffer::getFile(dir + "/" + file);
+    if (!buffer) {
+      error = "cannot read " + dir + "/" + file + ": " +
+              buffer.getError().message() +
+              (file == "plan.json" ? "" : " (run run.sh there first)");
+      return false;
+    }
+    text = (*buffer)->getBuffer().str();
+    return true;
+  };
+  std::string plan, times, devices;
+  if (!read("plan.json", plan) || !read("times.txt", times) ||
+      !read("devices.txt", devices))
+    return false;
+  if (!runFromJSON(plan, run, error)) {
+    error = dir + "/plan.json: " + error;
+    return false;
+  }
+  // device 0: 'NAME' TYPE feature_level=N version='VERSION' (candidate 0)
+  bool found = false;
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(devices).split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    if (!line.ends_with("(candidate 0)"))
+      continue;
+    size_t a = line.find('\''), b = line.find('\'', a + 1);
+    size_t level = line.find(" feature_level=");
+    size_t v = line.find(" version='"), ve = line.rfind("' (");
+    if (a == llvm::StringRef::npos || b == llvm::StringRef::npos ||
+        level == llvm::StringRef::npos || v == llvm::StringRef::npos ||
+        ve == llvm::StringRef::npos || ve < v)
+      break;
+    run.device = line.substr(a + 1, b - a - 1).str();
+    run.deviceType = line.substr(b + 1, level - b - 1).trim().str();
+    unsigned n = 0;
+    if (line.substr(level + 15).consumeInteger(10, n) || n < 1 || n > 8)
+      break;
+    run.featureLevel = std::min(run.featureLevel, n);
+    run.version = line.substr(v + 10, ve - v - 10).str();
+    found = true;
+  }
+  if (!found) {
+    error = dir + "/devices.txt names no device that ran the models "
+                  "('(candidate 0)')";
+    return false;
+  }
+  run.cpu = "the machine run.sh ran on";
+  std::map<std::string, std::string> medians;
+  lines.clear();
+  llvm::StringRef(times).split(lines, '\n', -1, false);
+  for (llvm::StringRef line : lines) {
+    auto [file, ms] = line.trim().split(' ');
+    medians[file.str()] = ms.trim().str();
+  }
+  for (Measurement &m : run.measurements) {
+    auto it = medians.find(m.file);
+    double ms = 0;
+    if (it == medians.end() || it->second == "-" ||
+        llvm::StringRef(it->second).getAsDouble(ms) || !(ms > 0)) {
+      if (m.side == "host") {
+        error = dir + "/times.txt: no time for " + m.file +
+                " (the host code must run everywhere)";
+        return false;
+      }
+      m.failure = it == medians.end() ? "not timed" : "did not run on NNAPI";
+      continue;
+    }
+    m.us = std::round(ms * 1e6) / 1000.0;
+  }
+  return true;
+}
+
+/// The runtime's first candidate device; 0, or the exit code after an
+/// error.
+int chooseDevice(nnapi_rt_device_info &device) {
   if (!libraryFlag.empty())
     nnapi_rt_set_library_path(libraryFlag.c_str());
   if (!deviceFlag.empty() &&
@@ -764,7 +943,6 @@ int measure(const std::vector<const Probe *> &chosen,
   if (count < 0)
     return fail(llvm::Twine("cannot list the NNAPI devices: ") +
                 nnapi_rt_last_error());
-  nnapi_rt_device_info device{};
   bool found = false;
   std::string known;
   for (int32_t i = 0; i < count; ++i) {
@@ -782,19 +960,55 @@ int measure(const std::vector<const Probe *> &chosen,
                 (deviceFlag.empty() ? std::string()
                                     : " matches --device '" + deviceFlag + "'") +
                 " (devices: " + (known.empty() ? "none" : known) + ")");
-  unsigned featureLevel = unsigned(std::max(1, std::min(8, device.featureLevel)));
-  std::string cpu = cpuModelName();
-  llvm::errs() << "measuring device '" << device.name << "' ("
-               << nnapi_rt_device_type_name(device.type) << ", feature level "
-               << featureLevel << ") and the host code on " << cpu << "\n";
+  return 0;
+}
 
-  llvm::SmallString<128> dir;
-  if (std::error_code dec =
-          llvm::sys::fs::createUniqueDirectory("nnapi-profile", dir))
-    return fail("cannot create a temporary directory: " + dec.message());
+/// Compiles the boundary models and every chosen probe on both sides and,
+/// unless `emitDir` is given, times them here on the runtime's first device
+/// and on the host code. With `emitDir`, the models (for --mtriple) stay
+/// there with the plan and run.sh, for timing on another machine. 0, or
+/// the exit code after an error.
+int measure(const std::vector<const Probe *> &chosen,
+            const std::vector<profile::DataType> &types,
+            const std::string &emitDir, Run &run) {
+  bool timeHere = emitDir.empty();
+  nnapi_rt_device_info device{};
+  unsigned featureLevel = featureLevelFlag;
+  if (timeHere) {
+    if (int rc = chooseDevice(device))
+      return rc;
+    featureLevel = unsigned(std::max(1, std::min(8, device.featureLevel)));
+    run.device = device.name;
+    run.version = device.version;
+    run.deviceType = nnapi_rt_device_type_name(device.type);
+    run.cpu = cpuModelName();
+    llvm::errs() << "measuring device '" << device.name << "' ("
+                 << run.deviceType << ", feature level " << featureLevel
+                 << ") and the host code on " << run.cpu << "\n";
+  }
+  run.featureLevel = featureLevel;
+  run.date = today();
+  run.sizes = sizesFlag;
+  run.types = types;
+  for (const Probe *p : chosen)
+    run.operations.push_back(p->operation);
+
+  llvm::SmallString<128> dir(emitDir);
+  if (timeHere) {
+    if (std::error_code ec =
+            llvm::sys::fs::createUniqueDirectory("nnapi-profile", dir))
+      return fail("cannot create a temporary directory: " + ec.message());
+  } else if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+    return fail("cannot create " + emitDir + ": " + ec.message());
+  }
   auto cleanup = llvm::make_scope_exit([&] {
-    llvm::sys::fs::remove_directories(dir);
+    if (timeHere)
+      llvm::sys::fs::remove_directories(dir);
   });
+  nnapi::CompileOutput target;
+  target.triple = mtriple;
+  target.cpu = mcpu;
+  target.features = mattr;
 
   DialectRegistry registry;
   nnapi::registerCompilerDialects(registry);
@@ -802,18 +1016,8 @@ int measure(const std::vector<const Probe *> &chosen,
   context.printOpOnDiagnostic(false);
   Profiler profiler(context, dir.str().str());
   std::string error;
-  run.device = device.name;
-  run.version = device.version;
-  run.deviceType = nnapi_rt_device_type_name(device.type);
-  run.featureLevel = featureLevel;
-  run.cpu = cpu;
-  run.date = today();
-  run.sizes = sizesFlag;
-  run.types = types;
-  for (const Probe *p : chosen)
-    run.operations.push_back(p->operation);
 
-  // 1. The boundary models, measured on the device alone.
+  // 1. The boundary models, on the device alone: it must run them.
   const char *names[] = {"single", "chain", "two_inputs"};
   for (unsigned size = 0; size < sizesFlag; ++size)
     for (unsigned k = 0; k < 3; ++k) {
@@ -823,15 +1027,16 @@ int measure(const std::vector<const Probe *> &chosen,
       m.side = "nnapi";
       m.model = names[k];
       std::string name = "boundary-" + m.model + "-" + std::to_string(size);
-      std::string path = profiler.compile(boundaryModel(BoundaryModel(k), size),
-                                          name, "ADD", featureLevel, m.macs,
-                                          m.elements, error);
-      if (path.empty() || !profiler.time(path, true, m, error))
+      std::string path =
+          profiler.compile(boundaryModel(BoundaryModel(k), size), name, "ADD",
+                           featureLevel, target, m, error);
+      if (path.empty() || (timeHere && !profiler.time(path, true, m, error)))
         return fail("boundary model " + name + ": " + error);
       run.measurements.push_back(m);
     }
 
-  // 2. Every probe, on both sides.
+  // 2. Every probe, on both sides. A device that does not run an operation
+  // is a finding (the profile says so), not an error.
   for (const Probe *p : chosen) {
     for (profile::DataType type : types) {
       for (unsigned size = 0; size < sizesFlag; ++size) {
@@ -843,25 +1048,52 @@ int measure(const std::vector<const Probe *> &chosen,
         device.type = type;
         device.size = size;
         device.side = "nnapi";
-        std::string path =
-            profiler.compile(text, base + "-nnapi", p->operation, featureLevel,
-                             device.macs, device.elements, error);
-        if (path.empty() || !profiler.time(path, true, device, error))
+        std::string path = profiler.compile(text, base + "-nnapi", p->operation,
+                                            featureLevel, target, device, error);
+        if (path.empty())
           return fail(base + " on NNAPI: " + error);
+        if (timeHere && !profiler.time(path, true, device, error))
+          device.failure = error;
         Measurement host = device;
         host.side = "host";
-        double unused;
-        path = profiler.compile(text, base + "-host", "", featureLevel, unused,
-                                unused, error);
-        if (path.empty() || !profiler.time(path, false, host, error))
+        host.failure.clear();
+        path = profiler.compile(text, base + "-host", "", featureLevel, target,
+                                host, error);
+        if (path.empty() || (timeHere && !profiler.time(path, false, host, error)))
           return fail(base + " on the host: " + error);
         run.measurements.push_back(device);
         run.measurements.push_back(host);
       }
     }
-    llvm::errs() << "measured " << p->operation << "\n";
+    llvm::errs() << (timeHere ? "measured " : "compiled ") << p->operation
+                 << "\n";
   }
+  if (timeHere)
+    return 0;
 
+  // The plan, the list run.sh walks, and run.sh.
+  auto write = [&](const std::string &file, const std::string &text) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(emitDir + "/" + file, ec);
+    if (!ec)
+      os << text;
+    if (ec || os.has_error()) {
+      error = "cannot write " + emitDir + "/" + file;
+      return false;
+    }
+    return true;
+  };
+  std::string models;
+  for (const Measurement &m : run.measurements)
+    models += m.file + " " + m.side + "\n";
+  if (!write("plan.json", runToJSON(run)) || !write("models.txt", models) ||
+      !write("run.sh", kRunScript))
+    return fail(error);
+  llvm::sys::fs::setPermissions(emitDir + "/run.sh",
+                                llvm::sys::fs::perms(0755));
+  llvm::outs() << "wrote " << run.measurements.size() << " models, "
+               << emitDir << "/plan.json and " << emitDir
+               << "/run.sh (docs/device-profiles.md: on a phone)\n";
   return 0;
 }
 
@@ -875,6 +1107,18 @@ int main(int argc, char **argv) {
 
   // Arguments, all checked before anything is measured.
   // (cl::list overloads &: std::addressof.)
+  if (!emitDir.empty() && !fromFile.empty())
+    return fail("--emit compiles, --from fits: one at a time");
+  if (emitDir.empty())
+    for (cl::Option *o : {static_cast<cl::Option *>(&mtriple),
+                          static_cast<cl::Option *>(&mcpu),
+                          static_cast<cl::Option *>(&mattr),
+                          static_cast<cl::Option *>(&featureLevelFlag)})
+      if (o->getNumOccurrences())
+        return fail("--" + o->ArgStr + " goes with --emit");
+  if (featureLevelFlag < 1 || featureLevelFlag > 8)
+    return fail("--feature-level must be 1 to 8, got " +
+                llvm::Twine(unsigned(featureLevelFlag)));
   cl::Option *measuring[] = {
       std::addressof(opsFlag),    std::addressof(typesFlag),
       std::addressof(sizesFlag),  std::addressof(minTimeMs),
@@ -945,6 +1189,12 @@ int main(int argc, char **argv) {
                    << boundaryElements(size) << " elements\n";
     return 0;
   }
+  if (!emitDir.empty()) {
+    if (!outputFile.empty() || !samplesFile.empty())
+      return fail("--emit writes no profile: fit with --from after run.sh");
+    Run run;
+    return measure(chosen, types, emitDir, run);
+  }
   if (outputFile.empty())
     return fail("no output profile (-o PROFILE.json)");
 
@@ -963,14 +1213,17 @@ int main(int argc, char **argv) {
 
   Run run;
   std::string error;
-  if (!fromFile.empty()) {
+  if (!fromFile.empty() && llvm::sys::fs::is_directory(fromFile)) {
+    if (!runFromDirectory(fromFile, run, error))
+      return fail(error);
+  } else if (!fromFile.empty()) {
     auto buffer = llvm::MemoryBuffer::getFile(fromFile);
     if (!buffer)
       return fail("cannot read " + fromFile + ": " +
                   buffer.getError().message());
     if (!runFromJSON((*buffer)->getBuffer(), run, error))
       return fail(fromFile + ": " + error);
-  } else if (int rc = measure(chosen, types, run)) {
+  } else if (int rc = measure(chosen, types, "", run)) {
     return rc;
   }
 
