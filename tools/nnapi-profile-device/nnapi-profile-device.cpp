@@ -42,6 +42,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
@@ -248,19 +249,24 @@ public:
     }
     nnapi::CompilePipelineOptions options;
     options.featureLevel = featureLevel;
+    // The placement override is a file; a temporary one, so that an --emit
+    // directory holds the models and nothing else.
+    llvm::SmallString<128> placement;
+    llvm::FileRemover removePlacement;
     if (forceOperation.empty()) {
       options.hostOnly = true;
     } else {
-      std::string placement = dir + "/placement-" + forceOperation + ".json";
-      std::error_code ec;
-      llvm::raw_fd_ostream os(placement, ec);
-      if (ec) {
-        error = "cannot write " + placement + ": " + ec.message();
+      int fd;
+      if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+              "nnapi-profile-placement", "json", fd, placement)) {
+        error = "cannot create a temporary file: " + ec.message();
         return "";
       }
+      removePlacement.setFile(placement);
+      llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
       os << "{\"nnapi\": [\"" << forceOperation << "\"]}\n";
       os.close();
-      options.placement = placement;
+      options.placement = placement.str().str();
     }
     nnapi::CompileOutput output = target;
     output.path = path;
