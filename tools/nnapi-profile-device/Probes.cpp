@@ -81,21 +81,19 @@ public:
   /// An integer constant of `values` (row-major) with element type `e`.
   std::string ints(const Shape &shape, const std::string &e,
                    const std::vector<int64_t> &values) {
-    std::string text = "dense<[";
-    for (size_t i = 0; i < values.size(); ++i)
-      text += (i ? ", " : "") + std::to_string(values[i]);
-    text += "]>";
-    if (shape.size() == 2) { // nested rows
-      text = "dense<[";
-      for (int64_t r = 0; r < shape[0]; ++r) {
-        text += r ? ", [" : "[";
-        for (int64_t c = 0; c < shape[1]; ++c)
-          text += (c ? ", " : "") + std::to_string(values[r * shape[1] + c]);
-        text += "]";
-      }
-      text += "]>";
+    // A bracketed list per row of the last dimension, nested once more for
+    // a matrix.
+    int64_t cols = shape.back();
+    std::string rows;
+    for (int64_t r = 0; r * cols < int64_t(values.size()); ++r) {
+      rows += r ? ", [" : "[";
+      for (int64_t c = 0; c < cols; ++c)
+        rows += (c ? ", " : "") + std::to_string(values[r * cols + c]);
+      rows += "]";
     }
-    return constOp(text, type(shape, e));
+    if (shape.size() == 2)
+      rows = "[" + rows + "]";
+    return constOp("dense<" + rows + ">", type(shape, e));
   }
 
   /// `%v = name operands {attrs} : (operand types) -> result`.
@@ -525,6 +523,18 @@ int64_t nnapi_mlir::profiling::boundaryElements(unsigned size) {
   for (int64_t d : featureMap(size))
     n *= d;
   return n;
+}
+
+const char *nnapi_mlir::profiling::boundaryModelName(BoundaryModel which) {
+  switch (which) {
+  case BoundaryModel::Single:
+    return "single";
+  case BoundaryModel::Chain:
+    return "chain";
+  case BoundaryModel::TwoInputs:
+    return "two_inputs";
+  }
+  return "";
 }
 
 std::string nnapi_mlir::profiling::boundaryModel(BoundaryModel which,

@@ -45,6 +45,9 @@ std::string probeModel(const Probe &probe, unsigned size,
 /// Single, at the smallest size (where reading one more input costs next to
 /// nothing), that of moving one more tensor in.
 enum class BoundaryModel { Single, Chain, TwoInputs };
+constexpr unsigned kNumBoundaryModels = 3;
+/// "single", "chain", "two_inputs": the name samples files record.
+const char *boundaryModelName(BoundaryModel which);
 std::string boundaryModel(BoundaryModel which, unsigned size);
 int64_t boundaryElements(unsigned size);
 

@@ -18,6 +18,12 @@
 //                        [--sizes N] [--min-time-ms T] [--device SPEC]
 //                        [--nnapi-library PATH] [--name NAME]
 //                        [--samples FILE.json] [--list]
+//   nnapi-profile-device --from SAMPLES.json|DIR -o PROFILE.json
+//   nnapi-profile-device --emit DIR [--mtriple T] [--feature-level N] ...
+//
+// --samples keeps the measurements and --from refits them; --emit compiles
+// the models for another machine (a phone) with a run.sh that times them
+// there, and --from DIR fits what it measured.
 //
 // The device is the runtime's first candidate (--device chooses, as
 // nnapi-run's does); on Linux that is the host NNAPI device. Everything but
@@ -634,12 +640,11 @@ bool boundaryOf(const Run &run, Boundary &b, std::string &error) {
   std::vector<double> bytes, callPlusTwo;
   double oneMoreInput = 0;
   for (unsigned size = 0; size < run.sizes; ++size) {
-    double us[3] = {-1, -1, -1};
-    const char *names[] = {"single", "chain", "two_inputs"};
+    double us[kNumBoundaryModels] = {-1, -1, -1};
     for (const Measurement &m : run.measurements)
-      for (unsigned k = 0; k < 3; ++k)
+      for (unsigned k = 0; k < kNumBoundaryModels; ++k)
         if (m.operation == "boundary" && m.size == size &&
-            m.model == names[k]) {
+            m.model == boundaryModelName(BoundaryModel(k))) {
           if (!m.failure.empty()) {
             error = "boundary model " + m.model + " of size " +
                     std::to_string(size) + " did not run on the device: " +
@@ -832,8 +837,6 @@ std::string today() {
   return text;
 }
 
-} // namespace
-
 /// run.sh of an --emit directory: POSIX sh, for Android's shell too.
 const char *kRunScript = R"SH(#!/bin/sh
 # Times the models nnapi-profile-device --emit wrote into this directory on
@@ -1024,14 +1027,13 @@ int measure(const std::vector<const Probe *> &chosen,
   std::string error;
 
   // 1. The boundary models, on the device alone: it must run them.
-  const char *names[] = {"single", "chain", "two_inputs"};
   for (unsigned size = 0; size < sizesFlag; ++size)
-    for (unsigned k = 0; k < 3; ++k) {
+    for (unsigned k = 0; k < kNumBoundaryModels; ++k) {
       Measurement m;
       m.operation = "boundary";
       m.size = size;
       m.side = "nnapi";
-      m.model = names[k];
+      m.model = boundaryModelName(BoundaryModel(k));
       std::string name = "boundary-" + m.model + "-" + std::to_string(size);
       std::string path =
           profiler.compile(boundaryModel(BoundaryModel(k), size), name, "ADD",
@@ -1102,6 +1104,8 @@ int measure(const std::vector<const Probe *> &chosen,
                << "/run.sh (docs/device-profiles.md: on a phone)\n";
   return 0;
 }
+
+} // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
