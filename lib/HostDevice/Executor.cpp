@@ -6,6 +6,8 @@
 #include "OpKinds.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <unistd.h>
 
@@ -333,7 +335,27 @@ std::unique_ptr<Step> createReferenceStep(const HostModel &model,
                                          model.layouts[index]);
 }
 
-Executor::~Executor() { std::free(arena); }
+Executor::~Executor() {
+  if (!trace.empty())
+    printTrace();
+  std::free(arena);
+}
+
+void Executor::printTrace() const {
+  uint64_t total = 0;
+  for (const StepTrace &t : trace)
+    total += t.ns;
+  double runs = double(tracedRuns ? tracedRuns : 1);
+  std::fprintf(stderr,
+               "nnapi-mlir-host trace: %zu steps, %llu executions, %.3f us "
+               "per execution in steps\n",
+               steps.size(), static_cast<unsigned long long>(tracedRuns),
+               double(total) / runs * 1e-3);
+  for (size_t i = 0; i < trace.size(); ++i)
+    std::fprintf(stderr, "  step %zu %s (%s): %.3f us per execution\n", i,
+                 operationName(trace[i].opcode), steps[i]->backend(),
+                 double(trace[i].ns) / runs * 1e-3);
+}
 
 size_t Executor::xnnpackStepCount() const {
   size_t n = 0;
@@ -365,6 +387,8 @@ int Executor::create(const HostModel &model, const ExecutorOptions &options,
     if (!step)
       step = createReferenceStep(model, i);
     e->steps.push_back(std::move(step));
+    if (options.trace)
+      e->trace.push_back({model.operations[i].opcode});
   }
   out = std::move(e);
   return ANEURALNETWORKS_NO_ERROR;
@@ -532,9 +556,22 @@ int Executor::run(const void *const *in, void *const *out) {
   }
   for (auto [alias, root] : aliases)
     bindings[alias] = bindings[root];
-  for (const auto &step : steps)
-    if (int rc = step->run(bindings))
-      return rc;
+  if (trace.empty()) {
+    for (const auto &step : steps)
+      if (int rc = step->run(bindings))
+        return rc;
+  } else {
+    using Clock = std::chrono::steady_clock;
+    for (size_t i = 0; i < steps.size(); ++i) {
+      Clock::time_point start = Clock::now();
+      if (int rc = steps[i]->run(bindings))
+        return rc;
+      trace[i].ns += uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                  Clock::now() - start)
+                                  .count());
+    }
+    ++tracedRuns;
+  }
   for (size_t k = 0; k < outputs.size(); ++k) {
     const Boundary &b = outputs[k];
     if (bindings[b.operand] != b.staging)

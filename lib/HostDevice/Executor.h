@@ -47,6 +47,9 @@ struct ExecutorOptions {
   KernelMode kernels = KernelMode::XNNPACK;
   Fault fault = Fault::None;
   pthreadpool_t threadpool = nullptr; ///< Null: run on the calling thread.
+  /// Time every step and print the totals to stderr when the executor is
+  /// destroyed ($NNAPI_MLIR_HOST_TRACE=1).
+  bool trace = false;
 };
 
 /// Where the data of every operand lives during one execution (float32, or
@@ -111,6 +114,16 @@ private:
   float *arena = nullptr;
   size_t arenaSize = 0;
   std::mutex mutex;
+
+  /// Per-step timing ($NNAPI_MLIR_HOST_TRACE): the operation of each step
+  /// and its accumulated time; empty when not tracing.
+  struct StepTrace {
+    int32_t opcode;
+    uint64_t ns = 0;
+  };
+  std::vector<StepTrace> trace;
+  uint64_t tracedRuns = 0;
+  void printTrace() const;
 };
 
 /// Creates the XNNPACK step of operation `index`, or leaves `step` null if

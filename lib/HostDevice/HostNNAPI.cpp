@@ -162,6 +162,8 @@ int executorOptions(ExecutorOptions &options) {
                 std::string("NNAPI_MLIR_HOST_FAULT must be 'initialize', "
                             "'create' or 'run', got '") + fault + "'");
   options.threadpool = sharedThreadpool();
+  const char *trace = std::getenv("NNAPI_MLIR_HOST_TRACE");
+  options.trace = trace && *trace && std::strcmp(trace, "0") != 0;
   return ANEURALNETWORKS_NO_ERROR;
 }
 
