@@ -4,6 +4,7 @@
     ort_compare.py --build BUILD [--work DIR] [--runs N] [--rounds R]
                    [--profile PROFILE.json] [--modes nnapi,host-only]
                    [--ort-runner PATH/ort_run.js] [--models a,b]
+                   [--measure-models]
 
 For each model (the example CNN, and MobileNetV2- and ResNet-18-like stages
 at 224x224 written by make_bench_models.py; with --models also the e2e
@@ -12,7 +13,9 @@ tests' U-Net, MobileNetV3, BERT layer and layout models):
      nnapi-run --test-data checks every mode against them;
   2. each mode is compiled (default: no profile; all-nnapi: every op NNAPI
      can run on the host NNAPI device; nnapi: partitions under PROFILE, default
-     profiles/host-xnnpack.json; host-only: the LLVM-compiled code only);
+     profiles/host-xnnpack.json, or with --measure-models one that
+     nnapi-profile-device measures first on this machine, the models' own
+     ops included; host-only: the LLVM-compiled code only);
   3. R rounds, each timing ONNX Runtime and every mode back to back
      (nnapi-run --bench N, ort_run.js --threads 1 --bench N, medians), so
      that machine noise hits all of them alike; the per-model figure is the
@@ -113,6 +116,9 @@ def main():
                     help="of cnn, mobilenetv2, resnet18 and " + ", ".join(E2E_MODELS))
     ap.add_argument("--ort-runner", default=os.path.join(ROOT, "..", "shared", "tools",
                                                          "ort", "ort_run.js"))
+    ap.add_argument("--measure-models", action="store_true",
+                    help="measure this machine's profile with nnapi-profile-device, the models' "
+                         "own ops included (--model), and place with it (about 8 minutes)")
     ap.add_argument("--compile-arg", action="append", default=[],
                     help="extra nnapi-compile flag for every mode")
     args = ap.parse_args()
@@ -135,6 +141,15 @@ def main():
                 os.path.join(cnn, "test_data_set_0", "input_0.pb"))
 
     models = args.models.split(",")
+    if args.measure_models:
+        args.profile = os.path.join(args.work, "measured-profile.json")
+        tool = [os.path.join(bindir, "nnapi-profile-device"), "-o", args.profile,
+                "--samples", os.path.join(args.work, "measured-samples.json"),
+                "--name", "this-machine"]
+        for name in models:
+            tool += ["--model", os.path.join(args.work, name, "model.onnx")]
+        run(tool)
+        print(f"measured {args.profile}", flush=True)
     libs, estimates = {}, {}
     for name in models:
         d = os.path.join(args.work, name)

@@ -113,7 +113,7 @@ TEST(DeviceProfileTest, RejectsSchemaErrorsWithKeyPath) {
             "partition_overhead (line 21): unknown key (expected one of: "
             "format, name, description, feature_level, device_type, "
             "operations, device_cost, host_cost, transfer, "
-            "partition_overhead_us)");
+            "partition_overhead_us, measured)");
   EXPECT_EQ(errorFor(replaced("\"CONV_2D\": [", "\"CONV2D\": [")),
             "operations.CONV2D (line 7): unknown NNAPI operation 'CONV2D'");
   EXPECT_EQ(errorFor(replaced("[\"float16\", \"int8\"]", "[\"bf16\"]")),
@@ -133,6 +133,41 @@ TEST(DeviceProfileTest, RejectsSchemaErrorsWithKeyPath) {
             "operations (line 7): must list at least one operation");
   EXPECT_EQ(errorFor(replaced("\"name\": \"test-npu\",", "")),
             "profile (line 1): missing required key 'name'");
+}
+
+std::string withMeasured(const std::string &entries) {
+  return replaced("\"partition_overhead_us\": 40",
+                  "\"partition_overhead_us\": 40,\n  \"measured\": " + entries);
+}
+
+TEST(DeviceProfileTest, MeasuredOps) {
+  DeviceProfile p;
+  std::string error;
+  ASSERT_TRUE(parseDeviceProfile(
+      withMeasured(R"J({"tosa.exp(tensor<2xf32>) -> (tensor<2xf32>)": {"host_us": 0.5},
+    "nnapi.composite(tensor<2xf32>) -> (tensor<2xf32>) {name = \"softmax\"}": {"device_us": 2, "host_us": 1}})J"),
+      p, error))
+      << error;
+  ASSERT_EQ(p.measured.size(), 2u);
+  const MeasuredUnit &exp =
+      p.measured.at("tosa.exp(tensor<2xf32>) -> (tensor<2xf32>)");
+  EXPECT_EQ(exp.hostUs, 0.5);
+  EXPECT_FALSE(exp.deviceUs);
+  const MeasuredUnit &softmax = p.measured.at(
+      "nnapi.composite(tensor<2xf32>) -> (tensor<2xf32>) {name = \"softmax\"}");
+  EXPECT_EQ(softmax.hostUs, 1);
+  EXPECT_EQ(softmax.deviceUs, 2);
+
+  EXPECT_EQ(errorFor(withMeasured("[]")), "measured (line 22): must be an object");
+  EXPECT_EQ(errorFor(withMeasured(R"({"a": {}})")),
+            "measured.a (line 22): needs 'host_us' or 'device_us'");
+  EXPECT_EQ(errorFor(withMeasured(R"({"a": {"gpu_us": 1}})")),
+            "measured.a.gpu_us (line 22): unknown key (expected one of: "
+            "host_us, device_us)");
+  EXPECT_EQ(errorFor(withMeasured(R"({"a": {"host_us": -1}})")),
+            "measured.a.host_us (line 22): must be a number in [0, 1e+12]");
+  EXPECT_EQ(errorFor(withMeasured(R"({"": {"host_us": 1}})")),
+            "measured (line 22): an empty signature");
 }
 
 TEST(DeviceProfileTest, MissingFileIsAnError) {

@@ -478,11 +478,43 @@ public:
     return true;
   }
 
+  /// {"SIGNATURE": {"host_us": x, "device_us": y}, ...}, at least one of
+  /// the two per entry.
+  bool measured(const Json &v,
+                std::map<std::string, MeasuredUnit, std::less<>> &out) {
+    if (!expectObject("measured", v, {}))
+      return false;
+    for (const auto &[key, entry] : v.object) {
+      std::string path = join("measured", key);
+      if (key.empty())
+        return fail("measured", entry, "an empty signature");
+      if (!expectObject(path, entry, {"host_us", "device_us"}))
+        return false;
+      if (entry.object.empty())
+        return fail(path, entry, "needs 'host_us' or 'device_us'");
+      MeasuredUnit unit;
+      double us;
+      if (const Json *h = entry.find("host_us")) {
+        if (!number(join(path, "host_us"), *h, us))
+          return false;
+        unit.hostUs = us;
+      }
+      if (const Json *d = entry.find("device_us")) {
+        if (!number(join(path, "device_us"), *d, us))
+          return false;
+        unit.deviceUs = us;
+      }
+      out[key] = unit;
+    }
+    return true;
+  }
+
   bool profile(const Json &root, DeviceProfile &p) {
     if (!expectObject("profile", root,
                       {"format", "name", "description", "feature_level",
                        "device_type", "operations", "device_cost",
-                       "host_cost", "transfer", "partition_overhead_us"}))
+                       "host_cost", "transfer", "partition_overhead_us",
+                       "measured"}))
       return false;
     for (const char *required :
          {"format", "name", "feature_level", "operations", "device_cost",
@@ -527,6 +559,9 @@ public:
         !costTable("device_cost", *root.find("device_cost"), p.device) ||
         !costTable("host_cost", *root.find("host_cost"), p.host))
       return false;
+    if (const Json *m = root.find("measured"))
+      if (!measured(*m, p.measured))
+        return false;
     const Json &transfer = *root.find("transfer");
     if (!expectObject("transfer", transfer, {"fixed_us", "ns_per_byte"}))
       return false;

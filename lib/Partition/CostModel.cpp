@@ -8,7 +8,12 @@
 
 #include "nnapi-mlir/Partition/CostModel.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -59,4 +64,62 @@ mlir::nnapi::OpWork mlir::nnapi::estimateWork(Operation *op) {
         work.macs = out * double(kernel[0] * kernel[1]);
       });
   return work;
+}
+
+std::string mlir::nnapi::unitSignature(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  AsmState state(op->getContext(), OpPrintingFlags().elideLargeElementsAttrs(16));
+  os << op->getName() << "(";
+  llvm::interleaveComma(op->getOperands(), os, [&](Value v) {
+    if (matchPattern(v, m_Constant()))
+      os << "const ";
+    v.getType().print(os, state);
+  });
+  os << ") -> (";
+  llvm::interleaveComma(op->getResultTypes(), os,
+                        [&](Type t) { t.print(os, state); });
+  os << ")";
+  if (!op->getAttrs().empty()) {
+    os << " ";
+    op->getAttrDictionary().print(os, state);
+  }
+  return text;
+}
+
+OwningOpRef<ModuleOp> mlir::nnapi::extractUnitModel(Operation *op,
+                                                    StringRef name) {
+  auto isStatic = [](Type t) {
+    auto shaped = dyn_cast<RankedTensorType>(t);
+    return shaped && shaped.hasStaticShape();
+  };
+  if (!llvm::all_of(op->getOperandTypes(), isStatic) ||
+      !llvm::all_of(op->getResultTypes(), isStatic) || op->getNumResults() == 0)
+    return nullptr;
+  MLIRContext *ctx = op->getContext();
+  Location loc = NameLoc::get(StringAttr::get(ctx, name));
+  SmallVector<Value> arguments;
+  for (Value v : op->getOperands())
+    if (!matchPattern(v, m_Constant()) && !llvm::is_contained(arguments, v))
+      arguments.push_back(v);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(module->getBody());
+  auto main = b.create<func::FuncOp>(
+      loc, "main",
+      b.getFunctionType(ValueRange(arguments).getTypes(),
+                        op->getResultTypes()));
+  Block *entry = main.addEntryBlock();
+  IRMapping mapping;
+  for (auto [value, argument] : llvm::zip(arguments, entry->getArguments()))
+    mapping.map(value, argument);
+  b.setInsertionPointToStart(entry);
+  for (Value v : op->getOperands())
+    if (!mapping.contains(v))
+      mapping.map(v, b.clone(*v.getDefiningOp())->getResult(
+                         cast<OpResult>(v).getResultNumber()));
+  Operation *copy = b.clone(*op, mapping);
+  copy->setLoc(loc);
+  b.create<func::ReturnOp>(loc, copy->getResults());
+  return module;
 }

@@ -157,6 +157,17 @@ struct PlacementOverride {
   }
 };
 
+/// The NNAPI operation that names a unit and prices its work: the last of
+/// the operations it becomes that is not a RESHAPE (a matmul on a constant
+/// becomes RESHAPE, FULLY_CONNECTED, RESHAPE), or -1 if it becomes none.
+int32_t principalOperation(ArrayRef<int32_t> operations) {
+  constexpr int32_t reshape = nnapi_mlir::lookupOperation("RESHAPE")->code;
+  for (int32_t code : llvm::reverse(operations))
+    if (code != reshape)
+      return code;
+  return operations.empty() ? -1 : operations.back();
+}
+
 /// One placement decision: an op (an nnapi.composite is one), joined by the
 /// activation fused into it.
 struct Unit {
@@ -171,6 +182,8 @@ struct Unit {
   std::string reason; ///< Why it cannot go to NNAPI.
   double hostUs = 0, deviceUs = 0;
   double macs = 0, elements = 0; ///< The cost model's work measures.
+  /// hostUs / deviceUs are the profile's measurements of this very op.
+  bool measuredHost = false, measuredDevice = false;
   /// ops = {producer, activation} joined by mergeFusedActivations().
   bool fusedActivation = false;
   /// Where remarks about the unit point.
@@ -262,8 +275,7 @@ void FunctionPlacer::buildUnits() {
     unit.name = displayName(&op, units.size());
     if (!op.getNumRegions() || composite) {
       unit.conversion = config.converter->check(unit.ops);
-      if (!unit.conversion.operations.empty())
-        unit.opcode = unit.conversion.operations.back();
+      unit.opcode = principalOperation(unit.conversion.operations);
     }
     unitOf[&op] = units.size();
     units.push_back(std::move(unit));
@@ -301,9 +313,11 @@ void FunctionPlacer::classify(Unit &unit) {
     OpWork work = estimateWork(op);
     macs += work.macs;
     elements += work.elements;
-    hostUs += config.device.host.lookup(unit.opcode, type)
-                  .estimateUs(work.macs, work.elements);
   }
+  // Priced as nnapi-profile-device fits: the unit's whole work, one fixed
+  // cost (the host code runs a composite's body as one fused loop nest).
+  hostUs = config.device.host.lookup(unit.opcode, type)
+               .estimateUs(macs, elements);
   unit.hostUs = hostUs;
   unit.macs = macs;
   unit.elements = elements;
@@ -367,9 +381,31 @@ void FunctionPlacer::classify(Unit &unit) {
       reject(why);
     }
   }
-  if (unit.capable)
-    unit.deviceUs = config.device.device.lookup(unit.opcode, deviceType)
-                        .estimateUs(macs, elements);
+  if (unit.capable) {
+    // Every NNAPI operation the unit becomes is a call on the device; the
+    // principal one does the multiply-accumulates, the others (reshapes
+    // around a matmul, the steps of a polynomial) move or map the elements.
+    unit.deviceUs = 0;
+    for (int32_t code : unit.conversion.operations)
+      unit.deviceUs += config.device.device.lookup(code, deviceType)
+                           .estimateUs(code == unit.opcode ? macs : 0,
+                                       elements);
+  }
+  // Measurements at this op's own shapes beat the fitted tables (the device's
+  // only for the type it was measured on, not relaxed to float16).
+  if (!config.device.measured.empty() && unit.ops.size() == 1) {
+    auto it = config.device.measured.find(unitSignature(root));
+    if (it != config.device.measured.end()) {
+      if (it->second.hostUs) {
+        unit.hostUs = *it->second.hostUs;
+        unit.measuredHost = true;
+      }
+      if (unit.capable && deviceType == type && it->second.deviceUs) {
+        unit.deviceUs = *it->second.deviceUs;
+        unit.measuredDevice = true;
+      }
+    }
+  }
   // The override has the last word, but cannot make NNAPI run what it can't.
   SmallVector<Operation *> named = hostOps(unit.ops);
   std::string hostEntry = config.placement.match(
@@ -567,6 +603,8 @@ void FunctionPlacer::fillReport(ReportFunction &report,
     op.hostUs = unit.hostUs;
     op.macs = unit.macs;
     op.elements = unit.elements;
+    op.measuredHost = unit.measuredHost;
+    op.measuredDevice = unit.measuredDevice;
     if (unit.capable)
       op.deviceUs = unit.deviceUs;
     if (op.partition < 0)

@@ -79,6 +79,13 @@ std::string mlir::nnapi::reportToJSON(const Report &report) {
                   j.attribute("nnapi_us", nullptr);
                 j.attribute("macs", op.macs);
                 j.attribute("elements", op.elements);
+                if (op.measuredHost || op.measuredDevice)
+                  j.attributeArray("measured", [&] {
+                    if (op.measuredHost)
+                      j.value("host");
+                    if (op.measuredDevice)
+                      j.value("nnapi");
+                  });
                 if (op.partition < 0)
                   j.attribute("reason", op.reason);
                 j.attributeArray("inputs", [&] {

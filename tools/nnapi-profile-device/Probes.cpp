@@ -549,3 +549,10 @@ std::string nnapi_mlir::profiling::boundaryModel(BoundaryModel which,
     m.op("tosa.add", {a, a}, "", m.type(s));
   return m.text();
 }
+
+std::string nnapi_mlir::profiling::hostCallModel() {
+  ModelText m(profile::DataType::Float32);
+  std::string x = m.input({1});
+  m.op("tosa.add", {x, x}, "", m.type({1}));
+  return m.text();
+}

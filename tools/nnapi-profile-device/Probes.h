@@ -51,6 +51,11 @@ const char *boundaryModelName(BoundaryModel which);
 std::string boundaryModel(BoundaryModel which, unsigned size);
 int64_t boundaryElements(unsigned size);
 
+/// y = x + x on one float32: run as host code, the cost of calling a
+/// compiled model, which every one-op host model pays once and a whole
+/// model once in all, not once per op.
+std::string hostCallModel();
+
 } // namespace nnapi_mlir::profiling
 
 #endif // NNAPI_MLIR_TOOLS_PROFILE_DEVICE_PROBES_H

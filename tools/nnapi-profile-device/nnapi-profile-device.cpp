@@ -12,12 +12,16 @@
 //      this process through the runtime's model API;
 //   3. per side, operation and type, the cost model fitted to the medians
 //      (Fit.h); the device's samples first lose the boundary cost measured
-//      in 1, which the partitioner charges separately.
+//      in 1, which the partitioner charges separately, the host's the cost
+//      of calling compiled code;
+//   4. with --model, every op of those models at its own shapes, on both
+//      sides: kept by signature (the partitioner's unitSignature), they
+//      replace the fits for exactly those ops.
 //
 //   nnapi-profile-device -o PROFILE.json [--ops A,B] [--types float32]
 //                        [--sizes N] [--min-time-ms T] [--device SPEC]
 //                        [--nnapi-library PATH] [--name NAME]
-//                        [--samples FILE.json] [--list]
+//                        [--samples FILE.json] [--model MODEL]... [--list]
 //   nnapi-profile-device --from SAMPLES.json|DIR -o PROFILE.json
 //   nnapi-profile-device --emit DIR [--mtriple T] [--feature-level N] ...
 //
@@ -38,12 +42,17 @@
 #include "nnapi-mlir/Compiler/Compiler.h"
 #include "nnapi-mlir/NNAPI/DeviceProfile.h"
 #include "nnapi-mlir/NNAPI/Operations.h"
+#include "nnapi-mlir/Partition/CostModel.h"
 #include "nnapi-mlir/Pipelines/Registration.h"
 #include "nnapi-mlir/Runtime/Model.h"
 #include "nnapi-mlir/Runtime/Runtime.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
@@ -65,7 +74,9 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <random>
+#include <set>
 
 using namespace mlir;
 using namespace nnapi_mlir;
@@ -135,6 +146,13 @@ static cl::opt<unsigned> featureLevelFlag(
     cl::desc("With --emit: the NNAPI feature level the models may use (1 to "
              "8; measuring here takes the device's)"),
     cl::cat(category));
+static cl::list<std::string>
+    modelsFlag("model", cl::value_desc("MODEL"),
+               cl::desc("Also measure every op of MODEL (ONNX or TOSA) at its "
+                        "own shapes, on both sides; the profile keeps them by "
+                        "signature and the partitioner prefers them to the "
+                        "fitted tables (repeatable)"),
+               cl::cat(category));
 static cl::opt<bool> listFlag("list",
                               cl::desc("Print the models that would be "
                                        "measured and exit"),
@@ -180,6 +198,11 @@ std::string formatExact(double v) {
   return text;
 }
 
+/// The operation of a measurement of one op of a --model.
+constexpr const char *kUnitRecord = "unit";
+/// The model of the "boundary" record of the host code's call.
+constexpr const char *kHostCallRecord = "host_call";
+
 /// One measured model.
 struct Measurement {
   std::string operation; ///< NNAPI operation, or "boundary".
@@ -192,6 +215,8 @@ struct Measurement {
   double us = 0;                ///< Median latency.
   unsigned runs = 0;
   std::string model;   ///< For boundary records: single, chain, two_inputs.
+  /// For an op of a --model ("unit" records): its unitSignature().
+  std::string signature;
   std::string file;    ///< The compiled model's file name (--emit).
   std::string failure; ///< Why the device did not run it ("": it did).
 };
@@ -296,7 +321,7 @@ public:
         error = op.type + " stays on the host: " + op.reason;
         return "";
       }
-      if (op.nnapi == forceOperation) {
+      if (op.nnapi == forceOperation || op.name == forceOperation) {
         m.macs += op.macs;
         m.elements += op.elements;
       }
@@ -484,6 +509,8 @@ std::string runToJSON(const Run &run) {
          ", \"side\": \"" + m.side + "\"";
     if (!m.model.empty())
       s += ", \"model\": \"" + m.model + "\"";
+    if (!m.signature.empty())
+      s += ", \"signature\": " + jsonString(m.signature);
     if (!m.file.empty())
       s += ", \"file\": " + jsonString(m.file);
     if (!m.failure.empty())
@@ -609,6 +636,13 @@ bool runFromJSON(llvm::StringRef text, Run &run, std::string &error) {
     }
     if (std::optional<llvm::StringRef> model = o->getString("model"))
       m.model = model->str();
+    if (std::optional<llvm::StringRef> signature = o->getString("signature"))
+      m.signature = signature->str();
+    if ((m.operation == kUnitRecord) == m.signature.empty()) {
+      error = where + "a '" + kUnitRecord +
+              "' record needs a signature, and only it";
+      return false;
+    }
     if (std::optional<llvm::StringRef> file = o->getString("file"))
       m.file = file->str();
     if (std::optional<llvm::StringRef> failure = o->getString("failure"))
@@ -722,6 +756,17 @@ std::string fitProfile(const Run &run, const std::string &name,
       << " us per partition call, transfers "
       << formatNumber(boundary.transferFixedUs) << " us + "
       << formatNumber(boundary.transferNsPerByte) << " ns/byte\n";
+  // Every one-op host model pays one call of the compiled code, which a
+  // whole model pays once: not a cost of the op (0 in samples without it).
+  double hostCallUs = 0;
+  for (const Measurement &m : run.measurements)
+    if (m.operation == "boundary" && m.model == kHostCallRecord &&
+        m.failure.empty())
+      hostCallUs = m.us;
+  log << "host code call: " << formatNumber(hostCallUs) << " us\n";
+  auto hostOnly = [&](double us) {
+    return std::max(0.01 * us, us - hostCallUs);
+  };
   Costs costs[2]; // nnapi, host
   std::array<profile::CostModel, profile::kNumDataTypes> defaults[2];
   log << "fits (fixed us, ns/MAC, ns/element; worst error relative to the "
@@ -737,6 +782,8 @@ std::string fitProfile(const Run &run, const std::string &name,
                         m.us - boundary.partitionUs -
                             boundary.transferUs(m.ioCount[0], m.ioBytes[0]) -
                             boundary.transferUs(m.ioCount[1], m.ioBytes[1]));
+        else
+          us = hostOnly(us);
         return Sample{m.macs, m.elements, us, m.us};
       };
       std::vector<Sample> elementwise, all;
@@ -804,6 +851,37 @@ std::string fitProfile(const Run &run, const std::string &name,
       operations += ", \"" + op + "\": " + typeList(runs);
   }
   operations += "}";
+  // The ops of --model, by signature (the device's without the boundary,
+  // as above), in signature order.
+  std::map<std::string, std::pair<std::string, std::string>> units;
+  for (const Measurement &m : run.measurements) {
+    if (m.operation != kUnitRecord || !m.failure.empty())
+      continue;
+    std::string &slot = m.side == "host" ? units[m.signature].first
+                                         : units[m.signature].second;
+    double us = m.side == "host"
+                    ? hostOnly(m.us)
+                    : std::max(0.01 * m.us,
+                               m.us - boundary.partitionUs -
+                                   boundary.transferUs(m.ioCount[0],
+                                                       m.ioBytes[0]) -
+                                   boundary.transferUs(m.ioCount[1],
+                                                       m.ioBytes[1]));
+    slot = formatNumber(us);
+  }
+  std::string measured;
+  for (auto &[signature, times] : units) {
+    std::string entry;
+    if (!times.first.empty())
+      entry += "\"host_us\": " + times.first;
+    if (!times.second.empty())
+      entry += std::string(entry.empty() ? "" : ", ") +
+               "\"device_us\": " + times.second;
+    measured += std::string(measured.empty() ? "" : ",\n") + "    " +
+                jsonString(signature) + ": {" + entry + "}";
+  }
+  if (!units.empty())
+    log << "measured " << units.size() << " ops of the given models\n";
   std::string json =
       "{\n  \"format\": \"nnapi-mlir-device-profile-1\",\n  \"name\": " +
       jsonString(name) + ",\n  \"description\": " +
@@ -821,6 +899,7 @@ std::string fitProfile(const Run &run, const std::string &name,
       formatNumber(boundary.transferFixedUs) +
       ", \"ns_per_byte\": " + formatNumber(boundary.transferNsPerByte) +
       "},\n  \"partition_overhead_us\": " + formatNumber(boundary.partitionUs) +
+      (measured.empty() ? "" : ",\n  \"measured\": {\n" + measured + "\n  }") +
       "\n}\n";
   profile::DeviceProfile check;
   if (!profile::parseDeviceProfile(json, check, error)) {
@@ -972,6 +1051,85 @@ int chooseDevice(nnapi_rt_device_info &device) {
   return 0;
 }
 
+/// One op of a --model, alone.
+struct UnitModel {
+  std::string signature, text, name;
+};
+
+/// Collects, before nnapi-partition runs, one model per distinct signature
+/// of the ops it will place: the IR the partitioner prices, so the
+/// signatures are the ones it will look up.
+class UnitCollector : public PassInstrumentation {
+public:
+  UnitCollector(std::vector<UnitModel> &units, std::set<std::string> &seen)
+      : units(units), seen(seen) {}
+  void runBeforePass(Pass *pass, Operation *anchor) override {
+    if (pass->getArgument() != "nnapi-partition")
+      return;
+    std::lock_guard<std::mutex> lock(mutex);
+    anchor->walk([&](func::FuncOp f) {
+      if (f.isExternal())
+        return;
+      for (Operation &op : f.getBody().front().without_terminator()) {
+        if (matchPattern(&op, m_Constant()))
+          continue;
+        std::string signature = nnapi::unitSignature(&op);
+        if (!seen.insert(signature).second)
+          continue;
+        OwningOpRef<ModuleOp> model =
+            nnapi::extractUnitModel(&op, kUnitName);
+        if (!model)
+          continue;
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        model->print(os, OpPrintingFlags().enableDebugInfo());
+        units.push_back({signature, text, op.getName().getStringRef().str()});
+      }
+    });
+  }
+  /// The name the placement override forces the extracted op by.
+  static constexpr const char *kUnitName = "profiled-op";
+
+private:
+  std::vector<UnitModel> &units;
+  std::set<std::string> &seen;
+  std::mutex mutex;
+};
+
+/// The ops of the model at `path` not yet in `seen`, one model each.
+bool collectUnits(MLIRContext &context, const std::string &path,
+                  unsigned featureLevel, std::vector<UnitModel> &units,
+                  std::set<std::string> &seen, std::string &error) {
+  std::string diagnostics;
+  llvm::raw_string_ostream diagStream(diagnostics);
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error)
+      diagStream << "\n  " << d.str();
+    return success();
+  });
+  auto module = nnapi::loadModelFile(path, &context);
+  if (!module) {
+    error = llvm::toString(module.takeError()) + diagnostics;
+    return false;
+  }
+  nnapi::CompilePipelineOptions options;
+  options.featureLevel = featureLevel;
+  std::string sink;
+  nnapi::CompileOutput output;
+  output.emit = nnapi::EmitKind::MLIR;
+  output.buffer = &sink;
+  output.configurePassManager = [&](PassManager &pm, llvm::StringRef stage) {
+    if (stage == "partition")
+      pm.addInstrumentation(std::make_unique<UnitCollector>(units, seen));
+    return success();
+  };
+  if (llvm::Error err = nnapi::compileModule(**module, options, output)) {
+    error = llvm::toString(std::move(err)) + diagnostics;
+    return false;
+  }
+  return true;
+}
+
 /// Compiles the boundary models and every chosen probe on both sides and,
 /// unless `emitDir` is given, times them here on the runtime's first device
 /// and on the host code. With `emitDir`, the models (for --mtriple) stay
@@ -1026,6 +1184,15 @@ int measure(const std::vector<const Probe *> &chosen,
   Profiler profiler(context, dir.str().str());
   std::string error;
 
+  // The ops of the given models first: a model that does not compile is
+  // refused before anything is measured.
+  std::set<std::string> seen;
+  std::vector<std::vector<UnitModel>> unitsOf(modelsFlag.size());
+  for (size_t i = 0; i < modelsFlag.size(); ++i)
+    if (!collectUnits(context, modelsFlag[i], featureLevel, unitsOf[i], seen,
+                      error))
+      return fail("--model " + modelsFlag[i] + ": " + error);
+
   // 1. The boundary models, on the device alone: it must run them.
   for (unsigned size = 0; size < sizesFlag; ++size)
     for (unsigned k = 0; k < kNumBoundaryModels; ++k) {
@@ -1042,6 +1209,19 @@ int measure(const std::vector<const Probe *> &chosen,
         return fail("boundary model " + name + ": " + error);
       run.measurements.push_back(m);
     }
+
+  // The host code's call, which the fit takes out of every host sample.
+  {
+    Measurement m;
+    m.operation = "boundary";
+    m.side = "host";
+    m.model = kHostCallRecord;
+    std::string path = profiler.compile(hostCallModel(), "host-call", "",
+                                        featureLevel, target, m, error);
+    if (path.empty() || (timeHere && !profiler.time(path, false, m, error)))
+      return fail("host call model: " + error);
+    run.measurements.push_back(m);
+  }
 
   // 2. Every probe, on both sides. A device that does not run an operation
   // is a finding (the profile says so), not an error.
@@ -1075,6 +1255,41 @@ int measure(const std::vector<const Probe *> &chosen,
     }
     llvm::errs() << (timeHere ? "measured " : "compiled ") << p->operation
                  << "\n";
+  }
+  // 3. Every op of the given models at its own shapes, on both sides; what
+  // does not compile or run on a side is recorded, not fatal.
+  for (size_t k = 0; k < modelsFlag.size(); ++k) {
+    const std::string &modelPath = modelsFlag[k];
+    const std::vector<UnitModel> &units = unitsOf[k];
+    unsigned failures = 0;
+    for (size_t i = 0; i < units.size(); ++i) {
+      const UnitModel &u = units[i];
+      std::string base = "unit-" + std::to_string(run.measurements.size());
+      Measurement device;
+      device.operation = kUnitRecord;
+      device.signature = u.signature;
+      device.side = "nnapi";
+      std::string path = profiler.compile(u.text, base + "-nnapi",
+                                          UnitCollector::kUnitName,
+                                          featureLevel, target, device, error);
+      if (path.empty() || (timeHere && !profiler.time(path, true, device, error)))
+        device.failure = error;
+      Measurement host = device;
+      host.side = "host";
+      host.failure.clear();
+      path = profiler.compile(u.text, base + "-host", "", featureLevel, target,
+                              host, error);
+      if (path.empty() || (timeHere && !profiler.time(path, false, host, error)))
+        host.failure = error;
+      failures += !host.failure.empty();
+      run.measurements.push_back(device);
+      run.measurements.push_back(host);
+    }
+    llvm::errs() << (timeHere ? "measured " : "compiled ") << units.size()
+                 << " distinct ops of " << modelPath;
+    if (failures)
+      llvm::errs() << " (" << failures << " not on the host)";
+    llvm::errs() << "\n";
   }
   if (timeHere)
     return 0;
@@ -1133,7 +1348,8 @@ int main(int argc, char **argv) {
       std::addressof(opsFlag),    std::addressof(typesFlag),
       std::addressof(sizesFlag),  std::addressof(minTimeMs),
       std::addressof(deviceFlag), std::addressof(libraryFlag),
-      std::addressof(samplesFile), std::addressof(listFlag)};
+      std::addressof(samplesFile), std::addressof(listFlag),
+      std::addressof(modelsFlag)};
   if (!fromFile.empty())
     for (cl::Option *o : measuring)
       if (o->getNumOccurrences())

@@ -48,6 +48,14 @@ struct CostTable {
   const CostModel &lookup(int32_t opcode, DataType type) const;
 };
 
+/// Latencies measured for one op at the exact shapes of a model
+/// (nnapi-profile-device --model): the host code's, and the device's without
+/// the partition call and transfers. Either may be missing (the device did
+/// not run it).
+struct MeasuredUnit {
+  std::optional<double> hostUs, deviceUs;
+};
+
 struct DeviceProfile {
   std::string name;
   std::string description;
@@ -61,6 +69,9 @@ struct DeviceProfile {
   double transferFixedUs = 0;
   double transferNsPerByte = 0;
   double partitionOverheadUs = 0;
+  /// Measured latencies by unit signature (the partitioner's
+  /// unitSignature()); they take precedence over the cost tables.
+  std::map<std::string, MeasuredUnit, std::less<>> measured;
 
   /// True if the device runs `opcode` on tensors of `type`.
   bool supports(int32_t opcode, DataType type) const;

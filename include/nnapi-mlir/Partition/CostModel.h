@@ -2,7 +2,11 @@
 #ifndef NNAPI_MLIR_PARTITION_COSTMODEL_H
 #define NNAPI_MLIR_PARTITION_COSTMODEL_H
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/IR/Operation.h"
+
+#include <string>
 
 namespace mlir::nnapi {
 
@@ -14,6 +18,20 @@ struct OpWork {
   double elements = 0;
 };
 OpWork estimateWork(Operation *op);
+
+/// What decides a unit's latency, as one line: its op (for a composite, its
+/// name and attributes), attributes (large ones elided), and operand and
+/// result types, constant operands marked. Device profiles key measurements
+/// at a model's own shapes by it (nnapi-profile-device --model), so the
+/// tool and the partitioner must compute it the same way: here, once.
+std::string unitSignature(Operation *op);
+
+/// A model of `op` alone, as nnapi-profile-device measures it: @main takes
+/// its non-constant operands (one argument per distinct value), holds copies
+/// of its constant operands and returns its results. The op is named
+/// `name` (a NameLoc) so that a placement override can force it. Null if an
+/// operand or result is not a statically shaped tensor.
+OwningOpRef<ModuleOp> extractUnitModel(Operation *op, StringRef name);
 
 } // namespace mlir::nnapi
 

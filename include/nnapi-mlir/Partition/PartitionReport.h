@@ -27,6 +27,9 @@ struct ReportOp {
   double hostUs = 0;
   std::optional<double> deviceUs; ///< Unset when NNAPI cannot run it.
   double macs = 0, elements = 0;  ///< Work the cost model charges for.
+  /// The costs come from the profile's measurements at this op's shapes
+  /// (nnapi-profile-device --model), not from its cost tables.
+  bool measuredHost = false, measuredDevice = false;
   std::string reason;             ///< Why it stays on the host.
   std::vector<unsigned> inputs;   ///< Ids of the ops producing its operands.
 };
