@@ -175,7 +175,8 @@ struct Unit {
   std::string name, type;
   /// What converting the unit's ops would produce (TosaToNNAPIConverter).
   ConversionCheck conversion;
-  /// The NNAPI operation the unit becomes (the last one produced), or -1.
+  /// The NNAPI operation that names and prices the unit
+  /// (principalOperation), or -1.
   int32_t opcode = -1;
   bool capable = false;
   solver::Constraint constraint = solver::Constraint::Free;
