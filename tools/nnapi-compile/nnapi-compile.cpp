@@ -79,6 +79,10 @@ static cl::opt<bool> listONNXOps(
 static cl::opt<bool> onnxOpsTable(
     "onnx-ops-table", cl::cat(compileOptions),
     cl::desc("Print docs/ops.md's table of ONNX operators and exit"));
+static cl::opt<bool> onnxNewOpsetsTable(
+    "onnx-new-opsets-table", cl::cat(compileOptions),
+    cl::desc("Print docs/ops.md's table of the ONNX operators that changed "
+             "in opsets 18 to 21 and how they are read, and exit"));
 static cl::opt<std::string>
     mtriple("mtriple", cl::cat(compileOptions),
             cl::desc("Target triple of the host code (default: "
@@ -151,9 +155,10 @@ int main(int argc, char **argv) {
     return fail("this nnapi-compile was built without ONNX support");
 #endif
   }
-  if (onnxOpsTable) {
+  if (onnxOpsTable || onnxNewOpsetsTable) {
 #ifdef NNAPI_MLIR_HAVE_ONNX
-    llvm::outs() << nnapi::getONNXOpsTable();
+    llvm::outs() << (onnxOpsTable ? nnapi::getONNXOpsTable()
+                                  : nnapi::getONNXNewOpsetsTable());
     return 0;
 #else
     return fail("this nnapi-compile was built without ONNX support");

@@ -1,6 +1,7 @@
 //===- ONNXLoader.cpp - Parse, upgrade and shape-infer an ONNX model ------===//
 
 #include "ONNXLoader.h"
+#include "NewOpsets.h"
 
 #include "onnx/checker.h"
 #include "onnx/common/version.h"
@@ -458,21 +459,30 @@ bool loadONNXModel(const std::string &data, const std::string &path,
     // libonnx knows the operators of the opsets up to its own: a newer
     // model would fail in the checker with a message about one node's
     // inputs (opset 18 moved Reduce* axes to an input) or the IR version.
+    // Opsets after it, up to kNewestNewOpset, are rewritten into its newest
+    // (NewOpsets.h).
     int64_t known = onnx::OpSchemaRegistry::DomainToVersionRange::Instance()
                         .Map()
                         .at("")
                         .second;
-    if (opset > known || model.ir_version() > onnx::IR_VERSION) {
+    int64_t newest = std::max(known, kNewestNewOpset);
+    int64_t newestIR = std::max<int64_t>(onnx::IR_VERSION, kNewestIRVersion);
+    if (opset > newest || model.ir_version() > newestIR) {
       error =
           "'" + path + "' uses " +
-          (opset > known ? "opset " + std::to_string(opset)
-                         : "IR version " + std::to_string(model.ir_version())) +
-          "; the libonnx this was built with (" +
-          std::string(onnx::LAST_RELEASE_VERSION) + ") knows opsets up to " +
-          std::to_string(known) + " and IR versions up to " +
-          std::to_string(onnx::IR_VERSION) + " (re-export the model at opset " +
-          std::to_string(known) + " or lower)";
+          (opset > newest ? "opset " + std::to_string(opset)
+                          : "IR version " + std::to_string(model.ir_version())) +
+          "; this compiler reads opsets up to " + std::to_string(newest) +
+          " and IR versions up to " + std::to_string(newestIR) +
+          " (re-export the model at opset " + std::to_string(newest) +
+          " or lower)";
       return false;
+    }
+    if (known == kNewestOldOpset &&
+        (opset > known || model.ir_version() > onnx::IR_VERSION)) {
+      if (!adaptNewOpsets(model, opset, path, error))
+        return false;
+      opset = known;
     }
     // The checker validates every node against its schema (input counts,
     // attribute types), so the importer can rely on the structure.

@@ -7,6 +7,7 @@
 
 #include "OpRegistry.h"
 #include "Importer.h"
+#include "NewOpsets.h"
 #include "ONNXSchemas.h"
 
 #include "nnapi-mlir/Frontend/ONNX/ONNXImporter.h"
@@ -105,5 +106,14 @@ std::string mlir::nnapi::getONNXOpsTable() {
       table += "not imported | - | -";
     table += " |\n";
   }
+  return table;
+}
+
+std::string mlir::nnapi::getONNXNewOpsetsTable() {
+  std::string table = "| ONNX operator | opset | how it is read |\n"
+                      "|---|---|---|\n";
+  for (const auto &rule : nnapi_mlir::onnx_frontend::newOpsetRules())
+    table += std::string("| ") + rule.opType + " | " +
+             std::to_string(rule.since) + " | " + cell(rule.handling) + " |\n";
   return table;
 }

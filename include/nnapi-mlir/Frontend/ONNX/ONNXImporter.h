@@ -86,6 +86,11 @@ const std::vector<std::string> &getSupportedONNXOps();
 /// it.
 std::string getONNXOpsTable();
 
+/// docs/ops.md's table of the operators whose inputs, attributes or meaning
+/// changed in opsets 18 to 21, and how the importer reads them (as opset
+/// 17: lib/Frontend/ONNX/NewOpsets.cpp).
+std::string getONNXNewOpsetsTable();
+
 } // namespace mlir::nnapi
 
 #endif // NNAPI_MLIR_FRONTEND_ONNX_ONNXIMPORTER_H

@@ -207,7 +207,7 @@ def main():
     with np.errstate(invalid="ignore"):
         save(out, "sqrt", sqrt, [("x", x)], [("y", np.sqrt(x))])
 
-    # Newer than Debian's libonnx 1.12 (opset 17, IR version 8).
+    # Newer than Debian's libonnx 1.12 (opset 17, IR version 8): read.
     relu = [helper.make_node("Relu", ["x"], ["y"], name="relu")]
     m = model("new", relu, [f("x", [2])], [f("y", [2])], opset=18)
     m.ir_version = 8
@@ -215,6 +215,13 @@ def main():
     m = model("new", relu, [f("x", [2])], [f("y", [2])], opset=17)
     m.ir_version = 9
     onnx.save(m, os.path.join(out, "ir9.onnx"))
+    # Newer than the importer reads (opset 21, IR version 10).
+    m = model("new", relu, [f("x", [2])], [f("y", [2])], opset=22)
+    m.ir_version = 10
+    onnx.save(m, os.path.join(out, "opset22.onnx"))
+    m = model("new", relu, [f("x", [2])], [f("y", [2])], opset=17)
+    m.ir_version = 11
+    onnx.save(m, os.path.join(out, "ir11.onnx"))
 
 
 if __name__ == "__main__":
