@@ -22,8 +22,10 @@ namespace {
 
 /// Conv, ConvTranspose, MaxPool, AveragePool.
 /// A pool TOSA's 2-D pools cannot express (3-D windows, dilations) as the
-/// maximum or mean of one strided slice of the padded input per kernel
-/// position: the window's elements for every output at once. Runs on the
+/// maximum or mean of strided slices of the padded input: one pass per
+/// spatial axis (maximum and sum are separable), or, for MaxPool's indices,
+/// one slice per kernel position (the window's elements for every output at
+/// once). Runs on the
 /// host, or as NNAPI SLICE/MAXIMUM/ADD where a partition takes them. The
 /// mean divides by a compile-time count per output (positions inside the
 /// input, or inside input and pads with count_include_pad).
@@ -45,10 +47,10 @@ LogicalResult slicedPool(NodeContext &ctx, ArrayRef<int64_t> kernel,
   Type f = xt.getElementType();
   int64_t spatial = xt.getRank() - 2;
   int64_t window = product(kernel);
-  if (window > kMaxWindow)
+  if (withIndices && window > kMaxWindow)
     return ctx.error() << "a window of " << window << " elements is too large "
-                       << "for a 3-D or dilated pool (at most " << kMaxWindow
-                       << ")";
+                       << "for a 3-D or dilated MaxPool with indices (at most "
+                       << kMaxWindow << ")";
   // Pad so that every window position of every output is inside.
   Shape padded(xt.getShape()), padList(2 * xt.getRank(), 0);
   for (int64_t i = 0; i < spatial; ++i) {
@@ -78,6 +80,34 @@ LogicalResult slicedPool(NodeContext &ctx, ArrayRef<int64_t> kernel,
                       ? -INFINITY
                       : -std::ldexp(1.0, int(f.getIntOrFloatBitWidth()) - 1)));
   Value acc, bestIndex;
+  if (!withIndices) {
+    // The maximum and the sum over a box are separable: one pass per
+    // spatial axis, each the maximum or sum of kernel[i] strided slices
+    // along that axis, so a window costs the sum of its sides in slices,
+    // not their product, and any window size imports.
+    acc = x;
+    Shape current(padded);
+    for (int64_t i = 0; i < spatial; ++i) {
+      Shape size(current);
+      size[2 + i] = (outDims[i] - 1) * stride[i] + 1;
+      Value along;
+      for (int64_t t = 0; t < kernel[i]; ++t) {
+        Shape start(xt.getRank(), 0);
+        start[2 + i] = t * dilation[i];
+        Value part = b.create<tosa::SliceOp>(
+            ctx.loc, RankedTensorType::get(size, f), acc,
+            b.getDenseI64ArrayAttr(start), b.getDenseI64ArrayAttr(size));
+        if (stride[i] > 1)
+          part = imp.everyNth(part, 2 + i, stride[i], outDims[i]);
+        along = !along  ? part
+                : isMax ? imp.binary<tosa::MaximumOp>(along, part)
+                        : imp.binary<tosa::AddOp>(along, part);
+      }
+      acc = along;
+      current[2 + i] = outDims[i];
+    }
+    window = 0; // The loop below is the one with indices.
+  }
   SmallVector<int64_t> offset(spatial, 0);
   for (int64_t k = 0; k < window; ++k) {
     int64_t rest = k;

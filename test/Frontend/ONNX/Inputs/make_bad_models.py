@@ -171,9 +171,11 @@ def main():
             [f("v", [2, 0]), helper.make_tensor_value_info("i", TensorProto.INT64, [2, 0])],
             [helper.make_tensor("k", TensorProto.INT64, [1], [0])]),
         "pool3d_huge_window": model(
-            [helper.make_node("MaxPool", ["x"], ["y"], name="pool3d",
+            [helper.make_node("MaxPool", ["x"], ["y", "i"], name="pool3d",
                               kernel_shape=[8, 8, 8])],
-            [f("x", [1, 1, 8, 8, 8])], [f("y", [1, 1, 1, 1, 1])]),
+            [f("x", [1, 1, 8, 8, 8])],
+            [f("y", [1, 1, 1, 1, 1]),
+             helper.make_tensor_value_info("i", TensorProto.INT64, [1, 1, 1, 1, 1])]),
         "lppool_p0": model(
             [helper.make_node("LpPool", ["x"], ["y"], name="lp",
                               kernel_shape=[2, 2], p=0)],

@@ -197,8 +197,10 @@ def main():
           ("diagmm", np.einsum("bii,ik->bk", e, c))])
 
     # Pools TOSA's 2-D pools cannot express: 3-D windows with pads (with
-    # and without the pads counted), a dilated 2-D max pool, LpPool.
+    # and without the pads counted), a dilated 2-D max pool, LpPool, and
+    # 3-D windows of 512 elements (8x8x8).
     x3 = rng.uniform(-1, 1, size=(1, 2, 4, 5, 5)).astype(np.float32)
+    x4 = rng.uniform(-1, 1, size=(1, 1, 10, 10, 10)).astype(np.float32)
     x2 = rng.uniform(-1, 1, size=(1, 1, 7, 7)).astype(np.float32)
     k3, s3, p3 = [2, 3, 3], [1, 2, 2], [0, 1, 1, 1, 1, 1]
     build(out, "pools",
@@ -213,18 +215,27 @@ def main():
            helper.make_node("LpPool", ["x2"], ["lp2"], kernel_shape=[2, 2],
                             strides=[2, 2]),
            helper.make_node("LpPool", ["x2"], ["lp3"], kernel_shape=[3, 3],
-                            pads=[1, 1, 1, 1], p=3)],
-          [vi("x3", [1, 2, 4, 5, 5]), vi("x2", [1, 1, 7, 7])],
+                            pads=[1, 1, 1, 1], p=3),
+           helper.make_node("MaxPool", ["x4"], ["max_big"], kernel_shape=[8, 8, 8],
+                            strides=[2, 2, 2]),
+           helper.make_node("AveragePool", ["x4"], ["avg_big"],
+                            kernel_shape=[8, 8, 8], strides=[2, 2, 2],
+                            pads=[1, 1, 1, 1, 1, 1])],
+          [vi("x3", [1, 2, 4, 5, 5]), vi("x2", [1, 1, 7, 7]),
+           vi("x4", [1, 1, 10, 10, 10])],
           [vi("avg", [1, 2, 4, 3, 3]), vi("avg_pads", [1, 2, 4, 3, 3]),
            vi("max3", [1, 2, 4, 3, 3]), vi("dilated", [1, 1, 5, 5]),
-           vi("lp2", [1, 1, 3, 3]), vi("lp3", [1, 1, 7, 7])],
-          [("x3", x3), ("x2", x2)],
+           vi("lp2", [1, 1, 3, 3]), vi("lp3", [1, 1, 7, 7]),
+           vi("max_big", [1, 1, 2, 2, 2]), vi("avg_big", [1, 1, 3, 3, 3])],
+          [("x3", x3), ("x2", x2), ("x4", x4)],
           [("avg", pool(x3, k3, s3, p3, [1, 1, 1], "avg")),
            ("avg_pads", pool(x3, k3, s3, p3, [1, 1, 1], "avg", True)),
            ("max3", pool(x3, k3, s3, p3, [1, 1, 1], "max")),
            ("dilated", pool(x2, [3, 3], [1, 1], [1, 1, 1, 1], [2, 2], "max")),
            ("lp2", pool(x2, [2, 2], [2, 2], [0, 0, 0, 0], [1, 1], "lp")),
-           ("lp3", pool(x2, [3, 3], [1, 1], [1, 1, 1, 1], [1, 1], "lp", p=3))],
+           ("lp3", pool(x2, [3, 3], [1, 1], [1, 1, 1, 1], [1, 1], "lp", p=3)),
+           ("max_big", pool(x4, [8, 8, 8], [2, 2, 2], [0] * 6, [1, 1, 1], "max")),
+           ("avg_big", pool(x4, [8, 8, 8], [2, 2, 2], [1] * 6, [1, 1, 1], "avg"))],
           opset=13)
 
     # Cubic Resize with constant scales or sizes, every coordinate mode the
