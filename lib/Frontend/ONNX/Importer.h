@@ -249,8 +249,8 @@ inline int64_t normalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
-/// Gather, Concat, Slice, Unsqueeze, Squeeze, Reshape, Identity, Cast, Add,
-/// Sub, Mul and Div of compile-time inputs (shape arithmetic) computed on
+/// Gather, Concat, Unsqueeze, Squeeze, Reshape, Identity, Cast, Add, Sub,
+/// Mul and Div of compile-time inputs (shape arithmetic) computed on
 /// the host: their handlers call this first. The result if it defined
 /// output 0 or failed, nullopt if the node must be computed at run time.
 std::optional<LogicalResult> foldAtCompileTime(NodeContext &node);

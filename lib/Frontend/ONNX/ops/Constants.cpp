@@ -1,9 +1,11 @@
 //===- Constants.cpp - Compile-time values ----------------------*- C++ -*-===//
 //
 // Constant, Shape and ConstantOfShape define compile-time values; the
-// shape arithmetic that consumes them (integer Gather, Concat, Slice, Add,
-// Sub, Mul, Div and the reshapes) is folded on the host by
-// foldAtCompileTime, which those operators' handlers call first.
+// shape arithmetic that consumes them (integer Gather, Concat, Add, Sub,
+// Mul, Div and the reshapes) is folded on the host by foldAtCompileTime,
+// which those operators' handlers call first. Slice and Split slice constants
+// of any type and rank themselves (ops/DataMovement.cpp), with the
+// normalization of their run-time form.
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,7 +97,7 @@ mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
   const onnx::NodeProto &node = ctx.node;
   if (!(op == "Gather" || op == "Concat" || op == "Unsqueeze" ||
         op == "Squeeze" || op == "Reshape" || op == "Identity" ||
-        op == "Cast" || op == "Slice" || op == "Mul" || op == "Add" ||
+        op == "Cast" || op == "Mul" || op == "Add" ||
         op == "Sub" || op == "Div" || op == "Neg") ||
       node.input_size() == 0 ||
       !llvm::all_of(llvm::seq(0, node.input_size()),
@@ -150,26 +152,6 @@ mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
     } else if (op == "Concat") {
       for (int i = 0; i < node.input_size(); ++i)
         llvm::append_range(v, intsOf(ctx.cst(i)));
-    } else if (op == "Slice" &&
-               (xt0().getRank() != 1 || ctx.cst(1).getNumElements() != 1 ||
-                ctx.cst(2).getNumElements() != 1)) {
-      foldable = false; // not a flat slice of a shape vector
-    } else if (op == "Slice") {
-      // Flat 1-D slices of shape vectors.
-      SmallVector<int64_t> data = intsOf(x);
-      int64_t n = data.size();
-      int64_t s = intsOf(ctx.cst(1))[0], e = intsOf(ctx.cst(2))[0];
-      int64_t step = ctx.has(4) && ctx.cst(4).getNumElements() == 1
-                         ? intsOf(ctx.cst(4))[0]
-                         : 1;
-      if (step == 0)
-        return ctx.error() << "steps must not be 0";
-      s = s < 0 ? s + n : s;
-      e = e < 0 ? e + n : e;
-      s = std::clamp<int64_t>(s, 0, n);
-      e = std::clamp<int64_t>(e, 0, n);
-      for (int64_t i = s; step > 0 ? i < e : i > e; i += step)
-        v.push_back(data[i]);
     } else if (op == "Cast" && (x.getElementType().isInteger(1) ||
                                 t->getElementType().isInteger(1))) {
       // Booleans are 0 and 1 (not the sign-extended -1), and a value

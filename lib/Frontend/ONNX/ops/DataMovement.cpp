@@ -96,9 +96,52 @@ LogicalResult importConcat(NodeContext &ctx) {
                                                ctx.b.getI32IntegerAttr(axis))));
 }
 
+/// Constants up to this many elements are sliced at compile time (Slice,
+/// Split), so that what they give can decide shapes, pads or axes.
+constexpr int64_t kMaxFoldedElements = 1 << 16;
+
+/// The elements first[d] + i * step[d], i < type's dimension d, of constant
+/// `x` along every axis (steps may be negative), as `type`.
+DenseElementsAttr sliceConstant(DenseElementsAttr x, ArrayRef<int64_t> first,
+                                ArrayRef<int64_t> step,
+                                RankedTensorType type) {
+  if (x.isSplat())
+    return DenseElementsAttr::get(type, x.getSplatValue<Attribute>());
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t rank = xt.getRank();
+  SmallVector<int64_t> strides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * xt.getDimSize(d + 1);
+  SmallVector<Attribute> all(x.getValues<Attribute>()), out;
+  SmallVector<int64_t> at(rank, 0);
+  for (int64_t n = 0; n < type.getNumElements(); ++n) {
+    int64_t flat = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      flat += (first[d] + at[d] * step[d]) * strides[d];
+    out.push_back(all[flat]);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++at[d] < type.getDimSize(d))
+        break;
+      at[d] = 0;
+    }
+  }
+  return DenseElementsAttr::get(type, out);
+}
+
+/// Whether input `i` is a constant small enough to slice at compile time.
+DenseElementsAttr foldableConstant(NodeContext &ctx, int i) {
+  DenseElementsAttr c = ctx.cst(i);
+  return c && c.getNumElements() <= kMaxFoldedElements ? c : DenseElementsAttr();
+}
+
 LogicalResult importSplit(NodeContext &ctx) {
-  Value x = ctx.in(0);
-  int64_t rank = ctx.imp.typeOf(x).getRank();
+  Value x;
+  DenseElementsAttr constant = foldableConstant(ctx, 0);
+  if (!constant)
+    x = ctx.in(0);
+  auto xt = constant ? cast<RankedTensorType>(constant.getType())
+                     : ctx.imp.typeOf(x);
+  int64_t rank = xt.getRank();
   int64_t axis = normalizeAxis(ctx.intAttr("axis", 0), rank);
   int64_t offset = 0;
   for (int i = 0; i < ctx.node.output_size(); ++i) {
@@ -107,6 +150,12 @@ LogicalResult importSplit(NodeContext &ctx) {
       return failure();
     Shape start(rank, 0);
     start[axis] = offset;
+    if (constant) {
+      (void)ctx.defineConstant(
+          i, sliceConstant(constant, start, SmallVector<int64_t>(rank, 1), *t));
+      offset += t->getDimSize(axis);
+      continue;
+    }
     if (failed(
             ctx.define(i, ctx.b.create<tosa::SliceOp>(
                               ctx.loc, *t, x, ctx.b.getDenseI64ArrayAttr(start),
@@ -118,12 +167,14 @@ LogicalResult importSplit(NodeContext &ctx) {
 }
 
 LogicalResult importSlice(NodeContext &ctx) {
-  if (std::optional<LogicalResult> folded = foldAtCompileTime(ctx))
-    return *folded;
   Importer &imp = ctx.imp;
   OpBuilder &b = ctx.b;
-  Value x = ctx.in(0);
-  RankedTensorType xt = imp.typeOf(x);
+  // A constant is sliced here, with the normalization below (any axes and
+  // steps), so that the result can decide a shape, pads or axes.
+  DenseElementsAttr constant = foldableConstant(ctx, 0);
+  Value x = constant ? Value() : ctx.in(0);
+  RankedTensorType xt =
+      constant ? cast<RankedTensorType>(constant.getType()) : imp.typeOf(x);
   int64_t rank = xt.getRank();
   FailureOr<DenseElementsAttr> starts = ctx.needConstant(1, "starts");
   FailureOr<DenseElementsAttr> ends = ctx.needConstant(2, "ends");
@@ -155,6 +206,8 @@ LogicalResult importSlice(NodeContext &ctx) {
   // stepped axes (everyNth).
   Shape start(rank, 0), size(xt.getShape());
   SmallVector<std::array<int64_t, 3>> strided; // axis, step, count
+  // For a constant: each axis's first element, step and count.
+  Shape firsts(rank, 0), signedSteps(rank, 1), counts(xt.getShape());
   for (size_t i = 0; i < axes.size(); ++i) {
     if (axes[i] < -rank || axes[i] >= rank)
       return ctx.error() << "axis " << axes[i] << " is out of range for rank "
@@ -174,6 +227,13 @@ LogicalResult importSlice(NodeContext &ctx) {
       first = std::clamp<int64_t>(first, 0, dim - 1);
       last = std::clamp<int64_t>(last, -1, dim - 1);
       count = first > last ? (first - last - step - 1) / -step : 0;
+    }
+    firsts[a] = count ? first : 0;
+    signedSteps[a] = step;
+    counts[a] = count;
+    if (constant)
+      continue;
+    if (step < 0) {
       // Element `first` of x is element dim - 1 - first of the reversed
       // axis.
       x = b.create<tosa::ReverseOp>(ctx.loc, x.getType(), x,
@@ -189,6 +249,11 @@ LogicalResult importSlice(NodeContext &ctx) {
   FailureOr<RankedTensorType> t = ctx.out();
   if (failed(t))
     return failure();
+  if (constant)
+    return ctx.defineConstant(
+        0, sliceConstant(constant, firsts, signedSteps,
+                         RankedTensorType::get(counts, xt.getElementType()))
+               .reshape(*t));
   Shape range(size);
   Value result = b.create<tosa::SliceOp>(
       ctx.loc, RankedTensorType::get(range, xt.getElementType()), x,

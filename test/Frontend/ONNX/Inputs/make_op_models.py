@@ -238,6 +238,38 @@ def main():
            ("avg_big", pool(x4, [8, 8, 8], [2, 2, 2], [1] * 6, [1, 1, 1], "avg"))],
           opset=13)
 
+    # Pads computed from constants: Concat(Split(c)), a reversing Slice
+    # whose end is before the first element (-2^63 + 1: the whole vector),
+    # and a constant value sliced out of a 2-D float constant.
+    xp = rng.uniform(-1, 1, size=(1, 1, 3, 4)).astype(np.float32)
+    big_negative = -(2 ** 63) + 1
+    build(out, "const_pads",
+          [helper.make_node("Split", ["c", "sp"], ["c0", "c1"], axis=0),
+           helper.make_node("Concat", ["c0", "c1"], ["pads_a"], axis=0),
+           helper.make_node("Pad", ["x", "pads_a"], ["ya"]),
+           helper.make_node("Slice", ["r", "rs", "re", "ra", "rst"], ["pads_b"]),
+           helper.make_node("Slice", ["vals", "vs", "ve"], ["v11"]),
+           helper.make_node("Reshape", ["v11", "scalar"], ["value"]),
+           helper.make_node("Pad", ["x", "pads_b", "value"], ["yb"])],
+          [vi("x", [1, 1, 3, 4])],
+          [vi("ya", [1, 1, 6, 7]), vi("yb", [1, 1, 6, 5])],
+          [("x", xp)],
+          [("ya", np.pad(xp, ((0, 0), (0, 0), (1, 2), (2, 1)))),
+           ("yb", np.pad(xp, ((0, 0), (0, 0), (2, 1), (0, 1)),
+                         constant_values=3.5))],
+          [numpy_helper.from_array(np.array([0, 0, 1, 2, 0, 0, 2, 1], np.int64), "c"),
+           numpy_helper.from_array(np.array([4, 4], np.int64), "sp"),
+           numpy_helper.from_array(np.array([1, 1, 0, 0, 0, 2, 0, 0], np.int64), "r"),
+           numpy_helper.from_array(np.array([-1], np.int64), "rs"),
+           numpy_helper.from_array(np.array([big_negative], np.int64), "re"),
+           numpy_helper.from_array(np.array([0], np.int64), "ra"),
+           numpy_helper.from_array(np.array([-1], np.int64), "rst"),
+           numpy_helper.from_array(np.array([[0.5, 2.5], [1.5, 3.5]], np.float32), "vals"),
+           numpy_helper.from_array(np.array([1, 1], np.int64), "vs"),
+           numpy_helper.from_array(np.array([2, 2], np.int64), "ve"),
+           numpy_helper.from_array(np.array([], np.int64), "scalar")],
+          opset=13)
+
     # Cubic Resize with constant scales or sizes, every coordinate mode the
     # importer takes, exclude_outside and another cubic coefficient.
     x = rng.uniform(-1, 1, size=(1, 2, 5, 6)).astype(np.float32)
