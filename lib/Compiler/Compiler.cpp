@@ -38,7 +38,10 @@ static llvm::Error makeError(const llvm::Twine &message) {
 }
 
 /// Input shapes and values given for a model that is not ONNX.
-static llvm::Error onnxOnlyOptionsError() {
+static llvm::Error onnxOnlyOptionsError(const LoadOptions &options) {
+  if (!options.exposeValues.empty())
+    return makeError("--expose-values (expose_values) applies to ONNX "
+                     "models; a TOSA module's results are its function's");
   return makeError("--input-shape, --input-value and --specialize-value "
                    "(input_shapes, input_values, specialize_values) apply to "
                    "ONNX models; a TOSA module's function types are its "
@@ -47,7 +50,7 @@ static llvm::Error onnxOnlyOptionsError() {
 
 static bool hasONNXOnlyOptions(const LoadOptions &options) {
   return !options.inputShapes.empty() || !options.inputValues.empty() ||
-         !options.specializeValues.empty();
+         !options.specializeValues.empty() || !options.exposeValues.empty();
 }
 
 #ifdef NNAPI_MLIR_HAVE_ONNX
@@ -56,6 +59,7 @@ static ONNXImportOptions importOptionsOf(const LoadOptions &options) {
   importOptions.inputShapes = options.inputShapes;
   importOptions.inputValues = options.inputValues;
   importOptions.specializeValues = options.specializeValues;
+  importOptions.exposeValues = options.exposeValues;
   return importOptions;
 }
 #endif
@@ -95,7 +99,7 @@ mlir::nnapi::loadModel(llvm::StringRef bytes, llvm::StringRef name,
 #endif
   }
   if (hasONNXOnlyOptions(options))
-    return onnxOnlyOptionsError();
+    return onnxOnlyOptionsError(options);
   // Parse errors go to the context's handlers, as every other diagnostic.
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
@@ -124,7 +128,7 @@ mlir::nnapi::loadModelFile(llvm::StringRef path, MLIRContext *context,
       (options.format == ModelFormat::Auto &&
        (path.ends_with(".mlir") || path.ends_with(".mlirbc"))))
     if (hasONNXOnlyOptions(options))
-      return onnxOnlyOptionsError();
+      return onnxOnlyOptionsError(options);
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path);
   if (!buffer)
     return makeError("cannot read '" + path +

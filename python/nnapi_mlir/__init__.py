@@ -171,7 +171,8 @@ class CompileSummary:
 
 def compile(model, output=None, feature_level=7, device_profile=None,
             host_only=False, report=None, input_shapes=None,
-            input_values=None, specialize_values=None, target=None,
+            input_values=None, specialize_values=None, expose_values=None,
+            target=None,
             cpu=None, features="", emit="so", runpath=None,
             **options):
     """Compiles `model` and writes the result to `output`.
@@ -191,6 +192,9 @@ def compile(model, output=None, feature_level=7, device_profile=None,
     specialize_values
                    the same, bound only to inputs that turn out to decide a
                    shape (the others stay runtime data)
+    expose_values  ONNX value names (node outputs) added to the model's
+                   outputs after its own, or "all" for every one: to compare
+                   the model layer by layer with another runtime
     target, cpu, features
                    the host code's target triple (None: this machine; e.g.
                    "aarch64-linux-android29"), CPU (None: this machine's, or
@@ -245,9 +249,14 @@ def compile(model, output=None, feature_level=7, device_profile=None,
         return values
     values = tensor_protos("input_values", input_values)
     specialize = tensor_protos("specialize_values", specialize_values)
+    if isinstance(expose_values, str):
+        expose_values = [expose_values]
+    exposed = [str(v) for v in (expose_values or [])]
+    if "all" in exposed and len(exposed) > 1:
+        raise CompileError("expose_values: 'all' goes alone")
     out = "" if output is None else _os.fspath(output)
     d = _nnapi_mlir.compile(source, is_path, name, out, emit, text, shapes,
-                            values, specialize, target or "",
+                            values, specialize, exposed, target or "",
                             cpu or "", features or "",
                             runpath or "")
     return CompileSummary(d)

@@ -112,6 +112,38 @@ def test_host_only_compile(tmp_path):
                                rtol=1e-4, atol=1e-6)
 
 
+def test_expose_values(tmp_path):
+    # Every ONNX value as an output, after the model's own: the first output
+    # is unchanged, and the value feeding it (the last node's input) equals
+    # what a numpy softmax of it gives.
+    path = tmp_path / "all.so"
+    nnapi_mlir.compile(EXAMPLES / "onnx" / "cnn.onnx", path, host_only=True,
+                       expose_values="all")
+    model = nnapi_mlir.load(path)
+    graph = onnx.load(str(EXAMPLES / "onnx" / "cnn.onnx")).graph
+    assert model.output_names[0] == graph.output[0].name
+    assert len(model.output_names) > 3
+    outputs = dict(zip(model.output_names,
+                       model.run(np.load(EXAMPLES / "onnx" / "cnn_input.npy"))))
+    np.testing.assert_allclose(
+        outputs[graph.output[0].name],
+        np.load(EXAMPLES / "onnx" / "cnn_expected.npy"), rtol=1e-4, atol=1e-6)
+    last = graph.node[-1]
+    assert last.op_type == "Softmax"
+    logits = outputs[last.input[0]].astype(np.float64)
+    e = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    np.testing.assert_allclose(outputs[last.output[0]],
+                               e / e.sum(axis=-1, keepdims=True), rtol=1e-4,
+                               atol=1e-6)
+    with pytest.raises(nnapi_mlir.CompileError, match="'all' goes alone"):
+        nnapi_mlir.compile(EXAMPLES / "onnx" / "cnn.onnx", None,
+                           expose_values=["all", "x"])
+    with pytest.raises(nnapi_mlir.CompileError,
+                       match="no node produces a value named 'nope'"):
+        nnapi_mlir.compile(EXAMPLES / "onnx" / "cnn.onnx", None,
+                           expose_values=["nope"])
+
+
 def test_input_shapes_specialise_dynamic_model(tmp_path):
     m = dynamic_matmul_onnx(tmp_path / "dyn.onnx")
     path = tmp_path / "dyn.so"

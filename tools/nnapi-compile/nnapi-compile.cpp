@@ -73,6 +73,12 @@ static cl::list<std::string> specializeValues(
              "only if a node needs the input's value at compile time (a "
              "shape, axis or count; repeatable)"),
     cl::value_desc("NAME=FILE.pb"));
+static cl::list<std::string> exposeValues(
+    "expose-values", cl::cat(compileOptions), cl::CommaSeparated,
+    cl::desc("Add these ONNX values (node outputs) to the model's outputs, "
+             "after its own; 'all' adds every one (to compare a model layer "
+             "by layer with another runtime)"),
+    cl::value_desc("NAME,...|all"));
 static cl::opt<bool> listONNXOps(
     "list-onnx-ops", cl::cat(compileOptions),
     cl::desc("Print the ONNX operator types the importer supports and exit"));
@@ -233,7 +239,14 @@ int main(int argc, char **argv) {
   load.inputShapes = std::move(importOptions.inputShapes);
   load.inputValues = std::move(importOptions.inputValues);
   load.specializeValues = std::move(importOptions.specializeValues);
+  load.exposeValues.assign(exposeValues.begin(), exposeValues.end());
+  if (llvm::is_contained(load.exposeValues, "all") &&
+      load.exposeValues.size() > 1)
+    return fail("--expose-values: 'all' goes alone");
 #else
+  if (!exposeValues.empty())
+    return fail("--expose-values needs the ONNX importer, which this "
+                "nnapi-compile was built without");
   if (!inputShapes.empty() || !inputValues.empty() || !specializeValues.empty())
     return fail("--input-shape, --input-value and --specialize-value need "
                 "the ONNX importer, which this nnapi-compile was built "

@@ -43,6 +43,8 @@ struct LoadOptions {
   std::map<std::string, std::vector<int64_t>> inputShapes;
   std::map<std::string, std::string> inputValues;
   std::map<std::string, std::string> specializeValues;
+  /// ONNX values added to the outputs (ONNXImportOptions::exposeValues).
+  std::vector<std::string> exposeValues;
 };
 
 /// Reads the model at `path`. On failure returns an error; the model's own

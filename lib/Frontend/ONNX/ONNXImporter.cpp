@@ -779,6 +779,51 @@ std::set<std::string> Importer::shapeDecidingInputs() const {
 }
 
 namespace {
+/// Adds the node outputs `names` ({"all"}: every one with a tensor type) to
+/// the graph's outputs, with the types shape inference gave them; false
+/// with `error` for a name no node produces or whose type is unknown.
+bool exposeValues(onnx::ModelProto &model,
+                  const std::vector<std::string> &names, std::string &error) {
+  onnx::GraphProto &graph = *model.mutable_graph();
+  std::map<std::string, const onnx::ValueInfoProto *> typed;
+  for (const auto &v : graph.value_info())
+    typed[v.name()] = &v;
+  std::set<std::string> outputs;
+  for (const auto &v : graph.output())
+    outputs.insert(v.name());
+  std::vector<std::string> produced;
+  for (const auto &node : graph.node())
+    for (const std::string &out : node.output())
+      if (!out.empty())
+        produced.push_back(out);
+  bool all = names.size() == 1 && names[0] == "all";
+  std::vector<onnx::ValueInfoProto> added;
+  for (const std::string &name : all ? produced : names) {
+    if (!outputs.insert(name).second)
+      continue; // already an output (or given twice)
+    auto it = typed.find(name);
+    bool tensor = it != typed.end() && it->second->type().has_tensor_type();
+    if (all) {
+      if (tensor)
+        added.push_back(*it->second);
+      continue;
+    }
+    if (!llvm::is_contained(produced, name)) {
+      error = "--expose-values: no node produces a value named '" + name + "'";
+      return false;
+    }
+    if (!tensor) {
+      error = "--expose-values: '" + name +
+              "' is not a tensor (or ONNX's shape inference gave it no type)";
+      return false;
+    }
+    added.push_back(*it->second);
+  }
+  for (onnx::ValueInfoProto &v : added)
+    *graph.add_output() = std::move(v);
+  return true;
+}
+
 /// One import of the model with `values` bound; with `captured` set, the
 /// diagnostics go there instead of to the context's handler.
 OwningOpRef<ModuleOp>
@@ -808,6 +853,11 @@ importOnce(StringRef data, StringRef name, MLIRContext *context,
     return nullptr;
   }
   inputNames = order;
+  if (!options.exposeValues.empty() &&
+      !exposeValues(model, options.exposeValues, error)) {
+    emitError(FileLineColLoc::get(context, name, 0, 0)) << error;
+    return nullptr;
+  }
   Importer importer(context, model, name);
   std::set<std::string> bound;
   for (const auto &entry : values)

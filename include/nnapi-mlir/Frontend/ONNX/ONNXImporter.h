@@ -51,6 +51,11 @@ struct ONNXImportOptions {
   /// bound as by `inputValues` (and a remark names each). Other inputs stay
   /// runtime data. `nnapi-run --test-data` passes every test input here.
   std::map<std::string, std::string> specializeValues;
+  /// ONNX values (node outputs, by name) added to the model's outputs,
+  /// after the graph's own, in the order given; {"all"}: every node output
+  /// that is a tensor, in graph order. For comparing a model layer by layer
+  /// with another runtime (docs/onnx-debugging.md).
+  std::vector<std::string> exposeValues;
 };
 
 /// Imports the model at `path`. On failure returns null after emitting

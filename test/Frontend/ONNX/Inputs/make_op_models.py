@@ -270,6 +270,30 @@ def main():
            numpy_helper.from_array(np.array([], np.int64), "scalar")],
           opset=13)
 
+    # Intermediate values exposed as outputs (--expose-values): the test
+    # directory holds y and then a and b.
+    xe = rng.uniform(-1, 1, size=(2, 3)).astype(np.float32)
+    a = np.maximum(xe, 0)
+    b = a * 2
+    build(out, "expose",
+          [helper.make_node("Relu", ["x"], ["a"]),
+           helper.make_node("Mul", ["a", "two"], ["b"]),
+           helper.make_node("Add", ["b", "one"], ["y"])],
+          [vi("x", [2, 3])], [vi("y", [2, 3])], [("x", xe)],
+          [("y", b + 1), ("a", a), ("b", b)],
+          [numpy_helper.from_array(np.array(2, np.float32), "two"),
+           numpy_helper.from_array(np.array(1, np.float32), "one")])
+
+    # A sequence value cannot be exposed.
+    g = helper.make_graph(
+        [helper.make_node("SequenceConstruct", ["x"], ["s"]),
+         helper.make_node("SequenceAt", ["s", "zero"], ["y"])],
+        "expose_seq", [vi("x", [2, 3])], [vi("y", [2, 3])],
+        [numpy_helper.from_array(np.array(0, np.int64), "zero")])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)])
+    m.ir_version = 7
+    onnx.save(m, os.path.join(out, "expose_seq.onnx"))
+
     # Cubic Resize with constant scales or sizes, every coordinate mode the
     # importer takes, exclude_outside and another cubic coefficient.
     x = rng.uniform(-1, 1, size=(1, 2, 5, 6)).astype(np.float32)
