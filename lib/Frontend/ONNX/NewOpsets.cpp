@@ -31,6 +31,10 @@ namespace {
 
 using Nodes = google::protobuf::RepeatedPtrField<onnx::NodeProto>;
 
+/// Initializers up to this many elements keep their values for shape
+/// inference (shapes may be computed from them); larger ones are weights.
+constexpr int64_t kMaxInferenceValue = 1024;
+
 /// What a rule sees: the graph being rebuilt and what is known of values.
 class Rewriter {
 public:
@@ -117,10 +121,33 @@ public:
   /// followed by the nodes not yet visited, so that rules needing a rank or
   /// a dimension can ask dims().
   void inferShapes(const Nodes &rest) {
-    onnx::ModelProto copy = model;
-    *copy.mutable_graph()->mutable_node() = out;
+    // A copy without the weights' data: inference needs their types only
+    // (small constants keep their values, which shapes may depend on).
+    onnx::ModelProto copy;
+    copy.set_ir_version(model.ir_version());
+    *copy.mutable_opset_import() = model.opset_import();
+    onnx::GraphProto &g = *copy.mutable_graph();
+    g.set_name(graph.name());
+    *g.mutable_input() = graph.input();
+    *g.mutable_output() = graph.output();
+    for (const onnx::TensorProto &t : graph.initializer()) {
+      int64_t elements = 1;
+      for (int64_t d : t.dims())
+        elements *= d;
+      if (elements <= kMaxInferenceValue) {
+        *g.add_initializer() = t;
+        continue;
+      }
+      onnx::ValueInfoProto &v = *g.add_input();
+      v.set_name(t.name());
+      auto &type = *v.mutable_type()->mutable_tensor_type();
+      type.set_elem_type(t.data_type());
+      for (int64_t d : t.dims())
+        type.mutable_shape()->add_dim()->set_dim_value(d);
+    }
+    *g.mutable_node() = out;
     for (const auto &n : rest)
-      *copy.mutable_graph()->add_node() = n;
+      *g.add_node() = n;
     onnx::ShapeInferenceOptions lenient{/*check_type=*/false,
                                         /*error_mode=*/0,
                                         /*enable_data_propagation=*/true};
@@ -132,12 +159,12 @@ public:
     }
     inferred = std::move(copy);
     types.clear();
-    const onnx::GraphProto &g = inferred.graph();
-    for (const auto &v : g.input())
+    const onnx::GraphProto &ig = inferred.graph();
+    for (const auto &v : ig.input())
       types[v.name()] = &v.type();
-    for (const auto &v : g.value_info())
+    for (const auto &v : ig.value_info())
       types[v.name()] = &v.type();
-    for (const auto &v : g.output())
+    for (const auto &v : ig.output())
       types[v.name()] = &v.type();
   }
 
@@ -728,11 +755,11 @@ bool adaptNewOpsets(onnx::ModelProto &model, int64_t opset,
       // rule's own rewrite does not change them, so once suffices unless
       // the node's input comes from an earlier shape rule's output (then
       // inference runs again, on the rewritten producer).
-      Nodes after;
-      for (int j = i; j < rest.size(); ++j)
-        *after.Add() = rest.Get(j);
       std::vector<int64_t> probe;
       if (!inferred || !r.dims(node.input(0), probe)) {
+        Nodes after;
+        for (int j = i; j < rest.size(); ++j)
+          *after.Add() = rest.Get(j);
         r.inferShapes(after);
         inferred = true;
       }
