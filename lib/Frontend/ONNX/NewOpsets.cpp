@@ -75,29 +75,15 @@ public:
   /// The int64 elements of constant `name`; false if it is not one.
   bool ints(const std::string &name, std::vector<int64_t> &values) const {
     const onnx::TensorProto *t = constant(name);
-    if (!t || t->data_type() != onnx::TensorProto::INT64)
-      return false;
-    values.assign(t->int64_data().begin(), t->int64_data().end());
-    if (t->has_raw_data()) {
-      const std::string &raw = t->raw_data();
-      values.resize(raw.size() / 8);
-      std::memcpy(values.data(), raw.data(), values.size() * 8);
-    }
-    return true;
+    return t && t->data_type() == onnx::TensorProto::INT64 &&
+           elements(*t, t->int64_data(), values);
   }
 
   /// The float elements of constant `name`; false if it is not one.
   bool floats(const std::string &name, std::vector<float> &values) const {
     const onnx::TensorProto *t = constant(name);
-    if (!t || t->data_type() != onnx::TensorProto::FLOAT)
-      return false;
-    values.assign(t->float_data().begin(), t->float_data().end());
-    if (t->has_raw_data()) {
-      const std::string &raw = t->raw_data();
-      values.resize(raw.size() / 4);
-      std::memcpy(values.data(), raw.data(), values.size() * 4);
-    }
-    return true;
+    return t && t->data_type() == onnx::TensorProto::FLOAT &&
+           elements(*t, t->float_data(), values);
   }
 
   /// The dimensions of `name` as shape inference left them (-1: unknown);
@@ -217,6 +203,20 @@ public:
   }
 
 private:
+  /// The elements of `t` from its typed field or its raw data (little
+  /// endian, as ONNX stores it and this machine is).
+  template <typename T, typename Field>
+  static bool elements(const onnx::TensorProto &t, const Field &typed,
+                       std::vector<T> &values) {
+    values.assign(typed.begin(), typed.end());
+    if (t.has_raw_data()) {
+      const std::string &raw = t.raw_data();
+      values.resize(raw.size() / sizeof(T));
+      std::memcpy(values.data(), raw.data(), values.size() * sizeof(T));
+    }
+    return true;
+  }
+
   std::unordered_map<std::string, const onnx::TensorProto *> initializers,
       constants;
   onnx::ModelProto inferred;
