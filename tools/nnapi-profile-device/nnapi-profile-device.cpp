@@ -764,8 +764,16 @@ std::string fitProfile(const Run &run, const std::string &name,
         m.failure.empty())
       hostCallUs = m.us;
   log << "host code call: " << formatNumber(hostCallUs) << " us\n";
-  auto hostOnly = [&](double us) {
-    return std::max(0.01 * us, us - hostCallUs);
+  // What a measurement says of the op alone: the device's without the
+  // partition call and transfers (the partitioner charges them apart), the
+  // host's without the call of compiled code.
+  auto opAlone = [&](const Measurement &m) {
+    double alone = m.side == "host"
+                       ? m.us - hostCallUs
+                       : m.us - boundary.partitionUs -
+                             boundary.transferUs(m.ioCount[0], m.ioBytes[0]) -
+                             boundary.transferUs(m.ioCount[1], m.ioBytes[1]);
+    return std::max(0.01 * m.us, alone);
   };
   Costs costs[2]; // nnapi, host
   std::array<profile::CostModel, profile::kNumDataTypes> defaults[2];
@@ -775,16 +783,7 @@ std::string fitProfile(const Run &run, const std::string &name,
     const char *sideName = side == 0 ? "nnapi" : "host";
     for (profile::DataType type : run.types) {
       auto sample = [&](const Measurement &m) {
-        double us = m.us;
-        // The partitioner charges the call and the transfers apart.
-        if (side == 0)
-          us = std::max(0.01 * m.us,
-                        m.us - boundary.partitionUs -
-                            boundary.transferUs(m.ioCount[0], m.ioBytes[0]) -
-                            boundary.transferUs(m.ioCount[1], m.ioBytes[1]));
-        else
-          us = hostOnly(us);
-        return Sample{m.macs, m.elements, us, m.us};
+        return Sample{m.macs, m.elements, opAlone(m), m.us};
       };
       std::vector<Sample> elementwise, all;
       for (const std::string &op : run.operations) {
@@ -851,23 +850,14 @@ std::string fitProfile(const Run &run, const std::string &name,
       operations += ", \"" + op + "\": " + typeList(runs);
   }
   operations += "}";
-  // The ops of --model, by signature (the device's without the boundary,
-  // as above), in signature order.
+  // The ops of --model, by signature, in signature order.
   std::map<std::string, std::pair<std::string, std::string>> units;
   for (const Measurement &m : run.measurements) {
     if (m.operation != kUnitRecord || !m.failure.empty())
       continue;
     std::string &slot = m.side == "host" ? units[m.signature].first
                                          : units[m.signature].second;
-    double us = m.side == "host"
-                    ? hostOnly(m.us)
-                    : std::max(0.01 * m.us,
-                               m.us - boundary.partitionUs -
-                                   boundary.transferUs(m.ioCount[0],
-                                                       m.ioBytes[0]) -
-                                   boundary.transferUs(m.ioCount[1],
-                                                       m.ioBytes[1]));
-    slot = formatNumber(us);
+    slot = formatNumber(opAlone(m));
   }
   std::string measured;
   for (auto &[signature, times] : units) {
@@ -1053,7 +1043,7 @@ int chooseDevice(nnapi_rt_device_info &device) {
 
 /// One op of a --model, alone.
 struct UnitModel {
-  std::string signature, text, name;
+  std::string signature, text;
 };
 
 /// Collects, before nnapi-partition runs, one model per distinct signature
@@ -1083,7 +1073,7 @@ public:
         std::string text;
         llvm::raw_string_ostream os(text);
         model->print(os, OpPrintingFlags().enableDebugInfo());
-        units.push_back({signature, text, op.getName().getStringRef().str()});
+        units.push_back({signature, text});
       }
     });
   }
@@ -1183,6 +1173,19 @@ int measure(const std::vector<const Probe *> &chosen,
   context.printOpOnDiagnostic(false);
   Profiler profiler(context, dir.str().str());
   std::string error;
+  // Compiles `text` as `name` (forced onto NNAPI by `force`, host-only when
+  // empty) and, measuring here, times it; a run that fails is recorded in
+  // m.failure. False with `error` if it did not compile.
+  auto measureSide = [&](const std::string &text, const std::string &name,
+                         const std::string &force, Measurement &m) {
+    std::string path =
+        profiler.compile(text, name, force, featureLevel, target, m, error);
+    if (path.empty())
+      return false;
+    if (timeHere && !profiler.time(path, !force.empty(), m, error))
+      m.failure = error;
+    return true;
+  };
 
   // The ops of the given models first: a model that does not compile is
   // refused before anything is measured.
@@ -1236,18 +1239,13 @@ int measure(const std::vector<const Probe *> &chosen,
         device.type = type;
         device.size = size;
         device.side = "nnapi";
-        std::string path = profiler.compile(text, base + "-nnapi", p->operation,
-                                            featureLevel, target, device, error);
-        if (path.empty())
+        if (!measureSide(text, base + "-nnapi", p->operation, device))
           return fail(base + " on NNAPI: " + error);
-        if (timeHere && !profiler.time(path, true, device, error))
-          device.failure = error;
         Measurement host = device;
         host.side = "host";
         host.failure.clear();
-        path = profiler.compile(text, base + "-host", "", featureLevel, target,
-                                host, error);
-        if (path.empty() || (timeHere && !profiler.time(path, false, host, error)))
+        if (!measureSide(text, base + "-host", "", host) ||
+            !host.failure.empty())
           return fail(base + " on the host: " + error);
         run.measurements.push_back(device);
         run.measurements.push_back(host);
@@ -1269,17 +1267,13 @@ int measure(const std::vector<const Probe *> &chosen,
       device.operation = kUnitRecord;
       device.signature = u.signature;
       device.side = "nnapi";
-      std::string path = profiler.compile(u.text, base + "-nnapi",
-                                          UnitCollector::kUnitName,
-                                          featureLevel, target, device, error);
-      if (path.empty() || (timeHere && !profiler.time(path, true, device, error)))
+      if (!measureSide(u.text, base + "-nnapi", UnitCollector::kUnitName,
+                       device))
         device.failure = error;
       Measurement host = device;
       host.side = "host";
       host.failure.clear();
-      path = profiler.compile(u.text, base + "-host", "", featureLevel, target,
-                              host, error);
-      if (path.empty() || (timeHere && !profiler.time(path, false, host, error)))
+      if (!measureSide(u.text, base + "-host", "", host))
         host.failure = error;
       failures += !host.failure.empty();
       run.measurements.push_back(device);
