@@ -189,8 +189,8 @@ def main():
             if name in expected:
                 f.write(f"| {name} | {expected[name]} |\n")
         f.write("\n## Results\n\nNNAPI partitions: how many partition executions ran on NNAPI "
-                "in the NNAPI run (0: nothing in the model is NNAPI-legal, e.g. integer ops or "
-                "non-constant weights; the host copy ran).\n\n"
+                "in the NNAPI run (0: nothing in the model is NNAPI-legal, e.g. integer or float64 ops "
+                "or non-constant weights; the host copy ran).\n\n"
                 "| test | ops | NNAPI partitions | NNAPI run | host-only run | specialized |\n"
                 "|---|---|---|---|---|---|\n")
         for name, ops, res in rows:

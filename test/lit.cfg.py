@@ -22,6 +22,8 @@ config.environment["NNAPI_MLIR_QUIET"] = "1"
 config.substitutions.append(("%numpy_python", config.python3))
 # Builds hand-made (forged) model libraries for the loaders' error tests.
 config.substitutions.append(("%cc", config.c_compiler))
+# ONNX's own test models (Debian's libonnx-testdata, which setup installs).
+config.substitutions.append(("%onnx_testdata", "/usr/share/libonnx-testdata/data"))
 config.substitutions.append(("%examples", os.path.join(config.nnapi_src_root, "examples")))
 tools = ["nnapi-opt", "nnapi-translate", "nnapi-compile", "nnapi-run", "nnapi-ops-doc", "nnapi-profile-device", "FileCheck", "not", "count", "llvm-readelf"]
 llvm_config.add_tool_substitutions(tools, [config.nnapi_tools_dir, config.llvm_tools_dir])

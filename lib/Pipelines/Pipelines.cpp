@@ -159,7 +159,8 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalg());
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToArith());
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToTensor());
-  // The importer's float64 boundary casts (arith on tensors).
+  // The importer's arith ops on tensors (unsigned boundary casts, float ->
+  // int64 conversions).
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
 

@@ -27,6 +27,7 @@
 #include <cfloat>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -120,6 +121,7 @@ public:
     return builder.create<tosa::MulOp>(loc, resultOf(x, y), x, y,
                                        builder.getI8IntegerAttr(0));
   }
+  /// tosa.clamp to [lo, hi]; +-kNoBound (infinity) is no bound.
   Value clamp(Value v, double lo, double hi);
   std::pair<Value, Value> broadcastPair(Value a, Value b);
   /// The broadcast type of same-rank `a` and `b`, with `element` or a's.
@@ -245,6 +247,8 @@ SmallVector<double> floatsOf(DenseElementsAttr attr);
 /// A dense constant of `type` holding `values`: floats rounded once to the
 /// element type, integers truncated toward zero (they must fit int64).
 DenseElementsAttr denseOf(RankedTensorType type, ArrayRef<double> values);
+/// A bound Importer::clamp does not apply.
+constexpr double kNoBound = std::numeric_limits<double>::infinity();
 inline int64_t normalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }

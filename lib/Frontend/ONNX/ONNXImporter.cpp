@@ -32,6 +32,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 
@@ -157,12 +159,21 @@ RankedTensorType Importer::resultOf(Value a, Value b, Type element) {
 
 Value Importer::clamp(Value v, double lo, double hi) {
   Type e = typeOf(v).getElementType();
-  if (isa<FloatType>(e))
+  // Float bounds are float32 attributes, float64 ones for a float64 tensor
+  // (tosa.clamp takes no narrower bounds than its data); an infinite bound
+  // (none) is the attribute type's largest finite value.
+  if (isa<FloatType>(e)) {
+    FloatType boundType =
+        e.isF64() ? builder.getF64Type() : builder.getF32Type();
+    double most = e.isF64() ? DBL_MAX : FLT_MAX;
+    lo = std::clamp(lo, -most, most);
+    hi = std::clamp(hi, -most, most);
     return builder.create<tosa::ClampOp>(
         loc, v.getType(), v, builder.getI64IntegerAttr(0),
-        builder.getI64IntegerAttr(0), builder.getF32FloatAttr(float(lo)),
-        builder.getF32FloatAttr(float(hi)));
-  // Bounds beyond the element type (a float default such as FLT_MAX)
+        builder.getI64IntegerAttr(0), builder.getFloatAttr(boundType, lo),
+        builder.getFloatAttr(boundType, hi));
+  }
+  // Bounds beyond the element type (such as an infinite one)
   // saturate to it; converting an out-of-range double is undefined in C++.
   unsigned width = e.getIntOrFloatBitWidth();
   int64_t most = width >= 64 ? INT64_MAX : (int64_t(1) << (width - 1)) - 1;
@@ -226,12 +237,20 @@ Value Importer::castTo(Value v, Type element) {
   Type from = typeOf(v).getElementType();
   if (from == element)
     return v;
-  // MLIR 19's tosa-to-linalg saturates every float -> i64 cast to INT64_MAX
-  // (its upper bound constant overflows); go through i32 instead.
-  if (isa<FloatType>(from) && element.isInteger(64))
-    v = castTo(v, builder.getI32Type());
-  return builder.create<tosa::CastOp>(
-      loc, RankedTensorType::get(typeOf(v).getShape(), element), v);
+  auto shaped = [&](Type e) {
+    return RankedTensorType::get(typeOf(v).getShape(), e);
+  };
+  if (isa<FloatType>(from) && element.isInteger(64)) {
+    // MLIR 19's tosa-to-linalg saturates every float -> i64 cast to
+    // INT64_MAX (its upper bound constant overflows). Saturate in float64
+    // to int64's range instead (the largest float64 below 2^63), then
+    // convert: exact for every integral value (callers truncate first, as
+    // ONNX's Cast does; ONNX leaves values beyond int64 undefined).
+    Value wide = clamp(castTo(v, builder.getF64Type()), -0x1p63,
+                       0x1p63 - 1024.0);
+    return builder.create<arith::FPToSIOp>(loc, shaped(element), wide);
+  }
+  return builder.create<tosa::CastOp>(loc, shaped(element), v);
 }
 
 InFlightDiagnostic Importer::nodeError(const onnx::NodeProto &node) {
@@ -255,6 +274,8 @@ static int32_t onnxElementType(Type element) {
     return onnx::TensorProto::FLOAT;
   if (element.isF16())
     return onnx::TensorProto::FLOAT16;
+  if (element.isF64())
+    return onnx::TensorProto::DOUBLE;
   if (element.isInteger(1))
     return onnx::TensorProto::BOOL;
   if (element.isInteger(8))
@@ -514,13 +535,10 @@ static bool isUnsigned(int32_t onnxType) {
 
 /// The element type a graph input or output of ONNX type `onnxType` has in
 /// the entry function's signature, whose values the graph computes as
-/// `internal`: float64 stays float64 (the graph computes float32), unsigned
-/// integers keep their width (the graph computes them wider), anything
-/// else is `internal`.
+/// `internal`: unsigned integers keep their width (the graph computes them
+/// wider), anything else is `internal`.
 Type Importer::boundaryType(int32_t onnxType, Type internal) {
   switch (onnxType) {
-  case onnx::TensorProto::DOUBLE:
-    return builder.getF64Type();
   case onnx::TensorProto::UINT8:
     return builder.getIntegerType(8);
   case onnx::TensorProto::UINT16:
@@ -650,9 +668,7 @@ OwningOpRef<ModuleOp> Importer::run() {
     Type internal = *elementType(onnxType, "");
     RankedTensorType internalType =
         RankedTensorType::get(typeOf(arg).getShape(), internal);
-    if (typeOf(arg).getElementType().isF64())
-      arg = builder.create<arith::TruncFOp>(fileLoc, internalType, arg);
-    else if (isUnsigned(onnxType) && internalType != arg.getType())
+    if (isUnsigned(onnxType) && internalType != arg.getType())
       arg = builder.create<arith::ExtUIOp>(fileLoc, internalType, arg);
     if (isUnsigned(onnxType))
       func.setArgAttr(i, NNAPIDialect::kUnsignedAttrName,
@@ -721,10 +737,7 @@ OwningOpRef<ModuleOp> Importer::run() {
     Type boundary = boundaryType(declared.elem_type(), t.getElementType());
     if (boundary != t.getElementType()) {
       auto to = RankedTensorType::get(t.getShape(), boundary);
-      if (isa<FloatType>(boundary))
-        v = builder.create<arith::ExtFOp>(fileLoc, to, v);
-      else
-        v = builder.create<arith::TruncIOp>(fileLoc, to, v);
+      v = builder.create<arith::TruncIOp>(fileLoc, to, v);
       t = to;
     }
     results.push_back(v);

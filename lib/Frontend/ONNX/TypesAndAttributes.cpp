@@ -52,9 +52,9 @@ FailureOr<Type> Importer::elementType(int32_t t, const Twine &what) {
   case onnx::TensorProto::UINT64:
     return Type(builder.getI64Type());
   case onnx::TensorProto::DOUBLE:
-    // Computed as float32: TOSA and NNAPI have no float64. Graph inputs and
-    // outputs keep float64 at the boundary (run()).
-    return Type(builder.getF32Type());
+    // Computed in float64 on the host (NNAPI has none: the partitioner
+    // keeps such ops off the device).
+    return Type(builder.getF64Type());
   case onnx::TensorProto::INT8:
     return Type(builder.getIntegerType(8));
   case onnx::TensorProto::INT16:
@@ -126,15 +126,10 @@ FailureOr<DenseElementsAttr> Importer::tensorAttr(const onnx::TensorProto &t) {
     return emitError(loc) << what << " has a negative dimension, one above "
                           << kMaxDim << " or more than " << kMaxElements
                           << " elements";
-  Type element;
-  if (t.data_type() == onnx::TensorProto::DOUBLE)
-    element = builder.getF32Type(); // TOSA has no f64: narrowed
-  else {
-    FailureOr<Type> e = elementType(t.data_type(), what);
-    if (failed(e))
-      return failure();
-    element = *e;
-  }
+  FailureOr<Type> e = elementType(t.data_type(), what);
+  if (failed(e))
+    return failure();
+  Type element = *e;
   auto type = RankedTensorType::get(shape, element);
   bool raw = t.has_raw_data();
   auto sizeError = [&]() {
@@ -164,8 +159,7 @@ FailureOr<DenseElementsAttr> Importer::tensorAttr(const onnx::TensorProto &t) {
         return sizeError();
       d.assign(t.double_data().begin(), t.double_data().end());
     }
-    std::vector<float> v(d.begin(), d.end());
-    return DenseElementsAttr::get(type, ArrayRef<float>(v));
+    return DenseElementsAttr::get(type, ArrayRef<double>(d));
   }
   case onnx::TensorProto::FLOAT16: {
     std::vector<uint16_t> v;
@@ -274,17 +268,6 @@ DenseElementsAttr Importer::boundaryValue(const onnx::TensorProto &t) {
   if (boundary == internal.getElementType())
     return internal;
   auto type = RankedTensorType::get(internal.getType().getShape(), boundary);
-  if (t.data_type() == onnx::TensorProto::DOUBLE) {
-    // The graph holds it narrowed to float32; the caller passes float64.
-    // (tensorAttr checked the amount of data when it became a constant.)
-    std::vector<double> d;
-    if (t.has_raw_data())
-      (void)readTyped(t.raw_data(), d, internal.getNumElements());
-    else
-      d.assign(t.double_data().begin(), t.double_data().end());
-    assert(int64_t(d.size()) == internal.getNumElements());
-    return DenseElementsAttr::get(type, ArrayRef<double>(d));
-  }
   // Unsigned integers: the same values, at the caller's width.
   SmallVector<APInt> ints;
   for (APInt v : internal.getValues<APInt>())

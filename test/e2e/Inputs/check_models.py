@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """check_models.py DIR [nnapi-compile flags...]
 
-For every DIR/<name>.mlir written by make_awkward_ops.py: compiles it with
+For every DIR/<name>.mlir or DIR/<name>.onnx written by one of the make_*.py
+scripts (make_awkward_ops.py, make_float64.py, ...): compiles it with
 nnapi-compile (PATH) and the given flags, runs it with nnapi-run on
 DIR/<name>_input<k>.npy, and compares the output with DIR/<name>_expected.npy
 (numpy.allclose, rtol 1e-4, atol 1e-5, or the "rtol" and "atol" of
@@ -21,10 +22,10 @@ import sys
 import numpy as np
 
 
-def run_model(d, name, flags):
-    """Compiles DIR/<name>.mlir with `flags`, runs it on its inputs and
-    returns output 0."""
-    src = os.path.join(d, name + ".mlir")
+def run_model(d, name, flags, src=None):
+    """Compiles `src` (default DIR/<name>.mlir; or DIR/<name>.onnx) with
+    `flags`, runs it on its inputs and returns output 0."""
+    src = src or os.path.join(d, name + ".mlir")
     so = os.path.join(d, name + ".so")
     out = os.path.join(d, "out_" + name)
     subprocess.run(["nnapi-compile", src, "-o", so] + flags, check=True)
@@ -52,8 +53,10 @@ def main():
     all_on_nnapi = "--all-on-nnapi" in flags
     flags = [f for f in flags if f != "--all-on-nnapi"]
     failed = 0
-    for src in sorted(glob.glob(os.path.join(d, "*.mlir"))):
-        name = os.path.basename(src)[:-5]
+    models = glob.glob(os.path.join(d, "*.mlir")) + \
+        glob.glob(os.path.join(d, "*.onnx"))
+    for src in sorted(models):
+        name = os.path.splitext(os.path.basename(src))[0]
         if all_on_nnapi:
             left = host_ops(src, flags)
             if left:
@@ -64,7 +67,7 @@ def main():
         if os.path.exists(tolerance_file):
             with open(tolerance_file) as f:
                 tolerance = json.load(f)
-        got = run_model(d, name, flags).astype(np.float64)
+        got = run_model(d, name, flags, src).astype(np.float64)
         want = np.load(os.path.join(d, name + "_expected.npy")).astype(np.float64)
         ok = got.shape == want.shape and np.allclose(
             got, want, rtol=tolerance["rtol"], atol=tolerance["atol"])

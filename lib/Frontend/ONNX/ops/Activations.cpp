@@ -18,7 +18,7 @@ LogicalResult importRelu(NodeContext &ctx) {
   Value x = ctx.in(0);
   // (An integer clamp saturates the bound to its type: int64 values above
   // 2^31 stay.)
-  return ctx.setResult(ctx.imp.clamp(x, 0, FLT_MAX));
+  return ctx.setResult(ctx.imp.clamp(x, 0, kNoBound));
 }
 
 LogicalResult importClip(NodeContext &ctx) {
@@ -37,12 +37,11 @@ LogicalResult importClip(NodeContext &ctx) {
   } else if (fp) {
     double lo = ctx.has(1) && ctx.cst(1).getNumElements()
                     ? floatsOf(ctx.cst(1))[0]
-                    : -FLT_MAX;
+                    : -kNoBound;
     double hi = ctx.has(2) && ctx.cst(2).getNumElements()
                     ? floatsOf(ctx.cst(2))[0]
-                    : FLT_MAX;
-    result = imp.clamp(x, std::max(lo, -double(FLT_MAX)),
-                       std::min(hi, double(FLT_MAX)));
+                    : kNoBound;
+    result = imp.clamp(x, lo, hi);
   } else {
     unsigned bits = imp.typeOf(x).getElementTypeBitWidth();
     int64_t lo = APInt::getSignedMinValue(bits).getSExtValue();
@@ -70,8 +69,8 @@ LogicalResult importLeakyRelu(NodeContext &ctx) {
     // The slope broadcasts from the right (unidirectional).
     slope = imp.toRank(slope, imp.typeOf(x).getRank());
   }
-  Value pos = imp.clamp(x, 0, FLT_MAX);
-  Value neg = imp.clamp(x, -FLT_MAX, 0);
+  Value pos = imp.clamp(x, 0, kNoBound);
+  Value neg = imp.clamp(x, -kNoBound, 0);
   return ctx.setResult(imp.binary<tosa::AddOp>(pos, imp.mul(neg, slope)));
 }
 
@@ -83,11 +82,11 @@ LogicalResult importElu(NodeContext &ctx) {
   Value x = ctx.in(0);
   double alpha =
       ctx.floatAttr("alpha", elu ? 1.0f : 1.67326319217681884765625f);
-  Value neg = imp.clamp(x, -FLT_MAX, 0);
+  Value neg = imp.clamp(x, -kNoBound, 0);
   Value em1 =
       imp.binary<tosa::SubOp>(imp.unary("tosa.exp", neg), imp.scalarLike(x, 1));
   Value result = imp.binary<tosa::AddOp>(
-      imp.clamp(x, 0, FLT_MAX), imp.mul(em1, imp.scalarLike(x, alpha)));
+      imp.clamp(x, 0, kNoBound), imp.mul(em1, imp.scalarLike(x, alpha)));
   if (!elu)
     result = imp.mul(
         result,

@@ -186,7 +186,7 @@ LogicalResult slicedPool(NodeContext &ctx, ArrayRef<int64_t> kernel,
     Shape countShape(2, 1);
     countShape.append(outDims.begin(), outDims.end());
     int64_t outputs = product(outDims);
-    SmallVector<float> scale;
+    SmallVector<double> scale;
     for (int64_t o = 0; o < outputs; ++o) {
       SmallVector<int64_t> at(spatial);
       int64_t rest = o;
@@ -206,13 +206,10 @@ LogicalResult slicedPool(NodeContext &ctx, ArrayRef<int64_t> kernel,
         }
         count *= inside;
       }
-      scale.push_back(count ? 1.0f / float(count) : 0.0f);
+      scale.push_back(count ? 1.0 / double(count) : 0.0);
     }
-    Value counts =
-        imp.castTo(imp.constant(DenseElementsAttr::get(
-                       RankedTensorType::get(countShape, b.getF32Type()),
-                       ArrayRef(scale))),
-                   f);
+    Value counts = imp.constant(
+        denseOf(RankedTensorType::get(countShape, f), scale));
     acc = imp.mul(acc, counts);
   }
   return ctx.setResult(acc);
@@ -345,9 +342,12 @@ LogicalResult importWindowOp(NodeContext &ctx) {
   }
   bool countIncludePad =
       op == "AveragePool" && ctx.intAttr("count_include_pad", 0);
+  // tosa.avg_pool2d has no float64 accumulator, and MLIR 19's
+  // tosa-to-linalg no float64 max_pool2d.
+  bool f64 = xt.getElementType().isF64();
   if (isPool &&
       (spatial == 3 || op == "LpPool" || ctx.node.output_size() > 1 ||
-       integer || llvm::any_of(dilation, [](int64_t d) { return d != 1; })))
+       integer || f64 || llvm::any_of(dilation, [](int64_t d) { return d != 1; })))
     return slicedPool(ctx, kernel, stride, dilation, pads, outDims,
                       countIncludePad);
 
@@ -552,7 +552,8 @@ LogicalResult importGlobalPool(NodeContext &ctx) {
     axes.push_back(i);
     count *= imp.typeOf(x).getDimSize(i);
   }
-  if (rank == 4) {
+  // (Not for float64, which the 2-D pools lack: a reduction instead.)
+  if (rank == 4 && !imp.typeOf(x).getElementType().isF64()) {
     // A 2-D pool whose window is the whole image, so that it can run as
     // one NNAPI AVERAGE_POOL_2D / MAX_POOL_2D (a global pool for XNNPACK).
     RankedTensorType xt = imp.typeOf(x);

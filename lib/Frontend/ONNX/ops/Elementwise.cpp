@@ -60,12 +60,12 @@ Value arithmetic(NodeContext &ctx) {
       if (ctx.isFloat(acc)) {
         acc = imp.binary<tosa::PowOp>(acc, b);
       } else {
-        // Integer powers through float32, rounded back (exact while the
-        // result fits float32's 24-bit mantissa).
+        // Integer powers through float64, rounded back (exact while the
+        // result fits float64's 53-bit mantissa).
         Type e = imp.typeOf(acc).getElementType();
         acc = imp.castTo(
-            imp.binary<tosa::PowOp>(imp.castTo(acc, ctx.b.getF32Type()),
-                                    imp.castTo(b, ctx.b.getF32Type())),
+            imp.binary<tosa::PowOp>(imp.castTo(acc, ctx.b.getF64Type()),
+                                    imp.castTo(b, ctx.b.getF64Type())),
             e);
       }
     } else if (op == "Max")

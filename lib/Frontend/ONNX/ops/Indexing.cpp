@@ -411,17 +411,14 @@ LogicalResult importCumSum(NodeContext &n) {
   Value moved = n.imp.transpose(x, perm);
   int64_t len = xt.getDimSize(axis);
   int64_t m = xt.getNumElements() / std::max<int64_t>(len, 1);
-  SmallVector<float> tri;
+  SmallVector<double> tri;
   for (int64_t i = 0; i < len; ++i)   // input position
     for (int64_t j = 0; j < len; ++j) // output position
       tri.push_back(reverse ? (exclusive ? i > j : i >= j)
                             : (exclusive ? i < j : i <= j));
   Type element = xt.getElementType();
-  Value matrix =
-      n.imp.castTo(n.imp.constant(DenseElementsAttr::get(
-                       RankedTensorType::get({1, len, len}, n.b.getF32Type()),
-                       ArrayRef(tri))),
-                   element);
+  Value matrix = n.imp.constant(
+      denseOf(RankedTensorType::get({1, len, len}, element), tri));
   Value sums = n.b.create<tosa::MatMulOp>(
       n.loc, RankedTensorType::get({1, m, len}, element),
       n.imp.reshape(moved, {1, m, len}), matrix);

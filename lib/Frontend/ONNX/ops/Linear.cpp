@@ -39,17 +39,16 @@ LogicalResult importGemm(NodeContext &ctx) {
   if (bc && alpha == 1.0 && fcBias && ctx.isFloat(a)) {
     // y = a * B + c as fully_connected with weight [N, K].
     DenseElementsAttr weight = transB ? bc : permuteElements(bc, {1, 0});
-    SmallVector<float> bias(n, 0.0f);
+    SmallVector<double> bias(n, 0.0);
     if (ctx.has(2)) {
       SmallVector<double> cv = floatsOf(cc);
       for (int64_t j = 0; j < n; ++j)
-        bias[j] = float(beta * cv[cv.size() == 1 ? 0 : j]);
+        bias[j] = beta * cv[cv.size() == 1 ? 0 : j];
     }
     return ctx.setResult(builder.create<tosa::FullyConnectedOp>(
         ctx.loc, *t, a, imp.constant(weight),
-        imp.constant(DenseElementsAttr::get(
-            RankedTensorType::get({n}, builder.getF32Type()),
-            ArrayRef<float>(bias))),
+        imp.constant(denseOf(
+            RankedTensorType::get({n}, t->getElementType()), bias)),
         /*quantization_info=*/nullptr));
   }
   if (transB)

@@ -196,7 +196,7 @@ LogicalResult importCelu(NodeContext &n) {
   Value negative =
       n.imp.mul(sub(n, e, n.imp.scalarLike(x, 1)), n.imp.scalarLike(x, alpha));
   return n.setResult(
-      add(n, n.imp.clamp(x, 0, FLT_MAX), n.imp.clamp(negative, -FLT_MAX, 0)));
+      add(n, n.imp.clamp(x, 0, kNoBound), n.imp.clamp(negative, -kNoBound, 0)));
 }
 
 LogicalResult importThresholdedRelu(NodeContext &n) {

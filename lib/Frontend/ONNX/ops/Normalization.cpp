@@ -121,16 +121,16 @@ LogicalResult importBatchNormalization(NodeContext &ctx) {
     SmallVector<double> scale = floatsOf(ctx.cst(1)),
                         bias = floatsOf(ctx.cst(2)),
                         mean = floatsOf(ctx.cst(3)), var = floatsOf(ctx.cst(4));
-    SmallVector<float> a, b;
+    SmallVector<double> a, b;
     for (int64_t i = 0; i < c; ++i) {
       double k = scale[i] / std::sqrt(var[i] + eps);
-      a.push_back(float(k));
-      b.push_back(float(bias[i] - mean[i] * k));
+      a.push_back(k);
+      b.push_back(bias[i] - mean[i] * k);
     }
-    auto t = RankedTensorType::get(paramShape, ctx.b.getF32Type());
+    auto t = RankedTensorType::get(paramShape,
+                                   imp.typeOf(x).getElementType());
     return ctx.setResult(imp.binary<tosa::AddOp>(
-        imp.mul(x, imp.constant(DenseElementsAttr::get(t, ArrayRef<float>(a)))),
-        imp.constant(DenseElementsAttr::get(t, ArrayRef<float>(b)))));
+        imp.mul(x, imp.constant(denseOf(t, a))), imp.constant(denseOf(t, b))));
   }
   auto p = [&](int i) { return imp.reshape(ctx.in(i), paramShape); };
   Value inv = imp.unary("tosa.rsqrt",

@@ -5,7 +5,8 @@
 // scale, offset and border reproduce ONNX's coordinate transformation and
 // nearest mode. Cubic interpolation, which TOSA lacks, is separable: each
 // dimension is a constant [in, out] matrix of ONNX's cubic weights, applied
-// with a tosa.matmul per dimension.
+// with a tosa.matmul per dimension. float64 resizes the same way in every
+// mode (MLIR 19 lowers no float64 tosa.resize).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #include <array>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::nnapi::onnx_import;
@@ -32,35 +34,81 @@ std::array<double, 4> cubicWeights(double ratio, double a) {
           ((a * q1 - 5 * a) * q1 + 8 * a) * q1 - 4 * a};
 }
 
-/// The [in, out] matrix M of one dimension's cubic resize (y = x M): for
-/// each output index, the sampling point ONNX's coordinate transformation
-/// gives, its four neighbours (clamped to the edge, or dropped and the
-/// weights renormalized with exclude_outside) and their weights.
-FailureOr<std::vector<double>> cubicMatrix(int64_t in, int64_t out,
-                                           double scale, StringRef coord,
-                                           double a, bool excludeOutside) {
-  std::vector<double> m(size_t(in * out), 0.0);
+/// How one dimension is resampled.
+struct Sampling {
+  StringRef mode;        // nearest, linear or cubic
+  StringRef coord;       // coordinate_transformation_mode
+  StringRef nearestMode; // for nearest
+  double cubicA = -0.75;
+  bool excludeOutside = false;
+};
+
+/// The input coordinate output index `o` samples, by ONNX's coordinate
+/// transformation, or nullopt for a mode this does not know.
+std::optional<double> sourceCoordinate(int64_t o, int64_t in, int64_t out,
+                                       double scale, StringRef coord) {
   double outWidth = scale * double(in);
+  // One output samples coordinate 0 in both modes (ONNX's definition).
+  if (coord == "align_corners")
+    return out == 1 ? 0.0 : double(o) * double(in - 1) / (outWidth - 1);
+  if (coord == "asymmetric")
+    return double(o) / scale;
+  if (coord == "pytorch_half_pixel")
+    return out == 1 ? 0.0 : (double(o) + 0.5) / scale - 0.5;
+  if (coord == "half_pixel")
+    return (double(o) + 0.5) / scale - 0.5;
+  if (coord == "tf_half_pixel_for_nn")
+    return (double(o) + 0.5) / scale;
+  return std::nullopt;
+}
+
+/// The [in, out] matrix M of one dimension's resize (y = x M): for each
+/// output index, the sampling point ONNX's coordinate transformation gives
+/// and the weights of its neighbours: the nearest one (by the nearest mode),
+/// the two linear ones, or the four cubic ones (clamped to the edge, or
+/// dropped and the weights renormalized with exclude_outside).
+FailureOr<std::vector<double>> resizeMatrix(int64_t in, int64_t out,
+                                            double scale, const Sampling &s) {
+  // (tf_half_pixel_for_nn is defined for nearest sampling only.)
+  if (s.coord == "tf_half_pixel_for_nn" && s.mode != "nearest")
+    return failure();
+  std::vector<double> m(size_t(in * out), 0.0);
+  auto add = [&](int64_t i, int64_t o, double w) {
+    m[size_t(std::clamp<int64_t>(i, 0, in - 1) * out + o)] += w;
+  };
   for (int64_t o = 0; o < out; ++o) {
-    double x;
-    // One output samples coordinate 0 in both modes (ONNX's definition).
-    if (coord == "align_corners")
-      x = out == 1 ? 0.0 : double(o) * double(in - 1) / (outWidth - 1);
-    else if (coord == "asymmetric")
-      x = double(o) / scale;
-    else if (coord == "pytorch_half_pixel")
-      x = out == 1 ? 0.0 : (double(o) + 0.5) / scale - 0.5;
-    else if (coord == "half_pixel")
-      x = (double(o) + 0.5) / scale - 0.5;
-    else
+    std::optional<double> at = sourceCoordinate(o, in, out, scale, s.coord);
+    if (!at)
       return failure();
+    double x = *at;
     double left = std::floor(x);
+    if (s.mode == "nearest") {
+      bool half = x - left == 0.5;
+      double pick = s.nearestMode == "floor"                ? left
+                    : s.nearestMode == "ceil"               ? std::ceil(x)
+                    : s.nearestMode == "round_prefer_floor" ? (half ? left
+                                                                    : std::round(x))
+                    : s.nearestMode == "round_prefer_ceil"  ? std::round(x)
+                                                            : NAN;
+      if (std::isnan(pick))
+        return failure();
+      add(int64_t(pick), o, 1.0);
+      continue;
+    }
+    if (s.mode == "linear") {
+      x = std::clamp(x, 0.0, double(in - 1));
+      left = std::floor(x);
+      add(int64_t(left), o, 1.0 - (x - left));
+      if (x != left)
+        add(int64_t(left) + 1, o, x - left);
+      continue;
+    }
     double ratio = x == left ? 1.0 : x - left;
     // With ratio 1 the weights fall on [x-2, x+1]; otherwise on
     // [floor-1, floor+2].
     int64_t first = int64_t(left) - (x == left ? 2 : 1);
-    std::array<double, 4> w = cubicWeights(ratio, a);
-    if (excludeOutside) {
+    std::array<double, 4> w = cubicWeights(ratio, s.cubicA);
+    if (s.excludeOutside) {
       double sum = 0;
       for (int k = 0; k < 4; ++k) {
         int64_t i = first + k;
@@ -74,49 +122,51 @@ FailureOr<std::vector<double>> cubicMatrix(int64_t in, int64_t out,
         for (double &v : w)
           v /= sum;
     }
-    for (int k = 0; k < 4; ++k) {
-      int64_t i = std::clamp<int64_t>(first + k, 0, in - 1);
-      m[size_t(i * out + o)] += w[k];
-    }
+    for (int k = 0; k < 4; ++k)
+      add(first + k, o, w[k]);
   }
   return m;
 }
 
-/// Cubic resize of the last two dimensions: y = Mh^T x Mw per image, as two
+/// A resize of the last two dimensions as y = Mh^T x Mw per image: two
 /// tosa.matmul with the images' rows (then columns) folded into one batch.
-LogicalResult importCubicResize(NodeContext &ctx, Value x,
-                                RankedTensorType outType, StringRef coord,
-                                ArrayRef<double> given) {
+/// (For nearest and linear, only float64 comes here: each output is its
+/// neighbours' weighted sum, as ONNX defines it.)
+LogicalResult importMatrixResize(NodeContext &ctx, Value x,
+                                 RankedTensorType outType,
+                                 const Sampling &sampling,
+                                 ArrayRef<double> given) {
   Importer &imp = ctx.imp;
   RankedTensorType xt = imp.typeOf(x);
   Type element = xt.getElementType();
   int64_t n = xt.getDimSize(0), c = xt.getDimSize(1), h = xt.getDimSize(2),
           w = xt.getDimSize(3), ho = outType.getDimSize(2),
           wo = outType.getDimSize(3);
-  double a = ctx.floatAttr("cubic_coeff_a", -0.75f);
-  bool exclude = ctx.intAttr("exclude_outside", 0) != 0;
   // The matrices are dense: bound them (4M weights, 16 MB, per dimension:
   // more than a 1080p image doubled needs).
   constexpr int64_t kMaxWeights = int64_t(1) << 22;
   if (h * ho > kMaxWeights || w * wo > kMaxWeights)
-    return ctx.error() << "cubic resize of " << h << "x" << w << " to " << ho
-                       << "x" << wo << " needs interpolation matrices of more "
-                       << "than " << kMaxWeights << " weights";
+    return ctx.error() << sampling.mode << " resize of " << h << "x" << w
+                       << " to " << ho << "x" << wo
+                       << " needs interpolation matrices of more than "
+                       << kMaxWeights << " weights";
   auto matrix = [&](int64_t dim, int64_t in, int64_t out) -> FailureOr<Value> {
     double scale = given.empty() ? double(out) / double(in) : given[dim];
-    FailureOr<std::vector<double>> m =
-        cubicMatrix(in, out, scale, coord, a, exclude);
+    FailureOr<std::vector<double>> m = resizeMatrix(in, out, scale, sampling);
     if (failed(m))
       return failure();
-    SmallVector<float> values(m->begin(), m->end());
-    auto f32 = RankedTensorType::get({1, in, out}, ctx.b.getF32Type());
-    Value v = imp.constant(DenseElementsAttr::get(f32, ArrayRef(values)));
-    return element.isF32() ? v : imp.castTo(v, element);
+    return imp.constant(
+        denseOf(RankedTensorType::get({1, in, out}, element), *m));
   };
   FailureOr<Value> mw = matrix(3, w, wo), mh = matrix(2, h, ho);
-  if (failed(mw) || failed(mh))
-    return ctx.error() << "coordinate_transformation_mode '" << coord
-                       << "' is not supported with mode 'cubic'";
+  if (failed(mw) || failed(mh)) {
+    InFlightDiagnostic diag = ctx.error();
+    diag << "coordinate_transformation_mode '" << sampling.coord << "'";
+    if (sampling.mode == "nearest")
+      diag << " with nearest_mode '" << sampling.nearestMode << "'";
+    return diag << " is not supported with mode '" << sampling.mode << "'"
+                << (element.isF64() ? " in float64" : "");
+  }
   auto matmul = [&](Value lhs, Value rhs, int64_t rows, int64_t cols) {
     return ctx.b.create<tosa::MatMulOp>(
         ctx.loc, RankedTensorType::get({1, rows, cols}, element), lhs, rhs);
@@ -171,8 +221,12 @@ LogicalResult importResize(NodeContext &ctx) {
       return ctx.error() << "only the last two dimensions may be scaled "
                             "(scales[0] and scales[1] must be 1)";
   }
-  if (mode == "cubic")
-    return importCubicResize(ctx, x, *outType, coord, given);
+  if (mode == "cubic" || xt.getElementType().isF64()) {
+    Sampling sampling{mode, coord, nearest,
+                      ctx.floatAttr("cubic_coeff_a", -0.75f),
+                      ctx.intAttr("exclude_outside", 0) != 0};
+    return importMatrixResize(ctx, x, *outType, sampling, given);
+  }
   Shape scale, offset, border;
   for (int64_t dim : {2, 3}) {
     int64_t in = xt.getDimSize(dim), out = outType->getDimSize(dim);
@@ -253,8 +307,9 @@ void mlir::nnapi::onnx_import::registerResizeOps(OpRegistry &registry) {
   constexpr int64_t lo = kMinONNXOpset, hi = kAnyOpset;
   registry.add({
       {"", "Resize", lo, hi, importResize,
-       "tosa.resize (NHWC; nearest modes via offsets); cubic: a constant "
-       "interpolation matrix per dimension, two tosa.matmul",
+       "tosa.resize (NHWC; nearest modes via offsets); cubic (and every "
+       "mode in float64): a constant interpolation matrix per dimension, two "
+       "tosa.matmul",
        "RESIZE_BILINEAR (1) / RESIZE_NEAREST_NEIGHBOR (3); half-pixel or "
        "aligned corners 4",
        "samplings that differ from NNAPI's at some output index (checked "
