@@ -11,6 +11,12 @@
                  + BN + ReLU, max pool 3x3/2 -> 56x56x64, two basic blocks,
                  a strided block with a 1x1 projection shortcut to 28x28x128
                  and one more block, global average pool, Gemm to 1000.
+    detection    A text detector in the style of PP-OCR's DB network at
+                 320x320: a MobileNetV3-like backbone (hard-swish, depthwise
+                 blocks with squeeze-and-excitation) to 1/32, a feature
+                 pyramid (1x1 lateral convs, nearest Resize x2 and Add, 3x3
+                 convs, Resize to 1/4, Concat) and a probability head (conv,
+                 two 2x2 ConvTranspose, Sigmoid) giving 1x1x320x320.
 
 Each model gets DIR/NAME/model.onnx and DIR/NAME/test_data_set_0/input_0.pb
 (a seeded random input); reference outputs come from ONNX Runtime
@@ -76,13 +82,17 @@ class Graph:
                       transB=1)
         return self.node("Softmax", [y], axis=1) if softmax else y
 
-    def model(self, x, y, classes):
+    def hardswish(self, x):
+        return self.node("HardSwish", [x])
+
+    def model(self, x, y, classes, size=224, out_shape=None, opset=13):
         graph = helper.make_graph(
             self.nodes, "bench",
-            [helper.make_tensor_value_info(x, TensorProto.FLOAT, [1, 3, 224, 224])],
-            [helper.make_tensor_value_info(y, TensorProto.FLOAT, [1, classes])],
+            [helper.make_tensor_value_info(x, TensorProto.FLOAT, [1, 3, size, size])],
+            [helper.make_tensor_value_info(y, TensorProto.FLOAT,
+                                           out_shape or [1, classes])],
             self.inits)
-        m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
         m.ir_version = 8
         onnx.checker.check_model(m)
         return m
@@ -120,17 +130,72 @@ def resnet18(rng):
     return g.model("input", g.head(x, c, 1000, softmax=False), 1000)
 
 
+def detection(rng):
+    g = Graph(rng)
+    x = g.hardswish(g.conv("input", 3, 16, 3, stride=2))
+    # (kernel, expansion, output channels, squeeze-excite, stride)
+    blocks = [(3, 16, 16, True, 2), (3, 64, 24, False, 2), (3, 72, 24, False, 1),
+              (5, 72, 40, True, 2), (5, 120, 40, True, 1), (3, 240, 80, False, 2),
+              (3, 200, 80, False, 1), (3, 480, 112, True, 1), (5, 672, 160, True, 1)]
+    c, features = 16, []
+    for i, (k, hidden, cout, se, stride) in enumerate(blocks):
+        if stride == 2 and i:
+            features.append((x, c))  # the last map of each resolution
+        y = g.hardswish(g.conv(x, c, hidden, 1))
+        y = g.hardswish(g.conv(y, hidden, hidden, k, stride=stride, group=hidden))
+        if se:
+            s = g.node("ReduceMean", [y], axes=[2, 3], keepdims=1)
+            s = g.node("Relu", [g.conv(s, hidden, hidden // 4, 1, bn=False)])
+            s = g.node("HardSigmoid", [g.conv(s, hidden // 4, hidden, 1, bn=False)],
+                       alpha=0.2, beta=0.5)
+            y = g.node("Mul", [y, s])
+        y = g.conv(y, hidden, cout, 1)
+        x = g.node("Add", [x, y]) if stride == 1 and c == cout else y
+        c = cout
+    features.append((x, c))  # 1/4, 1/8, 1/16, 1/32
+    lateral = [g.conv(f, fc, 96, 1, bn=False) for f, fc in features]
+    top = lateral[-1]
+    merged = [top]
+    for lat in reversed(lateral[:-1]):
+        up = g.node("Resize", [top, "", g.const(np.array([1, 1, 2, 2]), "scale")],
+                    mode="nearest")
+        top = g.node("Add", [lat, up])
+        merged.insert(0, top)
+    outs = []
+    for i, m in enumerate(merged):
+        y = g.conv(m, 96, 24, 3, bn=False)
+        if i:
+            factor = float(2 ** i)
+            y = g.node("Resize", [y, "", g.const(np.array([1, 1, factor, factor]),
+                                                 "scale")], mode="nearest")
+        outs.append(y)
+    y = g.node("Concat", outs, axis=1)
+    y = g.node("Relu", [g.conv(y, 96, 24, 3)])
+    for cout in (24, 1):
+        w = rng.standard_normal((24, cout, 2, 2)) * np.sqrt(2.0 / 24)
+        y = g.node("ConvTranspose", [y, g.const(w), g.const(np.zeros(cout), "b")],
+                   kernel_shape=[2, 2], strides=[2, 2])
+        if cout == 24:
+            y = g.node("Relu", [y])
+    y = g.node("Sigmoid", [y])
+    return g.model("input", y, 1, size=320, out_shape=[1, 1, 320, 320], opset=14)
+
+
+MODELS = [("mobilenetv2", mobilenetv2, 224), ("resnet18", resnet18, 224),
+          ("detection", detection, 320)]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out-dir", required=True)
     ap.add_argument("--seed", type=int, default=3)
     args = ap.parse_args()
-    for name, build in [("mobilenetv2", mobilenetv2), ("resnet18", resnet18)]:
+    for name, build, size in MODELS:
         rng = np.random.default_rng(args.seed)
         d = os.path.join(args.out_dir, name)
         os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
         onnx.save(build(rng), os.path.join(d, "model.onnx"))
-        x = rng.standard_normal((1, 3, 224, 224)).astype(np.float32)
+        x = rng.standard_normal((1, 3, size, size)).astype(np.float32)
         t = numpy_helper.from_array(x, "input")
         with open(os.path.join(d, "test_data_set_0", "input_0.pb"), "wb") as f:
             f.write(t.SerializeToString())

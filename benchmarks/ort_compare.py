@@ -6,8 +6,9 @@
                    [--ort-runner PATH/ort_run.js] [--models a,b]
                    [--measure-models]
 
-For each model (the example CNN, and MobileNetV2- and ResNet-18-like stages
-at 224x224 written by make_bench_models.py; with --models also the e2e
+For each model (the example CNN, MobileNetV2- and ResNet-18-like stages at
+224x224 and a DB-style text detector at 320x320 written by
+make_bench_models.py; with --models also the e2e
 tests' U-Net, MobileNetV3, BERT layer and layout models):
   1. ONNX Runtime writes the reference outputs (ort_run.js --write) and
      nnapi-run --test-data checks every mode against them;
@@ -113,7 +114,8 @@ def main():
     ap.add_argument("--modes", default="nnapi,host-only",
                     help="of nnapi (--profile), " + ", ".join(MODE_FLAGS))
     ap.add_argument("--models", default="cnn,mobilenetv2,resnet18",
-                    help="of cnn, mobilenetv2, resnet18 and " + ", ".join(E2E_MODELS))
+                    help="of cnn, mobilenetv2, resnet18, detection and " +
+                    ", ".join(E2E_MODELS))
     ap.add_argument("--ort-runner", default=os.path.join(ROOT, "..", "shared", "tools",
                                                          "ort", "ort_run.js"))
     ap.add_argument("--measure-models", action="store_true",
