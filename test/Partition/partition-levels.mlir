@@ -34,3 +34,13 @@ func.func @reasons(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<4xf32>, tens
   return %d, %c : tensor<4xf32>, tensor<4xi32>
 }
 
+// Any float64 operand or result keeps an op on the host, a cast included.
+// FL1-LABEL: func @float64
+func.func @float64(%x: tensor<4xf64>) -> tensor<4xf32> {
+  // expected-remark@+1 {{stays on the host: unsupported: float64 (NNAPI has no float64 tensors; the host computes it in float64)}}
+  %a = tosa.exp %x : (tensor<4xf64>) -> tensor<4xf64>
+  // expected-remark@+1 {{stays on the host: unsupported: float64 (NNAPI has no float64 tensors; the host computes it in float64)}}
+  %b = tosa.cast %a : (tensor<4xf64>) -> tensor<4xf32>
+  return %b : tensor<4xf32>
+}
+

@@ -326,3 +326,12 @@ func.func @composite_filter_types(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32
   }
   return %0 : tensor<1x2x2x2xf32>
 }
+
+// -----
+
+// NNAPI has no float64 operands.
+func.func @float64(%x: tensor<4xf64>) -> tensor<4xf64> attributes {nnapi.partition} {
+  // expected-error@+1 {{'tosa.add' cannot run on NNAPI: operand 0 is float64, which NNAPI does not have}}
+  %0 = tosa.add %x, %x : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
+  return %0 : tensor<4xf64>
+}

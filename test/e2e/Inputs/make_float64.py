@@ -154,6 +154,18 @@ def build():
                              epsilon=1e-300)], [x],
           (x - mu) / np.sqrt(var + 1e-300) * scale + shift,
           inits=[("g", scale), ("h", shift)], rtol=1e-11, atol=1e-12)
+    # float32 data, float64 statistics (stash_type 11): a mean of 1e4 with
+    # a spread of 1e-3 is below float32's resolution of the sum's terms.
+    x32 = (1e4 + 1e-3 * normal((2, 3, 16))).astype(np.float32)
+    g32, h32 = normal((16,)).astype(np.float32), normal((16,)).astype(np.float32)
+    x64 = x32.astype(np.float64)
+    mu = x64.mean(axis=-1, keepdims=True)
+    var = ((x64 - mu) ** 2).mean(axis=-1, keepdims=True)
+    norm = ((x64 - mu) / np.sqrt(var + 1e-12)).astype(np.float32)
+    model("layernorm_stash64", [node("LayerNormalization", ["i0", "g", "h"],
+                                     epsilon=1e-12, stash_type=D)], [x32],
+          norm * g32 + h32, inits=[("g", g32), ("h", h32)], rtol=1e-5,
+          atol=1e-5)
     x = normal((2, 3, 4, 5), 1e150)
     g, h, m, v = normal((3,)), normal((3,)), normal((3,), 1e150), \
         10.0 ** RNG.uniform(299, 300, (3,))

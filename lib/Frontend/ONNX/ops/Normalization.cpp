@@ -178,9 +178,16 @@ LogicalResult importLayerNormalization(NodeContext &ctx) {
   Value x = ctx.in(0);
   if (!ctx.isFloat(x))
     return ctx.error() << "integer inputs are not supported";
-  if (ctx.intAttr("stash_type", 1) != 1)
-    return ctx.error() << "stash_type other than float32 is not "
-                          "supported";
+  // The statistics in float64 when asked (stash_type 11): x is cast up and
+  // the normalized value back, as ONNX's definition does. (float32, the
+  // default, is computed in the input's type, float16 included.)
+  int64_t stash = ctx.intAttr("stash_type", 1);
+  if (stash != onnx::TensorProto::FLOAT && stash != onnx::TensorProto::DOUBLE)
+    return ctx.error() << "stash_type " << stash
+                       << " is not supported (1: float32, 11: float64)";
+  Type element = imp.typeOf(x).getElementType();
+  if (stash == onnx::TensorProto::DOUBLE)
+    x = imp.castTo(x, ctx.b.getF64Type());
   int64_t rank = imp.typeOf(x).getRank();
   int64_t axis = ctx.intAttr("axis", -1);
   if (axis < -rank || axis >= rank)
@@ -193,7 +200,8 @@ LogicalResult importLayerNormalization(NodeContext &ctx) {
   double eps = ctx.floatAttr("epsilon", 1e-5f);
   Moments m = moments(imp, x, axes, eps);
   Value mu = m.mean, centered = m.centered, inv = m.invStd;
-  Value result = imp.mul(imp.mul(centered, inv), imp.toRank(ctx.in(1), rank));
+  Value result = imp.mul(imp.castTo(imp.mul(centered, inv), element),
+                         imp.toRank(ctx.in(1), rank));
   if (ctx.has(2))
     result = imp.binary<tosa::AddOp>(result, imp.toRank(ctx.in(2), rank));
   // The optional Mean and InvStdDev outputs: the statistics, with the
@@ -306,9 +314,9 @@ void mlir::nnapi::onnx_import::registerNormalizationOps(OpRegistry &registry) {
        "p other than 1 and 2; non-float"},
       {"", "LayerNormalization", lo, hi, importLayerNormalization,
        "sums scaled by 1/N (mean composites), sub, mul, add, rsqrt over the "
-       "axes from `axis`",
+       "axes from `axis`; stash_type 11: the statistics in float64 (host)",
        "MEAN (2), SUB, MUL, ADD, RSQRT (3)",
-       "stash_type other than float32 (not imported)"},
+       "stash_type other than float32 or float64 (not imported)"},
       {"", "InstanceNormalization", lo, hi, importInstanceNormalization,
        "reduce_sum, mul, sub, rsqrt, mul, add",
        "INSTANCE_NORMALIZATION (3), the instance_normalization composite, "

@@ -45,7 +45,7 @@ def main():
         # LayerNormalization computing its statistics in another type.
         "layernorm_stash": model(
             [helper.make_node("LayerNormalization", ["x", "g"], ["y"],
-                              name="ln", stash_type=11)],
+                              name="ln", stash_type=10)],
             [f("x", [2, 3])], [f("y", [2, 3])],
             [helper.make_tensor("g", TensorProto.FLOAT, [3], [1, 1, 1])],
             opset=17),
