@@ -53,6 +53,8 @@ def write_model(work):
 
 
 def main():
+    # One thread: the figures are one core's, like ONNX Runtime's at 1 thread.
+    os.environ["NNAPI_MLIR_THREADS"] = "1"
     p = argparse.ArgumentParser()
     p.add_argument("--build", required=True)
     p.add_argument("--work", default="/tmp/nnapi-call-overhead")

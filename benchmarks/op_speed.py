@@ -178,6 +178,8 @@ def cpu_name():
 
 
 def main():
+    # One thread: the figures are one core's, like ONNX Runtime's at 1 thread.
+    os.environ["NNAPI_MLIR_THREADS"] = "1"
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
     ap.add_argument("--side", choices=["host", "nnapi", "both"], default="both")

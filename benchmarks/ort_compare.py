@@ -18,7 +18,8 @@ tests' U-Net, MobileNetV3, BERT layer and layout models):
      nnapi-profile-device measures first on this machine, the models' own
      ops included; host-only: the LLVM-compiled code only);
   3. R rounds, each timing ONNX Runtime and every mode back to back
-     (nnapi-run --bench N, ort_run.js --threads 1 --bench N, medians), so
+     (nnapi-run --bench N, ort_run.js --bench N, both at --threads T, default
+     1; medians), so
      that machine noise hits all of them alike; the per-model figure is the
      median over rounds.
 Prints the ratio to ONNX Runtime per model and mode and the geometric mean,
@@ -121,6 +122,8 @@ def main():
     ap.add_argument("--measure-models", action="store_true",
                     help="measure this machine's profile with nnapi-profile-device, the models' "
                          "own ops included (--model), and place with it (about 8 minutes)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="threads of ONNX Runtime (intra-op) and of our runtime's pool")
     ap.add_argument("--compile-arg", action="append", default=[],
                     help="extra nnapi-compile flag for every mode")
     args = ap.parse_args()
@@ -128,7 +131,8 @@ def main():
         sys.exit("ort_compare: needs node and ort_run.js (bash ../shared/tools/ort/setup.sh)")
     bindir = os.path.join(args.build, "bin")
     modes = args.modes.split(",")
-    env = dict(os.environ, NNAPI_MLIR_QUIET="1")
+    # Both sides at the same thread count (the runtime's threads option).
+    env = dict(os.environ, NNAPI_MLIR_QUIET="1", NNAPI_MLIR_THREADS=str(args.threads))
 
     os.makedirs(args.work, exist_ok=True)
     run([sys.executable, os.path.join(HERE, "make_bench_models.py"), "--out-dir", args.work])
@@ -177,7 +181,7 @@ def main():
         for name in models:
             d = os.path.join(args.work, name)
             out = run(["node", args.ort_runner, os.path.join(d, "model.onnx"),
-                       os.path.join(d, "test_data_set_0"), "--threads", "1",
+                       os.path.join(d, "test_data_set_0"), "--threads", str(args.threads),
                        "--bench", str(args.runs)])
             times.setdefault((name, "ort"), []).append(median_ms(out))
             for mode in modes:

@@ -371,6 +371,7 @@ PYBIND11_MODULE(_nnapi_mlir, m) {
     return py::make_tuple(onNNAPI, failed);
   });
   m.def("reset_stats", &nnapi_rt_reset_stats);
+  m.def("threads", &nnapi_rt_get_threads);
   m.def("set_quiet", [](bool quiet) { nnapi_rt_set_quiet(quiet); });
   m.def("set_option", [](const std::string &name,
                          std::optional<std::string> value) {

@@ -5,7 +5,8 @@
 #                test, every corpus and crash input, the fault sweep and the
 #                concurrency check
 #   build-tsan/  ThreadSanitizer: the runtime's unit tests and the
-#                concurrency check (16 threads x 1000 runs, failing calls)
+#                concurrency checks (16 threads x 1000 runs, failing calls;
+#                two models from four threads on a pool of three)
 #   build-asan-compiler/  the ONNX importer (and the MLIR libraries of ours
 #                it links) under ASan + UBSan: its fuzz corpus and every
 #                crash input ever found replay there, so a read past the end
@@ -34,10 +35,11 @@ export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 start=$(date +%s)
 configure "$root/build-tsan" thread
 cmake --build "$root/build-tsan" -j"$(nproc)" --target nnapi-unittests \
-  nnapi-concurrent-runs nnapi-concurrency-model nnapi_faulty nnapi_host
-echo "== ThreadSanitizer: runtime unit tests and 16 threads x 1000 runs"
+  nnapi-concurrent-runs nnapi-concurrency-model nnapi-concurrency-eager-model \
+  nnapi_faulty nnapi_host
+echo "== ThreadSanitizer: runtime unit tests, 16 threads x 1000 runs, the pool"
 (cd "$root/build-tsan" && ctest --output-on-failure \
-  -R '^(Runtime\.|Devices\.|concurrent-runs$)')
+  -R '^(Runtime\.|Devices\.|Threads\.|concurrent-runs$|concurrent-runs-pool$)')
 
 # The importer replays first: its build is the one that takes MLIR's headers.
 # LLVM and MLIR's own libraries are not instrumented, so their containers
@@ -60,9 +62,10 @@ cd "$root/build-asan"
 # multi-threaded test processes at exit ("Tracer caught signal 11"), so leaks
 # are checked in the single-threaded processes: every corpus replay, the
 # fault sweep's nnapi-run runs and the device tests (1,000 burst calls among
-# them). Then everything runs without leak checks.
+# them), on one thread (NNAPI_MLIR_THREADS=1: no pool workers). Then
+# everything runs without leak checks, on the default pool.
 echo "== AddressSanitizer + UBSan + LeakSanitizer: corpus replays, fault sweep, devices"
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+NNAPI_MLIR_THREADS=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   ctest --output-on-failure -j"$(nproc)" -R '^(fuzz-replay|fault-sweep|Devices\.)'
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer: all tests"
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \

@@ -339,9 +339,18 @@ TEST_F(Devices, BadOptionValuesAreClearErrors) {
   struct Case {
     const char *name, *value, *message;
   } cases[] = {
-      {"threads", "4",
-       "unknown runtime option 'threads' (devices, cache_dir, preference, "
-       "priority, bursts, timing)"},
+      {"thread", "4",
+       "unknown runtime option 'thread' (devices, cache_dir, preference, "
+       "priority, bursts, timing, threads)"},
+      {"threads", "0",
+       "runtime option threads: '0' is not a thread count from 1 to 256"},
+      {"threads", "-2",
+       "runtime option threads: '-2' is not a thread count from 1 to 256"},
+      {"threads", "100000",
+       "runtime option threads: '100000' is not a thread count from 1 to "
+       "256"},
+      {"threads", "2x",
+       "runtime option threads: '2x' is not a thread count from 1 to 256"},
       {"devices", "gpu,,cpu",
        "runtime option devices: empty entry in 'gpu,,cpu' (expected device "
        "names or types: accelerator, gpu, cpu, other; '-' before one "

@@ -12,13 +12,13 @@
 // Environment, read when a compilation is finished:
 //   NNAPI_MLIR_HOST_KERNELS=reference  reference kernels only (default:
 //                                      XNNPACK where it has the operator)
-//   NNAPI_MLIR_HOST_THREADS=N          threads of the pool the device's
-//                                      compilations share (default 1)
 //   NNAPI_MLIR_HOST_FAULT=initialize|create|run
 //                                      simulate an XNNPACK failure (tests)
 //
 // Besides the NNAPI functions it exports NNAPIMLIRHost_lastError(), which the
 // runtime looks up (optionally) to explain a failing call,
+// NNAPIMLIRHost_setThreadPool(), with which the runtime hands it its thread
+// pool (without one, operators run on the calling thread),
 // NNAPIMLIRHost_setProfile() and NNAPIMLIRHost_getCompilationInfo().
 //
 // It enumerates the devices of Devices.h (the host device by default; several
@@ -38,6 +38,7 @@
 #include "HostModel.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -112,30 +113,9 @@ struct ANeuralNetworksBurst {
 
 namespace {
 
-/// Positive integer from the environment, or `fallback`.
-unsigned envCount(const char *name, unsigned fallback) {
-  const char *v = std::getenv(name);
-  if (!v || !*v)
-    return fallback;
-  char *end = nullptr;
-  long n = std::strtol(v, &end, 10);
-  return *end == '\0' && n >= 1 && n <= 1024 ? unsigned(n) : fallback;
-}
-
-/// The pool shared by every compilation, created with the first one that
-/// needs it ($NNAPI_MLIR_HOST_THREADS > 1).
-pthreadpool_t sharedThreadpool() {
-  static std::once_flag once;
-  static pthreadpool_t pool = nullptr;
-  std::call_once(once, [] {
-#ifdef NNAPI_MLIR_HAVE_XNNPACK
-    unsigned threads = envCount("NNAPI_MLIR_HOST_THREADS", 1);
-    if (threads > 1)
-      pool = pthreadpool_create(threads);
-#endif
-  });
-  return pool;
-}
+/// The pool compilations finished from now on run their operators on
+/// (NNAPIMLIRHost_setThreadPool; the runtime keeps it alive while they do).
+std::atomic<void *> gThreadpool{nullptr};
 
 /// Executor options from the environment; an error for unknown values.
 int executorOptions(ExecutorOptions &options) {
@@ -161,7 +141,7 @@ int executorOptions(ExecutorOptions &options) {
     return fail(ANEURALNETWORKS_BAD_STATE,
                 std::string("NNAPI_MLIR_HOST_FAULT must be 'initialize', "
                             "'create' or 'run', got '") + fault + "'");
-  options.threadpool = sharedThreadpool();
+  options.threadpool = static_cast<pthreadpool_t>(gThreadpool.load());
   const char *trace = std::getenv("NNAPI_MLIR_HOST_TRACE");
   options.trace = trace && *trace && std::strcmp(trace, "0") != 0;
   return ANEURALNETWORKS_NO_ERROR;
@@ -173,6 +153,11 @@ extern "C" {
 
 __attribute__((visibility("default"))) const char *NNAPIMLIRHost_lastError(void) {
   return lastErrorMessage().c_str();
+}
+
+__attribute__((visibility("default"))) void
+NNAPIMLIRHost_setThreadPool(void *pool) {
+  gThreadpool.store(pool);
 }
 
 int ANeuralNetworksModel_create(ANeuralNetworksModel **model) {

@@ -6,6 +6,7 @@
 #include "nnapi-mlir/Support/CommaList.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
@@ -111,6 +112,29 @@ bool parseFlag(bool &flag, const std::string &value, std::string &error) {
   return true;
 }
 
+bool parseThreads(Options &o, const std::string &value, std::string &error) {
+  if (value.empty()) {
+    o.threads = 0;
+    return true;
+  }
+  char *end = nullptr;
+  errno = 0;
+  long n = std::strtol(value.c_str(), &end, 10);
+  if (*end != '\0' || errno || n < 1 || n > long(kMaxThreads)) {
+    error = "'" + value + "' is not a thread count from 1 to " +
+            std::to_string(kMaxThreads);
+    return false;
+  }
+#ifndef NNAPI_MLIR_HAVE_PTHREADPOOL
+  if (n != 1) {
+    error = "this runtime was built without pthreadpool: threads must be 1";
+    return false;
+  }
+#endif
+  o.threads = unsigned(n);
+  return true;
+}
+
 struct OptionSpec {
   const char *name;
   const char *env;
@@ -132,6 +156,7 @@ const OptionSpec kOptions[] = {
      [](Options &o, const std::string &v, std::string &e) {
        return parseFlag(o.timing, v, e);
      }},
+    {"threads", "NNAPI_MLIR_THREADS", "", parseThreads},
 };
 
 const OptionSpec *findOption(const char *name) {
@@ -167,7 +192,8 @@ bool checkOption(const char *name, const char *value, std::string &error) {
   const OptionSpec *spec = findOption(name);
   if (!spec) {
     error = std::string("unknown runtime option '") + (name ? name : "") +
-            "' (devices, cache_dir, preference, priority, bursts, timing)";
+            "' (devices, cache_dir, preference, priority, bursts, timing, "
+            "threads)";
     return false;
   }
   Options scratch;

@@ -43,7 +43,11 @@ struct Options {
   int32_t priority = ANEURALNETWORKS_PRIORITY_DEFAULT;
   bool bursts = true;
   bool timing = false;
+  unsigned threads = 0; ///< 0: the CPUs the process may run on.
 };
+
+/// The largest thread count the threads option takes.
+constexpr unsigned kMaxThreads = 256;
 
 /// Checks `value` for option `name`; false with `error` if the name is
 /// unknown or the value invalid. Null (the default) is valid.

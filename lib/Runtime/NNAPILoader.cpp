@@ -59,6 +59,8 @@ bool loadNNAPILibrary(const std::string &path, NNAPIFunctionTable &table,
 #undef NNAPI_MLIR_RESOLVE_OPTIONAL
   table.hostLastError = reinterpret_cast<const char *(*)()>(
       dlsym(handle, "NNAPIMLIRHost_lastError"));
+  table.hostSetThreadPool = reinterpret_cast<void (*)(void *)>(
+      dlsym(handle, "NNAPIMLIRHost_setThreadPool"));
   table.handle = handle;
   return true;
 }

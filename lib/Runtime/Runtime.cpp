@@ -20,6 +20,7 @@
 
 #include "Devices.h"
 #include "Internal.h"
+#include "Threads.h"
 
 using namespace nnapi_mlir;
 using namespace nnapi_mlir::runtime;
@@ -67,6 +68,9 @@ struct Library {
 /// it frees with the library that made them.
 struct Partition {
   std::shared_ptr<Library> library;
+  /// The pool its compilation runs on (the host device's operators), kept
+  /// while the compilation lives.
+  std::shared_ptr<runtime::ThreadPool> pool;
   /// What identifies the blob at its address: another blob loaded where
   /// an unloaded one was (dlclose, dlopen) differs in size or in the first
   /// bytes (the header with its counts and CRC-32).
@@ -148,10 +152,19 @@ struct State {
   bool optionsResolved = false;
   std::string optionsError;
   std::vector<DeviceInfo> devices;
+  /// The thread pool for the threads option in force (currentPool); its
+  /// own mutex, so that nnapi_rt_parallel_for does not wait for a
+  /// partition being compiled under `mutex`.
+  std::mutex poolMutex;
+  std::shared_ptr<runtime::ThreadPool> pool;
   uint64_t nextSequence = 0;
   std::atomic<uint64_t> nnapiExecutions{0}, failedExecutions{0};
 
   void dropLibrary() {
+    {
+      std::lock_guard<std::mutex> lock(poolMutex);
+      pool.reset(); // the environment is read again
+    }
     partitions.clear();
     devices.clear();
     optionsResolved = false; // the environment is read again
@@ -218,8 +231,14 @@ int32_t compileFor(const NNAPIFunctionTable &fn, const Options &o,
                                                   token.data());
   }
   if (rc == ANEURALNETWORKS_NO_ERROR) {
+    // The host device runs this compilation's operators on our pool; it
+    // holds the pool only for this call (others may load the library too).
+    if (fn.hostSetThreadPool)
+      fn.hostSetThreadPool(p.pool ? p.pool->handle() : nullptr);
     call = "ANeuralNetworksCompilation_finish";
     rc = fn.ANeuralNetworksCompilation_finish(c);
+    if (fn.hostSetThreadPool)
+      fn.hostSetThreadPool(nullptr);
   }
   if (rc != ANEURALNETWORKS_NO_ERROR) {
     why = describeCall(fn, call, rc);
@@ -445,6 +464,22 @@ int32_t ensureLibrary(State &s) {
   return NNAPI_RT_OK;
 }
 
+/// The pool for the threads option in force, made (or replaced, when the
+/// count changed) on demand. Caller holds `s.mutex`.
+std::shared_ptr<runtime::ThreadPool> currentPool(State &s) {
+  if (!s.optionsResolved) {
+    resolveOptions(s.givenOptions, s.options, s.optionsError);
+    s.optionsResolved = true;
+  }
+  unsigned want = s.options.threads
+                     ? s.options.threads
+                     : std::min(runtime::availableCPUs(), kMaxThreads);
+  std::lock_guard<std::mutex> lock(s.poolMutex);
+  if (!s.pool || s.pool->threads() != want)
+    s.pool = std::make_shared<runtime::ThreadPool>(want);
+  return s.pool;
+}
+
 /// Finds or creates the partition of a blob. Caller holds the mutex.
 int32_t getPartition(State &s, const uint8_t *blobBytes, int64_t blobSize,
                      std::shared_ptr<Partition> &out) {
@@ -452,6 +487,7 @@ int32_t getPartition(State &s, const uint8_t *blobBytes, int64_t blobSize,
   if (!slot || !slot->holds(blobBytes, blobSize)) {
     auto p = std::make_shared<Partition>();
     p->library = s.library;
+    p->pool = currentPool(s);
     p->size = blobSize;
     p->head.assign(blobBytes,
                    blobBytes + std::min<int64_t>(blobSize, Partition::kHeadBytes));
@@ -792,7 +828,33 @@ int32_t nnapi_rt_set_option(const char *name, const char *value) {
   s.optionsResolved = true;
   // Partitions were compiled with the old value; the library stays.
   s.partitions.clear();
+  currentPool(s);
   return NNAPI_RT_OK;
+}
+
+int32_t nnapi_rt_set_threads(int32_t threads) {
+  return nnapi_rt_set_option("threads", std::to_string(threads).c_str());
+}
+
+int32_t nnapi_rt_get_threads(void) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return int32_t(currentPool(s)->threads());
+}
+
+void nnapi_rt_parallel_for(void (*fn)(void *, int64_t, int64_t), void *context,
+                           int64_t count, int64_t grain) {
+  State &s = state();
+  std::shared_ptr<runtime::ThreadPool> pool;
+  {
+    std::lock_guard<std::mutex> lock(s.poolMutex);
+    pool = s.pool;
+  }
+  if (!pool) {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    pool = currentPool(s);
+  }
+  pool->parallelFor(fn, context, count, grain);
 }
 
 const char *nnapi_rt_device_type_name(int32_t type) {

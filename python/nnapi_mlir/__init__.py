@@ -31,7 +31,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "compile", "load", "Model", "Tensor", "CompileSummary", "Partition",
-    "HostOp", "options", "set_host_only", "runtime_stats", "Error",
+    "HostOp", "options", "set_host_only", "runtime_stats", "threads", "Error",
     "CompileError", "ModelError", "InputError", "ShapeError", "DTypeError",
 ]
 
@@ -377,10 +377,20 @@ class Model:
             self.path, self.inputs, self.outputs, self.partitions)
 
 
-def load(path):
+def load(path, threads=None):
     """Loads a model compiled by compile() or nnapi-compile; raises
-    ModelError when it is not one."""
+    ModelError when it is not one. `threads` sets the runtime's thread
+    count (configure(threads=...): process-wide, for every model)."""
+    if threads is not None:
+        configure(threads=threads)
     return Model(path)
+
+
+def threads():
+    """Threads of the runtime's one pool, which runs every model's host code
+    and the host NNAPI device: configure(threads=N) or load(..., threads=N),
+    else $NNAPI_MLIR_THREADS, else the CPUs this process may use."""
+    return _nnapi_mlir.threads()
 
 
 def set_host_only(host_only=True):
@@ -412,10 +422,16 @@ def configure(**options):
     priority    "low", "medium" or "high"
     bursts      False: no bursts (default True on feature level 3+ devices)
     timing      True: drivers measure each execution (partitions())
+    threads     threads of the runtime's one pool, 1 to 256 (default: the
+                CPUs this process may use; threads())
 
     Compiled partitions are dropped, so the next run compiles with the new
     values. Raises ValueError (InputError) for an unknown option or value."""
     for name, value in options.items():
+        if name == "threads" and (isinstance(value, bool) or
+                                  not isinstance(value, (int, type(None)))):
+            raise InputError("threads must be an integer from 1 to 256, "
+                             "got %r" % (value,))
         if isinstance(value, bool):
             value = "1" if value else "0"
         elif isinstance(value, (list, tuple)):

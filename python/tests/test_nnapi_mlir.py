@@ -440,11 +440,37 @@ def test_devices_and_runtime_options(cnn_so, tmp_path):
                            match="'urgent' is not one of low, medium, high"):
             nnapi_mlir.configure(priority="urgent")
         with pytest.raises(nnapi_mlir.InputError,
-                           match="unknown runtime option 'threads'"):
-            nnapi_mlir.configure(threads=2)
+                           match="unknown runtime option 'thread'"):
+            nnapi_mlir.configure(thread=2)
     finally:
         nnapi_mlir.configure(devices=None, timing=None, cache_dir=None,
                              priority=None)
+
+
+def test_threads(cnn_so):
+    path, _ = cnn_so
+    x = np.load(EXAMPLES / "onnx" / "cnn_input.npy")
+    try:
+        results = []
+        for n in (1, 2, 3):
+            model = nnapi_mlir.load(path, threads=n)
+            assert nnapi_mlir.threads() == n
+            (y,) = model.run(x)
+            results.append(y)
+        # The same bits at every thread count.
+        assert all(np.array_equal(r, results[0]) for r in results)
+        for bad in (0, -1, 5000):
+            with pytest.raises(nnapi_mlir.InputError,
+                               match="is not a thread count from 1 to 256"):
+                nnapi_mlir.load(path, threads=bad)
+        for bad in (2.5, True, "2"):
+            with pytest.raises(nnapi_mlir.InputError,
+                               match="threads must be an integer"):
+                nnapi_mlir.configure(threads=bad)
+        assert nnapi_mlir.threads() == 3  # a refused value changes nothing
+    finally:
+        nnapi_mlir.configure(threads=None)
+    assert nnapi_mlir.threads() >= 1
 
 
 def test_android_shared_library(tmp_path):

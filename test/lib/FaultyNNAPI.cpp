@@ -19,7 +19,8 @@
 // $NNAPI_MLIR_FAULT_LOG, if set, names a file that gets one line per call
 // that could fail: "<count of such calls so far> <function>", so that a test
 // can fail each of them in turn. NNAPIMLIRHost_lastError explains injected
-// failures. Thread-safe: counters are atomic, the bookkeeping is locked.
+// failures; NNAPIMLIRHost_setThreadPool reaches the host device.
+// Thread-safe: counters are atomic, the bookkeeping is locked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -286,6 +287,13 @@ __attribute__((visibility("default"))) const char *NNAPIMLIRHost_lastError() {
   if (faults().real.hostLastError)
     return faults().real.hostLastError();
   return "";
+}
+
+/// Passes the runtime's thread pool on to the host device.
+__attribute__((visibility("default"))) void
+NNAPIMLIRHost_setThreadPool(void *pool) {
+  if (faults().real.hostSetThreadPool)
+    faults().real.hostSetThreadPool(pool);
 }
 
 } // extern "C"

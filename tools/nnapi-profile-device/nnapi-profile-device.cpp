@@ -924,7 +924,7 @@ while read -r file side; do
   expect=
   [ "$side" = nnapi ] && expect=--expect-nnapi
   ms=
-  if out=$("$run" "./$file" --bench 100 $expect "$@" 2>&1); then
+  if out=$("$run" "./$file" --bench 100 --threads 1 $expect "$@" 2>&1); then
     ms=$(printf '%s\n' "$out" |
          sed -n 's/^bench: runs=[0-9]* median_ms=\([0-9.]*\).*/\1/p')
   fi
@@ -1014,6 +1014,9 @@ bool runFromDirectory(const std::string &dir, Run &run, std::string &error) {
 int chooseDevice(nnapi_rt_device_info &device) {
   if (!libraryFlag.empty())
     nnapi_rt_set_library_path(libraryFlag.c_str());
+  // Costs are one thread's: the host code and the host device alike.
+  if (nnapi_rt_set_threads(1) != NNAPI_RT_OK)
+    return fail(llvm::Twine("cannot set one thread: ") + nnapi_rt_last_error());
   if (!deviceFlag.empty() &&
       nnapi_rt_set_option("devices", deviceFlag.c_str()) != NNAPI_RT_OK)
     return fail(llvm::Twine("--device: ") + nnapi_rt_last_error());

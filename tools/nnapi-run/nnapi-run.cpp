@@ -34,6 +34,8 @@
 //   --preference P        fast-single-answer, sustained-speed, low-power
 //   --priority P          low, medium, high
 //   --no-bursts           compute without bursts (bursts option)
+//   --threads N           threads of the runtime's pool, 1 to 256 (threads
+//                         option; default: the CPUs this process may use)
 //   --profile             ask drivers for execution durations; prints them
 //                         per partition at the end
 //   --list-devices        print the NNAPI library's devices and exit
@@ -518,6 +520,8 @@ int runMain(int argc, char **argv) {
       options.emplace_back("priority", v);
     else if (a == "--no-bursts")
       options.emplace_back("bursts", "0");
+    else if (a == "--threads" && value(v))
+      options.emplace_back("threads", v);
     else if (a == "--profile") {
       options.emplace_back("timing", "1");
       profileRuns = true;
@@ -535,7 +539,8 @@ int runMain(int argc, char **argv) {
                   "[--rtol X] [--atol Y] [--expect-nnapi] "
                   "[--nnapi-library PATH] [--device-profile PATH] "
                   "[--host-devices LIST] [--device SPEC] [--cache-dir DIR] "
-                  "[--preference P] [--priority P] [--no-bursts] [--profile] "
+                  "[--preference P] [--priority P] [--no-bursts] [--threads N] "
+                  "[--profile] "
                   "[--list-devices] [--test-data DIR] [--compile-arg ARG]... "
                   "[--bench N]\n");
       return 0;
@@ -811,8 +816,10 @@ int runMain(int argc, char **argv) {
     double median = ms.size() % 2
                         ? ms[ms.size() / 2]
                         : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
-    std::printf("bench: runs=%d median_ms=%.6f min_ms=%.6f peak_rss_mb=%.1f\n",
-                bench, median, ms.front(), peakResidentMiB());
+    std::printf("bench: runs=%d median_ms=%.6f min_ms=%.6f peak_rss_mb=%.1f "
+                "threads=%d\n",
+                bench, median, ms.front(), peakResidentMiB(),
+                nnapi_rt_get_threads());
   }
   if (profileRuns && !hostOnly)
     printPartitions(/*timings=*/true);

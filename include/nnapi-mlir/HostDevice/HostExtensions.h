@@ -19,6 +19,12 @@ extern "C" {
 /* Why the last failing call of this thread failed ("" if none). */
 typedef const char *(*NNAPIMLIRHost_lastError_fn)(void);
 
+/* The thread pool (a pthreadpool_t; null: none) on which compilations
+ * finished after this call run their operators. The caller keeps it alive
+ * while they exist. The runtime passes its own (the threads option,
+ * Runtime.h); without a pool every operator runs on the calling thread. */
+typedef void (*NNAPIMLIRHost_setThreadPool_fn)(void *pool);
+
 /* Replaces the devices the library enumerates: comma-separated entries, each
  * a device profile path (docs/device-profiles.md), "host" (the host device,
  * runs everything) or "reference" (NNAPI's CPU reference device,

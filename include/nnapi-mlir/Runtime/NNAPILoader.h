@@ -22,6 +22,10 @@ struct NNAPIFunctionTable {
   /// NNAPIMLIRHost_lastError of the host implementation (not part of NNAPI):
   /// explains the last failing call. Null for other libraries.
   const char *(*hostLastError)() = nullptr;
+  /// NNAPIMLIRHost_setThreadPool of the host implementation: the pool
+  /// (pthreadpool_t, null for none) compilations finished after the call
+  /// run their operators on. Null for other libraries.
+  void (*hostSetThreadPool)(void *pool) = nullptr;
   void *handle = nullptr; ///< dlopen handle, or null for injected tables.
 };
 

@@ -105,8 +105,28 @@ void nnapi_rt_set_quiet(int32_t quiet);
  *   bursts      NNAPI_MLIR_BURSTS      1 (default): partitions on devices of
  *               feature level 3 and above compute through a burst; 0: not
  *   timing      NNAPI_MLIR_TIMING      0 (default); 1: every execution asks
- *               the driver for its durations (nnapi_rt_partition_info) */
+ *               the driver for its durations (nnapi_rt_partition_info)
+ *   threads     NNAPI_MLIR_THREADS     threads of the runtime's one pool, 1 to
+ *               256 (default: the CPUs this process may run on). The host
+ *               NNAPI device (libnnapi_host.so) runs its operators on this
+ *               pool; 1 runs everything on the calling thread. A runtime
+ *               built without pthreadpool accepts only 1. */
 int32_t nnapi_rt_set_option(const char *name, const char *value);
+
+/* The threads option as a number: nnapi_rt_set_threads(n) is
+ * nnapi_rt_set_option("threads", "n") (NNAPI_RT_INVALID_ARGUMENT for 0, a
+ * negative count or more than 256); nnapi_rt_get_threads() is the count in
+ * force (given, else NNAPI_MLIR_THREADS, else the CPUs available). */
+int32_t nnapi_rt_set_threads(int32_t threads);
+int32_t nnapi_rt_get_threads(void);
+
+/* Runs fn(context, begin, end) over [0, count) split into chunks of at most
+ * `grain` iterations (grain >= 1), on the runtime's pool: chunks run in any
+ * order and concurrently, each exactly once; returns when all are done.
+ * With one thread, or one chunk, it calls fn on the calling thread. */
+void nnapi_rt_parallel_for(void (*fn)(void *context, int64_t begin,
+                                      int64_t end),
+                           void *context, int64_t count, int64_t grain);
 
 /* The NNAPI library's devices (loading it if needed). */
 typedef struct {

@@ -1,0 +1,97 @@
+//===- Threads.cpp - The runtime's one pool of worker threads -------------===//
+
+#include "Threads.h"
+
+#include <algorithm>
+#include <thread>
+
+#ifdef __linux__
+#include <sched.h>
+#endif
+#ifdef NNAPI_MLIR_HAVE_PTHREADPOOL
+#include <pthreadpool.h>
+#endif
+// pthreadpool hands work to its threads through atomics and futexes in a
+// library ThreadSanitizer does not instrument: tell it that the caller's
+// writes happen before the chunks run, and the chunks before the return.
+#ifdef __SANITIZE_THREAD__
+#include <sanitizer/tsan_interface.h>
+#define NNAPI_TSAN_RELEASE(p) __tsan_release(p)
+#define NNAPI_TSAN_ACQUIRE(p) __tsan_acquire(p)
+#else
+#define NNAPI_TSAN_RELEASE(p) ((void)(p))
+#define NNAPI_TSAN_ACQUIRE(p) ((void)(p))
+#endif
+
+namespace nnapi_mlir::runtime {
+
+unsigned availableCPUs() {
+#ifdef __linux__
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    int n = CPU_COUNT(&set);
+    if (n > 0)
+      return unsigned(n);
+  }
+#endif
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+ThreadPool::ThreadPool(unsigned threads) {
+#ifdef NNAPI_MLIR_HAVE_PTHREADPOOL
+  if (threads > 1) {
+    pool = pthreadpool_create(threads);
+    if (pool)
+      count = unsigned(pthreadpool_get_threads_count(
+          static_cast<pthreadpool_t>(pool)));
+  }
+#else
+  (void)threads;
+#endif
+}
+
+ThreadPool::~ThreadPool() {
+#ifdef NNAPI_MLIR_HAVE_PTHREADPOOL
+  if (pool)
+    pthreadpool_destroy(static_cast<pthreadpool_t>(pool));
+#endif
+}
+
+namespace {
+struct Task {
+  void (*fn)(void *, int64_t, int64_t);
+  void *context;
+  int64_t count;
+  char done; ///< ThreadSanitizer's address for "a chunk finished".
+};
+} // namespace
+
+void ThreadPool::parallelFor(void (*fn)(void *, int64_t, int64_t),
+                             void *context, int64_t count,
+                             int64_t grain) const {
+  if (count <= 0)
+    return;
+  grain = std::max<int64_t>(grain, 1);
+#ifdef NNAPI_MLIR_HAVE_PTHREADPOOL
+  if (pool && count > grain) {
+    Task task{fn, context, count, 0};
+    NNAPI_TSAN_RELEASE(&task);
+    pthreadpool_parallelize_1d_tile_1d(
+        static_cast<pthreadpool_t>(pool),
+        [](void *t, size_t begin, size_t tile) {
+          NNAPI_TSAN_ACQUIRE(t);
+          auto *task = static_cast<Task *>(t);
+          int64_t b = int64_t(begin);
+          task->fn(task->context, b, std::min(b + int64_t(tile), task->count));
+          NNAPI_TSAN_RELEASE(&task->done);
+        },
+        &task, size_t(count), size_t(grain), /*flags=*/0);
+    NNAPI_TSAN_ACQUIRE(&task.done);
+    return;
+  }
+#endif
+  for (int64_t begin = 0; begin < count; begin += grain)
+    fn(context, begin, std::min(begin + grain, count));
+}
+
+} // namespace nnapi_mlir::runtime

@@ -1,0 +1,44 @@
+//===- Threads.h - The runtime's one pool of worker threads -----*- C++ -*-===//
+//
+// One pool per process, owned by the runtime: the compiled host code's
+// parallel loops (nnapi_rt_parallel_for) and the host NNAPI device's
+// operators (handed the pool when the runtime compiles a partition) share it,
+// so that a model never runs more threads than the threads option says.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_MLIR_LIB_RUNTIME_THREADS_H
+#define NNAPI_MLIR_LIB_RUNTIME_THREADS_H
+
+#include <cstdint>
+
+namespace nnapi_mlir::runtime {
+
+/// The CPUs this process may run on (its affinity mask), at least 1.
+unsigned availableCPUs();
+
+/// A pool of `threads` threads: the calling thread and threads - 1 workers
+/// (pthreadpool). Immutable once made; the runtime replaces it when the
+/// thread count changes, and users hold it (shared_ptr) while they use it.
+class ThreadPool {
+public:
+  explicit ThreadPool(unsigned threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool &) = delete;
+  ThreadPool &operator=(const ThreadPool &) = delete;
+
+  /// Threads it runs work on (1 if the workers could not be created).
+  unsigned threads() const { return count; }
+  /// The pthreadpool_t, or null with one thread.
+  void *handle() const { return pool; }
+  /// fn(context, begin, end) over [0, count) in chunks of at most `grain`.
+  void parallelFor(void (*fn)(void *, int64_t, int64_t), void *context,
+                   int64_t count, int64_t grain) const;
+
+private:
+  void *pool = nullptr;
+  unsigned count = 1;
+};
+
+} // namespace nnapi_mlir::runtime
+
+#endif // NNAPI_MLIR_LIB_RUNTIME_THREADS_H

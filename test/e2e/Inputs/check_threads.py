@@ -1,0 +1,59 @@
+#!/usr/bin/python3
+"""check_threads.py PROFILE DIR...
+
+For every DIR holding model.onnx and test_data_set_0/input_<i>.pb (the
+e2e generators' layout): compiles the model host-only and with NNAPI
+partitions (the device profile PROFILE, run by the host NNAPI device), runs
+each with nnapi-run (PATH) at --threads 1, 2 and 3, and compares the output
+files byte for byte with the 1-thread run's. Prints, per model and mode,
+'<model> <mode>: IDENTICAL at 1, 2, 3 threads' or '<model> <mode>:
+DIFFERENT at N threads (<file>)'; exits 1 if any differ.
+"""
+import filecmp
+import glob
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+
+def main():
+    profile, dirs = sys.argv[1], sys.argv[2:]
+    failed = 0
+    for d in dirs:
+        name = os.path.basename(os.path.normpath(d))
+        inputs = []
+        for pb in sorted(glob.glob(os.path.join(d, "test_data_set_0", "input_*.pb"))):
+            npy = pb[:-3] + ".npy"
+            np.save(npy, numpy_helper.to_array(onnx.load_tensor(pb)))
+            inputs += ["--input", npy]
+        for mode, flags, run_flags in [
+                ("host-only", ["--host-only"], []),
+                ("nnapi", ["--device-profile", profile], ["--expect-nnapi"])]:
+            so = os.path.join(d, f"threads-{mode}.so")
+            subprocess.run(["nnapi-compile", os.path.join(d, "model.onnx"), "-o", so]
+                           + flags, check=True)
+            outs = {}
+            for n in (1, 2, 3):
+                out = os.path.join(d, f"threads-{mode}-{n}")
+                subprocess.run(["nnapi-run", so, "--threads", str(n), "--output-dir", out]
+                               + inputs + run_flags, check=True, stdout=subprocess.DEVNULL)
+                outs[n] = out
+            files = sorted(os.listdir(outs[1]))
+            different = [(n, f) for n in (2, 3) for f in files
+                         if not filecmp.cmp(os.path.join(outs[1], f),
+                                            os.path.join(outs[n], f), shallow=False)]
+            if not files or different:
+                n, f = different[0] if different else (1, "no outputs")
+                print(f"{name} {mode}: DIFFERENT at {n} threads ({f})")
+                failed += 1
+            else:
+                print(f"{name} {mode}: IDENTICAL at 1, 2, 3 threads")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+//===- ThreadsTest.cpp - The runtime's thread pool and its setting --------===//
+
+#include "nnapi-mlir/Runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include <sched.h>
+
+namespace {
+
+class Threads : public ::testing::Test {
+protected:
+  void TearDown() override {
+    unsetenv("NNAPI_MLIR_THREADS");
+    nnapi_rt_set_option("threads", nullptr);
+  }
+};
+
+struct Coverage {
+  std::vector<std::atomic<int>> hits;
+  std::mutex mutex;
+  std::set<std::thread::id> threads;
+  std::vector<std::pair<int64_t, int64_t>> chunks;
+  explicit Coverage(size_t n) : hits(n) {}
+};
+
+void record(void *context, int64_t begin, int64_t end) {
+  auto *c = static_cast<Coverage *>(context);
+  for (int64_t i = begin; i < end; ++i)
+    ++c->hits[size_t(i)];
+  std::lock_guard<std::mutex> lock(c->mutex);
+  c->threads.insert(std::this_thread::get_id());
+  c->chunks.emplace_back(begin, end);
+}
+
+TEST_F(Threads, ParallelForRunsEveryIndexOnceOnThePool) {
+  ASSERT_EQ(nnapi_rt_set_threads(3), NNAPI_RT_OK) << nnapi_rt_last_error();
+  EXPECT_EQ(nnapi_rt_get_threads(), 3);
+  Coverage c(1000);
+  nnapi_rt_parallel_for(record, &c, 1000, 7);
+  for (size_t i = 0; i < c.hits.size(); ++i)
+    ASSERT_EQ(c.hits[i].load(), 1) << i;
+  // Chunks of at most the grain, the last one short.
+  EXPECT_EQ(c.chunks.size(), 143u); // ceil(1000 / 7)
+  for (auto [begin, end] : c.chunks)
+    EXPECT_TRUE(end - begin == 7 || (begin == 994 && end == 1000))
+        << begin << ".." << end;
+  // The workers took part (143 chunks among 3 threads).
+  EXPECT_GT(c.threads.size(), 1u);
+}
+
+TEST_F(Threads, OneThreadOrOneChunkRunsOnTheCaller) {
+  ASSERT_EQ(nnapi_rt_set_threads(1), NNAPI_RT_OK);
+  Coverage c(10);
+  nnapi_rt_parallel_for(record, &c, 10, 3);
+  ASSERT_EQ(c.threads.size(), 1u);
+  EXPECT_EQ(*c.threads.begin(), std::this_thread::get_id());
+  std::vector<std::pair<int64_t, int64_t>> inOrder = {
+      {0, 3}, {3, 6}, {6, 9}, {9, 10}};
+  EXPECT_EQ(c.chunks, inOrder);
+
+  ASSERT_EQ(nnapi_rt_set_threads(4), NNAPI_RT_OK);
+  Coverage one(5);
+  nnapi_rt_parallel_for(record, &one, 5, 8);
+  ASSERT_EQ(one.threads.size(), 1u);
+  EXPECT_EQ(*one.threads.begin(), std::this_thread::get_id());
+  // Nothing to do, and a grain below 1 taken as 1.
+  Coverage none(1);
+  nnapi_rt_parallel_for(record, &none, 0, 4);
+  EXPECT_TRUE(none.chunks.empty());
+  Coverage fine(6);
+  nnapi_rt_parallel_for(record, &fine, 6, 0);
+  EXPECT_EQ(fine.chunks.size(), 6u);
+}
+
+TEST_F(Threads, CountsAreCheckedAndARefusalChangesNothing) {
+  ASSERT_EQ(nnapi_rt_set_threads(2), NNAPI_RT_OK);
+  for (int32_t bad : {0, -1, 257, 1 << 30}) {
+    EXPECT_EQ(nnapi_rt_set_threads(bad), NNAPI_RT_INVALID_ARGUMENT) << bad;
+    EXPECT_EQ(std::string(nnapi_rt_last_error()),
+              "runtime option threads: '" + std::to_string(bad) +
+                  "' is not a thread count from 1 to 256");
+    EXPECT_EQ(nnapi_rt_get_threads(), 2);
+  }
+  EXPECT_EQ(nnapi_rt_set_threads(5), NNAPI_RT_OK);
+  EXPECT_EQ(nnapi_rt_get_threads(), 5);
+}
+
+TEST_F(Threads, DefaultIsTheCPUsAvailableAndTheVariableOverridesIt) {
+  cpu_set_t set;
+  ASSERT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
+  ASSERT_EQ(nnapi_rt_set_option("threads", nullptr), NNAPI_RT_OK);
+  EXPECT_EQ(nnapi_rt_get_threads(), CPU_COUNT(&set));
+  setenv("NNAPI_MLIR_THREADS", "3", 1);
+  nnapi_rt_reset(); // the environment is read again
+  EXPECT_EQ(nnapi_rt_get_threads(), 3);
+  // A value given wins over the variable.
+  ASSERT_EQ(nnapi_rt_set_threads(2), NNAPI_RT_OK);
+  EXPECT_EQ(nnapi_rt_get_threads(), 2);
+}
+
+} // namespace
