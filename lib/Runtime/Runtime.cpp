@@ -475,7 +475,7 @@ std::shared_ptr<runtime::ThreadPool> currentPool(State &s) {
                      ? s.options.threads
                      : std::min(runtime::availableCPUs(), kMaxThreads);
   std::lock_guard<std::mutex> lock(s.poolMutex);
-  if (!s.pool || s.pool->threads() != want)
+  if (!s.pool || s.pool->requested() != want)
     s.pool = std::make_shared<runtime::ThreadPool>(want);
   return s.pool;
 }

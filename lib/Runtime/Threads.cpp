@@ -37,7 +37,7 @@ unsigned availableCPUs() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-ThreadPool::ThreadPool(unsigned threads) {
+ThreadPool::ThreadPool(unsigned threads) : asked(threads) {
 #ifdef NNAPI_MLIR_HAVE_PTHREADPOOL
   if (threads > 1) {
     pool = pthreadpool_create(threads);

@@ -28,6 +28,8 @@ public:
 
   /// Threads it runs work on (1 if the workers could not be created).
   unsigned threads() const { return count; }
+  /// Threads it was made for.
+  unsigned requested() const { return asked; }
   /// The pthreadpool_t, or null with one thread.
   void *handle() const { return pool; }
   /// fn(context, begin, end) over [0, count) in chunks of at most `grain`.
@@ -36,7 +38,7 @@ public:
 
 private:
   void *pool = nullptr;
-  unsigned count = 1;
+  unsigned count = 1, asked;
 };
 
 } // namespace nnapi_mlir::runtime

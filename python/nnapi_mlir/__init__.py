@@ -20,6 +20,7 @@ Errors raise subclasses of nnapi_mlir.Error:
 docs/embedding.md documents the package in full.
 """
 
+import numbers as _numbers
 import os as _os
 
 import numpy as _np
@@ -428,8 +429,9 @@ def configure(**options):
     Compiled partitions are dropped, so the next run compiles with the new
     values. Raises ValueError (InputError) for an unknown option or value."""
     for name, value in options.items():
-        if name == "threads" and (isinstance(value, bool) or
-                                  not isinstance(value, (int, type(None)))):
+        if name == "threads" and value is not None and (
+                isinstance(value, bool) or
+                not isinstance(value, _numbers.Integral)):
             raise InputError("threads must be an integer from 1 to 256, "
                              "got %r" % (value,))
         if isinstance(value, bool):

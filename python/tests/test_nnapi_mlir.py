@@ -468,6 +468,8 @@ def test_threads(cnn_so):
                                match="threads must be an integer"):
                 nnapi_mlir.configure(threads=bad)
         assert nnapi_mlir.threads() == 3  # a refused value changes nothing
+        nnapi_mlir.configure(threads=np.int64(2))  # numpy integers are integers
+        assert nnapi_mlir.threads() == 2
     finally:
         nnapi_mlir.configure(threads=None)
     assert nnapi_mlir.threads() >= 1
