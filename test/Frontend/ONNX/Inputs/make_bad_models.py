@@ -22,6 +22,7 @@ def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     f = lambda name, shape: helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+    d = lambda name, shape: helper.make_tensor_value_info(name, TensorProto.DOUBLE, shape)
     models = {
         # An operator the importer does not implement.
         "unsupported_op": model(
@@ -143,6 +144,19 @@ def main():
                               name="rc", mode="cubic",
                               coordinate_transformation_mode="tf_half_pixel_for_nn")],
             [f("x", [1, 1, 2, 2])], [f("y", [1, 1, 4, 4])],
+            [helper.make_tensor("sizes", TensorProto.INT64, [4], [1, 1, 4, 4])]),
+        # float64 resizes through interpolation matrices: a coordinate mode
+        # or nearest mode they have no weights for.
+        "resize_f64_mode": model(
+            [helper.make_node("Resize", ["x", "", "", "sizes"], ["y"],
+                              name="rf", mode="linear",
+                              coordinate_transformation_mode="tf_half_pixel_for_nn")],
+            [d("x", [1, 1, 2, 2])], [d("y", [1, 1, 4, 4])],
+            [helper.make_tensor("sizes", TensorProto.INT64, [4], [1, 1, 4, 4])]),
+        "resize_f64_nearest": model(
+            [helper.make_node("Resize", ["x", "", "", "sizes"], ["y"],
+                              name="rn", mode="nearest", nearest_mode="middle")],
+            [d("x", [1, 1, 2, 2])], [d("y", [1, 1, 4, 4])],
             [helper.make_tensor("sizes", TensorProto.INT64, [4], [1, 1, 4, 4])]),
         "resize_channel_scale": model(
             [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="rs",
