@@ -70,7 +70,7 @@ FailureOr<Type> Importer::elementType(int32_t t, const Twine &what) {
                           << onnx::TensorProto::DataType_Name(
                                  onnx::TensorProto::DataType(t))
                           << ", which is not supported (float, float16, "
-                             "float64 (computed as float32), int8/16/32/64, "
+                             "float64, int8/16/32/64, "
                              "uint8/16/32/64 (as integer data) and bool "
                              "are)";
   }

@@ -158,6 +158,11 @@ def main():
                               name="rn", mode="nearest", nearest_mode="middle")],
             [d("x", [1, 1, 2, 2])], [d("y", [1, 1, 4, 4])],
             [helper.make_tensor("sizes", TensorProto.INT64, [4], [1, 1, 4, 4])]),
+        # An element type the importer has no type for.
+        "bfloat16_input": model(
+            [helper.make_node("Relu", ["x"], ["y"], name="relu")],
+            [helper.make_tensor_value_info("x", TensorProto.BFLOAT16, [2])],
+            [helper.make_tensor_value_info("y", TensorProto.BFLOAT16, [2])]),
         "resize_channel_scale": model(
             [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="rs",
                               mode="cubic")],

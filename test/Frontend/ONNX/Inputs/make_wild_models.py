@@ -130,8 +130,8 @@ def main():
          [("last", softmax(r, 3).astype(np.float32)),
           ("middle", middle.astype(np.float32))])
 
-    # float64 and uint8 at the graph's boundary (computed as float32 and a
-    # wider integer inside): uint8 arithmetic must wrap around.
+    # float64 and uint8 at the graph's boundary (uint8 computed as a wider
+    # integer inside): uint8 arithmetic must wrap around.
     types = model(
         "types",
         [helper.make_node("Mul", ["x", "two"], ["y"]),
