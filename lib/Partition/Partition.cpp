@@ -302,13 +302,6 @@ SmallVector<Operation *> hostOps(ArrayRef<Operation *> ops) {
   return result;
 }
 
-/// Whether `op` reads or writes a float64 tensor.
-static bool touchesFloat64(Operation *op) {
-  auto isF64 = [](Type t) { return getElementTypeOrSelf(t).isF64(); };
-  return llvm::any_of(op->getOperandTypes(), isF64) ||
-         llvm::any_of(op->getResultTypes(), isF64);
-}
-
 void FunctionPlacer::classify(Unit &unit) {
   Operation *root = unit.ops.back();
   // Work and cost, on the host for every unit.
@@ -340,9 +333,6 @@ void FunctionPlacer::classify(Unit &unit) {
     unit.capable = false;
   } else if (root->getNumRegions() && !isa<CompositeOp>(root)) {
     reject("ops with regions stay on the host");
-  } else if (llvm::any_of(unit.ops, touchesFloat64)) {
-    reject("unsupported: float64 (NNAPI has no float64 tensors; the host "
-           "computes it in float64)");
   } else if (!unit.conversion.convertible) {
     reject("unsupported: " + unit.conversion.reason);
   } else if (unit.conversion.need.level > config.featureLevel) {

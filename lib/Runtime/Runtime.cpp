@@ -826,9 +826,13 @@ int32_t nnapi_rt_set_option(const char *name, const char *value) {
     s.givenOptions.erase(name);
   resolveOptions(s.givenOptions, s.options, s.optionsError);
   s.optionsResolved = true;
-  // Partitions were compiled with the old value; the library stays.
+  // Partitions were compiled with the old value; the library stays. The
+  // pool is made again, for the new count, when next needed.
   s.partitions.clear();
-  currentPool(s);
+  if (std::strcmp(name, "threads") == 0) {
+    std::lock_guard<std::mutex> lock(s.poolMutex);
+    s.pool.reset();
+  }
   return NNAPI_RT_OK;
 }
 

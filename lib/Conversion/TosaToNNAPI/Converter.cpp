@@ -127,7 +127,13 @@ LogicalResult TosaToNNAPIConverter::convert(
     auto nnapiOp = dyn_cast<NNAPIOperationInterface>(op);
     if (!nnapiOp) {
       auto it = reasons.reasons.find(tagged);
-      if (it != reasons.reasons.end())
+      // Whatever a pattern checked first, float64 is the reason.
+      auto isF64 = [](Type t) { return getElementTypeOrSelf(t).isF64(); };
+      if (llvm::any_of(op->getOperandTypes(), isF64) ||
+          llvm::any_of(op->getResultTypes(), isF64))
+        reject(op, "float64 (NNAPI has no float64 tensors; the host "
+                   "computes it in float64)");
+      else if (it != reasons.reasons.end())
         reject(op, it->second);
       else if (auto composite = dyn_cast<CompositeOp>(op))
         reject(op, "composite '" + composite.getName() +

@@ -22,10 +22,6 @@ LogicalResult checkTensor(Operation *op, Type type, StringRef what,
   Type e = tensor.getElementType();
   bool boolOk = allowed != Elements::Float && e.isInteger(1);
   bool int32Ok = allowed == Elements::FloatBoolOrInt32 && e.isInteger(32);
-  if (e.isF64())
-    return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
-      diag << what << " " << i << " is float64, which NNAPI does not have";
-    });
   if (!e.isF32() && !e.isF16() && !boolOk && !int32Ok)
     return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
       diag << what << " " << i << " has element type " << e << "; only "

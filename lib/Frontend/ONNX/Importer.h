@@ -24,7 +24,6 @@
 
 #include "onnx/onnx_pb.h"
 
-#include <cfloat>
 #include <cstdint>
 #include <functional>
 #include <limits>

@@ -331,7 +331,7 @@ func.func @composite_filter_types(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32
 
 // NNAPI has no float64 operands.
 func.func @float64(%x: tensor<4xf64>) -> tensor<4xf64> attributes {nnapi.partition} {
-  // expected-error@+1 {{'tosa.add' cannot run on NNAPI: operand 0 is float64, which NNAPI does not have}}
+  // expected-error@+1 {{'tosa.add' cannot run on NNAPI: float64 (NNAPI has no float64 tensors; the host computes it in float64)}}
   %0 = tosa.add %x, %x : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
   return %0 : tensor<4xf64>
 }

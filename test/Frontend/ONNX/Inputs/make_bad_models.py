@@ -18,6 +18,14 @@ def model(nodes, inputs, outputs, inits=(), opset=13):
     return m
 
 
+def resize_to_4x4(info, **attrs):
+    """A Resize of a 1x1x2x2 input (value infos from `info`) to sizes 4x4."""
+    return model(
+        [helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], **attrs)],
+        [info("x", [1, 1, 2, 2])], [info("y", [1, 1, 4, 4])],
+        [helper.make_tensor("sizes", TensorProto.INT64, [4], [1, 1, 4, 4])])
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -139,25 +147,14 @@ def main():
             [helper.make_tensor("s", TensorProto.FLOAT, [2], [1, 1])], opset=15),
         # Resize: cubic with a coordinate mode it has no weights for; a
         # scale on the channels.
-        "resize_cubic_mode": model(
-            [helper.make_node("Resize", ["x", "", "", "sizes"], ["y"],
-                              name="rc", mode="cubic",
-                              coordinate_transformation_mode="tf_half_pixel_for_nn")],
-            [f("x", [1, 1, 2, 2])], [f("y", [1, 1, 4, 4])],
-            [helper.make_tensor("sizes", TensorProto.INT64, [4], [1, 1, 4, 4])]),
+        "resize_cubic_mode": resize_to_4x4(f, name="rc", mode="cubic",
+                                           coordinate_transformation_mode="tf_half_pixel_for_nn"),
         # float64 resizes through interpolation matrices: a coordinate mode
         # or nearest mode they have no weights for.
-        "resize_f64_mode": model(
-            [helper.make_node("Resize", ["x", "", "", "sizes"], ["y"],
-                              name="rf", mode="linear",
-                              coordinate_transformation_mode="tf_half_pixel_for_nn")],
-            [d("x", [1, 1, 2, 2])], [d("y", [1, 1, 4, 4])],
-            [helper.make_tensor("sizes", TensorProto.INT64, [4], [1, 1, 4, 4])]),
-        "resize_f64_nearest": model(
-            [helper.make_node("Resize", ["x", "", "", "sizes"], ["y"],
-                              name="rn", mode="nearest", nearest_mode="middle")],
-            [d("x", [1, 1, 2, 2])], [d("y", [1, 1, 4, 4])],
-            [helper.make_tensor("sizes", TensorProto.INT64, [4], [1, 1, 4, 4])]),
+        "resize_f64_mode": resize_to_4x4(d, name="rf", mode="linear",
+                                         coordinate_transformation_mode="tf_half_pixel_for_nn"),
+        "resize_f64_nearest": resize_to_4x4(d, name="rn", mode="nearest",
+                                            nearest_mode="middle"),
         # An element type the importer has no type for.
         "bfloat16_input": model(
             [helper.make_node("Relu", ["x"], ["y"], name="relu")],
