@@ -94,6 +94,43 @@ TEST_F(Threads, OneThreadOrOneChunkRunsOnTheCaller) {
   EXPECT_EQ(fine.chunks.size(), 6u);
 }
 
+struct Nested {
+  std::atomic<int> inner{0};
+  std::mutex mutex;
+  std::set<std::thread::id> innerThreads;
+  bool innerOnChunkThread = true;
+};
+
+void innerChunk(void *context, int64_t begin, int64_t end) {
+  auto *n = static_cast<Nested *>(context);
+  n->inner += int(end - begin);
+  std::lock_guard<std::mutex> lock(n->mutex);
+  n->innerThreads.insert(std::this_thread::get_id());
+}
+
+void outerChunk(void *context, int64_t begin, int64_t end) {
+  auto *n = static_cast<Nested *>(context);
+  for (int64_t i = begin; i < end; ++i) {
+    Nested inner;
+    nnapi_rt_parallel_for(innerChunk, &inner, 50, 1);
+    n->inner += inner.inner;
+    // Each nested loop ran on the thread that runs this chunk.
+    if (inner.innerThreads.size() != 1 ||
+        *inner.innerThreads.begin() != std::this_thread::get_id())
+      n->innerOnChunkThread = false;
+  }
+}
+
+TEST_F(Threads, ALoopInsideAChunkRunsOnItsThread) {
+  // pthreadpool runs one parallel section at a time: a nested one must not
+  // wait for it (a deadlock), and runs where it is called instead.
+  ASSERT_EQ(nnapi_rt_set_threads(3), NNAPI_RT_OK);
+  Nested n;
+  nnapi_rt_parallel_for(outerChunk, &n, 40, 1);
+  EXPECT_EQ(n.inner.load(), 40 * 50);
+  EXPECT_TRUE(n.innerOnChunkThread);
+}
+
 TEST_F(Threads, CountsAreCheckedAndARefusalChangesNothing) {
   ASSERT_EQ(nnapi_rt_set_threads(2), NNAPI_RT_OK);
   for (int32_t bad : {0, -1, 257, 1 << 30}) {

@@ -13,6 +13,7 @@
 #include "Patterns.h"
 #include "nnapi-mlir/Transforms/Constants.h"
 
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -300,25 +301,86 @@ struct PackConstantMatmulRhs : OpRewritePattern<linalg::MatmulOp> {
   int64_t panel;
 };
 
+bool isPackedMatmul(Operation *op) {
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  return generic && llvm::equal(generic.getIndexingMapsArray(),
+                                nnapi::packedMatmulMaps(op->getContext()));
+}
+
+/// `v` is a packed matmul's result, seen through reshapes.
+bool isReshapedPackedMatmul(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
+      return isPackedMatmul(def);
+    v = def->getOperand(0);
+  }
+  return false;
+}
+
+/// An all-parallel linalg.generic (an element-wise op or a broadcast).
+bool isParallelGeneric(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  return generic && generic.getNumParallelLoops() == generic.getNumLoops();
+}
+
+/// Which reshapes fold into a linalg.generic: around packed matmuls only,
+/// so that the matmul's initializer (a bias broadcast, reshaped to the
+/// panels) and the element-wise ops after it (on the unpacked or NHWC
+/// shape) take the panel shape and fuse into its tiles.
+bool foldsAroundPackedMatmul(OpOperand *operand) {
+  Operation *owner = operand->getOwner();
+  // generic(reshape(matmul)): the consumer takes the matmul's shape.
+  if (isParallelGeneric(owner))
+    return isReshapedPackedMatmul(operand->get());
+  // expand_shape(generic) as a matmul's initializer: the initializer is
+  // computed in the panel shape.
+  auto expand = dyn_cast<tensor::ExpandShapeOp>(owner);
+  Operation *producer = operand->get().getDefiningOp();
+  return expand && producer && isParallelGeneric(producer) &&
+         llvm::any_of(expand->getUsers(), isPackedMatmul);
+}
+
 struct CodegenPreparePass
     : public nnapi::impl::NNAPICodegenPrepareBase<CodegenPreparePass> {
   using NNAPICodegenPrepareBase::NNAPICodegenPrepareBase;
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<ConvFilterToHwcf, FoldConstantTranspose, DepthwiseToHwc,
-                 UnitDimReadAsIndex, PadAsBorderFill>(&getContext());
-    nnapi::populateUnitBatchMatmulPatterns(patterns);
+    MLIRContext *ctx = &getContext();
+    auto addReshapeCanonicalization = [ctx](RewritePatternSet &patterns) {
+      tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+      tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
+      linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
+    };
+    // Matmuls first: packing a constant right-hand side puts reshapes
+    // around the matmul, which then fold into its neighbours before the
+    // other rewrites (a padded consumer's border) depend on their shapes.
+    // (Unit dimensions read at the loop index make the maps permutations,
+    // which the reshape folds need.)
+    RewritePatternSet matmuls(ctx);
+    matmuls.add<FoldConstantTranspose, UnitDimReadAsIndex>(ctx);
+    nnapi::populateUnitBatchMatmulPatterns(matmuls);
     // Panels of two vectors (at least 8 columns), as the matmul strategy
     // tiles columns.
-    patterns.add<PackConstantMatmulRhs>(
-        &getContext(), std::max<int64_t>(8, 2 * int64_t(vectorBits) / 32));
-    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns,
-                                                         &getContext());
-    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, &getContext());
-    linalg::FillOp::getCanonicalizationPatterns(patterns, &getContext());
-    if (failed(
-            applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
+    matmuls.add<PackConstantMatmulRhs>(
+        ctx, std::max<int64_t>(8, 2 * int64_t(vectorBits) / 32));
+    addReshapeCanonicalization(matmuls);
+    // Element-wise consumers of an unpacked (NHWC) matmul result first take
+    // the unpacked shape (collapsing their loops), then the panel shape
+    // (expanding them); the initializer takes the panel shape.
+    RewritePatternSet collapsing(ctx), expanding(ctx);
+    linalg::populateFoldReshapeOpsByCollapsingPatterns(collapsing,
+                                                       foldsAroundPackedMatmul);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(expanding,
+                                                      foldsAroundPackedMatmul);
+    addReshapeCanonicalization(expanding);
+    RewritePatternSet patterns(ctx);
+    patterns.add<ConvFilterToHwcf, FoldConstantTranspose, DepthwiseToHwc,
+                 UnitDimReadAsIndex, PadAsBorderFill>(ctx);
+    nnapi::populateUnitBatchMatmulPatterns(patterns);
+    addReshapeCanonicalization(patterns);
+    for (RewritePatternSet *set :
+         {&matmuls, &collapsing, &expanding, &patterns})
+      if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(*set))))
+        return signalPassFailure();
   }
 };
 

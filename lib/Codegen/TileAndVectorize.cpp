@@ -484,6 +484,12 @@ private:
     (void)applyPatternsAndFoldGreedily(getOperation(), canonicalization);
   }
   void peel(RewriterBase &rewriter, ArrayRef<LoopLikeOpInterface> loops);
+  /// Marks the group's output tile loops as parallel (kParallelAttrName).
+  void markParallel(const Group &group, ArrayRef<int64_t> tile,
+                    ArrayRef<LoopLikeOpInterface> loops);
+  /// Transposes have no vector strategy: their outer dimensions become
+  /// parallel loops around scalar tiles.
+  void tileTransposes(RewriterBase &rewriter);
 
   Target target;
   FrozenRewritePatternSet canonicalization, vectorCleanup;
@@ -600,8 +606,71 @@ LogicalResult CodegenPass::tileGroup(RewriterBase &rewriter, Group &group) {
   for (Value v : group.consumer->getResults())
     if (Value r = result->replacements.lookup(v))
       rewriter.replaceAllUsesWith(v, r);
+  markParallel(group, tile, result->loops);
   peel(rewriter, result->loops);
   return success();
+}
+
+/// Iteration points of a linalg op (its loop ranges' product).
+int64_t iterationPoints(Operation *op) {
+  int64_t points = 1;
+  for (int64_t r : cast<linalg::LinalgOp>(op).getStaticLoopRanges())
+    points *= r;
+  return points;
+}
+
+void CodegenPass::markParallel(const Group &group, ArrayRef<int64_t> tile,
+                               ArrayRef<LoopLikeOpInterface> loops) {
+  // The group's work: the iteration points of its members.
+  int64_t work = 0;
+  for (Operation *m : group.members)
+    work += iterationPoints(m);
+  SmallVector<int64_t> ranges =
+      cast<linalg::LinalgOp>(group.consumer).getStaticLoopRanges();
+  SmallVector<int64_t> trips;
+  for (auto [size, range] : llvm::zip(tile, ranges))
+    if (size)
+      trips.push_back(llvm::divideCeil(range, size));
+  // One loop per tiled dimension, outermost first; each iterates over
+  // output tiles (all tiled dimensions are parallel ones), so its
+  // iterations write disjoint slices. Peeling copies the attribute to the
+  // remainder loops.
+  if (trips.size() != loops.size())
+    return;
+  for (auto [loop, trip] : llvm::zip(loops, trips)) {
+    work = std::max<int64_t>(1, work / trip);
+    Operation *op = LoopLikeOpInterface(loop).getOperation();
+    if (isa<scf::ForOp>(op))
+      op->setAttr(nnapi::NNAPIDialect::kParallelAttrName,
+                  IntegerAttr::get(IntegerType::get(&getContext(), 64), work));
+  }
+}
+
+void CodegenPass::tileTransposes(RewriterBase &rewriter) {
+  SmallVector<linalg::TransposeOp> transposes;
+  getOperation().walk([&](linalg::TransposeOp op) {
+    if (hasStaticTensorShapes(op) && op.getInit().getType().getRank() >= 2 &&
+        iterationPoints(op) > kMaxUntiledIterations)
+      transposes.push_back(op);
+  });
+  for (linalg::TransposeOp op : transposes) {
+    // One row (rank 2) or plane of the output per iteration.
+    int64_t rank = op.getInit().getType().getRank();
+    SmallVector<int64_t> tile(rank, 0);
+    for (int64_t d = 0; d < std::max<int64_t>(1, rank - 2); ++d)
+      tile[d] = 1;
+    scf::SCFTilingOptions options;
+    options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), tile));
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(result))
+      continue;
+    Group group{Strategy::Elementwise, nullptr, op, {}};
+    group.members.insert(op);
+    markParallel(group, tile, result->loops);
+    rewriter.replaceOp(op, result->replacements);
+  }
 }
 
 bool CodegenPass::retileLanes(RewriterBase &rewriter) {
@@ -707,8 +776,9 @@ void CodegenPass::vectorize(RewriterBase &rewriter) {
     for (int64_t r : op.getStaticLoopRanges())
       points *= r;
     bool tile = op->getParentOfType<scf::ForOp>() != nullptr;
+    // (Transposes, tiled or not, stay scalar: no vector strategy.)
     if (points > (tile ? kMaxTileIterations : kMaxUntiledIterations) ||
-        (!tile && isa<linalg::TransposeOp>(op)))
+        isa<linalg::TransposeOp>(op))
       return;
     candidates.push_back(op);
   });
@@ -783,6 +853,7 @@ void CodegenPass::runOnOperation() {
   }
   foldPanelDims();
   tileReductions(rewriter);
+  tileTransposes(rewriter);
   {
     RewritePatternSet patterns(&getContext());
     linalg::populateDecomposeConvolutionPatterns(patterns);

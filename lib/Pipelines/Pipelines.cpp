@@ -3,6 +3,7 @@
 #include "nnapi-mlir/Pipelines/Pipelines.h"
 #include "nnapi-mlir/Codegen/Passes.h"
 #include "nnapi-mlir/Conversion/Passes.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 #include "nnapi-mlir/Dialect/NNAPI/Transforms/Passes.h"
 #include "nnapi-mlir/Transforms/Passes.h"
 #include "nnapi-mlir/Partition/Passes.h"
@@ -94,6 +95,14 @@ void createBufferCopy(OpBuilder &b, Location loc, Value from, Value to) {
     Value ub = b.create<arith::ConstantIndexOp>(loc, shape[d]);
     Value one = b.create<arith::ConstantIndexOp>(loc, 1);
     auto loop = b.create<scf::ForOp>(loc, lb, ub, one);
+    // Blocks are disjoint: the copy runs on the thread pool like the
+    // loops of the ops around it (so each thread copies what it produced,
+    // and what it will consume, instead of one thread copying it all).
+    int64_t elements = 1;
+    for (int64_t size : shape.drop_front(d + 1))
+      elements *= size;
+    loop->setAttr(NNAPIDialect::kParallelAttrName,
+                  b.getI64IntegerAttr(std::max<int64_t>(1, elements)));
     ivs.push_back(loop.getInductionVar());
     b.setInsertionPoint(loop.getBody()->getTerminator());
   }
@@ -204,6 +213,10 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   outParams.hoistStaticAllocs = true;
   outParams.memCpyFn = bufferCopy;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  // Loops of output tiles become functions the runtime's pool runs in
+  // chunks (before buffer planning, which then plans their buffers too).
+  if (options.hostCodegen)
+    pm.addPass(createNNAPIOutlineParallelLoops());
   // One arena per function for the buffers that remain, before deallocation
   // is decided (so that only the arena is freed).
   pm.addNestedPass<func::FuncOp>(createNNAPIPlanBuffers());
@@ -240,6 +253,7 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createNNAPILowerParallelCalls());
 
   NNAPIEmitEntryPointOptions entry;
   entry.entry = options.entry;

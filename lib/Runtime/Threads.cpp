@@ -58,6 +58,11 @@ ThreadPool::~ThreadPool() {
 }
 
 namespace {
+/// Set while this thread runs a chunk: a parallel loop inside a chunk runs
+/// on that thread (pthreadpool runs one parallel section at a time, so a
+/// nested one would wait forever for the one that contains it).
+thread_local bool inChunk = false;
+
 struct Task {
   void (*fn)(void *, int64_t, int64_t);
   void *context;
@@ -73,7 +78,7 @@ void ThreadPool::parallelFor(void (*fn)(void *, int64_t, int64_t),
     return;
   grain = std::max<int64_t>(grain, 1);
 #ifdef NNAPI_MLIR_HAVE_PTHREADPOOL
-  if (pool && count > grain) {
+  if (pool && count > grain && !inChunk) {
     Task task{fn, context, count, 0};
     NNAPI_TSAN_RELEASE(&task);
     pthreadpool_parallelize_1d_tile_1d(
@@ -82,7 +87,9 @@ void ThreadPool::parallelFor(void (*fn)(void *, int64_t, int64_t),
           NNAPI_TSAN_ACQUIRE(t);
           auto *task = static_cast<Task *>(t);
           int64_t b = int64_t(begin);
+          inChunk = true;
           task->fn(task->context, b, std::min(b + int64_t(tile), task->count));
+          inChunk = false;
           NNAPI_TSAN_RELEASE(&task->done);
         },
         &task, size_t(count), size_t(grain), /*flags=*/0);

@@ -60,6 +60,44 @@ func.func @packed_matmul(%a: tensor<3x2xf32>, %init: tensor<3x16xf32>) -> tensor
 
 // -----
 
+// Around a packed matmul (a 1x1 convolution: NHWC reshaped to rows), the
+// bias broadcast that initializes it and the clamp after it (on the NHWC
+// shape, with unit dimensions read at constant 0) take the panel shape, so
+// that both fuse into the matmul's tiles.
+// CHECK-LABEL: func.func @packed_matmul_neighbours
+// CHECK: %[[BIAS:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]} ins(%{{.*}} : tensor<2x8xf32>) outs(%{{.*}} : tensor<4x2x8xf32>)
+// CHECK: %[[MM:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<4x2xf32>, tensor<2x2x8xf32>) outs(%[[BIAS]] : tensor<4x2x8xf32>)
+// CHECK: %[[RELU:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[MM]] : tensor<4x2x8xf32>) outs(%{{.*}} : tensor<4x2x8xf32>)
+// CHECK: arith.maximumf
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[RELU]] {{\[\[}}0], [1, 2]] : tensor<4x2x8xf32> into tensor<4x16xf32>
+// CHECK: tensor.expand_shape %[[FLAT]] {{\[\[}}0, 1, 2], [3]] output_shape [1, 2, 2, 16] : tensor<4x16xf32> into tensor<1x2x2x16xf32>
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#bias = affine_map<(d0, d1) -> (d1)>
+#nhwc = affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @packed_matmul_neighbours(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x16xf32> {
+  %b = arith.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0], [16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0]]> : tensor<2x16xf32>
+  %bias = arith.constant dense<[0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5, 10.5, 11.5, 12.5, 13.5, 14.5, 15.5]> : tensor<16xf32>
+  %a = tensor.collapse_shape %x [[0, 1, 2], [3]] : tensor<1x2x2x2xf32> into tensor<4x2xf32>
+  %e = tensor.empty() : tensor<4x16xf32>
+  %init = linalg.generic {indexing_maps = [#bias, #rows], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x16xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<4x2xf32>, tensor<2x16xf32>) outs(%init : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %1 = tensor.expand_shape %0 [[0, 1, 2], [3]] output_shape [1, 2, 2, 16] : tensor<4x16xf32> into tensor<1x2x2x16xf32>
+  %e4 = tensor.empty() : tensor<1x2x2x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %2 = linalg.generic {indexing_maps = [#nhwc, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%1 : tensor<1x2x2x16xf32>) outs(%e4 : tensor<1x2x2x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x2x16xf32>
+  return %2 : tensor<1x2x2x16xf32>
+}
+
+// -----
+
 // A column count that is not a multiple of the panel, or an operand that is
 // not a constant: no packing.
 // CHECK-LABEL: func.func @not_packed

@@ -148,4 +148,48 @@ def NNAPIExpandMath : Pass<"nnapi-expand-math", "ModuleOp"> {
                            "::mlir::math::MathDialect"];
 }
 
+// Parallel host code: loops of output tiles that nnapi-codegen marks
+// (`nnapi.parallel`) run on the runtime's thread pool.
+
+def NNAPIOutlineParallelLoops : Pass<"nnapi-outline-parallel-loops", "ModuleOp"> {
+  let summary = "Outline loops of independent output tiles into functions the runtime's pool calls";
+  let description = [{
+    After bufferization (buffers are the results' out-parameters): each
+    outermost `scf.for` that nnapi-codegen marked `nnapi.parallel`, with the
+    marked loops perfectly nested in it (only pure ops between them), is
+    one band of independent iterations. The band becomes a private function
+    `@<func>_parallel<N>(%begin: index, %end: index, <captured values>)`
+    running its iterations `[begin, end)` in the order of the nest (the
+    linear index is split into the loops' indices), and the band a call of
+    it over `[0, count)` carrying `nnapi.parallel_grain`: iterations per
+    chunk, chosen so that a chunk holds at least `chunk-work` iteration
+    points. Bands with less than `min-work` points in all stay serial loops,
+    so small ops never pay for threads. Constants are cloned into the
+    function; a band that captures a buffer of dynamic shape or layout
+    stays serial. The pass then drops every `nnapi.parallel` mark.
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"131072",
+           "Iteration points below which a band stays a serial loop">,
+    Option<"chunkWork", "chunk-work", "int64_t", /*default=*/"16384",
+           "Iteration points a chunk of a band holds at least">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def NNAPILowerParallelCalls : Pass<"nnapi-lower-parallel-calls", "ModuleOp"> {
+  let summary = "Turn calls of outlined parallel loops into nnapi_rt_parallel_for";
+  let description = [{
+    On the LLVM dialect: a call `@f(%zero, %count, %args...)` carrying
+    `nnapi.parallel_grain` becomes a call of the runtime's
+    `nnapi_rt_parallel_for(@f_task, %context, %count, grain)`. The
+    arguments are stored into a stack struct, `%context`; `@f_task(context,
+    begin, end)` loads them and calls `@f(begin, end, args...)`, which LLVM
+    then inlines (both get internal linkage).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // NNAPI_CODEGEN_PASSES_TD

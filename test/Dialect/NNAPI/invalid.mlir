@@ -814,3 +814,24 @@ func.func @yield_outside(%x: tensor<4xf32>) {
   nnapi.yield %x : tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @bad_parallel(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'nnapi.parallel' must be a positive integer}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {nnapi.parallel = 0 : i64}
+  return
+}
+
+// -----
+
+func.func private @body(index, index)
+func.func @bad_grain(%n: index) {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'nnapi.parallel_grain' must be a positive integer}}
+  func.call @body(%c0, %n) {nnapi.parallel_grain = "4"} : (index, index) -> ()
+  return
+}

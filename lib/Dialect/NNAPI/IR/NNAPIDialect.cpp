@@ -61,6 +61,12 @@ LogicalResult NNAPIDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a non-negative integer";
     return success();
   }
+  if (name == kParallelAttrName || name == kParallelGrainAttrName) {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || value.getInt() < 1)
+      return op->emitError() << "'" << name << "' must be a positive integer";
+    return success();
+  }
   if (name == kSignatureAttrName) {
     if (!isa<StringAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a string";

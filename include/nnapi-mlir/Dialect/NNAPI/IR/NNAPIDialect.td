@@ -48,6 +48,13 @@ def NNAPI_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kCodegenAttrName = "nnapi.codegen";
     static constexpr ::llvm::StringLiteral kArenaBytesAttrName = "nnapi.arena_bytes";
     static constexpr ::llvm::StringLiteral kUnplannedBytesAttrName = "nnapi.unplanned_bytes";
+    /// Parallel host code. On an `scf.for` of output tiles (nnapi-codegen to
+    /// nnapi-outline-parallel-loops): its iterations are independent, and
+    /// the value (i64) is the work of one iteration, in iteration points of
+    /// the ops it computes. On the call of an outlined loop body (to
+    /// nnapi-lower-parallel-calls): the iterations per chunk (i64).
+    static constexpr ::llvm::StringLiteral kParallelAttrName = "nnapi.parallel";
+    static constexpr ::llvm::StringLiteral kParallelGrainAttrName = "nnapi.parallel_grain";
   }];
 }
 
