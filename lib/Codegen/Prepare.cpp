@@ -13,6 +13,7 @@
 #include "Patterns.h"
 #include "nnapi-mlir/Transforms/Constants.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Matchers.h"
@@ -178,8 +179,11 @@ struct PadAsBorderFill : OpRewritePattern<tensor::PadOp> {
     Location loc = pad.getLoc();
     rewriter.setInsertionPoint(init ? producer.getOperation()
                                     : pad.getOperation());
-    Value buffer = rewriter.create<tensor::EmptyOp>(loc, type.getShape(),
-                                                    type.getElementType());
+    // A buffer of its own (alloc_tensor, not tensor.empty, which CSE would
+    // merge with another pad's of the same type: bufferization then copies
+    // the whole shared buffer for every pad but one).
+    Value buffer =
+        rewriter.create<bufferization::AllocTensorOp>(loc, type, ValueRange{});
     // One slab per padded side: along dimension d the pad, along earlier
     // dimensions the interior, along later ones everything.
     auto fillSlab = [&](int64_t d, int64_t offset, int64_t size) {

@@ -76,7 +76,12 @@ void ThreadPool::parallelFor(void (*fn)(void *, int64_t, int64_t),
                              int64_t grain) const {
   if (count <= 0)
     return;
-  grain = std::max<int64_t>(grain, 1);
+  // Enough chunks that the threads finish together (a thread that runs out
+  // takes another's), few enough that each outweighs its hand-out (an
+  // atomic on a line the threads share).
+  constexpr int64_t kChunksPerThread = 8;
+  int64_t chunks = kChunksPerThread * int64_t(threads());
+  grain = std::max<int64_t>({grain, 1, (count + chunks - 1) / chunks});
 #ifdef NNAPI_MLIR_HAVE_PTHREADPOOL
   if (pool && count > grain && !inChunk) {
     Task task{fn, context, count, 0};
@@ -97,8 +102,7 @@ void ThreadPool::parallelFor(void (*fn)(void *, int64_t, int64_t),
     return;
   }
 #endif
-  for (int64_t begin = 0; begin < count; begin += grain)
-    fn(context, begin, std::min(begin + grain, count));
+  fn(context, 0, count);
 }
 
 } // namespace nnapi_mlir::runtime

@@ -32,7 +32,8 @@ public:
   unsigned requested() const { return asked; }
   /// The pthreadpool_t, or null with one thread.
   void *handle() const { return pool; }
-  /// fn(context, begin, end) over [0, count) in chunks of at most `grain`.
+  /// fn(context, begin, end) over [0, count) in chunks of at least `grain`
+  /// iterations, at most kChunksPerThread per thread (Runtime.h).
   void parallelFor(void (*fn)(void *, int64_t, int64_t), void *context,
                    int64_t count, int64_t grain) const;
 

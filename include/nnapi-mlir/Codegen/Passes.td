@@ -38,6 +38,7 @@ def NNAPICodegenPrepare : Pass<"nnapi-codegen-prepare", "::mlir::func::FuncOp"> 
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
+                           "::mlir::bufferization::BufferizationDialect",
                            "::mlir::arith::ArithDialect"];
 }
 

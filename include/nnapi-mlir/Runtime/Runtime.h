@@ -120,10 +120,13 @@ int32_t nnapi_rt_set_option(const char *name, const char *value);
 int32_t nnapi_rt_set_threads(int32_t threads);
 int32_t nnapi_rt_get_threads(void);
 
-/* Runs fn(context, begin, end) over [0, count) split into chunks of at most
- * `grain` iterations (grain >= 1), on the runtime's pool: chunks run in any
- * order and concurrently, each exactly once; returns when all are done.
- * With one thread, or one chunk, it calls fn on the calling thread. */
+/* Runs fn(context, begin, end) over [0, count) on the runtime's pool, split
+ * into chunks of at least `grain` iterations (grain >= 1; the last chunk may
+ * be shorter), and no more than about eight per thread (a chunk must
+ * outweigh handing it out): chunks run in any order and concurrently, each
+ * exactly once; returns when all are done. With one thread, or one chunk,
+ * it calls fn(context, 0, count) on the calling thread; so does a call from
+ * inside a chunk. */
 void nnapi_rt_parallel_for(void (*fn)(void *context, int64_t begin,
                                       int64_t end),
                            void *context, int64_t count, int64_t grain);
