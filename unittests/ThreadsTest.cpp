@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -60,14 +61,23 @@ TEST_F(Threads, ParallelForRunsEveryIndexOnceOnThePool) {
   nnapi_rt_parallel_for(record, &c, 1000, 7);
   for (size_t i = 0; i < c.hits.size(); ++i)
     ASSERT_EQ(c.hits[i].load(), 1) << i;
-  // Chunks of at most the grain, the last one short.
-  EXPECT_EQ(c.chunks.size(), 143u); // ceil(1000 / 7)
+  // Eight chunks per thread: of ceil(1000 / 24) = 42 iterations (more than
+  // the grain), the last one short.
+  EXPECT_EQ(c.chunks.size(), 24u);
   for (auto [begin, end] : c.chunks)
-    EXPECT_TRUE(end - begin == 7 || (begin == 994 && end == 1000))
+    EXPECT_TRUE(end - begin == 42 || (begin == 966 && end == 1000))
         << begin << ".." << end;
   // The workers took part.
   EXPECT_TRUE(c.workerRan);
   EXPECT_GT(c.threads.size(), 1u);
+
+  // A grain above that holds.
+  Coverage coarse(1000);
+  nnapi_rt_parallel_for(record, &coarse, 1000, 300);
+  std::sort(coarse.chunks.begin(), coarse.chunks.end());
+  std::vector<std::pair<int64_t, int64_t>> grains = {
+      {0, 300}, {300, 600}, {600, 900}, {900, 1000}};
+  EXPECT_EQ(coarse.chunks, grains);
 }
 
 TEST_F(Threads, OneThreadOrOneChunkRunsOnTheCaller) {
@@ -76,9 +86,8 @@ TEST_F(Threads, OneThreadOrOneChunkRunsOnTheCaller) {
   nnapi_rt_parallel_for(record, &c, 10, 3);
   ASSERT_EQ(c.threads.size(), 1u);
   EXPECT_EQ(*c.threads.begin(), std::this_thread::get_id());
-  std::vector<std::pair<int64_t, int64_t>> inOrder = {
-      {0, 3}, {3, 6}, {6, 9}, {9, 10}};
-  EXPECT_EQ(c.chunks, inOrder);
+  std::vector<std::pair<int64_t, int64_t>> whole = {{0, 10}};
+  EXPECT_EQ(c.chunks, whole);
 
   ASSERT_EQ(nnapi_rt_set_threads(4), NNAPI_RT_OK);
   Coverage one(5);
@@ -89,9 +98,11 @@ TEST_F(Threads, OneThreadOrOneChunkRunsOnTheCaller) {
   Coverage none(1);
   nnapi_rt_parallel_for(record, &none, 0, 4);
   EXPECT_TRUE(none.chunks.empty());
-  Coverage fine(6);
-  nnapi_rt_parallel_for(record, &fine, 6, 0);
-  EXPECT_EQ(fine.chunks.size(), 6u);
+  Coverage fine(64);
+  nnapi_rt_parallel_for(record, &fine, 64, 0);
+  EXPECT_EQ(fine.chunks.size(), 32u); // 8 per thread, of 2 iterations
+  for (size_t i = 0; i < fine.hits.size(); ++i)
+    ASSERT_EQ(fine.hits[i].load(), 1) << i;
 }
 
 struct Nested {
