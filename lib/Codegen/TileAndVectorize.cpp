@@ -611,6 +611,16 @@ LogicalResult CodegenPass::tileGroup(RewriterBase &rewriter, Group &group) {
   return success();
 }
 
+/// `op` tiled by `sizes` (0: not tiled) with plain scf.for loops.
+FailureOr<scf::SCFTilingResult> tileLoops(RewriterBase &rewriter,
+                                          Operation *op,
+                                          ArrayRef<int64_t> sizes) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  rewriter.setInsertionPoint(op);
+  return scf::tileUsingSCF(rewriter, cast<TilingInterface>(op), options);
+}
+
 /// Iteration points of a linalg op (its loop ranges' product).
 int64_t iterationPoints(Operation *op) {
   int64_t points = 1;
@@ -654,21 +664,18 @@ void CodegenPass::tileTransposes(RewriterBase &rewriter) {
       transposes.push_back(op);
   });
   for (linalg::TransposeOp op : transposes) {
-    // One row (rank 2) or plane of the output per iteration.
+    // Loops over the output dimensions but the last two (the first of a
+    // matrix): each iteration writes one row (matrix) or plane.
     int64_t rank = op.getInit().getType().getRank();
-    SmallVector<int64_t> tile(rank, 0);
+    SmallVector<int64_t> sizes(rank, 0);
     for (int64_t d = 0; d < std::max<int64_t>(1, rank - 2); ++d)
-      tile[d] = 1;
-    scf::SCFTilingOptions options;
-    options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), tile));
-    rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(op.getOperation()), options);
+      sizes[d] = 1;
+    FailureOr<scf::SCFTilingResult> result = tileLoops(rewriter, op, sizes);
     if (failed(result))
       continue;
     Group group{Strategy::Elementwise, nullptr, op, {}};
     group.members.insert(op);
-    markParallel(group, tile, result->loops);
+    markParallel(group, sizes, result->loops);
     rewriter.replaceOp(op, result->replacements);
   }
 }
@@ -729,14 +736,10 @@ void CodegenPass::tileReductions(RewriterBase &rewriter) {
       roots.push_back({op, *s});
   });
   for (auto [op, strategy] : roots) {
-    SmallVector<int64_t> tile = reductionTileSizes(op, strategy, target);
-    if (llvm::all_of(tile, [](int64_t t) { return t == 0; }))
+    SmallVector<int64_t> sizes = reductionTileSizes(op, strategy, target);
+    if (llvm::all_of(sizes, [](int64_t t) { return t == 0; }))
       continue;
-    scf::SCFTilingOptions options;
-    options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), tile));
-    rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(op.getOperation()), options);
+    FailureOr<scf::SCFTilingResult> result = tileLoops(rewriter, op, sizes);
     if (failed(result))
       continue;
     rewriter.replaceOp(op, result->replacements);

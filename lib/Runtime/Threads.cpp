@@ -58,11 +58,6 @@ ThreadPool::~ThreadPool() {
 }
 
 namespace {
-/// Set while this thread runs a chunk: a parallel loop inside a chunk runs
-/// on that thread (pthreadpool runs one parallel section at a time, so a
-/// nested one would wait forever for the one that contains it).
-thread_local bool inChunk = false;
-
 struct Task {
   void (*fn)(void *, int64_t, int64_t);
   void *context;
@@ -83,7 +78,11 @@ void ThreadPool::parallelFor(void (*fn)(void *, int64_t, int64_t),
   int64_t chunks = kChunksPerThread * int64_t(threads());
   grain = std::max<int64_t>({grain, 1, (count + chunks - 1) / chunks});
 #ifdef NNAPI_MLIR_HAVE_PTHREADPOOL
-  if (pool && count > grain && !inChunk) {
+  // pthreadpool runs one parallel section at a time: a loop that finds the
+  // pool busy (called from a chunk, where waiting would never end, or by
+  // another model's thread) runs on its own thread instead. (A flag, not
+  // a thread-local: LeakSanitizer's tracer crashes on this library's TLS.)
+  if (pool && count > grain && !busy.exchange(true, std::memory_order_acquire)) {
     Task task{fn, context, count, 0};
     NNAPI_TSAN_RELEASE(&task);
     pthreadpool_parallelize_1d_tile_1d(
@@ -92,13 +91,12 @@ void ThreadPool::parallelFor(void (*fn)(void *, int64_t, int64_t),
           NNAPI_TSAN_ACQUIRE(t);
           auto *task = static_cast<Task *>(t);
           int64_t b = int64_t(begin);
-          inChunk = true;
           task->fn(task->context, b, std::min(b + int64_t(tile), task->count));
-          inChunk = false;
           NNAPI_TSAN_RELEASE(&task->done);
         },
         &task, size_t(count), size_t(grain), /*flags=*/0);
     NNAPI_TSAN_ACQUIRE(&task.done);
+    busy.store(false, std::memory_order_release);
     return;
   }
 #endif

@@ -9,6 +9,7 @@
 #ifndef NNAPI_MLIR_LIB_RUNTIME_THREADS_H
 #define NNAPI_MLIR_LIB_RUNTIME_THREADS_H
 
+#include <atomic>
 #include <cstdint>
 
 namespace nnapi_mlir::runtime {
@@ -40,6 +41,8 @@ public:
 private:
   void *pool = nullptr;
   unsigned count = 1, asked;
+  /// A parallel section is running on the pool.
+  mutable std::atomic<bool> busy{false};
 };
 
 } // namespace nnapi_mlir::runtime

@@ -125,8 +125,9 @@ int32_t nnapi_rt_get_threads(void);
  * be shorter), and no more than about eight per thread (a chunk must
  * outweigh handing it out): chunks run in any order and concurrently, each
  * exactly once; returns when all are done. With one thread, or one chunk,
- * it calls fn(context, 0, count) on the calling thread; so does a call from
- * inside a chunk. */
+ * it calls fn(context, 0, count) on the calling thread; so does a call that
+ * finds the pool running another loop (from inside a chunk, or from another
+ * thread). */
 void nnapi_rt_parallel_for(void (*fn)(void *context, int64_t begin,
                                       int64_t end),
                            void *context, int64_t count, int64_t grain);
