@@ -17,6 +17,13 @@ void populateUnitBatchMatmulPatterns(RewritePatternSet &patterns);
 /// (m, nb, p, k), A[m, k], Bp[nb, k, p], C[m, nb, p].
 SmallVector<AffineMap> packedMatmulMaps(MLIRContext *ctx);
 
+/// A linalg.generic contraction with one reduction loop and exactly these
+/// maps.
+bool isContractionWithMaps(Operation *op, ArrayRef<AffineMap> maps);
+
+/// nnapi-codegen-prepare's matmul on a packed constant (packedMatmulMaps).
+bool isPackedMatmul(Operation *op);
+
 } // namespace mlir::nnapi
 
 #endif // NNAPI_MLIR_LIB_CODEGEN_PATTERNS_H

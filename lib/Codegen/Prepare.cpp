@@ -305,17 +305,11 @@ struct PackConstantMatmulRhs : OpRewritePattern<linalg::MatmulOp> {
   int64_t panel;
 };
 
-bool isPackedMatmul(Operation *op) {
-  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
-  return generic && llvm::equal(generic.getIndexingMapsArray(),
-                                nnapi::packedMatmulMaps(op->getContext()));
-}
-
 /// `v` is a packed matmul's result, seen through reshapes.
 bool isReshapedPackedMatmul(Value v) {
   while (Operation *def = v.getDefiningOp()) {
     if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
-      return isPackedMatmul(def);
+      return nnapi::isPackedMatmul(def);
     v = def->getOperand(0);
   }
   return false;
@@ -341,7 +335,7 @@ bool foldsAroundPackedMatmul(OpOperand *operand) {
   auto expand = dyn_cast<tensor::ExpandShapeOp>(owner);
   Operation *producer = operand->get().getDefiningOp();
   return expand && producer && isParallelGeneric(producer) &&
-         llvm::any_of(expand->getUsers(), isPackedMatmul);
+         llvm::any_of(expand->getUsers(), nnapi::isPackedMatmul);
 }
 
 struct CodegenPreparePass
@@ -396,6 +390,19 @@ SmallVector<AffineMap> mlir::nnapi::packedMatmulMaps(MLIRContext *ctx) {
   return {AffineMap::get(4, 0, {m, k}, ctx),
           AffineMap::get(4, 0, {nb, k, p}, ctx),
           AffineMap::get(4, 0, {m, nb, p}, ctx)};
+}
+
+bool mlir::nnapi::isContractionWithMaps(Operation *op,
+                                        ArrayRef<AffineMap> maps) {
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  return generic && generic.getNumReductionLoops() == 1 &&
+         linalg::isaContractionOpInterface(generic) &&
+         llvm::equal(generic.getIndexingMapsArray(), maps);
+}
+
+bool mlir::nnapi::isPackedMatmul(Operation *op) {
+  return op &&
+         isContractionWithMaps(op, packedMatmulMaps(op->getContext()));
 }
 
 void mlir::nnapi::populateUnitBatchMatmulPatterns(RewritePatternSet &patterns) {

@@ -126,18 +126,8 @@ bool isBroadcastMap(AffineMap map) {
   return true;
 }
 
-/// A generic contraction with one reduction loop and exactly these maps.
-bool isContractionWithMaps(Operation *op, ArrayRef<AffineMap> maps) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  return generic && generic.getNumReductionLoops() == 1 &&
-         linalg::isaContractionOpInterface(generic) &&
-         llvm::equal(generic.getIndexingMapsArray(), maps);
-}
-
-/// nnapi-codegen-prepare's matmul on a packed constant (Patterns.h).
-bool isPackedMatmul(Operation *op) {
-  return isContractionWithMaps(op, nnapi::packedMatmulMaps(op->getContext()));
-}
+using nnapi::isContractionWithMaps;
+using nnapi::isPackedMatmul;
 
 /// A generic that is a plain matmul: loops (m, n, k), A[m, k], B[k, n],
 /// C[m, n] (a packed matmul tile once its panel dimension is dropped).

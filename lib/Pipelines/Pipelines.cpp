@@ -50,13 +50,6 @@ std::optional<SmallVector<int64_t>> staticStrides(MemRefType type) {
   return strides;
 }
 
-/// Copies `from` into `to` (same static shape). Contiguous copies are one
-/// memref.copy (a memcpy); a copy between views whose trailing dimensions
-/// are contiguous in both is a loop nest over the leading dimensions around
-/// a memcpy of each contiguous block; anything else is a linalg.copy (scalar
-/// loops). Bufferization asks for these copies (inserting a tensor into a
-/// padded buffer, returning a view), and element-wise loops over strided
-/// views are what LLVM vectorizes worst.
 /// `a` and `b` are the same view: one value, or equal subviews of one.
 bool isSameView(Value a, Value b) {
   if (a == b)
@@ -70,6 +63,13 @@ bool isSameView(Value a, Value b) {
          sa.getMixedStrides() == sb.getMixedStrides();
 }
 
+/// Copies `from` into `to` (same static shape). Contiguous copies are one
+/// memref.copy (a memcpy); a copy between views whose trailing dimensions
+/// are contiguous in both is a loop nest over the leading dimensions around
+/// a memcpy of each contiguous block; anything else is a linalg.copy (scalar
+/// loops). Bufferization asks for these copies (inserting a tensor into a
+/// padded buffer, returning a view), and element-wise loops over strided
+/// views are what LLVM vectorizes worst.
 void createBufferCopy(OpBuilder &b, Location loc, Value from, Value to) {
   // A producer that wrote into its consumer's buffer (a padded input's
   // interior) leaves bufferization a copy of the view onto itself.

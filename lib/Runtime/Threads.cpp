@@ -81,7 +81,8 @@ void ThreadPool::parallelFor(void (*fn)(void *, int64_t, int64_t),
   // pthreadpool runs one parallel section at a time: a loop that finds the
   // pool busy (called from a chunk, where waiting would never end, or by
   // another model's thread) runs on its own thread instead. (A flag, not
-  // a thread-local: LeakSanitizer's tracer crashes on this library's TLS.)
+  // a thread-local: CI's LeakSanitizer tracer crashed at exit in processes
+  // with the thread-local version; docs/design.md.)
   if (pool && count > grain && !busy.exchange(true, std::memory_order_acquire)) {
     Task task{fn, context, count, 0};
     NNAPI_TSAN_RELEASE(&task);
