@@ -134,6 +134,17 @@ public:
   /// error in ONNX, which compiled code cannot report) are clamped so that
   /// no gather reads outside its data.
   Value normalizeIndices(Value indices, int64_t size);
+  /// The block of `v` at `start` of shape `size`: a constant if `v` is one.
+  Value slice(Value v, ArrayRef<int64_t> start, ArrayRef<int64_t> size);
+  /// The activation function `name` of `x` (float), as the operator of that
+  /// name computes it and as RNN, GRU and LSTM name them: Relu, Tanh,
+  /// Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh, HardSigmoid,
+  /// Elu, Softsign, Softplus. An absent alpha or beta is the operator's
+  /// default. Null if `name` is none of them.
+  Value activation(StringRef name, Value x, std::optional<double> alpha = {},
+                   std::optional<double> beta = {});
+  /// Whether activation `name` reads alpha, and beta.
+  static std::pair<bool, bool> activationParams(StringRef name);
 
 private:
   friend class NodeContext;
@@ -313,6 +324,7 @@ void registerLinearOps(OpRegistry &registry);
 void registerResizeOps(OpRegistry &registry);
 void registerMathOps(OpRegistry &registry);
 void registerIndexingOps(OpRegistry &registry);
+void registerRecurrentOps(OpRegistry &registry);
 
 } // namespace mlir::nnapi::onnx_import
 

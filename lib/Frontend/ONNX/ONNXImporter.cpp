@@ -15,6 +15,7 @@
 
 #include "nnapi-mlir/Frontend/ONNX/ONNXImporter.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#include "nnapi-mlir/Transforms/Constants.h"
 
 #include "Importer.h"
 #include "ONNXLoader.h"
@@ -27,6 +28,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -231,6 +233,19 @@ Value Importer::normalizeIndices(Value indices, int64_t size) {
       indices, splat(t.getElementType(), ones, double(size)));
   indices = builder.create<tosa::SelectOp>(loc, t, isNeg, wrapped, indices);
   return castTo(clamp(indices, 0, double(size - 1)), builder.getI32Type());
+}
+
+Value Importer::slice(Value v, ArrayRef<int64_t> start,
+                      ArrayRef<int64_t> size) {
+  if (typeOf(v).getShape() == size)
+    return v;
+  auto type = RankedTensorType::get(size, typeOf(v).getElementType());
+  DenseElementsAttr attr;
+  if (matchPattern(v, m_Constant(&attr)))
+    return constant(sliceElements(attr, start, size));
+  return builder.create<tosa::SliceOp>(loc, type, v,
+                                       builder.getDenseI64ArrayAttr(start),
+                                       builder.getDenseI64ArrayAttr(size));
 }
 
 Value Importer::castTo(Value v, Type element) {

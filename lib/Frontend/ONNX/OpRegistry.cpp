@@ -36,6 +36,7 @@ const OpRegistry &OpRegistry::get() {
     registerResizeOps(r);
     registerMathOps(r);
     registerIndexingOps(r);
+    registerRecurrentOps(r);
     llvm::sort(r.entries, [](const OpEntry &a, const OpEntry &b) {
       return std::make_tuple(a.domain, a.opType, a.minOpset) <
              std::make_tuple(b.domain, b.opType, b.minOpset);

@@ -2,12 +2,16 @@
 //
 // Relu, Clip and the activations composed of clamps, exp and arithmetic
 // (LeakyRelu, PRelu, Elu, Selu, Softplus, HardSigmoid, HardSwish). Sigmoid
-// and Tanh are one TOSA op each: Elementwise.cpp.
+// and Tanh are one TOSA op each: Elementwise.cpp. Importer::activation, the
+// one place each activation function's formula is written, is here too: the
+// operators of those names and RNN, GRU and LSTM (Recurrent.cpp) call it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "../Importer.h"
 #include "../OpRegistry.h"
+
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace mlir::nnapi::onnx_import;
@@ -58,35 +62,32 @@ LogicalResult importClip(NodeContext &ctx) {
   return ctx.setResult(result);
 }
 
-/// LeakyRelu, PRelu: max(x, 0) + slope * min(x, 0).
-LogicalResult importLeakyRelu(NodeContext &ctx) {
-  Importer &imp = ctx.imp;
-  bool prelu = ctx.opType() == "PRelu";
-  Value x = ctx.in(0);
-  Value slope =
-      prelu ? ctx.in(1) : imp.scalarLike(x, ctx.floatAttr("alpha", 0.01f));
-  if (prelu) {
-    // The slope broadcasts from the right (unidirectional).
-    slope = imp.toRank(slope, imp.typeOf(x).getRank());
-  }
+/// max(x, 0) + slope * min(x, 0): LeakyRelu's and PRelu's formula.
+Value leaky(Importer &imp, Value x, Value slope) {
   Value pos = imp.clamp(x, 0, kNoBound);
   Value neg = imp.clamp(x, -kNoBound, 0);
-  return ctx.setResult(imp.binary<tosa::AddOp>(pos, imp.mul(neg, slope)));
+  return imp.binary<tosa::AddOp>(pos, imp.mul(neg, slope));
 }
 
-/// Elu, Selu: max(x, 0) + alpha * (exp(min(x, 0)) - 1), times gamma for
-/// Selu.
+LogicalResult importLeakyRelu(NodeContext &ctx) {
+  Importer &imp = ctx.imp;
+  Value x = ctx.in(0);
+  if (ctx.opType() == "LeakyRelu")
+    return ctx.setResult(
+        imp.activation("LeakyRelu", x, ctx.floatAttr("alpha", 0.01f)));
+  // PRelu's slope broadcasts from the right (unidirectional).
+  return ctx.setResult(
+      leaky(imp, x, imp.toRank(ctx.in(1), imp.typeOf(x).getRank())));
+}
+
+/// Elu; Selu is gamma times Elu with its own alpha.
 LogicalResult importElu(NodeContext &ctx) {
   Importer &imp = ctx.imp;
   bool elu = ctx.opType() == "Elu";
   Value x = ctx.in(0);
-  double alpha =
-      ctx.floatAttr("alpha", elu ? 1.0f : 1.67326319217681884765625f);
-  Value neg = imp.clamp(x, -kNoBound, 0);
-  Value em1 =
-      imp.binary<tosa::SubOp>(imp.unary("tosa.exp", neg), imp.scalarLike(x, 1));
-  Value result = imp.binary<tosa::AddOp>(
-      imp.clamp(x, 0, kNoBound), imp.mul(em1, imp.scalarLike(x, alpha)));
+  Value result = imp.activation(
+      "Elu", x,
+      ctx.floatAttr("alpha", elu ? 1.0f : 1.67326319217681884765625f));
   if (!elu)
     result = imp.mul(
         result,
@@ -95,29 +96,70 @@ LogicalResult importElu(NodeContext &ctx) {
 }
 
 LogicalResult importSoftplus(NodeContext &ctx) {
-  Importer &imp = ctx.imp;
-  Value x = ctx.in(0);
-  return ctx.setResult(
-      imp.unary("tosa.log", imp.binary<tosa::AddOp>(imp.unary("tosa.exp", x),
-                                                    imp.scalarLike(x, 1))));
+  return ctx.setResult(ctx.imp.activation("Softplus", ctx.in(0)));
 }
 
-/// HardSigmoid: clamp(alpha * x + beta, 0, 1); HardSwish: x times that with
-/// alpha 1/6, beta 0.5.
+/// HardSigmoid; HardSwish is x times HardSigmoid with alpha 1/6, beta 0.5.
 LogicalResult importHardSigmoid(NodeContext &ctx) {
   Importer &imp = ctx.imp;
   bool swish = ctx.opType() == "HardSwish";
   Value x = ctx.in(0);
   double alpha = swish ? 1.0 / 6 : ctx.floatAttr("alpha", 0.2f);
   double beta = swish ? 0.5 : ctx.floatAttr("beta", 0.5f);
-  Value y =
-      imp.clamp(imp.binary<tosa::AddOp>(imp.mul(x, imp.scalarLike(x, alpha)),
-                                        imp.scalarLike(x, beta)),
-                0, 1);
+  Value y = imp.activation("HardSigmoid", x, alpha, beta);
   return ctx.setResult(swish ? imp.mul(x, y) : y);
 }
 
 } // namespace
+
+std::pair<bool, bool> Importer::activationParams(StringRef name) {
+  return llvm::StringSwitch<std::pair<bool, bool>>(name)
+      .Cases("Affine", "ScaledTanh", "HardSigmoid", {true, true})
+      .Cases("LeakyRelu", "ThresholdedRelu", "Elu", {true, false})
+      .Default({false, false});
+}
+
+Value Importer::activation(StringRef name, Value x, std::optional<double> alpha,
+                           std::optional<double> beta) {
+  auto scalar = [&](double value) { return scalarLike(x, value); };
+  auto add = [&](Value a, Value b) { return binary<tosa::AddOp>(a, b); };
+  if (name == "Relu")
+    return clamp(x, 0, kNoBound);
+  if (name == "Tanh")
+    return unary("tosa.tanh", x);
+  if (name == "Sigmoid")
+    return unary("tosa.sigmoid", x);
+  if (name == "Affine")
+    return add(mul(x, scalar(alpha.value_or(1.0))), scalar(beta.value_or(0.0)));
+  if (name == "LeakyRelu")
+    return leaky(*this, x, scalar(alpha.value_or(0.01f)));
+  if (name == "ThresholdedRelu") {
+    Value above = builder.create<tosa::GreaterOp>(
+        loc, typeOf(x).clone(builder.getI1Type()), x,
+        scalar(alpha.value_or(1.0)));
+    return builder.create<tosa::SelectOp>(loc, x.getType(), above, x,
+                                          scalar(0));
+  }
+  if (name == "ScaledTanh")
+    return mul(unary("tosa.tanh", mul(x, scalar(beta.value_or(1.0)))),
+               scalar(alpha.value_or(1.0)));
+  if (name == "HardSigmoid")
+    return clamp(
+        add(mul(x, scalar(alpha.value_or(0.2f))), scalar(beta.value_or(0.5f))),
+        0, 1);
+  if (name == "Elu") {
+    // max(x, 0) + alpha * (exp(min(x, 0)) - 1)
+    Value em1 = binary<tosa::SubOp>(unary("tosa.exp", clamp(x, -kNoBound, 0)),
+                                    scalar(1));
+    return add(clamp(x, 0, kNoBound), mul(em1, scalar(alpha.value_or(1.0))));
+  }
+  if (name == "Softsign")
+    return mul(x,
+               unary("tosa.reciprocal", add(unary("tosa.abs", x), scalar(1))));
+  if (name == "Softplus")
+    return unary("tosa.log", add(unary("tosa.exp", x), scalar(1)));
+  return {};
+}
 
 void mlir::nnapi::onnx_import::registerActivationOps(OpRegistry &registry) {
   constexpr int64_t lo = kMinONNXOpset, hi = kAnyOpset;

@@ -29,9 +29,7 @@ LogicalResult importSoftsign(NodeContext &n) {
   Value x = n.in(0);
   if (failed(requireFloat(n, x)))
     return failure();
-  Value denominator =
-      add(n, n.imp.unary("tosa.abs", x), n.imp.scalarLike(x, 1));
-  return n.setResult(n.imp.mul(x, n.imp.unary("tosa.reciprocal", denominator)));
+  return n.setResult(n.imp.activation("Softsign", x));
 }
 
 LogicalResult importSign(NodeContext &n) {
@@ -203,9 +201,8 @@ LogicalResult importThresholdedRelu(NodeContext &n) {
   Value x = n.in(0);
   if (failed(requireFloat(n, x)))
     return failure();
-  Value above = compare<tosa::GreaterOp>(
-      n, x, n.imp.scalarLike(x, n.floatAttr("alpha", 1.0f)));
-  return n.setResult(select(n, above, x, n.imp.scalarLike(x, 0)));
+  return n.setResult(
+      n.imp.activation("ThresholdedRelu", x, n.floatAttr("alpha", 1.0f)));
 }
 
 LogicalResult importShrink(NodeContext &n) {
