@@ -112,7 +112,7 @@ TEST_F(ModelAPI, BoundInputMustHoldItsValue) {
   EXPECT_EQ(runScaled(x, 4, y), NNAPI_RT_INVALID_ARGUMENT);
   EXPECT_EQ(error(), "input 1 ('k') does not hold the value the model was "
                      "compiled for (--input-value or --specialize-value "
-                     "decided shapes with it); nothing ran");
+                     "decided shapes or branches with it); nothing ran");
   ASSERT_EQ(runScaled(x, 3, y), NNAPI_RT_OK) << error();
   EXPECT_EQ(y[5], 18);
 }

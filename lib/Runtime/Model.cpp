@@ -320,7 +320,7 @@ int32_t nnapi_rt_model_run(nnapi_rt_model *model, int64_t numInputs,
                         model->inputs[status - 1].name +
                         "') does not hold the value the model was compiled "
                         "for (--input-value or --specialize-value decided "
-                        "shapes with it); nothing ran");
+                        "shapes or branches with it); nothing ran");
   if (status != 0)
     return failWith(NNAPI_RT_INVALID_MODEL,
                     "the model's " + std::string(NNAPI_MODEL_RUN_SYMBOL) +

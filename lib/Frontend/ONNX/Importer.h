@@ -78,11 +78,39 @@ public:
     boundInputs = std::move(bound);
   }
 
+  /// The graph inputs offered with --specialize-value and not bound yet: a
+  /// handler that would rather compile for one value of such an input than
+  /// for all (If's condition) asks for it with NodeContext::needConstant.
+  void offerValues(std::set<std::string> offered) {
+    offeredInputs = std::move(offered);
+  }
+
   /// After a failed run(): the graph inputs whose values a node needed at
   /// compile time (to decide a shape, an axis, K...) but got at run time,
   /// found by walking back from the values it needed through everything
   /// that is not a compile-time constant.
-  std::set<std::string> shapeDecidingInputs() const;
+  std::set<std::string> shapeDecidingInputs() const {
+    return inputsBehind(neededValues);
+  }
+  /// The graph inputs, not compile-time constants, that the values `names`
+  /// are computed from (through nodes of the graph and its subgraphs).
+  std::set<std::string> inputsBehind(const std::set<std::string> &names) const;
+  bool offered(StringRef input) const {
+    return offeredInputs.count(input.str());
+  }
+
+  /// An ONNX value as the importer holds it: a compile-time constant, or
+  /// else a value computed at run time.
+  struct Bound {
+    Value value;
+    DenseElementsAttr constant;
+  };
+  /// Imports `graph` (an If branch, a Loop or Scan body) inline at the
+  /// current point, its inputs bound to `inputs`; the names it defines are
+  /// forgotten afterwards, so a body can be imported again. Its outputs, or
+  /// failure with a diagnostic.
+  FailureOr<SmallVector<Bound>> importSubgraph(const onnx::GraphProto &graph,
+                                               ArrayRef<Bound> inputs);
 
   // Types and constants.
   FailureOr<Type> elementType(int32_t onnxType, const Twine &what);
@@ -185,6 +213,7 @@ private:
   std::set<std::string> boundInputs;
   /// Values a node needed as compile-time constants and did not get.
   std::set<std::string> neededValues;
+  std::set<std::string> offeredInputs;
 };
 
 /// What a handler sees of the node it imports.
@@ -242,6 +271,10 @@ public:
   LogicalResult define(int i, Value v);
   /// Defines output i as a compile-time value.
   LogicalResult defineConstant(int i, DenseElementsAttr attr);
+  /// Defines output i as `b`, with b's own type: for a handler that knows
+  /// the type better than ONNX's inference (an If on a constant condition
+  /// whose branches differ in shape).
+  LogicalResult defineBound(int i, const Importer::Bound &b);
 };
 
 // Attributes.
@@ -264,8 +297,9 @@ inline int64_t normalizeAxis(int64_t axis, int64_t rank) {
 }
 
 /// Gather, Concat, Unsqueeze, Squeeze, Reshape, Identity, Cast, Add, Sub,
-/// Mul and Div of compile-time inputs (shape arithmetic) computed on
-/// the host: their handlers call this first. The result if it defined
+/// Mul and Div of compile-time inputs (shape arithmetic), and comparisons
+/// and logic (conditions), computed on the host: their handlers call this
+/// first. The result if it defined
 /// output 0 or failed, nullopt if the node must be computed at run time.
 std::optional<LogicalResult> foldAtCompileTime(NodeContext &node);
 
@@ -325,6 +359,7 @@ void registerResizeOps(OpRegistry &registry);
 void registerMathOps(OpRegistry &registry);
 void registerIndexingOps(OpRegistry &registry);
 void registerRecurrentOps(OpRegistry &registry);
+void registerControlFlowOps(OpRegistry &registry);
 
 } // namespace mlir::nnapi::onnx_import
 

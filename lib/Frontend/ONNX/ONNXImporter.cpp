@@ -30,6 +30,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -261,8 +262,8 @@ Value Importer::castTo(Value v, Type element) {
     // to int64's range instead (the largest float64 below 2^63), then
     // convert: exact for every integral value (callers truncate first, as
     // ONNX's Cast does; ONNX leaves values beyond int64 undefined).
-    Value wide = clamp(castTo(v, builder.getF64Type()), -0x1p63,
-                       0x1p63 - 1024.0);
+    Value wide =
+        clamp(castTo(v, builder.getF64Type()), -0x1p63, 0x1p63 - 1024.0);
     return builder.create<arith::FPToSIOp>(loc, shaped(element), wide);
   }
   return builder.create<tosa::CastOp>(loc, shaped(element), v);
@@ -390,7 +391,6 @@ FailureOr<RankedTensorType> Importer::outputType(const onnx::NodeProto &node,
   return tensorType(*it->second, "output '" + node.output(i) + "'");
 }
 
-
 //===----------------------------------------------------------------------===//
 // Nodes
 //===----------------------------------------------------------------------===//
@@ -485,6 +485,73 @@ bool NodeContext::isUnsignedInput(int i) const {
 LogicalResult NodeContext::defineConstant(int i, DenseElementsAttr attr) {
   imp.constants[node.output(i)] = attr;
   return success();
+}
+
+LogicalResult NodeContext::defineBound(int i, const Importer::Bound &b) {
+  if (b.constant)
+    return defineConstant(i, b.constant);
+  if (!b.value)
+    return error() << "internal error: no result";
+  imp.values[node.output(i)] = b.value;
+  return success();
+}
+
+FailureOr<SmallVector<Importer::Bound>>
+Importer::importSubgraph(const onnx::GraphProto &graph,
+                         ArrayRef<Bound> inputs) {
+  assert(graph.input_size() == int(inputs.size()) &&
+         "the caller binds every input");
+  // The subgraph's scope: the names it defines are forgotten afterwards.
+  llvm::StringMap<Value> outerValues = values;
+  llvm::StringMap<DenseElementsAttr> outerConstants = constants;
+  llvm::StringMap<const onnx::TypeProto *> outerInferred = inferred;
+  Location outerLoc = loc;
+  auto restore = llvm::make_scope_exit([&] {
+    values = std::move(outerValues);
+    constants = std::move(outerConstants);
+    inferred = std::move(outerInferred);
+    loc = outerLoc;
+  });
+  for (const auto &vi : graph.value_info())
+    inferred[vi.name()] = &vi.type();
+  for (const auto &vi : graph.output())
+    inferred[vi.name()] = &vi.type();
+  for (auto [formal, actual] : llvm::zip(graph.input(), inputs)) {
+    values.erase(formal.name());
+    constants.erase(formal.name());
+    inferred.erase(formal.name());
+    if (actual.constant)
+      constants[formal.name()] = actual.constant;
+    else
+      values[formal.name()] = actual.value;
+  }
+  for (const auto &init : graph.initializer()) {
+    FailureOr<DenseElementsAttr> attr = tensorAttr(init);
+    if (failed(attr))
+      return failure();
+    constants[init.name()] = *attr;
+  }
+  for (const auto &node : graph.node()) {
+    std::string name = node.name().empty()
+                           ? (node.output_size() ? node.output(0) : "")
+                           : node.name();
+    loc = NameLoc::get(builder.getStringAttr(name), outerLoc);
+    if (failed(importNode(node)))
+      return failure();
+  }
+  loc = outerLoc;
+  SmallVector<Bound> results;
+  for (const auto &out : graph.output()) {
+    Bound b;
+    b.constant = constantOf(out.name());
+    if (!b.constant)
+      b.value = values.lookup(out.name());
+    if (!b.constant && !b.value)
+      return emitError(loc) << "subgraph '" << graph.name() << "' output '"
+                            << out.name() << "' is never produced";
+    results.push_back(b);
+  }
+  return results;
 }
 
 LogicalResult Importer::importNode(const onnx::NodeProto &node) {
@@ -774,18 +841,30 @@ OwningOpRef<ModuleOp> Importer::run() {
   return module;
 }
 
-std::set<std::string> Importer::shapeDecidingInputs() const {
+std::set<std::string>
+Importer::inputsBehind(const std::set<std::string> &names) const {
   const onnx::GraphProto &graph = model.graph();
   std::map<std::string, const onnx::NodeProto *> producer;
-  for (const auto &node : graph.node())
-    for (const std::string &out : node.output())
-      producer[out] = &node;
+  std::function<void(const onnx::GraphProto &)> addProducers =
+      [&](const onnx::GraphProto &g) {
+        for (const auto &node : g.node()) {
+          for (const std::string &out : node.output())
+            producer[out] = &node;
+          for (const auto &attr : node.attribute()) {
+            if (attr.has_g())
+              addProducers(attr.g());
+            for (const auto &sub : attr.graphs())
+              addProducers(sub);
+          }
+        }
+      };
+  addProducers(graph);
   std::set<std::string> inputs;
   for (const auto &in : graph.input())
     if (!constantOf(in.name()))
       inputs.insert(in.name());
   std::set<std::string> found, seen;
-  std::vector<std::string> work(neededValues.begin(), neededValues.end());
+  std::vector<std::string> work(names.begin(), names.end());
   while (!work.empty()) {
     std::string name = work.back();
     work.pop_back();
@@ -890,7 +969,12 @@ importOnce(StringRef data, StringRef name, MLIRContext *context,
   std::set<std::string> bound;
   for (const auto &entry : values)
     bound.insert(entry.first);
+  std::set<std::string> offered;
+  for (const auto &entry : options.specializeValues)
+    if (!values.count(entry.first))
+      offered.insert(entry.first);
   importer.keepBoundInputs(std::move(order), std::move(bound));
+  importer.offerValues(std::move(offered));
   OwningOpRef<ModuleOp> module = importer.run();
   if (!module && shapeDeciding)
     *shapeDeciding = importer.shapeDecidingInputs();
@@ -946,8 +1030,8 @@ mlir::nnapi::importONNX(StringRef data, StringRef name, MLIRContext *context,
     for (const std::string &input : specialized)
       emitRemark(FileLineColLoc::get(context, name, 0, 0))
           << "input '" << input
-          << "' is needed at compile time (a shape, axis, count or index "
-             "depends on it): compiled for the value given with "
+          << "' is needed at compile time (a shape, axis, count, index or "
+             "If branch depends on it): compiled for the value given with "
              "--specialize-value; every run checks that the input holds it";
   return module;
 }

@@ -2,7 +2,9 @@
 //
 // Constant, Shape and ConstantOfShape define compile-time values; the
 // shape arithmetic that consumes them (integer Gather, Concat, Add, Sub,
-// Mul, Div and the reshapes) is folded on the host by foldAtCompileTime,
+// Mul, Div and the reshapes) and the comparisons and logic of conditions
+// (Equal, Greater, Less, ..., And, Or, Xor, Not) are folded on the host by
+// foldAtCompileTime,
 // which those operators' handlers call first. Slice and Split slice constants
 // of any type and rank themselves (ops/DataMovement.cpp), with the
 // normalization of their run-time form.
@@ -95,10 +97,13 @@ std::optional<LogicalResult>
 mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
   StringRef op = ctx.opType();
   const onnx::NodeProto &node = ctx.node;
+  bool comparison = op == "Equal" || op == "Greater" || op == "Less" ||
+                    op == "GreaterOrEqual" || op == "LessOrEqual";
+  bool logic = op == "And" || op == "Or" || op == "Xor" || op == "Not";
   if (!(op == "Gather" || op == "Concat" || op == "Unsqueeze" ||
         op == "Squeeze" || op == "Reshape" || op == "Identity" ||
-        op == "Cast" || op == "Mul" || op == "Add" ||
-        op == "Sub" || op == "Div" || op == "Neg") ||
+        op == "Cast" || op == "Mul" || op == "Add" || op == "Sub" ||
+        op == "Div" || op == "Neg" || comparison || logic) ||
       node.input_size() == 0 ||
       !llvm::all_of(llvm::seq(0, node.input_size()),
                     [&](int i) { return !ctx.has(i) || ctx.cst(i); }))
@@ -195,6 +200,37 @@ mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
                     : op == "Sub" ? int64_t(up - uq)
                     : q == -1     ? int64_t(0 - up)
                                   : p / q);
+      }
+    } else if (comparison || logic) {
+      // Conditions (an If's, from shapes or a specialized input): booleans
+      // are 0 and 1. Same-size or one-element operands only.
+      size_t n = size_t(t->getNumElements());
+      auto fits = [&](size_t size) { return size == n || size == 1; };
+      auto values = [&](DenseElementsAttr a) {
+        SmallVector<double> out = floatsOf(a);
+        if (!isa<FloatType>(a.getElementType())) {
+          out.clear();
+          for (int64_t e : intsOf(a))
+            out.push_back(a.getElementType().isInteger(1) ? e != 0 : double(e));
+        }
+        return out;
+      };
+      SmallVector<double> a = values(x),
+                          b = op == "Not" ? a : values(ctx.cst(1));
+      // (Doubles hold the small integers of shapes and rates exactly.)
+      foldable = n && fits(a.size()) && fits(b.size());
+      for (size_t i = 0; foldable && i < n; ++i) {
+        double p = a[a.size() == 1 ? 0 : i], q = b[b.size() == 1 ? 0 : i];
+        bool r = op == "Equal"            ? p == q
+                 : op == "Greater"        ? p > q
+                 : op == "Less"           ? p < q
+                 : op == "GreaterOrEqual" ? p >= q
+                 : op == "LessOrEqual"    ? p <= q
+                 : op == "And"            ? p != 0 && q != 0
+                 : op == "Or"             ? p != 0 || q != 0
+                 : op == "Xor"            ? (p != 0) != (q != 0)
+                                          : p == 0; // Not
+        v.push_back(r);
       }
     } else if (op == "Neg") {
       for (int64_t e : intsOf(x))

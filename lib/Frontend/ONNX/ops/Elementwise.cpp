@@ -110,6 +110,8 @@ LogicalResult importVariadic(NodeContext &ctx) {
 /// with an i1 result, operands swapped for Less and LessOrEqual.
 template <typename OpTy, bool swap>
 LogicalResult importComparison(NodeContext &ctx) {
+  if (std::optional<LogicalResult> folded = foldAtCompileTime(ctx))
+    return *folded;
   return ctx.setResult(swap ? compare<OpTy>(ctx, ctx.in(1), ctx.in(0))
                             : compare<OpTy>(ctx, ctx.in(0), ctx.in(1)));
 }
