@@ -1,4 +1,4 @@
-//===- ControlFlow.cpp - If -------------------------------------*- C++ -*-===//
+//===- ControlFlow.cpp - If, Loop and Scan ----------------------*- C++ -*-===//
 //
 // If, resolved at compile time where it can be: a condition that folds to a
 // constant selects its branch, imported inline; a condition computed from
@@ -8,10 +8,18 @@
 // and selects between their results: ONNX's operators have no side effects
 // here, so running both is correct, at the cost of the branch not taken.
 //
+// Loop and Scan are unrolled: the body is imported once per iteration, its
+// loop-carried values fed to the next, its scan outputs stacked. A Loop's
+// trip count and condition must be known at compile time (a trip count
+// from an offered input is specialized like If's condition); a Scan's
+// length is its inputs' static dimension.
+//
 //===----------------------------------------------------------------------===//
 
 #include "../Importer.h"
 #include "../OpRegistry.h"
+
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::nnapi::onnx_import;
@@ -101,6 +109,234 @@ LogicalResult importIf(NodeContext &ctx) {
   return success();
 }
 
+/// At most this many body nodes are imported for one Loop or Scan (20000
+/// unrolled nodes compile in about 5 s).
+constexpr int64_t kMaxUnrolledNodes = 20000;
+
+/// `values` stacked along a new dimension `axis` (0 <= axis <= rank).
+Value stack(NodeContext &ctx, ArrayRef<Value> values, int64_t axis) {
+  Importer &imp = ctx.imp;
+  SmallVector<Value> parts;
+  for (Value v : values) {
+    Shape shape(imp.typeOf(v).getShape());
+    shape.insert(shape.begin() + axis, 1);
+    parts.push_back(imp.reshape(v, shape));
+  }
+  if (parts.size() == 1)
+    return parts[0];
+  Shape shape(imp.typeOf(parts[0]).getShape());
+  shape[axis] = int64_t(parts.size());
+  return ctx.b.create<tosa::ConcatOp>(
+      ctx.loc,
+      RankedTensorType::get(shape, imp.typeOf(parts[0]).getElementType()),
+      parts, axis);
+}
+
+Value materialize(Importer &imp, const Importer::Bound &b) {
+  return b.constant ? imp.constant(b.constant) : b.value;
+}
+
+Importer::Bound boundInput(NodeContext &ctx, int i) {
+  if (DenseElementsAttr c = ctx.cst(i))
+    return {{}, c};
+  return {ctx.in(i), {}};
+}
+
+const onnx::GraphProto *bodyOf(NodeContext &ctx) {
+  const onnx::AttributeProto *body = ctx.attr("body");
+  if (!body || !body->has_g()) {
+    ctx.error() << "the body must be a graph";
+    return nullptr;
+  }
+  return &body->g();
+}
+
+LogicalResult importLoop(NodeContext &ctx) {
+  Importer &imp = ctx.imp;
+  const onnx::GraphProto *body = bodyOf(ctx);
+  if (!body)
+    return failure();
+  int carried = ctx.node.input_size() - 2;
+  int scans = body->output_size() - 1 - carried;
+  if (carried < 0 || body->input_size() != carried + 2 || scans < 0 ||
+      ctx.node.output_size() > carried + scans)
+    return ctx.error() << "the body takes " << body->input_size()
+                       << " inputs and gives " << body->output_size()
+                       << " outputs; the node has " << ctx.node.input_size()
+                       << " inputs and " << ctx.node.output_size()
+                       << " outputs";
+  std::optional<int64_t> tripCount;
+  if (ctx.has(0)) {
+    FailureOr<DenseElementsAttr> m = ctx.needConstant(
+        0, "the trip count (Loop is unrolled; a loop of run-time length is "
+           "not supported)");
+    if (failed(m))
+      return failure();
+    tripCount = intsOf(*m)[0];
+  }
+  bool cond = true;
+  if (ctx.has(1)) {
+    FailureOr<DenseElementsAttr> c =
+        ctx.needConstant(1, "the initial condition (Loop is unrolled)");
+    if (failed(c))
+      return failure();
+    cond = intsOf(*c)[0] != 0;
+  }
+  SmallVector<Importer::Bound> state;
+  for (int i = 0; i < carried; ++i)
+    state.push_back(boundInput(ctx, i + 2));
+  SmallVector<SmallVector<Value>> scanned(scans);
+  auto scalar = [&](Type element, int64_t value) {
+    return DenseElementsAttr::get(
+        RankedTensorType::get({}, element),
+        APInt(element.getIntOrFloatBitWidth(), uint64_t(value), true));
+  };
+  int64_t iteration = 0;
+  for (; cond && (!tripCount || iteration < *tripCount); ++iteration) {
+    if ((iteration + 1) * std::max(body->node_size(), 1) > kMaxUnrolledNodes)
+      return ctx.error() << "unrolling stops after " << iteration
+                         << " iterations (" << kMaxUnrolledNodes
+                         << " body nodes); longer loops are not supported";
+    SmallVector<Importer::Bound> inputs = {
+        {{}, scalar(ctx.b.getI64Type(), iteration)},
+        {{}, scalar(ctx.b.getI1Type(), 1)}};
+    inputs.append(state);
+    FailureOr<SmallVector<Importer::Bound>> outs =
+        imp.importSubgraph(*body, inputs);
+    if (failed(outs))
+      return failure();
+    if (!(*outs)[0].constant)
+      return ctx.error() << "the body computes its condition at run time "
+                            "(iteration "
+                         << iteration
+                         << "); Loop is unrolled, so the condition must be "
+                            "known at compile time";
+    cond = intsOf((*outs)[0].constant)[0] != 0;
+    for (int i = 0; i < carried; ++i)
+      state[i] = (*outs)[1 + i];
+    for (int j = 0; j < scans; ++j)
+      scanned[j].push_back(materialize(imp, (*outs)[1 + carried + j]));
+  }
+  for (int i = 0; i < ctx.node.output_size(); ++i) {
+    if (ctx.node.output(i).empty())
+      continue;
+    if (i < carried) {
+      if (failed(ctx.defineBound(i, state[i])))
+        return failure();
+      continue;
+    }
+    if (iteration == 0)
+      return ctx.error() << "the loop runs no iteration: its scan output '"
+                         << ctx.node.output(i) << "' would be empty";
+    if (failed(ctx.defineBound(i, {stack(ctx, scanned[i - carried], 0), {}})))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult importScan(NodeContext &ctx) {
+  Importer &imp = ctx.imp;
+  const onnx::GraphProto *body = bodyOf(ctx);
+  if (!body)
+    return failure();
+  int64_t scanInputs = ctx.intAttr("num_scan_inputs", 0);
+  int64_t states = ctx.node.input_size() - scanInputs;
+  int64_t scanOutputs = body->output_size() - states;
+  if (scanInputs < 1 || states < 0 || scanOutputs < 0 ||
+      body->input_size() != ctx.node.input_size())
+    return ctx.error() << "the body takes " << body->input_size()
+                       << " inputs and gives " << body->output_size()
+                       << " outputs; the node has " << ctx.node.input_size()
+                       << " inputs, " << scanInputs << " of them scanned";
+  auto list = [&](StringRef name, int64_t count) -> FailureOr<Shape> {
+    Shape values = ctx.intsAttr(name).value_or(Shape(count, 0));
+    if (int64_t(values.size()) != count)
+      return ctx.error() << name << " has " << values.size() << " entries for "
+                         << count << " scanned values";
+    return values;
+  };
+  FailureOr<Shape> inAxes = list("scan_input_axes", scanInputs);
+  FailureOr<Shape> inDirs = list("scan_input_directions", scanInputs);
+  FailureOr<Shape> outAxes = list("scan_output_axes", scanOutputs);
+  FailureOr<Shape> outDirs = list("scan_output_directions", scanOutputs);
+  if (failed(inAxes) || failed(inDirs) || failed(outAxes) || failed(outDirs))
+    return failure();
+  SmallVector<Value> sequences;
+  int64_t length = -1;
+  for (int64_t j = 0; j < scanInputs; ++j) {
+    Value v = ctx.in(int(states + j));
+    int64_t rank = imp.typeOf(v).getRank();
+    int64_t axis = normalizeAxis((*inAxes)[j], rank);
+    if (axis < 0 || axis >= rank)
+      return ctx.error() << "scan input axis " << (*inAxes)[j]
+                         << " is outside rank " << rank;
+    (*inAxes)[j] = axis;
+    int64_t size = imp.typeOf(v).getDimSize(axis);
+    if (length >= 0 && size != length)
+      return ctx.error() << "the scanned inputs have lengths " << length
+                         << " and " << size;
+    length = size;
+    sequences.push_back(v);
+  }
+  if (length * std::max(body->node_size(), 1) > kMaxUnrolledNodes)
+    return ctx.error() << "a scan of " << length << " steps over "
+                       << body->node_size() << " nodes is more than "
+                       << kMaxUnrolledNodes
+                       << " body nodes to unroll; longer scans are not "
+                          "supported";
+  SmallVector<Importer::Bound> state;
+  for (int64_t i = 0; i < states; ++i)
+    state.push_back(boundInput(ctx, int(i)));
+  SmallVector<SmallVector<Value>> scanned(scanOutputs);
+  for (int64_t t = 0; t < length; ++t) {
+    SmallVector<Importer::Bound> inputs(state);
+    for (auto [j, v] : llvm::enumerate(sequences)) {
+      int64_t axis = (*inAxes)[j];
+      Shape start(imp.typeOf(v).getRank(), 0);
+      Shape size(imp.typeOf(v).getShape());
+      start[axis] = (*inDirs)[j] ? length - 1 - t : t;
+      size[axis] = 1;
+      Value step = imp.slice(v, start, size);
+      size.erase(size.begin() + axis);
+      Value element = imp.reshape(step, size);
+      DenseElementsAttr folded;
+      if (matchPattern(element, m_Constant(&folded)))
+        inputs.push_back({{}, folded});
+      else
+        inputs.push_back({element, {}});
+    }
+    FailureOr<SmallVector<Importer::Bound>> outs =
+        imp.importSubgraph(*body, inputs);
+    if (failed(outs))
+      return failure();
+    for (int64_t i = 0; i < states; ++i)
+      state[i] = (*outs)[i];
+    for (int64_t k = 0; k < scanOutputs; ++k)
+      scanned[k].push_back(materialize(imp, (*outs)[states + k]));
+  }
+  for (int i = 0; i < ctx.node.output_size(); ++i) {
+    if (ctx.node.output(i).empty())
+      continue;
+    if (i < states) {
+      if (failed(ctx.defineBound(i, state[i])))
+        return failure();
+      continue;
+    }
+    int64_t k = i - states;
+    SmallVector<Value> parts(scanned[k]);
+    if ((*outDirs)[k])
+      std::reverse(parts.begin(), parts.end());
+    int64_t rank = imp.typeOf(parts[0]).getRank() + 1;
+    int64_t axis = normalizeAxis((*outAxes)[k], rank);
+    if (axis < 0 || axis >= rank)
+      return ctx.error() << "scan output axis " << (*outAxes)[k]
+                         << " is outside rank " << rank;
+    if (failed(ctx.defineBound(i, {stack(ctx, parts, axis), {}})))
+      return failure();
+  }
+  return success();
+}
+
 } // namespace
 
 void mlir::nnapi::onnx_import::registerControlFlowOps(OpRegistry &registry) {
@@ -112,5 +348,14 @@ void mlir::nnapi::onnx_import::registerControlFlowOps(OpRegistry &registry) {
        "with a runtime condition both branches and tosa.select",
        "those of the branch; SELECT (3)",
        "a runtime condition's select (SELECT does not broadcast it)"},
+      {"", "Loop", lo, hi, importLoop,
+       "unrolled: the body once per iteration, scan outputs concatenated "
+       "(trip count and condition known at compile time)",
+       "those of the body; CONCATENATION (1)", "as the body's operations"},
+      {"", "Scan", lo, hi, importScan,
+       "unrolled: slices of the scanned inputs, the body once per step, "
+       "outputs concatenated",
+       "those of the body; SLICE (2), CONCATENATION (1)",
+       "as the body's operations"},
   });
 }

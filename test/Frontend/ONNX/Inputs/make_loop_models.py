@@ -1,0 +1,152 @@
+#!/usr/bin/python3
+"""Writes Loop and Scan models beyond ONNX's node tests: a Loop with
+loop-carried values and scan outputs whose body reads an outer weight, a
+Loop without a trip count that ends when its body's condition (computed from
+the iteration number) turns false, a Scan over two inputs along axis 1 with
+reverse directions and an output stacked along axis 1 in reverse (an RNN
+written as a Scan, as exporters do), and models the importer must refuse.
+Expected outputs are numpy's.
+
+Usage: make_loop_models.py OUT_DIR
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from testdata import save
+
+F = TensorProto.FLOAT
+I64 = TensorProto.INT64
+B = TensorProto.BOOL
+
+
+def vi(name, shape, elem=F):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def model(name, nodes, inputs, outputs, inits=(), check=True):
+    g = helper.make_graph(nodes, name, inputs, outputs, list(inits))
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)])
+    m.ir_version = 7
+    if check:
+        onnx.checker.check_model(m)
+    return m
+
+
+def const(name, array):
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    rng = np.random.default_rng(0)
+
+    # h = tanh(h @ W + x); each iteration also emits h * i.
+    W = (rng.standard_normal((4, 4)) * 0.5).astype(np.float32)
+    x = rng.standard_normal((2, 4)).astype(np.float32)
+    h0 = rng.standard_normal((2, 4)).astype(np.float32)
+    body = helper.make_graph([
+        helper.make_node("Identity", ["c_in"], ["c_out"]),
+        helper.make_node("MatMul", ["h_in", "W"], ["hw"]),
+        helper.make_node("Add", ["hw", "x"], ["pre"]),
+        helper.make_node("Tanh", ["pre"], ["h_out"]),
+        helper.make_node("Cast", ["i"], ["fi"], to=F),
+        helper.make_node("Mul", ["h_out", "fi"], ["scaled"]),
+    ], "body", [vi("i", [], I64), vi("c_in", [], B), vi("h_in", [2, 4])],
+        [vi("c_out", [], B), vi("h_out", [2, 4]), vi("scaled", [2, 4])])
+    m = model("loop_rnn", [
+        helper.make_node("Loop", ["M", "", "h0"], ["h", "all"], body=body),
+    ], [vi("x", [2, 4]), vi("h0", [2, 4])],
+        [vi("h", [2, 4]), vi("all", [5, 2, 4])],
+        [const("M", np.int64(5)), const("W", W)])
+    h, steps = h0.astype(np.float64), []
+    for i in range(5):
+        h = np.tanh(h @ W + x)
+        steps.append(h * i)
+    save(out, "loop_rnn", m, [("x", x), ("h0", h0)],
+         [("h", h.astype(np.float32)),
+          ("all", np.stack(steps).astype(np.float32))])
+
+    # No trip count: runs while i < 3 (the body's condition, folded).
+    body = helper.make_graph([
+        helper.make_node("Less", ["i", "three"], ["c_out"]),
+        helper.make_node("Mul", ["v_in", "two"], ["v_out"]),
+    ], "body", [vi("i", [], I64), vi("c_in", [], B), vi("v_in", [3])],
+        [vi("c_out", [], B), vi("v_out", [3])])
+    m = model("loop_until", [
+        helper.make_node("Loop", ["", "go", "v0"], ["v"], body=body),
+    ], [vi("v0", [3])], [vi("v", [3])],
+        [const("go", np.bool_(True)), const("three", np.int64(3)),
+         const("two", np.float32(2))])
+    v0 = rng.standard_normal(3).astype(np.float32)
+    # Iterations 0..3 run (the condition is checked after each).
+    save(out, "loop_until", m, [("v0", v0)], [("v", v0 * 16)])
+
+    # Scan: inputs [N, T, C] along axis 1, the second reversed; the state
+    # s = s * 0.5 + a_t - b_t; the output stacked along axis 1, reversed.
+    a = rng.standard_normal((2, 4, 3)).astype(np.float32)
+    b = rng.standard_normal((2, 4, 3)).astype(np.float32)
+    s0 = rng.standard_normal((2, 3)).astype(np.float32)
+    body = helper.make_graph([
+        helper.make_node("Mul", ["s_in", "half"], ["hs"]),
+        helper.make_node("Add", ["hs", "a_t"], ["p"]),
+        helper.make_node("Sub", ["p", "b_t"], ["s_out"]),
+        helper.make_node("Identity", ["s_out"], ["y_t"]),
+    ], "body", [vi("s_in", [2, 3]), vi("a_t", [2, 3]), vi("b_t", [2, 3])],
+        [vi("s_out", [2, 3]), vi("y_t", [2, 3])])
+    m = model("scan_axes", [
+        helper.make_node("Scan", ["s0", "a", "b"], ["s", "y"], body=body,
+                         num_scan_inputs=2, scan_input_axes=[1, 1],
+                         scan_input_directions=[0, 1], scan_output_axes=[1],
+                         scan_output_directions=[1]),
+    ], [vi("s0", [2, 3]), vi("a", [2, 4, 3]), vi("b", [2, 4, 3])],
+        [vi("s", [2, 3]), vi("y", [2, 4, 3])], [const("half", np.float32(0.5))])
+    s, ys = s0.astype(np.float64), []
+    for t in range(4):
+        s = s * 0.5 + a[:, t] - b[:, 3 - t]
+        ys.append(s)
+    save(out, "scan_axes", m, [("s0", s0), ("a", a), ("b", b)],
+         [("s", s.astype(np.float32)),
+          ("y", np.stack(ys[::-1], axis=1).astype(np.float32))])
+
+    # Refused: a condition computed from data.
+    body = helper.make_graph([
+        helper.make_node("ReduceSum", ["v_in"], ["sum"], keepdims=0),
+        helper.make_node("Less", ["sum", "ten"], ["c_out"]),
+        helper.make_node("Mul", ["v_in", "twof"], ["v_out"]),
+    ], "body", [vi("i", [], I64), vi("c_in", [], B), vi("v_in", [3])],
+        [vi("c_out", [], B), vi("v_out", [3])])
+    m = model("loop_data_cond", [
+        helper.make_node("Loop", ["M", "", "v0"], ["v"], body=body,
+                         name="grow"),
+    ], [vi("v0", [3])], [vi("v", [3])],
+        [const("M", np.int64(8)), const("ten", np.float32(10)),
+         const("twof", np.float32(2))])
+    onnx.save(m, os.path.join(out, "loop_data_cond.onnx"))
+    # Refused: a trip count given at run time (and not offered).
+    m = model("loop_runtime_count", [
+        helper.make_node("Loop", ["n", "", "v0"], ["v"], body=body,
+                         name="counted"),
+    ], [vi("n", [], I64), vi("v0", [3])], [vi("v", [3])],
+        [const("ten", np.float32(10)), const("twof", np.float32(2))])
+    onnx.save(m, os.path.join(out, "loop_runtime_count.onnx"))
+    # Refused: too long to unroll.
+    body = helper.make_graph([
+        helper.make_node("Identity", ["c_in"], ["c_out"]),
+        helper.make_node("Mul", ["v_in", "twof"], ["v_out"]),
+    ], "body", [vi("i", [], I64), vi("c_in", [], B), vi("v_in", [3])],
+        [vi("c_out", [], B), vi("v_out", [3])])
+    m = model("loop_long", [
+        helper.make_node("Loop", ["M", "", "v0"], ["v"], body=body,
+                         name="long"),
+    ], [vi("v0", [3])], [vi("v", [3])],
+        [const("M", np.int64(1000000)), const("twof", np.float32(2))])
+    onnx.save(m, os.path.join(out, "loop_long.onnx"))
+
+
+if __name__ == "__main__":
+    main()
