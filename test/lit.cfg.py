@@ -25,7 +25,7 @@ config.substitutions.append(("%cc", config.c_compiler))
 # ONNX's own test models (Debian's libonnx-testdata, which setup installs).
 config.substitutions.append(("%onnx_testdata", "/usr/share/libonnx-testdata/data"))
 config.substitutions.append(("%examples", os.path.join(config.nnapi_src_root, "examples")))
-tools = ["nnapi-opt", "nnapi-translate", "nnapi-compile", "nnapi-run", "nnapi-ops-doc", "nnapi-profile-device", "FileCheck", "not", "count", "llvm-readelf"]
+tools = ["nnapi-opt", "nnapi-translate", "nnapi-compile", "nnapi-run", "nnapi-ops-doc", "nnapi-profile-device", "stream-vad", "FileCheck", "not", "count", "llvm-readelf"]
 llvm_config.add_tool_substitutions(tools, [config.nnapi_tools_dir, config.llvm_tools_dir])
 
 # Headless Chromium renders the HTML partition report (scripts/setup.sh

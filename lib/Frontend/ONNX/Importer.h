@@ -297,9 +297,9 @@ inline int64_t normalizeAxis(int64_t axis, int64_t rank) {
 }
 
 /// Gather, Concat, Unsqueeze, Squeeze, Reshape, Identity, Cast, Add, Sub,
-/// Mul and Div of compile-time inputs (shape arithmetic), and comparisons
-/// and logic (conditions), computed on the host: their handlers call this
-/// first. The result if it defined
+/// Mul, Div, Ceil, Floor, Relu and Abs of compile-time inputs (shape
+/// arithmetic), and comparisons and logic (conditions), computed on the
+/// host: their handlers call this first. The result if it defined
 /// output 0 or failed, nullopt if the node must be computed at run time.
 std::optional<LogicalResult> foldAtCompileTime(NodeContext &node);
 

@@ -332,6 +332,8 @@ void Importer::inferAlone(const onnx::NodeProto &node) {
     known.name = name;
     auto &tensorType = *known.type.mutable_tensor_type();
     tensorType.set_elem_type(element);
+    // A scalar has a shape with no dimensions (no shape is unknown rank).
+    tensorType.mutable_shape();
     for (int64_t d : type.getShape())
       tensorType.mutable_shape()->add_dim()->set_dim_value(d);
     if (!value || type.getNumElements() > kMaxValueElements ||

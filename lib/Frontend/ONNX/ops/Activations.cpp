@@ -19,6 +19,8 @@ using namespace mlir::nnapi::onnx_import;
 namespace {
 
 LogicalResult importRelu(NodeContext &ctx) {
+  if (std::optional<LogicalResult> folded = foldAtCompileTime(ctx))
+    return *folded;
   Value x = ctx.in(0);
   // (An integer clamp saturates the bound to its type: int64 values above
   // 2^31 stay.)

@@ -2,8 +2,9 @@
 //
 // Constant, Shape and ConstantOfShape define compile-time values; the
 // shape arithmetic that consumes them (integer Gather, Concat, Add, Sub,
-// Mul, Div and the reshapes) and the comparisons and logic of conditions
-// (Equal, Greater, Less, ..., And, Or, Xor, Not) are folded on the host by
+// Mul, Div, Ceil, Floor, Relu, Abs and the reshapes) and the comparisons
+// and logic of conditions (Equal, Greater, Less, ..., And, Or, Xor, Not)
+// are folded on the host by
 // foldAtCompileTime,
 // which those operators' handlers call first. Slice and Split slice constants
 // of any type and rank themselves (ops/DataMovement.cpp), with the
@@ -100,10 +101,12 @@ mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
   bool comparison = op == "Equal" || op == "Greater" || op == "Less" ||
                     op == "GreaterOrEqual" || op == "LessOrEqual";
   bool logic = op == "And" || op == "Or" || op == "Xor" || op == "Not";
+  // One-operand functions of counts (Range's expansion: ceil(relu(...))).
+  bool rounding = op == "Ceil" || op == "Floor" || op == "Relu" || op == "Abs";
   if (!(op == "Gather" || op == "Concat" || op == "Unsqueeze" ||
         op == "Squeeze" || op == "Reshape" || op == "Identity" ||
         op == "Cast" || op == "Mul" || op == "Add" || op == "Sub" ||
-        op == "Div" || op == "Neg" || comparison || logic) ||
+        op == "Div" || op == "Neg" || comparison || logic || rounding) ||
       node.input_size() == 0 ||
       !llvm::all_of(llvm::seq(0, node.input_size()),
                     [&](int i) { return !ctx.has(i) || ctx.cst(i); }))
@@ -232,6 +235,11 @@ mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
                                           : p == 0; // Not
         v.push_back(r);
       }
+    } else if (rounding) {
+      for (int64_t e : intsOf(x))
+        v.push_back(op == "Relu"  ? std::max<int64_t>(e, 0)
+                    : op == "Abs" ? int64_t(e < 0 ? 0 - uint64_t(e) : e)
+                                  : e);
     } else if (op == "Neg") {
       for (int64_t e : intsOf(x))
         v.push_back(int64_t(0 - uint64_t(e)));
@@ -248,7 +256,7 @@ mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
   } else if (auto ft = dyn_cast<FloatType>(t->getElementType());
              ft && t->getNumElements() <= 4096 &&
              (op == "Cast" || op == "Mul" || op == "Add" || op == "Sub" ||
-              op == "Div" || op == "Neg")) {
+              op == "Div" || op == "Neg" || rounding)) {
     // Small float computations (a window's size as a float, Range's
     // bounds): in double, rounded once to the result type, which for
     // these operations equals computing in that type.
@@ -256,9 +264,14 @@ mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
     if (x.getElementType().isInteger(1))
       for (auto [d, e] : llvm::zip(a, x.getValues<APInt>()))
         d = double(e.getZExtValue());
-    if (op == "Cast" || op == "Neg") {
+    if (op == "Cast" || op == "Neg" || rounding) {
       for (double d : a)
-        v.push_back(op == "Neg" ? -d : d);
+        v.push_back(op == "Neg"     ? -d
+                    : op == "Ceil"  ? std::ceil(d)
+                    : op == "Floor" ? std::floor(d)
+                    : op == "Relu"  ? std::max(d, 0.0)
+                    : op == "Abs"   ? std::fabs(d)
+                                    : d);
     } else {
       SmallVector<double> b = floatsOf(ctx.cst(1));
       size_t n = size_t(t->getNumElements());
