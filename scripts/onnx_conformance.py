@@ -178,7 +178,7 @@ def main():
                      if n in specialized and all(r[m][0] == "PASS" for m in r))
         f.write(f"In {n_spec} of the passing tests a node needs an input's value at compile "
                 "time (a Reshape's shape, Slice's starts, TopK's K, Resize's scales, CumSum's "
-                "axis, ScatterND's indices, a window's size): `nnapi-run --test-data` gives "
+                "axis, ScatterND's indices, a window's size, an If's condition, a Loop's trip count): `nnapi-run --test-data` gives "
                 "nnapi-compile every test input with `--specialize-value`, the importer binds "
                 "those it needs (column \"specialized\"), the other inputs stay runtime data, "
                 "and the compiled model checks on every run that a specialized input holds the "

@@ -142,6 +142,26 @@ Importer::Bound boundInput(NodeContext &ctx, int i) {
   return {ctx.in(i), {}};
 }
 
+/// Defines a Loop's or Scan's outputs: the final loop-carried values, then
+/// the scan outputs `scanOutput(k)` stacks.
+LogicalResult
+defineLoopOutputs(NodeContext &ctx, ArrayRef<Importer::Bound> state,
+                  function_ref<FailureOr<Value>(int64_t)> scanOutput) {
+  for (int i = 0; i < ctx.node.output_size(); ++i) {
+    if (ctx.node.output(i).empty())
+      continue;
+    if (i < int(state.size())) {
+      if (failed(ctx.defineBound(i, state[i])))
+        return failure();
+      continue;
+    }
+    FailureOr<Value> stacked = scanOutput(i - int64_t(state.size()));
+    if (failed(stacked) || failed(ctx.defineBound(i, {*stacked, {}})))
+      return failure();
+  }
+  return success();
+}
+
 const onnx::GraphProto *bodyOf(NodeContext &ctx) {
   const onnx::AttributeProto *body = ctx.attr("body");
   if (!body || !body->has_g()) {
@@ -217,21 +237,13 @@ LogicalResult importLoop(NodeContext &ctx) {
     for (int j = 0; j < scans; ++j)
       scanned[j].push_back(materialize(imp, (*outs)[1 + carried + j]));
   }
-  for (int i = 0; i < ctx.node.output_size(); ++i) {
-    if (ctx.node.output(i).empty())
-      continue;
-    if (i < carried) {
-      if (failed(ctx.defineBound(i, state[i])))
-        return failure();
-      continue;
-    }
+  return defineLoopOutputs(ctx, state, [&](int64_t k) -> FailureOr<Value> {
     if (iteration == 0)
       return ctx.error() << "the loop runs no iteration: its scan output '"
-                         << ctx.node.output(i) << "' would be empty";
-    if (failed(ctx.defineBound(i, {stack(ctx, scanned[i - carried], 0), {}})))
-      return failure();
-  }
-  return success();
+                         << ctx.node.output(int(carried + k))
+                         << "' would be empty";
+    return stack(ctx, scanned[k], 0);
+  });
 }
 
 LogicalResult importScan(NodeContext &ctx) {
@@ -278,6 +290,9 @@ LogicalResult importScan(NodeContext &ctx) {
     length = size;
     sequences.push_back(v);
   }
+  if (length == 0)
+    return ctx.error() << "the scanned inputs are empty (zero-size tensors "
+                          "are not supported)";
   if (length * std::max(body->node_size(), 1) > kMaxUnrolledNodes)
     return ctx.error() << "a scan of " << length << " steps over "
                        << body->node_size() << " nodes is more than "
@@ -314,15 +329,7 @@ LogicalResult importScan(NodeContext &ctx) {
     for (int64_t k = 0; k < scanOutputs; ++k)
       scanned[k].push_back(materialize(imp, (*outs)[states + k]));
   }
-  for (int i = 0; i < ctx.node.output_size(); ++i) {
-    if (ctx.node.output(i).empty())
-      continue;
-    if (i < states) {
-      if (failed(ctx.defineBound(i, state[i])))
-        return failure();
-      continue;
-    }
-    int64_t k = i - states;
+  return defineLoopOutputs(ctx, state, [&](int64_t k) -> FailureOr<Value> {
     SmallVector<Value> parts(scanned[k]);
     if ((*outDirs)[k])
       std::reverse(parts.begin(), parts.end());
@@ -331,10 +338,8 @@ LogicalResult importScan(NodeContext &ctx) {
     if (axis < 0 || axis >= rank)
       return ctx.error() << "scan output axis " << (*outAxes)[k]
                          << " is outside rank " << rank;
-    if (failed(ctx.defineBound(i, {stack(ctx, parts, axis), {}})))
-      return failure();
-  }
-  return success();
+    return stack(ctx, parts, axis);
+  });
 }
 
 } // namespace

@@ -14,7 +14,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from testdata import save
+from testdata import const, save, vi
 
 F = TensorProto.FLOAT
 
@@ -30,14 +30,6 @@ def model(name, nodes, inputs, outputs, inits=(), check=True):
 
 def branch(name, nodes, outputs):
     return helper.make_graph(nodes, name, [], outputs)
-
-
-def vi(name, shape, elem=F):
-    return helper.make_tensor_value_info(name, elem, shape)
-
-
-def const(name, array):
-    return numpy_helper.from_array(np.asarray(array), name)
 
 
 def main():

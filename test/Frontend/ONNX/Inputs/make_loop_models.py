@@ -16,15 +16,11 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from testdata import save
+from testdata import const, save, vi
 
 F = TensorProto.FLOAT
 I64 = TensorProto.INT64
 B = TensorProto.BOOL
-
-
-def vi(name, shape, elem=F):
-    return helper.make_tensor_value_info(name, elem, shape)
 
 
 def model(name, nodes, inputs, outputs, inits=(), check=True):
@@ -34,10 +30,6 @@ def model(name, nodes, inputs, outputs, inits=(), check=True):
     if check:
         onnx.checker.check_model(m)
     return m
-
-
-def const(name, array):
-    return numpy_helper.from_array(np.asarray(array), name)
 
 
 def main():

@@ -3,8 +3,19 @@ output_<i>.pb, each TensorProto named after its graph input or output, as
 nnapi-run --test-data reads them)."""
 import os
 
+import numpy as np
 import onnx
-from onnx import numpy_helper
+from onnx import TensorProto, helper, numpy_helper
+
+
+def vi(name, shape, elem=TensorProto.FLOAT):
+    """A graph input's or output's name and type."""
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def const(name, array):
+    """An initializer."""
+    return numpy_helper.from_array(np.asarray(array), name)
 
 
 def save(out, name, model, inputs, outputs, case="test_data_set_0"):
