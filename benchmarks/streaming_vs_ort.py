@@ -172,6 +172,7 @@ def main():
                 p = os.path.join(args.work, f"{name}-{n}.npy")
                 np.save(p, np.asarray(first[n]))
                 npys += ["--input", p]
+            run(["node", args.ort_runner, path, d, "--write"])
             out = run(["node", args.ort_runner, path, d, "--threads", str(args.threads),
                        "--bench", str(args.runs)])
             times.setdefault((name, "ort"), []).append(median_ms(out))
