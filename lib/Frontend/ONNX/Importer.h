@@ -98,6 +98,12 @@ public:
   bool offered(StringRef input) const {
     return offeredInputs.count(input.str());
   }
+  /// The element count of the run-time value `name`, or -1 if there is
+  /// none.
+  int64_t runtimeElements(StringRef name) const {
+    Value v = values.lookup(name);
+    return v ? typeOf(v).getNumElements() : -1;
+  }
 
   /// An ONNX value as the importer holds it: a compile-time constant, or
   /// else a value computed at run time.

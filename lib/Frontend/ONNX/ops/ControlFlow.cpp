@@ -1,9 +1,10 @@
 //===- ControlFlow.cpp - If, Loop and Scan ----------------------*- C++ -*-===//
 //
 // If, resolved at compile time where it can be: a condition that folds to a
-// constant selects its branch, imported inline; a condition computed from
-// an input offered with --specialize-value asks for that value (the import
-// is retried with it bound, and every run checks it). A condition known
+// constant selects its branch, imported inline; a condition computed only
+// from scalar inputs (a sample rate, a flag), one of them offered with
+// --specialize-value, asks for their values (the import is retried with
+// them bound, and every run checks them). A condition known
 // only at run time imports both branches, which must give the same types,
 // and selects between their results: ONNX's operators have no side effects
 // here, so running both is correct, at the cost of the branch not taken.
@@ -25,6 +26,11 @@ using namespace mlir;
 using namespace mlir::nnapi::onnx_import;
 
 namespace {
+
+/// Inputs of at most this many elements (scalars) can be parameters (a
+/// rate, a mode, a flag) that an If's condition is specialized to; larger
+/// ones are data.
+constexpr int64_t kMaxParameterElements = 1;
 
 LogicalResult importIf(NodeContext &ctx) {
   Importer &imp = ctx.imp;
@@ -56,11 +62,18 @@ LogicalResult importIf(NodeContext &ctx) {
     return success();
   }
 
-  // An input offered for specialization decides the branch at compile
-  // time: ask for it (the import is retried with it bound).
+  // A condition computed from scalar inputs only (a sample rate, a mode, a
+  // flag; not data) is a choice of code path: if one of them is offered for
+  // specialization, ask for it (the import is retried with it bound).
   std::set<std::string> behind = imp.inputsBehind({ctx.node.input(0)});
-  if (llvm::any_of(behind,
-                   [&](const std::string &in) { return imp.offered(in); }))
+  bool parameters =
+      !behind.empty() && llvm::all_of(behind, [&](const std::string &in) {
+        int64_t n = imp.runtimeElements(in);
+        return n >= 0 && n <= kMaxParameterElements;
+      });
+  if (parameters && llvm::any_of(behind, [&](const std::string &in) {
+        return imp.offered(in);
+      }))
     return LogicalResult(ctx.needConstant(0, "the condition"));
 
   Value cond = ctx.in(0);
@@ -79,7 +92,7 @@ LogicalResult importIf(NodeContext &ctx) {
     return b.constant ? imp.constant(b.constant) : b.value;
   };
   std::string inputs;
-  for (const std::string &in : behind)
+  for (const std::string &in : parameters ? behind : std::set<std::string>())
     inputs += (inputs.empty() ? "'" : ", '") + in + "'";
   for (int i = 0; i < outputs; ++i) {
     Value a = materialize((*thenResults)[i]);
