@@ -205,6 +205,9 @@ LogicalResult importLoop(NodeContext &ctx) {
            "not supported)");
     if (failed(m))
       return failure();
+    if (m->getNumElements() != 1)
+      return ctx.error() << "the trip count holds " << m->getNumElements()
+                         << " elements; it must hold one";
     tripCount = intsOf(*m)[0];
   }
   bool cond = true;
@@ -213,6 +216,9 @@ LogicalResult importLoop(NodeContext &ctx) {
         ctx.needConstant(1, "the initial condition (Loop is unrolled)");
     if (failed(c))
       return failure();
+    if (c->getNumElements() != 1)
+      return ctx.error() << "the condition holds " << c->getNumElements()
+                         << " elements; it must hold one";
     cond = intsOf(*c)[0] != 0;
   }
   SmallVector<Importer::Bound> state;
@@ -244,6 +250,10 @@ LogicalResult importLoop(NodeContext &ctx) {
                          << iteration
                          << "); Loop is unrolled, so the condition must be "
                             "known at compile time";
+    if ((*outs)[0].constant.getNumElements() != 1)
+      return ctx.error() << "the body's condition holds "
+                         << (*outs)[0].constant.getNumElements()
+                         << " elements; it must hold one";
     cond = intsOf((*outs)[0].constant)[0] != 0;
     for (int i = 0; i < carried; ++i)
       state[i] = (*outs)[1 + i];

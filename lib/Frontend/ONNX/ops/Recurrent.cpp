@@ -313,6 +313,9 @@ LogicalResult RecurrentLayer::import() {
   batch = xt.getDimSize(1);
   inputSize = xt.getDimSize(2);
   hidden = ctx.intAttr("hidden_size", rt.getDimSize(2));
+  if (hidden != rt.getDimSize(2))
+    return ctx.error() << "hidden_size " << hidden << " is not R's last "
+                       << "dimension (" << rt.getDimSize(2) << ")";
   if (wt.getShape() != ArrayRef<int64_t>{dirs, gates * hidden, inputSize} ||
       rt.getShape() != ArrayRef<int64_t>{dirs, gates * hidden, hidden})
     return ctx.error() << "W " << wt << " and R " << rt << " do not match "
@@ -322,6 +325,25 @@ LogicalResult RecurrentLayer::import() {
   if (imp.typeOf(ctx.in(1)).getElementType() != element ||
       imp.typeOf(ctx.in(2)).getElementType() != element)
     return ctx.error() << "W and R must have X's element type";
+  if (seq < 1 || batch < 1 || inputSize < 1 || hidden < 1)
+    return ctx.error() << "X " << xt << " and hidden size " << hidden
+                       << ": zero-size tensors are not supported";
+  auto expect = [&](int i, StringRef what,
+                    ArrayRef<int64_t> shape) -> LogicalResult {
+    if (!ctx.has(i) || imp.typeOf(ctx.in(i)).getShape() == shape)
+      return success();
+    InFlightDiagnostic diag = ctx.error();
+    diag << what << " is " << imp.typeOf(ctx.in(i)) << ", not [";
+    llvm::interleaveComma(shape, diag);
+    diag << "]";
+    return failure();
+  };
+  if (failed(expect(3, "B", {dirs, 2 * gates * hidden})) ||
+      failed(expect(4, "sequence_lens", {batch})) ||
+      (cell == Cell::LSTM && failed(expect(7, "P", {dirs, 3 * hidden}))))
+    return failure();
+  if (ctx.has(3) && imp.typeOf(ctx.in(3)).getElementType() != element)
+    return ctx.error() << "B must have X's element type";
 
   if (ctx.has(4)) {
     if (DenseElementsAttr lens = ctx.cst(4)) {

@@ -126,6 +126,14 @@ def main():
     ], [vi("n", [], I64), vi("v0", [3])], [vi("v", [3])],
         [const("ten", np.float32(10)), const("twof", np.float32(2))])
     onnx.save(m, os.path.join(out, "loop_runtime_count.onnx"))
+    # Refused: a trip count of two elements.
+    m = model("loop_wide_count", [
+        helper.make_node("Loop", ["M2", "", "v0"], ["v"], body=body,
+                         name="wide"),
+    ], [vi("v0", [3])], [vi("v", [3])],
+        [const("M2", np.array([2, 3], np.int64)), const("ten", np.float32(10)),
+         const("twof", np.float32(2))], check=False)
+    onnx.save(m, os.path.join(out, "loop_wide_count.onnx"))
     # Refused: too long to unroll.
     body = helper.make_graph([
         helper.make_node("Identity", ["c_in"], ["c_out"]),

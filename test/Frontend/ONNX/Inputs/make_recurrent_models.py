@@ -91,22 +91,31 @@ def build(out, name, kind, T, N, I, H, direction="forward", const_weights=True,
 
 
 def bad(out, name, kind, T=2, N=1, I=2, H=3, W_rows=None, lens=None,
-        h0_shape=None, **attrs):
+        h0_shape=None, B_shape=None, P_shape=None, R_cols=None, **attrs):
     """A model the importer must refuse with a clear error."""
     G = {"RNN": 1, "GRU": 3, "LSTM": 4}[kind]
     f = TensorProto.FLOAT
     inits = [numpy_helper.from_array(
                  np.zeros((1, W_rows or G * H, I), np.float32), "W"),
-             numpy_helper.from_array(np.zeros((1, G * H, H), np.float32), "R")]
+             numpy_helper.from_array(
+                 np.zeros((1, G * H, R_cols or H), np.float32), "R")]
     inputs = [helper.make_tensor_value_info("X", f, [T, N, I])]
     names = ["X", "W", "R"]
+    if B_shape is not None:
+        inits.append(numpy_helper.from_array(np.zeros(B_shape, np.float32),
+                                             "B"))
+        names.append("B")
     if lens is not None:
         inits.append(numpy_helper.from_array(np.array(lens, np.int32),
                                              "sequence_lens"))
-        names += ["", "sequence_lens"]
+        names += [""] * (4 - len(names)) + ["sequence_lens"]
     if h0_shape is not None:
         names += [""] * (5 - len(names)) + ["initial_h"]
         inputs.append(helper.make_tensor_value_info("initial_h", f, h0_shape))
+    if P_shape is not None:
+        names += [""] * (7 - len(names)) + ["P"]
+        inits.append(numpy_helper.from_array(np.zeros(P_shape, np.float32),
+                                             "P"))
     node = helper.make_node(kind, names, ["", "Y_h"], name=name,
                             hidden_size=H, **attrs)
     g = helper.make_graph([node], name, inputs,
@@ -127,6 +136,9 @@ def main():
     bad(out, "bad_lens", "RNN", N=2, lens=[2, 5])
     bad(out, "bad_weights", "GRU", W_rows=7)
     bad(out, "bad_state", "RNN", N=2, h0_shape=[1, 3, 3])
+    bad(out, "bad_bias", "LSTM", B_shape=[1, 12])
+    bad(out, "bad_peepholes", "LSTM", P_shape=[1, 6])
+    bad(out, "bad_hidden", "RNN", R_cols=4)
     # Constant weights (fully_connected), both directions, a shorter
     # sequence in the batch (constant lengths), initial states.
     build(out, "lstm_bidi", "LSTM", 5, 3, 4, 6, "bidirectional",
