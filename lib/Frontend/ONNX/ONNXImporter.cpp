@@ -262,8 +262,8 @@ Value Importer::castTo(Value v, Type element) {
     // to int64's range instead (the largest float64 below 2^63), then
     // convert: exact for every integral value (callers truncate first, as
     // ONNX's Cast does; ONNX leaves values beyond int64 undefined).
-    Value wide =
-        clamp(castTo(v, builder.getF64Type()), -0x1p63, 0x1p63 - 1024.0);
+    Value wide = clamp(castTo(v, builder.getF64Type()), -0x1p63,
+                       0x1p63 - 1024.0);
     return builder.create<arith::FPToSIOp>(loc, shaped(element), wide);
   }
   return builder.create<tosa::CastOp>(loc, shaped(element), v);

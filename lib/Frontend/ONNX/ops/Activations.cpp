@@ -114,6 +114,15 @@ LogicalResult importHardSigmoid(NodeContext &ctx) {
 
 } // namespace
 
+ArrayRef<StringLiteral> Importer::activationNames() {
+  static constexpr StringLiteral names[] = {
+      "Relu",       "Tanh",        "Sigmoid",
+      "Affine",     "LeakyRelu",   "ThresholdedRelu",
+      "ScaledTanh", "HardSigmoid", "Elu",
+      "Softsign",   "Softplus"};
+  return names;
+}
+
 std::pair<bool, bool> Importer::activationParams(StringRef name) {
   return llvm::StringSwitch<std::pair<bool, bool>>(name)
       .Cases("Affine", "ScaledTanh", "HardSigmoid", {true, true})

@@ -138,7 +138,6 @@ mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
   if (failed(t))
     return failure();
   DenseElementsAttr x = ctx.cst(0);
-  auto xt0 = [&]() { return cast<RankedTensorType>(x.getType()); };
   if (isa<IntegerType>(t->getElementType()) && t->getNumElements() <= 4096) {
     SmallVector<int64_t> v;
     bool foldable = true;

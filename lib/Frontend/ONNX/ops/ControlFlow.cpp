@@ -122,10 +122,6 @@ LogicalResult importIf(NodeContext &ctx) {
   return success();
 }
 
-/// At most this many body nodes are imported for one Loop or Scan (20000
-/// unrolled nodes compile in about 5 s).
-constexpr int64_t kMaxUnrolledNodes = 20000;
-
 /// `values` stacked along a new dimension `axis` (0 <= axis <= rank).
 Value stack(NodeContext &ctx, ArrayRef<Value> values, int64_t axis) {
   Importer &imp = ctx.imp;

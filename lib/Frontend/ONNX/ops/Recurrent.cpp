@@ -134,20 +134,16 @@ LogicalResult RecurrentLayer::readAttributes() {
   acts.resize(dirs);
   for (auto [i, name] : llvm::enumerate(names)) {
     // ONNX compares the names without regard to case.
-    static const char *known[] = {
-        "Relu",       "Tanh",        "Sigmoid",
-        "Affine",     "LeakyRelu",   "ThresholdedRelu",
-        "ScaledTanh", "HardSigmoid", "Elu",
-        "Softsign",   "Softplus"};
-    const char *canonical = nullptr;
-    for (const char *k : known)
-      if (StringRef(name).equals_insensitive(k))
-        canonical = k;
-    if (!canonical)
+    StringRef spelled = name;
+    const StringLiteral *canonical =
+        llvm::find_if(Importer::activationNames(), [&](StringRef known) {
+          return known.equals_insensitive(spelled);
+        });
+    if (canonical == Importer::activationNames().end())
       return ctx.error() << "activation '" << name
                          << "' is not one the recurrent operators allow";
-    Activation act{canonical, std::nullopt, std::nullopt};
-    auto [readsAlpha, readsBeta] = Importer::activationParams(canonical);
+    Activation act{canonical->str(), std::nullopt, std::nullopt};
+    auto [readsAlpha, readsBeta] = Importer::activationParams(*canonical);
     if (readsAlpha && nextAlpha < alphas.size())
       act.alpha = alphas[nextAlpha++];
     if (readsBeta && nextBeta < betas.size())
@@ -328,6 +324,13 @@ LogicalResult RecurrentLayer::import() {
   if (seq < 1 || batch < 1 || inputSize < 1 || hidden < 1)
     return ctx.error() << "X " << xt << " and hidden size " << hidden
                        << ": zero-size tensors are not supported";
+  // About this many operations per step and direction.
+  int64_t perStep = cell == Cell::LSTM ? 25 : cell == Cell::GRU ? 20 : 8;
+  if (seq * dirs * perStep > kMaxUnrolledNodes)
+    return ctx.error() << "a sequence of " << seq << " steps"
+                       << (dirs == 2 ? " in both directions" : "")
+                       << " is longer than the importer unrolls ("
+                       << kMaxUnrolledNodes / perStep / dirs << ")";
   auto expect = [&](int i, StringRef what,
                     ArrayRef<int64_t> shape) -> LogicalResult {
     if (!ctx.has(i) || imp.typeOf(ctx.in(i)).getShape() == shape)
@@ -421,12 +424,13 @@ LogicalResult RecurrentLayer::import() {
     if (failed(ctx.define(0, batchFirst ? imp.transpose(y, {2, 0, 1, 3}) : y)))
       return failure();
   }
-  for (auto [i, parts] :
-       llvm::enumerate(ArrayRef<SmallVector<Value>>{hDirs, cDirs})) {
-    if (!wants(i + 1))
+  // Y_h, then Y_c (LSTM).
+  const SmallVector<Value> *finalStates[] = {&hDirs, &cDirs};
+  for (int i = 1; i <= 2; ++i) {
+    if (!wants(i) || finalStates[i - 1]->empty())
       continue;
-    Value s = join(parts, {dirs, batch, hidden}, 0);
-    if (failed(ctx.define(i + 1, batchFirst ? imp.transpose(s, {1, 0, 2}) : s)))
+    Value s = join(*finalStates[i - 1], {dirs, batch, hidden}, 0);
+    if (failed(ctx.define(i, batchFirst ? imp.transpose(s, {1, 0, 2}) : s)))
       return failure();
   }
   return success();

@@ -139,6 +139,7 @@ def main():
     bad(out, "bad_bias", "LSTM", B_shape=[1, 12])
     bad(out, "bad_peepholes", "LSTM", P_shape=[1, 6])
     bad(out, "bad_hidden", "RNN", R_cols=4)
+    bad(out, "bad_long", "LSTM", T=1000)
     # Constant weights (fully_connected), both directions, a shorter
     # sequence in the batch (constant lengths), initial states.
     build(out, "lstm_bidi", "LSTM", 5, 3, 4, 6, "bidirectional",
