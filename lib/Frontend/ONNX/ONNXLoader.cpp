@@ -185,7 +185,8 @@ static bool setInputValues(onnx::ModelProto &model, const std::string &path,
 
 /// Some of libonnx 1.12's inference functions index an input's dimensions
 /// without checking its rank: Gemm before opset 11 reads dim(1) of A and B,
-/// which segfaults for a rank-1 B (found by a reliability probe). Untrusted
+/// which segfaults for a rank-1 B (found by a reliability probe), and RNN,
+/// GRU and LSTM read X's and W's dimensions (found by fuzzing). Untrusted
 /// models must not reach that, and the rank of an intermediate value is
 /// known only during inference, so each such function is wrapped, once per
 /// process, by one that checks the ranks first and fails inference with a
@@ -196,10 +197,14 @@ static void guardInferenceFunctions() {
   std::call_once(once, [] {
     struct Rule {
       const char *op;
-      std::vector<int> rank2Inputs;
-    } rules[] = {{"Gemm", {0, 1}}};
+      /// (input, the rank it must have).
+      std::vector<std::pair<int, int>> ranks;
+    } rules[] = {{"Gemm", {{0, 2}, {1, 2}}},
+                 {"RNN", {{0, 3}, {1, 3}, {2, 3}}},
+                 {"GRU", {{0, 3}, {1, 3}, {2, 3}}},
+                 {"LSTM", {{0, 3}, {1, 3}, {2, 3}}}};
     for (const Rule &rule : rules)
-      for (int version = 1; version <= 13; ++version) {
+      for (int version = 1; version <= 17; ++version) {
         const onnx::OpSchema *schema =
             onnx::OpSchemaRegistry::Schema(rule.op, version, "");
         if (!schema || schema->SinceVersion() != version)
@@ -207,19 +212,20 @@ static void guardInferenceFunctions() {
         onnx::InferenceFunction original =
             schema->GetTypeAndShapeInferenceFunction();
         std::string op = rule.op;
-        std::vector<int> inputs = rule.rank2Inputs;
+        std::vector<std::pair<int, int>> inputs = rule.ranks;
         // The registry's schemas are built at run time; changing one's
         // inference function is what registering it with one would do.
         const_cast<onnx::OpSchema *>(schema)->TypeAndShapeInferenceFunction(
             [original, op, inputs](onnx::InferenceContext &ctx) {
-              for (int i : inputs) {
+              for (auto [i, rank] : inputs) {
                 if (size_t(i) >= ctx.getNumInputs())
                   continue;
                 const onnx::TypeProto *type = ctx.getInputType(size_t(i));
                 if (type && type->has_tensor_type() &&
                     type->tensor_type().has_shape() &&
-                    type->tensor_type().shape().dim_size() != 2)
-                  fail_shape_inference(op, " input ", i, " must have rank 2, not ",
+                    type->tensor_type().shape().dim_size() != rank)
+                  fail_shape_inference(op, " input ", i, " must have rank ",
+                                       rank, ", not ",
                                        type->tensor_type().shape().dim_size());
               }
               if (original)

@@ -126,9 +126,26 @@ def bad(out, name, kind, T=2, N=1, I=2, H=3, W_rows=None, lens=None,
     onnx.save(m, os.path.join(out, name + ".onnx"))
 
 
+def bad_rank(out):
+    """An opset-7 LSTM whose X has rank 1: libonnx's inference of that opset
+    (run before the model is upgraded) would read dimensions X lacks."""
+    f = TensorProto.FLOAT
+    node = helper.make_node("LSTM", ["X", "W", "R"], ["", "Y_h"], name="flat",
+                            hidden_size=3)
+    g = helper.make_graph(
+        [node], "bad_rank", [helper.make_tensor_value_info("X", f, [2])],
+        [helper.make_tensor_value_info("Y_h", f, [1, 1, 3])],
+        [numpy_helper.from_array(np.zeros((1, 12, 2), np.float32), "W"),
+         numpy_helper.from_array(np.zeros((1, 12, 3), np.float32), "R")])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 7)])
+    m.ir_version = 7
+    onnx.save(m, os.path.join(out, "bad_rank.onnx"))
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
+    bad_rank(out)
     bad(out, "bad_direction", "RNN", direction="sideways")
     bad(out, "bad_activation", "LSTM", activations=["Sigmoid", "Gelu", "Tanh"])
     bad(out, "bad_activation_count", "LSTM", activations=["Sigmoid", "Tanh"])
