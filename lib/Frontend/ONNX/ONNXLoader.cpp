@@ -64,6 +64,84 @@ static bool checkShapeOperands(const onnx::ModelProto &model,
   return true;
 }
 
+/// ONNX's shape inference reads constant tensors (a Reshape's shape, with
+/// data propagation) by copying raw_data for as many elements as the dims
+/// say, without checking its length: a short raw_data is read past its end.
+/// Every tensor of the model (initializers and Constant values, in
+/// subgraphs too) must hold exactly the data its dims say, checked first.
+static bool checkTensorData(const onnx::GraphProto &graph,
+                            const std::string &path, std::string &error) {
+  auto width = [](int32_t type) -> size_t {
+    switch (type) {
+    case onnx::TensorProto::DOUBLE:
+    case onnx::TensorProto::INT64:
+    case onnx::TensorProto::UINT64:
+    case onnx::TensorProto::COMPLEX64:
+      return 8;
+    case onnx::TensorProto::FLOAT:
+    case onnx::TensorProto::INT32:
+    case onnx::TensorProto::UINT32:
+      return 4;
+    case onnx::TensorProto::FLOAT16:
+    case onnx::TensorProto::BFLOAT16:
+    case onnx::TensorProto::INT16:
+    case onnx::TensorProto::UINT16:
+      return 2;
+    case onnx::TensorProto::INT8:
+    case onnx::TensorProto::UINT8:
+    case onnx::TensorProto::BOOL:
+      return 1;
+    case onnx::TensorProto::COMPLEX128:
+      return 16;
+    default:
+      return 0; // strings and types this compiler refuses anyway
+    }
+  };
+  auto check = [&](const onnx::TensorProto &t) {
+    if (!t.has_raw_data() ||
+        t.data_location() == onnx::TensorProto::EXTERNAL)
+      return true;
+    size_t bytes = width(t.data_type());
+    if (!bytes)
+      return true;
+    uint64_t count = 1;
+    for (int64_t d : t.dims()) {
+      if (d < 0 || (d && count > (uint64_t(1) << 62) / uint64_t(d))) {
+        error = "'" + path + "': tensor '" + t.name() +
+                "' has a negative or too large dimension";
+        return false;
+      }
+      count *= uint64_t(d);
+    }
+    if (t.raw_data().size() / bytes != count ||
+        t.raw_data().size() % bytes) {
+      error = "'" + path + "': tensor '" + t.name() + "' holds " +
+              std::to_string(t.raw_data().size()) + " bytes of data; its " +
+              std::to_string(count) + " elements take " +
+              std::to_string(count * bytes);
+      return false;
+    }
+    return true;
+  };
+  for (const auto &t : graph.initializer())
+    if (!check(t))
+      return false;
+  for (const auto &node : graph.node())
+    for (const auto &attr : node.attribute()) {
+      if (attr.has_t() && !check(attr.t()))
+        return false;
+      for (const auto &t : attr.tensors())
+        if (!check(t))
+          return false;
+      if (attr.has_g() && !checkTensorData(attr.g(), path, error))
+        return false;
+      for (const auto &g : attr.graphs())
+        if (!checkTensorData(g, path, error))
+          return false;
+    }
+  return true;
+}
+
 /// Replaces the declared shapes of the graph inputs named in `shapes`.
 static bool
 setInputShapes(onnx::ModelProto &model, const std::string &path,
@@ -456,6 +534,8 @@ bool loadONNXModel(const std::string &data, const std::string &path,
     return false;
   }
   guardInferenceFunctions();
+  if (!checkTensorData(model.graph(), path, error))
+    return false;
   try {
     int64_t opset = defaultOpset(model);
     if (opset < 0) {

@@ -18,6 +18,13 @@ def model(nodes, inputs, outputs, inits=(), opset=13):
     return m
 
 
+def short_raw(name, elem, dims, size):
+    """A tensor whose raw data has `size` bytes, whatever its dims need."""
+    t = onnx.TensorProto(name=name, data_type=elem, dims=dims)
+    t.raw_data = b"\x01" * size
+    return t
+
+
 def resize_to_4x4(info, **attrs):
     """A Resize of a 1x1x2x2 input (value infos from `info`) to sizes 4x4."""
     return model(
@@ -254,6 +261,26 @@ def main():
             [helper.make_node("CastLike", ["x", "like"], ["y"], name="castlike")],
             [f("x", [2]), helper.make_tensor_value_info("like", TensorProto.INT32, [1])],
             [helper.make_tensor_value_info("y", TensorProto.INT32, [2])], opset=15),
+        # A Reshape's shape whose raw data is shorter than its dims say
+        # (libonnx's inference would copy past its end).
+        "short_raw_shape": model(
+            [helper.make_node("Reshape", ["x", "shape"], ["y"], name="short")],
+            [f("x", [2, 3])], [f("y", [3, 2])],
+            [short_raw("shape", TensorProto.INT64, [2], 11)]),
+        # The same in a Constant of an If branch.
+        "short_raw_branch": model(
+            [helper.make_node("If", ["c"], ["y"], name="branchy",
+                              then_branch=helper.make_graph(
+                                  [helper.make_node(
+                                      "Constant", [], ["t"],
+                                      value=short_raw(
+                                          "v", TensorProto.FLOAT, [2], 6))],
+                                  "then", [], [f("t", [2])]),
+                              else_branch=helper.make_graph(
+                                  [helper.make_node("Neg", ["x"], ["e"])],
+                                  "else", [], [f("e", [2])]))],
+            [helper.make_tensor_value_info("c", TensorProto.BOOL, []),
+             f("x", [2])], [f("y", [2])]),
     }
     for name, m in models.items():
         onnx.save(m, os.path.join(out, name + ".onnx"))
