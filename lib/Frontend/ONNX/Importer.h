@@ -222,6 +222,8 @@ private:
   llvm::StringMap<const onnx::TypeProto *> inferred;
   /// Types inferAlone found (`inferred` points into it).
   std::map<std::string, onnx::TypeProto> inferredAlone;
+  /// Why ONNX's inference of the last node inferAlone ran failed, if it did.
+  std::string inferenceError;
   std::vector<std::string> inputOrder;
   std::set<std::string> boundInputs;
   /// Values a node needed as compile-time constants and did not get.

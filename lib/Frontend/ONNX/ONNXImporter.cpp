@@ -356,8 +356,10 @@ void Importer::inferAlone(const onnx::NodeProto &node) {
   std::vector<onnx::TypeProto> outputs;
   std::string error;
   if (!nnapi_mlir::onnx_frontend::inferNodeTypes(node, opset, inputs, outputs,
-                                                 error))
+                                                 error)) {
+    inferenceError = error;
     return;
+  }
   for (auto [i, type] : llvm::enumerate(outputs)) {
     if (!isStatic(type))
       continue;
@@ -370,13 +372,19 @@ void Importer::inferAlone(const onnx::NodeProto &node) {
 FailureOr<RankedTensorType> Importer::outputType(const onnx::NodeProto &node,
                                                  int i) {
   auto it = inferred.find(node.output(i));
+  inferenceError.clear();
   if (it == inferred.end() || !isStatic(*it->second)) {
     inferAlone(node);
     it = inferred.find(node.output(i));
   }
-  if (it == inferred.end())
-    return nodeError(node) << "ONNX shape inference gave output '"
-                           << node.output(i) << "' no type";
+  if (it == inferred.end()) {
+    InFlightDiagnostic diag = nodeError(node)
+                              << "ONNX shape inference gave output '"
+                              << node.output(i) << "' no type";
+    if (!inferenceError.empty())
+      diag << ": " << inferenceError;
+    return diag;
+  }
   if (it->second->has_tensor_type() && !isStatic(*it->second)) {
     // ONNX operators take their data first; a later input the output's
     // shape waits for is a shape, axes, pads, repeats or scales.
@@ -514,10 +522,12 @@ Importer::importSubgraph(const onnx::GraphProto &graph,
     inferred = std::move(outerInferred);
     loc = outerLoc;
   });
-  for (const auto &vi : graph.value_info())
-    inferred[vi.name()] = &vi.type();
-  for (const auto &vi : graph.output())
-    inferred[vi.name()] = &vi.type();
+  // The types recorded in the subgraph were inferred from its declared
+  // inputs, which need not be what it receives (a Loop body's state): each
+  // node's outputs are inferred again from the values it is given.
+  for (const auto &node : graph.node())
+    for (const std::string &out : node.output())
+      inferred.erase(out);
   for (auto [formal, actual] : llvm::zip(graph.input(), inputs)) {
     values.erase(formal.name());
     constants.erase(formal.name());

@@ -134,6 +134,19 @@ def main():
         [const("M2", np.array([2, 3], np.int64)), const("ten", np.float32(10)),
          const("twof", np.float32(2))], check=False)
     onnx.save(m, os.path.join(out, "loop_wide_count.onnx"))
+    # Refused: a body declared for a [2, 4] state that receives a scalar
+    # (its recorded types are not trusted: MatMul of a scalar is an error).
+    body2 = helper.make_graph([
+        helper.make_node("Identity", ["c_in"], ["c_out"]),
+        helper.make_node("MatMul", ["v_in", "W4"], ["v_out"], name="mm"),
+    ], "body", [vi("i", [], I64), vi("c_in", [], B), vi("v_in", [2, 4])],
+        [vi("c_out", [], B), vi("v_out", [2, 4])])
+    m = model("loop_state_mismatch", [
+        helper.make_node("Loop", ["M", "", "s0"], ["v"], body=body2),
+    ], [vi("s0", [])], [vi("v", [2, 4])],
+        [const("M", np.int64(2)),
+         const("W4", np.zeros((4, 4), np.float32))], check=False)
+    onnx.save(m, os.path.join(out, "loop_state_mismatch.onnx"))
     # Refused: too long to unroll.
     body = helper.make_graph([
         helper.make_node("Identity", ["c_in"], ["c_out"]),
