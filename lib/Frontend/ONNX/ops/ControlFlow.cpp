@@ -4,10 +4,10 @@
 // constant selects its branch, imported inline; a condition computed only
 // from scalar inputs (a sample rate, a flag), one of them offered with
 // --specialize-value, asks for their values (the import is retried with
-// them bound, and every run checks them). A condition known
-// only at run time imports both branches, which must give the same types,
-// and selects between their results: ONNX's operators have no side effects
-// here, so running both is correct, at the cost of the branch not taken.
+// them bound, and every run checks them). A condition known only at run
+// time imports both branches, which must give the same types, and selects
+// between their results: ONNX's operators have no side effects here, so
+// running both is correct, at the cost of the branch not taken.
 //
 // Loop and Scan are unrolled: the body is imported once per iteration, its
 // loop-carried values fed to the next, its scan outputs stacked. A Loop's
@@ -31,6 +31,10 @@ namespace {
 /// rate, a mode, a flag) that an If's condition is specialized to; larger
 /// ones are data.
 constexpr int64_t kMaxParameterElements = 1;
+
+Value materialize(Importer &imp, const Importer::Bound &b) {
+  return b.constant ? imp.constant(b.constant) : b.value;
+}
 
 LogicalResult importIf(NodeContext &ctx) {
   Importer &imp = ctx.imp;
@@ -88,15 +92,12 @@ LogicalResult importIf(NodeContext &ctx) {
       imp.importSubgraph(elseGraph, {});
   if (failed(elseResults))
     return failure();
-  auto materialize = [&](const Importer::Bound &b) {
-    return b.constant ? imp.constant(b.constant) : b.value;
-  };
   std::string inputs;
   for (const std::string &in : parameters ? behind : std::set<std::string>())
     inputs += (inputs.empty() ? "'" : ", '") + in + "'";
   for (int i = 0; i < outputs; ++i) {
-    Value a = materialize((*thenResults)[i]);
-    Value b = materialize((*elseResults)[i]);
+    Value a = materialize(imp, (*thenResults)[i]);
+    Value b = materialize(imp, (*elseResults)[i]);
     if (a.getType() != b.getType()) {
       InFlightDiagnostic diag = ctx.error();
       diag << "the condition is known only at run time and the branches "
@@ -139,10 +140,6 @@ Value stack(NodeContext &ctx, ArrayRef<Value> values, int64_t axis) {
       ctx.loc,
       RankedTensorType::get(shape, imp.typeOf(parts[0]).getElementType()),
       parts, axis);
-}
-
-Value materialize(Importer &imp, const Importer::Bound &b) {
-  return b.constant ? imp.constant(b.constant) : b.value;
 }
 
 Importer::Bound boundInput(NodeContext &ctx, int i) {

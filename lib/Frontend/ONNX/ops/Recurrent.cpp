@@ -35,7 +35,7 @@ struct Activation {
 
 class RecurrentLayer {
 public:
-  RecurrentLayer(NodeContext &ctx) : ctx(ctx), imp(ctx.imp) {}
+  explicit RecurrentLayer(NodeContext &ctx) : ctx(ctx), imp(ctx.imp) {}
 
   LogicalResult import();
 
