@@ -26,12 +26,13 @@ import argparse
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 
 import numpy as np
 import onnx
 from onnx import numpy_helper
+
+from ort_compare import median_ms, run  # the same runner and parser
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -41,17 +42,6 @@ MODES = {
     "nnapi": ["--device-profile", os.path.join(ROOT, "profiles", "host-xnnpack.json")],
     "all-nnapi": ["--device-profile", os.path.join(ROOT, "test", "Inputs", "eager.json")],
 }
-
-
-def run(cmd, **kw):
-    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
-    if r.returncode:
-        sys.exit(f"streaming_vs_ort: {' '.join(cmd)} failed:\n{r.stdout}{r.stderr}")
-    return r.stdout
-
-
-def median_ms(text):
-    return float(text.split("median_ms=")[1].split()[0])
 
 
 def models(work, steps):

@@ -16,20 +16,11 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from testdata import const, save, vi
+from testdata import const, model, save, vi
 
 F = TensorProto.FLOAT
 I64 = TensorProto.INT64
 B = TensorProto.BOOL
-
-
-def model(name, nodes, inputs, outputs, inits=(), check=True):
-    g = helper.make_graph(nodes, name, inputs, outputs, list(inits))
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 14)])
-    m.ir_version = 7
-    if check:
-        onnx.checker.check_model(m)
-    return m
 
 
 def main():

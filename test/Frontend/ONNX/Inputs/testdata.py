@@ -18,6 +18,16 @@ def const(name, array):
     return numpy_helper.from_array(np.asarray(array), name)
 
 
+def model(name, nodes, inputs, outputs, inits=(), check=True, opset=14):
+    """A model of one graph at `opset`, checked unless it is meant to be bad."""
+    g = helper.make_graph(nodes, name, inputs, outputs, list(inits))
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 7
+    if check:
+        onnx.checker.check_model(m)
+    return m
+
+
 def save(out, name, model, inputs, outputs, case="test_data_set_0"):
     onnx.save(model, os.path.join(out, name + ".onnx"))
     d = os.path.join(out, name, case)
