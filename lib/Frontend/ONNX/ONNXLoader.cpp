@@ -71,37 +71,11 @@ static bool checkShapeOperands(const onnx::ModelProto &model,
 /// subgraphs too) must hold exactly the data its dims say, checked first.
 static bool checkTensorData(const onnx::GraphProto &graph,
                             const std::string &path, std::string &error) {
-  auto width = [](int32_t type) -> size_t {
-    switch (type) {
-    case onnx::TensorProto::DOUBLE:
-    case onnx::TensorProto::INT64:
-    case onnx::TensorProto::UINT64:
-    case onnx::TensorProto::COMPLEX64:
-      return 8;
-    case onnx::TensorProto::FLOAT:
-    case onnx::TensorProto::INT32:
-    case onnx::TensorProto::UINT32:
-      return 4;
-    case onnx::TensorProto::FLOAT16:
-    case onnx::TensorProto::BFLOAT16:
-    case onnx::TensorProto::INT16:
-    case onnx::TensorProto::UINT16:
-      return 2;
-    case onnx::TensorProto::INT8:
-    case onnx::TensorProto::UINT8:
-    case onnx::TensorProto::BOOL:
-      return 1;
-    case onnx::TensorProto::COMPLEX128:
-      return 16;
-    default:
-      return 0; // strings and types this compiler refuses anyway
-    }
-  };
   auto check = [&](const onnx::TensorProto &t) {
     if (!t.has_raw_data() ||
         t.data_location() == onnx::TensorProto::EXTERNAL)
       return true;
-    size_t bytes = width(t.data_type());
+    size_t bytes = elementBytes(t.data_type());
     if (!bytes)
       return true;
     uint64_t count = 1;

@@ -17,6 +17,35 @@
 
 namespace nnapi_mlir::onnx_frontend {
 
+/// The bytes one element of ONNX data type `type` takes in raw_data; 0 for
+/// strings and the types this compiler does not read.
+inline size_t elementBytes(int32_t type) {
+  switch (type) {
+  case onnx::TensorProto::DOUBLE:
+  case onnx::TensorProto::INT64:
+  case onnx::TensorProto::UINT64:
+  case onnx::TensorProto::COMPLEX64:
+    return 8;
+  case onnx::TensorProto::FLOAT:
+  case onnx::TensorProto::INT32:
+  case onnx::TensorProto::UINT32:
+    return 4;
+  case onnx::TensorProto::FLOAT16:
+  case onnx::TensorProto::BFLOAT16:
+  case onnx::TensorProto::INT16:
+  case onnx::TensorProto::UINT16:
+    return 2;
+  case onnx::TensorProto::INT8:
+  case onnx::TensorProto::UINT8:
+  case onnx::TensorProto::BOOL:
+    return 1;
+  case onnx::TensorProto::COMPLEX128:
+    return 16;
+  default:
+    return 0;
+  }
+}
+
 /// How messages name a node: its name, or its first output's if unnamed.
 inline std::string nodeName(const onnx::NodeProto &node) {
   if (!node.name().empty())

@@ -193,10 +193,7 @@ FailureOr<DenseElementsAttr> Importer::tensorAttr(const onnx::TensorProto &t) {
   case onnx::TensorProto::UINT16:
   case onnx::TensorProto::UINT32:
   case onnx::TensorProto::UINT64: {
-    size_t width = t.data_type() == onnx::TensorProto::UINT8    ? 1
-                   : t.data_type() == onnx::TensorProto::UINT16 ? 2
-                   : t.data_type() == onnx::TensorProto::UINT32 ? 4
-                                                                : 8;
+    size_t width = nnapi_mlir::onnx_frontend::elementBytes(t.data_type());
     bool wide = width > 2; // stored in uint64_data, else int32_data
     SmallVector<APInt> ints;
     unsigned bits = element.getIntOrFloatBitWidth();
@@ -225,9 +222,7 @@ FailureOr<DenseElementsAttr> Importer::tensorAttr(const onnx::TensorProto &t) {
   case onnx::TensorProto::INT16:
   case onnx::TensorProto::INT8:
   case onnx::TensorProto::BOOL: {
-    size_t width = t.data_type() == onnx::TensorProto::INT32   ? 4
-                   : t.data_type() == onnx::TensorProto::INT16 ? 2
-                                                               : 1;
+    size_t width = nnapi_mlir::onnx_frontend::elementBytes(t.data_type());
     std::vector<int64_t> v;
     if (raw) {
       if (t.raw_data().size() != size_t(count) * width)
