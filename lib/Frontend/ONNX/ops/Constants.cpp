@@ -4,9 +4,8 @@
 // shape arithmetic that consumes them (integer Gather, Concat, Add, Sub,
 // Mul, Div, Ceil, Floor, Relu, Abs and the reshapes) and the comparisons
 // and logic of conditions (Equal, Greater, Less, ..., And, Or, Xor, Not)
-// are folded on the host by
-// foldAtCompileTime,
-// which those operators' handlers call first. Slice and Split slice constants
+// are folded on the host by foldAtCompileTime, which those operators'
+// handlers call first. Slice and Split slice constants
 // of any type and rank themselves (ops/DataMovement.cpp), with the
 // normalization of their run-time form.
 //
@@ -209,12 +208,11 @@ mlir::nnapi::onnx_import::foldAtCompileTime(NodeContext &ctx) {
       size_t n = size_t(t->getNumElements());
       auto fits = [&](size_t size) { return size == n || size == 1; };
       auto values = [&](DenseElementsAttr a) {
-        SmallVector<double> out = floatsOf(a);
-        if (!isa<FloatType>(a.getElementType())) {
-          out.clear();
-          for (int64_t e : intsOf(a))
-            out.push_back(a.getElementType().isInteger(1) ? e != 0 : double(e));
-        }
+        if (isa<FloatType>(a.getElementType()))
+          return floatsOf(a);
+        SmallVector<double> out;
+        for (int64_t e : intsOf(a))
+          out.push_back(a.getElementType().isInteger(1) ? e != 0 : double(e));
         return out;
       };
       SmallVector<double> a = values(x),

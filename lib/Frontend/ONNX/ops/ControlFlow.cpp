@@ -365,8 +365,8 @@ void mlir::nnapi::onnx_import::registerControlFlowOps(OpRegistry &registry) {
   registry.add({
       {"", "If", lo, hi, importIf,
        "the branch a compile-time condition selects, inlined (a condition "
-       "from an input offered with --specialize-value is specialized to it); "
-       "with a runtime condition both branches and tosa.select",
+       "from scalar inputs offered with --specialize-value is specialized to "
+       "them); with a runtime condition both branches and tosa.select",
        "those of the branch; SELECT (3)",
        "a runtime condition's select (SELECT does not broadcast it)"},
       {"", "Loop", lo, hi, importLoop,

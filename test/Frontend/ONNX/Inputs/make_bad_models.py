@@ -267,6 +267,11 @@ def main():
             [helper.make_node("Reshape", ["x", "shape"], ["y"], name="short")],
             [f("x", [2, 3])], [f("y", [3, 2])],
             [short_raw("shape", TensorProto.INT64, [2], 11)]),
+        # A negative dimension on raw data.
+        "negative_dim_raw": model(
+            [helper.make_node("Add", ["x", "k"], ["y"], name="neg")],
+            [f("x", [2])], [f("y", [2])],
+            [short_raw("k", TensorProto.FLOAT, [-1], 4)]),
         # The same in a Constant of an If branch.
         "short_raw_branch": model(
             [helper.make_node("If", ["c"], ["y"], name="branchy",

@@ -32,7 +32,7 @@ def main():
     W = (rng.standard_normal((4, 4)) * 0.5).astype(np.float32)
     x = rng.standard_normal((2, 4)).astype(np.float32)
     h0 = rng.standard_normal((2, 4)).astype(np.float32)
-    body = helper.make_graph([
+    body = body_rnn = helper.make_graph([
         helper.make_node("Identity", ["c_in"], ["c_out"]),
         helper.make_node("MatMul", ["h_in", "W"], ["hw"]),
         helper.make_node("Add", ["hw", "x"], ["pre"]),
@@ -138,6 +138,58 @@ def main():
         [const("M", np.int64(2)),
          const("W4", np.zeros((4, 4), np.float32))], check=False)
     onnx.save(m, os.path.join(out, "loop_state_mismatch.onnx"))
+    # Refused: no iteration, so an empty scan output.
+    m = model("loop_no_trips", [
+        helper.make_node("Loop", ["M0", "", "h0"], ["h", "all"], body=body_rnn,
+                         name="never"),
+    ], [vi("x", [2, 4]), vi("h0", [2, 4])],
+        [vi("h", [2, 4]), vi("all", [1, 2, 4])],
+        [const("M0", np.int64(0)), const("W", W)], check=False)
+    onnx.save(m, os.path.join(out, "loop_no_trips.onnx"))
+    # Refused: a body condition of two elements.
+    body3 = helper.make_graph([
+        helper.make_node("Constant", [], ["c_out"],
+                         value=numpy_helper.from_array(np.array([True, True]))),
+        helper.make_node("Mul", ["v_in", "twof"], ["v_out"]),
+    ], "body", [vi("i", [], I64), vi("c_in", [], B), vi("v_in", [3])],
+        [vi("c_out", [2], B), vi("v_out", [3])])
+    m = model("loop_wide_cond", [
+        helper.make_node("Loop", ["M", "go1", "v0"], ["v"], body=body3,
+                         name="widecond"),
+    ], [vi("v0", [3])], [vi("v", [3])],
+        [const("M", np.int64(2)), const("go1", np.bool_(True)),
+         const("twof", np.float32(2))], check=False)
+    onnx.save(m, os.path.join(out, "loop_wide_cond.onnx"))
+    # Refused: a Scan too long to unroll, and scanned inputs of two lengths.
+    sbody = helper.make_graph([
+        helper.make_node("Add", ["s_in", "a_t"], ["s_out"]),
+        helper.make_node("Identity", ["s_out"], ["y_t"]),
+    ], "body", [vi("s_in", [2]), vi("a_t", [2])],
+        [vi("s_out", [2]), vi("y_t", [2])])
+    m = model("scan_long", [
+        helper.make_node("Scan", ["s0", "a"], ["s", "y"], body=sbody,
+                         num_scan_inputs=1, name="longscan"),
+    ], [vi("s0", [2]), vi("a", [30000, 2])],
+        [vi("s", [2]), vi("y", [30000, 2])], check=False)
+    onnx.save(m, os.path.join(out, "scan_long.onnx"))
+    sbody2 = helper.make_graph([
+        helper.make_node("Add", ["s_in", "a_t"], ["p"]),
+        helper.make_node("Add", ["p", "b_t"], ["s_out"]),
+    ], "body", [vi("s_in", [2]), vi("a_t", [2]), vi("b_t", [2])],
+        [vi("s_out", [2])])
+    m = model("scan_uneven", [
+        helper.make_node("Scan", ["s0", "a", "b"], ["s"], body=sbody2,
+                         num_scan_inputs=2, name="uneven"),
+    ], [vi("s0", [2]), vi("a", [3, 2]), vi("b", [4, 2])], [vi("s", [2])],
+        check=False)
+    onnx.save(m, os.path.join(out, "scan_uneven.onnx"))
+    m = model("scan_axes_count", [
+        helper.make_node("Scan", ["s0", "a"], ["s", "y"], body=sbody,
+                         num_scan_inputs=1, scan_input_axes=[0, 1],
+                         name="axescount"),
+    ], [vi("s0", [2]), vi("a", [3, 2])], [vi("s", [2]), vi("y", [3, 2])],
+        check=False)
+    onnx.save(m, os.path.join(out, "scan_axes_count.onnx"))
     # Refused: too long to unroll.
     body = helper.make_graph([
         helper.make_node("Identity", ["c_in"], ["c_out"]),
