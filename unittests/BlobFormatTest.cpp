@@ -81,9 +81,12 @@ TEST(BlobFormat, MessagesNameTheProblem) {
   EXPECT_NE(error.find("bad magic"), std::string::npos) << error;
 
   bad = bytes;
-  bad[8] = 2; // version
+  bad[8] = 3; // version
+  blob::sealChecksum(bad.data(), bad.size());
   EXPECT_FALSE(blob::read(bad.data(), bad.size(), r, error));
-  EXPECT_NE(error.find("unsupported blob format version 2"), std::string::npos)
+  EXPECT_NE(error.find("unsupported blob format version 3 (this runtime reads "
+                       "versions 1 to 2)"),
+            std::string::npos)
       << error;
 
   bad = bytes;
@@ -92,6 +95,31 @@ TEST(BlobFormat, MessagesNameTheProblem) {
   EXPECT_NE(error.find("checksum"), std::string::npos) << error;
 
   EXPECT_FALSE(blob::read(nullptr, 0, r, error));
+}
+
+// Version 2 added operands without a value; version 1 blobs still read, and
+// one that claims such an operand is refused.
+TEST(BlobFormat, OperandsWithoutValueNeedVersion2) {
+  blob::Model model = test_models::addBiasReluModel();
+  uint32_t omitted = model.addNoValue(ANEURALNETWORKS_TENSOR_FLOAT32);
+  std::vector<uint8_t> bytes = blob::write(model);
+  blob::Model r;
+  std::string error;
+  ASSERT_TRUE(blob::read(bytes.data(), bytes.size(), r, error)) << error;
+  EXPECT_EQ(r.operands[omitted].lifetime, blob::Lifetime::NoValue);
+  EXPECT_NE(blob::dump(r).find("no value"), std::string::npos);
+
+  bytes[8] = 1; // a version 1 blob cannot have one
+  blob::sealChecksum(bytes.data(), bytes.size());
+  EXPECT_FALSE(blob::read(bytes.data(), bytes.size(), r, error));
+  EXPECT_NE(error.find("invalid lifetime 4 (no value) in a version 1 blob"),
+            std::string::npos)
+      << error;
+
+  std::vector<uint8_t> old = blob::write(test_models::addBiasReluModel());
+  old[8] = 1; // without one it reads
+  blob::sealChecksum(old.data(), old.size());
+  EXPECT_TRUE(blob::read(old.data(), old.size(), r, error)) << error;
 }
 
 TEST(BlobFormat, DumpListsOperationsAndOperands) {

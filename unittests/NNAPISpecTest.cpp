@@ -48,14 +48,20 @@ TEST(NNAPISpec, LayoutsAreInCodeOrderAndWellFormed) {
     ASSERT_NE(op, nullptr);
     ASSERT_FALSE(layout.forms.empty()) << op->name;
     for (const Form &form : layout.forms) {
+      // Groups come in order, after every mandatory role, among the inputs
+      // or among the outputs.
       uint8_t group = 0;
-      for (const Role &r : form.inputs) {
-        // Groups come in order, after every mandatory role.
-        EXPECT_GE(r.group, group) << op->name << " " << r.name;
-        group = r.group;
-        EXPECT_LE(r.group, form.groups.size()) << op->name << " " << r.name;
-        EXPECT_EQ(lookupLayout(layout.code), &layout);
+      for (const std::vector<Role> *roles : {&form.inputs, &form.outputs}) {
+        uint8_t last = 0;
+        for (const Role &r : *roles) {
+          EXPECT_GE(r.group, last) << op->name << " " << r.name;
+          last = r.group;
+          EXPECT_LE(r.group, form.groups.size()) << op->name << " " << r.name;
+          EXPECT_FALSE(r.omittable && r.group) << op->name << " " << r.name;
+        }
+        group = std::max(group, last);
       }
+      EXPECT_EQ(lookupLayout(layout.code), &layout);
       EXPECT_EQ(group, form.groups.size()) << op->name;
       for (const Group &g : form.groups)
         EXPECT_GE(g.level, op->level) << op->name;
@@ -223,6 +229,58 @@ TEST(NNAPISpec, AssembleOrdersByRoleAndDropsDefaultGroups) {
       assemble(ANEURALNETWORKS_CONV_2D, given, {f32(4)}, order, m, error));
   EXPECT_EQ(error.rfind("no form of CONV_2D has the operands fuse, ", 0), 0u)
       << error;
+}
+
+/// UNIDIRECTIONAL_SEQUENCE_LSTM's 28 inputs as NNAPI documents them: no
+/// CIFG, no peepholes, no projection, no layer normalization.
+std::vector<OperandDesc> sequenceLstm() {
+  OperandDesc none;
+  none.type = ANEURALNETWORKS_TENSOR_FLOAT32;
+  none.omitted = true;
+  std::vector<OperandDesc> in = {f32(3)};
+  for (int i = 0; i < 8; ++i) // input and recurrent weights
+    in.push_back(f32(2));
+  in.insert(in.end(), {none, none, none}); // peepholes
+  for (int i = 0; i < 4; ++i)              // biases
+    in.push_back(f32(1));
+  in.insert(in.end(), {none, none, f32(2), f32(2), kI32,
+                       scalar(ANEURALNETWORKS_FLOAT32),
+                       scalar(ANEURALNETWORKS_FLOAT32), kBool});
+  in.insert(in.end(), {none, none, none, none}); // layer normalization
+  return in;
+}
+
+TEST(NNAPISpec, OmittedOperandsAndOptionalOutputs) {
+  Match m;
+  std::string error;
+  std::vector<OperandDesc> in = sequenceLstm();
+  ASSERT_EQ(in.size(), 28u);
+  // The output alone: level 3; with the state outputs: level 4.
+  ASSERT_TRUE(match(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM, in,
+                    {f32(3)}, m, error))
+      << error;
+  EXPECT_EQ(m.level, 3u);
+  ASSERT_TRUE(match(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM, in,
+                    {f32(3), f32(2), f32(2)}, m, error))
+      << error;
+  EXPECT_EQ(m.level, 4u);
+  EXPECT_EQ(m.why, "state outputs");
+  EXPECT_EQ(m.output("cell_state_out"), 2);
+  EXPECT_EQ(m.input("cell_state_in"), 19);
+  EXPECT_FALSE(match(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM, in,
+                     {f32(3), f32(2)}, m, error));
+  EXPECT_EQ(error, "expects 1 or 3 outputs, got 2");
+  // Only the optional operands may go without a value.
+  in[2].omitted = true;
+  EXPECT_FALSE(match(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM, in,
+                     {f32(3)}, m, error));
+  EXPECT_EQ(error, "input 2 (input_to_forget_weights) cannot be omitted");
+  // Every position stays: 24 inputs are too few.
+  in = sequenceLstm();
+  in.resize(24);
+  EXPECT_FALSE(match(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM, in,
+                     {f32(3)}, m, error));
+  EXPECT_EQ(error, "expects 28 inputs, got 24");
 }
 
 } // namespace

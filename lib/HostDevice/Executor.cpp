@@ -308,6 +308,66 @@ private:
   std::vector<float> scratch; ///< BATCH_MATMUL's transposed operands.
 };
 
+/// UNIDIRECTIONAL_SEQUENCE_LSTM: weights packed once when they are
+/// constants, at every run otherwise.
+class SequenceLstmStep : public Step {
+public:
+  SequenceLstmStep(const HostModel &m, const Operation &op, const OpParams &p,
+                   const spec::Match &layout)
+      : params(p.lstm), layout(layout), inputs(op.inputs),
+        outputs(op.outputs) {
+    for (const char *role : kWeightRoles) {
+      int at = layout.input(role);
+      Kind k = m.operands[inputs[size_t(at)]].kind;
+      constantWeights = constantWeights &&
+                        (k == Kind::Constant || k == Kind::Omitted);
+    }
+  }
+
+  const char *backend() const override { return "reference"; }
+
+  int run(const Bindings &b) override {
+    auto arg = [&](const char *role) -> const float * {
+      return b[inputs[size_t(layout.input(role))]];
+    };
+    SequenceLstmWeights w;
+    for (size_t g = 0; g < 4; ++g) {
+      w.input[g] = arg(kWeightRoles[g]);
+      w.recurrent[g] = arg(kWeightRoles[4 + g]);
+    }
+    const char *biases[] = {"input_gate_bias", "forget_gate_bias", "cell_bias",
+                            "output_gate_bias"};
+    for (size_t g = 0; g < 4; ++g)
+      w.bias[g] = arg(biases[g]);
+    w.peephole[0] = arg("cell_to_input_weights");
+    w.peephole[1] = arg("cell_to_forget_weights");
+    w.peephole[2] = arg("cell_to_output_weights");
+    w.projection = arg("projection_weights");
+    w.projectionBias = arg("projection_bias");
+    if (!constantWeights)
+      packed.clear();
+    bool states = outputs.size() == 3;
+    sequenceLstm(params, w, arg("input"), arg("output_state_in"),
+                 arg("cell_state_in"), b[outputs[0]],
+                 states ? b[outputs[1]] : nullptr,
+                 states ? b[outputs[2]] : nullptr, packed);
+    return ANEURALNETWORKS_NO_ERROR;
+  }
+
+private:
+  /// The gate weights packed together: input_to_*, then recurrent_to_*.
+  static constexpr const char *kWeightRoles[8] = {
+      "input_to_input_weights",      "input_to_forget_weights",
+      "input_to_cell_weights",       "input_to_output_weights",
+      "recurrent_to_input_weights",  "recurrent_to_forget_weights",
+      "recurrent_to_cell_weights",   "recurrent_to_output_weights"};
+  SequenceLstm params;
+  spec::Match layout;
+  std::vector<uint32_t> inputs, outputs;
+  bool constantWeights = true;
+  std::vector<float> packed;
+};
+
 } // namespace
 
 std::unique_ptr<Step> createBlockedStep(const HostModel &model,
@@ -330,6 +390,11 @@ std::unique_ptr<Step> createBlockedStep(const HostModel &model,
 
 std::unique_ptr<Step> createReferenceStep(const HostModel &model,
                                           size_t index) {
+  if (model.operations[index].opcode ==
+      ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM)
+    return std::make_unique<SequenceLstmStep>(
+        model, model.operations[index], model.params[index],
+        model.layouts[index]);
   return std::make_unique<ReferenceStep>(model, model.operations[index],
                                          model.params[index],
                                          model.layouts[index]);

@@ -26,7 +26,9 @@ int fail(int code, std::string message);
 /// The message of this thread's last fail().
 const std::string &lastErrorMessage();
 
-enum class Kind { Temporary, Input, Output, Constant };
+/// Omitted: an optional operand given without a value (setOperandValue with
+/// a null buffer and length 0).
+enum class Kind { Temporary, Input, Output, Constant, Omitted };
 
 struct Operand {
   int32_t type = 0;
@@ -73,6 +75,7 @@ struct OpParams {
   Resize resize;                   ///< RESIZE_*.
   InstanceNorm norm;               ///< INSTANCE_NORMALIZATION.
   LocalResponse lrn;               ///< LOCAL_RESPONSE_NORMALIZATION.
+  SequenceLstm lstm;               ///< UNIDIRECTIONAL_SEQUENCE_LSTM.
 };
 
 struct HostModel {

@@ -204,7 +204,7 @@ int ANeuralNetworksModel_addOperand(ANeuralNetworksModel *model,
 int ANeuralNetworksModel_setOperandValue(ANeuralNetworksModel *model,
                                          int32_t index, const void *buffer,
                                          size_t length) {
-  if (!model || !buffer)
+  if (!model || (!buffer && length))
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
   if (model->finished)
     return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
@@ -215,6 +215,13 @@ int ANeuralNetworksModel_setOperandValue(ANeuralNetworksModel *model,
     return fail(ANEURALNETWORKS_BAD_DATA,
                 "operand " + std::to_string(index) +
                     " is a model input or output and cannot have a value");
+  if (!buffer) {
+    // NNAPI's way of leaving an optional operand out.
+    op.copy.clear();
+    op.value = nullptr;
+    op.kind = Kind::Omitted;
+    return ANEURALNETWORKS_NO_ERROR;
+  }
   if (length != operandBytes(op))
     return fail(ANEURALNETWORKS_BAD_DATA,
                 "value of operand " + std::to_string(index) + " has " +

@@ -86,6 +86,10 @@ private:
   // Operands by role; the layout guarantees their types and ranks, and that
   // scalars are constants. `has` tells whether an optional one is there.
   bool has(std::string_view role) const { return layout.input(role) >= 0; }
+  /// An omittable operand there with a value.
+  bool given(std::string_view role) const {
+    return has(role) && in(role).kind != Kind::Omitted;
+  }
   uint32_t operandIndex(std::string_view role) const {
     int position = layout.input(role);
     assert(position >= 0 && "a role of the matched form");
@@ -183,6 +187,7 @@ private:
   int tile();
   int reduce();
   int batchMatmul();
+  int sequenceLstm();
 };
 
 int Validator::matchLayout() {
@@ -192,6 +197,7 @@ int Validator::matchLayout() {
     d.type = o.type;
     d.rank = uint32_t(o.dims.size());
     d.constant = o.kind == Kind::Constant;
+    d.omitted = o.kind == Kind::Omitted;
     return d;
   };
   std::vector<spec::OperandDesc> ins, outs;
@@ -812,11 +818,105 @@ int Validator::batchMatmul() {
   return expectOutput(shape);
 }
 
+int Validator::sequenceLstm() {
+  SequenceLstm &s = params.lstm;
+  const Shape &x = in("input").dims;
+  s.timeMajor = flag("time_major");
+  s.steps = x[s.timeMajor ? 0 : 1];
+  s.batch = x[s.timeMajor ? 1 : 0];
+  s.inputSize = x[2];
+  s.units = in("input_to_output_weights").dims[0];
+  s.outputSize = in("recurrent_to_output_weights").dims[1];
+  auto expectShape = [&](const char *role, const Shape &shape) {
+    if (in(role).dims != shape)
+      return bad(std::string(role) + " is " + shapeStr(in(role).dims) +
+                 ", expected " + shapeStr(shape));
+    return 0;
+  };
+  for (const char *gate : {"input", "forget", "cell", "output"}) {
+    std::string w = std::string("input_to_") + gate + "_weights";
+    std::string r = std::string("recurrent_to_") + gate + "_weights";
+    std::string bias = std::string(gate) + (std::string(gate) == "cell"
+                                                ? "_bias"
+                                                : "_gate_bias");
+    if (!given(w) && !given(r) && !given(bias) && std::string(gate) == "input")
+      continue; // CIFG
+    for (const std::string &role : {w, r, bias})
+      if (!given(role))
+        return bad(role + " is missing (the input gate's weights and bias are "
+                          "all given or all omitted)");
+    if (int rc = expectShape(w.c_str(), {s.units, s.inputSize}))
+      return rc;
+    if (int rc = expectShape(r.c_str(), {s.units, s.outputSize}))
+      return rc;
+    if (int rc = expectShape(bias.c_str(), {s.units}))
+      return rc;
+  }
+  bool cifg = !given("input_to_input_weights");
+  bool peepholes = given("cell_to_forget_weights");
+  if (given("cell_to_output_weights") != peepholes ||
+      (!cifg && given("cell_to_input_weights") != peepholes) ||
+      (cifg && given("cell_to_input_weights")))
+    return bad("the peephole weights are given for every gate (but a coupled "
+               "input gate's) or for none");
+  for (const char *role : {"cell_to_input_weights", "cell_to_forget_weights",
+                           "cell_to_output_weights"})
+    if (given(role))
+      if (int rc = expectShape(role, {s.units}))
+        return rc;
+  if (given("projection_weights")) {
+    if (int rc = expectShape("projection_weights", {s.outputSize, s.units}))
+      return rc;
+  } else if (given("projection_bias")) {
+    return bad("projection_bias without projection_weights");
+  } else if (s.outputSize != s.units) {
+    return bad("without a projection the output size (" +
+               std::to_string(s.outputSize) + ") must be the number of units (" +
+               std::to_string(s.units) + ")");
+  }
+  if (given("projection_bias"))
+    if (int rc = expectShape("projection_bias", {s.outputSize}))
+      return rc;
+  for (const char *role :
+       {"input_layer_norm_weights", "forget_layer_norm_weights",
+        "cell_layer_norm_weights", "output_layer_norm_weights"})
+    if (given(role))
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  "operation " + std::to_string(index) +
+                      ": layer normalization (" + role +
+                      ") is not implemented by the host NNAPI implementation");
+  if (int rc = expectShape("output_state_in", {s.batch, s.outputSize}))
+    return rc;
+  if (int rc = expectShape("cell_state_in", {s.batch, s.units}))
+    return rc;
+  s.activation = i32("activation");
+  if (!isLstmActivation(s.activation))
+    return bad("invalid activation " + std::to_string(s.activation) +
+               " (0, 1, 3, 4 or 6)");
+  s.cellClip = real("cell_clip");
+  s.projClip = real("proj_clip");
+  if (!(s.cellClip >= 0) || !(s.projClip >= 0))
+    return bad("cell_clip and proj_clip must be 0 (off) or positive");
+  Shape y = s.timeMajor ? Shape{s.steps, s.batch, s.outputSize}
+                        : Shape{s.batch, s.steps, s.outputSize};
+  if (int rc = expectOutput(y))
+    return rc;
+  if (op.outputs.size() == 3) {
+    if (int rc = expectOutput({s.batch, s.outputSize}, 1))
+      return rc;
+    if (int rc = expectOutput({s.batch, s.units}, 2))
+      return rc;
+  }
+  return 0;
+}
+
 int Validator::run() {
   for (uint32_t idx : op.outputs)
     if (m.operands[idx].kind == Kind::Constant ||
-        m.operands[idx].kind == Kind::Input)
-      return bad("an output operand is a constant or a model input");
+        m.operands[idx].kind == Kind::Input ||
+        m.operands[idx].kind == Kind::Omitted)
+      return bad("an output operand is a constant, a model input or has no "
+                 "value");
   if (!spec::lookupLayout(op.opcode))
     return fail(ANEURALNETWORKS_BAD_DATA,
                 "operation " + std::to_string(index) + ": opcode " +
@@ -920,6 +1020,8 @@ int Validator::run() {
     return reduce();
   case ANEURALNETWORKS_BATCH_MATMUL:
     return batchMatmul();
+  case ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM:
+    return sequenceLstm();
   default:
     return fail(ANEURALNETWORKS_BAD_DATA,
                 "operation " + std::to_string(index) + ": opcode " +
@@ -934,7 +1036,8 @@ int validateModel(HostModel &m) {
   std::vector<bool> defined(m.operands.size(), false);
   for (size_t i = 0; i < m.operands.size(); ++i) {
     const Operand &o = m.operands[i];
-    if (o.kind == Kind::Constant || o.kind == Kind::Input)
+    if (o.kind == Kind::Constant || o.kind == Kind::Input ||
+        o.kind == Kind::Omitted)
       defined[i] = true;
     if (!isScalar(o.type))
       for (uint32_t d : o.dims)

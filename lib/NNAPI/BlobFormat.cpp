@@ -158,6 +158,9 @@ uint32_t Model::addBool(bool value) {
   uint8_t byte = value ? 1 : 0;
   return addConstant(ANEURALNETWORKS_BOOL, {}, &byte, 1);
 }
+uint32_t Model::addNoValue(int32_t type) {
+  return addOperand(type, {}, Lifetime::NoValue);
+}
 
 std::vector<uint8_t> write(const Model &model) {
   std::vector<uint32_t> pool;
@@ -244,9 +247,10 @@ bool read(const uint8_t *bytes, size_t size, Model &model,
     return fail("not an NNAPI model blob (bad magic)");
   Reader r(bytes, size);
   uint32_t version = r.get<uint32_t>(8);
-  if (version != kFormatVersion)
+  if (version < kOldestReadableVersion || version > kFormatVersion)
     return fail("unsupported blob format version " + std::to_string(version) +
-                " (this runtime reads version " +
+                " (this runtime reads versions " +
+                std::to_string(kOldestReadableVersion) + " to " +
                 std::to_string(kFormatVersion) + ")");
   uint32_t featureLevel = r.get<uint32_t>(12);
   uint64_t numOperands = r.get<uint32_t>(16);
@@ -299,8 +303,11 @@ bool read(const uint8_t *bytes, size_t size, Model &model,
       return fail(where + "dimensions out of range");
     for (uint32_t d = 0; d < rank; ++d)
       op.dims.push_back(poolAt(dimsStart + d));
-    if (lifetime > 3)
-      return fail(where + "invalid lifetime " + std::to_string(lifetime));
+    // Operands without a value came with version 2.
+    uint32_t maxLifetime = version >= 2 ? 4 : 3;
+    if (lifetime > maxLifetime)
+      return fail(where + "invalid lifetime " + std::to_string(lifetime) +
+                  (lifetime == 4 ? " (no value) in a version 1 blob" : ""));
     op.lifetime = static_cast<Lifetime>(lifetime);
     if (op.lifetime == Lifetime::Constant) {
       uint64_t expected;
@@ -374,6 +381,7 @@ std::string dump(const Model &model) {
     case Lifetime::Temporary: break;
     case Lifetime::ModelInput: os << " input"; break;
     case Lifetime::ModelOutput: os << " output"; break;
+    case Lifetime::NoValue: os << " no value"; break;
     case Lifetime::Constant:
       if (!isTensorType(op.type)) {
         const uint8_t *p = model.data.data() + op.valueOffset;

@@ -53,6 +53,11 @@ Role many(Role r) {
   r.variadic = true;
   return r;
 }
+/// The operand may be given without a value.
+Role omittable(Role r) {
+  r.omittable = true;
+  return r;
+}
 
 const Role kOutput = data("output", 0, 4);
 const Role kFuse = i32("fuse");
@@ -280,6 +285,40 @@ std::vector<Layout> buildLayouts() {
                inGroup(flag("align_corners"), 1),
                inGroup(flag("half_pixel_centers"), 1)},
               {kOutput}, {{4, "align_corners or half_pixel_centers"}})});
+  // UNIDIRECTIONAL_SEQUENCE_LSTM: 28 inputs in every use; the input gate's
+  // weights and bias (CIFG), the peepholes, the projection and the layer
+  // norm weights may be given without a value. The state outputs came with
+  // level 4.
+  auto weights = [](const char *name) { return data(name, 2, 2); };
+  auto vector = [](const char *name) { return data(name, 1, 1); };
+  add(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM,
+      {single({data("input", 3, 3),
+               omittable(weights("input_to_input_weights")),
+               weights("input_to_forget_weights"),
+               weights("input_to_cell_weights"),
+               weights("input_to_output_weights"),
+               omittable(weights("recurrent_to_input_weights")),
+               weights("recurrent_to_forget_weights"),
+               weights("recurrent_to_cell_weights"),
+               weights("recurrent_to_output_weights"),
+               omittable(vector("cell_to_input_weights")),
+               omittable(vector("cell_to_forget_weights")),
+               omittable(vector("cell_to_output_weights")),
+               omittable(vector("input_gate_bias")),
+               vector("forget_gate_bias"), vector("cell_bias"),
+               vector("output_gate_bias"),
+               omittable(weights("projection_weights")),
+               omittable(vector("projection_bias")),
+               weights("output_state_in"), weights("cell_state_in"),
+               i32("activation"), real("cell_clip"), real("proj_clip"),
+               flag("time_major"),
+               omittable(vector("input_layer_norm_weights")),
+               omittable(vector("forget_layer_norm_weights")),
+               omittable(vector("cell_layer_norm_weights")),
+               omittable(vector("output_layer_norm_weights"))},
+              {data("output", 3, 3), inGroup(data("output_state_out", 2, 2), 1),
+               inGroup(data("cell_state_out", 2, 2), 1)},
+              {{4, "state outputs"}})});
   std::sort(all.begin(), all.end(),
             [](const Layout &a, const Layout &b) { return a.code < b.code; });
   return all;
@@ -335,14 +374,17 @@ std::string counts(const Form &form, bool inputs) {
   const std::vector<Role> &roles = inputs ? form.inputs : form.outputs;
   std::vector<std::string> options;
   bool variadic = false;
-  for (uint8_t g = 0; g <= (inputs ? form.groups.size() : 0); ++g) {
+  for (uint8_t g = 0; g <= form.groups.size(); ++g) {
     size_t n = 0;
     for (const Role &r : roles) {
       if (r.group <= g)
         ++n;
       variadic = variadic || r.variadic;
     }
-    options.push_back(std::to_string(n) + (variadic ? " or more" : ""));
+    // Groups of the other side's roles add nothing here.
+    std::string option = std::to_string(n) + (variadic ? " or more" : "");
+    if (std::find(options.begin(), options.end(), option) == options.end())
+      options.push_back(option);
   }
   std::string text;
   for (size_t i = 0; i < options.size(); ++i)
@@ -377,6 +419,12 @@ private:
 bool Matcher::check(bool input, size_t i, const Role &role,
                     const OperandDesc &d, Match &m, std::string &error) {
   std::string what = roleText(input, i, role);
+  if (d.omitted) {
+    if (input && role.omittable)
+      return true;
+    error = what + " cannot be omitted";
+    return false;
+  }
   auto wrongType = [&](const char *expected) {
     error = what + " must be " + expected + ", got " + operandTypeName(d.type);
     return false;
@@ -465,14 +513,20 @@ size_t Matcher::run(Match &m, std::string &error) {
             std::to_string(inputs.size());
     return 0;
   }
-  if (!expand(form.outputs, outputs.size(), 0, m.outputRoles)) {
+  bool outputsCounted = false;
+  for (uint8_t g = 0; g <= form.groups.size() && !outputsCounted; ++g)
+    if (expand(form.outputs, outputs.size(), g, m.outputRoles)) {
+      m.groups = std::max(m.groups, g);
+      outputsCounted = true;
+    }
+  if (!outputsCounted) {
     error = "expects " + counts(form, false) + " outputs, got " +
             std::to_string(outputs.size());
     return 1;
   }
-  // The data type: that of the first Data operand.
+  // The data type: that of the first Data operand given a value.
   for (size_t i = 0; i < inputs.size() && m.dataType < 0; ++i)
-    if (m.inputRoles[i]->accepts == Accepts::Data) {
+    if (m.inputRoles[i]->accepts == Accepts::Data && !inputs[i].omitted) {
       int32_t t = inputs[i].type;
       if (t == ANEURALNETWORKS_TENSOR_FLOAT32 && op.float32Level) {
         require(m.level, m.why, op.float32Level, "float32 operands");
@@ -519,6 +573,13 @@ const Layout *lookupLayout(int32_t code) {
 int Match::input(std::string_view name) const {
   for (size_t i = 0; i < inputRoles.size(); ++i)
     if (name == inputRoles[i]->name)
+      return int(i);
+  return -1;
+}
+
+int Match::output(std::string_view name) const {
+  for (size_t i = 0; i < outputRoles.size(); ++i)
+    if (name == outputRoles[i]->name)
       return int(i);
   return -1;
 }
@@ -668,6 +729,8 @@ std::string describeRole(const Role &role) {
     text += " constant";
   if (role.variadic)
     text += ", repeated";
+  if (role.omittable)
+    text += ", may be omitted";
   return text;
 }
 

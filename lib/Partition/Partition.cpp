@@ -263,6 +263,15 @@ private:
 };
 
 void FunctionPlacer::buildUnits() {
+  // A composite the conversion refuses (an LSTM with sequence_lens) is
+  // placed op by op: NNAPI may run its pieces.
+  SmallVector<CompositeOp> refused;
+  for (Operation &op : block.without_terminator())
+    if (auto composite = dyn_cast<CompositeOp>(&op))
+      if (!config.converter->check({&op}).convertible)
+        refused.push_back(composite);
+  for (CompositeOp composite : refused)
+    composite.inlineBody();
   // One unit per op: a chain that NNAPI runs as one operation is one
   // nnapi.composite by now (nnapi-raise-composites).
   for (Operation &op : block.without_terminator()) {

@@ -374,10 +374,15 @@ int32_t buildPartition(State &s, Partition &p) {
       return failWith(NNAPI_RT_NNAPI_ERROR,
                       describeCall(fn, "ANeuralNetworksModel_addOperand", rc) +
                           " for operand " + std::to_string(i));
-    if (op.lifetime == blob::Lifetime::Constant) {
+    // A constant has its value; an optional operand given without one is
+    // told so by a null buffer.
+    if (op.lifetime == blob::Lifetime::Constant ||
+        op.lifetime == blob::Lifetime::NoValue) {
+      bool given = op.lifetime == blob::Lifetime::Constant;
       rc = fn.ANeuralNetworksModel_setOperandValue(
-          p.nnModel, static_cast<int32_t>(i), m.data.data() + op.valueOffset,
-          op.valueLength);
+          p.nnModel, static_cast<int32_t>(i),
+          given ? m.data.data() + op.valueOffset : nullptr,
+          given ? op.valueLength : 0);
       if (rc != ANEURALNETWORKS_NO_ERROR)
         return failWith(NNAPI_RT_NNAPI_ERROR,
                         describeCall(fn, "ANeuralNetworksModel_setOperandValue",

@@ -403,19 +403,8 @@ struct InlineCompositesPass
     SmallVector<CompositeOp> composites;
     getOperation()->walk<WalkOrder::PostOrder>(
         [&](CompositeOp op) { composites.push_back(op); });
-    OpBuilder b(&getContext());
-    for (CompositeOp op : composites) {
-      Block &body = op.getBody().front();
-      IRMapping map;
-      map.map(body.getArguments(), op.getInputs());
-      b.setInsertionPoint(op);
-      for (Operation &inner : body.without_terminator())
-        b.clone(inner, map);
-      for (auto [result, value] :
-           llvm::zip(op.getResults(), op.getYield()->getOperands()))
-        result.replaceAllUsesWith(map.lookupOrDefault(value));
-      op.erase();
-    }
+    for (CompositeOp op : composites)
+      op.inlineBody();
   }
 };
 

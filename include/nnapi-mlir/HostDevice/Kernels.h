@@ -223,6 +223,39 @@ void localResponseNormalization(const float *input, const Shape &shape,
 void l2Normalization(const float *input, const Shape &shape, int32_t axis,
                      float *output);
 
+/// UNIDIRECTIONAL_SEQUENCE_LSTM (RecurrentKernels.cpp). Gates in NNAPI's
+/// order: input, forget, cell, output.
+struct SequenceLstm {
+  uint32_t steps = 0, batch = 0, inputSize = 0, units = 0, outputSize = 0;
+  bool timeMajor = true; ///< input [steps, batch, in], else [batch, steps, in]
+  /// NNAPI's LSTM activation code for the cell input and output: 0 none,
+  /// 1 relu, 3 relu6, 4 tanh, 6 sigmoid.
+  int32_t activation = 4;
+  float cellClip = 0, projClip = 0; ///< 0: no clipping
+};
+struct SequenceLstmWeights {
+  /// [units, inputSize] and [units, outputSize] per gate; the input gate's
+  /// are null with a coupled input and forget gate (CIFG: i = 1 - f).
+  const float *input[4] = {}, *recurrent[4] = {};
+  /// [units] per gate; the input gate's null with CIFG.
+  const float *bias[4] = {};
+  /// Peepholes [units] of the input, forget and output gates, or null.
+  const float *peephole[3] = {};
+  /// [outputSize, units] and [outputSize], or null (outputSize == units).
+  const float *projection = nullptr, *projectionBias = nullptr;
+};
+/// True for the activation codes SequenceLstm accepts.
+bool isLstmActivation(int32_t code);
+/// Runs the sequence from the states in [batch, outputSize] and [batch,
+/// units]; writes every step's output and, if not null, the final states.
+/// `packed` caches the weights, transposed for the step products: pass an
+/// empty vector to (re)pack them, the same one again while they hold.
+void sequenceLstm(const SequenceLstm &shape, const SequenceLstmWeights &weights,
+                  const float *input, const float *outputStateIn,
+                  const float *cellStateIn, float *output,
+                  float *outputStateOut, float *cellStateOut,
+                  std::vector<float> &packed);
+
 /// IEEE half <-> float conversions (round to nearest even).
 float halfToFloat(uint16_t h);
 uint16_t floatToHalf(float f);

@@ -19,8 +19,11 @@ namespace nnapi_mlir::blob {
 
 /// Magic bytes at offset 0 of every blob.
 constexpr char kMagic[8] = {'N', 'N', 'A', 'P', 'I', 'M', 'L', 'B'};
-/// The format version this code writes; the reader accepts exactly this one.
-constexpr uint32_t kFormatVersion = 1;
+/// The format version this code writes. Version 2 added operands without a
+/// value (Lifetime::NoValue); the reader accepts versions
+/// kOldestReadableVersion to kFormatVersion.
+constexpr uint32_t kFormatVersion = 2;
+constexpr uint32_t kOldestReadableVersion = 1;
 constexpr size_t kHeaderSize = 72;
 constexpr size_t kOperandRecordSize = 40;
 constexpr size_t kOperationRecordSize = 16;
@@ -34,6 +37,9 @@ enum class Lifetime : uint32_t {
   ModelInput = 1,
   ModelOutput = 2,
   Constant = 3,
+  /// An optional operand given without a value (version 2): NNAPI's
+  /// ANeuralNetworksModel_setOperandValue with no buffer.
+  NoValue = 4,
 };
 
 struct Operand {
@@ -70,6 +76,8 @@ struct Model {
   uint32_t addInt32(int32_t value);
   uint32_t addFloat32(float value);
   uint32_t addBool(bool value);
+  /// Appends an operand of `type` (rank 0) that has no value.
+  uint32_t addNoValue(int32_t type);
 };
 
 /// Size in bytes of one element of an operand code, or 0 if unknown.

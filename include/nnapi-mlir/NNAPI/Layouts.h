@@ -62,10 +62,17 @@ struct Role {
   bool variadic;
   /// 0: mandatory; k > 0: the k-th optional trailing group.
   uint8_t group;
+  /// The operand may be given without a value (NNAPI's "optional" operands
+  /// in the middle of a list, such as LSTM's peephole weights): it keeps its
+  /// position and says "absent" (ANeuralNetworksModel_setOperandValue with
+  /// no buffer).
+  bool omittable = false;
 };
 
 /// An optional trailing group: the roles of `group` k. A form may end after
 /// any whole group, and a group is present only with every group before it.
+/// A group holds inputs or outputs (UNIDIRECTIONAL_SEQUENCE_LSTM's state
+/// outputs), never both.
 struct Group {
   uint8_t level;   ///< Feature level that introduced the group.
   const char *why; ///< What needs that level ("dilations other than 1").
@@ -92,6 +99,9 @@ struct OperandDesc {
   int32_t type = -1; ///< ANEURALNETWORKS_* operand type.
   uint32_t rank = 0; ///< Tensors only.
   bool constant = false;
+  /// Given without a value (an omittable role's "absent"); type and rank
+  /// are then not checked.
+  bool omitted = false;
 };
 
 /// Where each role of a form sits among an operation's operands.
@@ -107,6 +117,8 @@ struct Match {
   /// Position of the first operand of input role `name`, or -1 when the form
   /// has no such role or the operation leaves its optional group out.
   int input(std::string_view name) const;
+  /// Position of output role `name`, or -1 as for input().
+  int output(std::string_view name) const;
   /// Number of operands of variadic input role `name`.
   size_t inputCount(std::string_view name) const;
 };

@@ -62,6 +62,21 @@ constexpr llvm::StringLiteral kSplit = "split";
 /// result's type.
 constexpr llvm::StringLiteral kStridedSlice = "strided_slice";
 
+/// One direction of an LSTM layer, as ONNX defines it. Inputs: x [steps,
+/// batch, in], w [4 units, in] and r [4 units, units] with the gates in
+/// ONNX's order i, o, f, c, bias [4 units] (input and recurrent biases
+/// summed), the initial h and c [batch, units]; then p [3 units] (peepholes
+/// i, o, f) when `peepholes` is 1; then lens [batch, 1] i32 when
+/// `sequence_lens` is 1 and the lengths are computed at run time (constant
+/// lengths shorter than steps only set `sequence_lens`). Results: y [steps,
+/// batch, units] (zero past an entry's length), the final h and c. `reverse`
+/// 1 runs from the last step down. `activations` names f, g and h
+/// ("Sigmoid,Tanh,Tanh"); `activation_parameters` is 1 when any of them
+/// takes an alpha or beta; `clip` (float) bounds every gate's input when
+/// present; `input_forget` 1 couples the forget gate to the input gate (f =
+/// 1 - i).
+constexpr llvm::StringLiteral kLstm = "lstm";
+
 // Parameter keys: integers (i64) unless said otherwise.
 constexpr llvm::StringLiteral kAxis = "axis";
 /// Dense i64 array.
@@ -83,6 +98,15 @@ constexpr llvm::StringLiteral kPad = "pad";
 constexpr llvm::StringLiteral kStride = "stride";
 constexpr llvm::StringLiteral kRadius = "radius";
 constexpr llvm::StringLiteral kStep = "step";
+constexpr llvm::StringLiteral kReverse = "reverse";
+/// String.
+constexpr llvm::StringLiteral kActivations = "activations";
+constexpr llvm::StringLiteral kActivationParameters = "activation_parameters";
+/// Float.
+constexpr llvm::StringLiteral kClip = "clip";
+constexpr llvm::StringLiteral kInputForget = "input_forget";
+constexpr llvm::StringLiteral kPeepholes = "peepholes";
+constexpr llvm::StringLiteral kSequenceLens = "sequence_lens";
 
 } // namespace mlir::nnapi::composite
 

@@ -436,6 +436,135 @@ struct ArgMinPattern : FromComposite<names::kArgMin, 1, ArgMinOp> {
     return success();
   }
 };
+/// Rows [begin, begin + count) of a constant, along dimension 0.
+DenseElementsAttr constantRows(DenseElementsAttr attr, int64_t begin,
+                               int64_t count) {
+  auto type = cast<RankedTensorType>(attr.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  int64_t perRow = type.getNumElements() / shape[0];
+  shape[0] = count;
+  auto rows = RankedTensorType::get(shape, type.getElementType());
+  if (attr.isSplat())
+    return attr.resizeSplat(rows);
+  size_t bytes = type.getElementTypeBitWidth() / 8 * perRow;
+  return DenseElementsAttr::getFromRawBuffer(
+      rows, attr.getRawData().slice(begin * bytes, count * bytes));
+}
+
+/// An ONNX LSTM direction as one UNIDIRECTIONAL_SEQUENCE_LSTM: the gate
+/// weights cut out of ONNX's [i, o, f, c] stacks, a reverse direction
+/// between two GATHERs that reverse the steps. ONNX semantics NNAPI's
+/// operation does not have are refused, each with its reason.
+struct LstmPattern
+    : ToNNAPI<CompositeOp, UnidirectionalSequenceLstmOp, GatherOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(CompositeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getName() != names::kLstm)
+      return failure();
+    auto refuse = [&](const Twine &why) {
+      return rewriter.notifyMatchFailure(
+          op, [&](Diagnostic &diag) { diag << why; });
+    };
+    FailureOr<int64_t> reverse = intParam(op, names::kReverse, rewriter);
+    FailureOr<int64_t> parameters =
+        intParam(op, names::kActivationParameters, rewriter);
+    FailureOr<int64_t> inputForget =
+        intParam(op, names::kInputForget, rewriter);
+    FailureOr<int64_t> peepholes = intParam(op, names::kPeepholes, rewriter);
+    FailureOr<int64_t> lens = intParam(op, names::kSequenceLens, rewriter);
+    std::optional<StringRef> activations =
+        op.getStringParameter(names::kActivations);
+    if (failed(reverse) || failed(parameters) || failed(inputForget) ||
+        failed(peepholes) || failed(lens))
+      return failure();
+    if (!activations)
+      return missing(op, "string", names::kActivations, rewriter);
+    ValueRange inputs = op.getInputs();
+    size_t expected = 6 + (*peepholes ? 1 : 0);
+    if (op.getNumResults() != 3 ||
+        (inputs.size() != expected && inputs.size() != expected + 1))
+      return refuse("composite 'lstm' takes x, w, r, bias, h, c[, p][, lens] "
+                    "and has 3 results");
+    if (*lens)
+      return refuse("sequence_lens shorter than the sequence: NNAPI's "
+                    "sequence LSTM runs every step of every batch entry");
+    if (op.getFloatParameter(names::kClip))
+      return refuse("clip: ONNX's bounds each gate's input, NNAPI's "
+                    "cell_clip the cell state");
+    if (*inputForget)
+      return refuse("input_forget: ONNX couples f = 1 - i, NNAPI's CIFG "
+                    "i = 1 - f");
+    if (*parameters)
+      return refuse("activations with alpha or beta");
+    SmallVector<StringRef, 3> fgh;
+    activations->split(fgh, ',');
+    std::optional<LstmActivation> act;
+    if (fgh.size() == 3 && fgh[0] == "Sigmoid" && fgh[1] == fgh[2])
+      act = llvm::StringSwitch<std::optional<LstmActivation>>(fgh[1])
+                .Case("Tanh", LstmActivation::tanh)
+                .Case("Relu", LstmActivation::relu)
+                .Case("Sigmoid", LstmActivation::sigmoid)
+                .Default(std::nullopt);
+    if (!act)
+      return refuse("activations " + *activations +
+                    ": NNAPI's LSTM has logistic gates and one activation "
+                    "(Tanh, Relu or Sigmoid) for the cell input and output");
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
+    DenseElementsAttr w, r, bias, p;
+    const char *what[] = {"W", "R", "the bias", "P"};
+    DenseElementsAttr *attrs[] = {&w, &r, &bias, &p};
+    for (size_t k = 0; k < (*peepholes ? 4u : 3u); ++k)
+      if (!matchPattern(inputs[k < 3 ? 1 + k : 6], m_Constant(attrs[k])))
+        return refuse(Twine(what[k]) +
+                      " computed at run time (NNAPI's LSTM takes constant "
+                      "weights here)");
+    Location loc = op.getLoc();
+    int64_t units = cast<RankedTensorType>(op.getType(1)).getDimSize(1);
+    // ONNX's gate order is i, o, f, c; NNAPI's operands i, f, c, o.
+    auto gate = [&](DenseElementsAttr all, int64_t k) -> Value {
+      return rewriter.create<arith::ConstantOp>(
+          loc, constantRows(all, k * units, units));
+    };
+    enum { I = 0, O = 1, F = 2, C = 3 };
+    Value x = inputs[0];
+    Value reversed;
+    if (*reverse) {
+      int64_t steps = cast<RankedTensorType>(x.getType()).getDimSize(0);
+      SmallVector<int32_t> order;
+      for (int64_t t = steps - 1; t >= 0; --t)
+        order.push_back(int32_t(t));
+      reversed = rewriter.create<arith::ConstantOp>(
+          loc, DenseElementsAttr::get(
+                   RankedTensorType::get({steps}, rewriter.getI32Type()),
+                   ArrayRef<int32_t>(order)));
+      x = rewriter.create<GatherOp>(loc, x.getType(), x, reversed,
+                                    rewriter.getI32IntegerAttr(0));
+    }
+    Value peep[3] = {};
+    if (*peepholes)
+      for (int64_t k = 0; k < 3; ++k) // i, o, f
+        peep[k] = gate(p, k);
+    Type zero = rewriter.getF32Type();
+    auto lstm = rewriter.create<UnidirectionalSequenceLstmOp>(
+        loc, op.getType(0), TypeRange{op.getType(1), op.getType(2)}, x,
+        gate(w, I), gate(w, F), gate(w, C), gate(w, O), gate(r, I),
+        gate(r, F), gate(r, C), gate(r, O), peep[0], peep[2], peep[1],
+        gate(bias, I), gate(bias, F), gate(bias, C), gate(bias, O), Value(),
+        Value(), inputs[4], inputs[5],
+        LstmActivationAttr::get(rewriter.getContext(), *act),
+        rewriter.getFloatAttr(zero, 0.0), rewriter.getFloatAttr(zero, 0.0),
+        rewriter.getBoolAttr(true));
+    Value y = lstm.getOutput();
+    if (reversed)
+      y = rewriter.create<GatherOp>(loc, y.getType(), y, reversed,
+                                    rewriter.getI32IntegerAttr(0));
+    rewriter.replaceOp(op, {y, lstm.getStateOutputs()[0],
+                            lstm.getStateOutputs()[1]});
+    return success();
+  }
+};
 } // namespace
 
 void mlir::nnapi::populateTosaToNNAPICompositePatterns(
@@ -491,6 +620,10 @@ void mlir::nnapi::populateTosaToNNAPICompositePatterns(
       patterns.getContext());
   patterns.addWithLabel<EluPattern>(
       {"elu (add(clamp(x, 0, max), mul(exp(clamp(x, -max, 0)) - 1, alpha)))"},
+      patterns.getContext());
+  patterns.addWithLabel<LstmPattern>(
+      {"lstm (one direction of ONNX's LSTM, unrolled: per step gates from "
+       "fully_connected products, logistic and tanh)"},
       patterns.getContext());
   patterns.addWithLabel<LogSoftmaxPattern>(
       {"log_softmax (reduce_max, sub, exp, reduce_sum, log, sub)"},

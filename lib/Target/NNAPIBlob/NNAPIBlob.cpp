@@ -103,6 +103,10 @@ FailureOr<uint32_t> BlobBuilder::materialize(const NNAPIOperand &o,
     uint16_t bits = static_cast<uint16_t>(half.bitcastToAPInt().getZExtValue());
     return model.addConstant(ANEURALNETWORKS_FLOAT16, {}, &bits, sizeof(bits));
   }
+  case NNAPIOperand::Kind::Omitted:
+    // Typed like the operation's data, as NNAPI drivers expect.
+    return model.addNoValue(f16 ? ANEURALNETWORKS_TENSOR_FLOAT16
+                                : ANEURALNETWORKS_TENSOR_FLOAT32);
   case NNAPIOperand::Kind::Int32Tensor: {
     std::vector<int32_t> v;
     for (int64_t x : o.values)

@@ -8,6 +8,7 @@
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace mlir::nnapi;
@@ -69,6 +70,18 @@ CompositeOp::getIntArrayParameter(StringRef key) {
           getCompositeAttributes().get(key)))
     return SmallVector<int64_t>(attr.asArrayRef());
   return std::nullopt;
+}
+
+void CompositeOp::inlineBody() {
+  Block &body = getBody().front();
+  IRMapping map;
+  map.map(body.getArguments(), getInputs());
+  OpBuilder b(*this);
+  for (Operation &inner : body.without_terminator())
+    b.clone(inner, map);
+  for (auto [result, value] : llvm::zip(getResults(), getYield()->getOperands()))
+    result.replaceAllUsesWith(map.lookupOrDefault(value));
+  erase();
 }
 
 #define GET_OP_CLASSES

@@ -894,5 +894,94 @@ LogicalResult BatchMatmulOp::verify() {
   return verifyResultShape(*this, shape);
 }
 
+LogicalResult UnidirectionalSequenceLstmOp::verify() {
+  if (failed(verifySameElementType(*this)))
+    return failure();
+  for (Value v : getOperands())
+    if (failed(verifyRank(*this, v, "operand")))
+      return failure();
+  ArrayRef<int64_t> x = tensorType(getInput()).getShape();
+  bool timeMajor = getTimeMajor();
+  int64_t steps = x[timeMajor ? 0 : 1], batch = x[timeMajor ? 1 : 0],
+          inputSize = x[2];
+  int64_t units = tensorType(getInputToOutputWeights()).getDimSize(0);
+  int64_t outputSize =
+      tensorType(getRecurrentToOutputWeights()).getDimSize(1);
+  auto expect = [&](Value v, StringRef what,
+                    ArrayRef<int64_t> shape) -> LogicalResult {
+    if (!v || tensorType(v).getShape() == shape)
+      return success();
+    InFlightDiagnostic diag = emitOpError() << what << " is "
+                                            << v.getType() << ", expected [";
+    llvm::interleaveComma(shape, diag);
+    return diag << "]";
+  };
+  Value inputWeights[] = {getInputToInputWeights(), getInputToForgetWeights(),
+                          getInputToCellWeights(), getInputToOutputWeights()};
+  Value recurrentWeights[] = {
+      getRecurrentToInputWeights(), getRecurrentToForgetWeights(),
+      getRecurrentToCellWeights(), getRecurrentToOutputWeights()};
+  Value biases[] = {getInputGateBias(), getForgetGateBias(), getCellBias(),
+                    getOutputGateBias()};
+  const char *gates[] = {"input", "forget", "cell", "output"};
+  for (int g = 0; g < 4; ++g)
+    if (failed(expect(inputWeights[g],
+                      (Twine(gates[g]) + " gate's input weights").str(),
+                      {units, inputSize})) ||
+        failed(expect(recurrentWeights[g],
+                      (Twine(gates[g]) + " gate's recurrent weights").str(),
+                      {units, outputSize})) ||
+        failed(expect(biases[g], (Twine(gates[g]) + " gate's bias").str(),
+                      {units})))
+      return failure();
+  bool cifg = !getInputToInputWeights();
+  if (bool(getRecurrentToInputWeights()) == cifg ||
+      bool(getInputGateBias()) == cifg)
+    return emitOpError("the input gate's input weights, recurrent weights and "
+                       "bias must be all given or all omitted");
+  bool peepholes = bool(getCellToForgetWeights());
+  if (bool(getCellToOutputWeights()) != peepholes ||
+      bool(getCellToInputWeights()) != (peepholes && !cifg))
+    return emitOpError("peepholes must be given for every gate (but a coupled "
+                       "input gate) or for none");
+  for (Value p : {getCellToInputWeights(), getCellToForgetWeights(),
+                  getCellToOutputWeights()})
+    if (failed(expect(p, "a peephole", {units})))
+      return failure();
+  if (getProjectionWeights()) {
+    if (failed(expect(getProjectionWeights(), "the projection",
+                      {outputSize, units})) ||
+        failed(expect(getProjectionBias(), "the projection bias",
+                      {outputSize})))
+      return failure();
+  } else if (getProjectionBias()) {
+    return emitOpError("a projection bias needs projection weights");
+  } else if (outputSize != units) {
+    return emitOpError() << "without a projection the output size ("
+                         << outputSize << ") must be the number of units ("
+                         << units << ")";
+  }
+  if (failed(expect(getOutputStateIn(), "the output state",
+                    {batch, outputSize})) ||
+      failed(expect(getCellStateIn(), "the cell state", {batch, units})))
+    return failure();
+  if (getCellClip().convertToFloat() < 0 ||
+      getProjClip().convertToFloat() < 0)
+    return emitOpError("cell_clip and proj_clip must be 0 (off) or positive");
+  if (!getStateOutputs().empty() && getStateOutputs().size() != 2)
+    return emitOpError() << "has 1 or 3 results (the output, then the output "
+                            "and cell states), got "
+                         << getNumResults();
+  if (failed(verifyResultShape(
+          *this, timeMajor ? SmallVector<int64_t>{steps, batch, outputSize}
+                           : SmallVector<int64_t>{batch, steps, outputSize})))
+    return failure();
+  if (getNumResults() == 3 &&
+      (failed(verifyResultShape(*this, {batch, outputSize}, 1)) ||
+       failed(verifyResultShape(*this, {batch, units}, 2))))
+    return failure();
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOps.cpp.inc"

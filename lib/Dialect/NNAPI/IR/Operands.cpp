@@ -121,6 +121,32 @@ const spec::Role *roleAt(ArrayRef<const spec::Role *> roles, size_t index) {
   return nullptr;
 }
 
+/// The sizes of an op's operand groups when it has optional operands
+/// (AttrSizedOperandSegments): group k is value role k, present or not.
+std::optional<ArrayRef<int32_t>> operandSegments(Operation *op) {
+  if (!op->hasTrait<OpTrait::AttrSizedOperandSegments>())
+    return std::nullopt;
+  std::optional<Attribute> attr = op->getInherentAttr("operandSegmentSizes");
+  auto sizes = attr ? dyn_cast_or_null<DenseI32ArrayAttr>(*attr) : nullptr;
+  if (!sizes)
+    return std::nullopt;
+  return sizes.asArrayRef();
+}
+
+/// The value role of each of `op`'s operands.
+SmallVector<const spec::Role *> operandRoles(Operation *op, int32_t code) {
+  SmallVector<const spec::Role *> roles = valueRoles(code), result;
+  if (std::optional<ArrayRef<int32_t>> segments = operandSegments(op)) {
+    for (auto [k, size] : llvm::enumerate(*segments))
+      for (int32_t i = 0; i < size; ++i)
+        result.push_back(k < roles.size() ? roles[k] : nullptr);
+    return result;
+  }
+  for (size_t i = 0; i < op->getNumOperands(); ++i)
+    result.push_back(roleAt(roles, i));
+  return result;
+}
+
 } // namespace
 
 const spec::Role *mlir::nnapi::getSpecRole(Operation *op, Value v) {
@@ -139,8 +165,7 @@ const spec::Role *mlir::nnapi::getSpecRole(Operation *op, Value v) {
   }
   for (OpOperand &operand : op->getOpOperands())
     if (operand.get() == v)
-      return roleAt(valueRoles(iface.getOperationCode()),
-                    operand.getOperandNumber());
+      return operandRoles(op, iface.getOperationCode())[operand.getOperandNumber()];
   return nullptr;
 }
 
@@ -149,17 +174,21 @@ SmallVector<NNAPIOperand> mlir::nnapi::getNNAPIOperands(Operation *op) {
   auto iface = dyn_cast<NNAPIOperationInterface>(op);
   if (!iface)
     return out;
-  // Tensor operands in op order; a variadic role takes the rest.
-  SmallVector<const spec::Role *> roles = valueRoles(iface.getOperationCode());
-  size_t next = 0;
-  for (Value v : op->getOperands()) {
-    if (next >= roles.size())
-      break;
-    NNAPIOperand o{roles[next]->name};
-    o.value = v;
-    out.push_back(std::move(o));
-    if (!roles[next]->variadic)
-      ++next;
+  // Tensor operands in op order; a variadic role takes the rest. An op with
+  // optional operands has one group per value role: an empty group, or a
+  // role after the last group, is an omittable operand left without a value.
+  int32_t code = iface.getOperationCode();
+  for (auto [v, role] : llvm::zip(op->getOperands(), operandRoles(op, code)))
+    if (role) {
+      NNAPIOperand o{role->name};
+      o.value = v;
+      out.push_back(std::move(o));
+    }
+  if (std::optional<ArrayRef<int32_t>> segments = operandSegments(op)) {
+    SmallVector<const spec::Role *> roles = valueRoles(code);
+    for (auto [k, role] : llvm::enumerate(roles))
+      if (k >= segments->size() || (*segments)[k] == 0)
+        out.push_back(NNAPIOperand{role->name, NNAPIOperand::Kind::Omitted});
   }
   Collector c(out);
   TypeSwitch<Operation *>(op)
@@ -291,6 +320,12 @@ SmallVector<NNAPIOperand> mlir::nnapi::getNNAPIOperands(Operation *op) {
         c.boolean("adj_y", op.getAdjY(), !set);
       })
       .Case([&](ConcatenationOp concat) { c.int32("axis", concat.getAxis()); })
+      .Case([&](UnidirectionalSequenceLstmOp op) {
+        c.int32("activation", static_cast<int64_t>(op.getActivation()));
+        c.real("cell_clip", op.getCellClip());
+        c.real("proj_clip", op.getProjClip());
+        c.boolean("time_major", op.getTimeMajor());
+      })
       .Default([](Operation *) {});
   return out;
 }
@@ -349,6 +384,10 @@ mlir::nnapi::orderNNAPIOperands(Operation *op,
     case NNAPIOperand::Kind::Int32Tensor:
       a.desc.type = ANEURALNETWORKS_TENSOR_INT32;
       a.desc.rank = o.rows ? 2 : 1;
+      break;
+    case NNAPIOperand::Kind::Omitted:
+      a.desc.constant = false;
+      a.desc.omitted = true;
       break;
     }
     assigned.push_back(std::move(a));

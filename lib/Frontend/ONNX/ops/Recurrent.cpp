@@ -8,13 +8,18 @@
 // sequence_lens masks the steps past each batch entry's length: its state
 // holds, its outputs are zero. Processing a reverse direction from the last
 // step down with that mask starts each entry at its own last step, as ONNX
-// requires.
+// requires. Each direction of an LSTM is one `lstm` composite (Composites.h)
+// whose body is that unrolled code: the conversion to the nnapi dialect
+// makes it one UNIDIRECTIONAL_SEQUENCE_LSTM where the semantics match, the
+// host runs the body.
 //
 //===----------------------------------------------------------------------===//
 
 #include "../Importer.h"
 #include "../OpRegistry.h"
 
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#include "nnapi-mlir/Transforms/Composites.h"
 #include "nnapi-mlir/Transforms/Constants.h"
 
 #include "mlir/IR/Matchers.h"
@@ -55,6 +60,9 @@ private:
   /// wanted), and the final states.
   void runDirection(int d, Value xw, SmallVectorImpl<Value> &ys, Value &h,
                     Value &c);
+  /// LSTM direction d over time-major x [seq, batch, in] as one `lstm`
+  /// composite; returns y [seq, batch, hidden] and sets the final states.
+  Value lstmComposite(int d, Value x, Value &h, Value &c);
   Value slice2d(Value v, int64_t col, int64_t width) {
     int64_t rows = imp.typeOf(v).getDimSize(0);
     return imp.slice(v, {0, col}, {rows, width});
@@ -292,6 +300,89 @@ void RecurrentLayer::runDirection(int d, Value xw, SmallVectorImpl<Value> &ys,
   }
 }
 
+Value RecurrentLayer::lstmComposite(int d, Value x, Value &h, Value &c) {
+  namespace names = mlir::nnapi::composite;
+  OpBuilder &b = ctx.b;
+  auto type = [&](Shape shape) { return RankedTensorType::get(shape, element); };
+  SmallVector<Value> inputs = {
+      x, w, r, inBias ? inBias : imp.splat(element, {gates * hidden}, 0), h, c};
+  if (peep)
+    inputs.push_back(dropLeading(peep));
+  if (runtimeLens)
+    inputs.push_back(runtimeLens);
+  const SmallVector<Activation, 3> &fgh = acts[d];
+  std::string actNames = fgh[0].name + "," + fgh[1].name + "," + fgh[2].name;
+  bool parameters = llvm::any_of(
+      fgh, [](const Activation &a) { return a.alpha || a.beta; });
+  bool shortLens = runtimeLens || llvm::any_of(constLens, [&](int64_t len) {
+                     return len < seq;
+                   });
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr(names::kReverse, b.getI64IntegerAttr(reverseOnly || d)),
+      b.getNamedAttr(names::kActivations, b.getStringAttr(actNames)),
+      b.getNamedAttr(names::kActivationParameters,
+                     b.getI64IntegerAttr(parameters)),
+      b.getNamedAttr(names::kInputForget, b.getI64IntegerAttr(inputForget)),
+      b.getNamedAttr(names::kPeepholes, b.getI64IntegerAttr(bool(peep))),
+      b.getNamedAttr(names::kSequenceLens, b.getI64IntegerAttr(shortLens))};
+  if (clipBound)
+    attrs.push_back(b.getNamedAttr(names::kClip, b.getF64FloatAttr(*clipBound)));
+  auto composite = b.create<CompositeOp>(
+      ctx.loc,
+      TypeRange{type({seq, batch, hidden}), type({batch, hidden}),
+                type({batch, hidden})},
+      names::kLstm, inputs, b.getDictionaryAttr(attrs));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = b.createBlock(&composite.getBody());
+    // The body reads a constant input from its own copy, so that the
+    // unrolled code still sees constant weights (packed products) and a
+    // zero initial state (no first recurrent product).
+    SmallVector<Value> args;
+    for (Value v : inputs) {
+      BlockArgument arg = body->addArgument(v.getType(), v.getLoc());
+      DenseElementsAttr attr;
+      args.push_back(matchPattern(v, m_Constant(&attr)) ? imp.constant(attr)
+                                                        : Value(arg));
+    }
+    Value outerW = w, outerR = r, outerBias = inBias, outerPeep = peep,
+          outerLens = runtimeLens;
+    w = args[1];
+    r = args[2];
+    inBias = args[3];
+    size_t next = 6;
+    if (peep) {
+      DenseElementsAttr attr;
+      Value p = args[next++];
+      peep = matchPattern(p, m_Constant(&attr))
+                 ? imp.constant(attr.reshape(type({1, 3 * hidden})))
+                 : imp.reshape(p, {1, 3 * hidden});
+    }
+    if (runtimeLens)
+      runtimeLens = args[next++];
+    Value xw = imp.reshape(
+        linear(imp.reshape(args[0], {seq * batch, inputSize}), w, inBias),
+        {seq, batch, gates * hidden});
+    Value hs = args[4], cs = args[5];
+    SmallVector<Value> ys(seq);
+    runDirection(d, xw, ys, hs, cs);
+    for (Value &y : ys)
+      y = imp.reshape(y, {1, batch, hidden});
+    Value y = seq == 1 ? ys[0]
+                       : Value(b.create<tosa::ConcatOp>(
+                             ctx.loc, type({seq, batch, hidden}), ys, 0));
+    b.create<YieldOp>(ctx.loc, ValueRange{y, hs, cs});
+    w = outerW;
+    r = outerR;
+    inBias = outerBias;
+    peep = outerPeep;
+    runtimeLens = outerLens;
+  }
+  h = composite.getResult(1);
+  c = composite.getResult(2);
+  return composite.getResult(0);
+}
+
 LogicalResult RecurrentLayer::import() {
   if (failed(readAttributes()))
     return failure();
@@ -394,20 +485,26 @@ LogicalResult RecurrentLayer::import() {
     }
     if (cell == Cell::LSTM && ctx.has(7))
       peep = imp.slice(ctx.in(7), {d, 0}, {1, 3 * hidden});
-    Value xw = imp.reshape(linear(xFlat, w, inBias), {seq, batch, gh});
     auto state = [&](Value all) {
       return all ? dropLeading(imp.slice(all, {d, 0, 0}, {1, batch, hidden}))
                  : imp.splat(element, {batch, hidden}, 0);
     };
     Value h = state(h0), c = cell == Cell::LSTM ? state(c0) : Value();
-    SmallVector<Value> ys(wants(0) ? seq : 0);
-    runDirection(d, xw, ys, h, c);
-    if (wants(0)) {
-      for (Value &y : ys)
-        y = imp.reshape(y, {1, 1, batch, hidden});
-      yDirs.push_back(ctx.b.create<tosa::ConcatOp>(
-          ctx.loc, RankedTensorType::get({seq, 1, batch, hidden}, element), ys,
-          0));
+    if (cell == Cell::LSTM) {
+      Value y = lstmComposite(d, x, h, c);
+      if (wants(0))
+        yDirs.push_back(imp.reshape(y, {seq, 1, batch, hidden}));
+    } else {
+      Value xw = imp.reshape(linear(xFlat, w, inBias), {seq, batch, gh});
+      SmallVector<Value> ys(wants(0) ? seq : 0);
+      runDirection(d, xw, ys, h, c);
+      if (wants(0)) {
+        for (Value &y : ys)
+          y = imp.reshape(y, {1, 1, batch, hidden});
+        yDirs.push_back(ctx.b.create<tosa::ConcatOp>(
+            ctx.loc, RankedTensorType::get({seq, 1, batch, hidden}, element),
+            ys, 0));
+      }
     }
     hDirs.push_back(imp.reshape(h, {1, batch, hidden}));
     if (c)

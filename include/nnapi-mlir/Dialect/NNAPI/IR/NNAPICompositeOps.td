@@ -25,8 +25,8 @@ def NNAPI_CompositeOp : Op<NNAPI_Dialect, "composite",
     arguments (one per input) and yields the results. The partitioner places
     the composite as one op, the conversion to the nnapi dialect has one
     pattern per name, and `nnapi-inline-composites` puts the body back for
-    host code. A composite of a name the conversion does not know is valid
-    and runs on the host.
+    host code. A composite of a name the conversion does not know is valid;
+    one the conversion refuses is placed op by op, its body inlined first.
 
     ```mlir
     %y = nnapi.composite "hard_swish" (%x) : (tensor<8xf32>) -> tensor<8xf32> {
@@ -54,6 +54,9 @@ def NNAPI_CompositeOp : Op<NNAPI_Dialect, "composite",
     getIntArrayParameter(::llvm::StringRef key);
     /// The yield that ends the body.
     ::mlir::Operation *getYield() { return getBody().front().getTerminator(); }
+    /// Puts the body's ops in place of the composite (inner composites
+    /// stay) and erases it.
+    void inlineBody();
   }];
   let hasVerifier = 1;
 }

@@ -1020,4 +1020,113 @@ def NNAPI_BatchMatmulOp : NNAPI_Op<"batch_matmul", "BATCH_MATMUL"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Sequence models
+//===----------------------------------------------------------------------===//
+
+def NNAPI_LstmNone : I32EnumAttrCase<"none", 0>;
+def NNAPI_LstmRelu : I32EnumAttrCase<"relu", 1>;
+def NNAPI_LstmRelu6 : I32EnumAttrCase<"relu6", 3>;
+def NNAPI_LstmTanh : I32EnumAttrCase<"tanh", 4>;
+def NNAPI_LstmSigmoid : I32EnumAttrCase<"sigmoid", 6>;
+def NNAPI_LstmActivationAttr : I32EnumAttr<"LstmActivation",
+    "NNAPI LSTM activation of the cell input and output",
+    [NNAPI_LstmNone, NNAPI_LstmRelu, NNAPI_LstmRelu6, NNAPI_LstmTanh,
+     NNAPI_LstmSigmoid]> {
+  let cppNamespace = "::mlir::nnapi";
+}
+
+def NNAPI_UnidirectionalSequenceLstmOp
+    : NNAPI_Op<"unidirectional_sequence_lstm", "UNIDIRECTIONAL_SEQUENCE_LSTM",
+               [AttrSizedOperandSegments]> {
+  let summary = "an LSTM layer run over a whole sequence";
+  let description = [{
+    NNAPI UNIDIRECTIONAL_SEQUENCE_LSTM. For each step t of `input`
+    ([steps, batch, input_size], or [batch, steps, input_size] without
+    `time_major`), with h and c the output and cell states (from
+    `output_state_in` and `cell_state_in`), σ the logistic function and
+    act the `activation`:
+
+        i = σ(W_i x + R_i h + P_i ⊙ c + b_i)   (1 - f without input weights)
+        f = σ(W_f x + R_f h + P_f ⊙ c + b_f)
+        c = clip(f ⊙ c + i ⊙ act(W_c x + R_c h + b_c), cell_clip)
+        o = σ(W_o x + R_o h + P_o ⊙ c + b_o)
+        h = o ⊙ act(c), projected: clip(W_proj h + b_proj, proj_clip)
+
+    Input weights are [units, input_size], recurrent weights [units,
+    output_size], peepholes and biases [units]. The input gate's weights and
+    bias are all given or all omitted (CIFG: a coupled input gate); the
+    peepholes are given for every gate (but a coupled input gate) or none.
+    Without a projection, output_size is units. A clip of 0 clips nothing.
+    NNAPI's layer normalization weights are always omitted.
+
+    The result is h at every step ([steps, batch, output_size], the input's
+    order); the final output and cell states follow when the op has three
+    results (feature level 4).
+
+    ```mlir
+    %y, %h, %c = nnapi.unidirectional_sequence_lstm %x
+        input_to_input_weights %wi input_to_forget_weights %wf
+        input_to_cell_weights %wc input_to_output_weights %wo
+        recurrent_to_input_weights %ri recurrent_to_forget_weights %rf
+        recurrent_to_cell_weights %rc recurrent_to_output_weights %ro
+        input_gate_bias %bi forget_gate_bias %bf cell_bias %bc
+        output_gate_bias %bo output_state_in %h0 cell_state_in %c0
+        : (tensor<5x1x8xf32>, tensor<16x8xf32>, ...) ->
+          (tensor<5x1x16xf32>, tensor<1x16xf32>, tensor<1x16xf32>)
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input,
+      Optional<NNAPI_FloatTensor>:$input_to_input_weights,
+      NNAPI_FloatTensor:$input_to_forget_weights,
+      NNAPI_FloatTensor:$input_to_cell_weights,
+      NNAPI_FloatTensor:$input_to_output_weights,
+      Optional<NNAPI_FloatTensor>:$recurrent_to_input_weights,
+      NNAPI_FloatTensor:$recurrent_to_forget_weights,
+      NNAPI_FloatTensor:$recurrent_to_cell_weights,
+      NNAPI_FloatTensor:$recurrent_to_output_weights,
+      Optional<NNAPI_FloatTensor>:$cell_to_input_weights,
+      Optional<NNAPI_FloatTensor>:$cell_to_forget_weights,
+      Optional<NNAPI_FloatTensor>:$cell_to_output_weights,
+      Optional<NNAPI_FloatTensor>:$input_gate_bias,
+      NNAPI_FloatTensor:$forget_gate_bias,
+      NNAPI_FloatTensor:$cell_bias,
+      NNAPI_FloatTensor:$output_gate_bias,
+      Optional<NNAPI_FloatTensor>:$projection_weights,
+      Optional<NNAPI_FloatTensor>:$projection_bias,
+      NNAPI_FloatTensor:$output_state_in,
+      NNAPI_FloatTensor:$cell_state_in,
+      DefaultValuedAttr<NNAPI_LstmActivationAttr,
+                        "::mlir::nnapi::LstmActivation::tanh">:$activation,
+      DefaultValuedAttr<F32Attr, "0.0f">:$cell_clip,
+      DefaultValuedAttr<F32Attr, "0.0f">:$proj_clip,
+      DefaultValuedAttr<BoolAttr, "true">:$time_major);
+  let results = (outs NNAPI_FloatTensor:$output,
+                      Variadic<NNAPI_FloatTensor>:$state_outputs);
+  let assemblyFormat = [{
+    $input
+    (`input_to_input_weights` $input_to_input_weights^)?
+    `input_to_forget_weights` $input_to_forget_weights
+    `input_to_cell_weights` $input_to_cell_weights
+    `input_to_output_weights` $input_to_output_weights
+    (`recurrent_to_input_weights` $recurrent_to_input_weights^)?
+    `recurrent_to_forget_weights` $recurrent_to_forget_weights
+    `recurrent_to_cell_weights` $recurrent_to_cell_weights
+    `recurrent_to_output_weights` $recurrent_to_output_weights
+    (`cell_to_input_weights` $cell_to_input_weights^)?
+    (`cell_to_forget_weights` $cell_to_forget_weights^)?
+    (`cell_to_output_weights` $cell_to_output_weights^)?
+    (`input_gate_bias` $input_gate_bias^)?
+    `forget_gate_bias` $forget_gate_bias
+    `cell_bias` $cell_bias
+    `output_gate_bias` $output_gate_bias
+    (`projection_weights` $projection_weights^)?
+    (`projection_bias` $projection_bias^)?
+    `output_state_in` $output_state_in
+    `cell_state_in` $cell_state_in
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // NNAPI_OPS_TD

@@ -23,7 +23,9 @@ namespace mlir::nnapi {
 
 /// One NNAPI operand of an op, named by its role.
 struct NNAPIOperand {
-  enum class Kind { Tensor, Int32, Bool, Float, Int32Tensor };
+  /// Omitted: an omittable role given without a value (NNAPI's optional
+  /// operands; the blob's Lifetime::NoValue).
+  enum class Kind { Tensor, Int32, Bool, Float, Int32Tensor, Omitted };
   std::string role;
   Kind kind = Kind::Tensor;
   Value value;                 ///< Tensor: the op's operand.
