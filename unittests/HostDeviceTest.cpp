@@ -17,6 +17,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -1370,6 +1372,211 @@ TEST_F(HostDevice, L2NormalizationDividesByTheNormAndKeepsZeros) {
   uint32_t q = axis.output({2, 3});
   axis.operation(ANEURALNETWORKS_L2_NORMALIZATION, {w, axis.i32(2)}, {q});
   expectRejected(axis, "axis 2 out of range");
+}
+
+/// UNIDIRECTIONAL_SEQUENCE_LSTM's variants, each against a step-by-step
+/// computation in double written from NNAPI's formulas here.
+struct LstmCase {
+  uint32_t steps, batch, in, units, out;
+  bool cifg, peepholes, projection, timeMajor;
+  int32_t activation;
+  float cellClip, projClip;
+};
+
+class SequenceLstmVsFormulas : public HostDevice,
+                               public ::testing::WithParamInterface<LstmCase> {};
+
+double lstmActivation(int32_t code, double x) {
+  switch (code) {
+  case 1: return std::max(x, 0.0);
+  case 3: return std::min(std::max(x, 0.0), 6.0);
+  case 4: return std::tanh(x);
+  case 6: return 1 / (1 + std::exp(-x));
+  default: return x;
+  }
+}
+
+TEST_P(SequenceLstmVsFormulas, Computes) {
+  const LstmCase &p = GetParam();
+  HostModelBuilder b(fn);
+  uint32_t x = p.timeMajor ? b.input({p.steps, p.batch, p.in})
+                           : b.input({p.batch, p.steps, p.in});
+  uint32_t h0 = b.input({p.batch, p.out}), c0 = b.input({p.batch, p.units});
+  // Gate order i, f, c, o.
+  uint32_t wx[4], wh[4], bias[4], peep[3], proj = 0, projBias = 0;
+  for (int g = 0; g < 4; ++g) {
+    bool none = g == 0 && p.cifg;
+    wx[g] = none ? b.omitted() : b.constant({p.units, p.in}, -0.5f, 0.5f);
+    wh[g] = none ? b.omitted() : b.constant({p.units, p.out}, -0.5f, 0.5f);
+    bias[g] = none ? b.omitted() : b.constant({p.units}, -0.5f, 0.5f);
+  }
+  for (int k = 0; k < 3; ++k)
+    peep[k] = p.peepholes && !(k == 0 && p.cifg)
+                  ? b.constant({p.units}, -0.5f, 0.5f)
+                  : b.omitted();
+  if (p.projection) {
+    proj = b.constant({p.out, p.units}, -0.5f, 0.5f);
+    projBias = b.constant({p.out}, -0.5f, 0.5f);
+  }
+  uint32_t y = p.timeMajor ? b.output({p.steps, p.batch, p.out})
+                           : b.output({p.batch, p.steps, p.out});
+  uint32_t hOut = b.output({p.batch, p.out}), cOut = b.output({p.batch, p.units});
+  std::vector<uint32_t> ins = {x};
+  ins.insert(ins.end(), wx, wx + 4);
+  ins.insert(ins.end(), wh, wh + 4);
+  ins.insert(ins.end(), peep, peep + 3);
+  ins.insert(ins.end(), bias, bias + 4);
+  ins.push_back(p.projection ? proj : b.omitted());
+  ins.push_back(p.projection ? projBias : b.omitted());
+  ins.insert(ins.end(), {h0, c0, b.i32(p.activation), b.f32(p.cellClip),
+                         b.f32(p.projClip), b.boolean(p.timeMajor)});
+  for (int k = 0; k < 4; ++k)
+    ins.push_back(b.omitted());
+  b.operation(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM, ins, {y, hOut, cOut});
+
+  auto value = [&](uint32_t idx) { return b.constantValue(idx); };
+  const std::vector<float> &xs = b.inputValue(0);
+  std::vector<double> h(b.inputValue(1).begin(), b.inputValue(1).end());
+  std::vector<double> c(b.inputValue(2).begin(), b.inputValue(2).end());
+  std::vector<float> ys(b.outputElements(0));
+  auto clip = [](double v, float bound) {
+    return bound > 0 ? std::min(std::max(v, -double(bound)), double(bound)) : v;
+  };
+  auto sigmoid = [](double v) { return 1 / (1 + std::exp(-v)); };
+  for (uint32_t t = 0; t < p.steps; ++t)
+    for (uint32_t n = 0; n < p.batch; ++n) {
+      size_t at = p.timeMajor ? t * p.batch + n : n * p.steps + t;
+      std::vector<double> pre[4], hidden(p.units);
+      for (int g = 0; g < 4; ++g) {
+        pre[g].assign(p.units, 0);
+        if (g == 0 && p.cifg)
+          continue;
+        for (uint32_t u = 0; u < p.units; ++u) {
+          double sum = value(bias[g])[u];
+          for (uint32_t k = 0; k < p.in; ++k)
+            sum += value(wx[g])[u * p.in + k] * xs[at * p.in + k];
+          for (uint32_t k = 0; k < p.out; ++k)
+            sum += value(wh[g])[u * p.out + k] * h[n * p.out + k];
+          pre[g][u] = sum;
+        }
+      }
+      for (uint32_t u = 0; u < p.units; ++u) {
+        double &cell = c[n * p.units + u];
+        auto peephole = [&](int k, double state) {
+          return p.peepholes && !(k == 0 && p.cifg) ? value(peep[k])[u] * state
+                                                    : 0.0;
+        };
+        double f = sigmoid(pre[1][u] + peephole(1, cell));
+        double i = p.cifg ? 1 - f : sigmoid(pre[0][u] + peephole(0, cell));
+        cell = clip(f * cell + i * lstmActivation(p.activation, pre[2][u]),
+                    p.cellClip);
+        double o = sigmoid(pre[3][u] + peephole(2, cell));
+        hidden[u] = o * lstmActivation(p.activation, cell);
+      }
+      for (uint32_t k = 0; k < p.out; ++k) {
+        double v = hidden[k < p.units ? k : 0];
+        if (p.projection) {
+          v = value(projBias)[k];
+          for (uint32_t u = 0; u < p.units; ++u)
+            v += value(proj)[k * p.units + u] * hidden[u];
+          v = clip(v, p.projClip);
+        }
+        h[n * p.out + k] = v;
+        ys[at * p.out + k] = float(v);
+      }
+    }
+  expectOutputs(b, {ys, std::vector<float>(h.begin(), h.end()),
+                    std::vector<float>(c.begin(), c.end())},
+                1e-5f);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Variants, SequenceLstmVsFormulas,
+    ::testing::Values(
+        // ONNX's default LSTM: tanh, no peepholes, time-major.
+        LstmCase{5, 2, 3, 4, 4, false, false, false, true, 4, 0, 0},
+        // Peepholes, batch-major, relu with a cell clip.
+        LstmCase{4, 3, 5, 6, 6, false, true, false, false, 1, 0.5f, 0},
+        // A coupled input gate with peepholes, sigmoid.
+        LstmCase{3, 1, 2, 5, 5, true, true, false, true, 6, 0, 0},
+        // A projection to fewer outputs, clipped; relu6.
+        LstmCase{6, 2, 4, 7, 3, false, false, true, true, 3, 0, 0.25f}));
+
+TEST_F(HostDevice, RejectsMalformedSequenceLstms) {
+  // 28 operands of a default LSTM over [2, 1, 3] with 4 units, then
+  // `edit` changes one.
+  auto build = [&](HostModelBuilder &b,
+                   const std::function<void(std::vector<uint32_t> &)> &edit,
+                   uint32_t outputs = 3) {
+    std::vector<uint32_t> ins = {b.input({2, 1, 3})};
+    for (int g = 0; g < 4; ++g)
+      ins.push_back(b.constant({4, 3}));
+    for (int g = 0; g < 4; ++g)
+      ins.push_back(b.constant({4, 4}));
+    for (int k = 0; k < 3; ++k)
+      ins.push_back(b.omitted());
+    for (int g = 0; g < 4; ++g)
+      ins.push_back(b.constant({4}));
+    ins.insert(ins.end(), {b.omitted(), b.omitted(), b.input({1, 4}),
+                           b.input({1, 4}), b.i32(4), b.f32(0), b.f32(0),
+                           b.boolean(true)});
+    for (int k = 0; k < 4; ++k)
+      ins.push_back(b.omitted());
+    edit(ins);
+    std::vector<uint32_t> outs = {b.output({2, 1, 4})};
+    if (outputs == 3)
+      outs.insert(outs.end(), {b.output({1, 4}), b.output({1, 4})});
+    b.operation(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM, ins, outs);
+  };
+  struct Bad {
+    std::function<void(HostModelBuilder &, std::vector<uint32_t> &)> edit;
+    const char *message;
+  };
+  std::vector<Bad> cases = {
+      {[](HostModelBuilder &b, std::vector<uint32_t> &in) {
+         in[1] = b.omitted(); // of the input gate's, the input weights only
+       },
+       "input_to_input_weights is missing (the input gate's weights and bias "
+       "are all given or all omitted)"},
+      {[](HostModelBuilder &b, std::vector<uint32_t> &in) {
+         in[2] = b.constant({4, 2});
+       },
+       "input_to_forget_weights is [4,2], expected [4,3]"},
+      {[](HostModelBuilder &b, std::vector<uint32_t> &in) {
+         in[10] = b.constant({4}); // the forget gate's peephole alone
+       },
+       "the peephole weights are given for every gate"},
+      {[](HostModelBuilder &b, std::vector<uint32_t> &in) {
+         in[17] = b.constant({4});
+       },
+       "projection_bias without projection_weights"},
+      {[](HostModelBuilder &b, std::vector<uint32_t> &in) {
+         in[20] = b.i32(2);
+       },
+       "invalid activation 2"},
+      {[](HostModelBuilder &b, std::vector<uint32_t> &in) {
+         in[21] = b.f32(-1);
+       },
+       "cell_clip and proj_clip must be 0 (off) or positive"},
+      {[](HostModelBuilder &b, std::vector<uint32_t> &in) {
+         in[24] = b.constant({4});
+       },
+       "layer normalization (input_layer_norm_weights) is not implemented"},
+      {[](HostModelBuilder &b, std::vector<uint32_t> &in) {
+         in[3] = b.omitted();
+       },
+       "input 3 (input_to_cell_weights) cannot be omitted"},
+  };
+  for (const Bad &bad : cases) {
+    HostModelBuilder b(fn);
+    build(b, [&](std::vector<uint32_t> &in) { bad.edit(b, in); });
+    expectRejected(b, bad.message);
+  }
+  // Without the state outputs (the level 3 form) it runs too.
+  HostModelBuilder single(fn);
+  build(single, [](std::vector<uint32_t> &) {}, 1);
+  std::vector<std::vector<float>> got;
+  EXPECT_TRUE(single.compileAndRun(nullptr, got)) << single.error();
 }
 
 TEST_F(HostDevice, LocalResponseNormalizationSumsAClippedWindow) {

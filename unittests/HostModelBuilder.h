@@ -107,6 +107,13 @@ public:
                                                   bytes.data(), bytes.size()));
     return idx;
   }
+  /// An optional operand left out: no buffer, as NNAPI specifies.
+  uint32_t omitted() {
+    uint32_t idx = operand(floatType, {});
+    check(fn.ANeuralNetworksModel_setOperandValue(model, int32_t(idx), nullptr,
+                                                  0));
+    return idx;
+  }
   uint32_t i32(int32_t v) { return scalar(ANEURALNETWORKS_INT32, &v, 4); }
   uint32_t boolean(bool v) {
     uint8_t b = v;

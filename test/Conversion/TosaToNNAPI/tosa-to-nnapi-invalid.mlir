@@ -335,3 +335,83 @@ func.func @float64(%x: tensor<4xf64>) -> tensor<4xf64> attributes {nnapi.partiti
   %0 = tosa.add %x, %x : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
   return %0 : tensor<4xf64>
 }
+
+// -----
+
+// An LSTM direction NNAPI's sequence LSTM cannot compute stays a composite,
+// with the reason; nnapi-partition then places its body op by op.
+func.func @lstm_clip(%x: tensor<2x1x1xf32>, %h: tensor<1x1xf32>) -> tensor<2x1x1xf32> attributes {nnapi.partition} {
+  %w = "tosa.const"() {value = dense<0.5> : tensor<4x1xf32>} : () -> tensor<4x1xf32>
+  %b = "tosa.const"() {value = dense<0.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: clip: ONNX's bounds each gate's input, NNAPI's cell_clip the cell state}}
+  %y:3 = nnapi.composite "lstm" (%x, %w, %w, %b, %h, %h) {composite_attributes = {reverse = 0 : i64, activations = "Sigmoid,Tanh,Tanh", activation_parameters = 0 : i64, input_forget = 0 : i64, peepholes = 0 : i64, sequence_lens = 0 : i64, clip = 2.0 : f64}} : (tensor<2x1x1xf32>, tensor<4x1xf32>, tensor<4x1xf32>, tensor<4xf32>, tensor<1x1xf32>, tensor<1x1xf32>) -> (tensor<2x1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>) {
+  ^bb0(%a0: tensor<2x1x1xf32>, %a1: tensor<4x1xf32>, %a2: tensor<4x1xf32>, %a3: tensor<4xf32>, %a4: tensor<1x1xf32>, %a5: tensor<1x1xf32>):
+    nnapi.yield %a0, %a4, %a5 : tensor<2x1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>
+  }
+  return %y#0 : tensor<2x1x1xf32>
+}
+
+// -----
+
+func.func @lstm_input_forget(%x: tensor<2x1x1xf32>, %h: tensor<1x1xf32>) -> tensor<2x1x1xf32> attributes {nnapi.partition} {
+  %w = "tosa.const"() {value = dense<0.5> : tensor<4x1xf32>} : () -> tensor<4x1xf32>
+  %b = "tosa.const"() {value = dense<0.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  // expected-error@+1 {{input_forget: ONNX couples f = 1 - i, NNAPI's CIFG i = 1 - f}}
+  %y:3 = nnapi.composite "lstm" (%x, %w, %w, %b, %h, %h) {composite_attributes = {reverse = 0 : i64, activations = "Sigmoid,Tanh,Tanh", activation_parameters = 0 : i64, input_forget = 1 : i64, peepholes = 0 : i64, sequence_lens = 0 : i64}} : (tensor<2x1x1xf32>, tensor<4x1xf32>, tensor<4x1xf32>, tensor<4xf32>, tensor<1x1xf32>, tensor<1x1xf32>) -> (tensor<2x1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>) {
+  ^bb0(%a0: tensor<2x1x1xf32>, %a1: tensor<4x1xf32>, %a2: tensor<4x1xf32>, %a3: tensor<4xf32>, %a4: tensor<1x1xf32>, %a5: tensor<1x1xf32>):
+    nnapi.yield %a0, %a4, %a5 : tensor<2x1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>
+  }
+  return %y#0 : tensor<2x1x1xf32>
+}
+
+// -----
+
+func.func @lstm_lens(%x: tensor<2x1x1xf32>, %h: tensor<1x1xf32>) -> tensor<2x1x1xf32> attributes {nnapi.partition} {
+  %w = "tosa.const"() {value = dense<0.5> : tensor<4x1xf32>} : () -> tensor<4x1xf32>
+  %b = "tosa.const"() {value = dense<0.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  // expected-error@+1 {{sequence_lens shorter than the sequence: NNAPI's sequence LSTM runs every step of every batch entry}}
+  %y:3 = nnapi.composite "lstm" (%x, %w, %w, %b, %h, %h) {composite_attributes = {reverse = 0 : i64, activations = "Sigmoid,Tanh,Tanh", activation_parameters = 0 : i64, input_forget = 0 : i64, peepholes = 0 : i64, sequence_lens = 1 : i64}} : (tensor<2x1x1xf32>, tensor<4x1xf32>, tensor<4x1xf32>, tensor<4xf32>, tensor<1x1xf32>, tensor<1x1xf32>) -> (tensor<2x1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>) {
+  ^bb0(%a0: tensor<2x1x1xf32>, %a1: tensor<4x1xf32>, %a2: tensor<4x1xf32>, %a3: tensor<4xf32>, %a4: tensor<1x1xf32>, %a5: tensor<1x1xf32>):
+    nnapi.yield %a0, %a4, %a5 : tensor<2x1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>
+  }
+  return %y#0 : tensor<2x1x1xf32>
+}
+
+// -----
+
+func.func @lstm_activations(%x: tensor<2x1x1xf32>, %h: tensor<1x1xf32>) -> tensor<2x1x1xf32> attributes {nnapi.partition} {
+  %w = "tosa.const"() {value = dense<0.5> : tensor<4x1xf32>} : () -> tensor<4x1xf32>
+  %b = "tosa.const"() {value = dense<0.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  // expected-error@+1 {{activations Sigmoid,Tanh,Relu: NNAPI's LSTM has logistic gates and one activation (Tanh, Relu or Sigmoid) for the cell input and output}}
+  %y:3 = nnapi.composite "lstm" (%x, %w, %w, %b, %h, %h) {composite_attributes = {reverse = 0 : i64, activations = "Sigmoid,Tanh,Relu", activation_parameters = 0 : i64, input_forget = 0 : i64, peepholes = 0 : i64, sequence_lens = 0 : i64}} : (tensor<2x1x1xf32>, tensor<4x1xf32>, tensor<4x1xf32>, tensor<4xf32>, tensor<1x1xf32>, tensor<1x1xf32>) -> (tensor<2x1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>) {
+  ^bb0(%a0: tensor<2x1x1xf32>, %a1: tensor<4x1xf32>, %a2: tensor<4x1xf32>, %a3: tensor<4xf32>, %a4: tensor<1x1xf32>, %a5: tensor<1x1xf32>):
+    nnapi.yield %a0, %a4, %a5 : tensor<2x1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>
+  }
+  return %y#0 : tensor<2x1x1xf32>
+}
+
+// -----
+
+func.func @lstm_runtime_weights(%x: tensor<2x1x1xf32>, %h: tensor<1x1xf32>, %w: tensor<4x1xf32>) -> tensor<2x1x1xf32> attributes {nnapi.partition} {
+  %b = "tosa.const"() {value = dense<0.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  // expected-error@+1 {{W computed at run time (NNAPI's LSTM takes constant weights here)}}
+  %y:3 = nnapi.composite "lstm" (%x, %w, %w, %b, %h, %h) {composite_attributes = {reverse = 0 : i64, activations = "Sigmoid,Tanh,Tanh", activation_parameters = 0 : i64, input_forget = 0 : i64, peepholes = 0 : i64, sequence_lens = 0 : i64}} : (tensor<2x1x1xf32>, tensor<4x1xf32>, tensor<4x1xf32>, tensor<4xf32>, tensor<1x1xf32>, tensor<1x1xf32>) -> (tensor<2x1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>) {
+  ^bb0(%a0: tensor<2x1x1xf32>, %a1: tensor<4x1xf32>, %a2: tensor<4x1xf32>, %a3: tensor<4xf32>, %a4: tensor<1x1xf32>, %a5: tensor<1x1xf32>):
+    nnapi.yield %a0, %a4, %a5 : tensor<2x1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>
+  }
+  return %y#0 : tensor<2x1x1xf32>
+}
+
+// -----
+
+// The state outputs came with feature level 4.
+func.func @lstm_level3(%x: tensor<2x1x1xf32>, %h: tensor<1x1xf32>) -> tensor<2x1x1xf32> attributes {nnapi.partition, nnapi.feature_level = 3 : i32} {
+  %w = "tosa.const"() {value = dense<0.5> : tensor<4x1xf32>} : () -> tensor<4x1xf32>
+  %b = "tosa.const"() {value = dense<0.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  // expected-error@+1 {{'nnapi.unidirectional_sequence_lstm' cannot run on NNAPI: needs NNAPI feature level 4 (state outputs), the target is 3}}
+  %y:3 = nnapi.composite "lstm" (%x, %w, %w, %b, %h, %h) {composite_attributes = {reverse = 0 : i64, activations = "Sigmoid,Tanh,Tanh", activation_parameters = 0 : i64, input_forget = 0 : i64, peepholes = 0 : i64, sequence_lens = 0 : i64}} : (tensor<2x1x1xf32>, tensor<4x1xf32>, tensor<4x1xf32>, tensor<4xf32>, tensor<1x1xf32>, tensor<1x1xf32>) -> (tensor<2x1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>) {
+  ^bb0(%a0: tensor<2x1x1xf32>, %a1: tensor<4x1xf32>, %a2: tensor<4x1xf32>, %a3: tensor<4xf32>, %a4: tensor<1x1xf32>, %a5: tensor<1x1xf32>):
+    nnapi.yield %a0, %a4, %a5 : tensor<2x1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>
+  }
+  return %y#0 : tensor<2x1x1xf32>
+}

@@ -835,3 +835,85 @@ func.func @bad_grain(%n: index) {
   func.call @body(%c0, %n) {nnapi.parallel_grain = "4"} : (index, index) -> ()
   return
 }
+
+// UNIDIRECTIONAL_SEQUENCE_LSTM: operands in their generic form, each
+// group of operandSegmentSizes one NNAPI operand (0: omitted).
+// -----
+
+func.func @lstm_cifg_partial(%x: tensor<3x1x2xf32>, %w: tensor<4x2xf32>, %r: tensor<4x4xf32>, %b: tensor<4xf32>, %s: tensor<1x4xf32>) {
+  // expected-error@+1 {{the input gate's input weights, recurrent weights and bias must be all given or all omitted}}
+  %0 = "nnapi.unidirectional_sequence_lstm"(%x, %w, %w, %w, %r, %r, %r, %r, %b, %b, %b, %b, %s, %s) <{operandSegmentSizes = array<i32: 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1>}> : (tensor<3x1x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<3x1x4xf32>
+  return
+}
+
+// -----
+
+func.func @lstm_peephole_partial(%x: tensor<3x1x2xf32>, %w: tensor<4x2xf32>, %r: tensor<4x4xf32>, %b: tensor<4xf32>, %s: tensor<1x4xf32>) {
+  // expected-error@+1 {{peepholes must be given for every gate (but a coupled input gate) or for none}}
+  %0 = "nnapi.unidirectional_sequence_lstm"(%x, %w, %w, %w, %w, %r, %r, %r, %r, %b, %b, %b, %b, %b, %s, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 0, 1, 1>}> : (tensor<3x1x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<3x1x4xf32>
+  return
+}
+
+// -----
+
+func.func @lstm_weights_shape(%x: tensor<3x1x2xf32>, %w: tensor<4x2xf32>, %r: tensor<4x4xf32>, %b: tensor<4xf32>, %s: tensor<1x4xf32>, %w3: tensor<4x3xf32>) {
+  // expected-error@+1 {{forget gate's input weights is 'tensor<4x3xf32>', expected [4, 2]}}
+  %0 = "nnapi.unidirectional_sequence_lstm"(%x, %w, %w3, %w, %w, %r, %r, %r, %r, %b, %b, %b, %b, %s, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1>}> : (tensor<3x1x2xf32>, tensor<4x2xf32>, tensor<4x3xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<3x1x4xf32>
+  return
+}
+
+// -----
+
+func.func @lstm_bias_shape(%x: tensor<3x1x2xf32>, %w: tensor<4x2xf32>, %r: tensor<4x4xf32>, %b: tensor<4xf32>, %s: tensor<1x4xf32>, %b5: tensor<5xf32>) {
+  // expected-error@+1 {{cell gate's bias is 'tensor<5xf32>', expected [4]}}
+  %0 = "nnapi.unidirectional_sequence_lstm"(%x, %w, %w, %w, %w, %r, %r, %r, %r, %b, %b, %b5, %b, %s, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1>}> : (tensor<3x1x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<5xf32>, tensor<4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<3x1x4xf32>
+  return
+}
+
+// -----
+
+func.func @lstm_projection_bias(%x: tensor<3x1x2xf32>, %w: tensor<4x2xf32>, %r: tensor<4x4xf32>, %b: tensor<4xf32>, %s: tensor<1x4xf32>) {
+  // expected-error@+1 {{a projection bias needs projection weights}}
+  %0 = "nnapi.unidirectional_sequence_lstm"(%x, %w, %w, %w, %w, %r, %r, %r, %r, %b, %b, %b, %b, %b, %s, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 1, 1, 1>}> : (tensor<3x1x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<3x1x4xf32>
+  return
+}
+
+// -----
+
+func.func @lstm_output_size(%x: tensor<3x1x2xf32>, %w: tensor<4x2xf32>, %r: tensor<4x4xf32>, %b: tensor<4xf32>, %s: tensor<1x4xf32>, %r2: tensor<4x2xf32>, %s2: tensor<1x2xf32>) {
+  // expected-error@+1 {{without a projection the output size (2) must be the number of units (4)}}
+  %0 = "nnapi.unidirectional_sequence_lstm"(%x, %w, %w, %w, %w, %r2, %r2, %r2, %r2, %b, %b, %b, %b, %s2, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1>}> : (tensor<3x1x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1x2xf32>, tensor<1x4xf32>) -> tensor<3x1x4xf32>
+  return
+}
+
+// -----
+
+func.func @lstm_clip(%x: tensor<3x1x2xf32>, %w: tensor<4x2xf32>, %r: tensor<4x4xf32>, %b: tensor<4xf32>, %s: tensor<1x4xf32>) {
+  // expected-error@+1 {{cell_clip and proj_clip must be 0 (off) or positive}}
+  %0 = "nnapi.unidirectional_sequence_lstm"(%x, %w, %w, %w, %w, %r, %r, %r, %r, %b, %b, %b, %b, %s, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1>}> {cell_clip = -1.0 : f32} : (tensor<3x1x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<3x1x4xf32>
+  return
+}
+
+// -----
+
+func.func @lstm_two_results(%x: tensor<3x1x2xf32>, %w: tensor<4x2xf32>, %r: tensor<4x4xf32>, %b: tensor<4xf32>, %s: tensor<1x4xf32>) {
+  // expected-error@+1 {{has 1 or 3 results (the output, then the output and cell states), got 2}}
+  %0:2 = "nnapi.unidirectional_sequence_lstm"(%x, %w, %w, %w, %w, %r, %r, %r, %r, %b, %b, %b, %b, %s, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1>}> : (tensor<3x1x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> (tensor<3x1x4xf32>, tensor<1x4xf32>)
+  return
+}
+
+// -----
+
+func.func @lstm_result_shape(%x: tensor<3x1x2xf32>, %w: tensor<4x2xf32>, %r: tensor<4x4xf32>, %b: tensor<4xf32>, %s: tensor<1x4xf32>) {
+  // expected-error@+1 {{result shape [1, 3, 4] does not match the expected [3, 1, 4]}}
+  %0 = "nnapi.unidirectional_sequence_lstm"(%x, %w, %w, %w, %w, %r, %r, %r, %r, %b, %b, %b, %b, %s, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1>}> : (tensor<3x1x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @lstm_rank(%x: tensor<3x2xf32>, %w: tensor<4x2xf32>, %r: tensor<4x4xf32>, %b: tensor<4xf32>, %s: tensor<1x4xf32>) {
+  // expected-error@+1 {{operand must have rank 3, got 2}}
+  %0 = "nnapi.unidirectional_sequence_lstm"(%x, %w, %w, %w, %w, %r, %r, %r, %r, %b, %b, %b, %b, %s, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1>}> : (tensor<3x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<3x1x4xf32>
+  return
+}

@@ -235,3 +235,22 @@ func.func @strided_slice(%x: tensor<4x8xf32>) -> tensor<2x3xf32> {
   %0 = nnapi.strided_slice %x begin = [0, 1] end = [4, 8] strides = [2, 3] : (tensor<4x8xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// A coupled input gate (no input gate operands), peepholes of the forget and
+// output gates, a projection to 3 outputs, batch-major, the output alone.
+// CHECK-LABEL: func @sequence_lstm
+func.func @sequence_lstm(%x: tensor<2x5x4xf16>, %w: tensor<6x4xf16>, %r: tensor<6x3xf16>,
+                         %v: tensor<6xf16>, %p: tensor<3x6xf16>, %pb: tensor<3xf16>,
+                         %h: tensor<2x3xf16>, %c: tensor<2x6xf16>) -> tensor<2x5x3xf16> {
+  // CHECK: nnapi.unidirectional_sequence_lstm %{{.*}} input_to_forget_weights %{{.*}} recurrent_to_output_weights %{{.*}} cell_to_forget_weights %{{.*}} cell_to_output_weights %{{.*}} forget_gate_bias %{{.*}} projection_weights %{{.*}} projection_bias %{{.*}} output_state_in %{{.*}} cell_state_in %{{.*}} {activation = 1 : i32, cell_clip = 2.500000e+00 : f32, proj_clip = 1.000000e+00 : f32, time_major = false} : (tensor<2x5x4xf16>, {{.*}}) -> tensor<2x5x3xf16>
+  %y = nnapi.unidirectional_sequence_lstm %x
+      input_to_forget_weights %w input_to_cell_weights %w input_to_output_weights %w
+      recurrent_to_forget_weights %r recurrent_to_cell_weights %r recurrent_to_output_weights %r
+      cell_to_forget_weights %v cell_to_output_weights %v
+      forget_gate_bias %v cell_bias %v output_gate_bias %v
+      projection_weights %p projection_bias %pb
+      output_state_in %h cell_state_in %c
+      {activation = 1 : i32, cell_clip = 2.5 : f32, proj_clip = 1.0 : f32, time_major = false}
+      : (tensor<2x5x4xf16>, tensor<6x4xf16>, tensor<6x4xf16>, tensor<6x4xf16>, tensor<6x3xf16>, tensor<6x3xf16>, tensor<6x3xf16>, tensor<6xf16>, tensor<6xf16>, tensor<6xf16>, tensor<6xf16>, tensor<6xf16>, tensor<3x6xf16>, tensor<3xf16>, tensor<2x3xf16>, tensor<2x6xf16>) -> tensor<2x5x3xf16>
+  return %y : tensor<2x5x3xf16>
+}

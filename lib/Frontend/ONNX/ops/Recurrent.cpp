@@ -542,7 +542,11 @@ LogicalResult importRecurrent(NodeContext &ctx) {
 void mlir::nnapi::onnx_import::registerRecurrentOps(OpRegistry &registry) {
   constexpr int64_t lo = kMinONNXOpset, hi = kAnyOpset;
   const char *nnapi = "per step FULLY_CONNECTED, ADD, MUL, LOGISTIC, TANH (1), "
-                      "SLICE (2), SELECT (3); not yet the sequence operations";
+                      "SLICE (2), SELECT (3)";
+  const char *lstm = "UNIDIRECTIONAL_SEQUENCE_LSTM (4) per direction (GATHER "
+                     "(3) reverses one); with sequence_lens, clip, input_forget "
+                     "or other activations, per step FULLY_CONNECTED, ADD, MUL, "
+                     "LOGISTIC, TANH (1), SLICE (2), SELECT (3)";
   const char *host = "runtime sequence_lens (its integer comparison)";
   registry.add({
       {"", "RNN", lo, hi, importRecurrent,
@@ -554,8 +558,8 @@ void mlir::nnapi::onnx_import::registerRecurrentOps(OpRegistry &registry) {
        "gates per step",
        nnapi, host},
       {"", "LSTM", lo, hi, importRecurrent,
-       "unrolled: fully_connected (matmul for runtime weights), slices, "
-       "gates and peepholes per step",
-       nnapi, host},
+       "an lstm composite per direction: unrolled fully_connected (matmul "
+       "for runtime weights), slices, gates and peepholes per step",
+       lstm, host},
   });
 }

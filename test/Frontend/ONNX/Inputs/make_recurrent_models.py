@@ -168,6 +168,14 @@ def main():
     build(out, "lstm_coupled", "LSTM", 3, 2, 3, 4, input_forget=1,
           activations=["HardSigmoid", "Softsign", "Elu"],
           activation_alpha=[0.3, 0.7], activation_beta=[0.4])
+    # What NNAPI's UNIDIRECTIONAL_SEQUENCE_LSTM computes: both directions
+    # (the reverse one between GATHERs), peepholes, states, layout 1; relu
+    # for the cell; float16.
+    build(out, "lstm_seq", "LSTM", 4, 2, 3, 5, "bidirectional", states=True,
+          peepholes=True, layout=1)
+    build(out, "lstm_relu", "LSTM", 3, 2, 4, 3,
+          activations=["Sigmoid", "Relu", "Relu"])
+    build(out, "lstm_f16", "LSTM", 3, 1, 4, 3, states=True, dtype=np.float16)
     build(out, "gru_lbr", "GRU", 4, 2, 3, 5, "bidirectional",
           linear_before_reset=1, states=True, lens=[4, 2])
     build(out, "gru_acts", "GRU", 3, 2, 4, 3, "reverse", bias=True,
