@@ -298,19 +298,28 @@ gemmAvx2(size_t m, size_t k, size_t n, const float *a, const float *b,
 }
 #endif
 
-void gemm(size_t m, size_t k, size_t n, const float *a, const float *b,
-          float *c) {
+} // namespace
+
+bool hasAvx2Fma() {
 #ifdef NNAPI_MLIR_X86_AVX2_COPY
   static const bool avx2 = [] {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   }();
-  if (avx2)
+  return avx2;
+#else
+  return false;
+#endif
+}
+
+void gemm(size_t m, size_t k, size_t n, const float *a, const float *b,
+          float *c) {
+#ifdef NNAPI_MLIR_X86_AVX2_COPY
+  if (hasAvx2Fma())
     return gemmAvx2(m, k, n, a, b, c);
 #endif
   gemmBaseline(m, k, n, a, b, c);
 }
-} // namespace
 
 size_t batchMatmulScratch(const Shape &as, bool adjA, const Shape &bs,
                           bool adjB) {

@@ -308,23 +308,29 @@ private:
   std::vector<float> scratch; ///< BATCH_MATMUL's transposed operands.
 };
 
-/// UNIDIRECTIONAL_SEQUENCE_LSTM: weights packed once when they are
-/// constants, at every run otherwise.
+/// UNIDIRECTIONAL_SEQUENCE_LSTM on the reference kernel, or on the blocked
+/// one with its weights packed once when they are constants (at every run
+/// otherwise).
 class SequenceLstmStep : public Step {
 public:
   SequenceLstmStep(const HostModel &m, const Operation &op, const OpParams &p,
-                   const spec::Match &layout)
+                   const spec::Match &layout, bool blocked)
       : params(p.lstm), layout(layout), inputs(op.inputs),
-        outputs(op.outputs) {
+        outputs(op.outputs), blocked(blocked) {
     for (const char *role : kWeightRoles) {
-      int at = layout.input(role);
-      Kind k = m.operands[inputs[size_t(at)]].kind;
+      Kind k = m.operands[inputs[size_t(layout.input(role))]].kind;
       constantWeights = constantWeights &&
                         (k == Kind::Constant || k == Kind::Omitted);
     }
+    if (blocked) {
+      packed.resize(blocked::sequenceLstmPackedSize(params));
+      scratch.resize(blocked::sequenceLstmScratch(params));
+    }
   }
 
-  const char *backend() const override { return "reference"; }
+  const char *backend() const override {
+    return blocked ? "blocked" : "reference";
+  }
 
   int run(const Bindings &b) override {
     auto arg = [&](const char *role) -> const float * {
@@ -334,38 +340,48 @@ public:
     for (size_t g = 0; g < 4; ++g) {
       w.input[g] = arg(kWeightRoles[g]);
       w.recurrent[g] = arg(kWeightRoles[4 + g]);
+      w.bias[g] = arg(kWeightRoles[8 + g]);
     }
-    const char *biases[] = {"input_gate_bias", "forget_gate_bias", "cell_bias",
-                            "output_gate_bias"};
-    for (size_t g = 0; g < 4; ++g)
-      w.bias[g] = arg(biases[g]);
     w.peephole[0] = arg("cell_to_input_weights");
     w.peephole[1] = arg("cell_to_forget_weights");
     w.peephole[2] = arg("cell_to_output_weights");
     w.projection = arg("projection_weights");
     w.projectionBias = arg("projection_bias");
-    if (!constantWeights)
-      packed.clear();
     bool states = outputs.size() == 3;
-    sequenceLstm(params, w, arg("input"), arg("output_state_in"),
-                 arg("cell_state_in"), b[outputs[0]],
-                 states ? b[outputs[1]] : nullptr,
-                 states ? b[outputs[2]] : nullptr, packed);
+    float *hOut = states ? b[outputs[1]] : nullptr;
+    float *cOut = states ? b[outputs[2]] : nullptr;
+    if (!blocked) {
+      sequenceLstm(params, w, arg("input"), arg("output_state_in"),
+                   arg("cell_state_in"), b[outputs[0]], hOut, cOut);
+      return ANEURALNETWORKS_NO_ERROR;
+    }
+    if (!packedOnce) {
+      blocked::packSequenceLstm(params, w, packed.data());
+      packedOnce = constantWeights;
+    }
+    blocked::sequenceLstm(params, w, packed.data(), arg("input"),
+                          arg("output_state_in"), arg("cell_state_in"),
+                          b[outputs[0]], hOut, cOut, scratch.data());
     return ANEURALNETWORKS_NO_ERROR;
   }
 
 private:
-  /// The gate weights packed together: input_to_*, then recurrent_to_*.
-  static constexpr const char *kWeightRoles[8] = {
-      "input_to_input_weights",      "input_to_forget_weights",
-      "input_to_cell_weights",       "input_to_output_weights",
-      "recurrent_to_input_weights",  "recurrent_to_forget_weights",
-      "recurrent_to_cell_weights",   "recurrent_to_output_weights"};
+  /// The weights the blocked kernel packs: input_to_*, recurrent_to_*,
+  /// the gate biases, the projection.
+  static constexpr const char *kWeightRoles[13] = {
+      "input_to_input_weights",     "input_to_forget_weights",
+      "input_to_cell_weights",      "input_to_output_weights",
+      "recurrent_to_input_weights", "recurrent_to_forget_weights",
+      "recurrent_to_cell_weights",  "recurrent_to_output_weights",
+      "input_gate_bias",            "forget_gate_bias",
+      "cell_bias",                  "output_gate_bias",
+      "projection_weights"};
   SequenceLstm params;
   spec::Match layout;
   std::vector<uint32_t> inputs, outputs;
-  bool constantWeights = true;
-  std::vector<float> packed;
+  bool blocked;
+  bool constantWeights = true, packedOnce = false;
+  std::vector<float> packed, scratch;
 };
 
 } // namespace
@@ -377,6 +393,9 @@ std::unique_ptr<Step> createBlockedStep(const HostModel &model,
   const Shape &in = model.operands[op.inputs[0]].dims;
   bool floats = isFloatTensor(model.operands[op.inputs[0]].type);
   switch (op.opcode) {
+  case ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM:
+    return std::make_unique<SequenceLstmStep>(model, op, p,
+                                              model.layouts[index], true);
   case ANEURALNETWORKS_TRANSPOSE:
   case ANEURALNETWORKS_BATCH_MATMUL:
     break;
@@ -394,7 +413,7 @@ std::unique_ptr<Step> createReferenceStep(const HostModel &model,
       ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM)
     return std::make_unique<SequenceLstmStep>(
         model, model.operations[index], model.params[index],
-        model.layouts[index]);
+        model.layouts[index], false);
   return std::make_unique<ReferenceStep>(model, model.operations[index],
                                          model.params[index],
                                          model.layouts[index]);

@@ -39,6 +39,31 @@ void batchMatmul(const float *a, const Shape &aShape, bool adjA,
                  const float *b, const Shape &bShape, bool adjB, float *output,
                  float *scratch);
 
+/// c[m, n] = a[m, k] b[k, n], row-major, in float; AVX2+FMA where the CPU
+/// has them.
+void gemm(size_t m, size_t k, size_t n, const float *a, const float *b,
+          float *c);
+/// Whether this x86-64 CPU has AVX2 and FMA (false elsewhere): the kernels
+/// here built for the baseline keep an AVX2+FMA copy chosen by it.
+bool hasAvx2Fma();
+
+/// UNIDIRECTIONAL_SEQUENCE_LSTM as host::sequenceLstm (RecurrentKernels.cpp):
+/// the weights packed once (packSequenceLstm, into sequenceLstmPackedSize
+/// floats) so that a step's products are a sum of contiguous rows scaled by
+/// the input and the state, in vector registers; the logistic and tanh
+/// functions computed from a polynomial exponential (about 1e-7 from
+/// libm's) on vectors.
+size_t sequenceLstmPackedSize(const SequenceLstm &shape);
+void packSequenceLstm(const SequenceLstm &shape,
+                      const SequenceLstmWeights &weights, float *packed);
+/// Floats of scratch memory sequenceLstm needs.
+size_t sequenceLstmScratch(const SequenceLstm &shape);
+void sequenceLstm(const SequenceLstm &shape, const SequenceLstmWeights &weights,
+                  const float *packed, const float *input,
+                  const float *outputStateIn, const float *cellStateIn,
+                  float *output, float *outputStateOut, float *cellStateOut,
+                  float *scratch);
+
 } // namespace nnapi_mlir::host::blocked
 
 #endif // NNAPI_MLIR_HOSTDEVICE_BLOCKEDKERNELS_H

@@ -248,13 +248,10 @@ struct SequenceLstmWeights {
 bool isLstmActivation(int32_t code);
 /// Runs the sequence from the states in [batch, outputSize] and [batch,
 /// units]; writes every step's output and, if not null, the final states.
-/// `packed` caches the weights, transposed for the step products: pass an
-/// empty vector to (re)pack them, the same one again while they hold.
 void sequenceLstm(const SequenceLstm &shape, const SequenceLstmWeights &weights,
                   const float *input, const float *outputStateIn,
                   const float *cellStateIn, float *output,
-                  float *outputStateOut, float *cellStateOut,
-                  std::vector<float> &packed);
+                  float *outputStateOut, float *cellStateOut);
 
 /// IEEE half <-> float conversions (round to nearest even).
 float halfToFloat(uint16_t h);
