@@ -1,7 +1,7 @@
 //===- HostPreparation.cpp - Small fixes before lowering to the host ------===//
 //
-// nnapi-copy-aliased-results, nnapi-return-fresh-buffers and
-// nnapi-expand-math: each covers one gap
+// nnapi-copy-aliased-results, nnapi-return-fresh-buffers,
+// nnapi-inline-dealloc-helper and nnapi-expand-math: each covers one gap
 // between TOSA-to-linalg output and the upstream host lowering passes.
 //
 //===----------------------------------------------------------------------===//
@@ -15,12 +15,14 @@
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::nnapi {
 #define GEN_PASS_DEF_NNAPICOPYALIASEDRESULTS
 #define GEN_PASS_DEF_NNAPIEXPANDMATH
+#define GEN_PASS_DEF_NNAPIINLINEDEALLOCHELPER
 #define GEN_PASS_DEF_NNAPIRETURNFRESHBUFFERS
 #include "nnapi-mlir/Codegen/Passes.h.inc"
 } // namespace mlir::nnapi
@@ -121,6 +123,38 @@ struct ReturnFreshBuffersPass
           returnFreshBuffer<memref::CollapseShapeOp, memref::ExpandShapeOp>(
               result);
     });
+  }
+};
+
+struct InlineDeallocHelperPass
+    : public nnapi::impl::NNAPIInlineDeallocHelperBase<
+          InlineDeallocHelperPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto helper = module.lookupSymbol<func::FuncOp>("dealloc_helper");
+    if (!helper)
+      return;
+    if (!helper.isPrivate() || !helper.getBody().hasOneBlock() ||
+        helper.getNumResults()) {
+      helper.emitError("expected bufferization's private, single-block "
+                       "dealloc helper without results");
+      return signalPassFailure();
+    }
+    Block &body = helper.getBody().front();
+    SmallVector<func::CallOp> calls;
+    module.walk([&](func::CallOp call) {
+      if (call.getCallee() == helper.getSymName())
+        calls.push_back(call);
+    });
+    for (func::CallOp call : calls) {
+      IRMapping map;
+      map.map(body.getArguments(), call.getOperands());
+      OpBuilder b(call);
+      for (Operation &op : body.without_terminator())
+        b.clone(op, map);
+      call.erase();
+    }
+    helper.erase();
   }
 };
 

@@ -19,6 +19,7 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToSCF/TosaToSCF.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -181,6 +182,10 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   // without its validation step (profiles are not our concern here).
   // transpose_conv2d (and friends) have no direct linalg lowering.
   pm.addNestedPass<func::FuncOp>(tosa::createTosaOptionalDecompositions());
+  // Run-time control flow: tosa.cond_if and tosa.while_loop become scf.if
+  // and scf.while around the TOSA ops of their regions, which the passes
+  // below lower where they stand.
+  pm.addPass(tosa::createTosaToSCF());
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalgNamed());
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalg());
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToArith());
@@ -219,6 +224,8 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   bufferization::OneShotBufferizationOptions bufferize;
   bufferize.memCpyFn = bufferCopy;
   bufferize.bufferizeFunctionBoundaries = true;
+  // scf.while (run-time loops) yields new buffers each iteration.
+  bufferize.allowReturnAllocsFromLoops = true;
   bufferize.setFunctionBoundaryTypeConversion(
       bufferization::LayoutMapOption::IdentityLayoutMap);
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
@@ -239,6 +246,7 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createNNAPIPlanBuffers());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  pm.addPass(createNNAPIInlineDeallocHelper());
 
   // Partition calls dispatch to the runtime, falling back to the host copy.
   pm.addPass(createNNAPILowerPartitionCalls());

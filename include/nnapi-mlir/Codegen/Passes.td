@@ -139,6 +139,16 @@ def NNAPIReturnFreshBuffers : Pass<"nnapi-return-fresh-buffers", "::mlir::func::
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def NNAPIInlineDeallocHelper : Pass<"nnapi-inline-dealloc-helper", "ModuleOp"> {
+  let summary = "Put bufferization's dealloc helper in its callers";
+  let description = [{
+    bufferization-lower-deallocations calls a private `dealloc_helper`
+    function that takes memrefs of dynamic size (run-time loops need it).
+    The host code's bare-pointer calling convention cannot pass those, so
+    each call gets the helper's body instead and the helper goes.
+  }];
+}
+
 def NNAPIExpandMath : Pass<"nnapi-expand-math", "ModuleOp"> {
   let summary = "Expand math ops that neither libm nor LLVM lowering handles";
   let description = [{

@@ -177,6 +177,110 @@ const onnx::GraphProto *bodyOf(NodeContext &ctx) {
   return &body->g();
 }
 
+/// A Loop run at run time: tosa.while_loop over (iteration, condition,
+/// loop-carried values...), the body imported once into its region. The
+/// loop-carried values keep their types; scan outputs, whose size would
+/// be known only at run time, are refused.
+LogicalResult importWhile(NodeContext &ctx, const onnx::GraphProto &body,
+                          int carried, int scans, StringRef why) {
+  Importer &imp = ctx.imp;
+  OpBuilder &b = ctx.b;
+  if (scans)
+    return ctx.error() << why
+                       << ", so it runs as a loop of run-time length, which "
+                          "cannot have scan outputs (their size would be "
+                          "known only at run time)";
+  Type i64 = b.getI64Type(), i1 = b.getI1Type();
+  auto scalar = [](Type element) {
+    return RankedTensorType::get({}, element);
+  };
+  auto scalarInput = [&](int i, Type element,
+                         StringRef what) -> FailureOr<Value> {
+    Value v = ctx.in(i);
+    if (imp.typeOf(v).getNumElements() != 1)
+      return ctx.error() << what << " is " << imp.typeOf(v)
+                         << "; it must hold one element";
+    return imp.reshape(imp.castTo(v, element), {});
+  };
+  Value tripCount;
+  if (ctx.has(0)) {
+    FailureOr<Value> m = scalarInput(0, i64, "the trip count");
+    if (failed(m))
+      return failure();
+    tripCount = *m;
+  }
+  SmallVector<Value> inits = {imp.splat(i64, {}, 0), imp.splat(i1, {}, 1)};
+  if (ctx.has(1)) {
+    FailureOr<Value> c = scalarInput(1, i1, "the condition");
+    if (failed(c))
+      return failure();
+    inits[1] = *c;
+  }
+  for (int i = 0; i < carried; ++i)
+    inits.push_back(materialize(imp, boundInput(ctx, i + 2)));
+  auto loop = b.create<tosa::WhileOp>(ctx.loc, ValueRange(inits).getTypes(),
+                                      inits);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *cond = b.createBlock(&loop.getCond());
+    for (Value v : inits)
+      cond->addArgument(v.getType(), ctx.loc);
+    Value keep = cond->getArgument(1);
+    if (tripCount)
+      keep = b.create<tosa::LogicalAndOp>(
+          ctx.loc, scalar(i1), keep,
+          b.create<tosa::GreaterOp>(ctx.loc, scalar(i1), tripCount,
+                                    cond->getArgument(0)));
+    b.create<tosa::YieldOp>(ctx.loc, keep);
+  }
+  OpBuilder::InsertionGuard guard(b);
+  Block *step = b.createBlock(&loop.getBody());
+  SmallVector<Importer::Bound> inputs;
+  for (Value v : inits)
+    inputs.push_back({step->addArgument(v.getType(), ctx.loc), {}});
+  FailureOr<SmallVector<Importer::Bound>> outs =
+      imp.importSubgraph(body, inputs);
+  if (failed(outs))
+    return failure();
+  Value next = b.create<tosa::AddOp>(ctx.loc, scalar(i64),
+                                     step->getArgument(0),
+                                     imp.splat(i64, {}, 1));
+  SmallVector<Value> yields = {next};
+  for (int i = 0; i < 1 + carried; ++i) {
+    Value v = materialize(imp, (*outs)[i]);
+    Type expected = inits[1 + i].getType();
+    if (i == 0 && imp.typeOf(v).getNumElements() == 1)
+      v = imp.reshape(v, {});
+    if (v.getType() != expected)
+      return ctx.error() << "the body gives "
+                         << (i == 0 ? std::string("its condition")
+                                    : "loop-carried value " +
+                                          std::to_string(i - 1))
+                         << " as " << v.getType() << ", not " << expected
+                         << " (a loop of run-time length keeps its types)";
+    yields.push_back(v);
+  }
+  b.create<tosa::YieldOp>(ctx.loc, yields);
+  b.setInsertionPointAfter(loop);
+  SmallVector<Importer::Bound> state;
+  for (int i = 0; i < carried; ++i)
+    state.push_back({loop.getResult(2 + i), {}});
+  return defineLoopOutputs(ctx, state, [&](int64_t) -> FailureOr<Value> {
+    return ctx.error() << "internal error: a scan output of a run-time loop";
+  });
+}
+
+/// An input of the node known only at run time, not offered for
+/// specialization.
+bool runtimeOnly(NodeContext &ctx, int i) {
+  if (!ctx.has(i) || ctx.cst(i))
+    return false;
+  std::set<std::string> behind = ctx.imp.inputsBehind({ctx.node.input(i)});
+  return llvm::none_of(behind, [&](const std::string &in) {
+    return ctx.imp.offered(in);
+  });
+}
+
 LogicalResult importLoop(NodeContext &ctx) {
   Importer &imp = ctx.imp;
   const onnx::GraphProto *body = bodyOf(ctx);
@@ -191,11 +295,15 @@ LogicalResult importLoop(NodeContext &ctx) {
                        << " outputs; the node has " << ctx.node.input_size()
                        << " inputs and " << ctx.node.output_size()
                        << " outputs";
+  if (runtimeOnly(ctx, 0) || runtimeOnly(ctx, 1))
+    return importWhile(ctx, *body, carried, scans,
+                       runtimeOnly(ctx, 0)
+                           ? "the trip count is known only at run time"
+                           : "the initial condition is known only at run "
+                             "time");
   std::optional<int64_t> tripCount;
   if (ctx.has(0)) {
-    FailureOr<DenseElementsAttr> m = ctx.needConstant(
-        0, "the trip count (Loop is unrolled; a loop of run-time length is "
-           "not supported)");
+    FailureOr<DenseElementsAttr> m = ctx.needConstant(0, "the trip count");
     if (failed(m))
       return failure();
     if (m->getNumElements() != 1)
@@ -206,7 +314,7 @@ LogicalResult importLoop(NodeContext &ctx) {
   bool cond = true;
   if (ctx.has(1)) {
     FailureOr<DenseElementsAttr> c =
-        ctx.needConstant(1, "the initial condition (Loop is unrolled)");
+        ctx.needConstant(1, "the initial condition");
     if (failed(c))
       return failure();
     if (c->getNumElements() != 1)
@@ -223,12 +331,28 @@ LogicalResult importLoop(NodeContext &ctx) {
         RankedTensorType::get({}, element),
         APInt(element.getIntOrFloatBitWidth(), uint64_t(value), true));
   };
+  // Unrolled while it can be; a loop too long to unroll, or whose body
+  // computes its condition at run time, runs as a loop instead: the ops
+  // unrolled so far go.
+  Block *block = ctx.b.getInsertionBlock();
+  Block::iterator point = ctx.b.getInsertionPoint();
+  Operation *before = point == block->begin() ? nullptr : &*std::prev(point);
+  auto asLoop = [&](StringRef why) {
+    SmallVector<Operation *> made;
+    for (auto it = before ? std::next(before->getIterator()) : block->begin();
+         it != point; ++it)
+      made.push_back(&*it);
+    for (Operation *op : llvm::reverse(made))
+      op->erase();
+    return importWhile(ctx, *body, carried, scans, why);
+  };
   int64_t iteration = 0;
   for (; cond && (!tripCount || iteration < *tripCount); ++iteration) {
     if ((iteration + 1) * std::max(body->node_size(), 1) > kMaxUnrolledNodes)
-      return ctx.error() << "unrolling stops after " << iteration
-                         << " iterations (" << kMaxUnrolledNodes
-                         << " body nodes); longer loops are not supported";
+      return asLoop(("the loop runs more than " + Twine(iteration) +
+                     " iterations, longer than the importer unrolls (" +
+                     Twine(kMaxUnrolledNodes) + " body nodes)")
+                        .str());
     SmallVector<Importer::Bound> inputs = {
         {{}, scalar(ctx.b.getI64Type(), iteration)},
         {{}, scalar(ctx.b.getI1Type(), 1)}};
@@ -238,11 +362,7 @@ LogicalResult importLoop(NodeContext &ctx) {
     if (failed(outs))
       return failure();
     if (!(*outs)[0].constant)
-      return ctx.error() << "the body computes its condition at run time "
-                            "(iteration "
-                         << iteration
-                         << "); Loop is unrolled, so the condition must be "
-                            "known at compile time";
+      return asLoop("the body computes its condition at run time");
     if ((*outs)[0].constant.getNumElements() != 1)
       return ctx.error() << "the body's condition holds "
                          << (*outs)[0].constant.getNumElements()

@@ -2,7 +2,9 @@
 """Writes Loop and Scan models beyond ONNX's node tests: a Loop with
 loop-carried values and scan outputs whose body reads an outer weight, a
 Loop without a trip count that ends when its body's condition (computed from
-the iteration number) turns false, a Scan over two inputs along axis 1 with
+the iteration number) turns false, loops of run-time length (a condition
+computed from data, a trip count given at run time, a loop too long to
+unroll), a Scan over two inputs along axis 1 with
 reverse directions and an output stacked along axis 1 in reverse (an RNN
 written as a Scan, as exporters do), and models the importer must refuse.
 Expected outputs are numpy's.
@@ -96,27 +98,62 @@ def main():
          [("s", s.astype(np.float32)),
           ("y", np.stack(ys[::-1], axis=1).astype(np.float32))])
 
-    # Refused: a condition computed from data.
-    body = helper.make_graph([
+    # Run-time loops (tosa.while_loop): the body's condition computed from
+    # data (v doubles while its sum is below 10), then also a trip count
+    # given at run time. Two cases each: their iteration counts differ.
+    body = body_data = helper.make_graph([
         helper.make_node("ReduceSum", ["v_in"], ["sum"], keepdims=0),
         helper.make_node("Less", ["sum", "ten"], ["c_out"]),
         helper.make_node("Mul", ["v_in", "twof"], ["v_out"]),
     ], "body", [vi("i", [], I64), vi("c_in", [], B), vi("v_in", [3])],
         [vi("c_out", [], B), vi("v_out", [3])])
+
+    def run_loop(v, trips):
+        v, i, cond = v.astype(np.float64), 0, True
+        while cond and (trips is None or i < trips):
+            cond = v.sum() < 10
+            v = v * 2
+            i += 1
+        return v.astype(np.float32)
+
     m = model("loop_data_cond", [
         helper.make_node("Loop", ["M", "", "v0"], ["v"], body=body,
                          name="grow"),
     ], [vi("v0", [3])], [vi("v", [3])],
         [const("M", np.int64(8)), const("ten", np.float32(10)),
          const("twof", np.float32(2))])
-    onnx.save(m, os.path.join(out, "loop_data_cond.onnx"))
-    # Refused: a trip count given at run time (and not offered).
+    for k, v0 in enumerate([np.array([0.3, 0.5, 0.2], np.float32),
+                            np.array([2.0, 3.0, 1.0], np.float32)]):
+        save(out, "loop_data_cond", m, [("v0", v0)],
+             [("v", run_loop(v0, 8))], case="test_data_set_%d" % k)
     m = model("loop_runtime_count", [
         helper.make_node("Loop", ["n", "", "v0"], ["v"], body=body,
                          name="counted"),
     ], [vi("n", [], I64), vi("v0", [3])], [vi("v", [3])],
         [const("ten", np.float32(10)), const("twof", np.float32(2))])
-    onnx.save(m, os.path.join(out, "loop_runtime_count.onnx"))
+    for k, n in enumerate([3, 0]):
+        v0 = np.array([0.1, 0.2, 0.3], np.float32)
+        save(out, "loop_runtime_count", m, [("n", np.int64(n)), ("v0", v0)],
+             [("v", run_loop(v0, n))], case="test_data_set_%d" % k)
+    # Refused: a loop of run-time length with a scan output, and one whose
+    # state changes shape.
+    m = model("loop_runtime_scan", [
+        helper.make_node("Loop", ["n", "", "h0"], ["h", "all"], body=body_rnn,
+                         name="scanned"),
+    ], [vi("n", [], I64), vi("x", [2, 4]), vi("h0", [2, 4])],
+        [vi("h", [2, 4]), vi("all", [5, 2, 4])], [const("W", W)],
+        check=False)
+    onnx.save(m, os.path.join(out, "loop_runtime_scan.onnx"))
+    grow = helper.make_graph([
+        helper.make_node("Identity", ["c_in"], ["c_out"]),
+        helper.make_node("Concat", ["v_in", "v_in"], ["v_out"], axis=0),
+    ], "body", [vi("i", [], I64), vi("c_in", [], B), vi("v_in", [3])],
+        [vi("c_out", [], B), vi("v_out", [6])])
+    m = model("loop_growing", [
+        helper.make_node("Loop", ["n", "", "v0"], ["v"], body=grow,
+                         name="growing"),
+    ], [vi("n", [], I64), vi("v0", [3])], [vi("v", [6])], check=False)
+    onnx.save(m, os.path.join(out, "loop_growing.onnx"))
     # Refused: a trip count of two elements.
     m = model("loop_wide_count", [
         helper.make_node("Loop", ["M2", "", "v0"], ["v"], body=body,
@@ -190,18 +227,20 @@ def main():
     ], [vi("s0", [2]), vi("a", [3, 2])], [vi("s", [2]), vi("y", [3, 2])],
         check=False)
     onnx.save(m, os.path.join(out, "scan_axes_count.onnx"))
-    # Refused: too long to unroll.
+    # Too long to unroll (100,000 iterations of 2 nodes): a run-time loop.
     body = helper.make_graph([
         helper.make_node("Identity", ["c_in"], ["c_out"]),
-        helper.make_node("Mul", ["v_in", "twof"], ["v_out"]),
+        helper.make_node("Add", ["v_in", "onef"], ["v_out"]),
     ], "body", [vi("i", [], I64), vi("c_in", [], B), vi("v_in", [3])],
         [vi("c_out", [], B), vi("v_out", [3])])
     m = model("loop_long", [
         helper.make_node("Loop", ["M", "", "v0"], ["v"], body=body,
                          name="long"),
     ], [vi("v0", [3])], [vi("v", [3])],
-        [const("M", np.int64(1000000)), const("twof", np.float32(2))])
-    onnx.save(m, os.path.join(out, "loop_long.onnx"))
+        [const("M", np.int64(100000)), const("onef", np.float32(1))])
+    v0 = np.array([0.5, -2.0, 3.0], np.float32)
+    save(out, "loop_long", m, [("v0", v0)],
+         [("v", (v0 + np.float32(100000)).astype(np.float32))])
 
 
 if __name__ == "__main__":
