@@ -5,15 +5,17 @@
 // from scalar inputs (a sample rate, a flag), one of them offered with
 // --specialize-value, asks for their values (the import is retried with
 // them bound, and every run checks them). A condition known only at run
-// time imports both branches, which must give the same types, and selects
-// between their results: ONNX's operators have no side effects here, so
-// running both is correct, at the cost of the branch not taken.
+// time imports both branches, which must give the same types; small ones
+// both run and their results are selected (ONNX's operators have no side
+// effects here, so running both is correct, at the cost of the branch not
+// taken), larger ones become a tosa.cond_if, on the host.
 //
 // Loop and Scan are unrolled: the body is imported once per iteration, its
-// loop-carried values fed to the next, its scan outputs stacked. A Loop's
-// trip count and condition must be known at compile time (a trip count
-// from an offered input is specialized like If's condition); a Scan's
-// length is its inputs' static dimension.
+// loop-carried values fed to the next, its scan outputs stacked. A Loop
+// whose trip count or condition is known only at run time (a trip count
+// from an offered input is specialized like If's condition), or too long
+// to unroll, becomes a tosa.while_loop on the host. A Scan's length is its
+// inputs' static dimension.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +33,12 @@ namespace {
 /// rate, a mode, a flag) that an If's condition is specialized to; larger
 /// ones are data.
 constexpr int64_t kMaxParameterElements = 1;
+
+/// Branches of a run-time If with at most this many operations each both
+/// run, their results selected: NNAPI can run them, and running the branch
+/// not taken costs little. Larger ones make a conditional on the host
+/// (tosa.cond_if) that runs one.
+constexpr int64_t kMaxSelectedBranchOps = 16;
 
 Value materialize(Importer &imp, const Importer::Bound &b) {
   return b.constant ? imp.constant(b.constant) : b.value;
@@ -84,25 +92,41 @@ LogicalResult importIf(NodeContext &ctx) {
   if (imp.typeOf(cond).getNumElements() != 1)
     return ctx.error() << "the condition is " << imp.typeOf(cond)
                        << "; it must hold one element";
-  FailureOr<SmallVector<Importer::Bound>> thenResults =
-      imp.importSubgraph(thenGraph, {});
-  if (failed(thenResults))
-    return failure();
-  FailureOr<SmallVector<Importer::Bound>> elseResults =
-      imp.importSubgraph(elseGraph, {});
-  if (failed(elseResults))
-    return failure();
+  // Each branch is imported into a block of its own: then the ops either
+  // join the graph, both branches run and their results are selected, or
+  // the blocks become the regions of a tosa.cond_if.
+  OpBuilder &b = ctx.b;
+  struct Branch {
+    Block *block = new Block;
+    SmallVector<Value> results;
+    ~Branch() {
+      if (block) {
+        block->dropAllReferences();
+        delete block;
+      }
+    }
+  } branches[2];
+  const onnx::GraphProto *graphs[2] = {&thenGraph, &elseGraph};
+  for (int k = 0; k < 2; ++k) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(branches[k].block);
+    FailureOr<SmallVector<Importer::Bound>> results =
+        imp.importSubgraph(*graphs[k], {});
+    if (failed(results))
+      return failure();
+    for (const Importer::Bound &r : *results)
+      branches[k].results.push_back(materialize(imp, r));
+  }
   std::string inputs;
   for (const std::string &in : parameters ? behind : std::set<std::string>())
     inputs += (inputs.empty() ? "'" : ", '") + in + "'";
   for (int i = 0; i < outputs; ++i) {
-    Value a = materialize(imp, (*thenResults)[i]);
-    Value b = materialize(imp, (*elseResults)[i]);
-    if (a.getType() != b.getType()) {
+    Value a = branches[0].results[i], c = branches[1].results[i];
+    if (a.getType() != c.getType()) {
       InFlightDiagnostic diag = ctx.error();
       diag << "the condition is known only at run time and the branches "
               "give output "
-           << i << " as " << a.getType() << " and " << b.getType()
+           << i << " as " << a.getType() << " and " << c.getType()
            << "; a conditional whose branches differ in type is not "
               "supported";
       if (!inputs.empty())
@@ -110,9 +134,47 @@ LogicalResult importIf(NodeContext &ctx) {
              << " with --input-value or --specialize-value)";
       return diag;
     }
-    if (failed(ctx.defineBound(i, {select(ctx, cond, a, b), {}})))
-      return failure();
   }
+  auto work = [](Block *block) {
+    return llvm::count_if(*block, [](Operation &op) {
+      return !matchPattern(&op, m_Constant());
+    });
+  };
+  int64_t larger = std::max(work(branches[0].block), work(branches[1].block));
+  if (larger > kMaxSelectedBranchOps) {
+    // Run one branch: a conditional on the host.
+    SmallVector<Type> types;
+    for (Value v : branches[0].results)
+      types.push_back(v.getType());
+    auto conditional = b.create<tosa::IfOp>(
+        ctx.loc, types, imp.reshape(cond, {}), ValueRange());
+    Region *regions[2] = {&conditional.getThenBranch(),
+                          &conditional.getElseBranch()};
+    for (int k = 0; k < 2; ++k) {
+      Block *block = branches[k].block;
+      branches[k].block = nullptr;
+      regions[k]->push_back(block);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToEnd(block);
+      b.create<tosa::YieldOp>(ctx.loc, branches[k].results);
+    }
+    for (int i = 0; i < outputs; ++i)
+      if (failed(ctx.defineBound(i, {conditional.getResult(i), {}})))
+        return failure();
+    return success();
+  }
+  // Small branches: both run, and what NNAPI can run stays offloadable.
+  for (Branch &branch : branches) {
+    Block *here = b.getInsertionBlock();
+    here->getOperations().splice(b.getInsertionPoint(),
+                                 branch.block->getOperations());
+  }
+  for (int i = 0; i < outputs; ++i)
+    if (failed(ctx.defineBound(
+            i, {select(ctx, cond, branches[0].results[i],
+                       branches[1].results[i]),
+                {}})))
+      return failure();
   InFlightDiagnostic warning = emitWarning(ctx.loc)
                                << "If: the condition is known only at run "
                                   "time; both branches run and their results "

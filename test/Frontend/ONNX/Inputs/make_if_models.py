@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes If models beyond ONNX's node test (whose condition is a graph
 input): a condition that folds from shapes, one computed from data at run
-time (both values of it), one on a sample-rate input whose branches differ
+time (both values of it; small branches, then large ones), one on a sample-rate input whose branches differ
 in shape (compiled for one value), an If nested in a branch that reads outer
 values, and models the importer must refuse. Expected outputs are numpy's.
 
@@ -62,6 +62,37 @@ def main():
     save(out, "if_data", m, [("x", pos)], [("y", 1 / (1 + np.exp(-pos)))])
     save(out, "if_data", m, [("x", -pos)], [("y", pos * pos)],
          case="test_data_set_1")
+
+    # Larger branches (20 operations each): a conditional on the host runs
+    # one. Then: 10 rounds of y = tanh(y @ W1); else: of y = relu(y @ W2).
+    W1 = (rng.standard_normal((4, 4)) * 0.5).astype(np.float32)
+    W2 = (rng.standard_normal((4, 4)) * 0.5).astype(np.float32)
+
+    def rounds(name, w, act):
+        nodes, prev = [], "x"
+        for k in range(10):
+            nodes.append(helper.make_node("MatMul", [prev, w],
+                                          ["%s_m%d" % (name, k)]))
+            nodes.append(helper.make_node(act, ["%s_m%d" % (name, k)],
+                                          ["%s_a%d" % (name, k)]))
+            prev = "%s_a%d" % (name, k)
+        return branch(name, nodes, [vi(prev, [3, 4])])
+
+    m = model("if_large", [
+        helper.make_node("ReduceSum", ["x"], ["s"], keepdims=0),
+        helper.make_node("Greater", ["s", "zerof"], ["c"]),
+        helper.make_node("If", ["c"], ["y"],
+                         then_branch=rounds("deep_then", "W1", "Tanh"),
+                         else_branch=rounds("deep_else", "W2", "Relu")),
+    ], [vi("x", [3, 4])], [vi("y", [3, 4])],
+        [const("zerof", np.float32(0)), const("W1", W1), const("W2", W2)])
+    for k, (sign, w, act) in enumerate([(1, W1, np.tanh),
+                                        (-1, W2, lambda v: np.maximum(v, 0))]):
+        y = sign * pos.astype(np.float64)
+        for _ in range(10):
+            y = act(y @ w)
+        save(out, "if_large", m, [("x", (sign * pos).astype(np.float32))],
+             [("y", y.astype(np.float32))], case="test_data_set_%d" % k)
 
     # A sample-rate input picks a front end whose output differs in shape:
     # 16000 frames the audio by 4, 8000 by 2 (then pools to the same size).
