@@ -548,13 +548,18 @@ void mlir::nnapi::onnx_import::registerControlFlowOps(OpRegistry &registry) {
       {"", "If", lo, hi, importIf,
        "the branch a compile-time condition selects, inlined (a condition "
        "from scalar inputs offered with --specialize-value is specialized to "
-       "them); with a runtime condition both branches and tosa.select",
+       "them); with a runtime condition both branches and tosa.select, or "
+       "tosa.cond_if for branches of more than 16 operations",
        "those of the branch; SELECT (3)",
-       "a runtime condition's select (SELECT does not broadcast it)"},
+       "a runtime condition's select (SELECT does not broadcast it); "
+       "tosa.cond_if (NNAPI's IF is not used)"},
       {"", "Loop", lo, hi, importLoop,
        "unrolled: the body once per iteration, scan outputs concatenated "
-       "(trip count and condition known at compile time)",
-       "those of the body; CONCATENATION (1)", "as the body's operations"},
+       "(trip count and condition known at compile time); else "
+       "tosa.while_loop (no scan outputs)",
+       "those of the unrolled body; CONCATENATION (1)",
+       "as the body's operations; tosa.while_loop (NNAPI's WHILE is not "
+       "used)"},
       {"", "Scan", lo, hi, importScan,
        "unrolled: slices of the scanned inputs, the body once per step, "
        "outputs concatenated",
