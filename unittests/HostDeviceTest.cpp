@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <map>
 
 #include <algorithm>
 #include <array>
@@ -1381,6 +1382,7 @@ struct LstmCase {
   bool cifg, peepholes, projection, timeMajor;
   int32_t activation;
   float cellClip, projClip;
+  bool runtimeWeights = false; ///< Weights and biases as model inputs.
 };
 
 class SequenceLstmVsFormulas : public HostDevice,
@@ -1402,13 +1404,21 @@ TEST_P(SequenceLstmVsFormulas, Computes) {
   uint32_t x = p.timeMajor ? b.input({p.steps, p.batch, p.in})
                            : b.input({p.batch, p.steps, p.in});
   uint32_t h0 = b.input({p.batch, p.out}), c0 = b.input({p.batch, p.units});
-  // Gate order i, f, c, o.
+  // Gate order i, f, c, o. Weights given at run time are inputs 3 on.
+  std::map<uint32_t, size_t> inputOf;
+  auto weight = [&](std::vector<uint32_t> dims) {
+    if (!p.runtimeWeights)
+      return b.constant(dims, -0.5f, 0.5f);
+    uint32_t idx = b.input(dims, -0.5f, 0.5f);
+    inputOf[idx] = b.inputCount() - 1;
+    return idx;
+  };
   uint32_t wx[4], wh[4], bias[4], peep[3], proj = 0, projBias = 0;
   for (int g = 0; g < 4; ++g) {
     bool none = g == 0 && p.cifg;
-    wx[g] = none ? b.omitted() : b.constant({p.units, p.in}, -0.5f, 0.5f);
-    wh[g] = none ? b.omitted() : b.constant({p.units, p.out}, -0.5f, 0.5f);
-    bias[g] = none ? b.omitted() : b.constant({p.units}, -0.5f, 0.5f);
+    wx[g] = none ? b.omitted() : weight({p.units, p.in});
+    wh[g] = none ? b.omitted() : weight({p.units, p.out});
+    bias[g] = none ? b.omitted() : weight({p.units});
   }
   for (int k = 0; k < 3; ++k)
     peep[k] = p.peepholes && !(k == 0 && p.cifg)
@@ -1434,7 +1444,10 @@ TEST_P(SequenceLstmVsFormulas, Computes) {
     ins.push_back(b.omitted());
   b.operation(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM, ins, {y, hOut, cOut});
 
-  auto value = [&](uint32_t idx) { return b.constantValue(idx); };
+  auto value = [&](uint32_t idx) -> const std::vector<float> & {
+    auto it = inputOf.find(idx);
+    return it == inputOf.end() ? b.constantValue(idx) : b.inputValue(it->second);
+  };
   const std::vector<float> &xs = b.inputValue(0);
   std::vector<double> h(b.inputValue(1).begin(), b.inputValue(1).end());
   std::vector<double> c(b.inputValue(2).begin(), b.inputValue(2).end());
@@ -1500,7 +1513,9 @@ INSTANTIATE_TEST_SUITE_P(
         // A coupled input gate with peepholes, sigmoid.
         LstmCase{3, 1, 2, 5, 5, true, true, false, true, 6, 0, 0},
         // A projection to fewer outputs, clipped; relu6.
-        LstmCase{6, 2, 4, 7, 3, false, false, true, true, 3, 0, 0.25f}));
+        LstmCase{6, 2, 4, 7, 3, false, false, true, true, 3, 0, 0.25f},
+        // Weights computed at run time (model inputs).
+        LstmCase{3, 2, 3, 4, 4, false, true, false, true, 4, 0, 0, true}));
 
 TEST_F(HostDevice, RejectsMalformedSequenceLstms) {
   // 28 operands of a default LSTM over [2, 1, 3] with 4 units, then

@@ -345,8 +345,8 @@ public:
     w.peephole[0] = arg("cell_to_input_weights");
     w.peephole[1] = arg("cell_to_forget_weights");
     w.peephole[2] = arg("cell_to_output_weights");
-    w.projection = arg("projection_weights");
-    w.projectionBias = arg("projection_bias");
+    w.projection = arg(kWeightRoles[12]);
+    w.projectionBias = arg(kWeightRoles[13]);
     bool states = outputs.size() == 3;
     float *hOut = states ? b[outputs[1]] : nullptr;
     float *cOut = states ? b[outputs[2]] : nullptr;
@@ -367,15 +367,15 @@ public:
 
 private:
   /// The weights the blocked kernel packs: input_to_*, recurrent_to_*,
-  /// the gate biases, the projection.
-  static constexpr const char *kWeightRoles[13] = {
+  /// the gate biases, the projection and its bias.
+  static constexpr const char *kWeightRoles[14] = {
       "input_to_input_weights",     "input_to_forget_weights",
       "input_to_cell_weights",      "input_to_output_weights",
       "recurrent_to_input_weights", "recurrent_to_forget_weights",
       "recurrent_to_cell_weights",  "recurrent_to_output_weights",
       "input_gate_bias",            "forget_gate_bias",
       "cell_bias",                  "output_gate_bias",
-      "projection_weights"};
+      "projection_weights",         "projection_bias"};
   SequenceLstm params;
   spec::Match layout;
   std::vector<uint32_t> inputs, outputs;
