@@ -278,6 +278,17 @@ void FunctionPlacer::buildUnits() {
         refused.push_back(composite);
   for (CompositeOp composite : refused)
     composite.inlineBody();
+  // What a body computes that nothing reads (an LSTM's output sequence when
+  // only its final state is used) goes, rather than become a partition.
+  if (!refused.empty()) {
+    // From the last op up, so that a producer is looked at after its users.
+    SmallVector<Operation *> ops;
+    for (Operation &op : block.without_terminator())
+      ops.push_back(&op);
+    for (Operation *op : llvm::reverse(ops))
+      if (isOpTriviallyDead(op))
+        op->erase();
+  }
   // One unit per op: a chain that NNAPI runs as one operation is one
   // nnapi.composite by now (nnapi-raise-composites).
   for (Operation &op : block.without_terminator()) {

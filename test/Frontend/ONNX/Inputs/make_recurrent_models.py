@@ -27,7 +27,8 @@ from rnn_reference import reference  # noqa: E402
 
 def build(out, name, kind, T, N, I, H, direction="forward", const_weights=True,
           bias=True, lens=None, runtime_lens=False, states=False,
-          peepholes=False, layout=0, dtype=np.float32, seed=0, **attrs):
+          peepholes=False, layout=0, dtype=np.float32, seed=0,
+          state_only=False, **attrs):
     rng = np.random.default_rng(seed)
     D = 2 if direction == "bidirectional" else 1
     G = {"RNN": 1, "GRU": 3, "LSTM": 4}[kind]
@@ -71,6 +72,8 @@ def build(out, name, kind, T, N, I, H, direction="forward", const_weights=True,
     while names and names[-1] == "":
         names.pop()
     outs = ["Y", "Y_h"] + (["Y_c"] if kind == "LSTM" else [])
+    if state_only:  # Y not asked for: the node's first output is ""
+        outs[0] = ""
     node = helper.make_node(kind, names, outs, hidden_size=H,
                             direction=direction, layout=layout, **attrs)
     Y, Yh, Yc = reference(
@@ -81,6 +84,8 @@ def build(out, name, kind, T, N, I, H, direction="forward", const_weights=True,
         attrs.get("linear_before_reset", 0), attrs.get("input_forget", 0),
         layout)
     expected = [("Y", Y), ("Y_h", Yh), ("Y_c", Yc)][:len(outs)]
+    if state_only:
+        expected = expected[1:]
     outputs = [helper.make_tensor_value_info(n, elem, list(v.shape))
                for n, v in expected]
     g = helper.make_graph([node], name, inputs, outputs, inits)
@@ -176,6 +181,10 @@ def main():
     build(out, "lstm_relu", "LSTM", 3, 2, 4, 3,
           activations=["Sigmoid", "Relu", "Relu"])
     build(out, "lstm_f16", "LSTM", 3, 1, 4, 3, states=True, dtype=np.float16)
+    # The final states only, of an LSTM NNAPI's operation does not compute
+    # (clip): its steps are placed op by op, the unread Y dropped.
+    build(out, "lstm_states", "LSTM", 3, 2, 3, 4, states=True, clip=1.5,
+          state_only=True)
     build(out, "gru_lbr", "GRU", 4, 2, 3, 5, "bidirectional",
           linear_before_reset=1, states=True, lens=[4, 2])
     build(out, "gru_acts", "GRU", 3, 2, 4, 3, "reverse", bias=True,
