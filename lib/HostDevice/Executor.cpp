@@ -394,6 +394,11 @@ std::unique_ptr<Step> createBlockedStep(const HostModel &model,
   bool floats = isFloatTensor(model.operands[op.inputs[0]].type);
   switch (op.opcode) {
   case ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM:
+    // The blocked kernel keeps every step's input product (4 units per
+    // input row): beyond 256 MB of that, the reference kernel, which needs
+    // a step's worth.
+    if (blocked::sequenceLstmScratch(p.lstm) > (size_t(1) << 26))
+      return nullptr;
     return std::make_unique<SequenceLstmStep>(model, op, p,
                                               model.layouts[index], true);
   case ANEURALNETWORKS_TRANSPOSE:
