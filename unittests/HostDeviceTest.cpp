@@ -1566,6 +1566,14 @@ TEST_F(HostDevice, RejectsMalformedSequenceLstms) {
        },
        "projection_bias without projection_weights"},
       {[](HostModelBuilder &b, std::vector<uint32_t> &in) {
+         // An output size of 2 without a projection.
+         for (int k = 5; k <= 8; ++k)
+           in[k] = b.constant({4, 2});
+         in[18] = b.input({1, 2});
+       },
+       "without a projection the output size (2) must be the number of "
+       "units (4)"},
+      {[](HostModelBuilder &b, std::vector<uint32_t> &in) {
          in[20] = b.i32(2);
        },
        "invalid activation 2"},

@@ -140,6 +140,30 @@ TEST_F(HostNNAPI, RejectsBadFuseCodeAndOperandCount) {
       << lastError();
 }
 
+TEST_F(HostNNAPI, AnOmittedOperandCannotBecomeAModelInput) {
+  uint32_t a = tensor({4});
+  // No buffer and no length: NNAPI's optional operand left out.
+  ASSERT_EQ(fn.ANeuralNetworksModel_setOperandValue(model, int32_t(a), nullptr,
+                                                    0),
+            ANEURALNETWORKS_NO_ERROR);
+  // No buffer but a length is a null argument.
+  EXPECT_EQ(fn.ANeuralNetworksModel_setOperandValue(model, int32_t(a), nullptr,
+                                                    16),
+            ANEURALNETWORKS_UNEXPECTED_NULL);
+  uint32_t out = tensor({4});
+  EXPECT_EQ(fn.ANeuralNetworksModel_identifyInputsAndOutputs(model, 1, &a, 1,
+                                                             &out),
+            ANEURALNETWORKS_BAD_DATA);
+  auto lastError = reinterpret_cast<const char *(*)()>(
+      dlsym(fn.handle, "NNAPIMLIRHost_lastError"));
+  ASSERT_NE(lastError, nullptr);
+  EXPECT_NE(std::string(lastError()).find(
+                "operand 0 is already a constant, an omitted operand, an "
+                "input or an output"),
+            std::string::npos)
+      << lastError();
+}
+
 TEST_F(HostNNAPI, RejectsUseBeforeFinishAndNulls) {
   ANeuralNetworksCompilation *c;
   EXPECT_EQ(fn.ANeuralNetworksCompilation_create(model, &c),

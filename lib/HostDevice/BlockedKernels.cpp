@@ -8,13 +8,9 @@
 #include <limits>
 #include <numeric>
 
-// An AVX2+FMA copy of the matrix product, chosen at run time on x86-64 (the
-// library is built for the baseline so that it runs everywhere). Chosen by
-// a CPU check, not by GCC's target_clones: their ifunc resolvers run before
-// the sanitizers' runtimes are up and crash instrumented builds.
-#if defined(__x86_64__) && defined(__GNUC__)
-#define NNAPI_MLIR_X86_AVX2_COPY 1
-#endif
+// The matrix product has an AVX2+FMA copy (NNAPI_MLIR_X86_AVX2_COPY,
+// BlockedKernels.h): the library is built for the baseline so that it runs
+// everywhere.
 
 namespace nnapi_mlir::host::blocked {
 namespace {

@@ -281,7 +281,8 @@ int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksModel *model,
     if (op.kind != Kind::Temporary)
       return fail(ANEURALNETWORKS_BAD_DATA,
                   "operand " + std::to_string(idx) +
-                      " is already a constant, input or output");
+                      " is already a constant, an omitted operand, an input "
+                      "or an output");
     if (!isFloatTensor(op.type) && op.type != ANEURALNETWORKS_TENSOR_BOOL8 &&
         op.type != ANEURALNETWORKS_TENSOR_INT32)
       return fail(ANEURALNETWORKS_BAD_DATA,

@@ -25,10 +25,6 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#define NNAPI_MLIR_X86_AVX2_COPY 1
-#endif
-
 // The eight-float vectors below never cross a call: every function taking
 // one is inlined into the two copies of the kernel, so GCC's note that
 // their calling convention differs with AVX does not apply.

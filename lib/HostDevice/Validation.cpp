@@ -833,23 +833,31 @@ int Validator::sequenceLstm() {
                  ", expected " + shapeStr(shape));
     return 0;
   };
-  for (const char *gate : {"input", "forget", "cell", "output"}) {
-    std::string w = std::string("input_to_") + gate + "_weights";
-    std::string r = std::string("recurrent_to_") + gate + "_weights";
-    std::string bias = std::string(gate) + (std::string(gate) == "cell"
-                                                ? "_bias"
-                                                : "_gate_bias");
-    if (!given(w) && !given(r) && !given(bias) && std::string(gate) == "input")
+  // Per gate: input weights, recurrent weights, bias. Only the input gate's
+  // are omittable (the spec refuses the others without a value), all three
+  // together (CIFG).
+  static const char *const gateRoles[4][3] = {
+      {"input_to_input_weights", "recurrent_to_input_weights",
+       "input_gate_bias"},
+      {"input_to_forget_weights", "recurrent_to_forget_weights",
+       "forget_gate_bias"},
+      {"input_to_cell_weights", "recurrent_to_cell_weights", "cell_bias"},
+      {"input_to_output_weights", "recurrent_to_output_weights",
+       "output_gate_bias"}};
+  for (const auto &roles : gateRoles) {
+    int present = int(given(roles[0])) + given(roles[1]) + given(roles[2]);
+    if (present == 0)
       continue; // CIFG
-    for (const std::string &role : {w, r, bias})
+    for (const char *role : roles)
       if (!given(role))
-        return bad(role + " is missing (the input gate's weights and bias are "
-                          "all given or all omitted)");
-    if (int rc = expectShape(w.c_str(), {s.units, s.inputSize}))
+        return bad(std::string(role) +
+                   " is missing (the input gate's weights and bias are all "
+                   "given or all omitted)");
+    if (int rc = expectShape(roles[0], {s.units, s.inputSize}))
       return rc;
-    if (int rc = expectShape(r.c_str(), {s.units, s.outputSize}))
+    if (int rc = expectShape(roles[1], {s.units, s.outputSize}))
       return rc;
-    if (int rc = expectShape(bias.c_str(), {s.units}))
+    if (int rc = expectShape(roles[2], {s.units}))
       return rc;
   }
   bool cifg = !given("input_to_input_weights");

@@ -12,6 +12,14 @@
 
 #include "nnapi-mlir/HostDevice/Kernels.h"
 
+// The kernels here are built for the baseline and keep an AVX2+FMA copy,
+// chosen at run time by hasAvx2Fma(), on x86-64. Chosen by a CPU check, not
+// by GCC's target_clones: their ifunc resolvers run before the sanitizers'
+// runtimes are up and crash instrumented builds.
+#if defined(__x86_64__) && defined(__GNUC__)
+#define NNAPI_MLIR_X86_AVX2_COPY 1
+#endif
+
 namespace nnapi_mlir::host::blocked {
 
 /// TRANSPOSE: dimensions that stay adjacent are merged and unit dimensions
@@ -43,8 +51,7 @@ void batchMatmul(const float *a, const Shape &aShape, bool adjA,
 /// has them.
 void gemm(size_t m, size_t k, size_t n, const float *a, const float *b,
           float *c);
-/// Whether this x86-64 CPU has AVX2 and FMA (false elsewhere): the kernels
-/// here built for the baseline keep an AVX2+FMA copy chosen by it.
+/// Whether this x86-64 CPU has AVX2 and FMA (false elsewhere).
 bool hasAvx2Fma();
 
 /// UNIDIRECTIONAL_SEQUENCE_LSTM as host::sequenceLstm (RecurrentKernels.cpp):

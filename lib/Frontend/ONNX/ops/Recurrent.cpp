@@ -32,6 +32,14 @@ namespace {
 
 enum class Cell { RNN, GRU, LSTM };
 
+/// What one direction's steps read: W [G*H, K], R [G*H, H], the input
+/// bias (Wb + Rb, or Wb alone for GRU's linear_before_reset, whose Rbh stays
+/// with R as recBias), peepholes [1, 3H] and run-time lengths [B, 1]; each
+/// may be null.
+struct Weights {
+  Value w, r, inBias, recBias, peep, lens;
+};
+
 /// One direction's activation functions with their alpha and beta.
 struct Activation {
   std::string name;
@@ -53,16 +61,17 @@ private:
   /// a + b, computed now if both are constants.
   Value addFolded(Value a, Value b);
   Value act(int d, int i, Value x);
-  /// The mask [B, H] of the batch entries whose sequence reaches step t,
-  /// or null if all do.
-  Value stepMask(int64_t t);
-  /// Runs direction d over the sequence; fills ys[t] (or not, if Y is not
-  /// wanted), and the final states.
-  void runDirection(int d, Value xw, SmallVectorImpl<Value> &ys, Value &h,
-                    Value &c);
+  /// The mask [B, H] of the batch entries whose sequence reaches step t
+  /// (`lens` the run-time lengths, else constLens), or null if all do.
+  Value stepMask(int64_t t, Value lens);
+  /// Runs direction d over the sequence from its input products xw; fills
+  /// ys[t] (or not, if Y is not wanted), and the final states.
+  void runDirection(int d, const Weights &weights, Value xw,
+                    SmallVectorImpl<Value> &ys, Value &h, Value &c);
   /// LSTM direction d over time-major x [seq, batch, in] as one `lstm`
   /// composite; returns y [seq, batch, hidden] and sets the final states.
-  Value lstmComposite(int d, Value x, Value &h, Value &c);
+  Value lstmComposite(int d, const Weights &weights, Value x, Value &h,
+                      Value &c);
   Value slice2d(Value v, int64_t col, int64_t width) {
     int64_t rows = imp.typeOf(v).getDimSize(0);
     return imp.slice(v, {0, col}, {rows, width});
@@ -84,8 +93,6 @@ private:
   /// sequence_lens: a compile-time value, or a [B, 1] int32 runtime value.
   SmallVector<int64_t> constLens;
   Value runtimeLens;
-  // Direction d's weights, set by import().
-  Value w, r, inBias, recBias, peep;
 };
 
 LogicalResult RecurrentLayer::readAttributes() {
@@ -221,13 +228,13 @@ Value RecurrentLayer::act(int d, int i, Value x) {
   return imp.activation(a.name, x, a.alpha, a.beta);
 }
 
-Value RecurrentLayer::stepMask(int64_t t) {
+Value RecurrentLayer::stepMask(int64_t t, Value lens) {
   // Full [B, H]: NNAPI's SELECT does not broadcast.
   OpBuilder &b = ctx.b;
   auto maskType = RankedTensorType::get({batch, hidden}, b.getI1Type());
-  if (runtimeLens)
+  if (lens)
     return b.create<tosa::GreaterOp>(
-        ctx.loc, maskType, runtimeLens,
+        ctx.loc, maskType, lens,
         imp.splat(b.getI32Type(), {1, hidden}, double(t)));
   if (constLens.empty() ||
       llvm::all_of(constLens, [&](int64_t len) { return len > t; }))
@@ -238,8 +245,10 @@ Value RecurrentLayer::stepMask(int64_t t) {
   return imp.constant(DenseElementsAttr::get(maskType, ArrayRef<bool>(mask)));
 }
 
-void RecurrentLayer::runDirection(int d, Value xw, SmallVectorImpl<Value> &ys,
-                                  Value &h, Value &c) {
+void RecurrentLayer::runDirection(int d, const Weights &weights, Value xw,
+                                  SmallVectorImpl<Value> &ys, Value &h,
+                                  Value &c) {
+  Value r = weights.r, recBias = weights.recBias, peep = weights.peep;
   bool reverse = reverseOnly || d == 1;
   Value zeros = imp.splat(element, {batch, hidden}, 0);
   auto gate = [&](Value g, int64_t k) {
@@ -286,7 +295,7 @@ void RecurrentLayer::runDirection(int d, Value xw, SmallVectorImpl<Value> &ys,
       hNew = imp.mul(o, act(d, 2, cNew));
     }
     Value y = hNew;
-    if (Value mask = stepMask(t)) {
+    if (Value mask = stepMask(t, weights.lens)) {
       hNew = select(ctx, mask, hNew, h);
       if (cNew)
         cNew = select(ctx, mask, cNew, c);
@@ -300,21 +309,24 @@ void RecurrentLayer::runDirection(int d, Value xw, SmallVectorImpl<Value> &ys,
   }
 }
 
-Value RecurrentLayer::lstmComposite(int d, Value x, Value &h, Value &c) {
+Value RecurrentLayer::lstmComposite(int d, const Weights &outer, Value x,
+                                    Value &h, Value &c) {
   namespace names = mlir::nnapi::composite;
   OpBuilder &b = ctx.b;
   auto type = [&](Shape shape) { return RankedTensorType::get(shape, element); };
   SmallVector<Value> inputs = {
-      x, w, r, inBias ? inBias : imp.splat(element, {gates * hidden}, 0), h, c};
-  if (peep)
-    inputs.push_back(dropLeading(peep));
-  if (runtimeLens)
-    inputs.push_back(runtimeLens);
+      x, outer.w, outer.r,
+      outer.inBias ? outer.inBias : imp.splat(element, {gates * hidden}, 0), h,
+      c};
+  if (outer.peep)
+    inputs.push_back(dropLeading(outer.peep));
+  if (outer.lens)
+    inputs.push_back(outer.lens);
   const SmallVector<Activation, 3> &fgh = acts[d];
   std::string actNames = fgh[0].name + "," + fgh[1].name + "," + fgh[2].name;
   bool parameters = llvm::any_of(
       fgh, [](const Activation &a) { return a.alpha || a.beta; });
-  bool shortLens = runtimeLens || llvm::any_of(constLens, [&](int64_t len) {
+  bool shortLens = outer.lens || llvm::any_of(constLens, [&](int64_t len) {
                      return len < seq;
                    });
   SmallVector<NamedAttribute> attrs = {
@@ -323,7 +335,7 @@ Value RecurrentLayer::lstmComposite(int d, Value x, Value &h, Value &c) {
       b.getNamedAttr(names::kActivationParameters,
                      b.getI64IntegerAttr(parameters)),
       b.getNamedAttr(names::kInputForget, b.getI64IntegerAttr(inputForget)),
-      b.getNamedAttr(names::kPeepholes, b.getI64IntegerAttr(bool(peep))),
+      b.getNamedAttr(names::kPeepholes, b.getI64IntegerAttr(bool(outer.peep))),
       b.getNamedAttr(names::kSequenceLens, b.getI64IntegerAttr(shortLens))};
   if (clipBound)
     attrs.push_back(b.getNamedAttr(names::kClip, b.getF64FloatAttr(*clipBound)));
@@ -345,38 +357,29 @@ Value RecurrentLayer::lstmComposite(int d, Value x, Value &h, Value &c) {
       args.push_back(matchPattern(v, m_Constant(&attr)) ? imp.constant(attr)
                                                         : Value(arg));
     }
-    Value outerW = w, outerR = r, outerBias = inBias, outerPeep = peep,
-          outerLens = runtimeLens;
-    w = args[1];
-    r = args[2];
-    inBias = args[3];
+    Weights inner{args[1], args[2], args[3], {}, {}, {}};
     size_t next = 6;
-    if (peep) {
+    if (outer.peep) {
       DenseElementsAttr attr;
       Value p = args[next++];
-      peep = matchPattern(p, m_Constant(&attr))
-                 ? imp.constant(attr.reshape(type({1, 3 * hidden})))
-                 : imp.reshape(p, {1, 3 * hidden});
+      inner.peep = matchPattern(p, m_Constant(&attr))
+                       ? imp.constant(attr.reshape(type({1, 3 * hidden})))
+                       : imp.reshape(p, {1, 3 * hidden});
     }
-    if (runtimeLens)
-      runtimeLens = args[next++];
-    Value xw = imp.reshape(
-        linear(imp.reshape(args[0], {seq * batch, inputSize}), w, inBias),
-        {seq, batch, gates * hidden});
+    if (outer.lens)
+      inner.lens = args[next++];
+    Value xw = imp.reshape(linear(imp.reshape(args[0], {seq * batch, inputSize}),
+                                  inner.w, inner.inBias),
+                           {seq, batch, gates * hidden});
     Value hs = args[4], cs = args[5];
     SmallVector<Value> ys(seq);
-    runDirection(d, xw, ys, hs, cs);
+    runDirection(d, inner, xw, ys, hs, cs);
     for (Value &y : ys)
       y = imp.reshape(y, {1, batch, hidden});
     Value y = seq == 1 ? ys[0]
                        : Value(b.create<tosa::ConcatOp>(
                              ctx.loc, type({seq, batch, hidden}), ys, 0));
     b.create<YieldOp>(ctx.loc, ValueRange{y, hs, cs});
-    w = outerW;
-    r = outerR;
-    inBias = outerBias;
-    peep = outerPeep;
-    runtimeLens = outerLens;
   }
   h = composite.getResult(1);
   c = composite.getResult(2);
@@ -469,35 +472,38 @@ LogicalResult RecurrentLayer::import() {
   SmallVector<Value> yDirs, hDirs, cDirs;
   for (int d = 0; d < dirs; ++d) {
     int64_t gh = gates * hidden;
-    w = dropLeading(imp.slice(ctx.in(1), {d, 0, 0}, {1, gh, inputSize}));
-    r = dropLeading(imp.slice(ctx.in(2), {d, 0, 0}, {1, gh, hidden}));
-    inBias = recBias = peep = {};
+    Weights weights;
+    weights.w =
+        dropLeading(imp.slice(ctx.in(1), {d, 0, 0}, {1, gh, inputSize}));
+    weights.r = dropLeading(imp.slice(ctx.in(2), {d, 0, 0}, {1, gh, hidden}));
+    weights.lens = runtimeLens;
     if (ctx.has(3)) {
       Value wb = dropLeading(imp.slice(ctx.in(3), {d, 0}, {1, gh}));
       Value rb = dropLeading(imp.slice(ctx.in(3), {d, gh}, {1, gh}));
       // GRU with linear_before_reset multiplies Rbh by r: it stays with R.
       if (cell == Cell::GRU && linearBeforeReset) {
-        inBias = wb;
-        recBias = rb;
+        weights.inBias = wb;
+        weights.recBias = rb;
       } else {
-        inBias = addFolded(wb, rb);
+        weights.inBias = addFolded(wb, rb);
       }
     }
     if (cell == Cell::LSTM && ctx.has(7))
-      peep = imp.slice(ctx.in(7), {d, 0}, {1, 3 * hidden});
+      weights.peep = imp.slice(ctx.in(7), {d, 0}, {1, 3 * hidden});
     auto state = [&](Value all) {
       return all ? dropLeading(imp.slice(all, {d, 0, 0}, {1, batch, hidden}))
                  : imp.splat(element, {batch, hidden}, 0);
     };
     Value h = state(h0), c = cell == Cell::LSTM ? state(c0) : Value();
     if (cell == Cell::LSTM) {
-      Value y = lstmComposite(d, x, h, c);
+      Value y = lstmComposite(d, weights, x, h, c);
       if (wants(0))
         yDirs.push_back(imp.reshape(y, {seq, 1, batch, hidden}));
     } else {
-      Value xw = imp.reshape(linear(xFlat, w, inBias), {seq, batch, gh});
+      Value xw = imp.reshape(linear(xFlat, weights.w, weights.inBias),
+                             {seq, batch, gh});
       SmallVector<Value> ys(wants(0) ? seq : 0);
-      runDirection(d, xw, ys, h, c);
+      runDirection(d, weights, xw, ys, h, c);
       if (wants(0)) {
         for (Value &y : ys)
           y = imp.reshape(y, {1, 1, batch, hidden});

@@ -197,6 +197,22 @@ def main():
         [const("M", np.int64(2)), const("go1", np.bool_(True)),
          const("twof", np.float32(2))], check=False)
     onnx.save(m, os.path.join(out, "loop_wide_cond.onnx"))
+    # Refused at run time too: that condition, and a trip count of two
+    # elements given as an input.
+    m = model("loop_runtime_wide_cond", [
+        helper.make_node("Loop", ["n", "go1", "v0"], ["v"], body=body3,
+                         name="runwidecond"),
+    ], [vi("n", [], I64), vi("v0", [3])], [vi("v", [3])],
+        [const("go1", np.bool_(True)), const("twof", np.float32(2))],
+        check=False)
+    onnx.save(m, os.path.join(out, "loop_runtime_wide_cond.onnx"))
+    m = model("loop_runtime_wide_count", [
+        helper.make_node("Loop", ["n2", "", "v0"], ["v"], body=body_data,
+                         name="runwide"),
+    ], [vi("n2", [2], I64), vi("v0", [3])], [vi("v", [3])],
+        [const("ten", np.float32(10)), const("twof", np.float32(2))],
+        check=False)
+    onnx.save(m, os.path.join(out, "loop_runtime_wide_count.onnx"))
     # Refused: a Scan too long to unroll, and scanned inputs of two lengths.
     sbody = helper.make_graph([
         helper.make_node("Add", ["s_in", "a_t"], ["s_out"]),
