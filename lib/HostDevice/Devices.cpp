@@ -143,6 +143,14 @@ std::string deviceRejection(const ANeuralNetworksDevice &device,
            std::to_string(device.featureLevel) + ") cannot run " + opName +
            ": needs feature level " + std::to_string(use.level) + " (" +
            use.why + ")";
+  // IF and WHILE run where every operation of their models runs.
+  for (uint32_t idx : op.inputs)
+    if (const HostModel *part = m.operands[idx].model)
+      for (size_t k = 0; k < part->operations.size(); ++k) {
+        std::string inner = deviceRejection(device, *part, k);
+        if (!inner.empty())
+          return "in a model " + opName + " references: " + inner;
+      }
   const DeviceProfile *p = device.profile.get();
   if (!p)
     return "";

@@ -468,7 +468,11 @@ int Executor::create(const HostModel &model, const ExecutorOptions &options,
     if (views[i]) // plan() aliased the reshape's storage
       continue;
     std::unique_ptr<Step> step;
-    if (options.kernels == KernelMode::XNNPACK)
+    int32_t opcode = model.operations[i].opcode;
+    if (opcode == ANEURALNETWORKS_IF || opcode == ANEURALNETWORKS_WHILE)
+      if (int rc = createControlFlowStep(model, i, options, step))
+        return rc;
+    if (!step && options.kernels == KernelMode::XNNPACK)
       if (int rc = createXnnpackStep(model, i, e->bindings, options, step))
         return rc;
     if (!step && options.kernels == KernelMode::XNNPACK)
@@ -643,6 +647,35 @@ int Executor::run(const void *const *in, void *const *out) {
     bool direct = !b.half && kernelsMayRead(out[k], b.bytes);
     bindings[b.operand] = direct ? static_cast<float *>(out[k]) : b.staging;
   }
+  if (int rc = runSteps())
+    return rc;
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const Boundary &b = outputs[k];
+    if (bindings[b.operand] != b.staging)
+      continue;
+    if (b.half) {
+      auto *h = static_cast<uint8_t *>(out[k]);
+      for (size_t i = 0; i < b.elements; ++i) {
+        uint16_t v = floatToHalf(b.staging[i]);
+        std::memcpy(h + 2 * i, &v, 2);
+      }
+    } else {
+      std::memcpy(out[k], b.staging, b.bytes);
+    }
+  }
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+int Executor::runNested(float *const *in, float *const *out) {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (size_t k = 0; k < inputs.size(); ++k)
+    bindings[inputs[k].operand] = in[k];
+  for (size_t k = 0; k < outputs.size(); ++k)
+    bindings[outputs[k].operand] = out[k];
+  return runSteps();
+}
+
+int Executor::runSteps() {
   for (auto [alias, root] : aliases)
     bindings[alias] = bindings[root];
   if (trace.empty()) {
@@ -660,20 +693,6 @@ int Executor::run(const void *const *in, void *const *out) {
                                   .count());
     }
     ++tracedRuns;
-  }
-  for (size_t k = 0; k < outputs.size(); ++k) {
-    const Boundary &b = outputs[k];
-    if (bindings[b.operand] != b.staging)
-      continue;
-    if (b.half) {
-      auto *h = static_cast<uint8_t *>(out[k]);
-      for (size_t i = 0; i < b.elements; ++i) {
-        uint16_t v = floatToHalf(b.staging[i]);
-        std::memcpy(h + 2 * i, &v, 2);
-      }
-    } else {
-      std::memcpy(out[k], b.staging, b.bytes);
-    }
   }
   return ANEURALNETWORKS_NO_ERROR;
 }

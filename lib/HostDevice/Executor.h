@@ -78,6 +78,11 @@ public:
   /// Runs the model on the caller's buffers (validated sizes). Executions of
   /// one compilation run one at a time; others wait.
   int run(const void *const *inputs, void *const *outputs);
+  /// Runs the model for an operation of another model (IF's branch, WHILE's
+  /// condition or body): inputs and outputs are that model's buffers, in
+  /// the executor's storage (float32 for float tensors, a byte per bool,
+  /// int32) and with the kernels' slack.
+  int runNested(float *const *inputs, float *const *outputs);
 
   size_t arenaBytes() const { return arenaSize; }
   size_t stepCount() const { return steps.size(); }
@@ -86,6 +91,8 @@ public:
 
 private:
   Executor() = default;
+  /// Runs the steps on `bindings` (inputs and outputs bound).
+  int runSteps();
   /// Binds constants, plans the arena and the model's inputs and outputs;
   /// `views` receives, per operation, whether it is a RESHAPE whose output
   /// shares its input's storage (no step).
@@ -140,6 +147,20 @@ std::unique_ptr<Step> createBlockedStep(const HostModel &model, size_t index);
 
 /// Creates the reference-kernel step of operation `index`.
 std::unique_ptr<Step> createReferenceStep(const HostModel &model, size_t index);
+
+/// The step of IF or WHILE (operation `index`), with an executor for each
+/// model it references. Returns an error code if one cannot be made.
+int createControlFlowStep(const HostModel &model, size_t index,
+                          const ExecutorOptions &options,
+                          std::unique_ptr<Step> &step);
+
+/// NNAPI's default loop timeout (ANEURALNETWORKS_DEFAULT... : 2 s), and the
+/// longest an execution may ask for (15 s).
+constexpr uint64_t kDefaultLoopTimeoutNs = 2000000000ull;
+constexpr uint64_t kMaxLoopTimeoutNs = 15000000000ull;
+/// The loop timeout of the WHILE operations this thread runs next (the
+/// execution's, set before it runs).
+void setLoopTimeoutForThisThread(uint64_t ns);
 
 /// Initializes XNNPACK once per process; an error code if it fails.
 int initializeXnnpack(const ExecutorOptions &options);

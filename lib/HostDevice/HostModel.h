@@ -27,8 +27,11 @@ int fail(int code, std::string message);
 const std::string &lastErrorMessage();
 
 /// Omitted: an optional operand given without a value (setOperandValue with
-/// a null buffer and length 0).
-enum class Kind { Temporary, Input, Output, Constant, Omitted };
+/// a null buffer and length 0). Model: a MODEL operand naming a finished
+/// model (setOperandValueFromModel), IF's branches and WHILE's parts.
+enum class Kind { Temporary, Input, Output, Constant, Omitted, Model };
+
+struct HostModel;
 
 struct Operand {
   int32_t type = 0;
@@ -42,6 +45,9 @@ struct Operand {
   /// unchanged for the life of the model.
   const uint8_t *value = nullptr;
   std::vector<uint8_t> copy;
+  /// Kind::Model: the referenced model, which the caller keeps alive (and
+  /// finished) for the life of this one, as NNAPI specifies.
+  const HostModel *model = nullptr;
 };
 
 struct Operation {
@@ -119,6 +125,12 @@ std::string shapeStr(const Shape &shape);
 /// dependency order, and fills `model.params`. Returns ANEURALNETWORKS_*
 /// with the failure recorded by fail().
 int validateModel(HostModel &model);
+
+/// Checks IF or WHILE (operation `index`) against its referenced models:
+/// counts, types and shapes of what flows in and out. Sets the level the
+/// use needs (4, or more if a referenced model needs more) in `layout`.
+int validateControlFlow(const HostModel &model, size_t index,
+                        spec::Match &layout);
 
 } // namespace nnapi_mlir::host
 

@@ -97,6 +97,7 @@ struct ANeuralNetworksExecution {
   bool reusable = false;
   bool computed = false; ///< A reusable execution's bindings are frozen.
   bool measure = false;
+  uint64_t loopTimeoutNs = kDefaultLoopTimeoutNs;
   /// Of the last computation, in nanoseconds (UINT64_MAX: not measured).
   uint64_t hardwareNs = UINT64_MAX, driverNs = UINT64_MAX;
 };
@@ -177,7 +178,7 @@ int ANeuralNetworksModel_addOperand(ANeuralNetworksModel *model,
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
   if (model->finished)
     return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
-  if (elementBytes(type->type) == 0)
+  if (elementBytes(type->type) == 0 && type->type != ANEURALNETWORKS_MODEL)
     return fail(ANEURALNETWORKS_BAD_DATA,
                 "operand type " + std::to_string(type->type) +
                     " is not supported by the host implementation");
@@ -215,6 +216,11 @@ int ANeuralNetworksModel_setOperandValue(ANeuralNetworksModel *model,
     return fail(ANEURALNETWORKS_BAD_DATA,
                 "operand " + std::to_string(index) +
                     " is a model input or output and cannot have a value");
+  if (op.type == ANEURALNETWORKS_MODEL)
+    return fail(ANEURALNETWORKS_BAD_DATA,
+                "operand " + std::to_string(index) +
+                    " is a MODEL: its value is set with "
+                    "ANeuralNetworksModel_setOperandValueFromModel");
   if (!buffer) {
     // NNAPI's way of leaving an optional operand out.
     op.copy.clear();
@@ -236,6 +242,33 @@ int ANeuralNetworksModel_setOperandValue(ANeuralNetworksModel *model,
     op.value = bytes; // the caller keeps it alive, as NNAPI specifies
   }
   op.kind = Kind::Constant;
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+int ANeuralNetworksModel_setOperandValueFromModel(
+    ANeuralNetworksModel *model, int32_t index,
+    const ANeuralNetworksModel *value) {
+  if (!model || !value)
+    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+  if (model->finished)
+    return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
+  if (!value->finished)
+    return fail(ANEURALNETWORKS_BAD_STATE,
+                "the referenced model is not finished");
+  if (value == model)
+    return fail(ANEURALNETWORKS_BAD_DATA, "a model cannot reference itself");
+  if (index < 0 || size_t(index) >= model->operands.size())
+    return fail(ANEURALNETWORKS_BAD_DATA, "operand index out of range");
+  Operand &op = model->operands[index];
+  if (op.type != ANEURALNETWORKS_MODEL)
+    return fail(ANEURALNETWORKS_BAD_DATA,
+                "operand " + std::to_string(index) + " is not a MODEL");
+  if (op.kind != Kind::Temporary && op.kind != Kind::Model)
+    return fail(ANEURALNETWORKS_BAD_DATA,
+                "operand " + std::to_string(index) +
+                    " is a model input or output");
+  op.kind = Kind::Model;
+  op.model = value;
   return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -607,6 +640,7 @@ static int compute(ANeuralNetworksExecution *e, ANeuralNetworksBurst *burst) {
   e->computed = true;
   e->hardwareNs = e->driverNs = UINT64_MAX;
   Clock::time_point started = Clock::now();
+  setLoopTimeoutForThisThread(e->loopTimeoutNs);
   int status =
       e->compilation->executor->run(e->inputs.data(), e->outputs.data());
   ANeuralNetworksDevice::Counters &counters =
@@ -693,6 +727,18 @@ int ANeuralNetworksExecution_getDuration(const ANeuralNetworksExecution *e,
     return fail(ANEURALNETWORKS_BAD_DATA,
                 "invalid duration code " + std::to_string(durationCode));
   }
+}
+
+int ANeuralNetworksExecution_setLoopTimeout(ANeuralNetworksExecution *e,
+                                            uint64_t duration) {
+  if (!e)
+    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "execution is null");
+  if (e->computed)
+    return fail(ANEURALNETWORKS_BAD_STATE,
+                "setLoopTimeout must come before the computation");
+  // NNAPI clamps a longer timeout to its maximum.
+  e->loopTimeoutNs = std::min(duration, kMaxLoopTimeoutNs);
+  return ANEURALNETWORKS_NO_ERROR;
 }
 
 int ANeuralNetworksExecution_setReusable(ANeuralNetworksExecution *e,

@@ -1045,8 +1045,13 @@ int validateModel(HostModel &m) {
   for (size_t i = 0; i < m.operands.size(); ++i) {
     const Operand &o = m.operands[i];
     if (o.kind == Kind::Constant || o.kind == Kind::Input ||
-        o.kind == Kind::Omitted)
+        o.kind == Kind::Omitted || o.kind == Kind::Model)
       defined[i] = true;
+    if (o.type == ANEURALNETWORKS_MODEL && o.kind != Kind::Model)
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  "operand " + std::to_string(i) +
+                      " is a MODEL without a model "
+                      "(ANeuralNetworksModel_setOperandValueFromModel)");
     if (!isScalar(o.type))
       for (uint32_t d : o.dims)
         if (d == 0)
@@ -1065,7 +1070,10 @@ int validateModel(HostModel &m) {
                     "operation " + std::to_string(i) + " reads operand " +
                         std::to_string(idx) +
                         " before any operation writes it");
-    if (int rc = Validator(m, op, i, m.params[i], m.layouts[i]).run())
+    bool control = op.opcode == ANEURALNETWORKS_IF ||
+                   op.opcode == ANEURALNETWORKS_WHILE;
+    if (int rc = control ? validateControlFlow(m, i, m.layouts[i])
+                         : Validator(m, op, i, m.params[i], m.layouts[i]).run())
       return rc;
     for (uint32_t idx : op.outputs) {
       if (defined[idx])

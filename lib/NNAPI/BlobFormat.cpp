@@ -4,6 +4,7 @@
 #include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 #include "nnapi-mlir/NNAPI/Operations.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -162,7 +163,27 @@ uint32_t Model::addNoValue(int32_t type) {
   return addOperand(type, {}, Lifetime::NoValue);
 }
 
+uint32_t Model::addSubgraph(Model model) {
+  Operand op;
+  op.type = ANEURALNETWORKS_MODEL;
+  op.lifetime = Lifetime::Subgraph;
+  op.subgraph = static_cast<uint32_t>(subgraphs.size());
+  subgraphs.push_back(std::move(model));
+  operands.push_back(std::move(op));
+  return static_cast<uint32_t>(operands.size() - 1);
+}
+
 std::vector<uint8_t> write(const Model &model) {
+  // Referenced models are whole blobs after the constants, each
+  // kDataAlignment-aligned inside the data section.
+  std::vector<std::vector<uint8_t>> nested;
+  std::vector<uint64_t> nestedOffset;
+  uint64_t dataSize = model.data.size();
+  for (const Model &sub : model.subgraphs) {
+    nested.push_back(write(sub));
+    nestedOffset.push_back(alignTo(dataSize, kDataAlignment));
+    dataSize = nestedOffset.back() + nested.back().size();
+  }
   std::vector<uint32_t> pool;
   std::vector<uint32_t> dimsStart, operandsStart;
   for (const Operand &op : model.operands) {
@@ -178,7 +199,7 @@ std::vector<uint8_t> write(const Model &model) {
                            model.inputs.size(), model.outputs.size(),
                            pool.size());
   std::vector<uint8_t> out;
-  out.reserve(l.dataOffset + model.data.size());
+  out.reserve(l.dataOffset + dataSize);
   Writer w(out);
   out.insert(out.end(), kMagic, kMagic + 8);
   w.put<uint32_t>(kFormatVersion);
@@ -190,8 +211,8 @@ std::vector<uint8_t> write(const Model &model) {
   w.put<uint32_t>(pool.size());
   w.put<uint32_t>(model.relaxFloat32ToFloat16 ? 1u : 0u);
   w.put<uint64_t>(l.dataOffset);
-  w.put<uint64_t>(model.data.size());
-  w.put<uint64_t>(l.dataOffset + model.data.size());
+  w.put<uint64_t>(dataSize);
+  w.put<uint64_t>(l.dataOffset + dataSize);
   w.put<uint32_t>(0); // checksum, patched below
   w.put<uint32_t>(0); // reserved
   for (size_t i = 0; i < model.operands.size(); ++i) {
@@ -202,8 +223,9 @@ std::vector<uint8_t> write(const Model &model) {
     w.put<float>(op.scale);
     w.put<int32_t>(op.zeroPoint);
     w.put<uint32_t>(static_cast<uint32_t>(op.lifetime));
-    w.put<uint64_t>(op.valueOffset);
-    w.put<uint64_t>(op.valueLength);
+    bool sub = op.lifetime == Lifetime::Subgraph;
+    w.put<uint64_t>(sub ? nestedOffset[op.subgraph] : op.valueOffset);
+    w.put<uint64_t>(sub ? nested[op.subgraph].size() : op.valueLength);
   }
   for (size_t i = 0; i < model.operations.size(); ++i) {
     const Operation &op = model.operations[i];
@@ -220,6 +242,10 @@ std::vector<uint8_t> write(const Model &model) {
     w.put<uint32_t>(v);
   w.padTo(kDataAlignment);
   out.insert(out.end(), model.data.begin(), model.data.end());
+  for (size_t k = 0; k < nested.size(); ++k) {
+    out.resize(l.dataOffset + nestedOffset[k], 0);
+    out.insert(out.end(), nested[k].begin(), nested[k].end());
+  }
   sealChecksum(out.data(), out.size());
   return out;
 }
@@ -231,8 +257,19 @@ void sealChecksum(uint8_t *bytes, size_t size) {
   std::memcpy(bytes + kChecksumOffset, &crc, 4);
 }
 
+namespace {
+bool readModel(const uint8_t *bytes, size_t size, Model &model,
+               std::string &error, unsigned depth);
+} // namespace
+
 bool read(const uint8_t *bytes, size_t size, Model &model,
           std::string &error) {
+  return readModel(bytes, size, model, error, 0);
+}
+
+namespace {
+bool readModel(const uint8_t *bytes, size_t size, Model &model,
+               std::string &error, unsigned depth) {
   auto fail = [&](const std::string &msg) {
     error = msg;
     return false;
@@ -295,7 +332,8 @@ bool read(const uint8_t *bytes, size_t size, Model &model,
     uint32_t lifetime = r.get<uint32_t>(base + 20);
     op.valueOffset = r.get<uint64_t>(base + 24);
     op.valueLength = r.get<uint64_t>(base + 32);
-    if (elementSize(op.type) == 0)
+    bool isModel = op.type == ANEURALNETWORKS_MODEL;
+    if (elementSize(op.type) == 0 && !isModel)
       return fail(where + "unknown operand type " + std::to_string(op.type));
     if (rank > kMaxRank || (!isTensorType(op.type) && rank != 0))
       return fail(where + "invalid rank " + std::to_string(rank));
@@ -303,13 +341,26 @@ bool read(const uint8_t *bytes, size_t size, Model &model,
       return fail(where + "dimensions out of range");
     for (uint32_t d = 0; d < rank; ++d)
       op.dims.push_back(poolAt(dimsStart + d));
-    // Operands without a value came with version 2.
-    uint32_t maxLifetime = version >= 2 ? 4 : 3;
+    // Operands without a value came with version 2, referenced models with
+    // version 3.
+    uint32_t maxLifetime = version >= 3 ? 5 : version >= 2 ? 4 : 3;
     if (lifetime > maxLifetime)
       return fail(where + "invalid lifetime " + std::to_string(lifetime) +
-                  (lifetime == 4 ? " (no value) in a version 1 blob" : ""));
+                  (lifetime == 4   ? " (no value) in a version 1 blob"
+                   : lifetime == 5 ? " (referenced model) in a version " +
+                                         std::to_string(version) + " blob"
+                                   : ""));
     op.lifetime = static_cast<Lifetime>(lifetime);
-    if (op.lifetime == Lifetime::Constant) {
+    if (isModel != (op.lifetime == Lifetime::Subgraph))
+      return fail(where + (isModel ? "a MODEL operand must reference a model"
+                                   : "only a MODEL operand references a "
+                                     "model"));
+    if (op.lifetime == Lifetime::Subgraph) {
+      if (op.valueOffset % kDataAlignment ||
+          op.valueOffset > dataSize ||
+          op.valueLength > dataSize - op.valueOffset)
+        return fail(where + "referenced model out of range or misaligned");
+    } else if (op.lifetime == Lifetime::Constant) {
       uint64_t expected;
       if (!operandByteSize(op, expected))
         return fail(where + "size overflows");
@@ -358,9 +409,49 @@ bool read(const uint8_t *bytes, size_t size, Model &model,
       !readList(l.outputsOffset, numOutputs, Lifetime::ModelOutput,
                 model.outputs, "output"))
     return false;
-  model.data.assign(bytes + dataOffset, bytes + size);
+  // Referenced models: each a blob of its own after the constants, read
+  // once however many operands name it.
+  uint64_t constantsEnd = 0, nestedBegin = dataSize;
+  std::vector<uint64_t> nestedOffsets;
+  for (uint64_t i = 0; i < numOperands; ++i) {
+    Operand &op = model.operands[i];
+    if (op.lifetime == Lifetime::Constant)
+      constantsEnd = std::max(constantsEnd, op.valueOffset + op.valueLength);
+    if (op.lifetime != Lifetime::Subgraph)
+      continue;
+    std::string where = "operand " + std::to_string(i) + ": ";
+    nestedBegin = std::min(nestedBegin, op.valueOffset);
+    auto seen = std::find(nestedOffsets.begin(), nestedOffsets.end(),
+                          op.valueOffset);
+    op.subgraph = uint32_t(seen - nestedOffsets.begin());
+    if (seen != nestedOffsets.end())
+      continue;
+    if (depth + 1 > kMaxSubgraphDepth)
+      return fail(where + "referenced models nest deeper than " +
+                  std::to_string(kMaxSubgraphDepth));
+    if (featureLevel < 4)
+      return fail(where + "a referenced model needs feature level 4, the "
+                          "blob claims " + std::to_string(featureLevel));
+    Model sub;
+    std::string why;
+    if (!readModel(bytes + dataOffset + op.valueOffset, op.valueLength, sub,
+                   why, depth + 1))
+      return fail(where + "referenced model: " + why);
+    if (sub.featureLevel > featureLevel)
+      return fail(where + "referenced model needs feature level " +
+                  std::to_string(sub.featureLevel) + ", the blob claims " +
+                  std::to_string(featureLevel));
+    if (sub.relaxFloat32ToFloat16 != model.relaxFloat32ToFloat16)
+      return fail(where + "referenced model relaxes float32 differently");
+    nestedOffsets.push_back(op.valueOffset);
+    model.subgraphs.push_back(std::move(sub));
+  }
+  if (constantsEnd > nestedBegin)
+    return fail("constant data overlaps a referenced model");
+  model.data.assign(bytes + dataOffset, bytes + dataOffset + nestedBegin);
   return true;
 }
+} // namespace
 
 std::string dump(const Model &model) {
   std::ostringstream os;
@@ -382,6 +473,7 @@ std::string dump(const Model &model) {
     case Lifetime::ModelInput: os << " input"; break;
     case Lifetime::ModelOutput: os << " output"; break;
     case Lifetime::NoValue: os << " no value"; break;
+    case Lifetime::Subgraph: os << " model #" << op.subgraph; break;
     case Lifetime::Constant:
       if (!isTensorType(op.type)) {
         const uint8_t *p = model.data.data() + op.valueOffset;
@@ -424,6 +516,12 @@ std::string dump(const Model &model) {
   list("inputs", model.inputs);
   list("outputs", model.outputs);
   os << "data " << model.data.size() << " bytes\n";
+  for (size_t k = 0; k < model.subgraphs.size(); ++k) {
+    os << "model #" << k << ":\n";
+    std::istringstream lines(dump(model.subgraphs[k]));
+    for (std::string line; std::getline(lines, line);)
+      os << "  " << line << "\n";
+  }
   return os.str();
 }
 

@@ -82,6 +82,9 @@ struct Partition {
   const uint8_t *buildBytes = nullptr;
   uint64_t sequence = 0; ///< Creation order, for nnapi_rt_get_partition_info.
   ANeuralNetworksModel *nnModel = nullptr;
+  /// The models nnModel references (IF's branches, WHILE's condition and
+  /// body), alive as long as it is.
+  std::vector<ANeuralNetworksModel *> referenced;
   ANeuralNetworksCompilation *compilation = nullptr;
   /// The device it was compiled for (empty: the library's choice, for
   /// libraries without the device API) and its feature level.
@@ -124,8 +127,12 @@ struct Partition {
       fn.ANeuralNetworksBurst_free(burst);
     if (compilation && fn.ANeuralNetworksCompilation_free)
       fn.ANeuralNetworksCompilation_free(compilation);
-    if (nnModel && fn.ANeuralNetworksModel_free)
-      fn.ANeuralNetworksModel_free(nnModel);
+    if (fn.ANeuralNetworksModel_free) {
+      if (nnModel)
+        fn.ANeuralNetworksModel_free(nnModel);
+      for (ANeuralNetworksModel *m : referenced)
+        fn.ANeuralNetworksModel_free(m);
+    }
   }
 };
 
@@ -353,11 +360,27 @@ int32_t compilePartition(State &s, Partition &p) {
   return NNAPI_RT_OK;
 }
 
-/// Builds and compiles the NNAPI model of a parsed blob.
-int32_t buildPartition(State &s, Partition &p) {
-  const NNAPIFunctionTable &fn = p.library->functions();
-  const blob::Model &m = p.model;
-  int rc = fn.ANeuralNetworksModel_create(&p.nnModel);
+/// Builds and finishes the NNAPI model of `m` in `out`, the models it
+/// references first (appended to `referenced`, which the caller frees).
+int32_t buildModel(const NNAPIFunctionTable &fn, const blob::Model &m,
+                   ANeuralNetworksModel *&out,
+                   std::vector<ANeuralNetworksModel *> &referenced) {
+  std::vector<ANeuralNetworksModel *> subgraphs;
+  for (const blob::Model &sub : m.subgraphs) {
+    ANeuralNetworksModel *built = nullptr;
+    int32_t status = buildModel(fn, sub, built, referenced);
+    if (built)
+      referenced.push_back(built);
+    if (status)
+      return status;
+    subgraphs.push_back(built);
+  }
+  if (!m.subgraphs.empty() && !fn.ANeuralNetworksModel_setOperandValueFromModel)
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    "this NNAPI library has no "
+                    "ANeuralNetworksModel_setOperandValueFromModel (feature "
+                    "level 4), which the partition's IF or WHILE needs");
+  int rc = fn.ANeuralNetworksModel_create(&out);
   if (rc != ANEURALNETWORKS_NO_ERROR)
     return failWith(NNAPI_RT_NNAPI_ERROR,
                     describeCall(fn, "ANeuralNetworksModel_create", rc));
@@ -369,18 +392,28 @@ int32_t buildPartition(State &s, Partition &p) {
     type.dimensions = op.dims.empty() ? nullptr : op.dims.data();
     type.scale = op.scale;
     type.zeroPoint = op.zeroPoint;
-    rc = fn.ANeuralNetworksModel_addOperand(p.nnModel, &type);
+    rc = fn.ANeuralNetworksModel_addOperand(out, &type);
     if (rc != ANEURALNETWORKS_NO_ERROR)
       return failWith(NNAPI_RT_NNAPI_ERROR,
                       describeCall(fn, "ANeuralNetworksModel_addOperand", rc) +
                           " for operand " + std::to_string(i));
+    if (op.lifetime == blob::Lifetime::Subgraph) {
+      rc = fn.ANeuralNetworksModel_setOperandValueFromModel(
+          out, static_cast<int32_t>(i), subgraphs[op.subgraph]);
+      if (rc != ANEURALNETWORKS_NO_ERROR)
+        return failWith(
+            NNAPI_RT_NNAPI_ERROR,
+            describeCall(fn, "ANeuralNetworksModel_setOperandValueFromModel",
+                         rc) +
+                " for operand " + std::to_string(i));
+    }
     // A constant has its value; an optional operand given without one is
     // told so by a null buffer.
     if (op.lifetime == blob::Lifetime::Constant ||
         op.lifetime == blob::Lifetime::NoValue) {
       bool given = op.lifetime == blob::Lifetime::Constant;
       rc = fn.ANeuralNetworksModel_setOperandValue(
-          p.nnModel, static_cast<int32_t>(i),
+          out, static_cast<int32_t>(i),
           given ? m.data.data() + op.valueOffset : nullptr,
           given ? op.valueLength : 0);
       if (rc != ANEURALNETWORKS_NO_ERROR)
@@ -393,7 +426,7 @@ int32_t buildPartition(State &s, Partition &p) {
   for (size_t i = 0; i < m.operations.size(); ++i) {
     const blob::Operation &op = m.operations[i];
     rc = fn.ANeuralNetworksModel_addOperation(
-        p.nnModel, op.opcode, static_cast<uint32_t>(op.inputs.size()),
+        out, op.opcode, static_cast<uint32_t>(op.inputs.size()),
         op.inputs.data(), static_cast<uint32_t>(op.outputs.size()),
         op.outputs.data());
     if (rc != ANEURALNETWORKS_NO_ERROR) {
@@ -405,25 +438,33 @@ int32_t buildPartition(State &s, Partition &p) {
     }
   }
   rc = fn.ANeuralNetworksModel_identifyInputsAndOutputs(
-      p.nnModel, static_cast<uint32_t>(m.inputs.size()), m.inputs.data(),
+      out, static_cast<uint32_t>(m.inputs.size()), m.inputs.data(),
       static_cast<uint32_t>(m.outputs.size()), m.outputs.data());
   if (rc != ANEURALNETWORKS_NO_ERROR)
     return failWith(NNAPI_RT_NNAPI_ERROR,
                     describeCall(fn, "ANeuralNetworksModel_identifyInputsAndOutputs",
                                  rc));
   if (m.relaxFloat32ToFloat16) {
-    rc = fn.ANeuralNetworksModel_relaxComputationFloat32toFloat16(p.nnModel,
-                                                                  true);
+    rc = fn.ANeuralNetworksModel_relaxComputationFloat32toFloat16(out, true);
     if (rc != ANEURALNETWORKS_NO_ERROR)
       return failWith(
           NNAPI_RT_NNAPI_ERROR,
           describeCall(fn, "ANeuralNetworksModel_relaxComputationFloat32toFloat16",
                        rc));
   }
-  rc = fn.ANeuralNetworksModel_finish(p.nnModel);
+  rc = fn.ANeuralNetworksModel_finish(out);
   if (rc != ANEURALNETWORKS_NO_ERROR)
     return failWith(NNAPI_RT_NNAPI_ERROR,
                     describeCall(fn, "ANeuralNetworksModel_finish", rc));
+  return NNAPI_RT_OK;
+}
+
+/// Builds and compiles the NNAPI model of a parsed blob.
+int32_t buildPartition(State &s, Partition &p) {
+  const NNAPIFunctionTable &fn = p.library->functions();
+  const blob::Model &m = p.model;
+  if (int32_t status = buildModel(fn, m, p.nnModel, p.referenced))
+    return status;
   if (int32_t status = compilePartition(s, p))
     return status;
   for (uint32_t idx : m.inputs) {

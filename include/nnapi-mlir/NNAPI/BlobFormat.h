@@ -20,9 +20,10 @@ namespace nnapi_mlir::blob {
 /// Magic bytes at offset 0 of every blob.
 constexpr char kMagic[8] = {'N', 'N', 'A', 'P', 'I', 'M', 'L', 'B'};
 /// The format version this code writes. Version 2 added operands without a
-/// value (Lifetime::NoValue); the reader accepts versions
-/// kOldestReadableVersion to kFormatVersion.
-constexpr uint32_t kFormatVersion = 2;
+/// value (Lifetime::NoValue), version 3 referenced models
+/// (Lifetime::Subgraph); the reader accepts versions kOldestReadableVersion
+/// to kFormatVersion.
+constexpr uint32_t kFormatVersion = 3;
 constexpr uint32_t kOldestReadableVersion = 1;
 constexpr size_t kHeaderSize = 72;
 constexpr size_t kOperandRecordSize = 40;
@@ -31,6 +32,9 @@ constexpr size_t kOperationRecordSize = 16;
 constexpr size_t kDataAlignment = 64;
 constexpr size_t kValueAlignment = 16;
 constexpr uint32_t kMaxRank = 8;
+/// How deep referenced models may nest (a model referencing a model that
+/// references one is depth 2).
+constexpr unsigned kMaxSubgraphDepth = 8;
 
 enum class Lifetime : uint32_t {
   Temporary = 0,
@@ -40,6 +44,10 @@ enum class Lifetime : uint32_t {
   /// An optional operand given without a value (version 2): NNAPI's
   /// ANeuralNetworksModel_setOperandValue with no buffer.
   NoValue = 4,
+  /// An operand of type MODEL whose value is a referenced model (version 3):
+  /// IF's branches, WHILE's condition and body. NNAPI's
+  /// ANeuralNetworksModel_setOperandValueFromModel.
+  Subgraph = 5,
 };
 
 struct Operand {
@@ -50,6 +58,8 @@ struct Operand {
   Lifetime lifetime = Lifetime::Temporary;
   uint64_t valueOffset = 0; ///< Into Model::data, for constants.
   uint64_t valueLength = 0;
+  /// For Lifetime::Subgraph: the index in Model::subgraphs.
+  uint32_t subgraph = 0;
 };
 
 struct Operation {
@@ -66,6 +76,9 @@ struct Model {
   std::vector<uint32_t> inputs;
   std::vector<uint32_t> outputs;
   std::vector<uint8_t> data; ///< Constant values, each kValueAlignment-aligned.
+  /// The models its MODEL operands reference. Each is written as a whole
+  /// blob of its own inside the data section, after the constants.
+  std::vector<Model> subgraphs;
 
   /// Appends a constant operand holding `length` bytes from `bytes`.
   uint32_t addConstant(int32_t type, std::vector<uint32_t> dims,
@@ -78,6 +91,9 @@ struct Model {
   uint32_t addBool(bool value);
   /// Appends an operand of `type` (rank 0) that has no value.
   uint32_t addNoValue(int32_t type);
+  /// Appends a MODEL operand referencing `model`, which becomes one of
+  /// `subgraphs`.
+  uint32_t addSubgraph(Model model);
 };
 
 /// Size in bytes of one element of an operand code, or 0 if unknown.

@@ -246,7 +246,14 @@ typedef struct ANeuralNetworksBurst ANeuralNetworksBurst;
   X(ANeuralNetworksExecution_getDuration, int,                                 \
     (const ANeuralNetworksExecution *execution, int32_t durationCode,          \
      uint64_t *duration),                                                      \
-    (execution, durationCode, duration))
+    (execution, durationCode, duration))                                       \
+  X(ANeuralNetworksModel_setOperandValueFromModel, int,                        \
+    (ANeuralNetworksModel * model, int32_t index,                              \
+     const ANeuralNetworksModel *value),                                       \
+    (model, index, value))                                                     \
+  X(ANeuralNetworksExecution_setLoopTimeout, int,                              \
+    (ANeuralNetworksExecution * execution, uint64_t duration),                 \
+    (execution, duration))
 
 #define NNAPI_MLIR_DECLARE(name, ret, params, args) ret name params;
 NNAPI_MLIR_FOR_EACH_FUNCTION(NNAPI_MLIR_DECLARE)
