@@ -20,18 +20,31 @@ namespace {
 
 class BlobBuilder {
 public:
+  explicit BlobBuilder(bool relax) : relax(relax) {}
   FailureOr<blob::Model> build(func::FuncOp func);
+  /// The model of a block whose arguments are its inputs and whose
+  /// terminator's operands (func.return, nnapi.yield) its outputs.
+  FailureOr<blob::Model> buildBlock(Block &body, Operation *where);
 
 private:
   FailureOr<uint32_t> operandFor(Value v);
   FailureOr<int32_t> tensorCode(Operation *where, Type type);
+  /// NNAPI has no rank-0 tensors (no dimensions means an unknown rank):
+  /// one element is [1], which holds the same bytes.
   std::vector<uint32_t> dims(Type type) {
     std::vector<uint32_t> d;
     for (int64_t x : cast<RankedTensorType>(type).getShape())
       d.push_back(static_cast<uint32_t>(x));
+    if (d.empty())
+      d.push_back(1);
     return d;
   }
   LogicalResult addOperation(Operation *op);
+  /// nnapi.if and nnapi.while: each region a referenced model.
+  LogicalResult addControlFlow(Operation *op);
+  LogicalResult addResults(Operation *op, std::vector<uint32_t> &out);
+
+  bool relax;
   /// The blob operand of one of an op's NNAPI operands; `f16` when the op's
   /// data is float16 (its float parameters are FLOAT16 then).
   FailureOr<uint32_t> materialize(const NNAPIOperand &operand, bool f16);
@@ -121,7 +134,57 @@ FailureOr<uint32_t> BlobBuilder::materialize(const NNAPIOperand &o,
   llvm_unreachable("unknown operand kind");
 }
 
+LogicalResult BlobBuilder::addResults(Operation *op,
+                                      std::vector<uint32_t> &out) {
+  for (Value r : op->getResults()) {
+    FailureOr<int32_t> code = tensorCode(op, r.getType());
+    if (failed(code))
+      return failure();
+    uint32_t idx = model.addOperand(*code, dims(r.getType()));
+    operands[r] = idx;
+    out.push_back(idx);
+  }
+  return success();
+}
+
+LogicalResult BlobBuilder::addControlFlow(Operation *op) {
+  FeatureLevelNeed need = isa<IfOp>(op) ? cast<IfOp>(op).getFeatureLevelNeed()
+                                        : cast<WhileOp>(op).getFeatureLevelNeed();
+  model.featureLevel = std::max(model.featureLevel, need.level);
+  std::vector<uint32_t> in;
+  // IF: condition, then, else, inputs; WHILE: condition, body, inputs.
+  if (auto ifOp = dyn_cast<IfOp>(op)) {
+    FailureOr<uint32_t> cond = operandFor(ifOp.getCondition());
+    if (failed(cond))
+      return failure();
+    in.push_back(*cond);
+  }
+  for (Region &region : op->getRegions()) {
+    FailureOr<blob::Model> sub =
+        BlobBuilder(relax).buildBlock(region.front(), op);
+    if (failed(sub))
+      return failure();
+    in.push_back(model.addSubgraph(std::move(*sub)));
+  }
+  ValueRange inputs = isa<IfOp>(op) ? cast<IfOp>(op).getInputs()
+                                    : cast<WhileOp>(op).getInputs();
+  for (Value v : inputs) {
+    FailureOr<uint32_t> idx = operandFor(v);
+    if (failed(idx))
+      return failure();
+    in.push_back(*idx);
+  }
+  std::vector<uint32_t> out;
+  if (failed(addResults(op, out)))
+    return failure();
+  auto iface = isa<IfOp>(op) ? IfOp::kOperationCode : WhileOp::kOperationCode;
+  model.operations.push_back({iface, in, out});
+  return success();
+}
+
 LogicalResult BlobBuilder::addOperation(Operation *op) {
+  if (isa<IfOp, WhileOp>(op))
+    return addControlFlow(op);
   auto iface = dyn_cast<NNAPIOperationInterface>(op);
   if (!iface)
     return op->emitError() << "'" << op->getName()
@@ -144,14 +207,8 @@ LogicalResult BlobBuilder::addOperation(Operation *op) {
     in.push_back(*idx);
   }
   std::vector<uint32_t> out;
-  for (Value r : op->getResults()) {
-    FailureOr<int32_t> code = tensorCode(op, r.getType());
-    if (failed(code))
-      return failure();
-    uint32_t idx = model.addOperand(*code, dims(r.getType()));
-    operands[r] = idx;
-    out.push_back(idx);
-  }
+  if (failed(addResults(op, out)))
+    return failure();
   model.operations.push_back({iface.getOperationCode(), in, out});
   return success();
 }
@@ -159,9 +216,13 @@ LogicalResult BlobBuilder::addOperation(Operation *op) {
 FailureOr<blob::Model> BlobBuilder::build(func::FuncOp func) {
   if (!func.getBody().hasOneBlock())
     return func.emitError("NNAPI partition must have exactly one block");
-  Block &body = func.getBody().front();
+  return buildBlock(func.getBody().front(), func);
+}
+
+FailureOr<blob::Model> BlobBuilder::buildBlock(Block &body, Operation *where) {
+  model.relaxFloat32ToFloat16 = relax;
   for (BlockArgument arg : body.getArguments()) {
-    FailureOr<int32_t> code = tensorCode(func, arg.getType());
+    FailureOr<int32_t> code = tensorCode(where, arg.getType());
     if (failed(code))
       return failure();
     uint32_t idx =
@@ -172,16 +233,19 @@ FailureOr<blob::Model> BlobBuilder::build(func::FuncOp func) {
   for (Operation &op : body) {
     if (isa<arith::ConstantOp>(op))
       continue; // materialized where used
-    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-      for (Value v : ret.getOperands()) {
+    if (isa<func::ReturnOp, YieldOp>(op)) {
+      const char *what = isa<func::ReturnOp>(op) ? "an NNAPI partition"
+                                                 : "a referenced NNAPI model";
+      for (Value v : op.getOperands()) {
         auto it = operands.find(v);
         Operation *def = v.getDefiningOp();
         if (it == operands.end() || !def || isa<arith::ConstantOp>(def))
-          return ret.emitError("an NNAPI partition may only return values "
-                               "computed by its operations");
+          return op.emitError() << what
+                                << " may only return values computed by its "
+                                   "operations";
         blob::Operand &operand = model.operands[it->second];
         if (operand.lifetime == blob::Lifetime::ModelOutput)
-          return ret.emitError("an NNAPI partition returns a value twice");
+          return op.emitError() << what << " returns a value twice";
         operand.lifetime = blob::Lifetime::ModelOutput;
         model.outputs.push_back(it->second);
       }
@@ -196,11 +260,7 @@ FailureOr<blob::Model> BlobBuilder::build(func::FuncOp func) {
 } // namespace
 
 FailureOr<blob::Model> mlir::nnapi::buildBlobModel(func::FuncOp func) {
-  FailureOr<blob::Model> model = BlobBuilder().build(func);
-  if (succeeded(model))
-    model->relaxFloat32ToFloat16 =
-        func->hasAttr(NNAPIDialect::kRelaxAttrName);
-  return model;
+  return BlobBuilder(func->hasAttr(NNAPIDialect::kRelaxAttrName)).build(func);
 }
 
 FailureOr<std::vector<uint8_t>> mlir::nnapi::serializeToBlob(func::FuncOp func) {

@@ -62,8 +62,9 @@ def NNAPI_CompositeOp : Op<NNAPI_Dialect, "composite",
 }
 
 def NNAPI_YieldOp : Op<NNAPI_Dialect, "yield",
-    [Pure, Terminator, HasParent<"CompositeOp">]> {
-  let summary = "the values a composite's body computes";
+    [Pure, Terminator, ParentOneOf<["CompositeOp", "IfOp", "WhileOp"]>]> {
+  let summary = "the values a composite's body, a branch of nnapi.if or a "
+                "region of nnapi.while computes";
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }

@@ -1129,4 +1129,84 @@ def NNAPI_UnidirectionalSequenceLstmOp
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Control flow: operations whose operands include referenced models
+//===----------------------------------------------------------------------===//
+
+// IF and WHILE take models as operands. Their regions are those models
+// (IsolatedFromAbove: a model sees only its inputs, as block arguments);
+// the blob writer makes each region a referenced model (blob format 3).
+// Their level is 4, or that of an operation inside that needs more.
+class NNAPI_ControlFlowOp<string mnemonic, string operation>
+    : Op<NNAPI_Dialect, mnemonic,
+         [IsolatedFromAbove, RecursiveMemoryEffects]> {
+  let extraClassDeclaration = [{
+    static constexpr int32_t kOperationCode = ANEURALNETWORKS_}] # operation # [{;
+    static constexpr ::llvm::StringLiteral kFeatureLevelRules = "";
+    /// 4, or the level of an operation inside that needs more.
+    ::mlir::nnapi::FeatureLevelNeed getFeatureLevelNeed();
+  }];
+  let hasVerifier = 1;
+}
+
+def NNAPI_IfOp : NNAPI_ControlFlowOp<"if", "IF"> {
+  let summary = "runs one of two models";
+  let description = [{
+    NNAPI IF: runs `then_branch` on `inputs` when `condition` (one boolean)
+    is true, else `else_branch`; its results are the branch's. Each branch
+    takes the inputs as block arguments and yields the results.
+
+    ```mlir
+    %y = nnapi.if %c : tensor<i1> (%x) : (tensor<4xf32>) -> tensor<4xf32>
+    then {
+    ^bb0(%a: tensor<4xf32>):
+      ...
+      nnapi.yield %r : tensor<4xf32>
+    } else {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins StaticShapeTensorOf<[I1]>:$condition,
+                       Variadic<AnyStaticShapeTensor>:$inputs);
+  let results = (outs Variadic<AnyStaticShapeTensor>:$outputs);
+  let regions = (region SizedRegion<1>:$then_branch,
+                        SizedRegion<1>:$else_branch);
+  let assemblyFormat = [{
+    $condition `:` type($condition) `(` $inputs `)` attr-dict `:`
+    functional-type($inputs, $outputs) `then` $then_branch `else` $else_branch
+  }];
+}
+
+def NNAPI_WhileOp : NNAPI_ControlFlowOp<"while", "WHILE"> {
+  let summary = "runs a body model while a condition model says so";
+  let description = [{
+    NNAPI WHILE. The first results-many `inputs` are loop-carried: the body
+    replaces them each iteration and the op returns their last values; the
+    others are read-only (NNAPI's input-only operands). Both regions take
+    all inputs as block arguments; `condition` yields one boolean, `body`
+    the next loop-carried values.
+
+    ```mlir
+    %i = nnapi.while (%i0, %n) : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
+    condition {
+    ^bb0(%a: tensor<1xf32>, %b: tensor<1xf32>):
+      %c = nnapi.less %a, %b : ... -> tensor<1xi1>
+      nnapi.yield %c : tensor<1xi1>
+    } body {
+    ^bb0(%a: tensor<1xf32>, %b: tensor<1xf32>):
+      ...
+      nnapi.yield %next : tensor<1xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyStaticShapeTensor>:$inputs);
+  let results = (outs Variadic<AnyStaticShapeTensor>:$outputs);
+  let regions = (region SizedRegion<1>:$condition, SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $inputs `)` attr-dict `:` functional-type($inputs, $outputs)
+    `condition` $condition `body` $body
+  }];
+}
+
 #endif // NNAPI_OPS_TD
