@@ -157,6 +157,12 @@ struct PlacementOverride {
   }
 };
 
+/// A conditional or a loop, whose regions NNAPI's IF and WHILE may run as
+/// models.
+bool hasModelRegions(Operation *op) {
+  return isa<tosa::IfOp, tosa::WhileOp>(op);
+}
+
 /// The NNAPI operation that names a unit and prices its work: the last of
 /// the operations it becomes that only moves data when nothing else is
 /// there; else the last other one (a matmul on a constant becomes RESHAPE,
@@ -289,6 +295,17 @@ void FunctionPlacer::buildUnits() {
       if (isOpTriviallyDead(op))
         op->erase();
   }
+  // A value a loop's body passes on unchanged leaves the loop as it came
+  // in: its users read that, so NNAPI's WHILE need not return it (its
+  // models cannot return an input).
+  for (Operation &op : block.without_terminator())
+    if (auto loop = dyn_cast<tosa::WhileOp>(&op)) {
+      Block &body = loop.getBody().front();
+      for (auto [i, next] :
+           llvm::enumerate(body.getTerminator()->getOperands()))
+        if (next == body.getArgument(i))
+          loop.getResult(i).replaceAllUsesWith(loop.getInputs()[i]);
+    }
   // One unit per op: a chain that NNAPI runs as one operation is one
   // nnapi.composite by now (nnapi-raise-composites).
   for (Operation &op : block.without_terminator()) {
@@ -300,7 +317,7 @@ void FunctionPlacer::buildUnits() {
     unit.type = composite ? composite.getName().str()
                           : op.getName().getStringRef().str();
     unit.name = displayName(&op, units.size());
-    if (!op.getNumRegions() || composite) {
+    if (!op.getNumRegions() || composite || hasModelRegions(&op)) {
       unit.conversion = config.converter->check(unit.ops);
       unit.opcode = principalOperation(unit.conversion.operations);
     }
@@ -310,20 +327,25 @@ void FunctionPlacer::buildUnits() {
 }
 
 /// The ops that do a unit's work on the host: its ops, with each composite
-/// replaced by the ops of its body (and so on, for composites inside).
+/// replaced by the ops of its body (and so on, for composites inside), and
+/// a conditional or loop by itself and the ops of its regions (both
+/// branches; one iteration: NNAPI's side is priced alike).
 SmallVector<Operation *> hostOps(ArrayRef<Operation *> ops) {
   SmallVector<Operation *> result;
   for (Operation *op : ops) {
     auto composite = dyn_cast<CompositeOp>(op);
-    if (!composite) {
+    if (!composite && !hasModelRegions(op)) {
       result.push_back(op);
       continue;
     }
-    SmallVector<Operation *> body;
-    for (Operation &inner : composite.getBody().front().without_terminator())
-      if (!isConstantLike(&inner))
-        body.push_back(&inner);
-    llvm::append_range(result, hostOps(body));
+    if (!composite)
+      result.push_back(op);
+    SmallVector<Operation *> inner;
+    for (Region &region : op->getRegions())
+      for (Operation &nested : region.front().without_terminator())
+        if (!isConstantLike(&nested))
+          inner.push_back(&nested);
+    llvm::append_range(result, hostOps(inner));
   }
   return result;
 }
@@ -357,7 +379,8 @@ void FunctionPlacer::classify(Unit &unit) {
   unit.capable = true;
   if (!unit.reason.empty()) {
     unit.capable = false;
-  } else if (root->getNumRegions() && !isa<CompositeOp>(root)) {
+  } else if (root->getNumRegions() && !isa<CompositeOp>(root) &&
+             !hasModelRegions(root)) {
     reject("ops with regions stay on the host");
   } else if (!unit.conversion.convertible) {
     reject("unsupported: " + unit.conversion.reason);
@@ -690,10 +713,16 @@ void FunctionPlacer::emitRemarks(ArrayRef<std::string> names,
 func::FuncOp outline(func::FuncOp parent, ArrayRef<Operation *> ops,
                      StringRef name, unsigned featureLevel) {
   llvm::SmallPtrSet<Operation *, 32> inRegion(ops.begin(), ops.end());
+  Block &parentBlock = *ops.front()->getBlock();
+  // A use inside the region of an op in the partition is the partition's.
+  auto inPartition = [&](Operation *user) {
+    Operation *top = parentBlock.findAncestorOpInBlock(*user);
+    return top && inRegion.contains(top);
+  };
   llvm::SetVector<Value> inputs, outputs;
   llvm::SetVector<Operation *> constants;
   for (Operation *op : ops) {
-    for (Value v : op->getOperands()) {
+    for (Value v : usedValues(op)) {
       Operation *def = v.getDefiningOp();
       if (def && inRegion.contains(def))
         continue;
@@ -704,7 +733,7 @@ func::FuncOp outline(func::FuncOp parent, ArrayRef<Operation *> ops,
     }
     for (Value r : op->getResults())
       for (Operation *user : r.getUsers())
-        if (!inRegion.contains(user)) {
+        if (!inPartition(user)) {
           outputs.insert(r);
           break;
         }
@@ -744,7 +773,7 @@ func::FuncOp outline(func::FuncOp parent, ArrayRef<Operation *> ops,
   auto call = builder.create<func::CallOp>(loc, func, inputs.getArrayRef());
   for (auto [output, r] : llvm::zip(outputs, call.getResults()))
     Value(output).replaceUsesWithIf(r, [&](OpOperand &use) {
-      return !inRegion.contains(use.getOwner());
+      return !inPartition(use.getOwner());
     });
   for (Operation *op : llvm::reverse(ops))
     op->erase();

@@ -136,6 +136,7 @@ std::string generate() {
   RewritePatternSet composites(&ctx), perOp(&ctx);
   nnapi::populateTosaToNNAPICompositePatterns(composites);
   nnapi::populateTosaToNNAPIPatterns(perOp);
+  nnapi::populateTosaToNNAPIControlFlowPatterns(perOp);
   collect(composites);
   collect(perOp);
 

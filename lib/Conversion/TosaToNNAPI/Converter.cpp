@@ -20,6 +20,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -89,6 +90,7 @@ TosaToNNAPIConverter::TosaToNNAPIConverter(MLIRContext *ctx) {
   RewritePatternSet perOpSet(ctx), fusionSet(ctx);
   populateTosaToNNAPICompositePatterns(perOpSet);
   populateTosaToNNAPIPatterns(perOpSet);
+  populateTosaToNNAPIControlFlowPatterns(perOpSet);
   populateFuseActivationPatterns(fusionSet);
   perOp = FrozenRewritePatternSet(std::move(perOpSet));
   fusion = FrozenRewritePatternSet(std::move(fusionSet));
@@ -99,10 +101,19 @@ LogicalResult TosaToNNAPIConverter::convert(
     function_ref<void(Operation *, const Twine &)> reject) const {
   // One pattern per op (a composite is one op), then activations fold into
   // their producers. Only the partition's own ops and what the patterns
-  // create: never the TOSA inside a composite's body.
+  // create (the ops of an IF's or WHILE's models are clones): never the
+  // TOSA inside a composite's body.
   auto topLevel = [&] {
     return llvm::map_to_vector(partition.getOps(),
                                [](Operation &op) { return &op; });
+  };
+  auto withModels = [&] {
+    SmallVector<Operation *> ops;
+    partition.walk([&](Operation *op) {
+      if (op != partition.getOperation())
+        ops.push_back(op);
+    });
+    return ops;
   };
   GreedyRewriteConfig config;
   config.strictMode = GreedyRewriteStrictness::ExistingAndNewOps;
@@ -111,7 +122,7 @@ LogicalResult TosaToNNAPIConverter::convert(
   tagOps(partition);
   (void)applyOpPatternsAndFold(topLevel(), perOp, config);
   config.listener = nullptr;
-  (void)applyOpPatternsAndFold(topLevel(), fusion, config);
+  (void)applyOpPatternsAndFold(withModels(), fusion, config);
 
   bool ok = true;
   DenseMap<Operation *, Location> taggedLocs;
@@ -122,9 +133,25 @@ LogicalResult TosaToNNAPIConverter::convert(
   // A composite left unconverted is one rejection, not one per op inside.
   partition.walk<WalkOrder::PreOrder>([&](Operation *op) {
     Location tagged = taggedLocs.find(op)->second;
-    if (isa<func::FuncOp, func::ReturnOp, arith::ConstantOp>(op))
+    if (isa<func::FuncOp, func::ReturnOp, arith::ConstantOp, YieldOp>(op))
       return WalkResult::advance();
     auto nnapiOp = dyn_cast<NNAPIOperationInterface>(op);
+    if (isa<IfOp, WhileOp>(op)) {
+      if (failed(verify(op, /*verifyRecursively=*/false))) {
+        ok = false;
+        return WalkResult::advance();
+      }
+      FeatureLevelNeed need = isa<IfOp>(op)
+                                  ? cast<IfOp>(op).getFeatureLevelNeed()
+                                  : cast<WhileOp>(op).getFeatureLevelNeed();
+      if (need.level > featureLevel) {
+        reject(op, "needs NNAPI feature level " + Twine(need.level) + " (" +
+                       need.why + "), the target is " + Twine(featureLevel));
+        ok = false;
+        return WalkResult::skip();
+      }
+      return WalkResult::advance();
+    }
     if (!nnapiOp) {
       auto it = reasons.reasons.find(tagged);
       // Whatever a pattern checked first, float64 is the reason.
@@ -176,6 +203,18 @@ LogicalResult TosaToNNAPIConverter::convert(func::FuncOp partition,
                  });
 }
 
+SmallVector<Value> mlir::nnapi::usedValues(Operation *op) {
+  SmallVector<Value> used(op->getOperands());
+  if (op->getNumRegions()) {
+    llvm::SetVector<Value> above;
+    getUsedValuesDefinedAbove(op->getRegions(), above);
+    for (Value v : above)
+      if (!llvm::is_contained(used, v))
+        used.push_back(v);
+  }
+  return used;
+}
+
 ConversionCheck
 TosaToNNAPIConverter::check(ArrayRef<Operation *> ops) const {
   ConversionCheck result;
@@ -188,7 +227,7 @@ TosaToNNAPIConverter::check(ArrayRef<Operation *> ops) const {
   llvm::SetVector<Value> args;
   llvm::SetVector<Operation *> constants;
   for (Operation *op : ops)
-    for (Value v : op->getOperands()) {
+    for (Value v : usedValues(op)) {
       Operation *def = v.getDefiningOp();
       if (def && inUnit.contains(def))
         continue;
@@ -241,11 +280,20 @@ TosaToNNAPIConverter::check(ArrayRef<Operation *> ops) const {
     result.reason = firstError;
     return result;
   }
-  scratch->walk([&](NNAPIOperationInterface op) {
-    FeatureLevelNeed need = op.getFeatureLevelNeed();
+  scratch->walk([&](Operation *op) {
+    FeatureLevelNeed need;
+    if (auto nnapiOp = dyn_cast<NNAPIOperationInterface>(op)) {
+      need = nnapiOp.getFeatureLevelNeed();
+      result.operations.push_back(nnapiOp.getOperationCode());
+    } else if (auto ifOp = dyn_cast<IfOp>(op)) {
+      need = ifOp.getFeatureLevelNeed();
+      result.operations.push_back(IfOp::kOperationCode);
+    } else if (auto loop = dyn_cast<WhileOp>(op)) {
+      need = loop.getFeatureLevelNeed();
+      result.operations.push_back(WhileOp::kOperationCode);
+    }
     if (need.level > result.need.level)
       result.need = need;
-    result.operations.push_back(op.getOperationCode());
   });
   return result;
 }

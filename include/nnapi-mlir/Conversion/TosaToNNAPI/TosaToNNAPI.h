@@ -62,6 +62,13 @@ private:
 void populateTosaToNNAPICompositePatterns(RewritePatternSet &patterns);
 /// One pattern per TOSA op with an NNAPI counterpart.
 void populateTosaToNNAPIPatterns(RewritePatternSet &patterns);
+/// tosa.cond_if to nnapi.if, tosa.while_loop to nnapi.while (their regions'
+/// ops are left to the other patterns of the same rewrite).
+void populateTosaToNNAPIControlFlowPatterns(RewritePatternSet &patterns);
+
+/// The values `op` reads: its operands, then what its regions use from
+/// above (a tosa.cond_if's branches read values defined before it).
+SmallVector<Value> usedValues(Operation *op);
 
 /// TosaToNNAPIConverter(ctx).convert(partition, featureLevel).
 LogicalResult convertPartitionToNNAPI(func::FuncOp partition,

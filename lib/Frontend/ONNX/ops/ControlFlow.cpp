@@ -239,10 +239,34 @@ const onnx::GraphProto *bodyOf(NodeContext &ctx) {
   return &body->g();
 }
 
-/// A Loop run at run time: tosa.while_loop over (iteration, condition,
+/// Whether `graph` (or a subgraph inside it) reads the value `name`.
+bool graphReads(const onnx::GraphProto &graph, const std::string &name) {
+  for (const onnx::NodeProto &node : graph.node()) {
+    for (const std::string &in : node.input())
+      if (in == name)
+        return true;
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g() && graphReads(attr.g(), name))
+        return true;
+      for (const onnx::GraphProto &g : attr.graphs())
+        if (graphReads(g, name))
+          return true;
+    }
+  }
+  for (const onnx::ValueInfoProto &out : graph.output())
+    if (out.name() == name)
+      return true;
+  return false;
+}
+
+/// A Loop run at run time: tosa.while_loop over ([iteration,] condition,
 /// loop-carried values...), the body imported once into its region. The
 /// loop-carried values keep their types; scan outputs, whose size would
-/// be known only at run time, are refused.
+/// be known only at run time, are refused. The iteration count and the
+/// condition are one-element [1] tensors, the count float32 when a
+/// constant trip count of at most 2^24 bounds it (else int64) and left out
+/// when neither the trip count nor the body reads it: NNAPI's WHILE can
+/// then run the loop.
 LogicalResult importWhile(NodeContext &ctx, const onnx::GraphProto &body,
                           int carried, int scans, StringRef why) {
   Importer &imp = ctx.imp;
@@ -253,66 +277,82 @@ LogicalResult importWhile(NodeContext &ctx, const onnx::GraphProto &body,
                           "cannot have scan outputs (their size would be "
                           "known only at run time)";
   Type i64 = b.getI64Type(), i1 = b.getI1Type();
-  auto scalar = [](Type element) {
-    return RankedTensorType::get({}, element);
-  };
-  auto scalarInput = [&](int i, Type element,
-                         StringRef what) -> FailureOr<Value> {
+  auto oneInput = [&](int i, Type element,
+                      StringRef what) -> FailureOr<Value> {
     Value v = ctx.in(i);
     if (imp.typeOf(v).getNumElements() != 1)
       return ctx.error() << what << " is " << imp.typeOf(v)
                          << "; it must hold one element";
-    return imp.reshape(imp.castTo(v, element), {});
+    return imp.reshape(imp.castTo(v, element), {1});
   };
+  bool counted = ctx.has(0) || graphReads(body, body.input(0).name());
+  // float32 counts exactly to 2^24, which NNAPI's ADD and GREATER take
+  // at every level.
+  Type countType = i64;
+  if (DenseElementsAttr m = ctx.has(0) ? ctx.cst(0) : DenseElementsAttr())
+    if (m.getNumElements() == 1 && intsOf(m)[0] <= (int64_t(1) << 24))
+      countType = b.getF32Type();
   Value tripCount;
   if (ctx.has(0)) {
-    FailureOr<Value> m = scalarInput(0, i64, "the trip count");
+    FailureOr<Value> m = oneInput(0, countType, "the trip count");
     if (failed(m))
       return failure();
     tripCount = *m;
   }
-  SmallVector<Value> inits = {imp.splat(i64, {}, 0), imp.splat(i1, {}, 1)};
+  SmallVector<Value> inits;
+  if (counted)
+    inits.push_back(imp.splat(countType, {1}, 0));
+  unsigned condAt = inits.size(), firstCarried = condAt + 1;
+  inits.push_back(imp.splat(i1, {1}, 1));
   if (ctx.has(1)) {
-    FailureOr<Value> c = scalarInput(1, i1, "the condition");
+    FailureOr<Value> c = oneInput(1, i1, "the condition");
     if (failed(c))
       return failure();
-    inits[1] = *c;
+    inits[condAt] = *c;
   }
   for (int i = 0; i < carried; ++i)
     inits.push_back(materialize(imp, boundInput(ctx, i + 2)));
   auto loop = b.create<tosa::WhileOp>(ctx.loc, ValueRange(inits).getTypes(),
                                       inits);
+  Type flag = RankedTensorType::get({1}, i1);
   {
     OpBuilder::InsertionGuard guard(b);
     Block *cond = b.createBlock(&loop.getCond());
     for (Value v : inits)
       cond->addArgument(v.getType(), ctx.loc);
-    Value keep = cond->getArgument(1);
+    Value keep = cond->getArgument(condAt);
     if (tripCount)
       keep = b.create<tosa::LogicalAndOp>(
-          ctx.loc, scalar(i1), keep,
-          b.create<tosa::GreaterOp>(ctx.loc, scalar(i1), tripCount,
+          ctx.loc, flag, keep,
+          b.create<tosa::GreaterOp>(ctx.loc, flag, tripCount,
                                     cond->getArgument(0)));
-    b.create<tosa::YieldOp>(ctx.loc, keep);
+    b.create<tosa::YieldOp>(ctx.loc, imp.reshape(keep, {}));
   }
   OpBuilder::InsertionGuard guard(b);
   Block *step = b.createBlock(&loop.getBody());
-  SmallVector<Importer::Bound> inputs;
   for (Value v : inits)
-    inputs.push_back({step->addArgument(v.getType(), ctx.loc), {}});
+    step->addArgument(v.getType(), ctx.loc);
+  // The body sees ONNX's scalars: the iteration as int64, the condition.
+  Value iteration = counted ? imp.reshape(imp.castTo(step->getArgument(0), i64), {})
+                            : imp.splat(i64, {}, 0);
+  SmallVector<Importer::Bound> inputs = {
+      {iteration, {}}, {imp.reshape(step->getArgument(condAt), {}), {}}};
+  for (int i = 0; i < carried; ++i)
+    inputs.push_back({step->getArgument(firstCarried + i), {}});
   FailureOr<SmallVector<Importer::Bound>> outs =
       imp.importSubgraph(body, inputs);
   if (failed(outs))
     return failure();
-  Value next = b.create<tosa::AddOp>(ctx.loc, scalar(i64),
-                                     step->getArgument(0),
-                                     imp.splat(i64, {}, 1));
-  SmallVector<Value> yields = {next};
+  SmallVector<Value> yields;
+  if (counted)
+    yields.push_back(b.create<tosa::AddOp>(ctx.loc, inits[0].getType(),
+                                           step->getArgument(0),
+                                           imp.splat(countType, {1}, 1)));
   for (int i = 0; i < 1 + carried; ++i) {
     Value v = materialize(imp, (*outs)[i]);
-    Type expected = inits[1 + i].getType();
+    Type expected = inits[condAt + i].getType();
     if (i == 0 && imp.typeOf(v).getNumElements() == 1)
-      v = imp.reshape(v, {});
+      v = imp.reshape(v, {1});
     if (v.getType() != expected)
       return ctx.error() << "the body gives "
                          << (i == 0 ? std::string("its condition")
@@ -323,10 +363,18 @@ LogicalResult importWhile(NodeContext &ctx, const onnx::GraphProto &body,
     yields.push_back(v);
   }
   b.create<tosa::YieldOp>(ctx.loc, yields);
+  // What the body does not use goes (the iteration's conversion to int64
+  // when nothing reads it), so that NNAPI sees only what the loop does.
+  SmallVector<Operation *> ops;
+  for (Operation &op : step->without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (isOpTriviallyDead(op))
+      op->erase();
   b.setInsertionPointAfter(loop);
   SmallVector<Importer::Bound> state;
   for (int i = 0; i < carried; ++i)
-    state.push_back({loop.getResult(2 + i), {}});
+    state.push_back({loop.getResult(firstCarried + i), {}});
   return defineLoopOutputs(ctx, state, [&](int64_t) -> FailureOr<Value> {
     return ctx.error() << "internal error: a scan output of a run-time loop";
   });

@@ -4,7 +4,7 @@ loop-carried values and scan outputs whose body reads an outer weight, a
 Loop without a trip count that ends when its body's condition (computed from
 the iteration number) turns false, loops of run-time length (a condition
 computed from data, a trip count given at run time, a loop too long to
-unroll), a Scan over two inputs along axis 1 with
+unroll, a while loop on [1] tensors that NNAPI's WHILE runs), a Scan over two inputs along axis 1 with
 reverse directions and an output stacked along axis 1 in reverse (an RNN
 written as a Scan, as exporters do), and models the importer must refuse.
 Expected outputs are numpy's.
@@ -257,6 +257,35 @@ def main():
     v0 = np.array([0.5, -2.0, 3.0], np.float32)
     save(out, "loop_long", m, [("v0", v0)],
          [("v", (v0 + np.float32(100000)).astype(np.float32))])
+
+    # A while loop NNAPI's WHILE runs: no trip count, the first condition
+    # given at run time, the body's computed on [1] tensors (v doubles
+    # while its sum is below 10; the check comes before the doubling).
+    body = helper.make_graph([
+        helper.make_node("ReduceSum", ["v_in"], ["sum"], keepdims=1),
+        helper.make_node("Less", ["sum", "ten1"], ["c_out"]),
+        helper.make_node("Mul", ["v_in", "twof"], ["v_out"]),
+    ], "body", [vi("i", [], I64), vi("c_in", [], B), vi("v_in", [3])],
+        [vi("c_out", [1], B), vi("v_out", [3])])
+    m = model("loop_while", [
+        helper.make_node("Loop", ["", "go", "v0"], ["v"], body=body,
+                         name="doubling"),
+    ], [vi("go", [], B), vi("v0", [3])], [vi("v", [3])],
+        [const("ten1", np.array([10], np.float32)),
+         const("twof", np.float32(2))])
+    for k, (go, v0) in enumerate([(True, [0.3, 0.5, 0.2]),
+                                  (True, [2.0, 3.0, 6.0]),
+                                  (False, [0.3, 0.5, 0.2])]):
+        v0 = np.array(v0, np.float32)
+        v = v0.astype(np.float64) if go else None
+        if go:
+            cond = True
+            while cond:
+                cond = v.sum() < 10
+                v = v * 2
+        expected = (v if go else v0).astype(np.float32)
+        save(out, "loop_while", m, [("go", np.bool_(go)), ("v0", v0)],
+             [("v", expected)], case="test_data_set_%d" % k)
 
 
 if __name__ == "__main__":
