@@ -87,3 +87,21 @@ module {
     return %0 : tensor<4xf32>
   }
 }
+
+// -----
+
+// A referenced model, like a partition, returns only what its operations
+// compute.
+func.func @branch_returns_input(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = nnapi.if %c : tensor<i1> (%x) : (tensor<4xf32>) -> tensor<4xf32>
+  then {
+  ^bb0(%a: tensor<4xf32>):
+    %r = nnapi.relu %a : tensor<4xf32>
+    nnapi.yield %r : tensor<4xf32>
+  } else {
+  ^bb0(%a: tensor<4xf32>):
+    // expected-error@+1 {{a referenced NNAPI model may only return values computed by its operations}}
+    nnapi.yield %a : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}

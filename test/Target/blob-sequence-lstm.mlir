@@ -1,11 +1,11 @@
 // NNAPI's optional operands: UNIDIRECTIONAL_SEQUENCE_LSTM keeps all 28
 // input positions, and the ones the op leaves out (here the peepholes, the
 // projection and the layer normalization weights) are operands without a
-// value (format version 2). Its state outputs need feature level 4.
+// value (since format version 2). Its state outputs need feature level 4.
 // RUN: nnapi-translate --serialize-nnapi-blob %s -o %t.blob
 // RUN: nnapi-translate --dump-nnapi-blob %t.blob | FileCheck %s
 
-// CHECK: nnapi-blob version 2 feature_level 4
+// CHECK: nnapi-blob version 3 feature_level 4
 // CHECK: %5 TENSOR_FLOAT32 [] no value
 // CHECK-NEXT: %6 TENSOR_FLOAT32 [] no value
 // CHECK-NEXT: %7 TENSOR_FLOAT32 [] no value

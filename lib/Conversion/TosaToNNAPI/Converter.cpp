@@ -292,7 +292,10 @@ TosaToNNAPIConverter::check(ArrayRef<Operation *> ops) const {
       need = loop.getFeatureLevelNeed();
       result.operations.push_back(WhileOp::kOperationCode);
     }
-    if (need.level > result.need.level)
+    // An IF or WHILE comes after its models' ops: at the same level, its
+    // need says where the op that needs it is.
+    if (need.level > result.need.level ||
+        (need.level == result.need.level && isa<IfOp, WhileOp>(op)))
       result.need = need;
   });
   return result;

@@ -415,3 +415,67 @@ func.func @lstm_level3(%x: tensor<2x1x1xf32>, %h: tensor<1x1xf32>) -> tensor<2x1
   }
   return %y#0 : tensor<2x1x1xf32>
 }
+
+// -----
+
+// NNAPI models return only what their operations compute.
+func.func @branch_passes_input(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'tosa.cond_if' cannot run on NNAPI: the else branch passes on an input unchanged (result 0); an NNAPI model returns only values its operations compute}}
+  %r = tosa.cond_if %c -> (tensor<4xf32>) {
+    %s = tosa.tanh %x : (tensor<4xf32>) -> tensor<4xf32>
+    tosa.yield %s : tensor<4xf32>
+  } else {
+    tosa.yield %x : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// IF arrived with feature level 4.
+func.func @if_level_3(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> attributes {nnapi.partition, nnapi.feature_level = 3 : i32} {
+  // expected-error@+1 {{'nnapi.if' cannot run on NNAPI: needs NNAPI feature level 4 (IF), the target is 3}}
+  %r = tosa.cond_if %c -> (tensor<4xf32>) {
+    %s = tosa.tanh %x : (tensor<4xf32>) -> tensor<4xf32>
+    tosa.yield %s : tensor<4xf32>
+  } else {
+    %s = tosa.sigmoid %x : (tensor<4xf32>) -> tensor<4xf32>
+    tosa.yield %s : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// An op of a branch NNAPI cannot run keeps the conditional from NNAPI.
+func.func @branch_op(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> attributes {nnapi.partition} {
+  %r = tosa.cond_if %c -> (tensor<4xf32>) {
+    // expected-error@+1 {{'tosa.ceil' has no NNAPI lowering}}
+    %s = tosa.ceil %x : (tensor<4xf32>) -> tensor<4xf32>
+    tosa.yield %s : tensor<4xf32>
+  } else {
+    %s = tosa.sigmoid %x : (tensor<4xf32>) -> tensor<4xf32>
+    tosa.yield %s : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// A loop counting in int64 (NNAPI has no int64 tensors).
+func.func @loop_int64(%n: tensor<1xi64>, %v: tensor<3xf32>) -> tensor<3xf32> attributes {nnapi.partition} {
+  %z = arith.constant dense<0> : tensor<1xi64>
+  // expected-error@+1 {{'tosa.while_loop' cannot run on NNAPI: input 0 has element type 'i64'; only f32, f16, i1 and i32 are supported}}
+  %i, %r = tosa.while_loop (%i0 = %z, %v0 = %v) : (tensor<1xi64>, tensor<3xf32>) -> (tensor<1xi64>, tensor<3xf32>) {
+    %k = tosa.greater %n, %i0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi1>
+    %k0 = tosa.reshape %k {new_shape = array<i64>} : (tensor<1xi1>) -> tensor<i1>
+    tosa.yield %k0 : tensor<i1>
+  } do {
+  ^bb0(%i1: tensor<1xi64>, %v1: tensor<3xf32>):
+    %one = arith.constant dense<1> : tensor<1xi64>
+    %i2 = tosa.add %i1, %one : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+    %v2 = tosa.tanh %v1 : (tensor<3xf32>) -> tensor<3xf32>
+    tosa.yield %i2, %v2 : tensor<1xi64>, tensor<3xf32>
+  }
+  return %r : tensor<3xf32>
+}

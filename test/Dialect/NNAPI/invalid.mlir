@@ -810,7 +810,7 @@ func.func @composite_from_above(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @yield_outside(%x: tensor<4xf32>) {
-  // expected-error@+1 {{'nnapi.yield' op expects parent op 'nnapi.composite'}}
+  // expected-error@+1 {{'nnapi.yield' op expects parent op to be one of 'nnapi.composite, nnapi.if, nnapi.while'}}
   nnapi.yield %x : tensor<4xf32>
   return
 }
@@ -916,4 +916,121 @@ func.func @lstm_rank(%x: tensor<3x2xf32>, %w: tensor<4x2xf32>, %r: tensor<4x4xf3
   // expected-error@+1 {{operand must have rank 3, got 2}}
   %0 = "nnapi.unidirectional_sequence_lstm"(%x, %w, %w, %w, %w, %r, %r, %r, %r, %b, %b, %b, %b, %s, %s) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1>}> : (tensor<3x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<3x1x4xf32>
   return
+}
+
+// -----
+
+func.func @if_wide_condition(%c: tensor<2xi1>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{the condition must hold one boolean, not 'tensor<2xi1>'}}
+  %y = nnapi.if %c : tensor<2xi1> (%x) : (tensor<4xf32>) -> tensor<4xf32>
+  then {
+  ^bb0(%a: tensor<4xf32>):
+    %r = nnapi.relu %a : tensor<4xf32>
+    nnapi.yield %r : tensor<4xf32>
+  } else {
+  ^bb0(%a: tensor<4xf32>):
+    %r = nnapi.tanh %a : tensor<4xf32>
+    nnapi.yield %r : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @if_branch_arguments(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{the else branch takes 0 block arguments; it must take the op's 1 inputs}}
+  %y = nnapi.if %c : tensor<i1> (%x) : (tensor<4xf32>) -> tensor<4xf32>
+  then {
+  ^bb0(%a: tensor<4xf32>):
+    %r = nnapi.relu %a : tensor<4xf32>
+    nnapi.yield %r : tensor<4xf32>
+  } else {
+    %r = arith.constant dense<0.0> : tensor<4xf32>
+    nnapi.yield %r : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @if_branch_yield(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{the then branch yields 'tensor<4xf16>'; it must yield 'tensor<4xf32>'}}
+  %y = nnapi.if %c : tensor<i1> (%x) : (tensor<4xf32>) -> tensor<4xf32>
+  then {
+  ^bb0(%a: tensor<4xf32>):
+    %r = nnapi.cast %a : (tensor<4xf32>) -> tensor<4xf16>
+    nnapi.yield %r : tensor<4xf16>
+  } else {
+  ^bb0(%a: tensor<4xf32>):
+    %r = nnapi.tanh %a : tensor<4xf32>
+    nnapi.yield %r : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @if_argument_type(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{block argument 0 of the then branch is 'tensor<4xf16>', input 0 is 'tensor<4xf32>'}}
+  %y = nnapi.if %c : tensor<i1> (%x) : (tensor<4xf32>) -> tensor<4xf32>
+  then {
+  ^bb0(%a: tensor<4xf16>):
+    %r = nnapi.cast %a : (tensor<4xf16>) -> tensor<4xf32>
+    nnapi.yield %r : tensor<4xf32>
+  } else {
+  ^bb0(%a: tensor<4xf32>):
+    %r = nnapi.tanh %a : tensor<4xf32>
+    nnapi.yield %r : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @if_captures(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-note@+1 {{required by region isolation constraints}}
+  %y = nnapi.if %c : tensor<i1> () : () -> tensor<4xf32>
+  then {
+    // expected-error@+1 {{using value defined outside the region}}
+    %r = nnapi.relu %x : tensor<4xf32>
+    nnapi.yield %r : tensor<4xf32>
+  } else {
+    %r = nnapi.tanh %x : tensor<4xf32>
+    nnapi.yield %r : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @while_results(%n: tensor<1xf32>) -> tensor<2xf32> {
+  // expected-error@+1 {{its results 'tensor<2xf32>' must be the types of its first inputs 'tensor<1xf32>'}}
+  %i = nnapi.while (%n) : (tensor<1xf32>) -> tensor<2xf32>
+  condition {
+  ^bb0(%a: tensor<1xf32>):
+    %k = nnapi.greater %a, %a : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xi1>
+    nnapi.yield %k : tensor<1xi1>
+  } body {
+  ^bb0(%a: tensor<1xf32>):
+    %s = nnapi.relu %a : tensor<1xf32>
+    nnapi.yield %s : tensor<1xf32>
+  }
+  return %i : tensor<2xf32>
+}
+
+// -----
+
+func.func @while_condition(%n: tensor<1xf32>) -> tensor<1xf32> {
+  // expected-error@+1 {{the condition must yield one boolean tensor, not 'tensor<1xf32>'}}
+  %i = nnapi.while (%n) : (tensor<1xf32>) -> tensor<1xf32>
+  condition {
+  ^bb0(%a: tensor<1xf32>):
+    %k = nnapi.relu %a : tensor<1xf32>
+    nnapi.yield %k : tensor<1xf32>
+  } body {
+  ^bb0(%a: tensor<1xf32>):
+    %s = nnapi.relu %a : tensor<1xf32>
+    nnapi.yield %s : tensor<1xf32>
+  }
+  return %i : tensor<1xf32>
 }

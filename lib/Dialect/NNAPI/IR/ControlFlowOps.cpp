@@ -21,12 +21,17 @@ LogicalResult verifyModelRegion(Operation *op, Region &region, StringRef what,
                                 TypeRange inputs,
                                 std::optional<TypeRange> results) {
   Block &block = region.front();
-  if (block.getArgumentTypes() != inputs)
+  if (block.getNumArguments() != inputs.size())
     return op->emitOpError() << "the " << what << " takes "
                              << block.getNumArguments()
-                             << " block arguments of types "
-                             << block.getArgumentTypes()
-                             << "; they must be the inputs' " << inputs;
+                             << " block arguments; it must take the op's "
+                             << inputs.size() << " inputs";
+  for (auto [i, arg, input] :
+       llvm::enumerate(block.getArgumentTypes(), inputs))
+    if (arg != input)
+      return op->emitOpError() << "block argument " << i << " of the " << what
+                               << " is " << arg << ", input " << i << " is "
+                               << input;
   auto yield = dyn_cast<YieldOp>(block.getTerminator());
   if (!yield)
     return op->emitOpError() << "the " << what << " must end with nnapi.yield";
@@ -45,13 +50,14 @@ bool isOneBool(Type type) {
 
 FeatureLevelNeed controlFlowLevel(Operation *op) {
   FeatureLevelNeed need;
-  need.require(4, op->getName().getStringRef().drop_front(6).upper());
+  std::string name = op->getName().getStringRef().drop_front(6).upper();
+  need.require(4, name);
   for (Region &region : op->getRegions())
     region.walk([&](Operation *inner) {
       FeatureLevelNeed innerNeed;
       if (auto nnapi = dyn_cast<NNAPIOperationInterface>(inner))
         innerNeed = nnapi.getFeatureLevelNeed();
-      need.require(innerNeed.level, innerNeed.why);
+      need.require(innerNeed.level, innerNeed.why + " inside " + name);
     });
   return need;
 }
