@@ -598,16 +598,19 @@ void mlir::nnapi::onnx_import::registerControlFlowOps(OpRegistry &registry) {
        "from scalar inputs offered with --specialize-value is specialized to "
        "them); with a runtime condition both branches and tosa.select, or "
        "tosa.cond_if for branches of more than 16 operations",
-       "those of the branch; SELECT (3)",
+       "those of the branch; SELECT (3); IF (4) for tosa.cond_if",
        "a runtime condition's select (SELECT does not broadcast it); "
-       "tosa.cond_if (NNAPI's IF is not used)"},
+       "tosa.cond_if on NNAPI when both branches convert and return only "
+       "what they compute"},
       {"", "Loop", lo, hi, importLoop,
        "unrolled: the body once per iteration, scan outputs concatenated "
        "(trip count and condition known at compile time); else "
        "tosa.while_loop (no scan outputs)",
-       "those of the unrolled body; CONCATENATION (1)",
-       "as the body's operations; tosa.while_loop (NNAPI's WHILE is not "
-       "used)"},
+       "those of the unrolled body; CONCATENATION (1); WHILE (4) for "
+       "tosa.while_loop",
+       "as the body's operations; tosa.while_loop on NNAPI when its state "
+       "and body convert (no int64: a trip count known only at run time "
+       "keeps it on the host; no rank-0 values in the body)"},
       {"", "Scan", lo, hi, importScan,
        "unrolled: slices of the scanned inputs, the body once per step, "
        "outputs concatenated",
