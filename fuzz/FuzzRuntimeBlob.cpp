@@ -6,12 +6,13 @@
 // since a mutated blob would otherwise die at the checksum test. Every call
 // must return a status; a blob that runs must not read or write outside the
 // buffers it declared (AddressSanitizer checks that). Blobs whose operands
-// would need more than 16 MiB, or whose operations would take long, are not
-// run.
+// would need more than 16 MiB, whose operations would take long, or with a
+// WHILE (which may run until its timeout) are not run.
 //
 //===----------------------------------------------------------------------===//
 
 #include "nnapi-mlir/NNAPI/BlobFormat.h"
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 #include "nnapi-mlir/Runtime/NNAPILoader.h"
 #include "nnapi-mlir/Runtime/Runtime.h"
 
@@ -38,6 +39,37 @@ NNAPIFunctionTable &hostDevice() {
 }
 } // namespace
 
+/// Whether `model` and the models it references stay within the limits:
+/// 16 MiB of operands, a bounded amount of work (a convolution of large
+/// operands is slow, not wrong), and no WHILE (a loop may run until its
+/// 2 s timeout).
+static bool withinLimits(const blob::Model &model, uint64_t &total,
+                         double &work) {
+  std::vector<uint64_t> bytesOf;
+  for (const blob::Operand &operand : model.operands) {
+    uint64_t n = 0;
+    if (operand.lifetime != blob::Lifetime::Subgraph &&
+        (!blob::operandByteSize(operand, n) || n > (16u << 20) ||
+         (total += n) > (16u << 20)))
+      return false;
+    bytesOf.push_back(n);
+  }
+  for (const blob::Operation &op : model.operations) {
+    if (op.opcode == ANEURALNETWORKS_WHILE)
+      return false;
+    uint64_t in = 0, out = 0;
+    for (uint32_t i : op.inputs)
+      in = std::max(in, bytesOf[i]);
+    for (uint32_t o : op.outputs)
+      out += bytesOf[o];
+    work += double(in) * double(out);
+  }
+  for (const blob::Model &sub : model.subgraphs)
+    if (!withinLimits(sub, total, work))
+      return false;
+  return work <= double(1u << 30);
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::vector<uint8_t> bytes(data, data + size);
   blob::sealChecksum(bytes.data(), bytes.size());
@@ -53,25 +85,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   bool readable = blob::read(bytes.data(), bytes.size(), model, error);
   if (readable) {
     uint64_t total = 0;
-    std::vector<uint64_t> bytesOf;
-    for (const blob::Operand &operand : model.operands) {
-      uint64_t n = 0;
-      if (!blob::operandByteSize(operand, n) || n > (16u << 20) ||
-          (total += n) > (16u << 20))
-        return 0;
-      bytesOf.push_back(n);
-    }
-    // Work bound: a convolution of large operands is slow, not wrong.
     double work = 0;
-    for (const blob::Operation &op : model.operations) {
-      uint64_t in = 0, out = 0;
-      for (uint32_t i : op.inputs)
-        in = std::max(in, bytesOf[i]);
-      for (uint32_t o : op.outputs)
-        out += bytesOf[o];
-      work += double(in) * double(out);
-    }
-    if (work > double(1u << 30))
+    if (!withinLimits(model, total, work))
       return 0;
     auto allocate = [&](const std::vector<uint32_t> &indices,
                         std::vector<void *> &pointers, uint8_t fill) {

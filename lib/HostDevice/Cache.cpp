@@ -67,6 +67,11 @@ Sha256::Digest fingerprintModel(const HostModel &model,
     }
     if (op.kind == Kind::Constant)
       h.update(op.value, operandBytes(op));
+    if (op.kind == Kind::Model) {
+      // A referenced model (IF, WHILE) is part of what is compiled.
+      Sha256::Digest inner = fingerprintModel(*op.model, device, version);
+      h.update(inner.data(), inner.size());
+    }
   }
   for (const Operation &op : model.operations) {
     uint32_t header[] = {uint32_t(op.opcode), uint32_t(op.inputs.size()),
