@@ -1602,6 +1602,95 @@ TEST_F(HostDevice, RejectsMalformedSequenceLstms) {
   EXPECT_TRUE(single.compileAndRun(nullptr, got)) << single.error();
 }
 
+/// UNIDIRECTIONAL_SEQUENCE_RNN against h = act(W x + R h + b) computed in
+/// double here: relu time-major, none batch-major, relu6.
+TEST_F(HostDevice, SequenceRnnMatchesItsFormula) {
+  struct Case {
+    uint32_t steps, batch, in, units;
+    bool timeMajor;
+    int32_t fuse;
+  };
+  for (const Case &p : {Case{5, 2, 3, 4, true, ANEURALNETWORKS_FUSED_RELU},
+                        Case{3, 3, 2, 5, false, ANEURALNETWORKS_FUSED_NONE},
+                        Case{4, 1, 4, 3, true, ANEURALNETWORKS_FUSED_RELU6}}) {
+    HostModelBuilder b(fn);
+    std::vector<uint32_t> xDims = p.timeMajor
+                                      ? std::vector<uint32_t>{p.steps, p.batch, p.in}
+                                      : std::vector<uint32_t>{p.batch, p.steps, p.in};
+    uint32_t x = b.input(xDims), h0 = b.input({p.batch, p.units});
+    uint32_t w = b.constant({p.units, p.in}), r = b.constant({p.units, p.units});
+    uint32_t bias = b.constant({p.units});
+    std::vector<uint32_t> yDims = xDims;
+    yDims[2] = p.units;
+    uint32_t y = b.output(yDims);
+    b.operation(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_RNN,
+                {x, w, r, bias, h0, b.i32(p.fuse), b.i32(p.timeMajor ? 1 : 0)},
+                {y});
+    const std::vector<float> &xs = b.inputValue(0);
+    std::vector<double> h(b.inputValue(1).begin(), b.inputValue(1).end());
+    std::vector<float> ys(b.outputElements(0));
+    auto act = [&](double v) {
+      if (p.fuse == ANEURALNETWORKS_FUSED_RELU)
+        return std::max(v, 0.0);
+      if (p.fuse == ANEURALNETWORKS_FUSED_RELU6)
+        return std::min(std::max(v, 0.0), 6.0);
+      return v;
+    };
+    for (uint32_t t = 0; t < p.steps; ++t) {
+      std::vector<double> next(h.size());
+      for (uint32_t n = 0; n < p.batch; ++n) {
+        size_t at = p.timeMajor ? t * p.batch + n : n * p.steps + t;
+        for (uint32_t u = 0; u < p.units; ++u) {
+          double sum = b.constantValue(bias)[u];
+          for (uint32_t k = 0; k < p.in; ++k)
+            sum += b.constantValue(w)[u * p.in + k] * xs[at * p.in + k];
+          for (uint32_t k = 0; k < p.units; ++k)
+            sum += b.constantValue(r)[u * p.units + k] * h[n * p.units + k];
+          next[n * p.units + u] = act(sum);
+          ys[at * p.units + u] = float(act(sum));
+        }
+      }
+      h = next;
+    }
+    expectOutputs(b, {ys}, 1e-5f);
+  }
+}
+
+TEST_F(HostDevice, RejectsMalformedSequenceRnns) {
+  struct Bad {
+    std::function<void(HostModelBuilder &, std::vector<uint32_t> &)> edit;
+    const char *message;
+  };
+  std::vector<Bad> cases = {
+      {[](HostModelBuilder &b, std::vector<uint32_t> &in) {
+         in[2] = b.constant({4, 3});
+       },
+       "recurrent_weights is [4,3], expected [4,4]"},
+      {[](HostModelBuilder &b, std::vector<uint32_t> &in) {
+         in[4] = b.input({2, 4});
+       },
+       "hidden_state is [2,4], expected [1,4]"},
+      {[](HostModelBuilder &b, std::vector<uint32_t> &in) {
+         in[6] = b.i32(2);
+       },
+       "time_major must be 0 or 1, got 2"},
+      {[](HostModelBuilder &b, std::vector<uint32_t> &in) {
+         in[5] = b.i32(7);
+       },
+       "invalid fused activation code 7"},
+  };
+  for (const Bad &bad : cases) {
+    HostModelBuilder b(fn);
+    std::vector<uint32_t> ins = {b.input({2, 1, 3}), b.constant({4, 3}),
+                                 b.constant({4, 4}), b.constant({4}),
+                                 b.input({1, 4}), b.i32(1), b.i32(1)};
+    bad.edit(b, ins);
+    b.operation(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_RNN, ins,
+                {b.output({2, 1, 4})});
+    expectRejected(b, bad.message);
+  }
+}
+
 TEST_F(HostDevice, LocalResponseNormalizationSumsAClippedWindow) {
   // Axis 1 of [1, 3, 1]: radius 1, bias 1, alpha 0.5, beta 1. Squares
   // 1, 4, 9: sums 5, 14, 13 (the window is cut at the ends).

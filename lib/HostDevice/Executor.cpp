@@ -231,6 +231,11 @@ public:
       batchMatmul(in0, shapes[0], params.adjA, arg(b, "input1"),
                   shape("input1"), params.adjB, out);
       break;
+    case ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_RNN:
+      sequenceRnn(params.rnn, in0, arg(b, "weights"),
+                  arg(b, "recurrent_weights"), arg(b, "bias"),
+                  arg(b, "hidden_state"), out);
+      break;
     default:
       return fail(ANEURALNETWORKS_OP_FAILED,
                   "no reference kernel for opcode " + std::to_string(opcode));

@@ -82,6 +82,7 @@ struct OpParams {
   InstanceNorm norm;               ///< INSTANCE_NORMALIZATION.
   LocalResponse lrn;               ///< LOCAL_RESPONSE_NORMALIZATION.
   SequenceLstm lstm;               ///< UNIDIRECTIONAL_SEQUENCE_LSTM.
+  SequenceRnn rnn;                 ///< UNIDIRECTIONAL_SEQUENCE_RNN.
 };
 
 struct HostModel {

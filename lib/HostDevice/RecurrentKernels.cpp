@@ -421,4 +421,32 @@ void sequenceLstm(const SequenceLstm &s, const SequenceLstmWeights &w,
 
 } // namespace blocked
 
+void sequenceRnn(const SequenceRnn &s, const float *input,
+                 const float *weights, const float *recurrentWeights,
+                 const float *bias, const float *hiddenIn, float *output) {
+  size_t B = s.batch, I = s.inputSize, U = s.units;
+  // Element (t, b) of a [steps, batch, *] or [batch, steps, *] tensor.
+  auto row = [&](size_t t, size_t b, size_t width) {
+    return (s.timeMajor ? t * B + b : b * s.steps + t) * width;
+  };
+  std::vector<float> h(hiddenIn, hiddenIn + B * U), next(B * U);
+  for (size_t t = 0; t < s.steps; ++t) {
+    for (size_t b = 0; b < B; ++b) {
+      const float *x = input + row(t, b, I);
+      for (size_t u = 0; u < U; ++u) {
+        float acc = bias[u];
+        for (size_t k = 0; k < I; ++k)
+          acc += weights[u * I + k] * x[k];
+        for (size_t k = 0; k < U; ++k)
+          acc += recurrentWeights[u * U + k] * h[b * U + k];
+        next[b * U + u] = acc;
+      }
+      applyFusedActivation(next.data() + b * U, U, s.fuseCode);
+      std::copy(next.begin() + b * U, next.begin() + (b + 1) * U,
+                output + row(t, b, U));
+    }
+    h.swap(next);
+  }
+}
+
 } // namespace nnapi_mlir::host

@@ -188,6 +188,7 @@ private:
   int reduce();
   int batchMatmul();
   int sequenceLstm();
+  int sequenceRnn();
 };
 
 int Validator::matchLayout() {
@@ -818,6 +819,32 @@ int Validator::batchMatmul() {
   return expectOutput(shape);
 }
 
+int Validator::sequenceRnn() {
+  SequenceRnn &s = params.rnn;
+  const Shape &x = in("input").dims;
+  int32_t timeMajor = i32("time_major");
+  if (timeMajor != 0 && timeMajor != 1)
+    return bad("time_major must be 0 or 1, got " + std::to_string(timeMajor));
+  s.timeMajor = timeMajor;
+  s.steps = x[s.timeMajor ? 0 : 1];
+  s.batch = x[s.timeMajor ? 1 : 0];
+  s.inputSize = x[2];
+  s.units = in("weights").dims[0];
+  if (int rc = fuse())
+    return rc;
+  s.fuseCode = params.fuseCode;
+  for (auto [role, shape] :
+       {std::pair<const char *, Shape>{"weights", {s.units, s.inputSize}},
+        {"recurrent_weights", {s.units, s.units}},
+        {"bias", {s.units}},
+        {"hidden_state", {s.batch, s.units}}})
+    if (in(role).dims != shape)
+      return bad(std::string(role) + " is " + shapeStr(in(role).dims) +
+                 ", expected " + shapeStr(shape));
+  return expectOutput(s.timeMajor ? Shape{s.steps, s.batch, s.units}
+                                  : Shape{s.batch, s.steps, s.units});
+}
+
 int Validator::sequenceLstm() {
   SequenceLstm &s = params.lstm;
   const Shape &x = in("input").dims;
@@ -1030,6 +1057,8 @@ int Validator::run() {
     return batchMatmul();
   case ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM:
     return sequenceLstm();
+  case ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_RNN:
+    return sequenceRnn();
   default:
     return fail(ANEURALNETWORKS_BAD_DATA,
                 "operation " + std::to_string(index) + ": opcode " +

@@ -319,6 +319,14 @@ std::vector<Layout> buildLayouts() {
               {data("output", 3, 3), inGroup(data("output_state_out", 2, 2), 1),
                inGroup(data("cell_state_out", 2, 2), 1)},
               {{4, "state outputs"}})});
+  // UNIDIRECTIONAL_SEQUENCE_RNN: h = act(W x + R h + b) over a sequence;
+  // time_major is an INT32 (1 or 0). Its hidden state output, a later
+  // addition, is not used: the final state is the output's last step.
+  add(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_RNN,
+      {single({data("input", 3, 3), weights("weights"),
+               weights("recurrent_weights"), vector("bias"),
+               weights("hidden_state"), kFuse, i32("time_major")},
+              {data("output", 3, 3)})});
   std::sort(all.begin(), all.end(),
             [](const Layout &a, const Layout &b) { return a.code < b.code; });
   return all;

@@ -166,13 +166,14 @@ bool hasModelRegions(Operation *op) {
 /// The NNAPI operation that names a unit and prices its work: the last of
 /// the operations it becomes that only moves data when nothing else is
 /// there; else the last other one (a matmul on a constant becomes RESHAPE,
-/// FULLY_CONNECTED, RESHAPE; a reverse LSTM GATHER, the LSTM, GATHER); -1
-/// if it becomes none.
+/// FULLY_CONNECTED, RESHAPE; a reverse LSTM GATHER, the LSTM, GATHER; an
+/// RNN the RNN, then the SLICE of its final state); -1 if it becomes none.
 int32_t principalOperation(ArrayRef<int32_t> operations) {
   constexpr int32_t reshape = nnapi_mlir::lookupOperation("RESHAPE")->code;
   constexpr int32_t gather = nnapi_mlir::lookupOperation("GATHER")->code;
+  constexpr int32_t slice = nnapi_mlir::lookupOperation("SLICE")->code;
   for (int32_t code : llvm::reverse(operations))
-    if (code != reshape && code != gather)
+    if (code != reshape && code != gather && code != slice)
       return code;
   for (int32_t code : llvm::reverse(operations))
     if (code != reshape)

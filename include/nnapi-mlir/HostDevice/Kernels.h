@@ -253,6 +253,19 @@ void sequenceLstm(const SequenceLstm &shape, const SequenceLstmWeights &weights,
                   const float *cellStateIn, float *output,
                   float *outputStateOut, float *cellStateOut);
 
+/// UNIDIRECTIONAL_SEQUENCE_RNN's shape: h = act(W x + R h + b) per step.
+struct SequenceRnn {
+  uint32_t steps = 0, batch = 0, inputSize = 0, units = 0;
+  bool timeMajor = true; ///< input [steps, batch, in], else [batch, steps, in]
+  int32_t fuseCode = 0;  ///< ANEURALNETWORKS_FUSED_*: the activation
+};
+/// Runs the sequence from `hiddenIn` [batch, units] with weights [units,
+/// inputSize], recurrent weights [units, units] and bias [units]; writes
+/// every step's h to `output` (the input's order).
+void sequenceRnn(const SequenceRnn &shape, const float *input,
+                 const float *weights, const float *recurrentWeights,
+                 const float *bias, const float *hiddenIn, float *output);
+
 /// IEEE half <-> float conversions (round to nearest even).
 float halfToFloat(uint16_t h);
 uint16_t floatToHalf(float f);

@@ -76,6 +76,12 @@ constexpr llvm::StringLiteral kStridedSlice = "strided_slice";
 /// present; `input_forget` 1 couples the forget gate to the input gate (f =
 /// 1 - i).
 constexpr llvm::StringLiteral kLstm = "lstm";
+/// One direction of a simple RNN layer, as ONNX defines it: x [steps,
+/// batch, in], w [units, in], r [units, units], bias [units] (input and
+/// recurrent biases summed), the initial h [batch, units]; then lens as for
+/// `lstm`. Results: y [steps, batch, units] and the final h. Parameters as
+/// for `lstm`, with `activations` naming f alone ("Tanh").
+constexpr llvm::StringLiteral kRnn = "rnn";
 
 // Parameter keys: integers (i64) unless said otherwise.
 constexpr llvm::StringLiteral kAxis = "axis";

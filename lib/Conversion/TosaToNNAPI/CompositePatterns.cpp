@@ -451,6 +451,23 @@ DenseElementsAttr constantRows(DenseElementsAttr attr, int64_t begin,
       rows, attr.getRawData().slice(begin * bytes, count * bytes));
 }
 
+/// The steps of `x` ([steps, ...]) in reverse order: a GATHER along axis 0.
+Value reverseSteps(PatternRewriter &rewriter, Location loc, Value x,
+                   Value &order) {
+  if (!order) {
+    int64_t steps = cast<RankedTensorType>(x.getType()).getDimSize(0);
+    SmallVector<int32_t> indices;
+    for (int64_t t = steps - 1; t >= 0; --t)
+      indices.push_back(int32_t(t));
+    order = rewriter.create<arith::ConstantOp>(
+        loc, DenseElementsAttr::get(
+                 RankedTensorType::get({steps}, rewriter.getI32Type()),
+                 ArrayRef<int32_t>(indices)));
+  }
+  return rewriter.create<GatherOp>(loc, x.getType(), x, order,
+                                   rewriter.getI32IntegerAttr(0));
+}
+
 /// An ONNX LSTM direction as one UNIDIRECTIONAL_SEQUENCE_LSTM: the gate
 /// weights cut out of ONNX's [i, o, f, c] stacks, a reverse direction
 /// between two GATHERs that reverse the steps. ONNX semantics NNAPI's
@@ -530,18 +547,8 @@ struct LstmPattern
     enum { I = 0, O = 1, F = 2, C = 3 };
     Value x = inputs[0];
     Value reversed;
-    if (*reverse) {
-      int64_t steps = cast<RankedTensorType>(x.getType()).getDimSize(0);
-      SmallVector<int32_t> order;
-      for (int64_t t = steps - 1; t >= 0; --t)
-        order.push_back(int32_t(t));
-      reversed = rewriter.create<arith::ConstantOp>(
-          loc, DenseElementsAttr::get(
-                   RankedTensorType::get({steps}, rewriter.getI32Type()),
-                   ArrayRef<int32_t>(order)));
-      x = rewriter.create<GatherOp>(loc, x.getType(), x, reversed,
-                                    rewriter.getI32IntegerAttr(0));
-    }
+    if (*reverse)
+      x = reverseSteps(rewriter, loc, x, reversed);
     Value peep[3] = {};
     if (*peepholes)
       for (int64_t k = 0; k < 3; ++k) // i, o, f
@@ -558,10 +565,77 @@ struct LstmPattern
         rewriter.getBoolAttr(true));
     Value y = lstm.getOutput();
     if (reversed)
-      y = rewriter.create<GatherOp>(loc, y.getType(), y, reversed,
-                                    rewriter.getI32IntegerAttr(0));
+      y = reverseSteps(rewriter, loc, y, reversed);
     rewriter.replaceOp(op, {y, lstm.getStateOutputs()[0],
                             lstm.getStateOutputs()[1]});
+    return success();
+  }
+};
+/// An ONNX RNN direction with a Relu activation as one
+/// UNIDIRECTIONAL_SEQUENCE_RNN (fused RELU); a reverse direction between two
+/// GATHERs. The final state is the last step the operation computed. NNAPI's
+/// RNN has no tanh (its activation is a fused ReLU family), so ONNX's
+/// default RNN stays unrolled.
+struct RnnPattern : ToNNAPI<CompositeOp, UnidirectionalSequenceRnnOp, GatherOp,
+                            SliceOp, ReshapeOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(CompositeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getName() != names::kRnn)
+      return failure();
+    auto refuse = [&](const Twine &why) {
+      return rewriter.notifyMatchFailure(
+          op, [&](Diagnostic &diag) { diag << why; });
+    };
+    FailureOr<int64_t> reverse = intParam(op, names::kReverse, rewriter);
+    FailureOr<int64_t> parameters =
+        intParam(op, names::kActivationParameters, rewriter);
+    FailureOr<int64_t> lens = intParam(op, names::kSequenceLens, rewriter);
+    std::optional<StringRef> activation =
+        op.getStringParameter(names::kActivations);
+    if (failed(reverse) || failed(parameters) || failed(lens))
+      return failure();
+    if (!activation)
+      return missing(op, "string", names::kActivations, rewriter);
+    ValueRange inputs = op.getInputs();
+    if (op.getNumResults() != 2 || (inputs.size() != 5 && inputs.size() != 6))
+      return refuse("composite 'rnn' takes x, w, r, bias, h[, lens] and has "
+                    "2 results");
+    if (*lens)
+      return refuse("sequence_lens shorter than the sequence: NNAPI's "
+                    "sequence RNN runs every step of every batch entry");
+    if (op.getFloatParameter(names::kClip))
+      return refuse("clip: NNAPI's RNN does not bound its input");
+    if (*parameters)
+      return refuse("activations with alpha or beta");
+    if (*activation != "Relu")
+      return refuse("activation " + *activation +
+                    ": NNAPI's RNN applies a fused activation (ReLU and its "
+                    "clamped forms), not " + *activation);
+    if (failed(checkTensors(op, rewriter)))
+      return failure();
+    Location loc = op.getLoc();
+    Value x = inputs[0], order;
+    if (*reverse)
+      x = reverseSteps(rewriter, loc, x, order);
+    auto rnn = rewriter.create<UnidirectionalSequenceRnnOp>(
+        loc, op.getType(0), x, inputs[1], inputs[2], inputs[3], inputs[4],
+        FuseCodeAttr::get(rewriter.getContext(), FuseCode::relu),
+        rewriter.getBoolAttr(true));
+    // The final state: the operation's last step, before any reversal.
+    auto y = cast<RankedTensorType>(op.getType(0));
+    int64_t steps = y.getDimSize(0), batch = y.getDimSize(1),
+            units = y.getDimSize(2);
+    Value last = rewriter.create<tosa::SliceOp>(
+        loc, RankedTensorType::get({1, batch, units}, y.getElementType()),
+        rnn.getOutput(), rewriter.getDenseI64ArrayAttr({steps - 1, 0, 0}),
+        rewriter.getDenseI64ArrayAttr({1, batch, units}));
+    Value h = rewriter.create<tosa::ReshapeOp>(
+        loc, op.getType(1), last, rewriter.getDenseI64ArrayAttr({batch, units}));
+    Value out = rnn.getOutput();
+    if (*reverse)
+      out = reverseSteps(rewriter, loc, out, order);
+    rewriter.replaceOp(op, {out, h});
     return success();
   }
 };
@@ -624,6 +698,10 @@ void mlir::nnapi::populateTosaToNNAPICompositePatterns(
   patterns.addWithLabel<LstmPattern>(
       {"lstm (one direction of ONNX's LSTM, unrolled: per step gates from "
        "fully_connected products, logistic and tanh)"},
+      patterns.getContext());
+  patterns.addWithLabel<RnnPattern>(
+      {"rnn (one direction of ONNX's RNN with Relu, unrolled: per step "
+       "fully_connected products, add, relu)"},
       patterns.getContext());
   patterns.addWithLabel<LogSoftmaxPattern>(
       {"log_softmax (reduce_max, sub, exp, reduce_sum, log, sub)"},

@@ -479,3 +479,31 @@ func.func @loop_int64(%n: tensor<1xi64>, %v: tensor<3xf32>) -> tensor<3xf32> att
   }
   return %r : tensor<3xf32>
 }
+
+// -----
+
+// ONNX's default RNN (Tanh): NNAPI's RNN applies a fused ReLU-family
+// activation only.
+func.func @rnn_tanh(%x: tensor<2x1x1xf32>, %h: tensor<1x1xf32>) -> tensor<2x1x1xf32> attributes {nnapi.partition} {
+  %w = "tosa.const"() {value = dense<0.5> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+  %b = "tosa.const"() {value = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: activation Tanh: NNAPI's RNN applies a fused activation (ReLU and its clamped forms), not Tanh}}
+  %y:2 = nnapi.composite "rnn" (%x, %w, %w, %b, %h) {composite_attributes = {reverse = 0 : i64, activations = "Tanh", activation_parameters = 0 : i64, sequence_lens = 0 : i64}} : (tensor<2x1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>, tensor<1xf32>, tensor<1x1xf32>) -> (tensor<2x1x1xf32>, tensor<1x1xf32>) {
+  ^bb0(%a0: tensor<2x1x1xf32>, %a1: tensor<1x1xf32>, %a2: tensor<1x1xf32>, %a3: tensor<1xf32>, %a4: tensor<1x1xf32>):
+    nnapi.yield %a0, %a4 : tensor<2x1x1xf32>, tensor<1x1xf32>
+  }
+  return %y#0 : tensor<2x1x1xf32>
+}
+
+// -----
+
+func.func @rnn_clip(%x: tensor<2x1x1xf32>, %h: tensor<1x1xf32>) -> tensor<2x1x1xf32> attributes {nnapi.partition} {
+  %w = "tosa.const"() {value = dense<0.5> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+  %b = "tosa.const"() {value = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: clip: NNAPI's RNN does not bound its input}}
+  %y:2 = nnapi.composite "rnn" (%x, %w, %w, %b, %h) {composite_attributes = {reverse = 0 : i64, activations = "Relu", activation_parameters = 0 : i64, sequence_lens = 0 : i64, clip = 2.0 : f64}} : (tensor<2x1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>, tensor<1xf32>, tensor<1x1xf32>) -> (tensor<2x1x1xf32>, tensor<1x1xf32>) {
+  ^bb0(%a0: tensor<2x1x1xf32>, %a1: tensor<1x1xf32>, %a2: tensor<1x1xf32>, %a3: tensor<1xf32>, %a4: tensor<1x1xf32>):
+    nnapi.yield %a0, %a4 : tensor<2x1x1xf32>, tensor<1x1xf32>
+  }
+  return %y#0 : tensor<2x1x1xf32>
+}

@@ -1034,3 +1034,19 @@ func.func @while_condition(%n: tensor<1xf32>) -> tensor<1xf32> {
   }
   return %i : tensor<1xf32>
 }
+
+// -----
+
+func.func @rnn_recurrent(%x: tensor<3x1x2xf32>, %w: tensor<4x2xf32>, %r: tensor<4x3xf32>, %b: tensor<4xf32>, %h: tensor<1x4xf32>) {
+  // expected-error@+1 {{the recurrent weights is 'tensor<4x3xf32>', expected [4, 4]}}
+  %0 = nnapi.unidirectional_sequence_rnn %x, %w, %r, %b, %h fused relu : (tensor<3x1x2xf32>, tensor<4x2xf32>, tensor<4x3xf32>, tensor<4xf32>, tensor<1x4xf32>) -> tensor<3x1x4xf32>
+  return
+}
+
+// -----
+
+func.func @rnn_batch_major(%x: tensor<3x1x2xf32>, %w: tensor<4x2xf32>, %r: tensor<4x4xf32>, %b: tensor<4xf32>, %h: tensor<3x4xf32>) {
+  // expected-error@+1 {{the output is 'tensor<1x3x4xf32>', expected [3, 1, 4]}}
+  %0 = nnapi.unidirectional_sequence_rnn %x, %w, %r, %b, %h {time_major = false} : (tensor<3x1x2xf32>, tensor<4x2xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<3x4xf32>) -> tensor<1x3x4xf32>
+  return
+}

@@ -254,3 +254,13 @@ func.func @sequence_lstm(%x: tensor<2x5x4xf16>, %w: tensor<6x4xf16>, %r: tensor<
       : (tensor<2x5x4xf16>, tensor<6x4xf16>, tensor<6x4xf16>, tensor<6x4xf16>, tensor<6x3xf16>, tensor<6x3xf16>, tensor<6x3xf16>, tensor<6xf16>, tensor<6xf16>, tensor<6xf16>, tensor<6xf16>, tensor<6xf16>, tensor<3x6xf16>, tensor<3xf16>, tensor<2x3xf16>, tensor<2x6xf16>) -> tensor<2x5x3xf16>
   return %y : tensor<2x5x3xf16>
 }
+
+// A batch-major sequence RNN with a fused relu.
+// CHECK-LABEL: func @sequence_rnn
+func.func @sequence_rnn(%x: tensor<2x5x4xf32>, %w: tensor<3x4xf32>, %r: tensor<3x3xf32>,
+                        %b: tensor<3xf32>, %h: tensor<2x3xf32>) -> tensor<2x5x3xf32> {
+  // CHECK: nnapi.unidirectional_sequence_rnn %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} fused relu {time_major = false} : (tensor<2x5x4xf32>, tensor<3x4xf32>, tensor<3x3xf32>, tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x5x3xf32>
+  %y = nnapi.unidirectional_sequence_rnn %x, %w, %r, %b, %h fused relu {time_major = false}
+      : (tensor<2x5x4xf32>, tensor<3x4xf32>, tensor<3x3xf32>, tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x5x3xf32>
+  return %y : tensor<2x5x3xf32>
+}

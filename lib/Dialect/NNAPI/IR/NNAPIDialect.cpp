@@ -894,6 +894,36 @@ LogicalResult BatchMatmulOp::verify() {
   return verifyResultShape(*this, shape);
 }
 
+LogicalResult UnidirectionalSequenceRnnOp::verify() {
+  if (failed(verifySameElementType(*this)))
+    return failure();
+  for (Value v : getOperands())
+    if (failed(verifyRank(*this, v, "operand")))
+      return failure();
+  ArrayRef<int64_t> x = tensorType(getInput()).getShape();
+  bool timeMajor = getTimeMajor();
+  int64_t steps = x[timeMajor ? 0 : 1], batch = x[timeMajor ? 1 : 0];
+  int64_t units = tensorType(getWeights()).getDimSize(0);
+  auto expect = [&](Value v, StringRef what,
+                    ArrayRef<int64_t> shape) -> LogicalResult {
+    if (tensorType(v).getShape() == shape)
+      return success();
+    InFlightDiagnostic diag = emitOpError() << what << " is "
+                                            << v.getType() << ", expected [";
+    llvm::interleaveComma(shape, diag);
+    return diag << "]";
+  };
+  SmallVector<int64_t> y = timeMajor ? SmallVector<int64_t>{steps, batch, units}
+                                     : SmallVector<int64_t>{batch, steps, units};
+  return success(
+      succeeded(expect(getWeights(), "the input weights", {units, x[2]})) &&
+      succeeded(expect(getRecurrentWeights(), "the recurrent weights",
+                       {units, units})) &&
+      succeeded(expect(getBias(), "the bias", {units})) &&
+      succeeded(expect(getHiddenState(), "the hidden state", {batch, units})) &&
+      succeeded(expect(getOutput(), "the output", y)));
+}
+
 LogicalResult UnidirectionalSequenceLstmOp::verify() {
   if (failed(verifySameElementType(*this)))
     return failure();

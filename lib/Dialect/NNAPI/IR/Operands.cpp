@@ -320,6 +320,10 @@ SmallVector<NNAPIOperand> mlir::nnapi::getNNAPIOperands(Operation *op) {
         c.boolean("adj_y", op.getAdjY(), !set);
       })
       .Case([&](ConcatenationOp concat) { c.int32("axis", concat.getAxis()); })
+      .Case([&](UnidirectionalSequenceRnnOp op) {
+        c.fuse(op);
+        c.int32("time_major", op.getTimeMajor() ? 1 : 0);
+      })
       .Case([&](UnidirectionalSequenceLstmOp op) {
         c.int32("activation", static_cast<int64_t>(op.getActivation()));
         c.real("cell_clip", op.getCellClip());

@@ -68,10 +68,11 @@ private:
   /// ys[t] (or not, if Y is not wanted), and the final states.
   void runDirection(int d, const Weights &weights, Value xw,
                     SmallVectorImpl<Value> &ys, Value &h, Value &c);
-  /// LSTM direction d over time-major x [seq, batch, in] as one `lstm`
-  /// composite; returns y [seq, batch, hidden] and sets the final states.
-  Value lstmComposite(int d, const Weights &weights, Value x, Value &h,
-                      Value &c);
+  /// LSTM or RNN direction d over time-major x [seq, batch, in] as one
+  /// `lstm` or `rnn` composite; returns y [seq, batch, hidden] and sets the
+  /// final states (c for an LSTM).
+  Value sequenceComposite(int d, const Weights &weights, Value x, Value &h,
+                          Value &c);
   Value slice2d(Value v, int64_t col, int64_t width) {
     int64_t rows = imp.typeOf(v).getDimSize(0);
     return imp.slice(v, {0, col}, {rows, width});
@@ -309,21 +310,25 @@ void RecurrentLayer::runDirection(int d, const Weights &weights, Value xw,
   }
 }
 
-Value RecurrentLayer::lstmComposite(int d, const Weights &outer, Value x,
-                                    Value &h, Value &c) {
+Value RecurrentLayer::sequenceComposite(int d, const Weights &outer, Value x,
+                                        Value &h, Value &c) {
   namespace names = mlir::nnapi::composite;
   OpBuilder &b = ctx.b;
+  bool lstm = cell == Cell::LSTM;
   auto type = [&](Shape shape) { return RankedTensorType::get(shape, element); };
   SmallVector<Value> inputs = {
       x, outer.w, outer.r,
-      outer.inBias ? outer.inBias : imp.splat(element, {gates * hidden}, 0), h,
-      c};
+      outer.inBias ? outer.inBias : imp.splat(element, {gates * hidden}, 0), h};
+  if (lstm)
+    inputs.push_back(c);
   if (outer.peep)
     inputs.push_back(dropLeading(outer.peep));
   if (outer.lens)
     inputs.push_back(outer.lens);
   const SmallVector<Activation, 3> &fgh = acts[d];
-  std::string actNames = fgh[0].name + "," + fgh[1].name + "," + fgh[2].name;
+  std::string actNames = fgh[0].name;
+  for (size_t i = 1; i < fgh.size(); ++i)
+    actNames += "," + fgh[i].name;
   bool parameters = llvm::any_of(
       fgh, [](const Activation &a) { return a.alpha || a.beta; });
   bool shortLens = outer.lens || llvm::any_of(constLens, [&](int64_t len) {
@@ -334,16 +339,21 @@ Value RecurrentLayer::lstmComposite(int d, const Weights &outer, Value x,
       b.getNamedAttr(names::kActivations, b.getStringAttr(actNames)),
       b.getNamedAttr(names::kActivationParameters,
                      b.getI64IntegerAttr(parameters)),
-      b.getNamedAttr(names::kInputForget, b.getI64IntegerAttr(inputForget)),
-      b.getNamedAttr(names::kPeepholes, b.getI64IntegerAttr(bool(outer.peep))),
       b.getNamedAttr(names::kSequenceLens, b.getI64IntegerAttr(shortLens))};
+  if (lstm) {
+    attrs.push_back(
+        b.getNamedAttr(names::kInputForget, b.getI64IntegerAttr(inputForget)));
+    attrs.push_back(b.getNamedAttr(names::kPeepholes,
+                                   b.getI64IntegerAttr(bool(outer.peep))));
+  }
   if (clipBound)
     attrs.push_back(b.getNamedAttr(names::kClip, b.getF64FloatAttr(*clipBound)));
+  SmallVector<Type> results = {type({seq, batch, hidden}), type({batch, hidden})};
+  if (lstm)
+    results.push_back(type({batch, hidden}));
   auto composite = b.create<CompositeOp>(
-      ctx.loc,
-      TypeRange{type({seq, batch, hidden}), type({batch, hidden}),
-                type({batch, hidden})},
-      names::kLstm, inputs, b.getDictionaryAttr(attrs));
+      ctx.loc, results, lstm ? names::kLstm : names::kRnn, inputs,
+      b.getDictionaryAttr(attrs));
   {
     OpBuilder::InsertionGuard guard(b);
     Block *body = b.createBlock(&composite.getBody());
@@ -358,7 +368,7 @@ Value RecurrentLayer::lstmComposite(int d, const Weights &outer, Value x,
                                                         : Value(arg));
     }
     Weights inner{args[1], args[2], args[3], {}, {}, {}};
-    size_t next = 6;
+    size_t next = lstm ? 6 : 5;
     if (outer.peep) {
       DenseElementsAttr attr;
       Value p = args[next++];
@@ -371,7 +381,7 @@ Value RecurrentLayer::lstmComposite(int d, const Weights &outer, Value x,
     Value xw = imp.reshape(linear(imp.reshape(args[0], {seq * batch, inputSize}),
                                   inner.w, inner.inBias),
                            {seq, batch, gates * hidden});
-    Value hs = args[4], cs = args[5];
+    Value hs = args[4], cs = lstm ? args[5] : Value();
     SmallVector<Value> ys(seq);
     runDirection(d, inner, xw, ys, hs, cs);
     for (Value &y : ys)
@@ -379,10 +389,14 @@ Value RecurrentLayer::lstmComposite(int d, const Weights &outer, Value x,
     Value y = seq == 1 ? ys[0]
                        : Value(b.create<tosa::ConcatOp>(
                              ctx.loc, type({seq, batch, hidden}), ys, 0));
-    b.create<YieldOp>(ctx.loc, ValueRange{y, hs, cs});
+    SmallVector<Value> yields = {y, hs};
+    if (lstm)
+      yields.push_back(cs);
+    b.create<YieldOp>(ctx.loc, yields);
   }
   h = composite.getResult(1);
-  c = composite.getResult(2);
+  if (lstm)
+    c = composite.getResult(2);
   return composite.getResult(0);
 }
 
@@ -495,8 +509,8 @@ LogicalResult RecurrentLayer::import() {
                  : imp.splat(element, {batch, hidden}, 0);
     };
     Value h = state(h0), c = cell == Cell::LSTM ? state(c0) : Value();
-    if (cell == Cell::LSTM) {
-      Value y = lstmComposite(d, weights, x, h, c);
+    if (cell != Cell::GRU) {
+      Value y = sequenceComposite(d, weights, x, h, c);
       if (wants(0))
         yDirs.push_back(imp.reshape(y, {seq, 1, batch, hidden}));
     } else {
@@ -553,12 +567,17 @@ void mlir::nnapi::onnx_import::registerRecurrentOps(OpRegistry &registry) {
                      "(3) reverses one); with sequence_lens, clip, input_forget "
                      "or other activations, per step FULLY_CONNECTED, ADD, MUL, "
                      "LOGISTIC, TANH (1), SLICE (2), SELECT (3)";
+  const char *rnn = "UNIDIRECTIONAL_SEQUENCE_RNN (3) per direction with "
+                    "Relu (GATHER (3) reverses one); with Tanh (NNAPI's RNN "
+                    "has no tanh), other activations, sequence_lens or clip, "
+                    "per step FULLY_CONNECTED, ADD, TANH (1), SLICE (2), "
+                    "SELECT (3)";
   const char *host = "runtime sequence_lens (its integer comparison)";
   registry.add({
       {"", "RNN", lo, hi, importRecurrent,
-       "unrolled: fully_connected (matmul for runtime weights), add, the "
-       "activations per step",
-       nnapi, host},
+       "an rnn composite per direction: unrolled fully_connected (matmul for "
+       "runtime weights), add, the activation per step",
+       rnn, host},
       {"", "GRU", lo, hi, importRecurrent,
        "unrolled: fully_connected (matmul for runtime weights), slices, "
        "gates per step",

@@ -199,6 +199,11 @@ def main():
           activations=["ThresholdedRelu"], activation_alpha=[0.1])
     build(out, "gru_softplus", "GRU", 3, 1, 2, 3,
           activations=["Sigmoid", "Softplus"], clip=2.0)
+    # What NNAPI's UNIDIRECTIONAL_SEQUENCE_RNN computes: Relu, both
+    # directions, states, layout 1. ONNX's default Tanh it does not.
+    build(out, "rnn_relu", "RNN", 4, 2, 3, 5, "bidirectional", states=True,
+          layout=1, activations=["Relu", "Relu"])
+    build(out, "rnn_tanh", "RNN", 3, 2, 3, 4, states=True)
 
 
 if __name__ == "__main__":

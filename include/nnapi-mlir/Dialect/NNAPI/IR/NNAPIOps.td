@@ -1129,6 +1129,41 @@ def NNAPI_UnidirectionalSequenceLstmOp
   let hasVerifier = 1;
 }
 
+def NNAPI_UnidirectionalSequenceRnnOp
+    : NNAPI_Op<"unidirectional_sequence_rnn", "UNIDIRECTIONAL_SEQUENCE_RNN"> {
+  let summary = "a simple RNN layer run over a whole sequence";
+  let description = [{
+    NNAPI UNIDIRECTIONAL_SEQUENCE_RNN. For each step t of `input`
+    ([steps, batch, input_size], or [batch, steps, input_size] without
+    `time_major`), from h = `hidden_state` ([batch, units]):
+
+        h = act(W x_t + R h + b)
+
+    with W = `weights` [units, input_size], R = `recurrent_weights`
+    [units, units], b = `bias` [units] and act the fused activation (NNAPI
+    has no tanh here). The result is h at every step, in the input's order.
+
+    ```mlir
+    %y = nnapi.unidirectional_sequence_rnn %x, %w, %r, %b, %h0 fused relu
+        : (tensor<5x1x8xf32>, tensor<16x8xf32>, tensor<16x16xf32>,
+           tensor<16xf32>, tensor<1x16xf32>) -> tensor<5x1x16xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input, NNAPI_FloatTensor:$weights,
+      NNAPI_FloatTensor:$recurrent_weights, NNAPI_FloatTensor:$bias,
+      NNAPI_FloatTensor:$hidden_state,
+      DefaultValuedAttr<NNAPI_FuseCodeAttr,
+                        "::mlir::nnapi::FuseCode::none">:$fused_activation,
+      DefaultValuedAttr<BoolAttr, "true">:$time_major);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $weights `,` $recurrent_weights `,` $bias `,` $hidden_state
+    (`fused` $fused_activation^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Control flow: operations whose operands include referenced models
 //===----------------------------------------------------------------------===//
