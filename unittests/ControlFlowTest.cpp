@@ -234,6 +234,21 @@ TEST_F(ControlFlow, HostDeviceRefusesABranchOfAnotherType) {
       << nnapi_rt_last_error();
 }
 
+TEST_F(ControlFlow, HostDeviceRefusesAnIfWritingAModelInput) {
+  blob::Model m = ifModel();
+  m.operations[0].outputs = {1}; // x, a model input
+  m.operands[5].lifetime = blob::Lifetime::Temporary;
+  m.outputs = {};
+  float x[4] = {};
+  uint8_t flag[4] = {1};
+  EXPECT_EQ(run(blob::write(m), {flag, x}, {}), NNAPI_RT_NNAPI_ERROR);
+  EXPECT_NE(std::string(nnapi_rt_last_error())
+                .find("operation 0 (IF): an output operand is a constant, a "
+                      "model input or has no value"),
+            std::string::npos)
+      << nnapi_rt_last_error();
+}
+
 TEST_F(ControlFlow, HostDeviceRefusesAConditionModelWithoutABool) {
   blob::Model m = whileModel();
   blob::Model &cond = m.subgraphs[0];

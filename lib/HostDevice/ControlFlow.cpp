@@ -61,6 +61,11 @@ int validateControlFlow(const HostModel &m, size_t index, spec::Match &layout) {
   if (op.inputs.size() < fixed)
     return bad("needs at least " + std::to_string(fixed) + " inputs, has " +
                std::to_string(op.inputs.size()));
+  for (uint32_t idx : op.outputs)
+    if (m.operands[idx].kind != Kind::Temporary &&
+        m.operands[idx].kind != Kind::Output)
+      return bad("an output operand is a constant, a model input or has no "
+                 "value");
   const HostModel *parts[2];
   const char *partNames[2] = {isIf ? "then model" : "condition model",
                               isIf ? "else model" : "body model"};
