@@ -451,6 +451,13 @@ DenseElementsAttr constantRows(DenseElementsAttr attr, int64_t begin,
       rows, attr.getRawData().slice(begin * bytes, count * bytes));
 }
 
+/// A pattern's refusal of `op` with `why` (the reason the report shows).
+LogicalResult refuseWith(Operation *op, PatternRewriter &rewriter,
+                         const Twine &why) {
+  return rewriter.notifyMatchFailure(op,
+                                     [&](Diagnostic &diag) { diag << why; });
+}
+
 /// The steps of `x` ([steps, ...]) in reverse order: a GATHER along axis 0.
 Value reverseSteps(PatternRewriter &rewriter, Location loc, Value x,
                    Value &order) {
@@ -479,10 +486,7 @@ struct LstmPattern
                                 PatternRewriter &rewriter) const override {
     if (op.getName() != names::kLstm)
       return failure();
-    auto refuse = [&](const Twine &why) {
-      return rewriter.notifyMatchFailure(
-          op, [&](Diagnostic &diag) { diag << why; });
-    };
+    auto refuse = [&](const Twine &why) { return refuseWith(op, rewriter, why); };
     FailureOr<int64_t> reverse = intParam(op, names::kReverse, rewriter);
     FailureOr<int64_t> parameters =
         intParam(op, names::kActivationParameters, rewriter);
@@ -583,10 +587,7 @@ struct RnnPattern : ToNNAPI<CompositeOp, UnidirectionalSequenceRnnOp, GatherOp,
                                 PatternRewriter &rewriter) const override {
     if (op.getName() != names::kRnn)
       return failure();
-    auto refuse = [&](const Twine &why) {
-      return rewriter.notifyMatchFailure(
-          op, [&](Diagnostic &diag) { diag << why; });
-    };
+    auto refuse = [&](const Twine &why) { return refuseWith(op, rewriter, why); };
     FailureOr<int64_t> reverse = intParam(op, names::kReverse, rewriter);
     FailureOr<int64_t> parameters =
         intParam(op, names::kActivationParameters, rewriter);

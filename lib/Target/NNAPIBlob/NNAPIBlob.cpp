@@ -177,8 +177,8 @@ LogicalResult BlobBuilder::addControlFlow(Operation *op) {
   std::vector<uint32_t> out;
   if (failed(addResults(op, out)))
     return failure();
-  auto iface = isa<IfOp>(op) ? IfOp::kOperationCode : WhileOp::kOperationCode;
-  model.operations.push_back({iface, in, out});
+  int32_t code = isa<IfOp>(op) ? IfOp::kOperationCode : WhileOp::kOperationCode;
+  model.operations.push_back({code, in, out});
   return success();
 }
 

@@ -894,24 +894,40 @@ LogicalResult BatchMatmulOp::verify() {
   return verifyResultShape(*this, shape);
 }
 
-LogicalResult UnidirectionalSequenceRnnOp::verify() {
-  if (failed(verifySameElementType(*this)))
+namespace {
+/// What the verifiers of the sequence operations check first: one element
+/// type, ranks the spec takes.
+LogicalResult verifySequenceOperands(Operation *op) {
+  if (failed(verifySameElementType(op)))
     return failure();
-  for (Value v : getOperands())
-    if (failed(verifyRank(*this, v, "operand")))
+  for (Value v : op->getOperands())
+    if (failed(verifyRank(op, v, "operand")))
       return failure();
+  return success();
+}
+
+/// Fails with "`what` is T, expected [shape]" unless `v` (if given) has
+/// `shape`.
+LogicalResult expectShape(Operation *op, Value v, StringRef what,
+                          ArrayRef<int64_t> shape) {
+  if (!v || tensorType(v).getShape() == shape)
+    return success();
+  InFlightDiagnostic diag = op->emitOpError()
+                            << what << " is " << v.getType() << ", expected [";
+  llvm::interleaveComma(shape, diag);
+  return diag << "]";
+}
+} // namespace
+
+LogicalResult UnidirectionalSequenceRnnOp::verify() {
+  if (failed(verifySequenceOperands(*this)))
+    return failure();
   ArrayRef<int64_t> x = tensorType(getInput()).getShape();
   bool timeMajor = getTimeMajor();
   int64_t steps = x[timeMajor ? 0 : 1], batch = x[timeMajor ? 1 : 0];
   int64_t units = tensorType(getWeights()).getDimSize(0);
-  auto expect = [&](Value v, StringRef what,
-                    ArrayRef<int64_t> shape) -> LogicalResult {
-    if (tensorType(v).getShape() == shape)
-      return success();
-    InFlightDiagnostic diag = emitOpError() << what << " is "
-                                            << v.getType() << ", expected [";
-    llvm::interleaveComma(shape, diag);
-    return diag << "]";
+  auto expect = [&](Value v, StringRef what, ArrayRef<int64_t> shape) {
+    return expectShape(*this, v, what, shape);
   };
   SmallVector<int64_t> y = timeMajor ? SmallVector<int64_t>{steps, batch, units}
                                      : SmallVector<int64_t>{batch, steps, units};
@@ -925,11 +941,8 @@ LogicalResult UnidirectionalSequenceRnnOp::verify() {
 }
 
 LogicalResult UnidirectionalSequenceLstmOp::verify() {
-  if (failed(verifySameElementType(*this)))
+  if (failed(verifySequenceOperands(*this)))
     return failure();
-  for (Value v : getOperands())
-    if (failed(verifyRank(*this, v, "operand")))
-      return failure();
   ArrayRef<int64_t> x = tensorType(getInput()).getShape();
   bool timeMajor = getTimeMajor();
   int64_t steps = x[timeMajor ? 0 : 1], batch = x[timeMajor ? 1 : 0],
@@ -937,14 +950,8 @@ LogicalResult UnidirectionalSequenceLstmOp::verify() {
   int64_t units = tensorType(getInputToOutputWeights()).getDimSize(0);
   int64_t outputSize =
       tensorType(getRecurrentToOutputWeights()).getDimSize(1);
-  auto expect = [&](Value v, StringRef what,
-                    ArrayRef<int64_t> shape) -> LogicalResult {
-    if (!v || tensorType(v).getShape() == shape)
-      return success();
-    InFlightDiagnostic diag = emitOpError() << what << " is "
-                                            << v.getType() << ", expected [";
-    llvm::interleaveComma(shape, diag);
-    return diag << "]";
+  auto expect = [&](Value v, StringRef what, ArrayRef<int64_t> shape) {
+    return expectShape(*this, v, what, shape);
   };
   Value inputWeights[] = {getInputToInputWeights(), getInputToForgetWeights(),
                           getInputToCellWeights(), getInputToOutputWeights()};
