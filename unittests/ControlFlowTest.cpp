@@ -164,7 +164,7 @@ TEST_F(ControlFlow, ReferencedModelsRoundTrip) {
   EXPECT_EQ(blob::write(read), bytes);
   std::string text = blob::dump(read);
   EXPECT_NE(text.find("%4 MODEL model #0"), std::string::npos) << text;
-  EXPECT_NE(text.find("model #1:\n  nnapi-blob version 3"), std::string::npos)
+  EXPECT_NE(text.find("model #1:\n  nnapi-blob version "), std::string::npos)
       << text;
 }
 

@@ -9,6 +9,7 @@
 #define NNAPI_MLIR_UNITTESTS_HOSTMODELBUILDER_H
 
 #include "nnapi-mlir/HostDevice/Kernels.h"
+#include "nnapi-mlir/NNAPI/Operations.h"
 #include "nnapi-mlir/Runtime/NNAPILoader.h"
 
 #include <cstdlib>
@@ -248,8 +249,11 @@ private:
     return idx;
   }
   uint32_t operand(int32_t type, const std::vector<uint32_t> &dims) {
+    // A quantized type needs a positive scale (NNAPI's rule).
+    float scale = nnapi_mlir::quantizationRule(type).quantized ? 1.0f : 0.0f;
     ANeuralNetworksOperandType t{type, uint32_t(dims.size()),
-                                 dims.empty() ? nullptr : dims.data(), 0, 0};
+                                 dims.empty() ? nullptr : dims.data(), scale,
+                                 0};
     check(fn.ANeuralNetworksModel_addOperand(model, &t));
     return next++;
   }

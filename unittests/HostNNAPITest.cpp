@@ -170,8 +170,8 @@ TEST_F(HostNNAPI, RejectsUseBeforeFinishAndNulls) {
             ANEURALNETWORKS_BAD_STATE);
   EXPECT_EQ(fn.ANeuralNetworksModel_addOperand(model, nullptr),
             ANEURALNETWORKS_UNEXPECTED_NULL);
-  ANeuralNetworksOperandType t{ANEURALNETWORKS_TENSOR_QUANT16_SYMM, 0, nullptr,
-                               0, 0};
+  // An operand code NNAPI does not define.
+  ANeuralNetworksOperandType t{99, 0, nullptr, 0, 0};
   EXPECT_EQ(fn.ANeuralNetworksModel_addOperand(model, &t),
             ANEURALNETWORKS_BAD_DATA);
 }

@@ -48,6 +48,10 @@ struct Operand {
   /// Kind::Model: the referenced model, which the caller keeps alive (and
   /// finished) for the life of this one, as NNAPI specifies.
   const HostModel *model = nullptr;
+  /// TENSOR_QUANT8_SYMM_PER_CHANNEL: the dimension its scales run along and
+  /// the scales (setOperandSymmPerChannelQuantParams).
+  uint32_t channelDim = 0;
+  std::vector<float> channelScales;
 };
 
 struct Operation {

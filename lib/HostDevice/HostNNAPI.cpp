@@ -40,6 +40,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -184,6 +185,13 @@ int ANeuralNetworksModel_addOperand(ANeuralNetworksModel *model,
                     " is not supported by the host implementation");
   if (isScalar(type->type) && type->dimensionCount != 0)
     return fail(ANEURALNETWORKS_BAD_DATA, "scalar operand with dimensions");
+  if (std::string why =
+          nnapi_mlir::quantizationError(type->type, type->scale,
+                                        type->zeroPoint);
+      !why.empty())
+    return fail(ANEURALNETWORKS_BAD_DATA,
+                "operand " + std::to_string(model->operands.size()) + ": " +
+                    why);
   if (type->dimensionCount && !type->dimensions)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "dimensions are null");
   uint64_t elements = 1;
@@ -242,6 +250,42 @@ int ANeuralNetworksModel_setOperandValue(ANeuralNetworksModel *model,
     op.value = bytes; // the caller keeps it alive, as NNAPI specifies
   }
   op.kind = Kind::Constant;
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+int ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
+    ANeuralNetworksModel *model, int32_t index,
+    const ANeuralNetworksSymmPerChannelQuantParams *params) {
+  if (!model || !params || (params->scaleCount && !params->scales))
+    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+  if (model->finished)
+    return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
+  if (index < 0 || size_t(index) >= model->operands.size())
+    return fail(ANEURALNETWORKS_BAD_DATA, "operand index out of range");
+  Operand &op = model->operands[index];
+  std::string where = "operand " + std::to_string(index) + ": ";
+  if (op.type != ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL)
+    return fail(ANEURALNETWORKS_BAD_DATA,
+                where + "per-channel scales for a " +
+                    nnapi_mlir::operandTypeName(op.type) + " operand");
+  if (params->channelDim >= op.dims.size())
+    return fail(ANEURALNETWORKS_BAD_DATA,
+                where + "channel dimension " +
+                    std::to_string(params->channelDim) + " of a rank-" +
+                    std::to_string(op.dims.size()) + " operand");
+  if (params->scaleCount != op.dims[params->channelDim])
+    return fail(ANEURALNETWORKS_BAD_DATA,
+                where + std::to_string(params->scaleCount) +
+                    " scales for dimension " +
+                    std::to_string(params->channelDim) + " of size " +
+                    std::to_string(op.dims[params->channelDim]));
+  for (uint32_t k = 0; k < params->scaleCount; ++k)
+    if (!(params->scales[k] > 0) || !std::isfinite(params->scales[k]))
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  where + "scale " + std::to_string(k) +
+                      " is not a positive finite number");
+  op.channelDim = params->channelDim;
+  op.channelScales.assign(params->scales, params->scales + params->scaleCount);
   return ANEURALNETWORKS_NO_ERROR;
 }
 

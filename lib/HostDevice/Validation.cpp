@@ -38,6 +38,13 @@ size_t elementBytes(int32_t t) {
   case ANEURALNETWORKS_TENSOR_INT32: case ANEURALNETWORKS_FLOAT16:
   case ANEURALNETWORKS_TENSOR_FLOAT16: case ANEURALNETWORKS_BOOL:
   case ANEURALNETWORKS_TENSOR_BOOL8: case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM:
+  // Quantized operands are accepted (and their scale and zero point
+  // checked); no operation of this device takes them yet.
+  case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED:
+  case ANEURALNETWORKS_TENSOR_QUANT8_SYMM:
+  case ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL:
+  case ANEURALNETWORKS_TENSOR_QUANT16_SYMM:
+  case ANEURALNETWORKS_TENSOR_QUANT16_ASYMM:
     return operandTypeBytes(t);
   default: // types the device has no operation for
     return 0;
@@ -1076,6 +1083,12 @@ int validateModel(HostModel &m) {
     if (o.kind == Kind::Constant || o.kind == Kind::Input ||
         o.kind == Kind::Omitted || o.kind == Kind::Model)
       defined[i] = true;
+    if (o.type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL &&
+        o.channelScales.empty())
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  "operand " + std::to_string(i) +
+                      " is TENSOR_QUANT8_SYMM_PER_CHANNEL without its scales "
+                      "(ANeuralNetworksModel_setOperandSymmPerChannelQuantParams)");
     if (o.type == ANEURALNETWORKS_MODEL && o.kind != Kind::Model)
       return fail(ANEURALNETWORKS_BAD_DATA,
                   "operand " + std::to_string(i) +

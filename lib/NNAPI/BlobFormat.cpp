@@ -5,6 +5,7 @@
 #include "nnapi-mlir/NNAPI/Operations.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <sstream>
 
@@ -189,6 +190,12 @@ std::vector<uint8_t> write(const Model &model) {
   for (const Operand &op : model.operands) {
     dimsStart.push_back(static_cast<uint32_t>(pool.size()));
     pool.insert(pool.end(), op.dims.begin(), op.dims.end());
+    // Per-channel scales follow the dimensions, as float32 bit patterns.
+    for (float scale : op.channelScales) {
+      uint32_t bits;
+      std::memcpy(&bits, &scale, 4);
+      pool.push_back(bits);
+    }
   }
   for (const Operation &op : model.operations) {
     operandsStart.push_back(static_cast<uint32_t>(pool.size()));
@@ -221,7 +228,11 @@ std::vector<uint8_t> write(const Model &model) {
     w.put<uint32_t>(op.dims.size());
     w.put<uint32_t>(dimsStart[i]);
     w.put<float>(op.scale);
-    w.put<int32_t>(op.zeroPoint);
+    // A per-channel operand's zero point is 0: the field holds its channel
+    // dimension.
+    w.put<int32_t>(op.type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL
+                       ? int32_t(op.channelDim)
+                       : op.zeroPoint);
     w.put<uint32_t>(static_cast<uint32_t>(op.lifetime));
     bool sub = op.lifetime == Lifetime::Subgraph;
     w.put<uint64_t>(sub ? nestedOffset[op.subgraph] : op.valueOffset);
@@ -341,6 +352,30 @@ bool readModel(const uint8_t *bytes, size_t size, Model &model,
       return fail(where + "dimensions out of range");
     for (uint32_t d = 0; d < rank; ++d)
       op.dims.push_back(poolAt(dimsStart + d));
+    if (op.type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+      if (version < 4)
+        return fail(where + "per-channel quantization in a version " +
+                    std::to_string(version) + " blob");
+      op.channelDim = uint32_t(op.zeroPoint);
+      op.zeroPoint = 0;
+      if (op.scale != 0 || op.channelDim >= rank)
+        return fail(where + "per-channel quantization along dimension " +
+                    std::to_string(op.channelDim) + " of a rank-" +
+                    std::to_string(rank) +
+                    " operand (its scale field must be 0)");
+      uint64_t count = op.dims[op.channelDim];
+      if (uint64_t(dimsStart) + rank + count > poolCount)
+        return fail(where + "channel scales out of range");
+      for (uint64_t k = 0; k < count; ++k) {
+        uint32_t bits = poolAt(dimsStart + rank + k);
+        float scale;
+        std::memcpy(&scale, &bits, 4);
+        if (!(scale > 0) || !std::isfinite(scale))
+          return fail(where + "channel scale " + std::to_string(k) +
+                      " is not a positive finite number");
+        op.channelScales.push_back(scale);
+      }
+    }
     // Operands without a value came with version 2, referenced models with
     // version 3.
     uint32_t maxLifetime = version >= 3 ? 5 : version >= 2 ? 4 : 3;
@@ -467,6 +502,14 @@ std::string dump(const Model &model) {
       for (size_t d = 0; d < op.dims.size(); ++d)
         os << (d ? "," : "") << op.dims[d];
       os << "]";
+    }
+    if (!op.channelScales.empty()) {
+      os << " scales(dim " << op.channelDim << ":";
+      for (float scale : op.channelScales)
+        os << " " << scale;
+      os << ")";
+    } else if (op.scale != 0 || op.zeroPoint != 0) {
+      os << " scale " << op.scale << " zero_point " << op.zeroPoint;
     }
     switch (op.lifetime) {
     case Lifetime::Temporary: break;

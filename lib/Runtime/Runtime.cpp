@@ -397,6 +397,27 @@ int32_t buildModel(const NNAPIFunctionTable &fn, const blob::Model &m,
       return failWith(NNAPI_RT_NNAPI_ERROR,
                       describeCall(fn, "ANeuralNetworksModel_addOperand", rc) +
                           " for operand " + std::to_string(i));
+    if (!op.channelScales.empty()) {
+      if (!fn.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams)
+        return failWith(NNAPI_RT_NNAPI_ERROR,
+                        "this NNAPI library has no "
+                        "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams "
+                        "(feature level 3), which operand " +
+                            std::to_string(i) + " needs");
+      ANeuralNetworksSymmPerChannelQuantParams params;
+      params.channelDim = op.channelDim;
+      params.scaleCount = static_cast<uint32_t>(op.channelScales.size());
+      params.scales = op.channelScales.data();
+      rc = fn.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
+          out, static_cast<int32_t>(i), &params);
+      if (rc != ANEURALNETWORKS_NO_ERROR)
+        return failWith(
+            NNAPI_RT_NNAPI_ERROR,
+            describeCall(fn,
+                         "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams",
+                         rc) +
+                " for operand " + std::to_string(i));
+    }
     if (op.lifetime == blob::Lifetime::Subgraph) {
       rc = fn.ANeuralNetworksModel_setOperandValueFromModel(
           out, static_cast<int32_t>(i), subgraphs[op.subgraph]);

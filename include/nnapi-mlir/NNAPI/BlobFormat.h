@@ -21,9 +21,10 @@ namespace nnapi_mlir::blob {
 constexpr char kMagic[8] = {'N', 'N', 'A', 'P', 'I', 'M', 'L', 'B'};
 /// The format version this code writes. Version 2 added operands without a
 /// value (Lifetime::NoValue), version 3 referenced models
-/// (Lifetime::Subgraph); the reader accepts versions kOldestReadableVersion
-/// to kFormatVersion.
-constexpr uint32_t kFormatVersion = 3;
+/// (Lifetime::Subgraph), version 4 per-channel quantization
+/// (Operand::channelScales); the reader accepts versions
+/// kOldestReadableVersion to kFormatVersion.
+constexpr uint32_t kFormatVersion = 4;
 constexpr uint32_t kOldestReadableVersion = 1;
 constexpr size_t kHeaderSize = 72;
 constexpr size_t kOperandRecordSize = 40;
@@ -60,6 +61,10 @@ struct Operand {
   uint64_t valueLength = 0;
   /// For Lifetime::Subgraph: the index in Model::subgraphs.
   uint32_t subgraph = 0;
+  /// TENSOR_QUANT8_SYMM_PER_CHANNEL (version 4): the dimension the scales
+  /// run along and one scale per index of it (scale and zeroPoint are 0).
+  uint32_t channelDim = 0;
+  std::vector<float> channelScales;
 };
 
 struct Operation {

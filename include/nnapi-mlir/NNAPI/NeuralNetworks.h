@@ -132,6 +132,14 @@ typedef struct ANeuralNetworksOperandType {
   int32_t zeroPoint;
 } ANeuralNetworksOperandType;
 
+/* Per-channel quantization of a TENSOR_QUANT8_SYMM_PER_CHANNEL operand
+ * (ANeuralNetworksModel_setOperandSymmPerChannelQuantParams, level 3). */
+typedef struct ANeuralNetworksSymmPerChannelQuantParams {
+  uint32_t channelDim;
+  uint32_t scaleCount;
+  const float *scales;
+} ANeuralNetworksSymmPerChannelQuantParams;
+
 typedef struct ANeuralNetworksModel ANeuralNetworksModel;
 typedef struct ANeuralNetworksCompilation ANeuralNetworksCompilation;
 typedef struct ANeuralNetworksExecution ANeuralNetworksExecution;
@@ -253,7 +261,11 @@ typedef struct ANeuralNetworksBurst ANeuralNetworksBurst;
     (model, index, value))                                                     \
   X(ANeuralNetworksExecution_setLoopTimeout, int,                              \
     (ANeuralNetworksExecution * execution, uint64_t duration),                 \
-    (execution, duration))
+    (execution, duration))                                                     \
+  X(ANeuralNetworksModel_setOperandSymmPerChannelQuantParams, int,             \
+    (ANeuralNetworksModel * model, int32_t index,                              \
+     const ANeuralNetworksSymmPerChannelQuantParams *channelQuant),            \
+    (model, index, channelQuant))
 
 #define NNAPI_MLIR_DECLARE(name, ret, params, args) ret name params;
 NNAPI_MLIR_FOR_EACH_FUNCTION(NNAPI_MLIR_DECLARE)

@@ -8,7 +8,9 @@
 #ifndef NNAPI_MLIR_NNAPI_OPERATIONS_H
 #define NNAPI_MLIR_NNAPI_OPERATIONS_H
 
+#include <cmath>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace nnapi_mlir {
@@ -115,6 +117,57 @@ constexpr bool isTensorOperandType(int32_t code) {
 constexpr const char *operandTypeName(int32_t code) {
   const OperandTypeInfo *info = lookupOperandType(code);
   return info ? info->name : "?";
+}
+
+/// What NNAPI requires of an operand type's scale and zero point.
+struct QuantizationRule {
+  bool quantized = false;  ///< scale > 0 (finite); else scale and zero point 0
+  bool perChannel = false; ///< scale and zero point 0, per-channel scales
+  int32_t minZeroPoint = 0, maxZeroPoint = 0;
+};
+
+/// The rule of operand type `code`: the quantized types' zero point ranges
+/// from NNAPI's documentation; other types (float, int32, bool) carry no
+/// quantization and are not checked here (NNAPI lets an int32 bias carry
+/// its scale).
+constexpr QuantizationRule quantizationRule(int32_t code) {
+  std::string_view name = operandTypeName(code);
+  if (name == "TENSOR_QUANT8_ASYMM")
+    return {true, false, 0, 255};
+  if (name == "TENSOR_QUANT8_ASYMM_SIGNED")
+    return {true, false, -128, 127};
+  if (name == "TENSOR_QUANT8_SYMM" || name == "TENSOR_QUANT16_SYMM")
+    return {true, false, 0, 0};
+  if (name == "TENSOR_QUANT16_ASYMM")
+    return {true, false, 0, 65535};
+  if (name == "TENSOR_QUANT8_SYMM_PER_CHANNEL")
+    return {false, true, 0, 0};
+  return {};
+}
+
+/// Why `scale` and `zeroPoint` are invalid for operand type `code` (""
+/// when they are valid, or the type carries no quantization).
+inline std::string quantizationError(int32_t code, float scale,
+                                     int32_t zeroPoint) {
+  QuantizationRule rule = quantizationRule(code);
+  std::string type = operandTypeName(code);
+  if (rule.perChannel) {
+    if (scale != 0 || zeroPoint != 0)
+      return type + " takes per-channel scales: its scale and zero point "
+                    "must be 0";
+    return "";
+  }
+  if (!rule.quantized)
+    return "";
+  if (!(scale > 0) || !std::isfinite(scale))
+    return type + " needs a positive finite scale, got " +
+           std::to_string(scale);
+  if (zeroPoint < rule.minZeroPoint || zeroPoint > rule.maxZeroPoint)
+    return type + " needs a zero point in [" +
+           std::to_string(rule.minZeroPoint) + ", " +
+           std::to_string(rule.maxZeroPoint) + "], got " +
+           std::to_string(zeroPoint);
+  return "";
 }
 
 } // namespace nnapi_mlir
