@@ -386,11 +386,8 @@ void FunctionPlacer::classify(Unit &unit) {
   } else if (!unit.conversion.convertible) {
     reject("unsupported: " + unit.conversion.reason);
   } else if (unit.conversion.need.level > config.featureLevel) {
-    reject(llvm::formatv("unsupported: needs NNAPI feature level {0} ({1}), "
-                         "the target is {2}",
-                         unit.conversion.need.level, unit.conversion.need.why,
-                         config.featureLevel)
-               .str());
+    reject("unsupported: " +
+           unit.conversion.need.refusal(config.featureLevel));
   }
   if (unit.capable && unit.opcode < 0)
     reject("unsupported: no NNAPI operation");

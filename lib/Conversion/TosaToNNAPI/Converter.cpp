@@ -145,8 +145,7 @@ LogicalResult TosaToNNAPIConverter::convert(
                                   ? cast<IfOp>(op).getFeatureLevelNeed()
                                   : cast<WhileOp>(op).getFeatureLevelNeed();
       if (need.level > featureLevel) {
-        reject(op, "needs NNAPI feature level " + Twine(need.level) + " (" +
-                       need.why + "), the target is " + Twine(featureLevel));
+        reject(op, need.refusal(featureLevel));
         ok = false;
         return WalkResult::skip();
       }
@@ -179,8 +178,7 @@ LogicalResult TosaToNNAPIConverter::convert(
     }
     FeatureLevelNeed need = nnapiOp.getFeatureLevelNeed();
     if (need.level > featureLevel) {
-      reject(op, "needs NNAPI feature level " + Twine(need.level) + " (" +
-                     need.why + "), the target is " + Twine(featureLevel));
+      reject(op, need.refusal(featureLevel));
       ok = false;
     }
     return WalkResult::advance();

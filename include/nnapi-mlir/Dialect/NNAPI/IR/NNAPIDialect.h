@@ -35,6 +35,15 @@ struct FeatureLevelNeed {
       why = what.str();
     }
   }
+  /// Why a target of level `target` cannot run it: "needs NNAPI feature
+  /// level N (why), the target is T", or, for what no level accepts,
+  /// "no NNAPI feature level accepts it (why)".
+  std::string refusal(unsigned target) const {
+    if (level > kMaxFeatureLevel)
+      return "no NNAPI feature level accepts it (" + why + ")";
+    return "needs NNAPI feature level " + std::to_string(level) + " (" + why +
+           "), the target is " + std::to_string(target);
+  }
 };
 
 namespace detail {
