@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <dlfcn.h>
 
@@ -162,6 +163,168 @@ TEST_F(HostNNAPI, AnOmittedOperandCannotBecomeAModelInput) {
                 "input or an output"),
             std::string::npos)
       << lastError();
+}
+
+/// Adds an operand to `m`; returns the call's result, the host device's
+/// explanation in `why`.
+int addOperand(const NNAPIFunctionTable &fn, ANeuralNetworksModel *m,
+               int32_t type, std::vector<uint32_t> dims, float scale,
+               int32_t zeroPoint, std::string &why) {
+  ANeuralNetworksOperandType t{type, uint32_t(dims.size()),
+                               dims.empty() ? nullptr : dims.data(), scale,
+                               zeroPoint};
+  int rc = fn.ANeuralNetworksModel_addOperand(m, &t);
+  why = fn.hostLastError ? fn.hostLastError() : "";
+  return rc;
+}
+
+TEST_F(HostNNAPI, AddOperandChecksScaleAndZeroPoint) {
+  std::string why;
+  EXPECT_EQ(addOperand(fn, model, ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, {4},
+                       0.1f, 128, why),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(addOperand(fn, model, ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, {4},
+                       0.1f, -1, why),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(why, "operand 1: TENSOR_QUANT8_ASYMM needs a zero point in [0, "
+                 "255], got -1");
+  EXPECT_EQ(addOperand(fn, model, ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED,
+                       {4}, NAN, 0, why),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_NE(why.find("needs a positive finite scale"), std::string::npos)
+      << why;
+  EXPECT_EQ(addOperand(fn, model,
+                       ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL, {3, 2},
+                       0.5f, 0, why),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_NE(why.find("its scale and zero point must be 0"), std::string::npos)
+      << why;
+}
+
+TEST_F(HostNNAPI, PerChannelScalesAreChecked) {
+  std::string why;
+  ASSERT_EQ(addOperand(fn, model,
+                       ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL, {3, 2},
+                       0, 0, why),
+            ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(addOperand(fn, model, ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, {4},
+                       0.5f, 0, why),
+            ANEURALNETWORKS_NO_ERROR);
+  auto perChannel = [&](int32_t index, uint32_t dim, std::vector<float> scales) {
+    ANeuralNetworksSymmPerChannelQuantParams p{dim, uint32_t(scales.size()),
+                                               scales.data()};
+    int rc = fn.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
+        model, index, &p);
+    why = fn.hostLastError();
+    return rc;
+  };
+  EXPECT_EQ(perChannel(1, 0, {1}), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(why, "operand 1: per-channel scales for a TENSOR_QUANT8_ASYMM "
+                 "operand");
+  EXPECT_EQ(perChannel(0, 2, {1, 1}), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(why, "operand 0: channel dimension 2 of a rank-2 operand");
+  EXPECT_EQ(perChannel(0, 1, {1, 1, 1}), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(why, "operand 0: 3 scales for dimension 1 of size 2");
+  EXPECT_EQ(perChannel(0, 0, {1, 0, 1}), ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(why, "operand 0: scale 1 is not a positive finite number");
+  // Without its scales the model does not finish.
+  EXPECT_EQ(fn.ANeuralNetworksModel_finish(model), ANEURALNETWORKS_BAD_DATA);
+  why = fn.hostLastError();
+  EXPECT_NE(why.find("operand 0 is TENSOR_QUANT8_SYMM_PER_CHANNEL without its "
+                     "scales"),
+            std::string::npos)
+      << why;
+}
+
+/// WHILE (i < limit) i += 1 from 0, built through the C API with the
+/// execution's own loop timeout: an endless loop stops at it, well before
+/// NNAPI's default of 2 s; a finite one counts to its limit.
+TEST_F(HostNNAPI, WhileHonoursTheExecutionsLoopTimeout) {
+  std::string why;
+  const int32_t f32 = ANEURALNETWORKS_TENSOR_FLOAT32;
+  auto finished = [&](ANeuralNetworksModel *m, bool body) {
+    // Inputs i and limit; output i + 1 (body) or limit > i (condition).
+    for (int k = 0; k < 2; ++k)
+      addOperand(fn, m, f32, {1}, 0, 0, why);
+    uint32_t out;
+    if (body) {
+      float one = 1;
+      int32_t none = ANEURALNETWORKS_FUSED_NONE;
+      addOperand(fn, m, f32, {1}, 0, 0, why);
+      fn.ANeuralNetworksModel_setOperandValue(m, 2, &one, 4);
+      addOperand(fn, m, ANEURALNETWORKS_INT32, {}, 0, 0, why);
+      fn.ANeuralNetworksModel_setOperandValue(m, 3, &none, 4);
+      addOperand(fn, m, f32, {1}, 0, 0, why);
+      uint32_t in[] = {0, 2, 3};
+      out = 4;
+      fn.ANeuralNetworksModel_addOperation(m, ANEURALNETWORKS_ADD, 3, in, 1,
+                                           &out);
+    } else {
+      addOperand(fn, m, ANEURALNETWORKS_TENSOR_BOOL8, {1}, 0, 0, why);
+      uint32_t in[] = {1, 0};
+      out = 2;
+      fn.ANeuralNetworksModel_addOperation(m, ANEURALNETWORKS_GREATER, 2, in,
+                                           1, &out);
+    }
+    uint32_t ins[] = {0, 1};
+    fn.ANeuralNetworksModel_identifyInputsAndOutputs(m, 2, ins, 1, &out);
+    EXPECT_EQ(fn.ANeuralNetworksModel_finish(m), ANEURALNETWORKS_NO_ERROR)
+        << fn.hostLastError();
+  };
+  ANeuralNetworksModel *cond = nullptr, *body = nullptr;
+  ASSERT_EQ(fn.ANeuralNetworksModel_create(&cond), ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(fn.ANeuralNetworksModel_create(&body), ANEURALNETWORKS_NO_ERROR);
+  finished(cond, false);
+  finished(body, true);
+  // The loop: limit (input 0), the two models, i0 = 0, the result.
+  float zero = 0;
+  addOperand(fn, model, f32, {1}, 0, 0, why);
+  addOperand(fn, model, ANEURALNETWORKS_MODEL, {}, 0, 0, why);
+  addOperand(fn, model, ANEURALNETWORKS_MODEL, {}, 0, 0, why);
+  addOperand(fn, model, f32, {1}, 0, 0, why);
+  addOperand(fn, model, f32, {1}, 0, 0, why);
+  ASSERT_EQ(fn.ANeuralNetworksModel_setOperandValueFromModel(model, 1, cond),
+            ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(fn.ANeuralNetworksModel_setOperandValueFromModel(model, 2, body),
+            ANEURALNETWORKS_NO_ERROR);
+  fn.ANeuralNetworksModel_setOperandValue(model, 3, &zero, 4);
+  uint32_t in[] = {1, 2, 3, 0}, out = 4, limitIn = 0;
+  fn.ANeuralNetworksModel_addOperation(model, ANEURALNETWORKS_WHILE, 4, in, 1,
+                                       &out);
+  fn.ANeuralNetworksModel_identifyInputsAndOutputs(model, 1, &limitIn, 1,
+                                                   &out);
+  ASSERT_EQ(fn.ANeuralNetworksModel_finish(model), ANEURALNETWORKS_NO_ERROR)
+      << fn.hostLastError();
+  ANeuralNetworksCompilation *c = nullptr;
+  ASSERT_EQ(fn.ANeuralNetworksCompilation_create(model, &c),
+            ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(fn.ANeuralNetworksCompilation_finish(c), ANEURALNETWORKS_NO_ERROR)
+      << fn.hostLastError();
+  auto run = [&](float limit, float &result) {
+    ANeuralNetworksExecution *e = nullptr;
+    EXPECT_EQ(fn.ANeuralNetworksExecution_create(c, &e),
+              ANEURALNETWORKS_NO_ERROR);
+    EXPECT_EQ(fn.ANeuralNetworksExecution_setLoopTimeout(e, 50000000),
+              ANEURALNETWORKS_NO_ERROR);
+    fn.ANeuralNetworksExecution_setInput(e, 0, nullptr, &limit, 4);
+    fn.ANeuralNetworksExecution_setOutput(e, 0, nullptr, &result, 4);
+    int rc = fn.ANeuralNetworksExecution_compute(e);
+    why = fn.hostLastError();
+    EXPECT_EQ(fn.ANeuralNetworksExecution_setLoopTimeout(e, 1),
+              ANEURALNETWORKS_BAD_STATE);
+    fn.ANeuralNetworksExecution_free(e);
+    return rc;
+  };
+  float result = -1;
+  EXPECT_EQ(run(3, result), ANEURALNETWORKS_NO_ERROR) << why;
+  EXPECT_EQ(result, 3);
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(run(INFINITY, result), ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+  EXPECT_NE(why.find("loop timeout of 50 ms"), std::string::npos) << why;
+  fn.ANeuralNetworksCompilation_free(c);
+  fn.ANeuralNetworksModel_free(cond);
+  fn.ANeuralNetworksModel_free(body);
 }
 
 TEST_F(HostNNAPI, RejectsUseBeforeFinishAndNulls) {

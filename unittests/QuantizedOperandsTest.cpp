@@ -1,8 +1,8 @@
 //===- QuantizedOperandsTest.cpp - Quantized operand types: rules, blob ---===//
 //
 // NNAPI's scale and zero-point rules (Operations.h), per-channel
-// quantization in blob format 4, and the host device's checks of both
-// through the C API and through the runtime.
+// quantization in blob format 4, and the runtime passing the scales to the
+// host device (whose C API checks are in HostNNAPITest.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,7 +10,6 @@
 #include "nnapi-mlir/NNAPI/BlobFormat.h"
 #include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 #include "nnapi-mlir/NNAPI/Operations.h"
-#include "nnapi-mlir/Runtime/NNAPILoader.h"
 #include "nnapi-mlir/Runtime/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -106,79 +105,6 @@ TEST(QuantizedBlob, ReaderRefusesBadPerChannelParameters) {
   m = withPerChannelConstant();
   m.operands.back().scale = 1.0f;
   EXPECT_NE(refuse(m).find("its scale field must be 0"), std::string::npos);
-}
-
-class QuantizedHostDevice : public ::testing::Test {
-protected:
-  void SetUp() override {
-    std::string error;
-    ASSERT_TRUE(loadNNAPILibrary(NNAPI_HOST_LIBRARY, fn, error)) << error;
-    ASSERT_EQ(fn.ANeuralNetworksModel_create(&model), ANEURALNETWORKS_NO_ERROR);
-  }
-  void TearDown() override {
-    if (model)
-      fn.ANeuralNetworksModel_free(model);
-  }
-  /// Adds an operand; returns the call's result and leaves the host
-  /// device's explanation in `why`.
-  int add(int32_t type, std::vector<uint32_t> dims, float scale,
-          int32_t zeroPoint) {
-    ANeuralNetworksOperandType t{type, uint32_t(dims.size()), dims.data(),
-                                 scale, zeroPoint};
-    int rc = fn.ANeuralNetworksModel_addOperand(model, &t);
-    why = fn.hostLastError ? fn.hostLastError() : "";
-    return rc;
-  }
-  int perChannel(int32_t index, uint32_t dim, std::vector<float> scales) {
-    ANeuralNetworksSymmPerChannelQuantParams p{dim, uint32_t(scales.size()),
-                                               scales.data()};
-    int rc = fn.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
-        model, index, &p);
-    why = fn.hostLastError ? fn.hostLastError() : "";
-    return rc;
-  }
-
-  NNAPIFunctionTable fn;
-  ANeuralNetworksModel *model = nullptr;
-  std::string why;
-};
-
-TEST_F(QuantizedHostDevice, AddOperandChecksScaleAndZeroPoint) {
-  EXPECT_EQ(add(ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, {4}, 0.1f, 128),
-            ANEURALNETWORKS_NO_ERROR);
-  EXPECT_EQ(add(ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, {4}, 0.1f, -1),
-            ANEURALNETWORKS_BAD_DATA);
-  EXPECT_EQ(why, "operand 1: TENSOR_QUANT8_ASYMM needs a zero point in [0, "
-                 "255], got -1");
-  EXPECT_EQ(add(ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED, {4}, NAN, 0),
-            ANEURALNETWORKS_BAD_DATA);
-  EXPECT_NE(why.find("needs a positive finite scale"), std::string::npos)
-      << why;
-  EXPECT_EQ(add(kPerChannel, {3, 2}, 0.5f, 0), ANEURALNETWORKS_BAD_DATA);
-  EXPECT_NE(why.find("its scale and zero point must be 0"), std::string::npos)
-      << why;
-}
-
-TEST_F(QuantizedHostDevice, PerChannelScalesAreChecked) {
-  ASSERT_EQ(add(kPerChannel, {3, 2}, 0, 0), ANEURALNETWORKS_NO_ERROR);
-  ASSERT_EQ(add(ANEURALNETWORKS_TENSOR_QUANT8_ASYMM, {4}, 0.5f, 0),
-            ANEURALNETWORKS_NO_ERROR);
-  EXPECT_EQ(perChannel(1, 0, {1}), ANEURALNETWORKS_BAD_DATA);
-  EXPECT_EQ(why, "operand 1: per-channel scales for a TENSOR_QUANT8_ASYMM "
-                 "operand");
-  EXPECT_EQ(perChannel(0, 2, {1, 1}), ANEURALNETWORKS_BAD_DATA);
-  EXPECT_EQ(why, "operand 0: channel dimension 2 of a rank-2 operand");
-  EXPECT_EQ(perChannel(0, 1, {1, 1, 1}), ANEURALNETWORKS_BAD_DATA);
-  EXPECT_EQ(why, "operand 0: 3 scales for dimension 1 of size 2");
-  EXPECT_EQ(perChannel(0, 0, {1, 0, 1}), ANEURALNETWORKS_BAD_DATA);
-  EXPECT_EQ(why, "operand 0: scale 1 is not a positive finite number");
-  // Without its scales the model does not finish.
-  EXPECT_EQ(fn.ANeuralNetworksModel_finish(model), ANEURALNETWORKS_BAD_DATA);
-  why = fn.hostLastError();
-  EXPECT_NE(why.find("operand 0 is TENSOR_QUANT8_SYMM_PER_CHANNEL without its "
-                     "scales"),
-            std::string::npos)
-      << why;
 }
 
 TEST(QuantizedRuntime, PassesPerChannelScalesToTheDevice) {

@@ -733,13 +733,22 @@ int ANeuralNetworksExecution_burstCompute(ANeuralNetworksExecution *e,
   return compute(e, burst);
 }
 
-int ANeuralNetworksExecution_setMeasureTiming(ANeuralNetworksExecution *e,
-                                              bool measure) {
+/// The checks of a setting that must come before an execution's first
+/// computation: `rule` is the message when it comes after.
+static int beforeComputation(const ANeuralNetworksExecution *e,
+                             const char *rule) {
   if (!e)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "execution is null");
   if (e->computed)
-    return fail(ANEURALNETWORKS_BAD_STATE,
-                "setMeasureTiming must come before the computation");
+    return fail(ANEURALNETWORKS_BAD_STATE, rule);
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+int ANeuralNetworksExecution_setMeasureTiming(ANeuralNetworksExecution *e,
+                                              bool measure) {
+  if (int rc = beforeComputation(
+          e, "setMeasureTiming must come before the computation"))
+    return rc;
   const ANeuralNetworksCompilation *c = e->compilation;
   if (measure && (!c->forDevices || c->devices.size() != 1))
     return fail(ANEURALNETWORKS_BAD_DATA,
@@ -775,11 +784,9 @@ int ANeuralNetworksExecution_getDuration(const ANeuralNetworksExecution *e,
 
 int ANeuralNetworksExecution_setLoopTimeout(ANeuralNetworksExecution *e,
                                             uint64_t duration) {
-  if (!e)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "execution is null");
-  if (e->computed)
-    return fail(ANEURALNETWORKS_BAD_STATE,
-                "setLoopTimeout must come before the computation");
+  if (int rc = beforeComputation(
+          e, "setLoopTimeout must come before the computation"))
+    return rc;
   // NNAPI clamps a longer timeout to its maximum.
   e->loopTimeoutNs = std::min(duration, kMaxLoopTimeoutNs);
   return ANEURALNETWORKS_NO_ERROR;
@@ -787,11 +794,9 @@ int ANeuralNetworksExecution_setLoopTimeout(ANeuralNetworksExecution *e,
 
 int ANeuralNetworksExecution_setReusable(ANeuralNetworksExecution *e,
                                          bool reusable) {
-  if (!e)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "execution is null");
-  if (e->computed)
-    return fail(ANEURALNETWORKS_BAD_STATE,
-                "setReusable must come before the first computation");
+  if (int rc = beforeComputation(
+          e, "setReusable must come before the first computation"))
+    return rc;
   e->reusable = reusable;
   return ANEURALNETWORKS_NO_ERROR;
 }
