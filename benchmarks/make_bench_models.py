@@ -11,6 +11,10 @@
                  + BN + ReLU, max pool 3x3/2 -> 56x56x64, two basic blocks,
                  a strided block with a 1x1 projection shortcut to 28x28x128
                  and one more block, global average pool, Gemm to 1000.
+    mobilenetv2_qdq  mobilenetv2 in ONNX's QDQ format (int8 per-channel
+                 weights with batch normalization folded in, uint8
+                 activations, int32 biases, quantized residual adds), float
+                 logits: what quantization tools write for phone NPUs.
     detection    A text detector in the style of PP-OCR's DB network at
                  320x320: a MobileNetV3-like backbone (hard-swish, depthwise
                  blocks with squeeze-and-excitation) to 1/32, a feature
@@ -181,8 +185,111 @@ def detection(rng):
     return g.model("input", y, 1, size=320, out_shape=[1, 1, 320, 320], opset=14)
 
 
+class QdqGraph(Graph):
+    """A graph in ONNX's QDQ format, as quantization tools write it: uint8
+    activations between QuantizeLinear / DequantizeLinear pairs, int8
+    weights per output channel (symmetric), int32 biases at input scale x
+    weight scale. Batch normalization is folded into the weights first, as
+    those tools do. Activation ranges are fixed per kind (ReLU6 outputs
+    [0, 6], linear outputs [-8, 8]) instead of calibrated: both runtimes
+    compute the same quantized model either way."""
+
+    def u8(self, array):
+        return numpy_helper.from_array(np.asarray(array, np.uint8),
+                                       self.name("zp"))
+
+    def qdq(self, x, lo, hi):
+        """x -> Q -> DQ with the uint8 parameters of range [lo, hi]; returns
+        the DQ output and its (scale, zero point) names."""
+        scale = (hi - lo) / 255.0
+        zp = int(round(-lo / scale))
+        s = self.const(np.array(scale), "s")
+        z = self.u8(zp)
+        self.inits.append(z)
+        self.scales[x] = scale
+        q = self.node("QuantizeLinear", [x, s, z.name])
+        y = self.node("DequantizeLinear", [q, s, z.name])
+        self.scales[y] = scale
+        return y
+
+    def dq_weights(self, w, axis=0):
+        """DequantizeLinear of w as int8, symmetric per channel of `axis`."""
+        moved = np.moveaxis(w, axis, 0).reshape(w.shape[axis], -1)
+        scale = np.maximum(np.abs(moved).max(axis=1), 1e-8) / 127.0
+        shape = [1] * w.ndim
+        shape[axis] = -1
+        q = np.clip(np.round(w / scale.reshape(shape)), -127, 127).astype(np.int8)
+        qn = self.name("wq")
+        self.inits.append(numpy_helper.from_array(q, qn))
+        s = self.const(scale, "ws")
+        z = self.name("wz")
+        self.inits.append(numpy_helper.from_array(
+            np.zeros(len(scale), np.int8), z))
+        return self.node("DequantizeLinear", [qn, s, z], axis=axis), scale
+
+    def dq_bias(self, b, scale):
+        q = np.round(b / scale).astype(np.int32)
+        qn = self.name("bq")
+        self.inits.append(numpy_helper.from_array(q, qn))
+        return self.node("DequantizeLinear", [qn, self.const(scale, "bs")],
+                         axis=0)
+
+    def qconv(self, x, cin, cout, k, stride=1, group=1, relu6=True):
+        fan_in = cin // group * k * k
+        w = self.rng.standard_normal((cout, cin // group, k, k)) * np.sqrt(2.0 / fan_in)
+        b = self.rng.standard_normal(cout) * 0.01
+        # Folded batch normalization.
+        gamma = 1 + 0.1 * self.rng.standard_normal(cout)
+        beta = 0.1 * self.rng.standard_normal(cout)
+        mean = 0.1 * self.rng.standard_normal(cout)
+        var = 1 + 0.1 * self.rng.random(cout)
+        f = gamma / np.sqrt(var + 1e-5)
+        w = w * f.reshape(-1, 1, 1, 1)
+        b = (b - mean) * f + beta
+        wd, ws = self.dq_weights(w)
+        bd = self.dq_bias(b, self.scales[x] * ws)
+        y = self.node("Conv", [x, wd, bd], kernel_shape=[k, k],
+                      strides=[stride, stride], pads=[k // 2] * 4, group=group)
+        if relu6:
+            y = self.relu6(y)
+            return self.qdq(y, 0.0, 6.0)
+        return self.qdq(y, -8.0, 8.0)
+
+
+def mobilenetv2_qdq(rng):
+    """mobilenetv2's architecture in QDQ form (int8 per-channel weights,
+    uint8 activations, residual adds of quantized tensors), float logits."""
+    g = QdqGraph(rng)
+    g.scales = {}
+    x = g.qdq("input", -4.0, 4.0)
+    x = g.qconv(x, 3, 32, 3, stride=2)
+    c = 32
+    for t, cout, n, s in [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2)]:
+        for i in range(n):
+            stride = s if i == 0 else 1
+            hidden = c * t
+            y = x if t == 1 else g.qconv(x, c, hidden, 1)
+            y = g.qconv(y, hidden, hidden, 3, stride=stride, group=hidden)
+            y = g.qconv(y, hidden, cout, 1, relu6=False)
+            if stride == 1 and c == cout:
+                x = g.qdq(g.node("Add", [x, y]), -8.0, 8.0)
+            else:
+                x = y
+            c = cout
+    x = g.qconv(x, c, 1280, 1)
+    x = g.qdq(g.node("GlobalAveragePool", [x]), 0.0, 6.0)
+    x = g.node("Flatten", [x], axis=1)
+    w = rng.standard_normal((1000, 1280)) * np.sqrt(1.0 / 1280)
+    wd, ws = g.dq_weights(w)
+    bd = g.dq_bias(np.zeros(1000), g.scales[x] * ws if x in g.scales else
+                   (6.0 / 255) * ws)
+    y = g.node("Gemm", [x, wd, bd], transB=1)
+    return g.model("input", y, 1000)
+
+
 MODELS = [("mobilenetv2", mobilenetv2, 224), ("resnet18", resnet18, 224),
-          ("detection", detection, 320)]
+          ("detection", detection, 320),
+          ("mobilenetv2_qdq", mobilenetv2_qdq, 224)]
 
 
 def main():

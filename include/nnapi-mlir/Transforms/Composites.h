@@ -83,6 +83,16 @@ constexpr llvm::StringLiteral kLstm = "lstm";
 /// for `lstm`, with `activations` naming f alone ("Tanh").
 constexpr llvm::StringLiteral kRnn = "rnn";
 
+/// Input q (i8 data, or i32 for a 32-bit integer x), result float32:
+/// (q - `zero_point`) * `scale`. One scale and zero point for the tensor,
+/// or (with `axis`) one per index of dimension `axis`. Zero points are
+/// those of q's signed storage: uint8 data is computed as int8 shifted by
+/// -128, zero point included.
+constexpr llvm::StringLiteral kDequantize = "dequantize";
+/// Input x (float32), result i8: clamp(round(x / `scale`) + `zero_point`,
+/// -128, 127), rounding half to even; parameters as for `dequantize`.
+constexpr llvm::StringLiteral kQuantize = "quantize";
+
 // Parameter keys: integers (i64) unless said otherwise.
 constexpr llvm::StringLiteral kAxis = "axis";
 /// Dense i64 array.
@@ -113,6 +123,10 @@ constexpr llvm::StringLiteral kClip = "clip";
 constexpr llvm::StringLiteral kInputForget = "input_forget";
 constexpr llvm::StringLiteral kPeepholes = "peepholes";
 constexpr llvm::StringLiteral kSequenceLens = "sequence_lens";
+/// Dense f32 array.
+constexpr llvm::StringLiteral kScale = "scale";
+/// Dense i64 array.
+constexpr llvm::StringLiteral kZeroPoint = "zero_point";
 
 } // namespace mlir::nnapi::composite
 

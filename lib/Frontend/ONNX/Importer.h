@@ -187,6 +187,10 @@ public:
   /// The names activation() knows, as ONNX spells them.
   static ArrayRef<StringLiteral> activationNames();
 
+  /// For a uint8 value (i32 inside) that a QuantizeLinear-like node made:
+  /// its signed 8-bit storage, so quantized consumers skip the round trip.
+  llvm::DenseMap<Value, Value> signedStorage;
+
 private:
   friend class NodeContext;
 
@@ -360,6 +364,29 @@ inline LogicalResult requireFloat(NodeContext &n, Value v) {
                    << n.imp.typeOf(v).getElementType();
 }
 
+// Shared between families.
+
+/// An integer convolution (ConvInteger, QLinearConv) for importWindowOp: x
+/// and w are signed 8-bit data (uint8 shifted by -128, zero points with
+/// them), the bias (or null) and the accumulators i32. `finish` maps the
+/// NHWC accumulators to the result's element type (requantization).
+struct IntegerConv {
+  Value x, w;
+  DenseElementsAttr wConst;
+  Value bias;
+  int64_t xZeroPoint = 0, wZeroPoint = 0;
+  std::function<Value(Value)> finish = [](Value acc) { return acc; };
+};
+/// Conv, ConvTranspose, MaxPool, AveragePool (ops/ConvPool.cpp); with `q`,
+/// the node's window attributes applied to q's integer convolution.
+LogicalResult importWindowOp(NodeContext &ctx, const IntegerConv *q = nullptr);
+/// a x b with NumPy's matmul broadcasting as one tosa.matmul, reshaped to
+/// `resultShape` (ops/Linear.cpp). With `zeroPoints` (a's, b's), a and b are
+/// signed 8-bit data and the products i32.
+FailureOr<Value>
+batchMatMul(NodeContext &ctx, Value a, Value b, ArrayRef<int64_t> resultShape,
+            std::optional<std::pair<int64_t, int64_t>> zeroPoints = {});
+
 // One function per family of operators (ops/*.cpp), called by
 // OpRegistry::get().
 void registerConstantOps(OpRegistry &registry);
@@ -375,6 +402,7 @@ void registerMathOps(OpRegistry &registry);
 void registerIndexingOps(OpRegistry &registry);
 void registerRecurrentOps(OpRegistry &registry);
 void registerControlFlowOps(OpRegistry &registry);
+void registerQuantizationOps(OpRegistry &registry);
 
 } // namespace mlir::nnapi::onnx_import
 

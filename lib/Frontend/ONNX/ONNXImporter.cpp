@@ -1042,8 +1042,9 @@ mlir::nnapi::importONNX(StringRef data, StringRef name, MLIRContext *context,
     for (const std::string &input : specialized)
       emitRemark(FileLineColLoc::get(context, name, 0, 0))
           << "input '" << input
-          << "' is needed at compile time (a shape, axis, count, index or "
-             "If branch depends on it): compiled for the value given with "
+          << "' is needed at compile time (a shape, axis, count, index, "
+             "quantization parameter or If branch depends on it): compiled for "
+             "the value given with "
              "--specialize-value; every run checks that the input holds it";
   return module;
 }

@@ -38,6 +38,7 @@ const OpRegistry &OpRegistry::get() {
     registerIndexingOps(r);
     registerRecurrentOps(r);
     registerControlFlowOps(r);
+    registerQuantizationOps(r);
     llvm::sort(r.entries, [](const OpEntry &a, const OpEntry &b) {
       return std::make_tuple(a.domain, a.opType, a.minOpset) <
              std::make_tuple(b.domain, b.opType, b.minOpset);

@@ -248,14 +248,17 @@ LogicalResult importConv3D(NodeContext &ctx, Value w, DenseElementsAttr wConst,
   return ctx.setResult(imp.transpose(y, {0, 4, 1, 2, 3}));
 }
 
-LogicalResult importWindowOp(NodeContext &ctx) {
+} // namespace
+
+LogicalResult mlir::nnapi::onnx_import::importWindowOp(NodeContext &ctx,
+                                                       const IntegerConv *q) {
   Importer &imp = ctx.imp;
   OpBuilder &builder = ctx.b;
   Location loc = ctx.loc;
-  StringRef op = ctx.opType();
+  StringRef op = q ? StringRef("Conv") : ctx.opType();
   bool isConv = op == "Conv", isTransposed = op == "ConvTranspose";
   bool isPool = !isConv && !isTransposed;
-  Value x = ctx.in(0);
+  Value x = q ? q->x : ctx.in(0);
   RankedTensorType xt = imp.typeOf(x);
   int64_t spatial = xt.getRank() - 2;
   if (spatial != 1 && spatial != 2 && !(!isTransposed && spatial == 3))
@@ -265,13 +268,15 @@ LogicalResult importWindowOp(NodeContext &ctx) {
   // Integer max pools (uint8 images) take the strided-slice path: TOSA's
   // max_pool2d has no int32, in which uint8 is computed.
   bool integer = !isa<FloatType>(xt.getElementType());
-  if (integer && op != "MaxPool")
+  if (integer && op != "MaxPool" && !q)
     return ctx.error() << "integer inputs are not supported";
   FailureOr<RankedTensorType> outType = ctx.out();
   if (failed(outType))
     return failure();
-  Value w = isPool ? Value() : ctx.in(1);
-  DenseElementsAttr wConst = isPool ? DenseElementsAttr() : ctx.cst(1);
+  Value w = isPool ? Value() : q ? q->w : ctx.in(1);
+  DenseElementsAttr wConst = isPool ? DenseElementsAttr()
+                             : q    ? q->wConst
+                                    : ctx.cst(1);
   Shape kernel;
   if (isPool) {
     std::optional<Shape> k = ctx.intsAttr("kernel_shape");
@@ -351,6 +356,8 @@ LogicalResult importWindowOp(NodeContext &ctx) {
     return slicedPool(ctx, kernel, stride, dilation, pads, outDims,
                       countIncludePad);
 
+  if (spatial == 3 && q)
+    return ctx.error() << "3-D integer convolutions are not supported";
   if (spatial == 3)
     return importConv3D(ctx, w, wConst, stride, dilation, pads, *outType);
 
@@ -381,16 +388,22 @@ LogicalResult importWindowOp(NodeContext &ctx) {
   Value nhwc = imp.transpose(x, {0, 2, 3, 1});
   // TOSA order: top, bottom, left, right.
   Shape tosaPad = {pads[0], pads[2], pads[1], pads[3]};
-  Type f = xt.getElementType();
+  // Element types: f of the data and the result, wf of the weights, bf of
+  // the bias (an integer convolution: i8, i8, i32 accumulators).
+  Type f = q ? builder.getI32Type() : xt.getElementType();
+  Type xf = xt.getElementType(), wf = q ? builder.getI8Type() : f;
   auto outNHWC = RankedTensorType::get({n, outDims[0], outDims[1], oc}, f);
   Value y;
-  auto zeros = [&](int64_t count) {
-    return imp.constant(DenseElementsAttr::get(
-        RankedTensorType::get({count}, f), builder.getFloatAttr(f, 0)));
-  };
+  auto zeros = [&](int64_t count) { return imp.splat(f, {count}, 0); };
   Value bias;
   if (!isPool)
-    bias = ctx.has(2) ? ctx.in(2) : zeros(oc);
+    bias = q            ? (q->bias ? q->bias : zeros(oc))
+           : ctx.has(2) ? ctx.in(2)
+                        : zeros(oc);
+  tosa::ConvOpQuantizationAttr quantInfo =
+      q ? tosa::ConvOpQuantizationAttr::get(builder.getContext(), q->xZeroPoint,
+                                            q->wZeroPoint)
+        : nullptr;
 
   if (op == "MaxPool") {
     y = builder.create<tosa::MaxPool2dOp>(
@@ -486,19 +499,19 @@ LogicalResult importWindowOp(NodeContext &ctx) {
                          : imp.transpose(w, {0, 2, 3, 1});
       y = builder.create<tosa::Conv2DOp>(loc, outNHWC, nhwc, weight, bias,
                                          padAttr, strideAttr, dilationAttr,
-                                         /*quantization_info=*/nullptr);
+                                         quantInfo);
     } else if (group == c && oc % c == 0 && wt.getDimSize(1) == 1) {
       int64_t m = oc / c;
       Shape grouped = {c, m, kh, kw};
       Value weight;
       if (wConst)
         weight = imp.constant(permuteElements(
-            wConst.reshape(RankedTensorType::get(grouped, f)), {2, 3, 0, 1}));
+            wConst.reshape(RankedTensorType::get(grouped, wf)), {2, 3, 0, 1}));
       else
         weight = imp.transpose(imp.reshape(w, grouped), {2, 3, 0, 1});
-      y = builder.create<tosa::DepthwiseConv2DOp>(
-          loc, outNHWC, nhwc, weight, bias, padAttr, strideAttr, dilationAttr,
-          /*quantization_info=*/nullptr);
+      y = builder.create<tosa::DepthwiseConv2DOp>(loc, outNHWC, nhwc, weight,
+                                                  bias, padAttr, strideAttr,
+                                                  dilationAttr, quantInfo);
     } else if (group > 0 && c % group == 0 && oc % group == 0) {
       // One convolution per group, concatenated along channels.
       int64_t icg = c / group, ocg = oc / group;
@@ -511,12 +524,12 @@ LogicalResult importWindowOp(NodeContext &ctx) {
         Value xg = builder.create<tosa::SliceOp>(
             loc,
             RankedTensorType::get({n, nt.getDimSize(1), nt.getDimSize(2), icg},
-                                  f),
+                                  xf),
             nhwc, builder.getDenseI64ArrayAttr({0, 0, 0, g * icg}),
             builder.getDenseI64ArrayAttr(
                 {n, nt.getDimSize(1), nt.getDimSize(2), icg}));
         Value wg = builder.create<tosa::SliceOp>(
-            loc, RankedTensorType::get({ocg, kh, kw, icg}, f), weightAll,
+            loc, RankedTensorType::get({ocg, kh, kw, icg}, wf), weightAll,
             builder.getDenseI64ArrayAttr({g * ocg, 0, 0, 0}),
             builder.getDenseI64ArrayAttr({ocg, kh, kw, icg}));
         Value bg = builder.create<tosa::SliceOp>(
@@ -525,8 +538,7 @@ LogicalResult importWindowOp(NodeContext &ctx) {
             builder.getDenseI64ArrayAttr({ocg}));
         parts.push_back(builder.create<tosa::Conv2DOp>(
             loc, RankedTensorType::get({n, outDims[0], outDims[1], ocg}, f), xg,
-            wg, bg, padAttr, strideAttr, dilationAttr,
-            /*quantization_info=*/nullptr));
+            wg, bg, padAttr, strideAttr, dilationAttr, quantInfo));
       }
       y = builder.create<tosa::ConcatOp>(loc, outNHWC, parts,
                                          builder.getI32IntegerAttr(3));
@@ -535,9 +547,15 @@ LogicalResult importWindowOp(NodeContext &ctx) {
                          << " input and " << oc << " output channels";
     }
   }
+  if (q)
+    y = q->finish(y);
   Value nchw = imp.transpose(y, {0, 3, 1, 2});
   return ctx.setResult(imp.reshape(nchw, outType->getShape()));
 }
+
+namespace {
+
+LogicalResult importWindow(NodeContext &ctx) { return importWindowOp(ctx); }
 
 /// GlobalAveragePool, GlobalMaxPool.
 LogicalResult importGlobalPool(NodeContext &ctx) {
@@ -586,27 +604,27 @@ LogicalResult importGlobalPool(NodeContext &ctx) {
 void mlir::nnapi::onnx_import::registerConvPoolOps(OpRegistry &registry) {
   constexpr int64_t lo = kMinONNXOpset, hi = kAnyOpset;
   registry.add({
-      {"", "Conv", lo, hi, importWindowOp,
+      {"", "Conv", lo, hi, importWindow,
        "tosa.conv2d / tosa.depthwise_conv2d / per-group conv2d + concat "
        "(NHWC); 3-D: tosa.conv3d (NDHWC, groups of 1)",
        "CONV_2D / DEPTHWISE_CONV_2D (1; dilation 3); GROUPED_CONV_2D (3) for "
        "other groups without dilation (the grouped_conv composite)",
        "weights not constant; dilated groups run as per-group CONV_2D + "
        "CONCATENATION; 3-D (host only)"},
-      {"", "ConvTranspose", lo, hi, importWindowOp,
+      {"", "ConvTranspose", lo, hi, importWindow,
        "tosa.transpose_conv2d (NHWC); dilations as a kernel with zeros "
        "between its taps",
        "TRANSPOSE_CONV_2D (3)",
        "output_padding that extends the output; groups, 3-D unsupported"},
-      {"", "MaxPool", lo, hi, importWindowOp,
+      {"", "MaxPool", lo, hi, importWindow,
        "tosa.max_pool2d (NHWC); 3-D, dilated or integer (uint8, int8): "
        "maximum of strided slices",
        "MAX_POOL_2D (1); SLICE, MAXIMUM (3) for 3-D, dilated or with Indices",
        "Indices: strided slices, positions compared"},
-      {"", "LpPool", lo, hi, importWindowOp,
+      {"", "LpPool", lo, hi, importWindow,
        "|x|^p, sum of strided slices of the padded input, ^(1/p)",
        "ABS, POW, SLICE (3), ADD (1)", "-"},
-      {"", "AveragePool", lo, hi, importWindowOp,
+      {"", "AveragePool", lo, hi, importWindow,
        "tosa.avg_pool2d (NHWC; explicit tosa.pad for count_include_pad; "
        "1-D lifted to 2-D); 3-D or dilated: mean of strided slices",
        "AVERAGE_POOL_2D (1); SLICE (3), ADD (1), MUL (1) for 3-D or "

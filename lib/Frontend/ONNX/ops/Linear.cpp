@@ -69,14 +69,29 @@ LogicalResult importGemm(NodeContext &ctx) {
 }
 
 LogicalResult importMatMul(NodeContext &ctx) {
-  Importer &imp = ctx.imp;
-  OpBuilder &builder = ctx.b;
-  Value a = ctx.in(0), b = ctx.in(1);
   FailureOr<RankedTensorType> t = ctx.out();
   if (failed(t))
     return failure();
-  if (!ctx.isFloat(a))
+  if (!ctx.isFloat(ctx.in(0)))
     return ctx.error() << "integer MatMul is not supported";
+  FailureOr<Value> y = batchMatMul(ctx, ctx.in(0), ctx.in(1), t->getShape());
+  return failed(y) ? failure() : ctx.setResult(*y);
+}
+
+} // namespace
+
+FailureOr<Value> mlir::nnapi::onnx_import::batchMatMul(
+    NodeContext &ctx, Value a, Value b, ArrayRef<int64_t> resultShape,
+    std::optional<std::pair<int64_t, int64_t>> zeroPoints) {
+  Importer &imp = ctx.imp;
+  OpBuilder &builder = ctx.b;
+  Type element =
+      zeroPoints ? builder.getI32Type() : imp.typeOf(a).getElementType();
+  tosa::MatMulOpQuantizationAttr quant =
+      zeroPoints ? tosa::MatMulOpQuantizationAttr::get(builder.getContext(),
+                                                       zeroPoints->first,
+                                                       zeroPoints->second)
+                 : nullptr;
   RankedTensorType at = imp.typeOf(a), bt = imp.typeOf(b);
   if (at.getRank() == 1)
     a = imp.reshape(a, {1, at.getDimSize(0)});
@@ -126,15 +141,17 @@ LogicalResult importMatMul(NodeContext &ctx) {
   if (product(bBatch) == 1 && product(aBatch) > 1) {
     // Fold A's batch into its rows: one [1, B*M, K] x [1, K, N].
     prod = builder.create<tosa::MatMulOp>(
-        ctx.loc, RankedTensorType::get({1, nb * m, n}, t->getElementType()),
-        imp.reshape(a, {1, nb * m, k}), imp.reshape(b, {1, k, n}));
+        ctx.loc, RankedTensorType::get({1, nb * m, n}, element),
+        imp.reshape(a, {1, nb * m, k}), imp.reshape(b, {1, k, n}), quant);
   } else {
     prod = builder.create<tosa::MatMulOp>(
-        ctx.loc, RankedTensorType::get({nb, m, n}, t->getElementType()),
-        expand(a, aBatch, m, k), expand(b, bBatch, k, n));
+        ctx.loc, RankedTensorType::get({nb, m, n}, element),
+        expand(a, aBatch, m, k), expand(b, bBatch, k, n), quant);
   }
-  return ctx.setResult(imp.reshape(prod, t->getShape()));
+  return imp.reshape(prod, resultShape);
 }
+
+namespace {
 
 //===----------------------------------------------------------------------===//
 // Einsum

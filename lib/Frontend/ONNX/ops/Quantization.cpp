@@ -1,0 +1,620 @@
+//===- Quantization.cpp - QuantizeLinear and friends ------------*- C++ -*-===//
+//
+// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearConv,
+// QLinearMatMul, ConvInteger and MatMulInteger.
+//
+// Quantized data is computed as signed 8-bit integers: uint8 data is
+// shifted by -128 with its zero point (x - zp is unchanged), and shifted
+// back where the graph holds it as uint8 (i32 inside, as every unsigned
+// type). With compile-time scales and zero points, QuantizeLinear and
+// DequantizeLinear become the `quantize` and `dequantize` composites
+// (Composites.h); computed ones (DynamicQuantizeLinear) stay arithmetic.
+// Integer products are tosa.conv2d / tosa.matmul on 8-bit data with their
+// zero points (i32 accumulators); requantization is ONNX Runtime's: the
+// accumulator times input scale x weight scale / output scale in float32,
+// rounded half to even, plus the zero point, saturated.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Importer.h"
+#include "../OpRegistry.h"
+
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#include "nnapi-mlir/Transforms/Composites.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::nnapi;
+using namespace mlir::nnapi::onnx_import;
+
+namespace names = mlir::nnapi::composite;
+
+namespace {
+
+/// A number as diagnostics show it ("0.5", "nan").
+std::string text(double v) {
+  std::string s;
+  llvm::raw_string_ostream(s) << llvm::format("%g", v);
+  return s;
+}
+
+constexpr int64_t kQMin = -128, kQMax = 127;
+
+/// Compile-time scales and zero points: one each, or one per index of
+/// `axis` (-1: per tensor). Zero points are in signed storage.
+struct QuantParams {
+  SmallVector<float> scales;
+  SmallVector<int64_t> zeroPoints;
+  int64_t axis = -1;
+
+  /// The values shaped to broadcast against a rank-`rank` tensor.
+  Shape broadcastShape(int64_t rank) const {
+    Shape shape(rank, 1);
+    if (axis >= 0)
+      shape[axis] = int64_t(scales.size());
+    return shape;
+  }
+};
+
+/// The shift from uint8 data to its signed storage.
+int64_t storageShift(NodeContext &n, int i) {
+  return n.isUnsignedInput(i) ? -128 : 0;
+}
+
+/// Input i (uint8, int8 or int32 data) as signed storage: i8, or i32 for
+/// int32 data.
+Value signedInput(NodeContext &n, int i) {
+  Value v = n.in(i);
+  if (!n.isUnsignedInput(i))
+    return v;
+  auto it = n.imp.signedStorage.find(v);
+  if (it != n.imp.signedStorage.end())
+    return it->second;
+  Value shifted = sub(n, v, n.imp.scalarLike(v, 128));
+  return n.imp.castTo(shifted, n.b.getI8Type());
+}
+
+/// Signed storage `s` (i8) as the graph's value of an output of ONNX type
+/// uint8 (`isUnsigned`: i32, shifted back) or int8.
+Value graphValue(NodeContext &n, Value s, bool isUnsigned) {
+  if (!isUnsigned)
+    return s;
+  Value wide = n.imp.castTo(s, n.b.getI32Type());
+  Value v = add(n, wide, n.imp.scalarLike(wide, 128));
+  n.imp.signedStorage[v] = s;
+  return v;
+}
+
+/// Reads the scale (input si) and zero point (input zi, optional) of data
+/// of rank `rank` whose type is that of input `di`, quantized along `axis`
+/// when the scale has more than one value.
+FailureOr<QuantParams> readParams(NodeContext &n, int si, int zi, int di,
+                                  int64_t rank, int64_t axis,
+                                  ArrayRef<int64_t> dataShape,
+                                  StringRef what) {
+  FailureOr<DenseElementsAttr> scale =
+      n.needConstant(si, (what + " scale").str());
+  if (failed(scale))
+    return failure();
+  QuantParams p;
+  for (double s : floatsOf(*scale)) {
+    if (!(s > 0) || !std::isfinite(s))
+      return n.error() << what << " scale " << text(s)
+                       << " is not positive and finite";
+    p.scales.push_back(float(s));
+  }
+  if (n.has(zi)) {
+    FailureOr<DenseElementsAttr> zp =
+        n.needConstant(zi, (what + " zero point").str());
+    if (failed(zp))
+      return failure();
+    if (zp->getNumElements() != scale->getNumElements())
+      return n.error() << what << " has " << scale->getNumElements()
+                       << " scales and " << zp->getNumElements()
+                       << " zero points";
+    int64_t shift = storageShift(n, zi);
+    for (int64_t z : intsOf(*zp))
+      p.zeroPoints.push_back(z + shift);
+  } else {
+    // No zero point: 0 of the data's own type (uint8's 0 is -128 stored).
+    p.zeroPoints.assign(p.scales.size(), storageShift(n, di));
+  }
+  if (p.scales.empty())
+    return n.error() << what << " scale is empty";
+  if (p.scales.size() > 1 || scale->getType().getRank() == 1) {
+    if (scale->getType().getRank() > 1)
+      return n.error() << what << " scale has rank "
+                       << scale->getType().getRank() << " (0 or 1 allowed)";
+    if (p.scales.size() == 1 && (rank == 0 || axis < 0)) {
+      // One value in a 1-D tensor: per tensor.
+      return p;
+    }
+    int64_t a = normalizeAxis(axis, rank);
+    if (a < 0 || a >= rank)
+      return n.error() << "axis " << axis << " is out of range for rank "
+                       << rank;
+    if (dataShape[a] != int64_t(p.scales.size()))
+      return n.error() << what << " has " << p.scales.size()
+                       << " scales for the " << dataShape[a]
+                       << " entries of axis " << a;
+    p.axis = p.scales.size() > 1 ? a : -1;
+  }
+  return p;
+}
+
+/// Scaled float values to storage: round half to even, add the zero point,
+/// saturate to [-128, 127], i8. `zeroPoint` is an i32 tensor broadcasting
+/// against `scaled`.
+Value toStorage(NodeContext &n, Value scaled, Value zeroPoint) {
+  // Beyond +-2^30 the result saturates anyway; the bound keeps the i32
+  // conversion and the addition from overflowing.
+  Value bounded = n.imp.clamp(scaled, -0x1p30, 0x1p30);
+  Value rounded = n.imp.castTo(bounded, n.b.getI32Type()); // half to even
+  Value shifted = add(n, rounded, zeroPoint);
+  return n.imp.castTo(n.imp.clamp(shifted, kQMin, kQMax), n.b.getI8Type());
+}
+
+/// `v` broadcast to `shape` (same rank) by adding zeros: exact.
+Value broadcastTo(NodeContext &n, Value v, ArrayRef<int64_t> shape) {
+  if (n.imp.typeOf(v).getShape() == shape)
+    return v;
+  return add(n, n.imp.splat(n.imp.typeOf(v).getElementType(), shape, 0), v);
+}
+
+/// x / scale, elementwise (arith.divf: a true division, as ONNX specifies,
+/// not a product with the reciprocal).
+Value divide(NodeContext &n, Value x, Value scale) {
+  ArrayRef<int64_t> shape = n.imp.typeOf(x).getShape();
+  return n.b.create<arith::DivFOp>(n.loc, x, broadcastTo(n, scale, shape));
+}
+
+/// The quantize formula with tensors for scale (float32) and zero point
+/// (i32, signed storage), both broadcasting against x.
+Value quantizeWith(NodeContext &n, Value x, Value scale, Value zeroPoint) {
+  return toStorage(n, divide(n, x, scale), zeroPoint);
+}
+
+/// The dequantize formula: (q - zero point) * scale in float32.
+Value dequantizeWith(NodeContext &n, Value q, Value scale, Value zeroPoint) {
+  Type f32 = n.b.getF32Type();
+  Value centered = sub(n, n.imp.castTo(q, f32), n.imp.castTo(zeroPoint, f32));
+  return n.imp.mul(centered, scale);
+}
+
+Value scaleTensor(NodeContext &n, const QuantParams &p, int64_t rank) {
+  SmallVector<double> v(p.scales.begin(), p.scales.end());
+  return n.imp.constant(denseOf(
+      RankedTensorType::get(p.broadcastShape(rank), n.b.getF32Type()), v));
+}
+
+Value zeroPointTensor(NodeContext &n, const QuantParams &p, int64_t rank,
+                      Type element) {
+  SmallVector<double> v(p.zeroPoints.begin(), p.zeroPoints.end());
+  return n.imp.constant(
+      denseOf(RankedTensorType::get(p.broadcastShape(rank), element), v));
+}
+
+/// A `quantize` or `dequantize` composite of `input` with parameters `p`,
+/// its body computed by `body` from the block argument.
+Value quantComposite(NodeContext &n, StringRef name, Value input,
+                     RankedTensorType resultType, const QuantParams &p,
+                     llvm::function_ref<Value(Value)> body) {
+  OpBuilder &b = n.b;
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr(names::kScale, b.getDenseF32ArrayAttr(p.scales)),
+      b.getNamedAttr(names::kZeroPoint,
+                     b.getDenseI64ArrayAttr(p.zeroPoints))};
+  if (p.axis >= 0)
+    attrs.push_back(b.getNamedAttr(names::kAxis, b.getI64IntegerAttr(p.axis)));
+  auto composite =
+      b.create<CompositeOp>(n.loc, TypeRange{resultType}, name,
+                            ValueRange{input}, b.getDictionaryAttr(attrs));
+  OpBuilder::InsertionGuard guard(b);
+  Block *block = b.createBlock(&composite.getBody());
+  Value arg = block->addArgument(input.getType(), input.getLoc());
+  b.create<YieldOp>(n.loc, body(arg));
+  return composite.getResult(0);
+}
+
+/// `x` (float32) quantized with compile-time parameters.
+Value quantize(NodeContext &n, Value x, const QuantParams &p) {
+  RankedTensorType t = n.imp.typeOf(x);
+  return quantComposite(
+      n, names::kQuantize, x,
+      RankedTensorType::get(t.getShape(), n.b.getI8Type()), p,
+      [&](Value arg) {
+        return quantizeWith(n, arg, scaleTensor(n, p, t.getRank()),
+                            zeroPointTensor(n, p, t.getRank(),
+                                            n.b.getI32Type()));
+      });
+}
+
+/// `q` (signed storage) dequantized with compile-time parameters.
+Value dequantize(NodeContext &n, Value q, const QuantParams &p) {
+  RankedTensorType t = n.imp.typeOf(q);
+  return quantComposite(
+      n, names::kDequantize, q,
+      RankedTensorType::get(t.getShape(), n.b.getF32Type()), p,
+      [&](Value arg) {
+        return dequantizeWith(n, arg, scaleTensor(n, p, t.getRank()),
+                              zeroPointTensor(n, p, t.getRank(),
+                                              t.getElementType()));
+      });
+}
+
+/// A run-time scale or zero point (input i) shaped to broadcast against a
+/// rank-`rank` tensor along `axis` (when it has more than one value).
+Value runtimeParam(NodeContext &n, int i, int64_t rank, int64_t axis) {
+  Value v = n.in(i);
+  int64_t count = n.imp.typeOf(v).getNumElements();
+  Shape shape(rank, 1);
+  if (count > 1)
+    shape[normalizeAxis(axis, rank)] = count;
+  return n.imp.reshape(v, shape);
+}
+
+/// Checks a run-time parameter's length against the data along `axis`.
+LogicalResult checkRuntimeParam(NodeContext &n, int i, ArrayRef<int64_t> shape,
+                                int64_t axis, StringRef what) {
+  RankedTensorType t = n.imp.typeOf(n.in(i));
+  int64_t count = t.getNumElements();
+  if (t.getRank() > 1)
+    return n.error() << what << " has rank " << t.getRank()
+                     << " (0 or 1 allowed)";
+  if (count == 1)
+    return success();
+  int64_t a = normalizeAxis(axis, int64_t(shape.size()));
+  if (a < 0 || a >= int64_t(shape.size()))
+    return n.error() << "axis " << axis << " is out of range for rank "
+                     << shape.size();
+  if (shape[a] != count)
+    return n.error() << what << " has " << count << " values for the "
+                     << shape[a] << " entries of axis " << a;
+  return success();
+}
+
+bool isConstantInput(NodeContext &n, int i) {
+  return !n.has(i) || bool(n.cst(i));
+}
+
+//===----------------------------------------------------------------------===//
+// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear
+//===----------------------------------------------------------------------===//
+
+LogicalResult importQuantizeLinear(NodeContext &n) {
+  Value x = n.in(0);
+  if (failed(requireFloat(n, x)))
+    return failure();
+  x = n.imp.castTo(x, n.b.getF32Type());
+  RankedTensorType t = n.imp.typeOf(x);
+  int64_t axis = n.intAttr("axis", 1);
+  // The output's type is the zero point's (uint8 without one).
+  bool isUnsigned = !n.has(2) || n.isUnsignedInput(2);
+  if (n.has(2) && !isUnsigned &&
+      !n.imp.typeOf(n.in(2)).getElementType().isInteger(8))
+    return n.error() << "only uint8 and int8 outputs are supported";
+  if (isConstantInput(n, 1) && isConstantInput(n, 2)) {
+    FailureOr<QuantParams> p =
+        readParams(n, 1, 2, 2, t.getRank(), axis, t.getShape(), "y");
+    if (failed(p))
+      return failure();
+    return n.setResult(graphValue(n, quantize(n, x, *p), isUnsigned));
+  }
+  // Scale or zero point computed at run time.
+  if (failed(checkRuntimeParam(n, 1, t.getShape(), axis, "y_scale")) ||
+      (n.has(2) &&
+       failed(checkRuntimeParam(n, 2, t.getShape(), axis, "y_zero_point"))))
+    return failure();
+  Value scale =
+      n.imp.castTo(runtimeParam(n, 1, t.getRank(), axis), n.b.getF32Type());
+  Value zp;
+  if (n.has(2))
+    zp = n.imp.castTo(runtimeParam(n, 2, t.getRank(), axis), n.b.getI32Type());
+  else
+    zp = n.imp.splat(n.b.getI32Type(), Shape(t.getRank(), 1), 0);
+  if (isUnsigned)
+    zp = sub(n, zp, n.imp.scalarLike(zp, 128));
+  return n.setResult(graphValue(n, quantizeWith(n, x, scale, zp), isUnsigned));
+}
+
+LogicalResult importDequantizeLinear(NodeContext &n) {
+  Value x = n.in(0);
+  RankedTensorType t = n.imp.typeOf(x);
+  Type e = t.getElementType();
+  bool int32 = e.isInteger(32) && !n.isUnsignedInput(0);
+  if (!e.isInteger(8) && !int32 && !n.isUnsignedInput(0))
+    return n.error() << "only uint8, int8 and int32 inputs are supported, got "
+                     << e;
+  int64_t axis = n.intAttr("axis", 1);
+  Value q = signedInput(n, 0);
+  FailureOr<RankedTensorType> out = n.out();
+  if (failed(out))
+    return failure();
+  Value y;
+  if (isConstantInput(n, 1) && isConstantInput(n, 2)) {
+    FailureOr<QuantParams> p =
+        readParams(n, 1, 2, 0, t.getRank(), axis, t.getShape(), "x");
+    if (failed(p))
+      return failure();
+    if (int32 && llvm::any_of(p->zeroPoints, [](int64_t z) { return z; }))
+      return n.error() << "int32 data must have zero point 0";
+    y = dequantize(n, q, *p);
+  } else {
+    if (failed(checkRuntimeParam(n, 1, t.getShape(), axis, "x_scale")) ||
+        (n.has(2) &&
+         failed(checkRuntimeParam(n, 2, t.getShape(), axis, "x_zero_point"))))
+      return failure();
+    Value scale =
+        n.imp.castTo(runtimeParam(n, 1, t.getRank(), axis), n.b.getF32Type());
+    Value zp;
+    if (n.has(2)) {
+      zp = n.imp.castTo(runtimeParam(n, 2, t.getRank(), axis),
+                        n.b.getI32Type());
+      if (n.isUnsignedInput(2))
+        zp = sub(n, zp, n.imp.scalarLike(zp, 128));
+    } else {
+      zp = n.imp.splat(n.b.getI32Type(), Shape(t.getRank(), 1),
+                       double(storageShift(n, 0)));
+    }
+    y = dequantizeWith(n, q, scale, zp);
+  }
+  return n.setResult(n.imp.castTo(y, out->getElementType()));
+}
+
+LogicalResult importDynamicQuantizeLinear(NodeContext &n) {
+  Value x = n.in(0);
+  if (failed(requireFloat(n, x)))
+    return failure();
+  x = n.imp.castTo(x, n.b.getF32Type());
+  RankedTensorType t = n.imp.typeOf(x);
+  int64_t rank = t.getRank();
+  SmallVector<int64_t> all;
+  for (int64_t i = 0; i < rank; ++i)
+    all.push_back(i);
+  Value zero = n.imp.splat(n.b.getF32Type(), Shape(rank, 1), 0);
+  // The range always holds 0, so that 0 is exact.
+  Value lo = n.b.create<tosa::MinimumOp>(n.loc, zero.getType(),
+                                         n.imp.reduce("min", x, all), zero);
+  Value hi = n.b.create<tosa::MaximumOp>(n.loc, zero.getType(),
+                                         n.imp.reduce("max", x, all), zero);
+  Value scale = n.b.create<arith::DivFOp>(
+      n.loc, sub(n, hi, lo), n.imp.splat(n.b.getF32Type(), Shape(rank, 1), 255));
+  // An all-zero input has scale 0: divide by 1 instead (every value is 0).
+  Value isZero = compare<tosa::EqualOp>(n, scale, zero);
+  Value divisor = select(n, isZero, n.imp.scalarLike(scale, 1), scale);
+  // zero point = saturate(round(0 - lo / scale)) in [0, 255].
+  Value zpFloat = sub(n, zero, n.b.create<arith::DivFOp>(n.loc, lo, divisor));
+  Value zpU = n.imp.castTo(n.imp.clamp(zpFloat, 0, 255), n.b.getI32Type());
+  Value zpS = sub(n, zpU, n.imp.scalarLike(zpU, 128));
+  Value y = quantizeWith(n, x, divisor, zpS);
+  if (failed(n.define(0, graphValue(n, y, /*isUnsigned=*/true))) ||
+      failed(n.define(1, n.imp.reshape(scale, {}))))
+    return failure();
+  return n.define(2, n.imp.reshape(zpU, {}));
+}
+
+//===----------------------------------------------------------------------===//
+// Integer products
+//===----------------------------------------------------------------------===//
+
+/// A compile-time zero point (input i, optional) of 8-bit data whose signed
+/// storage comes from input `di`, as one signed value; `what` names it.
+FailureOr<int64_t> singleZeroPoint(NodeContext &n, int i, int di,
+                                   StringRef what) {
+  if (!n.has(i))
+    return storageShift(n, di);
+  FailureOr<DenseElementsAttr> zp = n.needConstant(i, what);
+  if (failed(zp))
+    return failure();
+  SmallVector<int64_t> values = intsOf(*zp);
+  if (values.empty())
+    return n.error() << what << " is empty";
+  if (llvm::any_of(values, [&](int64_t v) { return v != values[0]; }))
+    return n.error() << what
+                     << " differs between rows or channels (only one zero "
+                        "point per tensor is supported)";
+  return values[0] + storageShift(n, i);
+}
+
+/// Input i, 8-bit integer data, as signed storage; an error otherwise.
+FailureOr<Value> eightBitInput(NodeContext &n, int i, StringRef what) {
+  Type e = n.imp.typeOf(n.in(i)).getElementType();
+  if (!n.isUnsignedInput(i) && !e.isInteger(8))
+    return n.error() << what << " must be uint8 or int8, got " << e;
+  if (n.isUnsignedInput(i) && n.imp.typeOf(n.in(i)).getElementType() !=
+                                  n.b.getI32Type())
+    return n.error() << what << " must be uint8 or int8";
+  return signedInput(n, i);
+}
+
+/// Compile-time 8-bit data (input i) as signed storage.
+FailureOr<DenseElementsAttr> eightBitConstant(NodeContext &n, int i,
+                                              StringRef what) {
+  FailureOr<DenseElementsAttr> c = n.needConstant(i, what);
+  if (failed(c))
+    return failure();
+  int64_t shift = storageShift(n, i);
+  SmallVector<double> v;
+  for (int64_t x : intsOf(*c))
+    v.push_back(double(x + shift));
+  return denseOf(RankedTensorType::get(c->getType().getShape(),
+                                       n.b.getI8Type()),
+                 v);
+}
+
+/// Requantizes i32 accumulators `acc` whose last dimension indexes
+/// `multipliers` (one value: all) to the output's storage.
+Value requantize(NodeContext &n, Value acc, ArrayRef<double> multipliers,
+                 int64_t outZeroPoint) {
+  RankedTensorType t = n.imp.typeOf(acc);
+  Shape shape(t.getRank(), 1);
+  if (multipliers.size() > 1)
+    shape.back() = int64_t(multipliers.size());
+  Value m = n.imp.constant(
+      denseOf(RankedTensorType::get(shape, n.b.getF32Type()), multipliers));
+  Value scaled = n.imp.mul(n.imp.castTo(acc, n.b.getF32Type()), m);
+  return toStorage(n, scaled,
+                   n.imp.splat(n.b.getI32Type(), Shape(t.getRank(), 1),
+                               double(outZeroPoint)));
+}
+
+/// A float32 scale (input i) as values: one, or `count` per channel.
+FailureOr<SmallVector<double>> scales(NodeContext &n, int i, StringRef what,
+                                      int64_t count) {
+  FailureOr<DenseElementsAttr> c = n.needConstant(i, what);
+  if (failed(c))
+    return failure();
+  SmallVector<double> v = floatsOf(*c);
+  for (double s : v)
+    if (!(s > 0) || !std::isfinite(s))
+      return n.error() << what << " " << text(s)
+                       << " is not positive and finite";
+  if (v.size() != 1 && int64_t(v.size()) != count)
+    return n.error() << what << " has " << v.size() << " values, not 1 or "
+                     << count;
+  return v;
+}
+
+/// The multipliers a * b / y (in float32, in ONNX Runtime's order) for
+/// `count` channels.
+SmallVector<double> multipliers(ArrayRef<double> a, ArrayRef<double> b,
+                                double y) {
+  SmallVector<double> m;
+  for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+    float ab = float(a[a.size() == 1 ? 0 : i]) * float(b[b.size() == 1 ? 0 : i]);
+    m.push_back(double(ab / float(y)));
+  }
+  return m;
+}
+
+/// ConvInteger (inputs x, w, x_zero_point, w_zero_point) and QLinearConv
+/// (x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale,
+/// y_zero_point, B).
+LogicalResult importIntegerConv(NodeContext &n) {
+  bool qlinear = n.opType() == "QLinearConv";
+  int wi = qlinear ? 3 : 1, xzi = 2, wzi = qlinear ? 5 : 3;
+  FailureOr<Value> x = eightBitInput(n, 0, "x");
+  if (failed(x))
+    return failure();
+  Type we = n.imp.typeOf(n.in(wi)).getElementType();
+  if (!n.isUnsignedInput(wi) && !we.isInteger(8))
+    return n.error() << "w must be uint8 or int8, got " << we;
+  FailureOr<DenseElementsAttr> w = eightBitConstant(n, wi, "w");
+  if (failed(w))
+    return failure();
+  FailureOr<int64_t> xzp = singleZeroPoint(n, xzi, 0, "x_zero_point");
+  FailureOr<int64_t> wzp = singleZeroPoint(n, wzi, wi, "w_zero_point");
+  if (failed(xzp) || failed(wzp))
+    return failure();
+  IntegerConv q;
+  q.x = *x;
+  q.wConst = *w;
+  q.w = n.imp.constant(*w);
+  q.xZeroPoint = *xzp;
+  q.wZeroPoint = *wzp;
+  if (qlinear) {
+    int64_t oc = w->getType().getDimSize(0);
+    FailureOr<SmallVector<double>> xs = scales(n, 1, "x_scale", 1),
+                                   ws = scales(n, 4, "w_scale", oc),
+                                   ys = scales(n, 6, "y_scale", 1);
+    if (failed(xs) || failed(ws) || failed(ys))
+      return failure();
+    bool isUnsigned = !n.has(7) || n.isUnsignedInput(7);
+    FailureOr<int64_t> yzp = singleZeroPoint(n, 7, 7, "y_zero_point");
+    if (failed(yzp))
+      return failure();
+    if (!n.has(7))
+      yzp = -128; // uint8's 0
+    if (n.has(8)) {
+      Value bias = n.in(8);
+      if (!n.imp.typeOf(bias).getElementType().isInteger(32) ||
+          n.isUnsignedInput(8))
+        return n.error() << "B must be int32";
+      q.bias = bias;
+    }
+    SmallVector<double> m = multipliers(*xs, *ws, (*ys)[0]);
+    int64_t outZp = *yzp;
+    q.finish = [&n, m, outZp, isUnsigned](Value acc) {
+      return graphValue(n, requantize(n, acc, m, outZp), isUnsigned);
+    };
+  }
+  return importWindowOp(n, &q);
+}
+
+/// MatMulInteger (A, B, a_zero_point, b_zero_point) and QLinearMatMul (a,
+/// a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point).
+LogicalResult importIntegerMatMul(NodeContext &n) {
+  bool qlinear = n.opType() == "QLinearMatMul";
+  int bi = qlinear ? 3 : 1, azi = 2, bzi = qlinear ? 5 : 3;
+  FailureOr<Value> a = eightBitInput(n, 0, "A");
+  FailureOr<Value> b = eightBitInput(n, bi, "B");
+  if (failed(a) || failed(b))
+    return failure();
+  FailureOr<int64_t> azp = singleZeroPoint(n, azi, 0, "a_zero_point");
+  FailureOr<int64_t> bzp = singleZeroPoint(n, bzi, bi, "b_zero_point");
+  if (failed(azp) || failed(bzp))
+    return failure();
+  FailureOr<RankedTensorType> out = n.out();
+  if (failed(out))
+    return failure();
+  FailureOr<Value> acc = batchMatMul(n, *a, *b, out->getShape(),
+                                     std::make_pair(*azp, *bzp));
+  if (failed(acc))
+    return failure();
+  if (!qlinear)
+    return n.setResult(*acc);
+  int64_t cols = out->getShape().empty() ? 1 : out->getShape().back();
+  FailureOr<SmallVector<double>> as = scales(n, 1, "a_scale", 1),
+                                 bs = scales(n, 4, "b_scale", cols),
+                                 ys = scales(n, 6, "y_scale", 1);
+  if (failed(as) || failed(bs) || failed(ys))
+    return failure();
+  bool isUnsigned = n.isUnsignedInput(7);
+  FailureOr<int64_t> yzp = singleZeroPoint(n, 7, 7, "y_zero_point");
+  if (failed(yzp))
+    return failure();
+  Value y = requantize(n, *acc, multipliers(*as, *bs, (*ys)[0]), *yzp);
+  return n.setResult(graphValue(n, y, isUnsigned));
+}
+
+} // namespace
+
+void mlir::nnapi::onnx_import::registerQuantizationOps(OpRegistry &registry) {
+  constexpr int64_t lo = kMinONNXOpset, hi = kAnyOpset;
+  registry.add({
+      {"", "QuantizeLinear", lo, hi, importQuantizeLinear,
+       "the quantize composite (compile-time scale and zero point; per "
+       "tensor or per axis); else divf, cast (half to even), add, clamp",
+       "- (host)", "uint8 and int8 outputs only"},
+      {"", "DequantizeLinear", lo, hi, importDequantizeLinear,
+       "the dequantize composite (compile-time scale and zero point); else "
+       "cast, sub, mul",
+       "- (host)", "-"},
+      {"", "DynamicQuantizeLinear", lo, hi, importDynamicQuantizeLinear,
+       "reduce_min/max, divf, cast, clamp (the quantize formula)",
+       "- (host)", "-"},
+      {"", "QLinearConv", lo, hi, importIntegerConv,
+       "tosa.conv2d / depthwise_conv2d on int8 (uint8 shifted) with zero "
+       "points, i32 accumulators, float32 requantization",
+       "- (host)",
+       "weights and parameters not constant; per-channel weight zero points "
+       "that differ"},
+      {"", "ConvInteger", lo, hi, importIntegerConv,
+       "tosa.conv2d / depthwise_conv2d on int8 (uint8 shifted) with zero "
+       "points, i32 results",
+       "- (host)",
+       "weights and zero points not constant; per-channel weight zero "
+       "points that differ"},
+      {"", "QLinearMatMul", lo, hi, importIntegerMatMul,
+       "tosa.matmul on int8 (uint8 shifted) with zero points, float32 "
+       "requantization",
+       "- (host)", "zero points not constant or differing per row/column"},
+      {"", "MatMulInteger", lo, hi, importIntegerMatMul,
+       "tosa.matmul on int8 (uint8 shifted) with zero points, i32 results",
+       "- (host)", "zero points not constant or differing per row/column"},
+  });
+}

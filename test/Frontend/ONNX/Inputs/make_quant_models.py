@@ -1,0 +1,226 @@
+#!/usr/bin/python3
+"""Writes quantized ONNX models beyond ONNX's node tests (which feed every
+scale, zero point and weight as a graph input, uint8 only): constant int8
+per-channel weights, int32 biases, depthwise and strided QLinearConv,
+int8 QLinearMatMul with per-column scales, a QDQ convolution, and models
+with bad quantization parameters.
+
+Expected outputs come from numpy here: integer products in int64, then
+ONNX Runtime's requantization (accumulator x (a_scale x w_scale / y_scale)
+in float32, rounded half to even, plus the zero point, saturated); QDQ
+models from the float32 formula of QuantizeLinear / DequantizeLinear
+around a float64 convolution (their float convolution may round an output
+one step differently: the test allows one quantum).
+
+Usage: make_quant_models.py OUT_DIR
+"""
+import sys
+
+import numpy as np
+from onnx import TensorProto, helper
+
+from testdata import const, model, save, vi
+
+F32 = np.float32
+
+
+def requant(acc, m, zp, lo, hi):
+    """ONNX Runtime's requantization of int64 accumulators."""
+    scaled = acc.astype(F32) * m.astype(F32)
+    return np.clip(np.round(scaled) + zp, lo, hi)
+
+
+def conv_nchw(x, w, stride, pad, group):
+    """Integer or float convolution (NCHW, OIHW), as int64/float64."""
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    x = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    oh = (h + 2 * pad - kh) // stride + 1
+    ow = (wd + 2 * pad - kw) // stride + 1
+    y = np.zeros((n, o, oh, ow), x.dtype)
+    og = o // group
+    for oc in range(o):
+        g = oc // og
+        for i in range(oh):
+            for j in range(ow):
+                patch = x[:, g * cg:(g + 1) * cg, i * stride:i * stride + kh,
+                          j * stride:j * stride + kw]
+                y[:, oc, i, j] = (patch * w[oc]).sum(axis=(1, 2, 3))
+    return y
+
+
+def qlinear_conv(out, name, group, stride, x_unsigned, seed):
+    rng = np.random.default_rng(seed)
+    c, o = (4, 4) if group == 4 else (3, 5)
+    cg = c // group
+    xt, lo, hi = ((np.uint8, 0, 255) if x_unsigned else (np.int8, -128, 127))
+    x = rng.integers(lo, hi + 1, (1, c, 7, 7)).astype(xt)
+    w = rng.integers(-127, 128, (o, cg, 3, 3)).astype(np.int8)
+    xs, xz = F32(0.02), (130 if x_unsigned else -3)
+    ws = (rng.uniform(0.002, 0.01, o)).astype(F32)
+    ys, yz = F32(0.05), (120 if x_unsigned else 5)
+    b = rng.integers(-2000, 2000, o).astype(np.int32)
+    acc = conv_nchw(x.astype(np.int64) - xz, w.astype(np.int64), stride, 1,
+                    group) + b.reshape(1, o, 1, 1)
+    m = (xs * ws) / ys
+    y = requant(acc, m.reshape(1, o, 1, 1), yz, lo, hi).astype(xt)
+    elem = TensorProto.UINT8 if x_unsigned else TensorProto.INT8
+    node = helper.make_node(
+        "QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"],
+        ["y"], group=group, strides=[stride, stride], pads=[1, 1, 1, 1])
+    inits = [const("xs", xs), const("xz", np.array(xz, xt)), const("w", w),
+             const("ws", ws), const("wz", np.zeros(o, np.int8)),
+             const("ys", ys), const("yz", np.array(yz, xt)), const("b", b)]
+    mdl = model(name, [node], [vi("x", list(x.shape), elem)],
+                [vi("y", list(y.shape), elem)], inits, opset=13)
+    save(out, name, mdl, [("x", x)], [("y", y)])
+
+
+def qlinear_matmul(out):
+    rng = np.random.default_rng(3)
+    a = rng.integers(-128, 128, (2, 3, 8)).astype(np.int8)
+    b = rng.integers(-128, 128, (8, 6)).astype(np.int8)
+    az, bz, yz = 4, 0, -7
+    as_, ys = F32(0.03), F32(0.4)
+    bs = rng.uniform(0.01, 0.03, 6).astype(F32)
+    acc = np.matmul(a.astype(np.int64) - az, b.astype(np.int64) - bz)
+    y = requant(acc, (as_ * bs) / ys, yz, -128, 127).astype(np.int8)
+    node = helper.make_node(
+        "QLinearMatMul", ["a", "as", "az", "b", "bs", "bz", "ys", "yz"], ["y"])
+    inits = [const("as", as_), const("az", np.array(az, np.int8)),
+             const("b", b), const("bs", bs), const("bz", np.zeros(6, np.int8)),
+             const("ys", ys), const("yz", np.array(yz, np.int8))]
+    mdl = model("qlinear_matmul_i8", [node],
+                [vi("a", list(a.shape), TensorProto.INT8)],
+                [vi("y", list(y.shape), TensorProto.INT8)], inits, opset=13)
+    save(out, "qlinear_matmul_i8", mdl, [("a", a)], [("y", y)])
+
+
+def integer_ops(out):
+    """MatMulInteger (int8) and ConvInteger (uint8 with a zero point per
+    output channel, all equal) side by side."""
+    rng = np.random.default_rng(5)
+    a = rng.integers(-128, 128, (5, 7)).astype(np.int8)
+    b = rng.integers(-128, 128, (7, 3)).astype(np.int8)
+    x = rng.integers(0, 256, (1, 2, 5, 5)).astype(np.uint8)
+    w = rng.integers(0, 256, (3, 2, 2, 2)).astype(np.uint8)
+    mm = np.matmul(a.astype(np.int64) + 9, b.astype(np.int64)).astype(np.int32)
+    cv = conv_nchw(x.astype(np.int64) - 77, w.astype(np.int64) - 128, 1, 0,
+                   1).astype(np.int32)
+    nodes = [
+        helper.make_node("MatMulInteger", ["a", "b", "az"], ["mm"]),
+        helper.make_node("ConvInteger", ["x", "w", "xz", "wz"], ["cv"]),
+    ]
+    inits = [const("b", b), const("az", np.array(-9, np.int8)),
+             const("w", w), const("xz", np.array(77, np.uint8)),
+             const("wz", np.full(3, 128, np.uint8))]
+    mdl = model("integer_ops", nodes,
+                [vi("a", list(a.shape), TensorProto.INT8),
+                 vi("x", list(x.shape), TensorProto.UINT8)],
+                [vi("mm", list(mm.shape), TensorProto.INT32),
+                 vi("cv", list(cv.shape), TensorProto.INT32)], inits, opset=13)
+    save(out, "integer_ops", mdl, [("a", a), ("x", x)],
+         [("mm", mm), ("cv", cv)])
+
+
+def quantize(x, s, z, lo, hi):
+    return np.clip(np.round(x / s) + z, lo, hi)
+
+
+def qdq_conv(out):
+    """float x -> Q(uint8) -> DQ -> Conv (DQ'd int8 per-channel weights,
+    DQ'd int32 bias) -> Relu -> Q(uint8) -> DQ, with the quantized output
+    as a second result."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((1, 3, 8, 8)).astype(F32)
+    wq = rng.integers(-127, 128, (4, 3, 3, 3)).astype(np.int8)
+    ws = rng.uniform(0.002, 0.006, 4).astype(F32)
+    xs, xz, ys, yz = F32(0.03), 128, F32(0.02), 0
+    bq = rng.integers(-500, 500, 4).astype(np.int32)
+    bs = (xs * ws).astype(F32)
+    xq = quantize(x, xs, xz, 0, 255).astype(np.uint8)
+    xd = ((xq.astype(F32) - F32(xz)) * xs).astype(np.float64)
+    wd = (wq.astype(F32) * ws.reshape(4, 1, 1, 1)).astype(np.float64)
+    bd = (bq.astype(F32) * bs).astype(np.float64)
+    conv = conv_nchw(xd, wd, 1, 1, 1) + bd.reshape(1, 4, 1, 1)
+    relu = np.maximum(conv, 0).astype(F32)
+    yq = quantize(relu, ys, yz, 0, 255).astype(np.uint8)
+    y = ((yq.astype(F32) - F32(yz)) * ys).astype(F32)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "xs", "xz"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "xs", "xz"], ["xd"]),
+        helper.make_node("DequantizeLinear", ["wq", "ws", "wz"], ["wd"],
+                         axis=0),
+        helper.make_node("DequantizeLinear", ["bq", "bs"], ["bd"], axis=0),
+        helper.make_node("Conv", ["xd", "wd", "bd"], ["c"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c"], ["r"]),
+        helper.make_node("QuantizeLinear", ["r", "ys", "yz"], ["yq"]),
+        helper.make_node("DequantizeLinear", ["yq", "ys", "yz"], ["y"]),
+    ]
+    inits = [const("xs", xs), const("xz", np.array(xz, np.uint8)),
+             const("wq", wq), const("ws", ws), const("wz", np.zeros(4, np.int8)),
+             const("bq", bq), const("bs", bs), const("ys", ys),
+             const("yz", np.array(yz, np.uint8))]
+    mdl = model("qdq_conv", nodes, [vi("x", list(x.shape))],
+                [vi("y", list(y.shape)),
+                 vi("yq", list(yq.shape), TensorProto.UINT8)], inits, opset=13)
+    save(out, "qdq_conv", mdl, [("x", x)], [("y", y), ("yq", yq)])
+
+
+def bad(out):
+    """One bad parameter each."""
+    def q(name, scale, zp=None, shape=(2, 3), axis=None):
+        ins = ["x", "s"] + (["z"] if zp is not None else [])
+        attrs = {} if axis is None else {"axis": axis}
+        inits = [const("s", np.asarray(scale, F32))]
+        if zp is not None:
+            inits.append(const("z", zp))
+        node = helper.make_node("QuantizeLinear", ins, ["y"], **attrs)
+        mdl = model(name, [node], [vi("x", list(shape))],
+                    [vi("y", list(shape), TensorProto.UINT8
+                        if zp is None or zp.dtype == np.uint8
+                        else TensorProto.INT8)], inits, check=False, opset=13)
+        save(out, name, mdl, [], [])
+    q("q_scale_zero", 0.0)
+    q("q_scale_negative", -0.5)
+    q("q_scale_nan", float("nan"))
+    q("q_scale_count", [0.1, 0.2], np.zeros(2, np.uint8), axis=1)
+    q("q_zp_count", [0.1, 0.2, 0.3], np.zeros(2, np.uint8), axis=1)
+    q("q_axis", [0.1, 0.2, 0.3], np.zeros(3, np.uint8), axis=4)
+
+    rng = np.random.default_rng(0)
+    node = helper.make_node("ConvInteger", ["x", "w", "xz", "wz"], ["y"])
+    mdl = model("conv_zp_differ", [node],
+                [vi("x", [1, 2, 4, 4], TensorProto.UINT8)],
+                [vi("y", [1, 2, 3, 3], TensorProto.INT32)],
+                [const("w", rng.integers(0, 255, (2, 2, 2, 2)).astype(
+                    np.uint8)), const("xz", np.array(3, np.uint8)),
+                 const("wz", np.array([1, 2], np.uint8))], check=False,
+                opset=13)
+    save(out, "conv_zp_differ", mdl, [], [])
+
+    node = helper.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz",
+                                            "ys", "yz"], ["y"])
+    mdl = model("qconv_wscale_count", [node],
+                [vi("x", [1, 2, 4, 4], TensorProto.INT8)],
+                [vi("y", [1, 3, 3, 3], TensorProto.INT8)],
+                [const("xs", F32(0.1)), const("xz", np.array(0, np.int8)),
+                 const("w", np.ones((3, 2, 2, 2), np.int8)),
+                 const("ws", np.array([0.1, 0.2], F32)),
+                 const("wz", np.zeros(3, np.int8)), const("ys", F32(0.1)),
+                 const("yz", np.array(0, np.int8))], check=False, opset=13)
+    save(out, "qconv_wscale_count", mdl, [], [])
+
+
+def main():
+    out = sys.argv[1]
+    qlinear_conv(out, "qlinear_conv_u8", 1, 1, True, 1)
+    qlinear_conv(out, "qlinear_conv_dw_s2", 4, 2, False, 2)
+    qlinear_matmul(out)
+    integer_ops(out)
+    qdq_conv(out)
+    bad(out)
+
+
+if __name__ == "__main__":
+    main()
