@@ -3,6 +3,9 @@
 #include "nnapi-mlir/Transforms/Constants.h"
 #include "nnapi-mlir/Transforms/Passes.h"
 
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#include "nnapi-mlir/Transforms/Composites.h"
+
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -84,11 +87,63 @@ struct FoldGather : OpRewritePattern<tosa::GatherOp> {
   }
 };
 
+/// A `dequantize` composite of constant integers (quantized weights and
+/// biases) is the float32 constant its body computes, element by element
+/// in the same float32 operations: (float(q) - float(zero point)) * scale.
+struct FoldDequantize : OpRewritePattern<nnapi::CompositeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(nnapi::CompositeOp op,
+                                PatternRewriter &rewriter) const override {
+    namespace names = nnapi::composite;
+    DenseIntElementsAttr values;
+    if (op.getName() != names::kDequantize || op->getNumOperands() != 1 ||
+        op->getNumResults() != 1 ||
+        !matchPattern(op->getOperand(0), m_Constant(&values)))
+      return failure();
+    DictionaryAttr attrs = op.getCompositeAttributes();
+    auto scales = attrs ? attrs.getAs<DenseF32ArrayAttr>(names::kScale)
+                        : DenseF32ArrayAttr();
+    auto zeroPoints = attrs ? attrs.getAs<DenseI64ArrayAttr>(names::kZeroPoint)
+                            : DenseI64ArrayAttr();
+    auto axisAttr = attrs ? attrs.getAs<IntegerAttr>(names::kAxis)
+                          : IntegerAttr();
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!scales || !zeroPoints || !type || !type.getElementType().isF32() ||
+        scales.size() != zeroPoints.size() || scales.empty() ||
+        type.getShape() != values.getType().getShape())
+      return failure();
+    int64_t inner = 1, count = int64_t(scales.size());
+    if (axisAttr) {
+      int64_t axis = axisAttr.getInt();
+      if (axis < 0 || axis >= type.getRank() ||
+          type.getDimSize(axis) != count)
+        return failure();
+      for (int64_t d = axis + 1; d < type.getRank(); ++d)
+        inner *= type.getDimSize(d);
+    } else if (count != 1) {
+      return failure();
+    }
+    SmallVector<float> out;
+    out.reserve(values.getNumElements());
+    int64_t i = 0;
+    for (const APInt &q : values.getValues<APInt>()) {
+      int64_t c = count == 1 ? 0 : (i / inner) % count;
+      float centered = float(q.getSExtValue()) - float(zeroPoints[c]);
+      out.push_back(centered * scales[c]);
+      ++i;
+    }
+    rewriter.replaceOpWithNewOp<tosa::ConstOp>(
+        op, type, DenseElementsAttr::get(type, ArrayRef<float>(out)));
+    return success();
+  }
+};
+
 struct FoldConstantsPass
     : nnapi::impl::NNAPIFoldConstantsBase<FoldConstantsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<FoldSlice, FoldTranspose, FoldGather>(&getContext());
+    patterns.add<FoldSlice, FoldTranspose, FoldGather, FoldDequantize>(
+        &getContext());
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

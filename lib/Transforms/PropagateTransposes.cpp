@@ -2,6 +2,8 @@
 
 #include "nnapi-mlir/Transforms/Passes.h"
 
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#include "nnapi-mlir/Transforms/Composites.h"
 #include "nnapi-mlir/Transforms/Constants.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -280,6 +282,79 @@ struct SinkTransposeThroughReduce : OpRewritePattern<ReduceOp> {
   }
 };
 
+/// quantize(transpose(x, P)) -> transpose(quantize(x), P), and the same for
+/// dequantize: their bodies compute element by element (with constants
+/// that broadcast), so the body is the old one with every tensor of the
+/// composite's rank, constants included, permuted; a per-axis composite's
+/// axis follows its dimension. QDQ models put a pair of them between every
+/// two convolutions.
+struct SinkTransposeThroughQuantComposite
+    : OpRewritePattern<nnapi::CompositeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(nnapi::CompositeOp op,
+                                PatternRewriter &rewriter) const override {
+    namespace names = nnapi::composite;
+    if ((op.getName() != names::kQuantize &&
+         op.getName() != names::kDequantize) ||
+        op->getNumOperands() != 1 || op->getNumResults() != 1)
+      return failure();
+    auto t = op->getOperand(0).getDefiningOp<tosa::TransposeOp>();
+    std::optional<SmallVector<int64_t>> perm =
+        t && t->hasOneUse() ? permutation(t) : std::nullopt;
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!perm || !type || int64_t(perm->size()) != type.getRank())
+      return failure();
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> inverse = invertPermutationVector(*perm);
+    auto permuted = [&](Type ty) -> Type {
+      auto r = dyn_cast<RankedTensorType>(ty);
+      if (!r || r.getRank() != rank)
+        return ty;
+      return RankedTensorType::get(applyPermutation(r.getShape(), inverse),
+                                   r.getElementType());
+    };
+    // Every op of the body must be one that computes element-wise.
+    WalkResult check = op.getBody().walk([&](Operation *inner) {
+      if (isa<tosa::ConstOp, nnapi::YieldOp>(inner) || isElementwise(inner) ||
+          inner->hasTrait<OpTrait::Elementwise>())
+        return WalkResult::advance();
+      return WalkResult::interrupt();
+    });
+    if (check.wasInterrupted())
+      return failure();
+    DictionaryAttr attrs = op.getCompositeAttributes();
+    NamedAttrList newAttrs(attrs);
+    if (auto axis = attrs.getAs<IntegerAttr>(names::kAxis)) {
+      if (axis.getInt() < 0 || axis.getInt() >= rank)
+        return failure();
+      newAttrs.set(names::kAxis,
+                   rewriter.getI64IntegerAttr((*perm)[axis.getInt()]));
+    }
+    auto moved = rewriter.create<nnapi::CompositeOp>(
+        op.getLoc(), TypeRange{permuted(type)}, op.getName(),
+        ValueRange{t.getInput1()},
+        newAttrs.getDictionary(rewriter.getContext()));
+    rewriter.cloneRegionBefore(op.getBody(), moved.getBody(),
+                               moved.getBody().end());
+    Block &body = moved.getBody().front();
+    for (BlockArgument arg : body.getArguments())
+      arg.setType(permuted(arg.getType()));
+    body.walk([&](Operation *inner) {
+      if (auto c = dyn_cast<tosa::ConstOp>(inner)) {
+        auto value = dyn_cast<DenseElementsAttr>(c.getValue());
+        if (value && value.getType().getRank() == rank)
+          c.setValueAttr(nnapi::permuteElements(value, inverse));
+      }
+      for (Value result : inner->getResults())
+        result.setType(permuted(result.getType()));
+    });
+    rewriter.replaceOpWithNewOp<tosa::TransposeOp>(
+        op, type, moved->getResult(0),
+        createConstPerms(rewriter, op.getLoc(), *perm));
+    return success();
+  }
+};
+
 /// A transpose that moves only unit dimensions moves no data: a reshape.
 /// (A squeeze-excite gate computed as [1, 1, 1, C] and viewed as NCHW.)
 struct TransposeOfUnitDimsToReshape : OpRewritePattern<tosa::TransposeOp> {
@@ -483,6 +558,7 @@ struct PropagateTransposesPass
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     patterns.add<SinkTranspose, SinkTransposeThroughConcat,
+                 SinkTransposeThroughQuantComposite,
                  SinkTransposeThroughReshape, TransposeOfUnitDimsToReshape,
                  SinkUnitReshape,
                  SinkTransposeThroughReduce<tosa::ReduceSumOp>,

@@ -46,3 +46,35 @@ func.func @gather(%ids: tensor<2x3xi32>) -> (tensor<2x3x2xf32>, tensor<2x3x2xf32
   %2 = tosa.gather %t, %bad : (tensor<2x3x2xf32>, tensor<2x3xi32>) -> tensor<2x3x2xf32>
   return %0, %1, %2 : tensor<2x3x2xf32>, tensor<2x3x2xf32>, tensor<2x3x2xf32>
 }
+
+// -----
+
+// A dequantize composite of constant integers is the float32 constant its
+// body computes: (q - zero point) * scale, per channel of `axis` (here
+// (-128 - 1) * 0.5, (127 - 1) * 0.5; (0 - 2) * 0.25, (3 - 2) * 0.25), or
+// for the whole tensor (int32 biases). Inputs that are not constant stay.
+// CHECK-LABEL: func @dequantize_weights
+// CHECK-DAG: "tosa.const"() <{value = dense<{{\[}}[-6.450000e+01, 6.300000e+01], [-5.000000e-01, 2.500000e-01]]> : tensor<2x2xf32>}>
+// CHECK-DAG: "tosa.const"() <{value = dense<[-3.000000e+00, 1.000000e+00]> : tensor<2xf32>}>
+// CHECK: nnapi.composite "dequantize"(%arg0)
+// CHECK-NOT: nnapi.composite
+func.func @dequantize_weights(%x: tensor<2xi8>) -> (tensor<2x2xf32>, tensor<2xf32>, tensor<2xf32>) {
+  %q = "tosa.const"() <{value = dense<[[-128, 127], [0, 3]]> : tensor<2x2xi8>}> : () -> tensor<2x2xi8>
+  %w = nnapi.composite "dequantize"(%q) {composite_attributes = {axis = 0 : i64, scale = array<f32: 0.5, 0.25>, zero_point = array<i64: 1, 2>}} : (tensor<2x2xi8>) -> tensor<2x2xf32> {
+  ^bb0(%a: tensor<2x2xi8>):
+    %f = tosa.cast %a : (tensor<2x2xi8>) -> tensor<2x2xf32>
+    nnapi.yield %f : tensor<2x2xf32>
+  }
+  %b = "tosa.const"() <{value = dense<[-12, 4]> : tensor<2xi32>}> : () -> tensor<2xi32>
+  %bf = nnapi.composite "dequantize"(%b) {composite_attributes = {scale = array<f32: 0.25>, zero_point = array<i64: 0>}} : (tensor<2xi32>) -> tensor<2xf32> {
+  ^bb0(%a: tensor<2xi32>):
+    %f = tosa.cast %a : (tensor<2xi32>) -> tensor<2xf32>
+    nnapi.yield %f : tensor<2xf32>
+  }
+  %xf = nnapi.composite "dequantize"(%x) {composite_attributes = {scale = array<f32: 0.25>, zero_point = array<i64: 0>}} : (tensor<2xi8>) -> tensor<2xf32> {
+  ^bb0(%a: tensor<2xi8>):
+    %f = tosa.cast %a : (tensor<2xi8>) -> tensor<2xf32>
+    nnapi.yield %f : tensor<2xf32>
+  }
+  return %w, %bf, %xf : tensor<2x2xf32>, tensor<2xf32>, tensor<2xf32>
+}

@@ -253,3 +253,43 @@ func.func @resource_constant(%x: tensor<1x1x2x2xf32>) -> tensor<1x2x1x2xf32> {
     }
   }
 #-}
+
+// -----
+
+// A transpose sinks through quantize and dequantize composites: the body
+// is the same computation on permuted tensors (its constants permuted), and
+// a per-axis composite's axis follows its dimension (1 in NCHW is 3 in
+// NHWC). Between two NHWC convolutions the pair cancels.
+// CHECK-LABEL: func @quant_composites
+// CHECK-NEXT: %[[Q:.*]] = nnapi.composite "quantize"(%arg0) {composite_attributes = {axis = 3 : i64, scale = array<f32: 5.000000e-01, 2.500000e-01>, zero_point = array<i64: 0, 1>}} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xi8>
+// CHECK-NEXT: ^bb0(%[[A:.*]]: tensor<1x4x4x2xf32>):
+// CHECK-NEXT: %[[S:.*]] = "tosa.const"() <{value = dense<{{\[\[\[\[}}5.000000e-01, 2.500000e-01]]]]> : tensor<1x1x1x2xf32>}>
+// CHECK-NEXT: "tosa.const"() <{value = dense<0.000000e+00> : tensor<1x4x4x2xf32>}>
+// CHECK-NEXT: tosa.add {{.*}} -> tensor<1x4x4x2xf32>
+// CHECK-NEXT: %[[D:.*]] = arith.divf %[[A]], %{{.*}} : tensor<1x4x4x2xf32>
+// CHECK-NEXT: %[[C:.*]] = tosa.cast %[[D]] : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xi8>
+// CHECK-NEXT: nnapi.yield %[[C]] : tensor<1x4x4x2xi8>
+// CHECK: %[[DQ:.*]] = nnapi.composite "dequantize"(%[[Q]]) {{.*}} : (tensor<1x4x4x2xi8>) -> tensor<1x4x4x2xf32>
+// CHECK-NOT: tosa.transpose
+// CHECK: return %[[DQ]]
+func.func @quant_composites(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
+  %to_nchw = "tosa.const"() <{value = dense<[0, 3, 1, 2]> : tensor<4xi32>}> : () -> tensor<4xi32>
+  %to_nhwc = "tosa.const"() <{value = dense<[0, 2, 3, 1]> : tensor<4xi32>}> : () -> tensor<4xi32>
+  %t = tosa.transpose %x, %to_nchw : (tensor<1x4x4x2xf32>, tensor<4xi32>) -> tensor<1x2x4x4xf32>
+  %q = nnapi.composite "quantize"(%t) {composite_attributes = {axis = 1 : i64, scale = array<f32: 0.5, 0.25>, zero_point = array<i64: 0, 1>}} : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xi8> {
+  ^bb0(%a: tensor<1x2x4x4xf32>):
+    %s = "tosa.const"() <{value = dense<[[[[0.5]], [[0.25]]]]> : tensor<1x2x1x1xf32>}> : () -> tensor<1x2x1x1xf32>
+    %zeros = "tosa.const"() <{value = dense<0.0> : tensor<1x2x4x4xf32>}> : () -> tensor<1x2x4x4xf32>
+    %b = tosa.add %zeros, %s : (tensor<1x2x4x4xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+    %d = arith.divf %a, %b : tensor<1x2x4x4xf32>
+    %c = tosa.cast %d : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xi8>
+    nnapi.yield %c : tensor<1x2x4x4xi8>
+  }
+  %dq = nnapi.composite "dequantize"(%q) {composite_attributes = {axis = 1 : i64, scale = array<f32: 0.5, 0.25>, zero_point = array<i64: 0, 1>}} : (tensor<1x2x4x4xi8>) -> tensor<1x2x4x4xf32> {
+  ^bb0(%a: tensor<1x2x4x4xi8>):
+    %f = tosa.cast %a : (tensor<1x2x4x4xi8>) -> tensor<1x2x4x4xf32>
+    nnapi.yield %f : tensor<1x2x4x4xf32>
+  }
+  %back = tosa.transpose %dq, %to_nhwc : (tensor<1x2x4x4xf32>, tensor<4xi32>) -> tensor<1x4x4x2xf32>
+  return %back : tensor<1x4x4x2xf32>
+}

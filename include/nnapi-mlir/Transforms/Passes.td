@@ -49,7 +49,7 @@ def NNAPIChannelsLastIO : Pass<"nnapi-channels-last-io", "::mlir::func::FuncOp">
 }
 
 def NNAPIFoldConstants : Pass<"nnapi-fold-constants"> {
-  let summary = "Fold slices, transposes and gathers of constants into constants";
+  let summary = "Fold slices, transposes, gathers and dequantizations of constants into constants";
   let description = [{
     `tosa.slice`, `tosa.transpose` (constant permutation) and `tosa.gather`
     (constant indices in range) of a dense constant become the constant they
@@ -57,7 +57,11 @@ def NNAPIFoldConstants : Pass<"nnapi-fold-constants"> {
     convolution slices its constant weights and bias per group: folded,
     each group's convolution has constant weights again, which NNAPI and
     the host code generation both need. Without the fold the slices are
-    computations of their own, placed like any op.
+    computations of their own, placed like any op. A `dequantize` composite
+    of constant integers (a QDQ model's int8 weights and int32 biases)
+    becomes the float32 values its body computes, in the same float32
+    operations, so a float operation between DequantizeLinear and
+    QuantizeLinear has constant weights too.
   }];
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
