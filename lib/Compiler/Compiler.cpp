@@ -187,8 +187,15 @@ static void summarizePartitions(ModuleOp module, CompileSummary &summary) {
         std::string error;
         if (nnapi_mlir::blob::read(
                 reinterpret_cast<const uint8_t *>(raw.data()), raw.size(),
-                model, error))
+                model, error)) {
           p.featureLevel = model.featureLevel;
+          for (const nnapi_mlir::blob::Operation &op : model.operations)
+            if (const char *name = nnapi_mlir::operationName(op.opcode))
+              ++p.nnapiOperations[name];
+          for (const nnapi_mlir::blob::Operand &o : model.operands)
+            if (nnapi_mlir::blob::isTensorType(o.type))
+              ++p.tensorTypes[nnapi_mlir::blob::operandTypeName(o.type)];
+        }
       }
     summary.partitions.push_back(std::move(p));
   }
@@ -208,18 +215,20 @@ static void summarizeBuffers(ModuleOp module, CompileSummary &summary) {
   }
 }
 
+/// "A x1, B x2".
+static std::string listCounts(const std::map<std::string, unsigned> &counts) {
+  std::string s;
+  for (auto &[name, n] : counts)
+    s += (s.empty() ? "" : ", ") + name + " x" + std::to_string(n);
+  return s;
+}
+
 static std::string opCounts(unsigned total,
                             const std::map<std::string, unsigned> &counts) {
   std::string s = std::to_string(total) + " ops";
   if (counts.empty())
     return s;
-  s += " (";
-  bool first = true;
-  for (auto &[name, n] : counts) {
-    s += (first ? "" : ", ") + name + " x" + std::to_string(n);
-    first = false;
-  }
-  return s + ")";
+  return s + " (" + listCounts(counts) + ")";
 }
 
 void mlir::nnapi::printPartitionSummary(const CompileSummary &summary,
@@ -233,6 +242,9 @@ void mlir::nnapi::printPartitionSummary(const CompileSummary &summary,
       os << ", blob " << p.blobBytes << " bytes, needs feature level "
          << p.featureLevel;
     os << "\n";
+    if (!p.nnapiOperations.empty())
+      os << "    NNAPI operations: " << listCounts(p.nnapiOperations)
+         << "; tensors: " << listCounts(p.tensorTypes) << "\n";
   }
   for (const CompileSummary::HostFunction &h : summary.hostFunctions)
     os << "  host @" << h.name << ": " << opCounts(h.numOps, h.ops) << "\n";

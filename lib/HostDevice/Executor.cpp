@@ -477,6 +477,8 @@ int Executor::create(const HostModel &model, const ExecutorOptions &options,
     if (opcode == ANEURALNETWORKS_IF || opcode == ANEURALNETWORKS_WHILE)
       if (int rc = createControlFlowStep(model, i, options, step))
         return rc;
+    if (!step)
+      step = createQuantizedStep(model, i);
     if (!step && options.kernels == KernelMode::XNNPACK)
       if (int rc = createXnnpackStep(model, i, e->bindings, options, step))
         return rc;
@@ -504,7 +506,8 @@ int Executor::plan(const HostModel &m, std::vector<bool> &views) {
     const Operand &o = m.operands[i];
     if (o.kind != Kind::Constant)
       continue;
-    if (o.type == ANEURALNETWORKS_TENSOR_BOOL8) {
+    if (o.type == ANEURALNETWORKS_TENSOR_BOOL8 || isQuant8Tensor(o.type) ||
+        o.type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL) {
       // Read byte by byte by the reference kernels, in place.
       bindings[i] = reinterpret_cast<float *>(const_cast<uint8_t *>(o.value));
       continue;

@@ -147,6 +147,10 @@ std::unique_ptr<Step> createBlockedStep(const HostModel &model, size_t index);
 
 /// Creates the reference-kernel step of operation `index`.
 std::unique_ptr<Step> createReferenceStep(const HostModel &model, size_t index);
+/// The step of an operation on 8-bit quantized data (QuantizedSteps.cpp), or
+/// null for any other operation.
+std::unique_ptr<Step> createQuantizedStep(const HostModel &model,
+                                          size_t index);
 
 /// The step of IF or WHILE (operation `index`), with an executor for each
 /// model it references. Returns an error code if one cannot be made.

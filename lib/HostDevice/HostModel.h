@@ -119,6 +119,11 @@ struct HostModel {
 };
 
 bool isFloatTensor(int32_t type);
+/// TENSOR_QUANT8_ASYMM or TENSOR_QUANT8_ASYMM_SIGNED.
+bool isQuant8Tensor(int32_t type);
+/// Whether the host device computes `opcode` on 8-bit quantized data
+/// (QuantizedSteps.cpp).
+bool hasQuantizedKernel(int32_t opcode);
 bool isScalar(int32_t type);
 /// Bytes of one element of an operand type; 0 for types the device lacks.
 size_t elementBytes(int32_t type);

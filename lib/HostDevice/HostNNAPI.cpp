@@ -361,10 +361,10 @@ int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksModel *model,
                       " is already a constant, an omitted operand, an input "
                       "or an output");
     if (!isFloatTensor(op.type) && op.type != ANEURALNETWORKS_TENSOR_BOOL8 &&
-        op.type != ANEURALNETWORKS_TENSOR_INT32)
+        op.type != ANEURALNETWORKS_TENSOR_INT32 && !isQuant8Tensor(op.type))
       return fail(ANEURALNETWORKS_BAD_DATA,
-                  "model inputs and outputs must be float, int32 or bool "
-                  "tensors here");
+                  "model inputs and outputs must be float, int32, bool or "
+                  "8-bit quantized tensors here");
     op.kind = i < inputCount ? Kind::Input : Kind::Output;
   }
   model->inputs.assign(inputs, inputs + inputCount);

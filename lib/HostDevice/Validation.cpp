@@ -89,6 +89,9 @@ private:
   /// Checks the operands against the operation's layout in the NNAPI spec
   /// (counts, types, ranks, constants) and fills `layout`.
   int matchLayout();
+  /// 8-bit quantized data: only the operations with quantized kernels, and
+  /// NNAPI's rules for their bias and per-channel filter.
+  int quantized();
 
   // Operands by role; the layout guarantees their types and ranks, and that
   // scalars are constants. `has` tells whether an optional one is there.
@@ -952,6 +955,42 @@ int Validator::sequenceLstm() {
   return 0;
 }
 
+int Validator::quantized() {
+  bool q = isQuant8Tensor(layout.dataType) ||
+           op.opcode == ANEURALNETWORKS_QUANTIZE ||
+           op.opcode == ANEURALNETWORKS_DEQUANTIZE;
+  if (!q)
+    return 0;
+  if (!hasQuantizedKernel(op.opcode))
+    return bad(std::string("the host device has no kernel for ") +
+               operandTypeName(layout.dataType) + " data of " +
+               operationName(op.opcode));
+  if (op.opcode == ANEURALNETWORKS_QUANTIZE ||
+      op.opcode == ANEURALNETWORKS_DEQUANTIZE)
+    return 0;
+  const Operand &input = in("input");
+  const char *filterRole =
+      op.opcode == ANEURALNETWORKS_FULLY_CONNECTED ? "weights" : "filter";
+  const Operand &filter = in(filterRole), &bias = in("bias");
+  bool perChannel =
+      filter.type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL;
+  if (perChannel) {
+    uint32_t dim = op.opcode == ANEURALNETWORKS_DEPTHWISE_CONV_2D ? 3 : 0;
+    if (filter.channelDim != dim)
+      return bad(std::string("per-channel filter scales must run along "
+                             "dimension ") +
+                 std::to_string(dim) + ", not " +
+                 std::to_string(filter.channelDim));
+  }
+  std::string why = biasScaleError(input.scale, filter.scale, bias.scale,
+                                   perChannel);
+  if (!why.empty())
+    return bad(why);
+  if (bias.zeroPoint != 0)
+    return bad("a quantized bias must have zero point 0");
+  return 0;
+}
+
 int Validator::run() {
   for (uint32_t idx : op.outputs)
     if (m.operands[idx].kind == Kind::Constant ||
@@ -966,6 +1005,11 @@ int Validator::run() {
                     " is not implemented by the host NNAPI implementation");
   if (int rc = matchLayout())
     return rc;
+  if (int rc = quantized())
+    return rc;
+  if (op.opcode == ANEURALNETWORKS_QUANTIZE ||
+      op.opcode == ANEURALNETWORKS_DEQUANTIZE)
+    return expectOutputOf(in("input").dims, out(0).type);
   if (unaryKindOf(op.opcode))
     return expectOutput(in("input").dims);
   if (binaryKindOf(op.opcode)) {

@@ -71,7 +71,8 @@ std::vector<Role> roles(std::initializer_list<std::vector<Role>> parts) {
 
 /// input, filter and bias of a convolution (NHWC).
 std::vector<Role> convTensors() {
-  return {data("input", 4, 4), data("filter", 4, 4), data("bias", 1, 1)};
+  return {data("input", 4, 4), tensor("filter", Accepts::Filter, 4, 4),
+          tensor("bias", Accepts::Bias, 1, 1)};
 }
 std::vector<Role> explicitPadding() {
   return {i32("pad_left"), i32("pad_right"), i32("pad_top"), i32("pad_bottom")};
@@ -188,8 +189,14 @@ std::vector<Layout> buildLayouts() {
         {kOutput},
         {}}});
   add(ANEURALNETWORKS_FULLY_CONNECTED,
-      {single({data("input", 2, 4), data("weights", 2, 2), data("bias", 1, 1),
-               kFuse})});
+      {single({data("input", 2, 4), data("weights", 2, 2),
+               tensor("bias", Accepts::Bias, 1, 1), kFuse})});
+  add(ANEURALNETWORKS_QUANTIZE,
+      {single({tensor("input", Accepts::FloatData, 1, 4)},
+              {tensor("output", Accepts::QuantData, 1, 4)})});
+  add(ANEURALNETWORKS_DEQUANTIZE,
+      {single({tensor("input", Accepts::QuantData, 1, 4)},
+              {tensor("output", Accepts::FloatData, 1, 4)})});
   add(ANEURALNETWORKS_AVERAGE_POOL_2D, poolForms());
   add(ANEURALNETWORKS_MAX_POOL_2D, poolForms());
   // RESHAPE: ranks 1 to 4 on both sides (what every level documents).
@@ -422,7 +429,35 @@ private:
 
   bool check(bool input, size_t i, const Role &role, const OperandDesc &d,
              Match &m, std::string &error);
+  /// The data types the operation accepts, as text: float ones, and with
+  /// `quantized` the 8-bit quantized ones too (only those for QuantData).
+  std::string accepted(bool quantized, bool onlyQuantized = false) const;
 };
+
+bool isQuant8(int32_t t) {
+  return t == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM ||
+         t == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+}
+
+std::string Matcher::accepted(bool quantized, bool onlyQuantized) const {
+  std::vector<std::string> names;
+  int32_t types[] = {ANEURALNETWORKS_TENSOR_FLOAT32,
+                     ANEURALNETWORKS_TENSOR_FLOAT16,
+                     ANEURALNETWORKS_TENSOR_QUANT8_ASYMM,
+                     ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED};
+  for (int32_t t : types) {
+    if (isQuant8(t) ? !quantized : onlyQuantized)
+      continue;
+    if (dataTypeLevel(op, t))
+      names.push_back(operandTypeName(t));
+  }
+  if (names.empty())
+    return onlyQuantized ? "no 8-bit quantized tensor" : "no float tensor";
+  std::string text = names[0];
+  for (size_t i = 1; i < names.size(); ++i)
+    text += (i + 1 == names.size() ? " or " : ", ") + names[i];
+  return text;
+}
 
 bool Matcher::check(bool input, size_t i, const Role &role,
                     const OperandDesc &d, Match &m, std::string &error) {
@@ -482,6 +517,40 @@ bool Matcher::check(bool input, size_t i, const Role &role,
     else if (d.type != ANEURALNETWORKS_INT32)
       return wrongType(floatData ? "INT32 or FLOAT16" : "INT32 or FLOAT32");
     break;
+  case Accepts::Filter:
+    if (d.type == m.dataType)
+      break;
+    if (isQuant8(m.dataType) &&
+        d.type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL) {
+      require(m.level, m.why, kPerChannelRule.level, kPerChannelRule.why);
+      break;
+    }
+    return wrongType(isQuant8(m.dataType)
+                         ? (std::string(operandTypeName(m.dataType)) +
+                            " or TENSOR_QUANT8_SYMM_PER_CHANNEL")
+                               .c_str()
+                         : operandTypeName(m.dataType));
+  case Accepts::Bias: {
+    int32_t expected =
+        isQuant8(m.dataType) ? ANEURALNETWORKS_TENSOR_INT32 : m.dataType;
+    if (d.type != expected)
+      return wrongType(operandTypeName(expected));
+    break;
+  }
+  case Accepts::FloatData:
+  case Accepts::QuantData: {
+    bool quant = role.accepts == Accepts::QuantData;
+    bool right = quant ? isQuant8(d.type)
+                       : (d.type == ANEURALNETWORKS_TENSOR_FLOAT32 ||
+                          d.type == ANEURALNETWORKS_TENSOR_FLOAT16);
+    unsigned level = right ? dataTypeLevel(op, d.type) : 0;
+    if (!level)
+      return wrongType(
+          (quant ? accepted(true, true) : accepted(false)).c_str());
+    require(m.level, m.why, level,
+            std::string(operandTypeName(d.type)) + " operands");
+    break;
+  }
   }
   if (tensor) {
     if (d.rank > 4 || role.rankLevel[d.rank] == 0) {
@@ -536,17 +605,17 @@ size_t Matcher::run(Match &m, std::string &error) {
   for (size_t i = 0; i < inputs.size() && m.dataType < 0; ++i)
     if (m.inputRoles[i]->accepts == Accepts::Data && !inputs[i].omitted) {
       int32_t t = inputs[i].type;
-      if (t == ANEURALNETWORKS_TENSOR_FLOAT32 && op.float32Level) {
-        require(m.level, m.why, op.float32Level, "float32 operands");
-      } else if (t == ANEURALNETWORKS_TENSOR_FLOAT16 && op.float16Level) {
-        require(m.level, m.why, op.float16Level, "float16 operands");
+      if (unsigned level = dataTypeLevel(op, t)) {
+        const char *why = t == ANEURALNETWORKS_TENSOR_FLOAT32 ? "float32 operands"
+                          : t == ANEURALNETWORKS_TENSOR_FLOAT16
+                              ? "float16 operands"
+                              : nullptr;
+        require(m.level, m.why, level,
+                why ? std::string(why)
+                    : std::string(operandTypeName(t)) + " operands");
       } else {
-        std::string accepted = op.float32Level && op.float16Level
-                                   ? "TENSOR_FLOAT32 or TENSOR_FLOAT16"
-                               : op.float32Level ? "TENSOR_FLOAT32"
-                                                 : "no float tensor";
-        error = roleText(true, i, *m.inputRoles[i]) + " must be " + accepted +
-                ", got " + operandTypeName(t);
+        error = roleText(true, i, *m.inputRoles[i]) + " must be " +
+                accepted(true) + ", got " + operandTypeName(t);
         return 2 + i;
       }
       m.dataType = t;
@@ -722,6 +791,19 @@ std::string describeRole(const Role &role) {
   case Accepts::SizeOrScale:
     text = "INT32, or a float scale (" +
            std::to_string(kResizeScaleRule.level) + ")";
+    break;
+  case Accepts::Filter:
+    text = "data or per-channel (" + std::to_string(kPerChannelRule.level) +
+           ")";
+    break;
+  case Accepts::Bias:
+    text = "data (TENSOR_INT32 if quantized)";
+    break;
+  case Accepts::FloatData:
+    text = "float";
+    break;
+  case Accepts::QuantData:
+    text = "8-bit quantized";
     break;
   }
   std::string ranks;

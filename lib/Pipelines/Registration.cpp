@@ -53,7 +53,8 @@ void mlir::nnapi::registerCompilerDialects(DialectRegistry &registry) {
   registry.insert<NNAPIDialect, affine::AffineDialect, arith::ArithDialect,
                   bufferization::BufferizationDialect, cf::ControlFlowDialect,
                   func::FuncDialect, LLVM::LLVMDialect, linalg::LinalgDialect,
-                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+                  math::MathDialect, memref::MemRefDialect,
+                  quant::QuantizationDialect, scf::SCFDialect,
                   tensor::TensorDialect, tosa::TosaDialect,
                   vector::VectorDialect>();
   arith::registerBufferizableOpInterfaceExternalModels(registry);

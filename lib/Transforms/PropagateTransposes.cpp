@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -304,52 +305,13 @@ struct SinkTransposeThroughQuantComposite
     auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     if (!perm || !type || int64_t(perm->size()) != type.getRank())
       return failure();
-    int64_t rank = type.getRank();
     SmallVector<int64_t> inverse = invertPermutationVector(*perm);
-    auto permuted = [&](Type ty) -> Type {
-      auto r = dyn_cast<RankedTensorType>(ty);
-      if (!r || r.getRank() != rank)
-        return ty;
-      return RankedTensorType::get(applyPermutation(r.getShape(), inverse),
-                                   r.getElementType());
-    };
-    // Every op of the body must be one that computes element-wise.
-    WalkResult check = op.getBody().walk([&](Operation *inner) {
-      if (isa<tosa::ConstOp, nnapi::YieldOp>(inner) || isElementwise(inner) ||
-          inner->hasTrait<OpTrait::Elementwise>())
-        return WalkResult::advance();
-      return WalkResult::interrupt();
-    });
-    if (check.wasInterrupted())
+    FailureOr<nnapi::CompositeOp> moved = nnapi::composite::permuted(
+        rewriter, op, t.getInput1(), inverse);
+    if (failed(moved))
       return failure();
-    DictionaryAttr attrs = op.getCompositeAttributes();
-    NamedAttrList newAttrs(attrs);
-    if (auto axis = attrs.getAs<IntegerAttr>(names::kAxis)) {
-      if (axis.getInt() < 0 || axis.getInt() >= rank)
-        return failure();
-      newAttrs.set(names::kAxis,
-                   rewriter.getI64IntegerAttr((*perm)[axis.getInt()]));
-    }
-    auto moved = rewriter.create<nnapi::CompositeOp>(
-        op.getLoc(), TypeRange{permuted(type)}, op.getName(),
-        ValueRange{t.getInput1()},
-        newAttrs.getDictionary(rewriter.getContext()));
-    rewriter.cloneRegionBefore(op.getBody(), moved.getBody(),
-                               moved.getBody().end());
-    Block &body = moved.getBody().front();
-    for (BlockArgument arg : body.getArguments())
-      arg.setType(permuted(arg.getType()));
-    body.walk([&](Operation *inner) {
-      if (auto c = dyn_cast<tosa::ConstOp>(inner)) {
-        auto value = dyn_cast<DenseElementsAttr>(c.getValue());
-        if (value && value.getType().getRank() == rank)
-          c.setValueAttr(nnapi::permuteElements(value, inverse));
-      }
-      for (Value result : inner->getResults())
-        result.setType(permuted(result.getType()));
-    });
     rewriter.replaceOpWithNewOp<tosa::TransposeOp>(
-        op, type, moved->getResult(0),
+        op, type, (*moved)->getResult(0),
         createConstPerms(rewriter, op.getLoc(), *perm));
     return success();
   }
@@ -575,3 +537,55 @@ struct PropagateTransposesPass
 };
 
 } // namespace
+
+FailureOr<nnapi::CompositeOp>
+mlir::nnapi::composite::permuted(OpBuilder &b, CompositeOp op, Value input,
+                                 ArrayRef<int64_t> perm) {
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t rank = int64_t(perm.size());
+  if (op->getNumOperands() != 1 || op->getNumResults() != 1 || !type ||
+      type.getRank() != rank)
+    return failure();
+  auto permutedType = [&](Type ty) -> Type {
+    auto r = dyn_cast<RankedTensorType>(ty);
+    if (!r || r.getRank() != rank)
+      return ty;
+    return RankedTensorType::get(applyPermutation(r.getShape(), perm),
+                                 r.getElementType());
+  };
+  // Every op of the body must be one that computes element-wise.
+  WalkResult check = op.getBody().walk([&](Operation *inner) {
+    if (isa<tosa::ConstOp, nnapi::YieldOp>(inner) || isElementwise(inner) ||
+        inner->hasTrait<OpTrait::Elementwise>())
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  if (check.wasInterrupted())
+    return failure();
+  DictionaryAttr attrs = op.getCompositeAttributes();
+  NamedAttrList newAttrs(attrs);
+  if (auto axis = attrs.getAs<IntegerAttr>(kAxis)) {
+    const int64_t *at = llvm::find(perm, axis.getInt());
+    if (at == perm.end())
+      return failure();
+    newAttrs.set(kAxis, b.getI64IntegerAttr(at - perm.begin()));
+  }
+  auto moved = b.create<CompositeOp>(
+      op.getLoc(), TypeRange{permutedType(type)}, op.getName(),
+      ValueRange{input}, newAttrs.getDictionary(b.getContext()));
+  IRMapping map;
+  op.getBody().cloneInto(&moved.getBody(), map);
+  Block &body = moved.getBody().front();
+  for (BlockArgument arg : body.getArguments())
+    arg.setType(permutedType(arg.getType()));
+  body.walk([&](Operation *inner) {
+    if (auto c = dyn_cast<tosa::ConstOp>(inner)) {
+      auto value = dyn_cast<DenseElementsAttr>(c.getValue());
+      if (value && value.getType().getRank() == rank)
+        c.setValueAttr(permuteElements(value, perm));
+    }
+    for (Value result : inner->getResults())
+      result.setType(permutedType(result.getType()));
+  });
+  return moved;
+}

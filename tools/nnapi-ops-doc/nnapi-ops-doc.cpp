@@ -148,18 +148,21 @@ std::string generate() {
      << "dialect and the TOSA to nnapi patterns; a test fails when it is "
         "stale. "
      << byCode.size() << " of " << nnapi_mlir::kNumOperations
-     << " NNAPI operations\nhave an nnapi dialect op. \"float32\" and "
-        "\"float16\" give the feature level from which the\n"
-     << "operation accepts those tensors (- never); \"higher level for\" "
+     << " NNAPI operations\nhave an nnapi dialect op. \"float32\", "
+        "\"float16\", \"quant8\" (TENSOR_QUANT8_ASYMM) and\n\"quant8 "
+        "signed\" (TENSOR_QUANT8_ASYMM_SIGNED) give the feature level from "
+        "which the\n"
+     << "operation accepts such data (- never); \"higher level for\" "
         "lists the operand and attribute\nrules that need more than the "
         "operation's own level.\n\n";
-  os << "| code | NNAPI operation | since | float32 | float16 | nnapi op | "
-        "higher level for | from TOSA |\n"
-     << "|---|---|---|---|---|---|---|---|\n";
+  os << "| code | NNAPI operation | since | float32 | float16 | quant8 | "
+        "quant8 signed | nnapi op | higher level for | from TOSA |\n"
+     << "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const nnapi_mlir::OperationInfo &info : nnapi_mlir::kOperations) {
     os << "| " << info.code << " | " << info.name << " | " << info.level
        << " | " << level(info.float32Level) << " | "
-       << level(info.float16Level) << " | ";
+       << level(info.float16Level) << " | " << level(info.quant8Level)
+       << " | " << level(info.quant8SignedLevel) << " | ";
     auto it = byCode.find(info.code);
     if (it == byCode.end()) {
       os << "- | | |\n";

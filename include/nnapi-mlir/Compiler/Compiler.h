@@ -100,6 +100,9 @@ struct CompileSummary {
     unsigned numOps = 0, numInputs = 0, numOutputs = 0;
     int64_t blobBytes = 0;
     unsigned featureLevel = 0; ///< The blob's, 0 when unread.
+    /// From the blob: its NNAPI operations and its tensor operands by type
+    /// ("CONV_2D" x 2; "TENSOR_QUANT8_ASYMM_SIGNED" x 5).
+    std::map<std::string, unsigned> nnapiOperations, tensorTypes;
   };
   struct HostFunction {
     std::string name;

@@ -38,6 +38,13 @@ enum class Accepts : uint8_t {
   Bool,     ///< A BOOL scalar.
   Float,    ///< A FLOAT32 scalar, FLOAT16 when the data is TENSOR_FLOAT16.
   SizeOrScale, ///< An INT32 size, or (from level 3) a Float scale.
+  Filter, ///< The data type; with 8-bit quantized data also
+          ///< TENSOR_QUANT8_SYMM_PER_CHANNEL (level 3).
+  Bias,   ///< The data type for float data, TENSOR_INT32 for quantized.
+  FloatData, ///< TENSOR_FLOAT32 or TENSOR_FLOAT16, by the operation's float
+             ///< columns (QUANTIZE's input, DEQUANTIZE's output).
+  QuantData, ///< TENSOR_QUANT8_ASYMM or _SIGNED, by the operation's quant8
+             ///< columns (QUANTIZE's output, DEQUANTIZE's input).
 };
 
 /// A type a role accepts only from some feature level on, and what needs it.
@@ -49,6 +56,8 @@ struct TypeRule {
 inline constexpr TypeRule kCastBool8Rule = {4, "TENSOR_BOOL8 operands"};
 /// RESIZE_*'s float scales in place of INT32 sizes (Accepts::SizeOrScale).
 inline constexpr TypeRule kResizeScaleRule = {3, "scales for output sizes"};
+/// Per-channel filter scales (Accepts::Filter).
+inline constexpr TypeRule kPerChannelRule = {3, "per-channel filter scales"};
 
 /// One operand position of a form.
 struct Role {

@@ -27,7 +27,8 @@ enum {
 
 /* Operation codes, all of them, from the one table. */
 enum {
-#define NNAPI_OPERATION(NAME, CODE, LEVEL, FLOAT32, FLOAT16, FUSES)            \
+#define NNAPI_OPERATION(NAME, CODE, LEVEL, FLOAT32, FLOAT16, QUANT8, QUANT8S, \
+                        FUSES)                                              \
   ANEURALNETWORKS_##NAME = CODE,
 #include "nnapi-mlir/NNAPI/Operations.def"
 };

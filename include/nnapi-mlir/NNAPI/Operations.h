@@ -22,12 +22,15 @@ struct OperationInfo {
   unsigned level;        ///< Feature level that introduced the operation.
   unsigned float32Level; ///< From which level TENSOR_FLOAT32 is accepted; 0: never.
   unsigned float16Level; ///< From which level TENSOR_FLOAT16 is accepted; 0: never.
+  unsigned quant8Level;  ///< TENSOR_QUANT8_ASYMM data, likewise.
+  unsigned quant8SignedLevel; ///< TENSOR_QUANT8_ASYMM_SIGNED data, likewise.
   bool fuses; ///< Takes a FuseCode operand applied to its output.
 };
 
 inline constexpr OperationInfo kOperations[] = {
-#define NNAPI_OPERATION(NAME, CODE, LEVEL, FLOAT32, FLOAT16, FUSES)            \
-  {#NAME, CODE, LEVEL, FLOAT32, FLOAT16, FUSES != 0},
+#define NNAPI_OPERATION(NAME, CODE, LEVEL, FLOAT32, FLOAT16, QUANT8, QUANT8S, \
+                        FUSES)                                              \
+  {#NAME, CODE, LEVEL, FLOAT32, FLOAT16, QUANT8, QUANT8S, FUSES != 0},
 #include "nnapi-mlir/NNAPI/Operations.def"
 };
 
@@ -168,6 +171,39 @@ inline std::string quantizationError(int32_t code, float scale,
            std::to_string(rule.maxZeroPoint) + "], got " +
            std::to_string(zeroPoint);
   return "";
+}
+
+/// The feature level from which `info` accepts data of tensor type `type`
+/// (its float or 8-bit quantized columns), 0 when it never does.
+constexpr unsigned dataTypeLevel(const OperationInfo &info, int32_t type) {
+  std::string_view name = operandTypeName(type);
+  if (name == "TENSOR_FLOAT32")
+    return info.float32Level;
+  if (name == "TENSOR_FLOAT16")
+    return info.float16Level;
+  if (name == "TENSOR_QUANT8_ASYMM")
+    return info.quant8Level;
+  if (name == "TENSOR_QUANT8_ASYMM_SIGNED")
+    return info.quant8SignedLevel;
+  return 0;
+}
+
+/// Why a quantized convolution's or fully connected operation's bias scale
+/// is wrong ("" when right): NNAPI requires input scale x filter scale (the
+/// float32 product; a relative difference of 1e-6 is tolerated, as
+/// rounding in another order gives), or 0 with per-channel filters.
+inline std::string biasScaleError(float inputScale, float filterScale,
+                                  float biasScale, bool perChannel) {
+  if (perChannel)
+    return biasScale == 0 ? ""
+                          : "with per-channel filter scales the bias scale "
+                            "must be 0, got " +
+                                std::to_string(biasScale);
+  float expected = inputScale * filterScale;
+  if (std::fabs(biasScale - expected) <= 1e-6f * expected)
+    return "";
+  return "the bias scale must be input scale x filter scale (" +
+         std::to_string(expected) + "), got " + std::to_string(biasScale);
 }
 
 } // namespace nnapi_mlir

@@ -10,6 +10,8 @@
 #ifndef NNAPI_MLIR_TRANSFORMS_COMPOSITES_H
 #define NNAPI_MLIR_TRANSFORMS_COMPOSITES_H
 
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+
 #include "llvm/ADT/StringRef.h"
 
 namespace mlir::nnapi::composite {
@@ -92,6 +94,18 @@ constexpr llvm::StringLiteral kDequantize = "dequantize";
 /// Input x (float32), result i8: clamp(round(x / `scale`) + `zero_point`,
 /// -128, 127), rounding half to even; parameters as for `dequantize`.
 constexpr llvm::StringLiteral kQuantize = "quantize";
+/// A float operation between dequantize and quantize composites, as one
+/// 8-bit operation: inputs x (i8), then the weights (i8 constant, in the
+/// float operation's TOSA layout) and the bias (i32 constant, in units of
+/// x's scale x the weights' scale); result i8. Parameters: `input_scale`,
+/// `input_zero_point`, `weight_scale` (one value, or one per output channel
+/// along `axis` of the weights), `weight_zero_point`, `output_scale`,
+/// `output_zero_point` (f64 and i64). The body is the float chain it
+/// replaces (dequantize, the operation, an optional clamp, quantize); the
+/// conversion reads the operation and the clamp from it. Raised by
+/// nnapi-raise-quantized for tosa.conv2d, tosa.depthwise_conv2d and
+/// tosa.fully_connected.
+constexpr llvm::StringLiteral kQuantized = "quantized";
 
 // Parameter keys: integers (i64) unless said otherwise.
 constexpr llvm::StringLiteral kAxis = "axis";
@@ -127,6 +141,21 @@ constexpr llvm::StringLiteral kSequenceLens = "sequence_lens";
 constexpr llvm::StringLiteral kScale = "scale";
 /// Dense i64 array.
 constexpr llvm::StringLiteral kZeroPoint = "zero_point";
+constexpr llvm::StringLiteral kInputScale = "input_scale";
+constexpr llvm::StringLiteral kInputZeroPoint = "input_zero_point";
+/// Dense f64 array.
+constexpr llvm::StringLiteral kWeightScale = "weight_scale";
+constexpr llvm::StringLiteral kWeightZeroPoint = "weight_zero_point";
+constexpr llvm::StringLiteral kOutputScale = "output_scale";
+constexpr llvm::StringLiteral kOutputZeroPoint = "output_zero_point";
+
+/// A copy of `op`, a composite of one input whose body computes element by
+/// element (quantize, dequantize), on `input`: `op`'s input transposed by
+/// `perm`. Its body is op's with every tensor of op's rank, constants
+/// included, transposed by `perm`, and a per-axis `axis` follows its
+/// dimension. Fails for any other body.
+FailureOr<CompositeOp> permuted(OpBuilder &b, CompositeOp op, Value input,
+                                ArrayRef<int64_t> perm);
 
 } // namespace mlir::nnapi::composite
 

@@ -66,6 +66,26 @@ def NNAPIFoldConstants : Pass<"nnapi-fold-constants"> {
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
 
+def NNAPIRaiseQuantized : Pass<"nnapi-raise-quantized"> {
+  let summary = "Raise dequantize -> float op -> quantize into quantized composites";
+  let description = [{
+    A `tosa.conv2d`, `tosa.depthwise_conv2d` or `tosa.fully_connected` whose
+    input comes from a per-tensor `dequantize` composite, whose weights are
+    a `dequantize` composite of constant int8 values (through transposes
+    and reshapes, applied to the constant here), whose bias is a
+    `dequantize` composite of constant int32 values in units of input scale
+    x weight scale (or a float constant, quantized here), and whose only
+    use, possibly through a clamp, is a per-tensor `quantize` composite,
+    becomes one `quantized` composite (Composites.h): what ONNX's QDQ
+    format means by the group, and what NNAPI runs as one 8-bit operation.
+    The body keeps the float chain, so the host copy computes what it did.
+    Groups that do not fit (per-channel weights of a fully connected
+    operation, weight zero points with per-channel scales, a bias in other
+    units) stay float.
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
 def NNAPIFoldScaleShift : Pass<"nnapi-fold-scale-shift"> {
   let summary = "Fold constant per-channel multiplies and adds into the convolution or fully-connected op before them";
   let description = [{

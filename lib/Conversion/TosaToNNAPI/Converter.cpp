@@ -91,6 +91,7 @@ TosaToNNAPIConverter::TosaToNNAPIConverter(MLIRContext *ctx) {
   populateTosaToNNAPICompositePatterns(perOpSet);
   populateTosaToNNAPIPatterns(perOpSet);
   populateTosaToNNAPIControlFlowPatterns(perOpSet);
+  populateTosaToNNAPIQuantizedPatterns(perOpSet);
   populateFuseActivationPatterns(fusionSet);
   perOp = FrozenRewritePatternSet(std::move(perOpSet));
   fusion = FrozenRewritePatternSet(std::move(fusionSet));
@@ -133,7 +134,8 @@ LogicalResult TosaToNNAPIConverter::convert(
   // A composite left unconverted is one rejection, not one per op inside.
   partition.walk<WalkOrder::PreOrder>([&](Operation *op) {
     Location tagged = taggedLocs.find(op)->second;
-    if (isa<func::FuncOp, func::ReturnOp, arith::ConstantOp, YieldOp>(op))
+    if (isa<func::FuncOp, func::ReturnOp, arith::ConstantOp, YieldOp,
+            quant::StorageCastOp>(op))
       return WalkResult::advance();
     auto nnapiOp = dyn_cast<NNAPIOperationInterface>(op);
     if (isa<IfOp, WhileOp>(op)) {

@@ -53,6 +53,19 @@ private:
   DenseMap<Value, uint32_t> operands;
 };
 
+/// The scale and zero point (or per-channel scales) of a quantized type.
+void setQuantization(blob::Operand &o, Type type) {
+  Type e = getElementTypeOrSelf(type);
+  if (auto q = dyn_cast<quant::UniformQuantizedType>(e)) {
+    o.scale = float(q.getScale());
+    o.zeroPoint = int32_t(q.getZeroPoint());
+  } else if (auto axis = dyn_cast<quant::UniformQuantizedPerAxisType>(e)) {
+    o.channelDim = uint32_t(axis.getQuantizedDimension());
+    for (double s : axis.getScales())
+      o.channelScales.push_back(float(s));
+  }
+}
+
 FailureOr<int32_t> BlobBuilder::tensorCode(Operation *where, Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape())
@@ -67,13 +80,24 @@ FailureOr<uint32_t> BlobBuilder::operandFor(Value v) {
   auto it = operands.find(v);
   if (it != operands.end())
     return it->second;
+  // A storage cast is a view: the same operand, with the quantized type
+  // (quant.scast of a constant's or an argument's integers, or back).
+  Type viewType = v.getType();
+  if (auto view = v.getDefiningOp<quant::StorageCastOp>()) {
+    auto known = operands.find(view.getArg());
+    if (known != operands.end()) {
+      operands[v] = known->second;
+      return known->second;
+    }
+    v = view.getArg();
+  }
   auto constant = v.getDefiningOp<arith::ConstantOp>();
   if (!constant)
     return emitError(v.getLoc(), "value used before it is defined");
   auto attr = dyn_cast<DenseElementsAttr>(constant.getValue());
   if (!attr)
     return constant.emitError("NNAPI constants must be dense tensors");
-  FailureOr<int32_t> code = tensorCode(constant, attr.getType());
+  FailureOr<int32_t> code = tensorCode(constant, viewType);
   if (failed(code))
     return failure();
   ArrayRef<char> raw = attr.getRawData();
@@ -93,6 +117,7 @@ FailureOr<uint32_t> BlobBuilder::operandFor(Value v) {
   }
   uint32_t index =
       model.addConstant(*code, dims(attr.getType()), bytes.data(), bytes.size());
+  setQuantization(model.operands[index], viewType);
   operands[v] = index;
   return index;
 }
@@ -141,6 +166,7 @@ LogicalResult BlobBuilder::addResults(Operation *op,
     if (failed(code))
       return failure();
     uint32_t idx = model.addOperand(*code, dims(r.getType()));
+    setQuantization(model.operands[idx], r.getType());
     operands[r] = idx;
     out.push_back(idx);
   }
@@ -222,23 +248,48 @@ FailureOr<blob::Model> BlobBuilder::build(func::FuncOp func) {
 FailureOr<blob::Model> BlobBuilder::buildBlock(Block &body, Operation *where) {
   model.relaxFloat32ToFloat16 = relax;
   for (BlockArgument arg : body.getArguments()) {
-    FailureOr<int32_t> code = tensorCode(where, arg.getType());
+    // An argument the partition views as quantized (quant.scast) is an
+    // input of the quantized type.
+    Type type = arg.getType();
+    SmallVector<Value> views;
+    for (Operation *user : arg.getUsers())
+      if (auto view = dyn_cast<quant::StorageCastOp>(user)) {
+        if (!views.empty() && views.front().getType() != view.getType())
+          return view.emitError("an NNAPI partition input viewed as two "
+                                "quantized types");
+        views.push_back(view.getResult());
+        type = view.getType();
+      }
+    FailureOr<int32_t> code = tensorCode(where, type);
     if (failed(code))
       return failure();
     uint32_t idx =
-        model.addOperand(*code, dims(arg.getType()), blob::Lifetime::ModelInput);
+        model.addOperand(*code, dims(type), blob::Lifetime::ModelInput);
+    setQuantization(model.operands[idx], type);
     operands[arg] = idx;
+    for (Value view : views)
+      operands[view] = idx;
     model.inputs.push_back(idx);
   }
   for (Operation &op : body) {
     if (isa<arith::ConstantOp>(op))
       continue; // materialized where used
+    if (auto view = dyn_cast<quant::StorageCastOp>(op)) {
+      // A view of an operation's result (or of an input, mapped above); a
+      // constant's is materialized where used.
+      auto known = operands.find(view.getArg());
+      if (known != operands.end())
+        operands[view.getResult()] = known->second;
+      continue;
+    }
     if (isa<func::ReturnOp, YieldOp>(op)) {
       const char *what = isa<func::ReturnOp>(op) ? "an NNAPI partition"
                                                  : "a referenced NNAPI model";
       for (Value v : op.getOperands()) {
         auto it = operands.find(v);
         Operation *def = v.getDefiningOp();
+        if (auto view = dyn_cast_or_null<quant::StorageCastOp>(def))
+          def = view.getArg().getDefiningOp();
         if (it == operands.end() || !def || isa<arith::ConstantOp>(def))
           return op.emitError() << what
                                 << " may only return values computed by its "

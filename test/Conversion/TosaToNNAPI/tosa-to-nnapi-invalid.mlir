@@ -507,3 +507,17 @@ func.func @rnn_clip(%x: tensor<2x1x1xf32>, %h: tensor<1x1xf32>) -> tensor<2x1x1x
   }
   return %y#0 : tensor<2x1x1xf32>
 }
+
+// -----
+
+// A per-axis dequantize stays float: NNAPI's DEQUANTIZE of per-channel
+// data takes only TENSOR_QUANT8_SYMM_PER_CHANNEL constants.
+func.func @per_axis(%x: tensor<2x3xi8>) -> tensor<2x3xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: NNAPI's DEQUANTIZE takes one scale and zero point per tensor}}
+  %d = nnapi.composite "dequantize"(%x) {composite_attributes = {axis = 1 : i64, scale = array<f32: 1.0, 2.0, 3.0>, zero_point = array<i64: 0, 0, 0>}} : (tensor<2x3xi8>) -> tensor<2x3xf32> {
+  ^bb0(%a: tensor<2x3xi8>):
+    %c = tosa.cast %a : (tensor<2x3xi8>) -> tensor<2x3xf32>
+    nnapi.yield %c : tensor<2x3xf32>
+  }
+  return %d : tensor<2x3xf32>
+}

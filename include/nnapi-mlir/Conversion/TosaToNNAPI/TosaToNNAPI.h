@@ -65,6 +65,8 @@ void populateTosaToNNAPIPatterns(RewritePatternSet &patterns);
 /// tosa.cond_if to nnapi.if, tosa.while_loop to nnapi.while (their regions'
 /// ops are left to the other patterns of the same rewrite).
 void populateTosaToNNAPIControlFlowPatterns(RewritePatternSet &patterns);
+/// The quantize, dequantize and quantized composites (8-bit NNAPI).
+void populateTosaToNNAPIQuantizedPatterns(RewritePatternSet &patterns);
 
 /// The values `op` reads: its operands, then what its regions use from
 /// above (a tosa.cond_if's branches read values defined before it).

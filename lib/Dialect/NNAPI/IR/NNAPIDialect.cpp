@@ -247,6 +247,97 @@ LogicalResult verifyWindow(Operation *op, int64_t inH, int64_t inW,
   return success();
 }
 
+/// Scale and zero point of every quantized operand and result against
+/// NNAPI's rules for its operand type (quantizationRule).
+LogicalResult verifyQuantizationParameters(Operation *op) {
+  SmallVector<Type> types(op->getOperandTypes());
+  llvm::append_range(types, op->getResultTypes());
+  for (Type t : types) {
+    auto q = dyn_cast<quant::UniformQuantizedType>(getElementTypeOrSelf(t));
+    std::optional<int32_t> code = getTensorOperandCode(t);
+    if (!q || !code)
+      continue;
+    std::string why = nnapi_mlir::quantizationError(
+        *code, float(q.getScale()), int32_t(q.getZeroPoint()));
+    if (!why.empty())
+      return op->emitOpError() << why;
+  }
+  return success();
+}
+
+/// A convolution's or fully connected operation's element types: one float
+/// type throughout, or 8-bit quantized data (input and output of one
+/// storage type) with an 8-bit filter of that type or per-channel along
+/// `channelDim` (-1: not allowed), and an i32 bias whose scale is input
+/// scale x filter scale (0, a plain i32, with per-channel filters).
+LogicalResult verifyElementTypes(Operation *op, Value input, Value filter,
+                                 Value bias, int64_t channelDim) {
+  auto in = dyn_cast<quant::UniformQuantizedType>(
+      getElementTypeOrSelf(input.getType()));
+  if (!in)
+    return verifySameElementType(op);
+  if (failed(verifyQuantizationParameters(op)))
+    return failure();
+  std::optional<int32_t> inCode = getTensorOperandCode(input.getType());
+  if (!inCode || *inCode == ANEURALNETWORKS_TENSOR_INT32)
+    return op->emitOpError("quantized input must be 8-bit, got ")
+           << input.getType();
+  if (getTensorOperandCode(op->getResult(0).getType()) != inCode)
+    return op->emitOpError("quantized input and output must have one type, "
+                           "got ")
+           << input.getType() << " and " << op->getResult(0).getType();
+  Type fe = getElementTypeOrSelf(filter.getType());
+  Type be = getElementTypeOrSelf(bias.getType());
+  float filterScale = 0;
+  bool perChannel = false;
+  if (auto axis = dyn_cast<quant::UniformQuantizedPerAxisType>(fe)) {
+    perChannel = true;
+    if (channelDim < 0)
+      return op->emitOpError("per-channel weights are not allowed");
+    if (axis.getQuantizedDimension() != channelDim)
+      return op->emitOpError() << "per-channel filter scales must run along "
+                                  "dimension "
+                               << channelDim << ", not "
+                               << axis.getQuantizedDimension();
+    auto ft = cast<RankedTensorType>(filter.getType());
+    if (int64_t(axis.getScales().size()) != ft.getDimSize(channelDim))
+      return op->emitOpError()
+             << "filter has " << axis.getScales().size() << " scales for "
+             << ft.getDimSize(channelDim) << " channels";
+    for (int64_t z : axis.getZeroPoints())
+      if (z != 0)
+        return op->emitOpError("per-channel filter zero points must be 0");
+    for (double sc : axis.getScales())
+      if (!(sc > 0) || !std::isfinite(sc))
+        return op->emitOpError("per-channel filter scales must be positive "
+                               "and finite");
+  } else if (getTensorOperandCode(filter.getType()) == inCode) {
+    filterScale = float(cast<quant::UniformQuantizedType>(fe).getScale());
+  } else {
+    return op->emitOpError("quantized data needs a filter of its type or "
+                           "per-channel, got ")
+           << filter.getType();
+  }
+  float biasScale = 0;
+  if (auto qb = dyn_cast<quant::UniformQuantizedType>(be)) {
+    if (getTensorOperandCode(bias.getType()) != ANEURALNETWORKS_TENSOR_INT32)
+      return op->emitOpError("quantized data needs an i32 bias, got ")
+             << bias.getType();
+    if (qb.getZeroPoint() != 0)
+      return op->emitOpError("a quantized bias must have zero point 0");
+    biasScale = float(qb.getScale());
+  } else if (!be.isSignlessInteger(32)) {
+    return op->emitOpError("quantized data needs an i32 bias, got ")
+           << bias.getType();
+  }
+  std::string why = nnapi_mlir::biasScaleError(float(in.getScale()),
+                                               filterScale, biasScale,
+                                               perChannel);
+  if (!why.empty())
+    return op->emitOpError() << why;
+  return success();
+}
+
 /// Two broadcast operands (their ranks are the spec's: ADD/SUB/MUL/DIV take
 /// rank 0 from feature level 3, MAXIMUM, MINIMUM, POW and PRELU rank 1 up).
 template <typename BinaryOp>
@@ -287,7 +378,9 @@ LogicalResult verifyFilterAndBias(ConvOp op) {
 
 template <typename ConvOp>
 LogicalResult verifyConvCommon(ConvOp op) {
-  if (failed(verifySameElementType(op)) ||
+  if (failed(verifyElementTypes(op, op.getInput(), op.getFilter(),
+                                op.getBias(), isa<DepthwiseConv2DOp>(op) ? 3
+                                                                         : 0)) ||
       failed(verifyRank(op, op.getInput(), "input")) ||
       failed(verifyRank(op, op.getFilter(), "filter")) ||
       failed(verifyRank(op, op.getBias(), "bias")))
@@ -443,8 +536,31 @@ LogicalResult TransposeConv2DOp::verify() {
   return verifyResultShape(*this, {in[0], outH, outW, f[0]});
 }
 
+LogicalResult QuantizeOp::verify() {
+  if (!getTensorOperandCode(getType()) ||
+      !isa<quant::UniformQuantizedType>(getElementTypeOrSelf(getType())) ||
+      *getTensorOperandCode(getType()) == ANEURALNETWORKS_TENSOR_INT32)
+    return emitOpError("result must be 8-bit quantized, got ") << getType();
+  if (tensorType(getInput()).getShape() != tensorType(getOutput()).getShape())
+    return emitOpError("input and result shapes differ");
+  return verifyQuantizationParameters(*this);
+}
+
+LogicalResult DequantizeOp::verify() {
+  if (!getTensorOperandCode(getInput().getType()) ||
+      !isa<quant::QuantizedType>(getElementTypeOrSelf(getInput().getType())) ||
+      *getTensorOperandCode(getInput().getType()) ==
+          ANEURALNETWORKS_TENSOR_INT32)
+    return emitOpError("input must be 8-bit quantized, got ")
+           << getInput().getType();
+  if (tensorType(getInput()).getShape() != tensorType(getOutput()).getShape())
+    return emitOpError("input and result shapes differ");
+  return verifyQuantizationParameters(*this);
+}
+
 LogicalResult FullyConnectedOp::verify() {
-  if (failed(verifySameElementType(*this)) ||
+  if (failed(verifyElementTypes(*this, getInput(), getWeights(), getBias(),
+                                /*channelDim=*/-1)) ||
       failed(verifyRank(*this, getInput(), "input")) ||
       failed(verifyRank(*this, getWeights(), "weights")) ||
       failed(verifyRank(*this, getBias(), "bias")))

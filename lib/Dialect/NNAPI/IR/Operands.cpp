@@ -22,6 +22,22 @@ std::optional<int32_t> mlir::nnapi::getTensorOperandCode(Type type) {
   if (!tensor)
     return std::nullopt;
   Type e = tensor.getElementType();
+  if (auto q = dyn_cast<quant::QuantizedType>(e)) {
+    unsigned bits = q.getStorageTypeIntegralWidth();
+    if (isa<quant::UniformQuantizedPerAxisType>(q))
+      return bits == 8 && q.isSigned()
+                 ? std::optional<int32_t>(
+                       ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL)
+                 : std::nullopt;
+    if (!isa<quant::UniformQuantizedType>(q))
+      return std::nullopt;
+    if (bits == 8)
+      return q.isSigned() ? ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED
+                          : ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
+    if (bits == 32 && q.isSigned())
+      return ANEURALNETWORKS_TENSOR_INT32;
+    return std::nullopt;
+  }
   if (e.isF32())
     return ANEURALNETWORKS_TENSOR_FLOAT32;
   if (e.isF16())

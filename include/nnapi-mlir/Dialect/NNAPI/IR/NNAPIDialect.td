@@ -22,7 +22,8 @@ def NNAPI_Dialect : Dialect {
     feature level it targets. `nnapi.relax_f32_to_f16` (unit) lets the
     device compute float32 with float16 range and precision.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                            "::mlir::quant::QuantizationDialect"];
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     static constexpr ::llvm::StringLiteral kPartitionAttrName = "nnapi.partition";

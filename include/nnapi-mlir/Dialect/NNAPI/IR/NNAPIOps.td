@@ -25,6 +25,17 @@ def NNAPI_FuseCodeAttr : I32EnumAttr<"FuseCode",
 }
 
 def NNAPI_FloatTensor : StaticShapeTensorOf<[F32, F16]>;
+/// An 8-bit quantized element (`!quant.uniform<i8:f32, ...>`:
+/// TENSOR_QUANT8_ASYMM_SIGNED, u8: TENSOR_QUANT8_ASYMM, per axis:
+/// TENSOR_QUANT8_SYMM_PER_CHANNEL) or a 32-bit one (a quantized bias:
+/// TENSOR_INT32 with a scale).
+def NNAPI_QuantType : Type<
+    CPred<"::llvm::isa<::mlir::quant::QuantizedType>($_self)">,
+    "quantized type">;
+/// The data of operations that take float or 8-bit quantized tensors.
+def NNAPI_DataTensor : StaticShapeTensorOf<[F32, F16, NNAPI_QuantType]>;
+/// A bias: float, or TENSOR_INT32 (plain, or with a scale) for quantized data.
+def NNAPI_BiasTensor : StaticShapeTensorOf<[F32, F16, I32, NNAPI_QuantType]>;
 /// TENSOR_BOOL8: one byte per element in the blob and in memory.
 def NNAPI_BoolTensor : StaticShapeTensorOf<[I1]>;
 def NNAPI_IntTensor : StaticShapeTensorOf<[I32]>;
@@ -309,11 +320,11 @@ def NNAPI_Conv2DOp : NNAPI_Op<"conv_2d", "CONV_2D"> {
         -> tensor<1x8x8x4xf32>
     ```
   }];
-  let arguments = (ins NNAPI_FloatTensor:$input, NNAPI_FloatTensor:$filter,
-      NNAPI_FloatTensor:$bias, DenseI64ArrayAttr:$padding,
+  let arguments = (ins NNAPI_DataTensor:$input, NNAPI_DataTensor:$filter,
+      NNAPI_BiasTensor:$bias, DenseI64ArrayAttr:$padding,
       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
       DefaultValuedAttr<NNAPI_FuseCodeAttr, "::mlir::nnapi::FuseCode::none">:$fused_activation);
-  let results = (outs NNAPI_FloatTensor:$output);
+  let results = (outs NNAPI_DataTensor:$output);
   let assemblyFormat = [{
     $input `,` $filter `,` $bias `padding` `=` $padding `strides` `=` $strides
     `dilations` `=` $dilations (`fused` $fused_activation^)? attr-dict `:`
@@ -336,12 +347,12 @@ def NNAPI_DepthwiseConv2DOp : NNAPI_Op<"depthwise_conv_2d", "DEPTHWISE_CONV_2D">
         -> tensor<1x8x8x4xf32>
     ```
   }];
-  let arguments = (ins NNAPI_FloatTensor:$input, NNAPI_FloatTensor:$filter,
-      NNAPI_FloatTensor:$bias, DenseI64ArrayAttr:$padding,
+  let arguments = (ins NNAPI_DataTensor:$input, NNAPI_DataTensor:$filter,
+      NNAPI_BiasTensor:$bias, DenseI64ArrayAttr:$padding,
       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
       I32Attr:$depth_multiplier,
       DefaultValuedAttr<NNAPI_FuseCodeAttr, "::mlir::nnapi::FuseCode::none">:$fused_activation);
-  let results = (outs NNAPI_FloatTensor:$output);
+  let results = (outs NNAPI_DataTensor:$output);
   let assemblyFormat = [{
     $input `,` $filter `,` $bias `padding` `=` $padding `strides` `=` $strides
     `dilations` `=` $dilations `depth_multiplier` `=` $depth_multiplier
@@ -411,6 +422,37 @@ def NNAPI_TransposeConv2DOp
   let hasVerifier = 1;
 }
 
+def NNAPI_QuantizeOp : NNAPI_Op<"quantize", "QUANTIZE"> {
+  let summary = "float to 8-bit quantized";
+  let description = [{
+    NNAPI QUANTIZE: round(x / scale) + zero point, saturated, with the
+    result type's scale and zero point (NNAPI rounds halves away from zero).
+
+    ```mlir
+    %q = nnapi.quantize %x : (tensor<1x8xf32>) -> tensor<1x8x!quant.uniform<i8:f32, 0.1:-3>>
+    ```
+  }];
+  let arguments = (ins NNAPI_FloatTensor:$input);
+  let results = (outs NNAPI_DataTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def NNAPI_DequantizeOp : NNAPI_Op<"dequantize", "DEQUANTIZE"> {
+  let summary = "8-bit quantized to float";
+  let description = [{
+    NNAPI DEQUANTIZE: (q - zero point) * scale.
+
+    ```mlir
+    %x = nnapi.dequantize %q : (tensor<1x8x!quant.uniform<i8:f32, 0.1:-3>>) -> tensor<1x8xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_DataTensor:$input);
+  let results = (outs NNAPI_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 def NNAPI_FullyConnectedOp : NNAPI_Op<"fully_connected", "FULLY_CONNECTED"> {
   let summary = "fully connected layer";
   let description = [{
@@ -423,10 +465,10 @@ def NNAPI_FullyConnectedOp : NNAPI_Op<"fully_connected", "FULLY_CONNECTED"> {
         : (tensor<1x64xf32>, tensor<10x64xf32>, tensor<10xf32>) -> tensor<1x10xf32>
     ```
   }];
-  let arguments = (ins NNAPI_FloatTensor:$input, NNAPI_FloatTensor:$weights,
-      NNAPI_FloatTensor:$bias,
+  let arguments = (ins NNAPI_DataTensor:$input, NNAPI_DataTensor:$weights,
+      NNAPI_BiasTensor:$bias,
       DefaultValuedAttr<NNAPI_FuseCodeAttr, "::mlir::nnapi::FuseCode::none">:$fused_activation);
-  let results = (outs NNAPI_FloatTensor:$output);
+  let results = (outs NNAPI_DataTensor:$output);
   let assemblyFormat = [{
     $input `,` $weights `,` $bias (`fused` $fused_activation^)? attr-dict `:`
     functional-type(operands, results)

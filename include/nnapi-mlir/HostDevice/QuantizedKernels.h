@@ -1,0 +1,90 @@
+//===- QuantizedKernels.h - 8-bit quantized kernels, NNAPI's arithmetic ---===//
+//
+// Reference kernels for TENSOR_QUANT8_ASYMM (uint8) and
+// TENSOR_QUANT8_ASYMM_SIGNED (int8) data, computed as NNAPI's CPU
+// implementation documents it: integer products of values minus their zero
+// points in int32, plus the int32 bias, then requantized with a 32-bit
+// fixed-point multiplier and a power-of-two shift (the real multiplier
+// input scale x filter scale / output scale), rounded, plus the output
+// zero point, clamped to the fused activation's range and the type's.
+// Filters may be TENSOR_QUANT8_SYMM_PER_CHANNEL (int8, zero point 0, one
+// scale per output channel). Like Kernels.h, they know no opcodes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_MLIR_HOSTDEVICE_QUANTIZEDKERNELS_H
+#define NNAPI_MLIR_HOSTDEVICE_QUANTIZEDKERNELS_H
+
+#include "nnapi-mlir/HostDevice/Kernels.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace nnapi_mlir::host {
+
+/// 8-bit quantized data as the kernels read it.
+struct Quant8 {
+  const uint8_t *data = nullptr;
+  bool isSigned = false; ///< int8 (else uint8)
+  int32_t zeroPoint = 0;
+  int32_t operator[](size_t i) const {
+    return isSigned ? int32_t(int8_t(data[i])) : int32_t(data[i]);
+  }
+};
+
+/// 8-bit quantized data as the kernels write it.
+struct Quant8Out {
+  uint8_t *data = nullptr;
+  bool isSigned = false;
+  int32_t zeroPoint = 0;
+  float scale = 1.0f;
+  int32_t lowest() const { return isSigned ? -128 : 0; }
+  int32_t highest() const { return isSigned ? 127 : 255; }
+  void store(size_t i, int32_t v) const {
+    data[i] = uint8_t(isSigned ? uint8_t(int8_t(v)) : uint8_t(v));
+  }
+};
+
+/// A real multiplier as a Q0.31 fixed-point multiplier and a shift (left
+/// when positive): real = multiplier / 2^31 * 2^shift.
+struct FixedPointMultiplier {
+  int32_t multiplier = 0;
+  int32_t shift = 0;
+};
+FixedPointMultiplier quantizeMultiplier(double real);
+/// x * m rounded as NNAPI does: the doubling high product rounded to
+/// nearest (halves up, saturating at INT32_MIN * INT32_MIN), then a
+/// rounding right shift (halves away from zero).
+int32_t multiplyByQuantizedMultiplier(int32_t x, FixedPointMultiplier m);
+
+/// The range [lo, hi] of fused activation `fuseCode` on `out`'s scale
+/// (ReLU: from the zero point; ReLU1: +-1; ReLU6: 0 to 6), within the type.
+void quantizedActivationRange(int32_t fuseCode, const Quant8Out &out,
+                              int32_t &lo, int32_t &hi);
+
+/// CONV_2D (depthMultiplier 0) or DEPTHWISE_CONV_2D (depthMultiplier >= 1),
+/// NHWC, filters as Kernels.h says. `multipliers` holds one entry, or one
+/// per output channel (per-channel filters). `bias` may be null.
+void quantizedConv2d(const Quant8 &input, const Shape &inputShape,
+                     const Quant8 &filter, const Shape &filterShape,
+                     const int32_t *bias, const Quant8Out &output,
+                     const Shape &outputShape, const Window &w,
+                     const std::vector<FixedPointMultiplier> &multipliers,
+                     int32_t depthMultiplier = 0);
+
+/// FULLY_CONNECTED: `batch` rows of input against weights [units, in].
+void quantizedFullyConnected(const Quant8 &input, const Quant8 &weights,
+                             const Shape &weightsShape, const int32_t *bias,
+                             const Quant8Out &output, uint32_t batch,
+                             FixedPointMultiplier multiplier,
+                             int32_t fuseCode);
+
+/// QUANTIZE: round(x / scale) + zero point (std::round: halves away from
+/// zero), saturated.
+void quantize(const float *input, const Quant8Out &output, size_t count);
+/// DEQUANTIZE: (q - zero point) * scale.
+void dequantize(const Quant8 &input, float scale, float *output,
+                size_t count);
+
+} // namespace nnapi_mlir::host
+
+#endif // NNAPI_MLIR_HOSTDEVICE_QUANTIZEDKERNELS_H

@@ -1,0 +1,215 @@
+//===- QuantizedPatterns.cpp - 8-bit composites to nnapi ------------------===//
+//
+// The quantize, dequantize and quantized composites (Composites.h) as
+// NNAPI's QUANTIZE, DEQUANTIZE, and CONV_2D / DEPTHWISE_CONV_2D /
+// FULLY_CONNECTED on TENSOR_QUANT8_ASYMM_SIGNED data. TOSA carries 8-bit
+// data as i8; the nnapi ops take `!quant.uniform` types, so each converted
+// op views its i8 inputs as quantized and its result back as i8 with
+// `quant.scast` (the blob writer treats a view as the operand it views;
+// back-to-back views cancel).
+//
+//===----------------------------------------------------------------------===//
+
+#include "PatternCommon.h"
+
+#include "nnapi-mlir/Transforms/Composites.h"
+
+using namespace mlir;
+using namespace mlir::nnapi;
+using namespace mlir::nnapi::detail;
+namespace names = mlir::nnapi::composite;
+
+namespace {
+
+Type i8Quant(MLIRContext *ctx, double scale, int64_t zeroPoint) {
+  return quant::UniformQuantizedType::get(
+      quant::QuantizationFlags::Signed, IntegerType::get(ctx, 8),
+      Float32Type::get(ctx), scale, zeroPoint, -128, 127);
+}
+
+/// `v` (i8, or a view of a quantized value) viewed as `element`.
+Value view(PatternRewriter &rewriter, Location loc, Value v, Type element) {
+  auto type = cast<RankedTensorType>(v.getType());
+  Type viewed = RankedTensorType::get(type.getShape(), element);
+  if (auto back = v.getDefiningOp<quant::StorageCastOp>())
+    if (back.getArg().getType() == viewed)
+      return back.getArg();
+  return rewriter.create<quant::StorageCastOp>(loc, viewed, v);
+}
+
+/// The storage view of quantized `v` (i8 again).
+Value storage(PatternRewriter &rewriter, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  auto q = cast<quant::QuantizedType>(type.getElementType());
+  return rewriter.create<quant::StorageCastOp>(
+      loc, RankedTensorType::get(type.getShape(), q.getStorageType()), v);
+}
+
+std::optional<std::pair<double, int64_t>> perTensorParams(CompositeOp op) {
+  DictionaryAttr attrs = op.getCompositeAttributes();
+  auto scales = attrs.getAs<DenseF32ArrayAttr>(names::kScale);
+  auto zps = attrs.getAs<DenseI64ArrayAttr>(names::kZeroPoint);
+  if (!scales || !zps || scales.size() != 1 || zps.size() != 1 ||
+      attrs.get(names::kAxis))
+    return std::nullopt;
+  return std::make_pair(double(scales[0]), zps[0]);
+}
+
+/// quantize / dequantize composites (per tensor) -> QUANTIZE / DEQUANTIZE.
+struct QuantizeCompositePattern
+    : ToNNAPI<CompositeOp, QuantizeOp, DequantizeOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(CompositeOp op,
+                                PatternRewriter &rewriter) const override {
+    bool quantize = op.getName() == names::kQuantize;
+    if (!quantize && op.getName() != names::kDequantize)
+      return failure();
+    std::optional<std::pair<double, int64_t>> p = perTensorParams(op);
+    if (!p)
+      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+        diag << "NNAPI's " << (quantize ? "QUANTIZE" : "DEQUANTIZE")
+             << " takes one scale and zero point per tensor";
+      });
+    auto in = cast<RankedTensorType>(op->getOperand(0).getType());
+    auto out = cast<RankedTensorType>(op->getResult(0).getType());
+    Type element = i8Quant(op.getContext(), p->first, p->second);
+    Location loc = op.getLoc();
+    if (quantize) {
+      if (!in.getElementType().isF32() && !in.getElementType().isF16())
+        return rewriter.notifyMatchFailure(op, "input is not float");
+      Value q = rewriter.create<QuantizeOp>(
+          loc, RankedTensorType::get(out.getShape(), element),
+          op->getOperand(0));
+      rewriter.replaceOp(op, storage(rewriter, loc, q));
+      return success();
+    }
+    if (!in.getElementType().isInteger(8))
+      return rewriter.notifyMatchFailure(op, "input is not 8-bit");
+    rewriter.replaceOpWithNewOp<DequantizeOp>(
+        op, out, view(rewriter, loc, op->getOperand(0), element));
+    return success();
+  }
+};
+
+/// quantized composites -> the 8-bit NNAPI operation of their float op.
+struct QuantizedCompositePattern
+    : ToNNAPI<CompositeOp, Conv2DOp, DepthwiseConv2DOp, FullyConnectedOp> {
+  using ToNNAPI::ToNNAPI;
+  LogicalResult matchAndRewrite(CompositeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getName() != names::kQuantized)
+      return failure();
+    if (op->getNumOperands() != 3 || op.getBody().empty())
+      return rewriter.notifyMatchFailure(
+          op, "composite 'quantized' takes x, weights and bias");
+    DictionaryAttr attrs = op.getCompositeAttributes();
+    auto inScale = attrs.getAs<FloatAttr>(names::kInputScale);
+    auto inZero = attrs.getAs<IntegerAttr>(names::kInputZeroPoint);
+    auto wScales = attrs.getAs<DenseF64ArrayAttr>(names::kWeightScale);
+    auto wZero = attrs.getAs<IntegerAttr>(names::kWeightZeroPoint);
+    auto outScale = attrs.getAs<FloatAttr>(names::kOutputScale);
+    auto outZero = attrs.getAs<IntegerAttr>(names::kOutputZeroPoint);
+    auto axis = attrs.getAs<IntegerAttr>(names::kAxis);
+    if (!inScale || !inZero || !wScales || wScales.empty() || !wZero ||
+        !outScale || !outZero)
+      return rewriter.notifyMatchFailure(
+          op, "composite 'quantized' lacks its scales and zero points");
+    // The float operation and its activation, from the body.
+    Operation *principal = nullptr;
+    std::optional<FuseCode> fuse = FuseCode::none;
+    for (Operation &inner : op.getBody().front()) {
+      if (isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp,
+              tosa::FullyConnectedOp>(inner))
+        principal = &inner;
+      if (auto clamp = dyn_cast<tosa::ClampOp>(inner))
+        fuse = clampActivation(clamp);
+    }
+    if (!principal)
+      return rewriter.notifyMatchFailure(
+          op, "composite 'quantized' holds no convolution or fully "
+              "connected operation");
+    if (!fuse)
+      return rewriter.notifyMatchFailure(
+          op, "its clamp is not an NNAPI fused activation");
+    DenseElementsAttr weights, bias;
+    if (!matchPattern(op->getOperand(1), m_Constant(&weights)) ||
+        !matchPattern(op->getOperand(2), m_Constant(&bias)))
+      return rewriter.notifyMatchFailure(op, "weights or bias not constant");
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    Type i8 = IntegerType::get(ctx, 8), i32 = IntegerType::get(ctx, 32);
+    Type f32 = Float32Type::get(ctx);
+    bool perChannel = bool(axis);
+    auto wType = cast<RankedTensorType>(weights.getType());
+    bool depthwise = isa<tosa::DepthwiseConv2DOp>(principal);
+    if (depthwise) {
+      // TOSA [kh, kw, in, multiplier] is NNAPI's [1, kh, kw, in * m].
+      ArrayRef<int64_t> w = wType.getShape();
+      wType = RankedTensorType::get({1, w[0], w[1], w[2] * w[3]}, i8);
+      weights = weights.reshape(wType);
+    }
+    Type wElement;
+    double biasScale = 0;
+    if (perChannel) {
+      SmallVector<double> scales(wScales.asArrayRef());
+      SmallVector<int64_t> zeros(scales.size(), 0);
+      wElement = quant::UniformQuantizedPerAxisType::get(
+          quant::QuantizationFlags::Signed, i8, f32, scales, zeros,
+          depthwise ? 3 : 0, -128, 127);
+    } else {
+      wElement = i8Quant(ctx, wScales[0], wZero.getInt());
+      biasScale = double(float(inScale.getValueAsDouble()) * float(wScales[0]));
+    }
+    Value filter = view(rewriter, loc,
+                        rewriter.create<arith::ConstantOp>(loc, weights),
+                        wElement);
+    Value biasConst = rewriter.create<arith::ConstantOp>(loc, bias);
+    Value biasValue =
+        perChannel ? biasConst
+                   : view(rewriter, loc, biasConst,
+                          quant::UniformQuantizedType::get(
+                              quant::QuantizationFlags::Signed, i32, f32,
+                              biasScale, 0, INT32_MIN, INT32_MAX));
+    Value x = view(rewriter, loc, op->getOperand(0),
+                   i8Quant(ctx, inScale.getValueAsDouble(), inZero.getInt()));
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    auto outType = RankedTensorType::get(
+        resultType.getShape(),
+        i8Quant(ctx, outScale.getValueAsDouble(), outZero.getInt()));
+    Value y;
+    FuseCodeAttr fuseAttr = FuseCodeAttr::get(ctx, *fuse);
+    if (auto conv = dyn_cast<tosa::Conv2DOp>(principal)) {
+      y = rewriter.create<Conv2DOp>(
+          loc, outType, x, filter, biasValue,
+          rewriter.getDenseI64ArrayAttr(nnapiPadding(conv.getPad())),
+          rewriter.getDenseI64ArrayAttr(swapYX(conv.getStride())),
+          rewriter.getDenseI64ArrayAttr(swapYX(conv.getDilation())), fuseAttr);
+    } else if (auto conv = dyn_cast<tosa::DepthwiseConv2DOp>(principal)) {
+      auto tosaWeights =
+          cast<RankedTensorType>(conv.getWeight().getType()).getShape();
+      y = rewriter.create<DepthwiseConv2DOp>(
+          loc, outType, x, filter, biasValue,
+          rewriter.getDenseI64ArrayAttr(nnapiPadding(conv.getPad())),
+          rewriter.getDenseI64ArrayAttr(swapYX(conv.getStride())),
+          rewriter.getDenseI64ArrayAttr(swapYX(conv.getDilation())),
+          rewriter.getI32IntegerAttr(int32_t(tosaWeights[3])), fuseAttr);
+    } else {
+      y = rewriter.create<FullyConnectedOp>(loc, outType, x, filter, biasValue,
+                                            fuseAttr);
+    }
+    rewriter.replaceOp(op, storage(rewriter, loc, y));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::nnapi::populateTosaToNNAPIQuantizedPatterns(
+    RewritePatternSet &patterns) {
+  patterns.addWithLabel<QuantizeCompositePattern>(
+      {"quantize / dequantize (per tensor)"}, patterns.getContext());
+  patterns.addWithLabel<QuantizedCompositePattern>(
+      {"quantized (dequantize, conv / depthwise conv / fully connected, "
+       "clamp, quantize)"},
+      patterns.getContext());
+}

@@ -1,0 +1,141 @@
+//===- QuantizedSteps.cpp - Steps on 8-bit quantized data -----------------===//
+//
+// The host device's steps for operations on TENSOR_QUANT8_ASYMM(_SIGNED)
+// data: the reference kernels of QuantizedKernels.h, with the fixed-point
+// multipliers computed once from the operands' scales. Validation allows
+// quantized data only for the operations hasQuantizedKernel names.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Executor.h"
+
+#include "nnapi-mlir/HostDevice/QuantizedKernels.h"
+
+namespace nnapi_mlir::host {
+
+bool isQuant8Tensor(int32_t t) {
+  return t == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM ||
+         t == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+}
+
+bool hasQuantizedKernel(int32_t opcode) {
+  switch (opcode) {
+  case ANEURALNETWORKS_CONV_2D: case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
+  case ANEURALNETWORKS_FULLY_CONNECTED: case ANEURALNETWORKS_QUANTIZE:
+  case ANEURALNETWORKS_DEQUANTIZE:
+    return true;
+  default:
+    return false;
+  }
+}
+
+namespace {
+
+bool isSignedType(int32_t t) {
+  return t == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED ||
+         t == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL;
+}
+
+class QuantizedStep : public Step {
+public:
+  QuantizedStep(const HostModel &m, const Operation &op, const OpParams &p,
+                const spec::Match &layout)
+      : opcode(op.opcode), params(p), inputs(op.inputs),
+        output(op.outputs[0]) {
+    auto role = [&](std::string_view name) {
+      int at = layout.input(name);
+      return at < 0 ? uint32_t(-1) : op.inputs[size_t(at)];
+    };
+    const Operand &in = m.operands[op.inputs[0]];
+    const Operand &out = m.operands[output];
+    inShape = in.dims;
+    outShape = out.dims;
+    inType = in.type;
+    inZero = in.zeroPoint;
+    inScale = in.scale;
+    outType = out.type;
+    outZero = out.zeroPoint;
+    outScale = out.scale;
+    if (opcode == ANEURALNETWORKS_QUANTIZE ||
+        opcode == ANEURALNETWORKS_DEQUANTIZE)
+      return;
+    filter = role(opcode == ANEURALNETWORKS_FULLY_CONNECTED ? "weights"
+                                                             : "filter");
+    bias = role("bias");
+    const Operand &f = m.operands[filter];
+    filterShape = f.dims;
+    filterType = f.type;
+    filterZero = f.zeroPoint;
+    // NNAPI's real multiplier, in double from the float scales.
+    if (f.type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL)
+      for (float s : f.channelScales)
+        multipliers.push_back(quantizeMultiplier(
+            double(in.scale) * double(s) / double(out.scale)));
+    else
+      multipliers.push_back(quantizeMultiplier(
+          double(in.scale) * double(f.scale) / double(out.scale)));
+  }
+
+  const char *backend() const override { return "reference"; }
+
+  int run(const Bindings &b) override {
+    auto bytes = [&](uint32_t operand) {
+      return reinterpret_cast<const uint8_t *>(b[operand]);
+    };
+    Quant8 in{bytes(inputs[0]), isSignedType(inType), inZero};
+    Quant8Out out{reinterpret_cast<uint8_t *>(b[output]), isSignedType(outType),
+                  outZero, outScale};
+    switch (opcode) {
+    case ANEURALNETWORKS_QUANTIZE:
+      quantize(b[inputs[0]], out, numElements(outShape));
+      return ANEURALNETWORKS_NO_ERROR;
+    case ANEURALNETWORKS_DEQUANTIZE:
+      dequantize(in, inScale, b[output], numElements(outShape));
+      return ANEURALNETWORKS_NO_ERROR;
+    default:
+      break;
+    }
+    Quant8 f{bytes(filter), isSignedType(filterType), filterZero};
+    const int32_t *biasData =
+        bias == uint32_t(-1) ? nullptr
+                             : reinterpret_cast<const int32_t *>(b[bias]);
+    if (opcode == ANEURALNETWORKS_FULLY_CONNECTED) {
+      quantizedFullyConnected(in, f, filterShape, biasData, out, params.batch,
+                              multipliers[0], params.fuseCode);
+      return ANEURALNETWORKS_NO_ERROR;
+    }
+    quantizedConv2d(in, inShape, f, filterShape, biasData, out, outShape,
+                    params.window, multipliers,
+                    opcode == ANEURALNETWORKS_DEPTHWISE_CONV_2D
+                        ? params.depthMultiplier
+                        : 0);
+    return ANEURALNETWORKS_NO_ERROR;
+  }
+
+private:
+  int32_t opcode;
+  OpParams params;
+  std::vector<uint32_t> inputs;
+  uint32_t output, filter = uint32_t(-1), bias = uint32_t(-1);
+  Shape inShape, outShape, filterShape;
+  int32_t inType = 0, outType = 0, filterType = 0;
+  int32_t inZero = 0, outZero = 0, filterZero = 0;
+  float inScale = 0, outScale = 0;
+  std::vector<FixedPointMultiplier> multipliers;
+};
+
+} // namespace
+
+std::unique_ptr<Step> createQuantizedStep(const HostModel &model,
+                                          size_t index) {
+  const Operation &op = model.operations[index];
+  bool quantized = op.opcode == ANEURALNETWORKS_QUANTIZE ||
+                   op.opcode == ANEURALNETWORKS_DEQUANTIZE ||
+                   isQuant8Tensor(model.layouts[index].dataType);
+  if (!quantized || !hasQuantizedKernel(op.opcode))
+    return nullptr;
+  return std::make_unique<QuantizedStep>(model, op, model.params[index],
+                                         model.layouts[index]);
+}
+
+} // namespace nnapi_mlir::host

@@ -1,0 +1,345 @@
+//===- RaiseQuantized.cpp - Quantized groups into composites --------------===//
+//
+// dequantize -> conv / depthwise conv / fully connected (-> clamp) ->
+// quantize becomes one `quantized` composite (Composites.h). See
+// Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#include "nnapi-mlir/Transforms/Composites.h"
+#include "nnapi-mlir/Transforms/Constants.h"
+#include "nnapi-mlir/Transforms/Passes.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+
+#include <cmath>
+
+namespace mlir::nnapi {
+#define GEN_PASS_DEF_NNAPIRAISEQUANTIZED
+#include "nnapi-mlir/Transforms/Passes.h.inc"
+} // namespace mlir::nnapi
+
+using namespace mlir;
+using namespace mlir::nnapi;
+namespace names = mlir::nnapi::composite;
+
+namespace {
+
+/// A quantize or dequantize composite's parameters.
+struct QParams {
+  SmallVector<double> scales;
+  SmallVector<int64_t> zeroPoints;
+  int64_t axis = -1;
+};
+
+std::optional<QParams> paramsOf(CompositeOp op, StringRef name) {
+  if (!op || op.getName() != name || op->getNumOperands() != 1)
+    return std::nullopt;
+  DictionaryAttr attrs = op.getCompositeAttributes();
+  auto scales = attrs.getAs<DenseF32ArrayAttr>(names::kScale);
+  auto zps = attrs.getAs<DenseI64ArrayAttr>(names::kZeroPoint);
+  if (!scales || !zps || scales.size() != zps.size() || scales.empty())
+    return std::nullopt;
+  QParams p;
+  for (float s : scales.asArrayRef())
+    p.scales.push_back(double(s));
+  p.zeroPoints.assign(zps.asArrayRef().begin(), zps.asArrayRef().end());
+  if (auto axis = attrs.getAs<IntegerAttr>(names::kAxis))
+    p.axis = axis.getInt();
+  return p;
+}
+
+bool perTensor(const QParams &p) { return p.scales.size() == 1; }
+
+/// Constant integer weights behind `v` (transposes and reshapes of a
+/// dequantize composite of a constant), in v's layout, with the
+/// composite's parameters (axis moved with its dimension).
+struct Weights {
+  DenseElementsAttr values;
+  QParams params;
+  SmallVector<Operation *> chain; ///< The ops from the constant to v.
+};
+
+std::optional<Weights> weightsBehind(Value v) {
+  SmallVector<Operation *> steps;
+  while (true) {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return std::nullopt;
+    if (isa<tosa::TransposeOp, tosa::ReshapeOp>(def)) {
+      steps.push_back(def);
+      v = def->getOperand(0);
+      continue;
+    }
+    auto dq = dyn_cast<CompositeOp>(def);
+    std::optional<QParams> p = paramsOf(dq, names::kDequantize);
+    DenseElementsAttr values;
+    if (!p || !matchPattern(dq->getOperand(0), m_Constant(&values)) ||
+        !values.getElementType().isInteger(8))
+      return std::nullopt;
+    Weights w{values, *p, {}};
+    w.chain.push_back(dq->getOperand(0).getDefiningOp());
+    w.chain.push_back(dq);
+    for (Operation *step : llvm::reverse(steps)) {
+      w.chain.push_back(step);
+      auto type = cast<RankedTensorType>(step->getResult(0).getType());
+      auto storage = RankedTensorType::get(type.getShape(),
+                                           w.values.getElementType());
+      if (auto t = dyn_cast<tosa::TransposeOp>(step)) {
+        SmallVector<int64_t> perm;
+        if (failed(t.getConstantPerms(perm)))
+          return std::nullopt;
+        w.chain.push_back(t.getPerms().getDefiningOp());
+        w.values = permuteElements(w.values, perm);
+        if (w.params.axis >= 0)
+          w.params.axis = std::find(perm.begin(), perm.end(), w.params.axis) -
+                          perm.begin();
+      } else {
+        // A reshape keeps the channel dimension when the dimensions before
+        // it hold as many elements and it keeps its size.
+        ArrayRef<int64_t> from = w.values.getType().getShape();
+        if (w.params.axis >= 0) {
+          int64_t before = 1;
+          for (int64_t d = 0; d < w.params.axis; ++d)
+            before *= from[d];
+          int64_t at = -1, prefix = 1;
+          for (int64_t d = 0; d < type.getRank(); ++d) {
+            if (prefix == before && type.getDimSize(d) == from[w.params.axis]) {
+              at = d;
+              break;
+            }
+            prefix *= type.getDimSize(d);
+          }
+          if (at < 0)
+            return std::nullopt;
+          w.params.axis = at;
+        }
+        w.values = w.values.reshape(storage);
+      }
+    }
+    return w;
+  }
+}
+
+/// The bias behind `v` in units of input scale x weight scale (one scale,
+/// or one per channel), as i32.
+std::optional<DenseElementsAttr> biasBehind(Value v,
+                                            ArrayRef<double> units,
+                                            int64_t channels,
+                                            SmallVector<Operation *> &chain) {
+  auto type = RankedTensorType::get({channels},
+                                    IntegerType::get(v.getContext(), 32));
+  auto unit = [&](int64_t c) { return units[units.size() == 1 ? 0 : c]; };
+  SmallVector<int32_t> out;
+  DenseElementsAttr values;
+  if (matchPattern(v, m_Constant(&values))) {
+    // A float bias (an imported Conv without one has zeros): quantized.
+    if (!values.getElementType().isF32() || values.getNumElements() != channels)
+      return std::nullopt;
+    int64_t c = 0;
+    for (APFloat f : values.getValues<APFloat>()) {
+      double q = std::round(double(f.convertToFloat()) / unit(c++));
+      if (std::fabs(q) > 2147483647.0)
+        return std::nullopt;
+      out.push_back(int32_t(q));
+    }
+    return DenseElementsAttr::get(type, ArrayRef<int32_t>(out));
+  }
+  auto dq = v.getDefiningOp<CompositeOp>();
+  std::optional<QParams> p = paramsOf(dq, names::kDequantize);
+  if (!p || !matchPattern(dq->getOperand(0), m_Constant(&values)) ||
+      !values.getElementType().isInteger(32) ||
+      values.getNumElements() != channels)
+    return std::nullopt;
+  for (int64_t c = 0; c < channels; ++c) {
+    double s = p->scales[p->scales.size() == 1 ? 0 : c];
+    int64_t z = p->zeroPoints[p->zeroPoints.size() == 1 ? 0 : c];
+    if (z != 0 || std::fabs(s - unit(c)) > 1e-6 * unit(c))
+      return std::nullopt;
+  }
+  chain.push_back(dq->getOperand(0).getDefiningOp());
+  chain.push_back(dq);
+  return values.reshape(type);
+}
+
+/// Raises the group ending in quantize composite `q`, if it is one.
+LogicalResult raise(CompositeOp q, OpBuilder &b) {
+  std::optional<QParams> out = paramsOf(q, names::kQuantize);
+  if (!out || !perTensor(*out))
+    return failure();
+  Value v = q->getOperand(0);
+  Operation *clamp = v.getDefiningOp<tosa::ClampOp>();
+  if (clamp) {
+    if (!clamp->hasOneUse())
+      return failure();
+    v = clamp->getOperand(0);
+  }
+  Operation *op = v.getDefiningOp();
+  if (!op || !op->hasOneUse() ||
+      !isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::FullyConnectedOp>(
+          op))
+    return failure();
+  // The input may reach the operation through one transpose (an NCHW
+  // model's input): the composite then takes the transposed int8 data.
+  auto layout = op->getOperand(0).getDefiningOp<tosa::TransposeOp>();
+  SmallVector<int64_t> layoutPerm;
+  if (layout && (!layout->hasOneUse() ||
+                 failed(layout.getConstantPerms(layoutPerm))))
+    return failure();
+  auto dx = (layout ? layout.getInput1() : op->getOperand(0))
+                .getDefiningOp<CompositeOp>();
+  std::optional<QParams> in = paramsOf(dx, names::kDequantize);
+  if (!in || !perTensor(*in) ||
+      !isa<RankedTensorType>(dx->getOperand(0).getType()) ||
+      !getElementTypeOrSelf(dx->getOperand(0).getType()).isInteger(8))
+    return failure();
+  std::optional<Weights> w = weightsBehind(op->getOperand(1));
+  if (!w)
+    return failure();
+  auto outType = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t channels = outType.getShape().back();
+  // Weight scales per output channel: the axis must be the channel one of
+  // the op's weight layout; a fully connected operation takes one scale.
+  int64_t channelAxis = isa<tosa::DepthwiseConv2DOp>(op) ? 2 : 0;
+  bool perChannel = !perTensor(w->params);
+  if (perChannel) {
+    bool same = llvm::all_of(w->params.scales, [&](double s) {
+      return s == w->params.scales[0];
+    });
+    if (same) {
+      w->params.scales.resize(1);
+      w->params.zeroPoints.resize(1);
+      w->params.axis = -1;
+      perChannel = false;
+    }
+  }
+  if (perChannel) {
+    if (isa<tosa::FullyConnectedOp>(op) || w->params.axis != channelAxis ||
+        int64_t(w->params.scales.size()) != channels ||
+        (isa<tosa::DepthwiseConv2DOp>(op) &&
+         w->values.getType().getDimSize(3) != 1) ||
+        llvm::any_of(w->params.zeroPoints, [](int64_t z) { return z; }))
+      return failure();
+  }
+  SmallVector<double> units;
+  for (double s : w->params.scales)
+    units.push_back(double(float(in->scales[0]) * float(s)));
+  SmallVector<Operation *> biasChain;
+  std::optional<DenseElementsAttr> bias =
+      biasBehind(op->getOperand(2), units, channels, biasChain);
+  if (!bias)
+    return failure();
+
+  b.setInsertionPoint(q);
+  Location loc = q.getLoc();
+  Value x = dx->getOperand(0);
+  if (layout)
+    x = b.create<tosa::TransposeOp>(
+        loc,
+        RankedTensorType::get(
+            cast<RankedTensorType>(layout.getType()).getShape(),
+            getElementTypeOrSelf(x.getType())),
+        x, layout.getPerms());
+  Value weights = b.create<tosa::ConstOp>(loc, w->values.getType(), w->values);
+  Value biasValue = b.create<tosa::ConstOp>(loc, bias->getType(), *bias);
+  // The input's dequantization in the operation's layout, made first (it
+  // can fail) and moved into the body below.
+  CompositeOp layoutDq;
+  if (layout) {
+    FailureOr<CompositeOp> moved = composite::permuted(b, dx, x, layoutPerm);
+    if (failed(moved)) {
+      x.getDefiningOp()->erase(); // the transpose made above
+      return failure();
+    }
+    layoutDq = *moved;
+  }
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr(names::kInputScale, b.getF64FloatAttr(in->scales[0])),
+      b.getNamedAttr(names::kInputZeroPoint,
+                     b.getI64IntegerAttr(in->zeroPoints[0])),
+      b.getNamedAttr(names::kWeightScale,
+                     b.getDenseF64ArrayAttr(w->params.scales)),
+      b.getNamedAttr(names::kWeightZeroPoint,
+                     b.getI64IntegerAttr(w->params.zeroPoints[0])),
+      b.getNamedAttr(names::kOutputScale, b.getF64FloatAttr(out->scales[0])),
+      b.getNamedAttr(names::kOutputZeroPoint,
+                     b.getI64IntegerAttr(out->zeroPoints[0]))};
+  if (perChannel)
+    attrs.push_back(
+        b.getNamedAttr(names::kAxis, b.getI64IntegerAttr(channelAxis)));
+  auto composite = b.create<CompositeOp>(
+      loc, q->getResultTypes(), names::kQuantized,
+      ValueRange{x, weights, biasValue},
+      b.getDictionaryAttr(attrs));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = b.createBlock(&composite.getBody());
+    IRMapping map;
+    Value arg = body->addArgument(x.getType(), loc);
+    body->addArgument(weights.getType(), loc);
+    body->addArgument(biasValue.getType(), loc);
+    // The input's dequantization, in the operation's layout.
+    if (layoutDq) {
+      layoutDq->moveBefore(body, body->end());
+      layoutDq->setOperand(0, arg);
+      map.map(op->getOperand(0), layoutDq->getResult(0));
+    } else {
+      map.map(dx->getOperand(0), arg);
+    }
+    // The float chain, in block order (constants cloned with it).
+    SmallVector<Operation *> ops = {op, q};
+    if (!layout)
+      ops.push_back(dx);
+    llvm::append_range(ops, w->chain);
+    llvm::append_range(ops, biasChain);
+    if (clamp)
+      ops.push_back(clamp);
+    if (auto bc = op->getOperand(2).getDefiningOp(); bc && biasChain.empty())
+      ops.push_back(bc);
+    llvm::sort(ops, [](Operation *a, Operation *c) {
+      return a->isBeforeInBlock(c);
+    });
+    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+    for (Operation *o : ops)
+      b.clone(*o, map);
+    b.create<YieldOp>(loc, map.lookup(q->getResult(0)));
+  }
+  q->getResult(0).replaceAllUsesWith(composite->getResult(0));
+  // What only the group used goes with it.
+  SmallVector<Operation *> dead = {q};
+  if (clamp)
+    dead.push_back(clamp);
+  dead.push_back(op);
+  for (Operation *o : llvm::reverse(biasChain))
+    dead.push_back(o);
+  for (Operation *o : llvm::reverse(w->chain))
+    dead.push_back(o);
+  if (layout)
+    dead.push_back(layout);
+  dead.push_back(dx);
+  for (Operation *o : dead)
+    if (o->use_empty())
+      o->erase();
+  return success();
+}
+
+struct RaiseQuantizedPass
+    : nnapi::impl::NNAPIRaiseQuantizedBase<RaiseQuantizedPass> {
+  void runOnOperation() override {
+    SmallVector<CompositeOp> quantizes;
+    getOperation()->walk([&](CompositeOp op) {
+      // Not inside other composites: their bodies are theirs.
+      if (op.getName() == names::kQuantize &&
+          !op->getParentOfType<CompositeOp>())
+        quantizes.push_back(op);
+    });
+    OpBuilder b(&getContext());
+    for (CompositeOp q : quantizes)
+      (void)raise(q, b);
+  }
+};
+
+} // namespace

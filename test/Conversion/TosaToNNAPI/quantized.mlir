@@ -1,0 +1,63 @@
+// RUN: nnapi-opt %s -split-input-file -convert-tosa-to-nnapi | FileCheck %s
+
+// A quantized composite becomes its 8-bit NNAPI operation: the int8 input
+// and result viewed as quantized (quant.scast), per-channel weights along
+// the output channels, an i32 bias (scale 0 beside per-channel weights),
+// and the body's clamp as the fused activation.
+// CHECK-LABEL: func @conv
+// CHECK: %[[W:.*]] = "quant.scast"(%{{.*}}) : (tensor<3x1x1x2xi8>) -> tensor<3x1x1x2x!quant.uniform<i8:f32:0, {2.500000e-01,1.250000e-01,6.250000e-02}>>
+// CHECK: %[[X:.*]] = "quant.scast"(%arg0) : (tensor<1x4x4x2xi8>) -> tensor<1x4x4x2x!quant.uniform<i8:f32, 5.000000e-01:-3>>
+// CHECK: %[[Y:.*]] = nnapi.conv_2d %[[X]], %[[W]], %{{.*}} padding = [0, 0, 0, 0] strides = [1, 1] dilations = [1, 1] fused relu6 : ({{.*}}, tensor<3xi32>) -> tensor<1x4x4x3x!quant.uniform<i8:f32, 1.000000e-01:-128>>
+// CHECK: %[[R:.*]] = "quant.scast"(%[[Y]]) : (tensor<1x4x4x3x!quant.uniform<i8:f32, 1.000000e-01:-128>>) -> tensor<1x4x4x3xi8>
+// CHECK: return %[[R]]
+func.func @conv(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x3xi8> attributes {nnapi.partition} {
+  %w = "tosa.const"() <{value = dense<1> : tensor<3x1x1x2xi8>}> : () -> tensor<3x1x1x2xi8>
+  %b = "tosa.const"() <{value = dense<0> : tensor<3xi32>}> : () -> tensor<3xi32>
+  %y = nnapi.composite "quantized"(%x, %w, %b) {composite_attributes = {axis = 0 : i64, input_scale = 0.5 : f64, input_zero_point = -3 : i64, weight_scale = array<f64: 0.25, 0.125, 0.0625>, weight_zero_point = 0 : i64, output_scale = 0.1 : f64, output_zero_point = -128 : i64}} : (tensor<1x4x4x2xi8>, tensor<3x1x1x2xi8>, tensor<3xi32>) -> tensor<1x4x4x3xi8> {
+  ^bb0(%a: tensor<1x4x4x2xi8>, %aw: tensor<3x1x1x2xi8>, %ab: tensor<3xi32>):
+    %xf = tosa.cast %a : (tensor<1x4x4x2xi8>) -> tensor<1x4x4x2xf32>
+    %wf = "tosa.const"() <{value = dense<0.25> : tensor<3x1x1x2xf32>}> : () -> tensor<3x1x1x2xf32>
+    %bf = "tosa.const"() <{value = dense<0.0> : tensor<3xf32>}> : () -> tensor<3xf32>
+    %c = tosa.conv2d %xf, %wf, %bf {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<3x1x1x2xf32>, tensor<3xf32>) -> tensor<1x4x4x3xf32>
+    %r = tosa.clamp %c {max_fp = 6.0 : f32, max_int = 0 : i64, min_fp = 0.0 : f32, min_int = 0 : i64} : (tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+    %q = tosa.cast %r : (tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xi8>
+    nnapi.yield %q : tensor<1x4x4x3xi8>
+  }
+  return %y : tensor<1x4x4x3xi8>
+}
+
+// -----
+
+// Two in a row: the view back to int8 and the next view cancel.
+// A quantize composite is QUANTIZE, a dequantize composite DEQUANTIZE.
+// CHECK-LABEL: func @chain
+// CHECK: %[[Q:.*]] = nnapi.quantize %arg0 : (tensor<1x4xf32>) -> tensor<1x4x!quant.uniform<i8:f32, 5.000000e-01:-3>>
+// CHECK-NOT: tensor<1x4xi8>
+// CHECK: %[[F:.*]] = nnapi.fully_connected %[[Q]], %{{.*}}, %{{.*}} : (tensor<1x4x!quant.uniform<i8:f32, 5.000000e-01:-3>>, tensor<3x4x!quant.uniform<i8:f32, 2.500000e-01:2>>, tensor<3x!quant.uniform<i32:f32, 1.250000e-01>>) -> tensor<1x3x!quant.uniform<i8:f32, 1.000000e+00:4>>
+// CHECK-NOT: tensor<1x3xi8>
+// CHECK: %[[D:.*]] = nnapi.dequantize %[[F]]
+// CHECK: return %[[D]]
+func.func @chain(%x: tensor<1x4xf32>) -> tensor<1x3xf32> attributes {nnapi.partition} {
+  %q = nnapi.composite "quantize"(%x) {composite_attributes = {scale = array<f32: 0.5>, zero_point = array<i64: -3>}} : (tensor<1x4xf32>) -> tensor<1x4xi8> {
+  ^bb0(%a: tensor<1x4xf32>):
+    %c = tosa.cast %a : (tensor<1x4xf32>) -> tensor<1x4xi8>
+    nnapi.yield %c : tensor<1x4xi8>
+  }
+  %w = "tosa.const"() <{value = dense<1> : tensor<3x4xi8>}> : () -> tensor<3x4xi8>
+  %b = "tosa.const"() <{value = dense<0> : tensor<3xi32>}> : () -> tensor<3xi32>
+  %y = nnapi.composite "quantized"(%q, %w, %b) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, weight_scale = array<f64: 0.25>, weight_zero_point = 2 : i64, output_scale = 1.0 : f64, output_zero_point = 4 : i64}} : (tensor<1x4xi8>, tensor<3x4xi8>, tensor<3xi32>) -> tensor<1x3xi8> {
+  ^bb0(%a: tensor<1x4xi8>, %aw: tensor<3x4xi8>, %ab: tensor<3xi32>):
+    %xf = tosa.cast %a : (tensor<1x4xi8>) -> tensor<1x4xf32>
+    %wf = "tosa.const"() <{value = dense<0.25> : tensor<3x4xf32>}> : () -> tensor<3x4xf32>
+    %bf = "tosa.const"() <{value = dense<0.0> : tensor<3xf32>}> : () -> tensor<3xf32>
+    %c = tosa.fully_connected %xf, %wf, %bf : (tensor<1x4xf32>, tensor<3x4xf32>, tensor<3xf32>) -> tensor<1x3xf32>
+    %qq = tosa.cast %c : (tensor<1x3xf32>) -> tensor<1x3xi8>
+    nnapi.yield %qq : tensor<1x3xi8>
+  }
+  %d = nnapi.composite "dequantize"(%y) {composite_attributes = {scale = array<f32: 1.0>, zero_point = array<i64: 4>}} : (tensor<1x3xi8>) -> tensor<1x3xf32> {
+  ^bb0(%a: tensor<1x3xi8>):
+    %c = tosa.cast %a : (tensor<1x3xi8>) -> tensor<1x3xf32>
+    nnapi.yield %c : tensor<1x3xf32>
+  }
+  return %d : tensor<1x3xf32>
+}
