@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <string>
 
 using namespace nnapi_mlir;
@@ -121,6 +122,120 @@ TEST(QuantizedRuntime, PassesPerChannelScalesToTheDevice) {
   float expected[6] = {1, 0, 2.5f, 0, 2, 0};
   for (int i = 0; i < 6; ++i)
     EXPECT_FLOAT_EQ(output[i], expected[i]) << i;
+}
+
+/// float x [1, 1, 4, 1] -> QUANTIZE (scale 0.5) -> CONV_2D 1x1 with
+/// two per-channel filters {1} (scale 0.5) and {-2} (scale 0.25), bias 0
+/// -> (scale 1) -> DEQUANTIZE. `mutate` breaks one rule.
+blob::Model quantizedConv(
+    const std::function<void(blob::Model &, uint32_t filter, uint32_t bias,
+                             uint32_t conv)> &mutate = {}) {
+  blob::Model m;
+  m.featureLevel = 4;
+  constexpr int32_t kSigned = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+  uint32_t x = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {1, 1, 4, 1},
+                            blob::Lifetime::ModelInput);
+  uint32_t xq = m.addOperand(kSigned, {1, 1, 4, 1});
+  m.operands[xq].scale = 0.5f;
+  int8_t w[2] = {1, -2};
+  uint32_t filter = m.addConstant(kPerChannel, {2, 1, 1, 1}, w, sizeof(w));
+  m.operands[filter].channelScales = {0.5f, 0.25f};
+  int32_t b[2] = {0, 0};
+  uint32_t bias =
+      m.addConstant(ANEURALNETWORKS_TENSOR_INT32, {2}, b, sizeof(b));
+  std::vector<uint32_t> scalars;
+  for (int32_t v : {0, 0, 0, 0, 1, 1, 0})
+    scalars.push_back(m.addInt32(v));
+  uint32_t y = m.addOperand(kSigned, {1, 1, 4, 2});
+  m.operands[y].scale = 1.0f;
+  uint32_t out = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {1, 1, 4, 2},
+                              blob::Lifetime::ModelOutput);
+  m.operations.push_back({ANEURALNETWORKS_QUANTIZE, {x}, {xq}});
+  std::vector<uint32_t> convInputs = {xq, filter, bias};
+  convInputs.insert(convInputs.end(), scalars.begin(), scalars.end());
+  m.operations.push_back({ANEURALNETWORKS_CONV_2D, convInputs, {y}});
+  m.operations.push_back({ANEURALNETWORKS_DEQUANTIZE, {y}, {out}});
+  m.inputs = {x};
+  m.outputs = {out};
+  if (mutate)
+    mutate(m, filter, bias, 1);
+  return m;
+}
+
+/// Runs `m` on the host device; "" on success with `output` filled, else
+/// the runtime's error.
+std::string runQuantized(const blob::Model &m, float *output) {
+  nnapi_rt_set_quiet(1);
+  nnapi_rt_set_mode(NNAPI_RT_MODE_AUTO);
+  nnapi_rt_set_library_path(NNAPI_HOST_LIBRARY);
+  std::vector<uint8_t> blob = blob::write(m);
+  float input[4] = {2, 4, 6, 8};
+  void *ins[] = {input}, *outs[] = {output};
+  int rc = nnapi_rt_execute(blob.data(), int64_t(blob.size()), 1, ins, 1,
+                            outs);
+  return rc == NNAPI_RT_OK ? "" : nnapi_rt_last_error();
+}
+
+TEST(QuantizedRuntime, RunsAnInt8ConvolutionOnTheHostDevice) {
+  float output[8] = {};
+  ASSERT_EQ(runQuantized(quantizedConv(), output), "");
+  // x / 0.5 = 4, 8, 12, 16; channel 0: * 1 * (0.5 * 0.5 / 1) = 1, 2, 3, 4;
+  // channel 1: * -2 * (0.5 * 0.25 / 1) = -1, -2, -3, -4 (no rounding).
+  float expected[8] = {1, -1, 2, -2, 3, -3, 4, -4};
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(output[i], expected[i]) << i;
+}
+
+TEST(QuantizedRuntime, HostDeviceRefusesBrokenQuantizationRules) {
+  float output[8];
+  auto refused = [&](const std::string &error, const char *expected) {
+    EXPECT_NE(error.find("BAD_DATA"), std::string::npos) << error;
+    EXPECT_NE(error.find(expected), std::string::npos) << error;
+  };
+  refused(runQuantized(quantizedConv([](blob::Model &m, uint32_t, uint32_t b,
+                                        uint32_t) {
+            m.operands[b].scale = 0.25f;
+          }),
+                       output),
+          "with per-channel filter scales the bias scale must be 0");
+  refused(runQuantized(quantizedConv([](blob::Model &m, uint32_t f, uint32_t,
+                                        uint32_t) {
+            m.operands[f].channelDim = 3;
+            m.operands[f].dims = {1, 1, 1, 2};
+          }),
+                       output),
+          "per-channel filter scales must run along dimension 0, not 3");
+  // A per-tensor filter whose bias scale is not input x filter scale.
+  refused(runQuantized(quantizedConv([](blob::Model &m, uint32_t f, uint32_t b,
+                                        uint32_t) {
+            m.operands[f].type = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+            m.operands[f].channelScales.clear();
+            m.operands[f].scale = 0.5f;
+            m.operands[b].scale = 0.3f;
+          }),
+                       output),
+          "the bias scale must be input scale x filter scale");
+  // An operation without an int8 kernel.
+  refused(runQuantized(quantizedConv([](blob::Model &m, uint32_t, uint32_t,
+                                        uint32_t) {
+            uint32_t fuse = m.addInt32(0);
+            uint32_t sum =
+                m.addOperand(ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED,
+                             {1, 1, 4, 1});
+            m.operands[sum].scale = 0.5f;
+            m.operations.insert(m.operations.begin() + 1,
+                                {ANEURALNETWORKS_ADD, {1, 1, fuse}, {sum}});
+          }),
+                       output),
+          "the host device has no kernel for TENSOR_QUANT8_ASYMM_SIGNED data "
+          "of ADD");
+  // A zero point outside the type's range.
+  refused(runQuantized(quantizedConv([](blob::Model &m, uint32_t, uint32_t,
+                                        uint32_t) {
+            m.operands[1].zeroPoint = 200;
+          }),
+                       output),
+          "zero point in [-128, 127], got 200");
 }
 
 } // namespace

@@ -589,11 +589,15 @@ void mlir::nnapi::onnx_import::registerQuantizationOps(OpRegistry &registry) {
       {"", "QuantizeLinear", lo, hi, importQuantizeLinear,
        "the quantize composite (compile-time scale and zero point; per "
        "tensor or per axis); else divf, cast (half to even), add, clamp",
-       "- (host)", "uint8 and int8 outputs only"},
+       "QUANTIZE (signed int8: 4) per tensor; ends an int8 group (below)",
+       "uint8 and int8 outputs only; per axis or computed parameters (host)"},
       {"", "DequantizeLinear", lo, hi, importDequantizeLinear,
        "the dequantize composite (compile-time scale and zero point); else "
        "cast, sub, mul",
-       "- (host)", "-"},
+       "DEQUANTIZE (4) per tensor; DQ -> Conv / depthwise Conv / Gemm "
+       "(-> Relu/Clip) -> Q is one int8 CONV_2D / DEPTHWISE_CONV_2D / "
+       "FULLY_CONNECTED (4; per-channel weights 3) (nnapi-raise-quantized)",
+       "per axis or computed parameters (host)"},
       {"", "DynamicQuantizeLinear", lo, hi, importDynamicQuantizeLinear,
        "reduce_min/max, divf, cast, clamp (the quantize formula)",
        "- (host)", "-"},

@@ -1,0 +1,157 @@
+#!/usr/bin/python3
+"""Quantized models against ONNX Runtime (CPU, 1 thread), side by side.
+
+    qdq_vs_ort.py --build BUILD [--work DIR] [--runs N] [--rounds R]
+
+Models: make_bench_models.py's mobilenetv2_qdq (MobileNetV2 stages in
+ONNX's QDQ format at 224x224) and one QDQ convolution (3x3, 64 -> 64
+channels, 56x56, int8 per-channel weights, uint8 activations), each with a
+seeded random input. For each:
+  1. ONNX Runtime writes the reference outputs (ort_run.js --write,
+     graph optimization "all": its int8 kernels), and ort_spread.js
+     measures ONNX Runtime's own spread (optimized against unoptimized
+     sessions);
+  2. modes host-only (the LLVM-compiled code) and npu (profiles/npu.json:
+     the convolutions as int8 NNAPI operations on the host NNAPI device)
+     run the test data; the largest difference from ONNX Runtime is
+     printed beside the spread;
+  3. R rounds time ONNX Runtime and each mode back to back (ort_run.js
+     --bench N, nnapi-run --bench N, 1 thread; medians), ratio to ONNX
+     Runtime printed per mode.
+
+ONNX Runtime: `bash ../shared/tools/ort/setup.sh` (npm, outside the repo).
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+ORT_RUN = os.path.join(ROOT, "..", "shared", "tools", "ort", "ort_run.js")
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit("failed: %s\n%s%s" % (" ".join(cmd), p.stdout, p.stderr))
+    return p.stdout + p.stderr
+
+
+def median_ms(text):
+    m = re.search(r"median_ms=([0-9.]+)", text)
+    if not m:
+        sys.exit("no median_ms in:\n" + text)
+    return float(m.group(1))
+
+
+def write_conv(d, rng):
+    """One QDQ convolution layer: Q/DQ input, int8 per-channel weights,
+    int32 bias, ReLU, Q/DQ output."""
+    c, hw = 64, 56
+    w = rng.standard_normal((c, c, 3, 3)) * np.sqrt(2.0 / (9 * c))
+    ws = np.abs(w).reshape(c, -1).max(axis=1) / 127.0
+    wq = np.round(w / ws.reshape(-1, 1, 1, 1)).astype(np.int8)
+    xs, ys = 8.0 / 255, 6.0 / 255
+    bq = np.round(rng.standard_normal(c) * 0.01 / (xs * ws)).astype(np.int32)
+    inits = [
+        numpy_helper.from_array(np.array(xs, np.float32), "xs"),
+        numpy_helper.from_array(np.array(128, np.uint8), "xz"),
+        numpy_helper.from_array(wq, "wq"),
+        numpy_helper.from_array(ws.astype(np.float32), "ws"),
+        numpy_helper.from_array(np.zeros(c, np.int8), "wz"),
+        numpy_helper.from_array(bq, "bq"),
+        numpy_helper.from_array((xs * ws).astype(np.float32), "bs"),
+        numpy_helper.from_array(np.array(ys, np.float32), "ys"),
+        numpy_helper.from_array(np.array(0, np.uint8), "yz"),
+    ]
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "xs", "xz"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "xs", "xz"], ["xd"]),
+        helper.make_node("DequantizeLinear", ["wq", "ws", "wz"], ["wd"], axis=0),
+        helper.make_node("DequantizeLinear", ["bq", "bs"], ["bd"], axis=0),
+        helper.make_node("Conv", ["xd", "wd", "bd"], ["c"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c"], ["r"]),
+        helper.make_node("QuantizeLinear", ["r", "ys", "yz"], ["yq"]),
+        helper.make_node("DequantizeLinear", ["yq", "ys", "yz"], ["y"]),
+    ]
+    g = helper.make_graph(
+        nodes, "qdq_conv",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c, hw, hw])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, c, hw, hw])],
+        inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+    onnx.save(m, os.path.join(d, "model.onnx"))
+    x = rng.standard_normal((1, c, hw, hw)).astype(np.float32)
+    with open(os.path.join(d, "test_data_set_0", "input_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(x, "x").SerializeToString())
+
+
+def max_diff(out_dir, data):
+    ours = np.load(os.path.join(out_dir, "output0.npy")).ravel()
+    t = onnx.TensorProto()
+    with open(os.path.join(data, "output_0.pb"), "rb") as f:
+        t.ParseFromString(f.read())
+    ref = numpy_helper.to_array(t).ravel()
+    return float(np.abs(ours - ref).max())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--work", default="/tmp/nnapi-mlir-qdq")
+    ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    bindir = os.path.join(args.build, "bin")
+    env_threads = dict(os.environ, NNAPI_MLIR_QUIET="1", NNAPI_MLIR_THREADS="1")
+    os.environ.update(env_threads)
+    os.makedirs(args.work, exist_ok=True)
+    run([sys.executable, os.path.join(HERE, "make_bench_models.py"),
+         "--out-dir", args.work])
+    write_conv(os.path.join(args.work, "qdq_conv"), np.random.default_rng(11))
+    modes = {"host-only": ["--host-only"],
+             "npu": ["--device-profile=" +
+                     os.path.join(ROOT, "profiles", "npu.json")]}
+    print("| model | ORT ms | ORT spread | mode | max abs diff | ratio to ORT |")
+    print("|---|---|---|---|---|---|")
+    for name in ["mobilenetv2_qdq", "qdq_conv"]:
+        d = os.path.join(args.work, name)
+        model, data = os.path.join(d, "model.onnx"), os.path.join(d, "test_data_set_0")
+        run(["node", ORT_RUN, model, data, "--write"])
+        spread = float(re.search(r"max_abs=([0-9.e+-]+)", run(
+            ["node", os.path.join(HERE, "ort_spread.js"), model, data])).group(1))
+        libs, diffs = {}, {}
+        for mode, flags in modes.items():
+            lib = os.path.join(d, mode + ".so")
+            run([os.path.join(bindir, "nnapi-compile"), model, "-o", lib] + flags)
+            out = os.path.join(d, "out-" + mode)
+            run([os.path.join(bindir, "nnapi-run"), lib, "--test-data", data,
+                 "--output-dir", out, "--rtol", "1", "--atol", "1e9"])
+            libs[mode], diffs[mode] = lib, max_diff(out, data)
+        ort_ms, ms = [], {m: [] for m in modes}
+        for _ in range(args.rounds):
+            ort_ms.append(median_ms(run(["node", ORT_RUN, model, data, "--threads", "1",
+                                         "--bench", str(args.runs)])))
+            for mode, lib in libs.items():
+                ms[mode].append(median_ms(run([os.path.join(bindir, "nnapi-run"), lib,
+                                               "--threads", "1", "--bench",
+                                               str(args.runs)])))
+        base = statistics.median(ort_ms)
+        for mode in modes:
+            print("| %s | %.2f | %.4f | %s | %.4f | %.2f |" % (
+                name, base, spread, mode, diffs[mode],
+                statistics.median(ms[mode]) / base))
+
+
+if __name__ == "__main__":
+    main()
