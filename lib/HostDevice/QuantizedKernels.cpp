@@ -22,6 +22,11 @@ FixedPointMultiplier quantizeMultiplier(double real) {
   }
   if (shift < -31) // below 2^-32: the product rounds to 0
     return m;
+  if (shift > 31) { // beyond any int32 product: saturates anyway
+    m.multiplier = std::numeric_limits<int32_t>::max();
+    m.shift = 31;
+    return m;
+  }
   m.multiplier = int32_t(q);
   m.shift = shift;
   return m;
@@ -84,9 +89,15 @@ void quantizedActivationRange(int32_t fuseCode, const Quant8Out &out,
 }
 
 namespace {
-/// The requantized, clamped value of accumulator `acc`.
-int32_t requantize(int32_t acc, FixedPointMultiplier m, int32_t zeroPoint,
+/// The requantized, clamped value of accumulator `acc`. Accumulators are
+/// summed in int64 and saturated to int32 here (NNAPI's are int32; only a
+/// model beyond any real one overflows them, and then it saturates instead
+/// of wrapping).
+int32_t requantize(int64_t wide, FixedPointMultiplier m, int32_t zeroPoint,
                    int32_t lo, int32_t hi) {
+  int32_t acc = int32_t(std::clamp<int64_t>(
+      wide, std::numeric_limits<int32_t>::min(),
+      std::numeric_limits<int32_t>::max()));
   int32_t v = multiplyByQuantizedMultiplier(acc, m);
   int64_t shifted = int64_t(v) + zeroPoint;
   return int32_t(std::clamp<int64_t>(shifted, lo, hi));
@@ -104,7 +115,7 @@ void quantizedConv2d(const Quant8 &input, const Shape &is, const Quant8 &filter,
   const int32_t outH = os[1], outW = os[2];
   int32_t lo, hi;
   quantizedActivationRange(w.fuseCode, output, lo, hi);
-  std::vector<int32_t> acc(outC);
+  std::vector<int64_t> acc(outC);
   for (int32_t n = 0; n < batches; ++n)
     for (int32_t oy = 0; oy < outH; ++oy)
       for (int32_t ox = 0; ox < outW; ++ox) {
@@ -129,7 +140,7 @@ void quantizedConv2d(const Quant8 &input, const Shape &is, const Quant8 &filter,
             }
             for (int32_t oc = 0; oc < outC; ++oc) {
               size_t f = ((size_t(oc) * kH + ky) * kW + kx) * inC;
-              int32_t sum = 0;
+              int64_t sum = 0;
               for (int32_t ic = 0; ic < inC; ++ic)
                 sum += (input[in + ic] - input.zeroPoint) *
                        (filter[f + ic] - filter.zeroPoint);
@@ -157,7 +168,7 @@ void quantizedFullyConnected(const Quant8 &input, const Quant8 &weights,
   quantizedActivationRange(fuseCode, output, lo, hi);
   for (uint32_t b = 0; b < batch; ++b)
     for (uint32_t u = 0; u < units; ++u) {
-      int32_t acc = bias ? bias[u] : 0;
+      int64_t acc = bias ? bias[u] : 0;
       for (uint32_t i = 0; i < inSize; ++i)
         acc += (input[size_t(b) * inSize + i] - input.zeroPoint) *
                (weights[size_t(u) * inSize + i] - weights.zeroPoint);

@@ -105,3 +105,27 @@ func.func @branch_returns_input(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf
   }
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// One NNAPI operand has one type: a result viewed with other quantization
+// parameters than it was computed with, or an input viewed two ways.
+func.func @view_other(%x: tensor<4xf32>) -> tensor<4xf32> attributes {nnapi.partition} {
+  %q = nnapi.quantize %x : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5>>
+  %s = "quant.scast"(%q) : (tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4xi8>
+  // expected-error@+1 {{views an NNAPI operand of another type or quantization}}
+  %v = "quant.scast"(%s) : (tensor<4xi8>) -> tensor<4x!quant.uniform<i8:f32, 0.25>>
+  %d = nnapi.dequantize %v : (tensor<4x!quant.uniform<i8:f32, 0.25>>) -> tensor<4xf32>
+  return %d : tensor<4xf32>
+}
+
+// -----
+
+func.func @input_two_ways(%x: tensor<4xi8>) -> (tensor<4xf32>, tensor<4xf32>) attributes {nnapi.partition} {
+  // expected-error@+1 {{an NNAPI partition input viewed as two quantized types}}
+  %a = "quant.scast"(%x) : (tensor<4xi8>) -> tensor<4x!quant.uniform<i8:f32, 0.5>>
+  %b = "quant.scast"(%x) : (tensor<4xi8>) -> tensor<4x!quant.uniform<i8:f32, 0.25>>
+  %da = nnapi.dequantize %a : (tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4xf32>
+  %db = nnapi.dequantize %b : (tensor<4x!quant.uniform<i8:f32, 0.25>>) -> tensor<4xf32>
+  return %da, %db : tensor<4xf32>, tensor<4xf32>
+}

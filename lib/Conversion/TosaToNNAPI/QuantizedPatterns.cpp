@@ -27,7 +27,21 @@ Type i8Quant(MLIRContext *ctx, double scale, int64_t zeroPoint) {
       Float32Type::get(ctx), scale, zeroPoint, -128, 127);
 }
 
-/// `v` (i8, or a view of a quantized value) viewed as `element`.
+/// Whether `v` (i8) can be viewed as `element`: an NNAPI operand has one
+/// type, so a value another converted op already views, or computes, with
+/// other quantization parameters cannot (the op then stays on the host).
+bool viewable(Value v, Type element) {
+  auto type = cast<RankedTensorType>(v.getType());
+  Type viewed = RankedTensorType::get(type.getShape(), element);
+  if (auto back = v.getDefiningOp<quant::StorageCastOp>())
+    return back.getArg().getType() == viewed;
+  return llvm::all_of(v.getUsers(), [&](Operation *user) {
+    return !isa<quant::StorageCastOp>(user) ||
+           user->getResult(0).getType() == viewed;
+  });
+}
+
+/// `v` (i8, or a view of a quantized value) viewed as `element` (viewable).
 Value view(PatternRewriter &rewriter, Location loc, Value v, Type element) {
   auto type = cast<RankedTensorType>(v.getType());
   Type viewed = RankedTensorType::get(type.getShape(), element);
@@ -35,6 +49,12 @@ Value view(PatternRewriter &rewriter, Location loc, Value v, Type element) {
     if (back.getArg().getType() == viewed)
       return back.getArg();
   return rewriter.create<quant::StorageCastOp>(loc, viewed, v);
+}
+
+LogicalResult otherParameters(Operation *op, PatternRewriter &rewriter) {
+  return rewriter.notifyMatchFailure(
+      op, "its input is quantized with other parameters elsewhere in the "
+          "partition (an NNAPI operand has one scale and zero point)");
 }
 
 /// The storage view of quantized `v` (i8 again).
@@ -85,6 +105,8 @@ struct QuantizeCompositePattern
     }
     if (!in.getElementType().isInteger(8))
       return rewriter.notifyMatchFailure(op, "input is not 8-bit");
+    if (!viewable(op->getOperand(0), element))
+      return otherParameters(op, rewriter);
     rewriter.replaceOpWithNewOp<DequantizeOp>(
         op, out, view(rewriter, loc, op->getOperand(0), element));
     return success();
@@ -131,6 +153,10 @@ struct QuantizedCompositePattern
     if (!fuse)
       return rewriter.notifyMatchFailure(
           op, "its clamp is not an NNAPI fused activation");
+    Type inElement =
+        i8Quant(op.getContext(), inScale.getValueAsDouble(), inZero.getInt());
+    if (!viewable(op->getOperand(0), inElement))
+      return otherParameters(op, rewriter);
     DenseElementsAttr weights, bias;
     if (!matchPattern(op->getOperand(1), m_Constant(&weights)) ||
         !matchPattern(op->getOperand(2), m_Constant(&bias)))
@@ -170,8 +196,7 @@ struct QuantizedCompositePattern
                           quant::UniformQuantizedType::get(
                               quant::QuantizationFlags::Signed, i32, f32,
                               biasScale, 0, INT32_MIN, INT32_MAX));
-    Value x = view(rewriter, loc, op->getOperand(0),
-                   i8Quant(ctx, inScale.getValueAsDouble(), inZero.getInt()));
+    Value x = view(rewriter, loc, op->getOperand(0), inElement);
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     auto outType = RankedTensorType::get(
         resultType.getShape(),

@@ -276,10 +276,26 @@ FailureOr<blob::Model> BlobBuilder::buildBlock(Block &body, Operation *where) {
       continue; // materialized where used
     if (auto view = dyn_cast<quant::StorageCastOp>(op)) {
       // A view of an operation's result (or of an input, mapped above); a
-      // constant's is materialized where used.
+      // constant's is materialized where used. A quantized view must say
+      // what the operand is: one operand has one type.
       auto known = operands.find(view.getArg());
-      if (known != operands.end())
-        operands[view.getResult()] = known->second;
+      if (known == operands.end())
+        continue;
+      if (isa<quant::QuantizedType>(
+              getElementTypeOrSelf(view.getResult().getType()))) {
+        blob::Operand expected;
+        FailureOr<int32_t> code = tensorCode(view, view.getType());
+        if (failed(code))
+          return failure();
+        setQuantization(expected, view.getType());
+        const blob::Operand &actual = model.operands[known->second];
+        if (actual.type != *code || actual.scale != expected.scale ||
+            actual.zeroPoint != expected.zeroPoint ||
+            actual.channelScales != expected.channelScales)
+          return view.emitError("views an NNAPI operand of another type or "
+                                "quantization");
+      }
+      operands[view.getResult()] = known->second;
       continue;
     }
     if (isa<func::ReturnOp, YieldOp>(op)) {

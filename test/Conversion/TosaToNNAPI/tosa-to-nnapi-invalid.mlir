@@ -521,3 +521,23 @@ func.func @per_axis(%x: tensor<2x3xi8>) -> tensor<2x3xf32> attributes {nnapi.par
   }
   return %d : tensor<2x3xf32>
 }
+
+// -----
+
+// An NNAPI operand has one scale and zero point: the second view of the
+// same int8 data with other parameters (here the first, as the rewrite
+// visits them) stays on the host.
+func.func @two_views(%x: tensor<4xi8>) -> (tensor<4xf32>, tensor<4xf32>) attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: its input is quantized with other parameters elsewhere in the partition (an NNAPI operand has one scale and zero point)}}
+  %a = nnapi.composite "dequantize"(%x) {composite_attributes = {scale = array<f32: 0.5>, zero_point = array<i64: 0>}} : (tensor<4xi8>) -> tensor<4xf32> {
+  ^bb0(%arg: tensor<4xi8>):
+    %c = tosa.cast %arg : (tensor<4xi8>) -> tensor<4xf32>
+    nnapi.yield %c : tensor<4xf32>
+  }
+  %b = nnapi.composite "dequantize"(%x) {composite_attributes = {scale = array<f32: 0.25>, zero_point = array<i64: 0>}} : (tensor<4xi8>) -> tensor<4xf32> {
+  ^bb0(%arg: tensor<4xi8>):
+    %c = tosa.cast %arg : (tensor<4xi8>) -> tensor<4xf32>
+    nnapi.yield %c : tensor<4xf32>
+  }
+  return %a, %b : tensor<4xf32>, tensor<4xf32>
+}
