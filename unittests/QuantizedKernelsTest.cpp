@@ -199,6 +199,32 @@ TEST(QuantizedKernels, Saturates) {
   EXPECT_EQ(int8_t(out[3]), 0);
 }
 
+TEST(QuantizedKernels, AddRescalesBothInputsAndBroadcasts) {
+  // a [2, 3] uint8 + b [3] (broadcast along rows), different scales, ReLU.
+  std::vector<uint8_t> a = {0, 17, 128, 200, 255, 90}, b = {3, 250, 128};
+  float sa = 0.05f, sb = 0.11f, so = 0.08f;
+  int32_t za = 128, zb = 100, zo = 20;
+  std::vector<uint8_t> out(6);
+  quantizedAdd(Quant8{a.data(), false, za}, {2, 3}, sa,
+               Quant8{b.data(), false, zb}, {3}, sb,
+               Quant8Out{out.data(), false, zo, so}, {2, 3}, /*ReLU=*/1);
+  double twiceMax = 2.0 * std::max(sa, sb);
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 3; ++c) {
+      int64_t x = referenceScale((int64_t(a[r * 3 + c]) - za) << 20,
+                                 double(sa) / twiceMax);
+      int64_t y = referenceScale((int64_t(b[c]) - zb) << 20,
+                                 double(sb) / twiceMax);
+      int64_t sum = referenceScale(x + y, twiceMax / (double(1 << 20) * so));
+      int64_t expected = clampTo(sum + zo, zo, 255); // ReLU: >= zero point
+      EXPECT_EQ(int64_t(out[r * 3 + c]), expected) << r << "," << c;
+      // Within one step of the real sum.
+      double real = (a[r * 3 + c] - za) * sa + (b[c] - zb) * sb;
+      double want = std::min(255.0, std::max(double(zo), real / so + zo));
+      EXPECT_LE(std::fabs(double(out[r * 3 + c]) - want), 1.0);
+    }
+}
+
 TEST(QuantizedKernels, QuantizeRoundsHalvesAwayFromZeroAndSaturates) {
   float in[] = {0.0f, 0.25f, -0.25f, 0.75f, 1000.0f, -1000.0f, NAN};
   uint8_t out[7];

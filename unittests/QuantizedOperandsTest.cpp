@@ -224,11 +224,11 @@ TEST(QuantizedRuntime, HostDeviceRefusesBrokenQuantizationRules) {
                              {1, 1, 4, 1});
             m.operands[sum].scale = 0.5f;
             m.operations.insert(m.operations.begin() + 1,
-                                {ANEURALNETWORKS_ADD, {1, 1, fuse}, {sum}});
+                                {ANEURALNETWORKS_MUL, {1, 1, fuse}, {sum}});
           }),
                        output),
           "the host device has no kernel for TENSOR_QUANT8_ASYMM_SIGNED data "
-          "of ADD");
+          "of MUL");
   // A zero point outside the type's range.
   refused(runQuantized(quantizedConv([](blob::Model &m, uint32_t, uint32_t,
                                         uint32_t) {

@@ -177,6 +177,51 @@ void quantizedFullyConnected(const Quant8 &input, const Quant8 &weights,
     }
 }
 
+void quantizedAdd(const Quant8 &a, const Shape &as, float aScale,
+                  const Quant8 &b, const Shape &bs, float bScale,
+                  const Quant8Out &output, const Shape &os, int32_t fuseCode) {
+  constexpr int kLeftShift = 20;
+  double twiceMax = 2.0 * std::max(double(aScale), double(bScale));
+  FixedPointMultiplier ma = quantizeMultiplier(double(aScale) / twiceMax);
+  FixedPointMultiplier mb = quantizeMultiplier(double(bScale) / twiceMax);
+  FixedPointMultiplier mo = quantizeMultiplier(
+      twiceMax / (double(int64_t(1) << kLeftShift) * double(output.scale)));
+  int32_t lo, hi;
+  quantizedActivationRange(fuseCode, output, lo, hi);
+  // Strides of a and b in the output's index space (0 where broadcast).
+  size_t rank = os.size();
+  std::vector<size_t> sa(rank, 0), sb(rank, 0);
+  auto strides = [&](const Shape &shape, std::vector<size_t> &out) {
+    size_t stride = 1;
+    for (size_t k = 0; k < shape.size(); ++k) {
+      size_t d = shape.size() - 1 - k, o = rank - 1 - k;
+      out[o] = shape[d] == 1 ? 0 : stride;
+      stride *= shape[d];
+    }
+  };
+  strides(as, sa);
+  strides(bs, sb);
+  size_t count = numElements(os);
+  std::vector<uint32_t> index(rank, 0);
+  for (size_t i = 0; i < count; ++i) {
+    size_t ia = 0, ib = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      ia += index[d] * sa[d];
+      ib += index[d] * sb[d];
+    }
+    int32_t x = multiplyByQuantizedMultiplier(
+        (a[ia] - a.zeroPoint) * (1 << kLeftShift), ma);
+    int32_t y = multiplyByQuantizedMultiplier(
+        (b[ib] - b.zeroPoint) * (1 << kLeftShift), mb);
+    output.store(i, requantize(int64_t(x) + y, mo, output.zeroPoint, lo, hi));
+    for (size_t d = rank; d-- > 0;) {
+      if (++index[d] < os[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
 void quantize(const float *input, const Quant8Out &output, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     float v = std::round(input[i] / output.scale);

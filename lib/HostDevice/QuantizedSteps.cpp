@@ -22,7 +22,7 @@ bool hasQuantizedKernel(int32_t opcode) {
   switch (opcode) {
   case ANEURALNETWORKS_CONV_2D: case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
   case ANEURALNETWORKS_FULLY_CONNECTED: case ANEURALNETWORKS_QUANTIZE:
-  case ANEURALNETWORKS_DEQUANTIZE:
+  case ANEURALNETWORKS_DEQUANTIZE: case ANEURALNETWORKS_ADD:
     return true;
   default:
     return false;
@@ -59,6 +59,14 @@ public:
     if (opcode == ANEURALNETWORKS_QUANTIZE ||
         opcode == ANEURALNETWORKS_DEQUANTIZE)
       return;
+    if (opcode == ANEURALNETWORKS_ADD) {
+      const Operand &second = m.operands[op.inputs[1]];
+      secondShape = second.dims;
+      secondType = second.type;
+      secondZero = second.zeroPoint;
+      secondScale = second.scale;
+      return;
+    }
     filter = role(opcode == ANEURALNETWORKS_FULLY_CONNECTED ? "weights"
                                                              : "filter");
     bias = role("bias");
@@ -92,6 +100,12 @@ public:
     case ANEURALNETWORKS_DEQUANTIZE:
       dequantize(in, inScale, b[output], numElements(outShape));
       return ANEURALNETWORKS_NO_ERROR;
+    case ANEURALNETWORKS_ADD:
+      quantizedAdd(in, inShape, inScale,
+                   Quant8{bytes(inputs[1]), isSignedType(secondType),
+                          secondZero},
+                   secondShape, secondScale, out, outShape, params.fuseCode);
+      return ANEURALNETWORKS_NO_ERROR;
     default:
       break;
     }
@@ -117,10 +131,10 @@ private:
   OpParams params;
   std::vector<uint32_t> inputs;
   uint32_t output, filter = uint32_t(-1), bias = uint32_t(-1);
-  Shape inShape, outShape, filterShape;
-  int32_t inType = 0, outType = 0, filterType = 0;
-  int32_t inZero = 0, outZero = 0, filterZero = 0;
-  float inScale = 0, outScale = 0;
+  Shape inShape, outShape, filterShape, secondShape;
+  int32_t inType = 0, outType = 0, filterType = 0, secondType = 0;
+  int32_t inZero = 0, outZero = 0, filterZero = 0, secondZero = 0;
+  float inScale = 0, outScale = 0, secondScale = 0;
   std::vector<FixedPointMultiplier> multipliers;
 };
 

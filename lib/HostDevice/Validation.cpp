@@ -966,7 +966,8 @@ int Validator::quantized() {
                operandTypeName(layout.dataType) + " data of " +
                operationName(op.opcode));
   if (op.opcode == ANEURALNETWORKS_QUANTIZE ||
-      op.opcode == ANEURALNETWORKS_DEQUANTIZE)
+      op.opcode == ANEURALNETWORKS_DEQUANTIZE ||
+      op.opcode == ANEURALNETWORKS_ADD)
     return 0;
   const Operand &input = in("input");
   const char *filterRole =

@@ -165,6 +165,63 @@ std::optional<DenseElementsAttr> biasBehind(Value v,
   return values.reshape(type);
 }
 
+/// DQ(a) + DQ(b) (-> clamp) -> Q as a quantized composite of a and b.
+LogicalResult raiseAdd(CompositeOp q, const QParams &out, Operation *clamp,
+                       tosa::AddOp add, OpBuilder &b) {
+  if (!add->hasOneUse())
+    return failure();
+  auto da = add.getInput1().getDefiningOp<CompositeOp>();
+  auto db = add.getInput2().getDefiningOp<CompositeOp>();
+  std::optional<QParams> pa = paramsOf(da, names::kDequantize);
+  std::optional<QParams> pb = paramsOf(db, names::kDequantize);
+  if (!pa || !pb || !perTensor(*pa) || !perTensor(*pb) || da == db ||
+      da->getOperand(0) == db->getOperand(0) ||
+      !getElementTypeOrSelf(da->getOperand(0).getType()).isInteger(8) ||
+      !getElementTypeOrSelf(db->getOperand(0).getType()).isInteger(8))
+    return failure();
+  b.setInsertionPoint(q);
+  Location loc = q.getLoc();
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr(names::kInputScale, b.getF64FloatAttr(pa->scales[0])),
+      b.getNamedAttr(names::kInputZeroPoint,
+                     b.getI64IntegerAttr(pa->zeroPoints[0])),
+      b.getNamedAttr(names::kSecondScale, b.getF64FloatAttr(pb->scales[0])),
+      b.getNamedAttr(names::kSecondZeroPoint,
+                     b.getI64IntegerAttr(pb->zeroPoints[0])),
+      b.getNamedAttr(names::kOutputScale, b.getF64FloatAttr(out.scales[0])),
+      b.getNamedAttr(names::kOutputZeroPoint,
+                     b.getI64IntegerAttr(out.zeroPoints[0]))};
+  Value x = da->getOperand(0), y = db->getOperand(0);
+  auto composite = b.create<CompositeOp>(loc, q->getResultTypes(),
+                                         names::kQuantized, ValueRange{x, y},
+                                         b.getDictionaryAttr(attrs));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = b.createBlock(&composite.getBody());
+    IRMapping map;
+    map.map(x, body->addArgument(x.getType(), loc));
+    map.map(y, body->addArgument(y.getType(), loc));
+    SmallVector<Operation *> ops = {da, db, add, q};
+    if (clamp)
+      ops.push_back(clamp);
+    llvm::sort(ops, [](Operation *l, Operation *r) {
+      return l->isBeforeInBlock(r);
+    });
+    for (Operation *o : ops)
+      b.clone(*o, map);
+    b.create<YieldOp>(loc, map.lookup(q->getResult(0)));
+  }
+  q->getResult(0).replaceAllUsesWith(composite->getResult(0));
+  SmallVector<Operation *> dead = {q};
+  if (clamp)
+    dead.push_back(clamp);
+  dead.append({add, da, db});
+  for (Operation *o : dead)
+    if (o->use_empty())
+      o->erase();
+  return success();
+}
+
 /// Raises the group ending in quantize composite `q`, if it is one.
 LogicalResult raise(CompositeOp q, OpBuilder &b) {
   std::optional<QParams> out = paramsOf(q, names::kQuantize);
@@ -178,6 +235,8 @@ LogicalResult raise(CompositeOp q, OpBuilder &b) {
     v = clamp->getOperand(0);
   }
   Operation *op = v.getDefiningOp();
+  if (auto add = dyn_cast_or_null<tosa::AddOp>(op))
+    return raiseAdd(q, *out, clamp, add, b);
   if (!op || !op->hasOneUse() ||
       !isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::FullyConnectedOp>(
           op))

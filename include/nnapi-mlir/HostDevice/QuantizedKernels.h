@@ -78,6 +78,15 @@ void quantizedFullyConnected(const Quant8 &input, const Quant8 &weights,
                              FixedPointMultiplier multiplier,
                              int32_t fuseCode);
 
+/// ADD with numpy broadcasting (shapes aligned at their last dimension):
+/// both inputs, minus their zero points, shifted left by 20 bits and scaled
+/// to twice the larger input scale, summed, requantized to the output's
+/// scale, clamped to the fused activation's range (NNAPI's arithmetic).
+void quantizedAdd(const Quant8 &a, const Shape &aShape, float aScale,
+                  const Quant8 &b, const Shape &bShape, float bScale,
+                  const Quant8Out &output, const Shape &outputShape,
+                  int32_t fuseCode);
+
 /// QUANTIZE: round(x / scale) + zero point (std::round: halves away from
 /// zero), saturated.
 void quantize(const float *input, const Quant8Out &output, size_t count);

@@ -95,16 +95,18 @@ constexpr llvm::StringLiteral kDequantize = "dequantize";
 /// -128, 127), rounding half to even; parameters as for `dequantize`.
 constexpr llvm::StringLiteral kQuantize = "quantize";
 /// A float operation between dequantize and quantize composites, as one
-/// 8-bit operation: inputs x (i8), then the weights (i8 constant, in the
-/// float operation's TOSA layout) and the bias (i32 constant, in units of
-/// x's scale x the weights' scale); result i8. Parameters: `input_scale`,
-/// `input_zero_point`, `weight_scale` (one value, or one per output channel
-/// along `axis` of the weights), `weight_zero_point`, `output_scale`,
-/// `output_zero_point` (f64 and i64). The body is the float chain it
-/// replaces (dequantize, the operation, an optional clamp, quantize); the
-/// conversion reads the operation and the clamp from it. Raised by
-/// nnapi-raise-quantized for tosa.conv2d, tosa.depthwise_conv2d and
-/// tosa.fully_connected.
+/// 8-bit operation: inputs x (i8), then for a convolution or fully
+/// connected operation the weights (i8 constant, in the float operation's
+/// TOSA layout) and the bias (i32 constant, in units of x's scale x the
+/// weights' scale), for an addition the second operand y (i8); result i8.
+/// Parameters: `input_scale`, `input_zero_point`, then `weight_scale` (one
+/// value, or one per output channel along `axis` of the weights) and
+/// `weight_zero_point`, or `second_scale` and `second_zero_point` (y's),
+/// then `output_scale`, `output_zero_point` (f64 and i64). The body is the
+/// float chain it replaces (dequantizations, the operation, an optional
+/// clamp, quantize); the conversion reads the operation and the clamp from
+/// it. Raised by nnapi-raise-quantized for tosa.conv2d,
+/// tosa.depthwise_conv2d, tosa.fully_connected and tosa.add.
 constexpr llvm::StringLiteral kQuantized = "quantized";
 
 // Parameter keys: integers (i64) unless said otherwise.
@@ -146,6 +148,8 @@ constexpr llvm::StringLiteral kInputZeroPoint = "input_zero_point";
 /// Dense f64 array.
 constexpr llvm::StringLiteral kWeightScale = "weight_scale";
 constexpr llvm::StringLiteral kWeightZeroPoint = "weight_zero_point";
+constexpr llvm::StringLiteral kSecondScale = "second_scale";
+constexpr llvm::StringLiteral kSecondZeroPoint = "second_zero_point";
 constexpr llvm::StringLiteral kOutputScale = "output_scale";
 constexpr llvm::StringLiteral kOutputZeroPoint = "output_zero_point";
 

@@ -76,7 +76,8 @@ def NNAPIRaiseQuantized : Pass<"nnapi-raise-quantized"> {
     `dequantize` composite of constant int32 values in units of input scale
     x weight scale (or a float constant, quantized here), and whose only
     use, possibly through a clamp, is a per-tensor `quantize` composite,
-    becomes one `quantized` composite (Composites.h): what ONNX's QDQ
+    becomes one `quantized` composite (Composites.h), and so does
+    dequantize + dequantize -> `tosa.add` (-> clamp) -> quantize: what ONNX's QDQ
     format means by the group, and what NNAPI runs as one 8-bit operation.
     The body keeps the float chain, so the host copy computes what it did.
     Groups that do not fit (per-channel weights of a fully connected

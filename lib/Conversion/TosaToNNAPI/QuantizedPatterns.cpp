@@ -115,12 +115,63 @@ struct QuantizeCompositePattern
 
 /// quantized composites -> the 8-bit NNAPI operation of their float op.
 struct QuantizedCompositePattern
-    : ToNNAPI<CompositeOp, Conv2DOp, DepthwiseConv2DOp, FullyConnectedOp> {
+    : ToNNAPI<CompositeOp, Conv2DOp, DepthwiseConv2DOp, FullyConnectedOp,
+              AddOp> {
   using ToNNAPI::ToNNAPI;
+
+  /// The body's clamp as a fused activation (none without one).
+  static std::optional<FuseCode> bodyActivation(CompositeOp op) {
+    std::optional<FuseCode> fuse = FuseCode::none;
+    for (Operation &inner : op.getBody().front())
+      if (auto clamp = dyn_cast<tosa::ClampOp>(inner))
+        fuse = clampActivation(clamp);
+    return fuse;
+  }
+
+  /// x + y: NNAPI's ADD with each operand's own scale.
+  LogicalResult convertAdd(CompositeOp op, PatternRewriter &rewriter) const {
+    DictionaryAttr attrs = op.getCompositeAttributes();
+    auto s1 = attrs.getAs<FloatAttr>(names::kInputScale);
+    auto z1 = attrs.getAs<IntegerAttr>(names::kInputZeroPoint);
+    auto s2 = attrs.getAs<FloatAttr>(names::kSecondScale);
+    auto z2 = attrs.getAs<IntegerAttr>(names::kSecondZeroPoint);
+    auto so = attrs.getAs<FloatAttr>(names::kOutputScale);
+    auto zo = attrs.getAs<IntegerAttr>(names::kOutputZeroPoint);
+    if (!s1 || !z1 || !s2 || !z2 || !so || !zo || op.getBody().empty() ||
+        !llvm::any_of(op.getBody().front(),
+                      [](Operation &o) { return isa<tosa::AddOp>(o); }))
+      return rewriter.notifyMatchFailure(
+          op, "composite 'quantized' of two inputs is an addition with "
+              "both operands' scales and zero points");
+    std::optional<FuseCode> fuse = bodyActivation(op);
+    if (!fuse)
+      return rewriter.notifyMatchFailure(
+          op, "its clamp is not an NNAPI fused activation");
+    MLIRContext *ctx = op.getContext();
+    Type t1 = i8Quant(ctx, s1.getValueAsDouble(), z1.getInt());
+    Type t2 = i8Quant(ctx, s2.getValueAsDouble(), z2.getInt());
+    if (!viewable(op->getOperand(0), t1) || !viewable(op->getOperand(1), t2))
+      return otherParameters(op, rewriter);
+    Location loc = op.getLoc();
+    Value a = view(rewriter, loc, op->getOperand(0), t1);
+    Value b = view(rewriter, loc, op->getOperand(1), t2);
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    Value y = rewriter.create<AddOp>(
+        loc,
+        RankedTensorType::get(resultType.getShape(),
+                              i8Quant(ctx, so.getValueAsDouble(),
+                                      zo.getInt())),
+        a, b, FuseCodeAttr::get(ctx, *fuse));
+    rewriter.replaceOp(op, storage(rewriter, loc, y));
+    return success();
+  }
+
   LogicalResult matchAndRewrite(CompositeOp op,
                                 PatternRewriter &rewriter) const override {
     if (op.getName() != names::kQuantized)
       return failure();
+    if (op->getNumOperands() == 2)
+      return convertAdd(op, rewriter);
     if (op->getNumOperands() != 3 || op.getBody().empty())
       return rewriter.notifyMatchFailure(
           op, "composite 'quantized' takes x, weights and bias");

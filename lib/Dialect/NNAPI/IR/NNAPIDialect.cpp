@@ -340,9 +340,28 @@ LogicalResult verifyElementTypes(Operation *op, Value input, Value filter,
 
 /// Two broadcast operands (their ranks are the spec's: ADD/SUB/MUL/DIV take
 /// rank 0 from feature level 3, MAXIMUM, MINIMUM, POW and PRELU rank 1 up).
+/// One element type, or 8-bit quantized operands and result of one operand
+/// type, each with its own scale and zero point.
+LogicalResult verifyElementwiseTypes(Operation *op) {
+  Type first = getElementTypeOrSelf(op->getOperand(0).getType());
+  if (!isa<quant::QuantizedType>(first))
+    return verifySameElementType(op);
+  std::optional<int32_t> code = getTensorOperandCode(op->getOperand(0).getType());
+  SmallVector<Type> types(op->getOperandTypes());
+  llvm::append_range(types, op->getResultTypes());
+  for (Type t : types)
+    if (!isa<quant::UniformQuantizedType>(getElementTypeOrSelf(t)) ||
+        getTensorOperandCode(t) != code ||
+        code == ANEURALNETWORKS_TENSOR_INT32)
+      return op->emitOpError("quantized operands and result must share one "
+                             "8-bit type, got ")
+             << op->getOperand(0).getType() << " and " << t;
+  return verifyQuantizationParameters(op);
+}
+
 template <typename BinaryOp>
 LogicalResult verifyBinary(BinaryOp op) {
-  if (failed(verifySameElementType(op)) ||
+  if (failed(verifyElementwiseTypes(op)) ||
       failed(verifyRank(op, op.getLhs(), "lhs")) ||
       failed(verifyRank(op, op.getRhs(), "rhs")))
     return failure();

@@ -594,9 +594,10 @@ void mlir::nnapi::onnx_import::registerQuantizationOps(OpRegistry &registry) {
       {"", "DequantizeLinear", lo, hi, importDequantizeLinear,
        "the dequantize composite (compile-time scale and zero point); else "
        "cast, sub, mul",
-       "DEQUANTIZE (4) per tensor; DQ -> Conv / depthwise Conv / Gemm "
+       "DEQUANTIZE (4) per tensor; DQ -> Conv / depthwise Conv / Gemm / Add "
        "(-> Relu/Clip) -> Q is one int8 CONV_2D / DEPTHWISE_CONV_2D / "
-       "FULLY_CONNECTED (4; per-channel weights 3) (nnapi-raise-quantized)",
+       "FULLY_CONNECTED / ADD (4; per-channel weights 3) "
+       "(nnapi-raise-quantized)",
        "per axis or computed parameters (host)"},
       {"", "DynamicQuantizeLinear", lo, hi, importDynamicQuantizeLinear,
        "reduce_min/max, divf, cast, clamp (the quantize formula)",

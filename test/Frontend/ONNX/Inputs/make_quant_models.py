@@ -166,6 +166,36 @@ def qdq_conv(out):
     save(out, "qdq_conv", mdl, [("x", x)], [("y", y)])
 
 
+def qdq_add(out):
+    """Q/DQ(a) + Q/DQ(b) -> Relu -> Q -> DQ: a quantized residual add, each
+    operand with its own scale."""
+    rng = np.random.default_rng(9)
+    a = rng.standard_normal((1, 8, 4, 4)).astype(F32)
+    b = rng.standard_normal((1, 8, 4, 4)).astype(F32)
+    sa, za, sb, zb, so, zo = F32(0.03), 128, F32(0.05), 110, F32(0.04), 0
+    da = (quantize(a, sa, za, 0, 255) - za).astype(F32) * sa
+    db = (quantize(b, sb, zb, 0, 255) - zb).astype(F32) * sb
+    r = np.maximum(da.astype(np.float64) + db, 0).astype(F32)
+    y = ((quantize(r, so, zo, 0, 255) - zo).astype(F32) * so).astype(F32)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["a", "sa", "za"], ["aq"]),
+        helper.make_node("DequantizeLinear", ["aq", "sa", "za"], ["ad"]),
+        helper.make_node("QuantizeLinear", ["b", "sb", "zb"], ["bq"]),
+        helper.make_node("DequantizeLinear", ["bq", "sb", "zb"], ["bd"]),
+        helper.make_node("Add", ["ad", "bd"], ["s"]),
+        helper.make_node("Relu", ["s"], ["r"]),
+        helper.make_node("QuantizeLinear", ["r", "so", "zo"], ["yq"]),
+        helper.make_node("DequantizeLinear", ["yq", "so", "zo"], ["y"]),
+    ]
+    inits = [const("sa", sa), const("za", np.array(za, np.uint8)),
+             const("sb", sb), const("zb", np.array(zb, np.uint8)),
+             const("so", so), const("zo", np.array(zo, np.uint8))]
+    mdl = model("qdq_add", nodes,
+                [vi("a", list(a.shape)), vi("b", list(b.shape))],
+                [vi("y", list(y.shape))], inits, opset=13)
+    save(out, "qdq_add", mdl, [("a", a), ("b", b)], [("y", y)])
+
+
 def bad(out):
     """One bad parameter each."""
     def q(name, scale, zp=None, shape=(2, 3), axis=None):
@@ -218,6 +248,7 @@ def main():
     qlinear_matmul(out)
     integer_ops(out)
     qdq_conv(out)
+    qdq_add(out)
     bad(out)
 
 

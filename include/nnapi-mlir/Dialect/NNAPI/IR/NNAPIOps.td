@@ -81,7 +81,8 @@ class NNAPI_Op<string mnemonic, string operation, list<Trait> traits = []>
   }] # extraNNAPIDeclaration;
 }
 
-class NNAPI_BinaryOp<string mnemonic, string operation>
+class NNAPI_BinaryOp<string mnemonic, string operation,
+                     TypeConstraint data = NNAPI_FloatTensor>
     : NNAPI_Op<mnemonic, operation> {
   let summary = "element-wise " # mnemonic # " with numpy broadcasting";
   let description = [{
@@ -93,9 +94,9 @@ class NNAPI_BinaryOp<string mnemonic, string operation>
         : (tensor<1x4xf32>, tensor<4xf32>) -> tensor<1x4xf32>
     ```
   }];
-  let arguments = (ins NNAPI_FloatTensor:$lhs, NNAPI_FloatTensor:$rhs,
+  let arguments = (ins data:$lhs, data:$rhs,
       DefaultValuedAttr<NNAPI_FuseCodeAttr, "::mlir::nnapi::FuseCode::none">:$fused_activation);
-  let results = (outs NNAPI_FloatTensor:$output);
+  let results = (outs data:$output);
   let assemblyFormat = [{
     $lhs `,` $rhs (`fused` $fused_activation^)? attr-dict `:`
     functional-type(operands, results)
@@ -144,7 +145,8 @@ class NNAPI_UnaryOp<string mnemonic, string operation, string what>
 // Element-wise
 //===----------------------------------------------------------------------===//
 
-def NNAPI_AddOp : NNAPI_BinaryOp<"add", "ADD">;
+// ADD also on 8-bit quantized data (each operand its own scale).
+def NNAPI_AddOp : NNAPI_BinaryOp<"add", "ADD", NNAPI_DataTensor>;
 def NNAPI_MulOp : NNAPI_BinaryOp<"mul", "MUL">;
 def NNAPI_SubOp : NNAPI_BinaryOp<"sub", "SUB">;
 def NNAPI_DivOp : NNAPI_BinaryOp<"div", "DIV">;
