@@ -35,7 +35,7 @@ int64_t referenceScale(int64_t acc, double real) {
     ++exponent;
   }
   int left = std::max(exponent, 0), right = std::max(-exponent, 0);
-  __int128 x = __int128(acc) << left;
+  __int128 x = __int128(acc) * (__int128(1) << left);
   x = std::max<__int128>(std::min<__int128>(x, INT32_MAX), INT32_MIN);
   __int128 high = floorDiv(x * m + (__int128(1) << 30), __int128(1) << 31);
   if (right == 0)
@@ -211,9 +211,9 @@ TEST(QuantizedKernels, AddRescalesBothInputsAndBroadcasts) {
   double twiceMax = 2.0 * std::max(sa, sb);
   for (int r = 0; r < 2; ++r)
     for (int c = 0; c < 3; ++c) {
-      int64_t x = referenceScale((int64_t(a[r * 3 + c]) - za) << 20,
+      int64_t x = referenceScale((int64_t(a[r * 3 + c]) - za) * (1 << 20),
                                  double(sa) / twiceMax);
-      int64_t y = referenceScale((int64_t(b[c]) - zb) << 20,
+      int64_t y = referenceScale((int64_t(b[c]) - zb) * (1 << 20),
                                  double(sb) / twiceMax);
       int64_t sum = referenceScale(x + y, twiceMax / (double(1 << 20) * so));
       int64_t expected = clampTo(sum + zo, zo, 255); // ReLU: >= zero point
