@@ -129,8 +129,9 @@ FailureOr<QuantParams> readParams(NodeContext &n, int si, int zi, int di,
     if (scale->getType().getRank() > 1)
       return n.error() << what << " scale has rank "
                        << scale->getType().getRank() << " (0 or 1 allowed)";
-    if (p.scales.size() == 1 && (rank == 0 || axis < 0)) {
-      // One value in a 1-D tensor: per tensor.
+    if (p.scales.size() == 1) {
+      // One value in a 1-D tensor: per tensor, whatever the axis (as ONNX
+      // Runtime reads it).
       return p;
     }
     int64_t a = normalizeAxis(axis, rank);

@@ -187,7 +187,10 @@ def qdq_add(out):
         helper.make_node("QuantizeLinear", ["r", "so", "zo"], ["yq"]),
         helper.make_node("DequantizeLinear", ["yq", "so", "zo"], ["y"]),
     ]
-    inits = [const("sa", sa), const("za", np.array(za, np.uint8)),
+    # a's parameters as 1-D tensors of one value: per tensor, though the
+    # default axis 1 has 8 entries.
+    inits = [const("sa", np.array([sa], F32)),
+             const("za", np.array([za], np.uint8)),
              const("sb", sb), const("zb", np.array(zb, np.uint8)),
              const("so", so), const("zo", np.array(zo, np.uint8))]
     mdl = model("qdq_add", nodes,
