@@ -12,7 +12,8 @@ seeded random input. For each:
      measures ONNX Runtime's own spread (optimized against unoptimized
      sessions);
   2. modes host-only (the LLVM-compiled code) and npu (profiles/npu.json:
-     the convolutions as int8 NNAPI operations on the host NNAPI device)
+     the convolutions and adds as int8 NNAPI operations on the host NNAPI
+     device, which runs them with XNNPACK's qc8 / qs8 operators)
      run the test data; the largest difference from ONNX Runtime is
      printed beside the spread;
   3. R rounds time ONNX Runtime and each mode back to back (ort_run.js
@@ -148,7 +149,7 @@ def main():
                                                str(args.runs)])))
         base = statistics.median(ort_ms)
         for mode in modes:
-            print("| %s | %.2f | %.4f | %s | %.4f | %.2f |" % (
+            print("| %s | %.2f | %.4f | %s | %.2g | %.2f |" % (
                 name, base, spread, mode, diffs[mode],
                 statistics.median(ms[mode]) / base))
 

@@ -477,11 +477,11 @@ int Executor::create(const HostModel &model, const ExecutorOptions &options,
     if (opcode == ANEURALNETWORKS_IF || opcode == ANEURALNETWORKS_WHILE)
       if (int rc = createControlFlowStep(model, i, options, step))
         return rc;
-    if (!step)
-      step = createQuantizedStep(model, i);
     if (!step && options.kernels == KernelMode::XNNPACK)
       if (int rc = createXnnpackStep(model, i, e->bindings, options, step))
         return rc;
+    if (!step)
+      step = createQuantizedStep(model, i);
     if (!step && options.kernels == KernelMode::XNNPACK)
       step = createBlockedStep(model, i);
     if (!step)

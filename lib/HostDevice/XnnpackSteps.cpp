@@ -17,6 +17,8 @@
 
 #include "Executor.h"
 
+#include "nnapi-mlir/HostDevice/QuantizedKernels.h"
+
 #include "nnapi-mlir/NNAPI/DeviceProfile.h"
 
 #include <cmath>
@@ -106,6 +108,36 @@ public:
   int run(const Bindings &b) override {
     return launch(xnn_setup_convolution2d_nhwc_f32(
         op, batch, height, width, b[input], b[output], threadpool));
+  }
+};
+
+/// CONV_2D / DEPTHWISE_CONV_2D on int8 data with per-channel int8 weights
+/// (XNNPACK's qc8: a float32 requantization per channel, as ONNX Runtime
+/// rounds, not NNAPI's fixed-point one).
+class Int8ConvStep : public XnnStep {
+public:
+  using XnnStep::XnnStep;
+  uint32_t input, output;
+  size_t batch, height, width;
+  int run(const Bindings &b) override {
+    return launch(xnn_setup_convolution2d_nhwc_qc8(
+        op, batch, height, width, reinterpret_cast<const int8_t *>(b[input]),
+        reinterpret_cast<int8_t *>(b[output]), threadpool));
+  }
+};
+
+/// ADD on int8 data with broadcasting (XNNPACK's qs8).
+class Int8AddStep : public XnnStep {
+public:
+  using XnnStep::XnnStep;
+  uint32_t lhs, rhs, output;
+  std::vector<size_t> lhsShape, rhsShape;
+  int run(const Bindings &b) override {
+    return launch(xnn_setup_add_nd_qs8(
+        op, lhsShape.size(), lhsShape.data(), rhsShape.size(), rhsShape.data(),
+        reinterpret_cast<const int8_t *>(b[lhs]),
+        reinterpret_cast<const int8_t *>(b[rhs]),
+        reinterpret_cast<int8_t *>(b[output]), threadpool));
   }
 };
 
@@ -267,7 +299,62 @@ int createXnnpackStep(const HostModel &m, size_t index,
   std::unique_ptr<XnnStep> made;
   xnn_status status = xnn_status_success;
   const char *call = "";
-  switch (operation.opcode) {
+  if (isQuant8Tensor(m.layouts[index].dataType)) {
+    // int8 data (TENSOR_QUANT8_ASYMM_SIGNED): XNNPACK's signed operators
+    // where they apply; everything else (uint8 data, weight zero points,
+    // other operations) runs the reference int8 kernels.
+    const Operand &in = m.operands[input], &out = m.operands[output];
+    if (in.type != ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED)
+      return ANEURALNETWORKS_NO_ERROR;
+    Quant8Out range{nullptr, true, out.zeroPoint, out.scale};
+    int32_t qlo, qhi;
+    quantizedActivationRange(p.fuseCode, range, qlo, qhi);
+    if (operation.opcode == ANEURALNETWORKS_CONV_2D ||
+        operation.opcode == ANEURALNETWORKS_DEPTHWISE_CONV_2D) {
+      bool depthwise = operation.opcode == ANEURALNETWORKS_DEPTHWISE_CONV_2D;
+      const Operand &f = m.operands[operand("filter")];
+      uint32_t biasIdx = operand("bias");
+      if (f.kind != Kind::Constant ||
+          m.operands[biasIdx].kind != Kind::Constant ||
+          (f.type != ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL &&
+           f.zeroPoint != 0))
+        return ANEURALNETWORKS_NO_ERROR;
+      size_t inC = inShape[3], outC = outShape[3];
+      std::vector<float> scales =
+          f.type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL
+              ? f.channelScales
+              : std::vector<float>(outC, f.scale);
+      auto s = std::make_unique<Int8ConvStep>(operation.opcode, options);
+      call = "xnn_create_convolution2d_nhwc_qc8";
+      status = xnn_create_convolution2d_nhwc_qc8(
+          w.padTop, w.padRight, w.padBottom, w.padLeft, p.filterH, p.filterW,
+          w.strideH, w.strideW, w.dilationH, w.dilationW,
+          depthwise ? inC : 1, depthwise ? 1 : inC,
+          depthwise ? size_t(p.depthMultiplier) : outC, inC, outC,
+          int8_t(in.zeroPoint), in.scale, scales.data(),
+          reinterpret_cast<const int8_t *>(bindings[operand("filter")]),
+          reinterpret_cast<const int32_t *>(bindings[biasIdx]),
+          int8_t(out.zeroPoint), out.scale, int8_t(qlo), int8_t(qhi),
+          depthwise ? XNN_FLAG_DEPTHWISE_CONVOLUTION : 0, &s->op);
+      s->input = input, s->output = output;
+      s->batch = inShape[0], s->height = inShape[1], s->width = inShape[2];
+      made = std::move(s);
+    } else if (operation.opcode == ANEURALNETWORKS_ADD) {
+      const Operand &rhs = m.operands[operation.inputs[1]];
+      auto s = std::make_unique<Int8AddStep>(operation.opcode, options);
+      call = "xnn_create_add_nd_qs8";
+      status = xnn_create_add_nd_qs8(
+          int8_t(in.zeroPoint), in.scale, int8_t(rhs.zeroPoint), rhs.scale,
+          int8_t(out.zeroPoint), out.scale, int8_t(qlo), int8_t(qhi), 0,
+          &s->op);
+      s->lhs = input, s->rhs = operation.inputs[1], s->output = output;
+      s->lhsShape.assign(inShape.begin(), inShape.end());
+      s->rhsShape.assign(rhs.dims.begin(), rhs.dims.end());
+      made = std::move(s);
+    } else {
+      return ANEURALNETWORKS_NO_ERROR;
+    }
+  } else switch (operation.opcode) {
   case ANEURALNETWORKS_CONV_2D:
   case ANEURALNETWORKS_GROUPED_CONV_2D:
   case ANEURALNETWORKS_DEPTHWISE_CONV_2D: {
