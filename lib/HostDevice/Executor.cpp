@@ -506,7 +506,7 @@ int Executor::plan(const HostModel &m, std::vector<bool> &views) {
     const Operand &o = m.operands[i];
     if (o.kind != Kind::Constant)
       continue;
-    if (o.type == ANEURALNETWORKS_TENSOR_BOOL8 || isQuant8Tensor(o.type) ||
+    if (o.type == ANEURALNETWORKS_TENSOR_BOOL8 || isQuant8DataType(o.type) ||
         o.type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL) {
       // Read byte by byte by the reference kernels, in place.
       bindings[i] = reinterpret_cast<float *>(const_cast<uint8_t *>(o.value));

@@ -119,8 +119,6 @@ struct HostModel {
 };
 
 bool isFloatTensor(int32_t type);
-/// TENSOR_QUANT8_ASYMM or TENSOR_QUANT8_ASYMM_SIGNED.
-bool isQuant8Tensor(int32_t type);
 /// Whether the host device computes `opcode` on 8-bit quantized data
 /// (QuantizedSteps.cpp).
 bool hasQuantizedKernel(int32_t opcode);

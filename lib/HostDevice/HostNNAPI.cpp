@@ -361,7 +361,7 @@ int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksModel *model,
                       " is already a constant, an omitted operand, an input "
                       "or an output");
     if (!isFloatTensor(op.type) && op.type != ANEURALNETWORKS_TENSOR_BOOL8 &&
-        op.type != ANEURALNETWORKS_TENSOR_INT32 && !isQuant8Tensor(op.type))
+        op.type != ANEURALNETWORKS_TENSOR_INT32 && !nnapi_mlir::isQuant8DataType(op.type))
       return fail(ANEURALNETWORKS_BAD_DATA,
                   "model inputs and outputs must be float, int32, bool or "
                   "8-bit quantized tensors here");

@@ -13,11 +13,6 @@
 
 namespace nnapi_mlir::host {
 
-bool isQuant8Tensor(int32_t t) {
-  return t == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM ||
-         t == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
-}
-
 bool hasQuantizedKernel(int32_t opcode) {
   switch (opcode) {
   case ANEURALNETWORKS_CONV_2D: case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
@@ -145,7 +140,7 @@ std::unique_ptr<Step> createQuantizedStep(const HostModel &model,
   const Operation &op = model.operations[index];
   bool quantized = op.opcode == ANEURALNETWORKS_QUANTIZE ||
                    op.opcode == ANEURALNETWORKS_DEQUANTIZE ||
-                   isQuant8Tensor(model.layouts[index].dataType);
+                   isQuant8DataType(model.layouts[index].dataType);
   if (!quantized || !hasQuantizedKernel(op.opcode))
     return nullptr;
   return std::make_unique<QuantizedStep>(model, op, model.params[index],

@@ -956,7 +956,7 @@ int Validator::sequenceLstm() {
 }
 
 int Validator::quantized() {
-  bool q = isQuant8Tensor(layout.dataType) ||
+  bool q = isQuant8DataType(layout.dataType) ||
            op.opcode == ANEURALNETWORKS_QUANTIZE ||
            op.opcode == ANEURALNETWORKS_DEQUANTIZE;
   if (!q)

@@ -299,7 +299,7 @@ int createXnnpackStep(const HostModel &m, size_t index,
   std::unique_ptr<XnnStep> made;
   xnn_status status = xnn_status_success;
   const char *call = "";
-  if (isQuant8Tensor(m.layouts[index].dataType)) {
+  if (isQuant8DataType(m.layouts[index].dataType)) {
     // int8 data (TENSOR_QUANT8_ASYMM_SIGNED): XNNPACK's signed operators
     // where they apply; everything else (uint8 data, weight zero points,
     // other operations) runs the reference int8 kernels.

@@ -434,11 +434,6 @@ private:
   std::string accepted(bool quantized, bool onlyQuantized = false) const;
 };
 
-bool isQuant8(int32_t t) {
-  return t == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM ||
-         t == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
-}
-
 std::string Matcher::accepted(bool quantized, bool onlyQuantized) const {
   std::vector<std::string> names;
   int32_t types[] = {ANEURALNETWORKS_TENSOR_FLOAT32,
@@ -446,7 +441,7 @@ std::string Matcher::accepted(bool quantized, bool onlyQuantized) const {
                      ANEURALNETWORKS_TENSOR_QUANT8_ASYMM,
                      ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED};
   for (int32_t t : types) {
-    if (isQuant8(t) ? !quantized : onlyQuantized)
+    if (isQuant8DataType(t) ? !quantized : onlyQuantized)
       continue;
     if (dataTypeLevel(op, t))
       names.push_back(operandTypeName(t));
@@ -520,19 +515,19 @@ bool Matcher::check(bool input, size_t i, const Role &role,
   case Accepts::Filter:
     if (d.type == m.dataType)
       break;
-    if (isQuant8(m.dataType) &&
+    if (isQuant8DataType(m.dataType) &&
         d.type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL) {
       require(m.level, m.why, kPerChannelRule.level, kPerChannelRule.why);
       break;
     }
-    return wrongType(isQuant8(m.dataType)
+    return wrongType(isQuant8DataType(m.dataType)
                          ? (std::string(operandTypeName(m.dataType)) +
                             " or TENSOR_QUANT8_SYMM_PER_CHANNEL")
                                .c_str()
                          : operandTypeName(m.dataType));
   case Accepts::Bias: {
     int32_t expected =
-        isQuant8(m.dataType) ? ANEURALNETWORKS_TENSOR_INT32 : m.dataType;
+        isQuant8DataType(m.dataType) ? ANEURALNETWORKS_TENSOR_INT32 : m.dataType;
     if (d.type != expected)
       return wrongType(operandTypeName(expected));
     break;
@@ -540,7 +535,7 @@ bool Matcher::check(bool input, size_t i, const Role &role,
   case Accepts::FloatData:
   case Accepts::QuantData: {
     bool quant = role.accepts == Accepts::QuantData;
-    bool right = quant ? isQuant8(d.type)
+    bool right = quant ? isQuant8DataType(d.type)
                        : (d.type == ANEURALNETWORKS_TENSOR_FLOAT32 ||
                           d.type == ANEURALNETWORKS_TENSOR_FLOAT16);
     unsigned level = right ? dataTypeLevel(op, d.type) : 0;

@@ -165,6 +165,35 @@ std::optional<DenseElementsAttr> biasBehind(Value v,
   return values.reshape(type);
 }
 
+/// Fills `composite`'s body (block arguments already in `map`) with clones of
+/// `group`, the float chain ending in quantize `q`, in block order, and
+/// yields q's clone; q's uses move to the composite, and the ops of `group`
+/// and `alsoDead` that nothing uses any more are erased, users first.
+void replaceGroup(OpBuilder &b, CompositeOp composite, IRMapping &map,
+                  SmallVector<Operation *> group, CompositeOp q,
+                  ArrayRef<Operation *> alsoDead = {}) {
+  auto inBlockOrder = [](SmallVector<Operation *> &ops) {
+    llvm::sort(ops, [](Operation *l, Operation *r) {
+      return l->isBeforeInBlock(r);
+    });
+    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+  };
+  inBlockOrder(group);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(&composite.getBody().front());
+    for (Operation *o : group)
+      b.clone(*o, map);
+    b.create<YieldOp>(q.getLoc(), map.lookup(q->getResult(0)));
+  }
+  q->getResult(0).replaceAllUsesWith(composite->getResult(0));
+  llvm::append_range(group, alsoDead);
+  inBlockOrder(group);
+  for (Operation *o : llvm::reverse(group))
+    if (o->use_empty())
+      o->erase();
+}
+
 /// DQ(a) + DQ(b) (-> clamp) -> Q as a quantized composite of a and b.
 LogicalResult raiseAdd(CompositeOp q, const QParams &out, Operation *clamp,
                        tosa::AddOp add, OpBuilder &b) {
@@ -195,30 +224,15 @@ LogicalResult raiseAdd(CompositeOp q, const QParams &out, Operation *clamp,
   auto composite = b.create<CompositeOp>(loc, q->getResultTypes(),
                                          names::kQuantized, ValueRange{x, y},
                                          b.getDictionaryAttr(attrs));
-  {
-    OpBuilder::InsertionGuard guard(b);
-    Block *body = b.createBlock(&composite.getBody());
-    IRMapping map;
-    map.map(x, body->addArgument(x.getType(), loc));
-    map.map(y, body->addArgument(y.getType(), loc));
-    SmallVector<Operation *> ops = {da, db, add, q};
-    if (clamp)
-      ops.push_back(clamp);
-    llvm::sort(ops, [](Operation *l, Operation *r) {
-      return l->isBeforeInBlock(r);
-    });
-    for (Operation *o : ops)
-      b.clone(*o, map);
-    b.create<YieldOp>(loc, map.lookup(q->getResult(0)));
-  }
-  q->getResult(0).replaceAllUsesWith(composite->getResult(0));
-  SmallVector<Operation *> dead = {q};
+  Block *body = new Block;
+  composite.getBody().push_back(body);
+  IRMapping map;
+  map.map(x, body->addArgument(x.getType(), loc));
+  map.map(y, body->addArgument(y.getType(), loc));
+  SmallVector<Operation *> group = {da, db, add, q};
   if (clamp)
-    dead.push_back(clamp);
-  dead.append({add, da, db});
-  for (Operation *o : dead)
-    if (o->use_empty())
-      o->erase();
+    group.push_back(clamp);
+  replaceGroup(b, composite, map, group, q);
   return success();
 }
 
@@ -333,55 +347,34 @@ LogicalResult raise(CompositeOp q, OpBuilder &b) {
       loc, q->getResultTypes(), names::kQuantized,
       ValueRange{x, weights, biasValue},
       b.getDictionaryAttr(attrs));
-  {
-    OpBuilder::InsertionGuard guard(b);
-    Block *body = b.createBlock(&composite.getBody());
-    IRMapping map;
-    Value arg = body->addArgument(x.getType(), loc);
-    body->addArgument(weights.getType(), loc);
-    body->addArgument(biasValue.getType(), loc);
-    // The input's dequantization, in the operation's layout.
-    if (layoutDq) {
-      layoutDq->moveBefore(body, body->end());
-      layoutDq->setOperand(0, arg);
-      map.map(op->getOperand(0), layoutDq->getResult(0));
-    } else {
-      map.map(dx->getOperand(0), arg);
-    }
-    // The float chain, in block order (constants cloned with it).
-    SmallVector<Operation *> ops = {op, q};
-    if (!layout)
-      ops.push_back(dx);
-    llvm::append_range(ops, w->chain);
-    llvm::append_range(ops, biasChain);
-    if (clamp)
-      ops.push_back(clamp);
-    if (auto bc = op->getOperand(2).getDefiningOp(); bc && biasChain.empty())
-      ops.push_back(bc);
-    llvm::sort(ops, [](Operation *a, Operation *c) {
-      return a->isBeforeInBlock(c);
-    });
-    ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
-    for (Operation *o : ops)
-      b.clone(*o, map);
-    b.create<YieldOp>(loc, map.lookup(q->getResult(0)));
+  Block *body = new Block;
+  composite.getBody().push_back(body);
+  IRMapping map;
+  Value arg = body->addArgument(x.getType(), loc);
+  body->addArgument(weights.getType(), loc);
+  body->addArgument(biasValue.getType(), loc);
+  // The input's dequantization, in the operation's layout.
+  if (layoutDq) {
+    layoutDq->moveBefore(body, body->end());
+    layoutDq->setOperand(0, arg);
+    map.map(op->getOperand(0), layoutDq->getResult(0));
+  } else {
+    map.map(dx->getOperand(0), arg);
   }
-  q->getResult(0).replaceAllUsesWith(composite->getResult(0));
-  // What only the group used goes with it.
-  SmallVector<Operation *> dead = {q};
+  // The float chain (constants cloned with it).
+  SmallVector<Operation *> group = {op, q};
+  if (!layout)
+    group.push_back(dx);
+  llvm::append_range(group, w->chain);
+  llvm::append_range(group, biasChain);
   if (clamp)
-    dead.push_back(clamp);
-  dead.push_back(op);
-  for (Operation *o : llvm::reverse(biasChain))
-    dead.push_back(o);
-  for (Operation *o : llvm::reverse(w->chain))
-    dead.push_back(o);
+    group.push_back(clamp);
+  if (auto bc = op->getOperand(2).getDefiningOp(); bc && biasChain.empty())
+    group.push_back(bc);
+  SmallVector<Operation *> alsoDead = {dx};
   if (layout)
-    dead.push_back(layout);
-  dead.push_back(dx);
-  for (Operation *o : dead)
-    if (o->use_empty())
-      o->erase();
+    alsoDead.push_back(layout);
+  replaceGroup(b, composite, map, group, q, alsoDead);
   return success();
 }
 

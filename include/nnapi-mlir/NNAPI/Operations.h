@@ -173,6 +173,13 @@ inline std::string quantizationError(int32_t code, float scale,
   return "";
 }
 
+/// TENSOR_QUANT8_ASYMM or TENSOR_QUANT8_ASYMM_SIGNED: the 8-bit quantized
+/// data types of Operations.def's QUANT8 and QUANT8S columns.
+constexpr bool isQuant8DataType(int32_t type) {
+  std::string_view name = operandTypeName(type);
+  return name == "TENSOR_QUANT8_ASYMM" || name == "TENSOR_QUANT8_ASYMM_SIGNED";
+}
+
 /// The feature level from which `info` accepts data of tensor type `type`
 /// (its float or 8-bit quantized columns), 0 when it never does.
 constexpr unsigned dataTypeLevel(const OperationInfo &info, int32_t type) {

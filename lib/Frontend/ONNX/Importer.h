@@ -273,6 +273,9 @@ public:
   /// Whether input i is an ONNX unsigned integer (computed zero-extended in
   /// a wider signed type), as ONNX's types or the initializer say.
   bool isUnsignedInput(int i) const;
+  /// Input i's ONNX element type (onnx::TensorProto::DataType), as ONNX's
+  /// types or the initializer say; UNDEFINED when neither does.
+  int32_t inputType(int i) const;
   /// An error prefixed "node 'NAME' (OpType, opset N): ".
   InFlightDiagnostic error() { return imp.nodeError(node); }
 

@@ -481,15 +481,19 @@ LogicalResult NodeContext::define(int i, Value v) {
 
 static bool isUnsigned(int32_t onnxType);
 
-bool NodeContext::isUnsignedInput(int i) const {
+int32_t NodeContext::inputType(int i) const {
   const std::string &name = node.input(i);
   auto it = imp.inferred.find(name);
   if (it != imp.inferred.end() && it->second->has_tensor_type())
-    return isUnsigned(it->second->tensor_type().elem_type());
+    return it->second->tensor_type().elem_type();
   for (const onnx::TensorProto &t : imp.model.graph().initializer())
     if (t.name() == name)
-      return isUnsigned(t.data_type());
-  return false;
+      return t.data_type();
+  return onnx::TensorProto::UNDEFINED;
+}
+
+bool NodeContext::isUnsignedInput(int i) const {
+  return isUnsigned(inputType(i));
 }
 
 LogicalResult NodeContext::defineConstant(int i, DenseElementsAttr attr) {

@@ -60,6 +60,21 @@ struct QuantParams {
   }
 };
 
+/// Whether input i is 8-bit data (uint8 or int8) as ONNX's types say; for a
+/// value of unknown ONNX type, whether it is i8 inside.
+bool isEightBit(NodeContext &n, int i) {
+  int32_t t = n.inputType(i);
+  if (t == onnx::TensorProto::UNDEFINED)
+    return n.imp.typeOf(n.in(i)).getElementType().isInteger(8);
+  return t == onnx::TensorProto::UINT8 || t == onnx::TensorProto::INT8;
+}
+
+/// Input i's ONNX element type by name ("UINT16").
+std::string onnxTypeName(NodeContext &n, int i) {
+  return onnx::TensorProto::DataType_Name(
+      onnx::TensorProto::DataType(n.inputType(i)));
+}
+
 /// The shift from uint8 data to its signed storage.
 int64_t storageShift(NodeContext &n, int i) {
   return n.isUnsignedInput(i) ? -128 : 0;
@@ -295,9 +310,9 @@ LogicalResult importQuantizeLinear(NodeContext &n) {
   int64_t axis = n.intAttr("axis", 1);
   // The output's type is the zero point's (uint8 without one).
   bool isUnsigned = !n.has(2) || n.isUnsignedInput(2);
-  if (n.has(2) && !isUnsigned &&
-      !n.imp.typeOf(n.in(2)).getElementType().isInteger(8))
-    return n.error() << "only uint8 and int8 outputs are supported";
+  if (n.has(2) && !isEightBit(n, 2))
+    return n.error() << "only uint8 and int8 outputs are supported, got "
+                     << onnxTypeName(n, 2);
   if (isConstantInput(n, 1) && isConstantInput(n, 2)) {
     FailureOr<QuantParams> p =
         readParams(n, 1, 2, 2, t.getRank(), axis, t.getShape(), "y");
@@ -325,11 +340,10 @@ LogicalResult importQuantizeLinear(NodeContext &n) {
 LogicalResult importDequantizeLinear(NodeContext &n) {
   Value x = n.in(0);
   RankedTensorType t = n.imp.typeOf(x);
-  Type e = t.getElementType();
-  bool int32 = e.isInteger(32) && !n.isUnsignedInput(0);
-  if (!e.isInteger(8) && !int32 && !n.isUnsignedInput(0))
+  bool int32 = n.inputType(0) == onnx::TensorProto::INT32;
+  if (!isEightBit(n, 0) && !int32)
     return n.error() << "only uint8, int8 and int32 inputs are supported, got "
-                     << e;
+                     << onnxTypeName(n, 0);
   int64_t axis = n.intAttr("axis", 1);
   Value q = signedInput(n, 0);
   FailureOr<RankedTensorType> out = n.out();
@@ -423,12 +437,9 @@ FailureOr<int64_t> singleZeroPoint(NodeContext &n, int i, int di,
 
 /// Input i, 8-bit integer data, as signed storage; an error otherwise.
 FailureOr<Value> eightBitInput(NodeContext &n, int i, StringRef what) {
-  Type e = n.imp.typeOf(n.in(i)).getElementType();
-  if (!n.isUnsignedInput(i) && !e.isInteger(8))
-    return n.error() << what << " must be uint8 or int8, got " << e;
-  if (n.isUnsignedInput(i) && n.imp.typeOf(n.in(i)).getElementType() !=
-                                  n.b.getI32Type())
-    return n.error() << what << " must be uint8 or int8";
+  if (!isEightBit(n, i))
+    return n.error() << what << " must be uint8 or int8, got "
+                     << onnxTypeName(n, i);
   return signedInput(n, i);
 }
 
@@ -501,9 +512,8 @@ LogicalResult importIntegerConv(NodeContext &n) {
   FailureOr<Value> x = eightBitInput(n, 0, "x");
   if (failed(x))
     return failure();
-  Type we = n.imp.typeOf(n.in(wi)).getElementType();
-  if (!n.isUnsignedInput(wi) && !we.isInteger(8))
-    return n.error() << "w must be uint8 or int8, got " << we;
+  if (!isEightBit(n, wi))
+    return n.error() << "w must be uint8 or int8, got " << onnxTypeName(n, wi);
   FailureOr<DenseElementsAttr> w = eightBitConstant(n, wi, "w");
   if (failed(w))
     return failure();
@@ -532,9 +542,8 @@ LogicalResult importIntegerConv(NodeContext &n) {
       yzp = -128; // uint8's 0
     if (n.has(8)) {
       Value bias = n.in(8);
-      if (!n.imp.typeOf(bias).getElementType().isInteger(32) ||
-          n.isUnsignedInput(8))
-        return n.error() << "B must be int32";
+      if (n.inputType(8) != onnx::TensorProto::INT32)
+        return n.error() << "B must be int32, got " << onnxTypeName(n, 8);
       q.bias = bias;
     }
     SmallVector<double> m = multipliers(*xs, *ws, (*ys)[0]);

@@ -220,6 +220,13 @@ def bad(out):
     q("q_zp_count", [0.1, 0.2, 0.3], np.zeros(2, np.uint8), axis=1)
     q("q_axis", [0.1, 0.2, 0.3], np.zeros(3, np.uint8), axis=4)
 
+    # uint16 data is not 8-bit (it is i32 inside, like uint8): ONNX's type
+    # constraints refuse it before the handler sees it.
+    node = helper.make_node("DequantizeLinear", ["x", "s"], ["y"])
+    mdl = model("dq_uint16", [node], [vi("x", [4], TensorProto.UINT16)],
+                [vi("y", [4])], [const("s", F32(0.5))], check=False, opset=13)
+    save(out, "dq_uint16", mdl, [], [])
+
     rng = np.random.default_rng(0)
     node = helper.make_node("ConvInteger", ["x", "w", "xz", "wz"], ["y"])
     mdl = model("conv_zp_differ", [node],
