@@ -240,4 +240,72 @@ TEST(QuantizedKernels, QuantizeRoundsHalvesAwayFromZeroAndSaturates) {
   EXPECT_EQ(deq[1], 63.5f);
 }
 
+TEST(QuantizedKernels, PoolsOnStoredValues) {
+  // A 3x3 int8 image, one channel, zero point -5: 2x2 windows, stride 1,
+  // padding 1 on the right and bottom (windows partly outside count only
+  // the elements inside).
+  std::vector<uint8_t> in;
+  int8_t values[9] = {-128, 7, 8, 9, -3, -4, 127, 0, -1};
+  for (int8_t v : values)
+    in.push_back(uint8_t(v));
+  Window w;
+  w.padRight = 1;
+  w.padBottom = 1;
+  std::vector<uint8_t> maxOut(9), avgOut(9);
+  quantizedPool2d(Quant8{in.data(), true, -5}, {1, 3, 3, 1},
+                  Quant8Out{maxOut.data(), true, -5, 0.5f}, {1, 3, 3, 1}, w,
+                  2, 2, /*average=*/false);
+  quantizedPool2d(Quant8{in.data(), true, -5}, {1, 3, 3, 1},
+                  Quant8Out{avgOut.data(), true, -5, 0.5f}, {1, 3, 3, 1}, w,
+                  2, 2, /*average=*/true);
+  for (int y = 0; y < 3; ++y)
+    for (int x = 0; x < 3; ++x) {
+      int64_t best = INT64_MIN, sum = 0, count = 0;
+      for (int dy = 0; dy < 2; ++dy)
+        for (int dx = 0; dx < 2; ++dx)
+          if (y + dy < 3 && x + dx < 3) {
+            int64_t v = values[(y + dy) * 3 + x + dx];
+            best = std::max(best, v);
+            sum += v;
+            ++count;
+          }
+      // The mean rounded to nearest, halves away from zero.
+      int64_t twice = 2 * std::llabs(sum) + count;
+      int64_t mean = (twice / (2 * count)) * (sum < 0 ? -1 : 1);
+      EXPECT_EQ(int8_t(maxOut[y * 3 + x]), best) << y << "," << x;
+      EXPECT_EQ(int8_t(avgOut[y * 3 + x]), mean) << y << "," << x;
+    }
+  // Window (0, 0): -128, 7, 9, -3 -> -115 / 4 = -28.75 -> -29; (0, 1): 7,
+  // 8, -3, -4 -> 2; (2, 2): -1 alone.
+  EXPECT_EQ(int8_t(avgOut[0]), -29);
+  EXPECT_EQ(int8_t(avgOut[1]), 2);
+  EXPECT_EQ(int8_t(avgOut[8]), -1);
+  // ReLU6 on scale 0.5, zero point -5: [-5, 7].
+  w.fuseCode = 3;
+  quantizedPool2d(Quant8{in.data(), true, -5}, {1, 3, 3, 1},
+                  Quant8Out{maxOut.data(), true, -5, 0.5f}, {1, 3, 3, 1}, w,
+                  2, 2, /*average=*/false);
+  quantizedPool2d(Quant8{in.data(), true, -5}, {1, 3, 3, 1},
+                  Quant8Out{avgOut.data(), true, -5, 0.5f}, {1, 3, 3, 1}, w,
+                  2, 2, /*average=*/true);
+  EXPECT_EQ(int8_t(maxOut[0]), 7);  // 9 lowered to 6 / 0.5 - 5
+  EXPECT_EQ(int8_t(avgOut[0]), -5); // -29 raised to the zero point
+}
+
+TEST(QuantizedKernels, ConcatenationRequantizesOtherParameters) {
+  // uint8 [2, 1] and [2, 2] along axis 1: the first copied (the output's
+  // parameters), the second requantized from scale 0.3, zero point 10 to
+  // scale 0.2, zero point 128.
+  std::vector<uint8_t> a = {0, 255}, b = {10, 11, 255, 0};
+  std::vector<uint8_t> out(6);
+  quantizedConcatenation({Quant8{a.data(), false, 128},
+                          Quant8{b.data(), false, 10}},
+                         {0.2f, 0.3f}, {{2, 1}, {2, 2}}, 1,
+                         Quant8Out{out.data(), false, 128, 0.2f});
+  // (q - 10) * 1.5 rounded half away from zero, + 128, saturated:
+  // 0 -> 128, 1.5 -> 130, 367.5 -> 255, -15 -> 113.
+  std::vector<uint8_t> expected = {0, 128, 130, 255, 255, 113};
+  EXPECT_EQ(out, expected);
+}
+
 } // namespace

@@ -229,6 +229,22 @@ TEST(QuantizedRuntime, HostDeviceRefusesBrokenQuantizationRules) {
                        output),
           "the host device has no kernel for TENSOR_QUANT8_ASYMM_SIGNED data "
           "of MUL");
+  // A max pool whose output is quantized unlike its input.
+  refused(runQuantized(quantizedConv([](blob::Model &m, uint32_t, uint32_t,
+                                        uint32_t) {
+            std::vector<uint32_t> in = {1};
+            for (int32_t v : {0, 0, 0, 0, 1, 1, 1, 1, 0})
+              in.push_back(m.addInt32(v));
+            uint32_t pooled =
+                m.addOperand(ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED,
+                             {1, 1, 4, 1});
+            m.operands[pooled].scale = 0.25f;
+            m.operations.insert(m.operations.begin() + 1,
+                                {ANEURALNETWORKS_MAX_POOL_2D, in, {pooled}});
+          }),
+                       output),
+          "MAX_POOL_2D keeps its input's scale and zero point (input "
+          "0.500000, 0; output 0.250000, 0)");
   // A zero point outside the type's range.
   refused(runQuantized(quantizedConv([](blob::Model &m, uint32_t, uint32_t,
                                         uint32_t) {

@@ -222,6 +222,74 @@ void quantizedAdd(const Quant8 &a, const Shape &as, float aScale,
   }
 }
 
+void quantizedPool2d(const Quant8 &input, const Shape &is,
+                     const Quant8Out &output, const Shape &os, const Window &w,
+                     int32_t filterW, int32_t filterH, bool average) {
+  const int32_t batches = int32_t(is[0]), inH = int32_t(is[1]),
+                inW = int32_t(is[2]), channels = int32_t(is[3]);
+  const int32_t outH = int32_t(os[1]), outW = int32_t(os[2]);
+  int32_t lo, hi;
+  quantizedActivationRange(w.fuseCode, output, lo, hi);
+  for (int32_t n = 0; n < batches; ++n)
+    for (int32_t oy = 0; oy < outH; ++oy)
+      for (int32_t ox = 0; ox < outW; ++ox) {
+        int32_t y0 = oy * w.strideH - w.padTop, x0 = ox * w.strideW - w.padLeft;
+        int32_t yBegin = std::max(y0, 0), yEnd = std::min(y0 + filterH, inH);
+        int32_t xBegin = std::max(x0, 0), xEnd = std::min(x0 + filterW, inW);
+        int32_t count =
+            std::max(yEnd - yBegin, 0) * std::max(xEnd - xBegin, 0);
+        size_t at = ((size_t(n) * outH + oy) * outW + ox) * channels;
+        for (int32_t c = 0; c < channels; ++c) {
+          int32_t acc = average ? 0 : std::numeric_limits<int32_t>::min();
+          for (int32_t y = yBegin; y < yEnd; ++y)
+            for (int32_t x = xBegin; x < xEnd; ++x) {
+              int32_t v =
+                  input[((size_t(n) * inH + y) * inW + x) * channels + c];
+              acc = average ? acc + v : std::max(acc, v);
+            }
+          int32_t v;
+          if (count == 0)
+            v = output.zeroPoint; // a window wholly in the padding
+          else if (!average)
+            v = acc;
+          else
+            v = acc >= 0 ? (acc + count / 2) / count
+                         : (acc - count / 2) / count;
+          output.store(at + size_t(c), std::clamp(v, lo, hi));
+        }
+      }
+}
+
+void quantizedConcatenation(const std::vector<Quant8> &inputs,
+                            const std::vector<float> &scales,
+                            const std::vector<Shape> &shapes, int32_t axis,
+                            const Quant8Out &output) {
+  size_t outer = 1, inner = 1;
+  for (int32_t d = 0; d < axis; ++d)
+    outer *= shapes[0][size_t(d)];
+  for (size_t d = size_t(axis) + 1; d < shapes[0].size(); ++d)
+    inner *= shapes[0][d];
+  size_t at = 0;
+  for (size_t o = 0; o < outer; ++o)
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      const Quant8 &in = inputs[k];
+      size_t chunk = shapes[k][size_t(axis)] * inner;
+      size_t from = o * chunk;
+      if (scales[k] == output.scale && in.zeroPoint == output.zeroPoint &&
+          in.isSigned == output.isSigned) {
+        std::copy(in.data + from, in.data + from + chunk, output.data + at);
+        at += chunk;
+        continue;
+      }
+      float ratio = scales[k] / output.scale;
+      for (size_t i = 0; i < chunk; ++i) {
+        float v = std::round(float(in[from + i] - in.zeroPoint) * ratio);
+        int32_t q = int32_t(std::clamp(v, -1e6f, 1e6f)) + output.zeroPoint;
+        output.store(at++, std::clamp(q, output.lowest(), output.highest()));
+      }
+    }
+}
+
 void quantize(const float *input, const Quant8Out &output, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     float v = std::round(input[i] / output.scale);

@@ -11,6 +11,8 @@
 
 #include "nnapi-mlir/HostDevice/QuantizedKernels.h"
 
+#include <cstring>
+
 namespace nnapi_mlir::host {
 
 bool hasQuantizedKernel(int32_t opcode) {
@@ -18,6 +20,8 @@ bool hasQuantizedKernel(int32_t opcode) {
   case ANEURALNETWORKS_CONV_2D: case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
   case ANEURALNETWORKS_FULLY_CONNECTED: case ANEURALNETWORKS_QUANTIZE:
   case ANEURALNETWORKS_DEQUANTIZE: case ANEURALNETWORKS_ADD:
+  case ANEURALNETWORKS_MAX_POOL_2D: case ANEURALNETWORKS_AVERAGE_POOL_2D:
+  case ANEURALNETWORKS_RESHAPE: case ANEURALNETWORKS_CONCATENATION:
     return true;
   default:
     return false;
@@ -52,8 +56,23 @@ public:
     outZero = out.zeroPoint;
     outScale = out.scale;
     if (opcode == ANEURALNETWORKS_QUANTIZE ||
-        opcode == ANEURALNETWORKS_DEQUANTIZE)
+        opcode == ANEURALNETWORKS_DEQUANTIZE ||
+        opcode == ANEURALNETWORKS_MAX_POOL_2D ||
+        opcode == ANEURALNETWORKS_AVERAGE_POOL_2D ||
+        opcode == ANEURALNETWORKS_RESHAPE)
       return;
+    if (opcode == ANEURALNETWORKS_CONCATENATION) {
+      size_t first = size_t(layout.input("input"));
+      for (size_t k = first; k < first + layout.inputCount("input"); ++k) {
+        const Operand &o = m.operands[op.inputs[k]];
+        pieces.push_back(op.inputs[k]);
+        pieceShapes.push_back(o.dims);
+        pieceScales.push_back(o.scale);
+        pieceZeros.push_back(o.zeroPoint);
+        pieceSigned.push_back(isSignedType(o.type));
+      }
+      return;
+    }
     if (opcode == ANEURALNETWORKS_ADD) {
       const Operand &second = m.operands[op.inputs[1]];
       secondShape = second.dims;
@@ -95,6 +114,23 @@ public:
     case ANEURALNETWORKS_DEQUANTIZE:
       dequantize(in, inScale, b[output], numElements(outShape));
       return ANEURALNETWORKS_NO_ERROR;
+    case ANEURALNETWORKS_MAX_POOL_2D:
+    case ANEURALNETWORKS_AVERAGE_POOL_2D:
+      quantizedPool2d(in, inShape, out, outShape, params.window,
+                      params.filterW, params.filterH,
+                      opcode == ANEURALNETWORKS_AVERAGE_POOL_2D);
+      return ANEURALNETWORKS_NO_ERROR;
+    case ANEURALNETWORKS_RESHAPE:
+      if (out.data != in.data)
+        std::memcpy(out.data, in.data, numElements(outShape));
+      return ANEURALNETWORKS_NO_ERROR;
+    case ANEURALNETWORKS_CONCATENATION: {
+      std::vector<Quant8> ins;
+      for (size_t k = 0; k < pieces.size(); ++k)
+        ins.push_back({bytes(pieces[k]), pieceSigned[k], pieceZeros[k]});
+      quantizedConcatenation(ins, pieceScales, pieceShapes, params.axis, out);
+      return ANEURALNETWORKS_NO_ERROR;
+    }
     case ANEURALNETWORKS_ADD:
       quantizedAdd(in, inShape, inScale,
                    Quant8{bytes(inputs[1]), isSignedType(secondType),
@@ -131,6 +167,12 @@ private:
   int32_t inZero = 0, outZero = 0, filterZero = 0, secondZero = 0;
   float inScale = 0, outScale = 0, secondScale = 0;
   std::vector<FixedPointMultiplier> multipliers;
+  // CONCATENATION's inputs.
+  std::vector<uint32_t> pieces;
+  std::vector<Shape> pieceShapes;
+  std::vector<float> pieceScales;
+  std::vector<int32_t> pieceZeros;
+  std::vector<bool> pieceSigned;
 };
 
 } // namespace

@@ -966,8 +966,22 @@ int Validator::quantized() {
                operandTypeName(layout.dataType) + " data of " +
                operationName(op.opcode));
   if (op.opcode == ANEURALNETWORKS_QUANTIZE ||
-      op.opcode == ANEURALNETWORKS_DEQUANTIZE ||
-      op.opcode == ANEURALNETWORKS_ADD)
+      op.opcode == ANEURALNETWORKS_DEQUANTIZE)
+    return 0;
+  const Operand &output = m.operands[op.outputs[0]];
+  for (uint32_t idx : op.inputs) {
+    const Operand &data = m.operands[idx];
+    if (!isQuant8DataType(data.type))
+      continue;
+    std::string why = requantizingError(operationName(op.opcode), data.scale,
+                                        data.zeroPoint, output.scale,
+                                        output.zeroPoint);
+    if (!why.empty())
+      return bad(why);
+  }
+  if (op.opcode != ANEURALNETWORKS_CONV_2D &&
+      op.opcode != ANEURALNETWORKS_DEPTHWISE_CONV_2D &&
+      op.opcode != ANEURALNETWORKS_FULLY_CONNECTED)
     return 0;
   const Operand &input = in("input");
   const char *filterRole =

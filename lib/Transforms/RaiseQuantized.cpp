@@ -236,6 +236,148 @@ LogicalResult raiseAdd(CompositeOp q, const QParams &out, Operation *clamp,
   return success();
 }
 
+/// An operation's int8 input: a per-tensor dequantize composite of i8
+/// data, reached directly or through one transpose (an NCHW model's input
+/// layout).
+struct QuantInput {
+  CompositeOp dq;
+  QParams params;
+  tosa::TransposeOp layout; ///< null without one
+  SmallVector<int64_t> perm;
+};
+
+std::optional<QuantInput> quantInput(Value v, bool allowLayout = true) {
+  QuantInput in;
+  in.layout = v.getDefiningOp<tosa::TransposeOp>();
+  if (in.layout && (!allowLayout || !in.layout->hasOneUse() ||
+                    failed(in.layout.getConstantPerms(in.perm))))
+    return std::nullopt;
+  in.dq = (in.layout ? in.layout.getInput1() : v).getDefiningOp<CompositeOp>();
+  std::optional<QParams> p = paramsOf(in.dq, names::kDequantize);
+  if (!p || !perTensor(*p) ||
+      !isa<RankedTensorType>(in.dq->getOperand(0).getType()) ||
+      !getElementTypeOrSelf(in.dq->getOperand(0).getType()).isInteger(8))
+    return std::nullopt;
+  in.params = *p;
+  return in;
+}
+
+/// The composite's operand for `in`: its i8 data, transposed as its layout
+/// transpose was; `layoutDq` then receives the dequantization in that
+/// layout, to move into the body (made here, before anything else, since
+/// it can fail).
+FailureOr<Value> dataInput(OpBuilder &b, Location loc, QuantInput &in,
+                           CompositeOp &layoutDq) {
+  Value x = in.dq->getOperand(0);
+  if (!in.layout)
+    return x;
+  x = b.create<tosa::TransposeOp>(
+      loc,
+      RankedTensorType::get(
+          cast<RankedTensorType>(in.layout.getType()).getShape(),
+          getElementTypeOrSelf(x.getType())),
+      x, in.layout.getPerms());
+  FailureOr<CompositeOp> moved = composite::permuted(b, in.dq, x, in.perm);
+  if (failed(moved)) {
+    x.getDefiningOp()->erase(); // the transpose made above
+    return failure();
+  }
+  layoutDq = *moved;
+  return x;
+}
+
+/// Maps `operand` (the float operation's input) to the body's
+/// dequantization of block argument `arg`, and adds the ops of `in` to the
+/// group to clone or to the ops to erase once unused.
+void mapDataInput(QuantInput &in, CompositeOp layoutDq, Value arg,
+                  Value operand, IRMapping &map,
+                  SmallVector<Operation *> &group,
+                  SmallVector<Operation *> &alsoDead) {
+  if (layoutDq) {
+    layoutDq->moveBefore(arg.getParentBlock(), arg.getParentBlock()->end());
+    layoutDq->setOperand(0, arg);
+    map.map(operand, layoutDq->getResult(0));
+    alsoDead.push_back(in.layout);
+  } else {
+    map.map(in.dq->getOperand(0), arg);
+    group.push_back(in.dq);
+  }
+  alsoDead.push_back(in.dq);
+}
+
+/// DQ -> max pool / average pool / reshape (-> clamp) -> Q with the
+/// input's parameters, and DQ... -> concat -> Q (any parameters), as a
+/// quantized composite of the int8 inputs.
+LogicalResult raiseData(CompositeOp q, const QParams &out, Operation *clamp,
+                        Operation *op, OpBuilder &b) {
+  if (!op->hasOneUse() || (clamp && isa<tosa::ReshapeOp, tosa::ConcatOp>(op)))
+    return failure();
+  bool concat = isa<tosa::ConcatOp>(op);
+  SmallVector<QuantInput> ins;
+  for (Value v : concat ? op->getOperands() : op->getOperands().take_front()) {
+    std::optional<QuantInput> in = quantInput(v, /*allowLayout=*/!concat);
+    if (!in)
+      return failure();
+    // Max pool, average pool and reshape keep their input's parameters.
+    if (!concat && (in->params.scales[0] != out.scales[0] ||
+                    in->params.zeroPoints[0] != out.zeroPoints[0]))
+      return failure();
+    ins.push_back(*in);
+  }
+  b.setInsertionPoint(q);
+  Location loc = q.getLoc();
+  SmallVector<Value> xs;
+  SmallVector<CompositeOp> layoutDqs;
+  for (QuantInput &in : ins) {
+    CompositeOp layoutDq;
+    FailureOr<Value> x = dataInput(b, loc, in, layoutDq);
+    if (failed(x))
+      return failure(); // one input at most has a layout transpose
+    xs.push_back(*x);
+    layoutDqs.push_back(layoutDq);
+  }
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr(names::kOutputScale, b.getF64FloatAttr(out.scales[0])),
+      b.getNamedAttr(names::kOutputZeroPoint,
+                     b.getI64IntegerAttr(out.zeroPoints[0]))};
+  if (concat) {
+    SmallVector<double> scales;
+    SmallVector<int64_t> zeroPoints;
+    for (const QuantInput &in : ins) {
+      scales.push_back(in.params.scales[0]);
+      zeroPoints.push_back(in.params.zeroPoints[0]);
+    }
+    attrs.push_back(b.getNamedAttr(names::kInputScales,
+                                   b.getDenseF64ArrayAttr(scales)));
+    attrs.push_back(b.getNamedAttr(names::kInputZeroPoints,
+                                   b.getDenseI64ArrayAttr(zeroPoints)));
+  } else {
+    attrs.push_back(b.getNamedAttr(
+        names::kInputScale, b.getF64FloatAttr(ins[0].params.scales[0])));
+    attrs.push_back(b.getNamedAttr(
+        names::kInputZeroPoint,
+        b.getI64IntegerAttr(ins[0].params.zeroPoints[0])));
+  }
+  auto composite =
+      b.create<CompositeOp>(loc, q->getResultTypes(), names::kQuantized, xs,
+                            b.getDictionaryAttr(attrs));
+  Block *body = new Block;
+  composite.getBody().push_back(body);
+  IRMapping map;
+  SmallVector<Operation *> group = {op, q}, alsoDead;
+  if (clamp)
+    group.push_back(clamp);
+  // The reshape's shape or nothing else: constants cloned with the group.
+  for (Value operand : op->getOperands().drop_front(concat ? op->getNumOperands() : 1))
+    if (Operation *def = operand.getDefiningOp())
+      group.push_back(def);
+  for (auto [k, in] : llvm::enumerate(ins))
+    mapDataInput(in, layoutDqs[k], body->addArgument(xs[k].getType(), loc),
+                 op->getOperand(k), map, group, alsoDead);
+  replaceGroup(b, composite, map, group, q, alsoDead);
+  return success();
+}
+
 /// Raises the group ending in quantize composite `q`, if it is one.
 LogicalResult raise(CompositeOp q, OpBuilder &b) {
   std::optional<QParams> out = paramsOf(q, names::kQuantize);
@@ -251,23 +393,15 @@ LogicalResult raise(CompositeOp q, OpBuilder &b) {
   Operation *op = v.getDefiningOp();
   if (auto add = dyn_cast_or_null<tosa::AddOp>(op))
     return raiseAdd(q, *out, clamp, add, b);
+  if (isa_and_nonnull<tosa::MaxPool2dOp, tosa::AvgPool2dOp, tosa::ReshapeOp,
+                      tosa::ConcatOp>(op))
+    return raiseData(q, *out, clamp, op, b);
   if (!op || !op->hasOneUse() ||
       !isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::FullyConnectedOp>(
           op))
     return failure();
-  // The input may reach the operation through one transpose (an NCHW
-  // model's input): the composite then takes the transposed int8 data.
-  auto layout = op->getOperand(0).getDefiningOp<tosa::TransposeOp>();
-  SmallVector<int64_t> layoutPerm;
-  if (layout && (!layout->hasOneUse() ||
-                 failed(layout.getConstantPerms(layoutPerm))))
-    return failure();
-  auto dx = (layout ? layout.getInput1() : op->getOperand(0))
-                .getDefiningOp<CompositeOp>();
-  std::optional<QParams> in = paramsOf(dx, names::kDequantize);
-  if (!in || !perTensor(*in) ||
-      !isa<RankedTensorType>(dx->getOperand(0).getType()) ||
-      !getElementTypeOrSelf(dx->getOperand(0).getType()).isInteger(8))
+  std::optional<QuantInput> in = quantInput(op->getOperand(0));
+  if (!in)
     return failure();
   std::optional<Weights> w = weightsBehind(op->getOperand(1));
   if (!w)
@@ -299,7 +433,7 @@ LogicalResult raise(CompositeOp q, OpBuilder &b) {
   }
   SmallVector<double> units;
   for (double s : w->params.scales)
-    units.push_back(double(float(in->scales[0]) * float(s)));
+    units.push_back(double(float(in->params.scales[0]) * float(s)));
   SmallVector<Operation *> biasChain;
   std::optional<DenseElementsAttr> bias =
       biasBehind(op->getOperand(2), units, channels, biasChain);
@@ -308,31 +442,18 @@ LogicalResult raise(CompositeOp q, OpBuilder &b) {
 
   b.setInsertionPoint(q);
   Location loc = q.getLoc();
-  Value x = dx->getOperand(0);
-  if (layout)
-    x = b.create<tosa::TransposeOp>(
-        loc,
-        RankedTensorType::get(
-            cast<RankedTensorType>(layout.getType()).getShape(),
-            getElementTypeOrSelf(x.getType())),
-        x, layout.getPerms());
+  CompositeOp layoutDq;
+  FailureOr<Value> xOr = dataInput(b, loc, *in, layoutDq);
+  if (failed(xOr))
+    return failure();
+  Value x = *xOr;
   Value weights = b.create<tosa::ConstOp>(loc, w->values.getType(), w->values);
   Value biasValue = b.create<tosa::ConstOp>(loc, bias->getType(), *bias);
-  // The input's dequantization in the operation's layout, made first (it
-  // can fail) and moved into the body below.
-  CompositeOp layoutDq;
-  if (layout) {
-    FailureOr<CompositeOp> moved = composite::permuted(b, dx, x, layoutPerm);
-    if (failed(moved)) {
-      x.getDefiningOp()->erase(); // the transpose made above
-      return failure();
-    }
-    layoutDq = *moved;
-  }
   SmallVector<NamedAttribute> attrs = {
-      b.getNamedAttr(names::kInputScale, b.getF64FloatAttr(in->scales[0])),
+      b.getNamedAttr(names::kInputScale,
+                     b.getF64FloatAttr(in->params.scales[0])),
       b.getNamedAttr(names::kInputZeroPoint,
-                     b.getI64IntegerAttr(in->zeroPoints[0])),
+                     b.getI64IntegerAttr(in->params.zeroPoints[0])),
       b.getNamedAttr(names::kWeightScale,
                      b.getDenseF64ArrayAttr(w->params.scales)),
       b.getNamedAttr(names::kWeightZeroPoint,
@@ -353,27 +474,15 @@ LogicalResult raise(CompositeOp q, OpBuilder &b) {
   Value arg = body->addArgument(x.getType(), loc);
   body->addArgument(weights.getType(), loc);
   body->addArgument(biasValue.getType(), loc);
-  // The input's dequantization, in the operation's layout.
-  if (layoutDq) {
-    layoutDq->moveBefore(body, body->end());
-    layoutDq->setOperand(0, arg);
-    map.map(op->getOperand(0), layoutDq->getResult(0));
-  } else {
-    map.map(dx->getOperand(0), arg);
-  }
+  SmallVector<Operation *> group = {op, q}, alsoDead;
+  mapDataInput(*in, layoutDq, arg, op->getOperand(0), map, group, alsoDead);
   // The float chain (constants cloned with it).
-  SmallVector<Operation *> group = {op, q};
-  if (!layout)
-    group.push_back(dx);
   llvm::append_range(group, w->chain);
   llvm::append_range(group, biasChain);
   if (clamp)
     group.push_back(clamp);
   if (auto bc = op->getOperand(2).getDefiningOp(); bc && biasChain.empty())
     group.push_back(bc);
-  SmallVector<Operation *> alsoDead = {dx};
-  if (layout)
-    alsoDead.push_back(layout);
   replaceGroup(b, composite, map, group, q, alsoDead);
   return success();
 }

@@ -87,6 +87,26 @@ void quantizedAdd(const Quant8 &a, const Shape &aShape, float aScale,
                   const Quant8Out &output, const Shape &outputShape,
                   int32_t fuseCode);
 
+/// MAX_POOL_2D (`average` false) or AVERAGE_POOL_2D, NHWC, the output
+/// keeping the input's scale and zero point: the largest stored value of
+/// the window, or the sum of the stored values of the window's elements
+/// inside the input divided by their count, rounded half away from zero
+/// (NNAPI's arithmetic); then clamped to the fused activation's range
+/// (w.fuseCode).
+void quantizedPool2d(const Quant8 &input, const Shape &inputShape,
+                     const Quant8Out &output, const Shape &outputShape,
+                     const Window &w, int32_t filterW, int32_t filterH,
+                     bool average);
+
+/// CONCATENATION along `axis`: inputs of the output's scale and zero point
+/// copied, others requantized: round((q - zero point) x (scale / output
+/// scale)) + output zero point, in float32, halves away from zero,
+/// saturated.
+void quantizedConcatenation(const std::vector<Quant8> &inputs,
+                            const std::vector<float> &scales,
+                            const std::vector<Shape> &shapes, int32_t axis,
+                            const Quant8Out &output);
+
 /// QUANTIZE: round(x / scale) + zero point (std::round: halves away from
 /// zero), saturated.
 void quantize(const float *input, const Quant8Out &output, size_t count);

@@ -195,6 +195,39 @@ constexpr unsigned dataTypeLevel(const OperationInfo &info, int32_t type) {
   return 0;
 }
 
+/// The feature level from which `operation` on 8-bit quantized data may
+/// quantize its output with other parameters than its (data) inputs, from
+/// NNAPI's documentation of each operation: 0 when it never may (operations
+/// that move or select values -- MAX_POOL_2D, RESHAPE, TRANSPOSE -- and
+/// AVERAGE_POOL_2D keep their input's scale and zero point), 3 for
+/// CONCATENATION (its inputs must match the output below level 3), 1 for
+/// the others (convolutions, FULLY_CONNECTED, ADD requantize).
+constexpr unsigned requantizingLevel(std::string_view operation) {
+  if (operation == "MAX_POOL_2D" || operation == "AVERAGE_POOL_2D" ||
+      operation == "RESHAPE" || operation == "TRANSPOSE")
+    return 0;
+  if (operation == "CONCATENATION")
+    return 3;
+  return 1;
+}
+
+/// Why `operation` cannot give an output quantized with (outputScale,
+/// outputZeroPoint) from an input with (inputScale, inputZeroPoint) (""
+/// when it can, at requantizingLevel).
+inline std::string requantizingError(std::string_view operation,
+                                     float inputScale, int32_t inputZeroPoint,
+                                     float outputScale,
+                                     int32_t outputZeroPoint) {
+  if (requantizingLevel(operation) != 0 ||
+      (inputScale == outputScale && inputZeroPoint == outputZeroPoint))
+    return "";
+  return std::string(operation) +
+         " keeps its input's scale and zero point (input " +
+         std::to_string(inputScale) + ", " + std::to_string(inputZeroPoint) +
+         "; output " + std::to_string(outputScale) + ", " +
+         std::to_string(outputZeroPoint) + ")";
+}
+
 /// Why a quantized convolution's or fully connected operation's bias scale
 /// is wrong ("" when right): NNAPI requires input scale x filter scale (the
 /// float32 product; a relative difference of 1e-6 is tolerated, as

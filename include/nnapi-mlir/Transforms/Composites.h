@@ -98,15 +98,19 @@ constexpr llvm::StringLiteral kQuantize = "quantize";
 /// 8-bit operation: inputs x (i8), then for a convolution or fully
 /// connected operation the weights (i8 constant, in the float operation's
 /// TOSA layout) and the bias (i32 constant, in units of x's scale x the
-/// weights' scale), for an addition the second operand y (i8); result i8.
-/// Parameters: `input_scale`, `input_zero_point`, then `weight_scale` (one
-/// value, or one per output channel along `axis` of the weights) and
+/// weights' scale), for an addition the second operand y (i8), for a
+/// concatenation every other input (i8); result i8. Parameters:
+/// `input_scale`, `input_zero_point` (a concatenation: `input_scales`,
+/// `input_zero_points`, one per input), then `weight_scale` (one value, or
+/// one per output channel along `axis` of the weights) and
 /// `weight_zero_point`, or `second_scale` and `second_zero_point` (y's),
 /// then `output_scale`, `output_zero_point` (f64 and i64). The body is the
 /// float chain it replaces (dequantizations, the operation, an optional
 /// clamp, quantize); the conversion reads the operation and the clamp from
 /// it. Raised by nnapi-raise-quantized for tosa.conv2d,
-/// tosa.depthwise_conv2d, tosa.fully_connected and tosa.add.
+/// tosa.depthwise_conv2d, tosa.fully_connected, tosa.add, tosa.concat, and
+/// tosa.max_pool2d, tosa.avg_pool2d and tosa.reshape whose output keeps
+/// their input's parameters (as NNAPI's do).
 constexpr llvm::StringLiteral kQuantized = "quantized";
 
 // Parameter keys: integers (i64) unless said otherwise.
@@ -152,6 +156,9 @@ constexpr llvm::StringLiteral kSecondScale = "second_scale";
 constexpr llvm::StringLiteral kSecondZeroPoint = "second_zero_point";
 constexpr llvm::StringLiteral kOutputScale = "output_scale";
 constexpr llvm::StringLiteral kOutputZeroPoint = "output_zero_point";
+/// Dense f64 and i64 arrays, one entry per input.
+constexpr llvm::StringLiteral kInputScales = "input_scales";
+constexpr llvm::StringLiteral kInputZeroPoints = "input_zero_points";
 
 /// A copy of `op`, a composite of one input whose body computes element by
 /// element (quantize, dequantize), on `input`: `op`'s input transposed by

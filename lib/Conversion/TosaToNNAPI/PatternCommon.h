@@ -89,6 +89,17 @@ LogicalResult checkWeighted(TosaOp op, PatternRewriter &rewriter) {
   return success();
 }
 
+/// The NNAPI pool of TOSA pool `op` (its window) on `input`, typed `type`.
+template <typename NNAPIOp, typename TosaOp>
+Value createPool(PatternRewriter &rewriter, TosaOp op, Value input, Type type,
+                 FuseCode fuse) {
+  return rewriter.create<NNAPIOp>(
+      op.getLoc(), type, input,
+      rewriter.getDenseI64ArrayAttr(nnapiPadding(op.getPad())),
+      rewriter.getDenseI64ArrayAttr(swapYX(op.getStride())),
+      rewriter.getDenseI64ArrayAttr(swapYX(op.getKernel())), fuse);
+}
+
 /// A pattern from `TosaOp` to the nnapi ops `Generated`. The generated op
 /// names are declared to MLIR, which is where docs/ops.md's TOSA column comes
 /// from (tools/nnapi-ops-doc).

@@ -407,11 +407,8 @@ struct PoolPattern : ToNNAPI<TosaOp, NNAPIOp> {
             op, "quantized average pooling is not supported yet");
     if (failed(checkTensors(op, rewriter)))
       return failure();
-    rewriter.replaceOpWithNewOp<NNAPIOp>(
-        op, op.getType(), op.getInput(),
-        rewriter.getDenseI64ArrayAttr(nnapiPadding(op.getPad())),
-        rewriter.getDenseI64ArrayAttr(swapYX(op.getStride())),
-        rewriter.getDenseI64ArrayAttr(swapYX(op.getKernel())), FuseCode::none);
+    rewriter.replaceOp(op, createPool<NNAPIOp>(rewriter, op, op.getInput(),
+                                               op.getType(), FuseCode::none));
     return success();
   }
 };

@@ -116,8 +116,85 @@ struct QuantizeCompositePattern
 /// quantized composites -> the 8-bit NNAPI operation of their float op.
 struct QuantizedCompositePattern
     : ToNNAPI<CompositeOp, Conv2DOp, DepthwiseConv2DOp, FullyConnectedOp,
-              AddOp> {
+              AddOp, MaxPool2DOp, AveragePool2DOp, ReshapeOp,
+              ConcatenationOp> {
   using ToNNAPI::ToNNAPI;
+
+  /// Max pool, average pool, reshape, concatenation: NNAPI's operation on
+  /// the inputs viewed with their parameters (the verifier holds the output
+  /// to the rules of requantizingLevel).
+  LogicalResult convertData(CompositeOp op, Operation *principal,
+                            PatternRewriter &rewriter) const {
+    DictionaryAttr attrs = op.getCompositeAttributes();
+    auto so = attrs.getAs<FloatAttr>(names::kOutputScale);
+    auto zo = attrs.getAs<IntegerAttr>(names::kOutputZeroPoint);
+    SmallVector<double> scales;
+    SmallVector<int64_t> zeroPoints;
+    if (auto s = attrs.getAs<FloatAttr>(names::kInputScale)) {
+      if (auto z = attrs.getAs<IntegerAttr>(names::kInputZeroPoint)) {
+        scales.push_back(s.getValueAsDouble());
+        zeroPoints.push_back(z.getInt());
+      }
+    } else if (auto ss = attrs.getAs<DenseF64ArrayAttr>(names::kInputScales)) {
+      if (auto zs = attrs.getAs<DenseI64ArrayAttr>(names::kInputZeroPoints)) {
+        scales.assign(ss.asArrayRef().begin(), ss.asArrayRef().end());
+        zeroPoints.assign(zs.asArrayRef().begin(), zs.asArrayRef().end());
+      }
+    }
+    if (!so || !zo || scales.size() != op->getNumOperands() ||
+        zeroPoints.size() != scales.size())
+      return rewriter.notifyMatchFailure(
+          op, "composite 'quantized' lacks a scale and zero point per input "
+              "or its output's");
+    std::optional<FuseCode> fuse = bodyActivation(op);
+    if (!fuse)
+      return rewriter.notifyMatchFailure(
+          op, "its clamp is not an NNAPI fused activation");
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    SmallVector<Value> xs;
+    for (auto [k, v] : llvm::enumerate(op->getOperands())) {
+      Type element = i8Quant(ctx, scales[k], zeroPoints[k]);
+      if (!viewable(v, element))
+        return otherParameters(op, rewriter);
+      xs.push_back(view(rewriter, loc, v, element));
+    }
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    Type outType = RankedTensorType::get(
+        resultType.getShape(),
+        i8Quant(ctx, so.getValueAsDouble(), zo.getInt()));
+    Value y;
+    if (auto pool = dyn_cast<tosa::MaxPool2dOp>(principal))
+      y = createPool<MaxPool2DOp>(rewriter, pool, xs[0], outType, *fuse);
+    else if (auto pool = dyn_cast<tosa::AvgPool2dOp>(principal))
+      y = createPool<AveragePool2DOp>(rewriter, pool, xs[0], outType, *fuse);
+    else if (isa<tosa::ReshapeOp>(principal))
+      y = rewriter.create<ReshapeOp>(loc, outType, xs[0]);
+    else
+      y = rewriter.create<ConcatenationOp>(
+          loc, outType, xs,
+          rewriter.getI32IntegerAttr(
+              int32_t(cast<tosa::ConcatOp>(principal).getAxis())));
+    rewriter.replaceOp(op, storage(rewriter, loc, y));
+    return success();
+  }
+
+  /// The float operation of the body: what its quantize reads, through
+  /// the optional clamp.
+  static Operation *principalOf(CompositeOp op) {
+    if (op.getBody().empty())
+      return nullptr;
+    Operation *yield = op.getBody().front().getTerminator();
+    Operation *q = yield && yield->getNumOperands() == 1
+                       ? yield->getOperand(0).getDefiningOp()
+                       : nullptr;
+    if (!q || q->getNumOperands() != 1)
+      return nullptr;
+    Operation *p = q->getOperand(0).getDefiningOp();
+    if (isa_and_nonnull<tosa::ClampOp>(p))
+      p = p->getOperand(0).getDefiningOp();
+    return p;
+  }
 
   /// The body's clamp as a fused activation (none without one).
   static std::optional<FuseCode> bodyActivation(CompositeOp op) {
@@ -170,6 +247,10 @@ struct QuantizedCompositePattern
                                 PatternRewriter &rewriter) const override {
     if (op.getName() != names::kQuantized)
       return failure();
+    if (Operation *principal = principalOf(op);
+        isa_and_nonnull<tosa::MaxPool2dOp, tosa::AvgPool2dOp, tosa::ReshapeOp,
+                        tosa::ConcatOp>(principal))
+      return convertData(op, principal, rewriter);
     if (op->getNumOperands() == 2)
       return convertAdd(op, rewriter);
     if (op->getNumOperands() != 3 || op.getBody().empty())
@@ -285,7 +366,7 @@ void mlir::nnapi::populateTosaToNNAPIQuantizedPatterns(
   patterns.addWithLabel<QuantizeCompositePattern>(
       {"quantize / dequantize (per tensor)"}, patterns.getContext());
   patterns.addWithLabel<QuantizedCompositePattern>(
-      {"quantized (dequantize, conv / depthwise conv / fully connected, "
-       "clamp, quantize)"},
+      {"quantized (dequantize, conv / depthwise conv / fully connected / "
+       "add / pools / reshape / concat, clamp, quantize)"},
       patterns.getContext());
 }

@@ -6,6 +6,7 @@
 #include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Quant/QuantOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -365,7 +366,10 @@ void mlir::nnapi::registerNNAPIBlobTranslations() {
         return success();
       },
       [](DialectRegistry &registry) {
-        registry.insert<NNAPIDialect, func::FuncDialect, arith::ArithDialect>();
+        // Quantized types may appear before the first nnapi op loads the
+        // quant dialect (in the function's signature).
+        registry.insert<NNAPIDialect, func::FuncDialect, arith::ArithDialect,
+                        quant::QuantizationDialect>();
       });
 
   TranslateRegistration dump(

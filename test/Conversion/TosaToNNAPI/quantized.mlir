@@ -61,3 +61,49 @@ func.func @chain(%x: tensor<1x4xf32>) -> tensor<1x3xf32> attributes {nnapi.parti
   }
   return %d : tensor<1x3xf32>
 }
+
+// -----
+
+// Max pooling keeps its input's parameters; a concatenation views each
+// input with its own (NNAPI requantizes); the body's clamp of an average
+// pool is its fused activation.
+// CHECK-LABEL: func @data
+// CHECK: %[[X:.*]] = "quant.scast"(%arg0) : (tensor<1x4x4x2xi8>) -> tensor<1x4x4x2x!quant.uniform<i8:f32, 5.000000e-01:-3>>
+// CHECK: %[[M:.*]] = nnapi.max_pool_2d %[[X]] padding = [0, 1, 0, 1] strides = [2, 2] filter = [3, 3] : (tensor<1x4x4x2x!quant.uniform<i8:f32, 5.000000e-01:-3>>) -> tensor<1x2x2x2x!quant.uniform<i8:f32, 5.000000e-01:-3>>
+// CHECK: %[[A:.*]] = nnapi.average_pool_2d %[[M]] padding = [1, 1, 1, 1] strides = [1, 1] filter = [3, 3] fused relu : {{.*}} -> tensor<1x2x2x2x!quant.uniform<i8:f32, 5.000000e-01:-3>>
+// CHECK: %[[C:.*]] = nnapi.concatenation %[[M]], %[[A]] axis = 3 : {{.*}} -> tensor<1x2x2x4x!quant.uniform<i8:f32, 2.500000e-01:1>>
+// CHECK: %[[R:.*]] = nnapi.reshape %[[C]] : (tensor<1x2x2x4x!quant.uniform<i8:f32, 2.500000e-01:1>>) -> tensor<1x16x!quant.uniform<i8:f32, 2.500000e-01:1>>
+// CHECK: "quant.scast"(%[[R]])
+func.func @data(%x: tensor<1x4x4x2xi8>) -> tensor<1x16xi8> attributes {nnapi.partition} {
+  %m = nnapi.composite "quantized"(%x) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, output_scale = 0.5 : f64, output_zero_point = -3 : i64}} : (tensor<1x4x4x2xi8>) -> tensor<1x2x2x2xi8> {
+  ^bb0(%a: tensor<1x4x4x2xi8>):
+    %f = tosa.cast %a : (tensor<1x4x4x2xi8>) -> tensor<1x4x4x2xf32>
+    %p = tosa.max_pool2d %f {kernel = array<i64: 3, 3>, pad = array<i64: 0, 1, 0, 1>, stride = array<i64: 2, 2>} : (tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32>
+    %q = tosa.cast %p : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xi8>
+    nnapi.yield %q : tensor<1x2x2x2xi8>
+  }
+  %v = nnapi.composite "quantized"(%m) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, output_scale = 0.5 : f64, output_zero_point = -3 : i64}} : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8> {
+  ^bb0(%a: tensor<1x2x2x2xi8>):
+    %f = tosa.cast %a : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xf32>
+    %p = tosa.avg_pool2d %f {acc_type = f32, kernel = array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+    %r = tosa.clamp %p {max_fp = 3.4028235e+38 : f32, max_int = 0 : i64, min_fp = 0.0 : f32, min_int = 0 : i64} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+    %q = tosa.cast %r : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xi8>
+    nnapi.yield %q : tensor<1x2x2x2xi8>
+  }
+  %c = nnapi.composite "quantized"(%m, %v) {composite_attributes = {input_scales = array<f64: 0.5, 0.5>, input_zero_points = array<i64: -3, -3>, output_scale = 0.25 : f64, output_zero_point = 1 : i64}} : (tensor<1x2x2x2xi8>, tensor<1x2x2x2xi8>) -> tensor<1x2x2x4xi8> {
+  ^bb0(%a: tensor<1x2x2x2xi8>, %b: tensor<1x2x2x2xi8>):
+    %fa = tosa.cast %a : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xf32>
+    %fb = tosa.cast %b : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xf32>
+    %p = tosa.concat %fa, %fb {axis = 3 : i32} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x4xf32>
+    %q = tosa.cast %p : (tensor<1x2x2x4xf32>) -> tensor<1x2x2x4xi8>
+    nnapi.yield %q : tensor<1x2x2x4xi8>
+  }
+  %r = nnapi.composite "quantized"(%c) {composite_attributes = {input_scale = 0.25 : f64, input_zero_point = 1 : i64, output_scale = 0.25 : f64, output_zero_point = 1 : i64}} : (tensor<1x2x2x4xi8>) -> tensor<1x16xi8> {
+  ^bb0(%a: tensor<1x2x2x4xi8>):
+    %f = tosa.cast %a : (tensor<1x2x2x4xi8>) -> tensor<1x2x2x4xf32>
+    %p = tosa.reshape %f {new_shape = array<i64: 1, 16>} : (tensor<1x2x2x4xf32>) -> tensor<1x16xf32>
+    %q = tosa.cast %p : (tensor<1x16xf32>) -> tensor<1x16xi8>
+    nnapi.yield %q : tensor<1x16xi8>
+  }
+  return %r : tensor<1x16xi8>
+}

@@ -541,3 +541,19 @@ func.func @two_views(%x: tensor<4xi8>) -> (tensor<4xf32>, tensor<4xf32>) attribu
   }
   return %a, %b : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A quantized concatenation names each input's scale and zero point.
+func.func @concat_parameters(%x: tensor<1x2xi8>, %y: tensor<1x2xi8>) -> tensor<1x4xi8> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'quantized' lacks a scale and zero point per input or its output's}}
+  %c = nnapi.composite "quantized"(%x, %y) {composite_attributes = {input_scales = array<f64: 0.5>, input_zero_points = array<i64: 0>, output_scale = 0.5 : f64, output_zero_point = 0 : i64}} : (tensor<1x2xi8>, tensor<1x2xi8>) -> tensor<1x4xi8> {
+  ^bb0(%a: tensor<1x2xi8>, %b: tensor<1x2xi8>):
+    %fa = tosa.cast %a : (tensor<1x2xi8>) -> tensor<1x2xf32>
+    %fb = tosa.cast %b : (tensor<1x2xi8>) -> tensor<1x2xf32>
+    %p = tosa.concat %fa, %fb {axis = 1 : i32} : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x4xf32>
+    %q = tosa.cast %p : (tensor<1x4xf32>) -> tensor<1x4xi8>
+    nnapi.yield %q : tensor<1x4xi8>
+  }
+  return %c : tensor<1x4xi8>
+}

@@ -73,3 +73,38 @@ func.func @quantize_float(%x: tensor<4xf32>) {
   %0 = nnapi.quantize %x : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
+
+// -----
+
+// Pools, RESHAPE and TRANSPOSE keep their input's scale and zero point
+// (requantizingLevel 0); CONCATENATION may requantize (level 3).
+
+func.func @max_pool_requantizes(%x: tensor<1x4x4x2x!quant.uniform<i8:f32, 0.5>>) {
+  // expected-error@+1 {{MAX_POOL_2D keeps its input's scale and zero point (input 0.500000, 0; output 0.250000, 0)}}
+  %0 = nnapi.max_pool_2d %x padding = [0, 0, 0, 0] strides = [2, 2] filter = [2, 2] : (tensor<1x4x4x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x2x2x2x!quant.uniform<i8:f32, 0.25>>
+  return
+}
+
+// -----
+
+func.func @reshape_zero_point(%x: tensor<1x4x!quant.uniform<i8:f32, 0.5:3>>) {
+  // expected-error@+1 {{RESHAPE keeps its input's scale and zero point (input 0.500000, 3; output 0.500000, 4)}}
+  %0 = nnapi.reshape %x : (tensor<1x4x!quant.uniform<i8:f32, 0.5:3>>) -> tensor<4x!quant.uniform<i8:f32, 0.5:4>>
+  return
+}
+
+// -----
+
+func.func @concatenation_mixed_types(%a: tensor<1x2x!quant.uniform<i8:f32, 0.5>>, %b: tensor<1x2x!quant.uniform<u8:f32, 0.5:128>>) {
+  // expected-error@+1 {{quantized operands and result must share one 8-bit type, got 'tensor<1x2x!quant.uniform<i8:f32, 5.000000e-01>>' and 'tensor<1x2x!quant.uniform<u8:f32, 5.000000e-01:128>>'}}
+  %0 = nnapi.concatenation %a, %b axis = 1 : (tensor<1x2x!quant.uniform<i8:f32, 0.5>>, tensor<1x2x!quant.uniform<u8:f32, 0.5:128>>) -> tensor<1x4x!quant.uniform<i8:f32, 0.5>>
+  return
+}
+
+// -----
+
+func.func @average_pool_float_output(%x: tensor<1x4x4x2x!quant.uniform<i8:f32, 0.5>>) {
+  // expected-error@+1 {{quantized operands and result must share one 8-bit type}}
+  %0 = nnapi.average_pool_2d %x padding = [0, 0, 0, 0] strides = [2, 2] filter = [2, 2] : (tensor<1x4x4x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x2x2x2xf32>
+  return
+}

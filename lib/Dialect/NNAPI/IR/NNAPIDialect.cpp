@@ -102,6 +102,23 @@ FeatureLevelNeed mlir::nnapi::detail::getSpecFeatureLevel(Operation *op,
     return need;
   }
   need.require(match.level, match.why);
+  // 8-bit data inputs quantized unlike the output (CONCATENATION).
+  if (op->getNumResults() == 0)
+    return need;
+  auto out = dyn_cast<quant::UniformQuantizedType>(
+      getElementTypeOrSelf(op->getResult(0).getType()));
+  if (!out || !out.getStorageType().isInteger(8))
+    return need;
+  for (Value in : op->getOperands()) {
+    auto q = dyn_cast<quant::UniformQuantizedType>(
+        getElementTypeOrSelf(in.getType()));
+    if (q && q.getStorageType().isInteger(8) &&
+        (float(q.getScale()) != float(out.getScale()) ||
+         q.getZeroPoint() != out.getZeroPoint()))
+      need.require(std::max(1u, nnapi_mlir::requantizingLevel(
+                                    nnapi_mlir::operationName(code))),
+                   "8-bit inputs quantized unlike the output");
+  }
   return need;
 }
 
@@ -163,10 +180,42 @@ LogicalResult verifySameElementType(Operation *op, TypeRange types) {
   return success();
 }
 
+LogicalResult verifyQuantizationParameters(Operation *op);
+
 LogicalResult verifySameElementType(Operation *op) {
   SmallVector<Type> types(op->getOperandTypes());
   llvm::append_range(types, op->getResultTypes());
-  return verifySameElementType(op, types);
+  if (op->getNumOperands() == 0 ||
+      !isa<quant::QuantizedType>(
+          getElementTypeOrSelf(op->getOperand(0).getType())))
+    return verifySameElementType(op, types);
+  // 8-bit quantized data: one operand type throughout, each operand with
+  // its own parameters, as far as the operation allows
+  // (requantizingError).
+  std::optional<int32_t> code = getTensorOperandCode(types.front());
+  for (Type t : types)
+    if (!isa<quant::UniformQuantizedType>(getElementTypeOrSelf(t)) ||
+        getTensorOperandCode(t) != code ||
+        code == ANEURALNETWORKS_TENSOR_INT32)
+      return op->emitOpError("quantized operands and result must share one "
+                             "8-bit type, got ")
+             << types.front() << " and " << t;
+  if (failed(verifyQuantizationParameters(op)))
+    return failure();
+  auto out = cast<quant::UniformQuantizedType>(
+      getElementTypeOrSelf(op->getResult(0).getType()));
+  auto nnapi = cast<NNAPIOperationInterface>(op);
+  for (Value in : op->getOperands()) {
+    auto q = cast<quant::UniformQuantizedType>(
+        getElementTypeOrSelf(in.getType()));
+    std::string why = nnapi_mlir::requantizingError(
+        nnapi_mlir::operationName(nnapi.getOperationCode()),
+        float(q.getScale()), int32_t(q.getZeroPoint()), float(out.getScale()),
+        int32_t(out.getZeroPoint()));
+    if (!why.empty())
+      return op->emitOpError() << why;
+  }
+  return success();
 }
 
 LogicalResult verifyArray(Operation *op, StringRef name, ArrayRef<int64_t> v,

@@ -199,6 +199,72 @@ def qdq_add(out):
     save(out, "qdq_add", mdl, [("a", a), ("b", b)], [("y", y)])
 
 
+def pool_nchw(x, k, stride, pad, average):
+    """Max or average (padding not counted) pooling of NCHW float64."""
+    n, c, h, w = x.shape
+    oh = (h + 2 * pad - k) // stride + 1
+    ow = (w + 2 * pad - k) // stride + 1
+    y = np.zeros((n, c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            r0, c0 = i * stride - pad, j * stride - pad
+            win = x[:, :, max(r0, 0):r0 + k, max(c0, 0):c0 + k]
+            y[:, :, i, j] = win.mean(axis=(2, 3)) if average else \
+                win.max(axis=(2, 3))
+    return y
+
+
+def qdq_pools(out):
+    """The data-movement and pooling operations of QDQ models, each between
+    Q/DQ pairs: MaxPool and AveragePool with their input's parameters,
+    Concat of both (the output quantized with other parameters: its inputs
+    are requantized), GlobalAveragePool, Flatten."""
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((1, 8, 8, 8)).astype(F32)
+    s1, z1, s2, z2 = F32(0.05), 128, F32(0.06), 120
+
+    def qdq(v, s, z):
+        return ((quantize(v.astype(F32), s, z, 0, 255) - z).astype(F32) *
+                s).astype(np.float64)
+
+    xd = qdq(x, s1, z1)
+    m = qdq(pool_nchw(xd, 3, 2, 1, False), s1, z1)
+    a = qdq(pool_nchw(m, 3, 1, 1, True), s1, z1)
+    c = qdq(np.concatenate([m, a], axis=1), s2, z2)
+    g = qdq(c.mean(axis=(2, 3), keepdims=True), s2, z2)
+    y = qdq(g.reshape(1, 16), s2, z2).astype(F32)
+
+    nodes = []
+
+    def qdq_node(v, s, z):
+        nodes.append(helper.make_node("QuantizeLinear", [v, s, z], [v + "q"]))
+        nodes.append(helper.make_node("DequantizeLinear", [v + "q", s, z],
+                                      [v + "d"]))
+        return v + "d"
+
+    xn = qdq_node("x", "s1", "z1")
+    nodes.append(helper.make_node("MaxPool", [xn], ["m"], kernel_shape=[3, 3],
+                                  strides=[2, 2], pads=[1, 1, 1, 1]))
+    mn = qdq_node("m", "s1", "z1")
+    nodes.append(helper.make_node("AveragePool", [mn], ["a"],
+                                  kernel_shape=[3, 3], pads=[1, 1, 1, 1]))
+    an = qdq_node("a", "s1", "z1")
+    nodes.append(helper.make_node("Concat", [mn, an], ["c"], axis=1))
+    cn = qdq_node("c", "s2", "z2")
+    nodes.append(helper.make_node("GlobalAveragePool", [cn], ["g"]))
+    gn = qdq_node("g", "s2", "z2")
+    nodes.append(helper.make_node("Flatten", [gn], ["f"], axis=1))
+    nodes.append(helper.make_node("QuantizeLinear", ["f", "s2", "z2"],
+                                  ["fq"]))
+    nodes.append(helper.make_node("DequantizeLinear", ["fq", "s2", "z2"],
+                                  ["y"]))
+    inits = [const("s1", s1), const("z1", np.array(z1, np.uint8)),
+             const("s2", s2), const("z2", np.array(z2, np.uint8))]
+    mdl = model("qdq_pools", nodes, [vi("x", list(x.shape))],
+                [vi("y", list(y.shape))], inits, opset=13)
+    save(out, "qdq_pools", mdl, [("x", x)], [("y", y)])
+
+
 def bad(out):
     """One bad parameter each."""
     def q(name, scale, zp=None, shape=(2, 3), axis=None):
@@ -259,6 +325,7 @@ def main():
     integer_ops(out)
     qdq_conv(out)
     qdq_add(out)
+    qdq_pools(out)
     bad(out)
 
 

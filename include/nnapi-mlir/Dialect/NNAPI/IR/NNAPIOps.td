@@ -485,16 +485,17 @@ class NNAPI_PoolOp<string mnemonic, string operation, string what>
     NNAPI }] # !toupper(mnemonic) # [{. `padding` is [left, right, top,
     bottom], `strides` and `filter` are [w, h]. Average pooling divides by
     the number of window elements inside the input (padding not counted).
+    8-bit quantized data keeps its scale and zero point.
 
     ```mlir
     %y = nnapi.}] # mnemonic # [{ %x padding = [0, 0, 0, 0] strides = [2, 2]
         filter = [2, 2] : (tensor<1x8x8x4xf32>) -> tensor<1x4x4x4xf32>
     ```
   }];
-  let arguments = (ins NNAPI_FloatTensor:$input, DenseI64ArrayAttr:$padding,
+  let arguments = (ins NNAPI_DataTensor:$input, DenseI64ArrayAttr:$padding,
       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$filter,
       DefaultValuedAttr<NNAPI_FuseCodeAttr, "::mlir::nnapi::FuseCode::none">:$fused_activation);
-  let results = (outs NNAPI_FloatTensor:$output);
+  let results = (outs NNAPI_DataTensor:$output);
   let assemblyFormat = [{
     $input `padding` `=` $padding `strides` `=` $strides `filter` `=` $filter
     (`fused` $fused_activation^)? attr-dict `:`
@@ -549,14 +550,15 @@ def NNAPI_ReshapeOp : NNAPI_Op<"reshape", "RESHAPE"> {
   let summary = "reshape to the result type's shape";
   let description = [{
     NNAPI RESHAPE. The target shape is the result type; the serializer emits
-    it as NNAPI's constant shape operand.
+    it as NNAPI's constant shape operand. 8-bit quantized data keeps its
+    scale and zero point.
 
     ```mlir
     %y = nnapi.reshape %x : (tensor<1x4x4x8xf32>) -> tensor<1x128xf32>
     ```
   }];
-  let arguments = (ins NNAPI_FloatTensor:$input);
-  let results = (outs NNAPI_FloatTensor:$output);
+  let arguments = (ins NNAPI_DataTensor:$input);
+  let results = (outs NNAPI_DataTensor:$output);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
 }
@@ -704,15 +706,16 @@ def NNAPI_ConcatenationOp : NNAPI_Op<"concatenation", "CONCATENATION"> {
   let summary = "concatenate tensors along an axis";
   let description = [{
     NNAPI CONCATENATION of one or more tensors of equal rank (1 to 4) that
-    agree on every dimension but `axis`.
+    agree on every dimension but `axis`. 8-bit quantized inputs may have
+    other scales and zero points than the output from feature level 3.
 
     ```mlir
     %y = nnapi.concatenation %a, %b axis = 3
         : (tensor<1x4x4x2xf32>, tensor<1x4x4x3xf32>) -> tensor<1x4x4x5xf32>
     ```
   }];
-  let arguments = (ins Variadic<NNAPI_FloatTensor>:$inputs, I32Attr:$axis);
-  let results = (outs NNAPI_FloatTensor:$output);
+  let arguments = (ins Variadic<NNAPI_DataTensor>:$inputs, I32Attr:$axis);
+  let results = (outs NNAPI_DataTensor:$output);
   let assemblyFormat = [{
     $inputs `axis` `=` $axis attr-dict `:` functional-type(operands, results)
   }];
@@ -728,14 +731,15 @@ def NNAPI_TransposeOp : NNAPI_Op<"transpose", "TRANSPOSE"> {
   let description = [{
     NNAPI TRANSPOSE: result dimension i is input dimension `perm[i]`. The
     serializer emits `perm` as NNAPI's constant TENSOR_INT32 operand.
+    8-bit quantized data keeps its scale and zero point.
 
     ```mlir
     %y = nnapi.transpose %x perm = [0, 3, 1, 2]
         : (tensor<1x8x8x4xf32>) -> tensor<1x4x8x8xf32>
     ```
   }];
-  let arguments = (ins NNAPI_FloatTensor:$input, DenseI64ArrayAttr:$perm);
-  let results = (outs NNAPI_FloatTensor:$output);
+  let arguments = (ins NNAPI_DataTensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs NNAPI_DataTensor:$output);
   let assemblyFormat = [{
     $input `perm` `=` $perm attr-dict `:` functional-type(operands, results)
   }];
