@@ -141,6 +141,44 @@ public:
   }
 };
 
+/// MAX_POOL_2D (s8) and a global AVERAGE_POOL_2D (qs8: float32
+/// requantization) on int8 data.
+class Int8PoolStep : public XnnStep {
+public:
+  using XnnStep::XnnStep;
+  bool max = true;
+  uint32_t input, output;
+  size_t batch, height, width;
+  int run(const Bindings &b) override {
+    const auto *in = reinterpret_cast<const int8_t *>(b[input]);
+    auto *out = reinterpret_cast<int8_t *>(b[output]);
+    if (max)
+      return launch(xnn_setup_max_pooling2d_nhwc_s8(op, batch, height, width,
+                                                    in, out, threadpool));
+    return launch(xnn_setup_global_average_pooling_nwc_qs8(
+        op, batch, height * width, in, out, threadpool));
+  }
+};
+
+/// QUANTIZE (float32 to int8: x times the reciprocal scale, rounded to
+/// nearest even) and DEQUANTIZE (int8 to float32).
+class ConvertStep : public XnnStep {
+public:
+  using XnnStep::XnnStep;
+  bool quantize = true;
+  uint32_t input, output;
+  size_t count;
+  int run(const Bindings &b) override {
+    if (quantize)
+      return launch(xnn_setup_convert_nc_f32_qs8(
+          op, count, b[input], reinterpret_cast<int8_t *>(b[output]),
+          threadpool));
+    return launch(xnn_setup_convert_nc_qs8_f32(
+        op, count, reinterpret_cast<const int8_t *>(b[input]), b[output],
+        threadpool));
+  }
+};
+
 class DeconvStep : public XnnStep {
 public:
   using XnnStep::XnnStep;
@@ -299,7 +337,30 @@ int createXnnpackStep(const HostModel &m, size_t index,
   std::unique_ptr<XnnStep> made;
   xnn_status status = xnn_status_success;
   const char *call = "";
-  if (isQuant8DataType(m.layouts[index].dataType)) {
+  if (operation.opcode == ANEURALNETWORKS_QUANTIZE ||
+      operation.opcode == ANEURALNETWORKS_DEQUANTIZE) {
+    bool quantize = operation.opcode == ANEURALNETWORKS_QUANTIZE;
+    const Operand &q = m.operands[quantize ? output : input];
+    const Operand &f = m.operands[quantize ? input : output];
+    if (q.type != ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED ||
+        f.type != ANEURALNETWORKS_TENSOR_FLOAT32)
+      return ANEURALNETWORKS_NO_ERROR;
+    auto s = std::make_unique<ConvertStep>(operation.opcode, options);
+    s->quantize = quantize;
+    s->input = input, s->output = output;
+    s->count = numElements(inShape);
+    if (quantize) {
+      call = "xnn_create_convert_nc_f32_qs8";
+      status = xnn_create_convert_nc_f32_qs8(1, 1, 1, q.scale,
+                                             int8_t(q.zeroPoint), -128, 127,
+                                             0, &s->op);
+    } else {
+      call = "xnn_create_convert_nc_qs8_f32";
+      status = xnn_create_convert_nc_qs8_f32(1, 1, 1, q.scale,
+                                             int8_t(q.zeroPoint), 0, &s->op);
+    }
+    made = std::move(s);
+  } else if (isQuant8DataType(m.layouts[index].dataType)) {
     // int8 data (TENSOR_QUANT8_ASYMM_SIGNED): XNNPACK's signed operators
     // where they apply; everything else (uint8 data, weight zero points,
     // other operations) runs the reference int8 kernels.
@@ -350,6 +411,33 @@ int createXnnpackStep(const HostModel &m, size_t index,
       s->lhs = input, s->rhs = operation.inputs[1], s->output = output;
       s->lhsShape.assign(inShape.begin(), inShape.end());
       s->rhsShape.assign(rhs.dims.begin(), rhs.dims.end());
+      made = std::move(s);
+    } else if (operation.opcode == ANEURALNETWORKS_MAX_POOL_2D ||
+               (operation.opcode == ANEURALNETWORKS_AVERAGE_POOL_2D &&
+                outShape[1] == 1 && outShape[2] == 1 &&
+                uint32_t(p.filterH) >= inShape[1] &&
+                uint32_t(p.filterW) >= inShape[2] && w.padTop == 0 &&
+                w.padLeft == 0)) {
+      // Max pools of any window; average pools over the whole image (the
+      // 2022 snapshot has no signed windowed average pool).
+      auto s = std::make_unique<Int8PoolStep>(operation.opcode, options);
+      size_t channels = inShape[3];
+      s->max = operation.opcode == ANEURALNETWORKS_MAX_POOL_2D;
+      if (s->max) {
+        call = "xnn_create_max_pooling2d_nhwc_s8";
+        status = xnn_create_max_pooling2d_nhwc_s8(
+            w.padTop, w.padRight, w.padBottom, w.padLeft, p.filterH,
+            p.filterW, w.strideH, w.strideW, 1, 1, channels, channels,
+            channels, int8_t(qlo), int8_t(qhi), 0, &s->op);
+      } else {
+        call = "xnn_create_global_average_pooling_nwc_qs8";
+        status = xnn_create_global_average_pooling_nwc_qs8(
+            channels, channels, channels, int8_t(in.zeroPoint), in.scale,
+            int8_t(out.zeroPoint), out.scale, int8_t(qlo), int8_t(qhi), 0,
+            &s->op);
+      }
+      s->input = input, s->output = output;
+      s->batch = inShape[0], s->height = inShape[1], s->width = inShape[2];
       made = std::move(s);
     } else {
       return ANEURALNETWORKS_NO_ERROR;

@@ -645,8 +645,19 @@ void FunctionPlacer::fillReport(ReportFunction &report,
     op.id = unsigned(i);
     op.name = unit.name;
     op.type = unit.type;
-    if (unit.opcode >= 0)
+    if (unit.opcode >= 0) {
       op.nnapi = nnapi_mlir::operationName(unit.opcode);
+      // The principal operation's operand types (its last occurrence).
+      const ConversionCheck &c = unit.conversion;
+      for (size_t k = c.operations.size(); k-- > 0;)
+        if (c.operations[k] == unit.opcode && k < c.operandTypes.size()) {
+          op.nnapiInputs.assign(c.operandTypes[k].first.begin(),
+                                c.operandTypes[k].first.end());
+          op.nnapiOutputs.assign(c.operandTypes[k].second.begin(),
+                                 c.operandTypes[k].second.end());
+          break;
+        }
+    }
     op.partition = solution.partition[i];
     op.hostUs = unit.hostUs;
     op.macs = unit.macs;

@@ -67,6 +67,16 @@ std::string mlir::nnapi::reportToJSON(const Report &report) {
                   j.attribute("nnapi", nullptr);
                 else
                   j.attribute("nnapi", op.nnapi);
+                if (!op.nnapiInputs.empty() || !op.nnapiOutputs.empty()) {
+                  j.attributeArray("nnapi_inputs", [&] {
+                    for (const std::string &t : op.nnapiInputs)
+                      j.value(t);
+                  });
+                  j.attributeArray("nnapi_outputs", [&] {
+                    for (const std::string &t : op.nnapiOutputs)
+                      j.value(t);
+                  });
+                }
                 j.attribute("placement", op.partition >= 0 ? "nnapi" : "host");
                 if (op.partition >= 0)
                   j.attribute("partition", int64_t(op.partition));

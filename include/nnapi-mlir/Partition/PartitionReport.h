@@ -23,6 +23,9 @@ struct ReportOp {
   std::string name;   ///< From the op's NameLoc, else "<type>#<id>".
   std::string type;   ///< "tosa.conv2d", or "softmax" for the composite.
   std::string nnapi;  ///< NNAPI operation it would become, or "".
+  /// That operation's tensor operand and result types
+  /// ("TENSOR_QUANT8_ASYMM_SIGNED"), empty without one.
+  std::vector<std::string> nnapiInputs, nnapiOutputs;
   int partition = -1; ///< Index into ReportFunction::partitions, -1 host.
   double hostUs = 0;
   std::optional<double> deviceUs; ///< Unset when NNAPI cannot run it.

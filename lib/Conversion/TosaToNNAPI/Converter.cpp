@@ -8,6 +8,8 @@
 
 #include "nnapi-mlir/Conversion/TosaToNNAPI/TosaToNNAPI.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/Operands.h"
+#include "nnapi-mlir/NNAPI/Operations.h"
 #include "nnapi-mlir/Transforms/Constants.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/Fusion.h"
 #include "nnapi-mlir/NNAPI/NeuralNetworks.h"
@@ -280,17 +282,31 @@ TosaToNNAPIConverter::check(ArrayRef<Operation *> ops) const {
     result.reason = firstError;
     return result;
   }
+  // A value's NNAPI tensor type ("?" for none); views are the type they
+  // view.
+  auto typeName = [](Type t) -> std::string {
+    std::optional<int32_t> code = getTensorOperandCode(t);
+    return code ? nnapi_mlir::operandTypeName(*code) : "?";
+  };
   scratch->walk([&](Operation *op) {
     FeatureLevelNeed need;
     if (auto nnapiOp = dyn_cast<NNAPIOperationInterface>(op)) {
       need = nnapiOp.getFeatureLevelNeed();
       result.operations.push_back(nnapiOp.getOperationCode());
+      auto &types = result.operandTypes.emplace_back();
+      for (Type t : op->getOperandTypes())
+        if (isa<RankedTensorType>(t))
+          types.first.push_back(typeName(t));
+      for (Type t : op->getResultTypes())
+        types.second.push_back(typeName(t));
     } else if (auto ifOp = dyn_cast<IfOp>(op)) {
       need = ifOp.getFeatureLevelNeed();
       result.operations.push_back(IfOp::kOperationCode);
+      result.operandTypes.emplace_back();
     } else if (auto loop = dyn_cast<WhileOp>(op)) {
       need = loop.getFeatureLevelNeed();
       result.operations.push_back(WhileOp::kOperationCode);
+      result.operandTypes.emplace_back();
     }
     // An IF or WHILE comes after its models' ops: at the same level, its
     // need says where the op that needs it is.

@@ -28,6 +28,10 @@ struct ConversionCheck {
   FeatureLevelNeed need;
   /// The NNAPI operations produced, in program order.
   SmallVector<int32_t> operations;
+  /// Per produced operation, the NNAPI operand types of its tensor
+  /// operands and of its results ("TENSOR_QUANT8_ASYMM_SIGNED").
+  SmallVector<std::pair<SmallVector<std::string>, SmallVector<std::string>>>
+      operandTypes;
 };
 
 /// TOSA to nnapi with its pattern sets built once. It is the only judge of
