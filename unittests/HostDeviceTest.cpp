@@ -241,6 +241,49 @@ TEST_F(HostDevice, MaxPoolWithPaddingAndRelu6) {
   EXPECT_EQ(expectSameAsReference(b), 1u);
 }
 
+/// float -> QUANTIZE -> int8 POOL -> DEQUANTIZE -> float: XNNPACK's s8
+/// max pool, qs8 global average pool and f32/qs8 conversions against the
+/// reference kernels, within one quantum (XNNPACK rounds halves to even
+/// after a product with the reciprocal scale; NNAPI's QUANTIZE divides and
+/// rounds halves away from zero, its average pool too).
+void addInt8Pool(HostModelBuilder &b, int32_t code,
+                 std::vector<uint32_t> inShape, std::vector<uint32_t> outShape,
+                 std::vector<int32_t> pads, int32_t stride, int32_t filterW,
+                 int32_t filterH, int32_t fuse) {
+  // Inputs in [-1, 1]: the tolerance below is then one quantum.
+  uint32_t in = b.input(inShape);
+  uint32_t q = b.int8Temporary(inShape, 0.05f, 3);
+  b.operation(ANEURALNETWORKS_QUANTIZE, {in}, {q});
+  uint32_t pooled = b.int8Temporary(outShape, 0.05f, 3);
+  std::vector<uint32_t> ins = {q};
+  for (int32_t v : pads)
+    ins.push_back(b.i32(v));
+  for (int32_t v : {stride, stride, filterW, filterH, fuse})
+    ins.push_back(b.i32(v));
+  b.operation(code, ins, {pooled});
+  b.operation(ANEURALNETWORKS_DEQUANTIZE, {pooled}, {b.output(outShape)});
+}
+
+TEST_F(HostDevice, Int8MaxPoolAndConversionsMatchTheReference) {
+  HostModelBuilder b(fn);
+  addInt8Pool(b, ANEURALNETWORKS_MAX_POOL_2D, {1, 10, 9, 7}, {1, 5, 5, 7},
+              {1, 1, 1, 0}, 2, 3, 3, ANEURALNETWORKS_FUSED_RELU6);
+  // QUANTIZE, MAX_POOL_2D, DEQUANTIZE: all three on XNNPACK.
+  EXPECT_EQ(expectSameAsReference(b, 0.0501f), 3u);
+}
+
+TEST_F(HostDevice, Int8GlobalAveragePoolMatchesTheReference) {
+  HostModelBuilder b(fn);
+  addInt8Pool(b, ANEURALNETWORKS_AVERAGE_POOL_2D, {2, 7, 7, 19},
+              {2, 1, 1, 19}, {0, 0, 0, 0}, 1, 7, 7, 0);
+  EXPECT_EQ(expectSameAsReference(b, 0.0501f), 3u);
+  // A windowed int8 average pool has no XNNPACK operator here.
+  HostModelBuilder w(fn);
+  addInt8Pool(w, ANEURALNETWORKS_AVERAGE_POOL_2D, {1, 6, 6, 4}, {1, 3, 3, 4},
+              {0, 0, 0, 0}, 2, 2, 2, 0);
+  EXPECT_EQ(expectSameAsReference(w, 0.0501f), 2u);
+}
+
 TEST_F(HostDevice, OneByOneMaxPoolFallsBackToTheReferenceKernel) {
   // XNNPACK refuses a 1x1 pooling window; the operation still runs.
   HostModelBuilder b(fn);

@@ -101,6 +101,12 @@ public:
   uint32_t temporaryOf(int32_t type, std::vector<uint32_t> dims) {
     return operand(type, dims);
   }
+  /// A TENSOR_QUANT8_ASYMM_SIGNED temporary with its scale and zero point.
+  uint32_t int8Temporary(std::vector<uint32_t> dims, float scale,
+                         int32_t zeroPoint) {
+    return operand(ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED, dims, scale,
+                   zeroPoint);
+  }
   uint32_t tensorBool8(std::vector<uint32_t> dims, std::vector<uint8_t> values) {
     uint32_t idx = operand(ANEURALNETWORKS_TENSOR_BOOL8, dims);
     std::vector<uint8_t> &bytes = keep(std::move(values));
@@ -248,12 +254,14 @@ private:
     int32Outputs.push_back(int32);
     return idx;
   }
-  uint32_t operand(int32_t type, const std::vector<uint32_t> &dims) {
+  uint32_t operand(int32_t type, const std::vector<uint32_t> &dims,
+                   float scale = -1, int32_t zeroPoint = 0) {
     // A quantized type needs a positive scale (NNAPI's rule).
-    float scale = nnapi_mlir::quantizationRule(type).quantized ? 1.0f : 0.0f;
+    if (scale < 0)
+      scale = nnapi_mlir::quantizationRule(type).quantized ? 1.0f : 0.0f;
     ANeuralNetworksOperandType t{type, uint32_t(dims.size()),
                                  dims.empty() ? nullptr : dims.data(), scale,
-                                 0};
+                                 zeroPoint};
     check(fn.ANeuralNetworksModel_addOperand(model, &t));
     return next++;
   }
