@@ -240,6 +240,40 @@ TEST(QuantizedKernels, QuantizeRoundsHalvesAwayFromZeroAndSaturates) {
   EXPECT_EQ(deq[1], 63.5f);
 }
 
+TEST(QuantizedKernels, MulRequantizesTheProductAndBroadcasts) {
+  // int8 a [2, 3] * b [3] (broadcast along rows), multiplier below 1 and a
+  // ReLU6; then uint8 with a multiplier above 1 that saturates.
+  std::vector<uint8_t> a, b;
+  for (int8_t v : {-128, -5, 0, 17, 127, 64})
+    a.push_back(uint8_t(v));
+  for (int8_t v : {3, -100, 127})
+    b.push_back(uint8_t(v));
+  float sa = 0.05f, sb = 0.02f, so = 0.04f;
+  int32_t za = -3, zb = 7, zo = -20;
+  std::vector<uint8_t> out(6);
+  quantizedMul(Quant8{a.data(), true, za}, {2, 3}, sa, Quant8{b.data(), true, zb},
+               {3}, sb, Quant8Out{out.data(), true, zo, so}, {2, 3},
+               /*ReLU6=*/3);
+  int64_t six = zo + int64_t(std::lround(6.0 / so)); // 130: beyond int8
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 3; ++c) {
+      int64_t product =
+          (int64_t(int8_t(a[r * 3 + c])) - za) * (int64_t(int8_t(b[c])) - zb);
+      int64_t expected = clampTo(
+          referenceScale(product, double(sa) * double(sb) / double(so)) + zo,
+          zo, std::min<int64_t>(six, 127));
+      EXPECT_EQ(int64_t(int8_t(out[r * 3 + c])), expected) << r << "," << c;
+    }
+  std::vector<uint8_t> ua = {0, 200}, ub = {255, 255};
+  std::vector<uint8_t> uout(2);
+  quantizedMul(Quant8{ua.data(), false, 100}, {2}, 0.5f,
+               Quant8{ub.data(), false, 0}, {2}, 0.5f,
+               Quant8Out{uout.data(), false, 10, 0.1f}, {2}, 0);
+  // (0 - 100) * 255 * 2.5 + 10 -> 0; (200 - 100) * 255 * 2.5 + 10 -> 255.
+  EXPECT_EQ(uout[0], 0);
+  EXPECT_EQ(uout[1], 255);
+}
+
 TEST(QuantizedKernels, PoolsOnStoredValues) {
   // A 3x3 int8 image, one channel, zero point -5: 2x2 windows, stride 1,
   // padding 1 on the right and bottom (windows partly outside count only

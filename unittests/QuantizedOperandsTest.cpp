@@ -219,16 +219,17 @@ TEST(QuantizedRuntime, HostDeviceRefusesBrokenQuantizationRules) {
   refused(runQuantized(quantizedConv([](blob::Model &m, uint32_t, uint32_t,
                                         uint32_t) {
             uint32_t fuse = m.addInt32(0);
-            uint32_t sum =
+            uint32_t difference =
                 m.addOperand(ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED,
                              {1, 1, 4, 1});
-            m.operands[sum].scale = 0.5f;
-            m.operations.insert(m.operations.begin() + 1,
-                                {ANEURALNETWORKS_MUL, {1, 1, fuse}, {sum}});
+            m.operands[difference].scale = 0.5f;
+            m.operations.insert(
+                m.operations.begin() + 1,
+                {ANEURALNETWORKS_SUB, {1, 1, fuse}, {difference}});
           }),
                        output),
           "the host device has no kernel for TENSOR_QUANT8_ASYMM_SIGNED data "
-          "of MUL");
+          "of SUB");
   // A max pool whose output is quantized unlike its input.
   refused(runQuantized(quantizedConv([](blob::Model &m, uint32_t, uint32_t,
                                         uint32_t) {
@@ -245,6 +246,19 @@ TEST(QuantizedRuntime, HostDeviceRefusesBrokenQuantizationRules) {
                        output),
           "MAX_POOL_2D keeps its input's scale and zero point (input "
           "0.500000, 0; output 0.250000, 0)");
+  // LOGISTIC on int8 data with other output parameters than NNAPI's.
+  refused(runQuantized(quantizedConv([](blob::Model &m, uint32_t, uint32_t,
+                                        uint32_t) {
+            uint32_t sigmoid =
+                m.addOperand(ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED,
+                             {1, 1, 4, 1});
+            m.operands[sigmoid].scale = 0.5f;
+            m.operations.insert(m.operations.begin() + 1,
+                                {ANEURALNETWORKS_LOGISTIC, {1}, {sigmoid}});
+          }),
+                       output),
+          "LOGISTIC on TENSOR_QUANT8_ASYMM_SIGNED data needs output scale and "
+          "zero point 0.003906, -128, got 0.500000, 0");
   // A zero point outside the type's range.
   refused(runQuantized(quantizedConv([](blob::Model &m, uint32_t, uint32_t,
                                         uint32_t) {

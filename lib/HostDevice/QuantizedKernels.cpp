@@ -177,17 +177,14 @@ void quantizedFullyConnected(const Quant8 &input, const Quant8 &weights,
     }
 }
 
-void quantizedAdd(const Quant8 &a, const Shape &as, float aScale,
-                  const Quant8 &b, const Shape &bs, float bScale,
-                  const Quant8Out &output, const Shape &os, int32_t fuseCode) {
-  constexpr int kLeftShift = 20;
-  double twiceMax = 2.0 * std::max(double(aScale), double(bScale));
-  FixedPointMultiplier ma = quantizeMultiplier(double(aScale) / twiceMax);
-  FixedPointMultiplier mb = quantizeMultiplier(double(bScale) / twiceMax);
-  FixedPointMultiplier mo = quantizeMultiplier(
-      twiceMax / (double(int64_t(1) << kLeftShift) * double(output.scale)));
-  int32_t lo, hi;
-  quantizedActivationRange(fuseCode, output, lo, hi);
+namespace {
+
+/// Calls f(i, ia, ib) for each element i of the output of shape `os` with
+/// the elements of a and b (shapes aligned at their last dimension) that
+/// broadcast to it.
+template <typename F>
+void forEachBroadcast(const Shape &as, const Shape &bs, const Shape &os,
+                      F f) {
   // Strides of a and b in the output's index space (0 where broadcast).
   size_t rank = os.size();
   std::vector<size_t> sa(rank, 0), sb(rank, 0);
@@ -209,17 +206,48 @@ void quantizedAdd(const Quant8 &a, const Shape &as, float aScale,
       ia += index[d] * sa[d];
       ib += index[d] * sb[d];
     }
-    int32_t x = multiplyByQuantizedMultiplier(
-        (a[ia] - a.zeroPoint) * (1 << kLeftShift), ma);
-    int32_t y = multiplyByQuantizedMultiplier(
-        (b[ib] - b.zeroPoint) * (1 << kLeftShift), mb);
-    output.store(i, requantize(int64_t(x) + y, mo, output.zeroPoint, lo, hi));
+    f(i, ia, ib);
     for (size_t d = rank; d-- > 0;) {
       if (++index[d] < os[d])
         break;
       index[d] = 0;
     }
   }
+}
+
+} // namespace
+
+void quantizedAdd(const Quant8 &a, const Shape &as, float aScale,
+                  const Quant8 &b, const Shape &bs, float bScale,
+                  const Quant8Out &output, const Shape &os, int32_t fuseCode) {
+  constexpr int kLeftShift = 20;
+  double twiceMax = 2.0 * std::max(double(aScale), double(bScale));
+  FixedPointMultiplier ma = quantizeMultiplier(double(aScale) / twiceMax);
+  FixedPointMultiplier mb = quantizeMultiplier(double(bScale) / twiceMax);
+  FixedPointMultiplier mo = quantizeMultiplier(
+      twiceMax / (double(int64_t(1) << kLeftShift) * double(output.scale)));
+  int32_t lo, hi;
+  quantizedActivationRange(fuseCode, output, lo, hi);
+  forEachBroadcast(as, bs, os, [&](size_t i, size_t ia, size_t ib) {
+    int32_t x = multiplyByQuantizedMultiplier(
+        (a[ia] - a.zeroPoint) * (1 << kLeftShift), ma);
+    int32_t y = multiplyByQuantizedMultiplier(
+        (b[ib] - b.zeroPoint) * (1 << kLeftShift), mb);
+    output.store(i, requantize(int64_t(x) + y, mo, output.zeroPoint, lo, hi));
+  });
+}
+
+void quantizedMul(const Quant8 &a, const Shape &as, float aScale,
+                  const Quant8 &b, const Shape &bs, float bScale,
+                  const Quant8Out &output, const Shape &os, int32_t fuseCode) {
+  FixedPointMultiplier m = quantizeMultiplier(
+      double(aScale) * double(bScale) / double(output.scale));
+  int32_t lo, hi;
+  quantizedActivationRange(fuseCode, output, lo, hi);
+  forEachBroadcast(as, bs, os, [&](size_t i, size_t ia, size_t ib) {
+    int64_t product = int64_t(a[ia] - a.zeroPoint) * (b[ib] - b.zeroPoint);
+    output.store(i, requantize(product, m, output.zeroPoint, lo, hi));
+  });
 }
 
 void quantizedPool2d(const Quant8 &input, const Shape &is,

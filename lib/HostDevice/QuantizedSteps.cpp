@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Executor.h"
+#include "OpKinds.h"
 
 #include "nnapi-mlir/HostDevice/QuantizedKernels.h"
 
@@ -22,6 +23,9 @@ bool hasQuantizedKernel(int32_t opcode) {
   case ANEURALNETWORKS_DEQUANTIZE: case ANEURALNETWORKS_ADD:
   case ANEURALNETWORKS_MAX_POOL_2D: case ANEURALNETWORKS_AVERAGE_POOL_2D:
   case ANEURALNETWORKS_RESHAPE: case ANEURALNETWORKS_CONCATENATION:
+  case ANEURALNETWORKS_MUL: case ANEURALNETWORKS_LOGISTIC:
+  case ANEURALNETWORKS_TANH: case ANEURALNETWORKS_HARD_SWISH:
+  case ANEURALNETWORKS_SOFTMAX:
     return true;
   default:
     return false;
@@ -61,6 +65,12 @@ public:
         opcode == ANEURALNETWORKS_AVERAGE_POOL_2D ||
         opcode == ANEURALNETWORKS_RESHAPE)
       return;
+    if (opcode == ANEURALNETWORKS_LOGISTIC || opcode == ANEURALNETWORKS_TANH ||
+        opcode == ANEURALNETWORKS_HARD_SWISH ||
+        opcode == ANEURALNETWORKS_SOFTMAX) {
+      scratch.resize(2 * numElements(inShape));
+      return;
+    }
     if (opcode == ANEURALNETWORKS_CONCATENATION) {
       size_t first = size_t(layout.input("input"));
       for (size_t k = first; k < first + layout.inputCount("input"); ++k) {
@@ -73,7 +83,7 @@ public:
       }
       return;
     }
-    if (opcode == ANEURALNETWORKS_ADD) {
+    if (opcode == ANEURALNETWORKS_ADD || opcode == ANEURALNETWORKS_MUL) {
       const Operand &second = m.operands[op.inputs[1]];
       secondShape = second.dims;
       secondType = second.type;
@@ -132,11 +142,28 @@ public:
       return ANEURALNETWORKS_NO_ERROR;
     }
     case ANEURALNETWORKS_ADD:
-      quantizedAdd(in, inShape, inScale,
-                   Quant8{bytes(inputs[1]), isSignedType(secondType),
-                          secondZero},
-                   secondShape, secondScale, out, outShape, params.fuseCode);
+    case ANEURALNETWORKS_MUL:
+      (opcode == ANEURALNETWORKS_ADD ? quantizedAdd : quantizedMul)(
+          in, inShape, inScale,
+          Quant8{bytes(inputs[1]), isSignedType(secondType), secondZero},
+          secondShape, secondScale, out, outShape, params.fuseCode);
       return ANEURALNETWORKS_NO_ERROR;
+    case ANEURALNETWORKS_LOGISTIC:
+    case ANEURALNETWORKS_TANH:
+    case ANEURALNETWORKS_HARD_SWISH:
+    case ANEURALNETWORKS_SOFTMAX: {
+      // The float function of the dequantized input, quantized (NNAPI's
+      // CPU path uses fixed-point tables; this is within one step).
+      size_t n = scratch.size() / 2;
+      float *x = scratch.data(), *y = x + n;
+      dequantize(in, inScale, x, n);
+      if (opcode == ANEURALNETWORKS_SOFTMAX)
+        softmax(x, inShape, params.beta, params.axis, y);
+      else
+        unary(*unaryKindOf(opcode), x, y, n);
+      quantize(y, out, n);
+      return ANEURALNETWORKS_NO_ERROR;
+    }
     default:
       break;
     }
@@ -167,6 +194,8 @@ private:
   int32_t inZero = 0, outZero = 0, filterZero = 0, secondZero = 0;
   float inScale = 0, outScale = 0, secondScale = 0;
   std::vector<FixedPointMultiplier> multipliers;
+  /// The float operations' dequantized input and their float output.
+  std::vector<float> scratch;
   // CONCATENATION's inputs.
   std::vector<uint32_t> pieces;
   std::vector<Shape> pieceShapes;

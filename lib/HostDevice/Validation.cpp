@@ -973,9 +973,10 @@ int Validator::quantized() {
     const Operand &data = m.operands[idx];
     if (!isQuant8DataType(data.type))
       continue;
-    std::string why = requantizingError(operationName(op.opcode), data.scale,
-                                        data.zeroPoint, output.scale,
-                                        output.zeroPoint);
+    std::string why = quantizedOutputError(
+        operationName(op.opcode),
+        output.type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED, data.scale,
+        data.zeroPoint, output.scale, output.zeroPoint);
     if (!why.empty())
       return bad(why);
   }

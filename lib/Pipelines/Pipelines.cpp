@@ -161,6 +161,9 @@ void mlir::nnapi::buildNNAPIPartitionPipeline(
     // Last before placement: chains that mean one NNAPI operation become one
     // op (the host pipeline inlines what stays on the host).
     pm.addPass(createNNAPIRaiseComposites());
+    // Again, for the QDQ groups around the composites just raised (softmax,
+    // hard swish); the groups raised before are composites now.
+    pm.addPass(createNNAPIRaiseQuantized());
     NNAPIPartitionOptions partition;
 #define NNAPI_OPTION(TYPE, FIELD, FLAG, DEFAULT, DESC)                         \
   partition.FIELD = options.FIELD;

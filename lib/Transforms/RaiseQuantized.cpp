@@ -11,7 +11,10 @@
 #include "nnapi-mlir/Transforms/Constants.h"
 #include "nnapi-mlir/Transforms/Passes.h"
 
+#include "nnapi-mlir/NNAPI/Operations.h"
+
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 
@@ -195,12 +198,14 @@ void replaceGroup(OpBuilder &b, CompositeOp composite, IRMapping &map,
 }
 
 /// DQ(a) + DQ(b) (-> clamp) -> Q as a quantized composite of a and b.
-LogicalResult raiseAdd(CompositeOp q, const QParams &out, Operation *clamp,
-                       tosa::AddOp add, OpBuilder &b) {
+LogicalResult raiseBinary(CompositeOp q, const QParams &out, Operation *clamp,
+                          Operation *add, OpBuilder &b) {
   if (!add->hasOneUse())
     return failure();
-  auto da = add.getInput1().getDefiningOp<CompositeOp>();
-  auto db = add.getInput2().getDefiningOp<CompositeOp>();
+  if (auto mul = dyn_cast<tosa::MulOp>(add); mul && mul.getShift() != 0)
+    return failure();
+  auto da = add->getOperand(0).getDefiningOp<CompositeOp>();
+  auto db = add->getOperand(1).getDefiningOp<CompositeOp>();
   std::optional<QParams> pa = paramsOf(da, names::kDequantize);
   std::optional<QParams> pb = paramsOf(db, names::kDequantize);
   if (!pa || !pb || !perTensor(*pa) || !perTensor(*pb) || da == db ||
@@ -305,12 +310,38 @@ void mapDataInput(QuantInput &in, CompositeOp layoutDq, Value arg,
   alsoDead.push_back(in.dq);
 }
 
-/// DQ -> max pool / average pool / reshape (-> clamp) -> Q with the
-/// input's parameters, and DQ... -> concat -> Q (any parameters), as a
-/// quantized composite of the int8 inputs.
+/// The NNAPI operation of the one-input (or concatenation) float op a
+/// quantized composite may hold, "" for others.
+StringRef nnapiOperationOf(Operation *op) {
+  if (!op)
+    return "";
+  if (auto composite = dyn_cast_or_null<CompositeOp>(op)) {
+    if (composite.getName() == names::kSoftmax)
+      return "SOFTMAX";
+    if (composite.getName() == names::kHardSwish)
+      return "HARD_SWISH";
+    return "";
+  }
+  return llvm::TypeSwitch<Operation *, StringRef>(op)
+      .Case([](tosa::MaxPool2dOp) { return "MAX_POOL_2D"; })
+      .Case([](tosa::AvgPool2dOp) { return "AVERAGE_POOL_2D"; })
+      .Case([](tosa::ReshapeOp) { return "RESHAPE"; })
+      .Case([](tosa::ConcatOp) { return "CONCATENATION"; })
+      .Case([](tosa::SigmoidOp) { return "LOGISTIC"; })
+      .Case([](tosa::TanhOp) { return "TANH"; })
+      .Default([](Operation *) { return ""; });
+}
+
+/// DQ... -> op (-> clamp) -> Q, op a pool, reshape, concatenation,
+/// sigmoid, tanh, softmax or hard swish whose NNAPI operation takes the
+/// parameters (quantizedOutputError: pools and reshape keep their input's,
+/// LOGISTIC, TANH and SOFTMAX have fixed ones), as a quantized composite of
+/// the int8 inputs.
 LogicalResult raiseData(CompositeOp q, const QParams &out, Operation *clamp,
                         Operation *op, OpBuilder &b) {
-  if (!op->hasOneUse() || (clamp && isa<tosa::ReshapeOp, tosa::ConcatOp>(op)))
+  StringRef operation = nnapiOperationOf(op);
+  bool pool = isa<tosa::MaxPool2dOp, tosa::AvgPool2dOp>(op);
+  if (!op->hasOneUse() || (clamp && !pool))
     return failure();
   bool concat = isa<tosa::ConcatOp>(op);
   SmallVector<QuantInput> ins;
@@ -318,9 +349,11 @@ LogicalResult raiseData(CompositeOp q, const QParams &out, Operation *clamp,
     std::optional<QuantInput> in = quantInput(v, /*allowLayout=*/!concat);
     if (!in)
       return failure();
-    // Max pool, average pool and reshape keep their input's parameters.
-    if (!concat && (in->params.scales[0] != out.scales[0] ||
-                    in->params.zeroPoints[0] != out.zeroPoints[0]))
+    if (!nnapi_mlir::quantizedOutputError(
+             operation, /*isSigned=*/true, float(in->params.scales[0]),
+             int32_t(in->params.zeroPoints[0]), float(out.scales[0]),
+             int32_t(out.zeroPoints[0]))
+             .empty())
       return failure();
     ins.push_back(*in);
   }
@@ -391,10 +424,9 @@ LogicalResult raise(CompositeOp q, OpBuilder &b) {
     v = clamp->getOperand(0);
   }
   Operation *op = v.getDefiningOp();
-  if (auto add = dyn_cast_or_null<tosa::AddOp>(op))
-    return raiseAdd(q, *out, clamp, add, b);
-  if (isa_and_nonnull<tosa::MaxPool2dOp, tosa::AvgPool2dOp, tosa::ReshapeOp,
-                      tosa::ConcatOp>(op))
+  if (isa_and_nonnull<tosa::AddOp, tosa::MulOp>(op))
+    return raiseBinary(q, *out, clamp, op, b);
+  if (!nnapiOperationOf(op).empty())
     return raiseData(q, *out, clamp, op, b);
   if (!op || !op->hasOneUse() ||
       !isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::FullyConnectedOp>(

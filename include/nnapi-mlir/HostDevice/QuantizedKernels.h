@@ -87,6 +87,14 @@ void quantizedAdd(const Quant8 &a, const Shape &aShape, float aScale,
                   const Quant8Out &output, const Shape &outputShape,
                   int32_t fuseCode);
 
+/// MUL with numpy broadcasting: (a - za) (b - zb) requantized by the real
+/// multiplier a scale x b scale / output scale (NNAPI's fixed-point
+/// arithmetic), clamped to the fused activation's range.
+void quantizedMul(const Quant8 &a, const Shape &aShape, float aScale,
+                  const Quant8 &b, const Shape &bShape, float bScale,
+                  const Quant8Out &output, const Shape &outputShape,
+                  int32_t fuseCode);
+
 /// MAX_POOL_2D (`average` false) or AVERAGE_POOL_2D, NHWC, the output
 /// keeping the input's scale and zero point: the largest stored value of
 /// the window, or the sum of the stored values of the window's elements

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -198,34 +199,69 @@ constexpr unsigned dataTypeLevel(const OperationInfo &info, int32_t type) {
 /// The feature level from which `operation` on 8-bit quantized data may
 /// quantize its output with other parameters than its (data) inputs, from
 /// NNAPI's documentation of each operation: 0 when it never may (operations
-/// that move or select values -- MAX_POOL_2D, RESHAPE, TRANSPOSE -- and
-/// AVERAGE_POOL_2D keep their input's scale and zero point), 3 for
-/// CONCATENATION (its inputs must match the output below level 3), 1 for
-/// the others (convolutions, FULLY_CONNECTED, ADD requantize).
+/// that move or select values -- MAX_POOL_2D, RESHAPE, TRANSPOSE,
+/// RESIZE_* -- and AVERAGE_POOL_2D keep their input's scale and zero
+/// point), 3 for CONCATENATION (its inputs must match the output below
+/// level 3), 1 for the others (convolutions, FULLY_CONNECTED, ADD, MUL,
+/// HARD_SWISH requantize; LOGISTIC, TANH and SOFTMAX have fixed output
+/// parameters, fixedOutputQuantization).
 constexpr unsigned requantizingLevel(std::string_view operation) {
   if (operation == "MAX_POOL_2D" || operation == "AVERAGE_POOL_2D" ||
-      operation == "RESHAPE" || operation == "TRANSPOSE")
+      operation == "RESHAPE" || operation == "TRANSPOSE" ||
+      operation == "RESIZE_BILINEAR" ||
+      operation == "RESIZE_NEAREST_NEIGHBOR")
     return 0;
   if (operation == "CONCATENATION")
     return 3;
   return 1;
 }
 
-/// Why `operation` cannot give an output quantized with (outputScale,
-/// outputZeroPoint) from an input with (inputScale, inputZeroPoint) (""
-/// when it can, at requantizingLevel).
-inline std::string requantizingError(std::string_view operation,
-                                     float inputScale, int32_t inputZeroPoint,
-                                     float outputScale,
-                                     int32_t outputZeroPoint) {
+/// The output scale and zero point NNAPI fixes for `operation` on 8-bit
+/// data (`isSigned`: TENSOR_QUANT8_ASYMM_SIGNED), if it fixes them:
+/// LOGISTIC and SOFTMAX 1/256 (zero point 0, signed -128), TANH 1/128
+/// (zero point 128, signed 0).
+struct FixedQuantization {
+  float scale;
+  int32_t zeroPoint;
+};
+constexpr std::optional<FixedQuantization>
+fixedOutputQuantization(std::string_view operation, bool isSigned) {
+  if (operation == "LOGISTIC" || operation == "SOFTMAX")
+    return FixedQuantization{1.0f / 256, isSigned ? -128 : 0};
+  if (operation == "TANH")
+    return FixedQuantization{1.0f / 128, isSigned ? 0 : 128};
+  return std::nullopt;
+}
+
+/// Why `operation` on 8-bit data (`isSigned` as above) cannot give an
+/// output quantized with (outputScale, outputZeroPoint) from an input
+/// with (inputScale, inputZeroPoint) ("" when it can, at
+/// requantizingLevel).
+inline std::string quantizedOutputError(std::string_view operation,
+                                        bool isSigned, float inputScale,
+                                        int32_t inputZeroPoint,
+                                        float outputScale,
+                                        int32_t outputZeroPoint) {
+  auto pair = [](float scale, int32_t zeroPoint) {
+    return std::to_string(scale) + ", " + std::to_string(zeroPoint);
+  };
+  if (std::optional<FixedQuantization> fixed =
+          fixedOutputQuantization(operation, isSigned)) {
+    if (outputScale == fixed->scale && outputZeroPoint == fixed->zeroPoint)
+      return "";
+    return std::string(operation) + " on " +
+           (isSigned ? "TENSOR_QUANT8_ASYMM_SIGNED" : "TENSOR_QUANT8_ASYMM") +
+           " data needs output scale and zero point " +
+           pair(fixed->scale, fixed->zeroPoint) + ", got " +
+           pair(outputScale, outputZeroPoint);
+  }
   if (requantizingLevel(operation) != 0 ||
       (inputScale == outputScale && inputZeroPoint == outputZeroPoint))
     return "";
   return std::string(operation) +
          " keeps its input's scale and zero point (input " +
-         std::to_string(inputScale) + ", " + std::to_string(inputZeroPoint) +
-         "; output " + std::to_string(outputScale) + ", " +
-         std::to_string(outputZeroPoint) + ")";
+         pair(inputScale, inputZeroPoint) + "; output " +
+         pair(outputScale, outputZeroPoint) + ")";
 }
 
 /// Why a quantized convolution's or fully connected operation's bias scale

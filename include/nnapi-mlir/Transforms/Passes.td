@@ -76,13 +76,20 @@ def NNAPIRaiseQuantized : Pass<"nnapi-raise-quantized"> {
     `dequantize` composite of constant int32 values in units of input scale
     x weight scale (or a float constant, quantized here), and whose only
     use, possibly through a clamp, is a per-tensor `quantize` composite,
-    becomes one `quantized` composite (Composites.h), and so does
-    dequantize + dequantize -> `tosa.add` (-> clamp) -> quantize: what ONNX's QDQ
+    becomes one `quantized` composite (Composites.h), and so do
+    dequantize + dequantize -> `tosa.add` / `tosa.mul` (-> clamp) ->
+    quantize, and dequantize... -> a pool (-> clamp), reshape,
+    concatenation, sigmoid, tanh, or softmax / hard swish composite ->
+    quantize whose parameters NNAPI's operation takes (pools and reshape
+    keep their input's; LOGISTIC, TANH and SOFTMAX have fixed output
+    parameters: NNAPI/Operations.h, quantizedOutputError): what ONNX's QDQ
     format means by the group, and what NNAPI runs as one 8-bit operation.
     The body keeps the float chain, so the host copy computes what it did.
     Groups that do not fit (per-channel weights of a fully connected
     operation, weight zero points with per-channel scales, a bias in other
-    units) stay float.
+    units, other output parameters) stay float. The partition pipeline runs
+    it twice: before constants fold, and after nnapi-raise-composites for
+    the groups around softmax and hard swish.
   }];
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }

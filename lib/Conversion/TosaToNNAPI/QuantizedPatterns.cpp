@@ -116,13 +116,23 @@ struct QuantizeCompositePattern
 /// quantized composites -> the 8-bit NNAPI operation of their float op.
 struct QuantizedCompositePattern
     : ToNNAPI<CompositeOp, Conv2DOp, DepthwiseConv2DOp, FullyConnectedOp,
-              AddOp, MaxPool2DOp, AveragePool2DOp, ReshapeOp,
-              ConcatenationOp> {
+              AddOp, MulOp, MaxPool2DOp, AveragePool2DOp, ReshapeOp,
+              ConcatenationOp, LogisticOp, TanhOp, SoftmaxOp, HardSwishOp> {
   using ToNNAPI::ToNNAPI;
 
-  /// Max pool, average pool, reshape, concatenation: NNAPI's operation on
-  /// the inputs viewed with their parameters (the verifier holds the output
-  /// to the rules of requantizingLevel).
+  /// The one-input operations (and concatenation) a body may hold.
+  static bool isDataOperation(Operation *op) {
+    if (auto composite = dyn_cast_or_null<CompositeOp>(op))
+      return composite.getName() == names::kSoftmax ||
+             composite.getName() == names::kHardSwish;
+    return isa_and_nonnull<tosa::MaxPool2dOp, tosa::AvgPool2dOp,
+                           tosa::ReshapeOp, tosa::ConcatOp, tosa::SigmoidOp,
+                           tosa::TanhOp>(op);
+  }
+
+  /// Pools, reshape, concatenation, logistic, tanh, softmax, hard swish:
+  /// NNAPI's operation on the inputs viewed with their parameters (the
+  /// verifier holds the output to NNAPI's rules, quantizedOutputError).
   LogicalResult convertData(CompositeOp op, Operation *principal,
                             PatternRewriter &rewriter) const {
     DictionaryAttr attrs = op.getCompositeAttributes();
@@ -170,7 +180,21 @@ struct QuantizedCompositePattern
       y = createPool<AveragePool2DOp>(rewriter, pool, xs[0], outType, *fuse);
     else if (isa<tosa::ReshapeOp>(principal))
       y = rewriter.create<ReshapeOp>(loc, outType, xs[0]);
-    else
+    else if (isa<tosa::SigmoidOp>(principal))
+      y = rewriter.create<LogisticOp>(loc, outType, xs[0]);
+    else if (isa<tosa::TanhOp>(principal))
+      y = rewriter.create<TanhOp>(loc, outType, xs[0]);
+    else if (auto inner = dyn_cast<CompositeOp>(principal);
+             inner && inner.getName() == names::kHardSwish)
+      y = rewriter.create<HardSwishOp>(loc, outType, xs[0]);
+    else if (inner && inner.getName() == names::kSoftmax) {
+      std::optional<int64_t> axis = inner.getIntParameter(names::kAxis);
+      if (!axis)
+        return rewriter.notifyMatchFailure(op, "its softmax has no axis");
+      y = rewriter.create<SoftmaxOp>(loc, outType, xs[0],
+                                     rewriter.getF32FloatAttr(1.0f),
+                                     rewriter.getI32IntegerAttr(int32_t(*axis)));
+    } else
       y = rewriter.create<ConcatenationOp>(
           loc, outType, xs,
           rewriter.getI32IntegerAttr(
@@ -205,8 +229,8 @@ struct QuantizedCompositePattern
     return fuse;
   }
 
-  /// x + y: NNAPI's ADD with each operand's own scale.
-  LogicalResult convertAdd(CompositeOp op, PatternRewriter &rewriter) const {
+  /// x + y or x * y: NNAPI's ADD or MUL with each operand's own scale.
+  LogicalResult convertBinary(CompositeOp op, PatternRewriter &rewriter) const {
     DictionaryAttr attrs = op.getCompositeAttributes();
     auto s1 = attrs.getAs<FloatAttr>(names::kInputScale);
     auto z1 = attrs.getAs<IntegerAttr>(names::kInputZeroPoint);
@@ -214,12 +238,12 @@ struct QuantizedCompositePattern
     auto z2 = attrs.getAs<IntegerAttr>(names::kSecondZeroPoint);
     auto so = attrs.getAs<FloatAttr>(names::kOutputScale);
     auto zo = attrs.getAs<IntegerAttr>(names::kOutputZeroPoint);
-    if (!s1 || !z1 || !s2 || !z2 || !so || !zo || op.getBody().empty() ||
-        !llvm::any_of(op.getBody().front(),
-                      [](Operation &o) { return isa<tosa::AddOp>(o); }))
+    Operation *principal = principalOf(op);
+    if (!s1 || !z1 || !s2 || !z2 || !so || !zo ||
+        !isa_and_nonnull<tosa::AddOp, tosa::MulOp>(principal))
       return rewriter.notifyMatchFailure(
-          op, "composite 'quantized' of two inputs is an addition with "
-              "both operands' scales and zero points");
+          op, "composite 'quantized' of two inputs is an addition or a "
+              "multiplication with both operands' scales and zero points");
     std::optional<FuseCode> fuse = bodyActivation(op);
     if (!fuse)
       return rewriter.notifyMatchFailure(
@@ -233,12 +257,16 @@ struct QuantizedCompositePattern
     Value a = view(rewriter, loc, op->getOperand(0), t1);
     Value b = view(rewriter, loc, op->getOperand(1), t2);
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-    Value y = rewriter.create<AddOp>(
-        loc,
-        RankedTensorType::get(resultType.getShape(),
-                              i8Quant(ctx, so.getValueAsDouble(),
-                                      zo.getInt())),
-        a, b, FuseCodeAttr::get(ctx, *fuse));
+    auto type = RankedTensorType::get(
+        resultType.getShape(),
+        i8Quant(ctx, so.getValueAsDouble(), zo.getInt()));
+    Value y = isa<tosa::AddOp>(principal)
+                  ? rewriter.create<AddOp>(loc, type, a, b,
+                                           FuseCodeAttr::get(ctx, *fuse))
+                        .getResult()
+                  : rewriter.create<MulOp>(loc, type, a, b,
+                                           FuseCodeAttr::get(ctx, *fuse))
+                        .getResult();
     rewriter.replaceOp(op, storage(rewriter, loc, y));
     return success();
   }
@@ -247,12 +275,10 @@ struct QuantizedCompositePattern
                                 PatternRewriter &rewriter) const override {
     if (op.getName() != names::kQuantized)
       return failure();
-    if (Operation *principal = principalOf(op);
-        isa_and_nonnull<tosa::MaxPool2dOp, tosa::AvgPool2dOp, tosa::ReshapeOp,
-                        tosa::ConcatOp>(principal))
+    if (Operation *principal = principalOf(op); isDataOperation(principal))
       return convertData(op, principal, rewriter);
     if (op->getNumOperands() == 2)
-      return convertAdd(op, rewriter);
+      return convertBinary(op, rewriter);
     if (op->getNumOperands() != 3 || op.getBody().empty())
       return rewriter.notifyMatchFailure(
           op, "composite 'quantized' takes x, weights and bias");
@@ -367,6 +393,7 @@ void mlir::nnapi::populateTosaToNNAPIQuantizedPatterns(
       {"quantize / dequantize (per tensor)"}, patterns.getContext());
   patterns.addWithLabel<QuantizedCompositePattern>(
       {"quantized (dequantize, conv / depthwise conv / fully connected / "
-       "add / pools / reshape / concat, clamp, quantize)"},
+       "add / mul / pools / reshape / concat / sigmoid / tanh / softmax / "
+       "hard_swish, clamp, quantize)"},
       patterns.getContext());
 }

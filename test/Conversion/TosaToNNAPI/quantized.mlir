@@ -107,3 +107,29 @@ func.func @data(%x: tensor<1x4x4x2xi8>) -> tensor<1x16xi8> attributes {nnapi.par
   }
   return %r : tensor<1x16xi8>
 }
+
+// -----
+
+// A sigmoid with NNAPI's fixed output parameters is LOGISTIC; a product of
+// two quantized inputs MUL, each input with its own parameters.
+// CHECK-LABEL: func @activations
+// CHECK: %[[G:.*]] = nnapi.logistic %{{.*}} : tensor<1x4x!quant.uniform<i8:f32, 5.000000e-01:-3>> -> tensor<1x4x!quant.uniform<i8:f32, 3.906250e-03:-128>>
+// CHECK: nnapi.mul %{{.*}}, %[[G]] : (tensor<1x4x!quant.uniform<i8:f32, 5.000000e-01:-3>>, tensor<1x4x!quant.uniform<i8:f32, 3.906250e-03:-128>>) -> tensor<1x4x!quant.uniform<i8:f32, 2.500000e-01:1>>
+func.func @activations(%x: tensor<1x4xi8>) -> tensor<1x4xi8> attributes {nnapi.partition} {
+  %g = nnapi.composite "quantized"(%x) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, output_scale = 0.00390625 : f64, output_zero_point = -128 : i64}} : (tensor<1x4xi8>) -> tensor<1x4xi8> {
+  ^bb0(%a: tensor<1x4xi8>):
+    %f = tosa.cast %a : (tensor<1x4xi8>) -> tensor<1x4xf32>
+    %s = tosa.sigmoid %f : (tensor<1x4xf32>) -> tensor<1x4xf32>
+    %q = tosa.cast %s : (tensor<1x4xf32>) -> tensor<1x4xi8>
+    nnapi.yield %q : tensor<1x4xi8>
+  }
+  %m = nnapi.composite "quantized"(%x, %g) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, second_scale = 0.00390625 : f64, second_zero_point = -128 : i64, output_scale = 0.25 : f64, output_zero_point = 1 : i64}} : (tensor<1x4xi8>, tensor<1x4xi8>) -> tensor<1x4xi8> {
+  ^bb0(%a: tensor<1x4xi8>, %b: tensor<1x4xi8>):
+    %fa = tosa.cast %a : (tensor<1x4xi8>) -> tensor<1x4xf32>
+    %fb = tosa.cast %b : (tensor<1x4xi8>) -> tensor<1x4xf32>
+    %p = tosa.mul %fa, %fb {shift = 0 : i8} : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+    %q = tosa.cast %p : (tensor<1x4xf32>) -> tensor<1x4xi8>
+    nnapi.yield %q : tensor<1x4xi8>
+  }
+  return %m : tensor<1x4xi8>
+}

@@ -264,3 +264,16 @@ func.func @sequence_rnn(%x: tensor<2x5x4xf32>, %w: tensor<3x4xf32>, %r: tensor<3
       : (tensor<2x5x4xf32>, tensor<3x4xf32>, tensor<3x3xf32>, tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x5x3xf32>
   return %y : tensor<2x5x3xf32>
 }
+
+// 8-bit quantized activations: a result quantized unlike the input prints
+// as `T -> U`; LOGISTIC and SOFTMAX with NNAPI's fixed output parameters.
+// CHECK-LABEL: func @quantized_activations
+func.func @quantized_activations(%x: tensor<1x4x!quant.uniform<i8:f32, 5.000000e-01:-3>>) -> tensor<1x4x!quant.uniform<i8:f32, 3.906250e-03:-128>> {
+  // CHECK: nnapi.hard_swish %{{.*}} : tensor<1x4x!quant.uniform<i8:f32, 5.000000e-01:-3>> -> tensor<1x4x!quant.uniform<i8:f32, 2.500000e-01:7>>
+  %h = nnapi.hard_swish %x : tensor<1x4x!quant.uniform<i8:f32, 0.5:-3>> -> tensor<1x4x!quant.uniform<i8:f32, 0.25:7>>
+  // CHECK: nnapi.logistic %{{.*}} : tensor<1x4x!quant.uniform<i8:f32, 2.500000e-01:7>> -> tensor<1x4x!quant.uniform<i8:f32, 3.906250e-03:-128>>
+  %g = nnapi.logistic %h : tensor<1x4x!quant.uniform<i8:f32, 0.25:7>> -> tensor<1x4x!quant.uniform<i8:f32, 0.00390625:-128>>
+  // CHECK: nnapi.softmax %{{.*}} beta = 1.000000e+00 : tensor<1x4x!quant.uniform<i8:f32, 3.906250e-03:-128>>{{$}}
+  %s = nnapi.softmax %g beta = 1.0 : tensor<1x4x!quant.uniform<i8:f32, 0.00390625:-128>>
+  return %s : tensor<1x4x!quant.uniform<i8:f32, 0.00390625:-128>>
+}

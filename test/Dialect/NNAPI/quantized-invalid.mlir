@@ -108,3 +108,29 @@ func.func @average_pool_float_output(%x: tensor<1x4x4x2x!quant.uniform<i8:f32, 0
   %0 = nnapi.average_pool_2d %x padding = [0, 0, 0, 0] strides = [2, 2] filter = [2, 2] : (tensor<1x4x4x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x2x2x2xf32>
   return
 }
+
+// -----
+
+// LOGISTIC, SOFTMAX and TANH have fixed output parameters on 8-bit data.
+
+func.func @logistic_output(%x: tensor<1x4x!quant.uniform<i8:f32, 0.5>>) {
+  // expected-error@+1 {{LOGISTIC on TENSOR_QUANT8_ASYMM_SIGNED data needs output scale and zero point 0.003906, -128, got 0.500000, 0}}
+  %0 = nnapi.logistic %x : tensor<1x4x!quant.uniform<i8:f32, 0.5>>
+  return
+}
+
+// -----
+
+func.func @tanh_unsigned(%x: tensor<1x4x!quant.uniform<u8:f32, 0.5:100>>) {
+  // expected-error@+1 {{TANH on TENSOR_QUANT8_ASYMM data needs output scale and zero point 0.007812, 128, got 0.007812, 0}}
+  %0 = nnapi.tanh %x : tensor<1x4x!quant.uniform<u8:f32, 0.5:100>> -> tensor<1x4x!quant.uniform<u8:f32, 0.0078125>>
+  return
+}
+
+// -----
+
+func.func @mul_mixed(%a: tensor<1x4x!quant.uniform<i8:f32, 0.5>>, %b: tensor<1x4xf32>) {
+  // expected-error@+1 {{quantized operands and result must share one 8-bit type}}
+  %0 = nnapi.mul %a, %b : (tensor<1x4x!quant.uniform<i8:f32, 0.5>>, tensor<1x4xf32>) -> tensor<1x4x!quant.uniform<i8:f32, 0.5>>
+  return
+}

@@ -191,7 +191,7 @@ LogicalResult verifySameElementType(Operation *op) {
     return verifySameElementType(op, types);
   // 8-bit quantized data: one operand type throughout, each operand with
   // its own parameters, as far as the operation allows
-  // (requantizingError).
+  // (quantizedOutputError).
   std::optional<int32_t> code = getTensorOperandCode(types.front());
   for (Type t : types)
     if (!isa<quant::UniformQuantizedType>(getElementTypeOrSelf(t)) ||
@@ -208,8 +208,8 @@ LogicalResult verifySameElementType(Operation *op) {
   for (Value in : op->getOperands()) {
     auto q = cast<quant::UniformQuantizedType>(
         getElementTypeOrSelf(in.getType()));
-    std::string why = nnapi_mlir::requantizingError(
-        nnapi_mlir::operationName(nnapi.getOperationCode()),
+    std::string why = nnapi_mlir::quantizedOutputError(
+        nnapi_mlir::operationName(nnapi.getOperationCode()), out.isSigned(),
         float(q.getScale()), int32_t(q.getZeroPoint()), float(out.getScale()),
         int32_t(out.getZeroPoint()));
     if (!why.empty())
@@ -516,9 +516,17 @@ LogicalResult FloorOp::verify() { return verifyUnary(*this); }
 LogicalResult SinOp::verify() { return verifyUnary(*this); }
 LogicalResult Relu1Op::verify() { return verifyUnary(*this); }
 LogicalResult Relu6Op::verify() { return verifyUnary(*this); }
-LogicalResult LogisticOp::verify() { return verifyUnary(*this); }
-LogicalResult TanhOp::verify() { return verifyUnary(*this); }
-LogicalResult HardSwishOp::verify() { return verifyUnary(*this); }
+/// The unary operations that also take 8-bit quantized data.
+template <typename UnaryOp>
+static LogicalResult verifyQuantUnary(UnaryOp op) {
+  if (failed(verifySameElementType(op)))
+    return failure();
+  return verifyUnary(op);
+}
+
+LogicalResult LogisticOp::verify() { return verifyQuantUnary(*this); }
+LogicalResult TanhOp::verify() { return verifyQuantUnary(*this); }
+LogicalResult HardSwishOp::verify() { return verifyQuantUnary(*this); }
 
 LogicalResult Conv2DOp::verify() {
   if (failed(verifyConvCommon(*this)))
@@ -698,7 +706,8 @@ LogicalResult ReshapeOp::verify() {
 
 template <typename SoftmaxLikeOp>
 static LogicalResult verifySoftmaxLike(SoftmaxLikeOp op) {
-  if (failed(verifyRank(op, op.getInput(), "input")))
+  if (failed(verifySameElementType(op)) ||
+      failed(verifyRank(op, op.getInput(), "input")))
     return failure();
   if (!(op.getBeta().convertToFloat() > 0.0f))
     return op.emitOpError("beta must be positive");
@@ -1202,6 +1211,29 @@ LogicalResult UnidirectionalSequenceLstmOp::verify() {
        failed(verifyResultShape(*this, {batch, units}, 2))))
     return failure();
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Custom assembly
+//===----------------------------------------------------------------------===//
+
+/// `T` when the result has the input's type, else `T -> U` (a quantized
+/// result with other parameters).
+static ParseResult parseResultType(OpAsmParser &parser, Type &input,
+                                   Type &output) {
+  if (parser.parseType(input))
+    return failure();
+  output = input;
+  if (succeeded(parser.parseOptionalArrow()))
+    return parser.parseType(output);
+  return success();
+}
+
+static void printResultType(OpAsmPrinter &printer, Operation *, Type input,
+                            Type output) {
+  printer << input;
+  if (output != input)
+    printer << " -> " << output;
 }
 
 #define GET_OP_CLASSES

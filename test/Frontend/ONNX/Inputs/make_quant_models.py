@@ -265,6 +265,59 @@ def qdq_pools(out):
     save(out, "qdq_pools", mdl, [("x", x)], [("y", y)])
 
 
+def qdq_activations(out):
+    """The activations of QDQ models between Q/DQ pairs: HardSwish, Sigmoid
+    and Tanh and Softmax (quantized as NNAPI fixes their outputs: 1/256
+    and 1/128), and a Mul of two quantized tensors (a squeeze-and-excite
+    gate)."""
+    rng = np.random.default_rng(13)
+    x = (rng.standard_normal((1, 8, 4, 4)) * 2).astype(F32)
+    params = {"x": (0.04, 128), "h": (0.03, 20), "g": (1 / 256, 0),
+              "m": (0.02, 30), "t": (1 / 128, 128), "y": (1 / 256, 0)}
+
+    def qdq(v, name):
+        s, z = params[name]
+        s = F32(s)
+        return ((quantize(v.astype(F32), s, z, 0, 255) - z).astype(F32) *
+                s).astype(np.float64)
+
+    xd = qdq(x, "x")
+    hd = qdq(xd * np.clip(xd / 6 + 0.5, 0, 1), "h")
+    gd = qdq(1 / (1 + np.exp(-xd)), "g")
+    md = qdq(hd * gd, "m")
+    td = qdq(np.tanh(md), "t")
+    e = np.exp(td - td.max(axis=-1, keepdims=True))
+    y = qdq(e / e.sum(axis=-1, keepdims=True), "y").astype(F32)
+
+    nodes, inits = [], []
+    for name, (s, z) in params.items():
+        inits += [const(name + "_s", F32(s)),
+                  const(name + "_z", np.array(z, np.uint8))]
+
+    def qdq_node(v, name, out_name=None):
+        nodes.append(helper.make_node(
+            "QuantizeLinear", [v, name + "_s", name + "_z"], [v + "_q"]))
+        nodes.append(helper.make_node(
+            "DequantizeLinear", [v + "_q", name + "_s", name + "_z"],
+            [out_name or v + "_d"]))
+        return out_name or v + "_d"
+
+    xn = qdq_node("x", "x")
+    nodes.append(helper.make_node("HardSwish", [xn], ["h"]))
+    hn = qdq_node("h", "h")
+    nodes.append(helper.make_node("Sigmoid", [xn], ["g"]))
+    gn = qdq_node("g", "g")
+    nodes.append(helper.make_node("Mul", [hn, gn], ["m"]))
+    mn = qdq_node("m", "m")
+    nodes.append(helper.make_node("Tanh", [mn], ["t"]))
+    tn = qdq_node("t", "t")
+    nodes.append(helper.make_node("Softmax", [tn], ["sm"], axis=-1))
+    qdq_node("sm", "y", "y")
+    mdl = model("qdq_activations", nodes, [vi("x", list(x.shape))],
+                [vi("y", list(y.shape))], inits, opset=14)
+    save(out, "qdq_activations", mdl, [("x", x)], [("y", y)])
+
+
 def bad(out):
     """One bad parameter each."""
     def q(name, scale, zp=None, shape=(2, 3), axis=None):
@@ -326,6 +379,7 @@ def main():
     qdq_conv(out)
     qdq_add(out)
     qdq_pools(out)
+    qdq_activations(out)
     bad(out)
 
 

@@ -141,21 +141,42 @@ class NNAPI_UnaryOp<string mnemonic, string operation, string what>
   let hasVerifier = 1;
 }
 
+// A unary operation that also takes 8-bit quantized data, whose result may
+// be quantized with other parameters (NNAPI's rules: quantizedOutputError);
+// its type prints once when it is the input's, else `T -> U`.
+class NNAPI_QuantUnaryOp<string mnemonic, string operation, string what>
+    : NNAPI_Op<mnemonic, operation, [SameOperandsAndResultShape]> {
+  let summary = what;
+  let description = [{
+    NNAPI }] # !toupper(mnemonic) # [{ (}] # what # [{), element-wise on a
+    tensor of rank 1 to 4; also on 8-bit quantized data.
+
+    ```mlir
+    %r = nnapi.}] # mnemonic # [{ %x : tensor<1x8x8x4xf32>
+    ```
+  }];
+  let arguments = (ins NNAPI_DataTensor:$input);
+  let results = (outs NNAPI_DataTensor:$output);
+  let assemblyFormat =
+      "$input attr-dict `:` custom<ResultType>(type($input), type($output))";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Element-wise
 //===----------------------------------------------------------------------===//
 
 // ADD also on 8-bit quantized data (each operand its own scale).
 def NNAPI_AddOp : NNAPI_BinaryOp<"add", "ADD", NNAPI_DataTensor>;
-def NNAPI_MulOp : NNAPI_BinaryOp<"mul", "MUL">;
+def NNAPI_MulOp : NNAPI_BinaryOp<"mul", "MUL", NNAPI_DataTensor>;
 def NNAPI_SubOp : NNAPI_BinaryOp<"sub", "SUB">;
 def NNAPI_DivOp : NNAPI_BinaryOp<"div", "DIV">;
 
 def NNAPI_ReluOp : NNAPI_UnaryOp<"relu", "RELU", "max(x, 0)">;
 def NNAPI_Relu1Op : NNAPI_UnaryOp<"relu1", "RELU1", "clamp(x, -1, 1)">;
 def NNAPI_Relu6Op : NNAPI_UnaryOp<"relu6", "RELU6", "clamp(x, 0, 6)">;
-def NNAPI_LogisticOp : NNAPI_UnaryOp<"logistic", "LOGISTIC", "1 / (1 + exp(-x))">;
-def NNAPI_TanhOp : NNAPI_UnaryOp<"tanh", "TANH", "hyperbolic tangent">;
+def NNAPI_LogisticOp : NNAPI_QuantUnaryOp<"logistic", "LOGISTIC", "1 / (1 + exp(-x))">;
+def NNAPI_TanhOp : NNAPI_QuantUnaryOp<"tanh", "TANH", "hyperbolic tangent">;
 def NNAPI_ExpOp : NNAPI_UnaryOp<"exp", "EXP", "e^x">;
 def NNAPI_LogOp : NNAPI_UnaryOp<"log", "LOG", "natural logarithm">;
 def NNAPI_SqrtOp : NNAPI_UnaryOp<"sqrt", "SQRT", "square root">;
@@ -164,7 +185,7 @@ def NNAPI_AbsOp : NNAPI_UnaryOp<"abs", "ABS", "absolute value">;
 def NNAPI_NegOp : NNAPI_UnaryOp<"neg", "NEG", "-x">;
 def NNAPI_FloorOp : NNAPI_UnaryOp<"floor", "FLOOR", "largest integer not above x">;
 def NNAPI_SinOp : NNAPI_UnaryOp<"sin", "SIN", "sine">;
-def NNAPI_HardSwishOp : NNAPI_UnaryOp<"hard_swish", "HARD_SWISH",
+def NNAPI_HardSwishOp : NNAPI_QuantUnaryOp<"hard_swish", "HARD_SWISH",
                                       "x * relu6(x + 3) / 6">;
 
 def NNAPI_MaximumOp : NNAPI_PlainBinaryOp<"maximum", "MAXIMUM", "max(a, b)">;
@@ -522,9 +543,9 @@ class NNAPI_ResizeOp<string mnemonic, string operation, string kind,
         : (tensor<1x4x4x8xf32>) -> tensor<1x8x8x8xf32>
     ```
   }];
-  let arguments = (ins NNAPI_FloatTensor:$input, UnitAttr:$align_corners,
+  let arguments = (ins NNAPI_DataTensor:$input, UnitAttr:$align_corners,
                        UnitAttr:$half_pixel_centers);
-  let results = (outs NNAPI_FloatTensor:$output);
+  let results = (outs NNAPI_DataTensor:$output);
   let assemblyFormat = [{
     $input (`align_corners` $align_corners^)?
     (`half_pixel_centers` $half_pixel_centers^)? attr-dict `:`
@@ -563,7 +584,7 @@ def NNAPI_ReshapeOp : NNAPI_Op<"reshape", "RESHAPE"> {
   let hasVerifier = 1;
 }
 
-def NNAPI_SoftmaxOp : NNAPI_Op<"softmax", "SOFTMAX", [SameOperandsAndResultType]> {
+def NNAPI_SoftmaxOp : NNAPI_Op<"softmax", "SOFTMAX", [SameOperandsAndResultShape]> {
   let summary = "softmax(beta * x) along an axis";
   let description = [{
     NNAPI SOFTMAX. Feature level 1 accepts only rank 2 or 4 inputs and the
@@ -573,11 +594,12 @@ def NNAPI_SoftmaxOp : NNAPI_Op<"softmax", "SOFTMAX", [SameOperandsAndResultType]
     %y = nnapi.softmax %x beta = 1.0 axis = -1 : tensor<1x10xf32>
     ```
   }];
-  let arguments = (ins NNAPI_FloatTensor:$input, F32Attr:$beta,
+  let arguments = (ins NNAPI_DataTensor:$input, F32Attr:$beta,
       DefaultValuedAttr<I32Attr, "-1">:$axis);
-  let results = (outs NNAPI_FloatTensor:$output);
+  let results = (outs NNAPI_DataTensor:$output);
   let assemblyFormat = [{
-    $input `beta` `=` $beta (`axis` `=` $axis^)? attr-dict `:` type($input)
+    $input `beta` `=` $beta (`axis` `=` $axis^)? attr-dict `:`
+    custom<ResultType>(type($input), type($output))
   }];
   let hasVerifier = 1;
   let extraNNAPIDeclaration = [{
