@@ -18,7 +18,8 @@
 // CHECK-NEXT: tosa.clamp
 // REPORT: "type": "tosa.conv2d + tosa.clamp"
 // REPORT-NEXT: "nnapi": "CONV_2D"
-// REPORT-NEXT: "placement": "host"
+// REPORT-NEXT: "nnapi_inputs": [
+// REPORT: "placement": "host"
 func.func @conv_relu_on_host(%x: tensor<1x16x16x8xf32>) -> tensor<1x16x16x8xf32> {
   %w = "tosa.const"() {value = dense<0.01> : tensor<8x3x3x8xf32>} : () -> tensor<8x3x3x8xf32>
   %b = "tosa.const"() {value = dense<0.1> : tensor<8xf32>} : () -> tensor<8xf32>
