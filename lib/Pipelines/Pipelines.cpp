@@ -144,6 +144,9 @@ void createBufferCopy(OpBuilder &b, Location loc, Value from, Value to) {
 
 void mlir::nnapi::buildNNAPIPartitionPipeline(
     OpPassManager &pm, const CompilePipelineOptions &options, Report *report) {
+  // Quantized TOSA (tosa.rescale and !quant.uniform types from other
+  // producers) computes on its storage integers.
+  pm.addPass(createNNAPIStripQuantTypes());
   // Imported NCHW models carry layout transposes around every NHWC op.
   pm.addPass(createNNAPIPropagateTransposes());
   if (options.channelsLastIO)
@@ -195,7 +198,10 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   pm.addPass(tosa::createTosaToSCF());
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalgNamed());
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalg());
-  pm.addNestedPass<func::FuncOp>(tosa::createTosaToArith());
+  // tosa-to-linalg leaves tosa.rescale's tosa.apply_scale (64-bit
+  // arithmetic: exact, and vectorized on x86-64 and AArch64 alike).
+  pm.addNestedPass<func::FuncOp>(
+      tosa::createTosaToArith(/*includeApplyRescale=*/true));
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToTensor());
   // The importer's arith ops on tensors (unsigned boundary casts, float ->
   // int64 conversions).

@@ -48,6 +48,23 @@ def NNAPIChannelsLastIO : Pass<"nnapi-channels-last-io", "::mlir::func::FuncOp">
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
 
+def NNAPIStripQuantTypes : Pass<"nnapi-strip-quant-types"> {
+  let summary = "Replace quantized element types by their storage types";
+  let description = [{
+    TOSA from quantizing producers (a TFLite model through tosa-to-linalg's
+    front ends) types 8-bit data `!quant.uniform<i8:f32, s:z>`; its scales
+    and zero points also live in the ops that compute with it
+    (`tosa.rescale`'s multipliers, shifts and zero points, the
+    `quantization_info` of convolutions, matmuls and pools). MLIR 19's
+    tosa-to-linalg crashes on rescales of quantized types and the host code
+    computes on integers, so every quantized element type (of results, block
+    arguments and function signatures) becomes its storage type: signless
+    for signed storage (i8, i16, i32), unsigned (ui8) for unsigned storage,
+    as TOSA spells unsigned data. Constants keep their values (their
+    attributes are of the storage type already).
+  }];
+}
+
 def NNAPIFoldConstants : Pass<"nnapi-fold-constants"> {
   let summary = "Fold slices, transposes, gathers and dequantizations of constants into constants";
   let description = [{

@@ -104,6 +104,8 @@ FailureOr<std::string> describeTensor(Operation *where, Type type,
     os << "f16";
   else if (e.isSignlessInteger())
     os << (isUnsigned && !e.isInteger(1) ? "u" : "i") << e.getIntOrFloatBitWidth();
+  else if (e.isUnsignedInteger(8)) // quantized TOSA's uint8 data
+    os << "u8";
   else
     return where->emitError("unsupported entry element type ") << e;
   os << " ";
