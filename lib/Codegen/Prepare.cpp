@@ -47,6 +47,99 @@ Value transposeValue(PatternRewriter &rewriter, Location loc, Value value,
       ->getResult(0);
 }
 
+/// `v` (8- or 16-bit integers) minus the constant zero point `zp`, as i32:
+/// a constant for a constant, the padding of a tensor.pad by the zero point
+/// moved outside (padding with 0), else an element-wise linalg.generic.
+FailureOr<Value> widenMinusZeroPoint(PatternRewriter &rewriter, Location loc,
+                                     Value v, Value zp) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  IntegerAttr zpAttr;
+  if (!type || !type.hasStaticShape() ||
+      !matchPattern(zp, m_Constant(&zpAttr)) ||
+      !type.getElementType().isSignlessInteger() ||
+      type.getElementType().getIntOrFloatBitWidth() > 16)
+    return failure();
+  int64_t z = zpAttr.getInt();
+  Type i32 = rewriter.getI32Type();
+  auto wide = RankedTensorType::get(type.getShape(), i32);
+  DenseElementsAttr values;
+  if (matchPattern(v, m_Constant(&values))) {
+    SmallVector<int32_t> out;
+    for (const APInt &x : values.getValues<APInt>())
+      out.push_back(int32_t(x.getSExtValue() - z));
+    return rewriter
+        .create<arith::ConstantOp>(
+            loc, DenseElementsAttr::get(wide, ArrayRef<int32_t>(out)))
+        .getResult();
+  }
+  if (auto pad = v.getDefiningOp<tensor::PadOp>()) {
+    IntegerAttr padAttr;
+    Value padValue = pad.getConstantPaddingValue();
+    if (padValue && matchPattern(padValue, m_Constant(&padAttr)) &&
+        padAttr.getInt() == z) {
+      FailureOr<Value> inner =
+          widenMinusZeroPoint(rewriter, loc, pad.getSource(), zp);
+      if (failed(inner))
+        return failure();
+      Value zero = rewriter.create<arith::ConstantOp>(
+          loc, rewriter.getI32IntegerAttr(0));
+      return rewriter
+          .create<tensor::PadOp>(loc, wide, *inner, pad.getMixedLowPad(),
+                                 pad.getMixedHighPad(), zero)
+          .getResult();
+    }
+  }
+  Value init = rewriter.create<tensor::EmptyOp>(loc, type.getShape(), i32);
+  AffineMap id = rewriter.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  return rewriter
+      .create<linalg::GenericOp>(
+          loc, TypeRange{wide}, ValueRange{v}, ValueRange{init},
+          ArrayRef<AffineMap>{id, id}, iterators,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value x = b.create<arith::ExtSIOp>(l, i32, args[0]);
+            Value zc = b.create<arith::ConstantOp>(l, b.getI32IntegerAttr(z));
+            b.create<linalg::YieldOp>(l,
+                                      ValueRange{b.create<arith::SubIOp>(l, x, zc)});
+          })
+      ->getResult(0);
+}
+
+/// A linalg convolution or matmul with zero points (`..._q`, from TOSA's
+/// integer ops with quantization_info) -> its plain form on i32 operands
+/// minus their zero points, which the integer strategies vectorize (the
+/// `_q` forms would stay scalar loops). Exact: 8-bit differences and their
+/// products fit i32 as the accumulator does.
+template <typename QuantizedOp, typename PlainOp>
+struct WidenZeroPointOperands : OpRewritePattern<QuantizedOp> {
+  using OpRewritePattern<QuantizedOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(QuantizedOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() ||
+        !getElementTypeOrSelf(op->getResult(0).getType()).isInteger(32))
+      return failure();
+    Location loc = op.getLoc();
+    ValueRange in = op.getInputs();
+    FailureOr<Value> lhs = widenMinusZeroPoint(rewriter, loc, in[0], in[2]);
+    if (failed(lhs))
+      return failure();
+    FailureOr<Value> rhs = widenMinusZeroPoint(rewriter, loc, in[1], in[3]);
+    if (failed(rhs))
+      return failure();
+    if constexpr (std::is_same_v<PlainOp, linalg::MatmulOp> ||
+                  std::is_same_v<PlainOp, linalg::BatchMatmulOp>)
+      rewriter.replaceOpWithNewOp<PlainOp>(op, op->getResultTypes(),
+                                           ValueRange{*lhs, *rhs},
+                                           op.getOutputs());
+    else
+      rewriter.replaceOpWithNewOp<PlainOp>(
+          op, op->getResultTypes(), ValueRange{*lhs, *rhs}, op.getOutputs(),
+          op.getStrides(), op.getDilations());
+    return success();
+  }
+};
+
 /// linalg.conv_2d_nhwc_fhwc -> linalg.conv_2d_nhwc_hwcf with the filter
 /// transposed [F, KH, KW, C] -> [KH, KW, C, F].
 struct ConvFilterToHwcf : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
@@ -370,6 +463,20 @@ struct CodegenPreparePass
     linalg::populateFoldReshapeOpsByExpansionPatterns(expanding,
                                                       foldsAroundPackedMatmul);
     addReshapeCanonicalization(expanding);
+    // Integer convolutions and matmuls with zero points first, so that the
+    // patterns below see their plain forms.
+    RewritePatternSet integers(ctx);
+    integers.add<
+        WidenZeroPointOperands<linalg::Conv2DNhwcFhwcQOp,
+                               linalg::Conv2DNhwcFhwcOp>,
+        WidenZeroPointOperands<linalg::DepthwiseConv2DNhwcHwcmQOp,
+                               linalg::DepthwiseConv2DNhwcHwcmOp>,
+        WidenZeroPointOperands<linalg::QuantizedMatmulOp, linalg::MatmulOp>,
+        WidenZeroPointOperands<linalg::QuantizedBatchMatmulOp,
+                               linalg::BatchMatmulOp>>(ctx);
+    if (failed(applyPatternsAndFoldGreedily(getOperation(),
+                                            std::move(integers))))
+      return signalPassFailure();
     RewritePatternSet patterns(ctx);
     patterns.add<ConvFilterToHwcf, FoldConstantTranspose, DepthwiseToHwc,
                  UnitDimReadAsIndex, PadAsBorderFill>(ctx);

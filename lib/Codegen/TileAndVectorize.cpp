@@ -108,6 +108,18 @@ bool isFloat(Operation *op) {
          isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType()));
 }
 
+/// Every operand and the result i32: an integer convolution or matmul in the
+/// form nnapi-codegen-prepare gives those with zero points (i32 lanes are
+/// as wide as f32 ones, so the float tiles fit).
+bool isInt32(Operation *op) {
+  return op->getNumResults() == 1 &&
+         llvm::all_of(op->getOperandTypes(),
+                      [](Type t) {
+                        return getElementTypeOrSelf(t).isInteger(32);
+                      }) &&
+         getElementTypeOrSelf(op->getResult(0).getType()).isInteger(32);
+}
+
 /// A map that reads loop indices or constant 0 (a broadcast of a unit
 /// dimension), each loop at most once.
 bool isBroadcastMap(AffineMap map) {
@@ -153,7 +165,19 @@ bool isReduction(Operation *op) {
 }
 
 std::optional<Strategy> computeStrategy(Operation *op) {
-  if (!hasStaticTensorShapes(op) || !isFloat(op))
+  if (!hasStaticTensorShapes(op))
+    return std::nullopt;
+  if (isInt32(op) &&
+      isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp,
+          linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
+      !isPackedMatmul(op))
+    return isa<linalg::Conv2DNhwcHwcfOp>(op)          ? Strategy::Conv
+           : isa<linalg::DepthwiseConv2DNhwcHwcOp>(op) ? Strategy::Depthwise
+           : isa<linalg::MatmulOp>(op)                 ? Strategy::Matmul
+                                                       : Strategy::BatchMatmul;
+  if (isInt32(op) && isPackedMatmul(op))
+    return Strategy::PackedMatmul;
+  if (!isFloat(op))
     return std::nullopt;
   if (isPackedMatmul(op))
     return Strategy::PackedMatmul;
