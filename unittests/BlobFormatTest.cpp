@@ -81,11 +81,11 @@ TEST(BlobFormat, MessagesNameTheProblem) {
   EXPECT_NE(error.find("bad magic"), std::string::npos) << error;
 
   bad = bytes;
-  bad[8] = 5; // version
+  bad[8] = 6; // version
   blob::sealChecksum(bad.data(), bad.size());
   EXPECT_FALSE(blob::read(bad.data(), bad.size(), r, error));
-  EXPECT_NE(error.find("unsupported blob format version 5 (this runtime reads "
-                       "versions 1 to 4)"),
+  EXPECT_NE(error.find("unsupported blob format version 6 (this runtime reads "
+                       "versions 1 to 5)"),
             std::string::npos)
       << error;
 

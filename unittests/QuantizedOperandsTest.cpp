@@ -269,3 +269,79 @@ TEST(QuantizedRuntime, HostDeviceRefusesBrokenQuantizationRules) {
 }
 
 } // namespace
+
+namespace {
+
+/// int8 x [4] (zero point -3) -> ADD x + x (output zero point 4) -> y, and
+/// y -> DEQUANTIZE -> float z, written for a level-3 driver: TENSOR_QUANT8_ASYMM
+/// with zero points + 128, flagged int8AsUint8.
+blob::Model int8AsUint8Model() {
+  blob::Model m;
+  m.featureLevel = 3;
+  m.int8AsUint8 = true;
+  constexpr int32_t kAsymm = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
+  uint32_t x = m.addOperand(kAsymm, {4}, blob::Lifetime::ModelInput);
+  m.operands[x].scale = 0.5f;
+  m.operands[x].zeroPoint = 125;
+  uint32_t fuse = m.addInt32(0);
+  uint32_t y = m.addOperand(kAsymm, {4}, blob::Lifetime::ModelOutput);
+  m.operands[y].scale = 0.5f;
+  m.operands[y].zeroPoint = 132;
+  uint32_t z = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {4},
+                            blob::Lifetime::ModelOutput);
+  m.operations.push_back({ANEURALNETWORKS_ADD, {x, x, fuse}, {y}});
+  m.operations.push_back({ANEURALNETWORKS_DEQUANTIZE, {y}, {z}});
+  m.inputs = {x};
+  m.outputs = {y, z};
+  return m;
+}
+
+} // namespace
+
+TEST(QuantizedBlob, Int8AsUint8FlagRoundTripsAndNeedsVersion5) {
+  std::vector<uint8_t> bytes = blob::write(int8AsUint8Model());
+  blob::Model read;
+  std::string error;
+  ASSERT_TRUE(blob::read(bytes.data(), bytes.size(), read, error)) << error;
+  EXPECT_TRUE(read.int8AsUint8);
+  EXPECT_NE(blob::dump(read).find("feature_level 3 int8_as_uint8"),
+            std::string::npos);
+  // The flag in a version 4 blob, and an unknown flag.
+  std::vector<uint8_t> old = bytes;
+  uint32_t version = 4;
+  std::memcpy(old.data() + 8, &version, 4);
+  blob::sealChecksum(old.data(), old.size());
+  EXPECT_FALSE(blob::read(old.data(), old.size(), read, error));
+  EXPECT_EQ(error, "the int8-as-uint8 flag in a version 4 blob");
+  std::vector<uint8_t> unknown = bytes;
+  unknown[36] |= 4;
+  blob::sealChecksum(unknown.data(), unknown.size());
+  EXPECT_FALSE(blob::read(unknown.data(), unknown.size(), read, error));
+  EXPECT_EQ(error, "unknown blob flags 6");
+}
+
+TEST(QuantizedRuntime, FlipsInt8InputsAndOutputsOfAUint8Model) {
+  nnapi_rt_set_quiet(1);
+  nnapi_rt_set_mode(NNAPI_RT_MODE_AUTO);
+  nnapi_rt_set_library_path(NNAPI_HOST_LIBRARY);
+  std::vector<uint8_t> blob = blob::write(int8AsUint8Model());
+  // The caller's int8 data (zero point -3): -3, -1, 5, 100.
+  int8_t x[4] = {-3, -1, 5, 100};
+  const int8_t kept[4] = {-3, -1, 5, 100};
+  int8_t y[4] = {};
+  float z[4] = {};
+  void *ins[] = {x}, *outs[] = {y, z};
+  ASSERT_EQ(nnapi_rt_execute(blob.data(), int64_t(blob.size()), 1, ins, 2, outs),
+            NNAPI_RT_OK)
+      << nnapi_rt_last_error();
+  // Real x = (q + 3) * 0.5: 0, 1, 4, 51.5; 2x = 0, 2, 8, 103 -> q = 2x / 0.5
+  // + 4 in int8: 4, 8, 20, 127 (saturated); DEQUANTIZE reads the model's
+  // uint8 (zero point 132), the same reals.
+  const int8_t wantY[4] = {4, 8, 20, 127};
+  const float wantZ[4] = {0, 2, 8, 61.5f};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(y[i], wantY[i]) << i;
+    EXPECT_FLOAT_EQ(z[i], wantZ[i]) << i;
+    EXPECT_EQ(x[i], kept[i]) << "the caller's input changed at " << i;
+  }
+}

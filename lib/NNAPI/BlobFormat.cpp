@@ -216,7 +216,8 @@ std::vector<uint8_t> write(const Model &model) {
   w.put<uint32_t>(model.inputs.size());
   w.put<uint32_t>(model.outputs.size());
   w.put<uint32_t>(pool.size());
-  w.put<uint32_t>(model.relaxFloat32ToFloat16 ? 1u : 0u);
+  w.put<uint32_t>((model.relaxFloat32ToFloat16 ? 1u : 0u) |
+                  (model.int8AsUint8 ? 2u : 0u));
   w.put<uint64_t>(l.dataOffset);
   w.put<uint64_t>(dataSize);
   w.put<uint64_t>(l.dataOffset + dataSize);
@@ -318,8 +319,11 @@ bool readModel(const uint8_t *bytes, size_t size, Model &model,
     return fail("blob checksum mismatch: the blob is corrupted");
   if (featureLevel < 1 || featureLevel > 8)
     return fail("invalid feature level " + std::to_string(featureLevel));
-  if (flags > 1)
+  if (flags > 3)
     return fail("unknown blob flags " + std::to_string(flags));
+  if ((flags & 2) && version < 5)
+    return fail("the int8-as-uint8 flag in a version " +
+                std::to_string(version) + " blob");
   Layout l = computeLayout(numOperands, numOperations, numInputs, numOutputs,
                            poolCount);
   if (l.dataOffset != dataOffset || dataOffset > size ||
@@ -329,6 +333,7 @@ bool readModel(const uint8_t *bytes, size_t size, Model &model,
   model = Model();
   model.featureLevel = featureLevel;
   model.relaxFloat32ToFloat16 = flags & 1;
+  model.int8AsUint8 = flags & 2;
   auto poolAt = [&](uint64_t i) { return r.get<uint32_t>(l.poolOffset + 4 * i); };
   model.operands.resize(numOperands);
   for (uint64_t i = 0; i < numOperands; ++i) {
@@ -478,6 +483,8 @@ bool readModel(const uint8_t *bytes, size_t size, Model &model,
                   std::to_string(featureLevel));
     if (sub.relaxFloat32ToFloat16 != model.relaxFloat32ToFloat16)
       return fail(where + "referenced model relaxes float32 differently");
+    if (sub.int8AsUint8 != model.int8AsUint8)
+      return fail(where + "referenced model writes int8 differently");
     nestedOffsets.push_back(op.valueOffset);
     model.subgraphs.push_back(std::move(sub));
   }
@@ -492,7 +499,7 @@ std::string dump(const Model &model) {
   std::ostringstream os;
   os << "nnapi-blob version " << kFormatVersion << " feature_level "
      << model.featureLevel << (model.relaxFloat32ToFloat16 ? " relaxed" : "")
-     << "\n";
+     << (model.int8AsUint8 ? " int8_as_uint8" : "") << "\n";
   os << "operands " << model.operands.size() << "\n";
   for (size_t i = 0; i < model.operands.size(); ++i) {
     const Operand &op = model.operands[i];

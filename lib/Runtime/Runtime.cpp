@@ -107,6 +107,9 @@ struct Partition {
   int32_t setupStatus = NNAPI_RT_OK;
   std::string setupError;
   std::vector<uint64_t> inputBytes, outputBytes;
+  /// Inputs and outputs whose top bits the runtime flips: the caller's int8
+  /// data, the model's TENSOR_QUANT8_ASYMM (blob::Model::int8AsUint8).
+  std::vector<bool> flipInputs, flipOutputs;
   bool reported = false;
   /// A reusable execution (NNAPI feature level 5) bound to `boundInputs`
   /// and `boundOutputs`, run again when a call passes the same buffers.
@@ -488,15 +491,21 @@ int32_t buildPartition(State &s, Partition &p) {
     return status;
   if (int32_t status = compilePartition(s, p))
     return status;
+  auto flipped = [&](uint32_t idx) {
+    return m.int8AsUint8 &&
+           m.operands[idx].type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
+  };
   for (uint32_t idx : m.inputs) {
     uint64_t bytes = 0;
     blob::operandByteSize(m.operands[idx], bytes);
     p.inputBytes.push_back(bytes);
+    p.flipInputs.push_back(flipped(idx));
   }
   for (uint32_t idx : m.outputs) {
     uint64_t bytes = 0;
     blob::operandByteSize(m.operands[idx], bytes);
     p.outputBytes.push_back(bytes);
+    p.flipOutputs.push_back(flipped(idx));
   }
   return NNAPI_RT_OK;
 }
@@ -664,8 +673,48 @@ int32_t computeExecution(const NNAPIFunctionTable &fn, Partition &p,
 }
 
 
+int32_t runBound(Partition &p, int64_t numInputs, void *const *inputs,
+                 int64_t numOutputs, void *const *outputs);
+
+/// Flips the top bit of `bytes` bytes at `data` (int8 <-> uint8 with zero
+/// point + 128).
+void flipTopBits(uint8_t *data, uint64_t bytes) {
+  for (uint64_t i = 0; i < bytes; ++i)
+    data[i] ^= 0x80;
+}
+
 int32_t runPartition(Partition &p, int64_t numInputs, void *const *inputs,
                      int64_t numOutputs, void *const *outputs) {
+  bool flips = std::find(p.flipInputs.begin(), p.flipInputs.end(), true) !=
+                   p.flipInputs.end() ||
+               std::find(p.flipOutputs.begin(), p.flipOutputs.end(), true) !=
+                   p.flipOutputs.end();
+  if (!flips || numInputs != int64_t(p.inputBytes.size()) ||
+      numOutputs != int64_t(p.outputBytes.size()))
+    return runBound(p, numInputs, inputs, numOutputs, outputs);
+  // The caller's int8 inputs as the model's uint8 (copies: the caller's
+  // buffers are not ours to change), its int8 outputs back in place.
+  std::vector<std::vector<uint8_t>> staged(static_cast<size_t>(numInputs));
+  std::vector<void *> in(inputs, inputs + numInputs);
+  for (int64_t i = 0; i < numInputs; ++i)
+    if (p.flipInputs[size_t(i)] && inputs[i]) {
+      const auto *from = static_cast<const uint8_t *>(inputs[i]);
+      staged[size_t(i)].assign(from, from + p.inputBytes[size_t(i)]);
+      flipTopBits(staged[size_t(i)].data(), p.inputBytes[size_t(i)]);
+      in[size_t(i)] = staged[size_t(i)].data();
+    }
+  int32_t status = runBound(p, numInputs, in.data(), numOutputs, outputs);
+  if (status == NNAPI_RT_OK)
+    for (int64_t i = 0; i < numOutputs; ++i)
+      if (p.flipOutputs[size_t(i)])
+        flipTopBits(static_cast<uint8_t *>(outputs[i]),
+                    p.outputBytes[size_t(i)]);
+  return status;
+}
+
+/// Runs the partition on the buffers as they are.
+int32_t runBound(Partition &p, int64_t numInputs, void *const *inputs,
+                 int64_t numOutputs, void *const *outputs) {
   const NNAPIFunctionTable &fn = p.library->functions();
   if (numInputs != static_cast<int64_t>(p.inputBytes.size()) ||
       numOutputs != static_cast<int64_t>(p.outputBytes.size()))

@@ -4,7 +4,7 @@
 // RUN: nnapi-translate --serialize-nnapi-blob %s -o %t.blob
 // RUN: nnapi-translate --dump-nnapi-blob %t.blob | FileCheck %s
 
-// CHECK: nnapi-blob version 4 feature_level 4
+// CHECK: nnapi-blob version 5 feature_level 4
 // CHECK-NEXT: operands 10
 // CHECK-NEXT: %0 TENSOR_BOOL8 [1] input
 // CHECK: %3 MODEL model #0
@@ -14,7 +14,7 @@
 // CHECK: %5 = IF(%0, %3, %4, %1)
 // CHECK-NEXT: %9 = WHILE(%6, %7, %8, %2)
 // CHECK: model #0:
-// CHECK-NEXT: nnapi-blob version 4 feature_level 1
+// CHECK-NEXT: nnapi-blob version 5 feature_level 1
 // CHECK: %1 = RELU(%0)
 // CHECK: model #1:
 // CHECK: %1 = TANH(%0)

@@ -4,7 +4,7 @@
 // RUN: nnapi-translate --serialize-nnapi-blob %s -o %t.blob
 // RUN: nnapi-translate --dump-nnapi-blob %t.blob | FileCheck %s
 
-// CHECK: nnapi-blob version 4 feature_level 4
+// CHECK: nnapi-blob version 5 feature_level 4
 // CHECK: %0 TENSOR_FLOAT32 [1,3,2,4] input
 // CHECK-NEXT: %1 TENSOR_INT32 [2] input
 // CHECK-NEXT: %2 INT32 = 1

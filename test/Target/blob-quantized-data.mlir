@@ -5,7 +5,7 @@
 // RUN: nnapi-translate --serialize-nnapi-blob %s -o %t.blob
 // RUN: nnapi-translate --dump-nnapi-blob %t.blob | FileCheck %s
 
-// CHECK: nnapi-blob version 4 feature_level 3
+// CHECK: nnapi-blob version 5 feature_level 3
 // CHECK: %0 TENSOR_QUANT8_ASYMM [1,4,4,2] scale 0.5 zero_point 128 input
 // CHECK-NEXT: %1 TENSOR_QUANT8_ASYMM [1,2,2,2] scale 0.25 zero_point 100 input
 // CHECK: TENSOR_QUANT8_ASYMM [1,2,2,2] scale 0.5 zero_point 128

@@ -7,7 +7,7 @@
 // RUN: nnapi-translate --serialize-nnapi-blob %s -o %t.blob
 // RUN: nnapi-translate --dump-nnapi-blob %t.blob | FileCheck %s
 
-// CHECK: nnapi-blob version 4 feature_level 4
+// CHECK: nnapi-blob version 5 feature_level 4
 // CHECK: %0 TENSOR_QUANT8_ASYMM_SIGNED [1,4,4,2] scale 0.5 zero_point -3 input
 // CHECK-NEXT: %1 TENSOR_QUANT8_SYMM_PER_CHANNEL [3,1,1,2] scales(dim 0: 0.25 0.125 0.0625) const(6 bytes
 // CHECK-NEXT: %2 TENSOR_INT32 [3] const(12 bytes

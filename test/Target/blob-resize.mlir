@@ -11,7 +11,7 @@ func.func @resize(%x: tensor<1x2x2x3xf32>) -> (tensor<1x4x4x3xf32>, tensor<1x4x4
   return %0, %1 : tensor<1x4x4x3xf32>, tensor<1x4x4x3xf32>
 }
 
-// CHECK: nnapi-blob version 4 feature_level 3
+// CHECK: nnapi-blob version 5 feature_level 3
 // CHECK: %3 BOOL = false
 // CHECK: %4 = RESIZE_NEAREST_NEIGHBOR(%0, %1, %2, %3)
 // CHECK-NEXT: %7 = RESIZE_BILINEAR(%0, %5, %6)

@@ -5,7 +5,7 @@
 // RUN: nnapi-translate --serialize-nnapi-blob %s -o %t.blob
 // RUN: nnapi-translate --dump-nnapi-blob %t.blob | FileCheck %s
 
-// CHECK: nnapi-blob version 4 feature_level 4
+// CHECK: nnapi-blob version 5 feature_level 4
 // CHECK: %5 TENSOR_FLOAT32 [] no value
 // CHECK-NEXT: %6 TENSOR_FLOAT32 [] no value
 // CHECK-NEXT: %7 TENSOR_FLOAT32 [] no value

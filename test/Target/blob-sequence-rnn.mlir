@@ -3,7 +3,7 @@
 // RUN: nnapi-translate --serialize-nnapi-blob %s -o %t.blob
 // RUN: nnapi-translate --dump-nnapi-blob %t.blob | FileCheck %s
 
-// CHECK: nnapi-blob version 4 feature_level 3
+// CHECK: nnapi-blob version 5 feature_level 3
 // CHECK: %5 INT32 = 1
 // CHECK-NEXT: %6 INT32 = 0
 // CHECK-NEXT: %7 TENSOR_FLOAT32 [1,5,16] output

@@ -3,7 +3,7 @@
 // RUN: nnapi-translate --serialize-nnapi-blob %s -o %t.blob
 // RUN: nnapi-translate --dump-nnapi-blob %t.blob | FileCheck %s
 
-// CHECK: nnapi-blob version 4 feature_level 3
+// CHECK: nnapi-blob version 5 feature_level 3
 // CHECK: %0 TENSOR_FLOAT32 [2,6] input
 // CHECK-NEXT: %1 INT32 = 1
 // CHECK-NEXT: %2 INT32 = 3

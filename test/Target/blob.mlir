@@ -10,7 +10,7 @@
 // BAD: error: blob checksum mismatch: the blob is corrupted
 
 // The feature level is the highest any op needs: SUB is level 2.
-// CHECK: nnapi-blob version 4 feature_level 2
+// CHECK: nnapi-blob version 5 feature_level 2
 // CHECK: %0 TENSOR_FLOAT32 [1,4,4,2] input
 // CHECK: %1 TENSOR_FLOAT32 [2,3,3,2] const(144 bytes @0)
 // CHECK: %2 TENSOR_FLOAT32 [2] const(8 bytes @144)

@@ -22,9 +22,10 @@ constexpr char kMagic[8] = {'N', 'N', 'A', 'P', 'I', 'M', 'L', 'B'};
 /// The format version this code writes. Version 2 added operands without a
 /// value (Lifetime::NoValue), version 3 referenced models
 /// (Lifetime::Subgraph), version 4 per-channel quantization
-/// (Operand::channelScales); the reader accepts versions
+/// (Operand::channelScales), version 5 the int8-as-uint8 flag
+/// (Model::int8AsUint8); the reader accepts versions
 /// kOldestReadableVersion to kFormatVersion.
-constexpr uint32_t kFormatVersion = 4;
+constexpr uint32_t kFormatVersion = 5;
 constexpr uint32_t kOldestReadableVersion = 1;
 constexpr size_t kHeaderSize = 72;
 constexpr size_t kOperandRecordSize = 40;
@@ -76,6 +77,11 @@ struct Operation {
 struct Model {
   uint32_t featureLevel = 1; ///< NNAPI feature level 1..8 the model needs.
   bool relaxFloat32ToFloat16 = false;
+  /// The model's int8 data is written as TENSOR_QUANT8_ASYMM (zero point +
+  /// 128) for drivers below feature level 4: the caller's int8 inputs and
+  /// outputs of that type differ from the model's by the top bit, which the
+  /// runtime flips on the way in and out (header flag bit 1, version 5).
+  bool int8AsUint8 = false;
   std::vector<Operand> operands;
   std::vector<Operation> operations;
   std::vector<uint32_t> inputs;

@@ -327,8 +327,45 @@ FailureOr<blob::Model> BlobBuilder::buildBlock(Block &body, Operation *where) {
 
 } // namespace
 
+/// int8 data (TENSOR_QUANT8_ASYMM_SIGNED, feature level 4) for a target
+/// below level 4: written as TENSOR_QUANT8_ASYMM with zero point + 128 and
+/// constants' top bit flipped (the same values), the model flagged so that
+/// the runtime flips its int8 inputs and outputs (as the TFLite delegate
+/// converts them). Otherwise the model needs level 4 for its int8 data.
+static void finishInt8Data(blob::Model &model, unsigned target) {
+  constexpr int32_t kSigned = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+  bool hasSigned = llvm::any_of(model.operands, [](const blob::Operand &o) {
+    return o.type == kSigned;
+  });
+  if (!hasSigned)
+    return;
+  if (target >= 4 || model.featureLevel >= 4 || !model.subgraphs.empty()) {
+    model.featureLevel = std::max(model.featureLevel, 4u);
+    return;
+  }
+  for (blob::Operand &o : model.operands) {
+    if (o.type != kSigned)
+      continue;
+    o.type = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
+    o.zeroPoint += 128;
+    if (o.lifetime == blob::Lifetime::Constant)
+      for (uint64_t i = 0; i < o.valueLength; ++i)
+        model.data[o.valueOffset + i] ^= 0x80;
+  }
+  model.int8AsUint8 = true;
+}
+
 FailureOr<blob::Model> mlir::nnapi::buildBlobModel(func::FuncOp func) {
-  return BlobBuilder(func->hasAttr(NNAPIDialect::kRelaxAttrName)).build(func);
+  FailureOr<blob::Model> model =
+      BlobBuilder(func->hasAttr(NNAPIDialect::kRelaxAttrName)).build(func);
+  if (failed(model))
+    return failure();
+  unsigned target = kMaxFeatureLevel;
+  if (auto level =
+          func->getAttrOfType<IntegerAttr>(NNAPIDialect::kFeatureLevelAttrName))
+    target = unsigned(level.getInt());
+  finishInt8Data(*model, target);
+  return model;
 }
 
 FailureOr<std::vector<uint8_t>> mlir::nnapi::serializeToBlob(func::FuncOp func) {

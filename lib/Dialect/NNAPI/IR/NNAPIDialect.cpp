@@ -101,6 +101,24 @@ FeatureLevelNeed mlir::nnapi::detail::getSpecFeatureLevel(Operation *op,
     need.require(kNoFeatureLevel, error);
     return need;
   }
+  // int8 data is written as uint8 (zero point + 128) below level 4, so it
+  // needs only what that uint8 data needs.
+  if (match.level >= 4 &&
+      llvm::any_of(op->getOperandTypes(), [](Type t) {
+        return getTensorOperandCode(t) ==
+               ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+      })) {
+    SmallVector<NNAPIOperand> unsignedOrder;
+    nnapi_mlir::spec::Match unsignedMatch;
+    std::string unsignedError;
+    if (succeeded(orderNNAPIOperands(op, unsignedOrder, unsignedMatch,
+                                     unsignedError, /*int8AsUint8=*/true)) &&
+        unsignedMatch.level < match.level) {
+      match.level = unsignedMatch.level;
+      match.why = unsignedMatch.why + " (int8 data written as "
+                                      "TENSOR_QUANT8_ASYMM below level 4)";
+    }
+  }
   need.require(match.level, match.why);
   // 8-bit data inputs quantized unlike the output (CONCATENATION).
   if (op->getNumResults() == 0)

@@ -353,7 +353,8 @@ SmallVector<NNAPIOperand> mlir::nnapi::getNNAPIOperands(Operation *op) {
 LogicalResult
 mlir::nnapi::orderNNAPIOperands(Operation *op,
                                 SmallVectorImpl<NNAPIOperand> &ordered,
-                                spec::Match &match, std::string &error) {
+                                spec::Match &match, std::string &error,
+                                bool int8AsUint8) {
   auto iface = dyn_cast<NNAPIOperationInterface>(op);
   if (!iface) {
     error = "not an NNAPI operation";
@@ -372,6 +373,8 @@ mlir::nnapi::orderNNAPIOperands(Operation *op,
     }
     spec::OperandDesc d;
     d.type = *code;
+    if (int8AsUint8 && d.type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED)
+      d.type = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM;
     d.rank = uint32_t(cast<RankedTensorType>(v.getType()).getRank());
     d.constant = v.getDefiningOp<arith::ConstantOp>() != nullptr;
     return d;

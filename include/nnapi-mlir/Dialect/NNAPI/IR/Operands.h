@@ -48,11 +48,13 @@ SmallVector<NNAPIOperand> getNNAPIOperands(Operation *op);
 
 /// `op`'s operands in the order of its NNAPI operation, with the spec's
 /// match (form, level and what needs it). Fails with `error` when the spec
-/// refuses them.
+/// refuses them. With `int8AsUint8` the match sees int8 data
+/// (TENSOR_QUANT8_ASYMM_SIGNED) as the TENSOR_QUANT8_ASYMM it is written as
+/// below feature level 4 (blob::Model::int8AsUint8).
 LogicalResult orderNNAPIOperands(Operation *op,
                                  SmallVectorImpl<NNAPIOperand> &ordered,
                                  nnapi_mlir::spec::Match &match,
-                                 std::string &error);
+                                 std::string &error, bool int8AsUint8 = false);
 
 } // namespace mlir::nnapi
 
