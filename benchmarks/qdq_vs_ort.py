@@ -4,9 +4,10 @@
     qdq_vs_ort.py --build BUILD [--work DIR] [--runs N] [--rounds R]
 
 Models: make_bench_models.py's mobilenetv2_qdq (MobileNetV2 stages in
-ONNX's QDQ format at 224x224) and one QDQ convolution (3x3, 64 -> 64
-channels, 56x56, int8 per-channel weights, uint8 activations), each with a
-seeded random input. For each:
+ONNX's QDQ format at 224x224), one QDQ convolution (3x3, 64 -> 64
+channels, 56x56, int8 per-channel weights, uint8 activations) and the same
+convolution as one QLinearConv (QOperator format: integer arithmetic), each
+with a seeded random input. For each:
   1. ONNX Runtime writes the reference outputs (ort_run.js --write,
      graph optimization "all": its int8 kernels), and ort_spread.js
      measures ONNX Runtime's own spread (optimized against unoptimized
@@ -97,12 +98,48 @@ def write_conv(d, rng):
         f.write(numpy_helper.from_array(x, "x").SerializeToString())
 
 
+def write_qlinear_conv(d, rng):
+    """The same convolution in ONNX's QOperator format: one QLinearConv on
+    uint8 data with int8 per-channel weights and an int32 bias, uint8 out
+    (integer arithmetic, float32 requantization)."""
+    c, hw = 64, 56
+    wq = rng.integers(-127, 128, (c, c, 3, 3)).astype(np.int8)
+    ws = rng.uniform(0.001, 0.003, c).astype(np.float32)
+    bq = rng.integers(-1000, 1000, c).astype(np.int32)
+    inits = [
+        numpy_helper.from_array(np.array(0.02, np.float32), "xs"),
+        numpy_helper.from_array(np.array(128, np.uint8), "xz"),
+        numpy_helper.from_array(wq, "wq"),
+        numpy_helper.from_array(ws, "ws"),
+        numpy_helper.from_array(np.zeros(c, np.int8), "wz"),
+        numpy_helper.from_array(np.array(0.05, np.float32), "ys"),
+        numpy_helper.from_array(np.array(100, np.uint8), "yz"),
+        numpy_helper.from_array(bq, "bq"),
+    ]
+    node = helper.make_node(
+        "QLinearConv", ["x", "xs", "xz", "wq", "ws", "wz", "ys", "yz", "bq"],
+        ["y"], pads=[1, 1, 1, 1])
+    g = helper.make_graph(
+        [node], "qlinear_conv",
+        [helper.make_tensor_value_info("x", TensorProto.UINT8, [1, c, hw, hw])],
+        [helper.make_tensor_value_info("y", TensorProto.UINT8, [1, c, hw, hw])],
+        inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+    onnx.save(m, os.path.join(d, "model.onnx"))
+    x = rng.integers(0, 256, (1, c, hw, hw)).astype(np.uint8)
+    with open(os.path.join(d, "test_data_set_0", "input_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(x, "x").SerializeToString())
+
+
 def max_diff(out_dir, data):
-    ours = np.load(os.path.join(out_dir, "output0.npy")).ravel()
+    ours = np.load(os.path.join(out_dir, "output0.npy")).ravel().astype(np.float64)
     t = onnx.TensorProto()
     with open(os.path.join(data, "output_0.pb"), "rb") as f:
         t.ParseFromString(f.read())
-    ref = numpy_helper.to_array(t).ravel()
+    ref = numpy_helper.to_array(t).ravel().astype(np.float64)
     return float(np.abs(ours - ref).max())
 
 
@@ -120,12 +157,14 @@ def main():
     run([sys.executable, os.path.join(HERE, "make_bench_models.py"),
          "--out-dir", args.work])
     write_conv(os.path.join(args.work, "qdq_conv"), np.random.default_rng(11))
+    write_qlinear_conv(os.path.join(args.work, "qlinear_conv"),
+                       np.random.default_rng(12))
     modes = {"host-only": ["--host-only"],
              "npu": ["--device-profile=" +
                      os.path.join(ROOT, "profiles", "npu.json")]}
     print("| model | ORT ms | ORT spread | mode | max abs diff | ratio to ORT |")
     print("|---|---|---|---|---|---|")
-    for name in ["mobilenetv2_qdq", "qdq_conv"]:
+    for name in ["mobilenetv2_qdq", "qdq_conv", "qlinear_conv"]:
         d = os.path.join(args.work, name)
         model, data = os.path.join(d, "model.onnx"), os.path.join(d, "test_data_set_0")
         run(["node", ORT_RUN, model, data, "--write"])
