@@ -411,6 +411,84 @@ LogicalResult raiseData(CompositeOp q, const QParams &out, Operation *clamp,
   return success();
 }
 
+/// DQ(x) (-> reshape) -> tosa.matmul by a constant DQ'd matrix (through
+/// reshapes) (-> reshape) (-> clamp) -> Q: an imported MatMul of a
+/// constant, as a quantized composite of x, the weights transposed to
+/// FULLY_CONNECTED's [units, in] and a zero bias (one weight scale: NNAPI's
+/// FULLY_CONNECTED has no per-channel weights).
+LogicalResult raiseMatMul(CompositeOp q, const QParams &out, Operation *clamp,
+                          Operation *op, OpBuilder &b) {
+  auto outReshape = dyn_cast<tosa::ReshapeOp>(op);
+  auto mm = outReshape ? outReshape.getInput1().getDefiningOp<tosa::MatMulOp>()
+                       : cast<tosa::MatMulOp>(op);
+  if (!op->hasOneUse() || !mm->hasOneUse() || mm.getQuantizationInfo())
+    return failure();
+  auto lhsType = cast<RankedTensorType>(mm.getA().getType());
+  auto rhsType = cast<RankedTensorType>(mm.getB().getType());
+  if (!lhsType.getElementType().isF32() || lhsType.getDimSize(0) != 1 ||
+      !rhsType.hasStaticShape())
+    return failure();
+  auto lhsReshape = mm.getA().getDefiningOp<tosa::ReshapeOp>();
+  if (lhsReshape && !lhsReshape->hasOneUse())
+    return failure();
+  std::optional<QuantInput> in = quantInput(
+      lhsReshape ? lhsReshape.getInput1() : mm.getA(), /*allowLayout=*/false);
+  std::optional<Weights> w = weightsBehind(mm.getB());
+  if (!in || !w)
+    return failure();
+  if (!perTensor(w->params) &&
+      !llvm::all_of(w->params.scales,
+                    [&](double s) { return s == w->params.scales[0]; }))
+    return failure();
+  if (!llvm::all_of(w->params.zeroPoints, [&](int64_t z) {
+        return z == w->params.zeroPoints[0];
+      }))
+    return failure();
+  int64_t k = rhsType.getDimSize(1), n = rhsType.getDimSize(2);
+  // [1, K, N] -> [N, K].
+  Type i8 = b.getIntegerType(8);
+  DenseElementsAttr units = permuteElements(
+      w->values.reshape(RankedTensorType::get({k, n}, i8)), {1, 0});
+  b.setInsertionPoint(q);
+  Location loc = q.getLoc();
+  Value x = in->dq->getOperand(0);
+  Value weights = b.create<tosa::ConstOp>(loc, units.getType(), units);
+  auto biasType = RankedTensorType::get({n}, b.getI32Type());
+  Value bias = b.create<tosa::ConstOp>(
+      loc, biasType, DenseElementsAttr::get(biasType, int32_t(0)));
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr(names::kInputScale,
+                     b.getF64FloatAttr(in->params.scales[0])),
+      b.getNamedAttr(names::kInputZeroPoint,
+                     b.getI64IntegerAttr(in->params.zeroPoints[0])),
+      b.getNamedAttr(names::kWeightScale,
+                     b.getDenseF64ArrayAttr({w->params.scales[0]})),
+      b.getNamedAttr(names::kWeightZeroPoint,
+                     b.getI64IntegerAttr(w->params.zeroPoints[0])),
+      b.getNamedAttr(names::kOutputScale, b.getF64FloatAttr(out.scales[0])),
+      b.getNamedAttr(names::kOutputZeroPoint,
+                     b.getI64IntegerAttr(out.zeroPoints[0]))};
+  auto composite = b.create<CompositeOp>(
+      loc, q->getResultTypes(), names::kQuantized,
+      ValueRange{x, weights, bias}, b.getDictionaryAttr(attrs));
+  Block *body = new Block;
+  composite.getBody().push_back(body);
+  IRMapping map;
+  Value arg = body->addArgument(x.getType(), loc);
+  body->addArgument(weights.getType(), loc);
+  body->addArgument(bias.getType(), loc);
+  SmallVector<Operation *> group = {mm, q}, alsoDead;
+  mapDataInput(*in, CompositeOp(), arg, in->dq->getResult(0), map, group,
+               alsoDead);
+  llvm::append_range(group, w->chain);
+  for (Operation *o : {(Operation *)lhsReshape.getOperation(),
+                       (Operation *)outReshape.getOperation(), clamp})
+    if (o)
+      group.push_back(o);
+  replaceGroup(b, composite, map, group, q, alsoDead);
+  return success();
+}
+
 /// Raises the group ending in quantize composite `q`, if it is one.
 LogicalResult raise(CompositeOp q, OpBuilder &b) {
   std::optional<QParams> out = paramsOf(q, names::kQuantize);
@@ -426,6 +504,10 @@ LogicalResult raise(CompositeOp q, OpBuilder &b) {
   Operation *op = v.getDefiningOp();
   if (isa_and_nonnull<tosa::AddOp, tosa::MulOp>(op))
     return raiseBinary(q, *out, clamp, op, b);
+  if (auto reshape = dyn_cast_or_null<tosa::ReshapeOp>(op);
+      isa_and_nonnull<tosa::MatMulOp>(op) ||
+      (reshape && reshape.getInput1().getDefiningOp<tosa::MatMulOp>()))
+    return raiseMatMul(q, *out, clamp, op, b);
   if (!nnapiOperationOf(op).empty())
     return raiseData(q, *out, clamp, op, b);
   if (!op || !op->hasOneUse() ||

@@ -108,7 +108,9 @@ constexpr llvm::StringLiteral kQuantize = "quantize";
 /// float chain it replaces (dequantizations, the operation, an optional
 /// clamp, quantize); the conversion reads the operation and the clamp from
 /// it. Raised by nnapi-raise-quantized for tosa.conv2d,
-/// tosa.depthwise_conv2d, tosa.fully_connected, tosa.add, tosa.concat, and
+/// tosa.depthwise_conv2d, tosa.fully_connected, tosa.matmul by a constant
+/// (weights [units, in], as FULLY_CONNECTED's), tosa.add, tosa.mul,
+/// tosa.concat, tosa.sigmoid, tosa.tanh, softmax and hard_swish, and
 /// tosa.max_pool2d, tosa.avg_pool2d and tosa.reshape whose output keeps
 /// their input's parameters (as NNAPI's do).
 constexpr llvm::StringLiteral kQuantized = "quantized";

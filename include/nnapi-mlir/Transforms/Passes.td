@@ -95,7 +95,9 @@ def NNAPIRaiseQuantized : Pass<"nnapi-raise-quantized"> {
     use, possibly through a clamp, is a per-tensor `quantize` composite,
     becomes one `quantized` composite (Composites.h), and so do
     dequantize + dequantize -> `tosa.add` / `tosa.mul` (-> clamp) ->
-    quantize, and dequantize... -> a pool (-> clamp), reshape,
+    quantize, dequantize (-> reshape) -> `tosa.matmul` by a constant
+    dequantized matrix (-> reshape) -> quantize (an imported MatMul), and
+    dequantize... -> a pool (-> clamp), reshape,
     concatenation, sigmoid, tanh, or softmax / hard swish composite ->
     quantize whose parameters NNAPI's operation takes (pools and reshape
     keep their input's; LOGISTIC, TANH and SOFTMAX have fixed output

@@ -275,7 +275,14 @@ struct QuantizedCompositePattern
                                 PatternRewriter &rewriter) const override {
     if (op.getName() != names::kQuantized)
       return failure();
-    if (Operation *principal = principalOf(op); isDataOperation(principal))
+    bool weighted =
+        !op.getBody().empty() &&
+        llvm::any_of(op.getBody().front(), [](Operation &inner) {
+          return isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp,
+                     tosa::FullyConnectedOp, tosa::MatMulOp>(inner);
+        });
+    if (Operation *principal = principalOf(op);
+        !weighted && isDataOperation(principal))
       return convertData(op, principal, rewriter);
     if (op->getNumOperands() == 2)
       return convertBinary(op, rewriter);
@@ -299,7 +306,7 @@ struct QuantizedCompositePattern
     std::optional<FuseCode> fuse = FuseCode::none;
     for (Operation &inner : op.getBody().front()) {
       if (isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp,
-              tosa::FullyConnectedOp>(inner))
+              tosa::FullyConnectedOp, tosa::MatMulOp>(inner))
         principal = &inner;
       if (auto clamp = dyn_cast<tosa::ClampOp>(inner))
         fuse = clampActivation(clamp);
@@ -376,9 +383,21 @@ struct QuantizedCompositePattern
           rewriter.getDenseI64ArrayAttr(swapYX(conv.getStride())),
           rewriter.getDenseI64ArrayAttr(swapYX(conv.getDilation())),
           rewriter.getI32IntegerAttr(int32_t(tosaWeights[3])), fuseAttr);
-    } else {
+    } else if (isa<tosa::FullyConnectedOp>(principal)) {
       y = rewriter.create<FullyConnectedOp>(loc, outType, x, filter, biasValue,
                                             fuseAttr);
+    } else {
+      // A matmul by a constant (weights [units, in]): FULLY_CONNECTED
+      // flattens x to rows of `in`, then the result takes its shape.
+      int64_t units = wType.getDimSize(0);
+      int64_t rows = resultType.getNumElements() / units;
+      Value fc = rewriter.create<FullyConnectedOp>(
+          loc,
+          RankedTensorType::get({rows, units}, outType.getElementType()), x,
+          filter, biasValue, fuseAttr);
+      y = rows == resultType.getDimSize(0) && resultType.getRank() == 2
+              ? fc
+              : rewriter.create<ReshapeOp>(loc, outType, fc).getResult();
     }
     rewriter.replaceOp(op, storage(rewriter, loc, y));
     return success();

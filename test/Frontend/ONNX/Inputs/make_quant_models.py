@@ -318,6 +318,35 @@ def qdq_activations(out):
     save(out, "qdq_activations", mdl, [("x", x)], [("y", y)])
 
 
+def qdq_matmul(out):
+    """Q/DQ(x) [2, 5, 16] -> MatMul by a DQ'd constant int8 matrix [16, 8]
+    (per-tensor scale, zero point 3) -> Q -> DQ: a quantized MatMul of a
+    transformer's linear layer."""
+    rng = np.random.default_rng(19)
+    x = rng.standard_normal((2, 5, 16)).astype(F32)
+    wq = rng.integers(-127, 128, (16, 8)).astype(np.int8)
+    xs, xz, ws, wz, ys, yz = F32(0.03), 128, F32(0.01), 3, F32(0.05), 120
+    xd = (quantize(x, xs, xz, 0, 255) - xz).astype(F32) * xs
+    wd = (wq.astype(F32) - F32(wz)) * ws
+    m = (xd.astype(np.float64) @ wd.astype(np.float64)).astype(F32)
+    y = ((quantize(m, ys, yz, 0, 255) - yz).astype(F32) * ys).astype(F32)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "xs", "xz"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "xs", "xz"], ["xd"]),
+        helper.make_node("DequantizeLinear", ["wq", "ws", "wz"], ["wd"]),
+        helper.make_node("MatMul", ["xd", "wd"], ["m"]),
+        helper.make_node("QuantizeLinear", ["m", "ys", "yz"], ["yq"]),
+        helper.make_node("DequantizeLinear", ["yq", "ys", "yz"], ["y"]),
+    ]
+    inits = [const("xs", xs), const("xz", np.array(xz, np.uint8)),
+             const("wq", wq), const("ws", ws),
+             const("wz", np.array(wz, np.int8)), const("ys", ys),
+             const("yz", np.array(yz, np.uint8))]
+    mdl = model("qdq_matmul", nodes, [vi("x", list(x.shape))],
+                [vi("y", list(y.shape))], inits, opset=13)
+    save(out, "qdq_matmul", mdl, [("x", x)], [("y", y)])
+
+
 def bad(out):
     """One bad parameter each."""
     def q(name, scale, zp=None, shape=(2, 3), axis=None):
@@ -380,6 +409,7 @@ def main():
     qdq_add(out)
     qdq_pools(out)
     qdq_activations(out)
+    qdq_matmul(out)
     bad(out)
 
 
