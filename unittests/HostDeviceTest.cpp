@@ -13,6 +13,7 @@
 #include "HostModelBuilder.h"
 
 #include "../lib/HostDevice/Executor.h"
+#include "nnapi-mlir/HostDevice/QuantizedKernels.h"
 #include "nnapi-mlir/Support/BufferPlan.h"
 
 #include <gtest/gtest.h>
@@ -283,6 +284,76 @@ TEST_F(HostDevice, Int8GlobalAveragePoolMatchesTheReference) {
               {0, 0, 0, 0}, 2, 2, 2, 0);
   EXPECT_EQ(expectSameAsReference(w, 0.0501f), 2u);
 }
+
+struct Int8ConvCase {
+  uint32_t h, w, c, f, k;
+  int32_t stride, pad, dilation;
+};
+
+class Int8ConvVsReference : public HostDevice,
+                            public ::testing::WithParamInterface<Int8ConvCase> {
+};
+
+TEST_P(Int8ConvVsReference, MatchesTheReference) {
+  // float -> QUANTIZE -> CONV_2D (int8 filter, int32 bias, ReLU) ->
+  // DEQUANTIZE: on a CPU with AVX512-VNNI the convolution runs our kernel
+  // (channel counts that fill no vector, pixel counts that fill no block,
+  // padding of the input's zero point), elsewhere XNNPACK's qc8; within one
+  // quantum of NNAPI's fixed-point reference.
+  const Int8ConvCase t = GetParam();
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int> w8(-127, 127), b32(-300, 300);
+  std::vector<uint8_t> filter(t.f * t.k * t.k * t.c), bias(t.f * 4);
+  for (uint8_t &v : filter)
+    v = uint8_t(int8_t(w8(rng)));
+  for (uint32_t f = 0; f < t.f; ++f) {
+    int32_t v = b32(rng);
+    std::memcpy(bias.data() + 4 * f, &v, 4);
+  }
+  uint32_t span = (t.k - 1) * uint32_t(t.dilation) + 1;
+  uint32_t oh = (t.h + 2 * t.pad - span) / t.stride + 1;
+  uint32_t ow = (t.w + 2 * t.pad - span) / t.stride + 1;
+  HostModelBuilder b(fn);
+  uint32_t in = b.input({1, t.h, t.w, t.c});
+  uint32_t q = b.int8Temporary({1, t.h, t.w, t.c}, 0.01f, -7);
+  b.operation(ANEURALNETWORKS_QUANTIZE, {in}, {q});
+  uint32_t w = b.quantizedConstant(ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED,
+                                   {t.f, t.k, t.k, t.c}, filter, 0.004f, 0);
+  uint32_t bias32 = b.quantizedConstant(ANEURALNETWORKS_TENSOR_INT32, {t.f},
+                                        bias, 0.01f * 0.004f, 0);
+  uint32_t conv = b.int8Temporary({1, oh, ow, t.f}, 0.03f, 5);
+  std::vector<uint32_t> ins = {q, w, bias32};
+  for (int32_t v : {t.pad, t.pad, t.pad, t.pad, t.stride, t.stride,
+                    int32_t(ANEURALNETWORKS_FUSED_RELU)})
+    ins.push_back(b.i32(v));
+  ins.push_back(b.boolean(false)); // NHWC
+  ins.push_back(b.i32(t.dilation));
+  ins.push_back(b.i32(t.dilation));
+  b.operation(ANEURALNETWORKS_CONV_2D, ins, {conv});
+  b.operation(ANEURALNETWORKS_DEQUANTIZE, {conv}, {b.output({1, oh, ow, t.f})});
+  std::vector<std::vector<float>> fast, reference;
+  uint32_t steps = 0, xnnpack = 0, ignored = 0;
+  ASSERT_TRUE(b.compileAndRun(nullptr, fast, &steps, &xnnpack)) << b.error();
+  ASSERT_TRUE(b.compileAndRun("reference", reference, &steps, &ignored))
+      << b.error();
+  // QUANTIZE and DEQUANTIZE on XNNPACK, the convolution too without VNNI.
+  EXPECT_EQ(xnnpack, host::hasVnni() ? 2u : 3u);
+  ASSERT_EQ(fast[0].size(), reference[0].size());
+  size_t differ = 0;
+  for (size_t i = 0; i < fast[0].size(); ++i) {
+    ASSERT_LE(std::fabs(fast[0][i] - reference[0][i]), 0.0301f) << i;
+    differ += fast[0][i] != reference[0][i];
+  }
+  // The two roundings differ on near-ties only.
+  EXPECT_LT(differ, fast[0].size() / 10 + 1);
+  EXPECT_GT(*std::max_element(fast[0].begin(), fast[0].end()), 0.5f);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    HostDevice, Int8ConvVsReference,
+    ::testing::Values(Int8ConvCase{7, 5, 21, 37, 1, 1, 0, 1},
+                      Int8ConvCase{9, 8, 3, 32, 3, 2, 1, 1},
+                      Int8ConvCase{6, 7, 13, 19, 3, 1, 2, 2}));
 
 TEST_F(HostDevice, OneByOneMaxPoolFallsBackToTheReferenceKernel) {
   // XNNPACK refuses a 1x1 pooling window; the operation still runs.

@@ -101,6 +101,17 @@ public:
   uint32_t temporaryOf(int32_t type, std::vector<uint32_t> dims) {
     return operand(type, dims);
   }
+  /// A constant of quantized type `type` (int8 bytes, or int32 values as
+  /// bytes for TENSOR_INT32) with its scale and zero point.
+  uint32_t quantizedConstant(int32_t type, std::vector<uint32_t> dims,
+                             std::vector<uint8_t> bytes, float scale,
+                             int32_t zeroPoint) {
+    uint32_t idx = operand(type, dims, scale, zeroPoint);
+    std::vector<uint8_t> &kept = keep(std::move(bytes));
+    check(fn.ANeuralNetworksModel_setOperandValue(model, int32_t(idx),
+                                                  kept.data(), kept.size()));
+    return idx;
+  }
   /// A TENSOR_QUANT8_ASYMM_SIGNED temporary with its scale and zero point.
   uint32_t int8Temporary(std::vector<uint32_t> dims, float scale,
                          int32_t zeroPoint) {

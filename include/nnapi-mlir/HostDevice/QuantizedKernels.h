@@ -115,6 +115,44 @@ void quantizedConcatenation(const std::vector<Quant8> &inputs,
                             const std::vector<Shape> &shapes, int32_t axis,
                             const Quant8Out &output);
 
+/// A CONV_2D on int8 data (TENSOR_QUANT8_ASYMM_SIGNED) for CPUs with
+/// AVX512-VNNI (VnniKernels.cpp), a matrix product per output pixel of its
+/// window (im2col) and the filter: int8 filters
+/// packed as [ceil(in / 4)][out rounded up to 16][4], the input read as
+/// uint8 (x + 128) so that one vpdpbusd multiplies 4 channels of 16 output
+/// channels, the bias less (input zero point + 128) x the filter's sum, and
+/// float32 requantization (accumulator x input scale x filter scale /
+/// output scale, rounded to nearest even, as XNNPACK's and ONNX Runtime's).
+struct PointwiseInt8 {
+  size_t inChannels = 0, outChannels = 0, groups = 0, paddedOut = 0;
+  std::vector<int8_t> weights;
+  std::vector<int32_t> bias;
+  std::vector<float> scales;
+  int32_t outZero = 0, lo = -128, hi = 127;
+};
+/// Whether this CPU runs pointwiseInt8 (x86-64 with AVX512-VNNI).
+bool hasVnni();
+/// `filter` [out, in] int8 (zero point 0), one scale or one per output
+/// channel; [lo, hi] the fused activation's range.
+PointwiseInt8 packPointwiseInt8(const int8_t *filter, size_t outChannels,
+                                size_t inChannels, const int32_t *bias,
+                                int32_t inZero, float inScale,
+                                const std::vector<float> &filterScales,
+                                float outScale, int32_t outZero, int32_t lo,
+                                int32_t hi);
+/// The window of a CONV_2D run by convInt8.
+struct Int8ConvGeometry {
+  size_t inH = 1, inW = 1, channels = 1, outH = 1, outW = 1;
+  int64_t kernelH = 1, kernelW = 1, strideH = 1, strideW = 1;
+  int64_t dilationH = 1, dilationW = 1, padTop = 0, padLeft = 0;
+  int32_t inZero = 0; ///< What the padding holds.
+};
+/// Output pixels [pixelBegin, pixelEnd) (batch x height x width, NHWC) of a
+/// CONV_2D on int8 data whose filter p packed as [out, kh x kw x in].
+void convInt8(const PointwiseInt8 &p, const Int8ConvGeometry &g,
+              const int8_t *input, int8_t *output, size_t pixelBegin,
+              size_t pixelEnd);
+
 /// QUANTIZE: round(x / scale) + zero point (std::round: halves away from
 /// zero), saturated.
 void quantize(const float *input, const Quant8Out &output, size_t count);
