@@ -604,10 +604,12 @@ void mlir::nnapi::onnx_import::registerQuantizationOps(OpRegistry &registry) {
       {"", "DequantizeLinear", lo, hi, importDequantizeLinear,
        "the dequantize composite (compile-time scale and zero point); else "
        "cast, sub, mul",
-       "DEQUANTIZE (4) per tensor; DQ -> Conv / depthwise Conv / Gemm / Add "
-       "(-> Relu/Clip) -> Q is one int8 CONV_2D / DEPTHWISE_CONV_2D / "
-       "FULLY_CONNECTED / ADD (4; per-channel weights 3) "
-       "(nnapi-raise-quantized)",
+       "DEQUANTIZE (4) per tensor; DQ -> op (-> Relu/Clip) -> Q is one int8 "
+       "operation (nnapi-raise-quantized; 4, or 1-3 as uint8 below 4): "
+       "Conv, depthwise Conv, Gemm, MatMul by a constant, Add, Mul, "
+       "MaxPool, AveragePool, GlobalAveragePool, Concat, Reshape, Flatten, "
+       "Sigmoid, Tanh, Softmax (NNAPI's fixed output parameters), "
+       "HardSwish",
        "per axis or computed parameters (host)"},
       {"", "DynamicQuantizeLinear", lo, hi, importDynamicQuantizeLinear,
        "reduce_min/max, divf, cast, clamp (the quantize formula)",
@@ -615,7 +617,7 @@ void mlir::nnapi::onnx_import::registerQuantizationOps(OpRegistry &registry) {
       {"", "QLinearConv", lo, hi, importIntegerConv,
        "tosa.conv2d / depthwise_conv2d on int8 (uint8 shifted) with zero "
        "points, i32 accumulators, float32 requantization",
-       "- (host)",
+       "- (host: vectorized integer code)",
        "weights and parameters not constant; per-channel weight zero points "
        "that differ"},
       {"", "ConvInteger", lo, hi, importIntegerConv,
