@@ -206,6 +206,12 @@ TEST_F(ControlFlow, ReaderRefusesBadReferencedModels) {
   EXPECT_EQ(refuse(blob::write(relaxed)),
             "operand 2: referenced model relaxes float32 differently");
 
+  // A referenced model that writes int8 as uint8 when the blob does not.
+  blob::Model flipped = ifModel();
+  flipped.subgraphs[0].int8AsUint8 = true;
+  EXPECT_EQ(refuse(blob::write(flipped)),
+            "operand 2: referenced model writes int8 differently");
+
   // Nine levels of models.
   blob::Model deep = elementwise(ANEURALNETWORKS_ADD, 1.0f);
   for (int level = 0; level < 9; ++level) {

@@ -557,3 +557,37 @@ func.func @concat_parameters(%x: tensor<1x2xi8>, %y: tensor<1x2xi8>) -> tensor<1
   }
   return %c : tensor<1x4xi8>
 }
+
+// -----
+
+// A quantized composite of two inputs is an addition or a multiplication.
+func.func @two_input_sub(%x: tensor<1x2xi8>, %y: tensor<1x2xi8>) -> tensor<1x2xi8> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'quantized' of two inputs is an addition or a multiplication with both operands' scales and zero points}}
+  %c = nnapi.composite "quantized"(%x, %y) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = 0 : i64, second_scale = 0.5 : f64, second_zero_point = 0 : i64, output_scale = 0.5 : f64, output_zero_point = 0 : i64}} : (tensor<1x2xi8>, tensor<1x2xi8>) -> tensor<1x2xi8> {
+  ^bb0(%a: tensor<1x2xi8>, %b: tensor<1x2xi8>):
+    %fa = tosa.cast %a : (tensor<1x2xi8>) -> tensor<1x2xf32>
+    %fb = tosa.cast %b : (tensor<1x2xi8>) -> tensor<1x2xf32>
+    %p = tosa.sub %fa, %fb : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<1x2xf32>
+    %q = tosa.cast %p : (tensor<1x2xf32>) -> tensor<1x2xi8>
+    nnapi.yield %q : tensor<1x2xi8>
+  }
+  return %c : tensor<1x2xi8>
+}
+
+// -----
+
+// The softmax inside a quantized composite names its axis.
+func.func @softmax_without_axis(%x: tensor<1x4xi8>) -> tensor<1x4xi8> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: its softmax has no axis}}
+  %c = nnapi.composite "quantized"(%x) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = 0 : i64, output_scale = 0.00390625 : f64, output_zero_point = -128 : i64}} : (tensor<1x4xi8>) -> tensor<1x4xi8> {
+  ^bb0(%a: tensor<1x4xi8>):
+    %f = tosa.cast %a : (tensor<1x4xi8>) -> tensor<1x4xf32>
+    %s = nnapi.composite "softmax"(%f) {composite_attributes = {}} : (tensor<1x4xf32>) -> tensor<1x4xf32> {
+    ^bb1(%i: tensor<1x4xf32>):
+      nnapi.yield %i : tensor<1x4xf32>
+    }
+    %q = tosa.cast %s : (tensor<1x4xf32>) -> tensor<1x4xi8>
+    nnapi.yield %q : tensor<1x4xi8>
+  }
+  return %c : tensor<1x4xi8>
+}
