@@ -332,6 +332,23 @@ StringRef nnapiOperationOf(Operation *op) {
       .Default([](Operation *) { return ""; });
 }
 
+/// A quantized composite replacing `q` with inputs x, weights and bias and
+/// an empty body of their block arguments; returns x's argument.
+Value createWeighted(OpBuilder &b, Location loc, CompositeOp q, Value x,
+                     Value weights, Value bias,
+                     ArrayRef<NamedAttribute> attrs, CompositeOp &composite) {
+  composite = b.create<CompositeOp>(loc, q->getResultTypes(),
+                                    names::kQuantized,
+                                    ValueRange{x, weights, bias},
+                                    b.getDictionaryAttr(attrs));
+  Block *body = new Block;
+  composite.getBody().push_back(body);
+  Value arg = body->addArgument(x.getType(), loc);
+  body->addArgument(weights.getType(), loc);
+  body->addArgument(bias.getType(), loc);
+  return arg;
+}
+
 /// DQ... -> op (-> clamp) -> Q, op a pool, reshape, concatenation,
 /// sigmoid, tanh, softmax or hard swish whose NNAPI operation takes the
 /// parameters (quantizedOutputError: pools and reshape keep their input's,
@@ -468,15 +485,9 @@ LogicalResult raiseMatMul(CompositeOp q, const QParams &out, Operation *clamp,
       b.getNamedAttr(names::kOutputScale, b.getF64FloatAttr(out.scales[0])),
       b.getNamedAttr(names::kOutputZeroPoint,
                      b.getI64IntegerAttr(out.zeroPoints[0]))};
-  auto composite = b.create<CompositeOp>(
-      loc, q->getResultTypes(), names::kQuantized,
-      ValueRange{x, weights, bias}, b.getDictionaryAttr(attrs));
-  Block *body = new Block;
-  composite.getBody().push_back(body);
+  CompositeOp composite;
+  Value arg = createWeighted(b, loc, q, x, weights, bias, attrs, composite);
   IRMapping map;
-  Value arg = body->addArgument(x.getType(), loc);
-  body->addArgument(weights.getType(), loc);
-  body->addArgument(bias.getType(), loc);
   SmallVector<Operation *> group = {mm, q}, alsoDead;
   mapDataInput(*in, CompositeOp(), arg, in->dq->getResult(0), map, group,
                alsoDead);
@@ -578,16 +589,10 @@ LogicalResult raise(CompositeOp q, OpBuilder &b) {
   if (perChannel)
     attrs.push_back(
         b.getNamedAttr(names::kAxis, b.getI64IntegerAttr(channelAxis)));
-  auto composite = b.create<CompositeOp>(
-      loc, q->getResultTypes(), names::kQuantized,
-      ValueRange{x, weights, biasValue},
-      b.getDictionaryAttr(attrs));
-  Block *body = new Block;
-  composite.getBody().push_back(body);
+  CompositeOp composite;
+  Value arg =
+      createWeighted(b, loc, q, x, weights, biasValue, attrs, composite);
   IRMapping map;
-  Value arg = body->addArgument(x.getType(), loc);
-  body->addArgument(weights.getType(), loc);
-  body->addArgument(biasValue.getType(), loc);
   SmallVector<Operation *> group = {op, q}, alsoDead;
   mapDataInput(*in, layoutDq, arg, op->getOperand(0), map, group, alsoDead);
   // The float chain (constants cloned with it).

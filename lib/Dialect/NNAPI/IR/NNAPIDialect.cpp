@@ -200,6 +200,22 @@ LogicalResult verifySameElementType(Operation *op, TypeRange types) {
 
 LogicalResult verifyQuantizationParameters(Operation *op);
 
+/// Every operand and result of `op` 8-bit quantized data of one operand
+/// type, each with its own parameters, which NNAPI's rules accept.
+LogicalResult verifyOne8BitType(Operation *op) {
+  SmallVector<Type> types(op->getOperandTypes());
+  llvm::append_range(types, op->getResultTypes());
+  std::optional<int32_t> code = getTensorOperandCode(types.front());
+  for (Type t : types)
+    if (!isa<quant::UniformQuantizedType>(getElementTypeOrSelf(t)) ||
+        getTensorOperandCode(t) != code ||
+        code == ANEURALNETWORKS_TENSOR_INT32)
+      return op->emitOpError("quantized operands and result must share one "
+                             "8-bit type, got ")
+             << types.front() << " and " << t;
+  return verifyQuantizationParameters(op);
+}
+
 LogicalResult verifySameElementType(Operation *op) {
   SmallVector<Type> types(op->getOperandTypes());
   llvm::append_range(types, op->getResultTypes());
@@ -210,15 +226,7 @@ LogicalResult verifySameElementType(Operation *op) {
   // 8-bit quantized data: one operand type throughout, each operand with
   // its own parameters, as far as the operation allows
   // (quantizedOutputError).
-  std::optional<int32_t> code = getTensorOperandCode(types.front());
-  for (Type t : types)
-    if (!isa<quant::UniformQuantizedType>(getElementTypeOrSelf(t)) ||
-        getTensorOperandCode(t) != code ||
-        code == ANEURALNETWORKS_TENSOR_INT32)
-      return op->emitOpError("quantized operands and result must share one "
-                             "8-bit type, got ")
-             << types.front() << " and " << t;
-  if (failed(verifyQuantizationParameters(op)))
+  if (failed(verifyOne8BitType(op)))
     return failure();
   auto out = cast<quant::UniformQuantizedType>(
       getElementTypeOrSelf(op->getResult(0).getType()));
@@ -413,17 +421,7 @@ LogicalResult verifyElementwiseTypes(Operation *op) {
   Type first = getElementTypeOrSelf(op->getOperand(0).getType());
   if (!isa<quant::QuantizedType>(first))
     return verifySameElementType(op);
-  std::optional<int32_t> code = getTensorOperandCode(op->getOperand(0).getType());
-  SmallVector<Type> types(op->getOperandTypes());
-  llvm::append_range(types, op->getResultTypes());
-  for (Type t : types)
-    if (!isa<quant::UniformQuantizedType>(getElementTypeOrSelf(t)) ||
-        getTensorOperandCode(t) != code ||
-        code == ANEURALNETWORKS_TENSOR_INT32)
-      return op->emitOpError("quantized operands and result must share one "
-                             "8-bit type, got ")
-             << op->getOperand(0).getType() << " and " << t;
-  return verifyQuantizationParameters(op);
+  return verifyOne8BitType(op);
 }
 
 template <typename BinaryOp>
