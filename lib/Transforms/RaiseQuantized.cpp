@@ -428,6 +428,13 @@ LogicalResult raiseData(CompositeOp q, const QParams &out, Operation *clamp,
   return success();
 }
 
+/// `v` is a matmul's result, possibly through a reshape.
+bool isProduct(Value v) {
+  if (auto reshape = v.getDefiningOp<tosa::ReshapeOp>())
+    v = reshape.getInput1();
+  return bool(v.getDefiningOp<tosa::MatMulOp>());
+}
+
 /// DQ(x) (-> reshape) -> tosa.matmul by a constant DQ'd matrix (through
 /// reshapes) (-> reshape) (-> clamp) -> Q: an imported MatMul of a
 /// constant, as a quantized composite of x, the weights transposed to
@@ -435,6 +442,16 @@ LogicalResult raiseData(CompositeOp q, const QParams &out, Operation *clamp,
 /// FULLY_CONNECTED has no per-channel weights).
 LogicalResult raiseMatMul(CompositeOp q, const QParams &out, Operation *clamp,
                           Operation *op, OpBuilder &b) {
+  // A bias added after the product (an imported Gemm's C).
+  auto biasAdd = dyn_cast<tosa::AddOp>(op);
+  Value biasIn;
+  if (biasAdd) {
+    if (!biasAdd->hasOneUse())
+      return failure();
+    bool first = isProduct(biasAdd.getInput1());
+    op = (first ? biasAdd.getInput1() : biasAdd.getInput2()).getDefiningOp();
+    biasIn = first ? biasAdd.getInput2() : biasAdd.getInput1();
+  }
   auto outReshape = dyn_cast<tosa::ReshapeOp>(op);
   auto mm = outReshape ? outReshape.getInput1().getDefiningOp<tosa::MatMulOp>()
                        : cast<tosa::MatMulOp>(op);
@@ -453,38 +470,66 @@ LogicalResult raiseMatMul(CompositeOp q, const QParams &out, Operation *clamp,
   std::optional<Weights> w = weightsBehind(mm.getB());
   if (!in || !w)
     return failure();
-  if (!perTensor(w->params) &&
-      !llvm::all_of(w->params.scales,
-                    [&](double s) { return s == w->params.scales[0]; }))
+  int64_t k = rhsType.getDimSize(1), n = rhsType.getDimSize(2);
+  // Per output column (axis 2 of [1, K, N]): symmetric, one scale each;
+  // columns of one scale are per tensor.
+  bool perChannel = !llvm::all_of(
+      w->params.scales, [&](double s) { return s == w->params.scales[0]; });
+  if (perChannel &&
+      (w->params.axis != 2 || int64_t(w->params.scales.size()) != n ||
+       llvm::any_of(w->params.zeroPoints, [](int64_t z) { return z; })))
     return failure();
   if (!llvm::all_of(w->params.zeroPoints, [&](int64_t z) {
         return z == w->params.zeroPoints[0];
       }))
     return failure();
-  int64_t k = rhsType.getDimSize(1), n = rhsType.getDimSize(2);
   // [1, K, N] -> [N, K].
   Type i8 = b.getIntegerType(8);
   DenseElementsAttr units = permuteElements(
       w->values.reshape(RankedTensorType::get({k, n}, i8)), {1, 0});
   b.setInsertionPoint(q);
   Location loc = q.getLoc();
+  // The bias in units of x's scale x each column's.
+  SmallVector<Operation *> biasChain;
+  DenseElementsAttr biasValues;
+  auto biasType = RankedTensorType::get({n}, b.getI32Type());
+  if (biasIn) {
+    auto reshape = biasIn.getDefiningOp<tosa::ReshapeOp>();
+    if (reshape)
+      biasIn = reshape.getInput1();
+    SmallVector<double> unitScales;
+    for (double s : w->params.scales)
+      unitScales.push_back(double(float(in->params.scales[0]) * float(s)));
+    std::optional<DenseElementsAttr> found =
+        biasBehind(biasIn, unitScales, n, biasChain);
+    if (!found)
+      return failure();
+    biasValues = *found;
+    if (reshape)
+      biasChain.push_back(reshape);
+    if (Operation *def = biasIn.getDefiningOp(); def && biasChain.empty())
+      biasChain.push_back(def); // a float constant, cloned with the body
+  } else {
+    biasValues = DenseElementsAttr::get(biasType, int32_t(0));
+  }
   Value x = in->dq->getOperand(0);
   Value weights = b.create<tosa::ConstOp>(loc, units.getType(), units);
-  auto biasType = RankedTensorType::get({n}, b.getI32Type());
-  Value bias = b.create<tosa::ConstOp>(
-      loc, biasType, DenseElementsAttr::get(biasType, int32_t(0)));
+  Value bias = b.create<tosa::ConstOp>(loc, biasType, biasValues);
   SmallVector<NamedAttribute> attrs = {
       b.getNamedAttr(names::kInputScale,
                      b.getF64FloatAttr(in->params.scales[0])),
       b.getNamedAttr(names::kInputZeroPoint,
                      b.getI64IntegerAttr(in->params.zeroPoints[0])),
       b.getNamedAttr(names::kWeightScale,
-                     b.getDenseF64ArrayAttr({w->params.scales[0]})),
+                     perChannel ? b.getDenseF64ArrayAttr(w->params.scales)
+                                : b.getDenseF64ArrayAttr({w->params.scales[0]})),
       b.getNamedAttr(names::kWeightZeroPoint,
                      b.getI64IntegerAttr(w->params.zeroPoints[0])),
       b.getNamedAttr(names::kOutputScale, b.getF64FloatAttr(out.scales[0])),
       b.getNamedAttr(names::kOutputZeroPoint,
                      b.getI64IntegerAttr(out.zeroPoints[0]))};
+  if (perChannel) // along the units of [units, in]
+    attrs.push_back(b.getNamedAttr(names::kAxis, b.getI64IntegerAttr(0)));
   CompositeOp composite;
   Value arg = createWeighted(b, loc, q, x, weights, bias, attrs, composite);
   IRMapping map;
@@ -492,8 +537,10 @@ LogicalResult raiseMatMul(CompositeOp q, const QParams &out, Operation *clamp,
   mapDataInput(*in, CompositeOp(), arg, in->dq->getResult(0), map, group,
                alsoDead);
   llvm::append_range(group, w->chain);
+  llvm::append_range(group, biasChain);
   for (Operation *o : {(Operation *)lhsReshape.getOperation(),
-                       (Operation *)outReshape.getOperation(), clamp})
+                       (Operation *)outReshape.getOperation(),
+                       (Operation *)biasAdd.getOperation(), clamp})
     if (o)
       group.push_back(o);
   replaceGroup(b, composite, map, group, q, alsoDead);
@@ -513,6 +560,9 @@ LogicalResult raise(CompositeOp q, OpBuilder &b) {
     v = clamp->getOperand(0);
   }
   Operation *op = v.getDefiningOp();
+  if (auto add = dyn_cast_or_null<tosa::AddOp>(op);
+      add && (isProduct(add.getInput1()) || isProduct(add.getInput2())))
+    return raiseMatMul(q, *out, clamp, op, b);
   if (isa_and_nonnull<tosa::AddOp, tosa::MulOp>(op))
     return raiseBinary(q, *out, clamp, op, b);
   if (auto reshape = dyn_cast_or_null<tosa::ReshapeOp>(op);
@@ -549,7 +599,7 @@ LogicalResult raise(CompositeOp q, OpBuilder &b) {
     }
   }
   if (perChannel) {
-    if (isa<tosa::FullyConnectedOp>(op) || w->params.axis != channelAxis ||
+    if (w->params.axis != channelAxis ||
         int64_t(w->params.scales.size()) != channels ||
         (isa<tosa::DepthwiseConv2DOp>(op) &&
          w->values.getType().getDimSize(3) != 1) ||

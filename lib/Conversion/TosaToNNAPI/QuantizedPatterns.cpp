@@ -339,6 +339,16 @@ struct QuantizedCompositePattern
       wType = RankedTensorType::get({1, w[0], w[1], w[2] * w[3]}, i8);
       weights = weights.reshape(wType);
     }
+    // Per-channel weights of a fully connected product: NNAPI's
+    // FULLY_CONNECTED has none, so a 1x1 CONV_2D over the rows, whose
+    // filter [units, 1, 1, in] takes them.
+    bool asConv = perChannel &&
+                  isa<tosa::FullyConnectedOp, tosa::MatMulOp>(principal);
+    if (asConv) {
+      ArrayRef<int64_t> w = wType.getShape();
+      wType = RankedTensorType::get({w[0], 1, 1, w[1]}, i8);
+      weights = weights.reshape(wType);
+    }
     Type wElement;
     double biasScale = 0;
     if (perChannel) {
@@ -368,7 +378,20 @@ struct QuantizedCompositePattern
         i8Quant(ctx, outScale.getValueAsDouble(), outZero.getInt()));
     Value y;
     FuseCodeAttr fuseAttr = FuseCodeAttr::get(ctx, *fuse);
-    if (auto conv = dyn_cast<tosa::Conv2DOp>(principal)) {
+    if (asConv) {
+      int64_t units = wType.getDimSize(0), in = wType.getDimSize(3);
+      int64_t rows = cast<RankedTensorType>(x.getType()).getNumElements() / in;
+      Type xElement = cast<RankedTensorType>(x.getType()).getElementType();
+      Value image = rewriter.create<ReshapeOp>(
+          loc, RankedTensorType::get({1, 1, rows, in}, xElement), x);
+      Value conv = rewriter.create<Conv2DOp>(
+          loc,
+          RankedTensorType::get({1, 1, rows, units}, outType.getElementType()),
+          image, filter, biasValue, rewriter.getDenseI64ArrayAttr({0, 0, 0, 0}),
+          rewriter.getDenseI64ArrayAttr({1, 1}),
+          rewriter.getDenseI64ArrayAttr({1, 1}), fuseAttr);
+      y = rewriter.create<ReshapeOp>(loc, outType, conv);
+    } else if (auto conv = dyn_cast<tosa::Conv2DOp>(principal)) {
       y = rewriter.create<Conv2DOp>(
           loc, outType, x, filter, biasValue,
           rewriter.getDenseI64ArrayAttr(nnapiPadding(conv.getPad())),

@@ -347,6 +347,54 @@ def qdq_matmul(out):
     save(out, "qdq_matmul", mdl, [("x", x)], [("y", y)])
 
 
+def qdq_linear_per_channel(out):
+    """Q/DQ(x) [3, 16] -> Gemm (transB, DQ'd int8 weights [8, 16] per output
+    channel, DQ'd int32 bias) -> Q -> DQ, then MatMul by DQ'd int8 [8, 6]
+    per output column -> Q -> DQ: per-channel weights of fully connected
+    layers (as quantization tools write them with per_channel=True)."""
+    rng = np.random.default_rng(23)
+    x = rng.standard_normal((3, 16)).astype(F32)
+    w1 = rng.integers(-127, 128, (8, 16)).astype(np.int8)
+    s1 = rng.uniform(0.005, 0.02, 8).astype(F32)
+    w2 = rng.integers(-127, 128, (8, 6)).astype(np.int8)
+    s2 = rng.uniform(0.005, 0.02, 6).astype(F32)
+    xs, xz, hs, hz, ys, yz = F32(0.03), 128, F32(0.05), 100, F32(0.04), 128
+    bq = rng.integers(-300, 300, 8).astype(np.int32)
+    bs = (xs * s1).astype(F32)
+    xd = (quantize(x, xs, xz, 0, 255) - xz).astype(F32) * xs
+    w1d = w1.astype(F32) * s1.reshape(8, 1)
+    bd = bq.astype(F32) * bs
+    h = (xd.astype(np.float64) @ w1d.T.astype(np.float64) + bd).astype(F32)
+    hd = (quantize(h, hs, hz, 0, 255) - hz).astype(F32) * hs
+    w2d = w2.astype(F32) * s2.reshape(1, 6)
+    m = (hd.astype(np.float64) @ w2d.astype(np.float64)).astype(F32)
+    y = ((quantize(m, ys, yz, 0, 255) - yz).astype(F32) * ys).astype(F32)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "xs", "xz"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "xs", "xz"], ["xd"]),
+        helper.make_node("DequantizeLinear", ["w1", "s1", "z1"], ["w1d"],
+                         axis=0),
+        helper.make_node("DequantizeLinear", ["bq", "bs"], ["bd"], axis=0),
+        helper.make_node("Gemm", ["xd", "w1d", "bd"], ["h"], transB=1),
+        helper.make_node("QuantizeLinear", ["h", "hs", "hz"], ["hq"]),
+        helper.make_node("DequantizeLinear", ["hq", "hs", "hz"], ["hd"]),
+        helper.make_node("DequantizeLinear", ["w2", "s2", "z2"], ["w2d"],
+                         axis=1),
+        helper.make_node("MatMul", ["hd", "w2d"], ["m"]),
+        helper.make_node("QuantizeLinear", ["m", "ys", "yz"], ["yq"]),
+        helper.make_node("DequantizeLinear", ["yq", "ys", "yz"], ["y"]),
+    ]
+    inits = [const("xs", xs), const("xz", np.array(xz, np.uint8)),
+             const("w1", w1), const("s1", s1), const("z1", np.zeros(8, np.int8)),
+             const("bq", bq), const("bs", bs),
+             const("hs", hs), const("hz", np.array(hz, np.uint8)),
+             const("w2", w2), const("s2", s2), const("z2", np.zeros(6, np.int8)),
+             const("ys", ys), const("yz", np.array(yz, np.uint8))]
+    mdl = model("qdq_linear_per_channel", nodes, [vi("x", list(x.shape))],
+                [vi("y", list(y.shape))], inits, opset=13)
+    save(out, "qdq_linear_per_channel", mdl, [("x", x)], [("y", y)])
+
+
 def bad(out):
     """One bad parameter each."""
     def q(name, scale, zp=None, shape=(2, 3), axis=None):
@@ -410,6 +458,7 @@ def main():
     qdq_pools(out)
     qdq_activations(out)
     qdq_matmul(out)
+    qdq_linear_per_channel(out)
     bad(out)
 
 
