@@ -1,6 +1,6 @@
-//===- VnniKernels.cpp - int8 1x1 convolutions with AVX512-VNNI -----------===//
+//===- VnniKernels.cpp - int8 convolutions with AVX512-VNNI ---------------===//
 //
-// See QuantizedKernels.h (PointwiseInt8). x86-64 only; elsewhere, and on
+// See QuantizedKernels.h (convInt8). x86-64 only; elsewhere, and on
 // CPUs without AVX512-VNNI, hasVnni() is false and nothing here runs.
 //
 //===----------------------------------------------------------------------===//
@@ -29,13 +29,13 @@ bool hasVnni() {
 #endif
 }
 
-PointwiseInt8 packPointwiseInt8(const int8_t *filter, size_t outChannels,
+PackedInt8Filter packInt8Filter(const int8_t *filter, size_t outChannels,
                                 size_t inChannels, const int32_t *bias,
                                 int32_t inZero, float inScale,
                                 const std::vector<float> &filterScales,
                                 float outScale, int32_t outZero, int32_t lo,
                                 int32_t hi) {
-  PointwiseInt8 p;
+  PackedInt8Filter p;
   p.inChannels = inChannels;
   p.outChannels = outChannels;
   p.groups = (inChannels + 3) / 4;
@@ -83,7 +83,7 @@ inline void copyFlipped(uint8_t *to, const uint8_t *from, size_t n) {
 /// channels per 32-bit word, rows of p.groups words.
 template <int Rows>
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void
-block(const PointwiseInt8 &p, const uint32_t *in, int8_t *out) {
+block(const PackedInt8Filter &p, const uint32_t *in, int8_t *out) {
   const size_t G = p.groups, F = p.outChannels;
   const __m512i zero = _mm512_set1_epi32(p.outZero);
   const __m512i lo = _mm512_set1_epi32(p.lo), hi = _mm512_set1_epi32(p.hi);
@@ -127,7 +127,7 @@ block(const PointwiseInt8 &p, const uint32_t *in, int8_t *out) {
 } // namespace
 #endif
 
-void convInt8(const PointwiseInt8 &p, const Int8ConvGeometry &g,
+void convInt8(const PackedInt8Filter &p, const Int8ConvGeometry &g,
               const int8_t *input, int8_t *output, size_t pixelBegin,
               size_t pixelEnd) {
 #ifdef NNAPI_MLIR_VNNI

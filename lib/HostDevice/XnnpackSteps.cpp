@@ -183,7 +183,7 @@ public:
 /// blocks of output pixels.
 class VnniConvStep : public Step {
 public:
-  PointwiseInt8 packed;
+  PackedInt8Filter packed;
   Int8ConvGeometry geometry;
   uint32_t input, output;
   size_t pixels;
@@ -191,7 +191,7 @@ public:
   const char *backend() const override { return "vnni"; }
   int run(const Bindings &b) override {
     struct Task {
-      const PointwiseInt8 *p;
+      const PackedInt8Filter *p;
       const Int8ConvGeometry *g;
       const int8_t *in;
       int8_t *out;
@@ -423,7 +423,7 @@ int createXnnpackStep(const HostModel &m, size_t index,
       if (!depthwise && hasVnni()) {
         auto s = std::make_unique<VnniConvStep>();
         size_t taps = size_t(p.filterH) * size_t(p.filterW) * inC;
-        s->packed = packPointwiseInt8(
+        s->packed = packInt8Filter(
             reinterpret_cast<const int8_t *>(bindings[operand("filter")]),
             outC, taps,
             reinterpret_cast<const int32_t *>(bindings[biasIdx]),

@@ -332,11 +332,38 @@ StringRef nnapiOperationOf(Operation *op) {
       .Default([](Operation *) { return ""; });
 }
 
-/// A quantized composite replacing `q` with inputs x, weights and bias and
-/// an empty body of their block arguments; returns x's argument.
+/// The bias's units per output channel: x's scale x each weight scale, in
+/// float32 as the bias was quantized.
+SmallVector<double> biasUnits(const QParams &in,
+                              ArrayRef<double> weightScales) {
+  SmallVector<double> units;
+  for (double s : weightScales)
+    units.push_back(double(float(in.scales[0]) * float(s)));
+  return units;
+}
+
+/// A quantized composite replacing `q` with inputs x, weights and bias, the
+/// parameters of x (`in`), the weights (one scale, or one per output channel
+/// along `axis`) and the output, and an empty body of their block
+/// arguments; returns x's argument.
 Value createWeighted(OpBuilder &b, Location loc, CompositeOp q, Value x,
-                     Value weights, Value bias,
-                     ArrayRef<NamedAttribute> attrs, CompositeOp &composite) {
+                     Value weights, Value bias, const QParams &in,
+                     ArrayRef<double> weightScales, int64_t weightZeroPoint,
+                     std::optional<int64_t> axis, const QParams &out,
+                     CompositeOp &composite) {
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr(names::kInputScale, b.getF64FloatAttr(in.scales[0])),
+      b.getNamedAttr(names::kInputZeroPoint,
+                     b.getI64IntegerAttr(in.zeroPoints[0])),
+      b.getNamedAttr(names::kWeightScale,
+                     b.getDenseF64ArrayAttr(weightScales)),
+      b.getNamedAttr(names::kWeightZeroPoint,
+                     b.getI64IntegerAttr(weightZeroPoint)),
+      b.getNamedAttr(names::kOutputScale, b.getF64FloatAttr(out.scales[0])),
+      b.getNamedAttr(names::kOutputZeroPoint,
+                     b.getI64IntegerAttr(out.zeroPoints[0]))};
+  if (axis)
+    attrs.push_back(b.getNamedAttr(names::kAxis, b.getI64IntegerAttr(*axis)));
   composite = b.create<CompositeOp>(loc, q->getResultTypes(),
                                     names::kQuantized,
                                     ValueRange{x, weights, bias},
@@ -497,11 +524,8 @@ LogicalResult raiseMatMul(CompositeOp q, const QParams &out, Operation *clamp,
     auto reshape = biasIn.getDefiningOp<tosa::ReshapeOp>();
     if (reshape)
       biasIn = reshape.getInput1();
-    SmallVector<double> unitScales;
-    for (double s : w->params.scales)
-      unitScales.push_back(double(float(in->params.scales[0]) * float(s)));
     std::optional<DenseElementsAttr> found =
-        biasBehind(biasIn, unitScales, n, biasChain);
+        biasBehind(biasIn, biasUnits(in->params, w->params.scales), n, biasChain);
     if (!found)
       return failure();
     biasValues = *found;
@@ -515,23 +539,14 @@ LogicalResult raiseMatMul(CompositeOp q, const QParams &out, Operation *clamp,
   Value x = in->dq->getOperand(0);
   Value weights = b.create<tosa::ConstOp>(loc, units.getType(), units);
   Value bias = b.create<tosa::ConstOp>(loc, biasType, biasValues);
-  SmallVector<NamedAttribute> attrs = {
-      b.getNamedAttr(names::kInputScale,
-                     b.getF64FloatAttr(in->params.scales[0])),
-      b.getNamedAttr(names::kInputZeroPoint,
-                     b.getI64IntegerAttr(in->params.zeroPoints[0])),
-      b.getNamedAttr(names::kWeightScale,
-                     perChannel ? b.getDenseF64ArrayAttr(w->params.scales)
-                                : b.getDenseF64ArrayAttr({w->params.scales[0]})),
-      b.getNamedAttr(names::kWeightZeroPoint,
-                     b.getI64IntegerAttr(w->params.zeroPoints[0])),
-      b.getNamedAttr(names::kOutputScale, b.getF64FloatAttr(out.scales[0])),
-      b.getNamedAttr(names::kOutputZeroPoint,
-                     b.getI64IntegerAttr(out.zeroPoints[0]))};
-  if (perChannel) // along the units of [units, in]
-    attrs.push_back(b.getNamedAttr(names::kAxis, b.getI64IntegerAttr(0)));
+  // Per output column: along the units of [units, in].
+  ArrayRef<double> weightScales = w->params.scales;
   CompositeOp composite;
-  Value arg = createWeighted(b, loc, q, x, weights, bias, attrs, composite);
+  Value arg = createWeighted(
+      b, loc, q, x, weights, bias, in->params,
+      perChannel ? weightScales : weightScales.take_front(),
+      w->params.zeroPoints[0],
+      perChannel ? std::optional<int64_t>(0) : std::nullopt, out, composite);
   IRMapping map;
   SmallVector<Operation *> group = {mm, q}, alsoDead;
   mapDataInput(*in, CompositeOp(), arg, in->dq->getResult(0), map, group,
@@ -606,12 +621,10 @@ LogicalResult raise(CompositeOp q, OpBuilder &b) {
         llvm::any_of(w->params.zeroPoints, [](int64_t z) { return z; }))
       return failure();
   }
-  SmallVector<double> units;
-  for (double s : w->params.scales)
-    units.push_back(double(float(in->params.scales[0]) * float(s)));
   SmallVector<Operation *> biasChain;
   std::optional<DenseElementsAttr> bias =
-      biasBehind(op->getOperand(2), units, channels, biasChain);
+      biasBehind(op->getOperand(2), biasUnits(in->params, w->params.scales),
+                 channels, biasChain);
   if (!bias)
     return failure();
 
@@ -624,24 +637,12 @@ LogicalResult raise(CompositeOp q, OpBuilder &b) {
   Value x = *xOr;
   Value weights = b.create<tosa::ConstOp>(loc, w->values.getType(), w->values);
   Value biasValue = b.create<tosa::ConstOp>(loc, bias->getType(), *bias);
-  SmallVector<NamedAttribute> attrs = {
-      b.getNamedAttr(names::kInputScale,
-                     b.getF64FloatAttr(in->params.scales[0])),
-      b.getNamedAttr(names::kInputZeroPoint,
-                     b.getI64IntegerAttr(in->params.zeroPoints[0])),
-      b.getNamedAttr(names::kWeightScale,
-                     b.getDenseF64ArrayAttr(w->params.scales)),
-      b.getNamedAttr(names::kWeightZeroPoint,
-                     b.getI64IntegerAttr(w->params.zeroPoints[0])),
-      b.getNamedAttr(names::kOutputScale, b.getF64FloatAttr(out->scales[0])),
-      b.getNamedAttr(names::kOutputZeroPoint,
-                     b.getI64IntegerAttr(out->zeroPoints[0]))};
-  if (perChannel)
-    attrs.push_back(
-        b.getNamedAttr(names::kAxis, b.getI64IntegerAttr(channelAxis)));
   CompositeOp composite;
-  Value arg =
-      createWeighted(b, loc, q, x, weights, biasValue, attrs, composite);
+  Value arg = createWeighted(
+      b, loc, q, x, weights, biasValue, in->params, w->params.scales,
+      w->params.zeroPoints[0],
+      perChannel ? std::optional<int64_t>(channelAxis) : std::nullopt, *out,
+      composite);
   IRMapping map;
   SmallVector<Operation *> group = {op, q}, alsoDead;
   mapDataInput(*in, layoutDq, arg, op->getOperand(0), map, group, alsoDead);

@@ -123,7 +123,7 @@ void quantizedConcatenation(const std::vector<Quant8> &inputs,
 /// channels, the bias less (input zero point + 128) x the filter's sum, and
 /// float32 requantization (accumulator x input scale x filter scale /
 /// output scale, rounded to nearest even, as XNNPACK's and ONNX Runtime's).
-struct PointwiseInt8 {
+struct PackedInt8Filter {
   size_t inChannels = 0, outChannels = 0, groups = 0, paddedOut = 0;
   std::vector<int8_t> weights;
   std::vector<int32_t> bias;
@@ -134,7 +134,7 @@ struct PointwiseInt8 {
 bool hasVnni();
 /// `filter` [out, in] int8 (zero point 0), one scale or one per output
 /// channel; [lo, hi] the fused activation's range.
-PointwiseInt8 packPointwiseInt8(const int8_t *filter, size_t outChannels,
+PackedInt8Filter packInt8Filter(const int8_t *filter, size_t outChannels,
                                 size_t inChannels, const int32_t *bias,
                                 int32_t inZero, float inScale,
                                 const std::vector<float> &filterScales,
@@ -149,7 +149,7 @@ struct Int8ConvGeometry {
 };
 /// Output pixels [pixelBegin, pixelEnd) (batch x height x width, NHWC) of a
 /// CONV_2D on int8 data whose filter p packed as [out, kh x kw x in].
-void convInt8(const PointwiseInt8 &p, const Int8ConvGeometry &g,
+void convInt8(const PackedInt8Filter &p, const Int8ConvGeometry &g,
               const int8_t *input, int8_t *output, size_t pixelBegin,
               size_t pixelEnd);
 
