@@ -288,6 +288,7 @@ TEST_F(HostDevice, Int8GlobalAveragePoolMatchesTheReference) {
 struct Int8ConvCase {
   uint32_t h, w, c, f, k;
   int32_t stride, pad, dilation;
+  bool depthwise = false; ///< f == c then.
 };
 
 class Int8ConvVsReference : public HostDevice,
@@ -295,15 +296,16 @@ class Int8ConvVsReference : public HostDevice,
 };
 
 TEST_P(Int8ConvVsReference, MatchesTheReference) {
-  // float -> QUANTIZE -> CONV_2D (int8 filter, int32 bias, ReLU) ->
-  // DEQUANTIZE: on a CPU with AVX512-VNNI the convolution runs our kernel
-  // (channel counts that fill no vector, pixel counts that fill no block,
-  // padding of the input's zero point), elsewhere XNNPACK's qc8; within one
-  // quantum of NNAPI's fixed-point reference.
+  // float -> QUANTIZE -> CONV_2D or DEPTHWISE_CONV_2D (int8 filter, int32
+  // bias, ReLU) -> DEQUANTIZE: on a CPU with AVX512-VNNI the convolution
+  // runs our kernel (channel counts that fill no vector, pixel counts that
+  // fill no block, padding of the input's zero point), elsewhere XNNPACK's
+  // qc8; within one quantum of NNAPI's fixed-point reference.
   const Int8ConvCase t = GetParam();
   std::mt19937 rng(3);
   std::uniform_int_distribution<int> w8(-127, 127), b32(-300, 300);
-  std::vector<uint8_t> filter(t.f * t.k * t.k * t.c), bias(t.f * 4);
+  std::vector<uint8_t> filter(t.k * t.k * t.f * (t.depthwise ? 1 : t.c)),
+      bias(t.f * 4);
   for (uint8_t &v : filter)
     v = uint8_t(int8_t(w8(rng)));
   for (uint32_t f = 0; f < t.f; ++f) {
@@ -317,19 +319,25 @@ TEST_P(Int8ConvVsReference, MatchesTheReference) {
   uint32_t in = b.input({1, t.h, t.w, t.c});
   uint32_t q = b.int8Temporary({1, t.h, t.w, t.c}, 0.01f, -7);
   b.operation(ANEURALNETWORKS_QUANTIZE, {in}, {q});
-  uint32_t w = b.quantizedConstant(ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED,
-                                   {t.f, t.k, t.k, t.c}, filter, 0.004f, 0);
+  uint32_t w = b.quantizedConstant(
+      ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED,
+      {t.depthwise ? 1 : t.f, t.k, t.k, t.depthwise ? t.f : t.c}, filter,
+      0.004f, 0);
   uint32_t bias32 = b.quantizedConstant(ANEURALNETWORKS_TENSOR_INT32, {t.f},
                                         bias, 0.01f * 0.004f, 0);
   uint32_t conv = b.int8Temporary({1, oh, ow, t.f}, 0.03f, 5);
   std::vector<uint32_t> ins = {q, w, bias32};
-  for (int32_t v : {t.pad, t.pad, t.pad, t.pad, t.stride, t.stride,
-                    int32_t(ANEURALNETWORKS_FUSED_RELU)})
+  for (int32_t v : {t.pad, t.pad, t.pad, t.pad, t.stride, t.stride})
     ins.push_back(b.i32(v));
+  if (t.depthwise)
+    ins.push_back(b.i32(1)); // depth multiplier
+  ins.push_back(b.i32(ANEURALNETWORKS_FUSED_RELU));
   ins.push_back(b.boolean(false)); // NHWC
   ins.push_back(b.i32(t.dilation));
   ins.push_back(b.i32(t.dilation));
-  b.operation(ANEURALNETWORKS_CONV_2D, ins, {conv});
+  b.operation(t.depthwise ? ANEURALNETWORKS_DEPTHWISE_CONV_2D
+                          : ANEURALNETWORKS_CONV_2D,
+              ins, {conv});
   b.operation(ANEURALNETWORKS_DEQUANTIZE, {conv}, {b.output({1, oh, ow, t.f})});
   std::vector<std::vector<float>> fast, reference;
   uint32_t steps = 0, xnnpack = 0, ignored = 0;
@@ -346,14 +354,22 @@ TEST_P(Int8ConvVsReference, MatchesTheReference) {
   }
   // The two roundings differ on near-ties only.
   EXPECT_LT(differ, fast[0].size() / 10 + 1);
-  EXPECT_GT(*std::max_element(fast[0].begin(), fast[0].end()), 0.5f);
+  // Not all clamped to 0 (a 1x1 depthwise window sums one product).
+  EXPECT_GT(*std::max_element(fast[0].begin(), fast[0].end()),
+            t.k == 1 && t.depthwise ? 0.2f : 0.5f);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     HostDevice, Int8ConvVsReference,
     ::testing::Values(Int8ConvCase{7, 5, 21, 37, 1, 1, 0, 1},
                       Int8ConvCase{9, 8, 3, 32, 3, 2, 1, 1},
-                      Int8ConvCase{6, 7, 13, 19, 3, 1, 2, 2}));
+                      Int8ConvCase{6, 7, 13, 19, 3, 1, 2, 2},
+                      // Depthwise: 3x3 (the specialized block) over 64 +
+                      // 13 channels, strided; 5x5 dilated (two row groups,
+                      // padding columns on both sides); a 1x1 window.
+                      Int8ConvCase{9, 7, 77, 77, 3, 2, 1, 1, true},
+                      Int8ConvCase{8, 9, 40, 40, 5, 1, 3, 2, true},
+                      Int8ConvCase{5, 6, 16, 16, 1, 1, 0, 1, true}));
 
 TEST_F(HostDevice, OneByOneMaxPoolFallsBackToTheReferenceKernel) {
   // XNNPACK refuses a 1x1 pooling window; the operation still runs.

@@ -211,6 +211,35 @@ public:
   }
 };
 
+/// An int8 DEPTHWISE_CONV_2D with depth multiplier 1 on AVX512-VNNI
+/// (depthwiseInt8), over the thread pool by output rows.
+class DepthwiseInt8Step : public Step {
+public:
+  PackedDepthwiseInt8 packed;
+  Int8ConvGeometry geometry;
+  uint32_t input, output;
+  size_t rows;
+  pthreadpool_t threadpool;
+  const char *backend() const override { return "vnni"; }
+  int run(const Bindings &b) override {
+    struct Task {
+      const PackedDepthwiseInt8 *p;
+      const Int8ConvGeometry *g;
+      const int8_t *in;
+      int8_t *out;
+    } task{&packed, &geometry, reinterpret_cast<const int8_t *>(b[input]),
+           reinterpret_cast<int8_t *>(b[output])};
+    pthreadpool_parallelize_1d(
+        threadpool,
+        [](void *context, size_t row) {
+          auto *t = static_cast<Task *>(context);
+          depthwiseInt8(*t->p, *t->g, t->in, t->out, row, row + 1);
+        },
+        &task, rows, 0);
+    return ANEURALNETWORKS_NO_ERROR;
+  }
+};
+
 class DeconvStep : public XnnStep {
 public:
   using XnnStep::XnnStep;
@@ -417,28 +446,43 @@ int createXnnpackStep(const HostModel &m, size_t index,
           f.type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL
               ? f.channelScales
               : std::vector<float>(outC, f.scale);
+      Int8ConvGeometry g;
+      g.inH = inShape[1], g.inW = inShape[2], g.channels = inC;
+      g.outH = outShape[1], g.outW = outShape[2];
+      g.kernelH = p.filterH, g.kernelW = p.filterW;
+      g.strideH = w.strideH, g.strideW = w.strideW;
+      g.dilationH = w.dilationH, g.dilationW = w.dilationW;
+      g.padTop = w.padTop, g.padLeft = w.padLeft;
+      g.inZero = in.zeroPoint;
+      const auto *filter =
+          reinterpret_cast<const int8_t *>(bindings[operand("filter")]);
+      const auto *bias = reinterpret_cast<const int32_t *>(bindings[biasIdx]);
+      size_t taps = size_t(p.filterH) * size_t(p.filterW);
       // A convolution on a CPU with AVX512-VNNI: our kernel, 4 channels
       // of a window per instruction (this XNNPACK's int8 kernels predate
       // VNNI).
       if (!depthwise && hasVnni()) {
         auto s = std::make_unique<VnniConvStep>();
-        size_t taps = size_t(p.filterH) * size_t(p.filterW) * inC;
-        s->packed = packInt8Filter(
-            reinterpret_cast<const int8_t *>(bindings[operand("filter")]),
-            outC, taps,
-            reinterpret_cast<const int32_t *>(bindings[biasIdx]),
-            in.zeroPoint, in.scale, scales, out.scale, out.zeroPoint, qlo,
-            qhi);
-        Int8ConvGeometry &g = s->geometry;
-        g.inH = inShape[1], g.inW = inShape[2], g.channels = inC;
-        g.outH = outShape[1], g.outW = outShape[2];
-        g.kernelH = p.filterH, g.kernelW = p.filterW;
-        g.strideH = w.strideH, g.strideW = w.strideW;
-        g.dilationH = w.dilationH, g.dilationW = w.dilationW;
-        g.padTop = w.padTop, g.padLeft = w.padLeft;
-        g.inZero = in.zeroPoint;
+        s->packed =
+            packInt8Filter(filter, outC, taps * inC, bias, in.zeroPoint,
+                           in.scale, scales, out.scale, out.zeroPoint, qlo, qhi);
+        s->geometry = g;
         s->input = input, s->output = output;
         s->pixels = numElements(outShape) / outC;
+        s->threadpool = options.threadpool;
+        step = std::move(s);
+        return ANEURALNETWORKS_NO_ERROR;
+      }
+      // A depthwise convolution (multiplier 1) there too: 4 taps of 16
+      // channels per instruction (this XNNPACK's multiply 32-bit lanes).
+      if (depthwise && inC == outC && hasVnni()) {
+        auto s = std::make_unique<DepthwiseInt8Step>();
+        s->packed = packDepthwiseInt8(
+            filter, size_t(p.filterH), size_t(p.filterW), inC, bias,
+            in.zeroPoint, in.scale, scales, out.scale, out.zeroPoint, qlo, qhi);
+        s->geometry = g;
+        s->input = input, s->output = output;
+        s->rows = size_t(outShape[0]) * outShape[1];
         s->threadpool = options.threadpool;
         step = std::move(s);
         return ANEURALNETWORKS_NO_ERROR;

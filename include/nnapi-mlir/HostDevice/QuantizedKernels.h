@@ -130,7 +130,7 @@ struct PackedInt8Filter {
   std::vector<float> scales;
   int32_t outZero = 0, lo = -128, hi = 127;
 };
-/// Whether this CPU runs pointwiseInt8 (x86-64 with AVX512-VNNI).
+/// Whether this CPU runs convInt8 (x86-64 with AVX512-VNNI).
 bool hasVnni();
 /// `filter` [out, in] int8 (zero point 0), one scale or one per output
 /// channel; [lo, hi] the fused activation's range.
@@ -152,6 +152,42 @@ struct Int8ConvGeometry {
 void convInt8(const PackedInt8Filter &p, const Int8ConvGeometry &g,
               const int8_t *input, int8_t *output, size_t pixelBegin,
               size_t pixelEnd);
+
+/// A DEPTHWISE_CONV_2D on int8 data with depth multiplier 1 for CPUs with
+/// AVX512-VNNI (VnniKernels.cpp; this XNNPACK's qc8 depthwise kernels
+/// multiply 32-bit lanes). Per output row and block of 64 channels, each
+/// input column's window rows are interleaved once, 4 rows of a channel per
+/// 32-bit word as uint8 (the int8 input's top bit flipped, rows outside the
+/// input the zero point), so that one vpdpbusd computes 4 taps of 16
+/// channels and each column serves every output pixel whose window covers
+/// it. The filter is packed to match: [blocks][kw][row groups][4][64]
+/// bytes, the bias less (zero point + 128) x the filter's sum, the bias
+/// and scales in the accumulators' lane order; float32 requantization
+/// rounded to nearest even (as convInt8's).
+struct PackedDepthwiseInt8 {
+  size_t channels = 0, blocks = 0, kernelW = 0, rowGroups = 0;
+  std::vector<int8_t> weights;
+  std::vector<int32_t> bias; ///< [blocks][64]
+  std::vector<float> scales; ///< [blocks][64]
+  uint8_t pad = 0x80;        ///< The zero point, as uint8.
+  int32_t outZero = 0, lo = -128, hi = 127;
+};
+/// `filter` [kh, kw, channels] int8 (NNAPI's [1, kh, kw, channels], zero
+/// point 0), one scale or one per channel; [lo, hi] the fused activation's
+/// range.
+PackedDepthwiseInt8 packDepthwiseInt8(const int8_t *filter, size_t kernelH,
+                                      size_t kernelW, size_t channels,
+                                      const int32_t *bias, int32_t inZero,
+                                      float inScale,
+                                      const std::vector<float> &filterScales,
+                                      float outScale, int32_t outZero,
+                                      int32_t lo, int32_t hi);
+/// Output rows [rowBegin, rowEnd) (batch x height, NHWC) of a depthwise
+/// convolution packed as p, on g's window (g.channels == p.channels); runs
+/// where hasVnni().
+void depthwiseInt8(const PackedDepthwiseInt8 &p, const Int8ConvGeometry &g,
+                   const int8_t *input, int8_t *output, size_t rowBegin,
+                   size_t rowEnd);
 
 /// QUANTIZE: round(x / scale) + zero point (std::round: halves away from
 /// zero), saturated.
