@@ -52,8 +52,9 @@ constexpr size_t kTile = 16;
 
 } // namespace
 
-void transpose(const float *input, const Shape &is,
-               const std::vector<int32_t> &perm, float *output) {
+template <typename T>
+void transposeOf(const T *input, const Shape &is,
+                 const std::vector<int32_t> &perm, T *output) {
   size_t total = numElements(is);
   if (total == 0)
     return;
@@ -78,7 +79,7 @@ void transpose(const float *input, const Shape &is,
   }
   size_t r = groups.size();
   if (r <= 1) {
-    std::memcpy(output, input, total * sizeof(float));
+    std::memcpy(output, input, total * sizeof(T));
     return;
   }
   // The merged problem: input dimension i has inSize[i]; output dimension g
@@ -116,7 +117,7 @@ void transpose(const float *input, const Shape &is,
     // The innermost dimension stays: whole rows move.
     size_t run = inSize[r - 1];
     outer({r - 1}, [&](size_t src, size_t dst) {
-      std::memcpy(output + dst, input + src, run * sizeof(float));
+      std::memcpy(output + dst, input + src, run * sizeof(T));
     });
     return;
   }
@@ -128,8 +129,8 @@ void transpose(const float *input, const Shape &is,
   size_t rows = inSize[r - 1], cols = inSize[j];
   size_t rowStride = outStride[q], colStride = inStride[j];
   outer({q, r - 1}, [&](size_t src, size_t dst) {
-    const float *in = input + src;
-    float *out = output + dst;
+    const T *in = input + src;
+    T *out = output + dst;
     for (size_t a0 = 0; a0 < rows; a0 += kTile) {
       size_t a1 = std::min(rows, a0 + kTile);
       for (size_t b0 = 0; b0 < cols; b0 += kTile) {
@@ -140,6 +141,16 @@ void transpose(const float *input, const Shape &is,
       }
     }
   });
+}
+
+void transpose(const float *input, const Shape &inputShape,
+               const std::vector<int32_t> &perm, float *output) {
+  transposeOf(input, inputShape, perm, output);
+}
+
+void transpose(const uint8_t *input, const Shape &inputShape,
+               const std::vector<int32_t> &perm, uint8_t *output) {
+  transposeOf(input, inputShape, perm, output);
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #include "Executor.h"
 #include "OpKinds.h"
 
+#include "nnapi-mlir/HostDevice/BlockedKernels.h"
 #include "nnapi-mlir/HostDevice/QuantizedKernels.h"
 
 #include <cstring>
@@ -22,7 +23,8 @@ bool hasQuantizedKernel(int32_t opcode) {
   case ANEURALNETWORKS_FULLY_CONNECTED: case ANEURALNETWORKS_QUANTIZE:
   case ANEURALNETWORKS_DEQUANTIZE: case ANEURALNETWORKS_ADD:
   case ANEURALNETWORKS_MAX_POOL_2D: case ANEURALNETWORKS_AVERAGE_POOL_2D:
-  case ANEURALNETWORKS_RESHAPE: case ANEURALNETWORKS_CONCATENATION:
+  case ANEURALNETWORKS_RESHAPE: case ANEURALNETWORKS_TRANSPOSE:
+  case ANEURALNETWORKS_CONCATENATION:
   case ANEURALNETWORKS_MUL: case ANEURALNETWORKS_LOGISTIC:
   case ANEURALNETWORKS_TANH: case ANEURALNETWORKS_HARD_SWISH:
   case ANEURALNETWORKS_SOFTMAX:
@@ -63,7 +65,8 @@ public:
         opcode == ANEURALNETWORKS_DEQUANTIZE ||
         opcode == ANEURALNETWORKS_MAX_POOL_2D ||
         opcode == ANEURALNETWORKS_AVERAGE_POOL_2D ||
-        opcode == ANEURALNETWORKS_RESHAPE)
+        opcode == ANEURALNETWORKS_RESHAPE ||
+        opcode == ANEURALNETWORKS_TRANSPOSE)
       return;
     if (opcode == ANEURALNETWORKS_LOGISTIC || opcode == ANEURALNETWORKS_TANH ||
         opcode == ANEURALNETWORKS_HARD_SWISH ||
@@ -133,6 +136,9 @@ public:
     case ANEURALNETWORKS_RESHAPE:
       if (out.data != in.data)
         std::memcpy(out.data, in.data, numElements(outShape));
+      return ANEURALNETWORKS_NO_ERROR;
+    case ANEURALNETWORKS_TRANSPOSE:
+      blocked::transpose(in.data, inShape, params.indices, out.data);
       return ANEURALNETWORKS_NO_ERROR;
     case ANEURALNETWORKS_CONCATENATION: {
       std::vector<Quant8> ins;

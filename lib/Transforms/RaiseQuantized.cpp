@@ -276,15 +276,36 @@ FailureOr<Value> dataInput(OpBuilder &b, Location loc, QuantInput &in,
   Value x = in.dq->getOperand(0);
   if (!in.layout)
     return x;
-  x = b.create<tosa::TransposeOp>(
-      loc,
-      RankedTensorType::get(
-          cast<RankedTensorType>(in.layout.getType()).getShape(),
-          getElementTypeOrSelf(x.getType())),
-      x, in.layout.getPerms());
+  // The transpose moves the stored values: a quantized composite of its
+  // own (an int8 TRANSPOSE where it is placed), whose body is the
+  // transpose of the i8 data.
+  auto type = RankedTensorType::get(
+      cast<RankedTensorType>(in.layout.getType()).getShape(),
+      getElementTypeOrSelf(x.getType()));
+  auto params = b.getDictionaryAttr(
+      {b.getNamedAttr(names::kInputScale,
+                      b.getF64FloatAttr(in.params.scales[0])),
+       b.getNamedAttr(names::kInputZeroPoint,
+                      b.getI64IntegerAttr(in.params.zeroPoints[0])),
+       b.getNamedAttr(names::kOutputScale,
+                      b.getF64FloatAttr(in.params.scales[0])),
+       b.getNamedAttr(names::kOutputZeroPoint,
+                      b.getI64IntegerAttr(in.params.zeroPoints[0]))});
+  auto transposed = b.create<CompositeOp>(loc, TypeRange{type},
+                                          names::kQuantized, ValueRange{x},
+                                          params);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = b.createBlock(&transposed.getBody());
+    Value arg = body->addArgument(x.getType(), loc);
+    Operation *perms = b.clone(*in.layout.getPerms().getDefiningOp());
+    Value t = b.create<tosa::TransposeOp>(loc, type, arg, perms->getResult(0));
+    b.create<YieldOp>(loc, t);
+  }
+  x = transposed->getResult(0);
   FailureOr<CompositeOp> moved = composite::permuted(b, in.dq, x, in.perm);
   if (failed(moved)) {
-    x.getDefiningOp()->erase(); // the transpose made above
+    transposed->erase();
     return failure();
   }
   layoutDq = *moved;
@@ -326,6 +347,7 @@ StringRef nnapiOperationOf(Operation *op) {
       .Case([](tosa::MaxPool2dOp) { return "MAX_POOL_2D"; })
       .Case([](tosa::AvgPool2dOp) { return "AVERAGE_POOL_2D"; })
       .Case([](tosa::ReshapeOp) { return "RESHAPE"; })
+      .Case([](tosa::TransposeOp) { return "TRANSPOSE"; })
       .Case([](tosa::ConcatOp) { return "CONCATENATION"; })
       .Case([](tosa::SigmoidOp) { return "LOGISTIC"; })
       .Case([](tosa::TanhOp) { return "TANH"; })
@@ -376,9 +398,10 @@ Value createWeighted(OpBuilder &b, Location loc, CompositeOp q, Value x,
   return arg;
 }
 
-/// DQ... -> op (-> clamp) -> Q, op a pool, reshape, concatenation,
-/// sigmoid, tanh, softmax or hard swish whose NNAPI operation takes the
-/// parameters (quantizedOutputError: pools and reshape keep their input's,
+/// DQ... -> op (-> clamp) -> Q, op a pool, reshape, transpose,
+/// concatenation, sigmoid, tanh, softmax or hard swish whose NNAPI operation
+/// takes the parameters (quantizedOutputError: pools, reshape and transpose
+/// keep their input's,
 /// LOGISTIC, TANH and SOFTMAX have fixed ones), as a quantized composite of
 /// the int8 inputs.
 LogicalResult raiseData(CompositeOp q, const QParams &out, Operation *clamp,
@@ -444,7 +467,8 @@ LogicalResult raiseData(CompositeOp q, const QParams &out, Operation *clamp,
   SmallVector<Operation *> group = {op, q}, alsoDead;
   if (clamp)
     group.push_back(clamp);
-  // The reshape's shape or nothing else: constants cloned with the group.
+  // The reshape's shape, the transpose's permutation or nothing else:
+  // constants cloned with the group.
   for (Value operand : op->getOperands().drop_front(concat ? op->getNumOperands() : 1))
     if (Operation *def = operand.getDefiningOp())
       group.push_back(def);
@@ -568,6 +592,21 @@ LogicalResult raise(CompositeOp q, OpBuilder &b) {
   if (!out || !perTensor(*out))
     return failure();
   Value v = q->getOperand(0);
+  // Q(DQ(x)) with the same parameters is x (|x - zero point| <= 255 times
+  // the scale, divided by it, rounds back exactly): pairs that moving
+  // transposes and reshapes leave back to back.
+  if (auto dq = v.getDefiningOp<CompositeOp>()) {
+    std::optional<QParams> in = paramsOf(dq, names::kDequantize);
+    if (in && perTensor(*in) && in->scales == out->scales &&
+        in->zeroPoints == out->zeroPoints &&
+        dq->getOperand(0).getType() == q->getResult(0).getType()) {
+      q->getResult(0).replaceAllUsesWith(dq->getOperand(0));
+      q->erase();
+      if (dq->use_empty())
+        dq->erase();
+      return success();
+    }
+  }
   Operation *clamp = v.getDefiningOp<tosa::ClampOp>();
   if (clamp) {
     if (!clamp->hasOneUse())

@@ -27,6 +27,9 @@ namespace nnapi_mlir::host::blocked {
 /// tiles so that reads and writes both stay in cache.
 void transpose(const float *input, const Shape &inputShape,
                const std::vector<int32_t> &perm, float *output);
+/// The same on 8-bit elements (quantized data).
+void transpose(const uint8_t *input, const Shape &inputShape,
+               const std::vector<int32_t> &perm, uint8_t *output);
 
 /// Whether reduce() handles this reduction: once unit dimensions are
 /// dropped and adjacent ones merged, the reduced dimensions are one block

@@ -126,11 +126,12 @@ struct QuantizedCompositePattern
       return composite.getName() == names::kSoftmax ||
              composite.getName() == names::kHardSwish;
     return isa_and_nonnull<tosa::MaxPool2dOp, tosa::AvgPool2dOp,
-                           tosa::ReshapeOp, tosa::ConcatOp, tosa::SigmoidOp,
-                           tosa::TanhOp>(op);
+                           tosa::ReshapeOp, tosa::TransposeOp, tosa::ConcatOp,
+                           tosa::SigmoidOp, tosa::TanhOp>(op);
   }
 
-  /// Pools, reshape, concatenation, logistic, tanh, softmax, hard swish:
+  /// Pools, reshape, transpose, concatenation, logistic, tanh, softmax,
+  /// hard swish:
   /// NNAPI's operation on the inputs viewed with their parameters (the
   /// verifier holds the output to NNAPI's rules, quantizedOutputError).
   LogicalResult convertData(CompositeOp op, Operation *principal,
@@ -180,6 +181,13 @@ struct QuantizedCompositePattern
       y = createPool<AveragePool2DOp>(rewriter, pool, xs[0], outType, *fuse);
     else if (isa<tosa::ReshapeOp>(principal))
       y = rewriter.create<ReshapeOp>(loc, outType, xs[0]);
+    else if (auto transpose = dyn_cast<tosa::TransposeOp>(principal)) {
+      SmallVector<int64_t> perms;
+      if (failed(transpose.getConstantPerms(perms)))
+        return rewriter.notifyMatchFailure(op, "perms must be a constant");
+      y = rewriter.create<TransposeOp>(loc, outType, xs[0],
+                                       rewriter.getDenseI64ArrayAttr(perms));
+    }
     else if (isa<tosa::SigmoidOp>(principal))
       y = rewriter.create<LogisticOp>(loc, outType, xs[0]);
     else if (isa<tosa::TanhOp>(principal))
@@ -204,7 +212,8 @@ struct QuantizedCompositePattern
   }
 
   /// The float operation of the body: what its quantize reads, through
-  /// the optional clamp.
+  /// the optional clamp; or the transpose of the stored values that a
+  /// layout transpose of int8 data yields.
   static Operation *principalOf(CompositeOp op) {
     if (op.getBody().empty())
       return nullptr;
@@ -212,6 +221,8 @@ struct QuantizedCompositePattern
     Operation *q = yield && yield->getNumOperands() == 1
                        ? yield->getOperand(0).getDefiningOp()
                        : nullptr;
+    if (isa_and_nonnull<tosa::TransposeOp>(q))
+      return q;
     if (!q || q->getNumOperands() != 1)
       return nullptr;
     Operation *p = q->getOperand(0).getDefiningOp();

@@ -265,6 +265,42 @@ def qdq_pools(out):
     save(out, "qdq_pools", mdl, [("x", x)], [("y", y)])
 
 
+def qdq_transpose(out):
+    """A Transpose between Q/DQ pairs of its input's parameters (an int8
+    TRANSPOSE, which moves the stored values), between reshapes as an
+    attention layer splits heads, so that no layout pass moves it."""
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal((2, 12)).astype(F32)
+    s, z = F32(0.04), 3
+    xq = quantize(x, s, z, -128, 127)
+    t = np.transpose(xq.reshape(2, 3, 4), (0, 2, 1)).reshape(2, 12)
+    y = ((t - z).astype(F32) * s).astype(F32)
+    nodes = []
+
+    def qdq_node(v):
+        nodes.append(helper.make_node("QuantizeLinear", [v, "s", "z"],
+                                      [v + "q"]))
+        nodes.append(helper.make_node("DequantizeLinear", [v + "q", "s", "z"],
+                                      [v + "d"]))
+        return v + "d"
+
+    nodes.append(helper.make_node("Reshape", [qdq_node("x"), "split"],
+                                  ["r"]))
+    nodes.append(helper.make_node("Transpose", [qdq_node("r")], ["t"],
+                                  perm=[0, 2, 1]))
+    nodes.append(helper.make_node("Reshape", [qdq_node("t"), "merge"],
+                                  ["m"]))
+    nodes.append(helper.make_node("QuantizeLinear", ["m", "s", "z"], ["mq"]))
+    nodes.append(helper.make_node("DequantizeLinear", ["mq", "s", "z"],
+                                  ["y"]))
+    inits = [const("s", s), const("z", np.array(z, np.int8)),
+             const("split", np.array([2, 3, 4], np.int64)),
+             const("merge", np.array([2, 12], np.int64))]
+    mdl = model("qdq_transpose", nodes, [vi("x", list(x.shape))],
+                [vi("y", list(y.shape))], inits, opset=13)
+    save(out, "qdq_transpose", mdl, [("x", x)], [("y", y)])
+
+
 def qdq_activations(out):
     """The activations of QDQ models between Q/DQ pairs: HardSwish, Sigmoid
     and Tanh and Softmax (quantized as NNAPI fixes their outputs: 1/256
@@ -456,6 +492,7 @@ def main():
     qdq_conv(out)
     qdq_add(out)
     qdq_pools(out)
+    qdq_transpose(out)
     qdq_activations(out)
     qdq_matmul(out)
     qdq_linear_per_channel(out)
