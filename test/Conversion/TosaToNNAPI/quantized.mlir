@@ -110,6 +110,25 @@ func.func @data(%x: tensor<1x4x4x2xi8>) -> tensor<1x16xi8> attributes {nnapi.par
 
 // -----
 
+// A quantized composite whose body transposes the stored values (a layout
+// transpose of int8 data, or a QDQ Transpose group) is TRANSPOSE, with its
+// input's parameters.
+// CHECK-LABEL: func @transpose
+// CHECK: %[[X:.*]] = "quant.scast"(%arg0) : (tensor<1x3x4x5xi8>) -> tensor<1x3x4x5x!quant.uniform<i8:f32, 5.000000e-01:-3>>
+// CHECK: %[[T:.*]] = nnapi.transpose %[[X]] perm = [0, 2, 3, 1] : (tensor<1x3x4x5x!quant.uniform<i8:f32, 5.000000e-01:-3>>) -> tensor<1x4x5x3x!quant.uniform<i8:f32, 5.000000e-01:-3>>
+// CHECK: "quant.scast"(%[[T]])
+func.func @transpose(%x: tensor<1x3x4x5xi8>) -> tensor<1x4x5x3xi8> attributes {nnapi.partition} {
+  %t = nnapi.composite "quantized"(%x) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, output_scale = 0.5 : f64, output_zero_point = -3 : i64}} : (tensor<1x3x4x5xi8>) -> tensor<1x4x5x3xi8> {
+  ^bb0(%a: tensor<1x3x4x5xi8>):
+    %p = "tosa.const"() <{value = dense<[0, 2, 3, 1]> : tensor<4xi32>}> : () -> tensor<4xi32>
+    %r = tosa.transpose %a, %p : (tensor<1x3x4x5xi8>, tensor<4xi32>) -> tensor<1x4x5x3xi8>
+    nnapi.yield %r : tensor<1x4x5x3xi8>
+  }
+  return %t : tensor<1x4x5x3xi8>
+}
+
+// -----
+
 // A sigmoid with NNAPI's fixed output parameters is LOGISTIC; a product of
 // two quantized inputs MUL, each input with its own parameters.
 // CHECK-LABEL: func @activations
