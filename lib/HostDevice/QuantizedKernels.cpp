@@ -2,6 +2,8 @@
 
 #include "nnapi-mlir/HostDevice/QuantizedKernels.h"
 
+#include "nnapi-mlir/NNAPI/Operations.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -66,26 +68,8 @@ int32_t multiplyByQuantizedMultiplier(int32_t x, FixedPointMultiplier m) {
 
 void quantizedActivationRange(int32_t fuseCode, const Quant8Out &out,
                               int32_t &lo, int32_t &hi) {
-  lo = out.lowest();
-  hi = out.highest();
-  auto q = [&](float v) {
-    return out.zeroPoint + int32_t(std::round(v / out.scale));
-  };
-  switch (fuseCode) {
-  case 1: // RELU
-    lo = std::max(lo, q(0.0f));
-    break;
-  case 2: // RELU1
-    lo = std::max(lo, q(-1.0f));
-    hi = std::min(hi, q(1.0f));
-    break;
-  case 3: // RELU6
-    lo = std::max(lo, q(0.0f));
-    hi = std::min(hi, q(6.0f));
-    break;
-  default:
-    break;
-  }
+  nnapi_mlir::quantizedActivationRange(fuseCode, out.scale, out.zeroPoint,
+                                       out.isSigned, lo, hi);
 }
 
 namespace {

@@ -145,7 +145,10 @@ void createBufferCopy(OpBuilder &b, Location loc, Value from, Value to) {
 void mlir::nnapi::buildNNAPIPartitionPipeline(
     OpPassManager &pm, const CompilePipelineOptions &options, Report *report) {
   // Quantized TOSA (tosa.rescale and !quant.uniform types from other
-  // producers) computes on its storage integers.
+  // producers) computes on its storage integers; its convolutions first
+  // become quantized composites while the types still hold the parameters.
+  if (!options.hostOnly)
+    pm.addPass(createNNAPIRaiseQuantizedTosa());
   pm.addPass(createNNAPIStripQuantTypes());
   // Imported NCHW models carry layout transposes around every NHWC op.
   pm.addPass(createNNAPIPropagateTransposes());

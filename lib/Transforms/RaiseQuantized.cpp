@@ -13,6 +13,7 @@
 
 #include "nnapi-mlir/NNAPI/Operations.h"
 
+#include "mlir/Dialect/Quant/QuantTypes.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "mlir/IR/IRMapping.h"
@@ -22,6 +23,7 @@
 
 namespace mlir::nnapi {
 #define GEN_PASS_DEF_NNAPIRAISEQUANTIZED
+#define GEN_PASS_DEF_NNAPIRAISEQUANTIZEDTOSA
 #include "nnapi-mlir/Transforms/Passes.h.inc"
 } // namespace mlir::nnapi
 
@@ -695,6 +697,146 @@ LogicalResult raise(CompositeOp q, OpBuilder &b) {
   replaceGroup(b, composite, map, group, q, alsoDead);
   return success();
 }
+
+/// The per-tensor parameters of `type`'s signed 8-bit elements.
+std::optional<QParams> typeParams(Type type) {
+  auto q = dyn_cast<quant::UniformQuantizedType>(getElementTypeOrSelf(type));
+  if (!q || !q.isSigned() || q.getStorageTypeIntegralWidth() != 8)
+    return std::nullopt;
+  return QParams{{q.getScale()}, {q.getZeroPoint()}, -1};
+}
+
+/// Quantized TOSA: conv2d / depthwise_conv2d on !quant.uniform data ->
+/// rescale to int8 (-> clamp of the stored values) as a quantized
+/// composite, the parameters read off the types (see Passes.td).
+LogicalResult raiseTyped(tosa::RescaleOp rescale, OpBuilder &b) {
+  Operation *op = rescale.getInput().getDefiningOp();
+  if (!isa_and_nonnull<tosa::Conv2DOp, tosa::DepthwiseConv2DOp>(op) ||
+      !op->hasOneUse())
+    return failure();
+  Value x = op->getOperand(0), w = op->getOperand(1), bias = op->getOperand(2);
+  std::optional<QParams> in = typeParams(x.getType());
+  std::optional<QParams> out = typeParams(rescale.getType());
+  auto info = op->getAttrOfType<tosa::ConvOpQuantizationAttr>(
+      "quantization_info");
+  if (!in || !out || !info || info.getInputZp() != in->zeroPoints[0] ||
+      info.getWeightZp() != 0)
+    return failure();
+  bool depthwise = isa<tosa::DepthwiseConv2DOp>(op);
+  auto wType = cast<RankedTensorType>(w.getType());
+  int64_t channels =
+      cast<RankedTensorType>(op->getResult(0).getType()).getShape().back();
+  SmallVector<double> weightScales;
+  std::optional<int64_t> axis;
+  Type wElement = wType.getElementType();
+  if (auto perAxis = dyn_cast<quant::UniformQuantizedPerAxisType>(wElement)) {
+    // The output channel's dimension: OHWI's O, or [kh, kw, C, M]'s C with
+    // a depth multiplier of 1.
+    int64_t channelAxis = depthwise ? 2 : 0;
+    if (perAxis.getQuantizedDimension() != channelAxis ||
+        int64_t(perAxis.getScales().size()) != channels ||
+        (depthwise && wType.getDimSize(3) != 1) ||
+        llvm::any_of(perAxis.getZeroPoints(), [](int64_t z) { return z; }))
+      return failure();
+    weightScales.assign(perAxis.getScales().begin(),
+                        perAxis.getScales().end());
+    axis = channelAxis;
+  } else if (auto perTensorType =
+                 dyn_cast<quant::UniformQuantizedType>(wElement)) {
+    if (perTensorType.getZeroPoint() != 0)
+      return failure();
+    weightScales.push_back(perTensorType.getScale());
+  } else {
+    return failure();
+  }
+  if (!getElementTypeOrSelf(
+           cast<quant::QuantizedType>(wElement).getStorageType())
+           .isInteger(8))
+    return failure();
+  DenseElementsAttr wValues, biasValues;
+  if (!matchPattern(w, m_Constant(&wValues)) ||
+      !matchPattern(bias, m_Constant(&biasValues)) ||
+      !biasValues.getElementType().isInteger(32))
+    return failure();
+  // The rescale must be what NNAPI computes from the parameters: input
+  // scale x weight scale / output scale, per channel or not.
+  ArrayRef<int32_t> multipliers = rescale.getMultiplier();
+  ArrayRef<int8_t> shifts = rescale.getShift();
+  size_t count = rescale.getPerChannel() ? size_t(channels) : 1;
+  // (I32Attr's getters return uint32_t.)
+  if (rescale.getInputZp() != 0 ||
+      int32_t(rescale.getOutputZp()) != out->zeroPoints[0] ||
+      !rescale.getScale32() ||
+      multipliers.size() != count || shifts.size() != count ||
+      (weightScales.size() != 1 && count != weightScales.size()))
+    return failure();
+  for (size_t c = 0; c < std::max(count, weightScales.size()); ++c) {
+    double real = double(multipliers[count == 1 ? 0 : c]) /
+                  std::ldexp(1.0, shifts[count == 1 ? 0 : c]);
+    double expected = in->scales[0] *
+                      weightScales[weightScales.size() == 1 ? 0 : c] /
+                      out->scales[0];
+    if (std::fabs(real - expected) > 1e-6 * expected)
+      return failure();
+  }
+  // A clamp of the stored values joins the group; the conversion decides
+  // whether it is a fused activation.
+  Operation *clamp = nullptr;
+  if (rescale->hasOneUse())
+    clamp = dyn_cast<tosa::ClampOp>(*rescale->getUsers().begin());
+  Operation *last = clamp ? clamp : rescale.getOperation();
+
+  b.setInsertionPoint(last);
+  Location loc = op->getLoc();
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr(names::kInputScale, b.getF64FloatAttr(in->scales[0])),
+      b.getNamedAttr(names::kInputZeroPoint,
+                     b.getI64IntegerAttr(in->zeroPoints[0])),
+      b.getNamedAttr(names::kWeightScale,
+                     b.getDenseF64ArrayAttr(weightScales)),
+      b.getNamedAttr(names::kWeightZeroPoint, b.getI64IntegerAttr(0)),
+      b.getNamedAttr(names::kOutputScale, b.getF64FloatAttr(out->scales[0])),
+      b.getNamedAttr(names::kOutputZeroPoint,
+                     b.getI64IntegerAttr(out->zeroPoints[0]))};
+  if (axis)
+    attrs.push_back(b.getNamedAttr(names::kAxis, b.getI64IntegerAttr(*axis)));
+  auto composite = b.create<CompositeOp>(
+      loc, last->getResultTypes(), names::kQuantized, ValueRange{x, w, bias},
+      b.getDictionaryAttr(attrs));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = b.createBlock(&composite.getBody());
+    IRMapping map;
+    for (Value v : {x, w, bias})
+      map.map(v, body->addArgument(v.getType(), loc));
+    SmallVector<Operation *> group = {op, rescale.getOperation()};
+    if (clamp)
+      group.push_back(clamp);
+    for (Operation *o : group)
+      b.clone(*o, map);
+    b.create<YieldOp>(loc, map.lookup(last->getResult(0)));
+  }
+  last->getResult(0).replaceAllUsesWith(composite->getResult(0));
+  if (clamp)
+    clamp->erase();
+  rescale->erase();
+  op->erase();
+  return success();
+}
+
+struct RaiseQuantizedTosaPass
+    : nnapi::impl::NNAPIRaiseQuantizedTosaBase<RaiseQuantizedTosaPass> {
+  void runOnOperation() override {
+    SmallVector<tosa::RescaleOp> rescales;
+    getOperation()->walk([&](tosa::RescaleOp op) {
+      if (!op->getParentOfType<CompositeOp>())
+        rescales.push_back(op);
+    });
+    OpBuilder b(&getContext());
+    for (tosa::RescaleOp rescale : rescales)
+      (void)raiseTyped(rescale, b);
+  }
+};
 
 struct RaiseQuantizedPass
     : nnapi::impl::NNAPIRaiseQuantizedBase<RaiseQuantizedPass> {

@@ -8,6 +8,7 @@
 #ifndef NNAPI_MLIR_NNAPI_OPERATIONS_H
 #define NNAPI_MLIR_NNAPI_OPERATIONS_H
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -280,6 +281,27 @@ inline std::string biasScaleError(float inputScale, float filterScale,
     return "";
   return "the bias scale must be input scale x filter scale (" +
          std::to_string(expected) + "), got " + std::to_string(biasScale);
+}
+
+/// The stored values [lo, hi] an 8-bit result (`isSigned`: int8, else
+/// uint8) with (scale, zeroPoint) is clamped to by fused activation
+/// `fuseCode` (0 none, 1 RELU: from the zero point, 2 RELU1: +-1, 3 RELU6:
+/// 0 to 6; each bound zero point + round(bound / scale), within the type),
+/// as NNAPI's CPU implementation computes it.
+inline void quantizedActivationRange(int32_t fuseCode, float scale,
+                                     int32_t zeroPoint, bool isSigned,
+                                     int32_t &lo, int32_t &hi) {
+  lo = isSigned ? -128 : 0;
+  hi = isSigned ? 127 : 255;
+  auto q = [&](float v) { return zeroPoint + int32_t(std::round(v / scale)); };
+  if (fuseCode == 1 || fuseCode == 3)
+    lo = std::max(lo, q(0.0f));
+  if (fuseCode == 2) {
+    lo = std::max(lo, q(-1.0f));
+    hi = std::min(hi, q(1.0f));
+  }
+  if (fuseCode == 3)
+    hi = std::min(hi, q(6.0f));
 }
 
 } // namespace nnapi_mlir

@@ -83,6 +83,28 @@ def NNAPIFoldConstants : Pass<"nnapi-fold-constants"> {
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
 
+def NNAPIRaiseQuantizedTosa : Pass<"nnapi-raise-quantized-tosa"> {
+  let summary = "Raise quantized TOSA convolutions into quantized composites";
+  let description = [{
+    Quantized TOSA from other producers (a TFLite model through TOSA)
+    carries its parameters in `!quant.uniform` element types, which
+    nnapi-strip-quant-types removes. Before it, this pass turns a
+    `tosa.conv2d` or `tosa.depthwise_conv2d` on per-tensor int8 data with
+    constant int8 weights (zero point 0; per-tensor, or per output channel
+    along the weights' channel dimension), a constant int32 bias and the
+    input's zero point in `quantization_info`, whose only use is a
+    `tosa.rescale` to per-tensor int8 with multipliers that are input scale
+    x weight scale / output scale (relative error 1e-6), possibly followed
+    by a clamp of the stored values, into one `quantized` composite with
+    the parameters read off the types: what NNAPI runs as one int8
+    CONV_2D / DEPTHWISE_CONV_2D (the clamp a fused activation when its
+    bounds are one's range). The body keeps the TOSA ops, so the host copy
+    computes TOSA's integer arithmetic exactly as before. Groups that do not
+    fit stay as they are.
+  }];
+  let dependentDialects = ["::mlir::nnapi::NNAPIDialect"];
+}
+
 def NNAPIRaiseQuantized : Pass<"nnapi-raise-quantized"> {
   let summary = "Raise dequantize -> float op -> quantize into quantized composites";
   let description = [{

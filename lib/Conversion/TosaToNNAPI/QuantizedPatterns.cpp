@@ -231,12 +231,35 @@ struct QuantizedCompositePattern
     return p;
   }
 
-  /// The body's clamp as a fused activation (none without one).
+  /// The body's clamp as a fused activation (none without one): a float
+  /// clamp before the quantize, or a clamp of the stored values (quantized
+  /// TOSA's, after its rescale) whose bounds are the range NNAPI gives an
+  /// activation on the composite's output parameters.
   static std::optional<FuseCode> bodyActivation(CompositeOp op) {
     std::optional<FuseCode> fuse = FuseCode::none;
-    for (Operation &inner : op.getBody().front())
-      if (auto clamp = dyn_cast<tosa::ClampOp>(inner))
+    for (Operation &inner : op.getBody().front()) {
+      auto clamp = dyn_cast<tosa::ClampOp>(inner);
+      if (!clamp)
+        continue;
+      if (!getElementTypeOrSelf(clamp.getType()).isInteger(8)) {
         fuse = clampActivation(clamp);
+        continue;
+      }
+      DictionaryAttr attrs = op.getCompositeAttributes();
+      auto scale = attrs.getAs<FloatAttr>(names::kOutputScale);
+      auto zero = attrs.getAs<IntegerAttr>(names::kOutputZeroPoint);
+      fuse = std::nullopt;
+      for (FuseCode code : {FuseCode::none, FuseCode::relu, FuseCode::relu1,
+                            FuseCode::relu6}) {
+        int32_t lo, hi;
+        if (scale && zero)
+          nnapi_mlir::quantizedActivationRange(
+              int32_t(code), float(scale.getValueAsDouble()),
+              int32_t(zero.getInt()), /*isSigned=*/true, lo, hi);
+        if (scale && zero && clamp.getMinInt() == lo && clamp.getMaxInt() == hi)
+          fuse = code;
+      }
+    }
     return fuse;
   }
 
@@ -314,14 +337,11 @@ struct QuantizedCompositePattern
           op, "composite 'quantized' lacks its scales and zero points");
     // The float operation and its activation, from the body.
     Operation *principal = nullptr;
-    std::optional<FuseCode> fuse = FuseCode::none;
-    for (Operation &inner : op.getBody().front()) {
+    std::optional<FuseCode> fuse = bodyActivation(op);
+    for (Operation &inner : op.getBody().front())
       if (isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp,
               tosa::FullyConnectedOp, tosa::MatMulOp>(inner))
         principal = &inner;
-      if (auto clamp = dyn_cast<tosa::ClampOp>(inner))
-        fuse = clampActivation(clamp);
-    }
     if (!principal)
       return rewriter.notifyMatchFailure(
           op, "composite 'quantized' holds no convolution or fully "

@@ -28,6 +28,27 @@ func.func @conv(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x3xi8> attributes {nnapi.
 
 // -----
 
+// Quantized TOSA's form (nnapi-raise-quantized-tosa, types stripped): the
+// body's clamp of the stored values after the rescale is a fused
+// activation when its bounds are one's range on the output parameters
+// (ReLU6 at scale 0.1, zero point -10: [-10, 50]).
+// CHECK-LABEL: func @stored_clamp
+// CHECK: nnapi.conv_2d {{.*}} fused relu6 : {{.*}} -> tensor<1x4x4x3x!quant.uniform<i8:f32, 1.000000e-01:-10>>
+func.func @stored_clamp(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x3xi8> attributes {nnapi.partition} {
+  %w = "tosa.const"() <{value = dense<1> : tensor<3x1x1x2xi8>}> : () -> tensor<3x1x1x2xi8>
+  %b = "tosa.const"() <{value = dense<0> : tensor<3xi32>}> : () -> tensor<3xi32>
+  %y = nnapi.composite "quantized"(%x, %w, %b) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, weight_scale = array<f64: 0.25>, weight_zero_point = 0 : i64, output_scale = 0.1 : f64, output_zero_point = -10 : i64}} : (tensor<1x4x4x2xi8>, tensor<3x1x1x2xi8>, tensor<3xi32>) -> tensor<1x4x4x3xi8> {
+  ^bb0(%a: tensor<1x4x4x2xi8>, %aw: tensor<3x1x1x2xi8>, %ab: tensor<3xi32>):
+    %c = tosa.conv2d %a, %aw, %ab {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, quantization_info = #tosa.conv_quant<input_zp = -3, weight_zp = 0>} : (tensor<1x4x4x2xi8>, tensor<3x1x1x2xi8>, tensor<3xi32>) -> tensor<1x4x4x3xi32>
+    %r = tosa.rescale %c {input_zp = 0 : i32, output_zp = -10 : i32, multiplier = array<i32: 1342177280>, shift = array<i8: 30>, scale32 = true, double_round = true, per_channel = false} : (tensor<1x4x4x3xi32>) -> tensor<1x4x4x3xi8>
+    %k = tosa.clamp %r {min_int = -10 : i64, max_int = 50 : i64, min_fp = 0.0 : f32, max_fp = 0.0 : f32} : (tensor<1x4x4x3xi8>) -> tensor<1x4x4x3xi8>
+    nnapi.yield %k : tensor<1x4x4x3xi8>
+  }
+  return %y : tensor<1x4x4x3xi8>
+}
+
+// -----
+
 // Two in a row: the view back to int8 and the next view cancel.
 // A quantize composite is QUANTIZE, a dequantize composite DEQUANTIZE.
 // CHECK-LABEL: func @chain

@@ -101,6 +101,43 @@ def conv_rescale():
     return text, [x], y
 
 
+def depthwise_relu6():
+    """i8 depthwise conv 3x3, stride 2, padding 1, per-channel weights along
+    the channel dimension ([kh, kw, C, 1]), an input zero point, rescaled
+    per channel to i8, then a clamp at the ReLU6 range of the output
+    parameters (zero point + round(6 / scale))."""
+    x = RNG.integers(-128, 128, (1, 7, 6, 5)).astype(np.int8)
+    w = RNG.integers(-127, 128, (3, 3, 5, 1)).astype(np.int8)
+    b = RNG.integers(-500, 500, 5).astype(np.int32)
+    xs, xz, ys, yz = 0.03, 9, 0.04, -20
+    ws = [0.01, 0.02, 0.005, 0.015, 0.008]
+    ms = [multiplier_shift(xs * s / ys) for s in ws]
+    padded = np.pad(x.astype(np.int64) - xz, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    oh, ow = 4, 3
+    acc = np.zeros((1, oh, ow, 5), np.int64)
+    for oy in range(oh):
+        for ox in range(ow):
+            win = padded[0, 2 * oy:2 * oy + 3, 2 * ox:2 * ox + 3, :]
+            acc[0, oy, ox, :] = (win * w[:, :, :, 0].astype(np.int64)).sum(
+                axis=(0, 1)) + b
+    hi = min(127, yz + int(round(6 / ys)))
+    y = rescale(acc, 0, yz, [m for m, _ in ms], [s for _, s in ms], -128, 127)
+    y = np.clip(y, yz, hi).astype(np.int8)
+    wtype = (f"tensor<3x3x5x1x!quant.uniform<i8<-127:127>:f32:2, "
+             f"{{{', '.join(str(s) for s in ws)}}}>>")
+    xt, yt = qtype(x.shape, "i8", xs, xz), qtype(y.shape, "i8", ys, yz)
+    text = f"""func.func @main(%x: {xt}) -> {yt} {{
+  %w = "tosa.const"() <{{value = {dense(w, "i8")}}}> : () -> {wtype}
+  %b = "tosa.const"() <{{value = {dense(b, "i32")}}}> : () -> {plain(b.shape, "i32")}
+  %c = tosa.depthwise_conv2d %x, %w, %b {{dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>, quantization_info = #tosa.conv_quant<input_zp = {xz}, weight_zp = 0>}} : ({xt}, {wtype}, {plain(b.shape, "i32")}) -> {plain(acc.shape, "i32")}
+  %r = tosa.rescale %c {{input_zp = 0 : i32, output_zp = {yz} : i32, multiplier = array<i32: {", ".join(str(m) for m, _ in ms)}>, shift = array<i8: {", ".join(str(s) for _, s in ms)}>, scale32 = true, double_round = true, per_channel = true}} : ({plain(acc.shape, "i32")}) -> {yt}
+  %y = tosa.clamp %r {{min_int = {yz} : i64, max_int = {hi} : i64, min_fp = 0.0 : f32, max_fp = 0.0 : f32}} : ({yt}) -> {yt}
+  return %y : {yt}
+}}
+"""
+    return text, [x], y
+
+
 def matmul_u8():
     """ui8 input rescaled to i8 (zero point 128 -> 0), an i8 matmul with
     both zero points, rescaled (multiplier above 2^30, shift above 31:
@@ -128,7 +165,8 @@ def matmul_u8():
     return text, [a], y
 
 
-MODELS = {"q_conv_rescale": conv_rescale, "q_matmul_u8": matmul_u8}
+MODELS = {"q_conv_rescale": conv_rescale, "q_depthwise_relu6": depthwise_relu6,
+          "q_matmul_u8": matmul_u8}
 
 
 def main():
