@@ -11,6 +11,7 @@
 #include "OpKinds.h"
 
 #include "nnapi-mlir/HostDevice/BlockedKernels.h"
+#include "nnapi-mlir/HostDevice/Kernels.h"
 #include "nnapi-mlir/HostDevice/QuantizedKernels.h"
 
 #include <cstring>
@@ -24,6 +25,7 @@ bool hasQuantizedKernel(int32_t opcode) {
   case ANEURALNETWORKS_DEQUANTIZE: case ANEURALNETWORKS_ADD:
   case ANEURALNETWORKS_MAX_POOL_2D: case ANEURALNETWORKS_AVERAGE_POOL_2D:
   case ANEURALNETWORKS_RESHAPE: case ANEURALNETWORKS_TRANSPOSE:
+  case ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR:
   case ANEURALNETWORKS_CONCATENATION:
   case ANEURALNETWORKS_MUL: case ANEURALNETWORKS_LOGISTIC:
   case ANEURALNETWORKS_TANH: case ANEURALNETWORKS_HARD_SWISH:
@@ -66,7 +68,8 @@ public:
         opcode == ANEURALNETWORKS_MAX_POOL_2D ||
         opcode == ANEURALNETWORKS_AVERAGE_POOL_2D ||
         opcode == ANEURALNETWORKS_RESHAPE ||
-        opcode == ANEURALNETWORKS_TRANSPOSE)
+        opcode == ANEURALNETWORKS_TRANSPOSE ||
+        opcode == ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR)
       return;
     if (opcode == ANEURALNETWORKS_LOGISTIC || opcode == ANEURALNETWORKS_TANH ||
         opcode == ANEURALNETWORKS_HARD_SWISH ||
@@ -139,6 +142,9 @@ public:
       return ANEURALNETWORKS_NO_ERROR;
     case ANEURALNETWORKS_TRANSPOSE:
       blocked::transpose(in.data, inShape, params.indices, out.data);
+      return ANEURALNETWORKS_NO_ERROR;
+    case ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR:
+      resizeNearest(in.data, inShape, out.data, outShape, params.resize);
       return ANEURALNETWORKS_NO_ERROR;
     case ANEURALNETWORKS_CONCATENATION: {
       std::vector<Quant8> ins;

@@ -315,8 +315,10 @@ void resizeBilinear(const float *input, const Shape &is, float *output,
   }
 }
 
-void resizeNearest(const float *input, const Shape &is, float *output,
-                   const Shape &os, Resize how) {
+namespace {
+template <typename T>
+void resizeNearestOf(const T *input, const Shape &is, T *output,
+                     const Shape &os, Resize how) {
   const uint32_t inH = is[1], inW = is[2], c = is[3];
   const uint32_t outH = os[1], outW = os[2];
   std::vector<uint32_t> ys = nearestTaps(inH, outH, how);
@@ -326,7 +328,18 @@ void resizeNearest(const float *input, const Shape &is, float *output,
       for (uint32_t ox = 0; ox < outW; ++ox)
         std::memcpy(output + ((size_t(n) * outH + oy) * outW + ox) * c,
                     input + ((size_t(n) * inH + ys[oy]) * inW + xs[ox]) * c,
-                    c * sizeof(float));
+                    c * sizeof(T));
+}
+} // namespace
+
+void resizeNearest(const float *input, const Shape &is, float *output,
+                   const Shape &os, Resize how) {
+  resizeNearestOf(input, is, output, os, how);
+}
+
+void resizeNearest(const uint8_t *input, const Shape &is, uint8_t *output,
+                   const Shape &os, Resize how) {
+  resizeNearestOf(input, is, output, os, how);
 }
 
 } // namespace nnapi_mlir::host

@@ -350,6 +350,13 @@ StringRef nnapiOperationOf(Operation *op) {
       .Case([](tosa::AvgPool2dOp) { return "AVERAGE_POOL_2D"; })
       .Case([](tosa::ReshapeOp) { return "RESHAPE"; })
       .Case([](tosa::TransposeOp) { return "TRANSPOSE"; })
+      .Case([](tosa::ResizeOp resize) {
+        // A bilinear resize of int8 data rounds differently in every
+        // implementation; nearest neighbor moves stored values.
+        return resize.getMode() == "NEAREST_NEIGHBOR"
+                   ? "RESIZE_NEAREST_NEIGHBOR"
+                   : "";
+      })
       .Case([](tosa::ConcatOp) { return "CONCATENATION"; })
       .Case([](tosa::SigmoidOp) { return "LOGISTIC"; })
       .Case([](tosa::TanhOp) { return "TANH"; })
@@ -401,9 +408,9 @@ Value createWeighted(OpBuilder &b, Location loc, CompositeOp q, Value x,
 }
 
 /// DQ... -> op (-> clamp) -> Q, op a pool, reshape, transpose,
-/// concatenation, sigmoid, tanh, softmax or hard swish whose NNAPI operation
-/// takes the parameters (quantizedOutputError: pools, reshape and transpose
-/// keep their input's,
+/// nearest-neighbor resize, concatenation, sigmoid, tanh, softmax or hard
+/// swish whose NNAPI operation takes the parameters (quantizedOutputError:
+/// pools, reshape, transpose and resize keep their input's,
 /// LOGISTIC, TANH and SOFTMAX have fixed ones), as a quantized composite of
 /// the int8 inputs.
 LogicalResult raiseData(CompositeOp q, const QParams &out, Operation *clamp,

@@ -196,6 +196,9 @@ void resizeBilinear(const float *input, const Shape &inputShape,
                     float *output, const Shape &outputShape, Resize how);
 void resizeNearest(const float *input, const Shape &inputShape, float *output,
                    const Shape &outputShape, Resize how);
+/// The same on 8-bit elements (quantized data).
+void resizeNearest(const uint8_t *input, const Shape &inputShape,
+                   uint8_t *output, const Shape &outputShape, Resize how);
 
 /// INSTANCE_NORMALIZATION of a 4-D tensor: per batch and channel,
 /// (x - mean) * gamma / sqrt(variance + epsilon) + beta over height and

@@ -62,6 +62,14 @@ std::string formatBound(double v);
 /// The NNAPI activation a tosa.clamp is, if any.
 std::optional<FuseCode> clampActivation(tosa::ClampOp clamp);
 
+/// NNAPI's resize flags (nnapi.resize_*) that sample both dimensions as
+/// `op` does, or a match failure saying why none does.
+struct ResizeFlags {
+  bool alignCorners, halfPixelCenters;
+};
+FailureOr<ResizeFlags> nnapiResizeFlags(tosa::ResizeOp op,
+                                        PatternRewriter &rewriter);
+
 /// A splat constant of `type`'s element type, shaped [1, ..., 1] with `type`'s
 /// rank, so that it broadcasts against it.
 Value broadcastScalar(PatternRewriter &rewriter, Location loc,

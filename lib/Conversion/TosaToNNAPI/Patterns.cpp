@@ -99,6 +99,79 @@ SmallVector<int64_t> nnapiPadding(ArrayRef<int64_t> tosaPad) {
   return {tosaPad[2], tosaPad[3], tosaPad[0], tosaPad[1]};
 }
 SmallVector<int64_t> swapYX(ArrayRef<int64_t> yx) { return {yx[1], yx[0]}; }
+
+namespace {
+constexpr ResizeFlags kResizeFlags[] = {
+    {false, false}, {false, true}, {true, false}};
+
+float nnapiResizeScale(int64_t in, int64_t out, ResizeFlags f) {
+  if (f.alignCorners && out > 1)
+    return float(in - 1) / float(out - 1);
+  return float(in) / float(out);
+}
+
+/// Whether flags `f` sample one dimension of a tosa.resize the same way:
+/// TOSA samples output index o at (o * d + offset) / n (scale n/d), NNAPI
+/// at the float formulas of nnapi.resize_*. Checked index by index, so
+/// whatever NNAPI's float arithmetic does is what TOSA asked for.
+bool resizeDimMatches(bool bilinear, int64_t in, int64_t out, int64_t n,
+                      int64_t d, int64_t offset, ResizeFlags f) {
+  float scale = nnapiResizeScale(in, out, f);
+  for (int64_t o = 0; o < out; ++o) {
+    int64_t y = o * d + offset;
+    if (bilinear) {
+      // Both clamp the sample to the input; compare the sample points.
+      double tosa = std::clamp(double(y) / double(n), 0.0, double(in - 1));
+      float x = f.halfPixelCenters ? (float(o) + 0.5f) * scale - 0.5f
+                                   : float(o) * scale;
+      double nnapi = std::clamp(double(x), 0.0, double(in - 1));
+      if (std::abs(tosa - nnapi) > 1e-5 * double(in))
+        return false;
+      continue;
+    }
+    // TOSA rounds y / n half up (n is even, see the pattern).
+    int64_t q = y >= 0 ? y / n : -((-y + n - 1) / n);
+    int64_t tosa = std::clamp<int64_t>(q + (2 * (y - q * n) >= n), 0, in - 1);
+    float x = (float(o) + (f.halfPixelCenters ? 0.5f : 0.0f)) * scale;
+    int64_t i = int64_t(f.alignCorners ? std::round(x) : std::floor(x));
+    if (std::clamp<int64_t>(i, 0, in - 1) != tosa)
+      return false;
+  }
+  return true;
+}
+} // namespace
+
+FailureOr<ResizeFlags> nnapiResizeFlags(tosa::ResizeOp op,
+                                        PatternRewriter &rewriter) {
+  bool bilinear = op.getMode() == "BILINEAR";
+  auto in = cast<RankedTensorType>(op.getInput().getType()).getShape();
+  auto out = cast<RankedTensorType>(op.getType()).getShape();
+  ArrayRef<int64_t> scale = op.getScale(), offset = op.getOffset();
+  // TOSA's verifier checks the arrays' lengths, not their values.
+  if (llvm::any_of(scale, [](int64_t v) { return v <= 0; }))
+    return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+      diag << "scale [";
+      llvm::interleaveComma(scale, diag);
+      diag << "] must be positive";
+    });
+  if (!bilinear && (scale[0] % 2 || scale[2] % 2))
+    return rewriter.notifyMatchFailure(
+        op, "nearest-neighbor resize with an odd scale numerator");
+  for (ResizeFlags f : kResizeFlags)
+    if (resizeDimMatches(bilinear, in[1], out[1], scale[0], scale[1],
+                         offset[0], f) &&
+        resizeDimMatches(bilinear, in[2], out[2], scale[2], scale[3],
+                         offset[1], f))
+      return f;
+  return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+    diag << "scale [";
+    llvm::interleaveComma(scale, diag);
+    diag << "] and offset [";
+    llvm::interleaveComma(offset, diag);
+    diag << "] sample like no NNAPI resize (asymmetric, half-pixel centers "
+            "or aligned corners)";
+  });
+}
 } // namespace mlir::nnapi::detail
 
 //===----------------------------------------------------------------------===//
@@ -293,48 +366,6 @@ struct TransposeConv2DPattern
   }
 };
 
-/// NNAPI's resize flags that sample one dimension of a tosa.resize the same
-/// way: TOSA samples output index o at (o * d + offset) / n (scale n/d),
-/// NNAPI at the float formulas of nnapi.resize_*. Checked index by index,
-/// so whatever NNAPI's float arithmetic does is what TOSA asked for.
-struct ResizeFlags {
-  bool alignCorners, halfPixelCenters;
-};
-constexpr ResizeFlags kResizeFlags[] = {
-    {false, false}, {false, true}, {true, false}};
-
-float nnapiResizeScale(int64_t in, int64_t out, ResizeFlags f) {
-  if (f.alignCorners && out > 1)
-    return float(in - 1) / float(out - 1);
-  return float(in) / float(out);
-}
-
-bool resizeDimMatches(bool bilinear, int64_t in, int64_t out, int64_t n,
-                      int64_t d, int64_t offset, ResizeFlags f) {
-  float scale = nnapiResizeScale(in, out, f);
-  for (int64_t o = 0; o < out; ++o) {
-    int64_t y = o * d + offset;
-    if (bilinear) {
-      // Both clamp the sample to the input; compare the sample points.
-      double tosa = std::clamp(double(y) / double(n), 0.0, double(in - 1));
-      float x = f.halfPixelCenters ? (float(o) + 0.5f) * scale - 0.5f
-                                   : float(o) * scale;
-      double nnapi = std::clamp(double(x), 0.0, double(in - 1));
-      if (std::abs(tosa - nnapi) > 1e-5 * double(in))
-        return false;
-      continue;
-    }
-    // TOSA rounds y / n half up (n is even, see the pattern).
-    int64_t q = y >= 0 ? y / n : -((-y + n - 1) / n);
-    int64_t tosa = std::clamp<int64_t>(q + (2 * (y - q * n) >= n), 0, in - 1);
-    float x = (float(o) + (f.halfPixelCenters ? 0.5f : 0.0f)) * scale;
-    int64_t i = int64_t(f.alignCorners ? std::round(x) : std::floor(x));
-    if (std::clamp<int64_t>(i, 0, in - 1) != tosa)
-      return false;
-  }
-  return true;
-}
-
 struct ResizePattern
     : ToNNAPI<tosa::ResizeOp, ResizeBilinearOp, ResizeNearestNeighborOp> {
   using ToNNAPI::ToNNAPI;
@@ -342,44 +373,16 @@ struct ResizePattern
                                 PatternRewriter &rewriter) const override {
     if (failed(checkTensors(op, rewriter)))
       return failure();
-    bool bilinear = op.getMode() == "BILINEAR";
-    auto in = cast<RankedTensorType>(op.getInput().getType()).getShape();
-    auto out = cast<RankedTensorType>(op.getType()).getShape();
-    ArrayRef<int64_t> scale = op.getScale(), offset = op.getOffset();
-    // TOSA's verifier checks the arrays' lengths, not their values.
-    if (llvm::any_of(scale, [](int64_t v) { return v <= 0; }))
-      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
-        diag << "scale [";
-        llvm::interleaveComma(scale, diag);
-        diag << "] must be positive";
-      });
-    if (!bilinear && (scale[0] % 2 || scale[2] % 2))
-      return rewriter.notifyMatchFailure(
-          op, "nearest-neighbor resize with an odd scale numerator");
-    for (ResizeFlags f : kResizeFlags) {
-      if (!resizeDimMatches(bilinear, in[1], out[1], scale[0], scale[1],
-                            offset[0], f) ||
-          !resizeDimMatches(bilinear, in[2], out[2], scale[2], scale[3],
-                            offset[1], f))
-        continue;
-      if (bilinear)
-        rewriter.replaceOpWithNewOp<ResizeBilinearOp>(
-            op, op.getType(), op.getInput(), f.alignCorners,
-            f.halfPixelCenters);
-      else
-        rewriter.replaceOpWithNewOp<ResizeNearestNeighborOp>(
-            op, op.getType(), op.getInput(), f.alignCorners,
-            f.halfPixelCenters);
-      return success();
-    }
-    return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
-      diag << "scale [";
-      llvm::interleaveComma(scale, diag);
-      diag << "] and offset [";
-      llvm::interleaveComma(offset, diag);
-      diag << "] sample like no NNAPI resize (asymmetric, half-pixel centers "
-              "or aligned corners)";
-    });
+    FailureOr<ResizeFlags> f = nnapiResizeFlags(op, rewriter);
+    if (failed(f))
+      return failure();
+    if (op.getMode() == "BILINEAR")
+      rewriter.replaceOpWithNewOp<ResizeBilinearOp>(
+          op, op.getType(), op.getInput(), f->alignCorners, f->halfPixelCenters);
+    else
+      rewriter.replaceOpWithNewOp<ResizeNearestNeighborOp>(
+          op, op.getType(), op.getInput(), f->alignCorners, f->halfPixelCenters);
+    return success();
   }
 };
 

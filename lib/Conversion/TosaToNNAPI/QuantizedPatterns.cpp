@@ -125,13 +125,15 @@ struct QuantizedCompositePattern
     if (auto composite = dyn_cast_or_null<CompositeOp>(op))
       return composite.getName() == names::kSoftmax ||
              composite.getName() == names::kHardSwish;
+    if (auto resize = dyn_cast_or_null<tosa::ResizeOp>(op))
+      return resize.getMode() == "NEAREST_NEIGHBOR";
     return isa_and_nonnull<tosa::MaxPool2dOp, tosa::AvgPool2dOp,
                            tosa::ReshapeOp, tosa::TransposeOp, tosa::ConcatOp,
                            tosa::SigmoidOp, tosa::TanhOp>(op);
   }
 
-  /// Pools, reshape, transpose, concatenation, logistic, tanh, softmax,
-  /// hard swish:
+  /// Pools, reshape, transpose, nearest-neighbor resize, concatenation,
+  /// logistic, tanh, softmax, hard swish:
   /// NNAPI's operation on the inputs viewed with their parameters (the
   /// verifier holds the output to NNAPI's rules, quantizedOutputError).
   LogicalResult convertData(CompositeOp op, Operation *principal,
@@ -181,7 +183,13 @@ struct QuantizedCompositePattern
       y = createPool<AveragePool2DOp>(rewriter, pool, xs[0], outType, *fuse);
     else if (isa<tosa::ReshapeOp>(principal))
       y = rewriter.create<ReshapeOp>(loc, outType, xs[0]);
-    else if (auto transpose = dyn_cast<tosa::TransposeOp>(principal)) {
+    else if (auto resize = dyn_cast<tosa::ResizeOp>(principal)) {
+      FailureOr<ResizeFlags> f = nnapiResizeFlags(resize, rewriter);
+      if (failed(f))
+        return failure();
+      y = rewriter.create<ResizeNearestNeighborOp>(
+          loc, outType, xs[0], f->alignCorners, f->halfPixelCenters);
+    } else if (auto transpose = dyn_cast<tosa::TransposeOp>(principal)) {
       SmallVector<int64_t> perms;
       if (failed(transpose.getConstantPerms(perms)))
         return rewriter.notifyMatchFailure(op, "perms must be a constant");

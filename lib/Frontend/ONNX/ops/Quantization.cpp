@@ -608,7 +608,8 @@ void mlir::nnapi::onnx_import::registerQuantizationOps(OpRegistry &registry) {
        "operation (nnapi-raise-quantized; 4, or 1-3 as uint8 below 4): "
        "Conv, depthwise Conv, Gemm, MatMul by a constant, Add, Mul, "
        "MaxPool, AveragePool, GlobalAveragePool, Concat, Reshape, Flatten, "
-       "Transpose, Sigmoid, Tanh, Softmax (NNAPI's fixed output parameters), "
+       "Transpose, Resize (nearest), Sigmoid, Tanh, Softmax (NNAPI's fixed "
+       "output parameters), "
        "HardSwish",
        "per axis or computed parameters (host)"},
       {"", "DynamicQuantizeLinear", lo, hi, importDynamicQuantizeLinear,

@@ -301,6 +301,31 @@ def qdq_transpose(out):
     save(out, "qdq_transpose", mdl, [("x", x)], [("y", y)])
 
 
+def qdq_resize(out):
+    """A nearest-neighbor Resize (2x upsampling, as detection necks do)
+    between Q/DQ pairs of its input's parameters: an int8
+    RESIZE_NEAREST_NEIGHBOR, which copies stored values; NCHW input."""
+    rng = np.random.default_rng(13)
+    x = rng.standard_normal((1, 3, 4, 5)).astype(F32)
+    s, z = F32(0.03), -7
+    xq = quantize(x, s, z, -128, 127)
+    up = np.repeat(np.repeat(xq, 2, axis=2), 2, axis=3)
+    y = ((up - z).astype(F32) * s).astype(F32)
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "s", "z"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "s", "z"], ["xd"]),
+        helper.make_node("Resize", ["xd", "", "scales"], ["r"],
+                         mode="nearest"),
+        helper.make_node("QuantizeLinear", ["r", "s", "z"], ["rq"]),
+        helper.make_node("DequantizeLinear", ["rq", "s", "z"], ["y"]),
+    ]
+    inits = [const("s", s), const("z", np.array(z, np.int8)),
+             const("scales", np.array([1, 1, 2, 2], F32))]
+    mdl = model("qdq_resize", nodes, [vi("x", list(x.shape))],
+                [vi("y", list(y.shape))], inits, opset=13)
+    save(out, "qdq_resize", mdl, [("x", x)], [("y", y)])
+
+
 def qdq_activations(out):
     """The activations of QDQ models between Q/DQ pairs: HardSwish, Sigmoid
     and Tanh and Softmax (quantized as NNAPI fixes their outputs: 1/256
@@ -493,6 +518,7 @@ def main():
     qdq_add(out)
     qdq_pools(out)
     qdq_transpose(out)
+    qdq_resize(out)
     qdq_activations(out)
     qdq_matmul(out)
     qdq_linear_per_channel(out)
