@@ -282,12 +282,16 @@ copyFlipped(uint8_t *to, const uint8_t *from, size_t n) {
   }
 }
 
-/// `Rows` pixels of `in`: uint8 (the int8 input's top bit flipped), 4
-/// channels per 32-bit word, rows of p.groups words.
-template <int Rows>
-NNAPI_MLIR_VNNI_TARGET void
-block(const PackedInt8Filter &p, const uint32_t *in, int8_t *out) {
-  const size_t G = p.groups, F = p.outChannels;
+/// `Rows` pixels of `in`, 4 channels per 32-bit word, rows of p.groups
+/// words `stride` words apart: uint8 (the int8 input's top bit flipped), or
+/// with `Flip` the int8 input itself, flipped here (on the port the
+/// multiplies leave free).
+template <int Rows, bool Flip>
+NNAPI_MLIR_VNNI_TARGET void block(const PackedInt8Filter &p,
+                                  const uint32_t *in, size_t stride,
+                                  int8_t *out) {
+  const size_t G = stride, F = p.outChannels;
+  const __m512i top = _mm512_set1_epi8(char(0x80));
   const __m512i zero = _mm512_set1_epi32(p.outZero);
   const __m512i lo = _mm512_set1_epi32(p.lo), hi = _mm512_set1_epi32(p.hi);
   for (size_t f0 = 0; f0 < F; f0 += 32) {
@@ -305,6 +309,8 @@ block(const PackedInt8Filter &p, const uint32_t *in, int8_t *out) {
       __m512i w1 = two ? _mm512_loadu_si512(w + 64) : w0;
       for (int r = 0; r < Rows; ++r) {
         __m512i x = _mm512_set1_epi32(int32_t(in[r * G + g]));
+        if (Flip)
+          x = _mm512_xor_si512(x, top);
         acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], x, w0);
         if (two)
           acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], x, w1);
@@ -338,11 +344,25 @@ void convInt8(const PackedInt8Filter &p, const Int8ConvGeometry &g,
               const int8_t *input, int8_t *output, size_t pixelBegin,
               size_t pixelEnd) {
 #ifdef NNAPI_MLIR_VNNI
+  const size_t G = p.groups, C = g.channels;
+  // A 1x1 window at stride 1 without padding over whole words of channels
+  // (the input's buffer is aligned): each output pixel's window is its
+  // input pixel, read in place.
+  if (g.kernelH == 1 && g.kernelW == 1 && g.strideH == 1 && g.strideW == 1 &&
+      g.padTop == 0 && g.padLeft == 0 && g.inH == g.outH && g.inW == g.outW &&
+      C % 4 == 0 && G == C / 4) {
+    const auto *words = reinterpret_cast<const uint32_t *>(input);
+    size_t px = pixelBegin;
+    for (; px + 4 <= pixelEnd; px += 4)
+      block<4, true>(p, words + px * G, G, output + px * p.outChannels);
+    for (; px < pixelEnd; ++px)
+      block<1, true>(p, words + px * G, G, output + px * p.outChannels);
+    return;
+  }
   // Each output pixel's window as one row of uint8 words (im2col: taps in
   // the filter's [kh][kw][c] order, the padding the input's zero point),
   // once, so that the inner loop broadcasts straight from memory; the
   // row's bytes past the window are 0, their weights too.
-  const size_t G = p.groups, C = g.channels;
   const uint8_t pad = uint8_t(int8_t(g.inZero)) ^ 0x80;
   // Every byte is written below.
   std::unique_ptr<uint32_t[]> words(new uint32_t[(pixelEnd - pixelBegin) * G]);
@@ -392,11 +412,11 @@ void convInt8(const PackedInt8Filter &p, const Int8ConvGeometry &g,
   }
   size_t px = pixelBegin;
   for (; px + 4 <= pixelEnd; px += 4)
-    block<4>(p, words.get() + (px - pixelBegin) * G,
-             output + px * p.outChannels);
+    block<4, false>(p, words.get() + (px - pixelBegin) * G, G,
+                    output + px * p.outChannels);
   for (; px < pixelEnd; ++px)
-    block<1>(p, words.get() + (px - pixelBegin) * G,
-             output + px * p.outChannels);
+    block<1, false>(p, words.get() + (px - pixelBegin) * G, G,
+                    output + px * p.outChannels);
 #else
   (void)p, (void)input, (void)output, (void)pixelBegin, (void)pixelEnd;
 #endif
