@@ -362,6 +362,8 @@ TEST_P(Int8ConvVsReference, MatchesTheReference) {
 INSTANTIATE_TEST_SUITE_P(
     HostDevice, Int8ConvVsReference,
     ::testing::Values(Int8ConvCase{7, 5, 21, 37, 1, 1, 0, 1},
+                      // 1x1 over whole words of channels: read in place.
+                      Int8ConvCase{6, 5, 24, 40, 1, 1, 0, 1},
                       Int8ConvCase{9, 8, 3, 32, 3, 2, 1, 1},
                       Int8ConvCase{6, 7, 13, 19, 3, 1, 2, 2},
                       // Depthwise: 3x3 (the specialized block) over 64 +
