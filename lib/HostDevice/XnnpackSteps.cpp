@@ -179,6 +179,14 @@ public:
   }
 };
 
+/// f(i) for every i in [0, n), over the thread pool.
+template <typename F>
+void parallelFor(pthreadpool_t threadpool, size_t n, F &f) {
+  pthreadpool_parallelize_1d(
+      threadpool, [](void *context, size_t i) { (*static_cast<F *>(context))(i); },
+      &f, n, 0);
+}
+
 /// An int8 CONV_2D on AVX512-VNNI (convInt8), over the thread pool in
 /// blocks of output pixels.
 class VnniConvStep : public Step {
@@ -190,23 +198,14 @@ public:
   pthreadpool_t threadpool;
   const char *backend() const override { return "vnni"; }
   int run(const Bindings &b) override {
-    struct Task {
-      const PackedInt8Filter *p;
-      const Int8ConvGeometry *g;
-      const int8_t *in;
-      int8_t *out;
-      size_t pixels;
-    } task{&packed, &geometry, reinterpret_cast<const int8_t *>(b[input]),
-           reinterpret_cast<int8_t *>(b[output]), pixels};
+    const auto *in = reinterpret_cast<const int8_t *>(b[input]);
+    auto *out = reinterpret_cast<int8_t *>(b[output]);
     constexpr size_t kBlock = 64;
-    pthreadpool_parallelize_1d(
-        threadpool,
-        [](void *context, size_t i) {
-          auto *t = static_cast<Task *>(context);
-          convInt8(*t->p, *t->g, t->in, t->out, i * kBlock,
-                   std::min(t->pixels, (i + 1) * kBlock));
-        },
-        &task, (pixels + kBlock - 1) / kBlock, 0);
+    auto block = [&](size_t i) {
+      convInt8(packed, geometry, in, out, i * kBlock,
+               std::min(pixels, (i + 1) * kBlock));
+    };
+    parallelFor(threadpool, (pixels + kBlock - 1) / kBlock, block);
     return ANEURALNETWORKS_NO_ERROR;
   }
 };
@@ -222,20 +221,12 @@ public:
   pthreadpool_t threadpool;
   const char *backend() const override { return "vnni"; }
   int run(const Bindings &b) override {
-    struct Task {
-      const PackedDepthwiseInt8 *p;
-      const Int8ConvGeometry *g;
-      const int8_t *in;
-      int8_t *out;
-    } task{&packed, &geometry, reinterpret_cast<const int8_t *>(b[input]),
-           reinterpret_cast<int8_t *>(b[output])};
-    pthreadpool_parallelize_1d(
-        threadpool,
-        [](void *context, size_t row) {
-          auto *t = static_cast<Task *>(context);
-          depthwiseInt8(*t->p, *t->g, t->in, t->out, row, row + 1);
-        },
-        &task, rows, 0);
+    const auto *in = reinterpret_cast<const int8_t *>(b[input]);
+    auto *out = reinterpret_cast<int8_t *>(b[output]);
+    auto row = [&](size_t r) {
+      depthwiseInt8(packed, geometry, in, out, r, r + 1);
+    };
+    parallelFor(threadpool, rows, row);
     return ANEURALNETWORKS_NO_ERROR;
   }
 };
