@@ -65,13 +65,11 @@ PackedInt8Filter packInt8Filter(const int8_t *filter, size_t outChannels,
   return p;
 }
 
-PackedDepthwiseInt8 packDepthwiseInt8(const int8_t *filter, size_t kernelH,
-                                      size_t kernelW, size_t channels,
-                                      const int32_t *bias, int32_t inZero,
-                                      float inScale,
-                                      const std::vector<float> &filterScales,
-                                      float outScale, int32_t outZero,
-                                      int32_t lo, int32_t hi) {
+PackedDepthwiseInt8
+packDepthwiseInt8(const int8_t *filter, size_t kernelH, size_t kernelW,
+                  size_t channels, const int32_t *bias, int32_t inZero,
+                  float inScale, const std::vector<float> &filterScales,
+                  float outScale, int32_t outZero, int32_t lo, int32_t hi) {
   PackedDepthwiseInt8 p;
   p.channels = channels;
   p.kernelW = kernelW;
@@ -100,8 +98,8 @@ PackedDepthwiseInt8 packDepthwiseInt8(const int8_t *filter, size_t kernelH,
       }
     // Inputs are read as x + 128 and the padding holds the zero point:
     // subtract (zero point + 128) times the filter's sum once, here.
-    p.bias[at] = int32_t(int64_t(bias ? bias[c] : 0) -
-                         (int64_t(inZero) + 128) * sum);
+    p.bias[at] =
+        int32_t(int64_t(bias ? bias[c] : 0) - (int64_t(inZero) + 128) * sum);
     float s = filterScales[filterScales.size() == 1 ? 0 : c];
     p.scales[at] = float(double(inScale) * double(s) / double(outScale));
   }
@@ -122,10 +120,9 @@ struct alignas(64) Bytes64 {
 /// acc x scale (16 floats), rounded to nearest even, + zero.
 NNAPI_MLIR_VNNI_TARGET __attribute__((always_inline)) inline __m512i
 requantize(__m512i acc, const float *scale, __m512i zero) {
-  return _mm512_add_epi32(
-      _mm512_cvtps_epi32(
-          _mm512_mul_ps(_mm512_cvtepi32_ps(acc), _mm512_loadu_ps(scale))),
-      zero);
+  return _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_mul_ps(
+                              _mm512_cvtepi32_ps(acc), _mm512_loadu_ps(scale))),
+                          zero);
 }
 
 /// The output pixels of one block of 64 channels: vpdpbusd over each
@@ -212,8 +209,8 @@ NNAPI_MLIR_VNNI_TARGET void depthwiseRow(const PackedDepthwiseInt8 &p,
   // Columns -padLeft .. width - padLeft - 1 of the padded input (the
   // padding columns hold the zero point), each as groups x 4 vectors.
   const size_t G4 = groups * 4;
-  const size_t width = std::max(padLeft + inW, (outW - 1) * strideW +
-                                                   (kw - 1) * dilationW + 1);
+  const size_t width =
+      std::max(padLeft + inW, (outW - 1) * strideW + (kw - 1) * dilationW + 1);
   storage.resize(width * G4);
   auto *columns = reinterpret_cast<__m512i *>(storage.data());
   for (size_t x = 0; x < width; ++x)
@@ -222,8 +219,8 @@ NNAPI_MLIR_VNNI_TARGET void depthwiseRow(const PackedDepthwiseInt8 &p,
         columns[x * G4 + r] = pad;
   int8_t *out = output + (n * g.outH + size_t(oy)) * outW * C;
   for (size_t c0 = 0; c0 < C; c0 += 64) {
-    __mmask64 mask = C - c0 >= 64 ? ~__mmask64(0)
-                                  : (__mmask64(1) << (C - c0)) - 1;
+    __mmask64 mask =
+        C - c0 >= 64 ? ~__mmask64(0) : (__mmask64(1) << (C - c0)) - 1;
     for (size_t gr = 0; gr < groups; ++gr) {
       const int8_t *at[4];
       size_t by[4];
@@ -287,9 +284,8 @@ copyFlipped(uint8_t *to, const uint8_t *from, size_t n) {
 /// with `Flip` the int8 input itself, flipped here (on the port the
 /// multiplies leave free).
 template <int Rows, bool Flip>
-NNAPI_MLIR_VNNI_TARGET void block(const PackedInt8Filter &p,
-                                  const uint32_t *in, size_t stride,
-                                  int8_t *out) {
+NNAPI_MLIR_VNNI_TARGET void block(const PackedInt8Filter &p, const uint32_t *in,
+                                  size_t stride, int8_t *out) {
   const size_t G = stride, F = p.outChannels;
   const __m512i top = _mm512_set1_epi8(char(0x80));
   const __m512i zero = _mm512_set1_epi32(p.outZero);
@@ -373,8 +369,8 @@ void convInt8(const PackedInt8Filter &p, const Int8ConvGeometry &g,
   const int64_t inW = int64_t(g.inW), inH = int64_t(g.inH);
   const size_t rowBytes = size_t(g.kernelW) * C; // one kernel row, if whole
   for (size_t px = pixelBegin; px < pixelEnd; ++px) {
-    auto *row = reinterpret_cast<uint8_t *>(words.get() +
-                                            (px - pixelBegin) * G);
+    auto *row =
+        reinterpret_cast<uint8_t *>(words.get() + (px - pixelBegin) * G);
     uint8_t *at = row;
     int64_t x0 = ox * g.strideW - g.padLeft;
     int64_t x1 = x0 + (g.kernelW - 1) * g.dilationW;
@@ -428,8 +424,7 @@ void depthwiseInt8(const PackedDepthwiseInt8 &p, const Int8ConvGeometry &g,
 #ifdef NNAPI_MLIR_VNNI
   std::vector<Bytes64> columns;
   for (size_t r = rowBegin; r < rowEnd; ++r)
-    depthwiseRow(p, g, input, output, r / g.outH, int64_t(r % g.outH),
-                 columns);
+    depthwiseRow(p, g, input, output, r / g.outH, int64_t(r % g.outH), columns);
 #else
   (void)p, (void)g, (void)input, (void)output, (void)rowBegin, (void)rowEnd;
 #endif

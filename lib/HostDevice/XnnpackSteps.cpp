@@ -183,8 +183,9 @@ public:
 template <typename F>
 void parallelFor(pthreadpool_t threadpool, size_t n, F &f) {
   pthreadpool_parallelize_1d(
-      threadpool, [](void *context, size_t i) { (*static_cast<F *>(context))(i); },
-      &f, n, 0);
+      threadpool,
+      [](void *context, size_t i) { (*static_cast<F *>(context))(i); }, &f, n,
+      0);
 }
 
 /// An int8 CONV_2D on AVX512-VNNI (convInt8), over the thread pool in
@@ -454,9 +455,9 @@ int createXnnpackStep(const HostModel &m, size_t index,
       // VNNI).
       if (!depthwise && hasVnni()) {
         auto s = std::make_unique<VnniConvStep>();
-        s->packed =
-            packInt8Filter(filter, outC, taps * inC, bias, in.zeroPoint,
-                           in.scale, scales, out.scale, out.zeroPoint, qlo, qhi);
+        s->packed = packInt8Filter(filter, outC, taps * inC, bias, in.zeroPoint,
+                                   in.scale, scales, out.scale, out.zeroPoint,
+                                   qlo, qhi);
         s->geometry = g;
         s->input = input, s->output = output;
         s->pixels = numElements(outShape) / outC;

@@ -15,9 +15,9 @@
 
 #include "mlir/Dialect/Quant/QuantTypes.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
-#include "llvm/ADT/TypeSwitch.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
 
@@ -293,9 +293,8 @@ FailureOr<Value> dataInput(OpBuilder &b, Location loc, QuantInput &in,
                       b.getF64FloatAttr(in.params.scales[0])),
        b.getNamedAttr(names::kOutputZeroPoint,
                       b.getI64IntegerAttr(in.params.zeroPoints[0]))});
-  auto transposed = b.create<CompositeOp>(loc, TypeRange{type},
-                                          names::kQuantized, ValueRange{x},
-                                          params);
+  auto transposed = b.create<CompositeOp>(
+      loc, TypeRange{type}, names::kQuantized, ValueRange{x}, params);
   {
     OpBuilder::InsertionGuard guard(b);
     Block *body = b.createBlock(&transposed.getBody());
@@ -724,8 +723,8 @@ LogicalResult raiseTyped(tosa::RescaleOp rescale, OpBuilder &b) {
   Value x = op->getOperand(0), w = op->getOperand(1), bias = op->getOperand(2);
   std::optional<QParams> in = typeParams(x.getType());
   std::optional<QParams> out = typeParams(rescale.getType());
-  auto info = op->getAttrOfType<tosa::ConvOpQuantizationAttr>(
-      "quantization_info");
+  auto info =
+      op->getAttrOfType<tosa::ConvOpQuantizationAttr>("quantization_info");
   if (!in || !out || !info || info.getInputZp() != in->zeroPoints[0] ||
       info.getWeightZp() != 0)
     return failure();
@@ -745,8 +744,7 @@ LogicalResult raiseTyped(tosa::RescaleOp rescale, OpBuilder &b) {
         (depthwise && wType.getDimSize(3) != 1) ||
         llvm::any_of(perAxis.getZeroPoints(), [](int64_t z) { return z; }))
       return failure();
-    weightScales.assign(perAxis.getScales().begin(),
-                        perAxis.getScales().end());
+    weightScales.assign(perAxis.getScales().begin(), perAxis.getScales().end());
     axis = channelAxis;
   } else if (auto perTensorType =
                  dyn_cast<quant::UniformQuantizedType>(wElement)) {
@@ -773,8 +771,8 @@ LogicalResult raiseTyped(tosa::RescaleOp rescale, OpBuilder &b) {
   // (I32Attr's getters return uint32_t.)
   if (rescale.getInputZp() != 0 ||
       int32_t(rescale.getOutputZp()) != out->zeroPoints[0] ||
-      !rescale.getScale32() ||
-      multipliers.size() != count || shifts.size() != count ||
+      !rescale.getScale32() || multipliers.size() != count ||
+      shifts.size() != count ||
       (weightScales.size() != 1 && count != weightScales.size()))
     return failure();
   for (size_t c = 0; c < std::max(count, weightScales.size()); ++c) {
@@ -799,17 +797,16 @@ LogicalResult raiseTyped(tosa::RescaleOp rescale, OpBuilder &b) {
       b.getNamedAttr(names::kInputScale, b.getF64FloatAttr(in->scales[0])),
       b.getNamedAttr(names::kInputZeroPoint,
                      b.getI64IntegerAttr(in->zeroPoints[0])),
-      b.getNamedAttr(names::kWeightScale,
-                     b.getDenseF64ArrayAttr(weightScales)),
+      b.getNamedAttr(names::kWeightScale, b.getDenseF64ArrayAttr(weightScales)),
       b.getNamedAttr(names::kWeightZeroPoint, b.getI64IntegerAttr(0)),
       b.getNamedAttr(names::kOutputScale, b.getF64FloatAttr(out->scales[0])),
       b.getNamedAttr(names::kOutputZeroPoint,
                      b.getI64IntegerAttr(out->zeroPoints[0]))};
   if (axis)
     attrs.push_back(b.getNamedAttr(names::kAxis, b.getI64IntegerAttr(*axis)));
-  auto composite = b.create<CompositeOp>(
-      loc, last->getResultTypes(), names::kQuantized, ValueRange{x, w, bias},
-      b.getDictionaryAttr(attrs));
+  auto composite =
+      b.create<CompositeOp>(loc, last->getResultTypes(), names::kQuantized,
+                            ValueRange{x, w, bias}, b.getDictionaryAttr(attrs));
   {
     OpBuilder::InsertionGuard guard(b);
     Block *body = b.createBlock(&composite.getBody());

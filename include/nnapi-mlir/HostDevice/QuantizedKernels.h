@@ -175,13 +175,11 @@ struct PackedDepthwiseInt8 {
 /// `filter` [kh, kw, channels] int8 (NNAPI's [1, kh, kw, channels], zero
 /// point 0), one scale or one per channel; [lo, hi] the fused activation's
 /// range.
-PackedDepthwiseInt8 packDepthwiseInt8(const int8_t *filter, size_t kernelH,
-                                      size_t kernelW, size_t channels,
-                                      const int32_t *bias, int32_t inZero,
-                                      float inScale,
-                                      const std::vector<float> &filterScales,
-                                      float outScale, int32_t outZero,
-                                      int32_t lo, int32_t hi);
+PackedDepthwiseInt8
+packDepthwiseInt8(const int8_t *filter, size_t kernelH, size_t kernelW,
+                  size_t channels, const int32_t *bias, int32_t inZero,
+                  float inScale, const std::vector<float> &filterScales,
+                  float outScale, int32_t outZero, int32_t lo, int32_t hi);
 /// Output rows [rowBegin, rowEnd) (batch x height, NHWC) of a depthwise
 /// convolution packed as p, on g's window (g.channels == p.channels); runs
 /// where hasVnni().

@@ -158,10 +158,10 @@ FailureOr<ResizeFlags> nnapiResizeFlags(tosa::ResizeOp op,
     return rewriter.notifyMatchFailure(
         op, "nearest-neighbor resize with an odd scale numerator");
   for (ResizeFlags f : kResizeFlags)
-    if (resizeDimMatches(bilinear, in[1], out[1], scale[0], scale[1],
-                         offset[0], f) &&
-        resizeDimMatches(bilinear, in[2], out[2], scale[2], scale[3],
-                         offset[1], f))
+    if (resizeDimMatches(bilinear, in[1], out[1], scale[0], scale[1], offset[0],
+                         f) &&
+        resizeDimMatches(bilinear, in[2], out[2], scale[2], scale[3], offset[1],
+                         f))
       return f;
   return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
     diag << "scale [";
@@ -378,10 +378,12 @@ struct ResizePattern
       return failure();
     if (op.getMode() == "BILINEAR")
       rewriter.replaceOpWithNewOp<ResizeBilinearOp>(
-          op, op.getType(), op.getInput(), f->alignCorners, f->halfPixelCenters);
+          op, op.getType(), op.getInput(), f->alignCorners,
+          f->halfPixelCenters);
     else
       rewriter.replaceOpWithNewOp<ResizeNearestNeighborOp>(
-          op, op.getType(), op.getInput(), f->alignCorners, f->halfPixelCenters);
+          op, op.getType(), op.getInput(), f->alignCorners,
+          f->halfPixelCenters);
     return success();
   }
 };

@@ -195,8 +195,7 @@ struct QuantizedCompositePattern
         return rewriter.notifyMatchFailure(op, "perms must be a constant");
       y = rewriter.create<TransposeOp>(loc, outType, xs[0],
                                        rewriter.getDenseI64ArrayAttr(perms));
-    }
-    else if (isa<tosa::SigmoidOp>(principal))
+    } else if (isa<tosa::SigmoidOp>(principal))
       y = rewriter.create<LogisticOp>(loc, outType, xs[0]);
     else if (isa<tosa::TanhOp>(principal))
       y = rewriter.create<TanhOp>(loc, outType, xs[0]);
@@ -257,8 +256,8 @@ struct QuantizedCompositePattern
       auto scale = attrs.getAs<FloatAttr>(names::kOutputScale);
       auto zero = attrs.getAs<IntegerAttr>(names::kOutputZeroPoint);
       fuse = std::nullopt;
-      for (FuseCode code : {FuseCode::none, FuseCode::relu, FuseCode::relu1,
-                            FuseCode::relu6}) {
+      for (FuseCode code :
+           {FuseCode::none, FuseCode::relu, FuseCode::relu1, FuseCode::relu6}) {
         int32_t lo, hi;
         if (scale && zero)
           nnapi_mlir::quantizedActivationRange(

@@ -613,8 +613,8 @@ void mlir::nnapi::onnx_import::registerQuantizationOps(OpRegistry &registry) {
        "HardSwish",
        "per axis or computed parameters (host)"},
       {"", "DynamicQuantizeLinear", lo, hi, importDynamicQuantizeLinear,
-       "reduce_min/max, divf, cast, clamp (the quantize formula)",
-       "- (host)", "-"},
+       "reduce_min/max, divf, cast, clamp (the quantize formula)", "- (host)",
+       "-"},
       {"", "QLinearConv", lo, hi, importIntegerConv,
        "tosa.conv2d / depthwise_conv2d on int8 (uint8 shifted) with zero "
        "points, i32 accumulators, float32 requantization",
