@@ -280,13 +280,13 @@ copyFlipped(uint8_t *to, const uint8_t *from, size_t n) {
 }
 
 /// `Rows` pixels of `in`, 4 channels per 32-bit word, rows of p.groups
-/// words `stride` words apart: uint8 (the int8 input's top bit flipped), or
+/// words `rowBytes` apart: uint8 (the int8 input's top bit flipped), or
 /// with `Flip` the int8 input itself, flipped here (on the port the
 /// multiplies leave free).
 template <int Rows, bool Flip>
-NNAPI_MLIR_VNNI_TARGET void block(const PackedInt8Filter &p, const uint32_t *in,
-                                  size_t stride, int8_t *out) {
-  const size_t G = stride, F = p.outChannels;
+NNAPI_MLIR_VNNI_TARGET void block(const PackedInt8Filter &p, const uint8_t *in,
+                                  size_t rowBytes, int8_t *out) {
+  const size_t F = p.outChannels;
   const __m512i top = _mm512_set1_epi8(char(0x80));
   const __m512i zero = _mm512_set1_epi32(p.outZero);
   const __m512i lo = _mm512_set1_epi32(p.lo), hi = _mm512_set1_epi32(p.hi);
@@ -304,7 +304,9 @@ NNAPI_MLIR_VNNI_TARGET void block(const PackedInt8Filter &p, const uint32_t *in,
       __m512i w0 = _mm512_loadu_si512(w);
       __m512i w1 = two ? _mm512_loadu_si512(w + 64) : w0;
       for (int r = 0; r < Rows; ++r) {
-        __m512i x = _mm512_set1_epi32(int32_t(in[r * G + g]));
+        int32_t word; // any alignment
+        std::memcpy(&word, in + r * rowBytes + 4 * g, 4);
+        __m512i x = _mm512_set1_epi32(word);
         if (Flip)
           x = _mm512_xor_si512(x, top);
         acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], x, w0);
@@ -341,18 +343,17 @@ void convInt8(const PackedInt8Filter &p, const Int8ConvGeometry &g,
               size_t pixelEnd) {
 #ifdef NNAPI_MLIR_VNNI
   const size_t G = p.groups, C = g.channels;
-  // A 1x1 window at stride 1 without padding over whole words of channels
-  // (the input's buffer is aligned): each output pixel's window is its
-  // input pixel, read in place.
+  // A 1x1 window at stride 1 without padding over whole words of channels:
+  // each output pixel's window is its input pixel, read in place.
   if (g.kernelH == 1 && g.kernelW == 1 && g.strideH == 1 && g.strideW == 1 &&
       g.padTop == 0 && g.padLeft == 0 && g.inH == g.outH && g.inW == g.outW &&
       C % 4 == 0 && G == C / 4) {
-    const auto *words = reinterpret_cast<const uint32_t *>(input);
+    const auto *pixels = reinterpret_cast<const uint8_t *>(input);
     size_t px = pixelBegin;
     for (; px + 4 <= pixelEnd; px += 4)
-      block<4, true>(p, words + px * G, G, output + px * p.outChannels);
+      block<4, true>(p, pixels + px * C, C, output + px * p.outChannels);
     for (; px < pixelEnd; ++px)
-      block<1, true>(p, words + px * G, G, output + px * p.outChannels);
+      block<1, true>(p, pixels + px * C, C, output + px * p.outChannels);
     return;
   }
   // Each output pixel's window as one row of uint8 words (im2col: taps in
@@ -406,12 +407,13 @@ void convInt8(const PackedInt8Filter &p, const Int8ConvGeometry &g,
       }
     }
   }
+  const auto *rows = reinterpret_cast<const uint8_t *>(words.get());
   size_t px = pixelBegin;
   for (; px + 4 <= pixelEnd; px += 4)
-    block<4, false>(p, words.get() + (px - pixelBegin) * G, G,
+    block<4, false>(p, rows + (px - pixelBegin) * 4 * G, 4 * G,
                     output + px * p.outChannels);
   for (; px < pixelEnd; ++px)
-    block<1, false>(p, words.get() + (px - pixelBegin) * G, G,
+    block<1, false>(p, rows + (px - pixelBegin) * 4 * G, 4 * G,
                     output + px * p.outChannels);
 #else
   (void)p, (void)input, (void)output, (void)pixelBegin, (void)pixelEnd;
@@ -422,6 +424,8 @@ void depthwiseInt8(const PackedDepthwiseInt8 &p, const Int8ConvGeometry &g,
                    const int8_t *input, int8_t *output, size_t rowBegin,
                    size_t rowEnd) {
 #ifdef NNAPI_MLIR_VNNI
+  if (g.outW == 0)
+    return;
   std::vector<Bytes64> columns;
   for (size_t r = rowBegin; r < rowEnd; ++r)
     depthwiseRow(p, g, input, output, r / g.outH, int64_t(r % g.outH), columns);
