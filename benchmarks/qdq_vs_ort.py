@@ -53,6 +53,22 @@ def median_ms(text):
     return float(m.group(1))
 
 
+def save(d, name, nodes, inits, elem, x):
+    """DIR/model.onnx of `nodes` (input x, output y: `elem` tensors of x's
+    shape) and its input x as DIR/test_data_set_0/input_0.pb."""
+    shape = list(x.shape)
+    g = helper.make_graph(
+        nodes, name, [helper.make_tensor_value_info("x", elem, shape)],
+        [helper.make_tensor_value_info("y", elem, shape)], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+    onnx.save(m, os.path.join(d, "model.onnx"))
+    with open(os.path.join(d, "test_data_set_0", "input_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(x, "x").SerializeToString())
+
+
 def write_conv(d, rng):
     """One QDQ convolution layer: Q/DQ input, int8 per-channel weights,
     int32 bias, ReLU, Q/DQ output."""
@@ -83,19 +99,8 @@ def write_conv(d, rng):
         helper.make_node("QuantizeLinear", ["r", "ys", "yz"], ["yq"]),
         helper.make_node("DequantizeLinear", ["yq", "ys", "yz"], ["y"]),
     ]
-    g = helper.make_graph(
-        nodes, "qdq_conv",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c, hw, hw])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, c, hw, hw])],
-        inits)
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
-    m.ir_version = 8
-    onnx.checker.check_model(m)
-    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
-    onnx.save(m, os.path.join(d, "model.onnx"))
-    x = rng.standard_normal((1, c, hw, hw)).astype(np.float32)
-    with open(os.path.join(d, "test_data_set_0", "input_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(x, "x").SerializeToString())
+    save(d, "qdq_conv", nodes, inits, TensorProto.FLOAT,
+         rng.standard_normal((1, c, hw, hw)).astype(np.float32))
 
 
 def write_qlinear_conv(d, rng):
@@ -119,19 +124,8 @@ def write_qlinear_conv(d, rng):
     node = helper.make_node(
         "QLinearConv", ["x", "xs", "xz", "wq", "ws", "wz", "ys", "yz", "bq"],
         ["y"], pads=[1, 1, 1, 1])
-    g = helper.make_graph(
-        [node], "qlinear_conv",
-        [helper.make_tensor_value_info("x", TensorProto.UINT8, [1, c, hw, hw])],
-        [helper.make_tensor_value_info("y", TensorProto.UINT8, [1, c, hw, hw])],
-        inits)
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
-    m.ir_version = 8
-    onnx.checker.check_model(m)
-    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
-    onnx.save(m, os.path.join(d, "model.onnx"))
-    x = rng.integers(0, 256, (1, c, hw, hw)).astype(np.uint8)
-    with open(os.path.join(d, "test_data_set_0", "input_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(x, "x").SerializeToString())
+    save(d, "qlinear_conv", [node], inits, TensorProto.UINT8,
+         rng.integers(0, 256, (1, c, hw, hw)).astype(np.uint8))
 
 
 def max_diff(out_dir, data):

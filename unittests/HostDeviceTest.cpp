@@ -207,18 +207,28 @@ TEST_F(HostDevice, FullyConnectedFlattensRank4Input) {
   }
 }
 
+/// A pool's operands: `in`, explicit padding [l, r, t, b], stride, filter
+/// and fuse code.
+std::vector<uint32_t> poolOperands(HostModelBuilder &b, uint32_t in,
+                                   std::vector<int32_t> pads, int32_t stride,
+                                   int32_t filterW, int32_t filterH,
+                                   int32_t fuse) {
+  std::vector<uint32_t> ins = {in};
+  for (int32_t v : pads)
+    ins.push_back(b.i32(v));
+  for (int32_t v : {stride, stride, filterW, filterH, fuse})
+    ins.push_back(b.i32(v));
+  return ins;
+}
+
 /// POOL with explicit padding [l, r, t, b], stride, filter and fuse code.
 void addPool(HostModelBuilder &b, int32_t code, std::vector<uint32_t> inShape,
              std::vector<uint32_t> outShape, std::vector<int32_t> pads,
              int32_t stride, int32_t filterW, int32_t filterH, int32_t fuse) {
   uint32_t in = b.input(inShape);
   uint32_t out = b.output(outShape);
-  std::vector<uint32_t> ins = {in};
-  for (int32_t v : pads)
-    ins.push_back(b.i32(v));
-  for (int32_t v : {stride, stride, filterW, filterH, fuse})
-    ins.push_back(b.i32(v));
-  b.operation(code, ins, {out});
+  b.operation(code, poolOperands(b, in, pads, stride, filterW, filterH, fuse),
+              {out});
 }
 
 TEST_F(HostDevice, AveragePoolExcludesPaddingLikeTheReference) {
@@ -256,12 +266,8 @@ void addInt8Pool(HostModelBuilder &b, int32_t code,
   uint32_t q = b.int8Temporary(inShape, 0.05f, 3);
   b.operation(ANEURALNETWORKS_QUANTIZE, {in}, {q});
   uint32_t pooled = b.int8Temporary(outShape, 0.05f, 3);
-  std::vector<uint32_t> ins = {q};
-  for (int32_t v : pads)
-    ins.push_back(b.i32(v));
-  for (int32_t v : {stride, stride, filterW, filterH, fuse})
-    ins.push_back(b.i32(v));
-  b.operation(code, ins, {pooled});
+  b.operation(code, poolOperands(b, q, pads, stride, filterW, filterH, fuse),
+              {pooled});
   b.operation(ANEURALNETWORKS_DEQUANTIZE, {pooled}, {b.output(outShape)});
 }
 

@@ -286,12 +286,14 @@ TEST(QuantizedKernels, PoolsOnStoredValues) {
   w.padRight = 1;
   w.padBottom = 1;
   std::vector<uint8_t> maxOut(9), avgOut(9);
-  quantizedPool2d(Quant8{in.data(), true, -5}, {1, 3, 3, 1},
-                  Quant8Out{maxOut.data(), true, -5, 0.5f}, {1, 3, 3, 1}, w,
-                  2, 2, /*average=*/false);
-  quantizedPool2d(Quant8{in.data(), true, -5}, {1, 3, 3, 1},
-                  Quant8Out{avgOut.data(), true, -5, 0.5f}, {1, 3, 3, 1}, w,
-                  2, 2, /*average=*/true);
+  auto pools = [&] {
+    for (bool average : {false, true})
+      quantizedPool2d(
+          Quant8{in.data(), true, -5}, {1, 3, 3, 1},
+          Quant8Out{(average ? avgOut : maxOut).data(), true, -5, 0.5f},
+          {1, 3, 3, 1}, w, 2, 2, average);
+  };
+  pools();
   for (int y = 0; y < 3; ++y)
     for (int x = 0; x < 3; ++x) {
       int64_t best = INT64_MIN, sum = 0, count = 0;
@@ -316,12 +318,7 @@ TEST(QuantizedKernels, PoolsOnStoredValues) {
   EXPECT_EQ(int8_t(avgOut[8]), -1);
   // ReLU6 on scale 0.5, zero point -5: [-5, 7].
   w.fuseCode = 3;
-  quantizedPool2d(Quant8{in.data(), true, -5}, {1, 3, 3, 1},
-                  Quant8Out{maxOut.data(), true, -5, 0.5f}, {1, 3, 3, 1}, w,
-                  2, 2, /*average=*/false);
-  quantizedPool2d(Quant8{in.data(), true, -5}, {1, 3, 3, 1},
-                  Quant8Out{avgOut.data(), true, -5, 0.5f}, {1, 3, 3, 1}, w,
-                  2, 2, /*average=*/true);
+  pools();
   EXPECT_EQ(int8_t(maxOut[0]), 7);  // 9 lowered to 6 / 0.5 - 5
   EXPECT_EQ(int8_t(avgOut[0]), -5); // -29 raised to the zero point
 }

@@ -237,39 +237,25 @@ void quantizedMul(const Quant8 &a, const Shape &as, float aScale,
 void quantizedPool2d(const Quant8 &input, const Shape &is,
                      const Quant8Out &output, const Shape &os, const Window &w,
                      int32_t filterW, int32_t filterH, bool average) {
-  const int32_t batches = int32_t(is[0]), inH = int32_t(is[1]),
-                inW = int32_t(is[2]), channels = int32_t(is[3]);
-  const int32_t outH = int32_t(os[1]), outW = int32_t(os[2]);
   int32_t lo, hi;
   quantizedActivationRange(w.fuseCode, output, lo, hi);
-  for (int32_t n = 0; n < batches; ++n)
-    for (int32_t oy = 0; oy < outH; ++oy)
-      for (int32_t ox = 0; ox < outW; ++ox) {
-        int32_t y0 = oy * w.strideH - w.padTop, x0 = ox * w.strideW - w.padLeft;
-        int32_t yBegin = std::max(y0, 0), yEnd = std::min(y0 + filterH, inH);
-        int32_t xBegin = std::max(x0, 0), xEnd = std::min(x0 + filterW, inW);
-        int32_t count =
-            std::max(yEnd - yBegin, 0) * std::max(xEnd - xBegin, 0);
-        size_t at = ((size_t(n) * outH + oy) * outW + ox) * channels;
-        for (int32_t c = 0; c < channels; ++c) {
-          int32_t acc = average ? 0 : std::numeric_limits<int32_t>::min();
-          for (int32_t y = yBegin; y < yEnd; ++y)
-            for (int32_t x = xBegin; x < xEnd; ++x) {
-              int32_t v =
-                  input[((size_t(n) * inH + y) * inW + x) * channels + c];
-              acc = average ? acc + v : std::max(acc, v);
-            }
-          int32_t v;
-          if (count == 0)
-            v = output.zeroPoint; // a window wholly in the padding
-          else if (!average)
-            v = acc;
-          else
-            v = acc >= 0 ? (acc + count / 2) / count
-                         : (acc - count / 2) / count;
-          output.store(at + size_t(c), std::clamp(v, lo, hi));
-        }
-      }
+  forEachPoolWindow(
+      is, os, w, filterW, filterH,
+      average ? 0 : std::numeric_limits<int32_t>::min(),
+      [&](size_t i) { return int32_t(input[i]); },
+      [&](int32_t acc, int32_t v) {
+        return average ? acc + v : std::max(acc, v);
+      },
+      [&](size_t i, int32_t acc, int32_t count) {
+        int32_t v;
+        if (count == 0)
+          v = output.zeroPoint; // a window wholly in the padding
+        else if (!average)
+          v = acc;
+        else // rounded to nearest, halves away from zero
+          v = acc >= 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
+        output.store(i, std::clamp(v, lo, hi));
+      });
 }
 
 void quantizedConcatenation(const std::vector<Quant8> &inputs,

@@ -170,53 +170,28 @@ void fullyConnected(const float *input, const float *weights,
   }
 }
 
-namespace {
-template <typename Reduce, typename Finish>
-void pool2d(const float *input, const Shape &is, float *output,
-            const Shape &os, const Window &w, int32_t filterW,
-            int32_t filterH, float init, Reduce reduce, Finish finish) {
-  const int32_t batches = is[0], inH = is[1], inW = is[2], channels = is[3];
-  const int32_t outH = os[1], outW = os[2];
-  for (int32_t n = 0; n < batches; ++n)
-    for (int32_t oy = 0; oy < outH; ++oy)
-      for (int32_t ox = 0; ox < outW; ++ox) {
-        int32_t y0 = oy * w.strideH - w.padTop, x0 = ox * w.strideW - w.padLeft;
-        int32_t yBegin = std::max(y0, 0), yEnd = std::min(y0 + filterH, inH);
-        int32_t xBegin = std::max(x0, 0), xEnd = std::min(x0 + filterW, inW);
-        float *out = output + ((size_t(n) * outH + oy) * outW + ox) * channels;
-        int32_t count = std::max(yEnd - yBegin, 0) * std::max(xEnd - xBegin, 0);
-        for (int32_t c = 0; c < channels; ++c) {
-          float acc = init;
-          for (int32_t y = yBegin; y < yEnd; ++y)
-            for (int32_t x = xBegin; x < xEnd; ++x)
-              acc = reduce(acc,
-                           input[((size_t(n) * inH + y) * inW + x) * channels + c]);
-          out[c] = finish(acc, count);
-        }
-        applyFusedActivation(out, channels, w.fuseCode);
-      }
-}
-} // namespace
-
 void maxPool2d(const float *input, const Shape &is, float *output,
                const Shape &os, const Window &w, int32_t filterW,
                int32_t filterH) {
-  pool2d(
-      input, is, output, os, w, filterW, filterH,
-      -std::numeric_limits<float>::infinity(),
+  forEachPoolWindow(
+      is, os, w, filterW, filterH, -std::numeric_limits<float>::infinity(),
+      [&](size_t i) { return input[i]; },
       [](float a, float b) { return std::max(a, b); },
-      [](float a, int32_t) { return a; });
+      [&](size_t i, float acc, int32_t) { output[i] = acc; });
+  applyFusedActivation(output, numElements(os), w.fuseCode);
 }
 
 void averagePool2d(const float *input, const Shape &is, float *output,
                    const Shape &os, const Window &w, int32_t filterW,
                    int32_t filterH) {
-  pool2d(
-      input, is, output, os, w, filterW, filterH, 0.0f,
+  forEachPoolWindow(
+      is, os, w, filterW, filterH, 0.0f, [&](size_t i) { return input[i]; },
       [](float a, float b) { return a + b; },
-      [](float a, int32_t count) { return count > 0 ? a / count : 0.0f; });
+      [&](size_t i, float acc, int32_t count) {
+        output[i] = count > 0 ? acc / count : 0.0f;
+      });
+  applyFusedActivation(output, numElements(os), w.fuseCode);
 }
-
 
 void batchMatmul(const float *a, const Shape &as, bool adjA, const float *b,
                  const Shape &bs, bool adjB, float *output) {

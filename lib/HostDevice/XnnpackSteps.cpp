@@ -179,58 +179,45 @@ public:
   }
 };
 
-/// f(i) for every i in [0, n), over the thread pool.
-template <typename F>
-void parallelFor(pthreadpool_t threadpool, size_t n, F &f) {
-  pthreadpool_parallelize_1d(
-      threadpool,
-      [](void *context, size_t i) { (*static_cast<F *>(context))(i); }, &f, n,
-      0);
-}
-
-/// An int8 CONV_2D on AVX512-VNNI (convInt8), over the thread pool in
-/// blocks of output pixels.
-class VnniConvStep : public Step {
+/// A step of our own int8 kernels for AVX512-VNNI CPUs (VnniKernels.cpp):
+/// `Kernel` computes units [begin, end) of `count` (output pixels of
+/// convInt8, output rows of depthwiseInt8), `Block` units per task on the
+/// thread pool.
+template <typename Packed,
+          void (*Kernel)(const Packed &, const Int8ConvGeometry &,
+                         const int8_t *, int8_t *, size_t, size_t),
+          size_t Block>
+class VnniStep : public Step {
 public:
-  PackedInt8Filter packed;
+  Packed packed;
   Int8ConvGeometry geometry;
   uint32_t input, output;
-  size_t pixels;
+  size_t count;
   pthreadpool_t threadpool;
   const char *backend() const override { return "vnni"; }
   int run(const Bindings &b) override {
-    const auto *in = reinterpret_cast<const int8_t *>(b[input]);
-    auto *out = reinterpret_cast<int8_t *>(b[output]);
-    constexpr size_t kBlock = 64;
-    auto block = [&](size_t i) {
-      convInt8(packed, geometry, in, out, i * kBlock,
-               std::min(pixels, (i + 1) * kBlock));
-    };
-    parallelFor(threadpool, (pixels + kBlock - 1) / kBlock, block);
+    struct Task {
+      VnniStep *step;
+      const int8_t *in;
+      int8_t *out;
+    } task{this, reinterpret_cast<const int8_t *>(b[input]),
+           reinterpret_cast<int8_t *>(b[output])};
+    pthreadpool_parallelize_1d(
+        threadpool,
+        [](void *context, size_t i) {
+          auto *t = static_cast<Task *>(context);
+          VnniStep &s = *t->step;
+          Kernel(s.packed, s.geometry, t->in, t->out, i * Block,
+                 std::min(s.count, (i + 1) * Block));
+        },
+        &task, (count + Block - 1) / Block, 0);
     return ANEURALNETWORKS_NO_ERROR;
   }
 };
-
-/// An int8 DEPTHWISE_CONV_2D with depth multiplier 1 on AVX512-VNNI
-/// (depthwiseInt8), over the thread pool by output rows.
-class DepthwiseInt8Step : public Step {
-public:
-  PackedDepthwiseInt8 packed;
-  Int8ConvGeometry geometry;
-  uint32_t input, output;
-  size_t rows;
-  pthreadpool_t threadpool;
-  const char *backend() const override { return "vnni"; }
-  int run(const Bindings &b) override {
-    const auto *in = reinterpret_cast<const int8_t *>(b[input]);
-    auto *out = reinterpret_cast<int8_t *>(b[output]);
-    auto row = [&](size_t r) {
-      depthwiseInt8(packed, geometry, in, out, r, r + 1);
-    };
-    parallelFor(threadpool, rows, row);
-    return ANEURALNETWORKS_NO_ERROR;
-  }
-};
+/// CONV_2D in blocks of 64 output pixels.
+using VnniConvStep = VnniStep<PackedInt8Filter, convInt8, 64>;
+/// DEPTHWISE_CONV_2D with depth multiplier 1, by output rows.
+using DepthwiseInt8Step = VnniStep<PackedDepthwiseInt8, depthwiseInt8, 1>;
 
 class DeconvStep : public XnnStep {
 public:
@@ -460,7 +447,7 @@ int createXnnpackStep(const HostModel &m, size_t index,
                                    qlo, qhi);
         s->geometry = g;
         s->input = input, s->output = output;
-        s->pixels = numElements(outShape) / outC;
+        s->count = numElements(outShape) / outC; // output pixels
         s->threadpool = options.threadpool;
         step = std::move(s);
         return ANEURALNETWORKS_NO_ERROR;
@@ -474,7 +461,7 @@ int createXnnpackStep(const HostModel &m, size_t index,
             in.zeroPoint, in.scale, scales, out.scale, out.zeroPoint, qlo, qhi);
         s->geometry = g;
         s->input = input, s->output = output;
-        s->rows = size_t(outShape[0]) * outShape[1];
+        s->count = size_t(outShape[0]) * outShape[1]; // output rows
         s->threadpool = options.threadpool;
         step = std::move(s);
         return ANEURALNETWORKS_NO_ERROR;

@@ -10,6 +10,7 @@
 #ifndef NNAPI_MLIR_HOSTDEVICE_KERNELS_H
 #define NNAPI_MLIR_HOSTDEVICE_KERNELS_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -65,6 +66,36 @@ struct Window {
   int32_t dilationW = 1, dilationH = 1;
   int32_t fuseCode = 0;
 };
+
+/// Every output element of a 2-D pool (NHWC `inputShape` -> `outputShape`,
+/// w's padding and strides, filterW x filterH windows): from `init`,
+/// acc = reduce(acc, read(input index)) over the window's elements inside
+/// the input, then write(output index, acc, their count).
+template <typename Acc, typename Read, typename Reduce, typename Write>
+void forEachPoolWindow(const Shape &inputShape, const Shape &outputShape,
+                       const Window &w, int32_t filterW, int32_t filterH,
+                       Acc init, Read read, Reduce reduce, Write write) {
+  const int32_t batches = int32_t(inputShape[0]), inH = int32_t(inputShape[1]),
+                inW = int32_t(inputShape[2]), channels = int32_t(inputShape[3]);
+  const int32_t outH = int32_t(outputShape[1]), outW = int32_t(outputShape[2]);
+  for (int32_t n = 0; n < batches; ++n)
+    for (int32_t oy = 0; oy < outH; ++oy)
+      for (int32_t ox = 0; ox < outW; ++ox) {
+        int32_t y0 = oy * w.strideH - w.padTop, x0 = ox * w.strideW - w.padLeft;
+        int32_t yBegin = std::max(y0, 0), yEnd = std::min(y0 + filterH, inH);
+        int32_t xBegin = std::max(x0, 0), xEnd = std::min(x0 + filterW, inW);
+        int32_t count = std::max(yEnd - yBegin, 0) * std::max(xEnd - xBegin, 0);
+        size_t out = ((size_t(n) * outH + oy) * outW + ox) * channels;
+        for (int32_t c = 0; c < channels; ++c) {
+          Acc acc = init;
+          for (int32_t y = yBegin; y < yEnd; ++y)
+            for (int32_t x = xBegin; x < xEnd; ++x)
+              acc = reduce(
+                  acc, read(((size_t(n) * inH + y) * inW + x) * channels + c));
+          write(out + size_t(c), acc, count);
+        }
+      }
+}
 
 /// Resolves NNAPI's implicit padding (SAME=1, VALID=2) along one dimension.
 void computeImplicitPadding(int32_t paddingCode, int32_t inSize,

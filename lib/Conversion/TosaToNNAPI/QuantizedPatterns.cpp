@@ -159,10 +159,9 @@ struct QuantizedCompositePattern
       return rewriter.notifyMatchFailure(
           op, "composite 'quantized' lacks a scale and zero point per input "
               "or its output's");
-    std::optional<FuseCode> fuse = bodyActivation(op);
-    if (!fuse)
-      return rewriter.notifyMatchFailure(
-          op, "its clamp is not an NNAPI fused activation");
+    FailureOr<FuseCode> fuse = bodyActivation(op, rewriter);
+    if (failed(fuse))
+      return failure();
     MLIRContext *ctx = op.getContext();
     Location loc = op.getLoc();
     SmallVector<Value> xs;
@@ -238,36 +237,46 @@ struct QuantizedCompositePattern
     return p;
   }
 
+  /// The NNAPI activation whose range on the output parameters (scale,
+  /// zero) is a clamp of the stored values' bounds, if any.
+  static std::optional<FuseCode>
+  storedActivation(tosa::ClampOp clamp, FloatAttr scale, IntegerAttr zero) {
+    for (FuseCode code :
+         {FuseCode::none, FuseCode::relu, FuseCode::relu1, FuseCode::relu6}) {
+      int32_t lo, hi;
+      nnapi_mlir::quantizedActivationRange(
+          int32_t(code), float(scale.getValueAsDouble()),
+          int32_t(zero.getInt()), /*isSigned=*/true, lo, hi);
+      if (clamp.getMinInt() == lo && clamp.getMaxInt() == hi)
+        return code;
+    }
+    return std::nullopt;
+  }
+
   /// The body's clamp as a fused activation (none without one): a float
   /// clamp before the quantize, or a clamp of the stored values (quantized
-  /// TOSA's, after its rescale) whose bounds are the range NNAPI gives an
-  /// activation on the composite's output parameters.
-  static std::optional<FuseCode> bodyActivation(CompositeOp op) {
+  /// TOSA's, after its rescale) whose bounds are an activation's range;
+  /// a match failure for any other clamp.
+  static FailureOr<FuseCode> bodyActivation(CompositeOp op,
+                                            PatternRewriter &rewriter) {
+    DictionaryAttr attrs = op.getCompositeAttributes();
+    auto scale = attrs.getAs<FloatAttr>(names::kOutputScale);
+    auto zero = attrs.getAs<IntegerAttr>(names::kOutputZeroPoint);
     std::optional<FuseCode> fuse = FuseCode::none;
     for (Operation &inner : op.getBody().front()) {
       auto clamp = dyn_cast<tosa::ClampOp>(inner);
       if (!clamp)
         continue;
-      if (!getElementTypeOrSelf(clamp.getType()).isInteger(8)) {
+      if (!getElementTypeOrSelf(clamp.getType()).isInteger(8))
         fuse = clampActivation(clamp);
-        continue;
-      }
-      DictionaryAttr attrs = op.getCompositeAttributes();
-      auto scale = attrs.getAs<FloatAttr>(names::kOutputScale);
-      auto zero = attrs.getAs<IntegerAttr>(names::kOutputZeroPoint);
-      fuse = std::nullopt;
-      for (FuseCode code :
-           {FuseCode::none, FuseCode::relu, FuseCode::relu1, FuseCode::relu6}) {
-        int32_t lo, hi;
-        if (scale && zero)
-          nnapi_mlir::quantizedActivationRange(
-              int32_t(code), float(scale.getValueAsDouble()),
-              int32_t(zero.getInt()), /*isSigned=*/true, lo, hi);
-        if (scale && zero && clamp.getMinInt() == lo && clamp.getMaxInt() == hi)
-          fuse = code;
-      }
+      else
+        fuse =
+            scale && zero ? storedActivation(clamp, scale, zero) : std::nullopt;
     }
-    return fuse;
+    if (!fuse)
+      return rewriter.notifyMatchFailure(
+          op, "its clamp is not an NNAPI fused activation");
+    return *fuse;
   }
 
   /// x + y or x * y: NNAPI's ADD or MUL with each operand's own scale.
@@ -285,10 +294,9 @@ struct QuantizedCompositePattern
       return rewriter.notifyMatchFailure(
           op, "composite 'quantized' of two inputs is an addition or a "
               "multiplication with both operands' scales and zero points");
-    std::optional<FuseCode> fuse = bodyActivation(op);
-    if (!fuse)
-      return rewriter.notifyMatchFailure(
-          op, "its clamp is not an NNAPI fused activation");
+    FailureOr<FuseCode> fuse = bodyActivation(op, rewriter);
+    if (failed(fuse))
+      return failure();
     MLIRContext *ctx = op.getContext();
     Type t1 = i8Quant(ctx, s1.getValueAsDouble(), z1.getInt());
     Type t2 = i8Quant(ctx, s2.getValueAsDouble(), z2.getInt());
@@ -344,7 +352,6 @@ struct QuantizedCompositePattern
           op, "composite 'quantized' lacks its scales and zero points");
     // The float operation and its activation, from the body.
     Operation *principal = nullptr;
-    std::optional<FuseCode> fuse = bodyActivation(op);
     for (Operation &inner : op.getBody().front())
       if (isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp,
               tosa::FullyConnectedOp, tosa::MatMulOp>(inner))
@@ -353,9 +360,9 @@ struct QuantizedCompositePattern
       return rewriter.notifyMatchFailure(
           op, "composite 'quantized' holds no convolution or fully "
               "connected operation");
-    if (!fuse)
-      return rewriter.notifyMatchFailure(
-          op, "its clamp is not an NNAPI fused activation");
+    FailureOr<FuseCode> fuse = bodyActivation(op, rewriter);
+    if (failed(fuse))
+      return failure();
     Type inElement =
         i8Quant(op.getContext(), inScale.getValueAsDouble(), inZero.getInt());
     if (!viewable(op->getOperand(0), inElement))

@@ -12,6 +12,8 @@ import os
 
 import numpy as np
 
+import model_files
+
 RNG = np.random.default_rng(5)
 
 
@@ -190,11 +192,8 @@ def main():
     os.makedirs(args.out_dir, exist_ok=True)
     for name, make in MODELS.items():
         text, inputs, expected = make()
-        with open(os.path.join(args.out_dir, name + ".mlir"), "w") as f:
-            f.write(text)
-        for i, x in enumerate(inputs):
-            np.save(os.path.join(args.out_dir, f"{name}_input{i}.npy"), x)
-        np.save(os.path.join(args.out_dir, f"{name}_expected.npy"), expected.astype(np.float32))
+        model_files.save_case(args.out_dir, name, inputs,
+                              expected.astype(np.float32), text)
         print(name)
 
 

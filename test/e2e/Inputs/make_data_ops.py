@@ -18,11 +18,12 @@ small magnitudes down to 1e-37 with an absolute tolerance of 1e-6 and no
 relative slack.
 """
 import argparse
-import json
 import math
 import os
 
 import numpy as np
+
+import model_files
 
 RNG = np.random.default_rng(23)
 
@@ -415,21 +416,14 @@ def main():
                                                         "tensor<f16>")
             inputs = [v.astype(np.float16) if v.dtype.kind == "f" else v
                       for v in inputs]
-        with open(os.path.join(d, name + ".mlir"), "w") as f:
-            f.write(src)
-        for i, v in enumerate(inputs):
-            np.save(os.path.join(d, f"{name}_input{i}.npy"), v)
         # float64 expected values: rounding them to float32 would add up to
         # half an ulp to the error the tolerance bounds. (With --f16 they
         # stay those of the float32 inputs: rounding the inputs to float16
         # moves the results by about 1e-3 relative, within the tolerance.)
-        np.save(os.path.join(d, f"{name}_expected.npy"), expected)
         tolerance = ({"rtol": 1e-2, "atol": 1e-2} if args.f16 else
                      {"rtol": 0.0, "atol": 1e-6} if name == "erf_dense" else
                      None)
-        if tolerance:
-            with open(os.path.join(d, name + "_tolerance.json"), "w") as f:
-                json.dump(tolerance, f)
+        model_files.save_case(d, name, inputs, expected, src, tolerance)
         print(name)
 
 

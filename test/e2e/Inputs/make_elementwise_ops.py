@@ -14,6 +14,8 @@ import os
 
 import numpy as np
 
+import model_files
+
 RNG = np.random.default_rng(11)
 SHAPE = (3, 5, 7)
 
@@ -99,12 +101,8 @@ def main():
     x = np.float32(10.0) ** uniform(-30, 30)
     models["sqrt"] = (sqrt_model(), [x], np.sqrt(x.astype(np.float64)))
     for name, (src, inputs, expected) in models.items():
-        with open(os.path.join(d, name + ".mlir"), "w") as f:
-            f.write(src)
-        for i, v in enumerate(inputs):
-            np.save(os.path.join(d, f"{name}_input{i}.npy"), v)
-        np.save(os.path.join(d, f"{name}_expected.npy"),
-                expected.astype(np.float32))
+        model_files.save_case(d, name, inputs, expected.astype(np.float32),
+                              src)
         print(name)
     os.makedirs(os.path.join(d, "placement"), exist_ok=True)
     with open(os.path.join(d, "placement", "all.mlir"), "w") as f:

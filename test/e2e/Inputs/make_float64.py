@@ -11,13 +11,14 @@ check_models.py reads). Tolerances are float64's: relative 1e-13 for
 arithmetic, 1e-12 for sums of many terms and transcendentals.
 """
 import argparse
-import json
 import math
 import os
 
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
+
+import model_files
 
 RNG = np.random.default_rng(64)
 D = TensorProto.DOUBLE
@@ -264,12 +265,8 @@ def main():
     os.makedirs(args.out_dir, exist_ok=True)
     for name, (m, inputs, expected, tol) in MODELS.items():
         onnx.save(m, os.path.join(args.out_dir, name + ".onnx"))
-        for k, a in enumerate(inputs):
-            np.save(os.path.join(args.out_dir, f"{name}_input{k}.npy"), a)
-        np.save(os.path.join(args.out_dir, name + "_expected.npy"), expected)
-        with open(os.path.join(args.out_dir, name + "_tolerance.json"),
-                  "w") as f:
-            json.dump(tol, f)
+        model_files.save_case(args.out_dir, name, inputs, expected,
+                              tolerance=tol)
         print(name)
 
 

@@ -2,7 +2,9 @@
 read them: DIR/model.onnx, DIR/test_data_set_0/{input_k,output_0}.pb (ONNX's
 test-data layout, for nnapi-run --test-data and ONNX Runtime) and
 DIR/<input name>.npy, DIR/expected.npy (for nnapi-run --input). Graph
-builds the nodes and constants."""
+builds the nodes and constants. save_case writes one of many models in a
+directory as check_models.py reads them."""
+import json
 import os
 
 import numpy as np
@@ -50,3 +52,19 @@ def save(d, model, inputs, expected):
             np.save(os.path.join(d, f"expected_{k}.npy"), value)
     else:
         np.save(os.path.join(d, "expected.npy"), expected)
+
+
+def save_case(d, name, inputs, expected, text=None, tolerance=None):
+    """Model `name` of DIR as check_models.py reads it: DIR/<name>.mlir
+    (`text`, when given; an ONNX model is saved by the caller),
+    DIR/<name>_input<k>.npy, DIR/<name>_expected.npy and, when given,
+    DIR/<name>_tolerance.json ({"rtol": ..., "atol": ...})."""
+    if text is not None:
+        with open(os.path.join(d, name + ".mlir"), "w") as f:
+            f.write(text)
+    for k, value in enumerate(inputs):
+        np.save(os.path.join(d, f"{name}_input{k}.npy"), value)
+    np.save(os.path.join(d, f"{name}_expected.npy"), expected)
+    if tolerance is not None:
+        with open(os.path.join(d, name + "_tolerance.json"), "w") as f:
+            json.dump(tolerance, f)
