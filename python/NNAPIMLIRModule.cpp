@@ -305,18 +305,14 @@ public:
     int32_t status;
     nnapi_rt_model *running = model;
     {
-      std::lock_guard<std::mutex> lock(runsMutex);
-      ++runsInFlight;
-    }
-    {
+      // Counted for as long as it is in scope: no way out of the run
+      // leaves close() waiting forever.
+      InFlight run(*this);
       py::gil_scoped_release release;
       status = nnapi_rt_model_run(running, int64_t(inPtrs.size()),
                                   inPtrs.data(), inBytes.data(),
                                   int64_t(outPtrs.size()), outPtrs.data(),
                                   outBytes.data());
-      std::lock_guard<std::mutex> lock(runsMutex);
-      if (--runsInFlight == 0)
-        runsDone.notify_all();
     }
     // The sizes were checked in Python; what the runtime still refuses as
     // an argument is an input's value (one bound at compile time).
@@ -333,6 +329,19 @@ private:
   std::mutex runsMutex;
   std::condition_variable runsDone;
   int64_t runsInFlight = 0;
+  /// One run in flight while in scope.
+  struct InFlight {
+    Model &owner;
+    explicit InFlight(Model &m) : owner(m) {
+      std::lock_guard<std::mutex> lock(owner.runsMutex);
+      ++owner.runsInFlight;
+    }
+    ~InFlight() {
+      std::lock_guard<std::mutex> lock(owner.runsMutex);
+      if (--owner.runsInFlight == 0)
+        owner.runsDone.notify_all();
+    }
+  };
 };
 
 } // namespace

@@ -12,8 +12,11 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <algorithm>
 #include <string>
 
 using namespace nnapi_mlir;
@@ -101,6 +104,65 @@ blob::Model whileModel() {
   return m;
 }
 
+/// (i, v) = WHILE(i < limit) { i + 1, v + 3 } from (0, x): v an int8
+/// TENSOR_QUANT8_ASYMM_SIGNED of 5 elements (scale 0.5, zero point -1) carried
+/// through the loop, i float32 carried, limit input-only. The quantized
+/// value's buffers are a byte per element, which the host device's control
+/// flow once sized as float32 (a heap overflow of the caller's output).
+blob::Model quantizedWhileModel() {
+  constexpr int32_t kQ8 = ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
+  auto carried = [&](blob::Model &m, blob::Lifetime lifetime) {
+    uint32_t v = m.addOperand(kQ8, {5}, lifetime);
+    m.operands[v].scale = 0.5f;
+    m.operands[v].zeroPoint = -1;
+    return v;
+  };
+  auto inputs = [&](blob::Model &m) {
+    uint32_t i = m.addOperand(kF32, {1}, blob::Lifetime::ModelInput);
+    uint32_t v = carried(m, blob::Lifetime::ModelInput);
+    uint32_t limit = m.addOperand(kF32, {1}, blob::Lifetime::ModelInput);
+    return std::vector<uint32_t>{i, v, limit};
+  };
+  blob::Model cond;
+  cond.featureLevel = 4;
+  std::vector<uint32_t> in = inputs(cond);
+  uint32_t keep = cond.addOperand(kBool, {1}, blob::Lifetime::ModelOutput);
+  cond.operations.push_back({ANEURALNETWORKS_LESS, {in[0], in[2]}, {keep}});
+  cond.inputs = in;
+  cond.outputs = {keep};
+
+  blob::Model body;
+  body.featureLevel = 4;
+  in = inputs(body);
+  float one = 1.0f;
+  uint32_t k = body.addConstant(kF32, {1}, &one, sizeof(one));
+  // 3.0 at scale 0.5 and zero point -1 is the stored value 5.
+  int8_t three[5] = {5, 5, 5, 5, 5};
+  uint32_t c = body.addConstant(kQ8, {5}, three, sizeof(three));
+  body.operands[c].scale = 0.5f;
+  body.operands[c].zeroPoint = -1;
+  uint32_t fuse = body.addInt32(ANEURALNETWORKS_FUSED_NONE);
+  uint32_t i2 = body.addOperand(kF32, {1}, blob::Lifetime::ModelOutput);
+  uint32_t v2 = carried(body, blob::Lifetime::ModelOutput);
+  body.operations.push_back({ANEURALNETWORKS_ADD, {in[0], k, fuse}, {i2}});
+  body.operations.push_back({ANEURALNETWORKS_ADD, {in[1], c, fuse}, {v2}});
+  body.inputs = in;
+  body.outputs = {i2, v2};
+
+  blob::Model m;
+  m.featureLevel = 4;
+  in = inputs(m);
+  uint32_t cm = m.addSubgraph(std::move(cond));
+  uint32_t bm = m.addSubgraph(std::move(body));
+  uint32_t iOut = m.addOperand(kF32, {1}, blob::Lifetime::ModelOutput);
+  uint32_t vOut = carried(m, blob::Lifetime::ModelOutput);
+  m.operations.push_back(
+      {ANEURALNETWORKS_WHILE, {cm, bm, in[0], in[1], in[2]}, {iOut, vOut}});
+  m.inputs = in;
+  m.outputs = {iOut, vOut};
+  return m;
+}
+
 class ControlFlow : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -143,15 +205,64 @@ TEST_F(ControlFlow, WhileRunsItsBodyUntilTheConditionFails) {
   }
 }
 
+TEST_F(ControlFlow, WhileCarriesQuantizedValuesInTheirOwnSize) {
+  // Buffers of exactly the declared sizes on the heap: AddressSanitizer
+  // reports any byte read or written past them.
+  std::vector<uint8_t> blob = blob::write(quantizedWhileModel());
+  const int8_t start[5] = {-128, -7, 0, 9, 100};
+  for (float limit : {0.0f, 1.0f, 3.0f}) {
+    auto v = std::make_unique<int8_t[]>(5);
+    auto out = std::make_unique<int8_t[]>(5);
+    std::memcpy(v.get(), start, 5);
+    auto i = std::make_unique<float>(0.0f), iOut = std::make_unique<float>(-1);
+    auto lim = std::make_unique<float>(limit);
+    ASSERT_EQ(run(blob, {i.get(), v.get(), lim.get()}, {iOut.get(), out.get()}),
+              NNAPI_RT_OK)
+        << nnapi_rt_last_error();
+    EXPECT_FLOAT_EQ(*iOut, limit);
+    // Each step adds 3.0, 6 quanta, saturating at 127.
+    for (int k = 0; k < 5; ++k)
+      EXPECT_EQ(int(out[k]), std::min(127, start[k] + 6 * int(limit)))
+          << "limit " << limit << ", element " << k;
+  }
+}
+
 TEST_F(ControlFlow, WhileStopsAtTheLoopTimeout) {
-  // x = 0 adds nothing and i never reaches an infinite limit.
+  // x = 0 adds nothing and i never reaches an infinite limit. A loop
+  // timeout is NNAPI_RT_TIMEOUT, not a device failure: the caller's host
+  // copy would loop as long (its loops have the same bound).
   std::vector<uint8_t> blob = blob::write(whileModel());
   float limit = INFINITY, x[4] = {}, i, acc[4];
-  EXPECT_EQ(run(blob, {&limit, x}, {&i, acc}), NNAPI_RT_NNAPI_ERROR);
+  uint64_t executions = 0, failures = 0, failuresBefore = 0;
+  nnapi_rt_get_stats(&executions, &failuresBefore);
+  EXPECT_EQ(run(blob, {&limit, x}, {&i, acc}), NNAPI_RT_TIMEOUT);
   std::string error = nnapi_rt_last_error();
+  EXPECT_NE(error.find("a WHILE loop ran longer than the loop timeout of "
+                       "2000 ms on NNAPI device 'nnapi-mlir-host' (the "
+                       "loop_timeout_ms option)"),
+            std::string::npos)
+      << error;
   EXPECT_NE(error.find("MISSED_DEADLINE_TRANSIENT"), std::string::npos)
       << error;
-  EXPECT_NE(error.find("loop timeout of 2000 ms"), std::string::npos) << error;
+  EXPECT_NE(error.find("WHILE ran longer than the loop timeout of 2000 ms"),
+            std::string::npos)
+      << error;
+  nnapi_rt_get_stats(&executions, &failures);
+  EXPECT_EQ(failures, failuresBefore) << "a timeout is not a device failure";
+
+  // The option sets the timeout the device gets.
+  ASSERT_EQ(nnapi_rt_set_option("loop_timeout_ms", "50"), NNAPI_RT_OK);
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(run(blob, {&limit, x}, {&i, acc}), NNAPI_RT_TIMEOUT);
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                std::chrono::steady_clock::now() - start)
+                .count();
+  EXPECT_LT(ms, 1500) << "stopped at 50 ms, not NNAPI's default 2 s";
+  error = nnapi_rt_last_error();
+  EXPECT_NE(error.find("loop timeout of 50 ms on NNAPI device 'nnapi-mlir-host'"),
+            std::string::npos)
+      << error;
+  ASSERT_EQ(nnapi_rt_set_option("loop_timeout_ms", nullptr), NNAPI_RT_OK);
 }
 
 TEST_F(ControlFlow, ReferencedModelsRoundTrip) {

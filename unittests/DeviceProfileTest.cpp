@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace nnapi_mlir::profile;
 using nnapi_mlir::operationCode;
@@ -175,6 +178,40 @@ TEST(DeviceProfileTest, MissingFileIsAnError) {
   std::string error;
   EXPECT_FALSE(loadDeviceProfile("/nonexistent/profile.json", p, error));
   EXPECT_EQ(error, "/nonexistent/profile.json: cannot open device profile");
+}
+
+// A profile path may name anything: what is not a regular file of a sane
+// size is refused at once (/dev/zero was read until memory ran out, a FIFO
+// blocked forever).
+TEST(DeviceProfileTest, OnlyRegularFilesOfASaneSizeAreRead) {
+  DeviceProfile p;
+  std::string error;
+  EXPECT_FALSE(loadDeviceProfile("/dev/zero", p, error));
+  EXPECT_EQ(error, "/dev/zero: cannot read device profile: the file is not a "
+                   "regular file");
+  EXPECT_FALSE(loadDeviceProfile("/tmp", p, error));
+  EXPECT_EQ(error, "/tmp: cannot read device profile: the file is a directory");
+
+  char dir[] = "/tmp/nnapi-profile-test-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  std::string fifo = std::string(dir) + "/fifo.json";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_FALSE(loadDeviceProfile(fifo, p, error));
+  EXPECT_EQ(error, fifo + ": cannot read device profile: the file is not a "
+                          "regular file");
+  std::string big = std::string(dir) + "/big.json";
+  {
+    FILE *f = std::fopen(big.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fclose(f);
+    ASSERT_EQ(truncate(big.c_str(), 8 << 20), 0); // 8 MiB of zero bytes
+  }
+  EXPECT_FALSE(loadDeviceProfile(big, p, error));
+  EXPECT_EQ(error, big + ": cannot read device profile: the file has 8388608 "
+                         "bytes, more than the 4194304 allowed");
+  std::remove(fifo.c_str());
+  std::remove(big.c_str());
+  rmdir(dir);
 }
 
 TEST(DeviceProfileTest, ShippedProfilesAreValid) {

@@ -23,6 +23,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -283,6 +284,154 @@ TEST_F(Devices, TheCacheIsWrittenReadAndChecked) {
   EXPECT_EQ(cacheFiles().size(), 2u);
 }
 
+// Anyone who may write a shared cache directory may plant anything under an
+// entry's name: a directory (libstdc++'s file streams threw through the C
+// API for it, aborting the process), a link to another file (it was
+// truncated and overwritten), a FIFO (a read blocked forever) or a link to
+// /dev/zero (read until memory ran out). Each is refused as an entry, the
+// compilation still succeeds, and nothing outside the directory changes.
+TEST_F(Devices, TheCacheSurvivesHostileEntries) {
+  useDevices(DEVICE("gpu-sim"));
+  std::string dir = makeCacheDir();
+  ASSERT_EQ(nnapi_rt_set_option("cache_dir", dir.c_str()), NNAPI_RT_OK);
+  ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
+  std::vector<std::string> files = cacheFiles();
+  ASSERT_EQ(files.size(), 1u);
+  const std::string entry = files[0];
+  std::string victim = dir + "-victim";
+  std::ofstream(victim) << "not a cache entry";
+
+  auto recompile = [&](const char *what) {
+    SCOPED_TRACE(what);
+    uint64_t rejected = counters("gpu-sim").cacheRejected;
+    ASSERT_EQ(nnapi_rt_set_option("cache_dir", dir.c_str()), NNAPI_RT_OK);
+    std::memset(output, 0, sizeof output);
+    ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
+    expectSum();
+    EXPECT_EQ(counters("gpu-sim").cacheRejected, rejected + 1);
+  };
+
+  ASSERT_EQ(std::remove(entry.c_str()), 0);
+  ASSERT_EQ(mkdir(entry.c_str(), 0700), 0);
+  recompile("a directory");
+  ASSERT_EQ(rmdir(entry.c_str()), 0);
+
+  ASSERT_EQ(symlink(victim.c_str(), entry.c_str()), 0);
+  recompile("a link to another file");
+  {
+    std::ifstream in(victim);
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_EQ(text, "not a cache entry");
+  }
+  // The rewritten entry replaced the link: a regular file of ours again.
+  struct stat st;
+  ASSERT_EQ(lstat(entry.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISREG(st.st_mode));
+
+  ASSERT_EQ(std::remove(entry.c_str()), 0);
+  ASSERT_EQ(mkfifo(entry.c_str(), 0600), 0);
+  recompile("a FIFO");
+  ASSERT_EQ(std::remove(entry.c_str()), 0);
+
+  ASSERT_EQ(symlink("/dev/zero", entry.c_str()), 0);
+  recompile("a link to /dev/zero");
+  std::remove(victim.c_str());
+}
+
+// Another user of the NNAPI library in the same process (a second runtime,
+// or code calling NNAPI itself) never runs on the runtime's thread pool.
+// The pool used to be a process-wide setting held during the runtime's
+// Compilation_finish: a compilation the other user finished meanwhile
+// captured it, and ran on it after nnapi_rt_reset() destroyed it (a use
+// after free). Here the other user finishes its compilation from inside
+// the runtime's, as another thread could at that moment.
+/// addBiasReluModel() built through `fn` as its user would, finished.
+ANeuralNetworksModel *buildAddBiasRelu(const NNAPIFunctionTable &fn) {
+  ANeuralNetworksModel *m = nullptr;
+  uint32_t dims[] = {2, 3}, biasDims[] = {3};
+  ANeuralNetworksOperandType x{ANEURALNETWORKS_TENSOR_FLOAT32, 2, dims, 0, 0};
+  ANeuralNetworksOperandType b{ANEURALNETWORKS_TENSOR_FLOAT32, 1, biasDims,
+                               0, 0};
+  ANeuralNetworksOperandType scalar{ANEURALNETWORKS_INT32, 0, nullptr, 0, 0};
+  static const float bias[3] = {1.0f, -2.0f, 0.5f};
+  int32_t relu = ANEURALNETWORKS_FUSED_RELU;
+  uint32_t in[] = {0, 1, 2}, out[] = {3}, first[] = {0};
+  EXPECT_EQ(fn.ANeuralNetworksModel_create(&m), ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(fn.ANeuralNetworksModel_addOperand(m, &x) |
+                fn.ANeuralNetworksModel_addOperand(m, &b) |
+                fn.ANeuralNetworksModel_addOperand(m, &scalar) |
+                fn.ANeuralNetworksModel_addOperand(m, &x) |
+                fn.ANeuralNetworksModel_setOperandValue(m, 1, bias,
+                                                        sizeof bias) |
+                fn.ANeuralNetworksModel_setOperandValue(m, 2, &relu,
+                                                        sizeof relu) |
+                fn.ANeuralNetworksModel_addOperation(m, ANEURALNETWORKS_ADD,
+                                                     3, in, 1, out) |
+                fn.ANeuralNetworksModel_identifyInputsAndOutputs(m, 1, first,
+                                                                 1, out) |
+                fn.ANeuralNetworksModel_finish(m),
+            ANEURALNETWORKS_NO_ERROR);
+  return m;
+}
+
+struct OtherUser {
+  ANeuralNetworksModel *model = nullptr;
+  ANeuralNetworksCompilation *compilation = nullptr;
+};
+OtherUser otherUser;
+
+TEST_F(Devices, AnotherNNAPIUserNeverRunsOnTheRuntimesPool) {
+  static NNAPIFunctionTable table;
+  table = library();
+  table.handle = nullptr; // not ours to close
+  table.ANeuralNetworksCompilation_finish = [](ANeuralNetworksCompilation *c) {
+    const NNAPIFunctionTable &fn = library();
+    if (!otherUser.compilation) {
+      otherUser.model = buildAddBiasRelu(fn);
+      EXPECT_EQ(fn.ANeuralNetworksCompilation_create(otherUser.model,
+                                                     &otherUser.compilation),
+                ANEURALNETWORKS_NO_ERROR);
+      EXPECT_EQ(fn.ANeuralNetworksCompilation_finish(otherUser.compilation),
+                ANEURALNETWORKS_NO_ERROR);
+    }
+    return fn.ANeuralNetworksCompilation_finish(c);
+  };
+  ASSERT_EQ(nnapi_rt_set_option("threads_force", "1"), NNAPI_RT_OK);
+  ASSERT_EQ(nnapi_rt_set_threads(2), NNAPI_RT_OK);
+  setNNAPIFunctionTableForTesting(&table);
+  ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
+  expectSum();
+  ASSERT_NE(otherUser.compilation, nullptr);
+  uint32_t threads = 0;
+  ASSERT_EQ(extension<NNAPIMLIRHost_getCompilationThreads_fn>(
+                "NNAPIMLIRHost_getCompilationThreads")(otherUser.compilation,
+                                                       &threads),
+            ANEURALNETWORKS_NO_ERROR);
+  EXPECT_EQ(threads, 1u);
+
+  // The runtime's pool goes; the other user's compilation still runs.
+  nnapi_rt_reset();
+  nnapi_rt_set_option("threads", nullptr);
+  nnapi_rt_set_option("threads_force", nullptr);
+  const NNAPIFunctionTable &fn = library();
+  ANeuralNetworksExecution *e = nullptr;
+  ASSERT_EQ(fn.ANeuralNetworksExecution_create(otherUser.compilation, &e),
+            ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_setInput(e, 0, nullptr, input,
+                                                 sizeof input),
+            ANEURALNETWORKS_NO_ERROR);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_setOutput(e, 0, nullptr, output,
+                                                  sizeof output),
+            ANEURALNETWORKS_NO_ERROR);
+  std::memset(output, 0, sizeof output);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_compute(e), ANEURALNETWORKS_NO_ERROR);
+  expectSum();
+  fn.ANeuralNetworksExecution_free(e);
+  fn.ANeuralNetworksCompilation_free(otherUser.compilation);
+  fn.ANeuralNetworksModel_free(otherUser.model);
+  otherUser = OtherUser();
+}
+
 // 1,000 calls through one burst give identical results; bursts can be
 // turned off, and a feature level 2 device (before bursts) gets none.
 TEST_F(Devices, BurstsServeRepeatedCalls) {
@@ -341,7 +490,15 @@ TEST_F(Devices, BadOptionValuesAreClearErrors) {
   } cases[] = {
       {"thread", "4",
        "unknown runtime option 'thread' (devices, cache_dir, preference, "
-       "priority, bursts, timing, threads)"},
+       "priority, bursts, timing, threads, threads_force, loop_timeout_ms)"},
+      {"loop_timeout_ms", "0",
+       "runtime option loop_timeout_ms: '0' is not a loop timeout from 1 to "
+       "86400000 ms"},
+      {"loop_timeout_ms", "-5",
+       "runtime option loop_timeout_ms: '-5' is not a loop timeout from 1 to "
+       "86400000 ms"},
+      {"threads_force", "2",
+       "runtime option threads_force: '2' is not 1/on/true or 0/off/false"},
       {"threads", "0",
        "runtime option threads: '0' is not a thread count from 1 to 256"},
       {"threads", "-2",

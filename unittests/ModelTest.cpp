@@ -147,7 +147,15 @@ TEST_F(ModelAPI, RefusesWhatIsNotAModel) {
   EXPECT_NE(error().find("is not an nnapi-mlir model"), std::string::npos);
 
   EXPECT_EQ(open(FAKE_MODEL_BAD_VERSION), NNAPI_RT_INVALID_MODEL);
-  EXPECT_EQ(error(), "unsupported model signature version");
+  EXPECT_EQ(error(), "unsupported model signature version 4 (this runtime "
+                     "reads version 3; compile the model again)");
+  // Versions 1 and 2 had no checksum: a header edited down to one must not
+  // turn the check off.
+  EXPECT_EQ(open(FAKE_MODEL_DOWNGRADED), NNAPI_RT_INVALID_MODEL);
+  EXPECT_EQ(error(), "unsupported model signature version 2 (this runtime "
+                     "reads version 3; compile the model again)");
+  EXPECT_EQ(open(FAKE_MODEL_UNKNOWN_LINE), NNAPI_RT_INVALID_MODEL);
+  EXPECT_EQ(error(), "unknown model signature line 'output-bytes 0 24'");
   EXPECT_EQ(open(FAKE_MODEL_BAD_TYPE), NNAPI_RT_INVALID_MODEL);
   EXPECT_EQ(error(),
             "signature line 'input 0 x q7 2x3' has an unknown element type");

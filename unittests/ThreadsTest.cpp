@@ -19,9 +19,13 @@ namespace {
 
 class Threads : public ::testing::Test {
 protected:
+  // The pool's behaviour at 3 to 5 threads, even on a 2-CPU machine, where
+  // the count would otherwise be capped.
+  void SetUp() override { nnapi_rt_set_option("threads_force", "1"); }
   void TearDown() override {
     unsetenv("NNAPI_MLIR_THREADS");
     nnapi_rt_set_option("threads", nullptr);
+    nnapi_rt_set_option("threads_force", nullptr);
   }
 };
 
@@ -153,6 +157,26 @@ TEST_F(Threads, CountsAreCheckedAndARefusalChangesNothing) {
   }
   EXPECT_EQ(nnapi_rt_set_threads(5), NNAPI_RT_OK);
   EXPECT_EQ(nnapi_rt_get_threads(), 5);
+}
+
+// 256 spinning workers on 2 CPUs made a 0.1 s inference take 20 s: a count
+// above the CPUs available is capped there, unless forced.
+TEST_F(Threads, MoreThreadsThanCPUsAreCappedUnlessForced) {
+  cpu_set_t set;
+  ASSERT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
+  int cpus = CPU_COUNT(&set);
+  if (cpus >= 256)
+    GTEST_SKIP() << "no count above this machine's CPUs to try";
+  nnapi_rt_set_quiet(1);
+  ASSERT_EQ(nnapi_rt_set_option("threads_force", nullptr), NNAPI_RT_OK);
+  ASSERT_EQ(nnapi_rt_set_threads(256), NNAPI_RT_OK);
+  EXPECT_EQ(nnapi_rt_get_threads(), cpus);
+  ASSERT_EQ(nnapi_rt_set_threads(cpus), NNAPI_RT_OK);
+  EXPECT_EQ(nnapi_rt_get_threads(), cpus);
+  ASSERT_EQ(nnapi_rt_set_option("threads_force", "1"), NNAPI_RT_OK);
+  ASSERT_EQ(nnapi_rt_set_threads(cpus + 1), NNAPI_RT_OK);
+  EXPECT_EQ(nnapi_rt_get_threads(), cpus + 1);
+  nnapi_rt_set_quiet(0);
 }
 
 TEST_F(Threads, DefaultIsTheCPUsAvailableAndTheVariableOverridesIt) {

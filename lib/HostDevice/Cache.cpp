@@ -2,20 +2,19 @@
 
 #include "Cache.h"
 
-#include <atomic>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <iterator>
-#include <vector>
+#include "nnapi-mlir/Support/Files.h"
 
-#include <unistd.h>
+#include <cstring>
+#include <vector>
 
 namespace nnapi_mlir::host {
 
 namespace {
 constexpr char kMagic[4] = {'N', 'N', 'H', 'C'};
 constexpr uint32_t kVersion = 1;
+/// An entry is a few hundred bytes (its device name is at most a few
+/// hundred); anything much larger is not one.
+constexpr uint64_t kMaxEntryBytes = 64 * 1024;
 
 template <typename T> void put(std::vector<uint8_t> &out, T value) {
   for (size_t i = 0; i < sizeof(T); ++i)
@@ -93,11 +92,22 @@ std::string cacheFilePath(const std::string &dir, const CacheToken &token) {
 
 CacheLookup readCacheEntry(const std::string &path, const CacheEntry &expected,
                            CacheEntry &found, std::string &why) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
+  // Anyone who may write the directory may have put anything here: a link
+  // to another file, a directory, a FIFO, /dev/zero (docs/reliability.md).
+  std::vector<uint8_t> bytes;
+  ReadOptions options;
+  options.maxBytes = kMaxEntryBytes;
+  options.followSymlinks = false;
+  std::string error;
+  switch (readFile(path, options, bytes, error)) {
+  case ReadStatus::Missing:
     return CacheLookup::Missing;
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)),
-                             std::istreambuf_iterator<char>());
+  case ReadStatus::Refused:
+    why = "the entry " + error;
+    return CacheLookup::Rejected;
+  case ReadStatus::Ok:
+    break;
+  }
   if (bytes.size() < sizeof kMagic + 32 ||
       std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
     why = "not a cache entry, or truncated";
@@ -154,26 +164,8 @@ bool writeCacheEntry(const std::string &path, const CacheEntry &entry) {
   Sha256::Digest digest = Sha256().update(bytes.data(), bytes.size()).finish();
   bytes.insert(bytes.end(), digest.begin(), digest.end());
 
-  static std::atomic<unsigned> serial{0};
-  std::string temporary = path + ".tmp." + std::to_string(::getpid()) + "." +
-                          std::to_string(serial++);
-  {
-    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    if (!file)
-      return false;
-    file.write(reinterpret_cast<const char *>(bytes.data()),
-               std::streamsize(bytes.size()));
-    file.close();
-    if (!file) {
-      std::remove(temporary.c_str());
-      return false;
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    return false;
-  }
-  return true;
+  std::string error;
+  return writeFileAtomically(path, bytes.data(), bytes.size(), error);
 }
 
 } // namespace nnapi_mlir::host

@@ -37,11 +37,9 @@ bool sameType(const Operand &a, const Operand &b) {
   return a.type == b.type && a.dims == b.dims;
 }
 
-/// Bytes of a value in the executor's storage: float tensors as float32,
-/// a byte per bool, int32.
+/// Bytes of a value in the executor's storage (storageElementBytes).
 size_t storageBytes(const Operand &o) {
-  size_t n = numElements(o.dims);
-  return o.type == ANEURALNETWORKS_TENSOR_BOOL8 ? n : n * sizeof(float);
+  return numElements(o.dims) * storageElementBytes(o.type);
 }
 
 } // namespace

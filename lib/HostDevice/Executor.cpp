@@ -391,6 +391,10 @@ private:
 
 } // namespace
 
+size_t storageElementBytes(int32_t type) {
+  return isFloatTensor(type) ? sizeof(float) : elementBytes(type);
+}
+
 std::unique_ptr<Step> createBlockedStep(const HostModel &model,
                                         size_t index) {
   const Operation &op = model.operations[index];

@@ -56,6 +56,12 @@ struct ExecutorOptions {
 /// the bytes of a bool or int32 tensor). Steps index it by operand number.
 using Bindings = std::vector<float *>;
 
+/// Bytes one element of a tensor of `type` takes in the executor's storage:
+/// 4 for every float tensor (float16 is converted to float32 at the model's
+/// boundary), else the type's own size (a byte per bool or 8-bit quantized
+/// value, 4 per int32).
+size_t storageElementBytes(int32_t type);
+
 /// One operation, ready to run.
 class Step {
 public:

@@ -17,9 +17,11 @@
 //
 // Besides the NNAPI functions it exports NNAPIMLIRHost_lastError(), which the
 // runtime looks up (optionally) to explain a failing call,
-// NNAPIMLIRHost_setThreadPool(), with which the runtime hands it its thread
-// pool (without one, operators run on the calling thread),
-// NNAPIMLIRHost_setProfile() and NNAPIMLIRHost_getCompilationInfo().
+// NNAPIMLIRHost_setCompilationThreadPool(), with which the runtime hands a
+// compilation its thread pool (without one, operators run on the calling
+// thread),
+// NNAPIMLIRHost_setProfile(), NNAPIMLIRHost_getCompilationInfo() and
+// NNAPIMLIRHost_getCompilationThreads().
 //
 // It enumerates the devices of Devices.h (the host device by default; several
 // from device profiles, and NNAPI's CPU reference device, with
@@ -45,6 +47,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <exception>
 #include <new>
 #include <string>
 #include <vector>
@@ -72,6 +75,31 @@ int nnapi_mlir::host::fail(int code, std::string message) {
 
 const std::string &nnapi_mlir::host::lastErrorMessage() { return lastError; }
 
+namespace {
+/// Runs the body of an exported function. A C++ exception (out of memory,
+/// or one a library throws: libstdc++'s file streams throw on read errors
+/// whatever their exception mask) becomes a result code with its reason,
+/// since nothing may unwind into a C caller.
+template <typename F> int guarded(const char *function, F &&body) noexcept {
+  int code = ANEURALNETWORKS_OP_FAILED;
+  const char *what = "an unknown exception";
+  try {
+    return body();
+  } catch (const std::bad_alloc &) {
+    code = ANEURALNETWORKS_OUT_OF_MEMORY;
+    what = "out of memory";
+  } catch (const std::exception &e) {
+    what = e.what();
+  } catch (...) {
+  }
+  try {
+    return fail(code, std::string(function) + ": " + what);
+  } catch (...) {
+    return code; // no memory even for the message
+  }
+}
+} // namespace
+
 
 struct ANeuralNetworksModel : HostModel {
   bool finished = false;
@@ -88,6 +116,9 @@ struct ANeuralNetworksCompilation {
   std::string cacheDir;
   CacheToken token{};
   KernelMode kernels = KernelMode::XNNPACK; ///< The executor's.
+  /// The pool its operators run on (NNAPIMLIRHost_setCompilationThreadPool;
+  /// the caller keeps it alive as long as the compilation), or null.
+  pthreadpool_t threadpool = nullptr;
   std::unique_ptr<Executor> executor;
 };
 
@@ -115,10 +146,6 @@ struct ANeuralNetworksBurst {
 
 namespace {
 
-/// The pool compilations finished from now on run their operators on
-/// (NNAPIMLIRHost_setThreadPool; the runtime keeps it alive while they do).
-std::atomic<void *> gThreadpool{nullptr};
-
 /// Executor options from the environment; an error for unknown values.
 int executorOptions(ExecutorOptions &options) {
   const char *kernels = std::getenv("NNAPI_MLIR_HOST_KERNELS");
@@ -143,7 +170,6 @@ int executorOptions(ExecutorOptions &options) {
     return fail(ANEURALNETWORKS_BAD_STATE,
                 std::string("NNAPI_MLIR_HOST_FAULT must be 'initialize', "
                             "'create' or 'run', got '") + fault + "'");
-  options.threadpool = static_cast<pthreadpool_t>(gThreadpool.load());
   const char *trace = std::getenv("NNAPI_MLIR_HOST_TRACE");
   options.trace = trace && *trace && std::strcmp(trace, "0") != 0;
   return ANEURALNETWORKS_NO_ERROR;
@@ -157,163 +183,179 @@ __attribute__((visibility("default"))) const char *NNAPIMLIRHost_lastError(void)
   return lastErrorMessage().c_str();
 }
 
-__attribute__((visibility("default"))) void
-NNAPIMLIRHost_setThreadPool(void *pool) {
-  gThreadpool.store(pool);
+__attribute__((visibility("default"))) int
+NNAPIMLIRHost_setCompilationThreadPool(ANeuralNetworksCompilation *c,
+                                       void *pool) {
+  if (!c)
+    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "compilation is null");
+  if (c->finished)
+    return fail(ANEURALNETWORKS_BAD_STATE, "compilation already finished");
+  c->threadpool = static_cast<pthreadpool_t>(pool);
+  return ANEURALNETWORKS_NO_ERROR;
 }
 
 int ANeuralNetworksModel_create(ANeuralNetworksModel **model) {
-  if (!model)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "model is null");
-  if (std::string error = currentDevices().error; !error.empty())
-    return fail(ANEURALNETWORKS_BAD_STATE, error);
-  *model = new (std::nothrow) ANeuralNetworksModel();
-  return *model ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
+  return guarded(__func__, [&]() -> int {
+    if (!model)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "model is null");
+    if (std::string error = currentDevices().error; !error.empty())
+      return fail(ANEURALNETWORKS_BAD_STATE, error);
+    *model = new (std::nothrow) ANeuralNetworksModel();
+    return *model ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
+  });
 }
 
 void ANeuralNetworksModel_free(ANeuralNetworksModel *model) { delete model; }
 
 int ANeuralNetworksModel_addOperand(ANeuralNetworksModel *model,
                                     const ANeuralNetworksOperandType *type) {
-  if (!model || !type)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  if (model->finished)
-    return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
-  if (elementBytes(type->type) == 0 && type->type != ANEURALNETWORKS_MODEL)
-    return fail(ANEURALNETWORKS_BAD_DATA,
-                "operand type " + std::to_string(type->type) +
-                    " is not supported by the host implementation");
-  if (isScalar(type->type) && type->dimensionCount != 0)
-    return fail(ANEURALNETWORKS_BAD_DATA, "scalar operand with dimensions");
-  if (std::string why =
-          nnapi_mlir::quantizationError(type->type, type->scale,
-                                        type->zeroPoint);
-      !why.empty())
-    return fail(ANEURALNETWORKS_BAD_DATA,
-                "operand " + std::to_string(model->operands.size()) + ": " +
-                    why);
-  if (type->dimensionCount && !type->dimensions)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "dimensions are null");
-  uint64_t elements = 1;
-  for (uint32_t i = 0; i < type->dimensionCount; ++i) {
-    elements *= std::max<uint32_t>(type->dimensions[i], 1);
-    if (elements > (uint64_t(1) << 32))
+  return guarded(__func__, [&]() -> int {
+    if (!model || !type)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    if (model->finished)
+      return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
+    if (elementBytes(type->type) == 0 && type->type != ANEURALNETWORKS_MODEL)
       return fail(ANEURALNETWORKS_BAD_DATA,
-                  "operand has more than 2^32 elements");
-  }
-  Operand op;
-  op.type = type->type;
-  op.dims.assign(type->dimensions, type->dimensions + type->dimensionCount);
-  op.scale = type->scale;
-  op.zeroPoint = type->zeroPoint;
-  model->operands.push_back(std::move(op));
-  return ANEURALNETWORKS_NO_ERROR;
+                  "operand type " + std::to_string(type->type) +
+                      " is not supported by the host implementation");
+    if (isScalar(type->type) && type->dimensionCount != 0)
+      return fail(ANEURALNETWORKS_BAD_DATA, "scalar operand with dimensions");
+    if (std::string why =
+            nnapi_mlir::quantizationError(type->type, type->scale,
+                                          type->zeroPoint);
+        !why.empty())
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  "operand " + std::to_string(model->operands.size()) + ": " +
+                      why);
+    if (type->dimensionCount && !type->dimensions)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "dimensions are null");
+    uint64_t elements = 1;
+    for (uint32_t i = 0; i < type->dimensionCount; ++i) {
+      elements *= std::max<uint32_t>(type->dimensions[i], 1);
+      if (elements > (uint64_t(1) << 32))
+        return fail(ANEURALNETWORKS_BAD_DATA,
+                    "operand has more than 2^32 elements");
+    }
+    Operand op;
+    op.type = type->type;
+    op.dims.assign(type->dimensions, type->dimensions + type->dimensionCount);
+    op.scale = type->scale;
+    op.zeroPoint = type->zeroPoint;
+    model->operands.push_back(std::move(op));
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 int ANeuralNetworksModel_setOperandValue(ANeuralNetworksModel *model,
                                          int32_t index, const void *buffer,
                                          size_t length) {
-  if (!model || (!buffer && length))
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  if (model->finished)
-    return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
-  if (index < 0 || size_t(index) >= model->operands.size())
-    return fail(ANEURALNETWORKS_BAD_DATA, "operand index out of range");
-  Operand &op = model->operands[index];
-  if (op.kind == Kind::Input || op.kind == Kind::Output)
-    return fail(ANEURALNETWORKS_BAD_DATA,
-                "operand " + std::to_string(index) +
-                    " is a model input or output and cannot have a value");
-  if (op.type == ANEURALNETWORKS_MODEL)
-    return fail(ANEURALNETWORKS_BAD_DATA,
-                "operand " + std::to_string(index) +
-                    " is a MODEL: its value is set with "
-                    "ANeuralNetworksModel_setOperandValueFromModel");
-  if (!buffer) {
-    // NNAPI's way of leaving an optional operand out.
-    op.copy.clear();
-    op.value = nullptr;
-    op.kind = Kind::Omitted;
+  return guarded(__func__, [&]() -> int {
+    if (!model || (!buffer && length))
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    if (model->finished)
+      return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
+    if (index < 0 || size_t(index) >= model->operands.size())
+      return fail(ANEURALNETWORKS_BAD_DATA, "operand index out of range");
+    Operand &op = model->operands[index];
+    if (op.kind == Kind::Input || op.kind == Kind::Output)
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  "operand " + std::to_string(index) +
+                      " is a model input or output and cannot have a value");
+    if (op.type == ANEURALNETWORKS_MODEL)
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  "operand " + std::to_string(index) +
+                      " is a MODEL: its value is set with "
+                      "ANeuralNetworksModel_setOperandValueFromModel");
+    if (!buffer) {
+      // NNAPI's way of leaving an optional operand out.
+      op.copy.clear();
+      op.value = nullptr;
+      op.kind = Kind::Omitted;
+      return ANEURALNETWORKS_NO_ERROR;
+    }
+    if (length != operandBytes(op))
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  "value of operand " + std::to_string(index) + " has " +
+                      std::to_string(length) + " bytes, its type needs " +
+                      std::to_string(operandBytes(op)));
+    const auto *bytes = static_cast<const uint8_t *>(buffer);
+    if (length <= ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES) {
+      op.copy.assign(bytes, bytes + length);
+      op.value = op.copy.data();
+    } else {
+      op.copy.clear();
+      op.value = bytes; // the caller keeps it alive, as NNAPI specifies
+    }
+    op.kind = Kind::Constant;
     return ANEURALNETWORKS_NO_ERROR;
-  }
-  if (length != operandBytes(op))
-    return fail(ANEURALNETWORKS_BAD_DATA,
-                "value of operand " + std::to_string(index) + " has " +
-                    std::to_string(length) + " bytes, its type needs " +
-                    std::to_string(operandBytes(op)));
-  const auto *bytes = static_cast<const uint8_t *>(buffer);
-  if (length <= ANEURALNETWORKS_MAX_SIZE_OF_IMMEDIATELY_COPIED_VALUES) {
-    op.copy.assign(bytes, bytes + length);
-    op.value = op.copy.data();
-  } else {
-    op.copy.clear();
-    op.value = bytes; // the caller keeps it alive, as NNAPI specifies
-  }
-  op.kind = Kind::Constant;
-  return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 int ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
     ANeuralNetworksModel *model, int32_t index,
     const ANeuralNetworksSymmPerChannelQuantParams *params) {
-  if (!model || !params || (params->scaleCount && !params->scales))
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  if (model->finished)
-    return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
-  if (index < 0 || size_t(index) >= model->operands.size())
-    return fail(ANEURALNETWORKS_BAD_DATA, "operand index out of range");
-  Operand &op = model->operands[index];
-  std::string where = "operand " + std::to_string(index) + ": ";
-  if (op.type != ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL)
-    return fail(ANEURALNETWORKS_BAD_DATA,
-                where + "per-channel scales for a " +
-                    nnapi_mlir::operandTypeName(op.type) + " operand");
-  if (params->channelDim >= op.dims.size())
-    return fail(ANEURALNETWORKS_BAD_DATA,
-                where + "channel dimension " +
-                    std::to_string(params->channelDim) + " of a rank-" +
-                    std::to_string(op.dims.size()) + " operand");
-  if (params->scaleCount != op.dims[params->channelDim])
-    return fail(ANEURALNETWORKS_BAD_DATA,
-                where + std::to_string(params->scaleCount) +
-                    " scales for dimension " +
-                    std::to_string(params->channelDim) + " of size " +
-                    std::to_string(op.dims[params->channelDim]));
-  for (uint32_t k = 0; k < params->scaleCount; ++k)
-    if (!(params->scales[k] > 0) || !std::isfinite(params->scales[k]))
+  return guarded(__func__, [&]() -> int {
+    if (!model || !params || (params->scaleCount && !params->scales))
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    if (model->finished)
+      return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
+    if (index < 0 || size_t(index) >= model->operands.size())
+      return fail(ANEURALNETWORKS_BAD_DATA, "operand index out of range");
+    Operand &op = model->operands[index];
+    std::string where = "operand " + std::to_string(index) + ": ";
+    if (op.type != ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL)
       return fail(ANEURALNETWORKS_BAD_DATA,
-                  where + "scale " + std::to_string(k) +
-                      " is not a positive finite number");
-  op.channelDim = params->channelDim;
-  op.channelScales.assign(params->scales, params->scales + params->scaleCount);
-  return ANEURALNETWORKS_NO_ERROR;
+                  where + "per-channel scales for a " +
+                      nnapi_mlir::operandTypeName(op.type) + " operand");
+    if (params->channelDim >= op.dims.size())
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  where + "channel dimension " +
+                      std::to_string(params->channelDim) + " of a rank-" +
+                      std::to_string(op.dims.size()) + " operand");
+    if (params->scaleCount != op.dims[params->channelDim])
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  where + std::to_string(params->scaleCount) +
+                      " scales for dimension " +
+                      std::to_string(params->channelDim) + " of size " +
+                      std::to_string(op.dims[params->channelDim]));
+    for (uint32_t k = 0; k < params->scaleCount; ++k)
+      if (!(params->scales[k] > 0) || !std::isfinite(params->scales[k]))
+        return fail(ANEURALNETWORKS_BAD_DATA,
+                    where + "scale " + std::to_string(k) +
+                        " is not a positive finite number");
+    op.channelDim = params->channelDim;
+    op.channelScales.assign(params->scales, params->scales + params->scaleCount);
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 int ANeuralNetworksModel_setOperandValueFromModel(
     ANeuralNetworksModel *model, int32_t index,
     const ANeuralNetworksModel *value) {
-  if (!model || !value)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  if (model->finished)
-    return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
-  if (!value->finished)
-    return fail(ANEURALNETWORKS_BAD_STATE,
-                "the referenced model is not finished");
-  if (value == model)
-    return fail(ANEURALNETWORKS_BAD_DATA, "a model cannot reference itself");
-  if (index < 0 || size_t(index) >= model->operands.size())
-    return fail(ANEURALNETWORKS_BAD_DATA, "operand index out of range");
-  Operand &op = model->operands[index];
-  if (op.type != ANEURALNETWORKS_MODEL)
-    return fail(ANEURALNETWORKS_BAD_DATA,
-                "operand " + std::to_string(index) + " is not a MODEL");
-  if (op.kind != Kind::Temporary && op.kind != Kind::Model)
-    return fail(ANEURALNETWORKS_BAD_DATA,
-                "operand " + std::to_string(index) +
-                    " is a model input or output");
-  op.kind = Kind::Model;
-  op.model = value;
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (!model || !value)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    if (model->finished)
+      return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
+    if (!value->finished)
+      return fail(ANEURALNETWORKS_BAD_STATE,
+                  "the referenced model is not finished");
+    if (value == model)
+      return fail(ANEURALNETWORKS_BAD_DATA, "a model cannot reference itself");
+    if (index < 0 || size_t(index) >= model->operands.size())
+      return fail(ANEURALNETWORKS_BAD_DATA, "operand index out of range");
+    Operand &op = model->operands[index];
+    if (op.type != ANEURALNETWORKS_MODEL)
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  "operand " + std::to_string(index) + " is not a MODEL");
+    if (op.kind != Kind::Temporary && op.kind != Kind::Model)
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  "operand " + std::to_string(index) +
+                      " is a model input or output");
+    op.kind = Kind::Model;
+    op.model = value;
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 int ANeuralNetworksModel_addOperation(ANeuralNetworksModel *model,
@@ -321,24 +363,26 @@ int ANeuralNetworksModel_addOperation(ANeuralNetworksModel *model,
                                       const uint32_t *inputs,
                                       uint32_t outputCount,
                                       const uint32_t *outputs) {
-  if (!model || (inputCount && !inputs) || (outputCount && !outputs))
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  if (model->finished)
-    return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
-  if (outputCount == 0)
-    return fail(ANEURALNETWORKS_BAD_DATA, "operation without outputs");
-  Operation op;
-  op.opcode = type;
-  op.inputs.assign(inputs, inputs + inputCount);
-  op.outputs.assign(outputs, outputs + outputCount);
-  for (uint32_t idx : op.inputs)
-    if (idx >= model->operands.size())
-      return fail(ANEURALNETWORKS_BAD_DATA, "input operand out of range");
-  for (uint32_t idx : op.outputs)
-    if (idx >= model->operands.size())
-      return fail(ANEURALNETWORKS_BAD_DATA, "output operand out of range");
-  model->operations.push_back(std::move(op));
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (!model || (inputCount && !inputs) || (outputCount && !outputs))
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    if (model->finished)
+      return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
+    if (outputCount == 0)
+      return fail(ANEURALNETWORKS_BAD_DATA, "operation without outputs");
+    Operation op;
+    op.opcode = type;
+    op.inputs.assign(inputs, inputs + inputCount);
+    op.outputs.assign(outputs, outputs + outputCount);
+    for (uint32_t idx : op.inputs)
+      if (idx >= model->operands.size())
+        return fail(ANEURALNETWORKS_BAD_DATA, "input operand out of range");
+    for (uint32_t idx : op.outputs)
+      if (idx >= model->operands.size())
+        return fail(ANEURALNETWORKS_BAD_DATA, "output operand out of range");
+    model->operations.push_back(std::move(op));
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksModel *model,
@@ -346,51 +390,57 @@ int ANeuralNetworksModel_identifyInputsAndOutputs(ANeuralNetworksModel *model,
                                                   const uint32_t *inputs,
                                                   uint32_t outputCount,
                                                   const uint32_t *outputs) {
-  if (!model || (inputCount && !inputs) || (outputCount && !outputs))
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  if (model->finished)
-    return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
-  for (uint32_t i = 0; i < inputCount + outputCount; ++i) {
-    uint32_t idx = i < inputCount ? inputs[i] : outputs[i - inputCount];
-    if (idx >= model->operands.size())
-      return fail(ANEURALNETWORKS_BAD_DATA, "operand index out of range");
-    Operand &op = model->operands[idx];
-    if (op.kind != Kind::Temporary)
-      return fail(ANEURALNETWORKS_BAD_DATA,
-                  "operand " + std::to_string(idx) +
-                      " is already a constant, an omitted operand, an input "
-                      "or an output");
-    if (!isFloatTensor(op.type) && op.type != ANEURALNETWORKS_TENSOR_BOOL8 &&
-        op.type != ANEURALNETWORKS_TENSOR_INT32 && !nnapi_mlir::isQuant8DataType(op.type))
-      return fail(ANEURALNETWORKS_BAD_DATA,
-                  "model inputs and outputs must be float, int32, bool or "
-                  "8-bit quantized tensors here");
-    op.kind = i < inputCount ? Kind::Input : Kind::Output;
-  }
-  model->inputs.assign(inputs, inputs + inputCount);
-  model->outputs.assign(outputs, outputs + outputCount);
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (!model || (inputCount && !inputs) || (outputCount && !outputs))
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    if (model->finished)
+      return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
+    for (uint32_t i = 0; i < inputCount + outputCount; ++i) {
+      uint32_t idx = i < inputCount ? inputs[i] : outputs[i - inputCount];
+      if (idx >= model->operands.size())
+        return fail(ANEURALNETWORKS_BAD_DATA, "operand index out of range");
+      Operand &op = model->operands[idx];
+      if (op.kind != Kind::Temporary)
+        return fail(ANEURALNETWORKS_BAD_DATA,
+                    "operand " + std::to_string(idx) +
+                        " is already a constant, an omitted operand, an input "
+                        "or an output");
+      if (!isFloatTensor(op.type) && op.type != ANEURALNETWORKS_TENSOR_BOOL8 &&
+          op.type != ANEURALNETWORKS_TENSOR_INT32 && !nnapi_mlir::isQuant8DataType(op.type))
+        return fail(ANEURALNETWORKS_BAD_DATA,
+                    "model inputs and outputs must be float, int32, bool or "
+                    "8-bit quantized tensors here");
+      op.kind = i < inputCount ? Kind::Input : Kind::Output;
+    }
+    model->inputs.assign(inputs, inputs + inputCount);
+    model->outputs.assign(outputs, outputs + outputCount);
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 int ANeuralNetworksModel_relaxComputationFloat32toFloat16(
     ANeuralNetworksModel *model, bool allow) {
-  if (!model)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "model is null");
-  if (model->finished)
-    return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
-  model->relaxed = allow; // float32 stays exact on the host: allowed, unused
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (!model)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "model is null");
+    if (model->finished)
+      return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
+    model->relaxed = allow; // float32 stays exact on the host: allowed, unused
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 int ANeuralNetworksModel_finish(ANeuralNetworksModel *model) {
-  if (!model)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "model is null");
-  if (model->finished)
-    return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
-  if (int rc = validateModel(*model))
-    return rc;
-  model->finished = true;
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (!model)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "model is null");
+    if (model->finished)
+      return fail(ANEURALNETWORKS_BAD_STATE, "model already finished");
+    if (int rc = validateModel(*model))
+      return rc;
+    model->finished = true;
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 /// The devices of `list` (all known ones), or an error code with fail().
@@ -413,29 +463,31 @@ int ANeuralNetworksModel_getSupportedOperationsForDevices(
     const ANeuralNetworksModel *model,
     const ANeuralNetworksDevice *const *devices, uint32_t numDevices,
     bool *supportedOps) {
-  if (!model || !supportedOps)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  if (!model->finished)
-    return fail(ANEURALNETWORKS_BAD_STATE, "model not finished");
-  std::vector<ANeuralNetworksDevice *> set;
-  if (int rc = knownDevices(devices, numDevices, set))
-    return rc;
-  // A finished model passed validation: an operation runs if one of the
-  // devices accepts it. The reason for the first one that does not is left
-  // in NNAPIMLIRHost_lastError (the call itself succeeds).
-  std::string first;
-  for (size_t i = 0; i < model->operations.size(); ++i) {
-    std::string why;
-    supportedOps[i] = std::any_of(set.begin(), set.end(), [&](auto *d) {
-      std::string reason = deviceRejection(*d, *model, i);
-      if (why.empty())
-        why = reason;
-      return reason.empty();
-    });
-    if (!supportedOps[i] && first.empty())
-      first = why;
-  }
-  return fail(ANEURALNETWORKS_NO_ERROR, first);
+  return guarded(__func__, [&]() -> int {
+    if (!model || !supportedOps)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    if (!model->finished)
+      return fail(ANEURALNETWORKS_BAD_STATE, "model not finished");
+    std::vector<ANeuralNetworksDevice *> set;
+    if (int rc = knownDevices(devices, numDevices, set))
+      return rc;
+    // A finished model passed validation: an operation runs if one of the
+    // devices accepts it. The reason for the first one that does not is left
+    // in NNAPIMLIRHost_lastError (the call itself succeeds).
+    std::string first;
+    for (size_t i = 0; i < model->operations.size(); ++i) {
+      std::string why;
+      supportedOps[i] = std::any_of(set.begin(), set.end(), [&](auto *d) {
+        std::string reason = deviceRejection(*d, *model, i);
+        if (why.empty())
+          why = reason;
+        return reason.empty();
+      });
+      if (!supportedOps[i] && first.empty())
+        first = why;
+    }
+    return fail(ANEURALNETWORKS_NO_ERROR, first);
+  });
 }
 
 static int createCompilation(ANeuralNetworksModel *model,
@@ -457,56 +509,66 @@ static int createCompilation(ANeuralNetworksModel *model,
 
 int ANeuralNetworksCompilation_create(ANeuralNetworksModel *model,
                                       ANeuralNetworksCompilation **out) {
-  return createCompilation(model, currentDevices().devices, false, out);
+  return guarded(__func__, [&]() -> int {
+    return createCompilation(model, currentDevices().devices, false, out);
+  });
 }
 
 int ANeuralNetworksCompilation_createForDevices(
     ANeuralNetworksModel *model, const ANeuralNetworksDevice *const *devices,
     uint32_t numDevices, ANeuralNetworksCompilation **out) {
-  std::vector<ANeuralNetworksDevice *> set;
-  if (int rc = knownDevices(devices, numDevices, set))
-    return rc;
-  return createCompilation(model, std::move(set), true, out);
+  return guarded(__func__, [&]() -> int {
+    std::vector<ANeuralNetworksDevice *> set;
+    if (int rc = knownDevices(devices, numDevices, set))
+      return rc;
+    return createCompilation(model, std::move(set), true, out);
+  });
 }
 
 void ANeuralNetworksCompilation_free(ANeuralNetworksCompilation *c) { delete c; }
 
 int ANeuralNetworksCompilation_setPriority(ANeuralNetworksCompilation *c,
                                            int priority) {
-  if (!c)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "compilation is null");
-  if (c->finished)
-    return fail(ANEURALNETWORKS_BAD_STATE, "compilation already finished");
-  if (priority != ANEURALNETWORKS_PRIORITY_LOW &&
-      priority != ANEURALNETWORKS_PRIORITY_MEDIUM &&
-      priority != ANEURALNETWORKS_PRIORITY_HIGH)
-    return fail(ANEURALNETWORKS_BAD_DATA,
-                "invalid priority " + std::to_string(priority));
-  return ANEURALNETWORKS_NO_ERROR; // one CPU: nothing to order
+  return guarded(__func__, [&]() -> int {
+    if (!c)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "compilation is null");
+    if (c->finished)
+      return fail(ANEURALNETWORKS_BAD_STATE, "compilation already finished");
+    if (priority != ANEURALNETWORKS_PRIORITY_LOW &&
+        priority != ANEURALNETWORKS_PRIORITY_MEDIUM &&
+        priority != ANEURALNETWORKS_PRIORITY_HIGH)
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  "invalid priority " + std::to_string(priority));
+    return ANEURALNETWORKS_NO_ERROR; // one CPU: nothing to order
+  });
 }
 
 int ANeuralNetworksCompilation_setCaching(ANeuralNetworksCompilation *c,
                                           const char *cacheDir,
                                           const uint8_t *token) {
-  if (!c || !cacheDir || !token)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  if (c->finished)
-    return fail(ANEURALNETWORKS_BAD_STATE, "compilation already finished");
-  c->cacheDir = cacheDir;
-  std::copy(token, token + ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN,
-            c->token.begin());
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (!c || !cacheDir || !token)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    if (c->finished)
+      return fail(ANEURALNETWORKS_BAD_STATE, "compilation already finished");
+    c->cacheDir = cacheDir;
+    std::copy(token, token + ANEURALNETWORKS_BYTE_SIZE_OF_CACHE_TOKEN,
+              c->token.begin());
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 int ANeuralNetworksCompilation_setPreference(ANeuralNetworksCompilation *c,
                                              int32_t preference) {
-  if (!c)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "compilation is null");
-  if (c->finished)
-    return fail(ANEURALNETWORKS_BAD_STATE, "compilation already finished");
-  if (preference < 0 || preference > 2)
-    return fail(ANEURALNETWORKS_BAD_DATA, "invalid preference");
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (!c)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "compilation is null");
+    if (c->finished)
+      return fail(ANEURALNETWORKS_BAD_STATE, "compilation already finished");
+    if (preference < 0 || preference > 2)
+      return fail(ANEURALNETWORKS_BAD_DATA, "invalid preference");
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 /// Reads the cache entry of `c` (compiled on its device), counts what it
@@ -541,68 +603,73 @@ static void useCache(ANeuralNetworksCompilation &c) {
 }
 
 int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation *c) {
-  if (!c)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "compilation is null");
-  if (c->finished)
-    return fail(ANEURALNETWORKS_BAD_STATE, "compilation already finished");
-  const auto &ops = c->model->operations;
-  // Every operation must run on one of the devices (NNAPI's rule); the
-  // compilation runs on the first device that takes all of them, else on
-  // the first one (the operations all run on this CPU either way).
-  for (size_t i = 0; i < ops.size(); ++i) {
-    std::string why;
-    bool runs = false;
+  return guarded(__func__, [&]() -> int {
+    if (!c)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "compilation is null");
+    if (c->finished)
+      return fail(ANEURALNETWORKS_BAD_STATE, "compilation already finished");
+    const auto &ops = c->model->operations;
+    // Every operation must run on one of the devices (NNAPI's rule); the
+    // compilation runs on the first device that takes all of them, else on
+    // the first one (the operations all run on this CPU either way).
+    for (size_t i = 0; i < ops.size(); ++i) {
+      std::string why;
+      bool runs = false;
+      for (ANeuralNetworksDevice *d : c->devices) {
+        std::string reason = deviceRejection(*d, *c->model, i);
+        runs |= reason.empty();
+        if (why.empty())
+          why = reason;
+      }
+      if (!runs)
+        return fail(ANEURALNETWORKS_BAD_DATA,
+                    "operation " + std::to_string(i) + ": " + why);
+    }
+    if (c->devices.empty())
+      return fail(ANEURALNETWORKS_BAD_STATE, "no devices to compile for");
+    c->device = c->devices.front();
     for (ANeuralNetworksDevice *d : c->devices) {
-      std::string reason = deviceRejection(*d, *c->model, i);
-      runs |= reason.empty();
-      if (why.empty())
-        why = reason;
+      bool all = true;
+      for (size_t i = 0; i < ops.size() && all; ++i)
+        all = deviceRejection(*d, *c->model, i).empty();
+      if (all) {
+        c->device = d;
+        break;
+      }
     }
-    if (!runs)
-      return fail(ANEURALNETWORKS_BAD_DATA,
-                  "operation " + std::to_string(i) + ": " + why);
-  }
-  if (c->devices.empty())
-    return fail(ANEURALNETWORKS_BAD_STATE, "no devices to compile for");
-  c->device = c->devices.front();
-  for (ANeuralNetworksDevice *d : c->devices) {
-    bool all = true;
-    for (size_t i = 0; i < ops.size() && all; ++i)
-      all = deviceRejection(*d, *c->model, i).empty();
-    if (all) {
-      c->device = d;
-      break;
-    }
-  }
-  ExecutorOptions options;
-  if (int rc = executorOptions(options))
-    return rc;
-  if (c->device->reference)
-    options.kernels = KernelMode::Reference;
-  c->kernels = options.kernels;
-  if (int rc = Executor::create(*c->model, options, c->executor))
-    return rc;
-  if (!c->cacheDir.empty())
-    useCache(*c);
-  ++c->device->counters.compilations;
-  c->finished = true;
-  return ANEURALNETWORKS_NO_ERROR;
+    ExecutorOptions options;
+    if (int rc = executorOptions(options))
+      return rc;
+    if (c->device->reference)
+      options.kernels = KernelMode::Reference;
+    options.threadpool = c->threadpool;
+    c->kernels = options.kernels;
+    if (int rc = Executor::create(*c->model, options, c->executor))
+      return rc;
+    if (!c->cacheDir.empty())
+      useCache(*c);
+    ++c->device->counters.compilations;
+    c->finished = true;
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 int ANeuralNetworksExecution_create(ANeuralNetworksCompilation *c,
                                     ANeuralNetworksExecution **out) {
-  if (!c || !out)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  if (!c->finished)
-    return fail(ANEURALNETWORKS_BAD_STATE, "compilation not finished");
-  auto *e = new (std::nothrow) ANeuralNetworksExecution();
-  if (!e)
-    return ANEURALNETWORKS_OUT_OF_MEMORY;
-  e->compilation = c;
-  e->inputs.assign(c->model->inputs.size(), nullptr);
-  e->outputs.assign(c->model->outputs.size(), nullptr);
-  *out = e;
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (!c || !out)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    if (!c->finished)
+      return fail(ANEURALNETWORKS_BAD_STATE, "compilation not finished");
+    auto *e = new (std::nothrow) ANeuralNetworksExecution();
+    if (!e)
+      return ANEURALNETWORKS_OUT_OF_MEMORY;
+    e->compilation = c;
+    e->inputs.assign(c->model->inputs.size(), nullptr);
+    e->outputs.assign(c->model->outputs.size(), nullptr);
+    *out = e;
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 void ANeuralNetworksExecution_free(ANeuralNetworksExecution *e) { delete e; }
@@ -639,26 +706,30 @@ int ANeuralNetworksExecution_setInput(ANeuralNetworksExecution *e,
                                       int32_t index,
                                       const ANeuralNetworksOperandType *type,
                                       const void *buffer, size_t length) {
-  if (int rc = checkIO(e, index, type, buffer, length,
-                       e ? e->compilation->model->inputs
-                         : std::vector<uint32_t>(),
-                       "input"))
-    return rc;
-  e->inputs[index] = buffer;
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (int rc = checkIO(e, index, type, buffer, length,
+                         e ? e->compilation->model->inputs
+                           : std::vector<uint32_t>(),
+                         "input"))
+      return rc;
+    e->inputs[index] = buffer;
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 int ANeuralNetworksExecution_setOutput(ANeuralNetworksExecution *e,
                                        int32_t index,
                                        const ANeuralNetworksOperandType *type,
                                        void *buffer, size_t length) {
-  if (int rc = checkIO(e, index, type, buffer, length,
-                       e ? e->compilation->model->outputs
-                         : std::vector<uint32_t>(),
-                       "output"))
-    return rc;
-  e->outputs[index] = buffer;
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (int rc = checkIO(e, index, type, buffer, length,
+                         e ? e->compilation->model->outputs
+                           : std::vector<uint32_t>(),
+                         "output"))
+      return rc;
+    e->outputs[index] = buffer;
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 /// Runs `e` (through `burst` when given), timing it when asked.
@@ -701,36 +772,42 @@ static int compute(ANeuralNetworksExecution *e, ANeuralNetworksBurst *burst) {
 }
 
 int ANeuralNetworksExecution_compute(ANeuralNetworksExecution *e) {
-  return compute(e, nullptr);
+  return guarded(__func__, [&]() -> int {
+    return compute(e, nullptr);
+  });
 }
 
 int ANeuralNetworksBurst_create(ANeuralNetworksCompilation *c,
                                 ANeuralNetworksBurst **burst) {
-  if (!c || !burst)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  if (!c->finished)
-    return fail(ANEURALNETWORKS_BAD_STATE, "compilation not finished");
-  *burst = new (std::nothrow) ANeuralNetworksBurst();
-  if (!*burst)
-    return ANEURALNETWORKS_OUT_OF_MEMORY;
-  (*burst)->compilation = c;
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (!c || !burst)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    if (!c->finished)
+      return fail(ANEURALNETWORKS_BAD_STATE, "compilation not finished");
+    *burst = new (std::nothrow) ANeuralNetworksBurst();
+    if (!*burst)
+      return ANEURALNETWORKS_OUT_OF_MEMORY;
+    (*burst)->compilation = c;
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 void ANeuralNetworksBurst_free(ANeuralNetworksBurst *burst) { delete burst; }
 
 int ANeuralNetworksExecution_burstCompute(ANeuralNetworksExecution *e,
                                           ANeuralNetworksBurst *burst) {
-  if (!e || !burst)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  if (burst->compilation != e->compilation)
-    return fail(ANEURALNETWORKS_BAD_DATA,
-                "the burst belongs to another compilation");
-  std::unique_lock<std::mutex> lock(burst->busy, std::try_to_lock);
-  if (!lock.owns_lock())
-    return fail(ANEURALNETWORKS_BAD_STATE,
-                "the burst is serving another computation");
-  return compute(e, burst);
+  return guarded(__func__, [&]() -> int {
+    if (!e || !burst)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    if (burst->compilation != e->compilation)
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  "the burst belongs to another compilation");
+    std::unique_lock<std::mutex> lock(burst->busy, std::try_to_lock);
+    if (!lock.owns_lock())
+      return fail(ANEURALNETWORKS_BAD_STATE,
+                  "the burst is serving another computation");
+    return compute(e, burst);
+  });
 }
 
 /// The checks of a setting that must come before an execution's first
@@ -746,137 +823,164 @@ static int beforeComputation(const ANeuralNetworksExecution *e,
 
 int ANeuralNetworksExecution_setMeasureTiming(ANeuralNetworksExecution *e,
                                               bool measure) {
-  if (int rc = beforeComputation(
-          e, "setMeasureTiming must come before the computation"))
-    return rc;
-  const ANeuralNetworksCompilation *c = e->compilation;
-  if (measure && (!c->forDevices || c->devices.size() != 1))
-    return fail(ANEURALNETWORKS_BAD_DATA,
-                "timing needs a compilation for exactly one device "
-                "(createForDevices)");
-  e->measure = measure;
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (int rc = beforeComputation(
+            e, "setMeasureTiming must come before the computation"))
+      return rc;
+    const ANeuralNetworksCompilation *c = e->compilation;
+    if (measure && (!c->forDevices || c->devices.size() != 1))
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  "timing needs a compilation for exactly one device "
+                  "(createForDevices)");
+    e->measure = measure;
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 int ANeuralNetworksExecution_getDuration(const ANeuralNetworksExecution *e,
                                          int32_t durationCode,
                                          uint64_t *duration) {
-  if (!e || !duration)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  if (!e->computed)
-    return fail(ANEURALNETWORKS_BAD_STATE, "the execution was not computed");
-  switch (durationCode) {
-  case ANEURALNETWORKS_DURATION_ON_HARDWARE:
-    *duration = e->hardwareNs;
-    return ANEURALNETWORKS_NO_ERROR;
-  case ANEURALNETWORKS_DURATION_IN_DRIVER:
-    *duration = e->driverNs;
-    return ANEURALNETWORKS_NO_ERROR;
-  case ANEURALNETWORKS_FENCED_DURATION_ON_HARDWARE:
-  case ANEURALNETWORKS_FENCED_DURATION_IN_DRIVER:
-    *duration = UINT64_MAX; // no fenced computations here
-    return ANEURALNETWORKS_NO_ERROR;
-  default:
-    return fail(ANEURALNETWORKS_BAD_DATA,
-                "invalid duration code " + std::to_string(durationCode));
-  }
+  return guarded(__func__, [&]() -> int {
+    if (!e || !duration)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    if (!e->computed)
+      return fail(ANEURALNETWORKS_BAD_STATE, "the execution was not computed");
+    switch (durationCode) {
+    case ANEURALNETWORKS_DURATION_ON_HARDWARE:
+      *duration = e->hardwareNs;
+      return ANEURALNETWORKS_NO_ERROR;
+    case ANEURALNETWORKS_DURATION_IN_DRIVER:
+      *duration = e->driverNs;
+      return ANEURALNETWORKS_NO_ERROR;
+    case ANEURALNETWORKS_FENCED_DURATION_ON_HARDWARE:
+    case ANEURALNETWORKS_FENCED_DURATION_IN_DRIVER:
+      *duration = UINT64_MAX; // no fenced computations here
+      return ANEURALNETWORKS_NO_ERROR;
+    default:
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  "invalid duration code " + std::to_string(durationCode));
+    }
+  });
 }
 
 int ANeuralNetworksExecution_setLoopTimeout(ANeuralNetworksExecution *e,
                                             uint64_t duration) {
-  if (int rc = beforeComputation(
-          e, "setLoopTimeout must come before the computation"))
-    return rc;
-  // NNAPI clamps a longer timeout to its maximum.
-  e->loopTimeoutNs = std::min(duration, kMaxLoopTimeoutNs);
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (int rc = beforeComputation(
+            e, "setLoopTimeout must come before the computation"))
+      return rc;
+    // NNAPI clamps a longer timeout to its maximum.
+    e->loopTimeoutNs = std::min(duration, kMaxLoopTimeoutNs);
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 int ANeuralNetworksExecution_setReusable(ANeuralNetworksExecution *e,
                                          bool reusable) {
-  if (int rc = beforeComputation(
-          e, "setReusable must come before the first computation"))
-    return rc;
-  e->reusable = reusable;
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (int rc = beforeComputation(
+            e, "setReusable must come before the first computation"))
+      return rc;
+    e->reusable = reusable;
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 int ANeuralNetworksExecution_startCompute(ANeuralNetworksExecution *e,
                                           ANeuralNetworksEvent **event) {
-  if (!event)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "event is null");
-  int status = ANeuralNetworksExecution_compute(e);
-  if (status != ANEURALNETWORKS_NO_ERROR)
-    return status;
-  *event = new (std::nothrow) ANeuralNetworksEvent{status};
-  return *event ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
+  return guarded(__func__, [&]() -> int {
+    if (!event)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "event is null");
+    int status = ANeuralNetworksExecution_compute(e);
+    if (status != ANEURALNETWORKS_NO_ERROR)
+      return status;
+    *event = new (std::nothrow) ANeuralNetworksEvent{status};
+    return *event ? ANEURALNETWORKS_NO_ERROR : ANEURALNETWORKS_OUT_OF_MEMORY;
+  });
 }
 
 int ANeuralNetworksEvent_wait(ANeuralNetworksEvent *event) {
-  if (!event)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "event is null");
-  return event->status;
+  return guarded(__func__, [&]() -> int {
+    if (!event)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "event is null");
+    return event->status;
+  });
 }
 
 void ANeuralNetworksEvent_free(ANeuralNetworksEvent *event) { delete event; }
 
 int ANeuralNetworks_getDeviceCount(uint32_t *numDevices) {
-  if (!numDevices)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  DeviceList list = currentDevices();
-  if (!list.error.empty())
-    return fail(ANEURALNETWORKS_BAD_STATE, list.error);
-  *numDevices = uint32_t(list.devices.size());
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (!numDevices)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    DeviceList list = currentDevices();
+    if (!list.error.empty())
+      return fail(ANEURALNETWORKS_BAD_STATE, list.error);
+    *numDevices = uint32_t(list.devices.size());
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 int ANeuralNetworks_getDevice(uint32_t devIndex, ANeuralNetworksDevice **device) {
-  if (!device)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  DeviceList list = currentDevices();
-  if (devIndex >= list.devices.size())
-    return fail(ANEURALNETWORKS_BAD_DATA, "device index out of range");
-  *device = list.devices[devIndex];
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (!device)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    DeviceList list = currentDevices();
+    if (devIndex >= list.devices.size())
+      return fail(ANEURALNETWORKS_BAD_DATA, "device index out of range");
+    *device = list.devices[devIndex];
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 int ANeuralNetworksDevice_getName(const ANeuralNetworksDevice *device,
                                   const char **name) {
-  if (!device || !name)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  *name = device->name.c_str();
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (!device || !name)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    *name = device->name.c_str();
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 int ANeuralNetworksDevice_getType(const ANeuralNetworksDevice *device,
                                   int32_t *type) {
-  if (!device || !type)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  *type = device->type;
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (!device || !type)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    *type = device->type;
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 int ANeuralNetworksDevice_getVersion(const ANeuralNetworksDevice *device,
                                      const char **version) {
-  if (!device || !version)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  *version = device->version.c_str();
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (!device || !version)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    *version = device->version.c_str();
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 int ANeuralNetworksDevice_getFeatureLevel(const ANeuralNetworksDevice *device,
                                           int64_t *featureLevel) {
-  if (!device || !featureLevel)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  *featureLevel = nnapi_mlir_feature_level_code(device->featureLevel);
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (!device || !featureLevel)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    *featureLevel = nnapi_mlir_feature_level_code(device->featureLevel);
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 /// The highest level of the devices: what this NNAPI implementation offers.
 int64_t ANeuralNetworks_getRuntimeFeatureLevel(void) {
   unsigned level = 1;
-  for (const ANeuralNetworksDevice *d : currentDevices().devices)
-    level = std::max(level, d->featureLevel);
+  guarded(__func__, [&]() -> int {
+    for (const ANeuralNetworksDevice *d : currentDevices().devices)
+      level = std::max(level, d->featureLevel);
+    return ANEURALNETWORKS_NO_ERROR;
+  });
   return nnapi_mlir_feature_level_code(level);
 }
 
@@ -887,48 +991,69 @@ __attribute__((visibility("default"))) int
 NNAPIMLIRHost_getCompilationInfo(const ANeuralNetworksCompilation *c,
                                  uint32_t *steps, uint32_t *xnnpackSteps,
                                  uint64_t *arenaBytes) {
-  if (!c || !steps || !xnnpackSteps || !arenaBytes)
+  return guarded(__func__, [&]() -> int {
+    if (!c || !steps || !xnnpackSteps || !arenaBytes)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    if (!c->finished)
+      return fail(ANEURALNETWORKS_BAD_STATE, "compilation not finished");
+    *steps = uint32_t(c->executor->stepCount());
+    *xnnpackSteps = uint32_t(c->executor->xnnpackStepCount());
+    *arenaBytes = c->executor->arenaBytes();
+    return ANEURALNETWORKS_NO_ERROR;
+  });
+}
+
+__attribute__((visibility("default"))) int
+NNAPIMLIRHost_getCompilationThreads(const ANeuralNetworksCompilation *c,
+                                    uint32_t *threads) {
+  if (!c || !threads)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  if (!c->finished)
-    return fail(ANEURALNETWORKS_BAD_STATE, "compilation not finished");
-  *steps = uint32_t(c->executor->stepCount());
-  *xnnpackSteps = uint32_t(c->executor->xnnpackStepCount());
-  *arenaBytes = c->executor->arenaBytes();
+  *threads = 1;
+#ifdef NNAPI_MLIR_HAVE_XNNPACK
+  if (c->threadpool)
+    *threads = uint32_t(pthreadpool_get_threads_count(c->threadpool));
+#endif
   return ANEURALNETWORKS_NO_ERROR;
 }
 
 /// Replaces the devices (HostExtensions.h).
 __attribute__((visibility("default"))) int
 NNAPIMLIRHost_setDevices(const char *spec) {
-  return setDevices(spec);
+  return guarded(__func__, [&]() -> int {
+    return setDevices(spec);
+  });
 }
 
 /// One device from the profile at `path` (nullptr or "": the host device).
 __attribute__((visibility("default"))) int
 NNAPIMLIRHost_setProfile(const char *path) {
-  if (path && std::strchr(path, ','))
-    return fail(ANEURALNETWORKS_BAD_DATA,
-                "a profile path cannot contain ','; use "
-                "NNAPIMLIRHost_setDevices");
-  return setDevices(path);
+  return guarded(__func__, [&]() -> int {
+    if (path && std::strchr(path, ','))
+      return fail(ANEURALNETWORKS_BAD_DATA,
+                  "a profile path cannot contain ','; use "
+                  "NNAPIMLIRHost_setDevices");
+    return setDevices(path);
+  });
 }
 
 /// What `device` did (HostExtensions.h).
 __attribute__((visibility("default"))) int
 NNAPIMLIRHost_getDeviceCounters(const ANeuralNetworksDevice *device,
                                 NNAPIMLIRHostDeviceCounters *out) {
-  if (!device || !out)
-    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
-  const ANeuralNetworksDevice::Counters &c = device->counters;
-  out->compilations = c.compilations;
-  out->cacheHits = c.cacheHits;
-  out->cacheMisses = c.cacheMisses;
-  out->cacheRejected = c.cacheRejected;
-  out->cacheWrites = c.cacheWrites;
-  out->executions = c.executions;
-  out->burstExecutions = c.burstExecutions;
-  out->timedExecutions = c.timedExecutions;
-  return ANEURALNETWORKS_NO_ERROR;
+  return guarded(__func__, [&]() -> int {
+    if (!device || !out)
+      return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
+    const ANeuralNetworksDevice::Counters &c = device->counters;
+    out->compilations = c.compilations;
+    out->cacheHits = c.cacheHits;
+    out->cacheMisses = c.cacheMisses;
+    out->cacheRejected = c.cacheRejected;
+    out->cacheWrites = c.cacheWrites;
+    out->executions = c.executions;
+    out->burstExecutions = c.burstExecutions;
+    out->timedExecutions = c.timedExecutions;
+    return ANEURALNETWORKS_NO_ERROR;
+  });
 }
 
 } // extern "C"

@@ -20,6 +20,7 @@
 #include "nnapi-mlir/HostDevice/QuantizedKernels.h"
 
 #include "nnapi-mlir/NNAPI/DeviceProfile.h"
+#include "nnapi-mlir/Support/ThreadSanitizer.h"
 
 #include <cmath>
 #include <limits>
@@ -200,17 +201,22 @@ public:
       VnniStep *step;
       const int8_t *in;
       int8_t *out;
+      char done; ///< ThreadSanitizer's address for "a block finished".
     } task{this, reinterpret_cast<const int8_t *>(b[input]),
-           reinterpret_cast<int8_t *>(b[output])};
+           reinterpret_cast<int8_t *>(b[output]), 0};
+    NNAPI_TSAN_RELEASE(&task);
     pthreadpool_parallelize_1d(
         threadpool,
         [](void *context, size_t i) {
+          NNAPI_TSAN_ACQUIRE(context);
           auto *t = static_cast<Task *>(context);
           VnniStep &s = *t->step;
           Kernel(s.packed, s.geometry, t->in, t->out, i * Block,
                  std::min(s.count, (i + 1) * Block));
+          NNAPI_TSAN_RELEASE(&t->done);
         },
         &task, (count + Block - 1) / Block, 0);
+    NNAPI_TSAN_ACQUIRE(&task.done);
     return ANEURALNETWORKS_NO_ERROR;
   }
 };

@@ -7,10 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnapi-mlir/NNAPI/DeviceProfile.h"
+#include "nnapi-mlir/Support/Files.h"
 
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <sstream>
 #include <utility>
@@ -625,17 +625,29 @@ bool nnapi_mlir::profile::parseDeviceProfile(std::string_view json,
   return true;
 }
 
+/// Shipped profiles are about 10 KB; a measured one with every operation
+/// signature stays far below this.
+static constexpr uint64_t kMaxProfileBytes = 4u << 20;
+
 bool nnapi_mlir::profile::loadDeviceProfile(const std::string &path,
                                             DeviceProfile &profile,
                                             std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  // A profile is a few kilobytes of JSON; the cap keeps a path to
+  // /dev/zero or a FIFO from hanging the caller (docs/reliability.md).
+  ReadOptions options;
+  options.maxBytes = kMaxProfileBytes;
+  std::string text, why;
+  switch (readFile(path, options, text, why)) {
+  case ReadStatus::Missing:
     error = path + ": cannot open device profile";
     return false;
+  case ReadStatus::Refused:
+    error = path + ": cannot read device profile: the file " + why;
+    return false;
+  case ReadStatus::Ok:
+    break;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!parseDeviceProfile(text.str(), profile, error)) {
+  if (!parseDeviceProfile(text, profile, error)) {
     error = path + ": " + error;
     return false;
   }

@@ -199,6 +199,8 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   // and scf.while around the TOSA ops of their regions, which the passes
   // below lower where they stand.
   pm.addPass(tosa::createTosaToSCF());
+  // Those loops stop at the runtime's loop timeout, as NNAPI's WHILE does.
+  pm.addPass(createNNAPIBoundLoops());
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalgNamed());
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalg());
   // tosa-to-linalg leaves tosa.rescale's tosa.apply_scale (64-bit

@@ -135,6 +135,21 @@ bool parseThreads(Options &o, const std::string &value, std::string &error) {
   return true;
 }
 
+bool parseLoopTimeout(Options &o, const std::string &value,
+                      std::string &error) {
+  char *end = nullptr;
+  errno = 0;
+  unsigned long long ms = std::strtoull(value.c_str(), &end, 10);
+  if (value.empty() || value[0] == '-' || *end != '\0' || errno || ms < 1 ||
+      ms > kMaxLoopTimeoutMs) {
+    error = "'" + value + "' is not a loop timeout from 1 to " +
+            std::to_string(kMaxLoopTimeoutMs) + " ms";
+    return false;
+  }
+  o.loopTimeoutNs = uint64_t(ms) * 1000000ull;
+  return true;
+}
+
 struct OptionSpec {
   const char *name;
   const char *env;
@@ -157,6 +172,12 @@ const OptionSpec kOptions[] = {
        return parseFlag(o.timing, v, e);
      }},
     {"threads", "NNAPI_MLIR_THREADS", "", parseThreads},
+    {"threads_force", "NNAPI_MLIR_THREADS_FORCE", "0",
+     [](Options &o, const std::string &v, std::string &e) {
+       return parseFlag(o.threadsForce, v, e);
+     }},
+    {"loop_timeout_ms", "NNAPI_MLIR_LOOP_TIMEOUT_MS", "2000",
+     parseLoopTimeout},
 };
 
 const OptionSpec *findOption(const char *name) {
@@ -193,7 +214,7 @@ bool checkOption(const char *name, const char *value, std::string &error) {
   if (!spec) {
     error = std::string("unknown runtime option '") + (name ? name : "") +
             "' (devices, cache_dir, preference, priority, bursts, timing, "
-            "threads)";
+            "threads, threads_force, loop_timeout_ms)";
     return false;
   }
   Options scratch;

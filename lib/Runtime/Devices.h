@@ -34,6 +34,12 @@ struct DeviceTerm {
   std::string name;
 };
 
+/// NNAPI's default loop timeout (2 s), the longest it allows (15 s), and
+/// the longest the loop_timeout_ms option takes (a day).
+constexpr uint64_t kDefaultLoopTimeoutNs = 2000000000ull;
+constexpr uint64_t kMaxNNAPILoopTimeoutNs = 15000000000ull;
+constexpr uint64_t kMaxLoopTimeoutMs = 86400000ull;
+
 /// The runtime's options (Runtime.h documents each).
 struct Options {
   std::vector<DeviceTerm> devices;
@@ -44,6 +50,11 @@ struct Options {
   bool bursts = true;
   bool timing = false;
   unsigned threads = 0; ///< 0: the CPUs the process may run on.
+  /// Use `threads` even when it is more than the CPUs the process may run
+  /// on (otherwise capped there, with a message).
+  bool threadsForce = false;
+  /// How long one loop may run (loop_timeout_ms), in nanoseconds.
+  uint64_t loopTimeoutNs = kDefaultLoopTimeoutNs;
 };
 
 /// The largest thread count the threads option takes.

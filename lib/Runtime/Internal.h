@@ -4,7 +4,11 @@
 
 #include "nnapi-mlir/Runtime/NNAPILoader.h"
 
+#include "nnapi-mlir/Runtime/Runtime.h"
+
 #include <cstdint>
+#include <exception>
+#include <new>
 #include <string>
 
 namespace nnapi_mlir::runtime {
@@ -19,6 +23,29 @@ std::string describeCall(const NNAPIFunctionTable &fn, const char *function,
 /// models and compilations are freed (when no execution holds them) instead
 /// of outliving the memory they were built from.
 void forgetPartitionsOf(const void *addressInObject);
+
+/// Why this thread's last run timed out (nnapi_rt_run_end).
+const std::string &loopTimeoutMessage();
+
+/// Records that `function` ended with a C++ exception (`what`) and returns
+/// NNAPI_RT_INTERNAL_ERROR; never throws, even out of memory.
+int32_t exceptionStatus(const char *function, const char *what) noexcept;
+
+/// Runs the body of a C API function. A C++ exception escaping it (out of
+/// memory, or one a library throws) becomes NNAPI_RT_INTERNAL_ERROR with its
+/// reason: nothing may unwind into a C caller, or through compiled model
+/// code, which has no unwind tables.
+template <typename F> int32_t guarded(const char *function, F &&body) noexcept {
+  try {
+    return body();
+  } catch (const std::bad_alloc &) {
+    return exceptionStatus(function, "out of memory");
+  } catch (const std::exception &e) {
+    return exceptionStatus(function, e.what());
+  } catch (...) {
+    return exceptionStatus(function, "an unknown exception");
+  }
+}
 } // namespace nnapi_mlir::runtime
 
 #endif

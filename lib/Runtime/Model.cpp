@@ -18,6 +18,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -27,6 +28,7 @@
 
 using nnapi_mlir::parseCount;
 using nnapi_mlir::runtime::failWith;
+using nnapi_mlir::runtime::guarded;
 
 namespace {
 
@@ -69,7 +71,39 @@ struct nnapi_rt_model {
   bool closing = false;
 };
 
-/// Reads ModelABI.h's signature text into `model`; false with `error`.
+/// A run of `model` in progress, for as long as it is in scope (so that no
+/// path out of a run, an exception included, leaves the count raised and
+/// nnapi_rt_model_close waiting forever). `entered` is false if the model is
+/// being closed: the run must not start.
+struct RunScope {
+  nnapi_rt_model &model;
+  bool entered;
+  explicit RunScope(nnapi_rt_model &m) : model(m) {
+    std::lock_guard<std::mutex> lock(model.mutex);
+    entered = !model.closing;
+    if (entered)
+      ++model.running;
+  }
+  ~RunScope() {
+    if (!entered)
+      return;
+    std::lock_guard<std::mutex> lock(model.mutex);
+    if (--model.running == 0)
+      model.idle.notify_all();
+  }
+  RunScope(const RunScope &) = delete;
+  RunScope &operator=(const RunScope &) = delete;
+};
+
+/// The signature version this runtime reads: the one the compiler writes.
+/// Older versions had no checksum, so accepting them would let an edit of
+/// the header turn the check off.
+constexpr int kSignatureVersion = 3;
+
+/// Reads ModelABI.h's signature text into `model`; false with `error`. The
+/// text is "nnapi-mlir-model 3", then `partitions`, `input` and `output`
+/// lines, then "checksum <SHA-256 of everything before it>" last; the
+/// checksum is checked before any other line is read.
 static bool parseSignature(const char *text, nnapi_rt_model &model,
                            std::string &error) {
   if (!text) {
@@ -78,42 +112,55 @@ static bool parseSignature(const char *text, nnapi_rt_model &model,
     return false;
   }
   model.signature = text;
-  std::istringstream in(model.signature);
-  std::string line;
-  bool header = false;
-  int version = 0;
-  size_t checked = std::string::npos; // where a checksum line begins
-  while (std::getline(in, line)) {
-    if (checked != std::string::npos) {
-      error = "the model's signature has text after its checksum";
+  const std::string &sig = model.signature;
+  {
+    std::istringstream first(sig.substr(0, sig.find('\n')));
+    std::string kind;
+    int version = 0;
+    if (!(first >> kind >> version) || kind != "nnapi-mlir-model") {
+      error = "model signature lacks its header line";
       return false;
     }
+    if (version != kSignatureVersion) {
+      error = "unsupported model signature version " +
+              std::to_string(version) + " (this runtime reads version " +
+              std::to_string(kSignatureVersion) +
+              "; compile the model again)";
+      return false;
+    }
+  }
+  size_t end = sig.find("\nchecksum ");
+  if (end == std::string::npos) {
+    error = "the model's signature lacks its checksum (it is damaged)";
+    return false;
+  }
+  size_t after = sig.find('\n', end + 1);
+  if (after != std::string::npos && after + 1 < sig.size()) {
+    error = "the model's signature has text after its checksum";
+    return false;
+  }
+  std::string given = sig.substr(end + 10, after == std::string::npos
+                                                ? std::string::npos
+                                                : after - end - 10);
+  std::string want = nnapi_mlir::Sha256::hex(
+      nnapi_mlir::Sha256().update(sig.data(), end + 1).finish());
+  if (given != want) {
+    error = "the model's signature is damaged (its checksum does not "
+            "match); compile the model again";
+    return false;
+  }
+  std::istringstream in(sig.substr(0, end + 1));
+  std::string line;
+  std::getline(in, line); // the header, read above
+  while (std::getline(in, line)) {
     std::istringstream ls(line);
     std::string kind;
     ls >> kind;
-    if (kind == "nnapi-mlir-model") {
-      ls >> version;
-      if (version < 1 || version > 3) {
-        error = "unsupported model signature version";
+    if (kind == "partitions") {
+      if (!(ls >> model.partitions) || model.partitions < 0) {
+        error = "malformed signature line '" + line + "'";
         return false;
       }
-      header = true;
-    } else if (kind == "checksum") {
-      // SHA-256 of the text before this line (version 3).
-      size_t end = model.signature.find("\nchecksum ");
-      std::string want, given;
-      ls >> given;
-      if (end != std::string::npos)
-        want = nnapi_mlir::Sha256::hex(
-            nnapi_mlir::Sha256().update(model.signature.data(), end + 1).finish());
-      if (end == std::string::npos || given != want) {
-        error = "the model's signature is damaged (its checksum does not "
-                "match); compile the model again";
-        return false;
-      }
-      checked = end + 1;
-    } else if (kind == "partitions") {
-      ls >> model.partitions;
     } else if (kind == "input" || kind == "output") {
       Tensor t;
       size_t index;
@@ -148,15 +195,10 @@ static bool parseSignature(const char *text, nnapi_rt_model &model,
       }
       t.bytes = bytes;
       (kind == "input" ? model.inputs : model.outputs).push_back(t);
+    } else {
+      error = "unknown model signature line '" + line + "'";
+      return false;
     }
-  }
-  if (!header) {
-    error = "model signature lacks its header line";
-    return false;
-  }
-  if (version >= 3 && checked == std::string::npos) {
-    error = "the model's signature lacks its checksum (it is damaged)";
-    return false;
   }
   return true;
 }
@@ -164,40 +206,42 @@ static bool parseSignature(const char *text, nnapi_rt_model &model,
 extern "C" {
 
 int32_t nnapi_rt_model_open(const char *path, nnapi_rt_model **model) {
-  if (!path || !model)
-    return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                    "nnapi_rt_model_open: null argument");
-  *model = nullptr;
-  std::string error;
-  if (!nnapi_mlir::checkSharedObject(path, error))
-    return failWith(NNAPI_RT_INVALID_MODEL,
-                    "cannot load model '" + std::string(path) + "': " + error);
-  // dlopen searches the library path for a bare name; a model is a file.
-  std::string file = std::strchr(path, '/') ? path : "./" + std::string(path);
-  void *handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle)
-    return failWith(NNAPI_RT_INVALID_MODEL,
-                    std::string("cannot load model: ") + dlerror());
-  auto run = reinterpret_cast<nnapi_model_run_fn>(
-      dlsym(handle, NNAPI_MODEL_RUN_SYMBOL));
-  auto signature = reinterpret_cast<nnapi_model_signature_fn>(
-      dlsym(handle, NNAPI_MODEL_SIGNATURE_SYMBOL));
-  if (!run || !signature) {
-    dlclose(handle);
-    return failWith(
-        NNAPI_RT_INVALID_MODEL,
-        "'" + std::string(path) + "' is not an nnapi-mlir model (missing " +
-            NNAPI_MODEL_RUN_SYMBOL + "/" + NNAPI_MODEL_SIGNATURE_SYMBOL + ")");
-  }
-  auto *m = new nnapi_rt_model;
-  m->handle = handle;
-  m->run = run;
-  if (!parseSignature(signature(), *m, error)) {
-    nnapi_rt_model_close(m);
-    return failWith(NNAPI_RT_INVALID_MODEL, error);
-  }
-  *model = m;
-  return NNAPI_RT_OK;
+  return guarded(__func__, [&]() -> int32_t {
+    if (!path || !model)
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "nnapi_rt_model_open: null argument");
+    *model = nullptr;
+    std::string error;
+    if (!nnapi_mlir::checkSharedObject(path, error))
+      return failWith(NNAPI_RT_INVALID_MODEL,
+                      "cannot load model '" + std::string(path) + "': " + error);
+    // dlopen searches the library path for a bare name; a model is a file.
+    std::string file = std::strchr(path, '/') ? path : "./" + std::string(path);
+    void *handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle)
+      return failWith(NNAPI_RT_INVALID_MODEL,
+                      std::string("cannot load model: ") + dlerror());
+    auto run = reinterpret_cast<nnapi_model_run_fn>(
+        dlsym(handle, NNAPI_MODEL_RUN_SYMBOL));
+    auto signature = reinterpret_cast<nnapi_model_signature_fn>(
+        dlsym(handle, NNAPI_MODEL_SIGNATURE_SYMBOL));
+    if (!run || !signature) {
+      dlclose(handle);
+      return failWith(
+          NNAPI_RT_INVALID_MODEL,
+          "'" + std::string(path) + "' is not an nnapi-mlir model (missing " +
+              NNAPI_MODEL_RUN_SYMBOL + "/" + NNAPI_MODEL_SIGNATURE_SYMBOL + ")");
+    }
+    // Closed (and unloaded) on every way out but success.
+    std::unique_ptr<nnapi_rt_model, void (*)(nnapi_rt_model *)> m(
+        new nnapi_rt_model, nnapi_rt_model_close);
+    m->handle = handle;
+    m->run = run;
+    if (!parseSignature(signature(), *m, error))
+      return failWith(NNAPI_RT_INVALID_MODEL, error);
+    *model = m.release();
+    return NNAPI_RT_OK;
+  });
 }
 
 void nnapi_rt_model_close(nnapi_rt_model *model) {
@@ -267,65 +311,66 @@ int32_t nnapi_rt_model_run(nnapi_rt_model *model, int64_t numInputs,
                            const void *const *inputs,
                            const uint64_t *inputBytes, int64_t numOutputs,
                            void *const *outputs, const uint64_t *outputBytes) {
-  if (!model)
-    return failWith(NNAPI_RT_INVALID_ARGUMENT, "nnapi_rt_model_run: no model");
-  auto check = [&](const char *kind, int64_t count, const void *pointers,
-                   const uint64_t *sizes, const std::vector<Tensor> &tensors,
-                   auto pointerAt) -> int32_t {
-    if (count != int64_t(tensors.size()))
-      return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                      "the model takes " + std::to_string(tensors.size()) +
-                          " " + kind + "s, got " + std::to_string(count));
-    if (count && (!pointers || !sizes))
-      return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                      std::string("null ") + kind + " array");
-    for (int64_t i = 0; i < count; ++i) {
-      if (!pointerAt(i) && tensors[i].bytes)
+  return guarded(__func__, [&]() -> int32_t {
+    if (!model)
+      return failWith(NNAPI_RT_INVALID_ARGUMENT, "nnapi_rt_model_run: no model");
+    auto check = [&](const char *kind, int64_t count, const void *pointers,
+                     const uint64_t *sizes, const std::vector<Tensor> &tensors,
+                     auto pointerAt) -> int32_t {
+      if (count != int64_t(tensors.size()))
         return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                        std::string(kind) + " " + std::to_string(i) + " ('" +
-                            tensors[i].name + "') is a null pointer");
-      if (sizes[i] != tensors[i].bytes)
+                        "the model takes " + std::to_string(tensors.size()) +
+                            " " + kind + "s, got " + std::to_string(count));
+      if (count && (!pointers || !sizes))
         return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                        std::string(kind) + " " + std::to_string(i) + " ('" +
-                            tensors[i].name + "', " + tensors[i].dtype +
-                            ") needs " + std::to_string(tensors[i].bytes) +
-                            " bytes, got " + std::to_string(sizes[i]));
+                        std::string("null ") + kind + " array");
+      for (int64_t i = 0; i < count; ++i) {
+        if (!pointerAt(i) && tensors[i].bytes)
+          return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                          std::string(kind) + " " + std::to_string(i) + " ('" +
+                              tensors[i].name + "') is a null pointer");
+        if (sizes[i] != tensors[i].bytes)
+          return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                          std::string(kind) + " " + std::to_string(i) + " ('" +
+                              tensors[i].name + "', " + tensors[i].dtype +
+                              ") needs " + std::to_string(tensors[i].bytes) +
+                              " bytes, got " + std::to_string(sizes[i]));
+      }
+      return NNAPI_RT_OK;
+    };
+    if (int32_t s = check("input", numInputs, inputs, inputBytes, model->inputs,
+                          [&](int64_t i) { return inputs[i]; }))
+      return s;
+    if (int32_t s = check("output", numOutputs, outputs, outputBytes,
+                          model->outputs, [&](int64_t i) { return outputs[i]; }))
+      return s;
+    int32_t status;
+    {
+      RunScope scope(*model);
+      if (!scope.entered)
+        return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                        "nnapi_rt_model_run: the model is being closed");
+      // The model's ABI takes non-const pointers; it never writes its inputs.
+      status = model->run(const_cast<void *const *>(inputs), outputs);
     }
-    return NNAPI_RT_OK;
-  };
-  if (int32_t s = check("input", numInputs, inputs, inputBytes, model->inputs,
-                        [&](int64_t i) { return inputs[i]; }))
-    return s;
-  if (int32_t s = check("output", numOutputs, outputs, outputBytes,
-                        model->outputs, [&](int64_t i) { return outputs[i]; }))
-    return s;
-  {
-    std::lock_guard<std::mutex> lock(model->mutex);
-    if (model->closing)
+    if (status > 0 && size_t(status) <= model->inputs.size() &&
+        model->inputs[status - 1].bound)
       return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                      "nnapi_rt_model_run: the model is being closed");
-    ++model->running;
-  }
-  // The model's ABI takes non-const pointers; it never writes its inputs.
-  int32_t status = model->run(const_cast<void *const *>(inputs), outputs);
-  {
-    std::lock_guard<std::mutex> lock(model->mutex);
-    if (--model->running == 0)
-      model->idle.notify_all();
-  }
-  if (status > 0 && size_t(status) <= model->inputs.size() &&
-      model->inputs[status - 1].bound)
-    return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                    "input " + std::to_string(status - 1) + " ('" +
-                        model->inputs[status - 1].name +
-                        "') does not hold the value the model was compiled "
-                        "for (--input-value or --specialize-value decided "
-                        "shapes or branches with it); nothing ran");
-  if (status != 0)
-    return failWith(NNAPI_RT_INVALID_MODEL,
-                    "the model's " + std::string(NNAPI_MODEL_RUN_SYMBOL) +
-                        " returned unknown status " + std::to_string(status));
-  return NNAPI_RT_OK;
+                      "input " + std::to_string(status - 1) + " ('" +
+                          model->inputs[status - 1].name +
+                          "') does not hold the value the model was compiled "
+                          "for (--input-value or --specialize-value decided "
+                          "shapes or branches with it); nothing ran");
+    if (status == NNAPI_MODEL_STATUS_LOOP_TIMEOUT)
+      return failWith(NNAPI_RT_TIMEOUT,
+                      "the run was stopped, its outputs are undefined: " +
+                          nnapi_mlir::runtime::loopTimeoutMessage());
+    if (status != 0)
+      return failWith(NNAPI_RT_INVALID_MODEL,
+                      "the model's " + std::string(NNAPI_MODEL_RUN_SYMBOL) +
+                          " returned unknown status " + std::to_string(status));
+    return NNAPI_RT_OK;
+  });
 }
 
 } // extern "C"

@@ -59,8 +59,9 @@ bool loadNNAPILibrary(const std::string &path, NNAPIFunctionTable &table,
 #undef NNAPI_MLIR_RESOLVE_OPTIONAL
   table.hostLastError = reinterpret_cast<const char *(*)()>(
       dlsym(handle, "NNAPIMLIRHost_lastError"));
-  table.hostSetThreadPool = reinterpret_cast<void (*)(void *)>(
-      dlsym(handle, "NNAPIMLIRHost_setThreadPool"));
+  table.hostSetCompilationThreadPool =
+      reinterpret_cast<int (*)(ANeuralNetworksCompilation *, void *)>(
+          dlsym(handle, "NNAPIMLIRHost_setCompilationThreadPool"));
   table.handle = handle;
   return true;
 }

@@ -2,11 +2,13 @@
 
 #include "nnapi-mlir/Runtime/Runtime.h"
 #include "nnapi-mlir/NNAPI/BlobFormat.h"
+#include "nnapi-mlir/Runtime/ModelABI.h"
 #include "nnapi-mlir/Runtime/NNAPILoader.h"
 #include "nnapi-mlir/Support/Sha256.h"
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -35,6 +37,16 @@ int32_t nnapi_mlir::runtime::failWith(int32_t status, std::string message) {
 }
 using nnapi_mlir::runtime::failWith;
 
+int32_t nnapi_mlir::runtime::exceptionStatus(const char *function,
+                                             const char *what) noexcept {
+  try {
+    return failWith(NNAPI_RT_INTERNAL_ERROR,
+                    std::string(function) + ": " + what);
+  } catch (...) {
+    return NNAPI_RT_INTERNAL_ERROR; // no memory even for the message
+  }
+}
+
 std::string nnapi_mlir::runtime::describeCall(const NNAPIFunctionTable &fn, const char *function,
                          int code) {
   std::string text = std::string(function) + " failed with " +
@@ -48,6 +60,38 @@ std::string nnapi_mlir::runtime::describeCall(const NNAPIFunctionTable &fn, cons
 }
 
 namespace {
+
+/// This thread's model run (nnapi_rt_run_begin .. nnapi_rt_run_end): whether
+/// one is in progress, whether a loop of it timed out, why, and the timeout
+/// of the loops it runs.
+thread_local bool inRun = false;
+thread_local bool loopTimedOut = false;
+thread_local std::string loopTimeoutWhy;
+thread_local uint64_t loopTimeoutNs = 0; ///< Of the last deadline given.
+
+int64_t steadyNowNs() {
+  return int64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                     std::chrono::steady_clock::now().time_since_epoch())
+                     .count());
+}
+
+/// Records that a loop ran past its timeout; returns NNAPI_RT_TIMEOUT.
+int32_t noteLoopTimeout(std::string why) {
+  loopTimedOut = true;
+  loopTimeoutWhy = why;
+  return failWith(NNAPI_RT_TIMEOUT, std::move(why));
+}
+
+/// Whether `m` or a model it references has a WHILE.
+bool holdsWhile(const blob::Model &m) {
+  for (const blob::Operation &op : m.operations)
+    if (op.opcode == ANEURALNETWORKS_WHILE)
+      return true;
+  for (const blob::Model &sub : m.subgraphs)
+    if (holdsWhile(sub))
+      return true;
+  return false;
+}
 
 /// A loaded NNAPI library (or an injected function table). Partitions and
 /// the state share it: it is unloaded when the last of them lets go, so a
@@ -92,6 +136,10 @@ struct Partition {
   unsigned deviceLevel = 0;
   bool cached = false; ///< Compiled with a cache directory.
   bool timing = false; ///< Executions measure their durations.
+  /// It holds a WHILE (here or in a referenced model), and the loop timeout
+  /// its executions get (loop_timeout_ms, capped at NNAPI's maximum).
+  bool hasWhile = false;
+  uint64_t loopTimeoutNs = 0;
   /// One burst per partition (devices of feature level 3 and above); a
   /// burst serves one computation at a time, so a call that finds it busy
   /// computes without.
@@ -168,6 +216,7 @@ struct State {
   std::mutex poolMutex;
   std::shared_ptr<runtime::ThreadPool> pool;
   uint64_t nextSequence = 0;
+  bool threadsCapReported = false; ///< The threads option was capped.
   std::atomic<uint64_t> nnapiExecutions{0}, failedExecutions{0};
 
   void dropLibrary() {
@@ -240,15 +289,16 @@ int32_t compileFor(const NNAPIFunctionTable &fn, const Options &o,
     rc = fn.ANeuralNetworksCompilation_setCaching(c, o.cacheDir.c_str(),
                                                   token.data());
   }
+  // The host device runs this compilation's operators on our pool, which
+  // the partition keeps alive for as long as the compilation (p.pool).
+  if (rc == ANEURALNETWORKS_NO_ERROR && fn.hostSetCompilationThreadPool &&
+      p.pool && p.pool->handle()) {
+    call = "NNAPIMLIRHost_setCompilationThreadPool";
+    rc = fn.hostSetCompilationThreadPool(c, p.pool->handle());
+  }
   if (rc == ANEURALNETWORKS_NO_ERROR) {
-    // The host device runs this compilation's operators on our pool; it
-    // holds the pool only for this call (others may load the library too).
-    if (fn.hostSetThreadPool)
-      fn.hostSetThreadPool(p.pool ? p.pool->handle() : nullptr);
     call = "ANeuralNetworksCompilation_finish";
     rc = fn.ANeuralNetworksCompilation_finish(c);
-    if (fn.hostSetThreadPool)
-      fn.hostSetThreadPool(nullptr);
   }
   if (rc != ANEURALNETWORKS_NO_ERROR) {
     why = describeCall(fn, call, rc);
@@ -350,6 +400,8 @@ int32_t compilePartition(State &s, Partition &p) {
   if (!p.compilation)
     return failWith(NNAPI_RT_NNAPI_ERROR,
                     "no NNAPI device runs this partition: " + reasons);
+  p.hasWhile = holdsWhile(p.model);
+  p.loopTimeoutNs = std::min(o.loopTimeoutNs, kMaxNNAPILoopTimeoutNs);
   // Durations are measured on one-device compilations only (NNAPI's rule).
   p.timing = o.timing && fn.ANeuralNetworksExecution_setMeasureTiming &&
              fn.ANeuralNetworksExecution_getDuration;
@@ -540,6 +592,8 @@ int32_t ensureLibrary(State &s) {
   return NNAPI_RT_OK;
 }
 
+bool isQuiet(State &s);
+
 /// The pool for the threads option in force, made (or replaced, when the
 /// count changed) on demand. Caller holds `s.mutex`.
 std::shared_ptr<runtime::ThreadPool> currentPool(State &s) {
@@ -547,9 +601,20 @@ std::shared_ptr<runtime::ThreadPool> currentPool(State &s) {
     resolveOptions(s.givenOptions, s.options, s.optionsError);
     s.optionsResolved = true;
   }
-  unsigned want = s.options.threads
-                     ? s.options.threads
-                     : std::min(runtime::availableCPUs(), kMaxThreads);
+  unsigned cpus = std::min(runtime::availableCPUs(), kMaxThreads);
+  unsigned want = s.options.threads ? s.options.threads : cpus;
+  // More spinning workers than CPUs make every parallel loop wait for
+  // descheduled threads (256 on 2 CPUs: 0.1 s became 20 s).
+  if (want > cpus && !s.options.threadsForce) {
+    if (!s.threadsCapReported && !isQuiet(s))
+      std::fprintf(stderr,
+                   "nnapi-mlir: threads %u is more than the %u CPUs this "
+                   "process may run on; using %u (threads_force=1 uses them "
+                   "all)\n",
+                   want, cpus, cpus);
+    s.threadsCapReported = true;
+    want = cpus;
+  }
   std::lock_guard<std::mutex> lock(s.poolMutex);
   if (!s.pool || s.pool->requested() != want)
     s.pool = std::make_shared<runtime::ThreadPool>(want);
@@ -612,38 +677,44 @@ int32_t bindExecution(const NNAPIFunctionTable &fn, Partition &p,
   return NNAPI_RT_OK;
 }
 
+/// The status of a computation `call` that returned `rc`. A missed deadline
+/// of a partition with a WHILE is its loop timeout (the runtime sets no
+/// other deadline): not a device failure, and not worth retrying on the
+/// host, whose loops have the same bound.
+int32_t computeStatus(const NNAPIFunctionTable &fn, const Partition &p,
+                      const char *call, int rc) {
+  if (rc == ANEURALNETWORKS_NO_ERROR)
+    return NNAPI_RT_OK;
+  if (p.hasWhile && (rc == ANEURALNETWORKS_MISSED_DEADLINE_TRANSIENT ||
+                     rc == ANEURALNETWORKS_MISSED_DEADLINE_PERSISTENT))
+    return noteLoopTimeout(
+        "a WHILE loop ran longer than the loop timeout of " +
+        std::to_string(p.loopTimeoutNs / 1000000) +
+        " ms on NNAPI device '" + p.device + "' (the loop_timeout_ms option): " +
+        describeCall(fn, call, rc));
+  return failWith(NNAPI_RT_NNAPI_ERROR, describeCall(fn, call, rc));
+}
+
 /// Computes a bound execution once (see computeExecution).
 int32_t computeOnce(const NNAPIFunctionTable &fn, Partition &p,
                     ANeuralNetworksExecution *exec) {
   if (p.burst) {
     std::unique_lock<std::mutex> lock(p.burstMutex, std::try_to_lock);
-    if (lock.owns_lock()) {
-      int rc = fn.ANeuralNetworksExecution_burstCompute(exec, p.burst);
-      if (rc != ANEURALNETWORKS_NO_ERROR)
-        return failWith(
-            NNAPI_RT_NNAPI_ERROR,
-            describeCall(fn, "ANeuralNetworksExecution_burstCompute", rc));
-      return NNAPI_RT_OK;
-    }
+    if (lock.owns_lock())
+      return computeStatus(fn, p, "ANeuralNetworksExecution_burstCompute",
+                           fn.ANeuralNetworksExecution_burstCompute(exec,
+                                                                   p.burst));
   }
-  if (fn.ANeuralNetworksExecution_compute) {
-    int rc = fn.ANeuralNetworksExecution_compute(exec);
-    if (rc != ANEURALNETWORKS_NO_ERROR)
-      return failWith(NNAPI_RT_NNAPI_ERROR,
-                      describeCall(fn, "ANeuralNetworksExecution_compute", rc));
-    return NNAPI_RT_OK;
-  }
+  if (fn.ANeuralNetworksExecution_compute)
+    return computeStatus(fn, p, "ANeuralNetworksExecution_compute",
+                         fn.ANeuralNetworksExecution_compute(exec));
   ANeuralNetworksEvent *event = nullptr;
   int rc = fn.ANeuralNetworksExecution_startCompute(exec, &event);
   if (rc != ANEURALNETWORKS_NO_ERROR)
-    return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall(fn, "ANeuralNetworksExecution_startCompute", rc));
+    return computeStatus(fn, p, "ANeuralNetworksExecution_startCompute", rc);
   rc = fn.ANeuralNetworksEvent_wait(event);
   fn.ANeuralNetworksEvent_free(event);
-  if (rc != ANEURALNETWORKS_NO_ERROR)
-    return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall(fn, "ANeuralNetworksEvent_wait", rc));
-  return NNAPI_RT_OK;
+  return computeStatus(fn, p, "ANeuralNetworksEvent_wait", rc);
 }
 
 /// Computes a bound execution: through the partition's burst when it has
@@ -756,6 +827,15 @@ int32_t runBound(Partition &p, int64_t numInputs, void *const *inputs,
   bool keep = reuse && fn.ANeuralNetworksExecution_setReusable(exec, true) ==
                            ANEURALNETWORKS_NO_ERROR;
   int32_t status = bindExecution(fn, p, exec, inputs, outputs);
+  // The loop timeout came with feature level 4 (as WHILE did).
+  if (status == NNAPI_RT_OK && p.hasWhile &&
+      fn.ANeuralNetworksExecution_setLoopTimeout) {
+    rc = fn.ANeuralNetworksExecution_setLoopTimeout(exec, p.loopTimeoutNs);
+    if (rc != ANEURALNETWORKS_NO_ERROR)
+      status = failWith(
+          NNAPI_RT_NNAPI_ERROR,
+          describeCall(fn, "ANeuralNetworksExecution_setLoopTimeout", rc));
+  }
   if (status == NNAPI_RT_OK && p.timing) {
     rc = fn.ANeuralNetworksExecution_setMeasureTiming(exec, true);
     if (rc != ANEURALNETWORKS_NO_ERROR)
@@ -811,47 +891,97 @@ extern "C" {
 int32_t nnapi_rt_execute(const uint8_t *blobBytes, int64_t blobSize,
                          int64_t numInputs, void *const *inputs,
                          int64_t numOutputs, void *const *outputs) {
-  State &s = state();
-  if (nnapi_rt_get_mode() == NNAPI_RT_MODE_HOST_ONLY)
-    return failWith(NNAPI_RT_DISABLED, "host-only mode");
-  int32_t status;
-  std::shared_ptr<Partition> p;
-  {
+  return guarded(__func__, [&]() -> int32_t {
+    State &s = state();
+    // The rest of a run whose loop timed out is not worth computing.
+    if (inRun && loopTimedOut)
+      return failWith(NNAPI_RT_TIMEOUT, loopTimeoutWhy);
+    if (nnapi_rt_get_mode() == NNAPI_RT_MODE_HOST_ONLY)
+      return failWith(NNAPI_RT_DISABLED, "host-only mode");
+    int32_t status;
+    std::shared_ptr<Partition> p;
+    {
+      std::lock_guard<std::mutex> lock(s.mutex);
+      if (!blobBytes || blobSize <= 0 || numInputs < 0 || numOutputs < 0 ||
+          (numInputs && !inputs) || (numOutputs && !outputs))
+        status = failWith(NNAPI_RT_INVALID_ARGUMENT,
+                          "nnapi_rt_execute: null or negative argument");
+      else if ((status = ensureLibrary(s)) == NNAPI_RT_OK &&
+               (status = s.optionsError.empty()
+                             ? NNAPI_RT_OK
+                             : failWith(NNAPI_RT_INVALID_ARGUMENT,
+                                        s.optionsError)) == NNAPI_RT_OK)
+        status = getPartition(s, blobBytes, blobSize, p);
+    }
+    if (status == NNAPI_RT_OK)
+      status = runPartition(*p, numInputs, inputs, numOutputs, outputs);
+    if (status == NNAPI_RT_OK) {
+      ++p->executions;
+      ++s.nnapiExecutions;
+      return status;
+    }
+    if (status == NNAPI_RT_TIMEOUT)
+      return status; // the model's run fails; nothing falls back
+    ++s.failedExecutions;
+    if (p && p->setupStatus == NNAPI_RT_OK) {
+      ++p->failures;
+      std::lock_guard<std::mutex> lock(p->failureMutex);
+      p->lastFailure = lastError;
+    }
     std::lock_guard<std::mutex> lock(s.mutex);
-    if (!blobBytes || blobSize <= 0 || numInputs < 0 || numOutputs < 0 ||
-        (numInputs && !inputs) || (numOutputs && !outputs))
-      status = failWith(NNAPI_RT_INVALID_ARGUMENT,
-                        "nnapi_rt_execute: null or negative argument");
-    else if ((status = ensureLibrary(s)) == NNAPI_RT_OK &&
-             (status = s.optionsError.empty()
-                           ? NNAPI_RT_OK
-                           : failWith(NNAPI_RT_INVALID_ARGUMENT,
-                                      s.optionsError)) == NNAPI_RT_OK)
-      status = getPartition(s, blobBytes, blobSize, p);
-  }
-  if (status == NNAPI_RT_OK)
-    status = runPartition(*p, numInputs, inputs, numOutputs, outputs);
-  if (status == NNAPI_RT_OK) {
-    ++p->executions;
-    ++s.nnapiExecutions;
+    // Report the first failure of each partition (or of the library) once.
+    bool &reported = p ? p->reported : s.libraryReported;
+    if (!reported && !isQuiet(s))
+      std::fprintf(stderr,
+                   "nnapi-mlir: NNAPI partition failed (%s: %s); running its "
+                   "host copy\n",
+                   nnapi_rt_status_name(status), lastError.c_str());
+    reported = true;
     return status;
-  }
-  ++s.failedExecutions;
-  if (p && p->setupStatus == NNAPI_RT_OK) {
-    ++p->failures;
-    std::lock_guard<std::mutex> lock(p->failureMutex);
-    p->lastFailure = lastError;
-  }
-  std::lock_guard<std::mutex> lock(s.mutex);
-  // Report the first failure of each partition (or of the library) once.
-  bool &reported = p ? p->reported : s.libraryReported;
-  if (!reported && !isQuiet(s))
-    std::fprintf(stderr,
-                 "nnapi-mlir: NNAPI partition failed (%s: %s); running its "
-                 "host copy\n",
-                 nnapi_rt_status_name(status), lastError.c_str());
-  reported = true;
-  return status;
+  });
+}
+
+int64_t nnapi_rt_loop_deadline(void) {
+  if (loopTimedOut && inRun)
+    return 0; // past: the run is over
+  uint64_t timeout = kDefaultLoopTimeoutNs;
+  guarded(__func__, [&]() -> int32_t {
+    State &s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (!s.optionsResolved) {
+      resolveOptions(s.givenOptions, s.options, s.optionsError);
+      s.optionsResolved = true;
+    }
+    timeout = s.options.loopTimeoutNs;
+    return NNAPI_RT_OK;
+  });
+  loopTimeoutNs = timeout;
+  return steadyNowNs() + int64_t(timeout);
+}
+
+int32_t nnapi_rt_loop_continue(int64_t deadline) {
+  if (loopTimedOut && inRun)
+    return 0;
+  if (steadyNowNs() <= deadline)
+    return 1;
+  guarded(__func__, [&]() -> int32_t {
+    return noteLoopTimeout("a loop of the host code ran longer than the loop "
+                           "timeout of " +
+                           std::to_string(loopTimeoutNs / 1000000) +
+                           " ms (the loop_timeout_ms option)");
+  });
+  loopTimedOut = true;
+  return 0;
+}
+
+void nnapi_rt_run_begin(void) {
+  inRun = true;
+  loopTimedOut = false;
+}
+
+int32_t nnapi_rt_run_end(void) {
+  inRun = false;
+  return loopTimedOut ? NNAPI_MODEL_STATUS_LOOP_TIMEOUT : 0;
 }
 
 const char *nnapi_rt_last_error(void) { return lastError.c_str(); }
@@ -865,6 +995,8 @@ const char *nnapi_rt_status_name(int32_t status) {
   case NNAPI_RT_NNAPI_ERROR: return "NNAPI_RT_NNAPI_ERROR";
   case NNAPI_RT_DISABLED: return "NNAPI_RT_DISABLED";
   case NNAPI_RT_INVALID_MODEL: return "NNAPI_RT_INVALID_MODEL";
+  case NNAPI_RT_INTERNAL_ERROR: return "NNAPI_RT_INTERNAL_ERROR";
+  case NNAPI_RT_TIMEOUT: return "NNAPI_RT_TIMEOUT";
   default: return "NNAPI_RT_UNKNOWN_STATUS";
   }
 }
@@ -901,10 +1033,13 @@ int32_t nnapi_rt_get_mode(void) {
 }
 
 void nnapi_rt_set_library_path(const char *path) {
-  State &s = state();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  s.dropLibrary();
-  s.libraryPath = path ? path : "";
+  guarded(__func__, [&]() -> int32_t {
+    State &s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.dropLibrary();
+    s.libraryPath = path ? path : "";
+    return NNAPI_RT_OK;
+  });
 }
 
 void nnapi_rt_get_stats(uint64_t *nnapiExecutions, uint64_t *failedExecutions) {
@@ -920,9 +1055,12 @@ void nnapi_rt_reset_stats(void) {
 }
 
 void nnapi_rt_reset(void) {
-  State &s = state();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  s.dropLibrary();
+  guarded(__func__, [&]() -> int32_t {
+    State &s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.dropLibrary();
+    return NNAPI_RT_OK;
+  });
 }
 
 void nnapi_rt_set_quiet(int32_t quiet) {
@@ -931,25 +1069,27 @@ void nnapi_rt_set_quiet(int32_t quiet) {
 }
 
 int32_t nnapi_rt_set_option(const char *name, const char *value) {
-  State &s = state();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  std::string error;
-  if (!checkOption(name, value, error))
-    return failWith(NNAPI_RT_INVALID_ARGUMENT, error);
-  if (value)
-    s.givenOptions[name] = value;
-  else
-    s.givenOptions.erase(name);
-  resolveOptions(s.givenOptions, s.options, s.optionsError);
-  s.optionsResolved = true;
-  // Partitions were compiled with the old value; the library stays. The
-  // pool is made again, for the new count, when next needed.
-  s.partitions.clear();
-  if (std::strcmp(name, "threads") == 0) {
-    std::lock_guard<std::mutex> lock(s.poolMutex);
-    s.pool.reset();
-  }
-  return NNAPI_RT_OK;
+  return guarded(__func__, [&]() -> int32_t {
+    State &s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    std::string error;
+    if (!checkOption(name, value, error))
+      return failWith(NNAPI_RT_INVALID_ARGUMENT, error);
+    if (value)
+      s.givenOptions[name] = value;
+    else
+      s.givenOptions.erase(name);
+    resolveOptions(s.givenOptions, s.options, s.optionsError);
+    s.optionsResolved = true;
+    // Partitions were compiled with the old value; the library stays. The
+    // pool is made again, for the new count, when next needed.
+    s.partitions.clear();
+    if (std::strcmp(name, "threads") == 0) {
+      std::lock_guard<std::mutex> lock(s.poolMutex);
+      s.pool.reset();
+    }
+    return NNAPI_RT_OK;
+  });
 }
 
 int32_t nnapi_rt_set_threads(int32_t threads) {
@@ -958,8 +1098,13 @@ int32_t nnapi_rt_set_threads(int32_t threads) {
 
 int32_t nnapi_rt_get_threads(void) {
   State &s = state();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  return int32_t(currentPool(s)->threads());
+  int32_t threads = 1; // if the pool cannot be made, the count is 1
+  guarded(__func__, [&]() -> int32_t {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    threads = int32_t(currentPool(s)->threads());
+    return NNAPI_RT_OK;
+  });
+  return threads;
 }
 
 void nnapi_rt_parallel_for(void (*fn)(void *, int64_t, int64_t), void *context,
@@ -970,9 +1115,16 @@ void nnapi_rt_parallel_for(void (*fn)(void *, int64_t, int64_t), void *context,
     std::lock_guard<std::mutex> lock(s.poolMutex);
     pool = s.pool;
   }
-  if (!pool) {
-    std::lock_guard<std::mutex> lock(s.mutex);
-    pool = currentPool(s);
+  if (!pool)
+    guarded(__func__, [&]() -> int32_t {
+      std::lock_guard<std::mutex> lock(s.mutex);
+      pool = currentPool(s);
+      return NNAPI_RT_OK;
+    });
+  if (!pool) { // out of memory for a pool: the calling thread does it all
+    if (count > 0)
+      fn(context, 0, count);
+    return;
   }
   pool->parallelFor(fn, context, count, grain);
 }
@@ -983,32 +1135,39 @@ const char *nnapi_rt_device_type_name(int32_t type) {
 
 int32_t nnapi_rt_device_count(void) {
   State &s = state();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  if (int32_t status = ensureLibrary(s))
-    return -status;
-  return int32_t(s.devices.size());
+  int32_t count = 0;
+  int32_t status = guarded(__func__, [&]() -> int32_t {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (int32_t status = ensureLibrary(s))
+      return status;
+    count = int32_t(s.devices.size());
+    return NNAPI_RT_OK;
+  });
+  return status ? -status : count;
 }
 
 int32_t nnapi_rt_get_device_info(int32_t index, nnapi_rt_device_info *info) {
-  State &s = state();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  if (!info)
-    return failWith(NNAPI_RT_INVALID_ARGUMENT, "info is null");
-  if (int32_t status = ensureLibrary(s))
-    return status;
-  if (index < 0 || size_t(index) >= s.devices.size())
-    return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                    "device index " + std::to_string(index) + " out of range (" +
-                        std::to_string(s.devices.size()) + " devices)");
-  const DeviceInfo &d = s.devices[size_t(index)];
-  copyField(info->name, d.name);
-  copyField(info->version, d.version);
-  info->type = d.type;
-  info->featureLevel = int32_t(d.featureLevel);
-  std::vector<size_t> order = candidateDevices(s.devices, s.options);
-  auto it = std::find(order.begin(), order.end(), size_t(index));
-  info->preference = it == order.end() ? -1 : int32_t(it - order.begin());
-  return NNAPI_RT_OK;
+  return guarded(__func__, [&]() -> int32_t {
+    State &s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (!info)
+      return failWith(NNAPI_RT_INVALID_ARGUMENT, "info is null");
+    if (int32_t status = ensureLibrary(s))
+      return status;
+    if (index < 0 || size_t(index) >= s.devices.size())
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "device index " + std::to_string(index) + " out of range (" +
+                          std::to_string(s.devices.size()) + " devices)");
+    const DeviceInfo &d = s.devices[size_t(index)];
+    copyField(info->name, d.name);
+    copyField(info->version, d.version);
+    info->type = d.type;
+    info->featureLevel = int32_t(d.featureLevel);
+    std::vector<size_t> order = candidateDevices(s.devices, s.options);
+    auto it = std::find(order.begin(), order.end(), size_t(index));
+    info->preference = it == order.end() ? -1 : int32_t(it - order.begin());
+    return NNAPI_RT_OK;
+  });
 }
 
 int32_t nnapi_rt_partition_count(void) {
@@ -1019,37 +1178,43 @@ int32_t nnapi_rt_partition_count(void) {
 
 int32_t nnapi_rt_get_partition_info(int32_t index,
                                     nnapi_rt_partition_info *info) {
-  State &s = state();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  if (!info)
-    return failWith(NNAPI_RT_INVALID_ARGUMENT, "info is null");
-  std::vector<std::shared_ptr<Partition>> list = partitionsInOrder(s);
-  if (index < 0 || size_t(index) >= list.size())
-    return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                    "partition index " + std::to_string(index) +
-                        " out of range (" + std::to_string(list.size()) +
-                        " partitions)");
-  Partition &p = *list[size_t(index)];
-  copyField(info->device, p.device);
-  copyField(info->error, p.setupError);
-  info->status = p.setupStatus;
-  info->featureLevel = int32_t(p.model.featureLevel);
-  info->burst = p.burst != nullptr;
-  info->cached = p.cached;
-  info->executions = p.executions;
-  info->failures = p.failures;
-  {
-    std::lock_guard<std::mutex> failureLock(p.failureMutex);
-    copyField(info->lastFailure, p.lastFailure);
-  }
-  info->hardwareTimed = p.hardwareTimed;
-  info->hardwareNs = p.hardwareNs;
-  info->driverTimed = p.driverTimed;
-  info->driverNs = p.driverNs;
-  return NNAPI_RT_OK;
+  return guarded(__func__, [&]() -> int32_t {
+    State &s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (!info)
+      return failWith(NNAPI_RT_INVALID_ARGUMENT, "info is null");
+    std::vector<std::shared_ptr<Partition>> list = partitionsInOrder(s);
+    if (index < 0 || size_t(index) >= list.size())
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "partition index " + std::to_string(index) +
+                          " out of range (" + std::to_string(list.size()) +
+                          " partitions)");
+    Partition &p = *list[size_t(index)];
+    copyField(info->device, p.device);
+    copyField(info->error, p.setupError);
+    info->status = p.setupStatus;
+    info->featureLevel = int32_t(p.model.featureLevel);
+    info->burst = p.burst != nullptr;
+    info->cached = p.cached;
+    info->executions = p.executions;
+    info->failures = p.failures;
+    {
+      std::lock_guard<std::mutex> failureLock(p.failureMutex);
+      copyField(info->lastFailure, p.lastFailure);
+    }
+    info->hardwareTimed = p.hardwareTimed;
+    info->hardwareNs = p.hardwareNs;
+    info->driverTimed = p.driverTimed;
+    info->driverNs = p.driverNs;
+    return NNAPI_RT_OK;
+  });
 }
 
 } // extern "C"
+
+const std::string &nnapi_mlir::runtime::loopTimeoutMessage() {
+  return loopTimeoutWhy;
+}
 
 void nnapi_mlir::runtime::forgetPartitionsOf(const void *addressInObject) {
   Dl_info object;

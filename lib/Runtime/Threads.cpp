@@ -2,6 +2,8 @@
 
 #include "Threads.h"
 
+#include "nnapi-mlir/Support/ThreadSanitizer.h"
+
 #include <algorithm>
 #include <thread>
 
@@ -10,17 +12,6 @@
 #endif
 #ifdef NNAPI_MLIR_HAVE_PTHREADPOOL
 #include <pthreadpool.h>
-#endif
-// pthreadpool hands work to its threads through atomics and futexes in a
-// library ThreadSanitizer does not instrument: tell it that the caller's
-// writes happen before the chunks run, and the chunks before the return.
-#ifdef __SANITIZE_THREAD__
-#include <sanitizer/tsan_interface.h>
-#define NNAPI_TSAN_RELEASE(p) __tsan_release(p)
-#define NNAPI_TSAN_ACQUIRE(p) __tsan_acquire(p)
-#else
-#define NNAPI_TSAN_RELEASE(p) ((void)(p))
-#define NNAPI_TSAN_ACQUIRE(p) ((void)(p))
 #endif
 
 namespace nnapi_mlir::runtime {

@@ -424,7 +424,12 @@ def configure(**options):
     bursts      False: no bursts (default True on feature level 3+ devices)
     timing      True: drivers measure each execution (partitions())
     threads     threads of the runtime's one pool, 1 to 256 (default: the
-                CPUs this process may use; threads())
+                CPUs this process may use; threads()); more than those are
+                capped there, with a message, unless threads_force=True
+    threads_force  True: use `threads` even above the CPUs available
+    loop_timeout_ms  how long one loop may run, NNAPI's WHILE and the
+                host code's alike (default 2000); a run with a loop that
+                takes longer raises ModelError
 
     Compiled partitions are dropped, so the next run compiles with the new
     values. Raises ValueError (InputError) for an unknown option or value."""

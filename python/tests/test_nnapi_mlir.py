@@ -451,6 +451,8 @@ def test_threads(cnn_so):
     path, _ = cnn_so
     x = np.load(EXAMPLES / "onnx" / "cnn_input.npy")
     try:
+        # Three threads even on a 2-CPU machine, where they would be capped.
+        nnapi_mlir.configure(threads_force=True)
         results = []
         for n in (1, 2, 3):
             model = nnapi_mlir.load(path, threads=n)
@@ -471,7 +473,7 @@ def test_threads(cnn_so):
         nnapi_mlir.configure(threads=np.int64(2))  # numpy integers are integers
         assert nnapi_mlir.threads() == 2
     finally:
-        nnapi_mlir.configure(threads=None)
+        nnapi_mlir.configure(threads=None, threads_force=None)
     assert nnapi_mlir.threads() >= 1
 
 

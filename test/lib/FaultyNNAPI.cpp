@@ -19,7 +19,7 @@
 // $NNAPI_MLIR_FAULT_LOG, if set, names a file that gets one line per call
 // that could fail: "<count of such calls so far> <function>", so that a test
 // can fail each of them in turn. NNAPIMLIRHost_lastError explains injected
-// failures; NNAPIMLIRHost_setThreadPool reaches the host device.
+// failures; NNAPIMLIRHost_setCompilationThreadPool reaches the host device.
 // Thread-safe: counters are atomic, the bookkeeping is locked.
 //
 //===----------------------------------------------------------------------===//
@@ -290,10 +290,12 @@ __attribute__((visibility("default"))) const char *NNAPIMLIRHost_lastError() {
 }
 
 /// Passes the runtime's thread pool on to the host device.
-__attribute__((visibility("default"))) void
-NNAPIMLIRHost_setThreadPool(void *pool) {
-  if (faults().real.hostSetThreadPool)
-    faults().real.hostSetThreadPool(pool);
+__attribute__((visibility("default"))) int
+NNAPIMLIRHost_setCompilationThreadPool(ANeuralNetworksCompilation *c,
+                                       void *pool) {
+  if (faults().real.hostSetCompilationThreadPool)
+    return faults().real.hostSetCompilationThreadPool(c, pool);
+  return ANEURALNETWORKS_NO_ERROR;
 }
 
 } // extern "C"

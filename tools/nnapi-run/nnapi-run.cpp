@@ -35,7 +35,11 @@
 //   --priority P          low, medium, high
 //   --no-bursts           compute without bursts (bursts option)
 //   --threads N           threads of the runtime's pool, 1 to 256 (threads
-//                         option; default: the CPUs this process may use)
+//                         option; default: the CPUs this process may use;
+//                         more are capped there with a message)
+//   --threads-force       use --threads N even above the CPUs available
+//   --loop-timeout-ms MS  how long one loop may run, on NNAPI and in the
+//                         host code (loop_timeout_ms option; default 2000)
 //   --profile             ask drivers for execution durations; prints them
 //                         per partition at the end
 //   --list-devices        print the NNAPI library's devices and exit
@@ -522,6 +526,10 @@ int runMain(int argc, char **argv) {
       options.emplace_back("bursts", "0");
     else if (a == "--threads" && value(v))
       options.emplace_back("threads", v);
+    else if (a == "--threads-force")
+      options.emplace_back("threads_force", "1");
+    else if (a == "--loop-timeout-ms" && value(v))
+      options.emplace_back("loop_timeout_ms", v);
     else if (a == "--profile") {
       options.emplace_back("timing", "1");
       profileRuns = true;
@@ -539,7 +547,7 @@ int runMain(int argc, char **argv) {
                   "[--rtol X] [--atol Y] [--expect-nnapi] "
                   "[--nnapi-library PATH] [--device-profile PATH] "
                   "[--host-devices LIST] [--device SPEC] [--cache-dir DIR] "
-                  "[--preference P] [--priority P] [--no-bursts] [--threads N] "
+                  "[--preference P] [--priority P] [--no-bursts] [--threads N] [--threads-force] [--loop-timeout-ms MS] "
                   "[--profile] "
                   "[--list-devices] [--test-data DIR] [--compile-arg ARG]... "
                   "[--bench N]\n");

@@ -26,24 +26,61 @@ int32_t nnapi_model_run(void *const *inputs, void *const *outputs) {
 #endif
 
 #ifndef NO_SIGNATURE
+/* Version 3 signatures end with the SHA-256 of the text before their
+ * checksum line (python3 -c "import hashlib;
+ * print(hashlib.sha256(TEXT.encode()).hexdigest())"), so that the check
+ * each variant is made for is reached. */
 const char *nnapi_model_signature(void) {
 #if defined(BAD_VERSION)
   return "nnapi-mlir-model 4\n";
+#elif defined(DOWNGRADED)
+  /* OK's signature with its header edited to version 2, which had no
+   * checksum, and the checksum line renamed. */
+  return "nnapi-mlir-model 2\n"
+         "partitions 0\n"
+         "input 0 x f32 2x3\n"
+         "input 1 k i32 scalar\n"
+         "output 0 y f32 2x3\n"
+         "comment 897221aedbe8d59a9271fd5742e65ef103d8d0a05bebb41a681695b2bdc56061\n";
+#elif defined(UNKNOWN_LINE)
+  return "nnapi-mlir-model 3\n"
+         "partitions 0\n"
+         "input 0 x f32 2x3\n"
+         "input 1 k i32 scalar\n"
+         "output 0 y f32 2x3\n"
+         "output-bytes 0 24\n"
+         "checksum d3164b51b31792e4d08318b33bdda7e482351c0eccef7ccadca5ad8d3b5977af\n";
 #elif defined(BOUND)
-  return "nnapi-mlir-model 2\npartitions 0\ninput 0 x f32 2x3\n"
-         "input 1 k i32 scalar bound\noutput 0 y f32 2x3\n";
+  return "nnapi-mlir-model 3\n"
+         "partitions 0\n"
+         "input 0 x f32 2x3\n"
+         "input 1 k i32 scalar bound\n"
+         "output 0 y f32 2x3\n"
+         "checksum b842cc863a2a352a659873510ac1c2b49bbcdd8ec70f951b9705f9ba391e439f\n";
 #elif defined(BOUND_OUTPUT)
-  return "nnapi-mlir-model 2\npartitions 0\ninput 0 x f32 2x3\n"
-         "input 1 k i32 scalar\noutput 0 y f32 2x3 bound\n";
+  return "nnapi-mlir-model 3\n"
+         "partitions 0\n"
+         "input 0 x f32 2x3\n"
+         "input 1 k i32 scalar\n"
+         "output 0 y f32 2x3 bound\n"
+         "checksum d2d2a4f656c315844ed0963fe10f98e008defd57fd34e9c923178009d1ac52c5\n";
 #elif defined(BAD_TYPE)
-  return "nnapi-mlir-model 1\ninput 0 x q7 2x3\n";
+  return "nnapi-mlir-model 3\n"
+         "input 0 x q7 2x3\n"
+         "checksum 66c4445ea7f29deef0a9844943576e1f9d522bdc670090c351a15517471ce04e\n";
 #elif defined(HUGE_SHAPE)
-  return "nnapi-mlir-model 1\ninput 0 x f32 1099511627776x2\n";
+  return "nnapi-mlir-model 3\n"
+         "input 0 x f32 1099511627776x2\n"
+         "checksum ea5d66b81f9415aeba2b576b6b69cfe4a115e8e59649bd3469963bb7977dba32\n";
 #elif defined(NULL_SIGNATURE)
   return 0;
 #else
-  return "nnapi-mlir-model 1\npartitions 0\ninput 0 x f32 2x3\n"
-         "input 1 k i32 scalar\noutput 0 y f32 2x3\n";
+  return "nnapi-mlir-model 3\n"
+         "partitions 0\n"
+         "input 0 x f32 2x3\n"
+         "input 1 k i32 scalar\n"
+         "output 0 y f32 2x3\n"
+         "checksum 897221aedbe8d59a9271fd5742e65ef103d8d0a05bebb41a681695b2bdc56061\n";
 #endif
 }
 #endif

@@ -159,6 +159,35 @@ def NNAPIExpandMath : Pass<"nnapi-expand-math", "ModuleOp"> {
                            "::mlir::math::MathDialect"];
 }
 
+def NNAPIBoundLoops : Pass<"nnapi-bound-loops", "ModuleOp"> {
+  let summary = "Stop run-time loops of the host code at the runtime's loop timeout";
+  let description = [{
+    NNAPI stops a WHILE that runs longer than its loop timeout; the host
+    code, and the host copy a partition falls back to, must not hang where
+    NNAPI would not. Before each `scf.while` (a `tosa.while_loop` after
+    tosa-to-scf) the deadline is asked of the runtime
+    (`nnapi_rt_loop_deadline`), and the loop's condition is and-ed with
+    `nnapi_rt_loop_continue(deadline)`, checked before every iteration:
+
+    ```mlir
+    %deadline = func.call @nnapi_rt_loop_deadline() : () -> i64
+    scf.while (...) : ... {
+      ...
+      %go = func.call @nnapi_rt_loop_continue(%deadline) : (i64) -> i32
+      %ok = arith.cmpi ne, %go, %c0_i32 : i32
+      %both = arith.andi %cond, %ok : i1
+      scf.condition(%both) ...
+    }
+    ```
+
+    A loop stopped that way marks the run as timed out, and the model's
+    entry point (nnapi-emit-entry-point) returns
+    NNAPI_MODEL_STATUS_LOOP_TIMEOUT. Runtime.h documents the option.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 // Parallel host code: loops of output tiles that nnapi-codegen marks
 // (`nnapi.parallel`) run on the runtime's thread pool.
 

@@ -19,11 +19,16 @@ extern "C" {
 /* Why the last failing call of this thread failed ("" if none). */
 typedef const char *(*NNAPIMLIRHost_lastError_fn)(void);
 
-/* The thread pool (a pthreadpool_t; null: none) on which compilations
- * finished after this call run their operators. The caller keeps it alive
- * while they exist. The runtime passes its own (the threads option,
- * Runtime.h); without a pool every operator runs on the calling thread. */
-typedef void (*NNAPIMLIRHost_setThreadPool_fn)(void *pool);
+/* The thread pool (a pthreadpool_t; null: none) on which `compilation`
+ * runs its operators once finished; call it before
+ * ANeuralNetworksCompilation_finish. The caller keeps the pool alive until
+ * the compilation is freed. The runtime passes its own (the threads option,
+ * Runtime.h); a compilation given none runs every operator on the calling
+ * thread. Per compilation, not per process: another user of the library in
+ * the same process never runs on a pool it does not own. Returns
+ * ANEURALNETWORKS_UNEXPECTED_NULL or BAD_STATE (already finished). */
+typedef int (*NNAPIMLIRHost_setCompilationThreadPool_fn)(
+    ANeuralNetworksCompilation *compilation, void *pool);
 
 /* Replaces the devices the library enumerates: comma-separated entries, each
  * a device profile path (docs/device-profiles.md), "host" (the host device,
@@ -57,6 +62,11 @@ typedef int (*NNAPIMLIRHost_getDeviceCounters_fn)(
 typedef int (*NNAPIMLIRHost_getCompilationInfo_fn)(
     const ANeuralNetworksCompilation *compilation, uint32_t *steps,
     uint32_t *xnnpackSteps, uint64_t *arenaBytes);
+
+/* The threads of the pool `compilation` runs its operators on: 1 without
+ * one (NNAPIMLIRHost_setCompilationThreadPool). */
+typedef int (*NNAPIMLIRHost_getCompilationThreads_fn)(
+    const ANeuralNetworksCompilation *compilation, uint32_t *threads);
 
 #ifdef __cplusplus
 }

@@ -8,12 +8,16 @@
  *     Partitions run on NNAPI through the runtime; a partition that NNAPI
  *     rejects or fails runs its host copy. Returns 0, or 1 + i when input i
  *     is bound (below) and its buffer holds other bytes than the value the
- *     model was compiled for; then nothing ran.
+ *     model was compiled for; then nothing ran. Returns
+ *     NNAPI_MODEL_STATUS_LOOP_TIMEOUT (-1) when a loop ran longer than the
+ *     runtime's loop timeout (Runtime.h, loop_timeout_ms): it was stopped,
+ *     and the outputs are undefined.
  *
  *   const char *nnapi_model_signature(void);
  *     Text describing the model, one record per line:
- *       nnapi-mlir-model <version>   3 (1 and 2, from older compilers,
- *                                    have no checksum; 2 had bound inputs)
+ *       nnapi-mlir-model <version>   3 (the runtime refuses 1 and 2,
+ *                                    from older compilers, which had no
+ *                                    checksum)
  *       partitions <count>
  *       input <index> <name> <dtype> <dims> [bound]
  *                                             e.g. input 0 x f32 1x28x28x1
@@ -37,6 +41,7 @@
 
 #define NNAPI_MODEL_RUN_SYMBOL "nnapi_model_run"
 #define NNAPI_MODEL_SIGNATURE_SYMBOL "nnapi_model_signature"
+#define NNAPI_MODEL_STATUS_LOOP_TIMEOUT (-1)
 
 #ifdef __cplusplus
 extern "C" {

@@ -22,10 +22,12 @@ struct NNAPIFunctionTable {
   /// NNAPIMLIRHost_lastError of the host implementation (not part of NNAPI):
   /// explains the last failing call. Null for other libraries.
   const char *(*hostLastError)() = nullptr;
-  /// NNAPIMLIRHost_setThreadPool of the host implementation: the pool
-  /// (pthreadpool_t, null for none) compilations finished after the call
-  /// run their operators on. Null for other libraries.
-  void (*hostSetThreadPool)(void *pool) = nullptr;
+  /// NNAPIMLIRHost_setCompilationThreadPool of the host implementation: the
+  /// pool (pthreadpool_t) a compilation, once finished, runs its operators
+  /// on; the caller keeps it alive as long as the compilation. Null for
+  /// other libraries.
+  int (*hostSetCompilationThreadPool)(ANeuralNetworksCompilation *,
+                                      void *pool) = nullptr;
   void *handle = nullptr; ///< dlopen handle, or null for injected tables.
 };
 

@@ -28,6 +28,12 @@ typedef enum {
   NNAPI_RT_NNAPI_ERROR = 4,        /* an NNAPI call returned an error code */
   NNAPI_RT_DISABLED = 5,           /* host-only mode: NNAPI not attempted */
   NNAPI_RT_INVALID_MODEL = 6,      /* not a loadable nnapi-mlir model (Model.h) */
+  NNAPI_RT_INTERNAL_ERROR = 7,     /* out of memory, or an unexpected C++
+                                      exception inside the runtime or a
+                                      library it calls (never thrown on) */
+  NNAPI_RT_TIMEOUT = 8,            /* a loop ran longer than the loop timeout
+                                      (loop_timeout_ms): not retried on the
+                                      host, whose loops have the same bound */
 } nnapi_rt_status;
 
 typedef enum {
@@ -107,10 +113,24 @@ void nnapi_rt_set_quiet(int32_t quiet);
  *   timing      NNAPI_MLIR_TIMING      0 (default); 1: every execution asks
  *               the driver for its durations (nnapi_rt_partition_info)
  *   threads     NNAPI_MLIR_THREADS     threads of the runtime's one pool, 1 to
- *               256 (default: the CPUs this process may run on). The host
+ *               256 (default: the CPUs this process may run on). More than
+ *               the CPUs this process may run on are capped there, with a
+ *               message on stderr (unless quiet), since spinning workers
+ *               without a CPU slow every parallel loop down. The host
  *               NNAPI device (libnnapi_host.so) runs its operators on this
  *               pool; 1 runs everything on the calling thread. A runtime
- *               built without pthreadpool accepts only 1. */
+ *               built without pthreadpool accepts only 1.
+ *   threads_force NNAPI_MLIR_THREADS_FORCE  1: use the threads given even
+ *               above the CPUs available; 0 (default): cap them.
+ *   loop_timeout_ms NNAPI_MLIR_LOOP_TIMEOUT_MS  how long one loop (NNAPI's
+ *               WHILE, and the compiled host code's run-time loops) may run,
+ *               1 to 86400000 ms (default 2000, NNAPI's). NNAPI devices get
+ *               it through ANeuralNetworksExecution_setLoopTimeout, capped at
+ *               NNAPI's 15 s (feature level 4 libraries); host-code loops
+ *               check it before every iteration. A loop that runs longer is
+ *               stopped: the model's run fails with NNAPI_RT_TIMEOUT (its
+ *               outputs undefined), and a partition whose WHILE timed out on
+ *               NNAPI is not retried on the host. */
 int32_t nnapi_rt_set_option(const char *name, const char *value);
 
 /* The threads option as a number: nnapi_rt_set_threads(n) is
@@ -131,6 +151,20 @@ int32_t nnapi_rt_get_threads(void);
 void nnapi_rt_parallel_for(void (*fn)(void *context, int64_t begin,
                                       int64_t end),
                            void *context, int64_t count, int64_t grain);
+
+/* Bounds on loops, called by compiled code (not meant for other callers).
+ * Before a run-time loop of the host code, nnapi_rt_loop_deadline() gives
+ * the time it must end by (steady clock, ns; already past once a loop of
+ * this run timed out); before each iteration, nnapi_rt_loop_continue()
+ * says whether it may run (0 once the deadline passed, which marks this
+ * thread's run as timed out). A model's entry point calls
+ * nnapi_rt_run_begin() first and returns nnapi_rt_run_end(): 0, or
+ * NNAPI_MODEL_STATUS_LOOP_TIMEOUT (ModelABI.h) if a loop timed out. Within a
+ * timed-out run, nnapi_rt_execute returns NNAPI_RT_TIMEOUT at once. */
+int64_t nnapi_rt_loop_deadline(void);
+int32_t nnapi_rt_loop_continue(int64_t deadline);
+void nnapi_rt_run_begin(void);
+int32_t nnapi_rt_run_end(void);
 
 /* The NNAPI library's devices (loading it if needed). */
 typedef struct {

@@ -10,6 +10,7 @@
 
 #include "nnapi-mlir/Conversion/Passes.h"
 #include "nnapi-mlir/Conversion/TosaToNNAPI/TosaToNNAPI.h"
+#include "nnapi-mlir/Runtime/Runtime.h"
 #include "nnapi-mlir/Support/Sha256.h"
 #include "nnapi-mlir/Target/NNAPIBlob/NNAPIBlob.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -331,9 +332,17 @@ struct LowerPartitionCallsPass
                                      loc, numOutputs, 64),
                                  pointerArray(builder, loc, outPtrs)})
                          .getResult(0);
-      Value zero = builder.create<arith::ConstantIntOp>(loc, 0, 32);
-      Value failed = builder.create<arith::CmpIOp>(
-          loc, arith::CmpIPredicate::ne, status, zero);
+      // Any status but success runs the host copy, except a loop timeout:
+      // the host copy's loops have the same bound (nnapi-bound-loops).
+      Value zero = builder.create<arith::ConstantIntOp>(loc, NNAPI_RT_OK, 32);
+      Value timeout =
+          builder.create<arith::ConstantIntOp>(loc, NNAPI_RT_TIMEOUT, 32);
+      Value failed = builder.create<arith::AndIOp>(
+          loc,
+          builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, status,
+                                        zero),
+          builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, status,
+                                        timeout));
       auto ifOp = builder.create<scf::IfOp>(loc, failed, /*else=*/false);
       builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
       builder.create<func::CallOp>(loc, func, body->getArguments());
@@ -506,9 +515,30 @@ struct EmitEntryPointPass
     load(body->getArgument(1), numOutputs);
     if (failed(emitBoundInputChecks(module, run, builder, args, numInputs)))
       return signalPassFailure();
-    builder.create<LLVM::CallOp>(loc, func, args);
-    Value zero = builder.create<LLVM::ConstantOp>(loc, i32, 0);
-    builder.create<LLVM::ReturnOp>(loc, zero);
+    // A model with run-time loops (nnapi-bound-loops) returns whether one
+    // of them ran past the loop timeout.
+    if (module.lookupSymbol<LLVM::LLVMFuncOp>("nnapi_rt_loop_continue")) {
+      auto declare = [&](StringRef name, Type result) {
+        if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+          return f;
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToEnd(module.getBody());
+        return builder.create<LLVM::LLVMFuncOp>(
+            loc, name, LLVM::LLVMFunctionType::get(result, {}));
+      };
+      LLVM::LLVMFuncOp begin =
+          declare("nnapi_rt_run_begin", LLVM::LLVMVoidType::get(ctx));
+      LLVM::LLVMFuncOp end = declare("nnapi_rt_run_end", i32);
+      builder.create<LLVM::CallOp>(loc, begin, ValueRange{});
+      builder.create<LLVM::CallOp>(loc, func, args);
+      Value status =
+          builder.create<LLVM::CallOp>(loc, end, ValueRange{}).getResult();
+      builder.create<LLVM::ReturnOp>(loc, status);
+    } else {
+      builder.create<LLVM::CallOp>(loc, func, args);
+      Value zero = builder.create<LLVM::ConstantOp>(loc, i32, 0);
+      builder.create<LLVM::ReturnOp>(loc, zero);
+    }
 
     // const char *nnapi_model_signature(void)
     builder.setInsertionPointToEnd(module.getBody());

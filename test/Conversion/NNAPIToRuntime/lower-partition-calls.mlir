@@ -3,7 +3,8 @@
 // A bufferized partition (one input, one out-parameter) with its blob (one
 // ADD, serialized by nnapi-serialize-partitions): the body moves to
 // @p_host, and @p passes the blob and the buffers to nnapi_rt_execute,
-// running @p_host when it returns non-zero. Callers still call @p.
+// running @p_host when it returns neither 0 nor NNAPI_RT_TIMEOUT (8: a
+// loop timeout, which the host copy's loops share). Callers still call @p.
 // CHECK: func.func private @nnapi_rt_execute(!llvm.ptr, i64, i64, !llvm.ptr, i64, !llvm.ptr) -> i32
 // CHECK: func.func private @p_host(%[[X:.*]]: memref<1x4xf32>, %[[O:.*]]: memref<1x4xf32>) {
 // CHECK-NEXT: memref.copy %[[X]], %[[O]]
@@ -12,7 +13,11 @@
 // CHECK: %[[BLOB:.*]] = memref.get_global @p_blob : memref<260xi8>
 // CHECK-DAG: %[[SIZE:.*]] = arith.constant 260 : i64
 // CHECK: %[[RC:.*]] = call @nnapi_rt_execute(%{{.*}}, %[[SIZE]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
-// CHECK: %[[FAILED:.*]] = arith.cmpi ne, %[[RC]], %{{.*}} : i32
+// CHECK-NEXT: %[[OK:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[TIMEOUT:.*]] = arith.constant 8 : i32
+// CHECK-NEXT: %[[ERR:.*]] = arith.cmpi ne, %[[RC]], %[[OK]] : i32
+// CHECK-NEXT: %[[NOT_TIMEOUT:.*]] = arith.cmpi ne, %[[RC]], %[[TIMEOUT]] : i32
+// CHECK-NEXT: %[[FAILED:.*]] = arith.andi %[[ERR]], %[[NOT_TIMEOUT]] : i1
 // CHECK-NEXT: scf.if %[[FAILED]] {
 // CHECK-NEXT: func.call @p_host(%[[A0]], %[[A1]])
 // CHECK: func.func @main

@@ -39,7 +39,8 @@ def main():
             outs = {}
             for n in (1, 2, 3):
                 out = os.path.join(d, f"threads-{mode}-{n}")
-                subprocess.run(["nnapi-run", so, "--threads", str(n), "--output-dir", out]
+                subprocess.run(["nnapi-run", so, "--threads", str(n), "--threads-force",
+                                "--output-dir", out]
                                + inputs + run_flags, check=True, stdout=subprocess.DEVNULL)
                 outs[n] = out
             files = sorted(os.listdir(outs[1]))
