@@ -7,6 +7,7 @@
 
 #include "ONNXMutator.h"
 
+#include "onnx/defs/schema.h"
 #include "onnx/onnx_pb.h"
 
 #include <cstring>
@@ -31,9 +32,13 @@ public:
   }
 
   void run() {
-    switch (pick(8)) {
+    switch (pick(10)) {
     case 0:
       return mutateDims();
+    case 6:
+      return changeRank();
+    case 7:
+      return becomeSchemaOp();
     case 1:
       return renameValue();
     case 2:
@@ -145,6 +150,41 @@ private:
       t->add_dims(interestingInt());
     else if (t->dims_size())
       t->mutable_dims()->RemoveLast();
+  }
+
+  /// A graph input's or a value's declared rank becomes 0, 1, 2 or 4: the
+  /// low and mixed ranks libonnx's inference functions do not check.
+  void changeRank() {
+    auto shapes = all<onnx::TensorShapeProto>();
+    if (shapes.empty())
+      return;
+    onnx::TensorShapeProto *shape = shapes[pick(shapes.size())];
+    static const int kRanks[] = {0, 1, 2, 4};
+    int rank = kRanks[pick(std::size(kRanks))];
+    shape->clear_dim();
+    for (int i = 0; i < rank; ++i)
+      shape->add_dim()->set_dim_value(int64_t(1 + pick(3)));
+  }
+
+  /// A node becomes another operator libonnx knows (any of its schemas),
+  /// keeping its inputs and attributes.
+  void becomeSchemaOp() {
+    auto nodes = all<onnx::NodeProto>();
+    if (nodes.empty())
+      return;
+    static const std::vector<std::string> ops = [] {
+      std::vector<std::string> names;
+      for (const onnx::OpSchema &schema :
+           onnx::OpSchemaRegistry::get_all_schemas())
+        if (schema.domain().empty())
+          names.push_back(schema.Name());
+      return names;
+    }();
+    if (ops.empty())
+      return;
+    onnx::NodeProto *n = nodes[pick(nodes.size())];
+    n->set_op_type(ops[pick(ops.size())]);
+    n->set_domain("");
   }
 
   void renameValue() {

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <dlfcn.h>
 #include <thread>
+#include <vector>
 
 using namespace nnapi_mlir;
 
@@ -53,6 +54,61 @@ TEST_F(Runtime, ExecutesThroughTheHostLibrary) {
   nnapi_rt_get_stats(&ok, &failed);
   EXPECT_EQ(ok, 2u);
   EXPECT_EQ(failed, 0u);
+}
+
+// FULLY_CONNECTED on the runtime's pool of 2 threads against float64 sums,
+// for input widths that are and are not multiples of 4, few rows and more
+// units than one register tile: Debian's XNNPACK split such an operator's
+// units over threads wrongly when the width was not a multiple of 4 (3 rows
+// of 6 inputs into 24 units were off by up to 2.4 on AVX2 CPUs).
+TEST_F(Runtime, FullyConnectedIsRightOnSeveralThreads) {
+  ASSERT_EQ(nnapi_rt_set_option("threads_force", "1"), NNAPI_RT_OK);
+  ASSERT_EQ(nnapi_rt_set_threads(2), NNAPI_RT_OK);
+  for (uint32_t width : {6u, 8u, 18u, 33u}) {
+    for (uint32_t rows : {1u, 3u, 64u}) {
+      const uint32_t units = 24;
+      std::vector<float> w(units * width), bias(units), x(rows * width),
+          y(rows * units);
+      for (size_t i = 0; i < w.size(); ++i)
+        w[i] = float(int(i * 7919 % 200) - 100) / 100.0f;
+      for (size_t i = 0; i < bias.size(); ++i)
+        bias[i] = float(int(i * 104729 % 200) - 100) / 100.0f;
+      for (size_t i = 0; i < x.size(); ++i)
+        x[i] = float(int(i * 15485863 % 200) - 100) / 100.0f;
+      blob::Model m;
+      uint32_t in = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32,
+                                 {rows, width}, blob::Lifetime::ModelInput);
+      uint32_t wi = m.addConstant(ANEURALNETWORKS_TENSOR_FLOAT32,
+                                  {units, width}, w.data(), w.size() * 4);
+      uint32_t bi = m.addConstant(ANEURALNETWORKS_TENSOR_FLOAT32, {units},
+                                  bias.data(), bias.size() * 4);
+      uint32_t fuse = m.addInt32(ANEURALNETWORKS_FUSED_NONE);
+      uint32_t out = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32,
+                                  {rows, units}, blob::Lifetime::ModelOutput);
+      m.operations.push_back(
+          {ANEURALNETWORKS_FULLY_CONNECTED, {in, wi, bi, fuse}, {out}});
+      m.inputs = {in};
+      m.outputs = {out};
+      std::vector<uint8_t> bytes = blob::write(m);
+      void *ins[] = {x.data()};
+      void *outs[] = {y.data()};
+      ASSERT_EQ(nnapi_rt_execute(bytes.data(), int64_t(bytes.size()), 1, ins,
+                                 1, outs),
+                NNAPI_RT_OK)
+          << nnapi_rt_last_error();
+      for (uint32_t r = 0; r < rows; ++r)
+        for (uint32_t u = 0; u < units; ++u) {
+          double sum = bias[u];
+          for (uint32_t k = 0; k < width; ++k)
+            sum += double(x[r * width + k]) * w[u * width + k];
+          ASSERT_NEAR(y[r * units + u], sum, 1e-4)
+              << "width " << width << ", rows " << rows << ", row " << r
+              << ", unit " << u;
+        }
+    }
+  }
+  nnapi_rt_set_option("threads", nullptr);
+  nnapi_rt_set_option("threads_force", nullptr);
 }
 
 // A library unloaded and another loaded at the same address (dlclose, then

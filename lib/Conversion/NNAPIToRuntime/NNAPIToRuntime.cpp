@@ -337,12 +337,11 @@ struct LowerPartitionCallsPass
       Value zero = builder.create<arith::ConstantIntOp>(loc, NNAPI_RT_OK, 32);
       Value timeout =
           builder.create<arith::ConstantIntOp>(loc, NNAPI_RT_TIMEOUT, 32);
-      Value failed = builder.create<arith::AndIOp>(
-          loc,
-          builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, status,
-                                        zero),
-          builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, status,
-                                        timeout));
+      Value nonzero = builder.create<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::ne, status, zero);
+      Value notTimeout = builder.create<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::ne, status, timeout);
+      Value failed = builder.create<arith::AndIOp>(loc, nonzero, notTimeout);
       auto ifOp = builder.create<scf::IfOp>(loc, failed, /*else=*/false);
       builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
       builder.create<func::CallOp>(loc, func, body->getArguments());

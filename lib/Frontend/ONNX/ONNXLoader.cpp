@@ -2,6 +2,7 @@
 
 #include "ONNXLoader.h"
 #include "NewOpsets.h"
+#include "Sandbox.h"
 
 #include "onnx/checker.h"
 #include "onnx/common/version.h"
@@ -10,6 +11,8 @@
 #include "onnx/version_converter/convert.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
@@ -496,20 +499,10 @@ static void adaptOldOpsets(onnx::ModelProto &model, int64_t opset) {
   graph.mutable_node()->Swap(&nodes);
 }
 
-bool loadONNXModel(const std::string &data, const std::string &path,
-                   const LoadOptions &options, onnx::ModelProto &model,
-                   std::string &error) {
-  if (data.empty() || !model.ParseFromString(data)) {
-    error = "'" + path + "' is not an ONNX model (protobuf parsing failed)";
-    return false;
-  }
-  if (!model.has_graph() || model.ir_version() <= 0) {
-    error = "'" + path + "' is not an ONNX model (no graph or IR version)";
-    return false;
-  }
-  guardInferenceFunctions();
-  if (!checkTensorData(model.graph(), path, error))
-    return false;
+/// The libonnx steps of loadONNXModel, on the parsed `model`: everything
+/// from the opset check to the strict inference. Runs in a sandbox.
+static bool checkAndInfer(onnx::ModelProto &model, const std::string &path,
+                          const LoadOptions &options, std::string &error) {
   try {
     int64_t opset = defaultOpset(model);
     if (opset < 0) {
@@ -598,6 +591,92 @@ bool loadONNXModel(const std::string &data, const std::string &path,
   return true;
 }
 
+/// Appends a length-prefixed string to `out`; reads one from `in` at `at`.
+static void putString(std::string &out, const std::string &text) {
+  uint64_t n = text.size();
+  out.append(reinterpret_cast<const char *>(&n), sizeof n);
+  out += text;
+}
+static bool getString(const std::string &in, size_t &at, std::string &text) {
+  uint64_t n;
+  if (in.size() - at < sizeof n)
+    return false;
+  std::memcpy(&n, in.data() + at, sizeof n);
+  at += sizeof n;
+  if (in.size() - at < n)
+    return false;
+  text = in.substr(at, size_t(n));
+  at += size_t(n);
+  return true;
+}
+
+/// Where a sandboxed libonnx call died, for messages: "node 'X' (Op): ".
+static std::string crashedAt(const onnx::NodeProto *node) {
+  return node ? "node '" + nodeName(*node) + "' (" + node->op_type() + "): "
+              : "";
+}
+
+bool loadONNXModel(const std::string &data, const std::string &path,
+                   const LoadOptions &options, onnx::ModelProto &model,
+                   std::string &error) {
+  if (data.empty() || !model.ParseFromString(data)) {
+    error = "'" + path + "' is not an ONNX model (protobuf parsing failed)";
+    return false;
+  }
+  if (!model.has_graph() || model.ir_version() <= 0) {
+    error = "'" + path + "' is not an ONNX model (no graph or IR version)";
+    return false;
+  }
+  guardInferenceFunctions();
+  if (!checkTensorData(model.graph(), path, error))
+    return false;
+  // libonnx's checker, converter and inference run in a child process
+  // (Sandbox.h): it sends back the model they made, and the input order.
+  std::string result;
+  const onnx::NodeProto *crashed = nullptr;
+  bool ok = runInSandbox(
+      "shape inference", model.graph(),
+      [&](std::string &out, std::string &why) {
+        std::vector<std::string> order;
+        LoadOptions local = options;
+        local.inputOrder = &order;
+        if (!checkAndInfer(model, path, local, why))
+          return false;
+        putString(out, std::to_string(order.size()));
+        for (const std::string &name : order)
+          putString(out, name);
+        std::string bytes;
+        if (!model.SerializeToString(&bytes)) {
+          why = "'" + path + "': the model is too large to serialize";
+          return false;
+        }
+        putString(out, bytes);
+        return true;
+      },
+      result, error, &crashed);
+  if (!ok) {
+    if (error.rfind("'" + path + "'", 0) != 0)
+      error = "'" + path + "': " + crashedAt(crashed) + error;
+    return false;
+  }
+  size_t at = 0;
+  std::string count, bytes;
+  bool read = getString(result, at, count);
+  std::vector<std::string> order(
+      read ? size_t(std::strtoull(count.c_str(), nullptr, 10)) : 0);
+  for (std::string &name : order)
+    read = read && getString(result, at, name);
+  read = read && getString(result, at, bytes) && model.ParseFromString(bytes);
+  if (!read) {
+    error = "'" + path + "': the isolated shape inference sent back a model "
+            "that does not parse";
+    return false;
+  }
+  if (options.inputOrder)
+    *options.inputOrder = std::move(order);
+  return true;
+}
+
 bool inferNodeTypes(const onnx::NodeProto &node, int64_t opset,
                     const std::vector<KnownInput> &inputs,
                     std::vector<onnx::TypeProto> &outputs, std::string &error) {
@@ -623,26 +702,46 @@ bool inferNodeTypes(const onnx::NodeProto &node, int64_t opset,
   *graph.add_node() = node;
   for (const std::string &out : node.output())
     graph.add_output()->set_name(out);
-  try {
-    onnx::ShapeInferenceOptions options{/*check_type=*/true,
-                                        /*error_mode=*/1,
-                                        /*enable_data_propagation=*/true};
-    onnx::shape_inference::InferShapes(
-        model, onnx::OpSchemaRegistry::Instance(), options);
-  } catch (const std::exception &e) {
-    error = e.what();
+  // In a child process (Sandbox.h), which sends back one type per output.
+  std::string result;
+  const onnx::NodeProto *crashed = nullptr;
+  bool ok = runInSandbox(
+      "shape inference", graph,
+      [&](std::string &out, std::string &why) {
+        try {
+          onnx::ShapeInferenceOptions options{
+              /*check_type=*/true, /*error_mode=*/1,
+              /*enable_data_propagation=*/true};
+          onnx::shape_inference::InferShapes(
+              model, onnx::OpSchemaRegistry::Instance(), options);
+        } catch (const std::exception &e) {
+          why = e.what();
+          return false;
+        }
+        for (const std::string &name : node.output()) {
+          onnx::TypeProto type;
+          for (const auto &v : graph.value_info())
+            if (v.name() == name)
+              type = v.type();
+          for (const auto &v : graph.output())
+            if (v.name() == name && v.has_type())
+              type = v.type();
+          putString(out, type.SerializeAsString());
+        }
+        return true;
+      },
+      result, error, &crashed);
+  if (!ok)
     return false;
-  }
   outputs.clear();
-  for (const std::string &out : node.output()) {
-    onnx::TypeProto type;
-    for (const auto &v : graph.value_info())
-      if (v.name() == out)
-        type = v.type();
-    for (const auto &v : graph.output())
-      if (v.name() == out && v.has_type())
-        type = v.type();
-    outputs.push_back(type);
+  size_t at = 0;
+  for (int i = 0; i < node.output_size(); ++i) {
+    std::string bytes;
+    onnx::TypeProto &type = outputs.emplace_back();
+    if (!getString(result, at, bytes) || !type.ParseFromString(bytes)) {
+      error = "the isolated shape inference sent back types that do not parse";
+      return false;
+    }
   }
   return true;
 }
