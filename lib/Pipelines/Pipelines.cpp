@@ -144,6 +144,8 @@ void createBufferCopy(OpBuilder &b, Location loc, Value from, Value to) {
 
 void mlir::nnapi::buildNNAPIPartitionPipeline(
     OpPassManager &pm, const CompilePipelineOptions &options, Report *report) {
+  // Before any pass folds (MLIR 19's select folder mistypes broadcasts).
+  pm.addPass(createNNAPIMaterializeSelectOperands());
   // Quantized TOSA (tosa.rescale and !quant.uniform types from other
   // producers) computes on its storage integers; its convolutions first
   // become quantized composites while the types still hold the parameters.

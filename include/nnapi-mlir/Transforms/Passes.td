@@ -11,6 +11,28 @@
 
 include "mlir/Pass/PassBase.td"
 
+def NNAPIMaterializeSelectOperands : Pass<"nnapi-materialize-select-operands"> {
+  let summary = "Give tosa.select's constant operands the result's shape";
+  let description = [{
+    MLIR 19's folder of `tosa.select` returns its on-true (or on-false)
+    operand as soon as the predicate is a splat constant, also when that
+    operand is broadcast: a `tensor<1xf32>` then stands for a
+    `tensor<3xf32>`, and the function no longer verifies (an ONNX Hardmax
+    over a dimension of size 1 reached it). Constant operands that are
+    broadcast become constants of the result's shape (a splat stays a
+    splat: no extra memory), before any pass folds:
+
+    ```mlir
+    %r = tosa.select %p, %c1, %c0 : (tensor<3x1xi1>, tensor<1x1xf32>, tensor<1x1xf32>) -> tensor<3x1xf32>
+    // becomes the same select of two tensor<3x1xf32> splats
+    ```
+
+    Dense constants of more than 65,536 result elements, and operands that
+    are not constants, are left as they are.
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect"];
+}
+
 def NNAPIPropagateTransposes : Pass<"nnapi-propagate-transposes"> {
   let summary = "Sink tosa.transpose through element-wise ops, concats, reductions and reshapes, never adding one, so that inverse pairs cancel";
   let description = [{

@@ -267,6 +267,11 @@ public:
   FailureOr<DenseElementsAttr> needConstant(int i, llvm::StringRef what);
   /// ONNX's inferred type of output i.
   FailureOr<RankedTensorType> out(int i = 0) { return imp.outputType(node, i); }
+  /// Input i's rank if it is within [min, max], else an error naming the
+  /// input and the ranks it may have (ONNX's shape inference does not check
+  /// every operator's ranks; a handler that indexes dimensions asks first).
+  FailureOr<int64_t> needRank(int i, int64_t min,
+                              int64_t max = std::numeric_limits<int64_t>::max());
   bool isFloat(Value v) const {
     return isa<FloatType>(imp.typeOf(v).getElementType());
   }

@@ -425,6 +425,21 @@ FailureOr<DenseElementsAttr> NodeContext::needConstant(int i, StringRef what) {
   return c;
 }
 
+FailureOr<int64_t> NodeContext::needRank(int i, int64_t min, int64_t max) {
+  int64_t rank = imp.typeOf(in(i)).getRank();
+  if (rank >= min && rank <= max)
+    return rank;
+  InFlightDiagnostic d = error() << "input " << i << " ('" << node.input(i)
+                                 << "') must have rank ";
+  if (min == max)
+    d << min;
+  else if (max == std::numeric_limits<int64_t>::max())
+    d << min << " or more";
+  else
+    d << min << " to " << max;
+  return d << ", not " << rank;
+}
+
 int64_t NodeContext::intAttr(StringRef name, int64_t dflt) const {
   return onnx_import::intAttr(node, name, dflt);
 }
@@ -670,6 +685,16 @@ OwningOpRef<ModuleOp> Importer::run() {
     }
     constants[init.name()] = *attr;
   }
+  // Messages about a graph input also name the first node that reads it.
+  auto input = [&](const std::string &name) {
+    std::string text = "graph input '" + name + "'";
+    for (const onnx::NodeProto &node : graph.node())
+      if (llvm::is_contained(node.input(), name))
+        return text + " (read by node '" +
+               nnapi_mlir::onnx_frontend::nodeName(node) + "' (" +
+               node.op_type() + "))";
+    return text;
+  };
   // Inputs that are not initializers become arguments.
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames;
@@ -681,8 +706,8 @@ OwningOpRef<ModuleOp> Importer::run() {
       for (const auto &[i, d] :
            llvm::enumerate(in.type().tensor_type().shape().dim()))
         if (!d.has_dim_value() || d.dim_value() < 0) {
-          emitError(loc) << "graph input '" << in.name()
-                         << "' has dynamic dimension " << i
+          emitError(loc) << input(in.name()) << " has dynamic dimension "
+                         << i
                          << (d.has_dim_param() ? " ('" + d.dim_param() + "')"
                                                : "")
                          << "; give its shape with --input-shape " << in.name()
@@ -693,7 +718,7 @@ OwningOpRef<ModuleOp> Importer::run() {
     if (!ok)
       continue;
     FailureOr<RankedTensorType> t =
-        tensorType(in.type(), "graph input '" + in.name() + "'");
+        tensorType(in.type(), input(in.name()));
     if (failed(t)) {
       ok = false;
       continue;

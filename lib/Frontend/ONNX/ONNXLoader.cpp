@@ -390,15 +390,35 @@ static void adaptOldOpsets(onnx::ModelProto &model, int64_t opset) {
   int counter = 0;
   // Inserts Constant + Reshape giving input `index` of `node` the shape
   // `dims`.
+  // Before opset 5 Reshape takes its shape as an attribute.
+  auto reshapeAttribute = [](onnx::NodeProto &reshape,
+                             const std::vector<int64_t> &dims) {
+    onnx::AttributeProto &shape = *reshape.add_attribute();
+    shape.set_name("shape");
+    shape.set_type(onnx::AttributeProto::INTS);
+    for (int64_t d : dims)
+      shape.add_ints(d);
+  };
   auto reshapeInput = [&](onnx::NodeProto &node, int index,
                           const std::vector<int64_t> &dims) {
     std::string base =
         node.input(index) + "__opset6_" + std::to_string(counter++);
+    if (opset < 5) {
+      onnx::NodeProto &reshape = *nodes.Add();
+      reshape.set_op_type("Reshape");
+      reshape.set_name(nodeName(node) + "/reshape" + std::to_string(index));
+      reshape.add_input(node.input(index));
+      reshape.add_output(base);
+      reshapeAttribute(reshape, dims);
+      node.set_input(index, base);
+      return;
+    }
     // A Constant node, not an initializer: IR version 3 would want the
     // initializer listed among the graph inputs too.
     onnx::NodeProto &constant = *nodes.Add();
     constant.set_op_type("Constant");
-    constant.set_name(base + "_shape");
+    // Inserted nodes are named after the node, which messages name.
+    constant.set_name(nodeName(node) + "/shape" + std::to_string(index));
     constant.add_output(base + "_shape");
     onnx::AttributeProto &value = *constant.add_attribute();
     value.set_name("value");
@@ -410,7 +430,7 @@ static void adaptOldOpsets(onnx::ModelProto &model, int64_t opset) {
       shape.add_int64_data(d);
     onnx::NodeProto &reshape = *nodes.Add();
     reshape.set_op_type("Reshape");
-    reshape.set_name(base);
+    reshape.set_name(nodeName(node) + "/reshape" + std::to_string(index));
     reshape.add_input(node.input(index));
     reshape.add_input(constant.output(0));
     reshape.add_output(base);
@@ -440,12 +460,13 @@ static void adaptOldOpsets(onnx::ModelProto &model, int64_t opset) {
       int64_t rank = int64_t(x.size());
       if (axis == -1 || (rankKnown && axis == rank - 1)) {
         axisAttr->set_i(-1);
-      } else {
+      } else if (opset >= 5) {
         std::string base =
             node.output(0) + "__opset12_" + std::to_string(counter++);
         onnx::NodeProto &flatten = *nodes.Add();
         flatten.set_op_type("Flatten");
-        flatten.set_name(base + "_flatten");
+        // Inserted nodes are named after the node, which messages name.
+        flatten.set_name(nodeName(node) + "/flatten");
         flatten.add_input(node.input(0));
         flatten.add_output(base + "_2d");
         onnx::AttributeProto &flattenAxis = *flatten.add_attribute();
@@ -454,7 +475,7 @@ static void adaptOldOpsets(onnx::ModelProto &model, int64_t opset) {
         flattenAxis.set_i(axis);
         onnx::NodeProto &shape = *nodes.Add();
         shape.set_op_type("Shape");
-        shape.set_name(base + "_shape");
+        shape.set_name(nodeName(node) + "/shape");
         shape.add_input(node.input(0));
         shape.add_output(base + "_shape");
         std::string output = node.output(0);
@@ -464,12 +485,15 @@ static void adaptOldOpsets(onnx::ModelProto &model, int64_t opset) {
         *nodes.Add() = node;
         onnx::NodeProto &reshape = *nodes.Add();
         reshape.set_op_type("Reshape");
-        reshape.set_name(base + "_reshape");
+        reshape.set_name(nodeName(node) + "/reshape");
         reshape.add_input(base + "_y2d");
         reshape.add_input(base + "_shape");
         reshape.add_output(output);
         continue;
       }
+      // Before opset 5 (Reshape without a shape input) the node stays: the
+      // converter's adapter handles it when the shapes are known, and
+      // refuses it by name when not.
     } else if (opset < 7 && kLegacyBroadcast.count(node.op_type())) {
       int64_t broadcast = 0, axis = -1;
       auto *attrs = node.mutable_attribute();
@@ -497,6 +521,108 @@ static void adaptOldOpsets(onnx::ModelProto &model, int64_t opset) {
     *nodes.Add() = node;
   }
   graph.mutable_node()->Swap(&nodes);
+}
+
+/// ONNX's version converter rebuilds the graph and drops node names (which
+/// name the nodes in every later message): each converted node whose
+/// outputs were some original node's gets that node's name back.
+static void restoreNodeNames(const onnx::GraphProto &original,
+                             onnx::GraphProto &converted) {
+  std::unordered_map<std::string, const std::string *> nameOfOutput;
+  for (const onnx::NodeProto &node : original.node())
+    if (!node.name().empty())
+      for (const std::string &out : node.output())
+        if (!out.empty())
+          nameOfOutput.emplace(out, &node.name());
+  for (onnx::NodeProto &node : *converted.mutable_node()) {
+    if (!node.name().empty())
+      continue;
+    for (const std::string &out : node.output()) {
+      auto it = nameOfOutput.find(out);
+      if (it != nameOfOutput.end()) {
+        node.set_name(*it->second);
+        break;
+      }
+    }
+  }
+}
+
+/// ONNX's version converter writes the shape a Reshape before opset 5 had
+/// as an attribute into a Constant tensor without dimensions (a rank-0
+/// tensor holding several values): such a tensor is the 1-D tensor of its
+/// values.
+static void repairConverterConstants(onnx::GraphProto &graph) {
+  for (onnx::NodeProto &node : *graph.mutable_node()) {
+    if (node.op_type() != "Constant")
+      continue;
+    for (onnx::AttributeProto &attr : *node.mutable_attribute()) {
+      if (attr.name() != "value" || !attr.has_t())
+        continue;
+      onnx::TensorProto &t = *attr.mutable_t();
+      int64_t count = std::max({int64_t(t.int64_data_size()),
+                                int64_t(t.int32_data_size()),
+                                int64_t(t.float_data_size()),
+                                int64_t(t.double_data_size())});
+      if (t.dims_size() == 0 && count > 1)
+        t.add_dims(count);
+    }
+  }
+}
+
+/// "node 'X' (Op): " for the node of `model` that ONNX's version converter
+/// cannot convert to `target` alone (with the types inference gave its
+/// inputs), preferring one that fails with `why` as the whole model did;
+/// "" if no node fails alone.
+static std::string unconvertibleNode(const onnx::ModelProto &model,
+                                     int target, const std::string &why) {
+  const onnx::GraphProto &graph = model.graph();
+  std::unordered_map<std::string, const onnx::TypeProto *> types;
+  for (const auto &v : graph.input())
+    types[v.name()] = &v.type();
+  for (const auto &v : graph.value_info())
+    types[v.name()] = &v.type();
+  for (const auto &v : graph.output())
+    types[v.name()] = &v.type();
+  std::unordered_map<std::string, const onnx::TensorProto *> constants;
+  for (const auto &t : graph.initializer())
+    constants[t.name()] = &t;
+  const onnx::NodeProto *first = nullptr;
+  for (const onnx::NodeProto &node : graph.node()) {
+    onnx::ModelProto alone;
+    alone.set_ir_version(model.ir_version());
+    *alone.mutable_opset_import() = model.opset_import();
+    onnx::GraphProto &g = *alone.mutable_graph();
+    g.set_name("node");
+    for (const std::string &in : node.input()) {
+      if (in.empty())
+        continue;
+      if (auto c = constants.find(in); c != constants.end()) {
+        *g.add_initializer() = *c->second;
+        continue;
+      }
+      onnx::ValueInfoProto &v = *g.add_input();
+      v.set_name(in);
+      if (auto t = types.find(in); t != types.end())
+        *v.mutable_type() = *t->second;
+    }
+    for (const std::string &out : node.output()) {
+      onnx::ValueInfoProto &v = *g.add_output();
+      v.set_name(out);
+      if (auto t = types.find(out); t != types.end())
+        *v.mutable_type() = *t->second;
+    }
+    *g.add_node() = node;
+    try {
+      onnx::version_conversion::ConvertVersion(alone, target);
+    } catch (const std::exception &e) {
+      if (why == e.what())
+        return "node '" + nodeName(node) + "' (" + node.op_type() + ") ";
+      if (!first)
+        first = &node;
+    }
+  }
+  return first ? "node '" + nodeName(*first) + "' (" + first->op_type() + ") "
+               : "";
 }
 
 /// The libonnx steps of loadONNXModel, on the parsed `model`: everything
@@ -572,8 +698,22 @@ static bool checkAndInfer(onnx::ModelProto &model, const std::string &path,
       if (!checkRanksBeforeConversion(model, path, error))
         return false;
       adaptOldOpsets(model, opset);
-      model = onnx::version_conversion::ConvertVersion(model,
-                                                       int(options.minOpset));
+      // The converter's errors name an operator at best: the node that
+      // cannot be converted is found by converting each alone.
+      onnx::ModelProto converted;
+      try {
+        converted = onnx::version_conversion::ConvertVersion(
+            model, int(options.minOpset));
+      } catch (const std::exception &e) {
+        error = "'" + path + "': " +
+                unconvertibleNode(model, int(options.minOpset), e.what()) +
+                "cannot be converted from opset " + std::to_string(opset) +
+                " to " + std::to_string(options.minOpset) + ": " + e.what();
+        return false;
+      }
+      restoreNodeNames(model.graph(), *converted.mutable_graph());
+      repairConverterConstants(*converted.mutable_graph());
+      model = std::move(converted);
       // The converter records shapes for the values it creates that are not
       // always right (an Unsqueeze of a [C] bias to [C, 1, 1] recorded as
       // rank 4); the strict inference below recomputes them all.
@@ -610,6 +750,12 @@ static bool getString(const std::string &in, size_t &at, std::string &text) {
   return true;
 }
 
+/// Initializers of at least this many raw bytes that the sandboxed steps
+/// leave untouched stay in the parent: the child sends back their names,
+/// each marked with kElided and its index.
+static constexpr size_t kElideBytes = 4096;
+static const std::string kElided = "\x01nnapi-mlir-elided:";
+
 /// Where a sandboxed libonnx call died, for messages: "node 'X' (Op): ".
 static std::string crashedAt(const onnx::NodeProto *node) {
   return node ? "node '" + nodeName(*node) + "' (" + node->op_type() + "): "
@@ -637,11 +783,29 @@ bool loadONNXModel(const std::string &data, const std::string &path,
   bool ok = runInSandbox(
       "shape inference", model.graph(),
       [&](std::string &out, std::string &why) {
+        // Where each initializer's bytes live before the work: those still
+        // there after it are the parent's own, and do not travel back.
+        std::unordered_map<const char *, std::pair<size_t, int>> before;
+        for (int i = 0; i < model.graph().initializer_size(); ++i) {
+          const std::string &raw = model.graph().initializer(i).raw_data();
+          if (raw.size() >= kElideBytes)
+            before[raw.data()] = {raw.size(), i};
+        }
         std::vector<std::string> order;
         LoadOptions local = options;
         local.inputOrder = &order;
         if (!checkAndInfer(model, path, local, why))
           return false;
+        for (onnx::TensorProto &t :
+             *model.mutable_graph()->mutable_initializer()) {
+          if (!inSandboxChild()) // the caller's own model: nothing travels
+            break;
+          auto it = before.find(t.raw_data().data());
+          if (it == before.end() || it->second.first != t.raw_data().size())
+            continue;
+          t.clear_raw_data();
+          t.set_doc_string(kElided + std::to_string(it->second.second));
+        }
         putString(out, std::to_string(order.size()));
         for (const std::string &name : order)
           putString(out, name);
@@ -666,12 +830,24 @@ bool loadONNXModel(const std::string &data, const std::string &path,
       read ? size_t(std::strtoull(count.c_str(), nullptr, 10)) : 0);
   for (std::string &name : order)
     read = read && getString(result, at, name);
-  read = read && getString(result, at, bytes) && model.ParseFromString(bytes);
+  onnx::ModelProto inferred;
+  read = read && getString(result, at, bytes) && inferred.ParseFromString(bytes);
+  // The initializers the child left as they were are taken from here.
+  for (onnx::TensorProto &t : *inferred.mutable_graph()->mutable_initializer()) {
+    if (t.doc_string().rfind(kElided, 0) != 0)
+      continue;
+    size_t index = size_t(
+        std::strtoull(t.doc_string().c_str() + kElided.size(), nullptr, 10));
+    read = read && index < size_t(model.graph().initializer_size());
+    if (read)
+      t.Swap(model.mutable_graph()->mutable_initializer(int(index)));
+  }
   if (!read) {
     error = "'" + path + "': the isolated shape inference sent back a model "
             "that does not parse";
     return false;
   }
+  model = std::move(inferred);
   if (options.inputOrder)
     *options.inputOrder = std::move(order);
   return true;

@@ -5,6 +5,7 @@
 #include "onnx/defs/schema.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <cstring>
 #include <mutex>
@@ -139,6 +140,8 @@ bool writeAll(int fd, const void *data, size_t size) {
 
 } // namespace
 
+bool inSandboxChild() { return gCrumb != nullptr; }
+
 void instrumentInferenceFunctions() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -192,9 +195,25 @@ bool runInSandbox(const char *what, const onnx::GraphProto &graph,
   if (crashNode)
     *crashNode = nullptr;
   instrumentInferenceFunctions();
-#ifndef NNAPI_MLIR_SANDBOX
-  return work(result, error);
+#ifdef NNAPI_MLIR_SANDBOX
+  // NNAPI_MLIR_ONNX_SANDBOX=0 runs the work in this process (to debug
+  // libonnx, or to measure what isolation costs).
+  static const bool isolate = [] {
+    const char *v = std::getenv("NNAPI_MLIR_ONNX_SANDBOX");
+    return !v || std::strcmp(v, "0") != 0;
+  }();
 #else
+  const bool isolate = false;
+#endif
+  if (!isolate) {
+    try {
+      return work(result, error);
+    } catch (const std::exception &e) {
+      error = e.what();
+      return false;
+    }
+  }
+#ifdef NNAPI_MLIR_SANDBOX
   void *shared = ::mmap(nullptr, sizeof(Breadcrumb), PROT_READ | PROT_WRITE,
                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (shared == MAP_FAILED) {

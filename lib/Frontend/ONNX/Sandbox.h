@@ -14,7 +14,9 @@
 // per process, so that it first records its operator, version and input
 // ranks. When the child dies, the parent reads them to say where.
 //
-// POSIX only (fork, pipes, mmap); elsewhere the work runs in the process.
+// POSIX only (fork, pipes, mmap); elsewhere, and with
+// NNAPI_MLIR_ONNX_SANDBOX=0 (to debug libonnx in a debugger, or to measure
+// what isolation costs), the work runs in the process.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NNAPI_MLIR_LIB_FRONTEND_ONNX_SANDBOX_H
@@ -30,6 +32,10 @@ namespace nnapi_mlir::onnx_frontend {
 /// Wraps every inference function of libonnx's schema registry (once per
 /// process) so that, inside a sandbox, each records what it infers first.
 void instrumentInferenceFunctions();
+
+/// Whether this code runs in a sandbox's child process (not in the caller's:
+/// what it changes is then its own copy).
+bool inSandboxChild();
 
 /// Runs `work` in a child process. `work` fills `result` (any bytes) or
 /// returns false with `error`; both reach the caller. If the child dies

@@ -82,7 +82,12 @@ LogicalResult importGatherElements(NodeContext &n) {
     return failure();
   ArrayRef<int64_t> dataShape = n.imp.typeOf(data).getShape();
   int64_t rank = int64_t(dataShape.size());
+  if (failed(n.needRank(0, 1)) || failed(n.needRank(1, rank, rank)))
+    return failure();
   int64_t axis = normalizeAxis(n.intAttr("axis", 0), rank);
+  if (axis < 0 || axis >= rank)
+    return n.error() << "axis " << n.intAttr("axis", 0)
+                     << " is out of range for rank " << rank;
   ArrayRef<int64_t> indexShape = t->getShape();
   SmallVector<int64_t> indexStrides = stridesOf(indexShape);
   SmallVector<int64_t> dataStrides = stridesOf(dataShape);
@@ -200,9 +205,15 @@ LogicalResult importScatterND(NodeContext &n) {
   Value data = n.in(0), updates = n.in(2);
   RankedTensorType dt = n.imp.typeOf(data);
   ArrayRef<int64_t> dataShape = dt.getShape();
+  if (failed(n.needRank(0, 1)) || failed(n.needRank(1, 1)))
+    return failure();
   ArrayRef<int64_t> indexShape =
       cast<RankedTensorType>(n.in(1).getType()).getShape();
   int64_t k = indexShape.back();
+  if (k < 1 || k > dt.getRank())
+    return n.error() << "the last dimension of the indices (" << k
+                     << ") must be from 1 to the data's rank (" << dt.getRank()
+                     << ")";
   FailureOr<SmallVector<int64_t>> indices = constantIndices(
       n, 1, [&](int64_t position) { return dataShape[position % k]; });
   if (failed(indices))

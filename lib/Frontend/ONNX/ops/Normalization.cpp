@@ -225,6 +225,9 @@ LogicalResult importLayerNormalization(NodeContext &ctx) {
 LogicalResult importInstanceNormalization(NodeContext &ctx) {
   Importer &imp = ctx.imp;
   Value x = ctx.in(0);
+  // [N, C, D1, ...]: statistics over D1...
+  if (failed(ctx.needRank(0, 3)))
+    return failure();
   int64_t rank = imp.typeOf(x).getRank();
   int64_t c = imp.typeOf(x).getDimSize(1);
   SmallVector<int64_t> axes;

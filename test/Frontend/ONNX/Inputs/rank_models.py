@@ -122,8 +122,11 @@ def models():
                     [node], "g",
                     [helper.make_tensor_value_info(n, t, DIMS[r])
                      for n, t, r in zip(inputs, types, ranks)],
-                    [helper.make_tensor_value_info(o, types[0] if types else
-                                                   onnx.TensorProto.FLOAT, None)
+                    # ONNX's checker wants graph outputs typed with a
+                    # shape: the first input's rank, sizes unknown.
+                    [helper.make_tensor_value_info(
+                        o, types[0] if types else onnx.TensorProto.FLOAT,
+                        ["d%d" % i for i in range(ranks[0] if ranks else 0)])
                      for o in outputs])
                 model = helper.make_model(
                     graph, opset_imports=[helper.make_opsetid("", opset)])
