@@ -84,6 +84,12 @@ struct Workspace {
     // The host device's entry name (lib/HostDevice/Cache.h).
     entry = dir + "/" + Sha256::hex(digest) + ".nnapi-host-cache";
   }
+  ~Workspace() {
+    std::string command = "rm -rf '" + dir + "' '" + outside + "'";
+    if (std::system(command.c_str()) != 0)
+      std::fprintf(stderr, "fuzz-cache-entry: cannot remove %s\n",
+                   dir.c_str());
+  }
   /// Removes whatever is at the entry's name, and stray temporary files.
   void clear() {
     std::string command = "rm -rf '" + dir + "'/* '" + outside + "'";
