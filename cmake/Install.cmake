@@ -31,8 +31,12 @@ if(NNAPI_MLIR_BUILD_COMPILER)
     NNAPIDialect NNAPITransforms NNAPITosaTransforms NNAPITosaToNNAPI NNAPITargetBlob
     NNAPIToRuntime NNAPIPartition NNAPICodegen NNAPICodegenTarget
     NNAPIPipelines NNAPICompiler)
+  list(APPEND compiler_libraries NNAPIFrontendCommon)
   if(NNAPI_MLIR_ONNX)
     list(APPEND compiler_libraries NNAPIONNXImporter)
+  endif()
+  if(NNAPI_MLIR_TFLITE)
+    list(APPEND compiler_libraries NNAPITFLiteImporter)
   endif()
   # The one target embedders link: the embedding API and, through it, every
   # library; the include paths of nnapi-mlir (the config adds MLIR's).

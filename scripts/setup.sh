@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
   libxnnpack-dev libpthreadpool-dev
+  flatbuffers-compiler libflatbuffers-dev python3-flatbuffers
   python3 python3-numpy python3-onnx python3-dev python3-pytest pybind11-dev
   chromium
   qemu-user g++-aarch64-linux-gnu lld-19

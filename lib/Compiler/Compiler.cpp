@@ -7,6 +7,9 @@
 #ifdef NNAPI_MLIR_HAVE_ONNX
 #include "nnapi-mlir/Frontend/ONNX/ONNXImporter.h"
 #endif
+#ifdef NNAPI_MLIR_HAVE_TFLITE
+#include "nnapi-mlir/Frontend/TFLite/TFLiteImporter.h"
+#endif
 #include "nnapi-mlir/NNAPI/BlobFormat.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -79,14 +82,51 @@ static bool looksLikeONNX(llvm::StringRef bytes) {
   return c < 0x20 && c != '\n' && c != '\r' && c != '\t';
 }
 
+/// TFLite's flatbuffers carry "TFL3" after their root offset (whose first
+/// byte would otherwise look like protobuf's).
+static bool looksLikeTFLiteFile(llvm::StringRef bytes) {
+  return bytes.size() >= 8 && bytes.substr(4, 4) == "TFL3";
+}
+
+/// Reads a TFLite model: ONNX's value options do not apply; shapes set
+/// unknown dimensions.
+static llvm::Expected<OwningOpRef<ModuleOp>>
+loadTFLite(llvm::StringRef bytes, llvm::StringRef name, MLIRContext *context,
+           const LoadOptions &options) {
+#ifdef NNAPI_MLIR_HAVE_TFLITE
+  if (!options.inputValues.empty() || !options.specializeValues.empty() ||
+      !options.exposeValues.empty())
+    return makeError("--input-value, --specialize-value and --expose-values "
+                     "apply to ONNX models; a TFLite model takes "
+                     "--input-shape for its unknown dimensions");
+  TFLiteImportOptions importOptions;
+  importOptions.inputShapes = options.inputShapes;
+  OwningOpRef<ModuleOp> module =
+      importTFLite(bytes, name, context, importOptions);
+  if (!module)
+    return makeError("cannot import '" + name + "'");
+  return std::move(module);
+#else
+  (void)bytes;
+  (void)context;
+  (void)options;
+  return makeError("this nnapi-mlir was built without TFLite support "
+                   "(flatbuffers), so it cannot read '" + name + "'");
+#endif
+}
+
 llvm::Expected<OwningOpRef<ModuleOp>>
 mlir::nnapi::loadModel(llvm::StringRef bytes, llvm::StringRef name,
                        MLIRContext *context, const LoadOptions &options) {
   ModelFormat format = options.format;
   if (format == ModelFormat::Auto)
-    format = name.ends_with(".onnx") || looksLikeONNX(bytes)
+    format = name.ends_with(".tflite") || looksLikeTFLiteFile(bytes)
+                 ? ModelFormat::TFLite
+             : name.ends_with(".onnx") || looksLikeONNX(bytes)
                  ? ModelFormat::ONNX
                  : ModelFormat::MLIR;
+  if (format == ModelFormat::TFLite)
+    return loadTFLite(bytes, name, context, options);
   if (format == ModelFormat::ONNX) {
 #ifdef NNAPI_MLIR_HAVE_ONNX
     OwningOpRef<ModuleOp> module =

@@ -1,6 +1,7 @@
-//===- nnapi-compile.cpp - TOSA or ONNX model in, shared library out ------===//
+//===- nnapi-compile.cpp - TOSA, ONNX or TFLite in, shared library out ----===//
 //
-//   nnapi-compile MODEL.mlir|MODEL.onnx -o model.so [--feature-level=N]
+//   nnapi-compile MODEL.mlir|MODEL.onnx|MODEL.tflite -o model.so
+//                 [--feature-level=N]
 //                 [--host-only] [--emit=so|obj|llvm|mlir] [--partition-summary]
 //                 [--device-profile=P] [--report=PATH] [partitioner options]
 //
@@ -19,6 +20,9 @@
 #include "nnapi-mlir/Compiler/Compiler.h"
 #ifdef NNAPI_MLIR_HAVE_ONNX
 #include "nnapi-mlir/Frontend/ONNX/ONNXImporter.h"
+#endif
+#ifdef NNAPI_MLIR_HAVE_TFLITE
+#include "nnapi-mlir/Frontend/TFLite/TFLiteImporter.h"
 #endif
 #include "nnapi-mlir/Pipelines/Registration.h"
 
@@ -58,7 +62,8 @@ static cl::opt<bool> summary("partition-summary", cl::cat(compileOptions),
                              cl::desc("Print the partitions and host ops"));
 static cl::list<std::string> inputShapes(
     "input-shape", cl::cat(compileOptions),
-    cl::desc("Shape of an ONNX graph input with symbolic dimensions, e.g. "
+    cl::desc("Shape of an ONNX graph input with symbolic dimensions, or of a "
+             "TFLite input with unknown (-1) ones, e.g. "
              "input=1x3x224x224 (repeatable)"),
     cl::value_desc("NAME=D0xD1x..."));
 static cl::list<std::string> inputValues(
@@ -85,6 +90,12 @@ static cl::opt<bool> listONNXOps(
 static cl::opt<bool> onnxOpsTable(
     "onnx-ops-table", cl::cat(compileOptions),
     cl::desc("Print docs/ops.md's table of ONNX operators and exit"));
+static cl::opt<bool> listTFLiteOps(
+    "list-tflite-ops", cl::cat(compileOptions),
+    cl::desc("Print the TFLite operators the importer supports and exit"));
+static cl::opt<bool> tfliteOpsTable(
+    "tflite-ops-table", cl::cat(compileOptions),
+    cl::desc("Print docs/ops.md's table of TFLite operators and exit"));
 static cl::opt<bool> onnxNewOpsetsTable(
     "onnx-new-opsets-table", cl::cat(compileOptions),
     cl::desc("Print docs/ops.md's table of the ONNX operators that changed "
@@ -170,8 +181,21 @@ int main(int argc, char **argv) {
     return fail("this nnapi-compile was built without ONNX support");
 #endif
   }
+  if (listTFLiteOps || tfliteOpsTable) {
+#ifdef NNAPI_MLIR_HAVE_TFLITE
+    if (listTFLiteOps)
+      for (const std::string &op : nnapi::getSupportedTFLiteOps())
+        llvm::outs() << op << "\n";
+    else
+      llvm::outs() << nnapi::getTFLiteOpsTable();
+    return 0;
+#else
+    return fail("this nnapi-compile was built without TFLite support");
+#endif
+  }
   if (inputFile.empty())
-    return fail("no input model (nnapi-compile MODEL.mlir|MODEL.onnx -o OUT)");
+    return fail("no input model (nnapi-compile "
+                "MODEL.mlir|MODEL.onnx|MODEL.tflite -o OUT)");
 
   DialectRegistry registry;
   nnapi::registerCompilerDialects(registry);

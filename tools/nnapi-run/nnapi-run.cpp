@@ -1,7 +1,7 @@
 //===- nnapi-run.cpp - Load a compiled model, feed it, compare, time ------===//
 //
-// Usage: nnapi-run MODEL.so|MODEL.onnx|MODEL.mlir [options]
-//   (an .onnx or .mlir model is first compiled with the nnapi-compile next to
+// Usage: nnapi-run MODEL.so|MODEL.onnx|MODEL.tflite|MODEL.mlir [options]
+//   (an .onnx, .tflite or .mlir model is first compiled with the nnapi-compile next to
 //    this program, into a temporary directory)
 //   --compile-arg ARG     pass ARG to that nnapi-compile (repeatable)
 //   --test-data DIR       ONNX test directory: inputs from input_<i>.pb,
@@ -207,7 +207,7 @@ double toDouble(const TensorSpec &t, const uint8_t *p) {
   return double(int8_t(*p));
 }
 
-/// Compiles an .onnx or .mlir model with the nnapi-compile installed next to
+/// Compiles an .onnx, .tflite or .mlir model with the nnapi-compile installed next to
 /// this program; returns the shared library's path or "" after an error.
 std::string compileModel(const std::string &model,
                          const std::vector<std::string> &extraArgs,
@@ -571,7 +571,8 @@ int runMain(int argc, char **argv) {
     return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
   };
   std::string tempDir;
-  if (endsWith(modelPath, ".onnx") || endsWith(modelPath, ".mlir")) {
+  if (endsWith(modelPath, ".onnx") || endsWith(modelPath, ".mlir") ||
+      endsWith(modelPath, ".tflite")) {
     if (endsWith(modelPath, ".onnx") && !testData.empty())
       for (std::string &a : testDataCompileArgs(testData, compileArgs))
         compileArgs.push_back(std::move(a));

@@ -4,11 +4,15 @@
 //   nnapi-translate --dump-nnapi-blob p.blob
 //   nnapi-translate --mlir-to-llvmir lowered.mlir
 //   nnapi-translate --import-onnx model.onnx      (ONNX -> TOSA)
+//   nnapi-translate --import-tflite model.tflite  (TFLite -> TOSA)
 //
 //===----------------------------------------------------------------------===//
 
 #ifdef NNAPI_MLIR_HAVE_ONNX
 #include "nnapi-mlir/Frontend/ONNX/ONNXImporter.h"
+#endif
+#ifdef NNAPI_MLIR_HAVE_TFLITE
+#include "nnapi-mlir/Frontend/TFLite/TFLiteImporter.h"
 #endif
 #include "nnapi-mlir/Pipelines/Registration.h"
 #include "nnapi-mlir/Target/NNAPIBlob/NNAPIBlob.h"
@@ -36,6 +40,18 @@ int main(int argc, char **argv) {
             sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
         return mlir::nnapi::importONNX(buffer->getBuffer(),
                                        buffer->getBufferIdentifier(), context);
+      });
+#endif
+#ifdef NNAPI_MLIR_HAVE_TFLITE
+  mlir::TranslateToMLIRRegistration fromTFLite(
+      "import-tflite", "import a TFLite model as TOSA",
+      [](llvm::SourceMgr &sourceMgr,
+         mlir::MLIRContext *context) -> mlir::OwningOpRef<mlir::Operation *> {
+        const llvm::MemoryBuffer *buffer =
+            sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+        return mlir::nnapi::importTFLite(buffer->getBuffer(),
+                                         buffer->getBufferIdentifier(),
+                                         context);
       });
 #endif
   mlir::TranslateFromMLIRRegistration toLLVM(

@@ -32,12 +32,15 @@
 namespace mlir::nnapi {
 
 enum class ModelFormat {
-  Auto, ///< ONNX for a ".onnx" path or protobuf bytes, else MLIR.
+  Auto, ///< TFLite for its file identifier ("TFL3"), ONNX for a ".onnx" path
+        ///< or protobuf bytes, else MLIR.
   ONNX,
+  TFLite,
   MLIR, ///< Text or bytecode.
 };
 
-/// How to read a model. The ONNX fields mean what ONNXImportOptions's do.
+/// How to read a model. The ONNX fields mean what ONNXImportOptions's do;
+/// inputShapes also sets a TFLite input's unknown (-1) dimensions.
 struct LoadOptions {
   ModelFormat format = ModelFormat::Auto;
   std::map<std::string, std::vector<int64_t>> inputShapes;

@@ -11,6 +11,9 @@
 
 #include "OpRegistry.h"
 
+#include "../Common/Emitter.h"
+#include "../Common/Quant.h"
+
 #include "nnapi-mlir/Frontend/ONNX/ONNXImporter.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -35,30 +38,17 @@
 
 namespace mlir::nnapi::onnx_import {
 
-using Shape = SmallVector<int64_t>;
-
-inline int64_t product(ArrayRef<int64_t> dims) {
-  return std::accumulate(dims.begin(), dims.end(), int64_t(1),
-                         std::multiplies<int64_t>());
-}
-
-/// The largest dimension and element count the importer takes from a model:
-/// NNAPI's dimensions are 32-bit, and with the count bounded no product of
-/// dimensions in a handler overflows.
-constexpr int64_t kMaxDim = INT32_MAX;
-constexpr int64_t kMaxElements = int64_t(1) << 40;
-
-/// The element count of `dims`, or -1 if a dimension is negative or above
-/// kMaxDim or the count above kMaxElements.
-inline int64_t checkedCount(ArrayRef<int64_t> dims) {
-  int64_t count = 1;
-  for (int64_t d : dims) {
-    if (d < 0 || d > kMaxDim || (d && count > kMaxElements / d))
-      return -1;
-    count *= d;
-  }
-  return count;
-}
+namespace frontend = mlir::nnapi::frontend;
+using frontend::checkedCount;
+using frontend::denseOf;
+using frontend::floatsOf;
+using frontend::intsOf;
+using frontend::kMaxDim;
+using frontend::kMaxElements;
+using frontend::kNoBound;
+using frontend::normalizeAxis;
+using frontend::product;
+using frontend::Shape;
 
 /// Unrolling (Loop, Scan, RNN, GRU, LSTM) stops at about this many imported
 /// operations: 20,000 compile in about 5 s, and compile time grows faster
@@ -67,7 +57,7 @@ constexpr int64_t kMaxUnrolledNodes = 20000;
 
 /// Imports one graph. The emission helpers build at the location of the
 /// node being imported.
-class Importer {
+class Importer : public frontend::Emitter {
 public:
   Importer(MLIRContext *ctx, const onnx::ModelProto &model, StringRef path);
 
@@ -128,65 +118,6 @@ public:
   FailureOr<RankedTensorType> tensorType(const onnx::TypeProto &type,
                                          const Twine &what);
   FailureOr<DenseElementsAttr> tensorAttr(const onnx::TensorProto &t);
-  RankedTensorType typeOf(Value v) const {
-    return cast<RankedTensorType>(v.getType());
-  }
-
-  // Emission helpers.
-  Value constant(DenseElementsAttr attr) {
-    return builder.create<tosa::ConstOp>(loc, attr.getType(), attr);
-  }
-  Value splat(Type element, ArrayRef<int64_t> shape, double value);
-  /// `value` with `like`'s element type and rank, every dimension 1.
-  Value scalarLike(Value like, double value) {
-    Shape ones(typeOf(like).getRank(), 1);
-    return splat(typeOf(like).getElementType(), ones, value);
-  }
-  Value reshape(Value v, ArrayRef<int64_t> shape);
-  Value transpose(Value v, ArrayRef<int64_t> perm);
-  Value everyNth(Value v, int64_t axis, int64_t step, int64_t count);
-  /// `v` with leading dimensions of 1 up to `rank`.
-  Value toRank(Value v, int64_t rank);
-  /// The one-operand TOSA op `opName` (e.g. "tosa.exp") of `v`.
-  Value unary(StringRef opName, Value v);
-  /// `OpTy(a, b)` broadcast to a common rank.
-  template <typename OpTy> Value binary(Value a, Value b) {
-    auto [x, y] = broadcastPair(a, b);
-    return builder.create<OpTy>(loc, resultOf(x, y), x, y);
-  }
-  Value mul(Value a, Value b) {
-    auto [x, y] = broadcastPair(a, b);
-    return builder.create<tosa::MulOp>(loc, resultOf(x, y), x, y,
-                                       builder.getI8IntegerAttr(0));
-  }
-  /// tosa.clamp to [lo, hi]; +-kNoBound (infinity) is no bound.
-  Value clamp(Value v, double lo, double hi);
-  std::pair<Value, Value> broadcastPair(Value a, Value b);
-  /// The broadcast type of same-rank `a` and `b`, with `element` or a's.
-  RankedTensorType resultOf(Value a, Value b, Type element = {});
-  /// Reduces `v` over `axes`, keeping them as 1: kind is "sum", "max",
-  /// "min" or "prod".
-  Value reduce(StringRef kind, Value v, ArrayRef<int64_t> axes);
-  Value castTo(Value v, Type element);
-  /// Runtime indices into a dimension of `size` as int32 in [0, size):
-  /// negative ones count from the end, and ones outside the dimension (an
-  /// error in ONNX, which compiled code cannot report) are clamped so that
-  /// no gather reads outside its data.
-  Value normalizeIndices(Value indices, int64_t size);
-  /// The block of `v` at `start` of shape `size`: a constant if `v` is one.
-  Value slice(Value v, ArrayRef<int64_t> start, ArrayRef<int64_t> size);
-  /// The activation function `name` of `x` (float), as the operator of that
-  /// name computes it and as RNN, GRU and LSTM name them: Relu, Tanh,
-  /// Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh, HardSigmoid,
-  /// Elu, Softsign, Softplus. An absent alpha or beta is the operator's
-  /// default. Null if `name` is none of them.
-  Value activation(StringRef name, Value x, std::optional<double> alpha = {},
-                   std::optional<double> beta = {});
-  /// Whether activation `name` reads alpha, and beta.
-  static std::pair<bool, bool> activationParams(StringRef name);
-  /// The names activation() knows, as ONNX spells them.
-  static ArrayRef<StringLiteral> activationNames();
-
   /// For a uint8 value (i32 inside) that a QuantizeLinear-like node made:
   /// its signed 8-bit storage, so quantized consumers skip the round trip.
   llvm::DenseMap<Value, Value> signedStorage;
@@ -217,9 +148,7 @@ private:
 
   MLIRContext *ctx;
   const onnx::ModelProto &model;
-  OpBuilder builder;
   Location fileLoc;
-  Location loc = fileLoc;
   int64_t opset = 0;
   llvm::StringMap<Value> values;
   llvm::StringMap<DenseElementsAttr> constants;
@@ -312,16 +241,6 @@ float floatAttr(const onnx::NodeProto &node, StringRef name, float dflt);
 std::string stringAttr(const onnx::NodeProto &node, StringRef name,
                        StringRef dflt);
 std::optional<Shape> intsAttr(const onnx::NodeProto &node, StringRef name);
-SmallVector<int64_t> intsOf(DenseElementsAttr attr);
-SmallVector<double> floatsOf(DenseElementsAttr attr);
-/// A dense constant of `type` holding `values`: floats rounded once to the
-/// element type, integers truncated toward zero (they must fit int64).
-DenseElementsAttr denseOf(RankedTensorType type, ArrayRef<double> values);
-/// A bound Importer::clamp does not apply.
-constexpr double kNoBound = std::numeric_limits<double>::infinity();
-inline int64_t normalizeAxis(int64_t axis, int64_t rank) {
-  return axis < 0 ? axis + rank : axis;
-}
 
 /// Gather, Concat, Unsqueeze, Squeeze, Reshape, Identity, Cast, Add, Sub,
 /// Mul, Div, Ceil, Floor, Relu and Abs of compile-time inputs (shape
@@ -337,33 +256,16 @@ std::optional<LogicalResult> foldAtCompileTime(NodeContext &node);
 /// `OpTy(a, b)` broadcast to a common rank, with an i1 result.
 template <typename OpTy>
 inline Value compare(NodeContext &n, Value a, Value b) {
-  auto [x, y] = n.imp.broadcastPair(a, b);
-  return n.b.create<OpTy>(n.loc, n.imp.resultOf(x, y, n.b.getI1Type()), x, y);
+  return n.imp.compare<OpTy>(a, b);
 }
 
 /// select(c, a, b) broadcast to a common rank; the element type is a's.
 inline Value select(NodeContext &n, Value c, Value a, Value b) {
-  int64_t rank = std::max({n.imp.typeOf(c).getRank(), n.imp.typeOf(a).getRank(),
-                           n.imp.typeOf(b).getRank()});
-  c = n.imp.toRank(c, rank);
-  a = n.imp.toRank(a, rank);
-  b = n.imp.toRank(b, rank);
-  SmallVector<int64_t> shape;
-  for (int64_t i = 0; i < rank; ++i)
-    shape.push_back(
-        std::max({n.imp.typeOf(c).getDimSize(i), n.imp.typeOf(a).getDimSize(i),
-                  n.imp.typeOf(b).getDimSize(i)}));
-  return n.b.create<tosa::SelectOp>(
-      n.loc, RankedTensorType::get(shape, n.imp.typeOf(a).getElementType()), c,
-      a, b);
+  return n.imp.select(c, a, b);
 }
 
-inline Value add(NodeContext &n, Value a, Value b) {
-  return n.imp.binary<tosa::AddOp>(a, b);
-}
-inline Value sub(NodeContext &n, Value a, Value b) {
-  return n.imp.binary<tosa::SubOp>(a, b);
-}
+inline Value add(NodeContext &n, Value a, Value b) { return n.imp.add(a, b); }
+inline Value sub(NodeContext &n, Value a, Value b) { return n.imp.sub(a, b); }
 
 inline LogicalResult requireFloat(NodeContext &n, Value v) {
   if (n.isFloat(v))

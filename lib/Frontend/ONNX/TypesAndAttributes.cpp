@@ -307,42 +307,4 @@ std::optional<Shape> intsAttr(const onnx::NodeProto &node, StringRef name) {
   return Shape(a->ints().begin(), a->ints().end());
 }
 
-SmallVector<int64_t> intsOf(DenseElementsAttr attr) {
-  SmallVector<int64_t> out;
-  for (APInt v : attr.getValues<APInt>())
-    out.push_back(v.getSExtValue());
-  return out;
-}
-
-SmallVector<double> floatsOf(DenseElementsAttr attr) {
-  SmallVector<double> out;
-  if (isa<FloatType>(attr.getElementType())) {
-    for (APFloat v : attr.getValues<APFloat>())
-      out.push_back(v.convertToDouble());
-  } else {
-    for (APInt v : attr.getValues<APInt>())
-      out.push_back(double(v.getSExtValue()));
-  }
-  return out;
-}
-
-DenseElementsAttr denseOf(RankedTensorType type, ArrayRef<double> values) {
-  Type e = type.getElementType();
-  if (auto f = dyn_cast<FloatType>(e)) {
-    SmallVector<APFloat> v;
-    for (double x : values) {
-      APFloat a(x);
-      bool lost;
-      a.convert(f.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
-      v.push_back(a);
-    }
-    return DenseElementsAttr::get(type, v);
-  }
-  SmallVector<APInt> v;
-  for (double x : values)
-    v.push_back(APInt(e.getIntOrFloatBitWidth(), uint64_t(int64_t(x)),
-                      /*isSigned=*/true));
-  return DenseElementsAttr::get(type, v);
-}
-
 } // namespace mlir::nnapi::onnx_import

@@ -2,9 +2,10 @@
 //
 // Relu, Clip and the activations composed of clamps, exp and arithmetic
 // (LeakyRelu, PRelu, Elu, Selu, Softplus, HardSigmoid, HardSwish). Sigmoid
-// and Tanh are one TOSA op each: Elementwise.cpp. Importer::activation, the
-// one place each activation function's formula is written, is here too: the
-// operators of those names and RNN, GRU and LSTM (Recurrent.cpp) call it.
+// and Tanh are one TOSA op each: Elementwise.cpp. Emitter::activation
+// (Common/Emitter.cpp), the one place each activation function's formula is
+// written, serves the operators of those names, RNN, GRU and LSTM
+// (Recurrent.cpp) and TFLite's activations.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,13 +65,6 @@ LogicalResult importClip(NodeContext &ctx) {
   return ctx.setResult(result);
 }
 
-/// max(x, 0) + slope * min(x, 0): LeakyRelu's and PRelu's formula.
-Value leaky(Importer &imp, Value x, Value slope) {
-  Value pos = imp.clamp(x, 0, kNoBound);
-  Value neg = imp.clamp(x, -kNoBound, 0);
-  return imp.binary<tosa::AddOp>(pos, imp.mul(neg, slope));
-}
-
 LogicalResult importLeakyRelu(NodeContext &ctx) {
   Importer &imp = ctx.imp;
   Value x = ctx.in(0);
@@ -79,7 +73,7 @@ LogicalResult importLeakyRelu(NodeContext &ctx) {
         imp.activation("LeakyRelu", x, ctx.floatAttr("alpha", 0.01f)));
   // PRelu's slope broadcasts from the right (unidirectional).
   return ctx.setResult(
-      leaky(imp, x, imp.toRank(ctx.in(1), imp.typeOf(x).getRank())));
+      imp.leaky(x, imp.toRank(ctx.in(1), imp.typeOf(x).getRank())));
 }
 
 /// Elu; Selu is gamma times Elu with its own alpha.
@@ -113,64 +107,6 @@ LogicalResult importHardSigmoid(NodeContext &ctx) {
 }
 
 } // namespace
-
-ArrayRef<StringLiteral> Importer::activationNames() {
-  static constexpr StringLiteral names[] = {
-      "Relu",       "Tanh",        "Sigmoid",
-      "Affine",     "LeakyRelu",   "ThresholdedRelu",
-      "ScaledTanh", "HardSigmoid", "Elu",
-      "Softsign",   "Softplus"};
-  return names;
-}
-
-std::pair<bool, bool> Importer::activationParams(StringRef name) {
-  return llvm::StringSwitch<std::pair<bool, bool>>(name)
-      .Cases("Affine", "ScaledTanh", "HardSigmoid", {true, true})
-      .Cases("LeakyRelu", "ThresholdedRelu", "Elu", {true, false})
-      .Default({false, false});
-}
-
-Value Importer::activation(StringRef name, Value x, std::optional<double> alpha,
-                           std::optional<double> beta) {
-  auto scalar = [&](double value) { return scalarLike(x, value); };
-  auto add = [&](Value a, Value b) { return binary<tosa::AddOp>(a, b); };
-  if (name == "Relu")
-    return clamp(x, 0, kNoBound);
-  if (name == "Tanh")
-    return unary("tosa.tanh", x);
-  if (name == "Sigmoid")
-    return unary("tosa.sigmoid", x);
-  if (name == "Affine")
-    return add(mul(x, scalar(alpha.value_or(1.0))), scalar(beta.value_or(0.0)));
-  if (name == "LeakyRelu")
-    return leaky(*this, x, scalar(alpha.value_or(0.01f)));
-  if (name == "ThresholdedRelu") {
-    Value above = builder.create<tosa::GreaterOp>(
-        loc, typeOf(x).clone(builder.getI1Type()), x,
-        scalar(alpha.value_or(1.0)));
-    return builder.create<tosa::SelectOp>(loc, x.getType(), above, x,
-                                          scalar(0));
-  }
-  if (name == "ScaledTanh")
-    return mul(unary("tosa.tanh", mul(x, scalar(beta.value_or(1.0)))),
-               scalar(alpha.value_or(1.0)));
-  if (name == "HardSigmoid")
-    return clamp(
-        add(mul(x, scalar(alpha.value_or(0.2f))), scalar(beta.value_or(0.5f))),
-        0, 1);
-  if (name == "Elu") {
-    // max(x, 0) + alpha * (exp(min(x, 0)) - 1)
-    Value em1 = binary<tosa::SubOp>(unary("tosa.exp", clamp(x, -kNoBound, 0)),
-                                    scalar(1));
-    return add(clamp(x, 0, kNoBound), mul(em1, scalar(alpha.value_or(1.0))));
-  }
-  if (name == "Softsign")
-    return mul(x,
-               unary("tosa.reciprocal", add(unary("tosa.abs", x), scalar(1))));
-  if (name == "Softplus")
-    return unary("tosa.log", add(unary("tosa.exp", x), scalar(1)));
-  return {};
-}
 
 void mlir::nnapi::onnx_import::registerActivationOps(OpRegistry &registry) {
   constexpr int64_t lo = kMinONNXOpset, hi = kAnyOpset;

@@ -10,6 +10,8 @@
 #include "../Importer.h"
 #include "../OpRegistry.h"
 
+#include "../../Common/Windows.h"
+
 #include "nnapi-mlir/Transforms/Constants.h"
 
 #include <cmath>
@@ -311,40 +313,20 @@ LogicalResult mlir::nnapi::onnx_import::importWindowOp(NodeContext &ctx,
                    : Shape(spatial, 0);
   if (int64_t(outputPadding.size()) != spatial)
     return ctx.error() << "output_padding must give " << spatial << " sizes";
-  for (int64_t i = 0; i < spatial; ++i) {
-    int64_t effective = (kernel[i] - 1) * dilation[i] + 1;
-    if (autoPad == "VALID") {
-      pads[i] = pads[i + spatial] = 0;
-    } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER" ||
-               derivedPads) {
-      int64_t total =
-          isTransposed
-              ? stride[i] * (in[i] - 1) + outputPadding[i] + effective -
-                    outDims[i]
-              : std::max<int64_t>(
-                    (outDims[i] - 1) * stride[i] + effective - in[i], 0);
-      // Halves rounded down (ONNX's formula is Python's //): a negative
-      // total (output_shape beyond the full result) grows the end.
-      int64_t small = total >= 0 ? total / 2 : -((1 - total) / 2),
-              large = total - small;
-      pads[i] = autoPad == "SAME_UPPER" ? small : large;
-      pads[i + spatial] = autoPad == "SAME_UPPER" ? large : small;
-    } else if (autoPad != "NOTSET") {
-      return ctx.error() << "auto_pad '" << autoPad << "' is not supported";
-    }
-    if (!isTransposed) {
-      // Make the window fit exactly: extend the end for ceil_mode, trim it
-      // when the last stride does not fit.
-      int64_t needEnd =
-          (outDims[i] - 1) * stride[i] + effective - in[i] - pads[i];
-      if (needEnd > pads[i + spatial] && isPool)
-        pads[i + spatial] = needEnd;
-      int64_t spare = in[i] + pads[i] + pads[i + spatial] - effective -
-                      (outDims[i] - 1) * stride[i];
-      if (spare > 0)
-        pads[i + spatial] -= std::min(spare, pads[i + spatial]);
-    }
-  }
+  frontend::AutoPad mode = autoPad == "VALID"        ? frontend::AutoPad::Valid
+                           : autoPad == "SAME_UPPER" ? frontend::AutoPad::SameUpper
+                           : autoPad == "SAME_LOWER" ? frontend::AutoPad::SameLower
+                                                     : frontend::AutoPad::Explicit;
+  if (autoPad != "NOTSET" && mode == frontend::AutoPad::Explicit)
+    return ctx.error() << "auto_pad '" << autoPad << "' is not supported";
+  // A transposed convolution's output_shape decides its pads as SAME does:
+  // the smaller half first with SAME_UPPER, else the larger (ONNX's rule).
+  if (derivedPads && mode != frontend::AutoPad::SameUpper)
+    mode = frontend::AutoPad::SameLower;
+  for (int64_t i = 0; i < spatial; ++i)
+    std::tie(pads[i], pads[i + spatial]) = frontend::windowPads(
+        mode, in[i], outDims[i], kernel[i], stride[i], dilation[i],
+        {pads[i], pads[i + spatial]}, isTransposed, outputPadding[i], isPool);
   bool countIncludePad =
       op == "AveragePool" && ctx.intAttr("count_include_pad", 0);
   // tosa.avg_pool2d has no float64 accumulator, and MLIR 19's

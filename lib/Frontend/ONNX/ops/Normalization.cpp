@@ -23,14 +23,8 @@ LogicalResult importSoftmax(NodeContext &ctx) {
   Value x = ctx.in(0);
   int64_t rank = imp.typeOf(x).getRank();
   int64_t axis = normalizeAxis(ctx.intAttr("axis", -1), rank);
-  Value m = imp.reduce("max", x, {axis});
-  Value shifted = imp.binary<tosa::SubOp>(x, m);
-  Value e = imp.unary("tosa.exp", shifted);
-  Value s = imp.reduce("sum", e, {axis});
-  if (ctx.opType() == "Softmax")
-    return ctx.setResult(imp.mul(e, imp.unary("tosa.reciprocal", s)));
   return ctx.setResult(
-      imp.binary<tosa::SubOp>(shifted, imp.unary("tosa.log", s)));
+      imp.softmax(x, axis, /*log=*/ctx.opType() == "LogSoftmax"));
 }
 
 /// The statistics both normalizations compute: x's mean and (biased)

@@ -30,6 +30,7 @@
 using namespace mlir;
 using namespace mlir::nnapi;
 using namespace mlir::nnapi::onnx_import;
+using namespace mlir::nnapi::frontend;
 
 namespace names = mlir::nnapi::composite;
 
@@ -41,24 +42,6 @@ std::string text(double v) {
   llvm::raw_string_ostream(s) << llvm::format("%g", v);
   return s;
 }
-
-constexpr int64_t kQMin = -128, kQMax = 127;
-
-/// Compile-time scales and zero points: one each, or one per index of
-/// `axis` (-1: per tensor). Zero points are in signed storage.
-struct QuantParams {
-  SmallVector<float> scales;
-  SmallVector<int64_t> zeroPoints;
-  int64_t axis = -1;
-
-  /// The values shaped to broadcast against a rank-`rank` tensor.
-  Shape broadcastShape(int64_t rank) const {
-    Shape shape(rank, 1);
-    if (axis >= 0)
-      shape[axis] = int64_t(scales.size());
-    return shape;
-  }
-};
 
 /// Whether input i is 8-bit data (uint8 or int8) as ONNX's types say; for a
 /// value of unknown ONNX type, whether it is i8 inside.
@@ -86,11 +69,7 @@ Value signedInput(NodeContext &n, int i) {
   Value v = n.in(i);
   if (!n.isUnsignedInput(i))
     return v;
-  auto it = n.imp.signedStorage.find(v);
-  if (it != n.imp.signedStorage.end())
-    return it->second;
-  Value shifted = sub(n, v, n.imp.scalarLike(v, 128));
-  return n.imp.castTo(shifted, n.b.getI8Type());
+  return signedStorageOf(n.imp, v, n.imp.signedStorage);
 }
 
 /// Signed storage `s` (i8) as the graph's value of an output of ONNX type
@@ -98,10 +77,7 @@ Value signedInput(NodeContext &n, int i) {
 Value graphValue(NodeContext &n, Value s, bool isUnsigned) {
   if (!isUnsigned)
     return s;
-  Value wide = n.imp.castTo(s, n.b.getI32Type());
-  Value v = add(n, wide, n.imp.scalarLike(wide, 128));
-  n.imp.signedStorage[v] = s;
-  return v;
+  return unsignedValueOf(n.imp, s, n.imp.signedStorage);
 }
 
 /// Reads the scale (input si) and zero point (input zi, optional) of data
@@ -162,106 +138,6 @@ FailureOr<QuantParams> readParams(NodeContext &n, int si, int zi, int di,
   return p;
 }
 
-/// Scaled float values to storage: round half to even, add the zero point,
-/// saturate to [-128, 127], i8. `zeroPoint` is an i32 tensor broadcasting
-/// against `scaled`.
-Value toStorage(NodeContext &n, Value scaled, Value zeroPoint) {
-  // Beyond +-2^30 the result saturates anyway; the bound keeps the i32
-  // conversion and the addition from overflowing.
-  Value bounded = n.imp.clamp(scaled, -0x1p30, 0x1p30);
-  Value rounded = n.imp.castTo(bounded, n.b.getI32Type()); // half to even
-  Value shifted = add(n, rounded, zeroPoint);
-  return n.imp.castTo(n.imp.clamp(shifted, kQMin, kQMax), n.b.getI8Type());
-}
-
-/// `v` broadcast to `shape` (same rank) by adding zeros: exact.
-Value broadcastTo(NodeContext &n, Value v, ArrayRef<int64_t> shape) {
-  if (n.imp.typeOf(v).getShape() == shape)
-    return v;
-  return add(n, n.imp.splat(n.imp.typeOf(v).getElementType(), shape, 0), v);
-}
-
-/// x / scale, elementwise (arith.divf: a true division, as ONNX specifies,
-/// not a product with the reciprocal).
-Value divide(NodeContext &n, Value x, Value scale) {
-  ArrayRef<int64_t> shape = n.imp.typeOf(x).getShape();
-  return n.b.create<arith::DivFOp>(n.loc, x, broadcastTo(n, scale, shape));
-}
-
-/// The quantize formula with tensors for scale (float32) and zero point
-/// (i32, signed storage), both broadcasting against x.
-Value quantizeWith(NodeContext &n, Value x, Value scale, Value zeroPoint) {
-  return toStorage(n, divide(n, x, scale), zeroPoint);
-}
-
-/// The dequantize formula: (q - zero point) * scale in float32.
-Value dequantizeWith(NodeContext &n, Value q, Value scale, Value zeroPoint) {
-  Type f32 = n.b.getF32Type();
-  Value centered = sub(n, n.imp.castTo(q, f32), n.imp.castTo(zeroPoint, f32));
-  return n.imp.mul(centered, scale);
-}
-
-Value scaleTensor(NodeContext &n, const QuantParams &p, int64_t rank) {
-  SmallVector<double> v(p.scales.begin(), p.scales.end());
-  return n.imp.constant(denseOf(
-      RankedTensorType::get(p.broadcastShape(rank), n.b.getF32Type()), v));
-}
-
-Value zeroPointTensor(NodeContext &n, const QuantParams &p, int64_t rank,
-                      Type element) {
-  SmallVector<double> v(p.zeroPoints.begin(), p.zeroPoints.end());
-  return n.imp.constant(
-      denseOf(RankedTensorType::get(p.broadcastShape(rank), element), v));
-}
-
-/// A `quantize` or `dequantize` composite of `input` with parameters `p`,
-/// its body computed by `body` from the block argument.
-Value quantComposite(NodeContext &n, StringRef name, Value input,
-                     RankedTensorType resultType, const QuantParams &p,
-                     llvm::function_ref<Value(Value)> body) {
-  OpBuilder &b = n.b;
-  SmallVector<NamedAttribute> attrs = {
-      b.getNamedAttr(names::kScale, b.getDenseF32ArrayAttr(p.scales)),
-      b.getNamedAttr(names::kZeroPoint,
-                     b.getDenseI64ArrayAttr(p.zeroPoints))};
-  if (p.axis >= 0)
-    attrs.push_back(b.getNamedAttr(names::kAxis, b.getI64IntegerAttr(p.axis)));
-  auto composite =
-      b.create<CompositeOp>(n.loc, TypeRange{resultType}, name,
-                            ValueRange{input}, b.getDictionaryAttr(attrs));
-  OpBuilder::InsertionGuard guard(b);
-  Block *block = b.createBlock(&composite.getBody());
-  Value arg = block->addArgument(input.getType(), input.getLoc());
-  b.create<YieldOp>(n.loc, body(arg));
-  return composite.getResult(0);
-}
-
-/// `x` (float32) quantized with compile-time parameters.
-Value quantize(NodeContext &n, Value x, const QuantParams &p) {
-  RankedTensorType t = n.imp.typeOf(x);
-  return quantComposite(
-      n, names::kQuantize, x,
-      RankedTensorType::get(t.getShape(), n.b.getI8Type()), p,
-      [&](Value arg) {
-        return quantizeWith(n, arg, scaleTensor(n, p, t.getRank()),
-                            zeroPointTensor(n, p, t.getRank(),
-                                            n.b.getI32Type()));
-      });
-}
-
-/// `q` (signed storage) dequantized with compile-time parameters.
-Value dequantize(NodeContext &n, Value q, const QuantParams &p) {
-  RankedTensorType t = n.imp.typeOf(q);
-  return quantComposite(
-      n, names::kDequantize, q,
-      RankedTensorType::get(t.getShape(), n.b.getF32Type()), p,
-      [&](Value arg) {
-        return dequantizeWith(n, arg, scaleTensor(n, p, t.getRank()),
-                              zeroPointTensor(n, p, t.getRank(),
-                                              t.getElementType()));
-      });
-}
-
 /// A run-time scale or zero point (input i) shaped to broadcast against a
 /// rank-`rank` tensor along `axis` (when it has more than one value).
 Value runtimeParam(NodeContext &n, int i, int64_t rank, int64_t axis) {
@@ -318,7 +194,7 @@ LogicalResult importQuantizeLinear(NodeContext &n) {
         readParams(n, 1, 2, 2, t.getRank(), axis, t.getShape(), "y");
     if (failed(p))
       return failure();
-    return n.setResult(graphValue(n, quantize(n, x, *p), isUnsigned));
+    return n.setResult(graphValue(n, quantize(n.imp, x, *p), isUnsigned));
   }
   // Scale or zero point computed at run time.
   if (failed(checkRuntimeParam(n, 1, t.getShape(), axis, "y_scale")) ||
@@ -334,7 +210,7 @@ LogicalResult importQuantizeLinear(NodeContext &n) {
     zp = n.imp.splat(n.b.getI32Type(), Shape(t.getRank(), 1), 0);
   if (isUnsigned)
     zp = sub(n, zp, n.imp.scalarLike(zp, 128));
-  return n.setResult(graphValue(n, quantizeWith(n, x, scale, zp), isUnsigned));
+  return n.setResult(graphValue(n, quantizeWith(n.imp, x, scale, zp), isUnsigned));
 }
 
 LogicalResult importDequantizeLinear(NodeContext &n) {
@@ -357,7 +233,7 @@ LogicalResult importDequantizeLinear(NodeContext &n) {
       return failure();
     if (int32 && llvm::any_of(p->zeroPoints, [](int64_t z) { return z; }))
       return n.error() << "int32 data must have zero point 0";
-    y = dequantize(n, q, *p);
+    y = dequantize(n.imp, q, *p);
   } else {
     if (failed(checkRuntimeParam(n, 1, t.getShape(), axis, "x_scale")) ||
         (n.has(2) &&
@@ -375,7 +251,7 @@ LogicalResult importDequantizeLinear(NodeContext &n) {
       zp = n.imp.splat(n.b.getI32Type(), Shape(t.getRank(), 1),
                        double(storageShift(n, 0)));
     }
-    y = dequantizeWith(n, q, scale, zp);
+    y = dequantizeWith(n.imp, q, scale, zp);
   }
   return n.setResult(n.imp.castTo(y, out->getElementType()));
 }
@@ -405,7 +281,7 @@ LogicalResult importDynamicQuantizeLinear(NodeContext &n) {
   Value zpFloat = sub(n, zero, n.b.create<arith::DivFOp>(n.loc, lo, divisor));
   Value zpU = n.imp.castTo(n.imp.clamp(zpFloat, 0, 255), n.b.getI32Type());
   Value zpS = sub(n, zpU, n.imp.scalarLike(zpU, 128));
-  Value y = quantizeWith(n, x, divisor, zpS);
+  Value y = quantizeWith(n.imp, x, divisor, zpS);
   if (failed(n.define(0, graphValue(n, y, /*isUnsigned=*/true))) ||
       failed(n.define(1, n.imp.reshape(scale, {}))))
     return failure();
@@ -469,7 +345,7 @@ Value requantize(NodeContext &n, Value acc, ArrayRef<double> multipliers,
   Value m = n.imp.constant(
       denseOf(RankedTensorType::get(shape, n.b.getF32Type()), multipliers));
   Value scaled = n.imp.mul(n.imp.castTo(acc, n.b.getF32Type()), m);
-  return toStorage(n, scaled,
+  return toStorage(n.imp, scaled,
                    n.imp.splat(n.b.getI32Type(), Shape(t.getRank(), 1),
                                double(outZeroPoint)));
 }

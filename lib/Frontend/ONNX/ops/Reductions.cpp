@@ -74,7 +74,8 @@ LogicalResult importReduce(NodeContext &ctx) {
                                      max);
     x = imp.unary("tosa.exp", imp.binary<tosa::SubOp>(x, shift));
   }
-  Value result = imp.reduce(kind, x, axes);
+  Value result =
+      op == "ReduceMean" ? imp.mean(x, axes) : imp.reduce(kind, x, axes);
   if (op == "ReduceL2")
     result = b.create<tosa::PowOp>(ctx.loc, result.getType(), result,
                                    imp.scalarLike(result, 0.5));
@@ -82,12 +83,6 @@ LogicalResult importReduce(NodeContext &ctx) {
     result = imp.unary("tosa.log", result);
   if (shift)
     result = imp.binary<tosa::AddOp>(result, shift);
-  if (op == "ReduceMean") {
-    int64_t count = 1;
-    for (int64_t a : axes)
-      count *= imp.typeOf(x).getDimSize(a);
-    result = imp.mul(result, imp.scalarLike(result, 1.0 / double(count)));
-  }
   FailureOr<RankedTensorType> t = ctx.out();
   if (failed(t))
     return failure();

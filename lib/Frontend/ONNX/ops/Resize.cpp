@@ -13,6 +13,8 @@
 #include "../Importer.h"
 #include "../OpRegistry.h"
 
+#include "../../Common/Windows.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -21,6 +23,7 @@
 
 using namespace mlir;
 using namespace mlir::nnapi::onnx_import;
+using frontend::Sampling;
 
 namespace {
 
@@ -32,34 +35,6 @@ std::array<double, 4> cubicWeights(double ratio, double a) {
           ((a + 2) * ratio - (a + 3)) * ratio * ratio + 1,
           ((a + 2) * q - (a + 3)) * q * q + 1,
           ((a * q1 - 5 * a) * q1 + 8 * a) * q1 - 4 * a};
-}
-
-/// How one dimension is resampled.
-struct Sampling {
-  StringRef mode;        // nearest, linear or cubic
-  StringRef coord;       // coordinate_transformation_mode
-  StringRef nearestMode; // for nearest
-  double cubicA = -0.75;
-  bool excludeOutside = false;
-};
-
-/// The input coordinate output index `o` samples, by ONNX's coordinate
-/// transformation, or nullopt for a mode this does not know.
-std::optional<double> sourceCoordinate(int64_t o, int64_t in, int64_t out,
-                                       double scale, StringRef coord) {
-  double outWidth = scale * double(in);
-  // One output samples coordinate 0 in both modes (ONNX's definition).
-  if (coord == "align_corners")
-    return out == 1 ? 0.0 : double(o) * double(in - 1) / (outWidth - 1);
-  if (coord == "asymmetric")
-    return double(o) / scale;
-  if (coord == "pytorch_half_pixel")
-    return out == 1 ? 0.0 : (double(o) + 0.5) / scale - 0.5;
-  if (coord == "half_pixel")
-    return (double(o) + 0.5) / scale - 0.5;
-  if (coord == "tf_half_pixel_for_nn")
-    return (double(o) + 0.5) / scale;
-  return std::nullopt;
 }
 
 /// The [in, out] matrix M of one dimension's resize (y = x M): for each
@@ -77,10 +52,9 @@ FailureOr<std::vector<double>> resizeMatrix(int64_t in, int64_t out,
     m[size_t(std::clamp<int64_t>(i, 0, in - 1) * out + o)] += w;
   };
   for (int64_t o = 0; o < out; ++o) {
-    std::optional<double> at = sourceCoordinate(o, in, out, scale, s.coord);
-    if (!at)
+    double x = frontend::sourceCoordinate(o, in, out, scale, s.coord);
+    if (std::isinf(x))
       return failure();
-    double x = *at;
     double left = std::floor(x);
     if (s.mode == "nearest") {
       bool half = x - left == 0.5;
@@ -182,7 +156,6 @@ LogicalResult importMatrixResize(NodeContext &ctx, Value x,
 
 LogicalResult importResize(NodeContext &ctx) {
   Importer &imp = ctx.imp;
-  OpBuilder &builder = ctx.b;
   bool upsample = ctx.opType() == "Upsample";
   Value x = ctx.in(0);
   RankedTensorType xt = imp.typeOf(x);
@@ -227,78 +200,18 @@ LogicalResult importResize(NodeContext &ctx) {
                       ctx.intAttr("exclude_outside", 0) != 0};
     return importMatrixResize(ctx, x, *outType, sampling, given);
   }
-  Shape scale, offset, border;
-  for (int64_t dim : {2, 3}) {
-    int64_t in = xt.getDimSize(dim), out = outType->getDimSize(dim);
-    // scale = n / d as a fraction (exact for sizes, approximated to 1/1000
-    // for arbitrary float scales).
-    int64_t n = out, d = in;
-    if (!given.empty()) {
-      n = int64_t(std::llround(given[dim] * 1000));
-      d = 1000;
-    }
-    int64_t g = std::gcd(n, d);
-    n /= g;
-    d /= g;
-    int64_t num, den, off;
-    if (out == 1 &&
-        (coord == "align_corners" || coord == "pytorch_half_pixel")) {
-      num = 2;
-      den = 2;
-      off = 0; // ONNX samples coordinate 0
-    } else if (coord == "asymmetric") {
-      num = 2 * n;
-      den = 2 * d;
-      off = 0;
-    } else if (coord == "half_pixel" || coord == "pytorch_half_pixel") {
-      num = 2 * n;
-      den = 2 * d;
-      off = d - n;
-    } else if (coord == "tf_half_pixel_for_nn") {
-      num = 2 * n;
-      den = 2 * d;
-      off = d;
-    } else if (coord == "align_corners" && in > 1 && in * n > d) {
-      // x = o (in - 1) / (in scale - 1): ONNX divides by the unrounded
-      // output length, which is out only when sizes are given.
-      num = in * n - d;
-      den = (in - 1) * d;
-      int64_t common = std::gcd(num, den);
-      num = 2 * (num / common);
-      den = 2 * (den / common);
-      off = 0;
-    } else {
-      return ctx.error() << "coordinate_transformation_mode '" << coord
-                         << "' is not supported for " << in << " -> " << out;
-    }
-    if (mode == "nearest") {
-      // TOSA rounds half up; shift the sampling point for the other modes.
-      if (nearest == "round_prefer_floor")
-        off -= 1;
-      else if (nearest == "floor")
-        off -= num / 2;
-      else if (nearest == "ceil")
-        off += num / 2 - 1;
-      else if (nearest != "round_prefer_ceil")
-        return ctx.error() << "nearest_mode '" << nearest
-                           << "' is not supported";
-    }
-    scale.append({num, den});
-    offset.push_back(off);
-    border.push_back((out - 1) * den - (in - 1) * num + off);
-  }
+  Sampling sampling{mode, coord, nearest};
   Value nhwc = imp.transpose(x, {0, 2, 3, 1});
-  auto outNHWC =
-      RankedTensorType::get({xt.getDimSize(0), outType->getDimSize(2),
-                             outType->getDimSize(3), xt.getDimSize(1)},
-                            xt.getElementType());
-  Value y = builder.create<tosa::ResizeOp>(
-      ctx.loc, outNHWC, nhwc, builder.getDenseI64ArrayAttr(scale),
-      builder.getDenseI64ArrayAttr(offset),
-      builder.getDenseI64ArrayAttr(border),
-      builder.getStringAttr(mode == "nearest" ? "NEAREST_NEIGHBOR"
-                                              : "BILINEAR"));
-  return ctx.setResult(imp.transpose(y, {0, 3, 1, 2}));
+  SmallVector<double> givenHW;
+  if (!given.empty())
+    givenHW = {given[2], given[3]};
+  std::string why;
+  FailureOr<Value> y =
+      frontend::resizeNHWC(imp, nhwc, outType->getDimSize(2),
+                           outType->getDimSize(3), sampling, givenHW, why);
+  if (failed(y))
+    return ctx.error() << why;
+  return ctx.setResult(imp.transpose(*y, {0, 3, 1, 2}));
 }
 
 } // namespace

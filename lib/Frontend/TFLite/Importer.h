@@ -1,0 +1,213 @@
+//===- Importer.h - The TFLite importer and what handlers see ---*- C++ -*-===//
+//
+// Private to lib/Frontend/TFLite. An Importer imports the entry subgraph of
+// a verified model: it holds, per tensor, the value or compile-time
+// constant defined so far and emits TOSA at the current operator's
+// location. Each operator goes to the handler its registry entry names
+// (ops/*.cpp), which sees it through an OpContext.
+//
+// Handlers compute in float: OpContext::inFloat dequantizes a quantized
+// input (a `dequantize` composite of its 8-bit storage) and defineFloat
+// quantizes to the output tensor's parameters, so one handler serves
+// float32, float16-weight and int8/uint8 models alike.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_MLIR_LIB_FRONTEND_TFLITE_IMPORTER_H
+#define NNAPI_MLIR_LIB_FRONTEND_TFLITE_IMPORTER_H
+
+#include "../Common/Emitter.h"
+#include "../Common/Quant.h"
+
+#include "nnapi-mlir/Frontend/TFLite/TFLiteImporter.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include "schema_generated.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::nnapi::tflite_import {
+
+using namespace mlir::nnapi::frontend;
+
+class OpContext;
+
+/// Imports one operator: defines its outputs, or emits a diagnostic naming
+/// the operator and returns failure.
+using OpHandler = LogicalResult (*)(OpContext &op);
+
+/// Custom operators are looked up by their custom code.
+constexpr int32_t kCustom = tflite::BuiltinOperator_CUSTOM;
+
+struct OpEntry {
+  int32_t code;             ///< tflite::BuiltinOperator.
+  llvm::StringRef custom;   ///< The custom code when code is kCustom.
+  int32_t minVersion, maxVersion; ///< Operator code versions, inclusive.
+  OpHandler handler;
+  /// docs/ops.md's columns, as for ONNX.
+  llvm::StringRef importedAs;
+  llvm::StringRef nnapi;
+  llvm::StringRef hostWhen;
+};
+
+class OpRegistry {
+public:
+  static const OpRegistry &get();
+  void add(llvm::ArrayRef<OpEntry> list) {
+    entries.insert(entries.end(), list.begin(), list.end());
+  }
+  /// The entry for builtin `code` (or custom `custom`), whatever the
+  /// version; null if none.
+  const OpEntry *lookup(int32_t code, llvm::StringRef custom) const;
+  llvm::ArrayRef<OpEntry> all() const { return entries; }
+
+private:
+  std::vector<OpEntry> entries;
+};
+
+/// One family's handlers (ops/*.cpp).
+void registerConvOps(OpRegistry &registry);
+void registerElementwiseOps(OpRegistry &registry);
+void registerShapeOps(OpRegistry &registry);
+void registerReduceOps(OpRegistry &registry);
+void registerQuantOps(OpRegistry &registry);
+
+/// Imports the entry subgraph of a verified model.
+class Importer : public Emitter {
+public:
+  Importer(MLIRContext *ctx, llvm::StringRef data, const tflite::Model &model,
+           llvm::StringRef path, const TFLiteImportOptions &options);
+
+  OwningOpRef<ModuleOp> run();
+
+  /// The element type a tensor of `type` is held as: 8-bit quantized data
+  /// as i8 signed storage, other unsigned integers wider (uint8 as i32), the
+  /// rest as they are; failure (with a message naming `what`) for types the
+  /// importer does not take.
+  FailureOr<Type> elementType(const tflite::Tensor &t, const Twine &what);
+  /// The tensor's type as held (its shape, or the shape given for its
+  /// unknown dimensions).
+  FailureOr<RankedTensorType> tensorType(const tflite::Tensor &t,
+                                         const Twine &what);
+  /// The quantization of an 8-bit (or int32 bias) tensor with scales, with
+  /// zero points in signed storage; nullopt if it has none.
+  FailureOr<std::optional<QuantParams>> quantOf(const tflite::Tensor &t,
+                                                const Twine &what);
+  /// The constant a tensor's buffer holds, in the held element type
+  /// (null if its buffer is empty); failure if the buffer disagrees with
+  /// the tensor's shape.
+  FailureOr<DenseElementsAttr> constantOf(const tflite::Tensor &t,
+                                          const Twine &what);
+  /// How messages name tensor `index` of the subgraph: "tensor 5 ('conv')".
+  std::string tensorName(int32_t index) const;
+
+  /// What the importer knows of each tensor of the subgraph.
+  struct Slot {
+    Value value;
+    DenseElementsAttr constant;
+    bool failed = false; ///< Its producer was refused.
+  };
+  std::vector<Slot> slots;
+  /// For uint8 data held as i32 that quantizing made: its signed storage.
+  llvm::DenseMap<Value, Value> signedStorage;
+
+  MLIRContext *ctx;
+  llvm::StringRef data; ///< The whole file (buffers may lie past the root).
+  const tflite::Model &model;
+  const tflite::SubGraph *graph = nullptr;
+  const TFLiteImportOptions &options;
+  Location fileLoc;
+
+private:
+  friend class OpContext;
+  LogicalResult importOperator(uint32_t index, const tflite::Operator &op);
+  /// Defines the entry function's arguments; false after a diagnostic.
+  bool defineInputs(func::FuncOp func, ArrayRef<int32_t> inputs);
+  /// Names of the inputs and outputs: the signature's, else the tensors'.
+  std::vector<std::string> inputNames, outputNames;
+  std::vector<int32_t> inputTensors, outputTensors;
+};
+
+/// What a handler sees of the operator it imports.
+class OpContext {
+public:
+  OpContext(Importer &imp, const tflite::Operator &op, uint32_t index,
+            int32_t code, int32_t version, llvm::StringRef name);
+
+  Importer &imp;
+  const tflite::Operator &op;
+  OpBuilder &b;
+  Location loc;
+  uint32_t index;
+  int32_t code;
+  int32_t version;
+  llvm::StringRef name; ///< The builtin's or custom operator's name.
+
+  int numInputs() const { return op.inputs() ? int(op.inputs()->size()) : 0; }
+  int numOutputs() const {
+    return op.outputs() ? int(op.outputs()->size()) : 0;
+  }
+  /// Whether input i is given (TFLite marks an omitted optional one -1).
+  bool has(int i) const {
+    return i < numInputs() && op.inputs()->Get(i) >= 0;
+  }
+  int32_t inputIndex(int i) const { return op.inputs()->Get(i); }
+  int32_t outputIndex(int i) const { return op.outputs()->Get(i); }
+  const tflite::Tensor &inputTensor(int i) const;
+  const tflite::Tensor &outputTensor(int i) const;
+
+  /// Input i as held (8-bit quantized data as i8 storage); constants are
+  /// materialized.
+  Value in(int i);
+  /// Input i's compile-time value as held, or null.
+  DenseElementsAttr cst(int i) const {
+    return has(i) ? imp.slots[inputIndex(i)].constant : DenseElementsAttr();
+  }
+  /// The compile-time value of input i, or an error that `what` must be one.
+  FailureOr<DenseElementsAttr> needConstant(int i, llvm::StringRef what);
+  /// Input i as float32 (the value of quantized data, float16 widened), or
+  /// null after a diagnostic (data that is not a number).
+  Value inFloat(int i);
+  /// Whether input i / output i is quantized 8-bit data.
+  bool quantizedInput(int i) const;
+  bool quantizedOutput(int i) const;
+  /// Output i's type as the tensor declares it (held element type).
+  FailureOr<RankedTensorType> outType(int i = 0);
+  /// Output i's shape.
+  FailureOr<Shape> outShape(int i = 0);
+
+  /// Defines output i as `v` (of the held type; reshaped if only the shape
+  /// differs), or an internal error.
+  LogicalResult define(int i, Value v);
+  /// Defines output i from its float32 value: quantized to the output's
+  /// parameters, narrowed to float16, or as it is.
+  LogicalResult defineFloat(int i, Value v);
+  /// Defines output i as a compile-time value.
+  LogicalResult defineConstant(int i, DenseElementsAttr value);
+
+  /// The builtin options table, or null if the operator has none of that
+  /// type (handlers then use TFLite's defaults).
+  template <typename T> const T *options() const {
+    return op.builtin_options_as<T>();
+  }
+  /// `x` through a fused activation; null after a diagnostic for one the
+  /// importer does not take.
+  Value fused(Value x, tflite::ActivationFunctionType act);
+
+  /// An error prefixed "operator N (NAME v2, output 'TENSOR'): ".
+  InFlightDiagnostic error();
+};
+
+/// An axis of a rank-`rank` tensor, counted from the end when negative; an
+/// error through `op` when out of range.
+FailureOr<int64_t> axisOf(OpContext &op, int64_t axis, int64_t rank);
+
+} // namespace mlir::nnapi::tflite_import
+
+#endif // NNAPI_MLIR_LIB_FRONTEND_TFLITE_IMPORTER_H

@@ -1,0 +1,58 @@
+//===- Quant.cpp - QUANTIZE and DEQUANTIZE ----------------------*- C++ -*-===//
+//
+// QUANTIZE (float to 8-bit data, or 8-bit data requantized) and DEQUANTIZE
+// (8-bit data to float; a float16 constant, as models with float16 weights
+// carry them, becomes a float32 constant at compile time). The composites
+// they make are those of Common/Quant.h: NNAPI's QUANTIZE and DEQUANTIZE.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Importer.h"
+
+using namespace mlir;
+using namespace mlir::nnapi::tflite_import;
+
+namespace {
+
+LogicalResult importDequantize(OpContext &op) {
+  if (DenseElementsAttr c = op.cst(0)) {
+    if (isa<FloatType>(c.getElementType())) {
+      // float16 weights: widened once, exactly.
+      FailureOr<RankedTensorType> out = op.outType();
+      if (failed(out))
+        return failure();
+      SmallVector<APFloat> values;
+      for (APFloat v : c.getValues<APFloat>()) {
+        bool lost;
+        v.convert(cast<FloatType>(out->getElementType()).getFloatSemantics(),
+                  APFloat::rmNearestTiesToEven, &lost);
+        values.push_back(v);
+      }
+      return op.defineConstant(0, DenseElementsAttr::get(*out, values));
+    }
+  }
+  if (!op.quantizedInput(0) &&
+      !isa<FloatType>(op.imp.typeOf(op.in(0)).getElementType()))
+    return op.error() << "the input is neither quantized nor float16";
+  return op.defineFloat(0, op.inFloat(0));
+}
+
+LogicalResult importQuantize(OpContext &op) {
+  if (!op.quantizedOutput(0))
+    return op.error() << "the output must be quantized int8 or uint8";
+  return op.defineFloat(0, op.inFloat(0));
+}
+
+} // namespace
+
+void mlir::nnapi::tflite_import::registerQuantOps(OpRegistry &registry) {
+  registry.add({
+      {tflite::BuiltinOperator_QUANTIZE, "", 1, 3, importQuantize,
+       "the quantize composite (after a dequantize when requantizing)",
+       "QUANTIZE (3); int8 4", "-"},
+      {tflite::BuiltinOperator_DEQUANTIZE, "", 1, 6, importDequantize,
+       "the dequantize composite; a float16 constant becomes a float32 "
+       "constant",
+       "DEQUANTIZE (1); int8 4", "-"},
+  });
+}

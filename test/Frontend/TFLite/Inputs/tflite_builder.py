@@ -1,0 +1,292 @@
+#!/usr/bin/python3
+"""Writes TensorFlow Lite flatbuffers for tests, with the Python classes flatc
+generates from the project's schema (lib/Frontend/TFLite/schema/schema.fbs;
+the build puts them in build/test/tflite_schema, whose path the caller puts
+on sys.path, or NNAPI_TFLITE_SCHEMA_PY names).
+
+    b = ModelBuilder()
+    x = b.input("x", [1, 8, 8, 3])
+    w = b.const("w", np.ones((4, 3, 3, 3), np.float32))
+    y = b.tensor("y", [1, 8, 8, 4])
+    b.op("CONV_2D", [x, w, -1], [y], ("Conv2DOptions",
+         {"Padding": "SAME", "StrideW": 1, "StrideH": 1}))
+    b.output(y)
+    data = b.finish()
+
+Options are given as (table name, {field: value}) in the schema's spelling
+(CamelCase fields as flatc names them); enum values may be given by name.
+Tensor types are numpy dtypes or TFLite type names ("INT8").
+"""
+import os
+import sys
+
+import numpy as np
+
+_here = os.environ.get("NNAPI_TFLITE_SCHEMA_PY")
+if _here and _here not in sys.path:
+    sys.path.insert(0, _here)
+
+import flatbuffers  # noqa: E402  (Debian's python3-flatbuffers)
+import tflite  # noqa: E402,F401
+from tflite import (BuiltinOperator, BuiltinOptions, Buffer,  # noqa: E402
+                    Model, Operator, OperatorCode, QuantizationParameters,
+                    SignatureDef, SubGraph, Tensor, TensorMap, TensorType)
+import importlib  # noqa: E402
+
+_DTYPES = {
+    np.dtype(np.float32): "FLOAT32", np.dtype(np.float16): "FLOAT16",
+    np.dtype(np.int32): "INT32", np.dtype(np.uint8): "UINT8",
+    np.dtype(np.int64): "INT64", np.dtype(np.bool_): "BOOL",
+    np.dtype(np.int16): "INT16", np.dtype(np.int8): "INT8",
+    np.dtype(np.float64): "FLOAT64",
+}
+
+
+def type_code(t):
+    if isinstance(t, str):
+        return getattr(TensorType.TensorType, t)
+    return getattr(TensorType.TensorType, _DTYPES[np.dtype(t)])
+
+
+class ModelBuilder:
+    def __init__(self):
+        self.buffers = [b""]
+        self.tensors = []
+        self.operators = []
+        self.opcodes = []  # (code, custom, version)
+        self.inputs = []
+        self.outputs = []
+        self.signature = None  # (key, {name: tensor}, {name: tensor})
+        self.subgraphs = []  # extra subgraphs: (tensors, ops, inputs, outputs)
+
+    # Tensors ------------------------------------------------------------
+    def tensor(self, name, shape, dtype="FLOAT32", quant=None, data=None,
+               shape_signature=None, buffer=None):
+        """A tensor; `quant` is (scales, zero_points[, axis])."""
+        if buffer is None:
+            buffer = 0
+            if data is not None:
+                self.buffers.append(bytes(data))
+                buffer = len(self.buffers) - 1
+        self.tensors.append(dict(name=name, shape=list(shape),
+                                 type=type_code(dtype), quant=quant,
+                                 buffer=buffer,
+                                 shape_signature=shape_signature))
+        return len(self.tensors) - 1
+
+    def input(self, name, shape, dtype="FLOAT32", quant=None,
+              shape_signature=None):
+        t = self.tensor(name, shape, dtype, quant,
+                        shape_signature=shape_signature)
+        self.inputs.append(t)
+        return t
+
+    def output(self, t):
+        self.outputs.append(t)
+        return t
+
+    def const(self, name, array, dtype=None, quant=None):
+        array = np.ascontiguousarray(array)
+        dtype = dtype or _DTYPES[array.dtype]
+        data = array.astype(np.uint8).tobytes() if dtype == "BOOL" \
+            else array.tobytes()
+        return self.tensor(name, array.shape, dtype, quant, data=data)
+
+    # Operators ----------------------------------------------------------
+    def opcode(self, name, version=1, custom=None):
+        code = getattr(BuiltinOperator.BuiltinOperator, name)
+        key = (code, custom, version)
+        if key not in self.opcodes:
+            self.opcodes.append(key)
+        return self.opcodes.index(key)
+
+    def op(self, name, inputs, outputs, options=None, version=1,
+           custom=None, custom_options=None):
+        self.operators.append(dict(
+            opcode=self.opcode(name, version, custom), inputs=list(inputs),
+            outputs=list(outputs), options=options,
+            custom_options=custom_options))
+
+    def sign(self, key, inputs, outputs):
+        """A SignatureDef naming the subgraph's inputs and outputs."""
+        self.signature = (key, inputs, outputs)
+
+    # Serialization ------------------------------------------------------
+    def finish(self, version=3, identifier=b"TFL3"):
+        b = flatbuffers.Builder(1024)
+
+        def vector(start, items, add):
+            start(b, len(items))
+            for item in reversed(items):
+                add(item)
+            return b.EndVector()
+
+        def ints(start, values):
+            return vector(start, values, b.PrependInt32)
+
+        def offsets(start, values):
+            return vector(start, values, b.PrependUOffsetTRelative)
+
+        # Buffers (data 16-byte aligned, as TFLite writes it).
+        buffer_offsets = []
+        for data in self.buffers:
+            d = None
+            if data:
+                b.StartVector(1, len(data), 16)
+                for byte in reversed(data):
+                    b.PrependUint8(byte)
+                d = b.EndVector()
+            Buffer.BufferStart(b)
+            if d is not None:
+                Buffer.BufferAddData(b, d)
+            buffer_offsets.append(Buffer.BufferEnd(b))
+
+        tensor_offsets = []
+        for t in self.tensors:
+            name = b.CreateString(t["name"])
+            shape = ints(Tensor.TensorStartShapeVector, t["shape"])
+            sig = None
+            if t["shape_signature"] is not None:
+                sig = ints(Tensor.TensorStartShapeSignatureVector,
+                           t["shape_signature"])
+            q = None
+            if t["quant"] is not None:
+                scales, zeros = t["quant"][0], t["quant"][1]
+                axis = t["quant"][2] if len(t["quant"]) > 2 else 0
+                s = vector(QuantizationParameters.
+                           QuantizationParametersStartScaleVector,
+                           [float(v) for v in scales], b.PrependFloat32)
+                z = vector(QuantizationParameters.
+                           QuantizationParametersStartZeroPointVector,
+                           [int(v) for v in zeros], b.PrependInt64)
+                QuantizationParameters.QuantizationParametersStart(b)
+                QuantizationParameters.QuantizationParametersAddScale(b, s)
+                QuantizationParameters.QuantizationParametersAddZeroPoint(b, z)
+                QuantizationParameters.\
+                    QuantizationParametersAddQuantizedDimension(b, axis)
+                q = QuantizationParameters.QuantizationParametersEnd(b)
+            Tensor.TensorStart(b)
+            Tensor.TensorAddShape(b, shape)
+            Tensor.TensorAddType(b, t["type"])
+            Tensor.TensorAddBuffer(b, t["buffer"])
+            Tensor.TensorAddName(b, name)
+            if q is not None:
+                Tensor.TensorAddQuantization(b, q)
+            if sig is not None:
+                Tensor.TensorAddShapeSignature(b, sig)
+            tensor_offsets.append(Tensor.TensorEnd(b))
+
+        op_offsets = []
+        for o in self.operators:
+            ins = ints(Operator.OperatorStartInputsVector, o["inputs"])
+            outs = ints(Operator.OperatorStartOutputsVector, o["outputs"])
+            opts = None
+            opts_type = 0
+            if o["options"] is not None:
+                table, fields = o["options"]
+                mod = importlib.import_module("tflite." + table)
+                # Vectors first (flatbuffers builds children first).
+                built = {}
+                for field, value in fields.items():
+                    if isinstance(value, (list, tuple)):
+                        start = getattr(mod, "%sStart%sVector" % (table, field))
+                        built[field] = ints(start, list(value))
+                getattr(mod, table + "Start")(b)
+                for field, value in fields.items():
+                    if field in built:
+                        value = built[field]
+                    elif isinstance(value, str):
+                        value = _enum_value(table, field, value)
+                    getattr(mod, "%sAdd%s" % (table, field))(b, value)
+                opts = getattr(mod, table + "End")(b)
+                opts_type = getattr(BuiltinOptions.BuiltinOptions, table)
+            custom = None
+            if o["custom_options"] is not None:
+                custom = vector(Operator.OperatorStartCustomOptionsVector,
+                                list(o["custom_options"]), b.PrependUint8)
+            Operator.OperatorStart(b)
+            Operator.OperatorAddOpcodeIndex(b, o["opcode"])
+            Operator.OperatorAddInputs(b, ins)
+            Operator.OperatorAddOutputs(b, outs)
+            if opts is not None:
+                Operator.OperatorAddBuiltinOptionsType(b, opts_type)
+                Operator.OperatorAddBuiltinOptions(b, opts)
+            if custom is not None:
+                Operator.OperatorAddCustomOptions(b, custom)
+            op_offsets.append(Operator.OperatorEnd(b))
+
+        tensors = offsets(SubGraph.SubGraphStartTensorsVector, tensor_offsets)
+        inputs = ints(SubGraph.SubGraphStartInputsVector, self.inputs)
+        outputs = ints(SubGraph.SubGraphStartOutputsVector, self.outputs)
+        ops = offsets(SubGraph.SubGraphStartOperatorsVector, op_offsets)
+        name = b.CreateString("main")
+        SubGraph.SubGraphStart(b)
+        SubGraph.SubGraphAddTensors(b, tensors)
+        SubGraph.SubGraphAddInputs(b, inputs)
+        SubGraph.SubGraphAddOutputs(b, outputs)
+        SubGraph.SubGraphAddOperators(b, ops)
+        SubGraph.SubGraphAddName(b, name)
+        subgraph = SubGraph.SubGraphEnd(b)
+
+        code_offsets = []
+        for code, custom, op_version in self.opcodes:
+            c = b.CreateString(custom) if custom else None
+            OperatorCode.OperatorCodeStart(b)
+            OperatorCode.OperatorCodeAddDeprecatedBuiltinCode(b, min(code, 127))
+            OperatorCode.OperatorCodeAddBuiltinCode(b, code)
+            OperatorCode.OperatorCodeAddVersion(b, op_version)
+            if c is not None:
+                OperatorCode.OperatorCodeAddCustomCode(b, c)
+            code_offsets.append(OperatorCode.OperatorCodeEnd(b))
+
+        sigs = None
+        if self.signature is not None:
+            key, sin, sout = self.signature
+
+            def maps(start, named):
+                built = []
+                for n, t in named.items():
+                    s = b.CreateString(n)
+                    TensorMap.TensorMapStart(b)
+                    TensorMap.TensorMapAddName(b, s)
+                    TensorMap.TensorMapAddTensorIndex(b, t)
+                    built.append(TensorMap.TensorMapEnd(b))
+                return offsets(start, built)
+            mi = maps(SignatureDef.SignatureDefStartInputsVector, sin)
+            mo = maps(SignatureDef.SignatureDefStartOutputsVector, sout)
+            k = b.CreateString(key)
+            SignatureDef.SignatureDefStart(b)
+            SignatureDef.SignatureDefAddInputs(b, mi)
+            SignatureDef.SignatureDefAddOutputs(b, mo)
+            SignatureDef.SignatureDefAddSignatureKey(b, k)
+            SignatureDef.SignatureDefAddSubgraphIndex(b, 0)
+            sigs = offsets(Model.ModelStartSignatureDefsVector,
+                           [SignatureDef.SignatureDefEnd(b)])
+
+        codes = offsets(Model.ModelStartOperatorCodesVector, code_offsets)
+        subgraphs = offsets(Model.ModelStartSubgraphsVector, [subgraph])
+        buffers = offsets(Model.ModelStartBuffersVector, buffer_offsets)
+        desc = b.CreateString("nnapi-mlir test model")
+        Model.ModelStart(b)
+        Model.ModelAddVersion(b, version)
+        Model.ModelAddOperatorCodes(b, codes)
+        Model.ModelAddSubgraphs(b, subgraphs)
+        Model.ModelAddDescription(b, desc)
+        Model.ModelAddBuffers(b, buffers)
+        if sigs is not None:
+            Model.ModelAddSignatureDefs(b, sigs)
+        model = Model.ModelEnd(b)
+        b.Finish(model, file_identifier=identifier)
+        return bytes(b.Output())
+
+
+def _enum_value(table, field, name):
+    """An enum field's value by name: Padding "SAME", activation "RELU"..."""
+    guesses = {
+        "Padding": "Padding", "FusedActivationFunction":
+        "ActivationFunctionType", "Mode": "MirrorPadMode",
+        "WeightsFormat": "FullyConnectedOptionsWeightsFormat",
+    }
+    enum = guesses.get(field, field)
+    mod = importlib.import_module("tflite." + enum)
+    return getattr(getattr(mod, enum), name)
