@@ -140,7 +140,7 @@ py::dict compile(const py::object &model, bool isPath, const std::string &name,
                  const std::map<std::string, std::string> &inputValues,
                  const std::map<std::string, std::string> &specializeValues,
                  const std::vector<std::string> &exposeValues,
-                 const std::string &triple, const std::string &cpu,
+                 const std::string &signature, const std::string &triple, const std::string &cpu,
                  const std::string &features, const std::string &runpath) {
   DialectRegistry registry;
   nnapi::registerCompilerDialects(registry);
@@ -195,6 +195,7 @@ py::dict compile(const py::object &model, bool isPath, const std::string &name,
   load.inputValues = inputValues;
   load.specializeValues = specializeValues;
   load.exposeValues = exposeValues;
+  load.signature = signature;
   nnapi::CompileSummary summary;
   llvm::Error err = llvm::Error::success();
   std::string modelText = py::cast<std::string>(model);
@@ -366,7 +367,8 @@ PYBIND11_MODULE(_nnapi_mlir, m) {
   m.def("compile", &compile, py::arg("model"), py::arg("is_path"),
         py::arg("name"), py::arg("output"), py::arg("emit"), py::arg("options"),
         py::arg("input_shapes"), py::arg("input_values"),
-        py::arg("specialize_values"), py::arg("expose_values"), py::arg("triple"), py::arg("cpu"),
+        py::arg("specialize_values"), py::arg("expose_values"),
+        py::arg("signature"), py::arg("triple"), py::arg("cpu"),
         py::arg("features"), py::arg("runpath"));
   m.def("pipeline_options", &pipelineOptions);
   m.def("set_host_only", [](bool hostOnly) {

@@ -15,7 +15,7 @@ build="${FUZZ_BUILD_DIR:-$root/build-fuzz}"
 seconds="${1:-60}"
 shift || true
 all=(fuzz-blob-reader fuzz-device-profile fuzz-npy fuzz-tensor-proto
-     fuzz-runtime-blob fuzz-cache-entry fuzz-onnx-import)
+     fuzz-runtime-blob fuzz-cache-entry fuzz-onnx-import fuzz-tflite-import)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 

@@ -8,10 +8,10 @@
 #                concurrency checks (16 threads x 1000 runs, failing calls;
 #                two models from four threads on a pool of three)
 #   build-tsan-clang/  the same built with clang 19
-#   build-asan-compiler/  the ONNX importer (and the MLIR libraries of ours
-#                it links) under ASan + UBSan: its fuzz corpus and every
-#                crash input ever found replay there, so a read past the end
-#                that happens not to crash still fails
+#   build-asan-compiler/  the ONNX and TFLite importers (and the MLIR
+#                libraries of ours they link) under ASan + UBSan: their fuzz
+#                corpora and every crash input ever found replay there, so a
+#                read past the end that happens not to crash still fails
 # Models are compiled with the main build's nnapi-compile (build/ unless
 # BUILD_DIR says otherwise; scripts/build.sh makes it). Any sanitizer report
 # fails its test.
@@ -64,12 +64,13 @@ echo "== ThreadSanitizer (clang): runtime unit tests, 16 threads x 1000 runs, th
 configure "$root/build-asan-compiler" address,undefined \
   -DNNAPI_MLIR_BUILD_COMPILER=ON -DNNAPI_MLIR_BUILD_PYTHON=OFF \
   -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-19/build/utils/lit/lit.py
-cmake --build "$root/build-asan-compiler" -j"$(nproc)" --target fuzz-onnx-import
-echo "== AddressSanitizer + UBSan: the ONNX importer's corpus and crash inputs"
+cmake --build "$root/build-asan-compiler" -j"$(nproc)" \
+  --target fuzz-onnx-import fuzz-tflite-import
+echo "== AddressSanitizer + UBSan: the importers' corpora and crash inputs"
 (cd "$root/build-asan-compiler" &&
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:detect_container_overflow=0 \
   ctest --output-on-failure --no-tests=error \
-    -R '^fuzz-replay\.fuzz-onnx-import$')
+    -R '^fuzz-replay\.fuzz-(onnx|tflite)-import$')
 
 configure "$root/build-asan" address,undefined
 cmake --build "$root/build-asan" -j"$(nproc)"

@@ -25,6 +25,10 @@ config.substitutions.append(("%cc", config.c_compiler))
 # ONNX's own test models (Debian's libonnx-testdata, which setup installs).
 config.substitutions.append(("%onnx_testdata", "/usr/share/libonnx-testdata/data"))
 config.substitutions.append(("%examples", os.path.join(config.nnapi_src_root, "examples")))
+# The TFLite schema as Python modules (flatc --python at build time), for
+# test/Frontend/TFLite/Inputs/tflite_builder.py.
+config.environment["NNAPI_TFLITE_SCHEMA_PY"] = os.path.join(
+    config.nnapi_obj_root, "tflite-schema-python")
 tools = ["nnapi-opt", "nnapi-translate", "nnapi-compile", "nnapi-run", "nnapi-ops-doc", "nnapi-profile-device", "stream-vad", "FileCheck", "not", "count", "llvm-readelf"]
 llvm_config.add_tool_substitutions(tools, [config.nnapi_tools_dir, config.llvm_tools_dir])
 

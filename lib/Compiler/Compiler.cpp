@@ -51,6 +51,13 @@ static llvm::Error onnxOnlyOptionsError(const LoadOptions &options) {
                    "shapes");
 }
 
+/// A SignatureDef names a TFLite model's entry; other formats have none.
+static llvm::Error signatureError(llvm::StringRef name, ModelFormat format) {
+  return makeError("--signature (signature) applies to TFLite models; '" +
+                   name + "' is " +
+                   (format == ModelFormat::ONNX ? "ONNX" : "MLIR"));
+}
+
 static bool hasONNXOnlyOptions(const LoadOptions &options) {
   return !options.inputShapes.empty() || !options.inputValues.empty() ||
          !options.specializeValues.empty() || !options.exposeValues.empty();
@@ -101,6 +108,7 @@ loadTFLite(llvm::StringRef bytes, llvm::StringRef name, MLIRContext *context,
                      "--input-shape for its unknown dimensions");
   TFLiteImportOptions importOptions;
   importOptions.inputShapes = options.inputShapes;
+  importOptions.signature = options.signature;
   OwningOpRef<ModuleOp> module =
       importTFLite(bytes, name, context, importOptions);
   if (!module)
@@ -127,6 +135,8 @@ mlir::nnapi::loadModel(llvm::StringRef bytes, llvm::StringRef name,
                  : ModelFormat::MLIR;
   if (format == ModelFormat::TFLite)
     return loadTFLite(bytes, name, context, options);
+  if (!options.signature.empty())
+    return signatureError(name, format);
   if (format == ModelFormat::ONNX) {
 #ifdef NNAPI_MLIR_HAVE_ONNX
     OwningOpRef<ModuleOp> module =
@@ -157,6 +167,8 @@ mlir::nnapi::loadModelFile(llvm::StringRef path, MLIRContext *context,
   // The importer reads files itself (and says which file it could not).
   if (options.format == ModelFormat::ONNX ||
       (options.format == ModelFormat::Auto && path.ends_with(".onnx"))) {
+    if (!options.signature.empty())
+      return signatureError(path, ModelFormat::ONNX);
     OwningOpRef<ModuleOp> module =
         importONNXFile(path, context, importOptionsOf(options));
     if (!module)

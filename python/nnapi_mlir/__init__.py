@@ -173,13 +173,14 @@ class CompileSummary:
 def compile(model, output=None, feature_level=7, device_profile=None,
             host_only=False, report=None, input_shapes=None,
             input_values=None, specialize_values=None, expose_values=None,
-            target=None,
+            signature=None, target=None,
             cpu=None, features="", emit="so", runpath=None,
             **options):
     """Compiles `model` and writes the result to `output`.
 
-    model          a path (str or os.PathLike) to a .onnx or .mlir (TOSA)
-                   file, or the model's bytes (ONNX protobuf or MLIR)
+    model          a path (str or os.PathLike) to a .onnx, .tflite or .mlir
+                   (TOSA) file, or the model's bytes (ONNX protobuf, TFLite
+                   flatbuffer or MLIR)
     output         the file to write; None returns the bytes in
                    summary.output
     feature_level  NNAPI feature level 1..8 the partitions must run on
@@ -187,6 +188,7 @@ def compile(model, output=None, feature_level=7, device_profile=None,
     host_only      no NNAPI partitions: everything runs on the host
     report         write the placement report to REPORT.{json,html,dot}
     input_shapes   {input name: shape} for ONNX inputs with symbolic dims
+                   and TFLite inputs with unknown (-1) ones
     input_values   {input name: TensorProto .pb path, or its bytes}: the
                    ONNX graph is compiled for these values (inputs that
                    decide shapes); the inputs stay, and each run checks them
@@ -196,6 +198,8 @@ def compile(model, output=None, feature_level=7, device_profile=None,
     expose_values  ONNX value names (node outputs) added to the model's
                    outputs after its own, or "all" for every one: to compare
                    the model layer by layer with another runtime
+    signature      TFLite: the SignatureDef to compile, by its key (None:
+                   the model's first)
     target, cpu, features
                    the host code's target triple (None: this machine; e.g.
                    "aarch64-linux-android29"), CPU (None: this machine's, or
@@ -257,7 +261,8 @@ def compile(model, output=None, feature_level=7, device_profile=None,
         raise CompileError("expose_values: 'all' goes alone")
     out = "" if output is None else _os.fspath(output)
     d = _nnapi_mlir.compile(source, is_path, name, out, emit, text, shapes,
-                            values, specialize, exposed, target or "",
+                            values, specialize, exposed, signature or "",
+                            target or "",
                             cpu or "", features or "",
                             runpath or "")
     return CompileSummary(d)

@@ -482,3 +482,35 @@ def test_android_shared_library(tmp_path):
     nnapi_mlir.compile(TOSA.encode(), out, target="aarch64-linux-android29")
     header = out.read_bytes()[:20]
     assert header[:4] == b"\x7fELF" and header[18] == 0xB7  # AArch64
+
+
+def test_tflite_from_path_and_bytes(tmp_path):
+    # examples/tflite: an int8 classifier; its expected output is TensorFlow
+    # Lite's own (make_example.py says how it was made).
+    model_path = EXAMPLES / "tflite" / "classifier.tflite"
+    x = np.load(EXAMPLES / "tflite" / "classifier_input.npy")
+    want = np.load(EXAMPLES / "tflite" / "classifier_expected.npy")
+    for source, name in ((model_path, "path.so"),
+                         (model_path.read_bytes(), "bytes.so")):
+        nnapi_mlir.compile(source, tmp_path / name,
+                           device_profile=SOURCE_DIR / "test" / "Inputs" /
+                           "eager.json", signature="serving_default")
+        model = nnapi_mlir.load(tmp_path / name)
+        # The SignatureDef's names.
+        assert model.input_names == ["image"]
+        assert model.output_names == ["scores"]
+        (y,) = model.run(image=x)
+        # Within one quantum of the int8 softmax (1/256); it is exact here.
+        np.testing.assert_allclose(y, want, rtol=0, atol=1.0 / 256)
+
+
+def test_tflite_signature_errors(tmp_path):
+    model_path = EXAMPLES / "tflite" / "classifier.tflite"
+    with pytest.raises(nnapi_mlir.CompileError,
+                       match="the model has no signature 'predict' "
+                             r"\(it has: 'serving_default'\)"):
+        nnapi_mlir.compile(model_path, tmp_path / "x.so", signature="predict")
+    with pytest.raises(nnapi_mlir.CompileError,
+                       match="applies to TFLite models"):
+        nnapi_mlir.compile(EXAMPLES / "onnx" / "cnn.onnx", tmp_path / "x.so",
+                           signature="serving_default")

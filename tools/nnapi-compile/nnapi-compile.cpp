@@ -66,6 +66,11 @@ static cl::list<std::string> inputShapes(
              "TFLite input with unknown (-1) ones, e.g. "
              "input=1x3x224x224 (repeatable)"),
     cl::value_desc("NAME=D0xD1x..."));
+static cl::opt<std::string> signatureKey(
+    "signature", cl::cat(compileOptions),
+    cl::desc("TFLite: the SignatureDef to compile, by its key (default: the "
+             "model's first)"),
+    cl::value_desc("KEY"));
 static cl::list<std::string> inputValues(
     "input-value", cl::cat(compileOptions),
     cl::desc("Compile for one value of an ONNX graph input, read from an "
@@ -276,6 +281,7 @@ int main(int argc, char **argv) {
                 "the ONNX importer, which this nnapi-compile was built "
                 "without");
 #endif
+  load.signature = signatureKey;
   auto module = nnapi::loadModelFile(inputFile, &context, load);
   if (!module)
     return fail(toString(module.takeError()));

@@ -751,8 +751,8 @@ int runMain(int argc, char **argv) {
   for (size_t i = 0; i < sig.outputs.size(); ++i) {
     const TensorSpec &spec = sig.outputs[i];
     size_t n = spec.bytes() / spec.elementBytes();
-    std::printf("output %zu %s %s:", i, spec.dtype.c_str(),
-                shapeString(spec.dims).c_str());
+    std::printf("output %zu '%s' %s %s:", i, spec.name.c_str(),
+                spec.dtype.c_str(), shapeString(spec.dims).c_str());
     for (size_t k = 0; k < std::min<size_t>(n, 8); ++k)
       std::printf(" %.6g",
                   toDouble(spec, &outputs[i][k * spec.elementBytes()]));

@@ -48,6 +48,9 @@ struct LoadOptions {
   std::map<std::string, std::string> specializeValues;
   /// ONNX values added to the outputs (ONNXImportOptions::exposeValues).
   std::vector<std::string> exposeValues;
+  /// TFLite: the SignatureDef to import, by its key (empty: the model's
+  /// first, or subgraph 0 when it has none).
+  std::string signature;
 };
 
 /// Reads the model at `path`. On failure returns an error; the model's own

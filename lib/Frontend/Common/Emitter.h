@@ -49,6 +49,11 @@ inline int64_t checkedCount(ArrayRef<int64_t> dims) {
   return count;
 }
 
+/// Unrolling (ONNX's Loop, Scan, RNN, GRU, LSTM; TFLite's sequence LSTM)
+/// stops at about this many imported operations: 20,000 compile in about
+/// 5 s, and compile time grows faster than linearly.
+constexpr int64_t kMaxUnrolledNodes = 20000;
+
 /// A bound Emitter::clamp does not apply.
 constexpr double kNoBound = std::numeric_limits<double>::infinity();
 

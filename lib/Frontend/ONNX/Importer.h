@@ -50,10 +50,7 @@ using frontend::normalizeAxis;
 using frontend::product;
 using frontend::Shape;
 
-/// Unrolling (Loop, Scan, RNN, GRU, LSTM) stops at about this many imported
-/// operations: 20,000 compile in about 5 s, and compile time grows faster
-/// than linearly.
-constexpr int64_t kMaxUnrolledNodes = 20000;
+using frontend::kMaxUnrolledNodes;
 
 /// Imports one graph. The emission helpers build at the location of the
 /// node being imported.

@@ -77,6 +77,7 @@ void registerElementwiseOps(OpRegistry &registry);
 void registerShapeOps(OpRegistry &registry);
 void registerReduceOps(OpRegistry &registry);
 void registerQuantOps(OpRegistry &registry);
+void registerRecurrentOps(OpRegistry &registry);
 
 /// Imports the entry subgraph of a verified model.
 class Importer : public Emitter {

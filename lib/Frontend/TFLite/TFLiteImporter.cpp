@@ -41,6 +41,7 @@ const OpRegistry &OpRegistry::get() {
     registerShapeOps(r);
     registerReduceOps(r);
     registerQuantOps(r);
+    registerRecurrentOps(r);
     llvm::sort(r.entries, [](const OpEntry &a, const OpEntry &b) {
       return std::make_tuple(a.code, a.custom, a.minVersion) <
              std::make_tuple(b.code, b.custom, b.minVersion);
@@ -478,6 +479,13 @@ LogicalResult OpContext::defineFloat(int i, Value v) {
                         "tensors may be";
     return define(i, quantize(imp, imp.reshape(v, t->getShape()), **q));
   }
+  // Other quantized outputs (int16 of TFLite's 16x8 mode, int32) would
+  // need a quantize of their own width, which the pipeline does not have.
+  if (hasScale(out))
+    return error() << "output " << i << " is quantized "
+                   << tflite::EnumNameTensorType(out.type())
+                   << " data, which is not supported (quantized "
+                      "activations must be int8 or uint8)";
   if (t->getElementType() != imp.typeOf(v).getElementType())
     v = imp.castTo(v, t->getElementType());
   return define(i, v);
@@ -723,6 +731,11 @@ OwningOpRef<ModuleOp> Importer::run() {
       !collect(graph->outputs(), signature ? signature->outputs() : nullptr,
                outputTensors, outputNames, "output"))
     return nullptr;
+  if (outputTensors.empty()) {
+    emitError(fileLoc) << "subgraph " << entry
+                       << " has no outputs: there is nothing to compute";
+    return nullptr;
+  }
 
   bool ok = true;
   // Constants.
@@ -739,6 +752,20 @@ OwningOpRef<ModuleOp> Importer::run() {
     if (failed(c)) {
       ok = false;
       continue;
+    }
+    if (!*c && t->is_variable()) {
+      // A variable (a recurrent layer's state) reads as zeros, as TFLite's
+      // interpreter leaves it before its first Invoke: every run of the
+      // compiled model starts from there (TFLite carries the state from
+      // one Invoke to the next).
+      FailureOr<RankedTensorType> type =
+          tensorType(*t, tensorName(int32_t(i)));
+      if (failed(type)) {
+        ok = false;
+        continue;
+      }
+      c = DenseElementsAttr::get(
+          *type, builder.getZeroAttr(type->getElementType()));
     }
     slots[i].constant = *c;
   }
@@ -767,6 +794,12 @@ OwningOpRef<ModuleOp> Importer::run() {
       for (size_t d = 0; d < sig->size(); ++d)
         dynamic |= sig->Get(d) < 0;
     }
+    // Every tensor of the file carries the shape the converter computed
+    // with 1 (or a sample size) for each unknown dimension, and the
+    // handlers read operator outputs' shapes from the file: the model is
+    // imported at those sizes, as TensorFlow Lite's interpreter runs it
+    // until an input is resized. Other sizes would need every operator's
+    // shape rule (docs/design.md, "TFLite's unknown dimensions").
     if (given != options.inputShapes.end()) {
       const std::vector<int64_t> &dims = given->second;
       bool fits = dims.size() == shape.size();
@@ -774,20 +807,33 @@ OwningOpRef<ModuleOp> Importer::run() {
       for (size_t d = 0; fits && d < dims.size(); ++d)
         fits = (sig && sig->Get(d) < 0) || dims[d] == shape[d];
       if (!fits) {
-        emitError(fileLoc) << what << " has shape " << *type
-                           << "; --input-shape may only set its unknown "
-                              "(-1) dimensions, at its rank";
+        InFlightDiagnostic d = emitError(fileLoc) << what << " has shape ";
+        if (sig)
+          llvm::interleave(*sig, d, "x");
+        else
+          llvm::interleave(shape, d, "x");
+        d << "; --input-shape may only set its unknown (-1) dimensions, at "
+             "its rank";
         ok = false;
         continue;
       }
-      shape.assign(dims.begin(), dims.end());
+      if (!llvm::equal(dims, shape)) {
+        InFlightDiagnostic d = emitError(fileLoc) << what << " is stored at ";
+        llvm::interleave(shape, d, "x");
+        d << ", and its unknown dimensions can only take those sizes (the "
+             "file records every tensor's shape for them; import at other "
+             "sizes is not supported): convert the model at the size you "
+             "need";
+        ok = false;
+        continue;
+      }
     } else if (dynamic) {
-      emitError(fileLoc) << what
-                         << " has unknown (-1) dimensions in its shape "
-                            "signature; give its shape with --input-shape "
-                         << inputNames[k] << "=D0xD1x...";
-      ok = false;
-      continue;
+      InFlightDiagnostic d =
+          emitWarning(fileLoc)
+          << what << " has unknown (-1) dimensions; it is compiled at the "
+          << "size the file stores, ";
+      llvm::interleave(shape, d, "x");
+      d << ", as TensorFlow Lite runs it unless resized";
     }
     if (checkedCount(shape) < 0) {
       emitError(fileLoc) << what << " has a shape too large";

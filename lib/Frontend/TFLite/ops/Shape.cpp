@@ -482,10 +482,11 @@ LogicalResult importGather(OpContext &op) {
   if (DenseElementsAttr c = op.cst(1)) {
     SmallVector<int32_t> rows;
     for (int64_t v : intsOf(c)) {
-      if (v < -k || v >= k)
-        return op.error() << "index " << v << " is out of range for "
-                          << k << " entries";
-      rows.push_back(int32_t(v < 0 ? v + k : v));
+      // TensorFlow Lite refuses negative indices (no wrapping), so do we.
+      if (v < 0 || v >= k)
+        return op.error() << "index " << v << " is out of range [0, " << k
+                          << ")";
+      rows.push_back(int32_t(v));
     }
     count = int64_t(rows.size());
     indices = e.constant(DenseElementsAttr::get(

@@ -30,7 +30,8 @@ import flatbuffers  # noqa: E402  (Debian's python3-flatbuffers)
 import tflite  # noqa: E402,F401
 from tflite import (BuiltinOperator, BuiltinOptions, Buffer,  # noqa: E402
                     Model, Operator, OperatorCode, QuantizationParameters,
-                    SignatureDef, SubGraph, Tensor, TensorMap, TensorType)
+                    SignatureDef, SparsityParameters, SubGraph, Tensor,
+                    TensorMap, TensorType)
 import importlib  # noqa: E402
 
 _DTYPES = {
@@ -61,8 +62,12 @@ class ModelBuilder:
 
     # Tensors ------------------------------------------------------------
     def tensor(self, name, shape, dtype="FLOAT32", quant=None, data=None,
-               shape_signature=None, buffer=None):
-        """A tensor; `quant` is (scales, zero_points[, axis])."""
+               shape_signature=None, buffer=None, sparse=False,
+               variable=False):
+        """A tensor; `quant` is (scales, zero_points[, axis]); `buffer` an
+        index into self.buffers, whose entries are bytes or (offset, size)
+        pairs written as they are (data outside the flatbuffer); `variable`
+        marks a state tensor (an LSTM's), which TFLite starts at zero."""
         if buffer is None:
             buffer = 0
             if data is not None:
@@ -70,7 +75,8 @@ class ModelBuilder:
                 buffer = len(self.buffers) - 1
         self.tensors.append(dict(name=name, shape=list(shape),
                                  type=type_code(dtype), quant=quant,
-                                 buffer=buffer,
+                                 buffer=buffer, sparse=sparse,
+                                 variable=variable,
                                  shape_signature=shape_signature))
         return len(self.tensors) - 1
 
@@ -112,8 +118,13 @@ class ModelBuilder:
         self.signature = (key, inputs, outputs)
 
     # Serialization ------------------------------------------------------
-    def finish(self, version=3, identifier=b"TFL3"):
+    def finish(self, version=3, identifier=b"TFL3", buffers_after=False,
+               no_subgraphs=False):
+        """The model's bytes. `buffers_after`: constant data follows the
+        flatbuffer (Buffer.offset and .size), as the converter writes models
+        above 2 GB; `no_subgraphs`: an empty subgraph list (invalid)."""
         b = flatbuffers.Builder(1024)
+        after = []  # (buffer index, data) placed after the flatbuffer
 
         def vector(start, items, add):
             start(b, len(items))
@@ -129,8 +140,22 @@ class ModelBuilder:
 
         # Buffers (data 16-byte aligned, as TFLite writes it).
         buffer_offsets = []
-        for data in self.buffers:
+        for index, data in enumerate(self.buffers):
             d = None
+            if isinstance(data, tuple):
+                Buffer.BufferStart(b)
+                Buffer.BufferAddOffset(b, data[0])
+                Buffer.BufferAddSize(b, data[1])
+                buffer_offsets.append(Buffer.BufferEnd(b))
+                continue
+            if data and buffers_after:
+                after.append((index, data))
+                # Placeholders of the final width, patched below.
+                Buffer.BufferStart(b)
+                Buffer.BufferAddOffset(b, 0xFEEDF00D0000 + index)
+                Buffer.BufferAddSize(b, len(data))
+                buffer_offsets.append(Buffer.BufferEnd(b))
+                continue
             if data:
                 b.StartVector(1, len(data), 16)
                 for byte in reversed(data):
@@ -165,6 +190,15 @@ class ModelBuilder:
                 QuantizationParameters.\
                     QuantizationParametersAddQuantizedDimension(b, axis)
                 q = QuantizationParameters.QuantizationParametersEnd(b)
+            sparsity = None
+            if t["sparse"]:
+                order = ints(SparsityParameters.
+                             SparsityParametersStartTraversalOrderVector,
+                             list(range(len(t["shape"]))))
+                SparsityParameters.SparsityParametersStart(b)
+                SparsityParameters.SparsityParametersAddTraversalOrder(
+                    b, order)
+                sparsity = SparsityParameters.SparsityParametersEnd(b)
             Tensor.TensorStart(b)
             Tensor.TensorAddShape(b, shape)
             Tensor.TensorAddType(b, t["type"])
@@ -174,6 +208,10 @@ class ModelBuilder:
                 Tensor.TensorAddQuantization(b, q)
             if sig is not None:
                 Tensor.TensorAddShapeSignature(b, sig)
+            if sparsity is not None:
+                Tensor.TensorAddSparsity(b, sparsity)
+            if t["variable"]:
+                Tensor.TensorAddIsVariable(b, True)
             tensor_offsets.append(Tensor.TensorEnd(b))
 
         op_offsets = []
@@ -264,7 +302,8 @@ class ModelBuilder:
                            [SignatureDef.SignatureDefEnd(b)])
 
         codes = offsets(Model.ModelStartOperatorCodesVector, code_offsets)
-        subgraphs = offsets(Model.ModelStartSubgraphsVector, [subgraph])
+        subgraphs = offsets(Model.ModelStartSubgraphsVector,
+                            [] if no_subgraphs else [subgraph])
         buffers = offsets(Model.ModelStartBuffersVector, buffer_offsets)
         desc = b.CreateString("nnapi-mlir test model")
         Model.ModelStart(b)
@@ -277,7 +316,16 @@ class ModelBuilder:
             Model.ModelAddSignatureDefs(b, sigs)
         model = Model.ModelEnd(b)
         b.Finish(model, file_identifier=identifier)
-        return bytes(b.Output())
+        out = bytearray(b.Output())
+        for index, data in after:
+            pad = (-len(out)) % 16
+            out += bytes(pad)
+            marker = (0xFEEDF00D0000 + index).to_bytes(8, "little")
+            assert out.count(marker) == 1
+            out[out.index(marker):out.index(marker) + 8] = \
+                len(out).to_bytes(8, "little")
+            out += data
+        return bytes(out)
 
 
 def _enum_value(table, field, name):
@@ -286,6 +334,10 @@ def _enum_value(table, field, name):
         "Padding": "Padding", "FusedActivationFunction":
         "ActivationFunctionType", "Mode": "MirrorPadMode",
         "WeightsFormat": "FullyConnectedOptionsWeightsFormat",
+        "OutputType": "TensorType", "InType": "TensorType",
+        "OutType": "TensorType", "IdxOutType": "TensorType",
+        "CombinerType": "CombinerType",
+        "CoordinateTransformMode": "CoordinateTransformMode",
     }
     enum = guesses.get(field, field)
     mod = importlib.import_module("tflite." + enum)

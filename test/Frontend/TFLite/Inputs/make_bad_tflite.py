@@ -1,0 +1,279 @@
+#!/usr/bin/python3
+"""make_bad_tflite.py OUTDIR: writes OUTDIR/<case>.tflite, one model per
+defect the TFLite importer must refuse with a message (errors.test checks
+each message), plus valid models that exercise rarely used parts of the
+format (data after the flatbuffer, signatures, unknown dimensions)."""
+import os
+import struct
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tflite_builder import ModelBuilder  # noqa: E402
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+def add_model(b=None, shape=(1, 4), const=None, **input_args):
+    """x + c -> y: the smallest model the cases below bend."""
+    b = b or ModelBuilder()
+    x = b.input("x", list(shape), **input_args)
+    c = b.const("c", np.arange(4, dtype=np.float32).reshape(shape)
+                if const is None else const)
+    y = b.tensor("y", list(shape))
+    b.op("ADD", [x, c], [y], ("AddOptions", {}))
+    b.output(y)
+    return b
+
+
+# ------------------------------------------------------------------- valid
+
+@case
+def valid(): return add_model().finish()
+
+
+@case
+def buffers_after(): return add_model().finish(buffers_after=True)
+
+
+@case
+def signature():
+    b = add_model()
+    b.sign("serving", {"image": 0}, {"scores": 2})
+    return b.finish()
+
+
+@case
+def unknown_batch():
+    return add_model(shape_signature=[-1, 4]).finish()
+
+
+# -------------------------------------------------------------- the file
+
+@case
+def not_tflite(): return b"\x08\x07\x12\x04" + bytes(60)
+
+
+@case
+def truncated():
+    data = add_model().finish()
+    return data[:len(data) // 2]
+
+
+@case
+def corrupt_offset():
+    data = bytearray(add_model().finish())
+    # The root table's offset points past the end.
+    data[0:4] = struct.pack("<I", len(data) + 64)
+    return bytes(data)
+
+
+@case
+def version_4(): return add_model().finish(version=4)
+
+
+@case
+def no_subgraphs(): return add_model().finish(no_subgraphs=True)
+
+
+@case
+def no_outputs():
+    b = add_model()
+    b.outputs = []
+    return b.finish()
+
+
+# ------------------------------------------------------------ the buffers
+
+@case
+def buffer_too_small():
+    b = ModelBuilder()
+    x = b.input("x", [1, 4])
+    c = b.tensor("c", [1, 4], data=np.zeros(3, np.float32).tobytes())
+    y = b.tensor("y", [1, 4])
+    b.op("ADD", [x, c], [y], ("AddOptions", {}))
+    b.output(y)
+    return b.finish()
+
+
+@case
+def buffer_out_of_range():
+    b = ModelBuilder()
+    x = b.input("x", [1, 4])
+    c = b.tensor("c", [1, 4], buffer=9)
+    y = b.tensor("y", [1, 4])
+    b.op("ADD", [x, c], [y], ("AddOptions", {}))
+    b.output(y)
+    return b.finish()
+
+
+@case
+def buffer_past_the_file():
+    b = ModelBuilder()
+    b.buffers.append((1 << 40, 16))
+    x = b.input("x", [1, 4])
+    c = b.tensor("c", [1, 4], buffer=1)
+    y = b.tensor("y", [1, 4])
+    b.op("ADD", [x, c], [y], ("AddOptions", {}))
+    b.output(y)
+    return b.finish()
+
+
+# ------------------------------------------------------------ the tensors
+
+@case
+def string_tensor():
+    return add_model(dtype="STRING").finish()
+
+
+@case
+def int16_activation():
+    b = ModelBuilder()
+    x = b.input("x", [1, 4], "INT16", ([0.01], [0]))
+    y = b.tensor("y", [1, 4], "INT16", ([0.01], [0]))
+    b.op("RELU", [x], [y])
+    b.output(y)
+    return b.finish()
+
+
+@case
+def sparse_weights():
+    b = ModelBuilder()
+    x = b.input("x", [1, 4])
+    w = b.tensor("w", [2, 4], data=np.ones(8, np.float32).tobytes(),
+                 sparse=True)
+    y = b.tensor("y", [1, 2])
+    b.op("FULLY_CONNECTED", [x, w, -1], [y],
+         ("FullyConnectedOptions", {}))
+    b.output(y)
+    return b.finish()
+
+
+@case
+def zero_scale():
+    b = ModelBuilder()
+    x = b.input("x", [1, 4], "INT8", ([0.0], [0]))
+    y = b.tensor("y", [1, 4])
+    b.op("DEQUANTIZE", [x], [y])
+    b.output(y)
+    return b.finish()
+
+
+@case
+def zero_point_out_of_range():
+    b = ModelBuilder()
+    x = b.input("x", [1, 4], "INT8", ([0.5], [300]))
+    y = b.tensor("y", [1, 4])
+    b.op("DEQUANTIZE", [x], [y])
+    b.output(y)
+    return b.finish()
+
+
+@case
+def huge_dimension():
+    return add_model(shape=(1 << 16, 1 << 16, 1 << 10),
+                     const=np.zeros((1, 1, 1), np.float32)).finish()
+
+
+# ---------------------------------------------------------- the operators
+
+@case
+def opcode_out_of_range():
+    b = add_model()
+    b.operators[0]["opcode"] = 5
+    return b.finish()
+
+
+@case
+def tensor_index_out_of_range():
+    b = add_model()
+    b.operators[0]["inputs"][1] = 7
+    return b.finish()
+
+
+@case
+def input_from_nowhere():
+    b = ModelBuilder()
+    x = b.input("x", [1, 4])
+    floating = b.tensor("floating", [1, 4])
+    y = b.tensor("y", [1, 4])
+    b.op("ADD", [x, floating], [y], ("AddOptions", {}))
+    b.output(y)
+    return b.finish()
+
+
+@case
+def output_from_nowhere():
+    b = add_model()
+    b.output(b.tensor("never_written", [1, 4]))
+    return b.finish()
+
+
+@case
+def unknown_custom_op():
+    b = ModelBuilder()
+    x = b.input("x", [1, 4])
+    y = b.tensor("y", [1, 4])
+    b.op("CUSTOM", [x], [y], custom="MyFancyOp", custom_options=b"\x00")
+    b.output(y)
+    return b.finish()
+
+
+@case
+def unsupported_builtin():
+    b = ModelBuilder()
+    x = b.input("x", [4], "INT32")
+    v = b.const("values", np.zeros(4, np.float32))
+    y = b.tensor("y", [4])
+    b.op("HASHTABLE_LOOKUP", [x, b.const("keys", np.arange(4, dtype=np.int32)),
+                              v], [y])
+    b.output(y)
+    return b.finish()
+
+
+@case
+def version_too_new():
+    b = add_model()
+    code, custom, _ = b.opcodes[0]
+    b.opcodes[0] = (code, custom, 99)
+    return b.finish()
+
+
+@case
+def negative_gather_index():
+    b = ModelBuilder()
+    x = b.input("x", [3, 7])
+    y = b.tensor("y", [3, 2])
+    b.op("GATHER", [x, b.const("idx", np.array([0, -1], np.int32))], [y],
+         ("GatherOptions", {"Axis": 1}))
+    b.output(y)
+    return b.finish()
+
+
+@case
+def unsupported_activation():
+    b = ModelBuilder()
+    x = b.input("x", [1, 4])
+    y = b.tensor("y", [1, 4])
+    b.op("ADD", [x, b.const("c", np.ones((1, 4), np.float32))], [y],
+         ("AddOptions", {"FusedActivationFunction": "SIGN_BIT"}))
+    b.output(y)
+    return b.finish()
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    for name, fn in CASES.items():
+        with open(os.path.join(out, name + ".tflite"), "wb") as f:
+            f.write(fn())
+
+
+if __name__ == "__main__":
+    main()

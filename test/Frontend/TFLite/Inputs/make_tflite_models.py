@@ -1,0 +1,719 @@
+#!/usr/bin/python3
+"""Seeded TFLite test models, one directory per case, each with its inputs
+and its numpy reference (tflite_reference.py, float64):
+
+    make_tflite_models.py OUTDIR [CASE...]
+
+writes OUTDIR/<case>/model.tflite, input_<k>.npy, numpy_<k>.npy and
+case.json ({"nnapi": whether every operator must run on NNAPI with the
+eager profile, "tol": tolerance against the references, relative to
+max(1, max |reference|), "quanta": for
+quantized outputs, how many quanta may differ}). The models are
+byte-identical from run to run (tflite_refs/ holds TensorFlow Lite's
+outputs for them, checked against the model's SHA-256).
+"""
+import hashlib
+import json
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tflite_builder import ModelBuilder  # noqa: E402
+import networks  # noqa: E402
+import tflite_reference as ref  # noqa: E402
+
+CASES = {}
+
+
+def case(nnapi=True, tol=1e-4, quanta=None):
+    def register(fn):
+        CASES[fn.__name__] = (fn, dict(nnapi=nnapi, tol=tol, quanta=quanta))
+        return fn
+    return register
+
+
+def rand(rng, *shape, lo=-1.0, hi=1.0):
+    return rng.uniform(lo, hi, size=shape).astype(np.float32)
+
+
+# --------------------------------------------------------------------- float
+
+@case()
+def conv_same_relu(b, rng):
+    x = rand(rng, 1, 9, 9, 3)
+    w, bias = rand(rng, 8, 3, 3, 3), rand(rng, 8)
+    xi = b.input("image", x.shape)
+    y = b.tensor("features", [1, 9, 9, 8])
+    b.op("CONV_2D", [xi, b.const("w", w), b.const("b", bias)], [y],
+         ("Conv2DOptions", {"Padding": "SAME", "StrideW": 1, "StrideH": 1,
+                            "FusedActivationFunction": "RELU"}))
+    b.output(y)
+    b.sign("serving_default", {"image": xi}, {"features": y})
+    return [x], [ref.conv2d(x, w, bias, activation="RELU")]
+
+
+@case()
+def conv_valid_stride_dilation(b, rng):
+    x = rand(rng, 1, 12, 11, 4)
+    w1, w2 = rand(rng, 6, 3, 3, 4), rand(rng, 5, 3, 2, 6)
+    xi = b.input("x", x.shape)
+    h = b.tensor("h", [1, 5, 5, 6])
+    bias1 = rand(rng, 6)
+    b.op("CONV_2D", [xi, b.const("w1", w1), b.const("b1", bias1)], [h],
+         ("Conv2DOptions", {"Padding": "VALID", "StrideW": 2, "StrideH": 2,
+                            "FusedActivationFunction": "RELU6"}))
+    bias2 = rand(rng, 5)
+    y = b.tensor("y", [1, 5, 5, 5])
+    b.op("CONV_2D", [h, b.const("w2", w2), b.const("b2", bias2)], [y],
+         ("Conv2DOptions", {"Padding": "SAME", "StrideW": 1, "StrideH": 1,
+                            "DilationWFactor": 2, "DilationHFactor": 2}),
+         version=2)
+    b.output(y)
+    hv = ref.conv2d(x, w1, bias1, (2, 2), padding="VALID",
+                    activation="RELU6")
+    return [x], [ref.conv2d(hv, w2, bias2, dilation=(2, 2))]
+
+
+@case()
+def depthwise_multiplier(b, rng):
+    x = rand(rng, 1, 10, 10, 3)
+    w, bias = rand(rng, 1, 3, 3, 6), rand(rng, 6)
+    xi = b.input("x", x.shape)
+    y = b.tensor("y", [1, 5, 5, 6])
+    b.op("DEPTHWISE_CONV_2D", [xi, b.const("w", w), b.const("b", bias)], [y],
+         ("DepthwiseConv2DOptions", {"Padding": "SAME", "StrideW": 2,
+                                     "StrideH": 2, "DepthMultiplier": 2,
+                                     "FusedActivationFunction": "RELU6"}))
+    b.output(y)
+    return [x], [ref.depthwise(x, w, bias, (2, 2), activation="RELU6")]
+
+
+@case()
+def transpose_conv(b, rng):
+    x = rand(rng, 1, 5, 6, 4)
+    w, bias = rand(rng, 3, 3, 3, 4), rand(rng, 3)
+    xi = b.input("x", x.shape)
+    y = b.tensor("y", [1, 10, 12, 3])
+    shape = b.const("shape", np.array([1, 10, 12, 3], np.int32))
+    b.op("TRANSPOSE_CONV", [shape, b.const("w", w), xi, b.const("b", bias)],
+         [y], ("TransposeConvOptions", {"Padding": "SAME", "StrideW": 2,
+                                        "StrideH": 2}), version=3)
+    b.output(y)
+    return [x], [ref.transpose_conv(x, w, bias, (1, 10, 12, 3), (2, 2))]
+
+
+@case()
+def pools(b, rng):
+    x = rand(rng, 1, 9, 10, 4)
+    xi = b.input("x", x.shape)
+    a = b.tensor("avg", [1, 5, 5, 4])
+    b.op("AVERAGE_POOL_2D", [xi], [a],
+         ("Pool2DOptions", {"Padding": "SAME", "StrideW": 2, "StrideH": 2,
+                            "FilterWidth": 3, "FilterHeight": 3}))
+    m = b.tensor("max", [1, 4, 4, 4])
+    b.op("MAX_POOL_2D", [a], [m],
+         ("Pool2DOptions", {"Padding": "VALID", "StrideW": 1, "StrideH": 1,
+                            "FilterWidth": 2, "FilterHeight": 2,
+                            "FusedActivationFunction": "RELU"}))
+    b.output(a)
+    b.output(m)
+    av = ref.pool(x, (3, 3), (2, 2), "SAME", "avg")
+    return [x], [av, np.maximum(ref.pool(av, (2, 2), (1, 1), "VALID",
+                                         "max"), 0)]
+
+
+@case()
+def fully_connected(b, rng):
+    x = rand(rng, 2, 3, 8)
+    w, bias = rand(rng, 5, 8), rand(rng, 5)
+    xi = b.input("x", x.shape)
+    y = b.tensor("y", [2, 3, 5])
+    b.op("FULLY_CONNECTED", [xi, b.const("w", w), b.const("b", bias)], [y],
+         ("FullyConnectedOptions", {"FusedActivationFunction": "RELU",
+                                    "KeepNumDims": True}), version=5)
+    z = b.tensor("z", [6, 4])
+    w2 = rand(rng, 4, 5)
+    b.op("FULLY_CONNECTED", [y, b.const("w2", w2), -1], [z],
+         ("FullyConnectedOptions", {}))
+    b.output(z)
+    yv = np.maximum(x.astype(np.float64) @ w.T.astype(np.float64) + bias, 0)
+    return [x], [yv.reshape(6, 5) @ w2.T.astype(np.float64)]
+
+
+@case()
+def elementwise(b, rng):
+    x, y = rand(rng, 2, 3, 4), rand(rng, 3, 1, lo=0.5, hi=2.0)
+    xi, yi = b.input("x", x.shape), b.input("y", y.shape)
+    outs, refs = [], []
+    xd, yd = x.astype(np.float64), y.astype(np.float64)
+    for name, opts, f in [
+            ("ADD", ("AddOptions", {"FusedActivationFunction": "RELU6"}),
+             lambda: np.clip(xd + yd, 0, 6)),
+            ("SUB", ("SubOptions", {}), lambda: xd - yd),
+            ("MUL", ("MulOptions", {"FusedActivationFunction": "RELU"}),
+             lambda: np.maximum(xd * yd, 0)),
+            ("DIV", ("DivOptions", {}), lambda: xd / yd),
+            ("MAXIMUM", None, lambda: np.maximum(xd, yd)),
+            ("MINIMUM", None, lambda: np.minimum(xd, yd)),
+            ("SQUARED_DIFFERENCE", None, lambda: (xd - yd) ** 2)]:
+        t = b.tensor(name.lower(), [2, 3, 4])
+        b.op(name, [xi, yi], [t], opts)
+        outs.append(b.output(t))
+        refs.append(f())
+    return [x, y], refs
+
+
+@case()
+def activations(b, rng):
+    x = rand(rng, 2, 16, lo=-4, hi=4)
+    alpha = rand(rng, 16, lo=0, hi=0.5)
+    xi = b.input("x", x.shape)
+    xd = x.astype(np.float64)
+    refs = []
+    for name, opts, f in [
+            ("LOGISTIC", None, lambda: 1 / (1 + np.exp(-xd))),
+            ("TANH", None, lambda: np.tanh(xd)),
+            ("HARD_SWISH", None, lambda: ref.hard_swish(xd)),
+            ("LEAKY_RELU", ("LeakyReluOptions", {"Alpha": 0.1}),
+             lambda: np.where(xd > 0, xd, 0.1 * xd)),
+            ("ELU", None, lambda: np.where(xd > 0, xd, np.exp(xd) - 1)),
+            ("RELU6", None, lambda: np.clip(xd, 0, 6)),
+            ("RELU_N1_TO_1", None, lambda: np.clip(xd, -1, 1)),
+            ("ABS", None, lambda: np.abs(xd)),
+            ("NEG", None, lambda: -xd)]:
+        t = b.tensor(name.lower(), list(x.shape))
+        b.op(name, [xi], [t], opts)
+        b.output(t)
+        refs.append(f())
+    p = b.tensor("prelu", list(x.shape))
+    b.op("PRELU", [xi, b.const("alpha", alpha)], [p])
+    b.output(p)
+    refs.append(np.where(xd > 0, xd, alpha * xd))
+    return [x], refs
+
+
+@case()
+def normalizations(b, rng):
+    x = rand(rng, 3, 10, lo=-3, hi=3)
+    xi = b.input("x", x.shape)
+    s = b.tensor("softmax", [3, 10])
+    b.op("SOFTMAX", [xi], [s], ("SoftmaxOptions", {"Beta": 0.5}))
+    ls = b.tensor("log_softmax", [3, 10])
+    b.op("LOG_SOFTMAX", [xi], [ls])
+    l2 = b.tensor("l2", [3, 10])
+    b.op("L2_NORMALIZATION", [xi], [l2])
+    for t in (s, ls, l2):
+        b.output(t)
+    xd = x.astype(np.float64)
+    return [x], [ref.softmax(x, 0.5), ref.softmax(x, log=True),
+                 xd / np.sqrt((xd * xd).sum(-1, keepdims=True))]
+
+
+@case()
+def reductions(b, rng):
+    x = rand(rng, 2, 5, 6, 3)
+    xi = b.input("x", x.shape)
+    xd = x.astype(np.float64)
+    refs = []
+    for name, axes, keep, f in [
+            ("MEAN", [1, 2], True, lambda: xd.mean((1, 2), keepdims=True)),
+            ("SUM", [-1], False, lambda: xd.sum(-1)),
+            ("REDUCE_MAX", [0, 3], False, lambda: xd.max((0, 3))),
+            ("REDUCE_MIN", [2], True, lambda: xd.min(2, keepdims=True))]:
+        r = f()
+        t = b.tensor(name.lower(), list(r.shape))
+        b.op(name, [xi, b.const(name + "_axes", np.array(axes, np.int32))],
+             [t], ("ReducerOptions", {"KeepDims": keep}))
+        b.output(t)
+        refs.append(r)
+    am = b.tensor("arg_max", [2, 5, 6], "INT32")
+    b.op("ARG_MAX", [xi, b.const("am_axis", np.array([3], np.int32))], [am],
+         ("ArgMaxOptions", {"OutputType": "INT32"}))
+    b.output(am)
+    refs.append(xd.argmax(3).astype(np.int32))
+    return [x], refs
+
+
+@case()
+def pads(b, rng):
+    x = rand(rng, 1, 4, 5, 2)
+    xi = b.input("x", x.shape)
+    p = np.array([[0, 0], [1, 2], [2, 0], [0, 0]], np.int32)
+    xd = x.astype(np.float64)
+    refs, outs = [], []
+    t = b.tensor("pad", [1, 7, 7, 2])
+    b.op("PAD", [xi, b.const("p", p)], [t])
+    outs.append(t)
+    refs.append(np.pad(xd, p))
+    t = b.tensor("padv2", [1, 7, 7, 2])
+    b.op("PADV2", [xi, b.const("p2", p),
+                   b.const("v", np.array(0.5, np.float32))], [t])
+    outs.append(t)
+    refs.append(np.pad(xd, p, constant_values=0.5))
+    for mode in ("REFLECT", "SYMMETRIC"):
+        t = b.tensor(mode.lower(), [1, 7, 7, 2])
+        b.op("MIRROR_PAD", [xi, b.const("p" + mode, p)], [t],
+             ("MirrorPadOptions", {"Mode": mode}))
+        outs.append(t)
+        refs.append(np.pad(xd, p, mode=mode.lower()))
+    for t in outs:
+        b.output(t)
+    return [x], refs
+
+
+@case()
+def strided_slices(b, rng):
+    x = rand(rng, 4, 6, 5)
+    xi = b.input("x", x.shape)
+    xd = x.astype(np.float64)
+    specs = [
+        # begin, end, strides, masks, numpy
+        ([1, 0, 1], [3, 6, 5], [1, 2, 2], {}, xd[1:3, 0:6:2, 1:5:2]),
+        ([0, -1, 0], [0, 0, 0], [1, -2, 1],
+         {"BeginMask": 1, "EndMask": 5}, xd[:, -1:0:-2, :]),
+        ([2, 0, 0], [3, 6, 5], [1, 1, 1], {"ShrinkAxisMask": 1}, xd[2]),
+        ([0, 1, 0], [0, 4, 0], [1, 1, 1],
+         {"BeginMask": 5, "EndMask": 5, "NewAxisMask": 0}, xd[:, 1:4, :]),
+        ([0, 3], [0, 4], [1, 1], {"EllipsisMask": 1, "ShrinkAxisMask": 2},
+         xd[..., 3]),
+        ([1, 0, 0, 0], [2, 0, 0, 0], [1, 1, 1, 1],
+         {"BeginMask": 14, "EndMask": 14, "NewAxisMask": 2},
+         xd[1:2, None, :, :]),
+    ]
+    refs = []
+    for k, (bg, en, st, masks, r) in enumerate(specs):
+        t = b.tensor("slice%d" % k, list(r.shape))
+        b.op("STRIDED_SLICE",
+             [xi, b.const("b%d" % k, np.array(bg, np.int32)),
+              b.const("e%d" % k, np.array(en, np.int32)),
+              b.const("s%d" % k, np.array(st, np.int32))], [t],
+             ("StridedSliceOptions", masks), version=4)
+        b.output(t)
+        refs.append(r)
+    t = b.tensor("slice", [2, 3, 5])
+    b.op("SLICE", [xi, b.const("sb", np.array([1, 2, 0], np.int32)),
+                   b.const("ss", np.array([2, 3, -1], np.int32))], [t])
+    b.output(t)
+    refs.append(xd[1:3, 2:5, :])
+    return [x], refs
+
+
+@case()
+def splits_and_packs(b, rng):
+    x = rand(rng, 2, 6, 4)
+    xi = b.input("x", x.shape)
+    xd = x.astype(np.float64)
+    refs = []
+    parts = [b.tensor("split%d" % i, [2, 2, 4]) for i in range(3)]
+    b.op("SPLIT", [b.const("axis", np.array(1, np.int32)), xi], parts,
+         ("SplitOptions", {"NumSplits": 3}))
+    refs += np.split(xd, 3, axis=1)
+    vparts = [b.tensor("splitv%d" % i, [2, 6, n]) for i, n in
+              enumerate([1, 3])]
+    b.op("SPLIT_V", [xi, b.const("sizes", np.array([1, -1], np.int32)),
+                     b.const("vaxis", np.array(-1, np.int32))], vparts,
+         ("SplitVOptions", {"NumSplits": 2}))
+    refs += [xd[..., :1], xd[..., 1:]]
+    packed = b.tensor("packed", [2, 3, 2, 4])
+    b.op("PACK", parts, [packed], ("PackOptions", {"ValuesCount": 3,
+                                                   "Axis": 1}))
+    refs.append(np.stack(np.split(xd, 3, axis=1), axis=1))
+    un = [b.tensor("unpacked%d" % i, [6, 4]) for i in range(2)]
+    b.op("UNPACK", [xi], un, ("UnpackOptions", {"Num": 2, "Axis": 0}))
+    refs += [xd[0], xd[1]]
+    cat = b.tensor("concat", [2, 6, 5])
+    b.op("CONCATENATION", [xi, vparts[0]], [cat],
+         ("ConcatenationOptions", {"Axis": 2}))
+    refs.append(np.concatenate([xd, xd[..., :1]], axis=2))
+    for t in parts + vparts + [packed] + un + [cat]:
+        b.output(t)
+    return [x], refs
+
+
+@case()
+def gathers(b, rng):
+    x = rand(rng, 3, 7, 2)
+    idx = np.array([[6, 0], [5, 3]], np.int32)
+    xi = b.input("x", x.shape)
+    ii = b.input("indices", [3], "INT32")
+    g1 = b.tensor("const_indices", [3, 2, 2, 2])
+    b.op("GATHER", [xi, b.const("idx", idx)], [g1],
+         ("GatherOptions", {"Axis": 1}))
+    g2 = b.tensor("runtime_indices", [3, 7, 2])
+    b.op("GATHER", [xi, ii], [g2], ("GatherOptions", {"Axis": 0}))
+    b.output(g1)
+    b.output(g2)
+    runtime = np.array([2, 0, 2], np.int32)
+    xd = x.astype(np.float64)
+    return [x, runtime], [np.take(xd, idx, axis=1), xd[runtime]]
+
+
+@case()
+def space_depth(b, rng):
+    x = rand(rng, 1, 4, 6, 8)
+    xi = b.input("x", x.shape)
+    d2s = b.tensor("d2s", [1, 8, 12, 2])
+    b.op("DEPTH_TO_SPACE", [xi], [d2s], ("DepthToSpaceOptions",
+                                          {"BlockSize": 2}))
+    s2d = b.tensor("s2d", [1, 2, 3, 32])
+    b.op("SPACE_TO_DEPTH", [xi], [s2d], ("SpaceToDepthOptions",
+                                          {"BlockSize": 2}))
+    s2b = b.tensor("s2b", [4, 3, 3, 8])
+    b.op("SPACE_TO_BATCH_ND",
+         [xi, b.const("block", np.array([2, 2], np.int32)),
+          b.const("bpad", np.array([[1, 1], [0, 0]], np.int32))], [s2b])
+    b2s = b.tensor("b2s", [1, 4, 6, 8])
+    b.op("BATCH_TO_SPACE_ND",
+         [s2b, b.const("block2", np.array([2, 2], np.int32)),
+          b.const("crop", np.array([[1, 1], [0, 0]], np.int32))], [b2s])
+    for t in (d2s, s2d, s2b, b2s):
+        b.output(t)
+    xd = x.astype(np.float64)
+    n, h, w, c = x.shape
+    d2sr = xd.reshape(n, h, w, 2, 2, c // 4).transpose(0, 1, 3, 2, 4, 5) \
+        .reshape(n, h * 2, w * 2, c // 4)
+    s2dr = xd.reshape(n, h // 2, 2, w // 2, 2, c).transpose(0, 1, 3, 2, 4, 5)\
+        .reshape(n, h // 2, w // 2, 4 * c)
+    padded = np.pad(xd, [[0, 0], [1, 1], [0, 0], [0, 0]])
+    s2br = padded.reshape(n, 3, 2, 3, 2, c).transpose(2, 4, 0, 1, 3, 5)\
+        .reshape(4, 3, 3, c)
+    return [x], [d2sr, s2dr, s2br, xd]
+
+
+@case()
+def resizes(b, rng):
+    x = rand(rng, 1, 5, 7, 3)
+    xi = b.input("x", x.shape)
+    refs = []
+    for k, (op, opts, oh, ow) in enumerate([
+            ("RESIZE_BILINEAR", {"HalfPixelCenters": True}, 10, 14),
+            ("RESIZE_BILINEAR", {"AlignCorners": True}, 9, 13),
+            ("RESIZE_BILINEAR", {}, 8, 11),
+            ("RESIZE_NEAREST_NEIGHBOR", {"HalfPixelCenters": True}, 10, 9),
+            ("RESIZE_NEAREST_NEIGHBOR", {"AlignCorners": True}, 9, 13),
+            ("RESIZE_NEAREST_NEIGHBOR", {}, 11, 7)]):
+        t = b.tensor("resize%d" % k, [1, oh, ow, 3])
+        table = "ResizeBilinearOptions" if op == "RESIZE_BILINEAR" \
+            else "ResizeNearestNeighborOptions"
+        b.op(op, [xi, b.const("size%d" % k, np.array([oh, ow], np.int32))],
+             [t], (table, opts), version=3)
+        b.output(t)
+        refs.append(ref.resize(x, oh, ow, "nearest" if "NEAREST" in op
+                               else "bilinear",
+                               opts.get("AlignCorners", False),
+                               opts.get("HalfPixelCenters", False)))
+    return [x], refs
+
+
+@case()
+def matmul_and_shapes(b, rng):
+    a, c = rand(rng, 2, 3, 4), rand(rng, 2, 5, 4)
+    ai, ci = b.input("a", a.shape), b.input("c", c.shape)
+    m = b.tensor("matmul", [2, 3, 5])
+    b.op("BATCH_MATMUL", [ai, ci], [m], ("BatchMatMulOptions",
+                                         {"AdjY": True}))
+    t = b.tensor("transposed", [5, 2, 3])
+    b.op("TRANSPOSE", [m, b.const("perm", np.array([2, 0, 1], np.int32))],
+         [t])
+    r = b.tensor("reshaped", [10, 3])
+    b.op("RESHAPE", [t, b.const("shape", np.array([-1, 3], np.int32))], [r])
+    e = b.tensor("expanded", [10, 1, 3])
+    b.op("EXPAND_DIMS", [r, b.const("ax", np.array(1, np.int32))], [e])
+    tl = b.tensor("tiled", [20, 1, 6])
+    b.op("TILE", [e, b.const("mult", np.array([2, 1, 2], np.int32))], [tl])
+    s = b.tensor("squeezed", [20, 6])
+    b.op("SQUEEZE", [tl], [s], ("SqueezeOptions", {"SqueezeDims": [1]}))
+    b.output(s)
+    mm = a.astype(np.float64) @ c.astype(np.float64).transpose(0, 2, 1)
+    rr = mm.transpose(2, 0, 1).reshape(10, 3)
+    return [a, c], [np.tile(rr[:, None, :], (2, 1, 2)).reshape(20, 6)]
+
+
+@case()
+def float16_weights(b, rng):
+    x = rand(rng, 1, 6, 6, 3)
+    w = rand(rng, 4, 3, 3, 3).astype(np.float16)
+    xi = b.input("x", x.shape)
+    w16 = b.const("w16", w)
+    w32 = b.tensor("w32", [4, 3, 3, 3])
+    b.op("DEQUANTIZE", [w16], [w32], version=3)
+    y = b.tensor("y", [1, 6, 6, 4])
+    bias = rand(rng, 4).astype(np.float16)
+    b16 = b.const("b16", bias)
+    b32 = b.tensor("b32", [4])
+    b.op("DEQUANTIZE", [b16], [b32], version=3)
+    b.op("CONV_2D", [xi, w32, b32], [y],
+         ("Conv2DOptions", {"Padding": "SAME", "StrideW": 1, "StrideH": 1}))
+    b.output(y)
+    return [x], [ref.conv2d(x, w.astype(np.float32), bias.astype(np.float32))]
+
+
+def lstm_layer(b, rng, x, batch, seq, inputs, hidden, name, peepholes=True,
+               act="TANH", time_major=False):
+    """An UNIDIRECTIONAL_SEQUENCE_LSTM on tensor x; returns (output tensor,
+    the weights for tflite_reference.lstm)."""
+    w = [rand(rng, hidden, inputs, lo=-0.6, hi=0.6) for _ in range(4)]
+    r = [rand(rng, hidden, hidden, lo=-0.6, hi=0.6) for _ in range(4)]
+    bias = [rand(rng, hidden, lo=-0.3, hi=0.3) for _ in range(4)]
+    peep = [rand(rng, hidden, lo=-0.5, hi=0.5) for _ in range(3)] \
+        if peepholes else None
+    gates = "ifco"
+    ins = [x]
+    ins += [b.const(f"{name}_w{g}", w[k]) for k, g in enumerate(gates)]
+    ins += [b.const(f"{name}_r{g}", r[k]) for k, g in enumerate(gates)]
+    ins += [b.const(f"{name}_p{g}", peep[k]) for k, g in enumerate("ifo")] \
+        if peepholes else [-1, -1, -1]
+    ins += [b.const(f"{name}_b{g}", bias[k]) for k, g in enumerate(gates)]
+    ins += [-1, -1]  # no projection
+    ins += [b.tensor(f"{name}_h", [batch, hidden], variable=True),
+            b.tensor(f"{name}_c", [batch, hidden], variable=True)]
+    ins += [-1, -1, -1, -1]  # no layer normalization
+    shape = [seq, batch, hidden] if time_major else [batch, seq, hidden]
+    y = b.tensor(name, shape)
+    b.op("UNIDIRECTIONAL_SEQUENCE_LSTM", ins, [y],
+         ("UnidirectionalSequenceLSTMOptions",
+          {"FusedActivationFunction": act, "TimeMajor": time_major}))
+    return y, (w, r, bias, peep)
+
+
+@case()
+def lstm_peepholes(b, rng):
+    batch, seq, inputs, hidden = 2, 5, 3, 4
+    x = rand(rng, batch, seq, inputs)
+    y, (w, r, bias, peep) = lstm_layer(b, rng, b.input("x", x.shape), batch,
+                                       seq, inputs, hidden, "y")
+    b.output(y)
+    zeros = np.zeros((batch, hidden))
+    return [x], [ref.lstm(x, w, r, bias, zeros, zeros, peep)]
+
+
+@case()
+def lstm_time_major_relu(b, rng):
+    batch, seq, inputs, hidden = 3, 4, 5, 6
+    x = rand(rng, seq, batch, inputs)
+    y, (w, r, bias, _) = lstm_layer(b, rng, b.input("x", x.shape), batch, seq,
+                                    inputs, hidden, "y", peepholes=False,
+                                    act="RELU", time_major=True)
+    b.output(y)
+    zeros = np.zeros((batch, hidden))
+    return [x], [ref.lstm(x, w, r, bias, zeros, zeros, None, "RELU",
+                          time_major=True)]
+
+
+# ----------------------------------------------------------------- quantized
+
+def qparams(lo, hi, dtype=np.int8):
+    """Scale and zero point that cover [lo, hi] (TFLite's asymmetric)."""
+    info = np.iinfo(dtype)
+    scale = (hi - lo) / (info.max - info.min)
+    zero = int(round(info.min - lo / scale))
+    return float(np.float32(scale)), zero
+
+
+@case(quanta=1)
+def int8_conv_per_channel(b, rng):
+    x = rand(rng, 1, 8, 8, 3)
+    w = rand(rng, 6, 3, 3, 3)
+    bias = rand(rng, 6, lo=-0.5, hi=0.5)
+    sx, zx = qparams(-1, 1)
+    wscales = np.maximum(np.abs(w).reshape(6, -1).max(1), 1e-3) / 127
+    wq = np.clip(np.round(w / wscales[:, None, None, None]), -127, 127) \
+        .astype(np.int8)
+    bscales = (sx * wscales).astype(np.float32)
+    bq = np.round(bias / bscales).astype(np.int32)
+    sy, zy = qparams(0, 4)
+    xi = b.input("x", x.shape, "INT8", ([sx], [zx]))
+    wt = b.const("w", wq, quant=(wscales.astype(np.float32).tolist(),
+                                 [0] * 6, 0))
+    bt = b.const("b", bq, quant=(bscales.tolist(), [0] * 6, 0))
+    y = b.tensor("y", [1, 8, 8, 6], "INT8", ([sy], [zy]))
+    b.op("CONV_2D", [xi, wt, bt], [y],
+         ("Conv2DOptions", {"Padding": "SAME", "StrideW": 1, "StrideH": 1,
+                            "FusedActivationFunction": "RELU"}), version=3)
+    b.output(y)
+    xq = ref.quantize(x, sx, zx)
+    real = ref.conv2d(ref.dequantize(xq, sx, zx),
+                      ref.dequantize(wq, wscales, 0, axis=0),
+                      bq * bscales.astype(np.float64), activation="RELU")
+    return [xq], [ref.quantize(real, sy, zy)]
+
+
+@case(quanta=1)
+def int8_depthwise_pool_add(b, rng):
+    x = rand(rng, 1, 8, 8, 4)
+    sx, zx = qparams(-1, 1)
+    w = rand(rng, 1, 3, 3, 4)
+    wscales = np.maximum(np.abs(w).reshape(-1, 4).max(0), 1e-3) / 127
+    wq = np.clip(np.round(w / wscales), -127, 127).astype(np.int8)
+    bscales = (sx * wscales).astype(np.float32)
+    bq = np.zeros(4, np.int32)
+    sh, zh = qparams(-2, 2)
+    xi = b.input("x", x.shape, "INT8", ([sx], [zx]))
+    h = b.tensor("h", [1, 8, 8, 4], "INT8", ([sh], [zh]))
+    b.op("DEPTHWISE_CONV_2D",
+         [xi, b.const("w", wq, quant=(wscales.astype(np.float32).tolist(),
+                                      [0] * 4, 3)),
+          b.const("b", bq, quant=(bscales.tolist(), [0] * 4, 0))], [h],
+         ("DepthwiseConv2DOptions", {"Padding": "SAME", "StrideW": 1,
+                                     "StrideH": 1, "DepthMultiplier": 1}),
+         version=3)
+    p = b.tensor("p", [1, 4, 4, 4], "INT8", ([sh], [zh]))
+    b.op("AVERAGE_POOL_2D", [h], [p],
+         ("Pool2DOptions", {"Padding": "VALID", "StrideW": 2, "StrideH": 2,
+                            "FilterWidth": 2, "FilterHeight": 2}), version=2)
+    sa, za = qparams(-3, 3)
+    a = b.tensor("sum", [1, 4, 4, 4], "INT8", ([sa], [za]))
+    sl = b.tensor("left", [1, 4, 4, 4], "INT8", ([sh], [zh]))
+    b.op("MAX_POOL_2D", [h], [sl],
+         ("Pool2DOptions", {"Padding": "VALID", "StrideW": 2, "StrideH": 2,
+                            "FilterWidth": 2, "FilterHeight": 2}), version=2)
+    b.op("ADD", [p, sl], [a], ("AddOptions", {}), version=2)
+    b.output(a)
+    xq = ref.quantize(x, sx, zx)
+    hr = ref.quantize(ref.depthwise(ref.dequantize(xq, sx, zx),
+                                    ref.dequantize(wq, wscales, 0, axis=3),
+                                    None), sh, zh)
+    hd = ref.dequantize(hr, sh, zh)
+    pr = ref.quantize(ref.pool(hd, (2, 2), (2, 2), "VALID", "avg"), sh, zh)
+    mr = ref.quantize(ref.pool(hd, (2, 2), (2, 2), "VALID", "max"), sh, zh)
+    return [xq], [ref.quantize(ref.dequantize(pr, sh, zh) +
+                               ref.dequantize(mr, sh, zh), sa, za)]
+
+
+@case(quanta=1)
+def int8_fc_softmax_edges(b, rng):
+    """float in, QUANTIZE, int8 FULLY_CONNECTED, SOFTMAX (1/256, -128),
+    DEQUANTIZE, float out: a quantized model with float edges."""
+    x = rand(rng, 2, 16)
+    w = rand(rng, 10, 16, lo=-0.5, hi=0.5)
+    sx, zx = qparams(-1, 1)
+    ws = float(np.float32(np.abs(w).max() / 127))
+    wq = np.clip(np.round(w / ws), -127, 127).astype(np.int8)
+    bias = rand(rng, 10, lo=-0.2, hi=0.2)
+    bs = float(np.float32(sx * ws))
+    bq = np.round(bias / bs).astype(np.int32)
+    sl, zl = qparams(-4, 4)
+    xi = b.input("x", x.shape)
+    q = b.tensor("xq", [2, 16], "INT8", ([sx], [zx]))
+    b.op("QUANTIZE", [xi], [q])
+    logits = b.tensor("logits", [2, 10], "INT8", ([sl], [zl]))
+    b.op("FULLY_CONNECTED", [q, b.const("w", wq, quant=([ws], [0])),
+                             b.const("b", bq, quant=([bs], [0]))], [logits],
+         ("FullyConnectedOptions", {}), version=4)
+    probs = b.tensor("probs", [2, 10], "INT8", ([1 / 256], [-128]))
+    b.op("SOFTMAX", [logits], [probs], ("SoftmaxOptions", {"Beta": 1.0}),
+         version=2)
+    out = b.tensor("out", [2, 10])
+    b.op("DEQUANTIZE", [probs], [out], version=2)
+    b.output(out)
+    xq = ref.quantize(x, sx, zx)
+    lr = ref.quantize(ref.dequantize(xq, sx, zx) @ (wq.astype(np.float64) *
+                                                    ws).T + bq * bs, sl, zl)
+    pr = ref.quantize(ref.softmax(ref.dequantize(lr, sl, zl)), 1 / 256, -128)
+    return [x], [ref.dequantize(pr, 1 / 256, -128)]
+
+
+@case(quanta=1)
+def uint8_conv_concat_reshape(b, rng):
+    x = rand(rng, 1, 6, 6, 2, lo=0, hi=1)
+    sx, zx = qparams(0, 1, np.uint8)
+    w = rand(rng, 3, 1, 1, 2)
+    ws, wz = qparams(-1, 1, np.uint8)
+    wq = ref.quantize(w, ws, wz, np.uint8)
+    bs = float(np.float32(sx * ws))
+    sy, zy = qparams(-2, 2, np.uint8)
+    xi = b.input("x", x.shape, "UINT8", ([sx], [zx]))
+    y = b.tensor("y", [1, 6, 6, 3], "UINT8", ([sy], [zy]))
+    b.op("CONV_2D", [xi, b.const("w", wq, quant=([ws], [wz])),
+                     b.const("b", np.zeros(3, np.int32), quant=([bs], [0]))],
+         [y], ("Conv2DOptions", {"Padding": "VALID", "StrideW": 1,
+                                 "StrideH": 1}))
+    # Converters give a concatenation's inputs its output's parameters
+    # (TensorFlow Lite's XNNPACK path copies bytes without rescaling), so
+    # the input is requantized by a QUANTIZE first.
+    xq2 = b.tensor("x_requantized", [1, 6, 6, 2], "UINT8", ([sy], [zy]))
+    b.op("QUANTIZE", [xi], [xq2])
+    c = b.tensor("c", [1, 6, 6, 5], "UINT8", ([sy], [zy]))
+    b.op("CONCATENATION", [y, xq2], [c], ("ConcatenationOptions",
+                                           {"Axis": 3}))
+    r = b.tensor("r", [1, 180], "UINT8", ([sy], [zy]))
+    b.op("RESHAPE", [c, b.const("shape", np.array([1, 180], np.int32))], [r])
+    b.output(r)
+    xq = ref.quantize(x, sx, zx, np.uint8)
+    yr = ref.quantize(ref.conv2d(ref.dequantize(xq, sx, zx),
+                                 ref.dequantize(wq, ws, wz), None,
+                                 padding="VALID"), sy, zy, np.uint8)
+    xr = ref.quantize(ref.dequantize(xq, sx, zx), sy, zy, np.uint8)
+    return [xq], [np.concatenate([yr, xr], axis=3).reshape(1, 180)]
+
+
+# ------------------------------------------------------------ whole networks
+
+def network(net, form):
+    """A case of networks.py's `net` in `form`: (inputs, references, the
+    model's bytes)."""
+    return ([n.array for n in net.inputs], net.reference(form),
+            net.tflite(form))
+
+
+@case(tol=1e-4)
+def net_classifier_float16(b, rng):
+    return network(networks.classifier(), "float16")
+
+
+@case(quanta=3)
+def net_classifier_int8(b, rng):
+    return network(networks.classifier(), "int8")
+
+
+@case()
+def net_segmenter(b, rng):
+    return network(networks.segmenter(), "float32")
+
+
+@case()
+def net_detector(b, rng):
+    return network(networks.detector(), "float32")
+
+
+@case()
+def net_keyword_spotter(b, rng):
+    return network(networks.keyword_spotter(), "float32")
+
+
+def build(name):
+    """(model bytes, inputs, references, case.json's fields)."""
+    fn, meta = CASES[name]
+    rng = np.random.default_rng(int.from_bytes(
+        hashlib.sha256(name.encode()).digest()[:4], "little"))
+    b = ModelBuilder()
+    made = fn(b, rng)
+    if len(made) == 3:
+        return made[2], made[0], made[1], meta
+    inputs, refs = made
+    return b.finish(), inputs, refs, meta
+
+
+def main():
+    out = sys.argv[1]
+    names = sys.argv[2:] or list(CASES)
+    for name in names:
+        data, inputs, refs, meta = build(name)
+        d = os.path.join(out, name)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "model.tflite"), "wb") as f:
+            f.write(data)
+        for k, x in enumerate(inputs):
+            np.save(os.path.join(d, "input_%d.npy" % k), x)
+        for k, r in enumerate(refs):
+            np.save(os.path.join(d, "numpy_%d.npy" % k), np.asarray(r))
+        meta = dict(meta, sha256=hashlib.sha256(data).hexdigest())
+        with open(os.path.join(d, "case.json"), "w") as f:
+            json.dump(meta, f, indent=1, sort_keys=True)
+    print("%d models in %s" % (len(names), out))
+
+
+if __name__ == "__main__":
+    main()
