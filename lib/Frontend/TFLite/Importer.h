@@ -78,6 +78,7 @@ void registerShapeOps(OpRegistry &registry);
 void registerReduceOps(OpRegistry &registry);
 void registerQuantOps(OpRegistry &registry);
 void registerRecurrentOps(OpRegistry &registry);
+void registerControlFlowOps(OpRegistry &registry);
 
 /// Imports the entry subgraph of a verified model.
 class Importer : public Emitter {
@@ -122,12 +123,28 @@ public:
   llvm::StringRef data; ///< The whole file (buffers may lie past the root).
   const tflite::Model &model;
   const tflite::SubGraph *graph = nullptr;
+  /// graph's index, and the entry subgraph's.
+  uint32_t graphIndex = 0, entryGraph = 0;
   const TFLiteImportOptions &options;
   Location fileLoc;
+
+  /// Imports subgraph `index` (a WHILE's or IF's) at the builder's insertion
+  /// point with its inputs bound to `args` (held types); returns its outputs.
+  /// `caller` names the operator in messages. Subgraphs may nest, but not
+  /// call themselves.
+  FailureOr<SmallVector<Value>> importSubgraph(uint32_t index, ValueRange args,
+                                               const Twine &caller);
 
 private:
   friend class OpContext;
   LogicalResult importOperator(uint32_t index, const tflite::Operator &op);
+  /// The current subgraph's constants (and zero-initialized variables) into
+  /// its slots; false after diagnostics.
+  bool loadConstants();
+  /// The current subgraph's operators, in order; false after diagnostics.
+  bool importOperators();
+  /// The subgraphs being imported, outermost first.
+  SmallVector<uint32_t> activeGraphs;
   /// Defines the entry function's arguments; false after a diagnostic.
   bool defineInputs(func::FuncOp func, ArrayRef<int32_t> inputs);
   /// Names of the inputs and outputs: the signature's, else the tensors'.

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -42,6 +43,7 @@ const OpRegistry &OpRegistry::get() {
     registerReduceOps(r);
     registerQuantOps(r);
     registerRecurrentOps(r);
+    registerControlFlowOps(r);
     llvm::sort(r.entries, [](const OpEntry &a, const OpEntry &b) {
       return std::make_tuple(a.code, a.custom, a.minVersion) <
              std::make_tuple(b.code, b.custom, b.minVersion);
@@ -379,8 +381,10 @@ const tflite::Tensor &OpContext::outputTensor(int i) const {
 }
 
 InFlightDiagnostic OpContext::error() {
-  InFlightDiagnostic d = emitError(loc)
-                         << "operator " << index << " (" << name << " v"
+  InFlightDiagnostic d = emitError(loc);
+  if (imp.graphIndex != imp.entryGraph)
+    d << "subgraph " << imp.graphIndex << ", ";
+  d << "operator " << index << " (" << name << " v"
                          << version;
   if (numOutputs() > 0) {
     const flatbuffers::String *out = outputTensor(0).name();
@@ -648,6 +652,159 @@ static Type boundaryType(OpBuilder &b, const tflite::Tensor &t, Type held) {
   }
 }
 
+bool Importer::loadConstants() {
+  bool ok = true;
+  for (size_t i = 0; i < slots.size(); ++i) {
+    const tflite::Tensor *t = graph->tensors()->Get(i);
+    if (t->external_buffer() != 0) {
+      emitError(fileLoc) << tensorName(int32_t(i))
+                         << " keeps its data in an external buffer (another "
+                            "file), which is not supported";
+      ok = false;
+      continue;
+    }
+    FailureOr<DenseElementsAttr> c = constantOf(*t, tensorName(int32_t(i)));
+    if (failed(c)) {
+      ok = false;
+      continue;
+    }
+    if (!*c && t->is_variable()) {
+      // A variable (a recurrent layer's state) reads as zeros, as TFLite's
+      // interpreter leaves it before its first Invoke: every run of the
+      // compiled model starts from there (TFLite carries the state from
+      // one Invoke to the next).
+      FailureOr<RankedTensorType> type =
+          tensorType(*t, tensorName(int32_t(i)));
+      if (failed(type)) {
+        ok = false;
+        continue;
+      }
+      c = DenseElementsAttr::get(
+          *type, builder.getZeroAttr(type->getElementType()));
+    }
+    slots[i].constant = *c;
+  }
+  return ok;
+}
+
+bool Importer::importOperators() {
+  bool ok = true;
+  auto validTensor = [&](int32_t t) {
+    return t >= 0 && size_t(t) < slots.size();
+  };
+  // Operators, in order (TFLite stores them topologically sorted).
+  if (const auto *ops = graph->operators())
+    for (auto [index, op] : llvm::enumerate(*ops)) {
+      std::string first;
+      if (op->outputs() && op->outputs()->size() && validTensor(op->outputs()->Get(0)))
+        if (const flatbuffers::String *n =
+                graph->tensors()->Get(op->outputs()->Get(0))->name())
+          first = n->str();
+      loc = NameLoc::get(
+          builder.getStringAttr(first),
+          FileLineColLoc::get(fileLoc->getContext(),
+                              cast<FileLineColLoc>(fileLoc).getFilename(),
+                              unsigned(index + 1), 0));
+      // An operator fed by a refused one is skipped silently: each refusal
+      // is reported once, at the operator refused.
+      bool fedByFailure = false;
+      if (op->inputs())
+        for (int32_t t : *op->inputs())
+          fedByFailure |= validTensor(t) && slots[t].failed;
+      if (fedByFailure || failed(importOperator(uint32_t(index), *op))) {
+        if (op->outputs())
+          for (int32_t t : *op->outputs())
+            if (validTensor(t))
+              slots[t].failed = true;
+        ok = false;
+      }
+    }
+  return ok;
+}
+
+FailureOr<SmallVector<Value>>
+Importer::importSubgraph(uint32_t index, ValueRange args, const Twine &caller) {
+  const auto *subgraphs = model.subgraphs();
+  if (index >= subgraphs->size())
+    return emitError(loc) << caller << " names subgraph " << index
+                          << ", beyond the model's " << subgraphs->size();
+  if (llvm::is_contained(activeGraphs, index))
+    return emitError(loc) << caller << " runs subgraph " << index
+                          << ", which is being imported already: a subgraph "
+                             "may not run itself";
+  constexpr size_t kMaxNesting = 16;
+  if (activeGraphs.size() >= kMaxNesting)
+    return emitError(loc) << caller << " nests subgraphs more than "
+                          << kMaxNesting << " deep";
+  const tflite::SubGraph *g = subgraphs->Get(index);
+  size_t numTensors = g->tensors() ? g->tensors()->size() : 0;
+  size_t numInputs = g->inputs() ? g->inputs()->size() : 0;
+  if (numInputs != args.size())
+    return emitError(loc) << caller << " passes " << args.size()
+                          << " values to subgraph " << index << ", which has "
+                          << numInputs << " inputs";
+
+  // The caller's subgraph comes back whatever happens here.
+  const tflite::SubGraph *savedGraph = graph;
+  uint32_t savedIndex = graphIndex;
+  std::vector<Slot> savedSlots = std::move(slots);
+  llvm::DenseMap<Value, Value> savedStorage = signedStorage;
+  Location savedLoc = loc;
+  auto restore = llvm::make_scope_exit([&] {
+    graph = savedGraph;
+    graphIndex = savedIndex;
+    slots = std::move(savedSlots);
+    signedStorage = std::move(savedStorage);
+    loc = savedLoc;
+    activeGraphs.pop_back();
+  });
+  activeGraphs.push_back(index);
+  graph = g;
+  graphIndex = index;
+  slots.assign(numTensors, Slot());
+  Location callerLoc = loc;
+  if (!loadConstants())
+    return failure();
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    int32_t t = g->inputs()->Get(i);
+    if (t < 0 || size_t(t) >= numTensors)
+      return emitError(callerLoc) << "subgraph " << index << "'s input " << i
+                                  << " is tensor " << t << ", not one of its "
+                                  << numTensors << " tensors";
+    FailureOr<RankedTensorType> type =
+        tensorType(*g->tensors()->Get(t), tensorName(t));
+    if (failed(type))
+      return failure();
+    if (*type != arg.getType())
+      return emitError(callerLoc)
+             << caller << " passes " << arg.getType() << " as input " << i
+             << " of subgraph " << index << ", whose " << tensorName(t)
+             << " is " << *type;
+    slots[t].value = arg;
+    slots[t].constant = {};
+  }
+  if (!importOperators())
+    return failure();
+  SmallVector<Value> results;
+  if (const auto *outs = g->outputs())
+    for (auto [k, t] : llvm::enumerate(*outs)) {
+      if (t < 0 || size_t(t) >= numTensors)
+        return emitError(callerLoc) << "subgraph " << index << "'s output " << k
+                                    << " is tensor " << t
+                                    << ", not one of its " << numTensors
+                                    << " tensors";
+      Value v = slots[t].value;
+      if (!v && slots[t].constant)
+        v = constant(slots[t].constant);
+      if (!v)
+        return emitError(callerLoc) << "subgraph " << index << "'s output " << k
+                                    << " (" << tensorName(t)
+                                    << ") is computed by no operator";
+      results.push_back(v);
+    }
+  return results;
+}
+
 OwningOpRef<ModuleOp> Importer::run() {
   const auto *subgraphs = model.subgraphs();
   if (!subgraphs || subgraphs->size() == 0) {
@@ -679,6 +836,8 @@ OwningOpRef<ModuleOp> Importer::run() {
   }
   if (signature)
     entry = signature->subgraph_index();
+  entryGraph = graphIndex = entry;
+  activeGraphs.push_back(entry);
   if (entry >= subgraphs->size()) {
     emitError(fileLoc) << "the signature names subgraph " << entry
                        << ", beyond the model's " << subgraphs->size();
@@ -737,38 +896,7 @@ OwningOpRef<ModuleOp> Importer::run() {
     return nullptr;
   }
 
-  bool ok = true;
-  // Constants.
-  for (size_t i = 0; i < numTensors; ++i) {
-    const tflite::Tensor *t = graph->tensors()->Get(i);
-    if (t->external_buffer() != 0) {
-      emitError(fileLoc) << tensorName(int32_t(i))
-                         << " keeps its data in an external buffer (another "
-                            "file), which is not supported";
-      ok = false;
-      continue;
-    }
-    FailureOr<DenseElementsAttr> c = constantOf(*t, tensorName(int32_t(i)));
-    if (failed(c)) {
-      ok = false;
-      continue;
-    }
-    if (!*c && t->is_variable()) {
-      // A variable (a recurrent layer's state) reads as zeros, as TFLite's
-      // interpreter leaves it before its first Invoke: every run of the
-      // compiled model starts from there (TFLite carries the state from
-      // one Invoke to the next).
-      FailureOr<RankedTensorType> type =
-          tensorType(*t, tensorName(int32_t(i)));
-      if (failed(type)) {
-        ok = false;
-        continue;
-      }
-      c = DenseElementsAttr::get(
-          *type, builder.getZeroAttr(type->getElementType()));
-    }
-    slots[i].constant = *c;
-  }
+  bool ok = loadConstants();
   // The entry function's arguments: its inputs, shapes given for unknown
   // (-1) dimensions of the shape signature.
   SmallVector<Type> argTypes;
@@ -864,33 +992,7 @@ OwningOpRef<ModuleOp> Importer::run() {
   if (!defineInputs(func, inputTensors))
     return nullptr;
 
-  // Operators, in order (TFLite stores them topologically sorted).
-  if (const auto *ops = graph->operators())
-    for (auto [index, op] : llvm::enumerate(*ops)) {
-      std::string first;
-      if (op->outputs() && op->outputs()->size() && validTensor(op->outputs()->Get(0)))
-        if (const flatbuffers::String *n =
-                graph->tensors()->Get(op->outputs()->Get(0))->name())
-          first = n->str();
-      loc = NameLoc::get(
-          builder.getStringAttr(first),
-          FileLineColLoc::get(fileLoc->getContext(),
-                              cast<FileLineColLoc>(fileLoc).getFilename(),
-                              unsigned(index + 1), 0));
-      // An operator fed by a refused one is skipped silently: each refusal
-      // is reported once, at the operator refused.
-      bool fedByFailure = false;
-      if (op->inputs())
-        for (int32_t t : *op->inputs())
-          fedByFailure |= validTensor(t) && slots[t].failed;
-      if (fedByFailure || failed(importOperator(uint32_t(index), *op))) {
-        if (op->outputs())
-          for (int32_t t : *op->outputs())
-            if (validTensor(t))
-              slots[t].failed = true;
-        ok = false;
-      }
-    }
+  ok = importOperators();
   loc = fileLoc;
   if (!ok)
     return nullptr;

@@ -244,6 +244,134 @@ LogicalResult importCast(OpContext &op) {
   return op.define(0, e.castTo(x, to));
 }
 
+/// Both operands of a comparison: quantized and float data as float32
+/// values (two int8 tensors of different scales compare by value), integers
+/// and booleans as held, so they compare exactly.
+bool comparisonOperands(OpContext &op, Value &a, Value &b) {
+  if (!op.has(0) || !op.has(1)) {
+    op.error() << "an operand is omitted";
+    return false;
+  }
+  a = op.in(0);
+  b = op.in(1);
+  if (!a || !b)
+    return false;
+  auto isNumber = [&](int i, Value v) {
+    return op.quantizedInput(i) ||
+           isa<FloatType>(op.imp.typeOf(v).getElementType());
+  };
+  if (isNumber(0, a) || isNumber(1, b)) {
+    a = op.inFloat(0);
+    b = op.inFloat(1);
+  }
+  return a && b;
+}
+
+LogicalResult importComparison(OpContext &op) {
+  Emitter &e = op.imp;
+  Value a, b;
+  if (!comparisonOperands(op, a, b))
+    return failure();
+  bool boolean = e.typeOf(a).getElementType().isInteger(1);
+  if (boolean && op.code != tflite::BuiltinOperator_EQUAL &&
+      op.code != tflite::BuiltinOperator_NOT_EQUAL)
+    return op.error() << "booleans have no order";
+  Value y;
+  switch (op.code) {
+  case tflite::BuiltinOperator_EQUAL:
+  case tflite::BuiltinOperator_NOT_EQUAL:
+    // TOSA compares numbers; booleans are equal where they do not differ.
+    y = boolean ? e.unary("tosa.logical_not",
+                          e.compare<tosa::LogicalXorOp>(a, b))
+                : e.compare<tosa::EqualOp>(a, b);
+    if (op.code == tflite::BuiltinOperator_NOT_EQUAL)
+      y = e.unary("tosa.logical_not", y);
+    break;
+  case tflite::BuiltinOperator_GREATER:
+    y = e.compare<tosa::GreaterOp>(a, b);
+    break;
+  case tflite::BuiltinOperator_GREATER_EQUAL:
+    y = e.compare<tosa::GreaterEqualOp>(a, b);
+    break;
+  case tflite::BuiltinOperator_LESS:
+    y = e.compare<tosa::GreaterOp>(b, a);
+    break;
+  case tflite::BuiltinOperator_LESS_EQUAL:
+    y = e.compare<tosa::GreaterEqualOp>(b, a);
+    break;
+  default:
+    return op.error() << "internal error: not a comparison";
+  }
+  return op.define(0, y);
+}
+
+/// A boolean input, or null after a diagnostic.
+Value booleanInput(OpContext &op, int i) {
+  if (!op.has(i)) {
+    op.error() << "input " << i << " is omitted";
+    return {};
+  }
+  Value v = op.in(i);
+  if (!op.imp.typeOf(v).getElementType().isInteger(1)) {
+    op.error() << "input " << i << " is " << v.getType()
+               << ", not booleans";
+    return {};
+  }
+  return v;
+}
+
+LogicalResult importLogical(OpContext &op) {
+  Emitter &e = op.imp;
+  Value a = booleanInput(op, 0);
+  if (!a)
+    return failure();
+  if (op.code == tflite::BuiltinOperator_LOGICAL_NOT)
+    return op.define(0, e.unary("tosa.logical_not", a));
+  Value b = booleanInput(op, 1);
+  if (!b)
+    return failure();
+  return op.define(0, op.code == tflite::BuiltinOperator_LOGICAL_AND
+                          ? e.compare<tosa::LogicalAndOp>(a, b)
+                          : e.compare<tosa::LogicalOrOp>(a, b));
+}
+
+/// SELECT and SELECT_V2: x where the condition holds, else y. SELECT's
+/// rank-1 condition picks whole rows of higher-rank operands; SELECT_V2
+/// broadcasts all three.
+LogicalResult importSelect(OpContext &op) {
+  Emitter &e = op.imp;
+  Value cond = booleanInput(op, 0);
+  if (!cond || !op.has(1) || !op.has(2))
+    return cond ? op.error() << "an operand is omitted" : failure();
+  bool quantized = op.quantizedInput(1) || op.quantizedInput(2) ||
+                   op.quantizedOutput(0);
+  Value x = quantized ? op.inFloat(1) : op.in(1);
+  Value y = quantized ? op.inFloat(2) : op.in(2);
+  if (!x || !y)
+    return failure();
+  if (e.typeOf(x).getElementType() != e.typeOf(y).getElementType())
+    return op.error() << "the two choices differ in type (" << x.getType()
+                      << " and " << y.getType() << ")";
+  RankedTensorType c = e.typeOf(cond), t = e.typeOf(x);
+  if (op.code == tflite::BuiltinOperator_SELECT) {
+    if (c.getRank() == 1 && t.getRank() > 1) {
+      if (c.getDimSize(0) != t.getDimSize(0))
+        return op.error() << "the condition's " << c.getDimSize(0)
+                          << " values do not match the "
+                          << t.getDimSize(0) << " rows";
+      SmallVector<int64_t> rows(t.getRank(), 1);
+      rows[0] = c.getDimSize(0);
+      cond = e.reshape(cond, rows);
+    } else if (c.getShape() != t.getShape() ||
+               e.typeOf(y).getShape() != t.getShape()) {
+      return op.error() << "SELECT needs operands of one shape (or a "
+                           "condition per row); SELECT_V2 broadcasts";
+    }
+  }
+  Value r = e.select(cond, x, y);
+  return quantized ? op.defineFloat(0, r) : op.define(0, r);
+}
+
 } // namespace
 
 void mlir::nnapi::tflite_import::registerElementwiseOps(OpRegistry &registry) {
@@ -310,6 +438,29 @@ void mlir::nnapi::tflite_import::registerElementwiseOps(OpRegistry &registry) {
       {tflite::BuiltinOperator_L2_NORMALIZATION, "", 1, 2,
        importL2Normalization, "mul, reduce_sum, clamp, rsqrt, mul",
        "L2_NORMALIZATION (1)", "-"},
+      {tflite::BuiltinOperator_EQUAL, "", 1, 4, importComparison,
+       "tosa.equal (booleans: logical_xor, logical_not)", "EQUAL (3)", "-"},
+      {tflite::BuiltinOperator_NOT_EQUAL, "", 1, 3, importComparison,
+       "tosa.equal, tosa.logical_not", "NOT_EQUAL (3)", "-"},
+      {tflite::BuiltinOperator_GREATER, "", 1, 2, importComparison,
+       "tosa.greater", "GREATER (3)", "-"},
+      {tflite::BuiltinOperator_GREATER_EQUAL, "", 1, 2, importComparison,
+       "tosa.greater_equal", "GREATER_EQUAL (3)", "-"},
+      {tflite::BuiltinOperator_LESS, "", 1, 2, importComparison,
+       "tosa.greater, operands swapped", "LESS (3)", "-"},
+      {tflite::BuiltinOperator_LESS_EQUAL, "", 1, 2, importComparison,
+       "tosa.greater_equal, operands swapped", "LESS_EQUAL (3)", "-"},
+      {tflite::BuiltinOperator_LOGICAL_AND, "", 1, 1, importLogical,
+       "tosa.logical_and", "LOGICAL_AND (3)", "-"},
+      {tflite::BuiltinOperator_LOGICAL_OR, "", 1, 1, importLogical,
+       "tosa.logical_or", "LOGICAL_OR (3)", "-"},
+      {tflite::BuiltinOperator_LOGICAL_NOT, "", 1, 1, importLogical,
+       "tosa.logical_not", "LOGICAL_NOT (3)", "-"},
+      {tflite::BuiltinOperator_SELECT, "", 1, 4, importSelect,
+       "tosa.select (a rank-1 condition reshaped to pick rows)",
+       "SELECT (3)", "-"},
+      {tflite::BuiltinOperator_SELECT_V2, "", 1, 2, importSelect,
+       "tosa.select (numpy broadcasting)", "SELECT (3)", "-"},
       {tflite::BuiltinOperator_CAST, "", 1, 6, importCast,
        "tosa.cast (float to integer truncated)", "CAST (3)",
        "quantized data"},

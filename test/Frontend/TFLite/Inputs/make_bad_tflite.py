@@ -267,6 +267,103 @@ def unsupported_activation():
     return b.finish()
 
 
+
+def if_model(then_index=None, else_index=None, branch_out=(2, 3),
+             branch_dtype="FLOAT32"):
+    """IF(flag, x) over two branches that copy x (as `branch_out`)."""
+    b = ModelBuilder()
+    branches = []
+    for name in ("then", "else"):
+        branches.append(b.subgraph(name=name))
+        x = b.input("x", [2, 3])
+        y = b.tensor("y", list(branch_out), branch_dtype)
+        b.op("RESHAPE" if branch_dtype == "FLOAT32" else "CAST", [x], [y])
+        b.output(y)
+    b.subgraph(0)
+    f, x = b.input("flag", [1], "BOOL"), b.input("x", [2, 3])
+    y = b.tensor("y", [2, 3])
+    b.op("IF", [f, x], [y], ("IfOptions", {
+        "ThenSubgraphIndex": branches[0] if then_index is None
+        else then_index,
+        "ElseSubgraphIndex": branches[1] if else_index is None
+        else else_index}))
+    b.output(y)
+    return b
+
+
+@case
+def if_branch_missing(): return if_model(else_index=7).finish()
+
+
+@case
+def if_calls_main(): return if_model(then_index=0).finish()
+
+
+@case
+def if_branch_type(): return if_model(branch_dtype="INT32").finish()
+
+
+@case
+def while_recursive():
+    """A WHILE whose body is a WHILE over the same body."""
+    b = ModelBuilder()
+    cond = b.subgraph(name="cond")
+    i = b.input("i", [1], "INT32")
+    go = b.tensor("go", [1], "BOOL")
+    b.op("LESS", [i, b.const("n", np.int32([3]))], [go])
+    b.output(go)
+    body = b.subgraph(name="body")
+    bi = b.input("i", [1], "INT32")
+    bo = b.tensor("o", [1], "INT32")
+    b.op("WHILE", [bi], [bo], ("WhileOptions", {
+        "CondSubgraphIndex": cond, "BodySubgraphIndex": body}))
+    b.output(bo)
+    b.subgraph(0)
+    x = b.input("x", [1], "INT32")
+    y = b.tensor("y", [1], "INT32")
+    b.op("WHILE", [x], [y], ("WhileOptions", {
+        "CondSubgraphIndex": cond, "BodySubgraphIndex": body}))
+    b.output(y)
+    return b.finish()
+
+
+@case
+def while_cond_not_bool():
+    b = ModelBuilder()
+    cond = b.subgraph(name="cond")
+    i = b.input("i", [1], "INT32")
+    b.output(i)
+    body = b.subgraph(name="body")
+    b.output(b.input("i", [1], "INT32"))
+    b.subgraph(0)
+    x = b.input("x", [1], "INT32")
+    y = b.tensor("y", [1], "INT32")
+    b.op("WHILE", [x], [y], ("WhileOptions", {
+        "CondSubgraphIndex": cond, "BodySubgraphIndex": body}))
+    b.output(y)
+    return b.finish()
+
+
+@case
+def select_rows_mismatch():
+    b = ModelBuilder()
+    c, x = b.input("c", [3], "BOOL"), b.input("x", [2, 4])
+    y = b.tensor("y", [2, 4])
+    b.op("SELECT", [c, x, x], [y])
+    b.output(y)
+    return b.finish()
+
+
+@case
+def ordered_booleans():
+    b = ModelBuilder()
+    p, q = b.input("p", [4], "BOOL"), b.input("q", [4], "BOOL")
+    y = b.tensor("y", [4], "BOOL")
+    b.op("GREATER", [p, q], [y])
+    b.output(y)
+    return b.finish()
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)

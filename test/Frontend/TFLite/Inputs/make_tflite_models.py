@@ -450,6 +450,123 @@ def float16_weights(b, rng):
     return [x], [ref.conv2d(x, w.astype(np.float32), bias.astype(np.float32))]
 
 
+@case()
+def comparisons_select(b, rng):
+    x, y = rand(rng, 2, 3, 4), rand(rng, 3, 1)
+    # Integers with many equal pairs, for EQUAL and NOT_EQUAL.
+    i = rng.integers(0, 3, size=(2, 3, 4)).astype(np.int32)
+    j = rng.integers(0, 3, size=(4,)).astype(np.int32)
+    xi, yi = b.input("x", x.shape), b.input("y", y.shape)
+    ii, ji = b.input("i", i.shape, "INT32"), b.input("j", j.shape, "INT32")
+    xd, yd = x.astype(np.float64), y.astype(np.float64)
+
+    def boolean(name, op, ins, shape):
+        t = b.tensor(name, shape, "BOOL")
+        b.op(op, ins, [t])
+        return t
+    gt = boolean("gt", "GREATER", [xi, yi], [2, 3, 4])
+    le = boolean("le", "LESS_EQUAL", [xi, yi], [2, 3, 4])
+    lt = boolean("lt", "LESS", [xi, b.const("zero", np.float32([0]))],
+                 [2, 3, 4])
+    ge = boolean("ge", "GREATER_EQUAL", [yi, b.const(
+        "third", np.float32([0.3]))], [3, 1])
+    eq = boolean("eq", "EQUAL", [ii, ji], [2, 3, 4])
+    ne = boolean("ne", "NOT_EQUAL", [ii, ji], [2, 3, 4])
+    both = boolean("both", "LOGICAL_AND", [gt, lt], [2, 3, 4])
+    either = boolean("either", "LOGICAL_OR", [eq, both], [2, 3, 4])
+    neither = boolean("neither", "LOGICAL_NOT", [either], [2, 3, 4])
+    beq = boolean("beq", "EQUAL", [gt, le], [2, 3, 4])
+    # SELECT_V2 broadcasts: max(x, y) and y where y >= 0.3, else 0.
+    hi = b.tensor("hi", [2, 3, 4])
+    b.op("SELECT_V2", [gt, xi, yi], [hi])
+    keep = b.tensor("keep", [3, 1])
+    b.op("SELECT_V2", [ge, yi, b.const("zeros", np.float32([0]))], [keep])
+    # SELECT with a condition per row of x.
+    rows = b.input("rows", [2], "BOOL")
+    picked = b.tensor("picked", [2, 3, 4])
+    b.op("SELECT", [rows, xi, b.const("minus", -x)], [picked])
+    r = np.array([True, False])
+    for t in [gt, le, lt, eq, ne, neither, beq, hi, keep, picked]:
+        b.output(t)
+    gt_, lt_, eq_ = xd > yd, xd < 0, i == j
+    return [x, y, i, j, r], [
+        gt_, xd <= yd, lt_, eq_, i != j, ~(eq_ | (gt_ & lt_)),
+        gt_ == (xd <= yd), np.maximum(xd, np.broadcast_to(yd, x.shape)),
+        np.where(yd >= np.float32(0.3), yd, 0),
+        np.where(r[:, None, None], xd, -xd)]
+
+
+@case()
+def while_counter(b, rng):
+    """x halves and grows by one n times: WHILE over a counter, a limit
+    and the tensor, with the limit from an input."""
+    x = rand(rng, 2, 3)
+    n = np.int32([3])
+    main = b.current
+    cond = b.subgraph(name="cond")
+    ci, cn, cx = (b.input("i", [1], "INT32"), b.input("n", [1], "INT32"),
+                  b.input("x", [2, 3]))
+    go = b.tensor("go", [1], "BOOL")
+    b.op("LESS", [ci, cn], [go])
+    b.output(go)
+    body = b.subgraph(name="body")
+    bi, bn, bx = (b.input("i", [1], "INT32"), b.input("n", [1], "INT32"),
+                  b.input("x", [2, 3]))
+    i1, half, x1 = (b.tensor("i1", [1], "INT32"), b.tensor("half", [2, 3]),
+                    b.tensor("x1", [2, 3]))
+    b.op("ADD", [bi, b.const("one", np.int32([1]))], [i1])
+    b.op("MUL", [bx, b.const("h", np.float32([0.5]))], [half])
+    b.op("ADD", [half, b.const("inc", np.float32([1.0]))], [x1])
+    for t in (i1, bn, x1):
+        b.output(t)
+    b.subgraph(main)
+    xi, ni = b.input("x", x.shape), b.input("n", [1], "INT32")
+    outs = [b.tensor("count", [1], "INT32"), b.tensor("limit", [1], "INT32"),
+            b.tensor("y", [2, 3])]
+    b.op("WHILE", [b.const("start", np.int32([0])), ni, xi], outs,
+         ("WhileOptions", {"CondSubgraphIndex": cond,
+                           "BodySubgraphIndex": body}))
+    b.output(outs[2])
+    b.output(outs[0])
+    y = x.astype(np.float64)
+    for _ in range(int(n[0])):
+        y = y * 0.5 + 1
+    return [x, n], [y, n]
+
+
+@case()
+def if_branches(b, rng):
+    """Two IFs on one flag and its negation, so one input set runs both
+    branches: the then branch doubles x, the else branch subtracts y."""
+    x, y = rand(rng, 2, 3), rand(rng, 3)
+    flag = np.array([True])
+    main = b.current
+    then = b.subgraph(name="then")
+    tx, ty = b.input("x", [2, 3]), b.input("y", [3])
+    t2 = b.tensor("doubled", [2, 3])
+    b.op("ADD", [tx, tx], [t2])
+    b.output(t2)
+    other = b.subgraph(name="else")
+    ex, ey = b.input("x", [2, 3]), b.input("y", [3])
+    e2 = b.tensor("less", [2, 3])
+    b.op("SUB", [ex, ey], [e2])
+    b.output(e2)
+    b.subgraph(main)
+    fi, xi, yi = (b.input("flag", [1], "BOOL"), b.input("x", x.shape),
+                  b.input("y", y.shape))
+    nf = b.tensor("not_flag", [1], "BOOL")
+    b.op("LOGICAL_NOT", [fi], [nf])
+    outs = []
+    for k, f in enumerate((fi, nf)):
+        t = b.tensor("out%d" % k, [2, 3])
+        b.op("IF", [f, xi, yi], [t],
+             ("IfOptions", {"ThenSubgraphIndex": then,
+                            "ElseSubgraphIndex": other}))
+        outs.append(b.output(t))
+    xd = x.astype(np.float64)
+    return [flag, x, y], [2 * xd, xd - y.astype(np.float64)]
+
+
 def lstm_layer(b, rng, x, batch, seq, inputs, hidden, name, peepholes=True,
                act="TANH", time_major=False):
     """An UNIDIRECTIONAL_SEQUENCE_LSTM on tensor x; returns (output tensor,

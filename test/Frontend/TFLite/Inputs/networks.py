@@ -463,13 +463,13 @@ class Net:
                 raise ValueError(a)
             return out
 
-        for n in self.nodes:
+        for index, n in enumerate(self.nodes):
             a = n.attrs
             if n.kind == "input":
                 names[n] = n.name
                 continue
             x = [names[i] for i in n.inputs]
-            y = n.name
+            y = f"v{index}_{n.kind}"
             if n.kind in ("conv", "dw"):
                 w = a["w"].transpose(0, 3, 1, 2) if n.kind == "conv" \
                     else a["w"].transpose(3, 0, 1, 2)

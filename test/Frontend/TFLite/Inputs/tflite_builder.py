@@ -50,15 +50,39 @@ def type_code(t):
 
 
 class ModelBuilder:
+    """Builds subgraph 0 ("main") unless subgraph() switched to another;
+    tensors, operators, inputs and outputs are the current subgraph's."""
+
     def __init__(self):
         self.buffers = [b""]
-        self.tensors = []
-        self.operators = []
         self.opcodes = []  # (code, custom, version)
-        self.inputs = []
-        self.outputs = []
         self.signature = None  # (key, {name: tensor}, {name: tensor})
-        self.subgraphs = []  # extra subgraphs: (tensors, ops, inputs, outputs)
+        self.graphs = [dict(name="main", tensors=[], operators=[], inputs=[],
+                            outputs=[])]
+        self.current = 0
+
+    def subgraph(self, index=None, name=None):
+        """Switches to subgraph `index`, or to a new one (named `name`);
+        returns its index (a WHILE's or IF's subgraph operand)."""
+        if index is None:
+            self.graphs.append(dict(name=name or "subgraph%d" % len(
+                self.graphs), tensors=[], operators=[], inputs=[], outputs=[]))
+            index = len(self.graphs) - 1
+        self.current = index
+        return index
+
+    def _graph_list(key):
+        def get(self):
+            return self.graphs[self.current][key]
+
+        def set_(self, value):
+            self.graphs[self.current][key] = value
+        return property(get, set_)
+
+    tensors = _graph_list("tensors")
+    operators = _graph_list("operators")
+    inputs = _graph_list("inputs")
+    outputs = _graph_list("outputs")
 
     # Tensors ------------------------------------------------------------
     def tensor(self, name, shape, dtype="FLOAT32", quant=None, data=None,
@@ -166,105 +190,107 @@ class ModelBuilder:
                 Buffer.BufferAddData(b, d)
             buffer_offsets.append(Buffer.BufferEnd(b))
 
-        tensor_offsets = []
-        for t in self.tensors:
-            name = b.CreateString(t["name"])
-            shape = ints(Tensor.TensorStartShapeVector, t["shape"])
-            sig = None
-            if t["shape_signature"] is not None:
-                sig = ints(Tensor.TensorStartShapeSignatureVector,
-                           t["shape_signature"])
-            q = None
-            if t["quant"] is not None:
-                scales, zeros = t["quant"][0], t["quant"][1]
-                axis = t["quant"][2] if len(t["quant"]) > 2 else 0
-                s = vector(QuantizationParameters.
-                           QuantizationParametersStartScaleVector,
-                           [float(v) for v in scales], b.PrependFloat32)
-                z = vector(QuantizationParameters.
-                           QuantizationParametersStartZeroPointVector,
-                           [int(v) for v in zeros], b.PrependInt64)
-                QuantizationParameters.QuantizationParametersStart(b)
-                QuantizationParameters.QuantizationParametersAddScale(b, s)
-                QuantizationParameters.QuantizationParametersAddZeroPoint(b, z)
-                QuantizationParameters.\
-                    QuantizationParametersAddQuantizedDimension(b, axis)
-                q = QuantizationParameters.QuantizationParametersEnd(b)
-            sparsity = None
-            if t["sparse"]:
-                order = ints(SparsityParameters.
-                             SparsityParametersStartTraversalOrderVector,
-                             list(range(len(t["shape"]))))
-                SparsityParameters.SparsityParametersStart(b)
-                SparsityParameters.SparsityParametersAddTraversalOrder(
-                    b, order)
-                sparsity = SparsityParameters.SparsityParametersEnd(b)
-            Tensor.TensorStart(b)
-            Tensor.TensorAddShape(b, shape)
-            Tensor.TensorAddType(b, t["type"])
-            Tensor.TensorAddBuffer(b, t["buffer"])
-            Tensor.TensorAddName(b, name)
-            if q is not None:
-                Tensor.TensorAddQuantization(b, q)
-            if sig is not None:
-                Tensor.TensorAddShapeSignature(b, sig)
-            if sparsity is not None:
-                Tensor.TensorAddSparsity(b, sparsity)
-            if t["variable"]:
-                Tensor.TensorAddIsVariable(b, True)
-            tensor_offsets.append(Tensor.TensorEnd(b))
+        subgraph_offsets = []
+        for graph in self.graphs:
+            tensor_offsets = []
+            for t in graph["tensors"]:
+                name = b.CreateString(t["name"])
+                shape = ints(Tensor.TensorStartShapeVector, t["shape"])
+                sig = None
+                if t["shape_signature"] is not None:
+                    sig = ints(Tensor.TensorStartShapeSignatureVector,
+                               t["shape_signature"])
+                q = None
+                if t["quant"] is not None:
+                    scales, zeros = t["quant"][0], t["quant"][1]
+                    axis = t["quant"][2] if len(t["quant"]) > 2 else 0
+                    s = vector(QuantizationParameters.
+                               QuantizationParametersStartScaleVector,
+                               [float(v) for v in scales], b.PrependFloat32)
+                    z = vector(QuantizationParameters.
+                               QuantizationParametersStartZeroPointVector,
+                               [int(v) for v in zeros], b.PrependInt64)
+                    QuantizationParameters.QuantizationParametersStart(b)
+                    QuantizationParameters.QuantizationParametersAddScale(b, s)
+                    QuantizationParameters.QuantizationParametersAddZeroPoint(b, z)
+                    QuantizationParameters.\
+                        QuantizationParametersAddQuantizedDimension(b, axis)
+                    q = QuantizationParameters.QuantizationParametersEnd(b)
+                sparsity = None
+                if t["sparse"]:
+                    order = ints(SparsityParameters.
+                                 SparsityParametersStartTraversalOrderVector,
+                                 list(range(len(t["shape"]))))
+                    SparsityParameters.SparsityParametersStart(b)
+                    SparsityParameters.SparsityParametersAddTraversalOrder(
+                        b, order)
+                    sparsity = SparsityParameters.SparsityParametersEnd(b)
+                Tensor.TensorStart(b)
+                Tensor.TensorAddShape(b, shape)
+                Tensor.TensorAddType(b, t["type"])
+                Tensor.TensorAddBuffer(b, t["buffer"])
+                Tensor.TensorAddName(b, name)
+                if q is not None:
+                    Tensor.TensorAddQuantization(b, q)
+                if sig is not None:
+                    Tensor.TensorAddShapeSignature(b, sig)
+                if sparsity is not None:
+                    Tensor.TensorAddSparsity(b, sparsity)
+                if t["variable"]:
+                    Tensor.TensorAddIsVariable(b, True)
+                tensor_offsets.append(Tensor.TensorEnd(b))
 
-        op_offsets = []
-        for o in self.operators:
-            ins = ints(Operator.OperatorStartInputsVector, o["inputs"])
-            outs = ints(Operator.OperatorStartOutputsVector, o["outputs"])
-            opts = None
-            opts_type = 0
-            if o["options"] is not None:
-                table, fields = o["options"]
-                mod = importlib.import_module("tflite." + table)
-                # Vectors first (flatbuffers builds children first).
-                built = {}
-                for field, value in fields.items():
-                    if isinstance(value, (list, tuple)):
-                        start = getattr(mod, "%sStart%sVector" % (table, field))
-                        built[field] = ints(start, list(value))
-                getattr(mod, table + "Start")(b)
-                for field, value in fields.items():
-                    if field in built:
-                        value = built[field]
-                    elif isinstance(value, str):
-                        value = _enum_value(table, field, value)
-                    getattr(mod, "%sAdd%s" % (table, field))(b, value)
-                opts = getattr(mod, table + "End")(b)
-                opts_type = getattr(BuiltinOptions.BuiltinOptions, table)
-            custom = None
-            if o["custom_options"] is not None:
-                custom = vector(Operator.OperatorStartCustomOptionsVector,
-                                list(o["custom_options"]), b.PrependUint8)
-            Operator.OperatorStart(b)
-            Operator.OperatorAddOpcodeIndex(b, o["opcode"])
-            Operator.OperatorAddInputs(b, ins)
-            Operator.OperatorAddOutputs(b, outs)
-            if opts is not None:
-                Operator.OperatorAddBuiltinOptionsType(b, opts_type)
-                Operator.OperatorAddBuiltinOptions(b, opts)
-            if custom is not None:
-                Operator.OperatorAddCustomOptions(b, custom)
-            op_offsets.append(Operator.OperatorEnd(b))
+            op_offsets = []
+            for o in graph["operators"]:
+                ins = ints(Operator.OperatorStartInputsVector, o["inputs"])
+                outs = ints(Operator.OperatorStartOutputsVector, o["outputs"])
+                opts = None
+                opts_type = 0
+                if o["options"] is not None:
+                    table, fields = o["options"]
+                    mod = importlib.import_module("tflite." + table)
+                    # Vectors first (flatbuffers builds children first).
+                    built = {}
+                    for field, value in fields.items():
+                        if isinstance(value, (list, tuple)):
+                            start = getattr(mod, "%sStart%sVector" % (table, field))
+                            built[field] = ints(start, list(value))
+                    getattr(mod, table + "Start")(b)
+                    for field, value in fields.items():
+                        if field in built:
+                            value = built[field]
+                        elif isinstance(value, str):
+                            value = _enum_value(table, field, value)
+                        getattr(mod, "%sAdd%s" % (table, field))(b, value)
+                    opts = getattr(mod, table + "End")(b)
+                    opts_type = getattr(BuiltinOptions.BuiltinOptions, table)
+                custom = None
+                if o["custom_options"] is not None:
+                    custom = vector(Operator.OperatorStartCustomOptionsVector,
+                                    list(o["custom_options"]), b.PrependUint8)
+                Operator.OperatorStart(b)
+                Operator.OperatorAddOpcodeIndex(b, o["opcode"])
+                Operator.OperatorAddInputs(b, ins)
+                Operator.OperatorAddOutputs(b, outs)
+                if opts is not None:
+                    Operator.OperatorAddBuiltinOptionsType(b, opts_type)
+                    Operator.OperatorAddBuiltinOptions(b, opts)
+                if custom is not None:
+                    Operator.OperatorAddCustomOptions(b, custom)
+                op_offsets.append(Operator.OperatorEnd(b))
 
-        tensors = offsets(SubGraph.SubGraphStartTensorsVector, tensor_offsets)
-        inputs = ints(SubGraph.SubGraphStartInputsVector, self.inputs)
-        outputs = ints(SubGraph.SubGraphStartOutputsVector, self.outputs)
-        ops = offsets(SubGraph.SubGraphStartOperatorsVector, op_offsets)
-        name = b.CreateString("main")
-        SubGraph.SubGraphStart(b)
-        SubGraph.SubGraphAddTensors(b, tensors)
-        SubGraph.SubGraphAddInputs(b, inputs)
-        SubGraph.SubGraphAddOutputs(b, outputs)
-        SubGraph.SubGraphAddOperators(b, ops)
-        SubGraph.SubGraphAddName(b, name)
-        subgraph = SubGraph.SubGraphEnd(b)
+            tensors = offsets(SubGraph.SubGraphStartTensorsVector, tensor_offsets)
+            inputs = ints(SubGraph.SubGraphStartInputsVector, graph["inputs"])
+            outputs = ints(SubGraph.SubGraphStartOutputsVector, graph["outputs"])
+            ops = offsets(SubGraph.SubGraphStartOperatorsVector, op_offsets)
+            name = b.CreateString(graph["name"])
+            SubGraph.SubGraphStart(b)
+            SubGraph.SubGraphAddTensors(b, tensors)
+            SubGraph.SubGraphAddInputs(b, inputs)
+            SubGraph.SubGraphAddOutputs(b, outputs)
+            SubGraph.SubGraphAddOperators(b, ops)
+            SubGraph.SubGraphAddName(b, name)
+            subgraph_offsets.append(SubGraph.SubGraphEnd(b))
 
         code_offsets = []
         for code, custom, op_version in self.opcodes:
@@ -303,7 +329,7 @@ class ModelBuilder:
 
         codes = offsets(Model.ModelStartOperatorCodesVector, code_offsets)
         subgraphs = offsets(Model.ModelStartSubgraphsVector,
-                            [] if no_subgraphs else [subgraph])
+                            [] if no_subgraphs else subgraph_offsets)
         buffers = offsets(Model.ModelStartBuffersVector, buffer_offsets)
         desc = b.CreateString("nnapi-mlir test model")
         Model.ModelStart(b)

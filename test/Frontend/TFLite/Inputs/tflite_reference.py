@@ -37,31 +37,41 @@ def act(x, name):
     raise ValueError(name)
 
 
+def _taps(x, kh, kw, stride, dilation, padding):
+    """For each window tap (ki, kj): the input pixel under it for every
+    output position, [N, OH, OW, C], zeros where the window leaves the
+    input (x zero-padded)."""
+    n, h, wd, c = x.shape
+    oh, top = window_out(h, kh, stride[0], dilation[0], padding)
+    ow, left = window_out(wd, kw, stride[1], dilation[1], padding)
+    bottom = max((oh - 1) * stride[0] + (kh - 1) * dilation[0] + 1 - h - top,
+                 0)
+    right = max((ow - 1) * stride[1] + (kw - 1) * dilation[1] + 1 - wd - left,
+                0)
+    xp = np.pad(x, ((0, 0), (top, bottom), (left, right), (0, 0)))
+    for ki in range(kh):
+        for kj in range(kw):
+            y0, x0 = ki * dilation[0], kj * dilation[1]
+            yield ki, kj, xp[:, y0:y0 + (oh - 1) * stride[0] + 1:stride[0],
+                             x0:x0 + (ow - 1) * stride[1] + 1:stride[1], :]
+
+
 def conv2d(x, w, b, stride=(1, 1), dilation=(1, 1), padding="SAME",
            activation=None):
     """x [N,H,W,C], w [O,KH,KW,C/groups], b [O]."""
     x = x.astype(np.float64)
     w = w.astype(np.float64)
-    n, h, wd, c = x.shape
+    c = x.shape[3]
     o, kh, kw, ic = w.shape
     groups = c // ic
-    oh, top = window_out(h, kh, stride[0], dilation[0], padding)
-    ow, left = window_out(wd, kw, stride[1], dilation[1], padding)
-    y = np.zeros((n, oh, ow, o))
     og = o // groups
-    for i in range(oh):
-        for j in range(ow):
-            for ki in range(kh):
-                for kj in range(kw):
-                    yi = i * stride[0] + ki * dilation[0] - top
-                    xj = j * stride[1] + kj * dilation[1] - left
-                    if 0 <= yi < h and 0 <= xj < wd:
-                        for g in range(groups):
-                            patch = x[:, yi, xj, g * ic:(g + 1) * ic]
-                            y[:, i, j, g * og:(g + 1) * og] += \
-                                patch @ w[g * og:(g + 1) * og, ki, kj, :].T
+    y = 0
+    for ki, kj, patch in _taps(x, kh, kw, stride, dilation, padding):
+        parts = [patch[..., g * ic:(g + 1) * ic] @
+                 w[g * og:(g + 1) * og, ki, kj, :].T for g in range(groups)]
+        y = y + np.concatenate(parts, axis=3)
     if b is not None:
-        y += b.astype(np.float64)
+        y = y + b.astype(np.float64)
     return act(y, activation)
 
 
@@ -69,24 +79,16 @@ def depthwise(x, w, b, stride=(1, 1), dilation=(1, 1), padding="SAME",
               activation=None):
     """w [1,KH,KW,C*M]."""
     x = x.astype(np.float64)
-    n, h, wd, c = x.shape
+    n, _, _, c = x.shape
     _, kh, kw, cm = w.shape
     m = cm // c
     wf = w.astype(np.float64).reshape(kh, kw, c, m)
-    oh, top = window_out(h, kh, stride[0], dilation[0], padding)
-    ow, left = window_out(wd, kw, stride[1], dilation[1], padding)
-    y = np.zeros((n, oh, ow, c, m))
-    for i in range(oh):
-        for j in range(ow):
-            for ki in range(kh):
-                for kj in range(kw):
-                    yi = i * stride[0] + ki * dilation[0] - top
-                    xj = j * stride[1] + kj * dilation[1] - left
-                    if 0 <= yi < h and 0 <= xj < wd:
-                        y[:, i, j] += x[:, yi, xj, :, None] * wf[ki, kj]
-    y = y.reshape(n, oh, ow, cm)
+    y = 0
+    for ki, kj, patch in _taps(x, kh, kw, stride, dilation, padding):
+        y = y + patch[..., :, None] * wf[ki, kj]
+    y = y.reshape(n, y.shape[1], y.shape[2], cm)
     if b is not None:
-        y += b.astype(np.float64)
+        y = y + b.astype(np.float64)
     return act(y, activation)
 
 
