@@ -576,6 +576,12 @@ LogicalResult Importer::importOperator(uint32_t index,
   OpContext ctx(*this, op, index, code, version, name);
   const OpEntry *entry = OpRegistry::get().lookup(code, custom);
   if (!entry) {
+    if (code == kCustom && custom == "TFLite_Detection_PostProcess")
+      return ctx.error()
+             << "custom operator 'TFLite_Detection_PostProcess' is not "
+                "supported: its non-maximum suppression has no TOSA form; "
+                "export the model without it (its inputs, the box encodings and "
+                "class scores, as outputs) and decode the boxes in the app";
     if (code == kCustom)
       return ctx.error() << "custom operator '" << custom
                          << "' is not supported";

@@ -10,6 +10,8 @@
 
 #include "../Importer.h"
 
+#include "llvm/Support/Endian.h"
+
 #include "../../Common/Windows.h"
 
 using namespace mlir;
@@ -160,18 +162,17 @@ LogicalResult importDepthwiseConv2D(OpContext &op) {
                        : tflite::ActivationFunctionType_NONE));
 }
 
-LogicalResult importTransposeConv(OpContext &op) {
-  const auto *o = op.options<tflite::TransposeConvOptions>();
-  // Inputs: output shape, filter (OHWI), data, bias (version 3 on).
-  FailureOr<DenseElementsAttr> shape = op.needConstant(0, "the output shape");
-  Value w = op.inFloat(1), x = op.inFloat(2);
+/// The transposed convolution of input `xIndex` (NHWC) by input `wIndex`
+/// (OHWI) into output 0's shape, plus input `biasIndex` (or zeros): the
+/// builtin TRANSPOSE_CONV and MediaPipe's Convolution2DTransposeBias.
+LogicalResult transposeConv(OpContext &op, int xIndex, int wIndex,
+                            int biasIndex, Shape stride,
+                            tflite::Padding padding,
+                            tflite::ActivationFunctionType act) {
+  Value w = op.inFloat(wIndex), x = op.inFloat(xIndex);
   FailureOr<Shape> out = op.outShape();
-  if (failed(shape) || !x || !w || failed(out))
+  if (!x || !w || failed(out))
     return failure();
-  if (ArrayRef<int64_t>(intsOf(*shape)) != ArrayRef<int64_t>(*out))
-    return op.error() << "the output shape input disagrees with the output "
-                         "tensor's shape";
-  Shape stride = {o ? o->stride_h() : 1, o ? o->stride_w() : 1};
   if (failed(checkWindow(op, x, *out, stride, {1, 1})))
     return failure();
   RankedTensorType xt = op.imp.typeOf(x), wt = op.imp.typeOf(w);
@@ -181,10 +182,9 @@ LogicalResult importTransposeConv(OpContext &op) {
     return op.error() << "the filter must be [" << oc << ", KH, KW, "
                       << xt.getDimSize(3) << "]";
   Shape kernel = {wt.getDimSize(1), wt.getDimSize(2)};
-  Shape pads = tosaPads(autoPad(o ? o->padding() : tflite::Padding_SAME),
-                        xt.getShape(), *out, kernel, stride, {1, 1},
-                        /*transposed=*/true);
-  Value bias = biasOrZeros(op, 3, oc);
+  Shape pads = tosaPads(autoPad(padding), xt.getShape(), *out, kernel, stride,
+                        {1, 1}, /*transposed=*/true);
+  Value bias = biasOrZeros(op, biasIndex, oc);
   if (!bias)
     return failure();
   OpBuilder &b = op.b;
@@ -194,8 +194,231 @@ LogicalResult importTransposeConv(OpContext &op) {
       op.loc, RankedTensorType::get(*out, b.getF32Type()), x, w, bias,
       b.getDenseI64ArrayAttr(outPad), b.getDenseI64ArrayAttr(stride),
       b.getDenseI64ArrayAttr(*out));
-  return op.defineFloat(0, op.fused(y, o ? o->fused_activation_function()
-                                         : tflite::ActivationFunctionType_NONE));
+  return op.defineFloat(0, op.fused(y, act));
+}
+
+LogicalResult importTransposeConv(OpContext &op) {
+  const auto *o = op.options<tflite::TransposeConvOptions>();
+  // Inputs: output shape, filter (OHWI), data, bias (version 3 on).
+  FailureOr<DenseElementsAttr> shape = op.needConstant(0, "the output shape");
+  FailureOr<Shape> out = op.outShape();
+  if (failed(shape) || failed(out))
+    return failure();
+  if (ArrayRef<int64_t>(intsOf(*shape)) != ArrayRef<int64_t>(*out))
+    return op.error() << "the output shape input disagrees with the output "
+                         "tensor's shape";
+  return transposeConv(
+      op, 2, 1, 3, {o ? o->stride_h() : 1, o ? o->stride_w() : 1},
+      o ? o->padding() : tflite::Padding_SAME,
+      o ? o->fused_activation_function() : tflite::ActivationFunctionType_NONE);
+}
+
+/// MediaPipe's Convolution2DTransposeBias: TRANSPOSE_CONV with the bias as
+/// an input; inputs data, filter (OHWI), bias; its custom options are three
+/// little-endian int32: padding (1 SAME, 2 VALID), stride width, stride
+/// height; the output's shape is the output tensor's.
+LogicalResult importTransposeConvBias(OpContext &op) {
+  const flatbuffers::Vector<uint8_t> *raw = op.op.custom_options();
+  if (!raw || raw->size() != 12)
+    return op.error() << "the custom options must be 12 bytes (padding, "
+                         "stride width, stride height as int32), not "
+                      << (raw ? raw->size() : 0);
+  auto word = [&](int k) {
+    return int32_t(llvm::support::endian::read32le(raw->data() + 4 * k));
+  };
+  int32_t padding = word(0);
+  if (padding != 1 && padding != 2)
+    return op.error() << "padding " << padding
+                      << " is neither SAME (1) nor VALID (2)";
+  if (op.numInputs() != 3 || !op.has(2))
+    return op.error() << "the operator takes data, filter and bias";
+  // MediaPipe sizes the output itself: (in - 1) * stride + kernel, less
+  // SAME's padding kernel - 1 - (in - 1) % stride (never negative).
+  const tflite::Tensor &xt = op.inputTensor(0), &wt = op.inputTensor(1);
+  FailureOr<Shape> out = op.outShape();
+  if (failed(out))
+    return failure();
+  if (!xt.shape() || xt.shape()->size() != 4 || !wt.shape() ||
+      wt.shape()->size() != 4 || out->size() != 4)
+    return op.error() << "data, filter and output must be 4-D";
+  int32_t strides[2] = {word(2), word(1)};
+  for (int k = 0; k < 2; ++k) {
+    int64_t in = xt.shape()->Get(1 + k), kernel = wt.shape()->Get(1 + k);
+    if (strides[k] < 1 || in < 1 || kernel < 1)
+      return op.error() << "strides, sizes and the kernel must be positive";
+    int64_t pad = padding == 1
+                      ? std::max<int64_t>(0, kernel - 1 - (in - 1) % strides[k])
+                      : 0;
+    int64_t size = (in - 1) * strides[k] + kernel - pad;
+    if ((*out)[1 + k] != size)
+      return op.error() << "the output's " << (k ? "width" : "height")
+                        << " is " << (*out)[1 + k]
+                        << ", where MediaPipe's operator computes " << size;
+  }
+  return transposeConv(
+      op, 0, 1, 2, {word(2), word(1)},
+      padding == 1 ? tflite::Padding_SAME : tflite::Padding_VALID,
+      tflite::ActivationFunctionType_NONE);
+}
+
+/// MediaPipe's pooling parameters (TfLitePoolParams, read as the custom
+/// options' raw bytes): padding (1 SAME, 2 VALID), stride width and height,
+/// filter width and height, activation (TFLite's fused activation numbers);
+/// older files carry 32 bytes of it, newer 40; the rest is computed
+/// padding, which the kernels recompute.
+struct MediaPipePool {
+  int32_t padding, strideW, strideH, filterW, filterH, activation;
+};
+
+FailureOr<MediaPipePool> mediaPipePool(OpContext &op) {
+  const flatbuffers::Vector<uint8_t> *raw = op.op.custom_options();
+  if (!raw || raw->size() < 24)
+    return op.error() << "the custom options must hold at least 24 bytes "
+                         "(padding, strides, filter size and activation as "
+                         "int32), not "
+                      << (raw ? raw->size() : 0);
+  int32_t w[6];
+  for (int k = 0; k < 6; ++k)
+    w[k] = int32_t(llvm::support::endian::read32le(raw->data() + 4 * k));
+  MediaPipePool p{w[0], w[1], w[2], w[3], w[4], w[5]};
+  if (p.padding != 1 && p.padding != 2)
+    return op.error() << "padding " << p.padding
+                      << " is neither SAME (1) nor VALID (2)";
+  if (p.strideW < 1 || p.strideH < 1 || p.filterW < 1 || p.filterH < 1)
+    return op.error() << "strides and the filter size must be positive";
+  if (p.activation < 0 || p.activation > 4)
+    return op.error() << "activation " << p.activation
+                      << " is not one of none, RELU, RELU_N1_TO_1, RELU6, "
+                         "TANH (0-4)";
+  return p;
+}
+
+/// MediaPipe's MaxPoolingWithArgmax2D: the window's maximum (output 0) and
+/// where in the window it is (output 1, float32: fy * KW + fx + 0.1, the
+/// first maximum in raster order; cells outside the input never win).
+LogicalResult importMaxPoolArgmax(OpContext &op) {
+  FailureOr<MediaPipePool> p = mediaPipePool(op);
+  Value x = op.inFloat(0);
+  FailureOr<Shape> out = op.outShape(0);
+  if (failed(p) || !x || failed(out))
+    return failure();
+  if (op.numOutputs() != 2)
+    return op.error() << "the operator has 2 outputs (values, indices), not "
+                      << op.numOutputs();
+  FailureOr<Shape> out1 = op.outShape(1);
+  if (failed(out1))
+    return failure();
+  Shape stride = {p->strideH, p->strideW}, kernel = {p->filterH, p->filterW};
+  if (failed(checkWindow(op, x, *out, stride, {1, 1})))
+    return failure();
+  if (*out1 != *out)
+    return op.error() << "the indices must have the values' shape";
+  RankedTensorType xt = op.imp.typeOf(x);
+  Shape in = {xt.getDimSize(1), xt.getDimSize(2)}, before(2), after(2);
+  for (int k = 0; k < 2; ++k) {
+    int64_t size = p->padding == 1
+                       ? (in[k] + stride[k] - 1) / stride[k]
+                       : (in[k] - kernel[k] + stride[k]) / stride[k];
+    if ((*out)[1 + k] != size)
+      return op.error() << "the output's " << (k ? "width" : "height")
+                        << " is " << (*out)[1 + k]
+                        << ", where the operator computes " << size;
+    int64_t span = (size - 1) * stride[k] + kernel[k];
+    before[k] = std::max<int64_t>((span - in[k]) / 2, 0);
+    after[k] = std::max<int64_t>(span - in[k] - before[k], 0);
+  }
+  Emitter &e = op.imp;
+  OpBuilder &b = op.b;
+  Type f32 = b.getF32Type();
+  // Cells outside the input hold the lowest float, which never beats the
+  // running maximum (it starts there and only a greater value replaces it).
+  constexpr double kLowest = -3.4028234663852886e38;
+  Shape padded = {xt.getDimSize(0), in[0] + before[0] + after[0],
+                  in[1] + before[1] + after[1], xt.getDimSize(3)};
+  SmallVector<int64_t> pads = {0, 0, before[0], after[0],
+                               before[1], after[1], 0, 0};
+  Value xp = b.create<tosa::PadOp>(
+      op.loc, RankedTensorType::get(padded, f32), x,
+      e.constant(DenseElementsAttr::get(
+          RankedTensorType::get({4, 2}, b.getI64Type()),
+          ArrayRef<int64_t>(pads))),
+      e.splat(f32, {}, kLowest));
+  Value best = e.splat(f32, {1, 1, 1, 1}, kLowest);
+  Value where = e.splat(f32, {1, 1, 1, 1}, 0.1);
+  for (int64_t fy = 0; fy < kernel[0]; ++fy) {
+    for (int64_t fx = 0; fx < kernel[1]; ++fx) {
+      Value tap = e.slice(xp, {0, fy, fx, 0},
+                          {padded[0], ((*out)[1] - 1) * stride[0] + 1,
+                           ((*out)[2] - 1) * stride[1] + 1, padded[3]});
+      tap = e.everyNth(tap, 1, stride[0], (*out)[1]);
+      tap = e.everyNth(tap, 2, stride[1], (*out)[2]);
+      Value better = e.compare<tosa::GreaterOp>(tap, best);
+      where = e.select(better,
+                       e.splat(f32, {1, 1, 1, 1},
+                               double(fy * kernel[1] + fx) + 0.1),
+                       where);
+      best = e.binary<tosa::MaximumOp>(best, tap);
+    }
+  }
+  Value values = op.fused(best, tflite::ActivationFunctionType(p->activation));
+  if (!values || failed(op.defineFloat(0, values)))
+    return failure();
+  return op.define(1, where);
+}
+
+/// MediaPipe's MaxUnpooling2D: each value written back at the window
+/// position its index names, zeros elsewhere; the output is the input
+/// scaled by the filter size. Taken for windows that tile the output
+/// (stride = filter size, as the models that use it have), where no two
+/// values land on one position.
+LogicalResult importMaxUnpool(OpContext &op) {
+  FailureOr<MediaPipePool> p = mediaPipePool(op);
+  Value x = op.inFloat(0), indices = op.inFloat(1);
+  FailureOr<Shape> out = op.outShape();
+  if (failed(p) || !x || !indices || failed(out))
+    return failure();
+  if (p->strideH != p->filterH || p->strideW != p->filterW)
+    return op.error() << "a stride (" << p->strideH << "x" << p->strideW
+                      << ") other than the filter size (" << p->filterH
+                      << "x" << p->filterW
+                      << ") is not supported: windows that overlap or leave "
+                         "gaps have no single position per value";
+  if (p->activation != 0)
+    return op.error() << "an activation is not supported";
+  Emitter &e = op.imp;
+  RankedTensorType xt = e.typeOf(x);
+  if (xt.getRank() != 4 || e.typeOf(indices).getShape() != xt.getShape())
+    return op.error() << "values and indices must be 4-D, of one shape";
+  int64_t n = xt.getDimSize(0), h = xt.getDimSize(1), w = xt.getDimSize(2),
+          c = xt.getDimSize(3), kh = p->filterH, kw = p->filterW;
+  Shape want = {n, h * kh, w * kw, c};
+  if (*out != want)
+    return op.error() << "the output must be [" << n << ", " << h * kh << ", "
+                      << w * kw << ", " << c << "]";
+  OpBuilder &b = op.b;
+  Type f32 = b.getF32Type();
+  // The index's window position, truncated as the kernel does.
+  Value slot = e.unary("tosa.floor", indices);
+  Value zero = e.splat(f32, {1, 1, 1, 1}, 0);
+  SmallVector<Value> rows;
+  for (int64_t my = 0; my < kh; ++my) {
+    SmallVector<Value> cols;
+    for (int64_t mx = 0; mx < kw; ++mx) {
+      Value here = e.compare<tosa::EqualOp>(
+          slot, e.splat(f32, {1, 1, 1, 1}, double(my * kw + mx)));
+      cols.push_back(e.select(here, x, zero));
+    }
+    // [N, H, W, KW * C] is [N, H, W * KW, C]: column x * KW + mx.
+    Value row = b.create<tosa::ConcatOp>(
+        op.loc, RankedTensorType::get({n, h, w, kw * c}, f32), cols,
+        b.getI32IntegerAttr(3));
+    rows.push_back(e.reshape(row, {n * h, 1, w * kw, c}));
+  }
+  // [N * H, KH, W * KW, C] is the output: row y * KH + my.
+  Value y = b.create<tosa::ConcatOp>(
+      op.loc, RankedTensorType::get({n * h, kh, w * kw, c}, f32), rows,
+      b.getI32IntegerAttr(1));
+  return op.defineFloat(0, e.reshape(y, want));
 }
 
 LogicalResult importPool(OpContext &op) {
@@ -337,6 +560,19 @@ void mlir::nnapi::tflite_import::registerConvOps(OpRegistry &registry) {
       {tflite::BuiltinOperator_TRANSPOSE_CONV, "", 1, 5, importTransposeConv,
        "tosa.transpose_conv2d (out_pad from SAME / VALID)",
        "TRANSPOSE_CONV_2D (3)", "-"},
+      {kCustom, "Convolution2DTransposeBias", 1, 1, importTransposeConvBias,
+       "tosa.transpose_conv2d with the bias input (MediaPipe's custom "
+       "operator)",
+       "TRANSPOSE_CONV_2D (3)", "-"},
+      {kCustom, "MaxPoolingWithArgmax2D", 1, 1, importMaxPoolArgmax,
+       "pad with the lowest float; per window tap: slice, greater, select, "
+       "maximum (MediaPipe's custom operator)",
+       "PAD_V2, SLICE, GREATER, SELECT, MAXIMUM (3)", "-"},
+      {kCustom, "MaxUnpooling2D", 1, 1, importMaxUnpool,
+       "floor, equal and select per window position, concatenations, "
+       "reshapes (MediaPipe's custom operator)",
+       "FLOOR, EQUAL, SELECT, CONCATENATION, RESHAPE (3)",
+       "stride other than the filter size (refused)"},
       {tflite::BuiltinOperator_AVERAGE_POOL_2D, "", 1, 3, importPool,
        "tosa.avg_pool2d", "AVERAGE_POOL_2D (1)", "-"},
       {tflite::BuiltinOperator_MAX_POOL_2D, "", 1, 3, importPool,

@@ -9,7 +9,8 @@ nnapi-run on input_K.npy and compares every output K twice:
 - with REFS/<case>/output_K.npy, the output of TensorFlow Lite itself
   (written by scripts/tflite_refs.sh; REFS/<case>/model.sha256 names the
   model it ran, so a changed generator cannot be checked against stale
-  outputs).
+  outputs), unless case.json says "tflite": false (a custom operator
+  TensorFlow Lite's interpreter lacks: numpy only).
 
 Float outputs pass when max |got - want| <= tol * max(1, max |want|) (tol
 from case.json); quantized cases ("quanta" in case.json) compare integer
@@ -66,14 +67,16 @@ def check_case(d, refs, flags, expect_nnapi):
     if sha256(model) != meta["sha256"]:
         return f"ERROR model.tflite is not the model case.json describes"
     ref_dir = os.path.join(refs, name)
-    try:
-        with open(os.path.join(ref_dir, "model.sha256")) as f:
-            ref_hash = f.read().split()[0]
-    except OSError:
-        return f"ERROR no TensorFlow Lite outputs in {ref_dir}"
-    if ref_hash != meta["sha256"]:
-        return ("ERROR TensorFlow Lite's outputs are for another model; "
-                "run scripts/tflite_refs.sh")
+    with_tflite = meta.get("tflite", True)
+    if with_tflite:
+        try:
+            with open(os.path.join(ref_dir, "model.sha256")) as f:
+                ref_hash = f.read().split()[0]
+        except OSError:
+            return f"ERROR no TensorFlow Lite outputs in {ref_dir}"
+        if ref_hash != meta["sha256"]:
+            return ("ERROR TensorFlow Lite's outputs are for another model; "
+                    "run scripts/tflite_refs.sh")
     so = os.path.join(d, "model.so")
     out = os.path.join(d, "out")
     r = subprocess.run(["nnapi-compile", model, "-o", so] + flags,
@@ -93,9 +96,11 @@ def check_case(d, refs, flags, expect_nnapi):
     k = 0
     while os.path.exists(os.path.join(d, f"numpy_{k}.npy")):
         got = np.load(os.path.join(out, f"output{k}.npy"))
-        for label, path in (("numpy", os.path.join(d, f"numpy_{k}.npy")),
-                            ("tflite", os.path.join(ref_dir,
-                                                    f"output_{k}.npy"))):
+        references = [("numpy", os.path.join(d, f"numpy_{k}.npy"))]
+        if with_tflite:
+            references.append(("tflite",
+                               os.path.join(ref_dir, f"output_{k}.npy")))
+        for label, path in references:
             want = np.load(path)
             # The numpy references of float outputs are float64.
             if want.dtype != got.dtype and not (
@@ -113,9 +118,10 @@ def check_case(d, refs, flags, expect_nnapi):
     if os.path.exists(os.path.join(out, f"output{k}.npy")):
         return f"ERROR more than the {k} outputs the references have"
     errs = {label: max(e for l, e in worst if l == label)
-            for label in ("numpy", "tflite")}
-    return (f"OK {k} outputs, max error vs numpy {errs['numpy']:.3g}, "
-            f"vs TensorFlow Lite {errs['tflite']:.3g}")
+            for label in ("numpy", "tflite") if with_tflite or label == "numpy"}
+    return (f"OK {k} outputs, max error vs numpy {errs['numpy']:.3g}, " +
+            (f"vs TensorFlow Lite {errs['tflite']:.3g}" if with_tflite else
+             "TensorFlow Lite cannot run it"))
 
 
 def main():

@@ -364,6 +364,67 @@ def ordered_booleans():
     return b.finish()
 
 
+
+def transpose_bias(options, out=(1, 9, 12, 3)):
+    b = ModelBuilder()
+    x = b.input("x", [1, 5, 6, 4])
+    y = b.tensor("y", list(out))
+    b.op("CUSTOM", [x, b.const("w", np.ones((3, 3, 3, 4), np.float32)),
+                    b.const("b", np.zeros(3, np.float32))], [y],
+         custom="Convolution2DTransposeBias", custom_options=options)
+    b.output(y)
+    return b.finish()
+
+
+@case
+def transpose_bias_options(): return transpose_bias(np.int32([1, 2]).tobytes())
+
+
+@case
+def transpose_bias_shape():
+    return transpose_bias(np.int32([1, 2, 2]).tobytes(), out=(1, 10, 12, 3))
+
+
+
+@case
+def argmax_options():
+    b = ModelBuilder()
+    x = b.input("x", [1, 4, 4, 1])
+    v, i = b.tensor("v", [1, 2, 2, 1]), b.tensor("i", [1, 2, 2, 1])
+    b.op("CUSTOM", [x], [v, i], custom="MaxPoolingWithArgmax2D",
+         custom_options=np.int32([1, 2, 2, 2]).tobytes())
+    b.output(v)
+    return b.finish()
+
+
+@case
+def unpool_overlapping():
+    b = ModelBuilder()
+    x, i = b.input("x", [1, 2, 2, 1]), b.input("i", [1, 2, 2, 1])
+    y = b.tensor("y", [1, 6, 6, 1])
+    b.op("CUSTOM", [x, i], [y], custom="MaxUnpooling2D",
+         custom_options=np.int32([2, 2, 2, 3, 3, 0, -1, -1]).tobytes())
+    b.output(y)
+    return b.finish()
+
+
+
+@case
+def detection_postprocess():
+    b = ModelBuilder()
+    boxes, scores = b.input("boxes", [1, 4, 4]), b.input("scores", [1, 4, 3])
+    outs = [b.tensor(n, s) for n, s in (("det_boxes", [1, 2, 4]),
+                                        ("det_classes", [1, 2]),
+                                        ("det_scores", [1, 2]),
+                                        ("count", [1]))]
+    b.op("CUSTOM", [boxes, scores, b.const("anchors", np.ones((4, 4),
+                                                             np.float32))],
+         outs, custom="TFLite_Detection_PostProcess", custom_options=b"\x00")
+    for t in outs:
+        b.output(t)
+    return b.finish()
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)

@@ -7,7 +7,8 @@ and its numpy reference (tflite_reference.py, float64):
 writes OUTDIR/<case>/model.tflite, input_<k>.npy, numpy_<k>.npy and
 case.json ({"nnapi": whether every operator must run on NNAPI with the
 eager profile, "tol": tolerance against the references, relative to
-max(1, max |reference|), "quanta": for
+max(1, max |reference|), "tflite": false when TensorFlow Lite's
+interpreter cannot run the model (custom operators it lacks), "quanta": for
 quantized outputs, how many quanta may differ}). The models are
 byte-identical from run to run (tflite_refs/ holds TensorFlow Lite's
 outputs for them, checked against the model's SHA-256).
@@ -27,9 +28,12 @@ import tflite_reference as ref  # noqa: E402
 CASES = {}
 
 
-def case(nnapi=True, tol=1e-4, quanta=None):
+def case(nnapi=True, tol=1e-4, quanta=None, tflite=True):
     def register(fn):
-        CASES[fn.__name__] = (fn, dict(nnapi=nnapi, tol=tol, quanta=quanta))
+        meta = dict(nnapi=nnapi, tol=tol, quanta=quanta)
+        if not tflite:
+            meta["tflite"] = False
+        CASES[fn.__name__] = (fn, meta)
         return fn
     return register
 
@@ -102,6 +106,63 @@ def transpose_conv(b, rng):
                                         "StrideH": 2}), version=3)
     b.output(y)
     return [x], [ref.transpose_conv(x, w, bias, (1, 10, 12, 3), (2, 2))]
+
+
+@case()
+def transpose_conv_bias(b, rng):
+    """MediaPipe's Convolution2DTransposeBias (custom options: padding,
+    stride width, stride height as int32), SAME and VALID."""
+    x = rand(rng, 1, 5, 6, 4)
+    xi = b.input("x", x.shape)
+    refs = []
+    for name, (kh, kw), (sh, sw), padding, out in [
+            ("same", (3, 3), (2, 2), 1, (1, 9, 12, 3)),
+            ("valid", (2, 3), (1, 2), 2, (1, 6, 13, 2))]:
+        w, bias = rand(rng, out[3], kh, kw, 4), rand(rng, out[3])
+        y = b.tensor(name, list(out))
+        b.op("CUSTOM", [xi, b.const(name + "_w", w), b.const(name + "_b", bias)],
+             [y], custom="Convolution2DTransposeBias",
+             custom_options=np.int32([padding, sw, sh]).tobytes())
+        b.output(y)
+        refs.append(ref.transpose_conv(x, w, bias, out, (sh, sw),
+                                       "SAME" if padding == 1 else "VALID"))
+    return [x], refs
+
+
+def pool_options(padding, stride, kernel, activation=0):
+    """MediaPipe's TfLitePoolParams as its custom options: padding (1 SAME,
+    2 VALID), stride w/h, filter w/h, activation, then the two computed
+    padding words files carry."""
+    return np.int32([padding, stride[1], stride[0], kernel[1], kernel[0],
+                     activation, -1, -1]).tobytes()
+
+
+@case(tflite=False)
+def mediapipe_unpool(b, rng):
+    """MediaPipe's MaxPoolingWithArgmax2D into MaxUnpooling2D (as its
+    segmentation models use them), and an odd SAME 3x3 stride-2 argmax pool
+    with RELU6. Inputs in steps of 0.5, so windows hold ties (the first
+    maximum wins). TensorFlow Lite's interpreter lacks these operators:
+    numpy only."""
+    x = np.round(rand(rng, 1, 6, 8, 3, lo=-2, hi=2) * 2) / 2
+    z = np.round(rand(rng, 1, 5, 7, 2, lo=-8, hi=8) * 2) / 2
+    xi, zi = b.input("x", x.shape), b.input("z", z.shape)
+    pooled, where = b.tensor("pooled", [1, 3, 4, 3]), b.tensor(
+        "where", [1, 3, 4, 3])
+    b.op("CUSTOM", [xi], [pooled, where], custom="MaxPoolingWithArgmax2D",
+         custom_options=pool_options(1, (2, 2), (2, 2)))
+    up = b.tensor("unpooled", [1, 6, 8, 3])
+    b.op("CUSTOM", [pooled, where], [up], custom="MaxUnpooling2D",
+         custom_options=pool_options(2, (2, 2), (2, 2)))
+    zp, zw = b.tensor("z_pooled", [1, 3, 4, 2]), b.tensor("z_where",
+                                                         [1, 3, 4, 2])
+    b.op("CUSTOM", [zi], [zp, zw], custom="MaxPoolingWithArgmax2D",
+         custom_options=pool_options(1, (2, 2), (3, 3), activation=3))
+    for t in (pooled, where, up, zp, zw):
+        b.output(t)
+    v, i = ref.max_pool_argmax(x, (2, 2), (2, 2), "SAME")
+    zv, zi_ = ref.max_pool_argmax(z, (3, 3), (2, 2), "SAME", "RELU6")
+    return [x, z], [v, i, ref.max_unpool(v, i, (2, 2)), zv, zi_]
 
 
 @case()

@@ -229,3 +229,47 @@ def lstm(x, w, r, bias, h, c, peep=None, act_name="TANH", time_major=False):
         ys.append(h)
     y = np.stack(ys)
     return y if time_major else y.transpose(1, 0, 2)
+
+
+def max_pool_argmax(x, kernel, stride, padding, activation=None):
+    """MediaPipe's MaxPoolingWithArgmax2D: per window the maximum over the
+    cells inside the input (the first in raster order on ties) and its
+    position in the window as float32 fy * KW + fx + 0.1."""
+    n, h, w, c = x.shape
+    outs, offs = [], []
+    for size, k, s in zip((h, w), kernel, stride):
+        o = (size + s - 1) // s if padding == "SAME" else (size - k + s) // s
+        outs.append(o)
+        offs.append(max(((o - 1) * s + k - size) // 2, 0))
+    values = np.zeros((n, outs[0], outs[1], c))
+    index = np.zeros((n, outs[0], outs[1], c), np.float32)
+    for b in range(n):
+        for oy in range(outs[0]):
+            for ox in range(outs[1]):
+                for ch in range(c):
+                    best, at = -np.finfo(np.float32).max, 0
+                    for fy in range(kernel[0]):
+                        for fx in range(kernel[1]):
+                            iy = oy * stride[0] - offs[0] + fy
+                            ix = ox * stride[1] - offs[1] + fx
+                            if 0 <= iy < h and 0 <= ix < w and \
+                                    x[b, iy, ix, ch] > best:
+                                best, at = x[b, iy, ix, ch], fy * kernel[1] + fx
+                    values[b, oy, ox, ch] = best
+                    index[b, oy, ox, ch] = np.float32(at) + np.float32(0.1)
+    return act(values, activation), index
+
+
+def max_unpool(values, index, kernel):
+    """MediaPipe's MaxUnpooling2D with stride = filter size: each value
+    back at the window position int(index) names, zeros elsewhere."""
+    n, h, w, c = values.shape
+    y = np.zeros((n, h * kernel[0], w * kernel[1], c))
+    for b in range(n):
+        for i in range(h):
+            for j in range(w):
+                for ch in range(c):
+                    k = int(index[b, i, j, ch])
+                    y[b, i * kernel[0] + k // kernel[1],
+                      j * kernel[1] + k % kernel[1], ch] = values[b, i, j, ch]
+    return y
