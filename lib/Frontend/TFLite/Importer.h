@@ -25,6 +25,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Error.h"
 
 #include "schema_generated.h"
 
@@ -221,6 +222,20 @@ public:
   /// An error prefixed "operator N (NAME v2, output 'TENSOR'): ".
   InFlightDiagnostic error();
 };
+
+/// The most levels (dimensions and blocks) a sparse tensor may have.
+constexpr int64_t kMaxSparseLevels = 16;
+/// The most bytes a sparse constant may take once dense.
+constexpr int64_t kMaxDensifiedBytes = int64_t(1) << 30;
+
+/// The row-major bytes of a sparse constant of `shape` whose `stored`
+/// values (`width` bytes each) follow `sparsity`'s traversal; an error
+/// (a sentence about "it", the tensor) when the structure is malformed or
+/// disagrees with the shape or the values.
+llvm::Expected<std::vector<char>>
+densify(const tflite::SparsityParameters &sparsity,
+        llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<char> stored,
+        size_t width);
 
 /// An axis of a rank-`rank` tensor, counted from the end when negative; an
 /// error through `op` when out of range.

@@ -205,9 +205,10 @@ FailureOr<RankedTensorType> Importer::tensorType(const tflite::Tensor &t,
   if (t.shape())
     for (int32_t d : *t.shape())
       shape.push_back(d);
-  if (t.sparsity())
+  if (t.sparsity() && t.buffer() == 0)
     return emitError(loc) << what
-                          << " is sparse; sparse tensors are not supported";
+                          << " is sparse but not a constant; only constant "
+                             "tensors may be sparse";
   if (checkedCount(shape) < 0)
     return emitError(loc) << what << " has a negative dimension, one above "
                           << kMaxDim << " or more than " << kMaxElements
@@ -309,6 +310,23 @@ FailureOr<DenseElementsAttr> Importer::constantOf(const tflite::Tensor &t,
     break;
   default:
     width = 1;
+  }
+  std::vector<char> expanded;
+  if (const tflite::SparsityParameters *sparsity = t.sparsity()) {
+    // Stored sparse (DENSIFY's input, or weights read sparse): made dense
+    // here, so every operator sees a dense constant.
+    if (count > kMaxDensifiedBytes / int64_t(width))
+      return emitError(loc) << what << " is sparse, and dense it would take "
+                            << count << " x " << width
+                            << " bytes, above the " << kMaxDensifiedBytes
+                            << " allowed";
+    llvm::Expected<std::vector<char>> dense =
+        densify(*sparsity, type->getShape(), bytes, width);
+    if (!dense)
+      return emitError(loc) << what << " is sparse, and "
+                            << llvm::toString(dense.takeError());
+    expanded = std::move(*dense);
+    bytes = expanded;
   }
   if (bytes.size() != size_t(count) * width)
     return emitError(loc) << what << " has " << count << " elements of "

@@ -4,6 +4,8 @@
 // (8-bit data to float; a float16 constant, as models with float16 weights
 // carry them, becomes a float32 constant at compile time). The composites
 // they make are those of Common/Quant.h: NNAPI's QUANTIZE and DEQUANTIZE.
+// DENSIFY's sparse constant input is already dense (Sparse.cpp, when the
+// importer reads constants), so DENSIFY is that constant.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +45,20 @@ LogicalResult importQuantize(OpContext &op) {
   return op.defineFloat(0, op.inFloat(0));
 }
 
+LogicalResult importDensify(OpContext &op) {
+  if (!op.has(0) || !op.inputTensor(0).sparsity())
+    return op.error() << "the input is not a sparse tensor";
+  FailureOr<DenseElementsAttr> dense =
+      op.needConstant(0, "the sparse input");
+  FailureOr<RankedTensorType> out = op.outType();
+  if (failed(dense) || failed(out))
+    return failure();
+  if (dense->getType() != *out)
+    return op.error() << "the output is " << *out << ", where the input is "
+                      << dense->getType();
+  return op.defineConstant(0, *dense);
+}
+
 } // namespace
 
 void mlir::nnapi::tflite_import::registerQuantOps(OpRegistry &registry) {
@@ -54,5 +70,7 @@ void mlir::nnapi::tflite_import::registerQuantOps(OpRegistry &registry) {
        "the dequantize composite; a float16 constant becomes a float32 "
        "constant",
        "DEQUANTIZE (1); int8 4", "-"},
+      {tflite::BuiltinOperator_DENSIFY, "", 1, 1, importDensify,
+       "a constant: the sparse input expanded at compile time", "-", "-"},
   });
 }

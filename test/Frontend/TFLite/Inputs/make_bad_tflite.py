@@ -425,6 +425,49 @@ def detection_postprocess():
     return b.finish()
 
 
+
+def sparse_fc(spec, values, shape=(2, 4)):
+    b = ModelBuilder()
+    x = b.input("x", [1, shape[1]])
+    w = b.tensor("w", list(shape), data=np.float32(values).tobytes(),
+                 sparse=spec)
+    y = b.tensor("y", [1, shape[0]])
+    b.op("FULLY_CONNECTED", [x, w, -1], [y], ("FullyConnectedOptions", {}))
+    b.output(y)
+    return b.finish()
+
+
+CSR = dict(order=[0, 1], dims=[("DENSE", 2), ("CSR", [0, 1, 2], [0, 3])])
+
+
+@case
+def sparse_index_range():
+    return sparse_fc(dict(CSR, dims=[("DENSE", 2),
+                                     ("CSR", [0, 1, 2], [0, 4])]), [1, 2])
+
+
+@case
+def sparse_value_count(): return sparse_fc(CSR, [1, 2, 3])
+
+
+@case
+def sparse_huge():
+    return sparse_fc(dict(order=[0, 1], dims=[
+        ("DENSE", 1 << 20), ("CSR", [0, 1], [0])]), [1],
+        shape=(1 << 20, 1 << 12))
+
+
+@case
+def sparse_not_constant():
+    b = ModelBuilder()
+    x = b.input("x", [2, 4])
+    b.tensors[x]["sparse"] = CSR
+    y = b.tensor("y", [2, 4])
+    b.op("RELU", [x], [y])
+    b.output(y)
+    return b.finish()
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)

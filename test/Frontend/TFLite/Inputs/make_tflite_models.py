@@ -165,6 +165,60 @@ def mediapipe_unpool(b, rng):
     return [x, z], [v, i, ref.max_unpool(v, i, (2, 2)), zv, zi_]
 
 
+def sparse_const(b, name, dense, block=1, index_kind="Int32"):
+    """A constant 2-D tensor stored sparse: rows dense, then the nonzero
+    column blocks of each row (CSR), each block's `block` values dense
+    (TFLite's 1xN block sparsity; no blocks when block is 1)."""
+    rows, cols = dense.shape
+    blocks = cols // block
+    segments, indices, values = [0], [], []
+    for r in range(rows):
+        for c in range(blocks):
+            part = dense[r, c * block:(c + 1) * block]
+            if np.any(part != 0):
+                indices.append(c)
+                values.extend(part)
+        segments.append(len(indices))
+    dims = [("DENSE", rows), ("CSR", segments, indices, index_kind)]
+    spec = dict(order=[0, 1], dims=dims)
+    if block > 1:
+        spec = dict(order=[0, 1, 2], block_map=[1],
+                    dims=dims + [("DENSE", block)])
+    data = np.array(values, dense.dtype).tobytes()
+    return b.tensor(name, dense.shape, _DTYPE_NAMES[dense.dtype], data=data,
+                    sparse=spec)
+
+
+_DTYPE_NAMES = {np.dtype(np.float32): "FLOAT32",
+                np.dtype(np.float16): "FLOAT16", np.dtype(np.int8): "INT8"}
+
+
+@case()
+def densify(b, rng):
+    """Sparse weights through DENSIFY: a fully connected layer's 1x4-block
+    sparse float32 weights, and an element-sparse float16 constant added
+    to the input (uint8 indices)."""
+    x = rand(rng, 2, 8)
+    w = rand(rng, 6, 8)
+    w[rng.random((6, 2)).repeat(4, axis=1) < 0.5] = 0
+    c = rand(rng, 2, 8).astype(np.float16)
+    c[rng.random((2, 8)) < 0.6] = 0
+    xi = b.input("x", x.shape)
+    ws, wd = sparse_const(b, "w_sparse", w, block=4), b.tensor("w", [6, 8])
+    b.op("DENSIFY", [ws], [wd])
+    cs = sparse_const(b, "c_sparse", c, index_kind="Uint8")
+    c16, c32 = b.tensor("c16", [2, 8], "FLOAT16"), b.tensor("c", [2, 8])
+    b.op("DENSIFY", [cs], [c16])
+    b.op("DEQUANTIZE", [c16], [c32])
+    shifted, y = b.tensor("shifted", [2, 8]), b.tensor("y", [2, 6])
+    b.op("ADD", [xi, c32], [shifted], ("AddOptions", {}))
+    b.op("FULLY_CONNECTED", [shifted, wd, -1], [y],
+         ("FullyConnectedOptions", {}))
+    b.output(y)
+    xd = x.astype(np.float64) + c.astype(np.float64)
+    return [x], [xd @ w.astype(np.float64).T]
+
+
 @case()
 def pools(b, rng):
     x = rand(rng, 1, 9, 10, 4)

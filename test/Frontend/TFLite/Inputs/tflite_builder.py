@@ -29,6 +29,7 @@ if _here and _here not in sys.path:
 import flatbuffers  # noqa: E402  (Debian's python3-flatbuffers)
 import tflite  # noqa: E402,F401
 from tflite import (BuiltinOperator, BuiltinOptions, Buffer,  # noqa: E402
+                    DimensionMetadata, Int32Vector, Uint8Vector, Uint16Vector,
                     Model, Operator, OperatorCode, QuantizationParameters,
                     SignatureDef, SparsityParameters, SubGraph, Tensor,
                     TensorMap, TensorType)
@@ -142,6 +143,68 @@ class ModelBuilder:
         self.signature = (key, inputs, outputs)
 
     # Serialization ------------------------------------------------------
+    @staticmethod
+    def _sparsity(b, ints, t):
+        """SparsityParameters: `sparse` True (traversal order only), or a
+        dict(order=[...], block_map=[...], dims=[("DENSE", size) or
+        ("CSR", segments, indices[, "Int32"|"Uint16"|"Uint8"])])."""
+        spec = t["sparse"] if isinstance(t["sparse"], dict) else dict(
+            order=list(range(len(t["shape"]))))
+        kinds = {"Int32": (Int32Vector, 4, b.PrependInt32, 1),
+                 "Uint16": (Uint16Vector, 2, b.PrependUint16, 2),
+                 "Uint8": (Uint8Vector, 1, b.PrependUint8, 3)}
+
+        def index_vector(values, kind):
+            mod, width, add, code = kinds[kind]
+            getattr(mod, kind + "VectorStartValuesVector")(b, len(values))
+            for v in reversed(values):
+                add(int(v))
+            vec = b.EndVector()
+            getattr(mod, kind + "VectorStart")(b)
+            getattr(mod, kind + "VectorAddValues")(b, vec)
+            return getattr(mod, kind + "VectorEnd")(b), code
+
+        dims = []
+        for d in spec.get("dims", []):
+            seg = idx = None
+            if d[0] == "CSR":
+                kind = d[3] if len(d) > 3 else "Int32"
+                seg = index_vector(d[1], kind)
+                idx = index_vector(d[2], kind)
+            DimensionMetadata.DimensionMetadataStart(b)
+            DimensionMetadata.DimensionMetadataAddFormat(
+                b, 0 if d[0] == "DENSE" else 1)
+            if d[0] == "DENSE":
+                DimensionMetadata.DimensionMetadataAddDenseSize(b, d[1])
+            else:
+                DimensionMetadata.DimensionMetadataAddArraySegmentsType(
+                    b, seg[1])
+                DimensionMetadata.DimensionMetadataAddArraySegments(b, seg[0])
+                DimensionMetadata.DimensionMetadataAddArrayIndicesType(
+                    b, idx[1])
+                DimensionMetadata.DimensionMetadataAddArrayIndices(b, idx[0])
+            dims.append(DimensionMetadata.DimensionMetadataEnd(b))
+        order = ints(SparsityParameters.
+                     SparsityParametersStartTraversalOrderVector,
+                     spec["order"])
+        block_map = ints(SparsityParameters.
+                         SparsityParametersStartBlockMapVector,
+                         spec["block_map"]) if "block_map" in spec else None
+        metadata = None
+        if dims:
+            SparsityParameters.SparsityParametersStartDimMetadataVector(
+                b, len(dims))
+            for d in reversed(dims):
+                b.PrependUOffsetTRelative(d)
+            metadata = b.EndVector()
+        SparsityParameters.SparsityParametersStart(b)
+        SparsityParameters.SparsityParametersAddTraversalOrder(b, order)
+        if block_map is not None:
+            SparsityParameters.SparsityParametersAddBlockMap(b, block_map)
+        if metadata is not None:
+            SparsityParameters.SparsityParametersAddDimMetadata(b, metadata)
+        return SparsityParameters.SparsityParametersEnd(b)
+
     def finish(self, version=3, identifier=b"TFL3", buffers_after=False,
                no_subgraphs=False):
         """The model's bytes. `buffers_after`: constant data follows the
@@ -218,13 +281,7 @@ class ModelBuilder:
                     q = QuantizationParameters.QuantizationParametersEnd(b)
                 sparsity = None
                 if t["sparse"]:
-                    order = ints(SparsityParameters.
-                                 SparsityParametersStartTraversalOrderVector,
-                                 list(range(len(t["shape"]))))
-                    SparsityParameters.SparsityParametersStart(b)
-                    SparsityParameters.SparsityParametersAddTraversalOrder(
-                        b, order)
-                    sparsity = SparsityParameters.SparsityParametersEnd(b)
+                    sparsity = self._sparsity(b, ints, t)
                 Tensor.TensorStart(b)
                 Tensor.TensorAddShape(b, shape)
                 Tensor.TensorAddType(b, t["type"])
