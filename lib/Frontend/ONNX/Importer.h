@@ -154,6 +154,15 @@ private:
   std::map<std::string, onnx::TypeProto> inferredAlone;
   /// Why ONNX's inference of the last node inferAlone ran failed, if it did.
   std::string inferenceError;
+  /// inferAlone's answers (output types, or the error) by the node and its
+  /// known inputs: an unrolled loop asks the same question once per
+  /// iteration, and each answer costs a child process (Sandbox.cpp).
+  struct AloneAnswer {
+    bool ok;
+    std::vector<onnx::TypeProto> outputs;
+    std::string error;
+  };
+  std::map<std::string, AloneAnswer> aloneAnswers;
   std::vector<std::string> inputOrder;
   std::set<std::string> boundInputs;
   /// Values a node needed as compile-time constants and did not get.

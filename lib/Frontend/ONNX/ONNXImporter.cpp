@@ -153,14 +153,26 @@ void Importer::inferAlone(const onnx::NodeProto &node) {
     }
     known.value = &t;
   }
-  std::vector<onnx::TypeProto> outputs;
-  std::string error;
-  if (!nnapi_mlir::onnx_frontend::inferNodeTypes(node, opset, inputs, outputs,
-                                                 error)) {
-    inferenceError = error;
+  // The question, length-prefixed part by part: the node, then each known
+  // input's type and value.
+  std::string key;
+  auto append = [&](const std::string &part) {
+    key += std::to_string(part.size()) + ":" + part;
+  };
+  append(node.SerializeAsString());
+  for (const auto &known : inputs) {
+    append(known.type.SerializeAsString());
+    append(known.value ? known.value->SerializeAsString() : std::string());
+  }
+  auto [answer, isNew] = aloneAnswers.try_emplace(std::move(key));
+  if (isNew)
+    answer->second.ok = nnapi_mlir::onnx_frontend::inferNodeTypes(
+        node, opset, inputs, answer->second.outputs, answer->second.error);
+  if (!answer->second.ok) {
+    inferenceError = answer->second.error;
     return;
   }
-  for (auto [i, type] : llvm::enumerate(outputs)) {
+  for (auto [i, type] : llvm::enumerate(answer->second.outputs)) {
     if (!isStatic(type))
       continue;
     onnx::TypeProto &stored = inferredAlone[node.output(int(i))];

@@ -436,8 +436,16 @@ bool OpContext::quantizedOutput(int i) const {
 
 Value OpContext::inFloat(int i) {
   Value v = in(i);
-  if (!v)
+  if (!v) {
+    // A refused producer has said why; an omitted or never computed input
+    // is said here.
+    if (!has(i))
+      error() << "input " << i << " is omitted, where a value is needed";
+    else if (!imp.slots[inputIndex(i)].failed)
+      error() << "input " << i << " (" << imp.tensorName(inputIndex(i))
+              << ") has no value: no operator before this one computes it";
     return {};
+  }
   const tflite::Tensor &t = inputTensor(i);
   Type element = imp.typeOf(v).getElementType();
   std::string what = imp.tensorName(inputIndex(i));

@@ -468,6 +468,17 @@ def sparse_not_constant():
     return b.finish()
 
 
+
+@case
+def omitted_input():
+    b = ModelBuilder()
+    x = b.input("x", [1, 4])
+    y = b.tensor("y", [1, 4])
+    b.op("RELU", [-1], [y])
+    b.output(y)
+    return b.finish()
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
