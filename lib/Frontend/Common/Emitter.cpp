@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
@@ -315,6 +316,17 @@ namespace mlir::nnapi::frontend {
 
 SmallVector<int64_t> intsOf(DenseElementsAttr attr) {
   SmallVector<int64_t> out;
+  // getValues<APInt> is only defined for integers (NDEBUG builds iterate
+  // garbage otherwise): floats are truncated toward zero, saturating.
+  if (isa<FloatType>(attr.getElementType())) {
+    for (APFloat v : attr.getValues<APFloat>()) {
+      APSInt i(64, /*isUnsigned=*/false);
+      bool exact;
+      v.convertToInteger(i, APFloat::rmTowardZero, &exact);
+      out.push_back(i.getSExtValue());
+    }
+    return out;
+  }
   for (APInt v : attr.getValues<APInt>())
     out.push_back(v.getSExtValue());
   return out;

@@ -190,6 +190,9 @@ public:
   }
   /// The compile-time value of input i, or an error that `what` must be one.
   FailureOr<DenseElementsAttr> needConstant(int i, llvm::StringRef what);
+  /// The compile-time integers of input i (shapes, axes, paddings), or an
+  /// error that `what` must be constant integers.
+  FailureOr<SmallVector<int64_t>> needInts(int i, llvm::StringRef what);
   /// Input i as float32 (the value of quantized data, float16 widened), or
   /// null after a diagnostic (data that is not a number).
   Value inFloat(int i);

@@ -427,6 +427,15 @@ FailureOr<DenseElementsAttr> OpContext::needConstant(int i, StringRef what) {
   return error() << what << " must be a constant";
 }
 
+FailureOr<SmallVector<int64_t>> OpContext::needInts(int i, StringRef what) {
+  FailureOr<DenseElementsAttr> c = needConstant(i, what);
+  if (failed(c))
+    return failure();
+  if (!isa<IntegerType>(c->getElementType()))
+    return error() << what << " must be integers";
+  return intsOf(*c);
+}
+
 bool OpContext::quantizedInput(int i) const {
   return has(i) && isQuantized8(inputTensor(i));
 }

@@ -200,11 +200,12 @@ LogicalResult transposeConv(OpContext &op, int xIndex, int wIndex,
 LogicalResult importTransposeConv(OpContext &op) {
   const auto *o = op.options<tflite::TransposeConvOptions>();
   // Inputs: output shape, filter (OHWI), data, bias (version 3 on).
-  FailureOr<DenseElementsAttr> shape = op.needConstant(0, "the output shape");
+  FailureOr<SmallVector<int64_t>> shape =
+      op.needInts(0, "the output shape");
   FailureOr<Shape> out = op.outShape();
   if (failed(shape) || failed(out))
     return failure();
-  if (ArrayRef<int64_t>(intsOf(*shape)) != ArrayRef<int64_t>(*out))
+  if (ArrayRef<int64_t>(*shape) != ArrayRef<int64_t>(*out))
     return op.error() << "the output shape input disagrees with the output "
                          "tensor's shape";
   return transposeConv(

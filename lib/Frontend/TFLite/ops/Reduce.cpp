@@ -15,11 +15,11 @@ namespace {
 
 /// The distinct axes input 1 names, counted from the end when negative.
 FailureOr<SmallVector<int64_t>> reductionAxes(OpContext &op, int64_t rank) {
-  FailureOr<DenseElementsAttr> c = op.needConstant(1, "the axes");
-  if (failed(c))
+  FailureOr<SmallVector<int64_t>> given = op.needInts(1, "the axes");
+  if (failed(given))
     return failure();
   SmallVector<int64_t> axes;
-  for (int64_t a : intsOf(*c)) {
+  for (int64_t a : *given) {
     FailureOr<int64_t> axis = axisOf(op, a, rank);
     if (failed(axis))
       return failure();

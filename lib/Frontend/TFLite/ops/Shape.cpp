@@ -42,15 +42,6 @@ LogicalResult defineData(OpContext &op, int i, Value v) {
   return op.define(i, v);
 }
 
-/// A constant integer input (shapes, axes, paddings), or an error.
-FailureOr<SmallVector<int64_t>> ints(OpContext &op, int i, StringRef what) {
-  FailureOr<DenseElementsAttr> c = op.needConstant(i, what);
-  if (failed(c))
-    return failure();
-  if (!isa<IntegerType>(c->getElementType()))
-    return op.error() << what << " must be integers";
-  return intsOf(*c);
-}
 
 LogicalResult importReshape(OpContext &op) {
   FailureOr<Shape> out = op.outShape();
@@ -66,7 +57,7 @@ LogicalResult importReshape(OpContext &op) {
 
 LogicalResult importTranspose(OpContext &op) {
   Value x = data(op, 0);
-  FailureOr<SmallVector<int64_t>> perm = ints(op, 1, "the permutation");
+  FailureOr<SmallVector<int64_t>> perm = op.needInts(1, "the permutation");
   if (!x || failed(perm))
     return failure();
   int64_t rank = op.imp.typeOf(x).getRank();
@@ -182,7 +173,7 @@ LogicalResult importSplit(OpContext &op) {
   // SPLIT: (axis, value); SPLIT_V: (value, size_splits, axis).
   int dataIndex = v ? 0 : 1, axisIndex = v ? 2 : 0;
   Value x = data(op, dataIndex);
-  FailureOr<SmallVector<int64_t>> axisValue = ints(op, axisIndex, "the axis");
+  FailureOr<SmallVector<int64_t>> axisValue = op.needInts(axisIndex, "the axis");
   if (!x || failed(axisValue) || axisValue->size() != 1)
     return failure();
   RankedTensorType t = op.imp.typeOf(x);
@@ -192,7 +183,7 @@ LogicalResult importSplit(OpContext &op) {
   int64_t size = t.getDimSize(*axis), n = op.numOutputs();
   SmallVector<int64_t> sizes;
   if (v) {
-    FailureOr<SmallVector<int64_t>> given = ints(op, 1, "size_splits");
+    FailureOr<SmallVector<int64_t>> given = op.needInts(1, "size_splits");
     if (failed(given))
       return failure();
     sizes = *given;
@@ -218,8 +209,8 @@ LogicalResult importSplit(OpContext &op) {
 
 LogicalResult importSlice(OpContext &op) {
   Value x = data(op, 0);
-  FailureOr<SmallVector<int64_t>> begin = ints(op, 1, "begin"),
-                                  size = ints(op, 2, "size");
+  FailureOr<SmallVector<int64_t>> begin = op.needInts(1, "begin"),
+                                  size = op.needInts(2, "size");
   if (!x || failed(begin) || failed(size))
     return failure();
   RankedTensorType t = op.imp.typeOf(x);
@@ -244,9 +235,9 @@ LogicalResult importSlice(OpContext &op) {
 LogicalResult importStridedSlice(OpContext &op) {
   const auto *o = op.options<tflite::StridedSliceOptions>();
   Value x = data(op, 0);
-  FailureOr<SmallVector<int64_t>> begin = ints(op, 1, "begin"),
-                                  end = ints(op, 2, "end"),
-                                  strides = ints(op, 3, "strides");
+  FailureOr<SmallVector<int64_t>> begin = op.needInts(1, "begin"),
+                                  end = op.needInts(2, "end"),
+                                  strides = op.needInts(3, "strides");
   FailureOr<Shape> out = op.outShape();
   if (!x || failed(begin) || failed(end) || failed(strides) || failed(out))
     return failure();
@@ -346,7 +337,7 @@ LogicalResult importStridedSlice(OpContext &op) {
 
 /// Paddings input `i`: [rank, 2] (before, after) per axis.
 FailureOr<SmallVector<int64_t>> paddings(OpContext &op, int i, int64_t rank) {
-  FailureOr<SmallVector<int64_t>> p = ints(op, i, "the paddings");
+  FailureOr<SmallVector<int64_t>> p = op.needInts(i, "the paddings");
   if (failed(p))
     return failure();
   if (int64_t(p->size()) != 2 * rank)
@@ -444,7 +435,7 @@ LogicalResult importMirrorPad(OpContext &op) {
 
 LogicalResult importTile(OpContext &op) {
   Value x = data(op, 0);
-  FailureOr<SmallVector<int64_t>> m = ints(op, 1, "the multiples");
+  FailureOr<SmallVector<int64_t>> m = op.needInts(1, "the multiples");
   FailureOr<RankedTensorType> out = op.outType();
   if (!x || failed(m) || failed(out))
     return failure();
@@ -480,6 +471,8 @@ LogicalResult importGather(OpContext &op) {
   Value indices;
   int64_t count;
   if (DenseElementsAttr c = op.cst(1)) {
+    if (!isa<IntegerType>(c.getElementType()))
+      return op.error() << "the indices must be integers";
     SmallVector<int32_t> rows;
     for (int64_t v : intsOf(c)) {
       // TensorFlow Lite refuses negative indices (no wrapping), so do we.
@@ -549,7 +542,7 @@ LogicalResult importDepthSpace(OpContext &op) {
 LogicalResult importSpaceBatch(OpContext &op) {
   bool toBatch = op.code == tflite::BuiltinOperator_SPACE_TO_BATCH_ND;
   Value x = data(op, 0);
-  FailureOr<SmallVector<int64_t>> block = ints(op, 1, "the block shape");
+  FailureOr<SmallVector<int64_t>> block = op.needInts(1, "the block shape");
   FailureOr<Shape> out = op.outShape();
   if (!x || failed(block) || failed(out))
     return failure();
@@ -557,7 +550,7 @@ LogicalResult importSpaceBatch(OpContext &op) {
   if (t.getRank() != 4 || block->size() != 2 || (*block)[0] < 1 ||
       (*block)[1] < 1)
     return op.error() << "only NHWC data with a 2-D block is supported";
-  FailureOr<SmallVector<int64_t>> p = ints(op, 2, toBatch ? "the paddings"
+  FailureOr<SmallVector<int64_t>> p = op.needInts(2, toBatch ? "the paddings"
                                                           : "the crops");
   if (failed(p) || p->size() != 4)
     return op.error() << "paddings and crops must be [2, 2]";
@@ -611,7 +604,7 @@ LogicalResult importResize(OpContext &op) {
     return op.error() << "align_corners and half_pixel_centers together are "
                          "not supported";
   Value x = op.inFloat(0);
-  FailureOr<SmallVector<int64_t>> size = ints(op, 1, "the size");
+  FailureOr<SmallVector<int64_t>> size = op.needInts(1, "the size");
   FailureOr<Shape> out = op.outShape();
   if (!x || failed(size) || failed(out))
     return failure();

@@ -479,6 +479,18 @@ def omitted_input():
     return b.finish()
 
 
+
+@case
+def float_axes():
+    b = ModelBuilder()
+    x = b.input("x", [2, 4])
+    y = b.tensor("y", [2])
+    b.op("MEAN", [x, b.const("axes", np.float32([1.0]))], [y],
+         ("ReducerOptions", {}))
+    b.output(y)
+    return b.finish()
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
