@@ -643,7 +643,23 @@ LogicalResult Importer::importOperator(uint32_t index,
                          << ") is defined by no input, constant or earlier "
                             "operator";
   }
-  return entry->handler(ctx);
+  // A handler that reads an omitted input gets a null value and fails; it
+  // need not say so itself. Nothing is refused without a message.
+  bool reported = false;
+  LogicalResult result = [&] {
+    ScopedDiagnosticHandler watch(ctx.b.getContext(), [&](Diagnostic &d) {
+      reported |= d.getSeverity() == DiagnosticSeverity::Error;
+      return failure(); // and on to the handler that reports it
+    });
+    return entry->handler(ctx);
+  }();
+  if (succeeded(result) || reported)
+    return result;
+  for (int i = 0; i < ctx.numInputs(); ++i)
+    if (!ctx.has(i))
+      return ctx.error() << "input " << i
+                         << " is omitted, where the operator needs it";
+  return ctx.error() << "internal error: refused without a reason";
 }
 
 bool Importer::defineInputs(func::FuncOp func, ArrayRef<int32_t> inputs) {

@@ -491,6 +491,20 @@ def float_axes():
     return b.finish()
 
 
+
+@case
+def split_omitted_data():
+    b = ModelBuilder()
+    x = b.input("x", [2, 4])
+    ys = [b.tensor("y%d" % k, [2, 2]) for k in range(2)]
+    b.op("SPLIT", [b.const("axis", np.int32([1])), -1], ys,
+         ("SplitOptions", {"NumSplits": 2}))
+    for y in ys:
+        b.output(y)
+    b.output(x)
+    return b.finish()
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
