@@ -231,7 +231,7 @@ LogicalResult importTransposeConvBias(OpContext &op) {
   if (padding != 1 && padding != 2)
     return op.error() << "padding " << padding
                       << " is neither SAME (1) nor VALID (2)";
-  if (op.numInputs() != 3 || !op.has(2))
+  if (op.numInputs() != 3 || !op.has(0) || !op.has(1) || !op.has(2))
     return op.error() << "the operator takes data, filter and bias";
   // MediaPipe sizes the output itself: (in - 1) * stride + kernel, less
   // SAME's padding kernel - 1 - (in - 1) % stride (never negative).

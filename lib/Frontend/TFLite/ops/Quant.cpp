@@ -23,6 +23,9 @@ LogicalResult importDequantize(OpContext &op) {
       FailureOr<RankedTensorType> out = op.outType();
       if (failed(out))
         return failure();
+      if (!isa<FloatType>(out->getElementType()))
+        return op.error() << "a float constant dequantizes to float, not "
+                          << out->getElementType();
       SmallVector<APFloat> values;
       for (APFloat v : c.getValues<APFloat>()) {
         bool lost;
@@ -33,6 +36,8 @@ LogicalResult importDequantize(OpContext &op) {
       return op.defineConstant(0, DenseElementsAttr::get(*out, values));
     }
   }
+  if (!op.has(0))
+    return op.error() << "input 0 is omitted, where the operator needs it";
   if (!op.quantizedInput(0) &&
       !isa<FloatType>(op.imp.typeOf(op.in(0)).getElementType()))
     return op.error() << "the input is neither quantized nor float16";

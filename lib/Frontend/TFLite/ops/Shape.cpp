@@ -487,6 +487,8 @@ LogicalResult importGather(OpContext &op) {
         ArrayRef<int32_t>(rows)));
   } else {
     Value v = op.in(1);
+    if (!v)
+      return op.error() << "input 1 is omitted, where the operator needs it";
     count = e.typeOf(v).getNumElements();
     indices = e.reshape(e.normalizeIndices(v, k), {1, count});
   }
