@@ -287,6 +287,12 @@ FailureOr<MediaPipePool> mediaPipePool(OpContext &op) {
                       << " is neither SAME (1) nor VALID (2)";
   if (p.strideW < 1 || p.strideH < 1 || p.filterW < 1 || p.filterH < 1)
     return op.error() << "strides and the filter size must be positive";
+  // The importer writes a few operations per window position.
+  constexpr int64_t kMaxTaps = 1024;
+  if (int64_t(p.filterW) * p.filterH > kMaxTaps)
+    return op.error() << "a " << p.filterH << "x" << p.filterW
+                      << " window has more than the " << kMaxTaps
+                      << " positions the importer unrolls";
   if (p.activation < 0 || p.activation > 4)
     return op.error() << "activation " << p.activation
                       << " is not one of none, RELU, RELU_N1_TO_1, RELU6, "

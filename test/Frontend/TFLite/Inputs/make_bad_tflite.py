@@ -505,6 +505,18 @@ def split_omitted_data():
     return b.finish()
 
 
+
+@case
+def argmax_huge_window():
+    b = ModelBuilder()
+    x = b.input("x", [1, 4, 4, 1])
+    v, i = b.tensor("v", [1, 2, 2, 1]), b.tensor("i", [1, 2, 2, 1])
+    b.op("CUSTOM", [x], [v, i], custom="MaxPoolingWithArgmax2D",
+         custom_options=np.int32([1, 2, 2, 4096, 2, 0, -1, -1]).tobytes())
+    b.output(v)
+    return b.finish()
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
