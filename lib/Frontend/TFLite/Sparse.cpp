@@ -15,6 +15,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstring>
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::nnapi::tflite_import;

@@ -615,8 +615,9 @@ LogicalResult Importer::importOperator(uint32_t index,
       return ctx.error()
              << "custom operator 'TFLite_Detection_PostProcess' is not "
                 "supported: its non-maximum suppression has no TOSA form; "
-                "export the model without it (its inputs, the box encodings and "
-                "class scores, as outputs) and decode the boxes in the app";
+                "export the model without it (its inputs, the box "
+                "encodings and class scores, as outputs) and decode the "
+                "boxes in the app";
     if (code == kCustom)
       return ctx.error() << "custom operator '" << custom
                          << "' is not supported";
@@ -753,7 +754,8 @@ bool Importer::importOperators() {
   if (const auto *ops = graph->operators())
     for (auto [index, op] : llvm::enumerate(*ops)) {
       std::string first;
-      if (op->outputs() && op->outputs()->size() && validTensor(op->outputs()->Get(0)))
+      if (op->outputs() && op->outputs()->size() &&
+          validTensor(op->outputs()->Get(0)))
         if (const flatbuffers::String *n =
                 graph->tensors()->Get(op->outputs()->Get(0))->name())
           first = n->str();

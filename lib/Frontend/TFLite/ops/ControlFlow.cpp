@@ -130,8 +130,11 @@ LogicalResult importWhile(OpContext &op) {
   if (failed(types))
     return failure();
   TypeRange carried = ValueRange(inits).getTypes();
-  if (failed(checkResults(op, "the inputs", inits, *types)))
-    return failure();
+  for (auto [i, v, t] : llvm::enumerate(inits, *types))
+    if (v.getType() != t)
+      return op.error() << "input " << i << " is " << v.getType()
+                        << ", but output " << i << " is " << t
+                        << ": a loop carries each input to its output";
   auto loop = op.b.create<tosa::WhileOp>(op.loc, carried, inits);
   {
     OpBuilder::InsertionGuard guard(op.b);

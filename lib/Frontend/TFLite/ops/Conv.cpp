@@ -320,6 +320,12 @@ LogicalResult importMaxPoolArgmax(OpContext &op) {
     return failure();
   if (*out1 != *out)
     return op.error() << "the indices must have the values' shape";
+  FailureOr<RankedTensorType> indexType = op.outType(1);
+  if (failed(indexType))
+    return failure();
+  if (!indexType->getElementType().isF32())
+    return op.error() << "the indices are " << indexType->getElementType()
+                      << "; MediaPipe's operator writes them as f32";
   RankedTensorType xt = op.imp.typeOf(x);
   Shape in = {xt.getDimSize(1), xt.getDimSize(2)}, before(2), after(2);
   for (int k = 0; k < 2; ++k) {

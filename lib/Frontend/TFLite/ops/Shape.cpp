@@ -173,7 +173,8 @@ LogicalResult importSplit(OpContext &op) {
   // SPLIT: (axis, value); SPLIT_V: (value, size_splits, axis).
   int dataIndex = v ? 0 : 1, axisIndex = v ? 2 : 0;
   Value x = data(op, dataIndex);
-  FailureOr<SmallVector<int64_t>> axisValue = op.needInts(axisIndex, "the axis");
+  FailureOr<SmallVector<int64_t>> axisValue =
+      op.needInts(axisIndex, "the axis");
   if (!x || failed(axisValue) || axisValue->size() != 1)
     return failure();
   RankedTensorType t = op.imp.typeOf(x);

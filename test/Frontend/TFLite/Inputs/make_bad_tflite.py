@@ -517,6 +517,38 @@ def argmax_huge_window():
     return b.finish()
 
 
+
+@case
+def while_type_change():
+    b = ModelBuilder()
+    cond = b.subgraph(name="cond")
+    i = b.input("i", [1], "INT32")
+    go = b.tensor("go", [1], "BOOL")
+    b.op("LESS", [i, b.const("n", np.int32([3]))], [go])
+    b.output(go)
+    body = b.subgraph(name="body")
+    b.output(b.input("i", [1], "INT32"))
+    b.subgraph(0)
+    x = b.input("x", [1], "INT32")
+    y = b.tensor("y", [1])
+    b.op("WHILE", [x], [y], ("WhileOptions", {
+        "CondSubgraphIndex": cond, "BodySubgraphIndex": body}))
+    b.output(y)
+    return b.finish()
+
+
+
+@case
+def argmax_int_indices():
+    b = ModelBuilder()
+    x = b.input("x", [1, 4, 4, 1])
+    v, i = b.tensor("v", [1, 2, 2, 1]), b.tensor("i", [1, 2, 2, 1], "INT32")
+    b.op("CUSTOM", [x], [v, i], custom="MaxPoolingWithArgmax2D",
+         custom_options=np.int32([1, 2, 2, 2, 2, 0, -1, -1]).tobytes())
+    b.output(v)
+    return b.finish()
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
