@@ -27,7 +27,6 @@ import argparse
 import os
 import re
 import statistics
-import subprocess
 import sys
 
 import numpy as np
@@ -38,20 +37,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 ORT_RUN = os.path.join(ROOT, "..", "shared", "tools", "ort", "ort_run.js")
 sys.path.insert(0, os.path.join(ROOT, "test", "Frontend", "TFLite", "Inputs"))
+sys.path.insert(0, HERE)
+from ort_compare import median_ms, run  # noqa: E402  (the same runner and parser)
 
 
-def run(cmd, env=None):
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if p.returncode != 0:
-        sys.exit("failed: %s\n%s%s" % (" ".join(cmd), p.stdout, p.stderr))
-    return p.stdout + p.stderr
-
-
-def median_ms(text):
-    m = re.search(r"median_ms=([0-9.]+)", text)
-    if not m:
-        sys.exit("no median_ms in:\n" + text)
-    return float(m.group(1))
 
 
 def main():
@@ -133,7 +122,7 @@ def main():
                 ours[k].append(median_ms(run(
                     [os.path.join(bindir, "nnapi-run"), lib, "--input", x,
                      "--threads", str(threads), "--bench", str(args.runs)],
-                    env)))
+                    env=env)))
         base = statistics.median(ort)
         for mode in modes:
             o = statistics.median(ours[("onnx", mode)])
