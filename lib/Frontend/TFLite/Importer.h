@@ -226,6 +226,12 @@ public:
   InFlightDiagnostic error();
 };
 
+/// Whether tensor `t` carries quantization (8-bit data, or a quantized
+/// int32 bias): a scale is given.
+bool hasScale(const tflite::Tensor &t);
+/// Whether tensor `t` holds quantized 8-bit data.
+bool isQuantized8(const tflite::Tensor &t);
+
 /// The most levels (dimensions and blocks) a sparse tensor may have.
 constexpr int64_t kMaxSparseLevels = 16;
 /// The most bytes a sparse constant may take once dense.
