@@ -1,6 +1,8 @@
 //===- Compiler.cpp - Model in, compiled model out ------------------------===//
 
 #include "nnapi-mlir/Compiler/Compiler.h"
+#include "Backend.h"
+#include "ConstantData.h"
 #include "Link.h"
 #include "nnapi-mlir/Codegen/Target.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
@@ -14,13 +16,11 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -31,6 +31,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <deque>
 
 
 using namespace mlir;
@@ -381,6 +382,14 @@ static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
   // The stream the last stage writes: the output file itself, its ".o"
   // before linking, or a temporary file.
   OutputFile finalFile, streamFile;
+  // The library's other parts (Backend.h), linked after the first.
+  std::deque<OutputFile> partFiles;
+  auto objectPaths = [&] {
+    std::vector<std::string> paths = {streamFile.path};
+    for (const OutputFile &file : partFiles)
+      paths.push_back(file.path);
+    return paths;
+  };
   if (output.path.empty()) {
     llvm::SmallString<128> tmp;
     const char *suffix = output.emit == EmitKind::SharedLibrary ? "so" : "out";
@@ -437,7 +446,7 @@ static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
     out->keep();
     out.reset();
     if (output.emit == EmitKind::SharedLibrary)
-      if (llvm::Error err = linkModelLibrary(*target->machine, streamFile.path,
+      if (llvm::Error err = linkModelLibrary(*target->machine, objectPaths(),
                                              finalFile.path, output.runpath))
         return err;
     if (!output.buffer)
@@ -478,23 +487,39 @@ static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
       if (!target->features.empty())
         f.addFnAttr("target-features", target->features);
     }
-  {
-    StageTimer timer(output.timing, "LLVM -O3");
-    auto optimize = makeOptimizingTransformer(3, 0, machine);
-    if (llvm::Error err = optimize(llvmModule.get()))
-      return makeError("LLVM optimization failed: " + toString(std::move(err)));
-  }
+  flattenConstantData(*llvmModule);
   if (output.emit == EmitKind::LLVMIR) {
+    {
+      StageTimer timer(output.timing, "LLVM -O3");
+      if (llvm::Error err = optimizeModule(*llvmModule, *machine))
+        return makeError("LLVM optimization failed: " +
+                         toString(std::move(err)));
+    }
     llvmModule->print(out->os(), nullptr);
     return finish();
   }
-  {
-    StageTimer timer(output.timing, "LLVM code generation");
-    llvm::legacy::PassManager codegen;
-    if (machine->addPassesToEmitFile(codegen, out->os(), nullptr,
-                                     llvm::CodeGenFileType::ObjectFile))
-      return makeError("the target cannot emit object files");
-    codegen.run(*llvmModule);
+  // An object file is one part; a library links as many as the module's
+  // size asks for (never as many as there are threads: the bytes must not
+  // depend on the machine).
+  unsigned parts = output.emit == EmitKind::SharedLibrary
+                       ? countParts(*llvmModule)
+                       : 1;
+  llvm::Expected<std::vector<llvm::SmallString<0>>> objects =
+      compileToObjects(std::move(llvmModule), *target, parts, output.threads,
+                       output.timing);
+  if (!objects)
+    return makeError("LLVM code generation failed: " +
+                     toString(objects.takeError()));
+  out->os() << (*objects)[0];
+  for (size_t p = 1; p < objects->size(); ++p) {
+    OutputFile &file = partFiles.emplace_back();
+    file.path = streamFile.path + "." + std::to_string(p) + ".o";
+    file.temporary = true;
+    std::error_code ec;
+    llvm::raw_fd_ostream os(file.path, ec, llvm::sys::fs::OF_None);
+    if (ec)
+      return makeError("cannot write '" + file.path + "': " + ec.message());
+    os << (*objects)[p];
   }
   return finish();
 }

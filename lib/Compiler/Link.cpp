@@ -92,7 +92,7 @@ static Error writeEmptyObject(TargetMachine &machine, StringRef path) {
   return Error::success();
 }
 
-Error linkModelLibrary(TargetMachine &machine, StringRef object,
+Error linkModelLibrary(TargetMachine &machine, ArrayRef<std::string> objects,
                        StringRef library, StringRef runpath) {
   const Triple &triple = machine.getTargetTriple();
   if (!triple.isOSBinFormatELF())
@@ -129,8 +129,8 @@ Error linkModelLibrary(TargetMachine &machine, StringRef object,
                                    "-z",
                                    "noexecstack",
                                    "-o",
-                                   library.str(),
-                                   object.str()};
+                                   library.str()};
+  args.insert(args.end(), objects.begin(), objects.end());
   for (const std::string &soname : neededLibraries(triple)) {
     std::string stub = inDir(soname);
     if (Error err = runLinker(*linker,

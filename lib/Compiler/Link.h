@@ -12,6 +12,7 @@
 #ifndef NNAPI_MLIR_LIB_COMPILER_LINK_H
 #define NNAPI_MLIR_LIB_COMPILER_LINK_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -27,13 +28,13 @@ namespace mlir::nnapi {
 /// libc.so.6; Android's bionic: libm.so and libc.so).
 llvm::SmallVector<std::string> neededLibraries(const llvm::Triple &triple);
 
-/// Links `object` (an ELF object for `machine`'s target) into the shared
-/// library `library`. `runpath`, when not empty, becomes its RUNPATH (e.g.
+/// Links `objects` (ELF objects for `machine`'s target, in this order) into
+/// the shared library `library`. `runpath`, when not empty, becomes its RUNPATH (e.g.
 /// "$ORIGIN"). The linker is $NNAPI_MLIR_LLD, else ld.lld-19 or ld.lld on
 /// PATH. Errors name what is missing or what the linker said.
 llvm::Error linkModelLibrary(llvm::TargetMachine &machine,
-                             llvm::StringRef object, llvm::StringRef library,
-                             llvm::StringRef runpath);
+                             llvm::ArrayRef<std::string> objects,
+                             llvm::StringRef library, llvm::StringRef runpath);
 
 } // namespace mlir::nnapi
 

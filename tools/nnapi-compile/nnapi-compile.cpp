@@ -134,6 +134,12 @@ static cl::opt<std::string> runpath(
     cl::desc("RUNPATH of the shared library (e.g. '$ORIGIN'; default: none, "
              "libnnapi_runtime.so is found by its soname)"),
     cl::value_desc("dir"));
+static cl::opt<unsigned> compileThreads(
+    "compile-threads", cl::cat(compileOptions),
+    cl::desc("Threads for LLVM's optimization and code generation (default "
+             "0: one per part of the library; the output is the same for "
+             "any value)"),
+    cl::init(0), cl::value_desc("n"));
 using nnapi::EmitKind;
 static cl::opt<EmitKind>
     emit("emit", cl::cat(compileOptions), cl::desc("What to write"),
@@ -229,6 +235,7 @@ int main(int argc, char **argv) {
   output.cpu = mcpu;
   output.features = mattr;
   output.runpath = runpath;
+  output.threads = compileThreads;
   if (printTarget) {
     llvm::Expected<nnapi::HostTarget> target =
         nnapi::createHostTarget(mtriple, mcpu, mattr);

@@ -88,6 +88,10 @@ struct CompileOutput {
   /// libnnapi_runtime.so by soname, which the process that opens the model
   /// (nnapi-run, the Python package, an app linking the runtime) has loaded.
   std::string runpath;
+  /// Threads for LLVM's optimization and code generation of a shared
+  /// library's parts; 0: one per part. The library is the same bytes for
+  /// any value.
+  unsigned threads = 0;
   /// Called on each pass manager before it runs ("partition", "host"):
   /// instrumentation, IR printing, crash reproducers.
   std::function<LogicalResult(PassManager &, llvm::StringRef stage)>
