@@ -60,6 +60,8 @@ constexpr StringLiteral kCodegenAttr = nnapi::NNAPIDialect::kCodegenAttrName;
 /// many iterations, and ops outside loops small enough to be one tile.
 constexpr int64_t kMaxTileIterations = 1 << 14;
 constexpr int64_t kMaxUntiledIterations = 1 << 8;
+/// Longest row a transpose moves as one vector (vectorTransposeTile).
+constexpr int64_t kMaxTransposeRow = 256;
 /// On a tiled consumer, while the pass runs: which of its loops is mapped to
 /// vector lanes (a loop whose tile is not a power of two gets re-tiled).
 constexpr StringLiteral kLaneDimAttr = "nnapi_codegen.lane_dim";
@@ -501,8 +503,8 @@ private:
   /// Marks the group's output tile loops as parallel (kParallelAttrName).
   void markParallel(const Group &group, ArrayRef<int64_t> tile,
                     ArrayRef<LoopLikeOpInterface> loops);
-  /// Transposes have no vector strategy: their outer dimensions become
-  /// parallel loops around scalar tiles.
+  /// Transposes: parallel loops around the tiles vectorTransposeTile gives,
+  /// or around scalar rows and planes.
   void tileTransposes(RewriterBase &rewriter);
 
   Target target;
@@ -670,6 +672,38 @@ void CodegenPass::markParallel(const Group &group, ArrayRef<int64_t> tile,
   }
 }
 
+/// The tile of a transpose that vectorizes, or none. A transpose that keeps
+/// the last dimension moves rows: 1 x ... x 1 x row tiles, a vector copy
+/// each (a head split's [B, S, H, D] -> [B, H, S, D]). One that moves the
+/// last dimension (a key's [.., S, D] -> [.., D, S]) goes by square blocks
+/// of the last two output dimensions, lanes x lanes where both divide (a
+/// vector transpose in registers). Others stay scalar.
+static std::optional<SmallVector<int64_t>>
+vectorTransposeTile(ArrayRef<int64_t> perm, ArrayRef<int64_t> shape,
+                    const Target &target) {
+  int64_t rank = shape.size();
+  SmallVector<int64_t> tile(rank, 1);
+  if (perm.back() == rank - 1) {
+    int64_t row = shape.back();
+    // A row up to kMaxTransposeRow elements at once; longer ones in pieces
+    // of it when they divide.
+    if (row > kMaxTransposeRow && row % kMaxTransposeRow)
+      return std::nullopt;
+    tile.back() = std::min(row, kMaxTransposeRow);
+    return tile;
+  }
+  if (rank < 2 || perm[rank - 2] != rank - 1)
+    return std::nullopt;
+  int64_t block = target.lanes;
+  while (block >= 4 && (shape[rank - 1] % block || shape[rank - 2] % block))
+    block /= 2;
+  if (block < 4)
+    return std::nullopt;
+  tile[rank - 2] = block;
+  tile[rank - 1] = block;
+  return tile;
+}
+
 void CodegenPass::tileTransposes(RewriterBase &rewriter) {
   SmallVector<linalg::TransposeOp> transposes;
   getOperation().walk([&](linalg::TransposeOp op) {
@@ -678,12 +712,20 @@ void CodegenPass::tileTransposes(RewriterBase &rewriter) {
       transposes.push_back(op);
   });
   for (linalg::TransposeOp op : transposes) {
-    // Loops over the output dimensions but the last two (the first of a
-    // matrix): each iteration writes one row (matrix) or plane.
-    int64_t rank = op.getInit().getType().getRank();
+    ArrayRef<int64_t> perm = op.getPermutation();
+    ArrayRef<int64_t> shape = op.getInit().getType().getShape();
+    int64_t rank = shape.size();
     SmallVector<int64_t> sizes(rank, 0);
-    for (int64_t d = 0; d < std::max<int64_t>(1, rank - 2); ++d)
-      sizes[d] = 1;
+    if (std::optional<SmallVector<int64_t>> tile =
+            vectorTransposeTile(perm, shape, target)) {
+      sizes = *tile;
+    } else {
+      // Loops over the output dimensions but the last two (the first of a
+      // matrix): each iteration writes one row (matrix) or plane, as
+      // scalar loops.
+      for (int64_t d = 0; d < std::max<int64_t>(1, rank - 2); ++d)
+        sizes[d] = 1;
+    }
     FailureOr<scf::SCFTilingResult> result = tileLoops(rewriter, op, sizes);
     if (failed(result))
       continue;
@@ -793,10 +835,16 @@ void CodegenPass::vectorize(RewriterBase &rewriter) {
     for (int64_t r : op.getStaticLoopRanges())
       points *= r;
     bool tile = op->getParentOfType<scf::ForOp>() != nullptr;
-    // (Transposes, tiled or not, stay scalar: no vector strategy.)
-    if (points > (tile ? kMaxTileIterations : kMaxUntiledIterations) ||
-        isa<linalg::TransposeOp>(op))
+    if (points > (tile ? kMaxTileIterations : kMaxUntiledIterations))
       return;
+    // Transposes only as the tiles vectorTransposeTile makes.
+    if (auto transpose = dyn_cast<linalg::TransposeOp>(op.getOperation())) {
+      ArrayRef<int64_t> shape = transpose.getInit().getType().getShape();
+      std::optional<SmallVector<int64_t>> wanted = vectorTransposeTile(
+          transpose.getPermutation(), shape, target);
+      if (!wanted || ArrayRef<int64_t>(*wanted) != shape)
+        return;
+    }
     candidates.push_back(op);
   });
   for (linalg::LinalgOp op : candidates) {
@@ -837,7 +885,9 @@ void CodegenPass::markFallbacks() {
     else if (op.getNumReductionLoops() && !computeStrategy(op))
       reason = "no vector strategy for this reduction";
     else if (isa<linalg::TransposeOp>(op))
-      reason = "no vector strategy for transposes";
+      reason = "no vector strategy for this transpose (it moves the last "
+               "dimension elsewhere than next to last, or its sizes do not "
+               "divide into blocks)";
     else
       reason = "not tiled by any strategy";
     markFallback(op, reason);

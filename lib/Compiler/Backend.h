@@ -2,12 +2,11 @@
 //
 // The host code's LLVM module in, optimized IR or object files out. Two
 // decisions live here (docs/design.md, "Compile time"):
-// - -O3 with LLVM's full loop unrolling bounded to a few iterations. The
-//   host code arrives tiled and vectorized; unbounded full unrolling turned
-//   small constant loops (padding fills, a BERT layer's per-head loops) into
-//   straight-line blocks thousands of instructions long on which the loop
-//   vectorizer and the instruction schedulers are quadratic (DistilBERT: 140 s
-//   in -O3).
+// - -O3 sees the code without the weights. With a weight array's values in
+//   sight, LLVM's full unroller folds its loads into constants and goes on
+//   unrolling into blocks thousands of instructions long, on which the loop
+//   vectorizer and the schedulers are quadratic (DistilBERT: 143 s of -O3,
+//   2 s without the weights).
 // - The module is split into parts by function size, and each part is
 //   optimized and compiled on its own thread. The parts depend on the module
 //   only, never on the thread count, so the library is the same bytes
@@ -36,21 +35,32 @@ class TimingScope;
 
 namespace mlir::nnapi {
 
-/// Runs LLVM's -O3 module pipeline on `module`, with full unrolling bounded.
-llvm::Error optimizeModule(llvm::Module &module, llvm::TargetMachine &machine);
+/// Runs LLVM's module pipeline at -O`level` (0..3; 0 runs nothing) on
+/// `module`'s code: its constant arrays are out of the optimizer's sight
+/// meanwhile (Backend.cpp, detachData).
+llvm::Error optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
+                           unsigned level);
 
-/// How many parts compileToObjects splits `module` into: one per
+/// How many parts compileToObjects splits `module`'s code into: one per
 /// kPartInstructions instructions of its function bodies, at most kMaxParts.
 unsigned countParts(const llvm::Module &module);
 
-/// Optimizes `module` and compiles it for `target` into `parts` object files
-/// (parts > 1 splits it first: every function and constant in one part,
-/// symbols that one part uses from another made hidden globals), on at most
-/// `threads` threads (0: one per part). Objects come back in part order.
-/// Times "LLVM -O3" and "LLVM code generation" under `timing` when given.
+/// Optimizes `module` at -O`level` and compiles it for `target` into one
+/// object file. Times "LLVM -O<level>" and "LLVM code generation" under
+/// `timing` when given.
+llvm::Expected<llvm::SmallString<0>>
+compileToObject(llvm::Module &module, const HostTarget &target, unsigned level,
+                TimingScope *timing);
+
+/// The same into `parts` + 1 object files for one shared library: the code
+/// split into `parts` (every function in one part, symbols that one part
+/// uses from another made hidden globals) and its constant data in the last,
+/// compiled on at most `threads` threads (0: one per object). The objects
+/// depend on the module and `parts` only.
 llvm::Expected<std::vector<llvm::SmallString<0>>>
 compileToObjects(std::unique_ptr<llvm::Module> module, const HostTarget &target,
-                 unsigned parts, unsigned threads, TimingScope *timing);
+                 unsigned level, unsigned parts, unsigned threads,
+                 TimingScope *timing);
 
 } // namespace mlir::nnapi
 

@@ -318,6 +318,8 @@ void mlir::nnapi::printBufferSummary(const CompileSummary &summary,
        << " bytes in one arena (" << bytes.second << " without reuse)\n";
   os << "  host buffers in all: " << summary.arenaBytes << " bytes ("
      << summary.unplannedBytes << " without reuse)\n";
+  if (summary.codeParts)
+    os << "  host code: " << summary.codeParts << " part(s)\n";
 }
 
 //===----------------------------------------------------------------------===//
@@ -368,6 +370,9 @@ static llvm::Error runPipeline(ModuleOp module, const CompileOutput &output,
 static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
                            const CompileOutput &output, CompileSummary *summary,
                            bool partitioned) {
+  if (output.llvmOptLevel > 3)
+    return makeError("--llvm-opt-level must be 0..3, got " +
+                     llvm::Twine(output.llvmOptLevel));
   if (given.featureLevel < 1 || given.featureLevel > kMaxFeatureLevel)
     return makeError("--feature-level must be 1.." +
                      llvm::Twine(kMaxFeatureLevel) + ", got " +
@@ -490,28 +495,39 @@ static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
   flattenConstantData(*llvmModule);
   if (output.emit == EmitKind::LLVMIR) {
     {
-      StageTimer timer(output.timing, "LLVM -O3");
-      if (llvm::Error err = optimizeModule(*llvmModule, *machine))
+      StageTimer timer(output.timing,
+                       "LLVM -O" + std::to_string(output.llvmOptLevel));
+      if (llvm::Error err =
+              optimizeModule(*llvmModule, *machine, output.llvmOptLevel))
         return makeError("LLVM optimization failed: " +
                          toString(std::move(err)));
     }
     llvmModule->print(out->os(), nullptr);
     return finish();
   }
-  // An object file is one part; a library links as many as the module's
+  // An object file is one object; a library links as many as the module's
   // size asks for (never as many as there are threads: the bytes must not
   // depend on the machine).
-  unsigned parts = output.emit == EmitKind::SharedLibrary
-                       ? countParts(*llvmModule)
-                       : 1;
-  llvm::Expected<std::vector<llvm::SmallString<0>>> objects =
-      compileToObjects(std::move(llvmModule), *target, parts, output.threads,
-                       output.timing);
-  if (!objects)
-    return makeError("LLVM code generation failed: " +
-                     toString(objects.takeError()));
-  out->os() << (*objects)[0];
-  for (size_t p = 1; p < objects->size(); ++p) {
+  std::vector<llvm::SmallString<0>> objects;
+  if (output.emit == EmitKind::SharedLibrary) {
+    s.codeParts = countParts(*llvmModule);
+    auto compiled = compileToObjects(std::move(llvmModule), *target,
+                                     output.llvmOptLevel, s.codeParts,
+                                     output.threads, output.timing);
+    if (!compiled)
+      return makeError("LLVM code generation failed: " +
+                       toString(compiled.takeError()));
+    objects = std::move(*compiled);
+  } else {
+    auto compiled = compileToObject(*llvmModule, *target, output.llvmOptLevel,
+                                    output.timing);
+    if (!compiled)
+      return makeError("LLVM code generation failed: " +
+                       toString(compiled.takeError()));
+    objects.push_back(std::move(*compiled));
+  }
+  out->os() << objects[0];
+  for (size_t p = 1; p < objects.size(); ++p) {
     OutputFile &file = partFiles.emplace_back();
     file.path = streamFile.path + "." + std::to_string(p) + ".o";
     file.temporary = true;
@@ -519,7 +535,7 @@ static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
     llvm::raw_fd_ostream os(file.path, ec, llvm::sys::fs::OF_None);
     if (ec)
       return makeError("cannot write '" + file.path + "': " + ec.message());
-    os << (*objects)[p];
+    os << objects[p];
   }
   return finish();
 }

@@ -1,7 +1,6 @@
 // nnapi-codegen marks the loops over a group's output tiles as parallel,
-// with the work of one iteration in iteration points; transposes (no vector
-// strategy) get parallel loops over their outer dimensions around scalar
-// tiles.
+// with the work of one iteration in iteration points; transposes get
+// parallel loops around vector rows or 8x8 blocks, or around scalar tiles.
 //
 // RUN: nnapi-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,func.func(nnapi-codegen-prepare{vector-bits=256},nnapi-codegen{vector-bits=256 vector-registers=16}))" | FileCheck %s
 
@@ -27,12 +26,51 @@ func.func @conv(%x: tensor<1x18x18x32xf32>) -> tensor<1x16x16x64xf32> {
 
 // -----
 
+// A matrix transpose goes by 8x8 blocks (8 lanes of 256 bits): a vector
+// transpose in registers each.
 // CHECK-LABEL: func.func @transpose
-// CHECK: scf.for {{.*}} = %c0 to %c64 step %c1
-// CHECK: linalg.transpose {{.*}} {nnapi.codegen = "scalar loops: no vector strategy for transposes"}
-// CHECK: } {nnapi.parallel = 96 : i64}
+// CHECK: scf.for {{.*}} = %c0 to %c64 step %c8
+// CHECK: scf.for {{.*}} = %c0 to %c96 step %c8
+// CHECK: vector.transfer_read {{.*}} : tensor<96x64xf32>, vector<8x8xf32>
+// CHECK: vector.transpose {{.*}} [1, 0] : vector<8x8xf32> to vector<8x8xf32>
+// CHECK: vector.transfer_write
+// CHECK: } {nnapi.parallel = 64 : i64}
+// CHECK: } {nnapi.parallel = 768 : i64}
 func.func @transpose(%x: tensor<96x64xf32>) -> tensor<64x96xf32> {
   %p = "tosa.const"() {value = dense<[1, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
   %0 = tosa.transpose %x, %p : (tensor<96x64xf32>, tensor<2xi32>) -> tensor<64x96xf32>
   return %0 : tensor<64x96xf32>
+}
+
+// -----
+
+// A transpose that keeps the last dimension (a head split) moves whole
+// rows, one vector each.
+// CHECK-LABEL: func.func @heads
+// CHECK: scf.for {{.*}} = %c0 to %c2 step %c1
+// CHECK: scf.for {{.*}} = %c0 to %c12 step %c1
+// CHECK: scf.for {{.*}} = %c0 to %c16 step %c1
+// CHECK: vector.transfer_read {{.*}} : tensor<2x16x12x64xf32>, vector<1x1x1x64xf32>
+// CHECK: vector.transfer_write
+// CHECK: } {nnapi.parallel = 64 : i64}
+// CHECK: } {nnapi.parallel = 1024 : i64}
+// CHECK: } {nnapi.parallel = 12288 : i64}
+func.func @heads(%x: tensor<2x16x12x64xf32>) -> tensor<2x12x16x64xf32> {
+  %p = "tosa.const"() {value = dense<[0, 2, 1, 3]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %0 = tosa.transpose %x, %p : (tensor<2x16x12x64xf32>, tensor<4xi32>) -> tensor<2x12x16x64xf32>
+  return %0 : tensor<2x12x16x64xf32>
+}
+
+// -----
+
+// One that moves the last dimension elsewhere (NHWC to NCHW) stays scalar:
+// parallel loops over the outer dimensions around scalar planes.
+// CHECK-LABEL: func.func @to_nchw
+// CHECK: scf.for {{.*}} = %c0 to %c2 step %c1
+// CHECK: linalg.transpose {{.*}} {nnapi.codegen = "scalar loops: {{.*}}"}
+// CHECK: } {nnapi.parallel = 1536 : i64}
+func.func @to_nchw(%x: tensor<2x16x32x3xf32>) -> tensor<2x3x16x32xf32> {
+  %p = "tosa.const"() {value = dense<[0, 3, 1, 2]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %0 = tosa.transpose %x, %p : (tensor<2x16x32x3xf32>, tensor<4xi32>) -> tensor<2x3x16x32xf32>
+  return %0 : tensor<2x3x16x32xf32>
 }

@@ -140,6 +140,11 @@ static cl::opt<unsigned> compileThreads(
              "0: one per part of the library; the output is the same for "
              "any value)"),
     cl::init(0), cl::value_desc("n"));
+static cl::opt<unsigned> llvmOptLevel(
+    "llvm-opt-level", cl::cat(compileOptions),
+    cl::desc("LLVM's optimization level for the host code, 0..3 (default 3; "
+             "0 with --emit=llvm shows the IR before LLVM's optimizer)"),
+    cl::init(3), cl::value_desc("n"));
 using nnapi::EmitKind;
 static cl::opt<EmitKind>
     emit("emit", cl::cat(compileOptions), cl::desc("What to write"),
@@ -236,6 +241,7 @@ int main(int argc, char **argv) {
   output.features = mattr;
   output.runpath = runpath;
   output.threads = compileThreads;
+  output.llvmOptLevel = llvmOptLevel;
   if (printTarget) {
     llvm::Expected<nnapi::HostTarget> target =
         nnapi::createHostTarget(mtriple, mcpu, mattr);

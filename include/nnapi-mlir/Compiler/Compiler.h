@@ -92,6 +92,9 @@ struct CompileOutput {
   /// library's parts; 0: one per part. The library is the same bytes for
   /// any value.
   unsigned threads = 0;
+  /// LLVM's optimization level for the host code (0..3; 0 leaves the IR as
+  /// MLIR translated it, e.g. to look at it with --emit=llvm).
+  unsigned llvmOptLevel = 3;
   /// Called on each pass manager before it runs ("partition", "host"):
   /// instrumentation, IR printing, crash reproducers.
   std::function<LogicalResult(PassManager &, llvm::StringRef stage)>
@@ -128,6 +131,9 @@ struct CompileSummary {
   /// Host code buffers (nnapi-plan-buffers), per function and in all.
   std::map<std::string, std::pair<int64_t, int64_t>> hostBuffers;
   int64_t arenaBytes = 0, unplannedBytes = 0;
+  /// Parts the host code was compiled in (0 before LLVM; CompileOutput's
+  /// threads compile them at once).
+  unsigned codeParts = 0;
 };
 
 /// Compiles `module` (TOSA) with `options`. Runs nnapi-partition's pipeline,

@@ -55,6 +55,22 @@ def models():
         f"  %r = tosa.transpose %a0, %p : ({t(x.shape)}, tensor<4xi32>) -> {t(out.shape)}\n",
         t(out.shape)), [x], out.astype(np.float64))
 
+    # The transposes the host code vectorizes (nnapi-codegen's
+    # vectorTransposeTile): rows (a head split; rows longer than 256 in
+    # pieces) and 8x8 blocks (a key's transpose).
+    for name, shape, perm in (("transpose_rows", (2, 16, 12, 64), (0, 2, 1, 3)),
+                              ("transpose_long_rows", (2, 3, 512), (1, 0, 2)),
+                              ("transpose_blocks", (3, 24, 40), (0, 2, 1))):
+        x = RNG.standard_normal(shape).astype(np.float32)
+        out = np.transpose(x, perm)
+        p = ", ".join(str(d) for d in perm)
+        m[name] = (func([t(x.shape)],
+            f'  %p = "tosa.const"() {{value = dense<[{p}]> : tensor<{len(perm)}xi32>}} '
+            f": () -> tensor<{len(perm)}xi32>\n"
+            f"  %r = tosa.transpose %a0, %p : ({t(x.shape)}, tensor<{len(perm)}xi32>) "
+            f"-> {t(out.shape)}\n",
+            t(out.shape)), [x], out.astype(np.float64))
+
     x = RNG.standard_normal((2, 3, 4)).astype(np.float32)
     pads = [[1, 0], [0, 2], [1, 1]]
     for name, value in (("pad", None), ("pad_v2", -1.5)):
