@@ -19,16 +19,19 @@ namespace {
   std::fprintf(stderr, "%s\n", what);
   std::abort();
 }
+#ifdef FUZZ_NPY
 /// Element width of a numpy type code ("f4", "i8" = int64, "b1").
 size_t npyWidth(const std::string &code) {
   return code.size() == 2 ? size_t(code[1] - '0') : 0;
 }
+#else
 /// Element width of the model ABI's element types ("f32", "i8" = int8).
 size_t abiWidth(const std::string &dtype) {
   if (dtype == "i1")
     return 1;
   return std::stoul(dtype.substr(1)) / 8;
 }
+#endif
 void checkSize(const std::vector<int64_t> &shape, size_t width, size_t bytes) {
   size_t count = 1;
   for (int64_t d : shape) {

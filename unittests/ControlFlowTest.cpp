@@ -298,7 +298,8 @@ TEST_F(ControlFlow, ReaderRefusesBadReferencedModels) {
 
   // A referenced model whose own bytes are damaged.
   std::vector<uint8_t> damaged = good;
-  damaged[damaged.size() - 100] ^= 0x55;
+  ASSERT_GT(damaged.size(), 100u);
+  damaged.at(damaged.size() - 100) ^= 0x55;
   EXPECT_EQ(refuse(damaged).rfind("operand 3: referenced model: blob checksum "
                                   "mismatch", 0),
             0u)

@@ -149,7 +149,8 @@ void OutlineParallelLoopsPass::outline(SymbolTable &symbols,
       band.back()->getAttrOfType<IntegerAttr>(kParallelAttr).getInt();
   int64_t grain = std::max<int64_t>(1, llvm::divideCeil(chunkWork, work));
   // Small bands, and bands that would be a single chunk, stay loops.
-  if (count < 2 || grain >= count || count < llvm::divideCeil(minWork, work))
+  if (count < 2 || grain >= count ||
+      count < int64_t(llvm::divideCeil(minWork, work)))
     return;
 
   // What the body uses from outside: constants are recomputed, the rest

@@ -205,10 +205,11 @@ std::vector<uint8_t> write(const Model &model) {
   Layout l = computeLayout(model.operands.size(), model.operations.size(),
                            model.inputs.size(), model.outputs.size(),
                            pool.size());
-  std::vector<uint8_t> out;
+  // The magic first, then room for the rest (inserting it into the empty,
+  // reserved vector made GCC 12 see a write past a 7-byte region).
+  std::vector<uint8_t> out(kMagic, kMagic + 8);
   out.reserve(l.dataOffset + dataSize);
   Writer w(out);
-  out.insert(out.end(), kMagic, kMagic + 8);
   w.put<uint32_t>(kFormatVersion);
   w.put<uint32_t>(model.featureLevel);
   w.put<uint32_t>(model.operands.size());

@@ -247,7 +247,8 @@ struct QuantizedCompositePattern
       nnapi_mlir::quantizedActivationRange(
           int32_t(code), float(scale.getValueAsDouble()),
           int32_t(zero.getInt()), /*isSigned=*/true, lo, hi);
-      if (clamp.getMinInt() == lo && clamp.getMaxInt() == hi)
+      if (int64_t(clamp.getMinInt()) == lo &&
+          int64_t(clamp.getMaxInt()) == hi)
         return code;
     }
     return std::nullopt;
