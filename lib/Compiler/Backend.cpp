@@ -373,12 +373,13 @@ mlir::nnapi::compileToObjects(std::unique_ptr<Module> module,
                               const HostTarget &target, unsigned level,
                               unsigned parts, unsigned threads,
                               TimingScope *timing) {
-  // The code in `parts` parts and the data in one more, each as bitcode: the
-  // parts are compiled in contexts of their own, which lets them run at once.
+  // The code in `parts` parts, each as bitcode compiled in a context of its
+  // own, which lets them run at once, and the data in one more.
   parts = std::max(parts, 1u);
   std::vector<Part> work(parts + 1);
+  std::unique_ptr<Module> data;
   {
-    DetachedData data = detachData(*module);
+    DetachedData detached = detachData(*module);
     DenseMap<const GlobalValue *, unsigned> part = assignParts(*module, parts);
     for (unsigned p = 0; p < parts; ++p) {
       ValueToValueMapTy map;
@@ -390,12 +391,20 @@ mlir::nnapi::compileToObjects(std::unique_ptr<Module> module,
       raw_svector_ostream os(work[p].bitcode);
       WriteBitcodeToFile(*piece, os);
     }
-    raw_svector_ostream os(work[parts].bitcode);
-    WriteBitcodeToFile(*dataModule(*module, data), os);
+    // The data stays in this context (no copy through bitcode): only its
+    // task uses the context from here on.
+    data = dataModule(*module, detached);
     module.reset();
   }
 
   auto run = [&](Part &piece, bool code) -> Error {
+    if (!code) {
+      std::unique_ptr<TargetMachine> machine = cloneMachine(*target.machine);
+      if (!machine)
+        return backendError("cannot create a target machine for '" +
+                            target.triple + "'");
+      return emitObject(*data, *machine, piece.object, timing);
+    }
     LLVMContext context;
     Expected<std::unique_ptr<Module>> parsed = parseBitcodeFile(
         MemoryBufferRef(piece.bitcode.str(), "part"), context);
@@ -405,8 +414,8 @@ mlir::nnapi::compileToObjects(std::unique_ptr<Module> module,
     if (!machine)
       return backendError("cannot create a target machine for '" +
                           target.triple + "'");
-    if (code) {
-      keepFillLoopsRolled(**parsed);
+    keepFillLoopsRolled(**parsed);
+    {
       std::optional<TimingScope> timer;
       if (timing)
         timer.emplace(timing->nest(optimizerStage(level)));
