@@ -2,11 +2,10 @@
 //
 // The host code's LLVM module in, optimized IR or object files out. Two
 // decisions live here (docs/design.md, "Compile time"):
-// - -O3 sees the code without the weights. With a weight array's values in
-//   sight, LLVM's full unroller folds its loads into constants and goes on
-//   unrolling into blocks thousands of instructions long, on which the loop
-//   vectorizer and the schedulers are quadratic (DistilBERT: 143 s of -O3,
-//   2 s without the weights).
+// - -O3 sees the code without the weights (they are data, compiled in a
+//   part of their own without the optimizer), and loops that only fill
+//   memory stay rolled: fully unrolled, a padded border became one block of
+//   a thousand stores on which the instruction schedulers are quadratic.
 // - The module is split into parts by function size, and each part is
 //   optimized and compiled on its own thread. The parts depend on the module
 //   only, never on the thread count, so the library is the same bytes
