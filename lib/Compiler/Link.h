@@ -3,8 +3,9 @@
 // A compiled model becomes a shared library whose undefined symbols are the
 // runtime's (nnapi_rt_*) and the C library's. It is linked with Debian's
 // ld.lld for every triple, the host's included, against stub libraries made
-// here for the target: each stub is an empty shared object carrying only the
-// soname that the library must name as NEEDED (libnnapi_runtime.so, libc,
+// here for the target (by LLVM's interface-stub writer, no linker run): each
+// stub is an empty shared object carrying only the soname that the library
+// must name as NEEDED (libnnapi_runtime.so, libc,
 // libm). No toolchain or sysroot of the target is needed, and nothing of the
 // build machine ends up in the library: no RUNPATH unless asked for.
 //
