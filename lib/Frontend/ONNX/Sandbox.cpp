@@ -161,8 +161,23 @@ void instrumentInferenceFunctions() {
       int version = schema->SinceVersion();
       // The registry's schemas are built at run time; changing one's
       // inference function is what registering it with one would do.
+      // libonnx's own failures are InferenceErrors, which its inference
+      // loop reports with the node's name; anything else a buggy function
+      // throws (STFT-17 on rank-0 inputs sometimes throws length_error
+      // from a string it builds out of garbage) becomes one too.
+      auto guarded = [original, op, version](onnx::InferenceContext &ctx) {
+        try {
+          original(ctx);
+        } catch (const onnx::InferenceError &) {
+          throw;
+        } catch (const std::exception &e) {
+          fail_shape_inference("libonnx's inference of ", op, "-", version,
+                               " failed: ", e.what());
+        }
+      };
       const_cast<onnx::OpSchema *>(schema)->TypeAndShapeInferenceFunction(
-          [original, op, domain, version](onnx::InferenceContext &ctx) {
+          [original = guarded, op, domain,
+           version](onnx::InferenceContext &ctx) {
             Breadcrumb *crumb = gCrumb;
             if (!crumb) {
               original(ctx);
