@@ -44,89 +44,6 @@ static Error backendError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }
 
-/// LLVM's module pipeline at -O`level` (0: none), as MLIR's ExecutionEngine
-/// builds it.
-static void runPipeline(Module &module, TargetMachine &machine,
-                        unsigned level) {
-  if (level == 0)
-    return;
-  LoopAnalysisManager loops;
-  FunctionAnalysisManager functions;
-  CGSCCAnalysisManager sccs;
-  ModuleAnalysisManager modules;
-  PipelineTuningOptions tuning;
-  tuning.LoopUnrolling = true;
-  tuning.LoopVectorization = true;
-  tuning.SLPVectorization = true;
-  tuning.LoopInterleaving = true;
-  PassBuilder builder(&machine, tuning);
-  builder.registerModuleAnalyses(modules);
-  builder.registerCGSCCAnalyses(sccs);
-  builder.registerFunctionAnalyses(functions);
-  builder.registerLoopAnalyses(loops);
-  builder.crossRegisterProxies(loops, functions, sccs, modules);
-  const OptimizationLevel levels[] = {OptimizationLevel::O1,
-                                      OptimizationLevel::O2,
-                                      OptimizationLevel::O3};
-  ModulePassManager pipeline =
-      builder.buildPerModuleDefaultPipeline(levels[std::min(level, 3u) - 1]);
-  pipeline.run(module, modules);
-}
-
-namespace {
-/// The constant data taken out of a module while its code is optimized.
-struct DetachedData {
-  struct Global {
-    std::string name;
-    Constant *init;
-    GlobalValue::LinkageTypes linkage;
-    GlobalValue::VisibilityTypes visibility;
-    GlobalValue::UnnamedAddr unnamedAddr;
-  };
-  std::vector<Global> globals;
-};
-} // namespace
-
-/// Makes every constant array of more than kFoldableBytes a hidden external
-/// declaration, so that the optimizer sees the code without the data. The
-/// weights are data: the code is not to be specialized on their values, and
-/// without them in sight the optimizer cannot spend time trying (on the
-/// benchmark models it made no measurable difference either way).
-static DetachedData detachData(Module &module) {
-  DetachedData detached;
-  const DataLayout &layout = module.getDataLayout();
-  for (GlobalVariable &global : module.globals()) {
-    if (!global.isConstant() || !global.hasInitializer() ||
-        !isa<ConstantDataArray>(global.getInitializer()) ||
-        layout.getTypeAllocSize(global.getValueType()) <= kFoldableBytes)
-      continue;
-    if (!global.hasName())
-      global.setName("__nnapi_data");
-    detached.globals.push_back({global.getName().str(),
-                                global.getInitializer(), global.getLinkage(),
-                                global.getVisibility(),
-                                global.getUnnamedAddr()});
-    global.setInitializer(nullptr);
-    global.setLinkage(GlobalValue::ExternalLinkage);
-    global.setVisibility(GlobalValue::HiddenVisibility);
-    global.setDSOLocal(true);
-  }
-  return detached;
-}
-
-/// Gives back what detachData took, to the globals the optimizer kept.
-static void reattachData(Module &module, const DetachedData &detached) {
-  for (const DetachedData::Global &entry : detached.globals) {
-    GlobalVariable *global = module.getNamedGlobal(entry.name);
-    if (!global)
-      continue;
-    global->setInitializer(entry.init);
-    global->setLinkage(entry.linkage);
-    global->setVisibility(entry.visibility);
-    global->setUnnamedAddr(entry.unnamedAddr);
-  }
-}
-
 /// Whether `loop` only stores constants: no loads, no calls, nothing else
 /// with an effect (a padding border's or an accumulator's fill).
 static bool isFillLoop(const Loop &loop) {
@@ -161,6 +78,87 @@ static void keepFillLoopsRolled(Module &module) {
   }
 }
 
+/// LLVM's module pipeline at -O`level` (0: none), as MLIR's ExecutionEngine
+/// builds it, with fill loops kept rolled.
+static void runPipeline(Module &module, TargetMachine &machine,
+                        unsigned level) {
+  if (level == 0)
+    return;
+  keepFillLoopsRolled(module);
+  LoopAnalysisManager loops;
+  FunctionAnalysisManager functions;
+  CGSCCAnalysisManager sccs;
+  ModuleAnalysisManager modules;
+  PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = true;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  tuning.LoopInterleaving = true;
+  PassBuilder builder(&machine, tuning);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  const OptimizationLevel levels[] = {OptimizationLevel::O1,
+                                      OptimizationLevel::O2,
+                                      OptimizationLevel::O3};
+  ModulePassManager pipeline =
+      builder.buildPerModuleDefaultPipeline(levels[std::min(level, 3u) - 1]);
+  pipeline.run(module, modules);
+}
+
+namespace {
+/// The constant data taken out of a module while its code is optimized.
+struct DetachedData {
+  struct Global {
+    std::string name;
+    Constant *init;
+    GlobalValue::LinkageTypes linkage;
+    GlobalValue::VisibilityTypes visibility;
+  };
+  std::vector<Global> globals;
+};
+} // namespace
+
+/// Makes every constant array of more than kFoldableBytes a hidden external
+/// declaration, so that the optimizer sees the code without the data. The
+/// weights are data: the code is not to be specialized on their values, and
+/// without them in sight the optimizer cannot spend time trying (on the
+/// benchmark models it made no measurable difference either way).
+static DetachedData detachData(Module &module) {
+  DetachedData detached;
+  const DataLayout &layout = module.getDataLayout();
+  for (GlobalVariable &global : module.globals()) {
+    if (!global.isConstant() || !global.hasInitializer() ||
+        !isa<ConstantDataArray>(global.getInitializer()) ||
+        layout.getTypeAllocSize(global.getValueType()) <= kFoldableBytes)
+      continue;
+    if (!global.hasName())
+      global.setName("__nnapi_data");
+    detached.globals.push_back({global.getName().str(),
+                                global.getInitializer(), global.getLinkage(),
+                                global.getVisibility()});
+    global.setInitializer(nullptr);
+    global.setLinkage(GlobalValue::ExternalLinkage);
+    global.setVisibility(GlobalValue::HiddenVisibility);
+    global.setDSOLocal(true);
+  }
+  return detached;
+}
+
+/// Gives back what detachData took, to the globals the optimizer kept.
+static void reattachData(Module &module, const DetachedData &detached) {
+  for (const DetachedData::Global &entry : detached.globals) {
+    GlobalVariable *global = module.getNamedGlobal(entry.name);
+    if (!global)
+      continue;
+    global->setInitializer(entry.init);
+    global->setLinkage(entry.linkage);
+    global->setVisibility(entry.visibility);
+  }
+}
+
 /// A module of `detached`'s globals alone, as hidden definitions that the
 /// parts' declarations resolve to at link time.
 static std::unique_ptr<Module> dataModule(const Module &code,
@@ -184,13 +182,11 @@ static std::unique_ptr<Module> dataModule(const Module &code,
   return data;
 }
 
-Error mlir::nnapi::optimizeModule(Module &module, TargetMachine &machine,
-                                  unsigned level) {
+void mlir::nnapi::optimizeModule(Module &module, TargetMachine &machine,
+                                 unsigned level) {
   DetachedData data = detachData(module);
-  keepFillLoopsRolled(module);
   runPipeline(module, machine, level);
   reattachData(module, data);
-  return Error::success();
 }
 
 static unsigned countInstructions(const Function &function) {
@@ -325,9 +321,10 @@ static std::string optimizerStage(unsigned level) {
   return "LLVM -O" + std::to_string(level);
 }
 
-/// The target machine of `target`'s kind for one thread: they are not
+/// A target machine like `machine`, for one thread: target machines are not
 /// shared between threads.
-static std::unique_ptr<TargetMachine> cloneMachine(const TargetMachine &machine) {
+static std::unique_ptr<TargetMachine>
+cloneMachine(const TargetMachine &machine) {
   return std::unique_ptr<TargetMachine>(
       machine.getTarget().createTargetMachine(
           machine.getTargetTriple().str(), machine.getTargetCPU(),
@@ -359,8 +356,7 @@ mlir::nnapi::compileToObject(Module &module, const HostTarget &target,
     std::optional<TimingScope> timer;
     if (timing)
       timer.emplace(timing->nest(optimizerStage(level)));
-    if (Error err = optimizeModule(module, *target.machine, level))
-      return std::move(err);
+    optimizeModule(module, *target.machine, level);
   }
   SmallString<0> object;
   if (Error err = emitObject(module, *target.machine, object, timing))
@@ -414,7 +410,6 @@ mlir::nnapi::compileToObjects(std::unique_ptr<Module> module,
     if (!machine)
       return backendError("cannot create a target machine for '" +
                           target.triple + "'");
-    keepFillLoopsRolled(**parsed);
     {
       std::optional<TimingScope> timer;
       if (timing)

@@ -37,8 +37,8 @@ namespace mlir::nnapi {
 /// Runs LLVM's module pipeline at -O`level` (0..3; 0 runs nothing) on
 /// `module`'s code: its constant arrays are out of the optimizer's sight
 /// meanwhile (Backend.cpp, detachData).
-llvm::Error optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
-                           unsigned level);
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
+                    unsigned level);
 
 /// How many parts compileToObjects splits `module`'s code into: one per
 /// kPartInstructions instructions of its function bodies, at most kMaxParts.

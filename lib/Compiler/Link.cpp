@@ -83,38 +83,25 @@ static Error writeStubLibrary(const Triple &triple, StringRef soname,
   ifs::IFSStub stub;
   stub.IfsVersion = ifs::IFSVersionCurrent;
   stub.SoName = soname.str();
-  switch (triple.getArch()) {
-  case Triple::x86_64:
-    stub.Target.Arch = ELF::EM_X86_64;
-    break;
-  case Triple::x86:
-    stub.Target.Arch = ELF::EM_386;
-    break;
-  case Triple::aarch64:
-    stub.Target.Arch = ELF::EM_AARCH64;
-    break;
-  case Triple::arm:
-  case Triple::thumb:
-    stub.Target.Arch = ELF::EM_ARM;
-    break;
-  case Triple::riscv32:
-  case Triple::riscv64:
-    stub.Target.Arch = ELF::EM_RISCV;
-    break;
-  case Triple::ppc64:
-  case Triple::ppc64le:
-    stub.Target.Arch = ELF::EM_PPC64;
-    break;
-  case Triple::loongarch64:
-    stub.Target.Arch = ELF::EM_LOONGARCH;
-    break;
-  case Triple::systemz:
-    stub.Target.Arch = ELF::EM_S390;
-    break;
-  default:
+  // The ELF machines of the architectures ld.lld links for Linux and Android.
+  static const std::pair<Triple::ArchType, uint16_t> machines[] = {
+      {Triple::x86_64, ELF::EM_X86_64},
+      {Triple::x86, ELF::EM_386},
+      {Triple::aarch64, ELF::EM_AARCH64},
+      {Triple::arm, ELF::EM_ARM},
+      {Triple::thumb, ELF::EM_ARM},
+      {Triple::riscv32, ELF::EM_RISCV},
+      {Triple::riscv64, ELF::EM_RISCV},
+      {Triple::ppc64, ELF::EM_PPC64},
+      {Triple::ppc64le, ELF::EM_PPC64},
+      {Triple::loongarch64, ELF::EM_LOONGARCH},
+      {Triple::systemz, ELF::EM_S390}};
+  for (auto [arch, machine] : machines)
+    if (arch == triple.getArch())
+      stub.Target.Arch = machine;
+  if (!stub.Target.Arch)
     return linkError("shared libraries are not built for '" + triple.str() +
                      "'; use --emit=obj");
-  }
   stub.Target.BitWidth = triple.isArch64Bit() ? ifs::IFSBitWidthType::IFS64
                                               : ifs::IFSBitWidthType::IFS32;
   stub.Target.Endianness = triple.isLittleEndian()

@@ -30,9 +30,9 @@ namespace mlir::nnapi {
 llvm::SmallVector<std::string> neededLibraries(const llvm::Triple &triple);
 
 /// Links `objects` (ELF objects for `machine`'s target, in this order) into
-/// the shared library `library`. `runpath`, when not empty, becomes its RUNPATH (e.g.
-/// "$ORIGIN"). The linker is $NNAPI_MLIR_LLD, else ld.lld-19 or ld.lld on
-/// PATH. Errors name what is missing or what the linker said.
+/// the shared library `library`. `runpath`, when not empty, becomes its
+/// RUNPATH (e.g. "$ORIGIN"). The linker is $NNAPI_MLIR_LLD, else ld.lld-19
+/// or ld.lld on PATH. Errors name what is missing or what the linker said.
 llvm::Error linkModelLibrary(llvm::TargetMachine &machine,
                              llvm::ArrayRef<std::string> objects,
                              llvm::StringRef library, llvm::StringRef runpath);

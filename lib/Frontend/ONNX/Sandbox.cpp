@@ -159,8 +159,6 @@ void instrumentInferenceFunctions() {
           schema->GetTypeAndShapeInferenceFunction();
       std::string op = schema->Name(), domain = schema->domain();
       int version = schema->SinceVersion();
-      // The registry's schemas are built at run time; changing one's
-      // inference function is what registering it with one would do.
       // libonnx's own failures are InferenceErrors, which its inference
       // loop reports with the node's name; anything else a buggy function
       // throws (STFT-17 on rank-0 inputs sometimes throws length_error
@@ -175,6 +173,8 @@ void instrumentInferenceFunctions() {
                                " failed: ", e.what());
         }
       };
+      // The registry's schemas are built at run time; changing one's
+      // inference function is what registering it with one would do.
       const_cast<onnx::OpSchema *>(schema)->TypeAndShapeInferenceFunction(
           [original = guarded, op, domain,
            version](onnx::InferenceContext &ctx) {
