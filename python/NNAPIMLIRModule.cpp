@@ -428,6 +428,40 @@ PYBIND11_MODULE(_nnapi_mlir, m) {
       entry["hardware_ns"] = p.hardwareNs;
       entry["driver_timed"] = p.driverTimed;
       entry["driver_ns"] = p.driverNs;
+      entry["passed_over"] = std::string(p.passedOver);
+      // What the checks with the host copy found (verify, validate).
+      nnapi_rt_check_info c;
+      if (nnapi_rt_get_check_info(i, &c) == NNAPI_RT_OK) {
+        py::dict check;
+        check["device"] = std::string(c.device);
+        check["checks"] = c.checks;
+        check["mismatches"] = c.mismatches;
+        check["max_error"] = c.maxError;
+        check["tolerance"] = c.tolerance;
+        check["unit"] = std::string(c.unit);
+        check["device_ns"] = c.deviceNs;
+        check["host_ns"] = c.hostNs;
+        check["first_mismatch"] = std::string(c.firstMismatch);
+        check["reference"] = std::string(c.reference);
+        check["note"] = std::string(c.narrowNote);
+        check["left"] = std::string(c.disabled);
+        py::list wrong;
+        for (int32_t k = 0; k < c.wrongOperations; ++k) {
+          nnapi_rt_wrong_operation w;
+          if (nnapi_rt_get_wrong_operation(i, k, &w) != NNAPI_RT_OK)
+            continue;
+          py::dict op;
+          op["operation"] = w.operation;
+          op["signature"] = std::string(w.signature);
+          op["error"] = w.error;
+          op["tolerance"] = w.tolerance;
+          op["unit"] = std::string(w.unit);
+          op["description"] = std::string(w.description);
+          wrong.append(op);
+        }
+        check["wrong_operations"] = wrong;
+        entry["checks"] = check;
+      }
       list.append(entry);
     }
     return list;

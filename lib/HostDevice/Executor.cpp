@@ -490,6 +490,8 @@ int Executor::create(const HostModel &model, const ExecutorOptions &options,
       step = createBlockedStep(model, i);
     if (!step)
       step = createReferenceStep(model, i);
+    if (!options.lies.empty())
+      step = lieAbout(std::move(step), model, i, options.lies);
     e->steps.push_back(std::move(step));
     if (options.trace)
       e->trace.push_back({model.operations[i].opcode});

@@ -43,9 +43,34 @@ enum class KernelMode { XNNPACK, Reference };
 /// path a real failure takes.
 enum class Fault { None, Initialize, Create, Run };
 
+/// A silent wrong result for tests ($NNAPI_MLIR_HOST_LIE, Lies.cpp): every
+/// step of operation `opcode` alters its first output after computing it.
+struct Lie {
+  enum class Mode {
+    Offset, ///< Every element off by `amount` quanta (8-bit types), or by
+            ///< `amount` thousandths of its magnitude plus as much absolute
+            ///< (floats).
+    Sign,   ///< The element of largest magnitude negated (8-bit: reflected
+            ///< about the zero point).
+    NaN,    ///< The middle element NaN (8-bit: its top bit flipped).
+    Stale,  ///< The previous run's output (the first run is right).
+  };
+  int32_t opcode = -1;
+  Mode mode = Mode::Offset;
+  int amount = 3;
+};
+
+/// Parses $NNAPI_MLIR_HOST_LIE, "DEVICE:OPERATION:MODE" entries separated by
+/// commas (MODE: offset[=N], sign, nan, stale), keeping those of `device`;
+/// false with `error` for a malformed entry.
+bool parseLies(const std::string &spec, const std::string &device,
+               std::vector<Lie> &lies, std::string &error);
+
 struct ExecutorOptions {
   KernelMode kernels = KernelMode::XNNPACK;
   Fault fault = Fault::None;
+  /// Operations whose results this compilation's device alters.
+  std::vector<Lie> lies;
   pthreadpool_t threadpool = nullptr; ///< Null: run on the calling thread.
   /// Time every step and print the totals to stderr when the executor is
   /// destroyed ($NNAPI_MLIR_HOST_TRACE=1).
@@ -151,6 +176,11 @@ int createXnnpackStep(const HostModel &model, size_t index,
 /// reductions over one block of dimensions), or null.
 std::unique_ptr<Step> createBlockedStep(const HostModel &model, size_t index);
 
+/// `step` (operation `index`), made to alter its output if one of `lies`
+/// names its operation.
+std::unique_ptr<Step> lieAbout(std::unique_ptr<Step> step,
+                               const HostModel &model, size_t index,
+                               const std::vector<Lie> &lies);
 /// Creates the reference-kernel step of operation `index`.
 std::unique_ptr<Step> createReferenceStep(const HostModel &model, size_t index);
 /// The step of an operation on 8-bit quantized data (QuantizedSteps.cpp), or

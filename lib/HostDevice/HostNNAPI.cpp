@@ -14,6 +14,10 @@
 //                                      XNNPACK where it has the operator)
 //   NNAPI_MLIR_HOST_FAULT=initialize|create|run
 //                                      simulate an XNNPACK failure (tests)
+//   NNAPI_MLIR_HOST_LIE=DEVICE:OPERATION:MODE[,...]
+//                                      the device computes the operation
+//                                      wrong without an error (Lies.cpp;
+//                                      MODE offset[=N], sign, nan, stale)
 //
 // Besides the NNAPI functions it exports NNAPIMLIRHost_lastError(), which the
 // runtime looks up (optionally) to explain a failing call,
@@ -146,8 +150,10 @@ struct ANeuralNetworksBurst {
 
 namespace {
 
-/// Executor options from the environment; an error for unknown values.
-int executorOptions(ExecutorOptions &options) {
+/// Executor options from the environment for a compilation on `device`; an
+/// error for unknown values.
+int executorOptions(const ANeuralNetworksDevice &device,
+                    ExecutorOptions &options) {
   const char *kernels = std::getenv("NNAPI_MLIR_HOST_KERNELS");
   if (!kernels || !*kernels || std::strcmp(kernels, "xnnpack") == 0)
     options.kernels = KernelMode::XNNPACK;
@@ -170,6 +176,12 @@ int executorOptions(ExecutorOptions &options) {
     return fail(ANEURALNETWORKS_BAD_STATE,
                 std::string("NNAPI_MLIR_HOST_FAULT must be 'initialize', "
                             "'create' or 'run', got '") + fault + "'");
+  if (const char *lie = std::getenv("NNAPI_MLIR_HOST_LIE"); lie && *lie) {
+    std::string why;
+    if (!parseLies(lie, device.name, options.lies, why))
+      return fail(ANEURALNETWORKS_BAD_STATE,
+                  std::string("NNAPI_MLIR_HOST_LIE: ") + why);
+  }
   const char *trace = std::getenv("NNAPI_MLIR_HOST_TRACE");
   options.trace = trace && *trace && std::strcmp(trace, "0") != 0;
   return ANEURALNETWORKS_NO_ERROR;
@@ -638,7 +650,7 @@ int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation *c) {
       }
     }
     ExecutorOptions options;
-    if (int rc = executorOptions(options))
+    if (int rc = executorOptions(*c->device, options))
       return rc;
     if (c->device->reference)
       options.kernels = KernelMode::Reference;

@@ -496,6 +496,70 @@ bool readModel(const uint8_t *bytes, size_t size, Model &model,
 }
 } // namespace
 
+namespace {
+/// An operand's type as dump() and operationSignature() print it: code,
+/// dimensions, quantization.
+void printType(std::ostream &os, const Operand &op) {
+  os << operandTypeName(op.type);
+  if (isTensorType(op.type)) {
+    os << " [";
+    for (size_t d = 0; d < op.dims.size(); ++d)
+      os << (d ? "," : "") << op.dims[d];
+    os << "]";
+  }
+  if (!op.channelScales.empty()) {
+    os << " scales(dim " << op.channelDim << ":";
+    for (float scale : op.channelScales)
+      os << " " << scale;
+    os << ")";
+  } else if (op.scale != 0 || op.zeroPoint != 0) {
+    os << " scale " << op.scale << " zero_point " << op.zeroPoint;
+  }
+}
+
+/// A scalar constant's value (" = 3"); nothing for other operands.
+void printScalarValue(std::ostream &os, const Model &model, const Operand &op) {
+  if (op.lifetime != Lifetime::Constant || isTensorType(op.type))
+    return;
+  const uint8_t *p = model.data.data() + op.valueOffset;
+  if (op.type == ANEURALNETWORKS_INT32) {
+    int32_t v; std::memcpy(&v, p, 4); os << " = " << v;
+  } else if (op.type == ANEURALNETWORKS_FLOAT32) {
+    float v; std::memcpy(&v, p, 4); os << " = " << v;
+  } else if (op.type == ANEURALNETWORKS_BOOL) {
+    os << " = " << (*p ? "true" : "false");
+  }
+}
+} // namespace
+
+std::string operationSignature(const Model &model, const Operation &op) {
+  std::ostringstream os;
+  if (const char *name = operationName(op.opcode))
+    os << name;
+  else
+    os << "OP_" << op.opcode;
+  auto list = [&](const std::vector<uint32_t> &operands) {
+    os << "(";
+    for (size_t k = 0; k < operands.size(); ++k) {
+      const Operand &operand = model.operands[operands[k]];
+      os << (k ? ", " : "");
+      printType(os, operand);
+      if (operand.lifetime == Lifetime::Constant && isTensorType(operand.type))
+        os << " const";
+      else if (operand.lifetime == Lifetime::NoValue)
+        os << " no value";
+      else if (operand.lifetime == Lifetime::Subgraph)
+        os << " model";
+      printScalarValue(os, model, operand);
+    }
+    os << ")";
+  };
+  list(op.inputs);
+  os << " -> ";
+  list(op.outputs);
+  return os.str();
+}
+
 std::string dump(const Model &model) {
   std::ostringstream os;
   os << "nnapi-blob version " << kFormatVersion << " feature_level "
@@ -504,21 +568,8 @@ std::string dump(const Model &model) {
   os << "operands " << model.operands.size() << "\n";
   for (size_t i = 0; i < model.operands.size(); ++i) {
     const Operand &op = model.operands[i];
-    os << "  %" << i << " " << operandTypeName(op.type);
-    if (isTensorType(op.type)) {
-      os << " [";
-      for (size_t d = 0; d < op.dims.size(); ++d)
-        os << (d ? "," : "") << op.dims[d];
-      os << "]";
-    }
-    if (!op.channelScales.empty()) {
-      os << " scales(dim " << op.channelDim << ":";
-      for (float scale : op.channelScales)
-        os << " " << scale;
-      os << ")";
-    } else if (op.scale != 0 || op.zeroPoint != 0) {
-      os << " scale " << op.scale << " zero_point " << op.zeroPoint;
-    }
+    os << "  %" << i << " ";
+    printType(os, op);
     switch (op.lifetime) {
     case Lifetime::Temporary: break;
     case Lifetime::ModelInput: os << " input"; break;
@@ -526,18 +577,10 @@ std::string dump(const Model &model) {
     case Lifetime::NoValue: os << " no value"; break;
     case Lifetime::Subgraph: os << " model #" << op.subgraph; break;
     case Lifetime::Constant:
-      if (!isTensorType(op.type)) {
-        const uint8_t *p = model.data.data() + op.valueOffset;
-        if (op.type == ANEURALNETWORKS_INT32) {
-          int32_t v; std::memcpy(&v, p, 4); os << " = " << v;
-        } else if (op.type == ANEURALNETWORKS_FLOAT32) {
-          float v; std::memcpy(&v, p, 4); os << " = " << v;
-        } else if (op.type == ANEURALNETWORKS_BOOL) {
-          os << " = " << (*p ? "true" : "false");
-        }
-      } else {
+      if (isTensorType(op.type))
         os << " const(" << op.valueLength << " bytes @" << op.valueOffset << ")";
-      }
+      else
+        printScalarValue(os, model, op);
       break;
     }
     os << "\n";

@@ -7,9 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnapi-mlir/NNAPI/DeviceProfile.h"
+#include "nnapi-mlir/NNAPI/Quirks.h"
 #include "nnapi-mlir/Support/Files.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <sstream>
@@ -17,6 +19,7 @@
 #include <vector>
 
 using namespace nnapi_mlir::profile;
+namespace quirks = nnapi_mlir::quirks;
 
 namespace {
 
@@ -509,12 +512,81 @@ public:
     return true;
   }
 
+  bool stringValue(const std::string &path, const Json &v, std::string &out,
+              bool nonEmpty) {
+    if (v.kind != Json::String || (nonEmpty && v.string.empty()))
+      return fail(path, v,
+                  nonEmpty ? "must be a non-empty string" : "must be a string");
+    out = v.string;
+    return true;
+  }
+
+  /// [{"signature": S, "error": E, "found_by": F}, ...]; only the
+  /// signature is required.
+  bool quirkList(const std::string &path, const Json &v,
+                 std::vector<quirks::Quirk> &out) {
+    if (v.kind != Json::Array)
+      return fail(path, v, "must be an array of quirks");
+    for (size_t i = 0; i < v.array.size(); ++i) {
+      const Json &entry = v.array[i];
+      std::string at = path + "[" + std::to_string(i) + "]";
+      if (!expectObject(at, entry, {"signature", "error", "found_by"}))
+        return false;
+      const Json *signature = entry.find("signature");
+      if (!signature)
+        return fail(at, entry, "missing 'signature'");
+      quirks::Quirk q;
+      if (!stringValue(join(at, "signature"), *signature, q.signature, true))
+        return false;
+      if (const Json *e = entry.find("error"))
+        if (!stringValue(join(at, "error"), *e, q.error, false))
+          return false;
+      if (const Json *f = entry.find("found_by"))
+        if (!stringValue(join(at, "found_by"), *f, q.foundBy, false))
+          return false;
+      out.push_back(std::move(q));
+    }
+    return true;
+  }
+
+  bool record(const Json &root, quirks::Record &r) {
+    if (!expectObject("record", root, {"format", "devices"}))
+      return false;
+    const Json *format = root.find("format");
+    if (!format || format->kind != Json::String ||
+        format->string != quirks::kFormat)
+      return fail("format", format ? *format : root,
+                  std::string("must be \"") + quirks::kFormat + "\"");
+    const Json *devices = root.find("devices");
+    if (!devices)
+      return fail("record", root, "missing 'devices'");
+    if (devices->kind != Json::Array)
+      return fail("devices", *devices, "must be an array");
+    for (size_t i = 0; i < devices->array.size(); ++i) {
+      const Json &d = devices->array[i];
+      std::string at = "devices[" + std::to_string(i) + "]";
+      if (!expectObject(at, d, {"name", "version", "quirks"}))
+        return false;
+      quirks::DeviceQuirks device;
+      for (const char *key : {"name", "version", "quirks"})
+        if (!d.find(key))
+          return fail(at, d, std::string("missing '") + key + "'");
+      if (!stringValue(join(at, "name"), *d.find("name"), device.name, true) ||
+          !stringValue(join(at, "version"), *d.find("version"), device.version,
+                  false) ||
+          !quirkList(join(at, "quirks"), *d.find("quirks"), device.quirks))
+        return false;
+      r.devices.push_back(std::move(device));
+    }
+    return true;
+  }
+
   bool profile(const Json &root, DeviceProfile &p) {
     if (!expectObject("profile", root,
                       {"format", "name", "description", "feature_level",
                        "device_type", "operations", "device_cost",
                        "host_cost", "transfer", "partition_overhead_us",
-                       "measured"}))
+                       "measured", "quirks"}))
       return false;
     for (const char *required :
          {"format", "name", "feature_level", "operations", "device_cost",
@@ -561,6 +633,9 @@ public:
       return false;
     if (const Json *m = root.find("measured"))
       if (!measured(*m, p.measured))
+        return false;
+    if (const Json *q = root.find("quirks"))
+      if (!quirkList("quirks", *q, p.quirks))
         return false;
     const Json &transfer = *root.find("transfer");
     if (!expectObject("transfer", transfer, {"fixed_us", "ns_per_byte"}))
@@ -654,3 +729,130 @@ bool nnapi_mlir::profile::loadDeviceProfile(const std::string &path,
   return true;
 }
 
+
+//===----------------------------------------------------------------------===//
+// Quirks records
+//===----------------------------------------------------------------------===//
+
+const quirks::Quirk *quirks::Record::find(std::string_view name,
+                                          std::string_view version,
+                                          std::string_view signature) const {
+  for (const DeviceQuirks &d : devices)
+    if (d.name == name && d.version == version)
+      for (const Quirk &q : d.quirks)
+        if (q.signature == signature)
+          return &q;
+  return nullptr;
+}
+
+bool quirks::Record::add(const std::string &name, const std::string &version,
+                         Quirk quirk) {
+  if (find(name, version, quirk.signature))
+    return false;
+  for (DeviceQuirks &d : devices)
+    if (d.name == name && d.version == version) {
+      d.quirks.push_back(std::move(quirk));
+      return true;
+    }
+  devices.push_back({name, version, {std::move(quirk)}});
+  return true;
+}
+
+bool quirks::parse(std::string_view json, Record &record, std::string &error) {
+  Json root;
+  JsonParser parser(json);
+  if (!parser.parse(root, error)) {
+    error = "invalid JSON: " + error;
+    return false;
+  }
+  Reader reader;
+  Record result;
+  if (!reader.record(root, result)) {
+    error = reader.error;
+    return false;
+  }
+  record = std::move(result);
+  return true;
+}
+
+bool quirks::load(const std::string &path, Record &record, std::string &error) {
+  ReadOptions options;
+  options.maxBytes = kMaxProfileBytes;
+  std::string text, why;
+  switch (readFile(path, options, text, why)) {
+  case ReadStatus::Missing:
+    record = Record();
+    return true;
+  case ReadStatus::Refused:
+    error = path + ": cannot read quirks record: the file " + why;
+    return false;
+  case ReadStatus::Ok:
+    break;
+  }
+  if (!parse(text, record, error)) {
+    error = path + ": " + error;
+    return false;
+  }
+  return true;
+}
+
+namespace {
+/// `text` as a JSON string literal.
+std::string quoted(const std::string &text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += char(c);
+    }
+  }
+  return out + "\"";
+}
+} // namespace
+
+std::string quirks::write(const Record &record) {
+  std::string out = std::string("{\n  \"format\": \"") + kFormat +
+                    "\",\n  \"devices\": [";
+  for (size_t i = 0; i < record.devices.size(); ++i) {
+    const DeviceQuirks &d = record.devices[i];
+    out += std::string(i ? "," : "") + "\n    {\"name\": " + quoted(d.name) +
+           ", \"version\": " + quoted(d.version) + ", \"quirks\": [";
+    for (size_t k = 0; k < d.quirks.size(); ++k) {
+      const Quirk &q = d.quirks[k];
+      out += std::string(k ? "," : "") +
+             "\n      {\"signature\": " + quoted(q.signature) +
+             ", \"error\": " + quoted(q.error) +
+             ", \"found_by\": " + quoted(q.foundBy) + "}";
+    }
+    out += d.quirks.empty() ? "]}" : "\n    ]}";
+  }
+  out += record.devices.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  return out;
+}
+
+bool quirks::save(const std::string &path, const Record &record,
+                  std::string &error) {
+  std::string text = write(record);
+  if (!writeFileAtomically(path, text.data(), text.size(), error)) {
+    error = path + ": cannot write quirks record: " + error;
+    return false;
+  }
+  return true;
+}
+
+bool quirks::append(const std::string &path, const std::string &name,
+                    const std::string &version, const Quirk &quirk,
+                    std::string &error) {
+  Record record;
+  if (!load(path, record, error))
+    return false;
+  if (!record.add(name, version, quirk))
+    return true;
+  return save(path, record, error);
+}

@@ -1,6 +1,7 @@
 //===- Devices.cpp - Runtime options and the choice of NNAPI device -------===//
 
 #include "Devices.h"
+#include "nnapi-mlir/NNAPI/Quirks.h"
 #include "Internal.h"
 
 #include "nnapi-mlir/Support/CommaList.h"
@@ -150,6 +151,22 @@ bool parseLoopTimeout(Options &o, const std::string &value,
   return true;
 }
 
+/// A count from `lo` to `hi` into `out`.
+bool parseCountIn(uint64_t &out, const std::string &value, uint64_t lo,
+                  uint64_t hi, const char *what, std::string &error) {
+  char *end = nullptr;
+  errno = 0;
+  unsigned long long n = std::strtoull(value.c_str(), &end, 10);
+  if (value.empty() || value[0] == '-' || *end != '\0' || errno || n < lo ||
+      n > hi) {
+    error = "'" + value + "' is not " + what + " from " + std::to_string(lo) +
+            " to " + std::to_string(hi);
+    return false;
+  }
+  out = n;
+  return true;
+}
+
 struct OptionSpec {
   const char *name;
   const char *env;
@@ -178,6 +195,26 @@ const OptionSpec kOptions[] = {
      }},
     {"loop_timeout_ms", "NNAPI_MLIR_LOOP_TIMEOUT_MS", "2000",
      parseLoopTimeout},
+    {"verify", "NNAPI_MLIR_VERIFY", "0",
+     [](Options &o, const std::string &v, std::string &e) {
+       return parseCountIn(o.verifyEvery, v, 0, kMaxVerifyEvery,
+                           "an execution count", e);
+     }},
+    {"validate", "NNAPI_MLIR_VALIDATE", "0",
+     [](Options &o, const std::string &v, std::string &e) {
+       return parseFlag(o.validate, v, e);
+     }},
+    {"quirks", "NNAPI_MLIR_QUIRKS", "",
+     [](Options &o, const std::string &v, std::string &) {
+       o.quirksPath = v;
+       o.quirksGiven = true;
+       return true;
+     }},
+    {"max_failures", "NNAPI_MLIR_MAX_FAILURES", "3",
+     [](Options &o, const std::string &v, std::string &e) {
+       return parseCountIn(o.maxFailures, v, 1, kMaxFailuresInARow,
+                           "a failure count", e);
+     }},
 };
 
 const OptionSpec *findOption(const char *name) {
@@ -213,8 +250,10 @@ bool checkOption(const char *name, const char *value, std::string &error) {
   const OptionSpec *spec = findOption(name);
   if (!spec) {
     error = std::string("unknown runtime option '") + (name ? name : "") +
-            "' (devices, cache_dir, preference, priority, bursts, timing, "
-            "threads, threads_force, loop_timeout_ms)";
+            "' (";
+    for (const OptionSpec &o : kOptions)
+      error += std::string(&o == kOptions ? "" : ", ") + o.name;
+    error += ")";
     return false;
   }
   Options scratch;
@@ -242,6 +281,14 @@ bool resolveOptions(const std::map<std::string, std::string> &given,
       error = std::string(spec.env) + ": " + why;
   }
   return error.empty();
+}
+
+std::string Options::quirksFile() const {
+  if (quirksGiven)
+    return quirksPath;
+  if (cacheDir.empty())
+    return "";
+  return cacheDir + "/" + quirks::kDefaultFileName;
 }
 
 bool hasDeviceAPI(const NNAPIFunctionTable &fn) {

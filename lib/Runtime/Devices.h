@@ -55,7 +55,26 @@ struct Options {
   bool threadsForce = false;
   /// How long one loop may run (loop_timeout_ms), in nanoseconds.
   uint64_t loopTimeoutNs = kDefaultLoopTimeoutNs;
+  /// Compare every verifyEvery-th execution of each partition with its
+  /// host copy (verify); 0: never.
+  uint64_t verifyEvery = 0;
+  /// Compare every execution, disable nothing, narrow mismatches down to
+  /// operations (validate).
+  bool validate = false;
+  /// The quirks record (quirks); when not given, the cache directory's.
+  std::string quirksPath;
+  bool quirksGiven = false;
+  /// Failed executions in a row after which a partition leaves its device
+  /// (max_failures).
+  uint64_t maxFailures = 3;
+
+  /// The quirks record in force: the one given, else the cache
+  /// directory's, else none ("").
+  std::string quirksFile() const;
 };
+
+constexpr uint64_t kMaxVerifyEvery = 1000000000ull;
+constexpr uint64_t kMaxFailuresInARow = 1000000ull;
 
 /// The largest thread count the threads option takes.
 constexpr unsigned kMaxThreads = 256;

@@ -10,6 +10,11 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <vector>
+
+namespace nnapi_mlir::blob {
+struct Model;
+}
 
 namespace nnapi_mlir::runtime {
 /// Sets this thread's nnapi_rt_last_error() message and returns `status`.
@@ -23,6 +28,13 @@ std::string describeCall(const NNAPIFunctionTable &fn, const char *function,
 /// models and compilations are freed (when no execution holds them) instead
 /// of outliving the memory they were built from.
 void forgetPartitionsOf(const void *addressInObject);
+
+/// Builds and finishes the NNAPI model of `m` in `out`, the models it
+/// references first (appended to `referenced`, which the caller frees, as
+/// it frees `out` when set, even on failure).
+int32_t buildModel(const NNAPIFunctionTable &fn, const blob::Model &m,
+                   ANeuralNetworksModel *&out,
+                   std::vector<ANeuralNetworksModel *> &referenced);
 
 /// Why this thread's last run timed out (nnapi_rt_run_end).
 const std::string &loopTimeoutMessage();

@@ -23,6 +23,8 @@
 #include "Devices.h"
 #include "Internal.h"
 #include "Threads.h"
+#include "Verify.h"
+#include "nnapi-mlir/NNAPI/Quirks.h"
 
 using namespace nnapi_mlir;
 using namespace nnapi_mlir::runtime;
@@ -134,6 +136,8 @@ struct Partition {
   /// libraries without the device API) and its feature level.
   std::string device;
   unsigned deviceLevel = 0;
+  /// Why the candidates preferred to `device` did not take it.
+  std::string passedOver;
   bool cached = false; ///< Compiled with a cache directory.
   bool timing = false; ///< Executions measure their durations.
   /// It holds a WHILE (here or in a referenced model), and the loop timeout
@@ -165,6 +169,30 @@ struct Partition {
   std::mutex execMutex;
   ANeuralNetworksExecution *reusable = nullptr;
   std::vector<void *> boundInputs, boundOutputs;
+
+  /// Its key in State::partitions (the blob's address).
+  const uint8_t *key = nullptr;
+  /// Devices it must not use in this process, with why: they computed wrong
+  /// values (verify) or failed max_failures times in a row.
+  std::vector<std::pair<std::string, std::string>> excluded;
+  /// Set when it left its device: the next call builds it again (for the
+  /// next device, or none) and hands over the counters.
+  std::atomic<bool> retired{false};
+  /// Executions since the first (verify checks every K-th) and failures
+  /// since the last success.
+  std::atomic<uint64_t> calls{0}, failuresInRow{0};
+  /// Comparisons with the host copy (verify, validate).
+  struct Checks {
+    uint64_t count = 0, mismatches = 0, deviceNs = 0, hostNs = 0;
+    std::string device; ///< Of the last check.
+    Check worst;        ///< The worst output seen.
+    bool any = false;
+    std::string firstMismatch;
+    bool narrowed = false;
+    Narrowing narrowing;
+  };
+  std::mutex checksMutex;
+  Checks checks;
 
   static constexpr size_t kHeadBytes = 128;
   bool holds(const uint8_t *bytes, int64_t bytesSize) const {
@@ -218,6 +246,11 @@ struct State {
   uint64_t nextSequence = 0;
   bool threadsCapReported = false; ///< The threads option was capped.
   std::atomic<uint64_t> nnapiExecutions{0}, failedExecutions{0};
+  /// The quirks record in force (Options::quirksFile), read with the
+  /// options; `quirksError` when it could not be.
+  quirks::Record quirks;
+  std::string quirksFile, quirksError;
+  bool quirksRead = false;
 
   void dropLibrary() {
     {
@@ -227,6 +260,7 @@ struct State {
     partitions.clear();
     devices.clear();
     optionsResolved = false; // the environment is read again
+    quirksRead = false;
     library.reset();
     libraryTried = false;
     libraryReported = false;
@@ -238,6 +272,29 @@ struct State {
 State &state() {
   static State *s = new State(); // never destroyed: outlives static dtors
   return *s;
+}
+
+/// Resolves the options (given, environment, defaults) if they were not.
+/// Caller holds the mutex.
+void ensureOptions(State &s) {
+  if (s.optionsResolved)
+    return;
+  resolveOptions(s.givenOptions, s.options, s.optionsError);
+  s.optionsResolved = true;
+  s.quirksRead = false;
+}
+
+/// Reads the quirks record in force if it was not. Caller holds the mutex.
+void ensureQuirks(State &s) {
+  if (s.quirksRead)
+    return;
+  s.quirksRead = true;
+  s.quirks = quirks::Record();
+  s.quirksError.clear();
+  s.quirksFile = s.options.quirksFile();
+  if (!s.quirksFile.empty() &&
+      !quirks::load(s.quirksFile, s.quirks, s.quirksError))
+    s.quirksError = "quirks: " + s.quirksError;
 }
 
 
@@ -359,6 +416,51 @@ std::string deviceRefusal(const NNAPIFunctionTable &fn, const Partition &p,
   return text;
 }
 
+/// "partition sha256:<hex>" of a blob (Quirks.h).
+std::string partitionSignature(const uint8_t *bytes, int64_t size) {
+  return std::string(quirks::kPartitionPrefix) +
+         Sha256::hex(Sha256().update(bytes, size_t(size)).finish());
+}
+
+/// Why `device` must not run `p` in this process: it was excluded, or the
+/// quirks record says it computes one of its operations (or the whole
+/// partition) wrong; "" if neither.
+std::string quirkRefusal(const State &s, const Partition &p,
+                         const DeviceInfo &device) {
+  for (const auto &[name, why] : p.excluded)
+    if (name == device.name)
+      return "device '" + name + "' " + why;
+  if (s.quirks.devices.empty())
+    return "";
+  bool partitionQuirks = false;
+  for (const quirks::DeviceQuirks &d : s.quirks.devices)
+    if (d.name == device.name && d.version == device.version)
+      for (const quirks::Quirk &q : d.quirks)
+        partitionQuirks |= q.signature.rfind(quirks::kPartitionPrefix, 0) == 0;
+  auto refuse = [&](const std::string &what, const quirks::Quirk &q) {
+    return "device '" + device.name + "' computes " + what +
+           " wrong (quirks record " + s.quirksFile +
+           (q.error.empty() ? "" : ": " + q.error) + ")";
+  };
+  for (size_t i = 0; i < p.model.operations.size(); ++i) {
+    const blob::Operation &op = p.model.operations[i];
+    if (const quirks::Quirk *q = s.quirks.find(
+            device.name, device.version,
+            blob::operationSignature(p.model, op))) {
+      const char *name = nnapi_mlir::operationName(op.opcode);
+      return refuse("operation " + std::to_string(i) + " (" +
+                        (name ? name : "?") + ")",
+                    *q);
+    }
+  }
+  if (partitionQuirks && p.buildBytes)
+    if (const quirks::Quirk *q =
+            s.quirks.find(device.name, device.version,
+                          partitionSignature(p.buildBytes, p.size)))
+      return refuse("this partition", *q);
+  return "";
+}
+
 /// Compiles the partition's model on the most preferred device that runs
 /// all of it, or fails with every candidate's reason.
 int32_t compilePartition(State &s, Partition &p) {
@@ -391,7 +493,9 @@ int32_t compilePartition(State &s, Partition &p) {
   std::string reasons;
   for (size_t index : order) {
     const DeviceInfo &d = s.devices[index];
-    std::string refusal = deviceRefusal(fn, p, d);
+    std::string refusal = quirkRefusal(s, p, d);
+    if (refusal.empty())
+      refusal = deviceRefusal(fn, p, d);
     if (refusal.empty() && compileFor(fn, o, p, &d, why) == NNAPI_RT_OK)
       break;
     reasons += (reasons.empty() ? "" : "; ") +
@@ -400,6 +504,7 @@ int32_t compilePartition(State &s, Partition &p) {
   if (!p.compilation)
     return failWith(NNAPI_RT_NNAPI_ERROR,
                     "no NNAPI device runs this partition: " + reasons);
+  p.passedOver = reasons;
   p.hasWhile = holdsWhile(p.model);
   p.loopTimeoutNs = std::min(o.loopTimeoutNs, kMaxNNAPILoopTimeoutNs);
   // Durations are measured on one-device compilations only (NNAPI's rule).
@@ -412,126 +517,6 @@ int32_t compilePartition(State &s, Partition &p) {
       fn.ANeuralNetworksBurst_create(p.compilation, &p.burst) !=
           ANEURALNETWORKS_NO_ERROR)
     p.burst = nullptr;
-  return NNAPI_RT_OK;
-}
-
-/// Builds and finishes the NNAPI model of `m` in `out`, the models it
-/// references first (appended to `referenced`, which the caller frees).
-int32_t buildModel(const NNAPIFunctionTable &fn, const blob::Model &m,
-                   ANeuralNetworksModel *&out,
-                   std::vector<ANeuralNetworksModel *> &referenced) {
-  std::vector<ANeuralNetworksModel *> subgraphs;
-  for (const blob::Model &sub : m.subgraphs) {
-    ANeuralNetworksModel *built = nullptr;
-    int32_t status = buildModel(fn, sub, built, referenced);
-    if (built)
-      referenced.push_back(built);
-    if (status)
-      return status;
-    subgraphs.push_back(built);
-  }
-  if (!m.subgraphs.empty() && !fn.ANeuralNetworksModel_setOperandValueFromModel)
-    return failWith(NNAPI_RT_NNAPI_ERROR,
-                    "this NNAPI library has no "
-                    "ANeuralNetworksModel_setOperandValueFromModel (feature "
-                    "level 4), which the partition's IF or WHILE needs");
-  int rc = fn.ANeuralNetworksModel_create(&out);
-  if (rc != ANEURALNETWORKS_NO_ERROR)
-    return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall(fn, "ANeuralNetworksModel_create", rc));
-  for (size_t i = 0; i < m.operands.size(); ++i) {
-    const blob::Operand &op = m.operands[i];
-    ANeuralNetworksOperandType type;
-    type.type = op.type;
-    type.dimensionCount = static_cast<uint32_t>(op.dims.size());
-    type.dimensions = op.dims.empty() ? nullptr : op.dims.data();
-    type.scale = op.scale;
-    type.zeroPoint = op.zeroPoint;
-    rc = fn.ANeuralNetworksModel_addOperand(out, &type);
-    if (rc != ANEURALNETWORKS_NO_ERROR)
-      return failWith(NNAPI_RT_NNAPI_ERROR,
-                      describeCall(fn, "ANeuralNetworksModel_addOperand", rc) +
-                          " for operand " + std::to_string(i));
-    if (!op.channelScales.empty()) {
-      if (!fn.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams)
-        return failWith(NNAPI_RT_NNAPI_ERROR,
-                        "this NNAPI library has no "
-                        "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams "
-                        "(feature level 3), which operand " +
-                            std::to_string(i) + " needs");
-      ANeuralNetworksSymmPerChannelQuantParams params;
-      params.channelDim = op.channelDim;
-      params.scaleCount = static_cast<uint32_t>(op.channelScales.size());
-      params.scales = op.channelScales.data();
-      rc = fn.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams(
-          out, static_cast<int32_t>(i), &params);
-      if (rc != ANEURALNETWORKS_NO_ERROR)
-        return failWith(
-            NNAPI_RT_NNAPI_ERROR,
-            describeCall(fn,
-                         "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams",
-                         rc) +
-                " for operand " + std::to_string(i));
-    }
-    if (op.lifetime == blob::Lifetime::Subgraph) {
-      rc = fn.ANeuralNetworksModel_setOperandValueFromModel(
-          out, static_cast<int32_t>(i), subgraphs[op.subgraph]);
-      if (rc != ANEURALNETWORKS_NO_ERROR)
-        return failWith(
-            NNAPI_RT_NNAPI_ERROR,
-            describeCall(fn, "ANeuralNetworksModel_setOperandValueFromModel",
-                         rc) +
-                " for operand " + std::to_string(i));
-    }
-    // A constant has its value; an optional operand given without one is
-    // told so by a null buffer.
-    if (op.lifetime == blob::Lifetime::Constant ||
-        op.lifetime == blob::Lifetime::NoValue) {
-      bool given = op.lifetime == blob::Lifetime::Constant;
-      rc = fn.ANeuralNetworksModel_setOperandValue(
-          out, static_cast<int32_t>(i),
-          given ? m.data.data() + op.valueOffset : nullptr,
-          given ? op.valueLength : 0);
-      if (rc != ANEURALNETWORKS_NO_ERROR)
-        return failWith(NNAPI_RT_NNAPI_ERROR,
-                        describeCall(fn, "ANeuralNetworksModel_setOperandValue",
-                                     rc) +
-                            " for operand " + std::to_string(i));
-    }
-  }
-  for (size_t i = 0; i < m.operations.size(); ++i) {
-    const blob::Operation &op = m.operations[i];
-    rc = fn.ANeuralNetworksModel_addOperation(
-        out, op.opcode, static_cast<uint32_t>(op.inputs.size()),
-        op.inputs.data(), static_cast<uint32_t>(op.outputs.size()),
-        op.outputs.data());
-    if (rc != ANEURALNETWORKS_NO_ERROR) {
-      const char *name = nnapi_mlir::operationName(op.opcode);
-      return failWith(NNAPI_RT_NNAPI_ERROR,
-                      describeCall(fn, "ANeuralNetworksModel_addOperation", rc) +
-                          " for operation " + std::to_string(i) + " (" +
-                          (name ? name : std::to_string(op.opcode)) + ")");
-    }
-  }
-  rc = fn.ANeuralNetworksModel_identifyInputsAndOutputs(
-      out, static_cast<uint32_t>(m.inputs.size()), m.inputs.data(),
-      static_cast<uint32_t>(m.outputs.size()), m.outputs.data());
-  if (rc != ANEURALNETWORKS_NO_ERROR)
-    return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall(fn, "ANeuralNetworksModel_identifyInputsAndOutputs",
-                                 rc));
-  if (m.relaxFloat32ToFloat16) {
-    rc = fn.ANeuralNetworksModel_relaxComputationFloat32toFloat16(out, true);
-    if (rc != ANEURALNETWORKS_NO_ERROR)
-      return failWith(
-          NNAPI_RT_NNAPI_ERROR,
-          describeCall(fn, "ANeuralNetworksModel_relaxComputationFloat32toFloat16",
-                       rc));
-  }
-  rc = fn.ANeuralNetworksModel_finish(out);
-  if (rc != ANEURALNETWORKS_NO_ERROR)
-    return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall(fn, "ANeuralNetworksModel_finish", rc));
   return NNAPI_RT_OK;
 }
 
@@ -563,10 +548,7 @@ int32_t buildPartition(State &s, Partition &p) {
 }
 
 int32_t ensureLibrary(State &s) {
-  if (!s.optionsResolved) {
-    resolveOptions(s.givenOptions, s.options, s.optionsError);
-    s.optionsResolved = true;
-  }
+  ensureOptions(s);
   if (!s.libraryTried) {
     s.libraryTried = true;
     auto library = std::make_shared<Library>();
@@ -589,6 +571,7 @@ int32_t ensureLibrary(State &s) {
   }
   if (s.libraryStatus != NNAPI_RT_OK)
     return failWith(s.libraryStatus, s.libraryError);
+  ensureQuirks(s);
   return NNAPI_RT_OK;
 }
 
@@ -597,10 +580,7 @@ bool isQuiet(State &s);
 /// The pool for the threads option in force, made (or replaced, when the
 /// count changed) on demand. Caller holds `s.mutex`.
 std::shared_ptr<runtime::ThreadPool> currentPool(State &s) {
-  if (!s.optionsResolved) {
-    resolveOptions(s.givenOptions, s.options, s.optionsError);
-    s.optionsResolved = true;
-  }
+  ensureOptions(s);
   unsigned cpus = std::min(runtime::availableCPUs(), kMaxThreads);
   unsigned want = s.options.threads ? s.options.threads : cpus;
   // More spinning workers than CPUs make every parallel loop wait for
@@ -625,14 +605,32 @@ std::shared_ptr<runtime::ThreadPool> currentPool(State &s) {
 int32_t getPartition(State &s, const uint8_t *blobBytes, int64_t blobSize,
                      std::shared_ptr<Partition> &out) {
   std::shared_ptr<Partition> &slot = s.partitions[blobBytes];
-  if (!slot || !slot->holds(blobBytes, blobSize)) {
+  bool same = slot && slot->holds(blobBytes, blobSize);
+  if (!same || slot->retired) {
     auto p = std::make_shared<Partition>();
     p->library = s.library;
     p->pool = currentPool(s);
     p->size = blobSize;
+    p->key = blobBytes;
     p->head.assign(blobBytes,
                    blobBytes + std::min<int64_t>(blobSize, Partition::kHeadBytes));
-    p->sequence = s.nextSequence++;
+    if (same) {
+      // It left its device: what it learnt and counted carries over.
+      Partition &old = *slot;
+      p->sequence = old.sequence;
+      p->excluded = old.excluded;
+      p->executions = old.executions.load();
+      p->failures = old.failures.load();
+      p->calls = old.calls.load();
+      {
+        std::lock_guard<std::mutex> lock(old.failureMutex);
+        p->lastFailure = old.lastFailure;
+      }
+      std::lock_guard<std::mutex> lock(old.checksMutex);
+      p->checks = old.checks;
+    } else {
+      p->sequence = s.nextSequence++;
+    }
     std::string error;
     if (!blob::read(blobBytes, static_cast<size_t>(blobSize), p->model,
                     error)) {
@@ -884,6 +882,241 @@ std::vector<std::shared_ptr<Partition>> partitionsInOrder(State &s) {
   return list;
 }
 
+/// A partition that ran on its device into the runtime's buffers and waits
+/// for the caller to run its host copy (nnapi_rt_execute_checked returned
+/// NNAPI_RT_VERIFY; nnapi_rt_verify compares).
+struct PendingCheck {
+  const uint8_t *blob = nullptr;
+  std::shared_ptr<Partition> partition;
+  std::vector<std::vector<uint8_t>> device; ///< Its outputs, caller's view.
+  std::vector<const void *> inputs;
+  int64_t deviceNs = 0, hostStart = 0;
+};
+thread_local std::vector<PendingCheck> pendingChecks;
+/// Output buffers of finished checks, reused by the next.
+thread_local std::vector<std::vector<uint8_t>> spareBuffers;
+
+/// A buffer of `bytes` bytes, from the spares when one fits.
+std::vector<uint8_t> checkBuffer(uint64_t bytes) {
+  for (size_t i = 0; i < spareBuffers.size(); ++i)
+    if (spareBuffers[i].size() == std::max<uint64_t>(bytes, 1)) {
+      std::vector<uint8_t> b = std::move(spareBuffers[i]);
+      spareBuffers.erase(spareBuffers.begin() + long(i));
+      return b;
+    }
+  return std::vector<uint8_t>(std::max<uint64_t>(bytes, 1));
+}
+
+/// Stops `p` using its device in this process (`why` follows the device's
+/// name); the next call builds it for another device or its host copy.
+/// Caller holds the mutex.
+void leaveDevice(State &s, Partition &p, const std::string &why) {
+  if (p.device.empty() || p.retired)
+    return;
+  p.excluded.emplace_back(p.device, why);
+  p.retired = true;
+  if (!isQuiet(s))
+    std::fprintf(stderr,
+                 "nnapi-mlir: partition %llu leaves device '%s': it %s\n",
+                 (unsigned long long)p.sequence, p.device.c_str(),
+                 why.c_str());
+}
+
+/// The device called `name`, or null.
+const DeviceInfo *findDevice(const State &s, const std::string &name) {
+  for (const DeviceInfo &d : s.devices)
+    if (d.name == name)
+      return &d;
+  return nullptr;
+}
+
+/// Records a quirk in memory and, when there is a record file, in it
+/// (failures to write are reported on stderr: the run goes on). Caller holds
+/// the mutex.
+void recordQuirk(State &s, const DeviceInfo &device, quirks::Quirk quirk) {
+  if (!s.quirks.add(device.name, device.version, quirk) || s.quirksFile.empty())
+    return;
+  std::string error;
+  if (!quirks::append(s.quirksFile, device.name, device.version, quirk,
+                      error) &&
+      !isQuiet(s))
+    std::fprintf(stderr, "nnapi-mlir: %s\n", error.c_str());
+}
+
+int32_t execute(const uint8_t *blobBytes, int64_t blobSize, int64_t numInputs,
+                void *const *inputs, int64_t numOutputs, void *const *outputs,
+                bool checkable) {
+  State &s = state();
+  // The rest of a run whose loop timed out is not worth computing.
+  if (inRun && loopTimedOut)
+    return failWith(NNAPI_RT_TIMEOUT, loopTimeoutWhy);
+  if (nnapi_rt_get_mode() == NNAPI_RT_MODE_HOST_ONLY)
+    return failWith(NNAPI_RT_DISABLED, "host-only mode");
+  int32_t status;
+  std::shared_ptr<Partition> p;
+  uint64_t verifyEvery = 0, maxFailures = 0;
+  bool validate = false;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (!blobBytes || blobSize <= 0 || numInputs < 0 || numOutputs < 0 ||
+        (numInputs && !inputs) || (numOutputs && !outputs))
+      status = failWith(NNAPI_RT_INVALID_ARGUMENT,
+                        "nnapi_rt_execute: null or negative argument");
+    else if ((status = ensureLibrary(s)) == NNAPI_RT_OK &&
+             (status = !s.optionsError.empty()
+                           ? failWith(NNAPI_RT_INVALID_ARGUMENT, s.optionsError)
+                       : !s.quirksError.empty()
+                           ? failWith(NNAPI_RT_INVALID_ARGUMENT, s.quirksError)
+                           : NNAPI_RT_OK) == NNAPI_RT_OK)
+      status = getPartition(s, blobBytes, blobSize, p);
+    verifyEvery = s.options.verifyEvery;
+    validate = s.options.validate;
+    maxFailures = s.options.maxFailures;
+  }
+  if (status == NNAPI_RT_OK) {
+    uint64_t call = p->calls++;
+    bool check = checkable && (validate || (verifyEvery &&
+                                            call % verifyEvery == 0));
+    if (!check) {
+      status = runPartition(*p, numInputs, inputs, numOutputs, outputs);
+    } else if (numOutputs != int64_t(p->outputBytes.size())) {
+      status = runPartition(*p, numInputs, inputs, numOutputs, outputs);
+      check = false; // it fails on the count
+    } else {
+      // Into our buffers; the caller runs the host copy into its own.
+      PendingCheck pending;
+      pending.blob = blobBytes;
+      pending.partition = p;
+      std::vector<void *> into;
+      for (uint64_t bytes : p->outputBytes) {
+        pending.device.push_back(checkBuffer(bytes));
+        into.push_back(pending.device.back().data());
+      }
+      pending.inputs.assign(inputs, inputs + numInputs);
+      int64_t start = steadyNowNs();
+      status = runPartition(*p, numInputs, inputs, numOutputs, into.data());
+      pending.hostStart = steadyNowNs();
+      pending.deviceNs = pending.hostStart - start;
+      if (status == NNAPI_RT_OK) {
+        ++p->executions;
+        ++s.nnapiExecutions;
+        p->failuresInRow = 0;
+        pendingChecks.push_back(std::move(pending));
+        return failWith(NNAPI_RT_VERIFY,
+                        "ran on NNAPI; the host copy runs to compare");
+      }
+    }
+  }
+  if (status == NNAPI_RT_OK) {
+    ++p->executions;
+    ++s.nnapiExecutions;
+    p->failuresInRow = 0;
+    return status;
+  }
+  if (status == NNAPI_RT_TIMEOUT)
+    return status; // the model's run fails; nothing falls back
+  ++s.failedExecutions;
+  std::string why = lastError;
+  if (p && p->setupStatus == NNAPI_RT_OK) {
+    ++p->failures;
+    std::lock_guard<std::mutex> lock(p->failureMutex);
+    p->lastFailure = why;
+  }
+  std::lock_guard<std::mutex> lock(s.mutex);
+  // Report the first failure of each partition (or of the library) once.
+  bool &reported = p ? p->reported : s.libraryReported;
+  if (!reported && !isQuiet(s))
+    std::fprintf(stderr,
+                 "nnapi-mlir: NNAPI partition failed (%s: %s); running its "
+                 "host copy\n",
+                 nnapi_rt_status_name(status), why.c_str());
+  reported = true;
+  // A device that keeps failing is not tried on every call.
+  if (p && p->setupStatus == NNAPI_RT_OK && !validate &&
+      ++p->failuresInRow >= maxFailures)
+    leaveDevice(s, *p,
+                "failed " + std::to_string(p->failuresInRow.load()) +
+                    " executions in a row (the max_failures option; the "
+                    "last: " + why + ")");
+  return failWith(status, why);
+}
+
+/// Compares a pending check's device outputs with the host copy's in
+/// `outputs`, and acts on a mismatch.
+void finishCheck(PendingCheck &pending, int64_t numOutputs,
+                 void *const *outputs) {
+  State &s = state();
+  Partition &p = *pending.partition;
+  int64_t hostNs = steadyNowNs() - pending.hostStart;
+  const blob::Model &m = p.model;
+  Check worst;
+  size_t worstOutput = 0;
+  bool pass = true, first = true;
+  for (size_t i = 0; i < m.outputs.size() && int64_t(i) < numOutputs; ++i) {
+    Check c = compareOperand(m, m.outputs[i], pending.device[i].data(),
+                             outputs[i], /*callerView=*/true);
+    pass &= c.pass;
+    if (first || worse(c, worst)) {
+      worst = c;
+      worstOutput = i;
+      first = false;
+    }
+  }
+  bool narrow = false;
+  {
+    std::lock_guard<std::mutex> lock(p.checksMutex);
+    Partition::Checks &c = p.checks;
+    ++c.count;
+    c.deviceNs += uint64_t(pending.deviceNs);
+    c.hostNs += uint64_t(std::max<int64_t>(hostNs, 0));
+    c.device = p.device;
+    if (!c.any || worse(worst, c.worst))
+      c.worst = worst;
+    c.any = true;
+    if (!pass) {
+      ++c.mismatches;
+      if (c.firstMismatch.empty())
+        c.firstMismatch =
+            "output " + std::to_string(worstOutput) + ": " + worst.describe();
+      narrow = !c.narrowed;
+      c.narrowed = true;
+    }
+  }
+  if (pass)
+    return;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  const DeviceInfo *suspect = findDevice(s, p.device);
+  if (narrow && suspect) {
+    // Every other device may serve as the reference; NNAPI's own CPU
+    // implementation first.
+    std::vector<const DeviceInfo *> references;
+    if (const DeviceInfo *r = findDevice(s, kReferenceDeviceName);
+        r && r != suspect)
+      references.push_back(r);
+    for (const DeviceInfo &d : s.devices)
+      if (&d != suspect && d.name != kReferenceDeviceName)
+        references.push_back(&d);
+    std::vector<const void *> hostOutputs(outputs, outputs + numOutputs);
+    Narrowing found = narrowDown(p.library->functions(), m, *suspect,
+                                 references, pending.inputs, hostOutputs);
+    const char *by = s.options.validate ? "validate" : "verify";
+    for (const WrongOperation &w : found.wrong)
+      recordQuirk(s, *suspect, {w.signature, w.check.describe(), by});
+    if (found.wrong.empty())
+      recordQuirk(s, *suspect,
+                  {partitionSignature(pending.blob, p.size),
+                   "output " + std::to_string(worstOutput) + ": " +
+                       worst.describe(),
+                   by});
+    std::lock_guard<std::mutex> checksLock(p.checksMutex);
+    p.checks.narrowing = std::move(found);
+  }
+  if (!s.options.validate)
+    leaveDevice(s, p,
+                "computed wrong values (output " + std::to_string(worstOutput) +
+                    ": " + worst.describe() + ")");
+}
+
 } // namespace
 
 extern "C" {
@@ -892,52 +1125,35 @@ int32_t nnapi_rt_execute(const uint8_t *blobBytes, int64_t blobSize,
                          int64_t numInputs, void *const *inputs,
                          int64_t numOutputs, void *const *outputs) {
   return guarded(__func__, [&]() -> int32_t {
-    State &s = state();
-    // The rest of a run whose loop timed out is not worth computing.
-    if (inRun && loopTimedOut)
-      return failWith(NNAPI_RT_TIMEOUT, loopTimeoutWhy);
-    if (nnapi_rt_get_mode() == NNAPI_RT_MODE_HOST_ONLY)
-      return failWith(NNAPI_RT_DISABLED, "host-only mode");
-    int32_t status;
-    std::shared_ptr<Partition> p;
-    {
-      std::lock_guard<std::mutex> lock(s.mutex);
-      if (!blobBytes || blobSize <= 0 || numInputs < 0 || numOutputs < 0 ||
-          (numInputs && !inputs) || (numOutputs && !outputs))
-        status = failWith(NNAPI_RT_INVALID_ARGUMENT,
-                          "nnapi_rt_execute: null or negative argument");
-      else if ((status = ensureLibrary(s)) == NNAPI_RT_OK &&
-               (status = s.optionsError.empty()
-                             ? NNAPI_RT_OK
-                             : failWith(NNAPI_RT_INVALID_ARGUMENT,
-                                        s.optionsError)) == NNAPI_RT_OK)
-        status = getPartition(s, blobBytes, blobSize, p);
-    }
-    if (status == NNAPI_RT_OK)
-      status = runPartition(*p, numInputs, inputs, numOutputs, outputs);
-    if (status == NNAPI_RT_OK) {
-      ++p->executions;
-      ++s.nnapiExecutions;
-      return status;
-    }
-    if (status == NNAPI_RT_TIMEOUT)
-      return status; // the model's run fails; nothing falls back
-    ++s.failedExecutions;
-    if (p && p->setupStatus == NNAPI_RT_OK) {
-      ++p->failures;
-      std::lock_guard<std::mutex> lock(p->failureMutex);
-      p->lastFailure = lastError;
-    }
-    std::lock_guard<std::mutex> lock(s.mutex);
-    // Report the first failure of each partition (or of the library) once.
-    bool &reported = p ? p->reported : s.libraryReported;
-    if (!reported && !isQuiet(s))
-      std::fprintf(stderr,
-                   "nnapi-mlir: NNAPI partition failed (%s: %s); running its "
-                   "host copy\n",
-                   nnapi_rt_status_name(status), lastError.c_str());
-    reported = true;
-    return status;
+    return execute(blobBytes, blobSize, numInputs, inputs, numOutputs, outputs,
+                   /*checkable=*/false);
+  });
+}
+
+int32_t nnapi_rt_execute_checked(const uint8_t *blobBytes, int64_t blobSize,
+                                 int64_t numInputs, void *const *inputs,
+                                 int64_t numOutputs, void *const *outputs) {
+  return guarded(__func__, [&]() -> int32_t {
+    return execute(blobBytes, blobSize, numInputs, inputs, numOutputs, outputs,
+                   /*checkable=*/true);
+  });
+}
+
+void nnapi_rt_verify(const uint8_t *blobBytes, int64_t blobSize,
+                     int64_t numOutputs, void *const *outputs) {
+  (void)blobSize;
+  guarded(__func__, [&]() -> int32_t {
+    for (size_t i = pendingChecks.size(); i-- > 0;)
+      if (pendingChecks[i].blob == blobBytes) {
+        PendingCheck pending = std::move(pendingChecks[i]);
+        pendingChecks.erase(pendingChecks.begin() + long(i));
+        if (outputs && numOutputs >= 0)
+          finishCheck(pending, numOutputs, outputs);
+        for (std::vector<uint8_t> &b : pending.device)
+          spareBuffers.push_back(std::move(b));
+        break;
+      }
+    return NNAPI_RT_OK;
   });
 }
 
@@ -948,10 +1164,7 @@ int64_t nnapi_rt_loop_deadline(void) {
   guarded(__func__, [&]() -> int32_t {
     State &s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
-    if (!s.optionsResolved) {
-      resolveOptions(s.givenOptions, s.options, s.optionsError);
-      s.optionsResolved = true;
-    }
+    ensureOptions(s);
     timeout = s.options.loopTimeoutNs;
     return NNAPI_RT_OK;
   });
@@ -997,6 +1210,7 @@ const char *nnapi_rt_status_name(int32_t status) {
   case NNAPI_RT_INVALID_MODEL: return "NNAPI_RT_INVALID_MODEL";
   case NNAPI_RT_INTERNAL_ERROR: return "NNAPI_RT_INTERNAL_ERROR";
   case NNAPI_RT_TIMEOUT: return "NNAPI_RT_TIMEOUT";
+  case NNAPI_RT_VERIFY: return "NNAPI_RT_VERIFY";
   default: return "NNAPI_RT_UNKNOWN_STATUS";
   }
 }
@@ -1081,6 +1295,7 @@ int32_t nnapi_rt_set_option(const char *name, const char *value) {
       s.givenOptions.erase(name);
     resolveOptions(s.givenOptions, s.options, s.optionsError);
     s.optionsResolved = true;
+    s.quirksRead = false;
     // Partitions were compiled with the old value; the library stays. The
     // pool is made again, for the new count, when next needed.
     s.partitions.clear();
@@ -1206,6 +1421,75 @@ int32_t nnapi_rt_get_partition_info(int32_t index,
     info->hardwareNs = p.hardwareNs;
     info->driverTimed = p.driverTimed;
     info->driverNs = p.driverNs;
+    copyField(info->passedOver, p.passedOver);
+    return NNAPI_RT_OK;
+  });
+}
+
+int32_t nnapi_rt_get_check_info(int32_t index, nnapi_rt_check_info *info) {
+  return guarded(__func__, [&]() -> int32_t {
+    State &s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (!info)
+      return failWith(NNAPI_RT_INVALID_ARGUMENT, "info is null");
+    std::vector<std::shared_ptr<Partition>> list = partitionsInOrder(s);
+    if (index < 0 || size_t(index) >= list.size())
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "partition index " + std::to_string(index) +
+                          " out of range (" + std::to_string(list.size()) +
+                          " partitions)");
+    Partition &p = *list[size_t(index)];
+    std::lock_guard<std::mutex> checksLock(p.checksMutex);
+    const Partition::Checks &c = p.checks;
+    *info = nnapi_rt_check_info();
+    copyField(info->device, c.device);
+    info->checks = c.count;
+    info->mismatches = c.mismatches;
+    info->maxError = c.worst.error;
+    info->tolerance = c.worst.tolerance;
+    copyField(info->unit, c.any ? c.worst.unit : "");
+    info->deviceNs = c.deviceNs;
+    info->hostNs = c.hostNs;
+    copyField(info->firstMismatch, c.firstMismatch);
+    copyField(info->reference, c.narrowing.reference);
+    copyField(info->narrowNote, c.narrowing.note);
+    info->wrongOperations = int32_t(c.narrowing.wrong.size());
+    std::string disabled;
+    for (const auto &[name, why] : p.excluded)
+      disabled += (disabled.empty() ? "" : "; ") + ("'" + name + "' " + why);
+    copyField(info->disabled, disabled);
+    return NNAPI_RT_OK;
+  });
+}
+
+int32_t nnapi_rt_get_wrong_operation(int32_t index, int32_t k,
+                                     nnapi_rt_wrong_operation *info) {
+  return guarded(__func__, [&]() -> int32_t {
+    State &s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (!info)
+      return failWith(NNAPI_RT_INVALID_ARGUMENT, "info is null");
+    std::vector<std::shared_ptr<Partition>> list = partitionsInOrder(s);
+    if (index < 0 || size_t(index) >= list.size())
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "partition index " + std::to_string(index) +
+                          " out of range");
+    Partition &p = *list[size_t(index)];
+    std::lock_guard<std::mutex> checksLock(p.checksMutex);
+    const std::vector<WrongOperation> &wrong = p.checks.narrowing.wrong;
+    if (k < 0 || size_t(k) >= wrong.size())
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "wrong operation index " + std::to_string(k) +
+                          " out of range (" + std::to_string(wrong.size()) +
+                          ")");
+    const WrongOperation &w = wrong[size_t(k)];
+    *info = nnapi_rt_wrong_operation();
+    info->operation = int32_t(w.index);
+    copyField(info->signature, w.signature);
+    info->error = w.check.error;
+    info->tolerance = w.check.tolerance;
+    copyField(info->unit, w.check.unit);
+    copyField(info->description, w.check.describe());
     return NNAPI_RT_OK;
   });
 }

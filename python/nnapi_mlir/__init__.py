@@ -435,6 +435,13 @@ def configure(**options):
     loop_timeout_ms  how long one loop may run, NNAPI's WHILE and the
                 host code's alike (default 2000); a run with a loop that
                 takes longer raises ModelError
+    verify      K: every K-th execution of each partition is compared with
+                its host copy; on a mismatch the partition leaves that
+                device (partitions()[i]["checks"]; docs/validation.md)
+    validate    True: every execution compared, nothing left
+    quirks      the quirks record (default: cache_dir's)
+    max_failures  failed executions in a row after which a partition
+                leaves its device (default 3)
 
     Compiled partitions are dropped, so the next run compiles with the new
     values. Raises ValueError (InputError) for an unknown option or value."""
@@ -449,7 +456,8 @@ def configure(**options):
         elif isinstance(value, (list, tuple)):
             value = ",".join(value)
         elif value is not None:
-            value = _os.fspath(value) if name == "cache_dir" else str(value)
+            value = (_os.fspath(value) if name in ("cache_dir", "quirks")
+                     else str(value))
         try:
             _nnapi_mlir.set_option(name, value)
         except ValueError as e:
@@ -468,5 +476,11 @@ def partitions():
     when it runs its host copy), error (why), feature_level, burst, cached,
     executions, failures and last_failure (executions that failed and ran
     the host copy), and with timing on, hardware_timed/hardware_ns and
-    driver_timed/driver_ns (counts and sums of the measured durations)."""
+    driver_timed/driver_ns (counts and sums of the measured durations),
+    passed_over (why more preferred devices did not take it), and checks:
+    what comparing it with its host copy found (verify, validate options) -
+    checks, mismatches, max_error, tolerance and unit, device_ns/host_ns,
+    first_mismatch, left (why it left a device), reference and
+    wrong_operations (operation, signature, error, tolerance, unit,
+    description)."""
     return _nnapi_mlir.partitions()

@@ -42,6 +42,23 @@
 //                         host code (loop_timeout_ms option; default 2000)
 //   --profile             ask drivers for execution durations; prints them
 //                         per partition at the end
+//   --validate[=N]        for every device that may run partitions, run
+//                         the model on it on the inputs and N more seeded
+//                         random sets (default 2), compare every
+//                         partition with its host copy, and name the
+//                         operations a device computes wrong (validate
+//                         option); prints one line per partition and
+//                         device, records what is wrong in the quirks
+//                         record, exits 1 if anything is
+//   --verify K            compare every K-th execution of each partition
+//                         with its host copy (verify option)
+//   --quirks PATH         the quirks record (quirks option)
+//   --max-failures M      failed executions in a row after which a
+//                         partition leaves its device (max_failures option)
+//   --host-lie SPEC       make the host NNAPI implementation compute an
+//                         operation wrong: DEVICE:OPERATION:MODE[,...],
+//                         MODE offset[=N], sign, nan or stale
+//                         (NNAPI_MLIR_HOST_LIE; tests)
 //   --list-devices        print the NNAPI library's devices and exit
 //   --bench N             N timed runs after one warm-up; prints median_ms=
 //                         and min_ms=
@@ -57,6 +74,7 @@
 #include "nnapi-mlir/Runtime/Model.h"
 #include "nnapi-mlir/Runtime/Runtime.h"
 #include "nnapi-mlir/Support/CommaList.h"
+#include "nnapi-mlir/Support/Half.h"
 #include "nnapi-mlir/Support/ParseCount.h"
 
 #include <algorithm>
@@ -67,6 +85,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <new>
 #include <random>
@@ -176,11 +195,7 @@ double toDouble(const TensorSpec &t, const uint8_t *p) {
   if (t.dtype == "f16") {
     uint16_t h;
     std::memcpy(&h, p, 2);
-    int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-    double v = e == 0    ? std::ldexp(m, -24)
-               : e == 31 ? (m ? NAN : INFINITY)
-                         : std::ldexp(m + 1024, e - 25);
-    return (h & 0x8000) ? -v : v;
+    return halfToFloat(h);
   }
   if (t.dtype == "i64") {
     int64_t i;
@@ -421,6 +436,17 @@ static void printPartitions(bool timings) {
     nnapi_rt_partition_info p;
     if (nnapi_rt_get_partition_info(i, &p) != NNAPI_RT_OK)
       continue;
+    nnapi_rt_check_info c;
+    bool checked = nnapi_rt_get_check_info(i, &c) == NNAPI_RT_OK;
+    if (timings && checked && c.checks)
+      std::printf("check partition %d: device '%s' checks=%llu "
+                  "mismatches=%llu max_error=%g %s tolerance=%g %s "
+                  "device_ms=%.3f host_ms=%.3f%s%s\n",
+                  i, c.device, (unsigned long long)c.checks,
+                  (unsigned long long)c.mismatches, c.maxError, c.unit,
+                  c.tolerance, c.unit, double(c.deviceNs) / 1e6 / double(c.checks),
+                  double(c.hostNs) / 1e6 / double(c.checks),
+                  c.disabled[0] ? " left " : "", c.disabled);
     if (p.status != NNAPI_RT_OK) {
       std::printf("partition %d: host copy (%s)\n", i, p.error);
       continue;
@@ -432,6 +458,10 @@ static void printPartitions(bool timings) {
         std::printf("; %llu execution(s) failed and ran the host copy "
                     "(last: %s)",
                     (unsigned long long)p.failures, p.lastFailure);
+      if (p.passedOver[0])
+        std::printf("; not on %s", p.passedOver);
+      else if (checked && c.disabled[0])
+        std::printf("; left %s", c.disabled);
       std::printf("\n");
       continue;
     }
@@ -449,6 +479,119 @@ static void printPartitions(bool timings) {
   }
 }
 
+/// A tensor of `spec` with floats drawn uniformly from [-1, 1) (other
+/// types zero).
+static std::vector<uint8_t> randomTensor(const TensorSpec &spec,
+                                         std::mt19937_64 &rng) {
+  std::vector<uint8_t> data(spec.bytes());
+  size_t n = spec.bytes() / spec.elementBytes();
+  for (size_t k = 0; k < n; ++k) {
+    // Portable: the top 24 bits of a mt19937_64 draw, mapped to [-1, 1).
+    float f = float(rng() >> 40) / float(1 << 24) * 2.0f - 1.0f;
+    if (spec.dtype == "f32")
+      std::memcpy(&data[4 * k], &f, 4);
+    else if (spec.dtype == "f64") {
+      double d = f;
+      std::memcpy(&data[8 * k], &d, 8);
+    }
+  }
+  return data;
+}
+
+/// --validate: the model on every candidate device in turn, every partition
+/// execution compared with its host copy (the validate option); one line
+/// per partition and device, and per operation found wrong. Returns the
+/// number of partition-device pairs that computed wrong values, or -1 with
+/// the error printed.
+static int validateDevices(
+    const std::function<void(void *const *, void *const *)> &run,
+    const std::vector<std::vector<std::vector<uint8_t>>> &sets,
+    void *const *outputs, const std::string &devicesGiven) {
+  std::vector<nnapi_rt_device_info> candidates;
+  int32_t count = nnapi_rt_device_count();
+  for (int32_t i = 0; i < count; ++i) {
+    nnapi_rt_device_info d;
+    if (nnapi_rt_get_device_info(i, &d) == NNAPI_RT_OK && d.preference >= 0)
+      candidates.push_back(d);
+  }
+  std::sort(candidates.begin(), candidates.end(),
+            [](const auto &a, const auto &b) {
+              return a.preference < b.preference;
+            });
+  if (candidates.empty()) {
+    std::fprintf(stderr,
+                 "nnapi-run: error: --validate: no NNAPI device may run "
+                 "partitions (%s)\n",
+                 count < 0 ? nnapi_rt_last_error() : "see --list-devices");
+    return -1;
+  }
+  int wrong = 0, pairs = 0;
+  for (const nnapi_rt_device_info &d : candidates) {
+    std::printf("validate device '%s': %s feature_level=%d version='%s' "
+                "input_sets=%zu\n",
+                d.name, nnapi_rt_device_type_name(d.type), d.featureLevel,
+                d.version, sets.size());
+    if (nnapi_rt_set_option("devices", d.name) != NNAPI_RT_OK ||
+        nnapi_rt_set_option("validate", "1") != NNAPI_RT_OK) {
+      std::fprintf(stderr, "nnapi-run: error: %s\n", nnapi_rt_last_error());
+      return -1;
+    }
+    static uint8_t empty; // a zero-size tensor's buffer still has an address
+    for (const auto &set : sets) {
+      std::vector<void *> in;
+      for (const auto &t : set)
+        in.push_back(t.empty() ? &empty : const_cast<uint8_t *>(t.data()));
+      run(in.data(), outputs);
+    }
+    for (int32_t i = 0, n = nnapi_rt_partition_count(); i < n; ++i) {
+      nnapi_rt_partition_info p;
+      nnapi_rt_check_info c;
+      if (nnapi_rt_get_partition_info(i, &p) != NNAPI_RT_OK ||
+          nnapi_rt_get_check_info(i, &c) != NNAPI_RT_OK)
+        continue;
+      if (p.status != NNAPI_RT_OK || !c.checks) {
+        std::printf("validate partition %d device '%s': not run (%s)\n", i,
+                    d.name, p.status != NNAPI_RT_OK ? p.error : p.lastFailure);
+        continue;
+      }
+      ++pairs;
+      bool pass = c.mismatches == 0;
+      wrong += !pass;
+      std::printf("validate partition %d device '%s': %s max_error=%g %s "
+                  "tolerance=%g %s checks=%llu mismatches=%llu "
+                  "device_ms=%.3f host_ms=%.3f\n",
+                  i, d.name, pass ? "PASS" : "FAIL", c.maxError, c.unit,
+                  c.tolerance, c.unit, (unsigned long long)c.checks,
+                  (unsigned long long)c.mismatches,
+                  double(c.deviceNs) / 1e6 / double(c.checks),
+                  double(c.hostNs) / 1e6 / double(c.checks));
+      if (pass)
+        continue;
+      std::printf("validate partition %d device '%s': first mismatch: %s\n",
+                  i, d.name, c.firstMismatch);
+      for (int32_t k = 0; k < c.wrongOperations; ++k) {
+        nnapi_rt_wrong_operation w;
+        if (nnapi_rt_get_wrong_operation(i, k, &w) != NNAPI_RT_OK)
+          continue;
+        std::printf("validate partition %d device '%s': wrong operation %d "
+                    "(compared with '%s'): %s\n  signature: %s\n",
+                    i, d.name, w.operation, c.reference, w.description,
+                    w.signature);
+      }
+      if (c.narrowNote[0])
+        std::printf("validate partition %d device '%s': %s\n", i, d.name,
+                    c.narrowNote);
+    }
+  }
+  nnapi_rt_set_option("validate", nullptr);
+  nnapi_rt_set_option("devices",
+                      devicesGiven.empty() ? nullptr : devicesGiven.c_str());
+  std::printf("validate: %d of %d partition-device pairs computed wrong "
+              "values\n",
+              wrong, pairs);
+  return wrong;
+}
+
 int runMain(int argc, char **argv) {
   std::string modelPath, outputDir, library, testData;
   std::vector<std::string> inputFiles, compileArgs;
@@ -458,6 +601,7 @@ int runMain(int argc, char **argv) {
   double rtol = 1e-5, atol = 1e-6;
   int bench = 0;
   bool profileRuns = false, listDevices = false;
+  int validateSets = -1; // --validate: extra random input sets
   // Runtime options (Runtime.h), applied in this order once parsed.
   std::vector<std::pair<std::string, std::string>> options;
   for (int i = 1; i < argc; ++i) {
@@ -530,6 +674,21 @@ int runMain(int argc, char **argv) {
       options.emplace_back("threads_force", "1");
     else if (a == "--loop-timeout-ms" && value(v))
       options.emplace_back("loop_timeout_ms", v);
+    else if (a == "--verify" && value(v))
+      options.emplace_back("verify", v);
+    else if (a == "--quirks" && value(v))
+      options.emplace_back("quirks", v);
+    else if (a == "--max-failures" && value(v))
+      options.emplace_back("max_failures", v);
+    else if (a == "--host-lie" && value(v))
+      setenv("NNAPI_MLIR_HOST_LIE", v.c_str(), 1);
+    else if (a == "--validate" || a.rfind("--validate=", 0) == 0) {
+      uint64_t n = 2;
+      if (a.size() > 10 && (!parseCount(a.substr(11), n) || n > 1000))
+        return usageError("--validate=N needs a count from 0 to 1000, got '" +
+                          a.substr(11) + "'");
+      validateSets = int(n);
+    }
     else if (a == "--profile") {
       options.emplace_back("timing", "1");
       profileRuns = true;
@@ -548,7 +707,8 @@ int runMain(int argc, char **argv) {
                   "[--nnapi-library PATH] [--device-profile PATH] "
                   "[--host-devices LIST] [--device SPEC] [--cache-dir DIR] "
                   "[--preference P] [--priority P] [--no-bursts] [--threads N] [--threads-force] [--loop-timeout-ms MS] "
-                  "[--profile] "
+                  "[--profile] [--validate[=N]] [--verify K] [--quirks PATH] "
+                  "[--max-failures M] [--host-lie SPEC] "
                   "[--list-devices] [--test-data DIR] [--compile-arg ARG]... "
                   "[--bench N]\n");
       return 0;
@@ -695,18 +855,7 @@ int runMain(int argc, char **argv) {
       return usageError("input " + std::to_string(i) + " ('" + spec.name +
                         "') was compiled for one value (--input-value or "
                         "--specialize-value); give it with --input FILE.npy");
-    inputs[i].resize(spec.bytes());
-    size_t n = spec.bytes() / spec.elementBytes();
-    for (size_t k = 0; k < n; ++k) {
-      // Portable: the top 24 bits of a mt19937_64 draw, mapped to [-1, 1).
-      float f = float(rng() >> 40) / float(1 << 24) * 2.0f - 1.0f;
-      if (spec.dtype == "f32")
-        std::memcpy(&inputs[i][4 * k], &f, 4);
-      else if (spec.dtype == "f64") {
-        double d = f;
-        std::memcpy(&inputs[i][8 * k], &d, 8);
-      }
-    }
+    inputs[i] = randomTensor(spec, rng);
   }
   // Buffers of zero-size tensors still get an address (reserve): the model
   // copies 0 bytes from or to it, and copying from NULL is undefined.
@@ -725,6 +874,28 @@ int runMain(int argc, char **argv) {
   // NNAPI_MLIR_MODE=host in the environment means --host-only.
   if (nnapi_rt_get_mode() == NNAPI_RT_MODE_HOST_ONLY)
     hostOnly = true;
+  if (validateSets >= 0) {
+    if (hostOnly)
+      return usageError("--validate compares NNAPI devices with the host "
+                        "copy: it cannot run host-only");
+    // The inputs as given, then sets drawn from the following seeds (the
+    // inputs compiled for one value keep it).
+    std::vector<std::vector<std::vector<uint8_t>>> sets = {inputs};
+    for (int k = 1; k <= validateSets; ++k) {
+      std::mt19937_64 more(seed + uint64_t(k));
+      sets.push_back(inputs);
+      for (size_t i = 0; i < sig.inputs.size(); ++i)
+        if (!nnapi_rt_model_input_is_bound(model, int64_t(i)))
+          sets.back()[i] = randomTensor(sig.inputs[i], more);
+    }
+    std::string devicesGiven;
+    for (const auto &[name, given] : options)
+      if (name == "devices")
+        devicesGiven = given;
+    nnapi_rt_set_mode(NNAPI_RT_MODE_AUTO);
+    int wrong = validateDevices(run, sets, outPtrs.data(), devicesGiven);
+    return wrong < 0 ? 2 : wrong > 0 ? 1 : 0;
+  }
   nnapi_rt_set_mode(hostOnly ? NNAPI_RT_MODE_HOST_ONLY : NNAPI_RT_MODE_AUTO);
   nnapi_rt_reset_stats();
   run(inPtrs.data(), outPtrs.data());

@@ -16,7 +16,13 @@
 #include <optional>
 #include <vector>
 
+#include "nnapi-mlir/Support/Half.h"
+
 namespace nnapi_mlir::host {
+
+// IEEE half <-> float (Support/Half.h).
+using nnapi_mlir::floatToHalf;
+using nnapi_mlir::halfToFloat;
 
 using Shape = std::vector<uint32_t>;
 
@@ -300,9 +306,6 @@ void sequenceRnn(const SequenceRnn &shape, const float *input,
                  const float *weights, const float *recurrentWeights,
                  const float *bias, const float *hiddenIn, float *output);
 
-/// IEEE half <-> float conversions (round to nearest even).
-float halfToFloat(uint16_t h);
-uint16_t floatToHalf(float f);
 
 } // namespace nnapi_mlir::host
 

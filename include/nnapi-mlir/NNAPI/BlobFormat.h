@@ -129,6 +129,15 @@ bool read(const uint8_t *bytes, size_t size, Model &model, std::string &error);
 /// reaches the checks behind it. Does nothing to fewer than kHeaderSize bytes.
 void sealChecksum(uint8_t *bytes, size_t size);
 
+/// What identifies one operation of `model` wherever it occurs: its name,
+/// then each input's and output's type, dimensions and quantization, with
+/// scalar constants' values and "const" on constant tensors (not their
+/// values), e.g. "ADD(TENSOR_FLOAT32 [1,4], TENSOR_FLOAT32 [1,4] const,
+/// INT32 = 0) -> (TENSOR_FLOAT32 [1,4])". Device quirks name operations by
+/// it (docs/validation.md), so it must not change between releases without
+/// a new quirks format.
+std::string operationSignature(const Model &model, const Operation &op);
+
 /// Human-readable listing of a model, for `nnapi-translate --dump-nnapi-blob`.
 std::string dump(const Model &model);
 

@@ -14,6 +14,7 @@
 #define NNAPI_MLIR_NNAPI_DEVICEPROFILE_H
 
 #include "nnapi-mlir/NNAPI/Operations.h"
+#include "nnapi-mlir/NNAPI/Quirks.h"
 
 #include <array>
 #include <cstdint>
@@ -21,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nnapi_mlir::profile {
 
@@ -72,6 +74,9 @@ struct DeviceProfile {
   /// Measured latencies by unit signature (the partitioner's
   /// unitSignature()); they take precedence over the cost tables.
   std::map<std::string, MeasuredUnit, std::less<>> measured;
+  /// Operations the device computes wrong (Quirks.h), whatever its driver
+  /// version: the partitioner keeps them on the host.
+  std::vector<quirks::Quirk> quirks;
 
   /// True if the device runs `opcode` on tensors of `type`.
   bool supports(int32_t opcode, DataType type) const;

@@ -34,6 +34,11 @@ typedef enum {
   NNAPI_RT_TIMEOUT = 8,            /* a loop ran longer than the loop timeout
                                       (loop_timeout_ms): not retried on the
                                       host, whose loops have the same bound */
+  NNAPI_RT_VERIFY = 9,             /* nnapi_rt_execute_checked only: the
+                                      partition ran on NNAPI into the
+                                      runtime's buffers; run the host copy
+                                      into the outputs, then call
+                                      nnapi_rt_verify */
 } nnapi_rt_status;
 
 typedef enum {
@@ -47,6 +52,18 @@ typedef enum {
 int32_t nnapi_rt_execute(const uint8_t *blob, int64_t blobSize,
                          int64_t numInputs, void *const *inputs,
                          int64_t numOutputs, void *const *outputs);
+
+/* What compiled models call instead of nnapi_rt_execute (a library from
+ * before it calls that): the same, except that when the verify or validate
+ * option asks for a check it runs the partition on NNAPI into buffers of
+ * its own and returns NNAPI_RT_VERIFY. The caller then runs the host copy
+ * into `outputs`, as for any other non-zero status, and passes them to
+ * nnapi_rt_verify(), which compares the two on this thread. */
+int32_t nnapi_rt_execute_checked(const uint8_t *blob, int64_t blobSize,
+                                 int64_t numInputs, void *const *inputs,
+                                 int64_t numOutputs, void *const *outputs);
+void nnapi_rt_verify(const uint8_t *blob, int64_t blobSize,
+                     int64_t numOutputs, void *const *outputs);
 
 /* Message describing the last failure on this thread ("" if none). */
 const char *nnapi_rt_last_error(void);
@@ -130,7 +147,28 @@ void nnapi_rt_set_quiet(int32_t quiet);
  *               check it before every iteration. A loop that runs longer is
  *               stopped: the model's run fails with NNAPI_RT_TIMEOUT (its
  *               outputs undefined), and a partition whose WHILE timed out on
- *               NNAPI is not retried on the host. */
+ *               NNAPI is not retried on the host.
+ *   verify      NNAPI_MLIR_VERIFY      K: the 1st, (K+1)-th, (2K+1)-th...
+ *               execution of each partition also runs its host copy, and
+ *               the two results are compared (tolerance per type,
+ *               docs/validation.md); the caller gets the host copy's. The
+ *               first mismatch finds the operations the device computes
+ *               wrong (against another device), records them in the quirks
+ *               record, and the partition leaves that device for this
+ *               process. 0 (default): never.
+ *   validate    NNAPI_MLIR_VALIDATE    1: check every execution as verify
+ *               does, without leaving devices (nnapi-run --validate);
+ *               results in nnapi_rt_get_check_info. 0 (default).
+ *   quirks      NNAPI_MLIR_QUIRKS      the quirks record (JSON, Quirks.h):
+ *               a partition holding an operation it lists for a device
+ *               does not go to that device (its partition line says why),
+ *               and checks append what they find. Default: the file
+ *               nnapi-mlir-quirks.json in cache_dir when that is set, else
+ *               none; "" none. A record that cannot be read makes every
+ *               partition run its host copy, with the reason.
+ *   max_failures NNAPI_MLIR_MAX_FAILURES  after this many failed executions
+ *               in a row (default 3), a partition leaves its device for
+ *               this process: the next device, or its host copy. */
 int32_t nnapi_rt_set_option(const char *name, const char *value);
 
 /* The threads option as a number: nnapi_rt_set_threads(n) is
@@ -199,7 +237,38 @@ typedef struct {
   uint64_t hardwareTimed, hardwareNs; /* durations on the hardware that the
                              driver measured (timing option): count, sum */
   uint64_t driverTimed, driverNs;     /* the same in the driver */
+  char passedOver[512];   /* the more preferred devices it did not go to,
+                             and why; "" if none */
 } nnapi_rt_partition_info;
+/* What the checks of a partition (verify, validate) found, for the same
+ * indices as nnapi_rt_get_partition_info. Errors are in `unit`: "abs"
+ * (floats), "quanta" (8-bit quantized types) or "exact" (integers and
+ * booleans: elements that differ). */
+typedef struct {
+  char device[128];       /* the device of the last check */
+  uint64_t checks;        /* executions compared with the host copy */
+  uint64_t mismatches;    /* of them, beyond the tolerance */
+  double maxError, tolerance; /* the worst output's, over all checks */
+  char unit[8];
+  uint64_t deviceNs, hostNs; /* time on each side, summed over checks */
+  char firstMismatch[512];   /* "" if none */
+  char reference[128];    /* the device operations were compared with */
+  char narrowNote[512];   /* why the search found nothing, if it did not */
+  int32_t wrongOperations; /* found wrong alone on the device */
+  char disabled[512];     /* why it left a device, "" if it did not */
+} nnapi_rt_check_info;
+int32_t nnapi_rt_get_check_info(int32_t index, nnapi_rt_check_info *info);
+/* The k-th operation of partition `index` found wrong on its device. */
+typedef struct {
+  int32_t operation;      /* index in the partition */
+  char signature[1024];   /* as in the quirks record */
+  double error, tolerance;
+  char unit[8];
+  char description[512];
+} nnapi_rt_wrong_operation;
+int32_t nnapi_rt_get_wrong_operation(int32_t index, int32_t k,
+                                     nnapi_rt_wrong_operation *info);
+
 int32_t nnapi_rt_partition_count(void);
 int32_t nnapi_rt_get_partition_info(int32_t index,
                                     nnapi_rt_partition_info *info);

@@ -31,7 +31,8 @@ using namespace mlir::nnapi;
 
 namespace {
 
-constexpr StringLiteral kExecuteFn = "nnapi_rt_execute";
+constexpr StringLiteral kExecuteFn = "nnapi_rt_execute_checked";
+constexpr StringLiteral kVerifyFn = "nnapi_rt_verify";
 
 unsigned partitionFeatureLevel(func::FuncOp func) {
   if (auto attr =
@@ -240,15 +241,21 @@ struct LowerPartitionCallsPass
     OpBuilder builder(ctx);
     auto ptrType = LLVM::LLVMPointerType::get(ctx);
     auto i64 = builder.getI64Type();
-    auto execute = module.lookupSymbol<func::FuncOp>(kExecuteFn);
-    if (!execute) {
-      builder.setInsertionPointToStart(module.getBody());
-      execute = builder.create<func::FuncOp>(
-          module.getLoc(), kExecuteFn,
-          builder.getFunctionType({ptrType, i64, i64, ptrType, i64, ptrType},
-                                  {builder.getI32Type()}));
-      execute.setPrivate();
-    }
+    auto declare = [&](StringRef name, FunctionType type) {
+      auto fn = module.lookupSymbol<func::FuncOp>(name);
+      if (!fn) {
+        builder.setInsertionPointToStart(module.getBody());
+        fn = builder.create<func::FuncOp>(module.getLoc(), name, type);
+        fn.setPrivate();
+      }
+      return fn;
+    };
+    func::FuncOp execute = declare(
+        kExecuteFn,
+        builder.getFunctionType({ptrType, i64, i64, ptrType, i64, ptrType},
+                                {builder.getI32Type()}));
+    func::FuncOp verify = declare(
+        kVerifyFn, builder.getFunctionType({ptrType, i64, i64, ptrType}, {}));
 
     for (func::FuncOp func : partitions) {
       auto blobRef =
@@ -318,22 +325,25 @@ struct LowerPartitionCallsPass
       for (auto [i, arg] : llvm::enumerate(body->getArguments()))
         (i < numInputs ? inPtrs : outPtrs)
             .push_back(bufferPointer(builder, loc, arg));
-      Value status = builder
-                         .create<func::CallOp>(
-                             loc, execute,
-                             ValueRange{
-                                 bufferPointer(builder, loc, blobMemref),
-                                 builder.create<arith::ConstantIntOp>(
-                                     loc, global.getType().getNumElements(), 64),
-                                 builder.create<arith::ConstantIntOp>(
-                                     loc, numInputs, 64),
-                                 pointerArray(builder, loc, inPtrs),
-                                 builder.create<arith::ConstantIntOp>(
-                                     loc, numOutputs, 64),
-                                 pointerArray(builder, loc, outPtrs)})
-                         .getResult(0);
+      Value blobPtr = bufferPointer(builder, loc, blobMemref);
+      Value blobSize = builder.create<arith::ConstantIntOp>(
+          loc, global.getType().getNumElements(), 64);
+      Value outCount = builder.create<arith::ConstantIntOp>(loc, numOutputs, 64);
+      Value outArray = pointerArray(builder, loc, outPtrs);
+      Value status =
+          builder
+              .create<func::CallOp>(
+                  loc, execute,
+                  ValueRange{blobPtr, blobSize,
+                             builder.create<arith::ConstantIntOp>(
+                                 loc, numInputs, 64),
+                             pointerArray(builder, loc, inPtrs), outCount,
+                             outArray})
+              .getResult(0);
       // Any status but success runs the host copy, except a loop timeout:
-      // the host copy's loops have the same bound (nnapi-bound-loops).
+      // the host copy's loops have the same bound (nnapi-bound-loops). After
+      // NNAPI_RT_VERIFY the runtime compares the device's results with the
+      // host copy's.
       Value zero = builder.create<arith::ConstantIntOp>(loc, NNAPI_RT_OK, 32);
       Value timeout =
           builder.create<arith::ConstantIntOp>(loc, NNAPI_RT_TIMEOUT, 32);
@@ -346,6 +356,15 @@ struct LowerPartitionCallsPass
       builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
       builder.create<func::CallOp>(loc, func, body->getArguments());
       builder.setInsertionPointAfter(ifOp);
+      Value verifyStatus =
+          builder.create<arith::ConstantIntOp>(loc, NNAPI_RT_VERIFY, 32);
+      Value checked = builder.create<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::eq, status, verifyStatus);
+      auto checkIf = builder.create<scf::IfOp>(loc, checked, /*else=*/false);
+      builder.setInsertionPointToStart(&checkIf.getThenRegion().front());
+      builder.create<func::CallOp>(
+          loc, verify, ValueRange{blobPtr, blobSize, outCount, outArray});
+      builder.setInsertionPointAfter(checkIf);
       builder.create<func::ReturnOp>(loc);
       // The host copy is an ordinary private function from now on.
       func->removeAttr(NNAPIDialect::kBlobAttrName);
