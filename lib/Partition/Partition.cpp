@@ -16,6 +16,7 @@
 #include "nnapi-mlir/Partition/PartitionReport.h"
 #include "nnapi-mlir/Partition/PartitionSolver.h"
 #include "nnapi-mlir/NNAPI/DeviceProfile.h"
+#include "nnapi-mlir/Target/NNAPIBlob/NNAPIBlob.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -23,6 +24,7 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -38,6 +40,7 @@ using namespace mlir;
 using namespace mlir::nnapi;
 namespace solver = nnapi_mlir::partition;
 namespace profile = nnapi_mlir::profile;
+namespace quirks = nnapi_mlir::quirks;
 
 namespace {
 
@@ -239,6 +242,9 @@ uint64_t byteSize(Type type) {
          ((shaped.getElementTypeBitWidth() + 7) / 8);
 }
 
+std::vector<std::string> nnapiSignatures(ArrayRef<Operation *> ops,
+                                         unsigned featureLevel, bool relaxed);
+
 /// Places the ops of one function's block.
 class FunctionPlacer {
 public:
@@ -262,6 +268,7 @@ private:
   void buildUnits();
   void classify(Unit &unit);
   void mergeFusedActivations();
+  void applyQuirks();
   void buildGraph();
   void explain();
 
@@ -516,6 +523,42 @@ void FunctionPlacer::mergeFusedActivations() {
       unitOf[op] = i;
 }
 
+/// Keeps on the host every unit that would become an NNAPI operation the
+/// device profile's quirks list as computed wrong: the unit is converted
+/// alone, as a partition of its own, and its operations' signatures looked
+/// up. Only units becoming an operation some quirk names are converted.
+void FunctionPlacer::applyQuirks() {
+  const std::vector<quirks::Quirk> &list = config.device.quirks;
+  if (list.empty())
+    return;
+  llvm::StringSet<> named;
+  for (const quirks::Quirk &q : list)
+    named.insert(StringRef(q.signature).split('(').first);
+  for (Unit &unit : units) {
+    if (!unit.capable ||
+        llvm::none_of(unit.conversion.operations, [&](int32_t code) {
+          const char *name = nnapi_mlir::operationName(code);
+          return name && named.contains(name);
+        }))
+      continue;
+    for (const std::string &signature :
+         nnapiSignatures(unit.ops, config.featureLevel, config.allowFp16)) {
+      auto quirk = llvm::find_if(list, [&](const quirks::Quirk &q) {
+        return q.signature == signature;
+      });
+      if (quirk == list.end())
+        continue;
+      unit.capable = false;
+      unit.constraint = solver::Constraint::Free;
+      unit.reason = "device '" + config.device.name + "' computes " +
+                    StringRef(signature).split('(').first.str() +
+                    " wrong at these shapes (quirks" +
+                    (quirk->error.empty() ? "" : ": " + quirk->error) + ")";
+      break;
+    }
+  }
+}
+
 void FunctionPlacer::buildGraph() {
   graph.partitionOverheadUs = config.device.partitionOverheadUs;
   graph.nodes.resize(units.size());
@@ -578,6 +621,7 @@ LogicalResult FunctionPlacer::run() {
              << "' on NNAPI, but NNAPI cannot run it: " << unit.reason;
   }
   mergeFusedActivations();
+  applyQuirks();
   buildGraph();
   solver::SolverOptions options;
   options.searchBudget = config.searchBudget;
@@ -717,43 +761,52 @@ void FunctionPlacer::emitRemarks(ArrayRef<std::string> names,
   }
 }
 
-/// Outlines `ops` (convex, program order) into a new private function and
-/// replaces them with a call. Returns the function.
-func::FuncOp outline(func::FuncOp parent, ArrayRef<Operation *> ops,
-                     StringRef name, unsigned featureLevel) {
+/// What a region of ops (convex, program order) reads and defines: the
+/// values it takes from outside, the constants it uses, and the results
+/// read outside it.
+struct RegionInterface {
+  llvm::SetVector<Value> inputs, outputs;
+  llvm::SetVector<Operation *> constants;
+};
+
+RegionInterface regionInterface(ArrayRef<Operation *> ops) {
   llvm::SmallPtrSet<Operation *, 32> inRegion(ops.begin(), ops.end());
   Block &parentBlock = *ops.front()->getBlock();
-  // A use inside the region of an op in the partition is the partition's.
-  auto inPartition = [&](Operation *user) {
+  auto inside = [&](Operation *user) {
     Operation *top = parentBlock.findAncestorOpInBlock(*user);
     return top && inRegion.contains(top);
   };
-  llvm::SetVector<Value> inputs, outputs;
-  llvm::SetVector<Operation *> constants;
+  RegionInterface region;
   for (Operation *op : ops) {
     for (Value v : usedValues(op)) {
       Operation *def = v.getDefiningOp();
       if (def && inRegion.contains(def))
         continue;
       if (def && isConstantLike(def))
-        constants.insert(def);
+        region.constants.insert(def);
       else
-        inputs.insert(v);
+        region.inputs.insert(v);
     }
     for (Value r : op->getResults())
       for (Operation *user : r.getUsers())
-        if (!inPartition(user)) {
-          outputs.insert(r);
+        if (!inside(user)) {
+          region.outputs.insert(r);
           break;
         }
   }
+  return region;
+}
 
-  OpBuilder builder(parent.getContext());
-  builder.setInsertionPointAfter(parent);
+/// A private partition function at the builder's insertion point holding
+/// copies of `ops` and the constants they use, taking `region.inputs` and
+/// returning `region.outputs`.
+func::FuncOp buildPartitionFunc(OpBuilder &builder, ArrayRef<Operation *> ops,
+                                const RegionInterface &region, StringRef name,
+                                unsigned featureLevel, bool relaxed) {
   SmallVector<Type> inputTypes, outputTypes;
-  for (Value v : inputs)
+  for (Value v : region.inputs)
     inputTypes.push_back(v.getType());
-  for (Value v : outputs)
+  for (Value v : region.outputs)
     outputTypes.push_back(v.getType());
   Location loc = builder.getFusedLoc(llvm::to_vector(
       llvm::map_range(ops, [](Operation *op) { return op->getLoc(); })));
@@ -763,18 +816,69 @@ func::FuncOp outline(func::FuncOp parent, ArrayRef<Operation *> ops,
   func->setAttr(NNAPIDialect::kPartitionAttrName, builder.getUnitAttr());
   func->setAttr(NNAPIDialect::kFeatureLevelAttrName,
                 builder.getI32IntegerAttr(featureLevel));
+  if (relaxed)
+    func->setAttr(NNAPIDialect::kRelaxAttrName, builder.getUnitAttr());
+  OpBuilder::InsertionGuard guard(builder);
   Block *body = func.addEntryBlock();
   builder.setInsertionPointToStart(body);
   IRMapping mapping;
-  for (auto [v, arg] : llvm::zip(inputs, body->getArguments()))
+  for (auto [v, arg] : llvm::zip(region.inputs, body->getArguments()))
     mapping.map(v, arg);
-  for (Operation *c : constants)
+  for (Operation *c : region.constants)
     builder.clone(*c, mapping);
   for (Operation *op : ops)
     builder.clone(*op, mapping);
   builder.create<func::ReturnOp>(
       loc, llvm::to_vector(llvm::map_range(
-               outputs, [&](Value v) { return mapping.lookup(v); })));
+               region.outputs, [&](Value v) { return mapping.lookup(v); })));
+  return func;
+}
+
+/// The signatures (blob::operationSignature) of the NNAPI operations `ops`
+/// become when converted as a partition of their own; empty if they do not
+/// convert alone.
+std::vector<std::string> nnapiSignatures(ArrayRef<Operation *> ops,
+                                         unsigned featureLevel, bool relaxed) {
+  MLIRContext *ctx = ops.front()->getContext();
+  // Refusals are the partitioner's to report, not this probe's.
+  ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+  OwningOpRef<ModuleOp> module = ModuleOp::create(ops.front()->getLoc());
+  OpBuilder builder(ctx);
+  builder.setInsertionPointToEnd(module->getBody());
+  RegionInterface region = regionInterface(ops);
+  if (region.outputs.empty())
+    return {};
+  func::FuncOp func = buildPartitionFunc(builder, ops, region, "unit",
+                                         featureLevel, relaxed);
+  if (failed(convertPartitionToNNAPI(func, featureLevel)))
+    return {};
+  FailureOr<blob::Model> model = buildBlobModel(func);
+  if (failed(model))
+    return {};
+  std::vector<std::string> signatures;
+  for (const blob::Operation &op : model->operations)
+    signatures.push_back(blob::operationSignature(*model, op));
+  return signatures;
+}
+
+/// Outlines `ops` (convex, program order) into a new private function and
+/// replaces them with a call. Returns the function.
+func::FuncOp outline(func::FuncOp parent, ArrayRef<Operation *> ops,
+                     StringRef name, unsigned featureLevel, bool relaxed) {
+  llvm::SmallPtrSet<Operation *, 32> inRegion(ops.begin(), ops.end());
+  Block &parentBlock = *ops.front()->getBlock();
+  // A use inside the region of an op in the partition is the partition's.
+  auto inPartition = [&](Operation *user) {
+    Operation *top = parentBlock.findAncestorOpInBlock(*user);
+    return top && inRegion.contains(top);
+  };
+  RegionInterface region = regionInterface(ops);
+  OpBuilder builder(parent.getContext());
+  builder.setInsertionPointAfter(parent);
+  func::FuncOp func =
+      buildPartitionFunc(builder, ops, region, name, featureLevel, relaxed);
+  Location loc = func.getLoc();
+  const llvm::SetVector<Value> &inputs = region.inputs, &outputs = region.outputs;
 
   // The call goes after the region's last op; users of its results that sat
   // between the region's ops are moved after it by the topological sort.
@@ -817,6 +921,27 @@ struct NNAPIPartitionPass
       config.profilePath = deviceProfile;
       config.featureLevel = std::min<unsigned>(featureLevel,
                                                config.device.featureLevel);
+    }
+    if (!deviceQuirks.empty()) {
+      // Given explicitly, the file must be there (the runtime's default
+      // record may not be).
+      if (!llvm::sys::fs::exists(deviceQuirks))
+        return module.emitError()
+               << "nnapi-partition: " << deviceQuirks
+               << ": cannot open quirks record";
+      quirks::Record record;
+      std::string error;
+      if (!quirks::load(deviceQuirks, record, error))
+        return module.emitError() << "nnapi-partition: " << error;
+      size_t before = config.device.quirks.size();
+      for (const quirks::DeviceQuirks &d : record.devices)
+        if (d.name == config.device.name)
+          llvm::append_range(config.device.quirks, d.quirks);
+      if (config.device.quirks.size() == before)
+        module.emitWarning()
+            << "nnapi-partition: quirks record " << deviceQuirks
+            << " lists nothing for device '" << config.device.name
+            << "' (the device profile's name)";
     }
     if (minPartitionCost < 0)
       return module.emitError()
@@ -871,11 +996,8 @@ struct NNAPIPartitionPass
       for (auto [i, ops] : llvm::enumerate(placer.partitions())) {
         locations.push_back(ops.front()->getLoc());
         std::string name = (func.getSymName() + "_nnapi_" + Twine(i)).str();
-        func::FuncOp partition =
-            outline(func, ops, name, config.featureLevel);
-        if (config.allowFp16)
-          partition->setAttr(NNAPIDialect::kRelaxAttrName,
-                             UnitAttr::get(&getContext()));
+        func::FuncOp partition = outline(func, ops, name, config.featureLevel,
+                                         config.allowFp16);
         symbols.insert(partition); // uniquifies the name if it clashes
         outlined.push_back(partition);
         names.push_back(partition.getSymName().str());

@@ -92,16 +92,23 @@ uint64_t byteSize(const blob::Operand &operand) {
   return bytes;
 }
 
-/// Builds `m`, compiles it for `device` alone and computes it once on
-/// `inputs` into `outputs` (NNAPI's view); "" or why it could not.
+template <typename Call>
+void computeOnce(const NNAPIFunctionTable &fn, const blob::Model &m,
+                 ANeuralNetworksCompilation *compilation,
+                 const std::vector<const void *> &inputs,
+                 const std::vector<void *> &outputs, Call &call);
+
+/// Builds `m`, compiles it for `device` alone and computes it on `inputs`
+/// into `outputs` (NNAPI's view); "" or why it could not. With
+/// `zerosFirst` it computes once on zeros before: a driver that hands back
+/// an earlier computation's results then shows it.
 std::string runOn(const NNAPIFunctionTable &fn, const blob::Model &m,
                   const DeviceInfo &device,
                   const std::vector<const void *> &inputs,
-                  const std::vector<void *> &outputs) {
+                  const std::vector<void *> &outputs, bool zerosFirst) {
   ANeuralNetworksModel *model = nullptr;
   std::vector<ANeuralNetworksModel *> referenced;
   ANeuralNetworksCompilation *compilation = nullptr;
-  ANeuralNetworksExecution *execution = nullptr;
   std::string why;
   auto call = [&](const char *name, int rc) {
     if (rc != ANEURALNETWORKS_NO_ERROR && why.empty())
@@ -114,9 +121,39 @@ std::string runOn(const NNAPIFunctionTable &fn, const blob::Model &m,
                 fn.ANeuralNetworksCompilation_createForDevices(
                     model, &device.handle, 1, &compilation)) &&
            call("ANeuralNetworksCompilation_finish",
-                fn.ANeuralNetworksCompilation_finish(compilation)) &&
-           call("ANeuralNetworksExecution_create",
-                fn.ANeuralNetworksExecution_create(compilation, &execution))) {
+                fn.ANeuralNetworksCompilation_finish(compilation))) {
+    std::vector<std::vector<uint8_t>> zeros;
+    std::vector<const void *> zeroPtrs;
+    if (zerosFirst) {
+      for (uint32_t idx : m.inputs) {
+        zeros.emplace_back(std::max<uint64_t>(1, byteSize(m.operands[idx])));
+        zeroPtrs.push_back(zeros.back().data());
+      }
+      computeOnce(fn, m, compilation, zeroPtrs, outputs, call);
+    }
+    if (why.empty())
+      computeOnce(fn, m, compilation, inputs, outputs, call);
+  }
+  if (compilation)
+    fn.ANeuralNetworksCompilation_free(compilation);
+  if (model)
+    fn.ANeuralNetworksModel_free(model);
+  for (ANeuralNetworksModel *r : referenced)
+    fn.ANeuralNetworksModel_free(r);
+  return why;
+}
+
+/// One execution of `compilation` on the buffers; failures go to `call`.
+template <typename Call>
+void computeOnce(const NNAPIFunctionTable &fn, const blob::Model &m,
+                 ANeuralNetworksCompilation *compilation,
+                 const std::vector<const void *> &inputs,
+                 const std::vector<void *> &outputs, Call &call) {
+  ANeuralNetworksExecution *execution = nullptr;
+  if (!call("ANeuralNetworksExecution_create",
+            fn.ANeuralNetworksExecution_create(compilation, &execution)))
+    return;
+  {
     bool ok = true;
     for (size_t i = 0; ok && i < inputs.size(); ++i)
       ok = call("ANeuralNetworksExecution_setInput",
@@ -140,15 +177,7 @@ std::string runOn(const NNAPIFunctionTable &fn, const blob::Model &m,
       }
     }
   }
-  if (execution)
-    fn.ANeuralNetworksExecution_free(execution);
-  if (compilation)
-    fn.ANeuralNetworksCompilation_free(compilation);
-  if (model)
-    fn.ANeuralNetworksModel_free(model);
-  for (ANeuralNetworksModel *r : referenced)
-    fn.ANeuralNetworksModel_free(r);
-  return why;
+  fn.ANeuralNetworksExecution_free(execution);
 }
 
 /// `m` with every tensor an operation computes also a model output, after
@@ -218,6 +247,35 @@ blob::Model unitOf(const blob::Model &m, size_t index,
   return unit;
 }
 
+/// The step of the quantized values a float operand was computed from: the
+/// scale of the DEQUANTIZE that produced it or, for an operation on
+/// dequantized values, the largest among its inputs'; 0 when no quantized
+/// value went into it.
+double quantumOf(const blob::Model &m, uint32_t operand,
+                 std::map<uint32_t, double> &memo) {
+  auto [it, added] = memo.try_emplace(operand, 0.0);
+  if (!added)
+    return it->second;
+  double quantum = 0;
+  for (const blob::Operation &op : m.operations) {
+    if (std::find(op.outputs.begin(), op.outputs.end(), operand) ==
+        op.outputs.end())
+      continue;
+    if (op.opcode == ANEURALNETWORKS_DEQUANTIZE && !op.inputs.empty()) {
+      quantum = m.operands[op.inputs[0]].scale;
+      for (float scale : m.operands[op.inputs[0]].channelScales)
+        quantum = std::max<double>(quantum, scale);
+    } else {
+      for (uint32_t in : op.inputs)
+        if (m.operands[in].lifetime != blob::Lifetime::Constant)
+          quantum = std::max(quantum, quantumOf(m, in, memo));
+    }
+    break;
+  }
+  memo[operand] = quantum;
+  return quantum;
+}
+
 } // namespace
 
 double Check::ratio() const {
@@ -268,6 +326,9 @@ Check nnapi_mlir::runtime::compareOperand(const blob::Model &m,
     c.unit = "abs";
     c.tolerance = half ? kFloat16Relative * largest + kFloat16Absolute
                        : kFloat32Relative * largest + kFloat32Absolute;
+    // Dequantized values may differ as the quantized ones do.
+    std::map<uint32_t, double> memo;
+    c.tolerance += kQuanta * quantumOf(m, operand, memo);
   } else if (isQuant8(o.type)) {
     c.unit = "quanta";
     c.tolerance = kQuanta;
@@ -334,7 +395,8 @@ Narrowing nnapi_mlir::runtime::narrowDown(
           1, byteSize(exposed.operands[exposed.outputs[i]])));
       outs.push_back(computed[i].data());
     }
-    std::string why = runOn(fn, exposed, *reference, nnInputs, outs);
+    std::string why = runOn(fn, exposed, *reference, nnInputs, outs,
+                            /*zerosFirst=*/false);
     // The reference must agree with the host copy on the partition's own
     // outputs before its intermediate values are trusted.
     for (size_t i = 0; why.empty() && i < m.outputs.size(); ++i) {
@@ -389,7 +451,8 @@ Narrowing nnapi_mlir::runtime::narrowDown(
       outPtrs.push_back(outs[i].data());
     }
     const blob::Operation &op = m.operations[k];
-    std::string why = runOn(fn, unit, suspect, ins, outPtrs);
+    std::string why = runOn(fn, unit, suspect, ins, outPtrs,
+                            /*zerosFirst=*/true);
     if (!why.empty()) {
       failedToRun += (failedToRun.empty() ? "" : ", ") + std::to_string(k);
       continue;

@@ -51,6 +51,8 @@ def NNAPIPartition : Pass<"nnapi-partition", "ModuleOp"> {
            "Let NNAPI compute float32 with float16 precision (relaxed), at float16 cost and support">,
     ListOption<"stopOps", "stop-ops", "std::string",
            "Op types that stay on the host: TOSA names (tosa.reshape) or NNAPI operations (RESHAPE)">,
+    Option<"deviceQuirks", "device-quirks", "std::string", /*default=*/"",
+           "Quirks record JSON (nnapi-run --validate): what it lists as computed wrong by the device profile's device stays on the host">,
     Option<"placement", "placement", "std::string", /*default=*/"",
            "JSON file forcing ops to a side by name or type: {host: [...], nnapi: [...]}">,
     Option<"searchBudget", "search-budget", "uint64_t", /*default=*/"65536",
