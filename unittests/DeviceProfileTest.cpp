@@ -116,7 +116,7 @@ TEST(DeviceProfileTest, RejectsSchemaErrorsWithKeyPath) {
             "partition_overhead (line 21): unknown key (expected one of: "
             "format, name, description, feature_level, device_type, "
             "operations, device_cost, host_cost, transfer, "
-            "partition_overhead_us, measured)");
+            "partition_overhead_us, measured, quirks)");
   EXPECT_EQ(errorFor(replaced("\"CONV_2D\": [", "\"CONV2D\": [")),
             "operations.CONV2D (line 7): unknown NNAPI operation 'CONV2D'");
   EXPECT_EQ(errorFor(replaced("[\"float16\", \"int8\"]", "[\"bf16\"]")),

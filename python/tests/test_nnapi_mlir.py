@@ -447,6 +447,49 @@ def test_devices_and_runtime_options(cnn_so, tmp_path):
                              priority=None)
 
 
+def test_verify_catches_a_lying_device(cnn_so, tmp_path, monkeypatch):
+    """The host device negates the largest element of each CONV_2D result
+    (NNAPI_MLIR_HOST_LIE); checking every execution against the host copy
+    (verify=1) returns the host copy's right values, reports the mismatch,
+    records the partition in the quirks record and stops using the device."""
+    path, _ = cnn_so
+    model = nnapi_mlir.load(path)
+    x = np.load(EXAMPLES / "onnx" / "cnn_input.npy")
+    expected = np.load(EXAMPLES / "onnx" / "cnn_expected.npy")
+    record = tmp_path / "quirks.json"
+    monkeypatch.setenv("NNAPI_MLIR_HOST_LIE", "nnapi-mlir-host:CONV_2D:sign")
+    try:
+        nnapi_mlir.configure(verify=1, quirks=record)
+        (y,) = model.run(x)
+        np.testing.assert_allclose(y, expected, rtol=1e-4, atol=1e-6)
+        (p,) = nnapi_mlir.partitions()
+        checks = p["checks"]
+        assert checks["checks"] == 1 and checks["mismatches"] == 1
+        assert checks["max_error"] > checks["tolerance"] > 0
+        assert checks["unit"] == "abs"
+        assert "computed wrong values" in checks["left"]
+        # One device: nothing to compare single operations with, so the
+        # record names the whole partition.
+        assert checks["wrong_operations"] == []
+        assert "no other device" in checks["note"]
+        assert "partition sha256:" in record.read_text()
+        (y,) = model.run(x)
+        np.testing.assert_allclose(y, expected, rtol=1e-4, atol=1e-6)
+        (p,) = nnapi_mlir.partitions()
+        assert p["device"] == "" and "computed wrong values" in p["error"]
+        # A fresh start reads the record: the device is passed over.
+        nnapi_mlir.configure(verify=None)
+        (y,) = model.run(x)
+        np.testing.assert_allclose(y, expected, rtol=1e-4, atol=1e-6)
+        (p,) = nnapi_mlir.partitions()
+        assert p["device"] == "" and "quirks record" in p["error"]
+        with pytest.raises(nnapi_mlir.InputError,
+                           match="is not a failure count from 1 to"):
+            nnapi_mlir.configure(max_failures=0)
+    finally:
+        nnapi_mlir.configure(verify=None, quirks=None)
+
+
 def test_threads(cnn_so):
     path, _ = cnn_so
     x = np.load(EXAMPLES / "onnx" / "cnn_input.npy")

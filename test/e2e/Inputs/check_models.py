@@ -6,8 +6,10 @@ scripts (make_awkward_ops.py, make_float64.py, ...): compiles it with
 nnapi-compile (PATH) and the given flags, runs it with nnapi-run on
 DIR/<name>_input<k>.npy, and compares the output with DIR/<name>_expected.npy
 (numpy.allclose, rtol 1e-4, atol 1e-5, or the "rtol" and "atol" of
-DIR/<name>_tolerance.json). Prints '<name>: OK ...' or '<name>: MISMATCH ...'
-per model; exits 1 if any failed.
+DIR/<name>_tolerance.json). Unless the flags say --host-only, also runs
+`nnapi-run --validate=1` on it: every partition on every device must agree
+with its host copy (docs/validation.md). Prints '<name>: OK ...' or
+'<name>: MISMATCH ...' per model; exits 1 if any failed.
 
 --all-on-nnapi (not passed on): also checks that nnapi-compile leaves no TOSA
 op in @main, i.e. that NNAPI runs every op; prints '<name>: HOST OPS ...'
@@ -35,6 +37,22 @@ def run_model(d, name, flags, src=None):
         cmd += ["--input", i]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     return np.load(os.path.join(out, "output0.npy"))
+
+
+def validate(d, name):
+    """nnapi-run --validate=1 on DIR/<name>.so: None if every partition
+    agrees with its host copy on every device, else nnapi-run's report."""
+    cmd = ["nnapi-run", os.path.join(d, name + ".so"), "--validate=1"]
+    for i in sorted(glob.glob(os.path.join(d, f"{name}_input*.npy"))):
+        cmd += ["--input", i]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if result.returncode == 0:
+        return None
+    if result.returncode != 1:
+        raise RuntimeError(f"{name}: nnapi-run --validate failed: "
+                           f"{result.stderr.strip()}")
+    return " | ".join(line for line in result.stdout.splitlines()
+                      if "FAIL" in line or "wrong operation" in line)
 
 
 def host_ops(src, flags):
@@ -74,6 +92,11 @@ def main():
         err = np.abs(got - want).max() if got.shape == want.shape else float("inf")
         print(f"{name}: {'OK' if ok else 'MISMATCH'} max_abs_err={err:.3g}")
         failed += not ok
+        if "--host-only" not in flags:
+            wrong = validate(d, name)
+            if wrong:
+                print(f"{name}: MISMATCH with the host copy: {wrong}")
+                failed += 1
     sys.exit(1 if failed else 0)
 
 
