@@ -52,7 +52,8 @@ protected:
     void *outs[] = {deviceOutput.data()};
     int64_t numInputs = input2 ? 2 : 1;
     EXPECT_EQ(nnapi_rt_execute_checked(blob.data(), int64_t(blob.size()),
-                                       numInputs, ins, 1, outs),
+                                       "main_nnapi_0", numInputs, ins, 1,
+                                       outs),
               NNAPI_RT_VERIFY)
         << nnapi_rt_last_error();
     void *host[] = {hostOutput};
@@ -73,6 +74,10 @@ TEST_F(Verify, Float32WithinAndBeyondTheTolerance) {
   EXPECT_EQ(info.checks, 1u);
   EXPECT_EQ(info.mismatches, 0u);
   EXPECT_STREQ(info.unit, "abs");
+  nnapi_rt_partition_info partition;
+  ASSERT_EQ(nnapi_rt_get_partition_info(0, &partition), NNAPI_RT_OK);
+  EXPECT_STREQ(partition.name, "main_nnapi_0");
+  EXPECT_EQ(partition.operations, 1);
   EXPECT_NEAR(info.tolerance, 2.51e-4, 1e-7);
   EXPECT_NEAR(info.maxError, 2e-4, 1e-6);
   host[2] = 2.5f + 3e-4f;
@@ -169,7 +174,7 @@ TEST_F(Verify, VerifyChecksEveryKthExecutionAndLeavesALyingDevice) {
   std::vector<int32_t> statuses;
   for (int i = 0; i < 4; ++i)
     statuses.push_back(nnapi_rt_execute_checked(
-        blob.data(), int64_t(blob.size()), 1, ins, 1, outs));
+        blob.data(), int64_t(blob.size()), "p", 1, ins, 1, outs));
   // Executions 1 and 4 are checked (the host copy, here the test, did not
   // answer the first: an unanswered check compares nothing).
   EXPECT_EQ(statuses, (std::vector<int32_t>{NNAPI_RT_VERIFY, NNAPI_RT_OK,
@@ -187,8 +192,8 @@ TEST_F(Verify, VerifyChecksEveryKthExecutionAndLeavesALyingDevice) {
       << info.disabled;
   // The one device is gone: the partition runs its host copy from now on,
   // and says why.
-  EXPECT_EQ(nnapi_rt_execute_checked(blob.data(), int64_t(blob.size()), 1,
-                                     ins, 1, outs),
+  EXPECT_EQ(nnapi_rt_execute_checked(blob.data(), int64_t(blob.size()), "p",
+                                     1, ins, 1, outs),
             NNAPI_RT_NNAPI_ERROR);
   EXPECT_NE(std::string(nnapi_rt_last_error())
                 .find("device 'nnapi-mlir-host' computed wrong values"),
@@ -230,8 +235,8 @@ TEST_F(Verify, ADeviceFailingMaxFailuresTimesInARowIsLeft) {
   float input[6] = {}, out[6];
   void *ins[] = {input}, *outs[] = {out};
   for (int i = 0; i < 5; ++i)
-    EXPECT_EQ(nnapi_rt_execute_checked(blob.data(), int64_t(blob.size()), 1,
-                                       ins, 1, outs),
+    EXPECT_EQ(nnapi_rt_execute_checked(blob.data(), int64_t(blob.size()),
+                                       nullptr, 1, ins, 1, outs),
               NNAPI_RT_NNAPI_ERROR);
   // Two tries on the device; then it is left and nothing calls it.
   EXPECT_EQ(computeCalls.load(), 2);

@@ -138,6 +138,8 @@ struct Partition {
   unsigned deviceLevel = 0;
   /// Why the candidates preferred to `device` did not take it.
   std::string passedOver;
+  /// Its function in the compiled model (nnapi_rt_execute_checked), or "".
+  std::string name;
   bool cached = false; ///< Compiled with a cache directory.
   bool timing = false; ///< Executions measure their durations.
   /// It holds a WHILE (here or in a referenced model), and the loop timeout
@@ -618,6 +620,7 @@ int32_t getPartition(State &s, const uint8_t *blobBytes, int64_t blobSize,
       // It left its device: what it learnt and counted carries over.
       Partition &old = *slot;
       p->sequence = old.sequence;
+      p->name = old.name;
       p->excluded = old.excluded;
       p->executions = old.executions.load();
       p->failures = old.failures.load();
@@ -943,9 +946,9 @@ void recordQuirk(State &s, const DeviceInfo &device, quirks::Quirk quirk) {
     std::fprintf(stderr, "nnapi-mlir: %s\n", error.c_str());
 }
 
-int32_t execute(const uint8_t *blobBytes, int64_t blobSize, int64_t numInputs,
-                void *const *inputs, int64_t numOutputs, void *const *outputs,
-                bool checkable) {
+int32_t execute(const uint8_t *blobBytes, int64_t blobSize, const char *name,
+                int64_t numInputs, void *const *inputs, int64_t numOutputs,
+                void *const *outputs, bool checkable) {
   State &s = state();
   // The rest of a run whose loop timed out is not worth computing.
   if (inRun && loopTimedOut)
@@ -969,6 +972,8 @@ int32_t execute(const uint8_t *blobBytes, int64_t blobSize, int64_t numInputs,
                            ? failWith(NNAPI_RT_INVALID_ARGUMENT, s.quirksError)
                            : NNAPI_RT_OK) == NNAPI_RT_OK)
       status = getPartition(s, blobBytes, blobSize, p);
+    if (p && name && p->name.empty())
+      p->name.assign(name, strnlen(name, 256));
     verifyEvery = s.options.verifyEvery;
     validate = s.options.validate;
     maxFailures = s.options.maxFailures;
@@ -1125,17 +1130,18 @@ int32_t nnapi_rt_execute(const uint8_t *blobBytes, int64_t blobSize,
                          int64_t numInputs, void *const *inputs,
                          int64_t numOutputs, void *const *outputs) {
   return guarded(__func__, [&]() -> int32_t {
-    return execute(blobBytes, blobSize, numInputs, inputs, numOutputs, outputs,
-                   /*checkable=*/false);
+    return execute(blobBytes, blobSize, /*name=*/nullptr, numInputs, inputs,
+                   numOutputs, outputs, /*checkable=*/false);
   });
 }
 
 int32_t nnapi_rt_execute_checked(const uint8_t *blobBytes, int64_t blobSize,
-                                 int64_t numInputs, void *const *inputs,
-                                 int64_t numOutputs, void *const *outputs) {
+                                 const char *name, int64_t numInputs,
+                                 void *const *inputs, int64_t numOutputs,
+                                 void *const *outputs) {
   return guarded(__func__, [&]() -> int32_t {
-    return execute(blobBytes, blobSize, numInputs, inputs, numOutputs, outputs,
-                   /*checkable=*/true);
+    return execute(blobBytes, blobSize, name, numInputs, inputs, numOutputs,
+                   outputs, /*checkable=*/true);
   });
 }
 
@@ -1422,6 +1428,8 @@ int32_t nnapi_rt_get_partition_info(int32_t index,
     info->driverTimed = p.driverTimed;
     info->driverNs = p.driverNs;
     copyField(info->passedOver, p.passedOver);
+    copyField(info->name, p.name);
+    info->operations = int32_t(p.model.operations.size());
     return NNAPI_RT_OK;
   });
 }

@@ -54,14 +54,17 @@ int32_t nnapi_rt_execute(const uint8_t *blob, int64_t blobSize,
                          int64_t numOutputs, void *const *outputs);
 
 /* What compiled models call instead of nnapi_rt_execute (a library from
- * before it calls that): the same, except that when the verify or validate
- * option asks for a check it runs the partition on NNAPI into buffers of
- * its own and returns NNAPI_RT_VERIFY. The caller then runs the host copy
- * into `outputs`, as for any other non-zero status, and passes them to
- * nnapi_rt_verify(), which compares the two on this thread. */
+ * before it calls that): the same, with the partition's name (its function
+ * in the compiled model, "main_nnapi_0"; may be null), except that when the
+ * verify or validate option asks for a check it runs the partition on
+ * NNAPI into buffers of its own and returns NNAPI_RT_VERIFY. The caller
+ * then runs the host copy into `outputs`, as for any other non-zero status,
+ * and passes them to nnapi_rt_verify(), which compares the two on this
+ * thread. */
 int32_t nnapi_rt_execute_checked(const uint8_t *blob, int64_t blobSize,
-                                 int64_t numInputs, void *const *inputs,
-                                 int64_t numOutputs, void *const *outputs);
+                                 const char *name, int64_t numInputs,
+                                 void *const *inputs, int64_t numOutputs,
+                                 void *const *outputs);
 void nnapi_rt_verify(const uint8_t *blob, int64_t blobSize,
                      int64_t numOutputs, void *const *outputs);
 
@@ -239,6 +242,9 @@ typedef struct {
   uint64_t driverTimed, driverNs;     /* the same in the driver */
   char passedOver[512];   /* the more preferred devices it did not go to,
                              and why; "" if none */
+  char name[128];         /* its function in the compiled model, "" if the
+                             model did not say (nnapi_rt_execute) */
+  int32_t operations;     /* NNAPI operations in its blob */
 } nnapi_rt_partition_info;
 /* What the checks of a partition (verify, validate) found, for the same
  * indices as nnapi_rt_get_partition_info. Errors are in `unit`: "abs"

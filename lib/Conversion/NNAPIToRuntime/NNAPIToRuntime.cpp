@@ -251,9 +251,9 @@ struct LowerPartitionCallsPass
       return fn;
     };
     func::FuncOp execute = declare(
-        kExecuteFn,
-        builder.getFunctionType({ptrType, i64, i64, ptrType, i64, ptrType},
-                                {builder.getI32Type()}));
+        kExecuteFn, builder.getFunctionType(
+                        {ptrType, i64, ptrType, i64, ptrType, i64, ptrType},
+                        {builder.getI32Type()}));
     func::FuncOp verify = declare(
         kVerifyFn, builder.getFunctionType({ptrType, i64, i64, ptrType}, {}));
 
@@ -325,6 +325,26 @@ struct LowerPartitionCallsPass
       for (auto [i, arg] : llvm::enumerate(body->getArguments()))
         (i < numInputs ? inPtrs : outPtrs)
             .push_back(bufferPointer(builder, loc, arg));
+      // The partition's name, for the runtime's reports (NUL-terminated).
+      memref::GlobalOp nameGlobal;
+      {
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointAfter(global);
+        std::string text = name + '\0';
+        auto i8 = builder.getIntegerType(8);
+        auto nameType = MemRefType::get({int64_t(text.size())}, i8);
+        nameGlobal = builder.create<memref::GlobalOp>(
+            loc, name + "_name", builder.getStringAttr("private"), nameType,
+            DenseElementsAttr::getFromRawBuffer(
+                RankedTensorType::get(nameType.getShape(), i8),
+                ArrayRef<char>(text.data(), text.size())),
+            /*constant=*/true, /*alignment=*/nullptr);
+        SymbolTable(module).insert(nameGlobal);
+      }
+      Value namePtr = bufferPointer(
+          builder, loc,
+          builder.create<memref::GetGlobalOp>(loc, nameGlobal.getType(),
+                                              nameGlobal.getSymName()));
       Value blobPtr = bufferPointer(builder, loc, blobMemref);
       Value blobSize = builder.create<arith::ConstantIntOp>(
           loc, global.getType().getNumElements(), 64);
@@ -334,7 +354,7 @@ struct LowerPartitionCallsPass
           builder
               .create<func::CallOp>(
                   loc, execute,
-                  ValueRange{blobPtr, blobSize,
+                  ValueRange{blobPtr, blobSize, namePtr,
                              builder.create<arith::ConstantIntOp>(
                                  loc, numInputs, 64),
                              pointerArray(builder, loc, inPtrs), outCount,

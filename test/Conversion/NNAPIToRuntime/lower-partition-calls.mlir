@@ -7,15 +7,16 @@
 // NNAPI_RT_TIMEOUT (8: a loop timeout, which the host copy's loops share);
 // after NNAPI_RT_VERIFY (9) it hands the host copy's outputs to
 // nnapi_rt_verify. Callers still call @p.
-// CHECK-DAG: func.func private @nnapi_rt_execute_checked(!llvm.ptr, i64, i64, !llvm.ptr, i64, !llvm.ptr) -> i32
+// CHECK-DAG: func.func private @nnapi_rt_execute_checked(!llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr) -> i32
 // CHECK-DAG: func.func private @nnapi_rt_verify(!llvm.ptr, i64, i64, !llvm.ptr)
+// CHECK-DAG: memref.global "private" constant @p_name : memref<2xi8> = dense<[112, 0]>
 // CHECK: func.func private @p_host(%[[X:.*]]: memref<1x4xf32>, %[[O:.*]]: memref<1x4xf32>) {
 // CHECK-NEXT: memref.copy %[[X]], %[[O]]
 // CHECK: func.func private @p(%[[A0:.*]]: memref<1x4xf32>, %[[A1:.*]]: memref<1x4xf32>) {
 // CHECK-NOT: nnapi.partition
 // CHECK: %[[BLOB:.*]] = memref.get_global @p_blob : memref<260xi8>
 // CHECK-DAG: %[[SIZE:.*]] = arith.constant 260 : i64
-// CHECK: %[[RC:.*]] = call @nnapi_rt_execute_checked(%[[BLOB:.*]], %[[SIZE]], %{{.*}}, %{{.*}}, %[[NOUT:.*]], %[[OUTS:.*]])
+// CHECK: %[[RC:.*]] = call @nnapi_rt_execute_checked(%[[BLOB:.*]], %[[SIZE]], %[[NAME:.*]], %{{.*}}, %{{.*}}, %[[NOUT:.*]], %[[OUTS:.*]])
 // CHECK-NEXT: %[[OK:.*]] = arith.constant 0 : i32
 // CHECK-NEXT: %[[TIMEOUT:.*]] = arith.constant 8 : i32
 // CHECK-NEXT: %[[ERR:.*]] = arith.cmpi ne, %[[RC]], %[[OK]] : i32
