@@ -968,6 +968,13 @@ struct NNAPIPartitionPass
       return signalPassFailure();
 
     Report report;
+    if (!validation.empty()) {
+      std::string error;
+      if (!loadValidation(validation, report, error)) {
+        module.emitError() << "nnapi-partition: " << error;
+        return signalPassFailure();
+      }
+    }
     report.profileName = config.device.name;
     report.profilePath = config.profilePath;
     report.featureLevel = config.featureLevel;

@@ -1,6 +1,7 @@
 //===- PartitionReport.cpp - Placement report as JSON, HTML and DOT -------===//
 
 #include "nnapi-mlir/Partition/PartitionReport.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -106,9 +107,50 @@ std::string mlir::nnapi::reportToJSON(const Report &report) {
           });
         });
     });
+    if (!report.validation.empty())
+      j.attribute("validation", llvm::json::Array(report.validation));
   });
   os << "\n";
   return text;
+}
+
+bool mlir::nnapi::loadValidation(llvm::StringRef path, Report &report,
+                                 std::string &error) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    error = (path + ": cannot read validation results: " +
+             buffer.getError().message())
+                .str();
+    return false;
+  }
+  llvm::Expected<llvm::json::Value> value =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!value) {
+    error = (path + ": " + llvm::toString(value.takeError())).str();
+    return false;
+  }
+  const llvm::json::Object *root = value->getAsObject();
+  const llvm::json::Array *results =
+      root ? root->getArray("results") : nullptr;
+  if (!root || root->getString("format") != "nnapi-mlir-validation-1" ||
+      !results) {
+    error = (path + ": not nnapi-run --validation-out's results (format "
+                    "nnapi-mlir-validation-1 with 'results')")
+                .str();
+    return false;
+  }
+  for (const llvm::json::Value &r : *results) {
+    const llvm::json::Object *o = r.getAsObject();
+    if (!o || !o->getString("partition") || !o->getString("device") ||
+        !o->getString("result")) {
+      error = (path + ": every result needs 'partition', 'device' and "
+                      "'result'")
+                  .str();
+      return false;
+    }
+  }
+  report.validation = *results;
+  return true;
 }
 
 namespace {
@@ -280,6 +322,28 @@ const char *kHTMLTail = R"html(</script>
         (op.placement === 'nnapi' ? esc(fn.partitions[op.partition].name) : 'host') + '</td><td>' + fmt(op.host_us) +
         '</td><td>' + fmt(op.nnapi_us) + '</td><td>' + esc(op.reason || '') + '</td></tr>').join('');
     root.appendChild(table);
+    // nnapi-run --validate's results for this function's partitions.
+    const names = new Set(fn.partitions.map((p) => p.name));
+    const checked = (report.validation || []).filter((r) => names.has(r.partition));
+    if (checked.length) {
+      const title = document.createElement('h2');
+      title.textContent = '@' + fn.name + ': partitions checked against their host copies (nnapi-run --validate)';
+      root.appendChild(title);
+      const num = (x) => (x === null || x === undefined) ? 'n/a' : Number(x).toPrecision(3);
+      const v = document.createElement('table');
+      v.className = 'validation';
+      v.innerHTML = '<tr><th>partition</th><th>device</th><th>result</th><th>max error</th><th>tolerance</th>' +
+        '<th>checks</th><th>device ms</th><th>host ms</th><th>wrong operations, or why not run</th></tr>' +
+        checked.map((r) => '<tr data-result="' + esc(r.result) + '"><td>' + esc(r.partition) + '</td><td>' +
+          esc(r.device) + ' (feature level ' + r.feature_level + ', ' + esc(r.version) + ')</td><td>' +
+          esc(r.result) + '</td><td>' + num(r.max_error) + ' ' + esc(r.unit || '') + '</td><td>' +
+          num(r.tolerance) + ' ' + esc(r.unit || '') + '</td><td>' + (r.checks || 0) + '</td><td>' +
+          num(r.device_ms) + '</td><td>' + num(r.host_ms) + '</td><td>' +
+          (r.result === 'not run' ? esc(r.reason) :
+            (r.wrong_operations || []).map((w) => esc(w.signature) + ': ' + esc(w.description)).join('<br>') +
+            esc(r.note || '')) + '</td></tr>').join('');
+      root.appendChild(v);
+    }
   }
   document.body.setAttribute('data-rendered', String(document.querySelectorAll('g.op').length));
 })();

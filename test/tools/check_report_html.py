@@ -2,7 +2,9 @@
 """Loads a partition report's HTML page in headless Chromium and checks that
 what the browser drew matches the report's JSON: one op node per op, one
 outline per partition, every NNAPI op filled with its partition's colour and
-every op carrying a hover text. Prints a summary line; exits 1 on mismatch.
+every op carrying a hover text, and one row per nnapi-run --validate result
+for the report's partitions (nnapi-compile --validation). Prints a summary
+line; exits 1 on mismatch.
 
 Usage: check_report_html.py CHROMIUM REPORT_BASE
 """
@@ -19,6 +21,7 @@ class Collector(html.parser.HTMLParser):
         self.partitions = 0
         self.titles = 0
         self.rendered = None
+        self.validation = []   # data-result of each validation row
         self._in_op = 0
         self._stack = []
 
@@ -27,6 +30,8 @@ class Collector(html.parser.HTMLParser):
         cls = a.get("class", "")
         if tag == "body":
             self.rendered = a.get("data-rendered")
+        if tag == "tr" and "data-result" in a:
+            self.validation.append(a["data-result"])
         if tag == "g" and cls.split()[:1] == ["op"]:
             self.ops.append([cls, None])
             self._stack.append("op")
@@ -57,7 +62,13 @@ def main():
     parts = sum(len(f["partitions"]) for f in report["functions"])
     nnapi = sum(1 for f in report["functions"] for o in f["ops"] if o["placement"] == "nnapi")
     drawn_nnapi = [o for o in c.ops if "nnapi" in o[0].split()]
+    names = {p["name"] for f in report["functions"] for p in f["partitions"]}
+    results = [r["result"] for r in report.get("validation", [])
+               if r["partition"] in names]
     errors = []
+    if c.validation != results:
+        errors.append(f"drew validation rows {c.validation}, the report has "
+                      f"{results}")
     if len(c.ops) != ops:
         errors.append(f"drew {len(c.ops)} op nodes, the report has {ops}")
     if c.rendered != str(ops):
@@ -68,7 +79,8 @@ def main():
         errors.append("NNAPI ops are not all drawn with a partition colour")
     if c.titles != ops:
         errors.append(f"{c.titles} ops have hover text, expected {ops}")
-    print(f"rendered ops={len(c.ops)} partitions={c.partitions} nnapi_ops={len(drawn_nnapi)} hover_texts={c.titles}")
+    print(f"rendered ops={len(c.ops)} partitions={c.partitions} nnapi_ops={len(drawn_nnapi)} hover_texts={c.titles}"
+          + (f" validation={','.join(c.validation)}" if c.validation else ""))
     for e in errors:
         print("error: " + e)
     sys.exit(1 if errors else 0)

@@ -50,6 +50,8 @@
 //                         option); prints one line per partition and
 //                         device, records what is wrong in the quirks
 //                         record, exits 1 if anything is
+//   --validation-out FILE write --validate's results as JSON (for
+//                         nnapi-compile --validation: the placement report)
 //   --verify K            compare every K-th execution of each partition
 //                         with its host copy (verify option)
 //   --quirks PATH         the quirks record (quirks option)
@@ -498,6 +500,33 @@ static std::vector<uint8_t> randomTensor(const TensorSpec &spec,
   return data;
 }
 
+/// `text` as a JSON string literal.
+static std::string jsonString(const std::string &text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += char(c);
+    }
+  }
+  return out + "\"";
+}
+
+/// A finite number as JSON (null for NaN and infinities).
+static std::string jsonNumber(double v) {
+  if (!std::isfinite(v))
+    return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
 /// --validate: the model on every candidate device in turn, every partition
 /// execution compared with its host copy (the validate option); one line
 /// per partition and device, and per operation found wrong. Returns the
@@ -506,7 +535,10 @@ static std::vector<uint8_t> randomTensor(const TensorSpec &spec,
 static int validateDevices(
     const std::function<void(void *const *, void *const *)> &run,
     const std::vector<std::vector<std::vector<uint8_t>>> &sets,
-    void *const *outputs, const std::string &devicesGiven) {
+    void *const *outputs, const std::string &devicesGiven,
+    const std::string &jsonPath) {
+  // One JSON record per partition and device (--validation-out).
+  std::vector<std::string> records;
   std::vector<nnapi_rt_device_info> candidates;
   int32_t count = nnapi_rt_device_count();
   for (int32_t i = 0; i < count; ++i) {
@@ -549,14 +581,36 @@ static int validateDevices(
       if (nnapi_rt_get_partition_info(i, &p) != NNAPI_RT_OK ||
           nnapi_rt_get_check_info(i, &c) != NNAPI_RT_OK)
         continue;
+      std::string record =
+          "{\"partition\": " + jsonString(p.name) +
+          ", \"index\": " + std::to_string(i) +
+          ", \"device\": " + jsonString(d.name) +
+          ", \"version\": " + jsonString(d.version) +
+          ", \"feature_level\": " + std::to_string(d.featureLevel);
       if (p.status != NNAPI_RT_OK || !c.checks) {
+        std::string why = p.status != NNAPI_RT_OK ? p.error : p.lastFailure;
         std::printf("validate partition %d device '%s': not run (%s)\n", i,
-                    d.name, p.status != NNAPI_RT_OK ? p.error : p.lastFailure);
+                    d.name, why.c_str());
+        records.push_back(record + ", \"result\": \"not run\", \"reason\": " +
+                          jsonString(why) + "}");
         continue;
       }
       ++pairs;
       bool pass = c.mismatches == 0;
       wrong += !pass;
+      record += std::string(", \"result\": \"") + (pass ? "pass" : "fail") +
+                "\", \"max_error\": " + jsonNumber(c.maxError) +
+                ", \"tolerance\": " + jsonNumber(c.tolerance) +
+                ", \"unit\": " + jsonString(c.unit) +
+                ", \"checks\": " + std::to_string(c.checks) +
+                ", \"mismatches\": " + std::to_string(c.mismatches) +
+                ", \"device_ms\": " +
+                jsonNumber(double(c.deviceNs) / 1e6 / double(c.checks)) +
+                ", \"host_ms\": " +
+                jsonNumber(double(c.hostNs) / 1e6 / double(c.checks)) +
+                ", \"first_mismatch\": " + jsonString(c.firstMismatch) +
+                ", \"note\": " + jsonString(c.narrowNote) +
+                ", \"wrong_operations\": [";
       std::printf("validate partition %d device '%s': %s max_error=%g %s "
                   "tolerance=%g %s checks=%llu mismatches=%llu "
                   "device_ms=%.3f host_ms=%.3f\n",
@@ -565,8 +619,10 @@ static int validateDevices(
                   (unsigned long long)c.mismatches,
                   double(c.deviceNs) / 1e6 / double(c.checks),
                   double(c.hostNs) / 1e6 / double(c.checks));
-      if (pass)
+      if (pass) {
+        records.push_back(record + "]}");
         continue;
+      }
       std::printf("validate partition %d device '%s': first mismatch: %s\n",
                   i, d.name, c.firstMismatch);
       for (int32_t k = 0; k < c.wrongOperations; ++k) {
@@ -577,7 +633,13 @@ static int validateDevices(
                     "(compared with '%s'): %s\n  signature: %s\n",
                     i, d.name, w.operation, c.reference, w.description,
                     w.signature);
+        record += std::string(k ? ", " : "") +
+                  "{\"operation\": " + std::to_string(w.operation) +
+                  ", \"signature\": " + jsonString(w.signature) +
+                  ", \"description\": " + jsonString(w.description) +
+                  ", \"reference\": " + jsonString(c.reference) + "}";
       }
+      records.push_back(record + "]}");
       if (c.narrowNote[0])
         std::printf("validate partition %d device '%s': %s\n", i, d.name,
                     c.narrowNote);
@@ -589,6 +651,24 @@ static int validateDevices(
   std::printf("validate: %d of %d partition-device pairs computed wrong "
               "values\n",
               wrong, pairs);
+  if (!jsonPath.empty()) {
+    std::string text = "{\"format\": \"nnapi-mlir-validation-1\", "
+                       "\"input_sets\": " +
+                       std::to_string(sets.size()) + ", \"results\": [";
+    for (size_t k = 0; k < records.size(); ++k)
+      text += std::string(k ? ",\n  " : "\n  ") + records[k];
+    text += "\n]}\n";
+    FILE *f = std::fopen(jsonPath.c_str(), "w");
+    bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    if (f)
+      ok &= std::fclose(f) == 0;
+    if (!ok) {
+      std::fprintf(stderr, "nnapi-run: error: --validation-out: cannot write "
+                           "'%s'\n",
+                   jsonPath.c_str());
+      return -1;
+    }
+  }
   return wrong;
 }
 
@@ -602,6 +682,7 @@ int runMain(int argc, char **argv) {
   int bench = 0;
   bool profileRuns = false, listDevices = false;
   int validateSets = -1; // --validate: extra random input sets
+  std::string validationOut;
   // Runtime options (Runtime.h), applied in this order once parsed.
   std::vector<std::pair<std::string, std::string>> options;
   for (int i = 1; i < argc; ++i) {
@@ -680,6 +761,8 @@ int runMain(int argc, char **argv) {
       options.emplace_back("quirks", v);
     else if (a == "--max-failures" && value(v))
       options.emplace_back("max_failures", v);
+    else if (a == "--validation-out" && value(v))
+      validationOut = v;
     else if (a == "--host-lie" && value(v))
       setenv("NNAPI_MLIR_HOST_LIE", v.c_str(), 1);
     else if (a == "--validate" || a.rfind("--validate=", 0) == 0) {
@@ -707,7 +790,7 @@ int runMain(int argc, char **argv) {
                   "[--nnapi-library PATH] [--device-profile PATH] "
                   "[--host-devices LIST] [--device SPEC] [--cache-dir DIR] "
                   "[--preference P] [--priority P] [--no-bursts] [--threads N] [--threads-force] [--loop-timeout-ms MS] "
-                  "[--profile] [--validate[=N]] [--verify K] [--quirks PATH] "
+                  "[--profile] [--validate[=N]] [--validation-out FILE] [--verify K] [--quirks PATH] "
                   "[--max-failures M] [--host-lie SPEC] "
                   "[--list-devices] [--test-data DIR] [--compile-arg ARG]... "
                   "[--bench N]\n");
@@ -893,7 +976,8 @@ int runMain(int argc, char **argv) {
       if (name == "devices")
         devicesGiven = given;
     nnapi_rt_set_mode(NNAPI_RT_MODE_AUTO);
-    int wrong = validateDevices(run, sets, outPtrs.data(), devicesGiven);
+    int wrong = validateDevices(run, sets, outPtrs.data(), devicesGiven,
+                                validationOut);
     return wrong < 0 ? 2 : wrong > 0 ? 1 : 0;
   }
   nnapi_rt_set_mode(hostOnly ? NNAPI_RT_MODE_HOST_ONLY : NNAPI_RT_MODE_AUTO);

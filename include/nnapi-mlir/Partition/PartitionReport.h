@@ -11,6 +11,7 @@
 
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
 
 #include <optional>
 #include <string>
@@ -59,7 +60,14 @@ struct Report {
   unsigned featureLevel = 0;
   std::string options; ///< The pass options, as given.
   std::vector<ReportFunction> functions;
+  /// nnapi-run --validate's results (--validation-out), one per partition
+  /// and device, keyed by partition name; empty when none were given.
+  llvm::json::Array validation;
 };
+
+/// Reads nnapi-run --validation-out's file into `report.validation`; false
+/// with `error` when it is missing or not such a file.
+bool loadValidation(llvm::StringRef path, Report &report, std::string &error);
 
 std::string reportToJSON(const Report &report);
 std::string reportToDOT(const Report &report);

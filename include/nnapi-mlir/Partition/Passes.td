@@ -59,6 +59,8 @@ def NNAPIPartition : Pass<"nnapi-partition", "ModuleOp"> {
            "Branch-and-bound nodes per cluster before settling for the best placement found">,
     Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
            "Emit a remark for every op left on the host and every partition (in the pipelines, also for every op the host code generation leaves to scalar loops)">,
+    Option<"validation", "validation", "std::string", /*default=*/"",
+           "nnapi-run --validate's results (--validation-out FILE) to show in the report">,
     Option<"report", "report", "std::string", /*default=*/"",
            "Write the placement report to PATH.json, PATH.html and PATH.dot">,
   ];
