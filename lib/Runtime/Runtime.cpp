@@ -432,7 +432,8 @@ std::string quirkRefusal(const State &s, const Partition &p,
   for (const auto &[name, why] : p.excluded)
     if (name == device.name)
       return "device '" + name + "' " + why;
-  if (s.quirks.devices.empty())
+  // validate checks every device, known quirks or not.
+  if (s.quirks.devices.empty() || s.options.validate)
     return "";
   bool partitionQuirks = false;
   for (const quirks::DeviceQuirks &d : s.quirks.devices)
@@ -896,8 +897,10 @@ struct PendingCheck {
   int64_t deviceNs = 0, hostStart = 0;
 };
 thread_local std::vector<PendingCheck> pendingChecks;
-/// Output buffers of finished checks, reused by the next.
+/// Output buffers of finished checks, reused by the next (at most
+/// kMaxSpareBuffers: enough for every output of a model's partitions).
 thread_local std::vector<std::vector<uint8_t>> spareBuffers;
+constexpr size_t kMaxSpareBuffers = 64;
 
 /// A buffer of `bytes` bytes, from the spares when one fits.
 std::vector<uint8_t> checkBuffer(uint64_t bytes) {
@@ -919,10 +922,9 @@ void leaveDevice(State &s, Partition &p, const std::string &why) {
   p.excluded.emplace_back(p.device, why);
   p.retired = true;
   if (!isQuiet(s))
-    std::fprintf(stderr,
-                 "nnapi-mlir: partition %llu leaves device '%s': it %s\n",
-                 (unsigned long long)p.sequence, p.device.c_str(),
-                 why.c_str());
+    std::fprintf(stderr, "nnapi-mlir: partition %s leaves device '%s': it %s\n",
+                 p.name.empty() ? "(unnamed)" : ("'" + p.name + "'").c_str(),
+                 p.device.c_str(), why.c_str());
 }
 
 /// The device called `name`, or null.
@@ -1006,6 +1008,14 @@ int32_t execute(const uint8_t *blobBytes, int64_t blobSize, const char *name,
         ++p->executions;
         ++s.nnapiExecutions;
         p->failuresInRow = 0;
+        // A check of this blob left unanswered before (a caller that
+        // never called nnapi_rt_verify) can no longer be answered.
+        pendingChecks.erase(
+            std::remove_if(pendingChecks.begin(), pendingChecks.end(),
+                           [&](const PendingCheck &c) {
+                             return c.blob == blobBytes;
+                           }),
+            pendingChecks.end());
         pendingChecks.push_back(std::move(pending));
         return failWith(NNAPI_RT_VERIFY,
                         "ran on NNAPI; the host copy runs to compare");
@@ -1038,7 +1048,7 @@ int32_t execute(const uint8_t *blobBytes, int64_t blobSize, const char *name,
   reported = true;
   // A device that keeps failing is not tried on every call.
   if (p && p->setupStatus == NNAPI_RT_OK && !validate &&
-      ++p->failuresInRow >= maxFailures)
+      status == NNAPI_RT_NNAPI_ERROR && ++p->failuresInRow >= maxFailures)
     leaveDevice(s, *p,
                 "failed " + std::to_string(p->failuresInRow.load()) +
                     " executions in a row (the max_failures option; the "
@@ -1156,7 +1166,8 @@ void nnapi_rt_verify(const uint8_t *blobBytes, int64_t blobSize,
         if (outputs && numOutputs >= 0)
           finishCheck(pending, numOutputs, outputs);
         for (std::vector<uint8_t> &b : pending.device)
-          spareBuffers.push_back(std::move(b));
+          if (spareBuffers.size() < kMaxSpareBuffers)
+            spareBuffers.push_back(std::move(b));
         break;
       }
     return NNAPI_RT_OK;
