@@ -52,8 +52,7 @@ protected:
     void *outs[] = {deviceOutput.data()};
     int64_t numInputs = input2 ? 2 : 1;
     EXPECT_EQ(nnapi_rt_execute_checked(blob.data(), int64_t(blob.size()),
-                                       "main_nnapi_0", numInputs, ins, 1,
-                                       outs),
+                                       "main_nnapi_0", numInputs, ins, 1, outs),
               NNAPI_RT_VERIFY)
         << nnapi_rt_last_error();
     void *host[] = {hostOutput};
@@ -85,9 +84,9 @@ TEST_F(Verify, Float32WithinAndBeyondTheTolerance) {
   EXPECT_EQ(info.checks, 2u);
   EXPECT_EQ(info.mismatches, 1u);
   EXPECT_NEAR(info.maxError, 3e-4, 1e-6);
-  EXPECT_EQ(std::string(info.firstMismatch)
-                .rfind("output 0: max error 0.0002999", 0),
-            0u)
+  EXPECT_EQ(
+      std::string(info.firstMismatch).rfind("output 0: max error 0.0002999", 0),
+      0u)
       << info.firstMismatch;
   EXPECT_NE(std::string(info.firstMismatch)
                 .find(" abs > tolerance 0.00025103 abs at element 2 (device "
@@ -186,14 +185,15 @@ TEST_F(Verify, VerifyChecksEveryKthExecutionAndLeavesALyingDevice) {
   ASSERT_EQ(nnapi_rt_get_check_info(0, &info), NNAPI_RT_OK);
   EXPECT_EQ(info.checks, 1u);
   EXPECT_EQ(info.mismatches, 1u);
-  EXPECT_NE(std::string(info.disabled).find("'nnapi-mlir-host' computed "
-                                            "wrong values (output 0:"),
+  EXPECT_NE(std::string(info.disabled)
+                .find("'nnapi-mlir-host' computed "
+                      "wrong values (output 0:"),
             std::string::npos)
       << info.disabled;
   // The one device is gone: the partition runs its host copy from now on,
   // and says why.
-  EXPECT_EQ(nnapi_rt_execute_checked(blob.data(), int64_t(blob.size()), "p",
-                                     1, ins, 1, outs),
+  EXPECT_EQ(nnapi_rt_execute_checked(blob.data(), int64_t(blob.size()), "p", 1,
+                                     ins, 1, outs),
             NNAPI_RT_NNAPI_ERROR);
   EXPECT_NE(std::string(nnapi_rt_last_error())
                 .find("device 'nnapi-mlir-host' computed wrong values"),
@@ -201,12 +201,14 @@ TEST_F(Verify, VerifyChecksEveryKthExecutionAndLeavesALyingDevice) {
       << nnapi_rt_last_error();
   // The old entry point never asks for a check.
   ASSERT_EQ(nnapi_rt_set_option("verify", "1"), NNAPI_RT_OK);
-  EXPECT_EQ(nnapi_rt_execute(blob.data(), int64_t(blob.size()), 1, ins, 1,
-                             outs),
-            NNAPI_RT_OK);
+  EXPECT_EQ(
+      nnapi_rt_execute(blob.data(), int64_t(blob.size()), 1, ins, 1, outs),
+      NNAPI_RT_OK);
 }
 
-int failingCompute(ANeuralNetworksExecution *) { return ANEURALNETWORKS_OP_FAILED; }
+int failingCompute(ANeuralNetworksExecution *) {
+  return ANEURALNETWORKS_OP_FAILED;
+}
 int failingBurstCompute(ANeuralNetworksExecution *, ANeuralNetworksBurst *) {
   return ANEURALNETWORKS_OP_FAILED;
 }
@@ -250,8 +252,8 @@ TEST_F(Verify, ADeviceFailingMaxFailuresTimesInARowIsLeft) {
 // The record's format: written, read back, and refused when malformed.
 TEST(Quirks, RecordRoundTripsAndRefusesMalformedFiles) {
   quirks::Record record;
-  EXPECT_TRUE(record.add("npu", "1.0", {"ADD(x) -> (y)", "max error \"3\"",
-                                        "validate"}));
+  EXPECT_TRUE(record.add("npu", "1.0",
+                         {"ADD(x) -> (y)", "max error \"3\"", "validate"}));
   EXPECT_FALSE(record.add("npu", "1.0", {"ADD(x) -> (y)", "again", "verify"}));
   EXPECT_TRUE(record.add("npu", "2.0", {"ADD(x) -> (y)", "", "verify"}));
   std::string text = quirks::write(record);
@@ -280,13 +282,13 @@ TEST(Quirks, RecordRoundTripsAndRefusesMalformedFiles) {
   EXPECT_EQ(error.rfind("invalid JSON: ", 0), 0u) << error;
 
   // A missing file is an empty record; append creates it.
-  std::string path = ::testing::TempDir() + "/quirks-" +
-                     std::to_string(getpid()) + ".json";
+  std::string path =
+      ::testing::TempDir() + "/quirks-" + std::to_string(getpid()) + ".json";
   std::remove(path.c_str());
   ASSERT_TRUE(quirks::load(path, back, error)) << error;
   EXPECT_TRUE(back.devices.empty());
-  ASSERT_TRUE(quirks::append(path, "gpu", "7", {"SUB() -> ()", "e", "verify"},
-                             error))
+  ASSERT_TRUE(
+      quirks::append(path, "gpu", "7", {"SUB() -> ()", "e", "verify"}, error))
       << error;
   ASSERT_TRUE(quirks::load(path, back, error)) << error;
   EXPECT_NE(back.find("gpu", "7", "SUB() -> ()"), nullptr);

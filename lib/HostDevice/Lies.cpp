@@ -159,9 +159,8 @@ bool nnapi_mlir::host::parseLies(const std::string &spec,
   for (const std::string &entry : entries) {
     // DEVICE:OPERATION:MODE, MODE = offset[=N] | sign | nan | stale
     size_t first = entry.find(':');
-    size_t second = first == std::string::npos
-                        ? std::string::npos
-                        : entry.find(':', first + 1);
+    size_t second = first == std::string::npos ? std::string::npos
+                                               : entry.find(':', first + 1);
     if (second == std::string::npos) {
       error = "'" + entry + "' is not DEVICE:OPERATION:MODE";
       return false;

@@ -9,6 +9,7 @@
 #include "nnapi-mlir/NNAPI/DeviceProfile.h"
 #include "nnapi-mlir/NNAPI/Quirks.h"
 #include "nnapi-mlir/Support/Files.h"
+#include "nnapi-mlir/Support/JsonText.h"
 
 #include <cmath>
 #include <cstdio>
@@ -681,9 +682,11 @@ bool DeviceProfile::supports(int32_t opcode, DataType type) const {
   return it != operations.end() && (it->second >> unsigned(type)) & 1u;
 }
 
-bool nnapi_mlir::profile::parseDeviceProfile(std::string_view json,
-                                             DeviceProfile &profile,
-                                             std::string &error) {
+/// Parses `json` and reads it with `read` into `out` (left alone on error).
+template <typename T>
+static bool parseWith(std::string_view json,
+                      bool (Reader::*read)(const Json &, T &), T &out,
+                      std::string &error) {
   Json root;
   JsonParser parser(json);
   if (!parser.parse(root, error)) {
@@ -691,36 +694,59 @@ bool nnapi_mlir::profile::parseDeviceProfile(std::string_view json,
     return false;
   }
   Reader reader;
-  DeviceProfile result;
-  if (!reader.profile(root, result)) {
+  T result;
+  if (!(reader.*read)(root, result)) {
     error = reader.error;
     return false;
   }
-  profile = std::move(result);
+  out = std::move(result);
   return true;
+}
+
+bool nnapi_mlir::profile::parseDeviceProfile(std::string_view json,
+                                             DeviceProfile &profile,
+                                             std::string &error) {
+  return parseWith(json, &Reader::profile, profile, error);
 }
 
 /// Shipped profiles are about 10 KB; a measured one with every operation
 /// signature stays far below this.
 static constexpr uint64_t kMaxProfileBytes = 4u << 20;
 
+/// Reads a JSON file of at most kMaxProfileBytes into `text`; false with
+/// `missing` set when there is no file, or with `error` (naming the path and
+/// `what`) when it cannot be read.
+static bool readSmallFile(const std::string &path, const char *what,
+                          std::string &text, bool &missing,
+                          std::string &error) {
+  // A profile or record is kilobytes of JSON; the cap keeps a path to
+  // /dev/zero or a FIFO from hanging the caller (docs/reliability.md).
+  nnapi_mlir::ReadOptions options;
+  options.maxBytes = kMaxProfileBytes;
+  std::string why;
+  missing = false;
+  switch (nnapi_mlir::readFile(path, options, text, why)) {
+  case nnapi_mlir::ReadStatus::Missing:
+    missing = true;
+    return false;
+  case nnapi_mlir::ReadStatus::Refused:
+    error = path + ": cannot read " + what + ": the file " + why;
+    return false;
+  case nnapi_mlir::ReadStatus::Ok:
+    break;
+  }
+  return true;
+}
+
 bool nnapi_mlir::profile::loadDeviceProfile(const std::string &path,
                                             DeviceProfile &profile,
                                             std::string &error) {
-  // A profile is a few kilobytes of JSON; the cap keeps a path to
-  // /dev/zero or a FIFO from hanging the caller (docs/reliability.md).
-  ReadOptions options;
-  options.maxBytes = kMaxProfileBytes;
-  std::string text, why;
-  switch (readFile(path, options, text, why)) {
-  case ReadStatus::Missing:
-    error = path + ": cannot open device profile";
+  std::string text;
+  bool missing;
+  if (!readSmallFile(path, "device profile", text, missing, error)) {
+    if (missing)
+      error = path + ": cannot open device profile";
     return false;
-  case ReadStatus::Refused:
-    error = path + ": cannot read device profile: the file " + why;
-    return false;
-  case ReadStatus::Ok:
-    break;
   }
   if (!parseDeviceProfile(text, profile, error)) {
     error = path + ": " + error;
@@ -759,35 +785,17 @@ bool quirks::Record::add(const std::string &name, const std::string &version,
 }
 
 bool quirks::parse(std::string_view json, Record &record, std::string &error) {
-  Json root;
-  JsonParser parser(json);
-  if (!parser.parse(root, error)) {
-    error = "invalid JSON: " + error;
-    return false;
-  }
-  Reader reader;
-  Record result;
-  if (!reader.record(root, result)) {
-    error = reader.error;
-    return false;
-  }
-  record = std::move(result);
-  return true;
+  return parseWith(json, &Reader::record, record, error);
 }
 
 bool quirks::load(const std::string &path, Record &record, std::string &error) {
-  ReadOptions options;
-  options.maxBytes = kMaxProfileBytes;
-  std::string text, why;
-  switch (readFile(path, options, text, why)) {
-  case ReadStatus::Missing:
+  std::string text;
+  bool missing;
+  if (!readSmallFile(path, "quirks record", text, missing, error)) {
+    if (!missing)
+      return false;
     record = Record();
     return true;
-  case ReadStatus::Refused:
-    error = path + ": cannot read quirks record: the file " + why;
-    return false;
-  case ReadStatus::Ok:
-    break;
   }
   if (!parse(text, record, error)) {
     error = path + ": " + error;
@@ -796,39 +804,20 @@ bool quirks::load(const std::string &path, Record &record, std::string &error) {
   return true;
 }
 
-namespace {
-/// `text` as a JSON string literal.
-std::string quoted(const std::string &text) {
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += char(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += char(c);
-    }
-  }
-  return out + "\"";
-}
-} // namespace
 
 std::string quirks::write(const Record &record) {
   std::string out = std::string("{\n  \"format\": \"") + kFormat +
                     "\",\n  \"devices\": [";
   for (size_t i = 0; i < record.devices.size(); ++i) {
     const DeviceQuirks &d = record.devices[i];
-    out += std::string(i ? "," : "") + "\n    {\"name\": " + quoted(d.name) +
-           ", \"version\": " + quoted(d.version) + ", \"quirks\": [";
+    out += std::string(i ? "," : "") + "\n    {\"name\": " + jsonQuoted(d.name) +
+           ", \"version\": " + jsonQuoted(d.version) + ", \"quirks\": [";
     for (size_t k = 0; k < d.quirks.size(); ++k) {
       const Quirk &q = d.quirks[k];
       out += std::string(k ? "," : "") +
-             "\n      {\"signature\": " + quoted(q.signature) +
-             ", \"error\": " + quoted(q.error) +
-             ", \"found_by\": " + quoted(q.foundBy) + "}";
+             "\n      {\"signature\": " + jsonQuoted(q.signature) +
+             ", \"error\": " + jsonQuoted(q.error) +
+             ", \"found_by\": " + jsonQuoted(q.foundBy) + "}";
     }
     out += d.quirks.empty() ? "]}" : "\n    ]}";
   }

@@ -48,11 +48,12 @@ int32_t nnapi_mlir::runtime::buildModel(
                           " for operand " + std::to_string(i));
     if (!op.channelScales.empty()) {
       if (!fn.ANeuralNetworksModel_setOperandSymmPerChannelQuantParams)
-        return failWith(NNAPI_RT_NNAPI_ERROR,
-                        "this NNAPI library has no "
-                        "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams "
-                        "(feature level 3), which operand " +
-                            std::to_string(i) + " needs");
+        return failWith(
+            NNAPI_RT_NNAPI_ERROR,
+            "this NNAPI library has no "
+            "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams "
+            "(feature level 3), which operand " +
+                std::to_string(i) + " needs");
       ANeuralNetworksSymmPerChannelQuantParams params;
       params.channelDim = op.channelDim;
       params.scaleCount = static_cast<uint32_t>(op.channelScales.size());
@@ -62,9 +63,9 @@ int32_t nnapi_mlir::runtime::buildModel(
       if (rc != ANEURALNETWORKS_NO_ERROR)
         return failWith(
             NNAPI_RT_NNAPI_ERROR,
-            describeCall(fn,
-                         "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams",
-                         rc) +
+            describeCall(
+                fn, "ANeuralNetworksModel_setOperandSymmPerChannelQuantParams",
+                rc) +
                 " for operand " + std::to_string(i));
     }
     if (op.lifetime == blob::Lifetime::Subgraph) {
@@ -87,10 +88,10 @@ int32_t nnapi_mlir::runtime::buildModel(
           given ? m.data.data() + op.valueOffset : nullptr,
           given ? op.valueLength : 0);
       if (rc != ANEURALNETWORKS_NO_ERROR)
-        return failWith(NNAPI_RT_NNAPI_ERROR,
-                        describeCall(fn, "ANeuralNetworksModel_setOperandValue",
-                                     rc) +
-                            " for operand " + std::to_string(i));
+        return failWith(
+            NNAPI_RT_NNAPI_ERROR,
+            describeCall(fn, "ANeuralNetworksModel_setOperandValue", rc) +
+                " for operand " + std::to_string(i));
     }
   }
   for (size_t i = 0; i < m.operations.size(); ++i) {
@@ -101,26 +102,27 @@ int32_t nnapi_mlir::runtime::buildModel(
         op.outputs.data());
     if (rc != ANEURALNETWORKS_NO_ERROR) {
       const char *name = nnapi_mlir::operationName(op.opcode);
-      return failWith(NNAPI_RT_NNAPI_ERROR,
-                      describeCall(fn, "ANeuralNetworksModel_addOperation", rc) +
-                          " for operation " + std::to_string(i) + " (" +
-                          (name ? name : std::to_string(op.opcode)) + ")");
+      return failWith(
+          NNAPI_RT_NNAPI_ERROR,
+          describeCall(fn, "ANeuralNetworksModel_addOperation", rc) +
+              " for operation " + std::to_string(i) + " (" +
+              (name ? name : std::to_string(op.opcode)) + ")");
     }
   }
   rc = fn.ANeuralNetworksModel_identifyInputsAndOutputs(
       out, static_cast<uint32_t>(m.inputs.size()), m.inputs.data(),
       static_cast<uint32_t>(m.outputs.size()), m.outputs.data());
   if (rc != ANEURALNETWORKS_NO_ERROR)
-    return failWith(NNAPI_RT_NNAPI_ERROR,
-                    describeCall(fn, "ANeuralNetworksModel_identifyInputsAndOutputs",
-                                 rc));
+    return failWith(
+        NNAPI_RT_NNAPI_ERROR,
+        describeCall(fn, "ANeuralNetworksModel_identifyInputsAndOutputs", rc));
   if (m.relaxFloat32ToFloat16) {
     rc = fn.ANeuralNetworksModel_relaxComputationFloat32toFloat16(out, true);
     if (rc != ANEURALNETWORKS_NO_ERROR)
       return failWith(
           NNAPI_RT_NNAPI_ERROR,
-          describeCall(fn, "ANeuralNetworksModel_relaxComputationFloat32toFloat16",
-                       rc));
+          describeCall(
+              fn, "ANeuralNetworksModel_relaxComputationFloat32toFloat16", rc));
   }
   rc = fn.ANeuralNetworksModel_finish(out);
   if (rc != ANEURALNETWORKS_NO_ERROR)
@@ -128,4 +130,3 @@ int32_t nnapi_mlir::runtime::buildModel(
                     describeCall(fn, "ANeuralNetworksModel_finish", rc));
   return NNAPI_RT_OK;
 }
-

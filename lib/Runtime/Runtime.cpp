@@ -886,6 +886,27 @@ std::vector<std::shared_ptr<Partition>> partitionsInOrder(State &s) {
   return list;
 }
 
+/// Runs `body` on partition `index` (in the order of first run) for the C
+/// API function `function` whose result goes to `info`, under the mutex; an
+/// error status for a null `info` or an index out of range.
+template <typename F>
+int32_t withPartition(const char *function, int32_t index, const void *info,
+                      F &&body) {
+  return guarded(function, [&]() -> int32_t {
+    State &s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (!info)
+      return failWith(NNAPI_RT_INVALID_ARGUMENT, "info is null");
+    std::vector<std::shared_ptr<Partition>> list = partitionsInOrder(s);
+    if (index < 0 || size_t(index) >= list.size())
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "partition index " + std::to_string(index) +
+                          " out of range (" + std::to_string(list.size()) +
+                          " partitions)");
+    return body(*list[size_t(index)]);
+  });
+}
+
 /// A partition that ran on its device into the runtime's buffers and waits
 /// for the caller to run its host copy (nnapi_rt_execute_checked returned
 /// NNAPI_RT_VERIFY; nnapi_rt_verify compares).
@@ -1410,18 +1431,7 @@ int32_t nnapi_rt_partition_count(void) {
 
 int32_t nnapi_rt_get_partition_info(int32_t index,
                                     nnapi_rt_partition_info *info) {
-  return guarded(__func__, [&]() -> int32_t {
-    State &s = state();
-    std::lock_guard<std::mutex> lock(s.mutex);
-    if (!info)
-      return failWith(NNAPI_RT_INVALID_ARGUMENT, "info is null");
-    std::vector<std::shared_ptr<Partition>> list = partitionsInOrder(s);
-    if (index < 0 || size_t(index) >= list.size())
-      return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                      "partition index " + std::to_string(index) +
-                          " out of range (" + std::to_string(list.size()) +
-                          " partitions)");
-    Partition &p = *list[size_t(index)];
+  return withPartition(__func__, index, info, [&](Partition &p) -> int32_t {
     copyField(info->device, p.device);
     copyField(info->error, p.setupError);
     info->status = p.setupStatus;
@@ -1446,18 +1456,7 @@ int32_t nnapi_rt_get_partition_info(int32_t index,
 }
 
 int32_t nnapi_rt_get_check_info(int32_t index, nnapi_rt_check_info *info) {
-  return guarded(__func__, [&]() -> int32_t {
-    State &s = state();
-    std::lock_guard<std::mutex> lock(s.mutex);
-    if (!info)
-      return failWith(NNAPI_RT_INVALID_ARGUMENT, "info is null");
-    std::vector<std::shared_ptr<Partition>> list = partitionsInOrder(s);
-    if (index < 0 || size_t(index) >= list.size())
-      return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                      "partition index " + std::to_string(index) +
-                          " out of range (" + std::to_string(list.size()) +
-                          " partitions)");
-    Partition &p = *list[size_t(index)];
+  return withPartition(__func__, index, info, [&](Partition &p) -> int32_t {
     std::lock_guard<std::mutex> checksLock(p.checksMutex);
     const Partition::Checks &c = p.checks;
     *info = nnapi_rt_check_info();
@@ -1483,17 +1482,7 @@ int32_t nnapi_rt_get_check_info(int32_t index, nnapi_rt_check_info *info) {
 
 int32_t nnapi_rt_get_wrong_operation(int32_t index, int32_t k,
                                      nnapi_rt_wrong_operation *info) {
-  return guarded(__func__, [&]() -> int32_t {
-    State &s = state();
-    std::lock_guard<std::mutex> lock(s.mutex);
-    if (!info)
-      return failWith(NNAPI_RT_INVALID_ARGUMENT, "info is null");
-    std::vector<std::shared_ptr<Partition>> list = partitionsInOrder(s);
-    if (index < 0 || size_t(index) >= list.size())
-      return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                      "partition index " + std::to_string(index) +
-                          " out of range");
-    Partition &p = *list[size_t(index)];
+  return withPartition(__func__, index, info, [&](Partition &p) -> int32_t {
     std::lock_guard<std::mutex> checksLock(p.checksMutex);
     const std::vector<WrongOperation> &wrong = p.checks.narrowing.wrong;
     if (k < 0 || size_t(k) >= wrong.size())

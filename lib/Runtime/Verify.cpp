@@ -315,8 +315,8 @@ Check nnapi_mlir::runtime::compareOperand(const blob::Model &m,
   bool isFloat = o.type == ANEURALNETWORKS_TENSOR_FLOAT32 ||
                  o.type == ANEURALNETWORKS_TENSOR_FLOAT16;
   if (isFloat) {
-    bool half = o.type == ANEURALNETWORKS_TENSOR_FLOAT16 ||
-                m.relaxFloat32ToFloat16;
+    bool half =
+        o.type == ANEURALNETWORKS_TENSOR_FLOAT16 || m.relaxFloat32ToFloat16;
     double largest = 0;
     for (size_t i = 0; i < n; ++i) {
       double h = element(host, i, o.type, false);
@@ -381,8 +381,9 @@ Narrowing nnapi_mlir::runtime::narrowDown(
     uint32_t idx = m.inputs[i];
     size_t bytes = byteSize(m.operands[idx]);
     const auto *data = static_cast<const uint8_t *>(inputs[i]);
-    values[idx] = callerFlips(m, idx) ? flipped(data, bytes)
-                                      : std::vector<uint8_t>(data, data + bytes);
+    values[idx] = callerFlips(m, idx)
+                      ? flipped(data, bytes)
+                      : std::vector<uint8_t>(data, data + bytes);
     nnInputs.push_back(values[idx].data());
   }
   blob::Model exposed = exposeIntermediates(m);
@@ -414,8 +415,8 @@ Narrowing nnapi_mlir::runtime::narrowDown(
               ": " + c.describe();
     }
     if (!why.empty()) {
-      tried += (tried.empty() ? "" : "; ") + ("'" + reference->name + "' ") +
-               why;
+      tried +=
+          (tried.empty() ? "" : "; ") + ("'" + reference->name + "' ") + why;
       continue;
     }
     result.reference = reference->name;
@@ -427,7 +428,8 @@ Narrowing nnapi_mlir::runtime::narrowDown(
     result.note = references.empty()
                       ? "no other device to compare operations with"
                       : "no device agrees with the host copy to compare "
-                        "operations with (" + tried + ")";
+                        "operations with (" +
+                            tried + ")";
     return result;
   }
   std::string failedToRun;

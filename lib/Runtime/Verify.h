@@ -44,8 +44,8 @@ struct Check {
 /// operand (int8 for a TENSOR_QUANT8_ASYMM of an int8AsUint8 model), not
 /// NNAPI's. The float tolerance scales with the host tensor's largest
 /// magnitude and with the model's relaxation to float16.
-Check compareOperand(const blob::Model &m, uint32_t operand,
-                     const void *device, const void *host, bool callerView);
+Check compareOperand(const blob::Model &m, uint32_t operand, const void *device,
+                     const void *host, bool callerView);
 
 /// `b` is worse than `a` (further past its tolerance).
 bool worse(const Check &b, const Check &a);

@@ -77,6 +77,7 @@
 #include "nnapi-mlir/Runtime/Runtime.h"
 #include "nnapi-mlir/Support/CommaList.h"
 #include "nnapi-mlir/Support/Half.h"
+#include "nnapi-mlir/Support/JsonText.h"
 #include "nnapi-mlir/Support/ParseCount.h"
 
 #include <algorithm>
@@ -500,33 +501,6 @@ static std::vector<uint8_t> randomTensor(const TensorSpec &spec,
   return data;
 }
 
-/// `text` as a JSON string literal.
-static std::string jsonString(const std::string &text) {
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += char(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += char(c);
-    }
-  }
-  return out + "\"";
-}
-
-/// A finite number as JSON (null for NaN and infinities).
-static std::string jsonNumber(double v) {
-  if (!std::isfinite(v))
-    return "null";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
-
 /// --validate: the model on every candidate device in turn, every partition
 /// execution compared with its host copy (the validate option); one line
 /// per partition and device, and per operation found wrong. Returns the
@@ -582,17 +556,17 @@ static int validateDevices(
           nnapi_rt_get_check_info(i, &c) != NNAPI_RT_OK)
         continue;
       std::string record =
-          "{\"partition\": " + jsonString(p.name) +
+          "{\"partition\": " + jsonQuoted(p.name) +
           ", \"index\": " + std::to_string(i) +
-          ", \"device\": " + jsonString(d.name) +
-          ", \"version\": " + jsonString(d.version) +
+          ", \"device\": " + jsonQuoted(d.name) +
+          ", \"version\": " + jsonQuoted(d.version) +
           ", \"feature_level\": " + std::to_string(d.featureLevel);
       if (p.status != NNAPI_RT_OK || !c.checks) {
         std::string why = p.status != NNAPI_RT_OK ? p.error : p.lastFailure;
         std::printf("validate partition %d device '%s': not run (%s)\n", i,
                     d.name, why.c_str());
         records.push_back(record + ", \"result\": \"not run\", \"reason\": " +
-                          jsonString(why) + "}");
+                          jsonQuoted(why) + "}");
         continue;
       }
       ++pairs;
@@ -601,15 +575,15 @@ static int validateDevices(
       record += std::string(", \"result\": \"") + (pass ? "pass" : "fail") +
                 "\", \"max_error\": " + jsonNumber(c.maxError) +
                 ", \"tolerance\": " + jsonNumber(c.tolerance) +
-                ", \"unit\": " + jsonString(c.unit) +
+                ", \"unit\": " + jsonQuoted(c.unit) +
                 ", \"checks\": " + std::to_string(c.checks) +
                 ", \"mismatches\": " + std::to_string(c.mismatches) +
                 ", \"device_ms\": " +
                 jsonNumber(double(c.deviceNs) / 1e6 / double(c.checks)) +
                 ", \"host_ms\": " +
                 jsonNumber(double(c.hostNs) / 1e6 / double(c.checks)) +
-                ", \"first_mismatch\": " + jsonString(c.firstMismatch) +
-                ", \"note\": " + jsonString(c.narrowNote) +
+                ", \"first_mismatch\": " + jsonQuoted(c.firstMismatch) +
+                ", \"note\": " + jsonQuoted(c.narrowNote) +
                 ", \"wrong_operations\": [";
       std::printf("validate partition %d device '%s': %s max_error=%g %s "
                   "tolerance=%g %s checks=%llu mismatches=%llu "
@@ -635,9 +609,9 @@ static int validateDevices(
                     w.signature);
         record += std::string(k ? ", " : "") +
                   "{\"operation\": " + std::to_string(w.operation) +
-                  ", \"signature\": " + jsonString(w.signature) +
-                  ", \"description\": " + jsonString(w.description) +
-                  ", \"reference\": " + jsonString(c.reference) + "}";
+                  ", \"signature\": " + jsonQuoted(w.signature) +
+                  ", \"description\": " + jsonQuoted(w.description) +
+                  ", \"reference\": " + jsonQuoted(c.reference) + "}";
       }
       records.push_back(record + "]}");
       if (c.narrowNote[0])
