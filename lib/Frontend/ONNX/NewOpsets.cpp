@@ -39,20 +39,30 @@ constexpr int64_t kMaxInferenceValue = 1024;
 class Rewriter {
 public:
   Rewriter(onnx::ModelProto &model, int64_t opset, const std::string &path)
-      : model(model), graph(*model.mutable_graph()), opset(opset), path(path) {
-    for (const auto &t : graph.initializer())
-      initializers[t.name()] = &t;
-    for (const auto &n : graph.node())
-      if (n.op_type() == "Constant" && n.domain().empty() && n.output_size())
-        for (const auto &a : n.attribute())
-          if (a.name() == "value" && a.has_t())
-            constants[n.output(0)] = &a.t();
+      : model(model), graph(*model.mutable_graph()),
+        main(*model.mutable_graph()), opset(opset), path(path) {
+    addConstants(graph);
+  }
+
+  /// For a graph held by a node's attribute (If's branches, Loop's and
+  /// Scan's bodies): what `outer` knows is visible in it, and the types its
+  /// values have were inferred with the whole model (shapes are never
+  /// inferred for a subgraph alone: its inputs come from outside).
+  Rewriter(const Rewriter &outer, onnx::GraphProto &subgraph)
+      : model(outer.model), graph(subgraph), main(outer.main),
+        opset(outer.opset), path(outer.path), nested(true),
+        initializers(outer.initializers), constants(outer.constants),
+        types(outer.types) {
+    addConstants(graph);
   }
 
   onnx::ModelProto &model;
-  onnx::GraphProto &graph;
+  /// The graph whose nodes are rewritten, and the model's own, which holds
+  /// the initializers rules add (visible in every subgraph).
+  onnx::GraphProto &graph, &main;
   int64_t opset;
   const std::string &path;
+  bool nested = false;
   /// The node list being built; rules append the nodes replacing theirs.
   Nodes out;
   std::string error;
@@ -107,6 +117,8 @@ public:
   /// followed by the nodes not yet visited, so that rules needing a rank or
   /// a dimension can ask dims().
   void inferShapes(const Nodes &rest) {
+    if (nested)
+      return; // the outer graph's inference covered this graph
     // A copy without the weights' data: inference needs their types only
     // (small constants keep their values, which shapes may depend on).
     onnx::ModelProto copy;
@@ -145,13 +157,7 @@ public:
     }
     inferred = std::move(copy);
     types.clear();
-    const onnx::GraphProto &ig = inferred.graph();
-    for (const auto &v : ig.input())
-      types[v.name()] = &v.type();
-    for (const auto &v : ig.value_info())
-      types[v.name()] = &v.type();
-    for (const auto &v : ig.output())
-      types[v.name()] = &v.type();
+    addTypes(inferred.graph());
   }
 
   /// A new name derived from `base`.
@@ -162,7 +168,7 @@ public:
   /// An int64 initializer holding `values` (rank 1); its name.
   std::string intConstant(const std::string &base,
                           const std::vector<int64_t> &values) {
-    onnx::TensorProto &t = *graph.add_initializer();
+    onnx::TensorProto &t = *main.add_initializer();
     t.set_name(fresh(base));
     t.set_data_type(onnx::TensorProto::INT64);
     t.add_dims(int64_t(values.size()));
@@ -174,7 +180,7 @@ public:
 
   /// A float scalar initializer; its name (CastLike it to the data's type).
   std::string floatScalar(const std::string &base, float value) {
-    onnx::TensorProto &t = *graph.add_initializer();
+    onnx::TensorProto &t = *main.add_initializer();
     t.set_name(fresh(base));
     t.set_data_type(onnx::TensorProto::FLOAT);
     t.add_float_data(value);
@@ -203,6 +209,32 @@ public:
   }
 
 private:
+  /// Records the initializers and Constant outputs of `g`.
+  void addConstants(const onnx::GraphProto &g) {
+    for (const auto &t : g.initializer())
+      initializers[t.name()] = &t;
+    for (const auto &n : g.node())
+      if (n.op_type() == "Constant" && n.domain().empty() && n.output_size())
+        for (const auto &a : n.attribute())
+          if (a.name() == "value" && a.has_t())
+            constants[n.output(0)] = &a.t();
+  }
+
+  /// Records the types inference gave the values of `g` and of the graphs
+  /// its nodes hold.
+  void addTypes(const onnx::GraphProto &g) {
+    for (const auto *list : {&g.input(), &g.value_info(), &g.output()})
+      for (const auto &v : *list)
+        types[v.name()] = &v.type();
+    for (const auto &n : g.node())
+      for (const auto &a : n.attribute()) {
+        if (a.has_g())
+          addTypes(a.g());
+        for (const auto &sub : a.graphs())
+          addTypes(sub);
+      }
+  }
+
   /// The elements of `t` from its typed field or its raw data (little
   /// endian, as ONNX stores it and this machine is).
   template <typename T, typename Field>
@@ -731,6 +763,10 @@ bool checkTypes(const onnx::ModelProto &model, const std::string &path,
 
 } // namespace
 
+/// Rewrites the nodes of `r.graph`, and of the graphs they hold, into their
+/// opset-17 form; false with `r.error`.
+bool rewriteNodes(Rewriter &r);
+
 bool adaptNewOpsets(onnx::ModelProto &model, int64_t opset,
                     const std::string &path, std::string &error) {
   if (!checkTypes(model, path, error))
@@ -741,11 +777,59 @@ bool adaptNewOpsets(onnx::ModelProto &model, int64_t opset,
   if (model.ir_version() > 8)
     model.set_ir_version(8);
   Rewriter r(model, opset, path);
+  if (!rewriteNodes(r)) {
+    error = r.error;
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+/// Whether `node` holds graphs (If, Loop, Scan).
+bool holdsGraphs(const onnx::NodeProto &node) {
+  for (const auto &a : node.attribute())
+    if (a.has_g() || a.graphs_size())
+      return true;
+  return false;
+}
+
+} // namespace
+
+bool rewriteNodes(Rewriter &r) {
   Nodes rest = r.graph.node();
   bool inferred = false;
   for (int i = 0; i < rest.size(); ++i) {
     const onnx::NodeProto &node = rest.Get(i);
-    const Rule *rule = ruleFor(node, opset);
+    if (holdsGraphs(node)) {
+      // Its graphs are rewritten in turn, with the types inference gave
+      // their values in the whole model.
+      if (!inferred) {
+        Nodes after;
+        for (int j = i; j < rest.size(); ++j)
+          *after.Add() = rest.Get(j);
+        r.inferShapes(after);
+        inferred = true;
+      }
+      onnx::NodeProto copy = node;
+      for (auto &a : *copy.mutable_attribute()) {
+        std::vector<onnx::GraphProto *> graphs;
+        if (a.has_g())
+          graphs.push_back(a.mutable_g());
+        for (auto &g : *a.mutable_graphs())
+          graphs.push_back(&g);
+        for (onnx::GraphProto *g : graphs) {
+          Rewriter sub(r, *g);
+          if (!rewriteNodes(sub)) {
+            r.error = sub.error;
+            return false;
+          }
+        }
+      }
+      *r.out.Add() = std::move(copy);
+      continue;
+    }
+    const Rule *rule = ruleFor(node, r.opset);
     if (!rule) {
       *r.out.Add() = node;
       continue;
@@ -764,10 +848,8 @@ bool adaptNewOpsets(onnx::ModelProto &model, int64_t opset,
         inferred = true;
       }
     }
-    if (!rule->rewrite(r, node)) {
-      error = r.error;
+    if (!rule->rewrite(r, node))
       return false;
-    }
   }
   *r.graph.mutable_node() = std::move(r.out);
   // Inference recorded shapes of the model as it was; the strict pass that

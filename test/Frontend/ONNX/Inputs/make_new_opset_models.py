@@ -194,6 +194,36 @@ def main():
     conv = np.einsum("oc,nchw->nohw", w[:, :, 0, 0].astype(np.float64), act)
     save(out, "block21", m, [("x", x)], [("y", (conv + xd).astype(np.float32))])
 
+    # Opset-18 forms inside If branches (a voice-activity model's pattern):
+    # Split with num_outputs on a value from the outer graph, ReduceMean with
+    # an axes input, and a nested If in the else branch.
+    xs = rng.standard_normal((2, 6), dtype=np.float32)
+    then_g = helper.make_graph(
+        [helper.make_node("Split", ["xs"], ["t0", "t1"], axis=1,
+                          num_outputs=2),
+         helper.make_node("Sub", ["t0", "t1"], ["t"])],
+        "then", [], [f("t", [2, 3])])
+    inner_g = helper.make_graph(
+        [helper.make_node("ReduceMean", ["xs", "ax"], ["m"], keepdims=1),
+         helper.make_node("Split", ["xs"], ["u0", "u1"], axis=1,
+                          num_outputs=2),
+         helper.make_node("Add", ["u0", "m"], ["u"])],
+        "inner", [], [f("u", [2, 3])])
+    else_g = helper.make_graph(
+        [helper.make_node("If", ["c"], ["e"], then_branch=inner_g,
+                          else_branch=inner_g)],
+        "else", [], [f("e", [2, 3])])
+    m = model("if_split18",
+              [helper.make_node("If", ["c"], ["y"], then_branch=then_g,
+                                else_branch=else_g)],
+              [f("c", [], TensorProto.BOOL), f("xs", [2, 6])], [f("y", [2, 3])],
+              18, 8, [ints("ax", [1])])
+    for flag, want in ((True, xs[:, :3] - xs[:, 3:]),
+                       (False, xs[:, :3] + xs.mean(axis=1, keepdims=True))):
+        name = "if_split18_" + ("then" if flag else "else")
+        save(out, name, m, [("c", np.array(flag)), ("xs", xs)],
+             [("y", want.astype(np.float32))])
+
     # Refused, each with its reason.
     bad = [
         ("wrap19", helper.make_node("Pad", ["x", "pads"], ["y"], mode="wrap"),
