@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <queue>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -625,6 +626,95 @@ static std::string unconvertibleNode(const onnx::ModelProto &model,
                : "";
 }
 
+/// Adds to `names` every value name the nodes of `g` (and of the graphs
+/// they hold) read: what a node holding `g` needs from outside, and more.
+static void namesRead(const onnx::GraphProto &g,
+                      std::unordered_set<std::string> &names) {
+  for (const auto &node : g.node()) {
+    names.insert(node.input().begin(), node.input().end());
+    for (const auto &a : node.attribute()) {
+      if (a.has_g())
+        namesRead(a.g(), names);
+      for (const auto &sub : a.graphs())
+        namesRead(sub, names);
+    }
+  }
+}
+
+/// Puts the nodes of `g`, and of the graphs they hold, in topological order,
+/// as ONNX requires and some exporters do not (ONNX Runtime sorts too). A
+/// node comes after the producers of its inputs and of the values its
+/// graphs read; among the nodes ready at a time, file order wins, so a
+/// sorted graph stays as it is. A graph with a cycle is left as it is and
+/// `cycle` names two of its nodes (the first graph found with one).
+static void sortTopologically(onnx::GraphProto &g, std::string &cycle) {
+  for (auto &node : *g.mutable_node())
+    for (auto &a : *node.mutable_attribute()) {
+      if (a.has_g())
+        sortTopologically(*a.mutable_g(), cycle);
+      for (auto &sub : *a.mutable_graphs())
+        sortTopologically(sub, cycle);
+    }
+  int n = g.node_size();
+  std::unordered_map<std::string, int> producer;
+  for (int i = 0; i < n; ++i)
+    for (const std::string &out : g.node(i).output())
+      if (!out.empty())
+        producer.emplace(out, i);
+  std::vector<std::vector<int>> users(static_cast<size_t>(n));
+  std::vector<int> waiting(size_t(n), 0);
+  for (int i = 0; i < n; ++i) {
+    std::unordered_set<std::string> reads(g.node(i).input().begin(),
+                                          g.node(i).input().end());
+    for (const auto &a : g.node(i).attribute()) {
+      if (a.has_g())
+        namesRead(a.g(), reads);
+      for (const auto &sub : a.graphs())
+        namesRead(sub, reads);
+    }
+    std::unordered_set<int> from;
+    for (const std::string &name : reads)
+      if (auto it = producer.find(name); it != producer.end() && it->second != i)
+        from.insert(it->second);
+    for (int p : from)
+      users[size_t(p)].push_back(i);
+    waiting[size_t(i)] = int(from.size());
+  }
+  std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+  for (int i = 0; i < n; ++i)
+    if (!waiting[size_t(i)])
+      ready.push(i);
+  std::vector<int> order;
+  while (!ready.empty()) {
+    int i = ready.top();
+    ready.pop();
+    order.push_back(i);
+    for (int u : users[size_t(i)])
+      if (--waiting[size_t(u)] == 0)
+        ready.push(u);
+  }
+  if (int(order.size()) != n) {
+    std::vector<const onnx::NodeProto *> stuck;
+    for (int i = 0; i < n; ++i)
+      if (waiting[size_t(i)])
+        stuck.push_back(&g.node(i));
+    if (cycle.empty())
+      cycle = "node '" + nodeName(*stuck[0]) + "' (" + stuck[0]->op_type() +
+              ") and " + std::to_string(stuck.size() - 1) +
+              " more wait on a cycle";
+    return;
+  }
+  bool sorted = true;
+  for (int k = 0; sorted && k < n; ++k)
+    sorted = order[size_t(k)] == k;
+  if (sorted)
+    return;
+  google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
+  for (int i : order)
+    *nodes.Add() = std::move(*g.mutable_node(i));
+  g.mutable_node()->Swap(&nodes);
+}
+
 /// The libonnx steps of loadONNXModel, on the parsed `model`: everything
 /// from the opset check to the strict inference. Runs in a sandbox.
 static bool checkAndInfer(onnx::ModelProto &model, const std::string &path,
@@ -655,6 +745,13 @@ static bool checkAndInfer(onnx::ModelProto &model, const std::string &path,
           " and IR versions up to " + std::to_string(newestIR) +
           " (re-export the model at opset " + std::to_string(newest) +
           " or lower)";
+      return false;
+    }
+    std::string cycle;
+    sortTopologically(*model.mutable_graph(), cycle);
+    if (!cycle.empty()) {
+      error = "'" + path + "': " + cycle +
+              ": no order computes every node after its inputs";
       return false;
     }
     if (known == kNewestOldOpset &&

@@ -207,6 +207,37 @@ def main():
     with np.errstate(invalid="ignore"):
         save(out, "sqrt", sqrt, [("x", x)], [("y", np.sqrt(x))])
 
+    # Nodes not in topological order (a float16 background-removal model's
+    # were not), in the main graph and in an If branch that reads a value
+    # of the main graph produced after the If in file order.
+    x = np.linspace(-2, 2, 6, dtype=np.float32).reshape(2, 3)
+    b = np.array([0.5, -1, 2], np.float32)
+    then_g = helper.make_graph(
+        [helper.make_node("Neg", ["t0"], ["t"]),
+         helper.make_node("Mul", ["s", "s"], ["t0"])],
+        "then", [], [f("t", [2, 3])])
+    else_g = helper.make_graph([helper.make_node("Identity", ["s"], ["e"])],
+                               "else", [], [f("e", [2, 3])])
+    unsorted = model(
+        "unsorted",
+        [helper.make_node("Relu", ["i"], ["y"]),
+         helper.make_node("If", ["c"], ["i"], then_branch=then_g,
+                          else_branch=else_g),
+         helper.make_node("Add", ["x", "b"], ["s"])],
+        [f("x", [2, 3]), helper.make_tensor_value_info("c", TensorProto.BOOL, [])],
+        [f("y", [2, 3])], [numpy_helper.from_array(b, "b")])
+    s = x + b
+    save(out, "unsorted", unsorted, [("x", x), ("c", np.array(True))],
+         [("y", np.maximum(-(s * s), 0))])
+    save(out, "unsorted", unsorted, [("x", x), ("c", np.array(False))],
+         [("y", np.maximum(s, 0))], case="test_data_set_1")
+
+    # A cycle cannot be sorted: refused, naming a node.
+    cycle = model("cycle", [helper.make_node("Add", ["x", "r"], ["a"], name="first"),
+                            helper.make_node("Relu", ["a"], ["r"], name="second")],
+                  [f("x", [2])], [f("a", [2])])
+    onnx.save(cycle, os.path.join(out, "cycle.onnx"))
+
     # Newer than Debian's libonnx 1.12 (opset 17, IR version 8): read.
     relu = [helper.make_node("Relu", ["x"], ["y"], name="relu")]
     m = model("new", relu, [f("x", [2])], [f("y", [2])], opset=18)
