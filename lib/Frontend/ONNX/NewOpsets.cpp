@@ -36,6 +36,60 @@ using Nodes = google::protobuf::RepeatedPtrField<onnx::NodeProto>;
 constexpr int64_t kMaxInferenceValue = 1024;
 
 /// What a rule sees: the graph being rebuilt and what is known of values.
+class Rewriter;
+
+} // namespace
+
+onnx::ModelProto inferLeniently(const onnx::ModelProto &model,
+                                const onnx::GraphProto &graph,
+                                const Nodes *first, const Nodes *then) {
+  // A copy without the weights' data: inference needs their types only
+  // (small constants keep their values, which shapes may depend on).
+  onnx::ModelProto copy;
+  copy.set_ir_version(model.ir_version());
+  *copy.mutable_opset_import() = model.opset_import();
+  onnx::GraphProto &g = *copy.mutable_graph();
+  g.set_name(graph.name());
+  *g.mutable_input() = graph.input();
+  *g.mutable_output() = graph.output();
+  for (const onnx::TensorProto &t : graph.initializer()) {
+    int64_t elements = 1;
+    for (int64_t d : t.dims())
+      elements *= d;
+    if (elements <= kMaxInferenceValue) {
+      *g.add_initializer() = t;
+      continue;
+    }
+    onnx::ValueInfoProto &v = *g.add_input();
+    v.set_name(t.name());
+    auto &type = *v.mutable_type()->mutable_tensor_type();
+    type.set_elem_type(t.data_type());
+    for (int64_t d : t.dims())
+      type.mutable_shape()->add_dim()->set_dim_value(d);
+  }
+  if (first || then) {
+    if (first)
+      *g.mutable_node() = *first;
+    if (then)
+      for (const auto &n : *then)
+        *g.add_node() = n;
+  } else {
+    *g.mutable_node() = graph.node();
+  }
+  onnx::ShapeInferenceOptions lenient{/*check_type=*/false,
+                                      /*error_mode=*/0,
+                                      /*enable_data_propagation=*/true};
+  try {
+    onnx::shape_inference::InferShapes(
+        copy, onnx::OpSchemaRegistry::Instance(), lenient);
+  } catch (const std::exception &) {
+    // Lenient: what could not be inferred stays unknown.
+  }
+  return copy;
+}
+
+namespace {
+
 class Rewriter {
 public:
   Rewriter(onnx::ModelProto &model, int64_t opset, const std::string &path)
@@ -119,43 +173,7 @@ public:
   void inferShapes(const Nodes &rest) {
     if (nested)
       return; // the outer graph's inference covered this graph
-    // A copy without the weights' data: inference needs their types only
-    // (small constants keep their values, which shapes may depend on).
-    onnx::ModelProto copy;
-    copy.set_ir_version(model.ir_version());
-    *copy.mutable_opset_import() = model.opset_import();
-    onnx::GraphProto &g = *copy.mutable_graph();
-    g.set_name(graph.name());
-    *g.mutable_input() = graph.input();
-    *g.mutable_output() = graph.output();
-    for (const onnx::TensorProto &t : graph.initializer()) {
-      int64_t elements = 1;
-      for (int64_t d : t.dims())
-        elements *= d;
-      if (elements <= kMaxInferenceValue) {
-        *g.add_initializer() = t;
-        continue;
-      }
-      onnx::ValueInfoProto &v = *g.add_input();
-      v.set_name(t.name());
-      auto &type = *v.mutable_type()->mutable_tensor_type();
-      type.set_elem_type(t.data_type());
-      for (int64_t d : t.dims())
-        type.mutable_shape()->add_dim()->set_dim_value(d);
-    }
-    *g.mutable_node() = out;
-    for (const auto &n : rest)
-      *g.add_node() = n;
-    onnx::ShapeInferenceOptions lenient{/*check_type=*/false,
-                                        /*error_mode=*/0,
-                                        /*enable_data_propagation=*/true};
-    try {
-      onnx::shape_inference::InferShapes(
-          copy, onnx::OpSchemaRegistry::Instance(), lenient);
-    } catch (const std::exception &) {
-      // Lenient: what could not be inferred stays unknown.
-    }
-    inferred = std::move(copy);
+    inferred = inferLeniently(model, graph, &out, &rest);
     types.clear();
     addTypes(inferred.graph());
   }

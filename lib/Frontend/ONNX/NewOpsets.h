@@ -29,6 +29,15 @@ constexpr int64_t kNewestIRVersion = 10;
 bool adaptNewOpsets(onnx::ModelProto &model, int64_t opset,
                     const std::string &path, std::string &error);
 
+/// `model` with `graph`'s values typed by libonnx's lenient shape inference
+/// (what it cannot infer stays unknown), on a copy in which weights of more
+/// than a few elements are inputs of their type (their values are not
+/// needed). The graph's nodes are `first` then `then` when either is given.
+onnx::ModelProto inferLeniently(
+    const onnx::ModelProto &model, const onnx::GraphProto &graph,
+    const google::protobuf::RepeatedPtrField<onnx::NodeProto> *first = nullptr,
+    const google::protobuf::RepeatedPtrField<onnx::NodeProto> *then = nullptr);
+
 /// One rule of the rewrite, for docs/ops.md.
 struct NewOpsetRule {
   const char *opType;

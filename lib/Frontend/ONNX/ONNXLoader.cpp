@@ -715,6 +715,45 @@ static void sortTopologically(onnx::GraphProto &g, std::string &cycle) {
   g.mutable_node()->Swap(&nodes);
 }
 
+/// Gives the graph outputs declared without a type or a shape (valid ONNX,
+/// which libonnx's checker nonetheless refuses) what shape inference finds
+/// for them; false with `error` for one it cannot find.
+static bool typeGraphOutputs(onnx::ModelProto &model, const std::string &path,
+                             std::string &error) {
+  onnx::GraphProto &g = *model.mutable_graph();
+  auto complete = [](const onnx::ValueInfoProto &v) {
+    return v.has_type() && (!v.type().has_tensor_type() ||
+                            (v.type().tensor_type().elem_type() &&
+                             v.type().tensor_type().has_shape()));
+  };
+  if (std::all_of(g.output().begin(), g.output().end(), complete))
+    return true;
+  onnx::ModelProto inferred = inferLeniently(model, g);
+  std::unordered_map<std::string, const onnx::TypeProto *> types;
+  for (const auto *list : {&inferred.graph().value_info(),
+                           &inferred.graph().output(),
+                           &inferred.graph().input()})
+    for (const auto &v : *list)
+      if (v.has_type())
+        types[v.name()] = &v.type();
+  for (auto &v : *g.mutable_output()) {
+    if (complete(v))
+      continue;
+    auto it = types.find(v.name());
+    if (it == types.end() || !it->second->has_tensor_type() ||
+        !it->second->tensor_type().elem_type() ||
+        !it->second->tensor_type().has_shape()) {
+      error = "'" + path + "': graph output '" + v.name() + "' is declared " +
+              (v.has_type() ? "without a shape" : "without a type") +
+              " and shape inference cannot find " +
+              (v.has_type() ? "one" : "its type and shape");
+      return false;
+    }
+    *v.mutable_type() = *it->second;
+  }
+  return true;
+}
+
 /// The libonnx steps of loadONNXModel, on the parsed `model`: everything
 /// from the opset check to the strict inference. Runs in a sandbox.
 static bool checkAndInfer(onnx::ModelProto &model, const std::string &path,
@@ -760,6 +799,8 @@ static bool checkAndInfer(onnx::ModelProto &model, const std::string &path,
         return false;
       opset = known;
     }
+    if (!typeGraphOutputs(model, path, error))
+      return false;
     // The checker validates every node against its schema (input counts,
     // attribute types), so the importer can rely on the structure.
     onnx::checker::check_model(model);

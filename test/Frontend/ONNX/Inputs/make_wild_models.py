@@ -232,6 +232,30 @@ def main():
     save(out, "unsorted", unsorted, [("x", x), ("c", np.array(False))],
          [("y", np.maximum(s, 0))], case="test_data_set_1")
 
+    # Graph outputs declared without a shape, or without any type (valid
+    # ONNX; libonnx's checker wants both): typed from shape inference, at
+    # opset 13 and at 18 (read through its opset-17 form).
+    x = np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3)
+    for opset, ir in ((13, 7), (18, 8)):
+        shapeless = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+        typeless = onnx.ValueInfoProto()
+        typeless.name = "z"
+        m = model("untyped", [helper.make_node("Relu", ["x"], ["y"]),
+                              helper.make_node("Neg", ["y"], ["z"])],
+                  [f("x", [2, 3])], [shapeless, typeless], opset=opset)
+        m.ir_version = ir
+        save(out, "untyped%d" % opset, m, [("x", x)],
+             [("y", np.maximum(x, 0)), ("z", -np.maximum(x, 0))])
+    # ... unless inference cannot find the shape either (a Reshape to a
+    # shape given at run time).
+    typeless = onnx.ValueInfoProto()
+    typeless.name = "y"
+    m = model("unknown", [helper.make_node("Reshape", ["x", "s"], ["y"])],
+              [f("x", [2, 3]),
+               helper.make_tensor_value_info("s", TensorProto.INT64, [2])],
+              [typeless])
+    onnx.save(m, os.path.join(out, "untyped_unknown.onnx"))
+
     # A cycle cannot be sorted: refused, naming a node.
     cycle = model("cycle", [helper.make_node("Add", ["x", "r"], ["a"], name="first"),
                             helper.make_node("Relu", ["a"], ["r"], name="second")],
