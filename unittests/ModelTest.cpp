@@ -124,6 +124,18 @@ TEST_F(ModelAPI, UnknownRunStatusIsAnError) {
   EXPECT_EQ(error(), "the model's nnapi_model_run returned unknown status 7");
 }
 
+// Version 4 signatures percent-encode names: any bytes come back.
+TEST_F(ModelAPI, NamesAreDecoded) {
+  ASSERT_EQ(open(FAKE_MODEL_ENCODED_NAMES), NNAPI_RT_OK) << error();
+  nnapi_rt_tensor_info info;
+  ASSERT_EQ(nnapi_rt_model_input(model, 0, &info), NNAPI_RT_OK);
+  EXPECT_STREQ(info.name, "x y\n\xc3\xa9");
+  ASSERT_EQ(nnapi_rt_model_input(model, 1, &info), NNAPI_RT_OK);
+  EXPECT_STREQ(info.name, "k");
+  ASSERT_EQ(nnapi_rt_model_output(model, 0, &info), NNAPI_RT_OK);
+  EXPECT_STREQ(info.name, "\"y\"");
+}
+
 TEST_F(ModelAPI, RefusesWhatIsNotAModel) {
   EXPECT_EQ(nnapi_rt_model_open(nullptr, &model), NNAPI_RT_INVALID_ARGUMENT);
   EXPECT_EQ(nnapi_rt_model_open(FAKE_MODEL_OK, nullptr),
@@ -147,13 +159,13 @@ TEST_F(ModelAPI, RefusesWhatIsNotAModel) {
   EXPECT_NE(error().find("is not an nnapi-mlir model"), std::string::npos);
 
   EXPECT_EQ(open(FAKE_MODEL_BAD_VERSION), NNAPI_RT_INVALID_MODEL);
-  EXPECT_EQ(error(), "unsupported model signature version 4 (this runtime "
-                     "reads version 3; compile the model again)");
+  EXPECT_EQ(error(), "unsupported model signature version 5 (this runtime "
+                     "reads versions 3 to 4; compile the model again)");
   // Versions 1 and 2 had no checksum: a header edited down to one must not
   // turn the check off.
   EXPECT_EQ(open(FAKE_MODEL_DOWNGRADED), NNAPI_RT_INVALID_MODEL);
   EXPECT_EQ(error(), "unsupported model signature version 2 (this runtime "
-                     "reads version 3; compile the model again)");
+                     "reads versions 3 to 4; compile the model again)");
   EXPECT_EQ(open(FAKE_MODEL_UNKNOWN_LINE), NNAPI_RT_INVALID_MODEL);
   EXPECT_EQ(error(), "unknown model signature line 'output-bytes 0 24'");
   EXPECT_EQ(open(FAKE_MODEL_BAD_TYPE), NNAPI_RT_INVALID_MODEL);
@@ -164,6 +176,8 @@ TEST_F(ModelAPI, RefusesWhatIsNotAModel) {
             std::string::npos);
   EXPECT_EQ(open(FAKE_MODEL_BOUND_OUTPUT), NNAPI_RT_INVALID_MODEL);
   EXPECT_EQ(error(), "malformed signature line 'output 0 y f32 2x3 bound'");
+  EXPECT_EQ(open(FAKE_MODEL_BAD_ESCAPE), NNAPI_RT_INVALID_MODEL);
+  EXPECT_EQ(error(), "malformed signature line 'input 0 x%2 f32 2x3'");
   EXPECT_EQ(open(FAKE_MODEL_NULL_SIGNATURE), NNAPI_RT_INVALID_MODEL);
   EXPECT_EQ(error(), "the model's signature is missing "
                      "(nnapi_model_signature returned NULL)");

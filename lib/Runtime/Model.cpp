@@ -95,13 +95,41 @@ struct RunScope {
   RunScope &operator=(const RunScope &) = delete;
 };
 
-/// The signature version this runtime reads: the one the compiler writes.
-/// Older versions had no checksum, so accepting them would let an edit of
-/// the header turn the check off.
-constexpr int kSignatureVersion = 3;
+/// The signature versions this runtime reads: the one the compiler writes
+/// (4: names percent-encoded) and the one before (3: names as they were,
+/// without spaces). Older versions had no checksum, so accepting them would
+/// let an edit of the header turn the check off.
+constexpr int kSignatureVersion = 4;
+constexpr int kOldestSignatureVersion = 3;
+
+/// A name of a version-4 signature, %XX decoded; false for a malformed
+/// escape.
+static bool decodeName(const std::string &encoded, std::string &name) {
+  name.clear();
+  for (size_t i = 0; i < encoded.size(); ++i) {
+    if (encoded[i] != '%') {
+      name.push_back(encoded[i]);
+      continue;
+    }
+    auto hex = [](char c) {
+      return c >= '0' && c <= '9'   ? c - '0'
+             : c >= 'A' && c <= 'F' ? c - 'A' + 10
+             : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                    : -1;
+    };
+    if (i + 2 >= encoded.size())
+      return false;
+    int hi = hex(encoded[i + 1]), lo = hex(encoded[i + 2]);
+    if (hi < 0 || lo < 0)
+      return false;
+    name.push_back(char(hi * 16 + lo));
+    i += 2;
+  }
+  return true;
+}
 
 /// Reads ModelABI.h's signature text into `model`; false with `error`. The
-/// text is "nnapi-mlir-model 3", then `partitions`, `input` and `output`
+/// text is "nnapi-mlir-model 4", then `partitions`, `input` and `output`
 /// lines, then "checksum <SHA-256 of everything before it>" last; the
 /// checksum is checked before any other line is read.
 static bool parseSignature(const char *text, nnapi_rt_model &model,
@@ -113,6 +141,7 @@ static bool parseSignature(const char *text, nnapi_rt_model &model,
   }
   model.signature = text;
   const std::string &sig = model.signature;
+  bool encodedNames = false;
   {
     std::istringstream first(sig.substr(0, sig.find('\n')));
     std::string kind;
@@ -121,13 +150,15 @@ static bool parseSignature(const char *text, nnapi_rt_model &model,
       error = "model signature lacks its header line";
       return false;
     }
-    if (version != kSignatureVersion) {
+    if (version < kOldestSignatureVersion || version > kSignatureVersion) {
       error = "unsupported model signature version " +
-              std::to_string(version) + " (this runtime reads version " +
+              std::to_string(version) + " (this runtime reads versions " +
+              std::to_string(kOldestSignatureVersion) + " to " +
               std::to_string(kSignatureVersion) +
               "; compile the model again)";
       return false;
     }
+    encodedNames = version >= 4;
   }
   size_t end = sig.find("\nchecksum ");
   if (end == std::string::npos) {
@@ -166,8 +197,11 @@ static bool parseSignature(const char *text, nnapi_rt_model &model,
       size_t index;
       std::string dims;
       std::string flag;
-      if (!(ls >> index >> t.name >> t.dtype >> dims) ||
-          (ls >> flag && (flag != "bound" || kind != "input"))) {
+      std::string name;
+      if (!(ls >> index >> name >> t.dtype >> dims) ||
+          (ls >> flag && (flag != "bound" || kind != "input")) ||
+          (encodedNames ? !decodeName(name, t.name)
+                        : (t.name = name, false))) {
         error = "malformed signature line '" + line + "'";
         return false;
       }

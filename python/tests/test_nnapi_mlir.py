@@ -155,6 +155,29 @@ def test_input_shapes_specialise_dynamic_model(tmp_path):
     np.testing.assert_allclose(y, x @ m, rtol=1e-5, atol=1e-6)
 
 
+def test_names_with_any_characters_round_trip(tmp_path):
+    """Names are data: quotes, spaces, '=', '%', newlines, UTF-8 and very
+    long names come back from the compiled library as they were, and run()
+    takes them as keywords (through **)."""
+    odd_in = 'x = "in put" %41\n\u00e9\u65e5'
+    odd_out = '{"label": "hey", "p": 1}\t' + "n" * 1000
+    graph = helper.make_graph(
+        [helper.make_node("Relu", [odd_in], [odd_out])], "odd",
+        [helper.make_tensor_value_info(odd_in, TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info(odd_out, TensorProto.FLOAT, [2, 3])])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    onnx.save(m, tmp_path / "odd.onnx")
+    path = tmp_path / "odd.so"
+    nnapi_mlir.compile(tmp_path / "odd.onnx", path)
+    model = nnapi_mlir.load(path)
+    assert model.inputs[0].name == odd_in
+    assert model.outputs[0].name == odd_out
+    x = np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3)
+    (y,) = model.run(**{odd_in: x})
+    np.testing.assert_array_equal(y, np.maximum(x, 0))
+
+
 def test_options_reach_the_partitioner(tmp_path):
     report = tmp_path / "placement"
     summary = nnapi_mlir.compile(

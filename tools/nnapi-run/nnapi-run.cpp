@@ -482,6 +482,26 @@ static void printPartitions(bool timings) {
   }
 }
 
+/// A tensor's name for a message or an output line: control characters
+/// escaped (\n, \t, \xHH), so that any name stays on its line.
+static std::string printable(const std::string &name) {
+  std::string out;
+  for (unsigned char c : name) {
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += char(c);
+    }
+  }
+  return out;
+}
+
 /// A tensor of `spec` with floats drawn uniformly from [-1, 1) (other
 /// types zero).
 static std::vector<uint8_t> randomTensor(const TensorSpec &spec,
@@ -847,7 +867,7 @@ int runMain(int argc, char **argv) {
         return true;
       error = testData + "/" + kind + "_" + std::to_string(i) + ".pb holds " +
               t.dtype + " " + shapeString(t.dims) + ", " + kind + " " +
-              std::to_string(specIndex) + " ('" + spec.name + "') is " +
+              std::to_string(specIndex) + " ('" + printable(spec.name) + "') is " +
               spec.dtype + " " + shapeString(spec.dims);
       return false;
     };
@@ -899,7 +919,8 @@ int runMain(int argc, char **argv) {
       if (!readNpy(inputFiles[i], array, error))
         return usageError(error);
       if (array.dtype != spec.npyDtype() || array.shape != spec.dims)
-        return usageError("input " + std::to_string(i) + " ('" + spec.name +
+        return usageError("input " + std::to_string(i) + " ('" +
+                          printable(spec.name) +
                           "') must be " + spec.dtype + " " +
                           shapeString(spec.dims) + ", '" + inputFiles[i] +
                           "' holds " + TensorSpec::dtypeOfNpy(array.dtype) +
@@ -909,7 +930,8 @@ int runMain(int argc, char **argv) {
     }
     // Random data would only meet the model's check.
     if (nnapi_rt_model_input_is_bound(model, int64_t(i)))
-      return usageError("input " + std::to_string(i) + " ('" + spec.name +
+      return usageError("input " + std::to_string(i) + " ('" +
+                        printable(spec.name) +
                         "') was compiled for one value (--input-value or "
                         "--specialize-value); give it with --input FILE.npy");
     inputs[i] = randomTensor(spec, rng);
@@ -980,7 +1002,7 @@ int runMain(int argc, char **argv) {
   for (size_t i = 0; i < sig.outputs.size(); ++i) {
     const TensorSpec &spec = sig.outputs[i];
     size_t n = spec.bytes() / spec.elementBytes();
-    std::printf("output %zu '%s' %s %s:", i, spec.name.c_str(),
+    std::printf("output %zu '%s' %s %s:", i, printable(spec.name).c_str(),
                 spec.dtype.c_str(), shapeString(spec.dims).c_str());
     for (size_t k = 0; k < std::min<size_t>(n, 8); ++k)
       std::printf(" %.6g",
@@ -1030,7 +1052,7 @@ int runMain(int argc, char **argv) {
                              want.data.data(), rtol, atol);
       std::printf("test-data output %zu '%s': max_abs_err=%.3g "
                   "max_rel_err=%.3g mismatches=%zu/%zu\n",
-                  i, sig.outputs[i].name.c_str(), c.maxAbs, c.maxRel,
+                  i, printable(sig.outputs[i].name).c_str(), c.maxAbs, c.maxRel,
                   c.mismatches, c.count);
       failing += c.mismatches != 0;
     }

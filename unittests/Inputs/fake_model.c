@@ -32,7 +32,7 @@ int32_t nnapi_model_run(void *const *inputs, void *const *outputs) {
  * each variant is made for is reached. */
 const char *nnapi_model_signature(void) {
 #if defined(BAD_VERSION)
-  return "nnapi-mlir-model 4\n";
+  return "nnapi-mlir-model 5\n";
 #elif defined(DOWNGRADED)
   /* OK's signature with its header edited to version 2, which had no
    * checksum, and the checksum line renamed. */
@@ -72,6 +72,19 @@ const char *nnapi_model_signature(void) {
   return "nnapi-mlir-model 3\n"
          "input 0 x f32 1099511627776x2\n"
          "checksum ea5d66b81f9415aeba2b576b6b69cfe4a115e8e59649bd3469963bb7977dba32\n";
+#elif defined(ENCODED_NAMES)
+  /* Version 4: names percent-encoded ("x y\n\u00e9" and "\"y\""). */
+  return "nnapi-mlir-model 4\n"
+         "partitions 0\n"
+         "input 0 x%20y%0A%C3%A9 f32 2x3\n"
+         "input 1 k i32 scalar\n"
+         "output 0 %22y%22 f32 2x3\n"
+         "checksum c52d6952872ff38002c08e28a3ad6a84a9f24fd5b89539d3c976a55ed82f5ef9\n";
+#elif defined(BAD_ESCAPE)
+  return "nnapi-mlir-model 4\n"
+         "partitions 0\n"
+         "input 0 x%2 f32 2x3\n"
+         "checksum 25cd0f11a54e61b9a3759db01de75b1b142a127d8ce051d87000b8de312cc3ee\n";
 #elif defined(NULL_SIGNATURE)
   return 0;
 #else

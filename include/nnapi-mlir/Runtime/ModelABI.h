@@ -15,9 +15,10 @@
  *
  *   const char *nnapi_model_signature(void);
  *     Text describing the model, one record per line:
- *       nnapi-mlir-model <version>   3 (the runtime refuses 1 and 2,
- *                                    from older compilers, which had no
- *                                    checksum)
+ *       nnapi-mlir-model <version>   4 (the runtime also reads 3, whose
+ *                                    names are not encoded, and refuses 1
+ *                                    and 2, from older compilers, which had
+ *                                    no checksum)
  *       partitions <count>
  *       input <index> <name> <dtype> <dims> [bound]
  *                                             e.g. input 0 x f32 1x28x28x1
@@ -31,7 +32,9 @@
  *     (nnapi-compile --input-value / --specialize-value, for inputs that
  *     decide shapes); nnapi_model_run checks it.
  *     dtype is f64, f32, f16, i1, i8..i64 or u8..u64 (unsigned); dims are 'x'-separated ("scalar"
- *     for rank 0); name is the function argument name or "-".
+ *     for rank 0); name is the function argument's name (the graph's) with
+ *     every byte but letters, digits and "_.-:/" written %XX (version 4), so
+ *     spaces, quotes, newlines and UTF-8 keep the line's fields apart.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef NNAPI_MLIR_RUNTIME_MODELABI_H

@@ -14,6 +14,7 @@
 #include "nnapi-mlir/Support/Sha256.h"
 #include "nnapi-mlir/Target/NNAPIBlob/NNAPIBlob.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/raw_ostream.h"
@@ -117,6 +118,26 @@ FailureOr<std::string> describeTensor(Operation *where, Type type,
   return s;
 }
 
+/// A tensor's name as the signature holds it (version 4): bytes other than
+/// letters, digits and "_.-:/" as %XX, so that any name (spaces, quotes,
+/// newlines, UTF-8) stays one field of its line; "-" alone, which once
+/// meant "no name", as %2D.
+std::string encodeName(StringRef name) {
+  if (name == "-")
+    return "%2D";
+  std::string out;
+  for (unsigned char c : name) {
+    if (llvm::isAlnum(c) || StringRef("_.-:/").contains(c)) {
+      out.push_back(char(c));
+      continue;
+    }
+    out += '%';
+    out += llvm::hexdigit(c >> 4);
+    out += llvm::hexdigit(c & 15);
+  }
+  return out;
+}
+
 struct ExportSignaturePass
     : public nnapi::impl::NNAPIExportSignatureBase<ExportSignaturePass> {
   using NNAPIExportSignatureBase::NNAPIExportSignatureBase;
@@ -132,11 +153,12 @@ struct ExportSignaturePass
       partitions += f->hasAttr(NNAPIDialect::kPartitionAttrName);
     std::string text;
     llvm::raw_string_ostream os(text);
-    // Version 3 ends with a checksum of the text, which the runtime
+    // Version 3 ended with a checksum of the text, which the runtime
     // verifies (the sizes it checks buffers against come from here); runtimes
     // that know only versions 1 and 2 refuse it rather than skip the check
-    // or, for "bound" inputs (version 2), the value check.
-    os << "nnapi-mlir-model 3\npartitions " << partitions << "\n";
+    // or, for "bound" inputs (version 2), the value check. Version 4 encodes
+    // names (encodeName).
+    os << "nnapi-mlir-model 4\npartitions " << partitions << "\n";
     auto describe = [&](StringRef kind, unsigned i, Type type,
                         DictionaryAttr attrs) {
       FailureOr<std::string> t = describeTensor(
@@ -148,7 +170,7 @@ struct ExportSignaturePass
       if (attrs)
         if (auto n = attrs.getAs<StringAttr>(NNAPIDialect::kNameAttrName))
           name = n.str();
-      os << kind << " " << i << " " << name << " " << *t;
+      os << kind << " " << i << " " << encodeName(name) << " " << *t;
       if (attrs && attrs.contains(NNAPIDialect::kBoundAttrName))
         os << " bound";
       os << "\n";

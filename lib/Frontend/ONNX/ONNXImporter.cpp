@@ -33,6 +33,7 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
@@ -905,7 +906,8 @@ mlir::nnapi::importONNXFile(StringRef path, MLIRContext *context,
 bool mlir::nnapi::parseONNXInputShape(StringRef spec,
                                       ONNXImportOptions &options,
                                       std::string &error) {
-  auto [name, dims] = spec.split('=');
+  // Names may hold '=' (any characters do), dimensions do not.
+  auto [name, dims] = spec.rsplit('=');
   if (name.empty() || !spec.contains('=')) {
     error = "--input-shape '" + spec.str() +
             "' is not NAME=D0xD1x... (e.g. input=1x3x224x224)";
@@ -936,7 +938,16 @@ bool mlir::nnapi::parseONNXInputShape(StringRef spec,
 static bool parseValueSpec(StringRef flag, StringRef spec,
                            std::map<std::string, std::string> &into,
                            std::string &error) {
+  // Names and paths may both hold '=': the split is at the first '=' after
+  // which a file exists (else the first, whose file then cannot be read).
   auto [name, path] = spec.split('=');
+  for (size_t at = spec.find('='); at != StringRef::npos;
+       at = spec.find('=', at + 1))
+    if (llvm::sys::fs::exists(spec.drop_front(at + 1))) {
+      name = spec.take_front(at);
+      path = spec.drop_front(at + 1);
+      break;
+    }
   if (name.empty() || path.empty()) {
     error = flag.str() + " '" + spec.str() + "' is not NAME=FILE.pb";
     return false;

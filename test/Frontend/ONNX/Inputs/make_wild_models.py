@@ -256,6 +256,18 @@ def main():
               [typeless])
     onnx.save(m, os.path.join(out, "untyped_unknown.onnx"))
 
+    # Names are data: a wake-word model's output was named by a JSON string.
+    # Quotes, spaces, '=' and '%', a newline, non-ASCII and a very long name
+    # must come back as they were (the signature encodes them).
+    odd_in = 'x = "in put" %41\n\u00e9\u65e5'
+    odd_out = '{"label": "hey", "p": 1}' + "\t" + "n" * 1000
+    m = model("odd_names", [helper.make_node("Relu", [odd_in], [odd_out])],
+              [f(odd_in, [2, 3])], [f(odd_out, [2, 3])])
+    x = np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3)
+    save(out, "odd_names", m, [(odd_in, x)], [(odd_out, np.maximum(x, 0))])
+    with open(os.path.join(out, "odd_names.txt"), "w", encoding="utf-8") as n:
+        n.write(odd_in + "\0" + odd_out)
+
     # A cycle cannot be sorted: refused, naming a node.
     cycle = model("cycle", [helper.make_node("Add", ["x", "r"], ["a"], name="first"),
                             helper.make_node("Relu", ["a"], ["r"], name="second")],
