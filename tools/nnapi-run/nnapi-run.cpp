@@ -20,6 +20,10 @@
 //   --host-only           run every partition's host copy (no NNAPI)
 //   --compare-host        run with NNAPI, then host-only; print the errors
 //   --rtol X --atol Y     tolerance of --compare-host (|a-b| <= atol+rtol*|b|)
+//   --normwise            compare outputs (--compare-host, --test-data)
+//                         relative to each output's largest magnitude:
+//                         |a-b| <= atol + rtol * max|b| (deep float
+//                         networks; element-wise is the default)
 //   --expect-nnapi        fail unless every partition execution ran on NNAPI
 //   --nnapi-library PATH  NNAPI library to dlopen instead of the default
 //   --device-profile PATH make the host NNAPI implementation impersonate the
@@ -350,15 +354,27 @@ struct Comparison {
 };
 
 /// Compares an output with its reference: floats within atol + rtol * |b|
-/// (NaN matches NaN), integers and booleans exactly (their element bytes;
-/// a tolerance would let 1000 pass for 1001, and doubles cannot tell int64
+/// element by element, or with `normwise` within atol + rtol * max |b| (the
+/// reference's largest finite magnitude: deep networks' rounding is
+/// relative to the tensor, not to each element, and elements near zero
+/// after cancellation fail element-wise tests between any two runtimes);
+/// NaN matches NaN. Integers and booleans exactly (their element bytes; a
+/// tolerance would let 1000 pass for 1001, and doubles cannot tell int64
 /// values apart above 2^53).
 Comparison compare(const TensorSpec &spec, const uint8_t *actual,
-                   const uint8_t *expected, double rtol, double atol) {
+                   const uint8_t *expected, double rtol, double atol,
+                   bool normwise) {
   Comparison c;
   size_t width = spec.elementBytes();
   c.count = spec.bytes() / width;
   bool exact = spec.dtype[0] != 'f';
+  double largest = 0;
+  if (normwise && !exact)
+    for (size_t k = 0; k < c.count; ++k) {
+      double b = toDouble(spec, expected + k * width);
+      if (std::isfinite(b))
+        largest = std::max(largest, std::fabs(b));
+    }
   for (size_t k = 0; k < c.count; ++k) {
     double a = toDouble(spec, actual + k * width);
     double b = toDouble(spec, expected + k * width);
@@ -385,7 +401,9 @@ Comparison compare(const TensorSpec &spec, const uint8_t *actual,
       c.maxRel = std::max(c.maxRel, diff / std::fabs(b));
     // (NaN where the reference has NaN matches: |b| must not make the
     // tolerance NaN.)
-    double tolerance = atol + (std::isnan(b) ? 0 : rtol * std::fabs(b));
+    double tolerance =
+        atol + (normwise ? rtol * largest
+                         : std::isnan(b) ? 0 : rtol * std::fabs(b));
     if (!(diff <= tolerance))
       ++c.mismatches;
   }
@@ -672,6 +690,7 @@ int runMain(int argc, char **argv) {
   bool toleranceGiven = false;
   uint64_t seed = 0;
   bool hostOnly = false, compareHost = false, expectNNAPI = false;
+  bool normwise = false;
   double rtol = 1e-5, atol = 1e-6;
   int bench = 0;
   bool profileRuns = false, listDevices = false;
@@ -775,12 +794,14 @@ int runMain(int argc, char **argv) {
       hostOnly = true;
     else if (a == "--compare-host")
       compareHost = true;
+    else if (a == "--normwise")
+      normwise = true;
     else if (a == "--expect-nnapi")
       expectNNAPI = true;
     else if (a == "-h" || a == "--help") {
       std::printf("usage: nnapi-run MODEL.so [--input FILE]... [--seed N] "
                   "[--output-dir DIR] [--host-only] [--compare-host] "
-                  "[--rtol X] [--atol Y] [--expect-nnapi] "
+                  "[--rtol X] [--atol Y] [--normwise] [--expect-nnapi] "
                   "[--nnapi-library PATH] [--device-profile PATH] "
                   "[--host-devices LIST] [--device SPEC] [--cache-dir DIR] "
                   "[--preference P] [--priority P] [--no-bursts] [--threads N] [--threads-force] [--loop-timeout-ms MS] "
@@ -1032,14 +1053,15 @@ int runMain(int argc, char **argv) {
     size_t mismatches = 0;
     for (size_t i = 0; i < outputs.size(); ++i) {
       Comparison c = compare(sig.outputs[i], outputs[i].data(),
-                             reference[i].data(), rtol, atol);
+                             reference[i].data(), rtol, atol, normwise);
       maxAbs = std::max(maxAbs, c.maxAbs);
       maxRel = std::max(maxRel, c.maxRel);
       mismatches += c.mismatches;
     }
     std::printf("compare-host: max_abs_err=%.3g max_rel_err=%.3g "
-                "mismatches=%zu (rtol=%g atol=%g)\n",
-                maxAbs, maxRel, mismatches, rtol, atol);
+                "mismatches=%zu (%srtol=%g atol=%g)\n",
+                maxAbs, maxRel, mismatches, normwise ? "normwise, " : "", rtol,
+                atol);
     if (mismatches)
       status = 1;
   }
@@ -1049,16 +1071,17 @@ int runMain(int argc, char **argv) {
     for (size_t i = 0; i < sig.outputs.size(); ++i) {
       const ProtoTensor &want = testOutputs[i];
       Comparison c = compare(sig.outputs[i], outputs[i].data(),
-                             want.data.data(), rtol, atol);
+                             want.data.data(), rtol, atol, normwise);
       std::printf("test-data output %zu '%s': max_abs_err=%.3g "
                   "max_rel_err=%.3g mismatches=%zu/%zu\n",
                   i, printable(sig.outputs[i].name).c_str(), c.maxAbs, c.maxRel,
                   c.mismatches, c.count);
       failing += c.mismatches != 0;
     }
-    std::printf("test-data: %s (%zu of %zu outputs match, rtol=%g atol=%g)\n",
+    std::printf("test-data: %s (%zu of %zu outputs match, %srtol=%g "
+                "atol=%g)\n",
                 failing ? "FAIL" : "PASS", sig.outputs.size() - failing,
-                sig.outputs.size(), rtol, atol);
+                sig.outputs.size(), normwise ? "normwise, " : "", rtol, atol);
     if (failing)
       status = 1;
   }

@@ -268,6 +268,18 @@ def main():
     with open(os.path.join(out, "odd_names.txt"), "w", encoding="utf-8") as n:
         n.write(odd_in + "\0" + odd_out)
 
+    # A reference that rounded differently (as another runtime would: 3e-5
+    # of the output's largest value on every element): element by element
+    # the near-zero elements fail, relative to the output (--normwise) all
+    # pass; a real error of 1% of the largest value fails both.
+    x = np.array([[100.0, -50.0, 1e-3], [2e-4, 30.0, -7.0]], np.float32)
+    m = model("rounded", [helper.make_node("Sub", ["x", "z"], ["y"])],
+              [f("x", [2, 3])], [f("y", [2, 3])],
+              [numpy_helper.from_array(np.zeros(3, np.float32), "z")])
+    save(out, "rounded", m, [("x", x)], [("y", x + np.float32(3e-3))])
+    save(out, "rounded", m, [("x", x)], [("y", x + np.float32(1.0))],
+         case="test_data_set_1")
+
     # A cycle cannot be sorted: refused, naming a node.
     cycle = model("cycle", [helper.make_node("Add", ["x", "r"], ["a"], name="first"),
                             helper.make_node("Relu", ["a"], ["r"], name="second")],
