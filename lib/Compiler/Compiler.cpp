@@ -43,6 +43,8 @@ static llvm::Error makeError(const llvm::Twine &message) {
 
 /// Input shapes and values given for a model that is not ONNX.
 static llvm::Error onnxOnlyOptionsError(const LoadOptions &options) {
+  if (options.float64)
+    return makeError("--float64 applies to ONNX models");
   if (!options.exposeValues.empty())
     return makeError("--expose-values (expose_values) applies to ONNX "
                      "models; a TOSA module's results are its function's");
@@ -61,7 +63,8 @@ static llvm::Error signatureError(llvm::StringRef name, ModelFormat format) {
 
 static bool hasONNXOnlyOptions(const LoadOptions &options) {
   return !options.inputShapes.empty() || !options.inputValues.empty() ||
-         !options.specializeValues.empty() || !options.exposeValues.empty();
+         !options.specializeValues.empty() || !options.exposeValues.empty() ||
+         options.float64;
 }
 
 #ifdef NNAPI_MLIR_HAVE_ONNX
@@ -71,6 +74,7 @@ static ONNXImportOptions importOptionsOf(const LoadOptions &options) {
   importOptions.inputValues = options.inputValues;
   importOptions.specializeValues = options.specializeValues;
   importOptions.exposeValues = options.exposeValues;
+  importOptions.float64 = options.float64;
   return importOptions;
 }
 #endif
@@ -102,6 +106,8 @@ static llvm::Expected<OwningOpRef<ModuleOp>>
 loadTFLite(llvm::StringRef bytes, llvm::StringRef name, MLIRContext *context,
            const LoadOptions &options) {
 #ifdef NNAPI_MLIR_HAVE_TFLITE
+  if (options.float64)
+    return makeError("--float64 applies to ONNX models");
   if (!options.inputValues.empty() || !options.specializeValues.empty() ||
       !options.exposeValues.empty())
     return makeError("--input-value, --specialize-value and --expose-values "

@@ -83,6 +83,12 @@ static cl::list<std::string> specializeValues(
              "only if a node needs the input's value at compile time (a "
              "shape, axis or count; repeatable)"),
     cl::value_desc("NAME=FILE.pb"));
+static cl::opt<bool> float64(
+    "float64", cl::cat(compileOptions),
+    cl::desc("ONNX: compile a float64 copy of the model (every float32 "
+             "tensor widened; host code only, computed exactly): the "
+             "reference of nnapi-run --compare-float64"),
+    cl::init(false));
 static cl::list<std::string> exposeValues(
     "expose-values", cl::cat(compileOptions), cl::CommaSeparated,
     cl::desc("Add these ONNX values (node outputs) to the model's outputs, "
@@ -282,6 +288,7 @@ int main(int argc, char **argv) {
   load.inputValues = std::move(importOptions.inputValues);
   load.specializeValues = std::move(importOptions.specializeValues);
   load.exposeValues.assign(exposeValues.begin(), exposeValues.end());
+  load.float64 = float64;
   if (llvm::is_contained(load.exposeValues, "all") &&
       load.exposeValues.size() > 1)
     return fail("--expose-values: 'all' goes alone");

@@ -20,6 +20,10 @@
 //   --host-only           run every partition's host copy (no NNAPI)
 //   --compare-host        run with NNAPI, then host-only; print the errors
 //   --rtol X --atol Y     tolerance of --compare-host (|a-b| <= atol+rtol*|b|)
+//   --compare-float64     (.onnx) also compile a float64 copy of the model
+//                         (nnapi-compile --float64, host code, exact) and
+//                         print, per float output, how far our outputs and
+//                         --test-data's expected ones are from it
 //   --normwise            compare outputs (--compare-host, --test-data)
 //                         relative to each output's largest magnitude:
 //                         |a-b| <= atol + rtol * max|b| (deep float
@@ -539,6 +543,100 @@ static std::vector<uint8_t> randomTensor(const TensorSpec &spec,
   return data;
 }
 
+/// How far `values` (of `spec`) are from the float64 `exact` ones: the
+/// largest absolute difference, and that relative to the largest exact
+/// magnitude.
+static std::string distance(const TensorSpec &spec, const uint8_t *values,
+                            const double *exact) {
+  size_t n = spec.bytes() / spec.elementBytes();
+  double maxAbs = 0, largest = 0;
+  for (size_t k = 0; k < n; ++k) {
+    double v = toDouble(spec, values + k * spec.elementBytes());
+    double e = exact[k];
+    double d = std::isnan(v) && std::isnan(e) ? 0 : std::fabs(v - e);
+    maxAbs = std::max(maxAbs, std::isnan(d) ? INFINITY : d);
+    if (std::isfinite(e))
+      largest = std::max(largest, std::fabs(e));
+  }
+  char text[96];
+  std::snprintf(text, sizeof text, "max_abs_err=%.3g normwise_err=%.3g",
+                maxAbs, largest > 0 ? maxAbs / largest : maxAbs);
+  return text;
+}
+
+/// --compare-float64: runs the float64 copy at `path` on `inputs` (float32
+/// ones widened) and prints, per float output, how far `outputs` (ours)
+/// and `expected` (the test data's, when given) are from it. Non-zero with
+/// `error` when the copy cannot be loaded or run.
+static int compareWithFloat64(const std::string &path, const Signature &sig,
+                              const std::vector<std::vector<uint8_t>> &inputs,
+                              const std::vector<std::vector<uint8_t>> &outputs,
+                              const std::vector<ProtoTensor> *expected,
+                              std::string &error) {
+  nnapi_rt_model *model = nullptr;
+  if (nnapi_rt_model_open(path.c_str(), &model) != NNAPI_RT_OK) {
+    error = std::string("--compare-float64: ") + nnapi_rt_last_error();
+    return 1;
+  }
+  std::unique_ptr<nnapi_rt_model, void (*)(nnapi_rt_model *)> closer(
+      model, nnapi_rt_model_close);
+  Signature wide = signatureOf(model);
+  if (wide.inputs.size() != sig.inputs.size() ||
+      wide.outputs.size() != sig.outputs.size()) {
+    error = "--compare-float64: the float64 copy has other inputs or outputs";
+    return 1;
+  }
+  std::vector<std::vector<uint8_t>> in(inputs.size()), out(sig.outputs.size());
+  std::vector<const void *> inPtrs;
+  std::vector<void *> outPtrs;
+  std::vector<uint64_t> inBytes, outBytes;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const TensorSpec &from = sig.inputs[i], &to = wide.inputs[i];
+    if (from.dtype == "f32" && to.dtype == "f64") {
+      size_t n = from.bytes() / 4;
+      in[i].resize(n * 8);
+      for (size_t k = 0; k < n; ++k) {
+        double d = toDouble(from, &inputs[i][k * 4]);
+        std::memcpy(&in[i][k * 8], &d, 8);
+      }
+    } else {
+      in[i] = inputs[i];
+    }
+    in[i].reserve(1);
+    inPtrs.push_back(in[i].data());
+    inBytes.push_back(to.bytes());
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i].assign(wide.outputs[i].bytes(), 0);
+    out[i].reserve(1);
+    outPtrs.push_back(out[i].data());
+    outBytes.push_back(wide.outputs[i].bytes());
+  }
+  if (nnapi_rt_model_run(model, int64_t(inPtrs.size()),
+                         const_cast<void *const *>(inPtrs.data()),
+                         inBytes.data(), int64_t(outPtrs.size()),
+                         outPtrs.data(), outBytes.data()) != NNAPI_RT_OK) {
+    error = std::string("--compare-float64: ") + nnapi_rt_last_error();
+    return 1;
+  }
+  for (size_t i = 0; i < out.size(); ++i) {
+    const TensorSpec &spec = sig.outputs[i];
+    if (spec.dtype[0] != 'f' || wide.outputs[i].dtype != "f64")
+      continue;
+    std::vector<double> exact(wide.outputs[i].bytes() / 8);
+    std::memcpy(exact.data(), out[i].data(), exact.size() * 8);
+    std::printf("float64 output %zu '%s': ours %s", i,
+                printable(spec.name).c_str(),
+                distance(spec, outputs[i].data(), exact.data()).c_str());
+    if (expected)
+      std::printf("; reference %s",
+                  distance(spec, (*expected)[i].data.data(), exact.data())
+                      .c_str());
+    std::printf("\n");
+  }
+  return 0;
+}
+
 /// --validate: the model on every candidate device in turn, every partition
 /// execution compared with its host copy (the validate option); one line
 /// per partition and device, and per operation found wrong. Returns the
@@ -690,7 +788,7 @@ int runMain(int argc, char **argv) {
   bool toleranceGiven = false;
   uint64_t seed = 0;
   bool hostOnly = false, compareHost = false, expectNNAPI = false;
-  bool normwise = false;
+  bool normwise = false, compareFloat64 = false;
   double rtol = 1e-5, atol = 1e-6;
   int bench = 0;
   bool profileRuns = false, listDevices = false;
@@ -796,12 +894,14 @@ int runMain(int argc, char **argv) {
       compareHost = true;
     else if (a == "--normwise")
       normwise = true;
+    else if (a == "--compare-float64")
+      compareFloat64 = true;
     else if (a == "--expect-nnapi")
       expectNNAPI = true;
     else if (a == "-h" || a == "--help") {
       std::printf("usage: nnapi-run MODEL.so [--input FILE]... [--seed N] "
                   "[--output-dir DIR] [--host-only] [--compare-host] "
-                  "[--rtol X] [--atol Y] [--normwise] [--expect-nnapi] "
+                  "[--rtol X] [--atol Y] [--normwise] [--compare-float64] [--expect-nnapi] "
                   "[--nnapi-library PATH] [--device-profile PATH] "
                   "[--host-devices LIST] [--device SPEC] [--cache-dir DIR] "
                   "[--preference P] [--priority P] [--no-bursts] [--threads N] [--threads-force] [--loop-timeout-ms MS] "
@@ -828,18 +928,33 @@ int runMain(int argc, char **argv) {
     size_t n = std::strlen(suffix);
     return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
   };
-  std::string tempDir;
+  std::string tempDir, float64Dir, float64Path;
   if (endsWith(modelPath, ".onnx") || endsWith(modelPath, ".mlir") ||
       endsWith(modelPath, ".tflite")) {
     if (endsWith(modelPath, ".onnx") && !testData.empty())
       for (std::string &a : testDataCompileArgs(testData, compileArgs))
         compileArgs.push_back(std::move(a));
-    modelPath = compileModel(modelPath, compileArgs, tempDir);
+    std::string source = modelPath;
+    modelPath = compileModel(source, compileArgs, tempDir);
     if (modelPath.empty()) {
       removeTempDir(tempDir);
       return 2;
     }
+    if (compareFloat64 && endsWith(source, ".onnx")) {
+      std::vector<std::string> args = compileArgs;
+      args.push_back("--float64");
+      args.push_back("--host-only");
+      float64Path = compileModel(source, args, float64Dir);
+      if (float64Path.empty()) {
+        removeTempDir(tempDir);
+        removeTempDir(float64Dir);
+        return 2;
+      }
+    }
   }
+  if (compareFloat64 && float64Path.empty())
+    return usageError("--compare-float64 needs an .onnx model: nnapi-run "
+                      "compiles a float64 copy of it");
   if (modelPath.find('/') == std::string::npos)
     modelPath = "./" + modelPath;
   if (!testData.empty() && !toleranceGiven) {
@@ -1084,6 +1199,16 @@ int runMain(int argc, char **argv) {
                 sig.outputs.size(), normwise ? "normwise, " : "", rtol, atol);
     if (failing)
       status = 1;
+  }
+
+  if (!float64Path.empty()) {
+    std::string why;
+    int rc = compareWithFloat64(float64Path, sig, inputs, outputs,
+                                testData.empty() ? nullptr : &testOutputs,
+                                why);
+    removeTempDir(float64Dir);
+    if (rc)
+      return usageError(why);
   }
 
   if (bench > 0) {

@@ -48,6 +48,8 @@ struct LoadOptions {
   std::map<std::string, std::string> specializeValues;
   /// ONNX values added to the outputs (ONNXImportOptions::exposeValues).
   std::vector<std::string> exposeValues;
+  /// ONNX: import a float64 copy (ONNXImportOptions::float64).
+  bool float64 = false;
   /// TFLite: the SignatureDef to import, by its key (empty: the model's
   /// first, or subgraph 0 when it has none).
   std::string signature;

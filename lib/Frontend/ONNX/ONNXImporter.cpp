@@ -808,6 +808,7 @@ importOnce(StringRef data, StringRef name, MLIRContext *context,
   load.inputShapes = &options.inputShapes;
   load.inputValues = &values;
   load.inputOrder = &order;
+  load.float64 = options.float64;
   if (!nnapi_mlir::onnx_frontend::loadONNXModel(data.str(), name.str(), load,
                                                 model, error)) {
     emitError(FileLineColLoc::get(context, name, 0, 0)) << error;

@@ -900,6 +900,65 @@ static std::string crashedAt(const onnx::NodeProto *node) {
               : "";
 }
 
+/// `t` (FLOAT) as DOUBLE, its values widened; false for external data.
+static bool widenTensor(onnx::TensorProto &t) {
+  if (t.data_type() != onnx::TensorProto::FLOAT)
+    return true;
+  if (t.data_location() == onnx::TensorProto::EXTERNAL)
+    return false;
+  std::vector<double> values(t.float_data().begin(), t.float_data().end());
+  if (t.has_raw_data()) {
+    const std::string &raw = t.raw_data();
+    values.resize(raw.size() / sizeof(float));
+    for (size_t i = 0; i < values.size(); ++i) {
+      float f;
+      std::memcpy(&f, raw.data() + i * sizeof(float), sizeof(float));
+      values[i] = f;
+    }
+  }
+  t.clear_float_data();
+  t.set_data_type(onnx::TensorProto::DOUBLE);
+  t.set_raw_data(std::string(reinterpret_cast<const char *>(values.data()),
+                             values.size() * sizeof(double)));
+  return true;
+}
+
+bool toFloat64(onnx::GraphProto &graph, const std::string &path,
+               std::string &error) {
+  auto widenType = [](onnx::TypeProto &type) {
+    if (type.has_tensor_type() &&
+        type.tensor_type().elem_type() == onnx::TensorProto::FLOAT)
+      type.mutable_tensor_type()->set_elem_type(onnx::TensorProto::DOUBLE);
+  };
+  for (auto *list : {graph.mutable_input(), graph.mutable_output(),
+                     graph.mutable_value_info()})
+    for (auto &v : *list)
+      if (v.has_type())
+        widenType(*v.mutable_type());
+  for (auto &t : *graph.mutable_initializer())
+    if (!widenTensor(t)) {
+      error = "'" + path + "': --float64 cannot widen initializer '" +
+              t.name() + "', whose data is external";
+      return false;
+    }
+  for (auto &node : *graph.mutable_node())
+    for (auto &a : *node.mutable_attribute()) {
+      // Cast's "to", and the "dtype" of the generators (EyeLike, Random*).
+      if ((a.name() == "to" || a.name() == "dtype") &&
+          a.type() == onnx::AttributeProto::INT &&
+          a.i() == onnx::TensorProto::FLOAT)
+        a.set_i(onnx::TensorProto::DOUBLE);
+      if (a.has_t())
+        widenTensor(*a.mutable_t());
+      if (a.has_g() && !toFloat64(*a.mutable_g(), path, error))
+        return false;
+      for (auto &g : *a.mutable_graphs())
+        if (!toFloat64(g, path, error))
+          return false;
+    }
+  return true;
+}
+
 bool loadONNXModel(const std::string &data, const std::string &path,
                    const LoadOptions &options, onnx::ModelProto &model,
                    std::string &error) {
@@ -913,6 +972,8 @@ bool loadONNXModel(const std::string &data, const std::string &path,
   }
   guardInferenceFunctions();
   if (!checkTensorData(model.graph(), path, error))
+    return false;
+  if (options.float64 && !toFloat64(*model.mutable_graph(), path, error))
     return false;
   // libonnx's checker, converter and inference run in a child process
   // (Sandbox.h): it sends back the model they made, and the input order.

@@ -67,7 +67,15 @@ struct LoadOptions {
   /// list); the importer keeps them as arguments in their places. May be
   /// null.
   std::vector<std::string> *inputOrder = nullptr;
+  /// Every float32 tensor becomes float64 (toFloat64) before anything else.
+  bool float64 = false;
 };
+
+/// Makes `graph` (and the graphs its nodes hold) compute in float64: float32
+/// inputs, outputs, value types, initializers, constants and casts become
+/// float64. False with `error` for what cannot be (external data).
+bool toFloat64(onnx::GraphProto &graph, const std::string &path,
+               std::string &error);
 
 /// Parses the serialized model `data` (from `name`, for messages), sets the
 /// input shapes given, runs shape inference, upgrades an old default-domain

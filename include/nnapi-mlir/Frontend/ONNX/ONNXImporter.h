@@ -56,6 +56,11 @@ struct ONNXImportOptions {
   /// that is a tensor, in graph order. For comparing a model layer by layer
   /// with another runtime (docs/onnx-debugging.md).
   std::vector<std::string> exposeValues;
+  /// Import a float64 copy of the model: every float32 tensor (inputs,
+  /// outputs, weights, constants, casts) becomes float64, which the host
+  /// code computes exactly. The reference nnapi-run --compare-float64
+  /// compares both runtimes with.
+  bool float64 = false;
 };
 
 /// Imports the model at `path`. On failure returns null after emitting
