@@ -429,6 +429,8 @@ PYBIND11_MODULE(_nnapi_mlir, m) {
       entry["driver_timed"] = p.driverTimed;
       entry["driver_ns"] = p.driverNs;
       entry["passed_over"] = std::string(p.passedOver);
+      entry["name"] = std::string(p.name);
+      entry["operations"] = p.operations;
       // What the checks with the host copy found (verify, validate).
       nnapi_rt_check_info c;
       if (nnapi_rt_get_check_info(i, &c) == NNAPI_RT_OK) {

@@ -364,6 +364,51 @@ class Model:
 
     __call__ = run
 
+    def validate(self, *args, sets=2, seed=0, **kwargs):
+        """Checks every NNAPI device against the host copy, as nnapi-run
+        --validate does (docs/validation.md): for each device that may run
+        partitions, the model runs on the inputs given (as for run()) and
+        `sets` more random ones (floats uniform in [-1, 1) from `seed`,
+        other inputs as given), every partition compared with its host copy.
+
+        Returns one dict per partition and device: partition (its name),
+        device, result ("pass", "fail" or "not run"), reason (why not run),
+        and the checks of partitions() (max_error, tolerance, unit,
+        mismatches, wrong_operations, ...). The runtime options are
+        restored after; the quirks record in force gets what is found."""
+        given = [_np.asarray(a) for a in self._arrange(args, kwargs)]
+        rng = _np.random.default_rng(seed)
+        input_sets = [given]
+        for _ in range(sets):
+            input_sets.append([
+                (rng.uniform(-1, 1, t.shape).astype(t.dtype)
+                 if _np.issubdtype(t.dtype, _np.floating) else a)
+                for t, a in zip(self.inputs, given)])
+        candidates = sorted((d for d in devices() if d["preference"] >= 0),
+                            key=lambda d: d["preference"])
+        results = []
+        try:
+            for d in candidates:
+                configure(devices=d["name"], validate=True)
+                for inputs in input_sets:
+                    self.run(*inputs)
+                for p in partitions():
+                    checks = p.get("checks", {})
+                    ran = p["error"] == "" and checks.get("checks", 0) > 0
+                    entry = {"partition": p["name"], "device": d["name"],
+                             "version": d["version"],
+                             "feature_level": d["feature_level"],
+                             "result": ("not run" if not ran else
+                                        "fail" if checks["mismatches"]
+                                        else "pass"),
+                             "reason": "" if ran else (p["error"] or
+                                                       p["last_failure"])}
+                    entry.update(checks)
+                    results.append(entry)
+        finally:
+            configure(devices=None, validate=None)
+        return results
+
     def close(self):
         """Unloads the model now (it is also unloaded when garbage
         collected), once runs in flight on other threads are done; later
@@ -477,7 +522,9 @@ def partitions():
     executions, failures and last_failure (executions that failed and ran
     the host copy), and with timing on, hardware_timed/hardware_ns and
     driver_timed/driver_ns (counts and sums of the measured durations),
-    passed_over (why more preferred devices did not take it), and checks:
+    name (its function in the compiled model), operations (NNAPI
+    operations in it), passed_over (why more preferred devices did not
+    take it), and checks:
     what comparing it with its host copy found (verify, validate options) -
     checks, mismatches, max_error, tolerance and unit, device_ns/host_ns,
     first_mismatch, left (why it left a device), reference and

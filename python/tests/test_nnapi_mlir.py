@@ -513,6 +513,33 @@ def test_verify_catches_a_lying_device(cnn_so, tmp_path, monkeypatch):
         nnapi_mlir.configure(verify=None, quirks=None)
 
 
+def test_validate_checks_every_device(cnn_so, monkeypatch):
+    """Model.validate(): the host device passes; made to lie about CONV_2D
+    it fails, with the mismatch counted (one device: nothing to compare
+    single operations with, so none is named)."""
+    path, _ = cnn_so
+    model = nnapi_mlir.load(path)
+    x = np.load(EXAMPLES / "onnx" / "cnn_input.npy")
+    (r,) = model.validate(x, sets=1)
+    assert r["device"] == "nnapi-mlir-host" and r["result"] == "pass"
+    assert r["partition"].startswith("main_nnapi_")
+    assert r["checks"] == 2 and r["mismatches"] == 0
+    assert 0 <= r["max_error"] <= r["tolerance"]
+    monkeypatch.setenv("NNAPI_MLIR_HOST_LIE", "nnapi-mlir-host:CONV_2D:sign")
+    (r,) = model.validate(image=x, sets=2)
+    assert r["result"] == "fail" and r["mismatches"] == 3
+    assert r["max_error"] > r["tolerance"]
+    assert "no other device" in r["note"]
+    # The options are back: a plain run uses the device, and is right.
+    monkeypatch.delenv("NNAPI_MLIR_HOST_LIE")
+    nnapi_mlir.configure(devices=None)  # a new compilation, honest again
+    (y,) = model.run(x)
+    np.testing.assert_allclose(
+        y, np.load(EXAMPLES / "onnx" / "cnn_expected.npy"), rtol=1e-4,
+        atol=1e-6)
+    assert nnapi_mlir.partitions()[0]["device"] == "nnapi-mlir-host"
+
+
 def test_threads(cnn_so):
     path, _ = cnn_so
     x = np.load(EXAMPLES / "onnx" / "cnn_input.npy")
