@@ -923,8 +923,28 @@ static bool widenTensor(onnx::TensorProto &t) {
   return true;
 }
 
+/// Adds the values `g` (and its graphs) feed to inputs that take float32
+/// whatever the data's type: Resize's scales, Upsample's.
+static void floatOnlyInputs(const onnx::GraphProto &g,
+                            std::unordered_set<std::string> &names) {
+  for (const auto &node : g.node()) {
+    if (node.op_type() == "Resize" && node.input_size() > 2)
+      names.insert(node.input(2));
+    if (node.op_type() == "Upsample" && node.input_size() > 1)
+      names.insert(node.input(1));
+    for (const auto &a : node.attribute()) {
+      if (a.has_g())
+        floatOnlyInputs(a.g(), names);
+      for (const auto &sub : a.graphs())
+        floatOnlyInputs(sub, names);
+    }
+  }
+}
+
 bool toFloat64(onnx::GraphProto &graph, const std::string &path,
                std::string &error) {
+  std::unordered_set<std::string> keep;
+  floatOnlyInputs(graph, keep);
   auto widenType = [](onnx::TypeProto &type) {
     if (type.has_tensor_type() &&
         type.tensor_type().elem_type() == onnx::TensorProto::FLOAT)
@@ -936,7 +956,7 @@ bool toFloat64(onnx::GraphProto &graph, const std::string &path,
       if (v.has_type())
         widenType(*v.mutable_type());
   for (auto &t : *graph.mutable_initializer())
-    if (!widenTensor(t)) {
+    if (!keep.count(t.name()) && !widenTensor(t)) {
       error = "'" + path + "': --float64 cannot widen initializer '" +
               t.name() + "', whose data is external";
       return false;
@@ -948,7 +968,9 @@ bool toFloat64(onnx::GraphProto &graph, const std::string &path,
           a.type() == onnx::AttributeProto::INT &&
           a.i() == onnx::TensorProto::FLOAT)
         a.set_i(onnx::TensorProto::DOUBLE);
-      if (a.has_t())
+      if (a.has_t() &&
+          !(node.op_type() == "Constant" && node.output_size() &&
+            keep.count(node.output(0))))
         widenTensor(*a.mutable_t());
       if (a.has_g() && !toFloat64(*a.mutable_g(), path, error))
         return false;

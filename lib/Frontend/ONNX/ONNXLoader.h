@@ -73,7 +73,9 @@ struct LoadOptions {
 
 /// Makes `graph` (and the graphs its nodes hold) compute in float64: float32
 /// inputs, outputs, value types, initializers, constants and casts become
-/// float64. False with `error` for what cannot be (external data).
+/// float64, except the constants feeding inputs that only take float32
+/// (Resize's and Upsample's scales). False with `error` for what cannot be
+/// (external data).
 bool toFloat64(onnx::GraphProto &graph, const std::string &path,
                std::string &error);
 

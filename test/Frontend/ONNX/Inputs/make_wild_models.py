@@ -280,6 +280,16 @@ def main():
     save(out, "rounded", m, [("x", x)], [("y", x + np.float32(1.0))],
          case="test_data_set_1")
 
+    # Resize's scales stay float32 in the float64 copy (its schema takes no
+    # other type).
+    x = np.arange(8, dtype=np.float32).reshape(1, 2, 2, 2) / 3
+    m = model("resize_scales", [helper.make_node("Resize", ["x", "", "s"], ["y"],
+                                                 mode="nearest")],
+              [f("x", [1, 2, 2, 2])], [f("y", [1, 2, 4, 4])],
+              [numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "s")])
+    save(out, "resize_scales", m, [("x", x)],
+         [("y", x.repeat(2, axis=2).repeat(2, axis=3))])
+
     # A cycle cannot be sorted: refused, naming a node.
     cycle = model("cycle", [helper.make_node("Add", ["x", "r"], ["a"], name="first"),
                             helper.make_node("Relu", ["a"], ["r"], name="second")],
