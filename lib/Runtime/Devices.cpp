@@ -1,6 +1,8 @@
 //===- Devices.cpp - Runtime options and the choice of NNAPI device -------===//
 
 #include "Devices.h"
+#include "State.h"
+#include "nnapi-mlir/Support/Sha256.h"
 #include "nnapi-mlir/NNAPI/Quirks.h"
 #include "Internal.h"
 
@@ -383,6 +385,203 @@ const char *deviceTypeName(int32_t type) {
   default:
     return "unknown";
   }
+}
+
+
+//===----------------------------------------------------------------------===//
+// Compiling a partition for a device
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Whether `m` or a model it references has a WHILE.
+bool holdsWhile(const blob::Model &m) {
+  for (const blob::Operation &op : m.operations)
+    if (op.opcode == ANEURALNETWORKS_WHILE)
+      return true;
+  for (const blob::Model &sub : m.subgraphs)
+    if (holdsWhile(sub))
+      return true;
+  return false;
+}
+
+/// How blobs become NNAPI models (buildPartition): part of every cache
+/// token. Bump it whenever that changes, so drivers do not reuse
+/// compilations of models built the old way.
+constexpr uint32_t kModelBuildVersion = 1;
+
+/// Compiles `p.nnModel` for `device` (null: the library's own choice,
+/// ANeuralNetworksCompilation_create) with the options; on failure `why`
+/// says which call failed and nothing is kept.
+int32_t compileFor(const NNAPIFunctionTable &fn, const Options &o,
+                   Partition &p, const DeviceInfo *device, std::string &why) {
+  ANeuralNetworksCompilation *c = nullptr;
+  int rc = device ? fn.ANeuralNetworksCompilation_createForDevices(
+                        p.nnModel, &device->handle, 1, &c)
+                  : fn.ANeuralNetworksCompilation_create(p.nnModel, &c);
+  if (rc != ANEURALNETWORKS_NO_ERROR) {
+    why = describeCall(fn,
+                       device ? "ANeuralNetworksCompilation_createForDevices"
+                              : "ANeuralNetworksCompilation_create",
+                       rc);
+    return NNAPI_RT_NNAPI_ERROR;
+  }
+  const char *call = "ANeuralNetworksCompilation_setPreference";
+  rc = fn.ANeuralNetworksCompilation_setPreference(c, o.preference);
+  // Priorities came with the feature level 4 library (Android 11).
+  if (rc == ANEURALNETWORKS_NO_ERROR &&
+      fn.ANeuralNetworksCompilation_setPriority) {
+    call = "ANeuralNetworksCompilation_setPriority";
+    rc = fn.ANeuralNetworksCompilation_setPriority(c, o.priority);
+  }
+  bool cached = rc == ANEURALNETWORKS_NO_ERROR && device &&
+                !o.cacheDir.empty() && fn.ANeuralNetworksCompilation_setCaching;
+  if (cached) {
+    // The token covers everything that shapes the compiled model: the blob
+    // (operands, values, operations, relaxation), the device and its driver
+    // version, the options, and this runtime's way of building models.
+    Sha256 h;
+    h.update(p.buildBytes, p.size);
+    h.update(device->name).update(device->version);
+    int32_t knobs[] = {int32_t(device->featureLevel), o.preference,
+                       o.priority};
+    h.update(knobs, sizeof knobs);
+    h.update(std::string("nnapi-mlir runtime " NNAPI_MLIR_RUNTIME_VERSION));
+    h.update(&kModelBuildVersion, sizeof kModelBuildVersion);
+    Sha256::Digest token = h.finish();
+    call = "ANeuralNetworksCompilation_setCaching";
+    rc = fn.ANeuralNetworksCompilation_setCaching(c, o.cacheDir.c_str(),
+                                                  token.data());
+  }
+  // The host device runs this compilation's operators on our pool, which
+  // the partition keeps alive for as long as the compilation (p.pool).
+  if (rc == ANEURALNETWORKS_NO_ERROR && fn.hostSetCompilationThreadPool &&
+      p.pool && p.pool->handle()) {
+    call = "NNAPIMLIRHost_setCompilationThreadPool";
+    rc = fn.hostSetCompilationThreadPool(c, p.pool->handle());
+  }
+  if (rc == ANEURALNETWORKS_NO_ERROR) {
+    call = "ANeuralNetworksCompilation_finish";
+    rc = fn.ANeuralNetworksCompilation_finish(c);
+  }
+  if (rc != ANEURALNETWORKS_NO_ERROR) {
+    why = describeCall(fn, call, rc);
+    fn.ANeuralNetworksCompilation_free(c);
+    return NNAPI_RT_NNAPI_ERROR;
+  }
+  p.compilation = c;
+  p.cached = cached;
+  if (device) {
+    p.device = device->name;
+    p.deviceLevel = device->featureLevel;
+  }
+  return NNAPI_RT_OK;
+}
+
+/// Why `device` cannot take `p`, or "" if it may: its feature level, or an
+/// operation it does not run.
+std::string deviceRefusal(const NNAPIFunctionTable &fn, const Partition &p,
+                          const DeviceInfo &device) {
+  std::string who = "device '" + device.name + "'";
+  if (device.featureLevel == 0)
+    return who + " reports a feature level this runtime does not know (" +
+           std::to_string(device.featureLevelCode) + ")";
+  if (device.featureLevel < p.model.featureLevel)
+    return who + " has feature level " + std::to_string(device.featureLevel) +
+           ", the partition needs " + std::to_string(p.model.featureLevel);
+  size_t n = p.model.operations.size();
+  std::unique_ptr<bool[]> supported(new bool[n ? n : 1]());
+  int rc = fn.ANeuralNetworksModel_getSupportedOperationsForDevices(
+      p.nnModel, &device.handle, 1, supported.get());
+  if (rc != ANEURALNETWORKS_NO_ERROR)
+    return who + ": " +
+           describeCall(fn, "ANeuralNetworksModel_getSupportedOperationsForDevices",
+                        rc);
+  size_t missing = 0, first = n;
+  for (size_t i = 0; i < n; ++i)
+    if (!supported[i]) {
+      ++missing;
+      first = std::min(first, i);
+    }
+  if (!missing)
+    return "";
+  const blob::Operation &op = p.model.operations[first];
+  const char *name = nnapi_mlir::operationName(op.opcode);
+  std::string on;
+  if (!op.inputs.empty())
+    if (const char *type =
+            blob::operandTypeName(p.model.operands[op.inputs[0]].type))
+      on = std::string(" on ") + type;
+  std::string text =
+      who + " does not run operation " + std::to_string(first) + " (" +
+      (name ? name : "?") + on + ")" +
+      (missing > 1 ? " and " + std::to_string(missing - 1) + " more" : "");
+  // The host NNAPI library says why (a real driver only logs it).
+  if (fn.hostLastError)
+    if (const char *why = fn.hostLastError(); why && *why)
+      text += std::string(": ") + why;
+  return text;
+}
+
+} // namespace
+
+/// Compiles the partition's model on the most preferred device that runs
+/// all of it, or fails with every candidate's reason.
+int32_t compilePartition(State &s, Partition &p) {
+  const NNAPIFunctionTable &fn = p.library->functions();
+  const Options &o = s.options;
+  std::string why;
+  if (!hasDeviceAPI(fn)) {
+    if (!o.devices.empty())
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "devices '" + o.devicesText +
+                          "' cannot be chosen: this NNAPI library has no "
+                          "device API (it predates feature level 3)");
+    if (compileFor(fn, o, p, nullptr, why))
+      return failWith(NNAPI_RT_NNAPI_ERROR, why);
+    return NNAPI_RT_OK;
+  }
+  std::vector<size_t> order = candidateDevices(s.devices, o);
+  if (order.empty()) {
+    std::string list;
+    for (const DeviceInfo &d : s.devices)
+      list += (list.empty() ? "" : ", ") + d.name + " (" +
+              deviceTypeName(d.type) + ")";
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    "no NNAPI device may run partitions (devices: " + list +
+                        (o.devices.empty()
+                             ? "; nnapi-reference only when named"
+                             : "; chosen by '" + o.devicesText + "'") +
+                        ")");
+  }
+  std::string reasons;
+  for (size_t index : order) {
+    const DeviceInfo &d = s.devices[index];
+    std::string refusal = quirkRefusal(s, p, d);
+    if (refusal.empty())
+      refusal = deviceRefusal(fn, p, d);
+    if (refusal.empty() && compileFor(fn, o, p, &d, why) == NNAPI_RT_OK)
+      break;
+    reasons += (reasons.empty() ? "" : "; ") +
+               (refusal.empty() ? "device '" + d.name + "': " + why : refusal);
+  }
+  if (!p.compilation)
+    return failWith(NNAPI_RT_NNAPI_ERROR,
+                    "no NNAPI device runs this partition: " + reasons);
+  p.passedOver = reasons;
+  p.hasWhile = holdsWhile(p.model);
+  p.loopTimeoutNs = std::min(o.loopTimeoutNs, kMaxNNAPILoopTimeoutNs);
+  // Durations are measured on one-device compilations only (NNAPI's rule).
+  p.timing = o.timing && fn.ANeuralNetworksExecution_setMeasureTiming &&
+             fn.ANeuralNetworksExecution_getDuration;
+  // Bursts (feature level 3) keep a driver's per-call state warm across
+  // calls; without one (refused, or an older device) executions run alone.
+  if (o.bursts && p.deviceLevel >= 3 && fn.ANeuralNetworksBurst_create &&
+      fn.ANeuralNetworksBurst_free && fn.ANeuralNetworksExecution_burstCompute &&
+      fn.ANeuralNetworksBurst_create(p.compilation, &p.burst) !=
+          ANEURALNETWORKS_NO_ERROR)
+    p.burst = nullptr;
+  return NNAPI_RT_OK;
 }
 
 } // namespace nnapi_mlir::runtime

@@ -71,6 +71,16 @@ struct LoadOptions {
   bool float64 = false;
 };
 
+/// Puts the nodes of `g`, and of the graphs they hold, in topological order
+/// (GraphPreparation.cpp); a graph with a cycle is left as it is and
+/// `cycle` says so.
+void sortTopologically(onnx::GraphProto &g, std::string &cycle);
+
+/// Gives the graph outputs declared without a type or a shape what shape
+/// inference finds for them; false with `error` for one it cannot find.
+bool typeGraphOutputs(onnx::ModelProto &model, const std::string &path,
+                      std::string &error);
+
 /// Makes `graph` (and the graphs its nodes hold) compute in float64: float32
 /// inputs, outputs, value types, initializers, constants and casts become
 /// float64, except the constants feeding inputs that only take float32
