@@ -10,13 +10,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnapi-mlir/Partition/Passes.h"
+#include "Outline.h"
 #include "nnapi-mlir/Conversion/TosaToNNAPI/TosaToNNAPI.h"
 #include "nnapi-mlir/Partition/CostModel.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/Fusion.h"
 #include "nnapi-mlir/Partition/PartitionReport.h"
 #include "nnapi-mlir/Partition/PartitionSolver.h"
 #include "nnapi-mlir/NNAPI/DeviceProfile.h"
-#include "nnapi-mlir/Target/NNAPIBlob/NNAPIBlob.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -241,9 +241,6 @@ uint64_t byteSize(Type type) {
   return uint64_t(shaped.getNumElements()) *
          ((shaped.getElementTypeBitWidth() + 7) / 8);
 }
-
-std::vector<std::string> nnapiSignatures(ArrayRef<Operation *> ops,
-                                         unsigned featureLevel, bool relaxed);
 
 /// Places the ops of one function's block.
 class FunctionPlacer {
@@ -759,138 +756,6 @@ void FunctionPlacer::emitRemarks(ArrayRef<std::string> names,
         << " op(s), estimated to save "
         << us(benefits[p]);
   }
-}
-
-/// What a region of ops (convex, program order) reads and defines: the
-/// values it takes from outside, the constants it uses, and the results
-/// read outside it.
-struct RegionInterface {
-  llvm::SetVector<Value> inputs, outputs;
-  llvm::SetVector<Operation *> constants;
-};
-
-RegionInterface regionInterface(ArrayRef<Operation *> ops) {
-  llvm::SmallPtrSet<Operation *, 32> inRegion(ops.begin(), ops.end());
-  Block &parentBlock = *ops.front()->getBlock();
-  auto inside = [&](Operation *user) {
-    Operation *top = parentBlock.findAncestorOpInBlock(*user);
-    return top && inRegion.contains(top);
-  };
-  RegionInterface region;
-  for (Operation *op : ops) {
-    for (Value v : usedValues(op)) {
-      Operation *def = v.getDefiningOp();
-      if (def && inRegion.contains(def))
-        continue;
-      if (def && isConstantLike(def))
-        region.constants.insert(def);
-      else
-        region.inputs.insert(v);
-    }
-    for (Value r : op->getResults())
-      for (Operation *user : r.getUsers())
-        if (!inside(user)) {
-          region.outputs.insert(r);
-          break;
-        }
-  }
-  return region;
-}
-
-/// A private partition function at the builder's insertion point holding
-/// copies of `ops` and the constants they use, taking `region.inputs` and
-/// returning `region.outputs`.
-func::FuncOp buildPartitionFunc(OpBuilder &builder, ArrayRef<Operation *> ops,
-                                const RegionInterface &region, StringRef name,
-                                unsigned featureLevel, bool relaxed) {
-  SmallVector<Type> inputTypes, outputTypes;
-  for (Value v : region.inputs)
-    inputTypes.push_back(v.getType());
-  for (Value v : region.outputs)
-    outputTypes.push_back(v.getType());
-  Location loc = builder.getFusedLoc(llvm::to_vector(
-      llvm::map_range(ops, [](Operation *op) { return op->getLoc(); })));
-  auto func = builder.create<func::FuncOp>(
-      loc, name, builder.getFunctionType(inputTypes, outputTypes));
-  func.setPrivate();
-  func->setAttr(NNAPIDialect::kPartitionAttrName, builder.getUnitAttr());
-  func->setAttr(NNAPIDialect::kFeatureLevelAttrName,
-                builder.getI32IntegerAttr(featureLevel));
-  if (relaxed)
-    func->setAttr(NNAPIDialect::kRelaxAttrName, builder.getUnitAttr());
-  OpBuilder::InsertionGuard guard(builder);
-  Block *body = func.addEntryBlock();
-  builder.setInsertionPointToStart(body);
-  IRMapping mapping;
-  for (auto [v, arg] : llvm::zip(region.inputs, body->getArguments()))
-    mapping.map(v, arg);
-  for (Operation *c : region.constants)
-    builder.clone(*c, mapping);
-  for (Operation *op : ops)
-    builder.clone(*op, mapping);
-  builder.create<func::ReturnOp>(
-      loc, llvm::to_vector(llvm::map_range(
-               region.outputs, [&](Value v) { return mapping.lookup(v); })));
-  return func;
-}
-
-/// The signatures (blob::operationSignature) of the NNAPI operations `ops`
-/// become when converted as a partition of their own; empty if they do not
-/// convert alone.
-std::vector<std::string> nnapiSignatures(ArrayRef<Operation *> ops,
-                                         unsigned featureLevel, bool relaxed) {
-  MLIRContext *ctx = ops.front()->getContext();
-  // Refusals are the partitioner's to report, not this probe's.
-  ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
-  OwningOpRef<ModuleOp> module = ModuleOp::create(ops.front()->getLoc());
-  OpBuilder builder(ctx);
-  builder.setInsertionPointToEnd(module->getBody());
-  RegionInterface region = regionInterface(ops);
-  if (region.outputs.empty())
-    return {};
-  func::FuncOp func = buildPartitionFunc(builder, ops, region, "unit",
-                                         featureLevel, relaxed);
-  if (failed(convertPartitionToNNAPI(func, featureLevel)))
-    return {};
-  FailureOr<blob::Model> model = buildBlobModel(func);
-  if (failed(model))
-    return {};
-  std::vector<std::string> signatures;
-  for (const blob::Operation &op : model->operations)
-    signatures.push_back(blob::operationSignature(*model, op));
-  return signatures;
-}
-
-/// Outlines `ops` (convex, program order) into a new private function and
-/// replaces them with a call. Returns the function.
-func::FuncOp outline(func::FuncOp parent, ArrayRef<Operation *> ops,
-                     StringRef name, unsigned featureLevel, bool relaxed) {
-  llvm::SmallPtrSet<Operation *, 32> inRegion(ops.begin(), ops.end());
-  Block &parentBlock = *ops.front()->getBlock();
-  // A use inside the region of an op in the partition is the partition's.
-  auto inPartition = [&](Operation *user) {
-    Operation *top = parentBlock.findAncestorOpInBlock(*user);
-    return top && inRegion.contains(top);
-  };
-  RegionInterface region = regionInterface(ops);
-  OpBuilder builder(parent.getContext());
-  builder.setInsertionPointAfter(parent);
-  func::FuncOp func =
-      buildPartitionFunc(builder, ops, region, name, featureLevel, relaxed);
-  Location loc = func.getLoc();
-  const llvm::SetVector<Value> &inputs = region.inputs, &outputs = region.outputs;
-
-  // The call goes after the region's last op; users of its results that sat
-  // between the region's ops are moved after it by the topological sort.
-  builder.setInsertionPointAfter(ops.back());
-  auto call = builder.create<func::CallOp>(loc, func, inputs.getArrayRef());
-  for (auto [output, r] : llvm::zip(outputs, call.getResults()))
-    Value(output).replaceUsesWithIf(r, [&](OpOperand &use) {
-      return !inPartition(use.getOwner());
-    });
-  for (Operation *op : llvm::reverse(ops))
-    op->erase();
-  return func;
 }
 
 struct NNAPIPartitionPass

@@ -167,9 +167,8 @@ void finishCheck(PendingCheck &pending, int64_t numOutputs,
     c.deviceNs += uint64_t(pending.deviceNs);
     c.hostNs += uint64_t(std::max<int64_t>(hostNs, 0));
     c.device = p.device;
-    if (!c.any || worse(worst, c.worst))
+    if (c.count == 1 || worse(worst, c.worst))
       c.worst = worst;
-    c.any = true;
     if (!pass) {
       ++c.mismatches;
       if (c.firstMismatch.empty())
@@ -282,7 +281,7 @@ int32_t nnapi_rt_get_check_info(int32_t index, nnapi_rt_check_info *info) {
     info->mismatches = c.mismatches;
     info->maxError = c.worst.error;
     info->tolerance = c.worst.tolerance;
-    copyField(info->unit, c.any ? c.worst.unit : "");
+    copyField(info->unit, c.count ? c.worst.unit : "");
     info->deviceNs = c.deviceNs;
     info->hostNs = c.hostNs;
     copyField(info->firstMismatch, c.firstMismatch);

@@ -199,7 +199,6 @@ int32_t getPartition(State &s, const uint8_t *blobBytes, int64_t blobSize,
     p->library = s.library;
     p->pool = currentPool(s);
     p->size = blobSize;
-    p->key = blobBytes;
     p->head.assign(blobBytes,
                    blobBytes + std::min<int64_t>(blobSize, Partition::kHeadBytes));
     if (same) {

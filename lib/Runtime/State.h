@@ -108,8 +108,6 @@ struct Partition {
   ANeuralNetworksExecution *reusable = nullptr;
   std::vector<void *> boundInputs, boundOutputs;
 
-  /// Its key in State::partitions (the blob's address).
-  const uint8_t *key = nullptr;
   /// Devices it must not use in this process, with why: they computed wrong
   /// values (verify) or failed max_failures times in a row.
   std::vector<std::pair<std::string, std::string>> excluded;
@@ -123,8 +121,7 @@ struct Partition {
   struct Checks {
     uint64_t count = 0, mismatches = 0, deviceNs = 0, hostNs = 0;
     std::string device; ///< Of the last check.
-    Check worst;        ///< The worst output seen.
-    bool any = false;
+    Check worst;        ///< The worst output seen (once count > 0).
     std::string firstMismatch;
     bool narrowed = false;
     Narrowing narrowing;

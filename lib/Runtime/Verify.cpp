@@ -23,10 +23,10 @@ constexpr double kFloat32Relative = 1e-4, kFloat32Absolute = 1e-6;
 constexpr double kFloat16Relative = 2e-2, kFloat16Absolute = 1e-3;
 constexpr double kQuanta = 2;
 
+/// The 8-bit quantized types, compared in quanta: the data types, and the
+/// symmetric one some operations output.
 bool isQuant8(int32_t type) {
-  return type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM ||
-         type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED ||
-         type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM;
+  return isQuant8DataType(type) || type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM;
 }
 
 /// Element `i` of a buffer of operand type `type` as a double; `isSigned`
@@ -333,6 +333,9 @@ Check nnapi_mlir::runtime::compareOperand(const blob::Model &m,
     c.unit = "quanta";
     c.tolerance = kQuanta;
   }
+  // Integers and booleans are exact: the error counts the elements that
+  // differ, the first of them shown.
+  bool exact = !isFloat && !isQuant8(o.type);
   for (size_t i = 0; i < n; ++i) {
     double d = element(device, i, o.type, isSigned);
     double h = element(host, i, o.type, isSigned);
@@ -345,18 +348,15 @@ Check nnapi_mlir::runtime::compareOperand(const blob::Model &m,
       error = d == h ? 0 : std::numeric_limits<double>::infinity();
     else
       error = std::fabs(d - h);
-    if (!isFloat && !isQuant8(o.type))
-      error = error != 0; // integers and booleans: exact, elements counted
-    if (!isFloat && !isQuant8(o.type) && error) {
-      if (c.error == 0) {
+    if (exact) {
+      if (error != 0 && c.error++ == 0) {
         c.element = i;
         c.deviceValue = d;
         c.hostValue = h;
       }
-      c.error += 1;
       continue;
     }
-    if (error > c.error || (std::isinf(error) && !std::isinf(c.error))) {
+    if (error > c.error) {
       c.error = error;
       c.element = i;
       c.deviceValue = d;
