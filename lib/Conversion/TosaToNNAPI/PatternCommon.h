@@ -81,15 +81,26 @@ SmallVector<int64_t> nnapiPadding(ArrayRef<int64_t> tosaPad);
 
 SmallVector<int64_t> swapYX(ArrayRef<int64_t> yx);
 
+/// Why a TOSA product with zero points (8-bit operands, i32 results:
+/// ONNX's ConvInteger and MatMulInteger, dynamically quantized models)
+/// stays on the host: NNAPI's 8-bit operations requantize their results,
+/// with zero points fixed when the model is built. (Quantized operations
+/// NNAPI runs are raised from their QDQ form before, not from these.)
+inline LogicalResult refuseIntegerProduct(Operation *op,
+                                          PatternRewriter &rewriter) {
+  return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+    diag << "8-bit " << op->getName().stripDialect()
+         << " with int32 results has no NNAPI operation (NNAPI's "
+            "requantize, with zero points fixed in the model)";
+  });
+}
+
 /// Convolutions and fully connected: float, not quantized, constant weights
 /// and bias (NNAPI drivers and XNNPACK prepare constant weights once).
 template <typename TosaOp>
 LogicalResult checkWeighted(TosaOp op, PatternRewriter &rewriter) {
   if (op.getQuantizationInfo())
-    return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
-      diag << "quantized " << op->getName().stripDialect()
-           << " is not supported yet";
-    });
+    return refuseIntegerProduct(op, rewriter);
   if (failed(checkTensors(op, rewriter)) ||
       failed(checkConstant(op, op.getWeight(), "weight", rewriter)) ||
       failed(checkConstant(op, op.getBias(), "bias", rewriter)))

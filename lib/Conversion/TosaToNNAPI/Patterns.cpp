@@ -342,8 +342,7 @@ struct TransposeConv2DPattern
   LogicalResult matchAndRewrite(tosa::TransposeConv2DOp op,
                                 PatternRewriter &rewriter) const override {
     if (op.getQuantizationInfo())
-      return rewriter.notifyMatchFailure(
-          op, "quantized transpose_conv2d is not supported yet");
+      return refuseIntegerProduct(op, rewriter);
     if (failed(checkTensors(op, rewriter)) ||
         failed(checkConstant(op, op.getFilter(), "filter", rewriter)) ||
         failed(checkConstant(op, op.getBias(), "bias", rewriter)))
@@ -591,7 +590,7 @@ struct MatMulToFullyConnectedPattern
   LogicalResult matchAndRewrite(tosa::MatMulOp op,
                                 PatternRewriter &rewriter) const override {
     if (op.getQuantizationInfo())
-      return rewriter.notifyMatchFailure(op, "quantized matmul");
+      return refuseIntegerProduct(op, rewriter);
     DenseElementsAttr b;
     if (!matchPattern(op.getB(), m_Constant(&b)))
       return rewriter.notifyMatchFailure(op, "B is not a constant");
@@ -624,7 +623,7 @@ struct MatMulPattern : ToNNAPI<tosa::MatMulOp, BatchMatmulOp> {
   LogicalResult matchAndRewrite(tosa::MatMulOp op,
                                 PatternRewriter &rewriter) const override {
     if (op.getQuantizationInfo())
-      return rewriter.notifyMatchFailure(op, "quantized matmul");
+      return refuseIntegerProduct(op, rewriter);
     if (failed(checkTensors(op, rewriter)))
       return failure();
     rewriter.replaceOpWithNewOp<BatchMatmulOp>(op, op.getType(), op.getA(),

@@ -291,6 +291,9 @@ struct IntegerConv {
   DenseElementsAttr wConst;
   Value bias;
   int64_t xZeroPoint = 0, wZeroPoint = 0;
+  /// x's zero point when it is computed at run time (DynamicQuantizeLinear):
+  /// a rank-0 i32 in x's signed storage, xZeroPoint then unused.
+  Value xZeroPointValue;
   std::function<Value(Value)> finish = [](Value acc) { return acc; };
 };
 /// Conv, ConvTranspose, MaxPool, AveragePool (ops/ConvPool.cpp); with `q`,

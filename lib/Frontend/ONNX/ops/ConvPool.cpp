@@ -386,6 +386,42 @@ LogicalResult mlir::nnapi::onnx_import::importWindowOp(NodeContext &ctx,
       q ? tosa::ConvOpQuantizationAttr::get(builder.getContext(), q->xZeroPoint,
                                             q->wZeroPoint)
         : nullptr;
+  // A zero point computed at run time cannot be TOSA's (an attribute):
+  // sum (x - z)(w - wz) over a window is sum x (w - wz) - z sum (w - wz),
+  // once the border is x's zero point too. So x is padded with z, the
+  // convolution takes input zero point 0, and z times each output
+  // channel's filter sum (a constant) is subtracted from its accumulators.
+  Value runtimeCorrection;
+  if (q && q->xZeroPointValue) {
+    if (llvm::any_of(tosaPad, [](int64_t p) { return p; })) {
+      auto nt = cast<RankedTensorType>(nhwc.getType());
+      SmallVector<int64_t> p = {0,          0,          tosaPad[0], tosaPad[1],
+                                tosaPad[2], tosaPad[3], 0,          0};
+      nhwc = builder.create<tosa::PadOp>(
+          loc,
+          RankedTensorType::get({n, nt.getDimSize(1) + p[2] + p[3],
+                                 nt.getDimSize(2) + p[4] + p[5], c},
+                                xf),
+          nhwc,
+          imp.constant(DenseElementsAttr::get(
+              RankedTensorType::get({4, 2}, builder.getI64Type()),
+              ArrayRef<int64_t>(p))),
+          imp.castTo(q->xZeroPointValue, xf));
+      tosaPad = {0, 0, 0, 0};
+    }
+    SmallVector<int64_t> w8 = intsOf(wConst);
+    int64_t perChannel = int64_t(w8.size()) / oc;
+    SmallVector<double> sums(oc, 0);
+    for (int64_t o = 0; o < oc; ++o)
+      for (int64_t i = 0; i < perChannel; ++i)
+        sums[o] += double(w8[o * perChannel + i] - q->wZeroPoint);
+    Value filterSums = imp.constant(
+        denseOf(RankedTensorType::get({1, 1, 1, oc}, f), sums));
+    runtimeCorrection =
+        imp.mul(imp.reshape(q->xZeroPointValue, {1, 1, 1, 1}), filterSums);
+    quantInfo = tosa::ConvOpQuantizationAttr::get(builder.getContext(), 0,
+                                                  q->wZeroPoint);
+  }
 
   if (op == "MaxPool") {
     y = builder.create<tosa::MaxPool2dOp>(
@@ -529,6 +565,8 @@ LogicalResult mlir::nnapi::onnx_import::importWindowOp(NodeContext &ctx,
                          << " input and " << oc << " output channels";
     }
   }
+  if (runtimeCorrection)
+    y = imp.sub(y, runtimeCorrection);
   if (q)
     y = q->finish(y);
   Value nchw = imp.transpose(y, {0, 3, 1, 2});

@@ -311,6 +311,34 @@ FailureOr<int64_t> singleZeroPoint(NodeContext &n, int i, int di,
   return values[0] + storageShift(n, i);
 }
 
+/// A zero point of 8-bit data: one value known at compile time, or one
+/// computed at run time (DynamicQuantizeLinear's), as a rank-0 i32; both
+/// in the data's signed storage.
+struct ZeroPoint {
+  int64_t value = 0;
+  Value runtime;
+};
+
+/// The zero point (input i, optional) of 8-bit data whose signed storage
+/// comes from input `di`; `what` names it.
+FailureOr<ZeroPoint> zeroPoint(NodeContext &n, int i, int di, StringRef what) {
+  if (isConstantInput(n, i)) {
+    FailureOr<int64_t> v = singleZeroPoint(n, i, di, what);
+    if (failed(v))
+      return failure();
+    return ZeroPoint{*v, {}};
+  }
+  RankedTensorType t = n.imp.typeOf(n.in(i));
+  if (t.getNumElements() != 1)
+    return n.error() << what << " is computed at run time and has "
+                     << t.getNumElements()
+                     << " values (one per tensor is supported)";
+  Value z = n.imp.castTo(n.imp.reshape(n.in(i), {}), n.b.getI32Type());
+  if (n.isUnsignedInput(i))
+    z = sub(n, z, n.imp.scalarLike(z, 128));
+  return ZeroPoint{0, z};
+}
+
 /// Input i, 8-bit integer data, as signed storage; an error otherwise.
 FailureOr<Value> eightBitInput(NodeContext &n, int i, StringRef what) {
   if (!isEightBit(n, i))
@@ -393,7 +421,7 @@ LogicalResult importIntegerConv(NodeContext &n) {
   FailureOr<DenseElementsAttr> w = eightBitConstant(n, wi, "w");
   if (failed(w))
     return failure();
-  FailureOr<int64_t> xzp = singleZeroPoint(n, xzi, 0, "x_zero_point");
+  FailureOr<ZeroPoint> xzp = zeroPoint(n, xzi, 0, "x_zero_point");
   FailureOr<int64_t> wzp = singleZeroPoint(n, wzi, wi, "w_zero_point");
   if (failed(xzp) || failed(wzp))
     return failure();
@@ -401,7 +429,8 @@ LogicalResult importIntegerConv(NodeContext &n) {
   q.x = *x;
   q.wConst = *w;
   q.w = n.imp.constant(*w);
-  q.xZeroPoint = *xzp;
+  q.xZeroPoint = xzp->value;
+  q.xZeroPointValue = xzp->runtime;
   q.wZeroPoint = *wzp;
   if (qlinear) {
     int64_t oc = w->getType().getDimSize(0);
@@ -431,6 +460,64 @@ LogicalResult importIntegerConv(NodeContext &n) {
   return importWindowOp(n, &q);
 }
 
+/// `acc`, the i32 products of signed 8-bit `a` and `b` (input bi) taken
+/// with zero points za.value and zb.value, corrected for the zero points
+/// computed at run time: sum (a - za)(b - zb) over k is the product less
+/// za x (column sums of b - zb) less zb x (row sums of a - za), plus
+/// k za zb when both are. Column sums of a constant b are constants.
+FailureOr<Value> subtractRuntimeZeroPoints(NodeContext &n, Value acc, Value a,
+                                           Value b, int bi, ZeroPoint za,
+                                           ZeroPoint zb) {
+  Importer &imp = n.imp;
+  RankedTensorType at = imp.typeOf(a), bt = imp.typeOf(b);
+  int64_t rank = imp.typeOf(acc).getRank();
+  if (at.getRank() < 2 || bt.getRank() < 2)
+    return n.error() << "a zero point computed at run time needs A and B of "
+                        "rank 2 or more";
+  Type i32 = n.b.getI32Type();
+  int64_t k = at.getShape().back();
+  auto scalar = [&](Value z) { return imp.reshape(z, Shape(rank, 1)); };
+  if (za.runtime) {
+    // Column sums of b - zb: [..., 1, N].
+    Value columns;
+    if (DenseElementsAttr c = n.cst(bi)) {
+      FailureOr<DenseElementsAttr> stored = eightBitConstant(n, bi, "B");
+      if (failed(stored))
+        return failure();
+      SmallVector<int64_t> v = intsOf(*stored);
+      Shape shape(bt.getShape());
+      int64_t cols = shape.back(), rows = shape[shape.size() - 2];
+      int64_t batches = int64_t(v.size()) / (rows * cols);
+      SmallVector<double> sums(batches * cols, 0);
+      for (int64_t bIdx = 0; bIdx < batches; ++bIdx)
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t col = 0; col < cols; ++col)
+            sums[bIdx * cols + col] +=
+                double(v[(bIdx * rows + r) * cols + col] - zb.value);
+      shape[shape.size() - 2] = 1;
+      columns = imp.constant(denseOf(RankedTensorType::get(shape, i32), sums));
+    } else {
+      Value wide = imp.castTo(b, i32);
+      if (zb.value)
+        wide = imp.sub(wide, imp.scalarLike(wide, double(zb.value)));
+      columns = imp.reduce("sum", wide, {bt.getRank() - 2});
+    }
+    acc = imp.sub(acc, imp.mul(scalar(za.runtime), imp.toRank(columns, rank)));
+  }
+  if (zb.runtime) {
+    // Row sums of a - za: [..., M, 1].
+    Value wide = imp.castTo(a, i32);
+    if (za.value)
+      wide = imp.sub(wide, imp.scalarLike(wide, double(za.value)));
+    Value rows = imp.reduce("sum", wide, {at.getRank() - 1});
+    acc = imp.sub(acc, imp.mul(scalar(zb.runtime), imp.toRank(rows, rank)));
+  }
+  if (za.runtime && zb.runtime)
+    acc = imp.add(acc, imp.mul(imp.mul(scalar(za.runtime), scalar(zb.runtime)),
+                               imp.splat(i32, Shape(rank, 1), double(k))));
+  return acc;
+}
+
 /// MatMulInteger (A, B, a_zero_point, b_zero_point) and QLinearMatMul (a,
 /// a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point).
 LogicalResult importIntegerMatMul(NodeContext &n) {
@@ -440,17 +527,24 @@ LogicalResult importIntegerMatMul(NodeContext &n) {
   FailureOr<Value> b = eightBitInput(n, bi, "B");
   if (failed(a) || failed(b))
     return failure();
-  FailureOr<int64_t> azp = singleZeroPoint(n, azi, 0, "a_zero_point");
-  FailureOr<int64_t> bzp = singleZeroPoint(n, bzi, bi, "b_zero_point");
+  FailureOr<ZeroPoint> azp = zeroPoint(n, azi, 0, "a_zero_point");
+  FailureOr<ZeroPoint> bzp = zeroPoint(n, bzi, bi, "b_zero_point");
   if (failed(azp) || failed(bzp))
     return failure();
   FailureOr<RankedTensorType> out = n.out();
   if (failed(out))
     return failure();
   FailureOr<Value> acc = batchMatMul(n, *a, *b, out->getShape(),
-                                     std::make_pair(*azp, *bzp));
+                                     std::make_pair(azp->value, bzp->value));
   if (failed(acc))
     return failure();
+  if (azp->runtime || bzp->runtime) {
+    FailureOr<Value> fixed = subtractRuntimeZeroPoints(n, *acc, *a, *b, bi,
+                                                       *azp, *bzp);
+    if (failed(fixed))
+      return failure();
+    acc = *fixed;
+  }
   if (!qlinear)
     return n.setResult(*acc);
   int64_t cols = out->getShape().empty() ? 1 : out->getShape().back();
@@ -499,16 +593,21 @@ void mlir::nnapi::onnx_import::registerQuantizationOps(OpRegistry &registry) {
        "that differ"},
       {"", "ConvInteger", lo, hi, importIntegerConv,
        "tosa.conv2d / depthwise_conv2d on int8 (uint8 shifted) with zero "
-       "points, i32 results",
+       "points, i32 results; a run-time x_zero_point (dynamic quantization) "
+       "pads x with it and subtracts it times the filter sums",
        "- (host)",
-       "weights and zero points not constant; per-channel weight zero "
-       "points that differ"},
+       "weights and w_zero_point not constant; per-channel weight zero "
+       "points that differ; a run-time x_zero_point of more than one value"},
       {"", "QLinearMatMul", lo, hi, importIntegerMatMul,
        "tosa.matmul on int8 (uint8 shifted) with zero points, float32 "
        "requantization",
        "- (host)", "zero points not constant or differing per row/column"},
       {"", "MatMulInteger", lo, hi, importIntegerMatMul,
-       "tosa.matmul on int8 (uint8 shifted) with zero points, i32 results",
-       "- (host)", "zero points not constant or differing per row/column"},
+       "tosa.matmul on int8 (uint8 shifted) with zero points, i32 results; "
+       "run-time zero points (dynamic quantization) subtract them times the "
+       "other operand's row or column sums",
+       "- (host)",
+       "zero points differing per row/column; run-time ones with a 1-D "
+       "operand"},
   });
 }

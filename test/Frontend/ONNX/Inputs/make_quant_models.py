@@ -124,6 +124,92 @@ def integer_ops(out):
          [("mm", mm), ("cv", cv)])
 
 
+def dynamic_quantize(x):
+    """ONNX's DynamicQuantizeLinear in float32: (uint8 data, scale, zero
+    point), the range widened to hold 0, rounding half to even."""
+    x = x.astype(F32)
+    lo, hi = min(F32(0), x.min()), max(F32(0), x.max())
+    s = F32((hi - lo) / F32(255))
+    z = np.uint8(np.clip(np.round(F32(0) - lo / s), 0, 255))
+    q = np.clip(np.round(x / s) + F32(z), 0, 255).astype(np.uint8)
+    return q, s, z
+
+
+def dynamic_quant(out):
+    """What ONNX Runtime's quantize_dynamic writes (per-tensor uint8 weights
+    with a zero point, activations quantized at run time): DynamicQuantizeLinear
+    -> ConvInteger / MatMulInteger with the run-time zero point -> Cast ->
+    Mul by x_scale x w_scale -> Add the float bias. A padded and a strided
+    depthwise convolution, a batched MatMul by a constant, and a MatMul of
+    two run-time-quantized operands (both zero points computed)."""
+    rng = np.random.default_rng(21)
+    x = (rng.standard_normal((1, 3, 9, 9)) + 0.7).astype(F32)
+    w = rng.integers(0, 256, (4, 3, 3, 3)).astype(np.uint8)
+    wz, ws = np.uint8(131), F32(0.004)
+    dw = rng.integers(0, 256, (3, 1, 3, 3)).astype(np.uint8)
+    dwz, dws = np.uint8(97), F32(0.003)
+    bias = rng.standard_normal(4).astype(F32)
+    a = (rng.standard_normal((2, 5, 8)) * 2 - 1).astype(F32)
+    b = rng.integers(0, 256, (8, 6)).astype(np.uint8)
+    bz, bs = np.uint8(119), F32(0.01)
+    c = (rng.standard_normal((2, 8, 3)) + 0.3).astype(F32)
+
+    xq, xs, xz = dynamic_quantize(x)
+    cv = conv_nchw(xq.astype(np.int64) - int(xz), w.astype(np.int64) - int(wz),
+                   1, 1, 1).astype(np.int32)
+    y = cv.astype(F32) * (xs * ws) + bias.reshape(1, 4, 1, 1)
+    dv = conv_nchw(xq.astype(np.int64) - int(xz), dw.astype(np.int64) - int(dwz),
+                   2, 1, 3).astype(np.int32)
+    yd = dv.astype(F32) * (xs * dws)
+    aq, as_, az = dynamic_quantize(a)
+    mm = np.matmul(aq.astype(np.int64) - int(az),
+                   b.astype(np.int64) - int(bz)).astype(np.int32)
+    ym = mm.astype(F32) * (as_ * bs)
+    cq, cs, cz = dynamic_quantize(c)
+    mm2 = np.matmul(aq.astype(np.int64) - int(az),
+                    cq.astype(np.int64) - int(cz)).astype(np.int32)
+    ym2 = mm2.astype(F32) * (as_ * cs)
+
+    nodes = [
+        helper.make_node("DynamicQuantizeLinear", ["x"], ["xq", "xs", "xz"]),
+        helper.make_node("ConvInteger", ["xq", "w", "xz", "wz"], ["cv"],
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("Cast", ["cv"], ["cvf"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["xs", "ws"], ["cs_"]),
+        helper.make_node("Mul", ["cvf", "cs_"], ["cm"]),
+        helper.make_node("Add", ["cm", "bias"], ["y"]),
+        helper.make_node("ConvInteger", ["xq", "dw", "xz", "dwz"], ["dv"],
+                         pads=[1, 1, 1, 1], strides=[2, 2], group=3),
+        helper.make_node("Cast", ["dv"], ["dvf"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["xs", "dws"], ["ds_"]),
+        helper.make_node("Mul", ["dvf", "ds_"], ["yd"]),
+        helper.make_node("DynamicQuantizeLinear", ["a"], ["aq", "as", "az"]),
+        helper.make_node("MatMulInteger", ["aq", "b", "az", "bz"], ["mm"]),
+        helper.make_node("Cast", ["mm"], ["mmf"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["as", "bs"], ["ms_"]),
+        helper.make_node("Mul", ["mmf", "ms_"], ["ym"]),
+        helper.make_node("DynamicQuantizeLinear", ["c"], ["cq", "cs", "cz"]),
+        helper.make_node("MatMulInteger", ["aq", "cq", "az", "cz"], ["mm2"]),
+        helper.make_node("Cast", ["mm2"], ["mm2f"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["as", "cs"], ["m2s"]),
+        helper.make_node("Mul", ["mm2f", "m2s"], ["ym2"]),
+    ]
+    inits = [const("w", w), const("wz", wz), const("ws", ws),
+             const("dw", dw), const("dwz", dwz), const("dws", dws),
+             const("bias", bias.reshape(1, 4, 1, 1)),
+             const("b", b), const("bz", bz), const("bs", bs)]
+    mdl = model("dynamic_quant", nodes,
+                [vi("x", list(x.shape)), vi("a", list(a.shape)),
+                 vi("c", list(c.shape))],
+                [vi("y", list(y.shape)), vi("yd", list(yd.shape)),
+                 vi("ym", list(ym.shape)), vi("ym2", list(ym2.shape)),
+                 vi("xz", [], TensorProto.UINT8)],
+                inits, opset=13)
+    save(out, "dynamic_quant", mdl, [("x", x), ("a", a), ("c", c)],
+         [("y", y), ("yd", yd), ("ym", ym), ("ym2", ym2),
+          ("xz", np.array(xz, np.uint8))])
+
+
 def quantize(x, s, z, lo, hi):
     return np.clip(np.round(x / s) + z, lo, hi)
 
@@ -495,6 +581,22 @@ def bad(out):
                 opset=13)
     save(out, "conv_zp_differ", mdl, [], [])
 
+    # Zero points computed at run time: one value per tensor, operands of
+    # rank 2 or more.
+    node = helper.make_node("MatMulInteger", ["a", "b", "az"], ["y"])
+    mdl = model("mm_runtime_zp_rows", [node],
+                [vi("a", [3, 4], TensorProto.UINT8),
+                 vi("az", [3], TensorProto.UINT8)],
+                [vi("y", [3, 2], TensorProto.INT32)],
+                [const("b", np.ones((4, 2), np.uint8))], check=False, opset=13)
+    save(out, "mm_runtime_zp_rows", mdl, [], [])
+    mdl = model("mm_runtime_zp_vector", [node],
+                [vi("a", [4], TensorProto.UINT8),
+                 vi("az", [], TensorProto.UINT8)],
+                [vi("y", [2], TensorProto.INT32)],
+                [const("b", np.ones((4, 2), np.uint8))], check=False, opset=13)
+    save(out, "mm_runtime_zp_vector", mdl, [], [])
+
     node = helper.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz",
                                             "ys", "yz"], ["y"])
     mdl = model("qconv_wscale_count", [node],
@@ -514,6 +616,7 @@ def main():
     qlinear_conv(out, "qlinear_conv_dw_s2", 4, 2, False, 2)
     qlinear_matmul(out)
     integer_ops(out)
+    dynamic_quant(out)
     qdq_conv(out)
     qdq_add(out)
     qdq_pools(out)
