@@ -62,7 +62,46 @@ enum class Relayout {
   Constant,   ///< It is a constant: the constant permuted.
   Reshape,    ///< The inverse moves only unit dimensions: a reshape.
   Reuse,      ///< A transpose of it by the inverse exists: that one.
+  Broadcast,  ///< An element-wise op of splats and all-unit tensors (a
+              ///< scalar broadcast to the full shape): that op rebuilt.
 };
+
+/// An element-wise op with one result (TOSA: unary, broadcasting binary or
+/// ternary, cast; arith: on tensors of the result's type): it computes the
+/// same in any layout.
+bool isElementwise(Operation *op) {
+  if (op->getNumResults() != 1 || op->getNumRegions() != 0)
+    return false;
+  if (op->getDialect() ==
+      op->getContext()->getLoadedDialect<tosa::TosaDialect>())
+    return op->hasTrait<OpTrait::ResultsBroadcastableShape>() ||
+           isa<tosa::CastOp>(op);
+  // An arith op on tensors of one shape (the true division of a quantize
+  // with a scale computed at run time).
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return op->hasTrait<OpTrait::Elementwise>() && type &&
+         llvm::all_of(op->getOperandTypes(),
+                      [&](Type t) { return t == type; });
+}
+
+/// Whether `v` is a scalar broadcast to a full shape that only `user`
+/// reads: an element-wise op whose operands are splat constants or tensors
+/// whose every dimension is 1 (the same in any layout).
+bool isBroadcastScalar(Value v, Operation *user) {
+  Operation *def = v.getDefiningOp();
+  if (!def || !isElementwise(def) || !v.hasOneUse() ||
+      *v.getUsers().begin() != user)
+    return false;
+  return llvm::all_of(def->getOperands(), [](Value operand) {
+    auto t = dyn_cast<RankedTensorType>(operand.getType());
+    if (!t || !t.hasStaticShape())
+      return false;
+    if (llvm::all_of(t.getShape(), [](int64_t d) { return d == 1; }))
+      return true;
+    DenseElementsAttr attr;
+    return matchPattern(operand, m_Constant(&attr)) && attr.isSplat();
+  });
+}
 
 /// The transpose by `inverse` among the users of `v`, in `user`'s block.
 tosa::TransposeOp existingTranspose(Value v, ArrayRef<int64_t> inverse,
@@ -98,6 +137,8 @@ Relayout classify(Value v, ArrayRef<int64_t> perm, ArrayRef<int64_t> inverse,
     return Relayout::Reshape;
   if (existingTranspose(v, inverse, user))
     return Relayout::Reuse;
+  if (isBroadcastScalar(v, user))
+    return Relayout::Broadcast;
   return Relayout::None;
 }
 
@@ -130,6 +171,27 @@ Value relayout(PatternRewriter &rewriter, Value v, Relayout how,
         loc, t.getType(), v, createConstPerms(rewriter, loc, inverse));
     rewriter.replaceOp(t, moved);
     return moved;
+  }
+  case Relayout::Broadcast: {
+    Operation *def = v.getDefiningOp();
+    SmallVector<Value> operands;
+    for (Value operand : def->getOperands()) {
+      DenseElementsAttr attr;
+      auto t = cast<RankedTensorType>(operand.getType());
+      if (t.getRank() == int64_t(inverse.size()) &&
+          matchPattern(operand, m_Constant(&attr)) && attr.isSplat()) {
+        auto permuted = attr.reshape(RankedTensorType::get(
+            applyPermutation(t.getShape(), inverse), t.getElementType()));
+        operand = rewriter.create<tosa::ConstOp>(loc, permuted.getType(),
+                                                 permuted);
+      }
+      operands.push_back(operand);
+    }
+    OperationState state(def->getLoc(), def->getName());
+    state.addOperands(operands);
+    state.addAttributes(def->getAttrs());
+    state.addTypes(newType);
+    return rewriter.create(state)->getResult(0);
   }
   case Relayout::None:
     break;
@@ -175,16 +237,6 @@ sinkablePermutation(Operation *user, ValueRange operands,
                        [&](Operation *u) { return u != user; }))
         return std::nullopt;
   return perm;
-}
-
-/// A TOSA element-wise op (unary, broadcasting binary or ternary, cast) with
-/// one result: it computes the same in any layout.
-bool isElementwise(Operation *op) {
-  return op->getDialect() ==
-             op->getContext()->getLoadedDialect<tosa::TosaDialect>() &&
-         op->getNumResults() == 1 && op->getNumRegions() == 0 &&
-         (op->hasTrait<OpTrait::ResultsBroadcastableShape>() ||
-          isa<tosa::CastOp>(op));
 }
 
 /// `op` again, on `operands`, with result type `type`.

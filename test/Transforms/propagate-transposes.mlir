@@ -293,3 +293,43 @@ func.func @quant_composites(%x: tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32> {
   %back = tosa.transpose %dq, %to_nhwc : (tensor<1x2x4x4xf32>, tensor<4xi32>) -> tensor<1x4x4x2xf32>
   return %back : tensor<1x4x4x2xf32>
 }
+
+// -----
+
+// A quantize with a scale computed at run time (DynamicQuantizeLinear): the
+// true division (arith, same-shape operands) by the scale broadcast to the
+// full shape (an add of a 1x1x1x1 tensor and a splat) is element-wise too;
+// the broadcast is rebuilt in the new layout and the transposes meet.
+// CHECK-LABEL: func @runtime_scale_division
+// CHECK-NOT: tosa.transpose
+// CHECK: %[[Z:.*]] = "tosa.const"() <{value = dense<0.000000e+00> : tensor<1x4x4x8xf32>}>
+// CHECK: %[[B:.*]] = tosa.add %arg1, %[[Z]] : (tensor<1x1x1x1xf32>, tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
+// CHECK-NEXT: %[[D:.*]] = arith.divf %arg0, %[[B]] : tensor<1x4x4x8xf32>
+// CHECK-NEXT: %[[C:.*]] = tosa.cast %[[D]] : (tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xi32>
+// CHECK-NEXT: return %[[C]]
+func.func @runtime_scale_division(%x: tensor<1x4x4x8xf32>, %s: tensor<1x1x1x1xf32>) -> tensor<1x4x4x8xi32> {
+  %to_nchw = "tosa.const"() {value = dense<[0, 3, 1, 2]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %to_nhwc = "tosa.const"() {value = dense<[0, 2, 3, 1]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zeros = "tosa.const"() {value = dense<0.0> : tensor<1x8x4x4xf32>} : () -> tensor<1x8x4x4xf32>
+  %a = tosa.transpose %x, %to_nchw : (tensor<1x4x4x8xf32>, tensor<4xi32>) -> tensor<1x8x4x4xf32>
+  %b = tosa.add %s, %zeros : (tensor<1x1x1x1xf32>, tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %d = arith.divf %a, %b : tensor<1x8x4x4xf32>
+  %c = tosa.cast %d : (tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xi32>
+  %r = tosa.transpose %c, %to_nhwc : (tensor<1x8x4x4xi32>, tensor<4xi32>) -> tensor<1x4x4x8xi32>
+  return %r : tensor<1x4x4x8xi32>
+}
+
+// -----
+
+// A broadcast another op also reads stays, and so does the transpose.
+// CHECK-LABEL: func @shared_broadcast
+// CHECK: tosa.transpose
+// CHECK: arith.divf
+func.func @shared_broadcast(%x: tensor<1x4x4x8xf32>, %s: tensor<1x1x1x1xf32>) -> (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>) {
+  %to_nchw = "tosa.const"() {value = dense<[0, 3, 1, 2]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %zeros = "tosa.const"() {value = dense<0.0> : tensor<1x8x4x4xf32>} : () -> tensor<1x8x4x4xf32>
+  %a = tosa.transpose %x, %to_nchw : (tensor<1x4x4x8xf32>, tensor<4xi32>) -> tensor<1x8x4x4xf32>
+  %b = tosa.add %s, %zeros : (tensor<1x1x1x1xf32>, tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %d = arith.divf %a, %b : tensor<1x8x4x4xf32>
+  return %d, %b : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>
+}
