@@ -280,6 +280,35 @@ def main():
     save(out, "rounded", m, [("x", x)], [("y", x + np.float32(1.0))],
          case="test_data_set_1")
 
+    # A deep network (24 MatMul + Add + Tanh layers, gain 2.5: rounding
+    # grows layer by layer): the test data holds
+    # numpy's float32 chain (another runtime's rounding); deep64 holds the
+    # float64 inputs and numpy's float64 result, which the float64 copy
+    # (nnapi-compile --float64) must reproduce.
+    rng = np.random.default_rng(8)
+    layers, width = 24, 32
+    ws = [(rng.standard_normal((width, width)) * 2.5 / np.sqrt(width)).astype(
+        np.float32) for _ in range(layers)]
+    bs = [(rng.standard_normal(width) * 0.1).astype(np.float32)
+          for _ in range(layers)]
+    nodes, inits, v = [], [], "x"
+    for i in range(layers):
+        nodes += [helper.make_node("MatMul", [v, "w%d" % i], ["m%d" % i]),
+                  helper.make_node("Add", ["m%d" % i, "b%d" % i], ["a%d" % i]),
+                  helper.make_node("Tanh", ["a%d" % i],
+                                   ["y" if i == layers - 1 else "t%d" % i])]
+        inits += [numpy_helper.from_array(ws[i], "w%d" % i),
+                  numpy_helper.from_array(bs[i], "b%d" % i)]
+        v = "t%d" % i
+    x = rng.standard_normal((4, width)).astype(np.float32)
+    m = model("deep", nodes, [f("x", [4, width])], [f("y", [4, width])], inits)
+    y32, y64 = x, x.astype(np.float64)
+    for w, b in zip(ws, bs):
+        y32 = np.tanh(y32 @ w + b).astype(np.float32)
+        y64 = np.tanh(y64 @ w.astype(np.float64) + b.astype(np.float64))
+    save(out, "deep", m, [("x", x)], [("y", y32)])
+    save(out, "deep64", m, [("x", x.astype(np.float64))], [("y", y64)])
+
     # Resize's scales stay float32 in the float64 copy (its schema takes no
     # other type).
     x = np.arange(8, dtype=np.float32).reshape(1, 2, 2, 2) / 3
