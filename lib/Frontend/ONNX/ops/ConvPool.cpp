@@ -217,36 +217,62 @@ LogicalResult slicedPool(NodeContext &ctx, ArrayRef<int64_t> kernel,
   return ctx.setResult(acc);
 }
 
-/// A 3-D convolution (groups of 1) as one tosa.conv3d in NDHWC, which only
-/// the host runs (NNAPI has no 3-D convolution). `pads` are ONNX's (begins,
-/// then ends), already fitted to the output.
+/// A 3-D convolution as tosa.conv3d in NDHWC (one per group, concatenated
+/// along channels), which only the host runs (NNAPI has no 3-D
+/// convolution). `pads` are ONNX's (begins, then ends), already fitted to
+/// the output.
 LogicalResult importConv3D(NodeContext &ctx, Value w, DenseElementsAttr wConst,
                            ArrayRef<int64_t> stride, ArrayRef<int64_t> dilation,
                            ArrayRef<int64_t> pads, RankedTensorType outType) {
   Importer &imp = ctx.imp;
-  if (ctx.intAttr("group", 1) != 1)
-    return ctx.error() << "3-D convolutions with groups are not supported";
+  OpBuilder &b = ctx.b;
   Value x = ctx.in(0);
   RankedTensorType xt = imp.typeOf(x);
   Type f = xt.getElementType();
-  int64_t oc = outType.getDimSize(1);
-  if (xt.getDimSize(1) == 0 || oc == 0)
+  int64_t c = xt.getDimSize(1), oc = outType.getDimSize(1);
+  if (c == 0 || oc == 0)
     return ctx.error() << "zero-size channel dimensions are not supported";
-  // W [OC, IC, KD, KH, KW] -> [OC, KD, KH, KW, IC].
+  int64_t group = ctx.intAttr("group", 1);
+  if (group < 1 || c % group || oc % group)
+    return ctx.error() << "group " << group << " does not divide the " << c
+                       << " input and " << oc << " output channels";
+  // W [OC, IC/group, KD, KH, KW] -> [OC, KD, KH, KW, IC/group].
   Value weight = wConst
                      ? imp.constant(permuteElements(wConst, {0, 2, 3, 4, 1}))
                      : imp.transpose(w, {0, 2, 3, 4, 1});
   Value bias = ctx.has(2) ? ctx.in(2) : imp.splat(f, {oc}, 0);
   // TOSA order: front, back, top, bottom, left, right.
   Shape tosaPad = {pads[0], pads[3], pads[1], pads[4], pads[2], pads[5]};
-  auto outNDHWC = RankedTensorType::get(
-      {outType.getDimSize(0), outType.getDimSize(2), outType.getDimSize(3),
-       outType.getDimSize(4), oc},
-      f);
-  Value y = ctx.b.create<tosa::Conv3DOp>(
-      ctx.loc, outNDHWC, imp.transpose(x, {0, 2, 3, 4, 1}), weight, bias,
-      ctx.b.getDenseI64ArrayAttr(tosaPad), ctx.b.getDenseI64ArrayAttr(stride),
-      ctx.b.getDenseI64ArrayAttr(dilation), /*quantization_info=*/nullptr);
+  Shape outDims = {outType.getDimSize(0), outType.getDimSize(2),
+                   outType.getDimSize(3), outType.getDimSize(4)};
+  Value ndhwc = imp.transpose(x, {0, 2, 3, 4, 1});
+  Shape in(imp.typeOf(ndhwc).getShape()), wShape(imp.typeOf(weight).getShape());
+  int64_t icg = c / group, ocg = oc / group;
+  SmallVector<Value> parts;
+  for (int64_t g = 0; g < group; ++g) {
+    Value xg = ndhwc, wg = weight, bg = bias;
+    if (group > 1) {
+      xg = imp.slice(ndhwc, {0, 0, 0, 0, g * icg},
+                     {in[0], in[1], in[2], in[3], icg});
+      wg = imp.slice(weight, {g * ocg, 0, 0, 0, 0},
+                     {ocg, wShape[1], wShape[2], wShape[3], wShape[4]});
+      bg = imp.slice(bias, {g * ocg}, {ocg});
+    }
+    Shape partShape(outDims);
+    partShape.push_back(ocg);
+    parts.push_back(b.create<tosa::Conv3DOp>(
+        ctx.loc, RankedTensorType::get(partShape, f), xg, wg, bg,
+        b.getDenseI64ArrayAttr(tosaPad), b.getDenseI64ArrayAttr(stride),
+        b.getDenseI64ArrayAttr(dilation), /*quantization_info=*/nullptr));
+  }
+  Shape full(outDims);
+  full.push_back(oc);
+  Value y = parts.size() == 1
+                ? parts.front()
+                : b.create<tosa::ConcatOp>(ctx.loc,
+                                           RankedTensorType::get(full, f),
+                                           parts, b.getI32IntegerAttr(4))
+                      .getResult();
   return ctx.setResult(imp.transpose(y, {0, 4, 1, 2, 3}));
 }
 

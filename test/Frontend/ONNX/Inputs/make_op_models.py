@@ -464,6 +464,27 @@ def main():
           [("x", x3)], [("y", y3.astype(np.float32))],
           [numpy_helper.from_array(w3, "w"), numpy_helper.from_array(b3, "b")])
 
+    # The same in groups (PyTorch's Conv3d(groups=2)): each group's output
+    # channels read their group's input channels only.
+    xg = rng.uniform(-1, 1, size=(1, 4, 4, 5, 4)).astype(np.float32)
+    wg = rng.uniform(-1, 1, size=(6, 2, 2, 2, 3)).astype(np.float32)
+    bg = rng.uniform(-1, 1, size=6).astype(np.float32)
+    xgp = np.pad(xg, [(0, 0), (0, 0), (1, 1), (0, 0), (1, 1)]).astype(np.float64)
+    yg = np.zeros((1, 6, 5, 4, 4), np.float64)
+    for o in range(6):
+        grp = o // 3
+        for d in range(5):
+            for h in range(4):
+                for w in range(4):
+                    patch = xgp[0, 2 * grp:2 * grp + 2, d:d + 2, h:h + 2, w:w + 3]
+                    yg[0, o, d, h, w] = (patch * wg[o]).sum() + bg[o]
+    build(out, "conv3d_groups",
+          [helper.make_node("Conv", ["x", "w", "b"], ["y"], group=2,
+                            pads=(1, 0, 1, 1, 0, 1))],
+          [vi("x", [1, 4, 4, 5, 4])], [vi("y", [1, 6, 5, 4, 4])],
+          [("x", xg)], [("y", yg.astype(np.float32))],
+          [numpy_helper.from_array(wg, "w"), numpy_helper.from_array(bg, "b")])
+
     # Integer Relu and PRelu: values beyond int32 and the float bounds
     # the importer clamps with (saturated to the integer type).
     xi = np.array([-5, 3_000_000_000, -3_000_000_000, 7, 0, 2**62], np.int64)
