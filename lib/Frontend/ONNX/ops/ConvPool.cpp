@@ -217,6 +217,101 @@ LogicalResult slicedPool(NodeContext &ctx, ArrayRef<int64_t> kernel,
   return ctx.setResult(acc);
 }
 
+/// A 3-D transposed convolution as the convolution it is: the input with
+/// stride - 1 zeros between elements, padded by the dilated kernel's extent
+/// less ONNX's pads (cropped where that is negative; output_padding extends
+/// the end), convolved with stride 1 by the kernel flipped in space and its
+/// channel axes swapped. Host only (NNAPI has no 3-D windows); groups of 1.
+LogicalResult importConvTranspose3D(NodeContext &ctx, Value w,
+                                    ArrayRef<int64_t> kernel,
+                                    ArrayRef<int64_t> stride,
+                                    ArrayRef<int64_t> dilation,
+                                    ArrayRef<int64_t> pads,
+                                    ArrayRef<int64_t> outputPadding,
+                                    RankedTensorType outType) {
+  Importer &imp = ctx.imp;
+  OpBuilder &b = ctx.b;
+  if (ctx.intAttr("group", 1) != 1)
+    return ctx.error() << "group other than 1 is not supported";
+  Value x = ctx.in(0);
+  Type f = imp.typeOf(x).getElementType();
+  int64_t oc = outType.getDimSize(1);
+  if (imp.typeOf(x).getDimSize(1) == 0 || oc == 0)
+    return ctx.error() << "zero-size channel dimensions are not supported";
+  // NDHWC; then per spatial axis (1..3): zeros between the elements, and
+  // the pads (or crops) on both sides.
+  Value u = imp.transpose(x, {0, 2, 3, 4, 1});
+  for (int64_t i = 0; i < 3; ++i) {
+    int64_t axis = 1 + i;
+    Shape shape(imp.typeOf(u).getShape());
+    int64_t n = shape[axis];
+    if (stride[i] > 1) {
+      Shape split(shape);
+      split.insert(split.begin() + axis + 1, 1);
+      Shape spread(split);
+      spread[axis + 1] = stride[i];
+      SmallVector<int64_t> padding(2 * split.size(), 0);
+      padding[2 * (axis + 1) + 1] = stride[i] - 1;
+      u = b.create<tosa::PadOp>(
+          ctx.loc, RankedTensorType::get(spread, f), imp.reshape(u, split),
+          imp.constant(DenseElementsAttr::get(
+              RankedTensorType::get({int64_t(split.size()), 2},
+                                    b.getI64Type()),
+              ArrayRef<int64_t>(padding))),
+          imp.splat(f, {}, 0));
+      Shape merged(shape);
+      merged[axis] = n * stride[i];
+      u = imp.reshape(u, merged);
+      Shape start(shape.size(), 0), size(merged);
+      size[axis] = (n - 1) * stride[i] + 1;
+      u = imp.slice(u, start, size);
+    }
+    int64_t extent = (kernel[i] - 1) * dilation[i];
+    int64_t before = extent - pads[i];
+    int64_t after = extent - pads[i + 3] + outputPadding[i];
+    shape = Shape(imp.typeOf(u).getShape());
+    if (before < 0 || after < 0) {
+      Shape start(shape.size(), 0), size(shape);
+      start[axis] = std::max<int64_t>(-before, 0);
+      size[axis] = shape[axis] - start[axis] - std::max<int64_t>(-after, 0);
+      if (size[axis] < 1)
+        return ctx.error() << "pads crop the whole input";
+      u = imp.slice(u, start, size);
+      shape = size;
+    }
+    if (before > 0 || after > 0) {
+      SmallVector<int64_t> padding(2 * shape.size(), 0);
+      padding[2 * axis] = std::max<int64_t>(before, 0);
+      padding[2 * axis + 1] = std::max<int64_t>(after, 0);
+      Shape padded(shape);
+      padded[axis] += padding[2 * axis] + padding[2 * axis + 1];
+      u = b.create<tosa::PadOp>(
+          ctx.loc, RankedTensorType::get(padded, f), u,
+          imp.constant(DenseElementsAttr::get(
+              RankedTensorType::get({int64_t(shape.size()), 2},
+                                    b.getI64Type()),
+              ArrayRef<int64_t>(padding))),
+          imp.splat(f, {}, 0));
+    }
+  }
+  // W [IC, OC, KD, KH, KW] flipped in space -> [OC, KD, KH, KW, IC].
+  Value flipped = w;
+  for (int32_t axis = 2; axis < 5; ++axis)
+    flipped = b.create<tosa::ReverseOp>(ctx.loc, imp.typeOf(flipped), flipped,
+                                        b.getI32IntegerAttr(axis));
+  Value weight = imp.transpose(flipped, {1, 2, 3, 4, 0});
+  Value bias = ctx.has(2) ? ctx.in(2) : imp.splat(f, {oc}, 0);
+  auto outNDHWC = RankedTensorType::get(
+      {outType.getDimSize(0), outType.getDimSize(2), outType.getDimSize(3),
+       outType.getDimSize(4), oc},
+      f);
+  Value y = b.create<tosa::Conv3DOp>(
+      ctx.loc, outNDHWC, u, weight, bias, b.getDenseI64ArrayAttr({0, 0, 0, 0, 0, 0}),
+      b.getDenseI64ArrayAttr({1, 1, 1}), b.getDenseI64ArrayAttr(dilation),
+      /*quantization_info=*/nullptr);
+  return ctx.setResult(imp.transpose(y, {0, 4, 1, 2, 3}));
+}
+
 /// A 3-D convolution as tosa.conv3d in NDHWC (one per group, concatenated
 /// along channels), which only the host runs (NNAPI has no 3-D
 /// convolution). `pads` are ONNX's (begins, then ends), already fitted to
@@ -289,9 +384,9 @@ LogicalResult mlir::nnapi::onnx_import::importWindowOp(NodeContext &ctx,
   Value x = q ? q->x : ctx.in(0);
   RankedTensorType xt = imp.typeOf(x);
   int64_t spatial = xt.getRank() - 2;
-  if (spatial != 1 && spatial != 2 && !(!isTransposed && spatial == 3))
-    return ctx.error() << "only 1-D and 2-D windows (and 3-D pools and "
-                          "convolutions) are supported (input has rank "
+  if (spatial < 1 || spatial > 3)
+    return ctx.error() << "only 1-D, 2-D and 3-D windows are supported "
+                          "(input has rank "
                        << xt.getRank() << ")";
   // Integer max pools (uint8 images) take the strided-slice path: TOSA's
   // max_pool2d has no int32, in which uint8 is computed.
@@ -366,6 +461,9 @@ LogicalResult mlir::nnapi::onnx_import::importWindowOp(NodeContext &ctx,
 
   if (spatial == 3 && q)
     return ctx.error() << "3-D integer convolutions are not supported";
+  if (spatial == 3 && isTransposed)
+    return importConvTranspose3D(ctx, w, kernel, stride, dilation, pads,
+                                 outputPadding, *outType);
   if (spatial == 3)
     return importConv3D(ctx, w, wConst, stride, dilation, pads, *outType);
 
@@ -652,16 +750,18 @@ void mlir::nnapi::onnx_import::registerConvPoolOps(OpRegistry &registry) {
   registry.add({
       {"", "Conv", lo, hi, importWindow,
        "tosa.conv2d / tosa.depthwise_conv2d / per-group conv2d + concat "
-       "(NHWC); 3-D: tosa.conv3d (NDHWC, groups of 1)",
+       "(NHWC); 3-D: tosa.conv3d (NDHWC; per group + concat)",
        "CONV_2D / DEPTHWISE_CONV_2D (1; dilation 3); GROUPED_CONV_2D (3) for "
        "other groups without dilation (the grouped_conv composite)",
        "weights not constant; dilated groups run as per-group CONV_2D + "
        "CONCATENATION; 3-D (host only)"},
       {"", "ConvTranspose", lo, hi, importWindow,
        "tosa.transpose_conv2d (NHWC); dilations as a kernel with zeros "
-       "between its taps",
+       "between its taps; 3-D: tosa.conv3d of the input with zeros between "
+       "its elements, padded, by the flipped kernel",
        "TRANSPOSE_CONV_2D (3)",
-       "output_padding that extends the output; groups, 3-D unsupported"},
+       "output_padding that extends the output; groups unsupported; 3-D "
+       "(host only)"},
       {"", "MaxPool", lo, hi, importWindow,
        "tosa.max_pool2d (NHWC); 3-D, dilated or integer (uint8, int8): "
        "maximum of strided slices",

@@ -234,12 +234,17 @@ def main():
              helper.make_tensor("b", TensorProto.FLOAT, [3], [0, 0, 0]),
              helper.make_tensor("m", TensorProto.FLOAT, [3], [0, 0, 0]),
              helper.make_tensor("v", TensorProto.FLOAT, [3], [1, 1, 1])]),
-        # 3-D windows: transposed, or a convolution in groups that do not
-        # divide the channels.
+        # 3-D windows: transposed in groups, a convolution in groups that do
+        # not divide the channels; 4-D windows.
         "convtranspose_3d": model(
-            [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="ct3")],
-            [f("x", [1, 1, 2, 2, 2])], [f("y", [1, 1, 3, 3, 3])],
-            [helper.make_tensor("w", TensorProto.FLOAT, [1, 1, 2, 2, 2], [1] * 8)]),
+            [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="ct3",
+                              group=2)],
+            [f("x", [1, 2, 2, 2, 2])], [f("y", [1, 2, 3, 3, 3])],
+            [helper.make_tensor("w", TensorProto.FLOAT, [2, 1, 2, 2, 2], [1] * 16)]),
+        "conv_rank6": model(
+            [helper.make_node("Conv", ["x", "w"], ["y"], name="c4d")],
+            [f("x", [1, 1, 2, 2, 2, 2])], [f("y", [1, 1, 1, 1, 1, 1])],
+            [helper.make_tensor("w", TensorProto.FLOAT, [1, 1, 2, 2, 2, 2], [1] * 16)]),
         "conv3d_groups": model(
             [helper.make_node("Conv", ["x", "w"], ["y"], name="c3g", group=3)],
             [f("x", [1, 2, 2, 2, 2])], [f("y", [1, 2, 1, 1, 1])],

@@ -485,6 +485,36 @@ def main():
           [("x", xg)], [("y", yg.astype(np.float32))],
           [numpy_helper.from_array(wg, "w"), numpy_helper.from_array(bg, "b")])
 
+    # 3-D transposed convolution with strides, dilations, pads (one larger
+    # than the kernel's extent: a crop) and output_padding, against the
+    # scatter of its definition.
+    xt = rng.uniform(-1, 1, size=(1, 3, 3, 2, 4)).astype(np.float32)
+    wt = rng.uniform(-1, 1, size=(3, 2, 2, 3, 2)).astype(np.float32)
+    bt = rng.uniform(-1, 1, size=2).astype(np.float32)
+    st, dl, op = (2, 1, 3), (1, 2, 1), (1, 0, 2)
+    pb, pe = (0, 1, 2), (1, 3, 0)
+    full = [(xt.shape[2 + i] - 1) * st[i] + (wt.shape[2 + i] - 1) * dl[i] + 1 +
+            op[i] for i in range(3)]
+    acc = np.zeros((1, 2, *full), np.float64)
+    for d in range(xt.shape[2]):
+        for h in range(xt.shape[3]):
+            for w in range(xt.shape[4]):
+                for kd in range(wt.shape[2]):
+                    for kh in range(wt.shape[3]):
+                        for kw in range(wt.shape[4]):
+                            acc[0, :, d * st[0] + kd * dl[0], h * st[1] + kh * dl[1],
+                                w * st[2] + kw * dl[2]] += \
+                                xt[0, :, d, h, w] @ wt[:, :, kd, kh, kw]
+    yt = acc[:, :, pb[0]:full[0] - pe[0], pb[1]:full[1] - pe[1],
+             pb[2]:full[2] - pe[2]] + bt[None, :, None, None, None]
+    build(out, "convtranspose3d",
+          [helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"], strides=st,
+                            dilations=dl, output_padding=op,
+                            pads=pb + pe)],
+          [vi("x", list(xt.shape))], [vi("y", list(yt.shape))],
+          [("x", xt)], [("y", yt.astype(np.float32))],
+          [numpy_helper.from_array(wt, "w"), numpy_helper.from_array(bt, "b")])
+
     # Integer Relu and PRelu: values beyond int32 and the float bounds
     # the importer clamps with (saturated to the integer type).
     xi = np.array([-5, 3_000_000_000, -3_000_000_000, 7, 0, 2**62], np.int64)
