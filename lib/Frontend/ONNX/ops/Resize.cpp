@@ -6,7 +6,8 @@
 // nearest mode. Cubic interpolation, which TOSA lacks, is separable: each
 // dimension is a constant [in, out] matrix of ONNX's cubic weights, applied
 // with a tosa.matmul per dimension. float64 resizes the same way in every
-// mode (MLIR 19 lowers no float64 tosa.resize).
+// mode (MLIR 19 lowers no float64 tosa.resize), and so does
+// tf_crop_and_resize (its region of interest is a sampling like any other).
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,17 +43,36 @@ std::array<double, 4> cubicWeights(double ratio, double a) {
 /// and the weights of its neighbours: the nearest one (by the nearest mode),
 /// the two linear ones, or the four cubic ones (clamped to the edge, or
 /// dropped and the weights renormalized with exclude_outside).
-FailureOr<std::vector<double>> resizeMatrix(int64_t in, int64_t out,
-                                            double scale, const Sampling &s) {
+/// With tf_crop_and_resize, `crop` is the region of interest along this
+/// dimension (start, end, as fractions of in - 1), and the output indices
+/// whose sampling point falls outside the input are marked in `outside`
+/// (their column stays zero: they take extrapolation_value).
+FailureOr<std::vector<double>>
+resizeMatrix(int64_t in, int64_t out, double scale, const Sampling &s,
+             std::pair<double, double> crop, std::vector<bool> &outside) {
   // (tf_half_pixel_for_nn is defined for nearest sampling only.)
   if (s.coord == "tf_half_pixel_for_nn" && s.mode != "nearest")
     return failure();
   std::vector<double> m(size_t(in * out), 0.0);
+  outside.assign(size_t(out), false);
   auto add = [&](int64_t i, int64_t o, double w) {
     m[size_t(std::clamp<int64_t>(i, 0, in - 1) * out + o)] += w;
   };
   for (int64_t o = 0; o < out; ++o) {
-    double x = frontend::sourceCoordinate(o, in, out, scale, s.coord);
+    double x;
+    if (s.coord == "tf_crop_and_resize") {
+      auto [start, end] = crop;
+      x = out > 1 ? start * double(in - 1) +
+                        double(o) * (end - start) * double(in - 1) /
+                            double(out - 1)
+                  : 0.5 * (start + end) * double(in - 1);
+      if (x < 0 || x > double(in - 1)) {
+        outside[size_t(o)] = true;
+        continue;
+      }
+    } else {
+      x = frontend::sourceCoordinate(o, in, out, scale, s.coord);
+    }
     if (std::isinf(x))
       return failure();
     double left = std::floor(x);
@@ -106,10 +126,14 @@ FailureOr<std::vector<double>> resizeMatrix(int64_t in, int64_t out,
 /// tosa.matmul with the images' rows (then columns) folded into one batch.
 /// (For nearest and linear, only float64 comes here: each output is its
 /// neighbours' weighted sum, as ONNX defines it.)
+/// With tf_crop_and_resize, `roi` holds the 4 starts then the 4 ends, and
+/// outputs sampled outside the input take `extrapolation`.
 LogicalResult importMatrixResize(NodeContext &ctx, Value x,
                                  RankedTensorType outType,
                                  const Sampling &sampling,
-                                 ArrayRef<double> given) {
+                                 ArrayRef<double> given,
+                                 ArrayRef<double> roi = {},
+                                 double extrapolation = 0) {
   Importer &imp = ctx.imp;
   RankedTensorType xt = imp.typeOf(x);
   Type element = xt.getElementType();
@@ -124,15 +148,22 @@ LogicalResult importMatrixResize(NodeContext &ctx, Value x,
                        << " to " << ho << "x" << wo
                        << " needs interpolation matrices of more than "
                        << kMaxWeights << " weights";
-  auto matrix = [&](int64_t dim, int64_t in, int64_t out) -> FailureOr<Value> {
+  std::vector<bool> outsideW, outsideH;
+  auto matrix = [&](int64_t dim, int64_t in, int64_t out,
+                    std::vector<bool> &outside) -> FailureOr<Value> {
     double scale = given.empty() ? double(out) / double(in) : given[dim];
-    FailureOr<std::vector<double>> m = resizeMatrix(in, out, scale, sampling);
+    std::pair<double, double> crop =
+        roi.empty() ? std::make_pair(0.0, 1.0)
+                    : std::make_pair(roi[size_t(dim)], roi[size_t(dim) + 4]);
+    FailureOr<std::vector<double>> m =
+        resizeMatrix(in, out, scale, sampling, crop, outside);
     if (failed(m))
       return failure();
     return imp.constant(
         denseOf(RankedTensorType::get({1, in, out}, element), *m));
   };
-  FailureOr<Value> mw = matrix(3, w, wo), mh = matrix(2, h, ho);
+  FailureOr<Value> mw = matrix(3, w, wo, outsideW),
+                   mh = matrix(2, h, ho, outsideH);
   if (failed(mw) || failed(mh)) {
     InFlightDiagnostic diag = ctx.error();
     diag << "coordinate_transformation_mode '" << sampling.coord << "'";
@@ -151,7 +182,22 @@ LogicalResult importMatrixResize(NodeContext &ctx, Value x,
   y = imp.transpose(imp.reshape(y, {n * c, h, wo}), {0, 2, 1});
   y = matmul(imp.reshape(y, {1, n * c * wo, h}), *mh, n * c * wo, ho);
   y = imp.transpose(imp.reshape(y, {n * c, wo, ho}), {0, 2, 1});
-  return ctx.setResult(imp.reshape(y, {n, c, ho, wo}));
+  y = imp.reshape(y, {n, c, ho, wo});
+  // Outputs sampled outside the input (their weights are all zero) take
+  // extrapolation_value.
+  bool anyOutside = llvm::is_contained(outsideH, true) ||
+                    llvm::is_contained(outsideW, true);
+  if (anyOutside && extrapolation != 0) {
+    SmallVector<double> fill;
+    for (int64_t i = 0; i < ho; ++i)
+      for (int64_t j = 0; j < wo; ++j)
+        fill.push_back(outsideH[size_t(i)] || outsideW[size_t(j)]
+                           ? extrapolation
+                           : 0.0);
+    y = imp.add(y, imp.constant(denseOf(
+                       RankedTensorType::get({1, 1, ho, wo}, element), fill)));
+  }
+  return ctx.setResult(y);
 }
 
 LogicalResult importResize(NodeContext &ctx) {
@@ -194,11 +240,31 @@ LogicalResult importResize(NodeContext &ctx) {
       return ctx.error() << "only the last two dimensions may be scaled "
                             "(scales[0] and scales[1] must be 1)";
   }
-  if (mode == "cubic" || xt.getElementType().isF64()) {
+  // tf_crop_and_resize samples the region of interest (roi: 4 starts, 4
+  // ends, fractions of each dimension) and fills what falls outside the
+  // input with extrapolation_value: the matrix form, whose zero columns
+  // mark those outputs.
+  SmallVector<double> roi;
+  if (coord == "tf_crop_and_resize") {
+    if (!ctx.has(1))
+      return ctx.error() << "tf_crop_and_resize needs the roi input";
+    FailureOr<DenseElementsAttr> c = ctx.needConstant(1, "roi");
+    if (failed(c))
+      return failure();
+    roi = floatsOf(*c);
+    if (roi.size() != 8)
+      return ctx.error() << "roi must have 8 entries (4 starts, 4 ends), not "
+                         << roi.size();
+    if (roi[0] != 0 || roi[1] != 0 || roi[4] != 1 || roi[5] != 1)
+      return ctx.error() << "only the last two dimensions may be cropped "
+                            "(roi must be 0 to 1 on the first two)";
+  }
+  if (mode == "cubic" || xt.getElementType().isF64() || !roi.empty()) {
     Sampling sampling{mode, coord, nearest,
                       ctx.floatAttr("cubic_coeff_a", -0.75f),
                       ctx.intAttr("exclude_outside", 0) != 0};
-    return importMatrixResize(ctx, x, *outType, sampling, given);
+    return importMatrixResize(ctx, x, *outType, sampling, given, roi,
+                              ctx.floatAttr("extrapolation_value", 0.0f));
   }
   Sampling sampling{mode, coord, nearest};
   Value nhwc = imp.transpose(x, {0, 2, 3, 1});
@@ -226,8 +292,9 @@ void mlir::nnapi::onnx_import::registerResizeOps(OpRegistry &registry) {
        "RESIZE_BILINEAR (1) / RESIZE_NEAREST_NEIGHBOR (3); half-pixel or "
        "aligned corners 4",
        "samplings that differ from NNAPI's at some output index (checked "
-       "index by index); cubic is placed like any tosa.matmul; "
-       "tf_crop_and_resize unsupported"},
+       "index by index); cubic and tf_crop_and_resize (the matrix form, "
+       "extrapolation_value added where outside) are placed like any "
+       "tosa.matmul; roi known at compile time"},
       {"", "Upsample", lo, hi, importResize,
        "tosa.resize (via the version converter's Resize)", "as Resize",
        "as Resize"},

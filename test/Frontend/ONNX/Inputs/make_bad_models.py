@@ -241,6 +241,26 @@ def main():
                               group=2)],
             [f("x", [1, 2, 2, 2, 2])], [f("y", [1, 2, 3, 3, 3])],
             [helper.make_tensor("w", TensorProto.FLOAT, [2, 1, 2, 2, 2], [1] * 16)]),
+        # tf_crop_and_resize: without roi, a roi of the wrong length, a
+        # crop of the batch.
+        "crop_no_roi": model(
+            [helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="cr",
+                              coordinate_transformation_mode="tf_crop_and_resize")],
+            [f("x", [1, 1, 2, 2])], [f("y", [1, 1, 3, 3])],
+            [helper.make_tensor("sizes", TensorProto.INT64, [4], [1, 1, 3, 3])]),
+        "crop_roi_length": model(
+            [helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="cr",
+                              coordinate_transformation_mode="tf_crop_and_resize")],
+            [f("x", [1, 1, 2, 2])], [f("y", [1, 1, 3, 3])],
+            [helper.make_tensor("roi", TensorProto.FLOAT, [4], [0, 0, 1, 1]),
+             helper.make_tensor("sizes", TensorProto.INT64, [4], [1, 1, 3, 3])]),
+        "crop_batch": model(
+            [helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="cr",
+                              coordinate_transformation_mode="tf_crop_and_resize")],
+            [f("x", [1, 1, 2, 2])], [f("y", [1, 1, 3, 3])],
+            [helper.make_tensor("roi", TensorProto.FLOAT, [8],
+                                [0.5, 0, 0, 0, 1, 1, 1, 1]),
+             helper.make_tensor("sizes", TensorProto.INT64, [4], [1, 1, 3, 3])]),
         "conv_rank6": model(
             [helper.make_node("Conv", ["x", "w"], ["y"], name="c4d")],
             [f("x", [1, 1, 2, 2, 2, 2])], [f("y", [1, 1, 1, 1, 1, 1])],

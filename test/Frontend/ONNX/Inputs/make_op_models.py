@@ -515,6 +515,48 @@ def main():
           [("x", xt)], [("y", yt.astype(np.float32))],
           [numpy_helper.from_array(wt, "w"), numpy_helper.from_array(bt, "b")])
 
+    # Resize's tf_crop_and_resize: a region of interest (a constant roi)
+    # sampled linearly and by nearest, the part outside the input filled
+    # with extrapolation_value, against the formula of ONNX's definition.
+    xr = rng.uniform(-1, 1, size=(1, 2, 4, 5)).astype(np.float32)
+    roi = np.array([0, 0, 0.2, -0.3, 1, 1, 0.9, 1.2], np.float32)
+
+    def crop_axis(n_in, n_out, start, end):
+        if n_out > 1:
+            return [start * (n_in - 1) + o * (end - start) * (n_in - 1) / (n_out - 1)
+                    for o in range(n_out)]
+        return [0.5 * (start + end) * (n_in - 1)]
+
+    for name, mode, size in (("resize_crop_linear", "linear", (3, 7)),
+                             ("resize_crop_nearest", "nearest", (5, 4))):
+        hs = crop_axis(4, size[0], float(roi[2]), float(roi[6]))
+        ws_ = crop_axis(5, size[1], float(roi[3]), float(roi[7]))
+        yr = np.full((1, 2, *size), 10.0, np.float64)
+        for i, hy in enumerate(hs):
+            for j, wx in enumerate(ws_):
+                if not (0 <= hy <= 3 and 0 <= wx <= 4):
+                    continue
+                if mode == "nearest":
+                    # round_prefer_floor
+                    pick = lambda v: int(np.floor(v)) if v - np.floor(v) <= 0.5 \
+                        else int(np.ceil(v))
+                    yr[0, :, i, j] = xr[0, :, pick(hy), pick(wx)]
+                    continue
+                h0, w0 = int(np.floor(hy)), int(np.floor(wx))
+                h1, w1 = min(h0 + 1, 3), min(w0 + 1, 4)
+                fh, fw = hy - h0, wx - w0
+                yr[0, :, i, j] = ((1 - fh) * ((1 - fw) * xr[0, :, h0, w0] + fw * xr[0, :, h0, w1]) +
+                                  fh * ((1 - fw) * xr[0, :, h1, w0] + fw * xr[0, :, h1, w1]))
+        build(out, name,
+              [helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"],
+                                mode=mode, extrapolation_value=10.0,
+                                coordinate_transformation_mode="tf_crop_and_resize")],
+              [vi("x", list(xr.shape))], [vi("y", [1, 2, *size])],
+              [("x", xr)], [("y", yr.astype(np.float32))],
+              [numpy_helper.from_array(roi, "roi"),
+               numpy_helper.from_array(np.array([1, 2, *size], np.int64), "sizes")],
+              opset=13)
+
     # Integer Relu and PRelu: values beyond int32 and the float bounds
     # the importer clamps with (saturated to the integer type).
     xi = np.array([-5, 3_000_000_000, -3_000_000_000, 7, 0, 2**62], np.int64)
