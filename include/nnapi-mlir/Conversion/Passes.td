@@ -47,13 +47,16 @@ def NNAPIExportSignature : Pass<"nnapi-export-signature", "ModuleOp"> {
     module attribute `nnapi.signature`. An argument with `nnapi.bound` (the
     value the model was compiled for) is marked "bound" there, and its value
     moves to the module attribute `nnapi.bound_inputs` for
-    nnapi-emit-entry-point. Must run while the entry function still has
-    tensor types.
+    nnapi-emit-entry-point. Inputs and outputs without elements stay in the
+    signature but leave the entry function (an empty input becomes an empty
+    constant): a zero-size buffer has no bare-pointer form. Must run while
+    the entry function still has tensor types.
   }];
   let options = [
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
            "Name of the entry function">,
   ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 def NNAPILowerPartitionCalls : Pass<"nnapi-lower-partition-calls", "ModuleOp"> {

@@ -219,6 +219,43 @@ struct ExportSignaturePass
       for (unsigned i = 0; i < type.getNumResults(); ++i)
         func.removeResultAttr(i, name);
     }
+    dropEmptyBuffers(func);
+  }
+
+  /// Inputs and outputs without elements stay in the signature (the caller
+  /// passes a buffer for each) but leave the entry function: a zero-size
+  /// buffer has no bare-pointer form, and there is nothing to read or
+  /// write. An empty input is an empty constant inside; nnapi-emit-entry-
+  /// point skips both when it calls the entry.
+  static void dropEmptyBuffers(func::FuncOp func) {
+    auto isEmpty = [](Type t) {
+      auto shaped = dyn_cast<ShapedType>(t);
+      return shaped && shaped.hasStaticShape() && shaped.getNumElements() == 0;
+    };
+    FunctionType type = func.getFunctionType();
+    llvm::BitVector args(type.getNumInputs()), results(type.getNumResults());
+    OpBuilder b(func.getContext());
+    b.setInsertionPointToStart(&func.front());
+    for (BlockArgument arg : func.getArguments()) {
+      if (!isEmpty(arg.getType()))
+        continue;
+      args.set(arg.getArgNumber());
+      auto t = cast<ShapedType>(arg.getType());
+      arg.replaceAllUsesWith(b.create<arith::ConstantOp>(
+          func.getLoc(), DenseElementsAttr::get(t, ArrayRef<Attribute>{})));
+    }
+    for (unsigned i = 0; i < type.getNumResults(); ++i)
+      if (isEmpty(type.getResult(i)))
+        results.set(i);
+    if (args.none() && results.none())
+      return;
+    func.walk([&](func::ReturnOp ret) {
+      for (int i = int(ret.getNumOperands()) - 1; i >= 0; --i)
+        if (results.test(unsigned(i)))
+          ret->eraseOperand(unsigned(i));
+    });
+    func.eraseArguments(args);
+    func.eraseResults(results);
   }
 };
 
@@ -535,13 +572,24 @@ struct EmitEntryPointPass
       return signalPassFailure();
     }
     unsigned numInputs = 0, numOutputs = 0;
+    // Which buffers the entry takes: not those without elements (a "0"
+    // among the dimensions; nnapi-export-signature dropped them).
+    SmallVector<bool> passed;
     for (StringRef line : llvm::split(signature.getValue(), '\n')) {
-      numInputs += line.starts_with("input ");
-      numOutputs += line.starts_with("output ");
+      bool input = line.starts_with("input "), output = line.starts_with("output ");
+      if (!input && !output)
+        continue;
+      numInputs += input;
+      numOutputs += output;
+      SmallVector<StringRef> fields;
+      line.split(fields, ' ');
+      bool empty = fields.size() > 4 &&
+                   llvm::is_contained(llvm::split(fields[4], 'x'), "0");
+      passed.push_back(!empty);
     }
     auto ptrType = LLVM::LLVMPointerType::get(ctx);
     LLVM::LLVMFunctionType fnType = func.getFunctionType();
-    if (fnType.getNumParams() != numInputs + numOutputs ||
+    if (fnType.getNumParams() != unsigned(llvm::count(passed, true)) ||
         !llvm::all_of(fnType.getParams(),
                       [&](Type t) { return t == ptrType; }) ||
         !isa<LLVM::LLVMVoidType>(fnType.getReturnType())) {
@@ -575,6 +623,10 @@ struct EmitEntryPointPass
     load(body->getArgument(1), numOutputs);
     if (failed(emitBoundInputChecks(module, run, builder, args, numInputs)))
       return signalPassFailure();
+    SmallVector<Value> callArgs;
+    for (auto [arg, pass] : llvm::zip(args, passed))
+      if (pass)
+        callArgs.push_back(arg);
     // A model with run-time loops (nnapi-bound-loops) returns whether one
     // of them ran past the loop timeout.
     if (module.lookupSymbol<LLVM::LLVMFuncOp>("nnapi_rt_loop_continue")) {
@@ -590,12 +642,12 @@ struct EmitEntryPointPass
           declare("nnapi_rt_run_begin", LLVM::LLVMVoidType::get(ctx));
       LLVM::LLVMFuncOp end = declare("nnapi_rt_run_end", i32);
       builder.create<LLVM::CallOp>(loc, begin, ValueRange{});
-      builder.create<LLVM::CallOp>(loc, func, args);
+      builder.create<LLVM::CallOp>(loc, func, callArgs);
       Value status =
           builder.create<LLVM::CallOp>(loc, end, ValueRange{}).getResult();
       builder.create<LLVM::ReturnOp>(loc, status);
     } else {
-      builder.create<LLVM::CallOp>(loc, func, args);
+      builder.create<LLVM::CallOp>(loc, func, callArgs);
       Value zero = builder.create<LLVM::ConstantOp>(loc, i32, 0);
       builder.create<LLVM::ReturnOp>(loc, zero);
     }

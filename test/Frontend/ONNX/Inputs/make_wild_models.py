@@ -309,6 +309,26 @@ def main():
     save(out, "deep", m, [("x", x)], [("y", y32)])
     save(out, "deep64", m, [("x", x.astype(np.float64))], [("y", y64)])
 
+    # Empty tensors beside ordinary ones: a Slice starting beyond the end, a
+    # Reshape of an empty graph input to another empty shape (allowzero),
+    # both outputs without elements, next to a Relu of x.
+    x = np.arange(6, dtype=np.float32).reshape(2, 3) - 2
+    e = np.zeros((0, 3), np.float32)
+    m = model("empty", [
+        helper.make_node("Relu", ["x"], ["y"]),
+        helper.make_node("Slice", ["x", "start", "end", "axis"], ["s"]),
+        helper.make_node("Reshape", ["e", "shape"], ["r"], allowzero=1)],
+        [f("x", [2, 3]), f("e", [0, 3])],
+        [f("s", [2, 0]), f("y", [2, 3]), f("r", [3, 0])],
+        [numpy_helper.from_array(np.array([5], np.int64), "start"),
+         numpy_helper.from_array(np.array([9], np.int64), "end"),
+         numpy_helper.from_array(np.array([1], np.int64), "axis"),
+         numpy_helper.from_array(np.array([3, 0], np.int64), "shape")],
+        opset=14)
+    save(out, "empty", m, [("x", x), ("e", e)],
+         [("s", np.zeros((2, 0), np.float32)), ("y", np.maximum(x, 0)),
+          ("r", np.zeros((3, 0), np.float32))])
+
     # Resize's scales stay float32 in the float64 copy (its schema takes no
     # other type).
     x = np.arange(8, dtype=np.float32).reshape(1, 2, 2, 2) / 3
