@@ -49,6 +49,8 @@ uint64_t elementBytesOf(const std::string &dtype) {
   static const char *const kTypes[] = {"f64", "f32", "f16", "i1",
                                        "i8",  "i16", "i32", "i64",
                                        "u8",  "u16", "u32", "u64"};
+  if (dtype == "bf16")
+    return 2;
   for (const char *t : kTypes)
     if (dtype == t)
       return dtype == "i1" ? 1 : uint64_t(std::atoi(t + 1)) / 8;

@@ -55,6 +55,9 @@ _DTYPES = {
     "i1": _np.bool_, "i8": _np.int8, "i16": _np.int16, "i32": _np.int32,
     "i64": _np.int64, "u8": _np.uint8, "u16": _np.uint16,
     "u32": _np.uint32, "u64": _np.uint64,
+    # numpy has no bfloat16: its bit patterns (ml_dtypes' bfloat16 views
+    # them with .view()).
+    "bf16": _np.uint16,
 }
 
 

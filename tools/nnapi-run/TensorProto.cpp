@@ -164,7 +164,8 @@ bool parseTensorProto(const std::vector<uint8_t> &bytes, ProtoTensor &t,
     size_t width;
   } kTypes[] = {{1, "f32", 4}, {10, "f16", 2}, {3, "i8", 1},   {5, "i16", 2},
                 {6, "i32", 4}, {7, "i64", 8},  {9, "i1", 1},   {11, "f64", 8},
-                {2, "u8", 1},  {4, "u16", 2},  {12, "u32", 4}, {13, "u64", 8}};
+                {2, "u8", 1},  {4, "u16", 2},  {12, "u32", 4}, {13, "u64", 8},
+                {16, "bf16", 2}};
   size_t width = 0;
   for (const auto &type : kTypes)
     if (type.code == dataType) {

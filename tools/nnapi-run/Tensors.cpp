@@ -57,10 +57,10 @@ double toDouble(const TensorSpec &t, const uint8_t *p) {
     std::memcpy(&f, p, 4);
     return f;
   }
-  if (t.dtype == "f16") {
+  if (t.dtype == "f16" || t.dtype == "bf16") {
     uint16_t h;
     std::memcpy(&h, p, 2);
-    return halfToFloat(h);
+    return t.dtype == "f16" ? halfToFloat(h) : bfloat16ToFloat(h);
   }
   if (t.dtype == "i64") {
     int64_t i;
@@ -121,6 +121,9 @@ std::vector<uint8_t> randomTensor(const TensorSpec &spec,
     else if (spec.dtype == "f64") {
       double d = f;
       std::memcpy(&data[8 * k], &d, 8);
+    } else if (spec.dtype == "f16" || spec.dtype == "bf16") {
+      uint16_t h = spec.dtype == "f16" ? floatToHalf(f) : floatToBFloat16(f);
+      std::memcpy(&data[2 * k], &h, 2);
     }
   }
   return data;

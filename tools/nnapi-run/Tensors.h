@@ -25,11 +25,13 @@ struct TensorSpec {
   std::string npyDtype() const { return npyDtypeOf(dtype); }
 
   /// numpy's type code of an element type the compiler writes (i64 is
-  /// numpy's i8, i1 its bool b1), and back; "?" when there is none.
+  /// numpy's i8, i1 its bool b1; bfloat16, which numpy lacks, its bit
+  /// patterns as u2), and back; "?" when there is none.
   static constexpr std::pair<const char *, const char *> kNpyDtypes[] = {
       {"f64", "f8"}, {"f32", "f4"}, {"f16", "f2"}, {"i64", "i8"},
       {"i32", "i4"}, {"i16", "i2"}, {"i8", "i1"},  {"i1", "b1"},
-      {"u64", "u8"}, {"u32", "u4"}, {"u16", "u2"}, {"u8", "u1"}};
+      {"u64", "u8"}, {"u32", "u4"}, {"u16", "u2"}, {"u8", "u1"},
+      {"bf16", "u2"}};
   static std::string npyDtypeOf(const std::string &dtype) {
     for (auto [ours, npy] : kNpyDtypes)
       if (dtype == ours)

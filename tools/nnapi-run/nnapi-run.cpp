@@ -612,7 +612,11 @@ int runMain(int argc, char **argv) {
           testData + "/" + kind + "_" + std::to_string(i) + ".pb", t, error);
     };
     auto check = [&](const char *kind, size_t i, size_t specIndex,
-                     const TensorSpec &spec, const ProtoTensor &t) {
+                     const TensorSpec &spec, ProtoTensor &t) {
+      // ONNX 1.12's test data stores bfloat16 tensors as uint16: the same
+      // bit patterns.
+      if (spec.dtype == "bf16" && t.dtype == "u16")
+        t.dtype = "bf16";
       if (t.dtype == spec.dtype && t.dims == spec.dims)
         return true;
       error = testData + "/" + kind + "_" + std::to_string(i) + ".pb holds " +

@@ -39,7 +39,8 @@ typedef struct nnapi_rt_model nnapi_rt_model;
  * model is closed. */
 typedef struct {
   const char *name;  /* the graph's name, or "-" */
-  const char *dtype; /* "f32", "f16", "f64", "i1", "i8".."i64", "u8".."u64" */
+  const char *dtype; /* "f32", "f16", "bf16", "f64", "i1", "i8".."i64",
+                        "u8".."u64" */
   int64_t rank;
   const int64_t *dims;
   uint64_t elementBytes; /* 1 for i1 (one byte per boolean) */

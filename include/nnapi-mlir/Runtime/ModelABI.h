@@ -31,8 +31,8 @@
  *     "bound": the model was compiled for one value of this input
  *     (nnapi-compile --input-value / --specialize-value, for inputs that
  *     decide shapes); nnapi_model_run checks it.
- *     dtype is f64, f32, f16, i1, i8..i64 or u8..u64 (unsigned); dims are 'x'-separated ("scalar"
- *     for rank 0); name is the function argument's name (the graph's) with
+ *     dtype is f64, f32, f16, bf16, i1, i8..i64 or u8..u64 (unsigned);
+ *     dims are 'x'-separated ("scalar" for rank 0); name is the function argument's name (the graph's) with
  *     every byte but letters, digits and "_.-:/" written %XX (version 4), so
  *     spaces, quotes, newlines and UTF-8 keep the line's fields apart.
  *

@@ -1,4 +1,4 @@
-//===- Half.h - IEEE half <-> float conversions -----------------*- C++ -*-===//
+//===- Half.h - IEEE half and bfloat16 <-> float conversions ----*- C++ -*-===//
 //
 // Round to nearest even. Shared by the host device's kernels, the runtime's
 // result checks and the tools.
@@ -63,6 +63,23 @@ inline uint16_t floatToHalf(float f) {
   if (rem > 0x1000 || (rem == 0x1000 && (half & 1)))
     ++half; // may carry into the exponent, which is the correct rounding
   return sign | uint16_t(half);
+}
+
+/// bfloat16 is float32's upper half.
+inline float bfloat16ToFloat(uint16_t b) {
+  uint32_t bits = uint32_t(b) << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+/// To nearest, ties to even; NaN -> 0x7FC0 (the host code's rounding).
+inline uint16_t floatToBFloat16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if (f != f)
+    return 0x7FC0;
+  return uint16_t((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16);
 }
 
 } // namespace nnapi_mlir

@@ -105,6 +105,8 @@ FailureOr<std::string> describeTensor(Operation *where, Type type,
     os << "f32";
   else if (e.isF16())
     os << "f16";
+  else if (e.isBF16())
+    os << "bf16";
   else if (e.isSignlessInteger())
     os << (isUnsigned && !e.isInteger(1) ? "u" : "i") << e.getIntOrFloatBitWidth();
   else if (e.isUnsignedInteger(8)) // quantized TOSA's uint8 data

@@ -203,6 +203,36 @@ Value Emitter::castTo(Value v, Type element) {
   auto shaped = [&](Type e) {
     return RankedTensorType::get(typeOf(v).getShape(), e);
   };
+  Type f32 = builder.getF32Type();
+  if (element.isBF16()) {
+    // To bfloat16 from float32, as ONNX (1.14 on) and ONNX Runtime round:
+    // to nearest, ties to even, on the bits (NaN -> 0x7FC0); computed on
+    // integers, so that nothing asks LLVM for bfloat16 arithmetic.
+    Value x = castTo(v, f32);
+    Type i32 = builder.getI32Type();
+    Value bits = builder.create<arith::BitcastOp>(loc, shaped(i32), x);
+    Value lsb = binary<tosa::BitwiseAndOp>(
+        binary<tosa::LogicalRightShiftOp>(bits, scalarLike(bits, 16)),
+        scalarLike(bits, 1));
+    Value rounded = binary<tosa::LogicalRightShiftOp>(
+        add(add(bits, scalarLike(bits, 0x7FFF)), lsb), scalarLike(bits, 16));
+    Value isNaN = builder.create<tosa::LogicalNotOp>(
+        loc, shaped(builder.getI1Type()), compare<tosa::EqualOp>(x, x));
+    rounded = select(isNaN, scalarLike(bits, 0x7FC0), rounded);
+    Value half = builder.create<arith::TruncIOp>(
+        loc, shaped(builder.getIntegerType(16)), rounded);
+    return builder.create<arith::BitcastOp>(loc, shaped(element), half);
+  }
+  if (from.isBF16()) {
+    // From bfloat16: its bits are float32's upper half (exact).
+    Value half = builder.create<arith::BitcastOp>(
+        loc, shaped(builder.getIntegerType(16)), v);
+    Value wide = builder.create<arith::ExtUIOp>(
+        loc, shaped(builder.getI32Type()), half);
+    wide = binary<tosa::LogicalLeftShiftOp>(wide, scalarLike(wide, 16));
+    return castTo(builder.create<arith::BitcastOp>(loc, shaped(f32), wide),
+                  element);
+  }
   if (isa<FloatType>(from) && element.isInteger(64)) {
     // MLIR 19's tosa-to-linalg saturates every float -> i64 cast to
     // INT64_MAX (its upper bound constant overflows). Saturate in float64

@@ -42,6 +42,10 @@ FailureOr<Type> Importer::elementType(int32_t t, const Twine &what) {
     return Type(builder.getF32Type());
   case onnx::TensorProto::FLOAT16:
     return Type(builder.getF16Type());
+  case onnx::TensorProto::BFLOAT16:
+    // Carried and cast only (Cast, CastLike, Identity): the importer
+    // refuses computing on it.
+    return Type(builder.getBF16Type());
   case onnx::TensorProto::UINT8:
   case onnx::TensorProto::UINT16:
     // Unsigned integers are plain integer data computed in a wider signed
@@ -70,7 +74,7 @@ FailureOr<Type> Importer::elementType(int32_t t, const Twine &what) {
                           << onnx::TensorProto::DataType_Name(
                                  onnx::TensorProto::DataType(t))
                           << ", which is not supported (float, float16, "
-                             "float64, int8/16/32/64, "
+                             "bfloat16 (cast only), float64, int8/16/32/64, "
                              "uint8/16/32/64 (as integer data) and bool "
                              "are)";
   }
@@ -161,7 +165,8 @@ FailureOr<DenseElementsAttr> Importer::tensorAttr(const onnx::TensorProto &t) {
     }
     return DenseElementsAttr::get(type, ArrayRef<double>(d));
   }
-  case onnx::TensorProto::FLOAT16: {
+  case onnx::TensorProto::FLOAT16:
+  case onnx::TensorProto::BFLOAT16: {
     std::vector<uint16_t> v;
     if (raw) {
       if (!readTyped(t.raw_data(), v, count))
@@ -172,9 +177,12 @@ FailureOr<DenseElementsAttr> Importer::tensorAttr(const onnx::TensorProto &t) {
       for (int32_t x : t.int32_data())
         v.push_back(uint16_t(x));
     }
+    const llvm::fltSemantics &semantics =
+        t.data_type() == onnx::TensorProto::BFLOAT16 ? APFloat::BFloat()
+                                                      : APFloat::IEEEhalf();
     std::vector<APFloat> f;
     for (uint16_t bits : v)
-      f.emplace_back(APFloat::IEEEhalf(), APInt(16, bits));
+      f.emplace_back(semantics, APInt(16, bits));
     return DenseElementsAttr::get(type, f);
   }
   case onnx::TensorProto::INT64: {

@@ -162,11 +162,16 @@ def main():
                                          coordinate_transformation_mode="tf_half_pixel_for_nn"),
         "resize_f64_nearest": resize_to_4x4(d, name="rn", mode="nearest",
                                             nearest_mode="middle"),
-        # An element type the importer has no type for.
+        # bfloat16 computed on, not only cast; an element type the importer
+        # has no type for.
         "bfloat16_input": model(
             [helper.make_node("Relu", ["x"], ["y"], name="relu")],
             [helper.make_tensor_value_info("x", TensorProto.BFLOAT16, [2])],
             [helper.make_tensor_value_info("y", TensorProto.BFLOAT16, [2])]),
+        "complex_input": model(
+            [helper.make_node("Identity", ["x"], ["y"], name="id")],
+            [helper.make_tensor_value_info("x", TensorProto.COMPLEX64, [2])],
+            [helper.make_tensor_value_info("y", TensorProto.COMPLEX64, [2])]),
         "resize_channel_scale": model(
             [helper.make_node("Resize", ["x", "", "scales"], ["y"], name="rs",
                               mode="cubic")],

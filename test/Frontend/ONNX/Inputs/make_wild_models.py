@@ -329,6 +329,53 @@ def main():
          [("s", np.zeros((2, 0), np.float32)), ("y", np.maximum(x, 0)),
           ("r", np.zeros((3, 0), np.float32))])
 
+    # bfloat16: Cast and CastLike to it (round to nearest, ties to even, as
+    # ONNX's helper and ONNX Runtime round; NaN stays NaN; the largest
+    # floats round to infinity), from it (exact), and a bfloat16 graph input
+    # passed on by Identity and widened. Expected values from the bits.
+    def to_bf16(a):
+        b = a.astype(np.float32).view(np.uint32).astype(np.uint64)
+        r = ((b + 0x7FFF + ((b >> 16) & 1)) >> 16).astype(np.uint16)
+        return np.where(np.isnan(a), np.uint16(0x7FC0), r)
+
+    def bf16_tensor(name, bits):
+        t = onnx.TensorProto()
+        t.name, t.data_type = name, TensorProto.BFLOAT16
+        t.dims.extend(bits.shape)
+        t.raw_data = bits.astype("<u2").tobytes()
+        return t
+
+    x = np.array([1.0, 0.48033667, 1.00390625, 1.01171875, -2.5e-39, 3.4e38,
+                  np.nan, -np.inf, -0.0, 1e-3], np.float32)
+    bits = to_bf16(x)
+    widened = (bits.astype(np.uint32) << 16).view(np.float32)
+    b_in = np.array([0x3F80, 0xC049, 0x7F80, 0x0001, 0x8000], np.uint16)
+    b_wide = (b_in.astype(np.uint32) << 16).view(np.float32)
+    bf = lambda name, shape: helper.make_tensor_value_info(
+        name, TensorProto.BFLOAT16, shape)
+    m = model("bfloat16", [
+        helper.make_node("Cast", ["x"], ["y"], to=TensorProto.BFLOAT16),
+        helper.make_node("Cast", ["y"], ["z"], to=TensorProto.FLOAT),
+        helper.make_node("CastLike", ["x", "like"], ["c"]),
+        helper.make_node("Identity", ["b"], ["i"]),
+        helper.make_node("Cast", ["b"], ["w"], to=TensorProto.FLOAT)],
+        [f("x", [10]), bf("b", [5])],
+        [bf("y", [10]), f("z", [10]), bf("c", [10]), bf("i", [5]), f("w", [5])],
+        [bf16_tensor("like", np.array([0], np.uint16))], opset=15)
+    onnx.save(m, os.path.join(out, "bfloat16.onnx"))
+    d = os.path.join(out, "bfloat16", "test_data_set_0")
+    os.makedirs(d, exist_ok=True)
+    tensors = [("input_0", numpy_helper.from_array(x, "x")),
+               ("input_1", bf16_tensor("b", b_in)),
+               ("output_0", bf16_tensor("y", bits)),
+               ("output_1", numpy_helper.from_array(widened, "z")),
+               ("output_2", bf16_tensor("c", bits)),
+               ("output_3", bf16_tensor("i", b_in)),
+               ("output_4", numpy_helper.from_array(b_wide, "w"))]
+    for fname, t in tensors:
+        with open(os.path.join(d, fname + ".pb"), "wb") as fh:
+            fh.write(t.SerializeToString())
+
     # Resize's scales stay float32 in the float64 copy (its schema takes no
     # other type).
     x = np.arange(8, dtype=np.float32).reshape(1, 2, 2, 2) / 3
