@@ -207,7 +207,8 @@ Value Emitter::castTo(Value v, Type element) {
   if (element.isBF16()) {
     // To bfloat16 from float32, as ONNX (1.14 on) and ONNX Runtime round:
     // to nearest, ties to even, on the bits (NaN -> 0x7FC0); computed on
-    // integers, so that nothing asks LLVM for bfloat16 arithmetic.
+    // integers, so that nothing asks LLVM for bfloat16 arithmetic. (Other
+    // types go through float32 first: float64 rounds twice.)
     Value x = castTo(v, f32);
     Type i32 = builder.getI32Type();
     Value bits = builder.create<arith::BitcastOp>(loc, shaped(i32), x);

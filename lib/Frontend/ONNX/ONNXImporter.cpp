@@ -470,8 +470,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node) {
   // Outputs without elements have nothing to compute: when shape inference
   // gives every output of the node a zero-size dimension (a Slice whose
   // starts lie beyond the end, a Reshape to a zero dimension), each is an
-  // empty constant, whatever the handler would build (TOSA has no
-  // zero-size dimensions).
+  // empty compile-time constant (which a later node may read as one),
+  // whatever the handler would build (TOSA has no zero-size dimensions).
   auto isEmptyOutput = [&](int i) {
     auto it = inferred.find(node.output(i));
     if (node.output(i).empty() || it == inferred.end() ||
@@ -492,8 +492,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node) {
       FailureOr<RankedTensorType> t = context.out(i);
       if (failed(t))
         return failure();
-      values[node.output(i)] =
-          constant(DenseElementsAttr::get(*t, ArrayRef<Attribute>{}));
+      (void)context.defineConstant(
+          i, DenseElementsAttr::get(*t, ArrayRef<Attribute>{}));
     }
     return success();
   }

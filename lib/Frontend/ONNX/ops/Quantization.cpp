@@ -480,7 +480,7 @@ FailureOr<Value> subtractRuntimeZeroPoints(NodeContext &n, Value acc, Value a,
   if (za.runtime) {
     // Column sums of b - zb: [..., 1, N].
     Value columns;
-    if (DenseElementsAttr c = n.cst(bi)) {
+    if (n.cst(bi)) {
       FailureOr<DenseElementsAttr> stored = eightBitConstant(n, bi, "B");
       if (failed(stored))
         return failure();
