@@ -13,6 +13,7 @@
 
 #include "Internal.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <condition_variable>
@@ -25,6 +26,10 @@
 #include <vector>
 
 #include <dlfcn.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 using nnapi_mlir::parseCount;
 using nnapi_mlir::runtime::failWith;
@@ -241,6 +246,100 @@ static bool parseSignature(const char *text, nnapi_rt_model &model,
 
 extern "C" {
 
+} // extern "C"
+
+namespace {
+
+/// The model loaded as `handle` (whose reference the model takes over):
+/// checks its entry points and signature; `what` names it in messages.
+int32_t adoptModel(void *handle, const std::string &what,
+                   nnapi_rt_model **model) {
+  auto run = reinterpret_cast<nnapi_model_run_fn>(
+      dlsym(handle, NNAPI_MODEL_RUN_SYMBOL));
+  auto signature = reinterpret_cast<nnapi_model_signature_fn>(
+      dlsym(handle, NNAPI_MODEL_SIGNATURE_SYMBOL));
+  if (!run || !signature) {
+    dlclose(handle);
+    return failWith(NNAPI_RT_INVALID_MODEL,
+                    what + " is not an nnapi-mlir model (missing " +
+                        NNAPI_MODEL_RUN_SYMBOL + "/" +
+                        NNAPI_MODEL_SIGNATURE_SYMBOL + ")");
+  }
+  // Closed (and unloaded) on every way out but success.
+  std::unique_ptr<nnapi_rt_model, void (*)(nnapi_rt_model *)> m(
+      new nnapi_rt_model, nnapi_rt_model_close);
+  m->handle = handle;
+  m->run = run;
+  std::string error;
+  if (!parseSignature(signature(), *m, error))
+    return failWith(NNAPI_RT_INVALID_MODEL, error);
+  *model = m.release();
+  return NNAPI_RT_OK;
+}
+
+/// Android's loader entry for a library inside another file (bionic's
+/// <android/dlext.h>: the layout and flags are the platform's ABI).
+struct AndroidDlextInfo {
+  uint64_t flags;
+  void *reservedAddr;
+  size_t reservedSize;
+  int relroFd;
+  int libraryFd;
+  int64_t libraryFdOffset;
+  void *libraryNamespace;
+};
+constexpr uint64_t kDlextUseLibraryFd = 0x10;
+constexpr uint64_t kDlextUseLibraryFdOffset = 0x20;
+using AndroidDlopenExt = void *(*)(const char *, int, const AndroidDlextInfo *);
+
+/// dlopen of the library at [offset, offset + length) of `fd`: Android's
+/// android_dlopen_ext where the process has it (looked up, not linked),
+/// else a copy of those bytes in an anonymous file, loaded by its
+/// /proc/self/fd path. Null with `error` on failure.
+void *dlopenRange(int fd, int64_t offset, int64_t length, std::string &error) {
+  if (auto ext = reinterpret_cast<AndroidDlopenExt>(
+          dlsym(RTLD_DEFAULT, "android_dlopen_ext"))) {
+    AndroidDlextInfo info{};
+    info.flags = kDlextUseLibraryFd | kDlextUseLibraryFdOffset;
+    info.libraryFd = fd;
+    info.libraryFdOffset = offset;
+    std::string name = "nnapi-model@" + std::to_string(fd) + ":" +
+                       std::to_string(offset);
+    void *handle = ext(name.c_str(), RTLD_NOW | RTLD_LOCAL, &info);
+    if (!handle)
+      error = dlerror();
+    return handle;
+  }
+  int copy = int(syscall(SYS_memfd_create, "nnapi-model", MFD_CLOEXEC));
+  if (copy < 0) {
+    error = std::string("memfd_create: ") + std::strerror(errno);
+    return nullptr;
+  }
+  std::vector<char> chunk(1 << 20);
+  for (int64_t done = 0; done < length;) {
+    size_t want = size_t(std::min<int64_t>(int64_t(chunk.size()), length - done));
+    ssize_t n = ::pread(fd, chunk.data(), want, offset + done);
+    if (n <= 0 || ::write(copy, chunk.data(), size_t(n)) != n) {
+      error = n == 0 ? "the file ends before the library does"
+                     : std::string("copying the library: ") +
+                           std::strerror(errno);
+      ::close(copy);
+      return nullptr;
+    }
+    done += n;
+  }
+  std::string path = "/proc/self/fd/" + std::to_string(copy);
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    error = dlerror();
+  ::close(copy); // the mapping keeps what it needs
+  return handle;
+}
+
+} // namespace
+
+extern "C" {
+
 int32_t nnapi_rt_model_open(const char *path, nnapi_rt_model **model) {
   return guarded(__func__, [&]() -> int32_t {
     if (!path || !model)
@@ -257,26 +356,64 @@ int32_t nnapi_rt_model_open(const char *path, nnapi_rt_model **model) {
     if (!handle)
       return failWith(NNAPI_RT_INVALID_MODEL,
                       std::string("cannot load model: ") + dlerror());
-    auto run = reinterpret_cast<nnapi_model_run_fn>(
-        dlsym(handle, NNAPI_MODEL_RUN_SYMBOL));
-    auto signature = reinterpret_cast<nnapi_model_signature_fn>(
-        dlsym(handle, NNAPI_MODEL_SIGNATURE_SYMBOL));
-    if (!run || !signature) {
-      dlclose(handle);
-      return failWith(
-          NNAPI_RT_INVALID_MODEL,
-          "'" + std::string(path) + "' is not an nnapi-mlir model (missing " +
-              NNAPI_MODEL_RUN_SYMBOL + "/" + NNAPI_MODEL_SIGNATURE_SYMBOL + ")");
-    }
-    // Closed (and unloaded) on every way out but success.
-    std::unique_ptr<nnapi_rt_model, void (*)(nnapi_rt_model *)> m(
-        new nnapi_rt_model, nnapi_rt_model_close);
-    m->handle = handle;
-    m->run = run;
-    if (!parseSignature(signature(), *m, error))
-      return failWith(NNAPI_RT_INVALID_MODEL, error);
-    *model = m.release();
-    return NNAPI_RT_OK;
+    return adoptModel(handle, "'" + std::string(path) + "'", model);
+  });
+}
+
+int32_t nnapi_rt_model_open_loaded(const char *soname,
+                                   nnapi_rt_model **model) {
+  return guarded(__func__, [&]() -> int32_t {
+    if (!soname || !model)
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "nnapi_rt_model_open_loaded: null argument");
+    *model = nullptr;
+    // RTLD_NOLOAD: a reference to the library already loaded, or nothing.
+    void *handle = dlopen(soname, RTLD_NOW | RTLD_NOLOAD);
+    if (!handle)
+      return failWith(NNAPI_RT_INVALID_MODEL,
+                      "no library '" + std::string(soname) +
+                          "' is loaded in this process (load it first, e.g. "
+                          "System.loadLibrary)");
+    return adoptModel(handle, "'" + std::string(soname) + "'", model);
+  });
+}
+
+int32_t nnapi_rt_model_open_fd(int fd, int64_t offset, int64_t length,
+                               nnapi_rt_model **model) {
+  return guarded(__func__, [&]() -> int32_t {
+    if (!model)
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "nnapi_rt_model_open_fd: null argument");
+    *model = nullptr;
+    std::string where = "file descriptor " + std::to_string(fd) + " at " +
+                        std::to_string(offset) + " (" +
+                        std::to_string(length) + " bytes)";
+    struct stat st;
+    if (fd < 0 || ::fstat(fd, &st) != 0)
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "nnapi_rt_model_open_fd: " + std::to_string(fd) +
+                          " is not an open file descriptor");
+    if (offset < 0 || length <= 0 || !S_ISREG(st.st_mode) ||
+        offset > st.st_size || length > st.st_size - offset)
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "nnapi_rt_model_open_fd: " + where +
+                          " is not inside the file (" +
+                          std::to_string(int64_t(st.st_size)) + " bytes)");
+    // The same check as for a path, on the range's own bytes.
+    std::string head(size_t(std::min<int64_t>(length, 64 * 1024)), '\0');
+    ssize_t n = ::pread(fd, head.data(), head.size(), offset);
+    std::string error;
+    if (n < 0 || !nnapi_mlir::checkElfImage(
+                     reinterpret_cast<const uint8_t *>(head.data()),
+                     uint64_t(n), uint64_t(length), error))
+      return failWith(NNAPI_RT_INVALID_MODEL,
+                      "cannot load model from " + where + ": " +
+                          (n < 0 ? std::string("cannot read it") : error));
+    void *handle = dlopenRange(fd, offset, length, error);
+    if (!handle)
+      return failWith(NNAPI_RT_INVALID_MODEL,
+                      "cannot load model from " + where + ": " + error);
+    return adoptModel(handle, where, model);
   });
 }
 

@@ -51,6 +51,19 @@ typedef struct {
  * argument, NNAPI_RT_INVALID_MODEL when the file is missing, not a loadable
  * shared library, or lacks the model entry points or a valid signature. */
 int32_t nnapi_rt_model_open(const char *path, nnapi_rt_model **model);
+/* Opens a model this process has loaded already (System.loadLibrary, a
+ * DT_NEEDED entry) by the name the dynamic loader knows it under
+ * ("libmodel.so"). NNAPI_RT_INVALID_MODEL when no such library is loaded or
+ * it is not a model. Closing the model drops the reference this took. */
+int32_t nnapi_rt_model_open_loaded(const char *soname, nnapi_rt_model **model);
+/* Opens the model stored at [offset, offset + length) of the regular file
+ * open as `fd`: an uncompressed library inside an APK, as Android's
+ * AssetFileDescriptor gives it. Through android_dlopen_ext where the process
+ * has it (looked up at run time), else from a copy of those bytes. The ELF
+ * headers are checked first, as for a path. The caller keeps `fd`.
+ * NNAPI_RT_INVALID_ARGUMENT when the range is not inside the file. */
+int32_t nnapi_rt_model_open_fd(int fd, int64_t offset, int64_t length,
+                               nnapi_rt_model **model);
 /* Unloads the model (null is allowed) and frees the NNAPI models and
  * compilations the runtime built for it, after the runs other threads have
  * in progress return; runs that begin while it waits are refused

@@ -1,0 +1,44 @@
+package org.nnapimlir;
+
+/**
+ * The runtime's process-wide settings and counters (Runtime.h): options as
+ * nnapi_rt_set_option takes them, host-only mode, NNAPI execution counts and
+ * what became of each partition.
+ */
+public final class NnapiRuntime {
+  static {
+    Model.loadNative();
+  }
+
+  private NnapiRuntime() {}
+
+  /**
+   * Sets a runtime option by name, as nnapi_rt_set_option does: "devices",
+   * "threads", "cache_dir", "preference", "priority", "bursts", "verify",
+   * "validate", ... An unknown name or a bad value throws.
+   */
+  public static native void setOption(String name, String value);
+
+  /** Number of threads for the host code and the host device. */
+  public static void setThreads(int threads) {
+    setOption("threads", Integer.toString(threads));
+  }
+
+  /** Host-only: never call NNAPI, every partition runs its host copy. */
+  public static native void setHostOnly(boolean hostOnly);
+
+  public static native boolean isHostOnly();
+
+  /**
+   * {successful NNAPI executions, failed ones} since the last reset; with
+   * {@code reset}, resets them after reading.
+   */
+  public static long[] stats(boolean reset) {
+    return nativeStats(reset);
+  }
+
+  /** Each partition run so far, in the order of their first run. */
+  public static native PartitionInfo[] partitions();
+
+  private static native long[] nativeStats(boolean reset);
+}

@@ -1,0 +1,295 @@
+package org.nnapimlir;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.File;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.RandomAccessFile;
+import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * The Java API against the example models, compiled by the test's setup
+ * (java/CMakeLists.txt) into the directory {@code org.nnapimlir.testdir}:
+ * libcnn.so (examples/onnx/cnn.onnx, NNAPI partitions on the host NNAPI
+ * device) and libclassifier.so (examples/tflite/classifier.tflite). The
+ * expected outputs are numpy's (the examples' *_expected.npy).
+ */
+public class ModelTest {
+  static String dir, examples;
+  static Npy cnnInput, cnnExpected, tfliteInput, tfliteExpected;
+
+  @BeforeClass
+  public static void setUp() throws Exception {
+    dir = System.getProperty("org.nnapimlir.testdir");
+    examples = System.getProperty("org.nnapimlir.examples");
+    cnnInput = Npy.read(examples + "/onnx/cnn_input.npy");
+    cnnExpected = Npy.read(examples + "/onnx/cnn_expected.npy");
+    tfliteInput = Npy.read(examples + "/tflite/classifier_input.npy");
+    tfliteExpected = Npy.read(examples + "/tflite/classifier_expected.npy");
+  }
+
+  static void assertClose(float[] expected, float[] actual) {
+    assertEquals(expected.length, actual.length);
+    for (int i = 0; i < expected.length; ++i)
+      assertTrue("element " + i + ": " + actual[i] + " vs " + expected[i],
+                 Math.abs(actual[i] - expected[i])
+                     <= 1e-4 + 1e-3 * Math.abs(expected[i]));
+  }
+
+  static NnapiException expectFailure(Runnable r) {
+    try {
+      r.run();
+    } catch (NnapiException e) {
+      return e;
+    }
+    fail("no NnapiException");
+    return null;
+  }
+
+  @Test
+  public void signatureDescribesTheModel() {
+    try (Model m = Model.open(dir + "/libcnn.so")) {
+      TensorInfo[] in = m.inputs(), out = m.outputs();
+      assertEquals(1, in.length);
+      assertEquals(1, out.length);
+      assertEquals("f32", in[0].dtype());
+      assertArrayEquals(cnnInput.shape, in[0].shape());
+      assertArrayEquals(cnnExpected.shape, out[0].shape());
+      assertEquals(4L * cnnInput.data.length, in[0].byteSize());
+      assertEquals(4, in[0].elementSize());
+      assertFalse(in[0].isBound());
+      assertTrue(m.signature().startsWith("nnapi-mlir-model "));
+    }
+  }
+
+  @Test
+  public void onnxExampleMatchesNumpy() {
+    NnapiRuntime.stats(true);
+    try (Model m = Model.open(dir + "/libcnn.so")) {
+      Object[] out = m.run(cnnInput.data);
+      assertClose(cnnExpected.data, (float[]) out[0]);
+      // Its partition ran on the host NNAPI device (what the runtime
+      // reports until the model is closed).
+      StringBuilder seen = new StringBuilder();
+      boolean onDevice = false;
+      for (PartitionInfo p : NnapiRuntime.partitions()) {
+        seen.append(p).append(' ');
+        onDevice |= p.onDevice() && p.executions() > 0;
+      }
+      assertTrue(seen.toString(), onDevice);
+      assertTrue(NnapiRuntime.stats(false)[0] > 0);
+    }
+  }
+
+  @Test
+  public void tfliteExampleMatchesNumpy() {
+    try (Model m = Model.open(dir + "/libclassifier.so")) {
+      assertClose(tfliteExpected.data, (float[]) m.run(tfliteInput.data)[0]);
+    }
+  }
+
+  @Test
+  public void hostOnlyMatchesToo() {
+    NnapiRuntime.setHostOnly(true);
+    try (Model m = Model.open(dir + "/libcnn.so")) {
+      assertTrue(NnapiRuntime.isHostOnly());
+      assertClose(cnnExpected.data, (float[]) m.run(cnnInput.data)[0]);
+    } finally {
+      NnapiRuntime.setHostOnly(false);
+    }
+  }
+
+  @Test
+  public void directBuffersAtAnOffsetWithoutCopies() {
+    try (Model m = Model.open(dir + "/libcnn.so")) {
+      int inBytes = (int) m.inputs()[0].byteSize();
+      int outBytes = (int) m.outputs()[0].byteSize();
+      ByteBuffer in = ByteBuffer.allocateDirect(16 + inBytes)
+                          .order(ByteOrder.nativeOrder());
+      in.position(16);
+      in.slice().order(ByteOrder.nativeOrder()).asFloatBuffer()
+          .put(cnnInput.data);
+      ByteBuffer out = ByteBuffer.allocateDirect(8 + outBytes + 8)
+                           .order(ByteOrder.nativeOrder());
+      out.position(8).limit(8 + outBytes);
+      m.run(new ByteBuffer[] {in}, new ByteBuffer[] {out});
+      float[] y = new float[cnnExpected.data.length];
+      out.slice().order(ByteOrder.nativeOrder()).asFloatBuffer().get(y);
+      assertClose(cnnExpected.data, y);
+      assertEquals(0f, out.getFloat(0), 0f); // nothing written before it
+    }
+  }
+
+  @Test
+  public void heapBufferIsCopied() {
+    try (Model m = Model.open(dir + "/libcnn.so")) {
+      ByteBuffer heap = ByteBuffer.allocate((int) m.inputs()[0].byteSize())
+                            .order(ByteOrder.nativeOrder());
+      heap.asFloatBuffer().put(cnnInput.data);
+      assertClose(cnnExpected.data, (float[]) m.run(heap)[0]);
+    }
+  }
+
+  @Test
+  public void badInputsThrow() {
+    try (Model m = Model.open(dir + "/libcnn.so")) {
+      NnapiException e = expectFailure(() -> m.run(new int[12]));
+      assertEquals(NnapiException.INVALID_ARGUMENT, e.status());
+      assertTrue(e.getMessage(), e.getMessage().contains(
+          "input 0 ('image', f32) takes a float[] or a ByteBuffer, got int[]"));
+      e = expectFailure(() -> m.run(new float[5]));
+      assertTrue(e.getMessage(), e.getMessage().contains(
+          "has " + cnnInput.data.length + " elements, got 5"));
+      e = expectFailure(() -> m.run(cnnInput.data, cnnInput.data));
+      assertTrue(e.getMessage(),
+                 e.getMessage().contains("takes 1 inputs, got 2"));
+      // A direct buffer of the wrong size: the runtime's own check.
+      e = expectFailure(() -> m.run(
+          new ByteBuffer[] {ByteBuffer.allocateDirect(10)},
+          new ByteBuffer[] {ByteBuffer.allocateDirect(40)}));
+      assertEquals(NnapiException.INVALID_ARGUMENT, e.status());
+      assertTrue(e.getMessage(), e.getMessage().contains("got 10"));
+      e = expectFailure(() -> m.run(new ByteBuffer[] {null},
+                                    new ByteBuffer[] {null}));
+      assertTrue(e.getMessage(), e.getMessage().contains("not a direct"));
+      e = expectFailure(() -> m.run((ByteBuffer[]) null, null));
+      assertTrue(e.getMessage(), e.getMessage().contains("null buffer array"));
+    }
+  }
+
+  @Test
+  public void closedModelThrows() {
+    Model m = Model.open(dir + "/libcnn.so");
+    m.close();
+    m.close(); // idempotent
+    NnapiException e = expectFailure(() -> m.run(cnnInput.data));
+    assertEquals(NnapiException.INVALID_ARGUMENT, e.status());
+    assertTrue(e.getMessage(), e.getMessage().contains("the model is closed"));
+  }
+
+  @Test
+  public void badModelsThrow() throws Exception {
+    NnapiException e = expectFailure(() -> Model.open(dir + "/missing.so"));
+    assertEquals(NnapiException.INVALID_MODEL, e.status());
+    File text = File.createTempFile("not-a-model", ".so");
+    text.deleteOnExit();
+    Files.write(text.toPath(), "hello".getBytes("UTF-8"));
+    e = expectFailure(() -> Model.open(text.getPath()));
+    assertEquals(NnapiException.INVALID_MODEL, e.status());
+    e = expectFailure(() -> Model.openLoaded("libnot-loaded-anywhere.so"));
+    assertEquals(NnapiException.INVALID_MODEL, e.status());
+    assertTrue(e.getMessage(), e.getMessage().contains("is loaded"));
+    e = expectFailure(() -> NnapiRuntime.setOption("no-such-option", "1"));
+    assertEquals(NnapiException.INVALID_ARGUMENT, e.status());
+  }
+
+  @Test
+  public void concurrentRunsAgree() throws Exception {
+    try (Model m = Model.open(dir + "/libcnn.so")) {
+      List<Thread> threads = new ArrayList<>();
+      AtomicReference<Throwable> problem = new AtomicReference<>();
+      for (int t = 0; t < 4; ++t) {
+        Thread thread = new Thread(() -> {
+          try {
+            for (int i = 0; i < 20; ++i)
+              assertClose(cnnExpected.data, (float[]) m.run(cnnInput.data)[0]);
+          } catch (Throwable x) {
+            problem.compareAndSet(null, x);
+          }
+        });
+        threads.add(thread);
+        thread.start();
+      }
+      for (Thread thread : threads)
+        thread.join();
+      if (problem.get() != null)
+        throw new AssertionError(problem.get());
+    }
+  }
+
+  @Test
+  public void closeDuringRuns() throws Exception {
+    Model m = Model.open(dir + "/libcnn.so");
+    AtomicInteger done = new AtomicInteger(), refused = new AtomicInteger();
+    AtomicReference<Throwable> problem = new AtomicReference<>();
+    Thread runner = new Thread(() -> {
+      try {
+        while (true) {
+          assertClose(cnnExpected.data, (float[]) m.run(cnnInput.data)[0]);
+          done.incrementAndGet();
+        }
+      } catch (NnapiException e) {
+        if (e.getMessage().contains("the model is closed"))
+          refused.incrementAndGet();
+        else
+          problem.set(e);
+      } catch (Throwable x) {
+        problem.set(x);
+      }
+    });
+    runner.start();
+    while (done.get() < 3)
+      Thread.sleep(1);
+    m.close(); // waits for the run in progress
+    runner.join();
+    if (problem.get() != null)
+      throw new AssertionError(problem.get());
+    assertEquals(1, refused.get());
+  }
+
+  @Test
+  public void openLoadedBySoname() {
+    System.load(new File(dir, "libclassifier.so").getAbsolutePath());
+    try (Model m = Model.openLoaded("libclassifier.so")) {
+      assertClose(tfliteExpected.data, (float[]) m.run(tfliteInput.data)[0]);
+    }
+  }
+
+  /** The int behind a FileDescriptor (Android's getFd()). */
+  static int fdOf(FileDescriptor fd) throws Exception {
+    Field f = FileDescriptor.class.getDeclaredField("fd");
+    f.setAccessible(true);
+    return f.getInt(fd);
+  }
+
+  @Test
+  public void openFromFileDescriptorAtAnOffset() throws Exception {
+    // The model inside a larger file, as an uncompressed library sits in an
+    // APK: 4096 bytes before it, 100 after.
+    byte[] model = Files.readAllBytes(new File(dir, "libcnn.so").toPath());
+    File bundle = File.createTempFile("bundle", ".apk");
+    bundle.deleteOnExit();
+    try (FileOutputStream out = new FileOutputStream(bundle)) {
+      out.write(new byte[4096]);
+      out.write(model);
+      out.write(new byte[100]);
+    }
+    try (RandomAccessFile file = new RandomAccessFile(bundle, "r")) {
+      int fd = fdOf(file.getFD());
+      try (Model m = Model.open(fd, 4096, model.length)) {
+        assertClose(cnnExpected.data, (float[]) m.run(cnnInput.data)[0]);
+      }
+      // A range past the end, and one that is not the library.
+      NnapiException e = expectFailure(
+          () -> Model.open(fd, 4096, model.length + 200));
+      assertEquals(NnapiException.INVALID_ARGUMENT, e.status());
+      assertTrue(e.getMessage(), e.getMessage().contains("is not inside the file"));
+      e = expectFailure(() -> Model.open(fd, 0, model.length));
+      assertEquals(NnapiException.INVALID_MODEL, e.status());
+    }
+  }
+}
