@@ -13,6 +13,7 @@ packages=(
   python3 python3-numpy python3-onnx python3-dev python3-pytest pybind11-dev
   chromium
   qemu-user g++-aarch64-linux-gnu lld-19
+  default-jdk-headless junit4
 )
 
 # Debian's arm64 packages (XNNPACK for the cross-built host device,

@@ -55,6 +55,31 @@ cmake --build "$work/app" > "$work/app-build.log"
 "$work/app/run-model" mine.so x.bin y4.bin > /dev/null
 "$python" "$example/make_model.py" --check x.bin y4.bin
 
+if [ -f "$prefix/share/java/nnapi-mlir.jar" ]; then
+  echo "== the Java API from $prefix: examples/java/RunModel.java"
+  mkdir -p "$work/java"
+  cd "$work/java"
+  javac -cp "$prefix/share/java/nnapi-mlir.jar" -d . "$root/examples/java/RunModel.java"
+  "$prefix/bin/nnapi-compile" "$root/examples/onnx/cnn.onnx" -o libcnn.so
+  "$python" -c "import numpy as np, sys; np.load(sys.argv[1]).tofile('x.bin')" \
+    "$root/examples/onnx/cnn_input.npy"
+  java -cp "$prefix/share/java/nnapi-mlir.jar:." -Djava.library.path="$prefix/lib" \
+    RunModel libcnn.so x.bin y.bin | tee run.log
+  grep -q "PartitionInfo('main_nnapi_0', device 'nnapi-mlir-host')" run.log
+  "$python" -c "
+import numpy as np, sys
+y = np.fromfile('y.bin', np.float32)
+e = np.load(sys.argv[1]).ravel()
+assert np.allclose(y, e, rtol=1e-3, atol=1e-4), (y, e)
+print('Java example matches numpy')" "$root/examples/onnx/cnn_expected.npy"
+  echo "-- a missing model: the runtime's message, exit 1"
+  if java -cp "$prefix/share/java/nnapi-mlir.jar:." -Djava.library.path="$prefix/lib" \
+      RunModel missing.so x.bin y.bin 2> err.log; then
+    echo "RunModel ran a missing model"; exit 1
+  fi
+  grep -q "error (status 6): cannot load model" err.log
+fi
+
 echo "== Python tests against $prefix"
 cd "$root"
 pydir="$(ls -d "$prefix"/lib/python3*/dist-packages)"
