@@ -13,8 +13,13 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace {
 
@@ -223,4 +228,117 @@ TEST_F(ModelAPI, CloseWaitsForRunsInProgress) {
   EXPECT_EQ(runStatus, NNAPI_RT_OK);
   EXPECT_TRUE(closed);
 }
+} // namespace
+
+namespace {
+
+/// Bytes of the file at `path`.
+std::string readAll(const char *path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+/// A file holding `before` zero bytes, `body`, then `after` zero bytes,
+/// open for reading (as an APK holds an uncompressed library); -1 on error.
+int bundle(const std::string &name, const std::string &body, size_t before,
+           size_t after) {
+  std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path, std::ios::binary)
+      << std::string(before, '\0') << body << std::string(after, '\0');
+  return ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+}
+
+// A model inside a larger file, by file descriptor, offset and length.
+TEST_F(ModelAPI, OpensFromAFileDescriptorAtAnOffset) {
+  std::string lib = readAll(FAKE_MODEL_OK);
+  ASSERT_GT(lib.size(), 1000u);
+  int fd = bundle("bundle.apk", lib, 4096, 100);
+  ASSERT_GE(fd, 0);
+  int64_t size = int64_t(lib.size());
+  ASSERT_EQ(nnapi_rt_model_open_fd(fd, 4096, size, &model), NNAPI_RT_OK)
+      << error();
+  float x[6] = {1, 2, 3, 4, 5, 6}, y[6] = {};
+  ASSERT_EQ(runScaled(x, 2, y), NNAPI_RT_OK) << error();
+  EXPECT_EQ(y[5], 12.0f);
+  nnapi_rt_model_close(model);
+  model = nullptr;
+
+  // Ranges that are not inside the file.
+  EXPECT_EQ(nnapi_rt_model_open_fd(fd, 4096, size + 101, &model),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_NE(error().find("is not inside the file"), std::string::npos)
+      << error();
+  EXPECT_EQ(nnapi_rt_model_open_fd(fd, -1, size, &model),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(nnapi_rt_model_open_fd(fd, 0, 0, &model),
+            NNAPI_RT_INVALID_ARGUMENT);
+  // Bytes that are not the library, and a library cut short: the ELF
+  // check refuses them before any loader maps them.
+  EXPECT_EQ(nnapi_rt_model_open_fd(fd, 0, size, &model),
+            NNAPI_RT_INVALID_MODEL);
+  EXPECT_NE(error().find("cannot load model from file descriptor"),
+            std::string::npos)
+      << error();
+  EXPECT_EQ(nnapi_rt_model_open_fd(fd, 4096, size / 2, &model),
+            NNAPI_RT_INVALID_MODEL);
+  EXPECT_EQ(model, nullptr);
+  EXPECT_EQ(nnapi_rt_model_open_fd(fd, 4096, size, nullptr),
+            NNAPI_RT_INVALID_ARGUMENT);
+  ::close(fd);
+  EXPECT_EQ(nnapi_rt_model_open_fd(fd, 4096, size, &model),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_NE(error().find("is not an open file descriptor"), std::string::npos)
+      << error();
+
+  // Two models open from copies at once stay two models (the loader knows
+  // a copy by its /proc/self/fd name, which a closed descriptor hands on).
+  std::string other = readAll(FAKE_MODEL_ENCODED_NAMES);
+  int fd1 = bundle("first.apk", lib, 0, 0), fd2 = bundle("second.apk", other, 64, 0);
+  nnapi_rt_model *first = nullptr, *second = nullptr;
+  ASSERT_EQ(nnapi_rt_model_open_fd(fd1, 0, size, &first), NNAPI_RT_OK) << error();
+  ASSERT_EQ(nnapi_rt_model_open_fd(fd2, 64, int64_t(other.size()), &second),
+            NNAPI_RT_OK)
+      << error();
+  nnapi_rt_tensor_info a, b;
+  ASSERT_EQ(nnapi_rt_model_input(first, 0, &a), NNAPI_RT_OK);
+  ASSERT_EQ(nnapi_rt_model_input(second, 0, &b), NNAPI_RT_OK);
+  EXPECT_STRNE(a.name, b.name);
+  nnapi_rt_model_close(first);
+  nnapi_rt_model_close(second);
+  ::close(fd1);
+  ::close(fd2);
+
+  // A loadable library that is not a model.
+  std::string noRun = readAll(FAKE_MODEL_NO_RUN);
+  fd = bundle("no_run.apk", noRun, 512, 0);
+  ASSERT_GE(fd, 0);
+  EXPECT_EQ(nnapi_rt_model_open_fd(fd, 512, int64_t(noRun.size()), &model),
+            NNAPI_RT_INVALID_MODEL);
+  EXPECT_NE(error().find("is not an nnapi-mlir model"), std::string::npos)
+      << error();
+  ::close(fd);
+}
+
+// A model the process loaded itself (System.loadLibrary), by its name.
+TEST_F(ModelAPI, OpensALoadedLibraryByName) {
+  EXPECT_EQ(nnapi_rt_model_open_loaded("libnot-loaded-anywhere.so", &model),
+            NNAPI_RT_INVALID_MODEL);
+  EXPECT_NE(error().find("is loaded in this process"), std::string::npos)
+      << error();
+  void *mine = dlopen(FAKE_MODEL_OK, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(mine, nullptr) << dlerror();
+  ASSERT_EQ(nnapi_rt_model_open_loaded(FAKE_MODEL_OK, &model), NNAPI_RT_OK)
+      << error();
+  float x[6] = {1, 2, 3, 4, 5, 6}, y[6] = {};
+  ASSERT_EQ(runScaled(x, -1, y), NNAPI_RT_OK) << error();
+  EXPECT_EQ(y[0], -1.0f);
+  // The model holds a reference of its own: the library stays loaded after
+  // the loader's is dropped.
+  dlclose(mine);
+  ASSERT_EQ(runScaled(x, 2, y), NNAPI_RT_OK) << error();
+  EXPECT_EQ(y[1], 4.0f);
+  EXPECT_EQ(nnapi_rt_model_open_loaded(nullptr, &model),
+            NNAPI_RT_INVALID_ARGUMENT);
+}
+
 } // namespace

@@ -21,11 +21,14 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <link.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -328,8 +331,30 @@ void *dlopenRange(int fd, int64_t offset, int64_t length, std::string &error) {
     }
     done += n;
   }
-  std::string path = "/proc/self/fd/" + std::to_string(copy);
-  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // The loader knows a library by the name it was opened with and returns
+  // the one already loaded for a name it has seen: a /proc/self/fd path
+  // must not be one a library still loaded (another model's copy, whose
+  // descriptor was closed and reused) was opened under.
+  std::set<std::string> loaded;
+  dl_iterate_phdr(
+      [](dl_phdr_info *info, size_t, void *names) {
+        if (info->dlpi_name)
+          static_cast<std::set<std::string> *>(names)->insert(info->dlpi_name);
+        return 0;
+      },
+      &loaded);
+  auto pathOf = [](int n) { return "/proc/self/fd/" + std::to_string(n); };
+  for (int next = copy; loaded.count(pathOf(copy));) {
+    int other = ::fcntl(copy, F_DUPFD_CLOEXEC, next + 1);
+    ::close(copy);
+    if (other < 0) {
+      error = std::string("no file descriptor for the copy: ") +
+              std::strerror(errno);
+      return nullptr;
+    }
+    copy = next = other;
+  }
+  void *handle = dlopen(pathOf(copy).c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle)
     error = dlerror();
   ::close(copy); // the mapping keeps what it needs
