@@ -33,6 +33,8 @@
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
@@ -238,6 +240,18 @@ int main(int argc, char **argv) {
 #include "nnapi-mlir/Pipelines/PipelineOptions.def"
   if (noHostCodegen)
     options.hostCodegen = false;
+
+  // Android's package manager extracts (and System.loadLibrary loads) only
+  // libraries named lib<name>.so from an APK's jniLibs.
+  if (emit == nnapi::EmitKind::SharedLibrary &&
+      llvm::Triple(llvm::Triple::normalize(mtriple.getValue())).isAndroid()) {
+    llvm::StringRef name = llvm::sys::path::filename(outputFile.getValue());
+    if (!name.starts_with("lib") || !name.ends_with(".so"))
+      llvm::errs() << "nnapi-compile: warning: '" << name
+                   << "' is not named lib<name>.so: an Android app does not "
+                      "package or load it from jniLibs (name it lib"
+                   << llvm::sys::path::stem(name) << ".so)\n";
+  }
 
   nnapi::CompileOutput output;
   output.path = outputFile;
