@@ -384,6 +384,34 @@ PYBIND11_MODULE(_nnapi_mlir, m) {
   m.def("reset_stats", &nnapi_rt_reset_stats);
   m.def("threads", &nnapi_rt_get_threads);
   m.def("set_quiet", [](bool quiet) { nnapi_rt_set_quiet(quiet); });
+  // The runtime's warnings to a Python callable (None: the default again).
+  // The callable lives as long as it is set; it is called with the GIL
+  // taken, on whichever thread ran the model, and what it raises is dropped.
+  m.def("set_log_callback", [](py::object callback) {
+    static py::object *current = nullptr;
+    py::object *next =
+        callback.is_none() ? nullptr : new py::object(std::move(callback));
+    {
+      // The runtime may be calling the old callable on another thread,
+      // which waits for the GIL this thread holds: let it go meanwhile.
+      py::gil_scoped_release release;
+      if (next)
+        nnapi_rt_set_log_callback(
+            [](void *user, int32_t level, const char *message) {
+              py::gil_scoped_acquire gil;
+              try {
+                (*static_cast<py::object *>(user))(level, message);
+              } catch (py::error_already_set &e) {
+                e.discard_as_unraisable("nnapi_mlir log callback");
+              }
+            },
+            next);
+      else
+        nnapi_rt_set_log_callback(nullptr, nullptr);
+    }
+    delete current;
+    current = next;
+  });
   m.def("set_option", [](const std::string &name,
                          std::optional<std::string> value) {
     if (nnapi_rt_set_option(name.c_str(), value ? value->c_str() : nullptr) !=

@@ -195,6 +195,30 @@ TEST_F(Runtime, MissingLibraryIsReported) {
             std::string::npos);
 }
 
+// The app's log callback takes every warning, quiet or not, once each; NULL
+// gives them back to the default (here: quiet, so nowhere).
+TEST_F(Runtime, WarningsGoToTheLogCallback) {
+  struct Log {
+    std::vector<std::pair<int32_t, std::string>> lines;
+  } log;
+  nnapi_rt_set_log_callback(
+      [](void *user, int32_t level, const char *message) {
+        static_cast<Log *>(user)->lines.emplace_back(level, message);
+      },
+      &log);
+  nnapi_rt_set_library_path("/nonexistent/libneuralnetworks.so");
+  EXPECT_EQ(run(blob), NNAPI_RT_LIBRARY_UNAVAILABLE);
+  nnapi_rt_set_log_callback(nullptr, nullptr);
+  EXPECT_EQ(run(blob), NNAPI_RT_LIBRARY_UNAVAILABLE);
+  ASSERT_EQ(log.lines.size(), 1u);
+  EXPECT_EQ(log.lines[0].first, NNAPI_RT_LOG_WARNING);
+  EXPECT_NE(log.lines[0].second.find("NNAPI partition failed "
+                                     "(NNAPI_RT_LIBRARY_UNAVAILABLE: cannot "
+                                     "load NNAPI library"),
+            std::string::npos)
+      << log.lines[0].second;
+}
+
 TEST_F(Runtime, HostOnlyModeNeverCallsNNAPI) {
   nnapi_rt_set_mode(NNAPI_RT_MODE_HOST_ONLY);
   EXPECT_EQ(run(blob), NNAPI_RT_DISABLED);

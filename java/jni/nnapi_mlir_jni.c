@@ -200,13 +200,14 @@ JNIEXPORT jstring JNICALL Java_org_nnapimlir_Model_nativeSignature(
 JNIEXPORT void JNICALL Java_org_nnapimlir_NnapiRuntime_setOption(
     JNIEnv *env, jclass cls, jstring name, jstring value) {
   (void)cls;
-  if (!name || !value) {
-    throwStatus(env, NNAPI_RT_INVALID_ARGUMENT, "null option name or value");
+  if (!name) {
+    throwStatus(env, NNAPI_RT_INVALID_ARGUMENT, "null option name");
     return;
   }
   const char *n = (*env)->GetStringUTFChars(env, name, NULL);
-  const char *v = n ? (*env)->GetStringUTFChars(env, value, NULL) : NULL;
-  if (n && v)
+  const char *v =
+      n && value ? (*env)->GetStringUTFChars(env, value, NULL) : NULL;
+  if (n && (v || !value))
     failed(env, nnapi_rt_set_option(n, v));
   if (v)
     (*env)->ReleaseStringUTFChars(env, value, v);
@@ -241,6 +242,68 @@ JNIEXPORT jlongArray JNICALL Java_org_nnapimlir_NnapiRuntime_nativeStats(
     (*env)->SetLongArrayRegion(env, result, 0, 2, values);
   }
   return result;
+}
+
+/* The LogListener the runtime's warnings go to, and the VM to reach it
+ * from the runtime's threads. Replaced under the runtime's lock, which its
+ * calls to the callback hold too. */
+static JavaVM *logVM;
+static jobject logListener;
+
+#ifdef __ANDROID__
+typedef JNIEnv **AttachEnv; /* the NDK's jni.h */
+#else
+typedef void **AttachEnv;
+#endif
+
+static void logToJava(void *user, int32_t level, const char *message) {
+  JNIEnv *env = NULL;
+  int attached = 0;
+  if ((*logVM)->GetEnv(logVM, (void **)&env, JNI_VERSION_1_6) == JNI_EDETACHED) {
+    if ((*logVM)->AttachCurrentThread(logVM, (AttachEnv)&env, NULL) != JNI_OK)
+      return;
+    attached = 1;
+  }
+  jobject listener = (jobject)user;
+  jclass cls = (*env)->GetObjectClass(env, listener);
+  jmethodID log =
+      cls ? (*env)->GetMethodID(env, cls, "log", "(ILjava/lang/String;)V")
+          : NULL;
+  jstring text = log ? (*env)->NewStringUTF(env, message) : NULL;
+  if (text)
+    (*env)->CallVoidMethod(env, listener, log, (jint)level, text);
+  /* A listener's exception must not escape into the runtime. */
+  if ((*env)->ExceptionCheck(env))
+    (*env)->ExceptionClear(env);
+  if (text)
+    (*env)->DeleteLocalRef(env, text);
+  if (cls)
+    (*env)->DeleteLocalRef(env, cls);
+  if (attached)
+    (*logVM)->DetachCurrentThread(logVM);
+}
+
+JNIEXPORT void JNICALL Java_org_nnapimlir_NnapiRuntime_setLogListener(
+    JNIEnv *env, jclass cls, jobject listener) {
+  (void)cls;
+  jobject old = logListener;
+  logListener = NULL;
+  if (listener) {
+    if ((*env)->GetJavaVM(env, &logVM) != JNI_OK) {
+      throwStatus(env, NNAPI_RT_INTERNAL_ERROR, "no Java VM");
+      return;
+    }
+    logListener = (*env)->NewGlobalRef(env, listener);
+    if (!logListener)
+      return;
+    nnapi_rt_set_log_callback(logToJava, logListener);
+  } else {
+    nnapi_rt_set_log_callback(NULL, NULL);
+  }
+  /* No call to the old listener is in flight once the runtime has taken
+   * the new one. */
+  if (old)
+    (*env)->DeleteGlobalRef(env, old);
 }
 
 /* Partitions run so far as org.nnapimlir.PartitionInfo[]. */

@@ -109,10 +109,8 @@ void nnapi_mlir::runtime::leaveDevice(State &s, Partition &p,
     return;
   p.excluded.emplace_back(p.device, why);
   p.retired = true;
-  if (!isQuiet(s))
-    std::fprintf(stderr, "nnapi-mlir: partition %s leaves device '%s': it %s\n",
-                 p.name.empty() ? "(unnamed)" : ("'" + p.name + "'").c_str(),
-                 p.device.c_str(), why.c_str());
+  warn(s, "partition " + (p.name.empty() ? "(unnamed)" : "'" + p.name + "'") +
+              " leaves device '" + p.device + "': it " + why);
 }
 
 namespace {
@@ -133,9 +131,8 @@ void recordQuirk(State &s, const DeviceInfo &device, quirks::Quirk quirk) {
     return;
   std::string error;
   if (!quirks::append(s.quirksFile, device.name, device.version, quirk,
-                      error) &&
-      !isQuiet(s))
-    std::fprintf(stderr, "nnapi-mlir: %s\n", error.c_str());
+                      error))
+    warn(s, error);
 }
 
 /// Compares a pending check's device outputs with the host copy's in

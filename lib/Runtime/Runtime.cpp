@@ -174,12 +174,11 @@ std::shared_ptr<runtime::ThreadPool> currentPool(State &s) {
   // More spinning workers than CPUs make every parallel loop wait for
   // descheduled threads (256 on 2 CPUs: 0.1 s became 20 s).
   if (want > cpus && !s.options.threadsForce) {
-    if (!s.threadsCapReported && !isQuiet(s))
-      std::fprintf(stderr,
-                   "nnapi-mlir: threads %u is more than the %u CPUs this "
-                   "process may run on; using %u (threads_force=1 uses them "
-                   "all)\n",
-                   want, cpus, cpus);
+    if (!s.threadsCapReported)
+      warn(s, "threads " + std::to_string(want) + " is more than the " +
+                  std::to_string(cpus) +
+                  " CPUs this process may run on; using " +
+                  std::to_string(cpus) + " (threads_force=1 uses them all)");
     s.threadsCapReported = true;
     want = cpus;
   }
@@ -514,11 +513,10 @@ int32_t execute(const uint8_t *blobBytes, int64_t blobSize, const char *name,
   std::lock_guard<std::mutex> lock(s.mutex);
   // Report the first failure of each partition (or of the library) once.
   bool &reported = p ? p->reported : s.libraryReported;
-  if (!reported && !isQuiet(s))
-    std::fprintf(stderr,
-                 "nnapi-mlir: NNAPI partition failed (%s: %s); running its "
-                 "host copy\n",
-                 nnapi_rt_status_name(status), why.c_str());
+  if (!reported)
+    warn(s, std::string("NNAPI partition failed (") +
+                nnapi_rt_status_name(status) + ": " + why +
+                "); running its host copy");
   reported = true;
   // A device that keeps failing is not tried on every call.
   if (p && p->setupStatus == NNAPI_RT_OK && !validate &&
@@ -543,6 +541,25 @@ bool nnapi_mlir::runtime::isQuiet(State &s) {
     s.quiet = env && *env && std::strcmp(env, "0") != 0;
   }
   return s.quiet;
+}
+
+void nnapi_mlir::runtime::warn(State &s, const std::string &message) {
+  if (s.logCallback) {
+    s.logCallback(s.logUserData, NNAPI_RT_LOG_WARNING, message.c_str());
+    return;
+  }
+  if (isQuiet(s))
+    return;
+  // logcat where the process has liblog (an app always does); not linked,
+  // so that the runtime loads on Linux and before liblog alike.
+  using LogWrite = int (*)(int priority, const char *tag, const char *text);
+  static LogWrite logWrite = reinterpret_cast<LogWrite>(
+      dlsym(RTLD_DEFAULT, "__android_log_write"));
+  constexpr int kAndroidLogWarn = 5;
+  if (logWrite)
+    logWrite(kAndroidLogWarn, "nnapi-mlir", message.c_str());
+  else
+    std::fprintf(stderr, "nnapi-mlir: %s\n", message.c_str());
 }
 
 std::vector<std::shared_ptr<Partition>>
@@ -695,6 +712,13 @@ void nnapi_rt_reset(void) {
     s.dropLibrary();
     return NNAPI_RT_OK;
   });
+}
+
+void nnapi_rt_set_log_callback(nnapi_rt_log_fn callback, void *userData) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.logCallback = callback;
+  s.logUserData = userData;
 }
 
 void nnapi_rt_set_quiet(int32_t quiet) {

@@ -165,6 +165,9 @@ struct State {
   std::string libraryPath;
   int32_t mode = -1;
   int32_t quiet = -1;
+  /// nnapi_rt_set_log_callback's.
+  nnapi_rt_log_fn logCallback = nullptr;
+  void *logUserData = nullptr;
   /// The values nnapi_rt_set_option was given (by name), the options in
   /// force (given, else from the environment, else defaults: resolved on
   /// first use and on every change), the first bad environment value, and
@@ -200,6 +203,7 @@ struct State {
     library.reset();
     libraryTried = false;
     libraryReported = false;
+    threadsCapReported = false;
     libraryStatus = NNAPI_RT_OK;
     libraryError.clear();
   }
@@ -209,6 +213,9 @@ struct State {
 State &state();
 /// NNAPI_MLIR_QUIET or nnapi_rt_set_quiet. Caller holds the mutex.
 bool isQuiet(State &s);
+/// A warning, where nnapi_rt_set_log_callback says (the app's callback;
+/// else, unless quiet, logcat or stderr). Caller holds the mutex.
+void warn(State &s, const std::string &message);
 /// Now, on the steady clock, in nanoseconds.
 int64_t steadyNowNs();
 /// Runs the partition on the caller's buffers (int8 inputs and outputs

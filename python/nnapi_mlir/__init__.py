@@ -453,6 +453,15 @@ def set_host_only(host_only=True):
     _nnapi_mlir.set_host_only(bool(host_only))
 
 
+def set_log_callback(callback):
+    """Sends the runtime's warnings (a partition's fallback reason, a device
+    left, a capped thread count) to callback(level, message) instead of
+    stderr (logcat on Android); None restores that. Level 1 is a warning.
+    It is called on the thread that runs the model and must not call the
+    runtime; exceptions it raises are reported as unraisable and dropped."""
+    _nnapi_mlir.set_log_callback(callback)
+
+
 def runtime_stats(reset=False):
     """(partition executions on NNAPI, failed ones that fell back to the
     host) since the last reset."""

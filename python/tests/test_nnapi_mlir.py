@@ -570,6 +570,30 @@ def test_threads(cnn_so):
     assert nnapi_mlir.threads() >= 1
 
 
+def test_log_callback(cnn_so):
+    """The runtime's warnings reach a Python callable, once each; None gives
+    them back to stderr; a callable that raises does not break the run."""
+    path, _ = cnn_so
+    x = np.load(EXAMPLES / "onnx" / "cnn_input.npy")
+    lines = []
+    try:
+        nnapi_mlir.set_log_callback(lambda level, message: lines.append((level, message)))
+        nnapi_mlir.configure(threads=256)  # more than the CPUs: capped, a warning
+        nnapi_mlir.load(path).run(x)
+        nnapi_mlir.configure(threads=200)
+        nnapi_mlir.set_log_callback(lambda level, message: 1 / 0)
+        (y,) = nnapi_mlir.load(path).run(x)
+        assert np.allclose(y, np.load(EXAMPLES / "onnx" / "cnn_expected.npy"),
+                           rtol=1e-3, atol=1e-4)
+    finally:
+        nnapi_mlir.set_log_callback(None)
+        nnapi_mlir.configure(threads=None)
+    assert len(lines) == 1, lines
+    level, message = lines[0]
+    assert level == 1
+    assert message.startswith("threads 256 is more than the"), message
+
+
 def test_android_shared_library(tmp_path):
     out = tmp_path / "model.so"
     nnapi_mlir.compile(TOSA.encode(), out, target="aarch64-linux-android29")

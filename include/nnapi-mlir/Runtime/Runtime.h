@@ -100,6 +100,18 @@ void nnapi_rt_reset(void);
  * stderr. By default the first failure of each partition is reported once. */
 void nnapi_rt_set_quiet(int32_t quiet);
 
+/* Where the runtime's warnings go (fallback reasons, a device left, a
+ * capped thread count): to the callback set here, if any (whatever the
+ * quiet setting; it may be called from any thread that runs a model, and
+ * must not call back into the runtime); else, unless quiet, to Android's
+ * log (logcat, tag "nnapi-mlir", through liblog's __android_log_write,
+ * looked up at run time) where the process has it, else to stderr. NULL
+ * restores that default. */
+typedef enum { NNAPI_RT_LOG_WARNING = 1 } nnapi_rt_log_level;
+typedef void (*nnapi_rt_log_fn)(void *userData, int32_t level,
+                                const char *message);
+void nnapi_rt_set_log_callback(nnapi_rt_log_fn callback, void *userData);
+
 /* Runtime options, by name. Each has an environment variable, which applies
  * to the options not given here; `value` NULL forgets the value given, so
  * the variable, or else the default, applies again. Setting one drops the

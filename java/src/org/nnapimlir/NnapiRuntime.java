@@ -15,7 +15,8 @@ public final class NnapiRuntime {
   /**
    * Sets a runtime option by name, as nnapi_rt_set_option does: "devices",
    * "threads", "cache_dir", "preference", "priority", "bursts", "verify",
-   * "validate", ... An unknown name or a bad value throws.
+   * "validate", ... An unknown name or a bad value throws; a null value
+   * forgets the one given (the environment's, else the default, applies).
    */
   public static native void setOption(String name, String value);
 
@@ -36,6 +37,12 @@ public final class NnapiRuntime {
   public static long[] stats(boolean reset) {
     return nativeStats(reset);
   }
+
+  /**
+   * Sends the runtime's warnings to {@code listener} (null: back to logcat
+   * on Android, stderr elsewhere).
+   */
+  public static native void setLogListener(LogListener listener);
 
   /** Each partition run so far, in the order of their first run. */
   public static native PartitionInfo[] partitions();

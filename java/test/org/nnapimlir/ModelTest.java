@@ -252,6 +252,27 @@ public class ModelTest {
   }
 
   @Test
+  public void warningsReachTheLogListener() {
+    List<String> lines = new ArrayList<>();
+    NnapiRuntime.setLogListener((level, message) -> {
+      assertEquals(LogListener.WARNING, level);
+      lines.add(message);
+    });
+    try {
+      // More threads than CPUs: capped, with a warning.
+      NnapiRuntime.setOption("threads", "256");
+      try (Model m = Model.open(dir + "/libcnn.so")) {
+        assertClose(cnnExpected.data, (float[]) m.run(cnnInput.data)[0]);
+      }
+    } finally {
+      NnapiRuntime.setLogListener(null);
+      NnapiRuntime.setOption("threads", null);
+    }
+    assertEquals(lines.toString(), 1, lines.size());
+    assertTrue(lines.get(0), lines.get(0).startsWith("threads 256 is more than"));
+  }
+
+  @Test
   public void openLoadedBySoname() {
     System.load(new File(dir, "libclassifier.so").getAbsolutePath());
     try (Model m = Model.openLoaded("libclassifier.so")) {
