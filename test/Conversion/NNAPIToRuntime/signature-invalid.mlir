@@ -17,7 +17,7 @@ func.func @main(%x: tensor<?xf32>) -> tensor<?xf32> {
 
 // -----
 
-// expected-error@+1 {{unsupported entry element type 'bf16'}}
-func.func @main(%x: tensor<2xbf16>) -> tensor<2xbf16> {
-  return %x : tensor<2xbf16>
+// expected-error@+1 {{unsupported entry element type 'f8E5M2'}}
+func.func @main(%x: tensor<2xf8E5M2>) -> tensor<2xf8E5M2> {
+  return %x : tensor<2xf8E5M2>
 }
