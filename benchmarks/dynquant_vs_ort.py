@@ -24,32 +24,18 @@ ONNX Runtime: `bash ../shared/tools/ort/setup.sh` (npm, outside the repo).
 """
 import argparse
 import os
-import re
 import statistics
-import subprocess
 import sys
 
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from ort_compare import median_ms, run  # the same runner and bench parsing
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 ORT_RUN = os.path.join(ROOT, "..", "shared", "tools", "ort", "ort_run.js")
-
-
-def run(cmd, env=None):
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if p.returncode != 0:
-        sys.exit("failed: %s\n%s%s" % (" ".join(cmd), p.stdout, p.stderr))
-    return p.stdout + p.stderr
-
-
-def median_ms(text):
-    m = re.search(r"median_ms=([0-9.]+)", text)
-    if not m:
-        sys.exit("no median_ms in:\n" + text)
-    return float(m.group(1))
 
 
 def uint8_per_tensor(w):
@@ -186,7 +172,7 @@ def main():
             run([os.path.join(bindir, "nnapi-compile"), model, "-o", lib] + flags)
             out = os.path.join(d, "out-" + mode)
             run([os.path.join(bindir, "nnapi-run"), lib, "--test-data", data,
-                 "--output-dir", out, "--rtol", "1", "--atol", "1e9"], env)
+                 "--output-dir", out, "--rtol", "1", "--atol", "1e9"], env=env)
             libs[mode], diffs[mode] = lib, max_diff(out, data)
             if diffs[mode] > args.max_diff:
                 failed.append("%s %s: %.3g" % (name, mode, diffs[mode]))
@@ -198,7 +184,7 @@ def main():
             for mode, lib in libs.items():
                 ms[mode].append(median_ms(run(
                     [os.path.join(bindir, "nnapi-run"), lib, "--threads",
-                     str(args.threads), "--bench", str(args.runs)], env)))
+                     str(args.threads), "--bench", str(args.runs)], env=env)))
         base = statistics.median(ort_ms)
         for mode in modes:
             print("| %s | %.3f | %s | %.2g | %.2f |" % (
