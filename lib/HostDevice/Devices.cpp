@@ -154,12 +154,7 @@ std::string deviceRejection(const ANeuralNetworksDevice &device,
   const DeviceProfile *p = device.profile.get();
   if (!p)
     return "";
-  int32_t type = use.dataType;
-  DataType dataType = DataType::Float32;
-  if (type == ANEURALNETWORKS_TENSOR_FLOAT16)
-    dataType = DataType::Float16;
-  else if (type == ANEURALNETWORKS_TENSOR_QUANT8_ASYMM)
-    dataType = DataType::Int8;
+  DataType dataType = profile::dataTypeOfOperandCode(use.dataType);
   bool ok = p->supports(op.opcode, dataType) ||
             (dataType == DataType::Float32 && m.relaxed &&
              p->supports(op.opcode, DataType::Float16));

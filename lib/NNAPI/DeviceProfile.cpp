@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnapi-mlir/NNAPI/DeviceProfile.h"
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 #include "nnapi-mlir/NNAPI/Quirks.h"
 #include "nnapi-mlir/Support/Files.h"
 #include "nnapi-mlir/Support/JsonText.h"
@@ -666,6 +667,22 @@ const char *nnapi_mlir::profile::dataTypeName(DataType type) {
     return "int8";
   }
   return "?";
+}
+
+nnapi_mlir::profile::DataType
+nnapi_mlir::profile::dataTypeOfOperandCode(int32_t code) {
+  switch (code) {
+  case ANEURALNETWORKS_TENSOR_FLOAT16:
+  case ANEURALNETWORKS_FLOAT16:
+    return DataType::Float16;
+  case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM:
+  case ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED:
+  case ANEURALNETWORKS_TENSOR_QUANT8_SYMM:
+  case ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL:
+    return DataType::Int8;
+  default:
+    return DataType::Float32;
+  }
 }
 
 const CostModel &CostTable::lookup(int32_t opcode, DataType type) const {

@@ -30,6 +30,11 @@ namespace nnapi_mlir::profile {
 enum class DataType : unsigned { Float32 = 0, Float16 = 1, Int8 = 2 };
 constexpr unsigned kNumDataTypes = 3;
 const char *dataTypeName(DataType type);
+/// The profile's data type of an NNAPI operand type (OperandCode): float16
+/// for the float16 types, int8 for every 8-bit quantized one (asymmetric,
+/// signed, symmetric, per channel), float32 otherwise. The one mapping the
+/// host device's profile checks use.
+DataType dataTypeOfOperandCode(int32_t code);
 
 /// Latency of one operation: fixed + per multiply-accumulate + per element
 /// (elements of all tensor operands and results, a memory-traffic proxy).
