@@ -79,8 +79,14 @@ struct ConvCase {
   int32_t depthMultiplier; // 0: CONV_2D
 };
 
-/// A 1x5x5x3 input, 3x3 filters, stride 2, padding 1, 4 output channels.
-void checkConv(const ConvCase &c) {
+/// Outputs of a checkConv at the type's lowest and highest value.
+struct Saturation {
+  int64_t low = 0, high = 0;
+};
+
+/// A 1x5x5x3 input, 3x3 filters, stride 2, padding 1, 4 output channels;
+/// how many outputs saturated goes to `saturation`.
+void checkConv(const ConvCase &c, Saturation *saturation = nullptr) {
   std::mt19937 rng(7);
   int lo = c.isSigned ? -128 : 0, hi = c.isSigned ? 127 : 255;
   std::uniform_int_distribution<int> value(lo, hi), filterValue(-127, 127);
@@ -161,18 +167,27 @@ void checkConv(const ConvCase &c) {
         ASSERT_EQ(read(out, at, c.isSigned), expected)
             << "at (" << oy << ", " << ox << ", " << oc << ")";
       }
-  (void)saturatedLow;
-  (void)saturatedHigh;
+  if (saturation)
+    *saturation = {saturatedLow, saturatedHigh};
 }
 
 TEST(QuantizedKernels, ConvUnsignedZeroPointsAtBothEnds) {
   checkConv({false, 0, 255, 255, false, 0, 0});
-  checkConv({false, 255, 0, 0, false, 0, 0});
+  // Output zero points near the ends of uint8: sums saturate there, so both
+  // clamps are exercised, not only computed.
+  Saturation low, high;
+  checkConv({false, 255, 0, 0, false, 0, 0}, &low);
+  checkConv({false, 0, 128, 250, false, 0, 0}, &high);
+  EXPECT_GT(low.low, 0);
+  EXPECT_GT(high.high, 0);
   checkConv({false, 128, 130, 120, false, 3, 0}); // ReLU6
 }
 
 TEST(QuantizedKernels, ConvSignedPerChannel) {
-  checkConv({true, -128, 0, 127, true, 0, 0});
+  // Output zero point 127: the int8 sums saturate at the top.
+  Saturation ends;
+  checkConv({true, -128, 0, 127, true, 0, 0}, &ends);
+  EXPECT_GT(ends.high, 0);
   checkConv({true, 127, 0, -128, true, 1, 0}); // ReLU
   checkConv({true, 5, 0, -3, false, 0, 0});
 }
