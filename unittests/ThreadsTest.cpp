@@ -60,9 +60,15 @@ void record(void *context, int64_t begin, int64_t end) {
 TEST_F(Threads, ParallelForRunsEveryIndexOnceOnThePool) {
   ASSERT_EQ(nnapi_rt_set_threads(3), NNAPI_RT_OK) << nnapi_rt_last_error();
   EXPECT_EQ(nnapi_rt_get_threads(), 3);
+  nnapi_rt_reset_stats();
   Coverage c(1000);
   c.waitForWorkers = true;
   nnapi_rt_parallel_for(record, &c, 1000, 7);
+  // The runtime counts the loop, and that it ran on several threads.
+  uint64_t loops = 0, spread = 0;
+  nnapi_rt_get_parallel_stats(&loops, &spread);
+  EXPECT_EQ(loops, 1u);
+  EXPECT_EQ(spread, 1u);
   for (size_t i = 0; i < c.hits.size(); ++i)
     ASSERT_EQ(c.hits[i].load(), 1) << i;
   // Eight chunks per thread: of ceil(1000 / 24) = 42 iterations (more than
@@ -86,9 +92,14 @@ TEST_F(Threads, ParallelForRunsEveryIndexOnceOnThePool) {
 
 TEST_F(Threads, OneThreadOrOneChunkRunsOnTheCaller) {
   ASSERT_EQ(nnapi_rt_set_threads(1), NNAPI_RT_OK);
+  nnapi_rt_reset_stats();
   Coverage c(10);
   nnapi_rt_parallel_for(record, &c, 10, 3);
   ASSERT_EQ(c.threads.size(), 1u);
+  uint64_t loops = 0, spread = 0;
+  nnapi_rt_get_parallel_stats(&loops, &spread);
+  EXPECT_EQ(loops, 1u);
+  EXPECT_EQ(spread, 0u);
   EXPECT_EQ(*c.threads.begin(), std::this_thread::get_id());
   std::vector<std::pair<int64_t, int64_t>> whole = {{0, 10}};
   EXPECT_EQ(c.chunks, whole);

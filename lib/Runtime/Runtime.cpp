@@ -703,6 +703,16 @@ void nnapi_rt_get_stats(uint64_t *nnapiExecutions, uint64_t *failedExecutions) {
 void nnapi_rt_reset_stats(void) {
   state().nnapiExecutions = 0;
   state().failedExecutions = 0;
+  runtime::resetParallelStats();
+}
+
+void nnapi_rt_get_parallel_stats(uint64_t *loops, uint64_t *onSeveralThreads) {
+  uint64_t all = 0, spread = 0;
+  runtime::parallelStats(all, spread);
+  if (loops)
+    *loops = all;
+  if (onSeveralThreads)
+    *onSeveralThreads = spread;
 }
 
 void nnapi_rt_reset(void) {

@@ -5,6 +5,7 @@
 #include "nnapi-mlir/Support/ThreadSanitizer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <thread>
 
 #ifdef __linux__
@@ -53,15 +54,32 @@ struct Task {
   void (*fn)(void *, int64_t, int64_t);
   void *context;
   int64_t count;
+  std::thread::id caller;
+  /// A chunk ran on another thread than the caller's.
+  std::atomic<bool> spread{false};
   char done; ///< ThreadSanitizer's address for "a chunk finished".
 };
+
+/// parallelFor's calls, and those whose chunks ran on several threads.
+std::atomic<uint64_t> sections{0}, spreadSections{0};
 } // namespace
+
+void parallelStats(uint64_t &all, uint64_t &spread) {
+  all = sections.load(std::memory_order_relaxed);
+  spread = spreadSections.load(std::memory_order_relaxed);
+}
+
+void resetParallelStats() {
+  sections = 0;
+  spreadSections = 0;
+}
 
 void ThreadPool::parallelFor(void (*fn)(void *, int64_t, int64_t),
                              void *context, int64_t count,
                              int64_t grain) const {
   if (count <= 0)
     return;
+  sections.fetch_add(1, std::memory_order_relaxed);
   // Enough chunks that the threads finish together (a thread that runs out
   // takes another's), few enough that each outweighs its hand-out (an
   // atomic on a line the threads share).
@@ -75,7 +93,7 @@ void ThreadPool::parallelFor(void (*fn)(void *, int64_t, int64_t),
   // a thread-local: CI's LeakSanitizer tracer crashed at exit in processes
   // with the thread-local version; docs/design.md.)
   if (pool && count > grain && !busy.exchange(true, std::memory_order_acquire)) {
-    Task task{fn, context, count, 0};
+    Task task{fn, context, count, std::this_thread::get_id()};
     NNAPI_TSAN_RELEASE(&task);
     pthreadpool_parallelize_1d_tile_1d(
         static_cast<pthreadpool_t>(pool),
@@ -84,10 +102,14 @@ void ThreadPool::parallelFor(void (*fn)(void *, int64_t, int64_t),
           auto *task = static_cast<Task *>(t);
           int64_t b = int64_t(begin);
           task->fn(task->context, b, std::min(b + int64_t(tile), task->count));
+          if (std::this_thread::get_id() != task->caller)
+            task->spread.store(true, std::memory_order_relaxed);
           NNAPI_TSAN_RELEASE(&task->done);
         },
         &task, size_t(count), size_t(grain), /*flags=*/0);
     NNAPI_TSAN_ACQUIRE(&task.done);
+    if (task.spread.load(std::memory_order_relaxed))
+      spreadSections.fetch_add(1, std::memory_order_relaxed);
     busy.store(false, std::memory_order_release);
     return;
   }

@@ -20,6 +20,12 @@ unsigned availableCPUs();
 /// A pool of `threads` threads: the calling thread and threads - 1 workers
 /// (pthreadpool). Immutable once made; the runtime replaces it when the
 /// thread count changes, and users hold it (shared_ptr) while they use it.
+/// How many parallel loops ran (ThreadPool::parallelFor calls, any pool)
+/// and how many of them had chunks on more than one thread, since the last
+/// reset (nnapi_rt_get_parallel_stats).
+void parallelStats(uint64_t &all, uint64_t &spread);
+void resetParallelStats();
+
 class ThreadPool {
 public:
   explicit ThreadPool(unsigned threads);

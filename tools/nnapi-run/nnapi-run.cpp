@@ -738,6 +738,15 @@ int runMain(int argc, char **argv) {
   std::printf("partitions=%d nnapi_executions=%llu host_fallbacks=%llu\n",
               sig.partitions, (unsigned long long)onNNAPI,
               (unsigned long long)(hostOnly ? 0 : failed));
+  // With --threads: whether the pool split any work.
+  for (const auto &[name, given] : options)
+    if (name == "threads") {
+      uint64_t loops = 0, spread = 0;
+      nnapi_rt_get_parallel_stats(&loops, &spread);
+      std::printf("threads=%d parallel_loops=%llu on_several_threads=%llu\n",
+                  nnapi_rt_get_threads(), (unsigned long long)loops,
+                  (unsigned long long)spread);
+    }
   if (!hostOnly)
     printPartitions(/*timings=*/false);
   int status = 0;

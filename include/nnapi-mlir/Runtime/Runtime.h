@@ -89,7 +89,12 @@ void nnapi_rt_set_library_path(const char *path);
 /* Counts of partition executions since the last reset: on NNAPI, and
  * returned with an error (the caller then ran the host copy). */
 void nnapi_rt_get_stats(uint64_t *nnapiExecutions, uint64_t *failedExecutions);
+/* Resets those and the parallel counts below. */
 void nnapi_rt_reset_stats(void);
+/* Parallel loops the runtime's pool ran since the last reset (the host
+ * code's and the host device's), and how many of them ran chunks on more
+ * than one thread: whether the threads option is doing anything. */
+void nnapi_rt_get_parallel_stats(uint64_t *loops, uint64_t *onSeveralThreads);
 
 /* Forgets every cached partition (models, compilations) and the library;
  * safe while other threads execute: what they use is freed, and the library

@@ -6,12 +6,15 @@ e2e generators' layout): compiles the model host-only and with NNAPI
 partitions (the device profile PROFILE, run by the host NNAPI device), runs
 each with nnapi-run (PATH) at --threads 1, 2 and 3, and compares the output
 files byte for byte with the 1-thread run's. Prints, per model and mode,
-'<model> <mode>: IDENTICAL at 1, 2, 3 threads' or '<model> <mode>:
-DIFFERENT at N threads (<file>)'; exits 1 if any differ.
+'<model> <mode>: IDENTICAL at 1, 2, 3 threads; loops on several threads:
+A/N, B/N, C/N' (the runtime's parallel loops that ran chunks on more than
+one thread, of all, at each count) or '<model> <mode>: DIFFERENT at N
+threads (<file>)'; exits 1 if any differ.
 """
 import filecmp
 import glob
 import os
+import re
 import subprocess
 import sys
 
@@ -36,13 +39,18 @@ def main():
             so = os.path.join(d, f"threads-{mode}.so")
             subprocess.run(["nnapi-compile", os.path.join(d, "model.onnx"), "-o", so]
                            + flags, check=True)
-            outs = {}
+            outs, split = {}, {}
             for n in (1, 2, 3):
                 out = os.path.join(d, f"threads-{mode}-{n}")
-                subprocess.run(["nnapi-run", so, "--threads", str(n), "--threads-force",
-                                "--output-dir", out]
-                               + inputs + run_flags, check=True, stdout=subprocess.DEVNULL)
+                text = subprocess.run(["nnapi-run", so, "--threads", str(n), "--threads-force",
+                                       "--output-dir", out]
+                                      + inputs + run_flags, check=True,
+                                      capture_output=True, text=True).stdout
                 outs[n] = out
+                # The runtime's count of parallel loops whose chunks ran on
+                # more than one thread, of all its parallel loops.
+                m = re.search(r"parallel_loops=(\d+) on_several_threads=(\d+)", text)
+                split[n] = f"{m.group(2)}/{m.group(1)}" if m else "?"
             files = sorted(os.listdir(outs[1]))
             different = [(n, f) for n in (2, 3) for f in files
                          if not filecmp.cmp(os.path.join(outs[1], f),
@@ -52,7 +60,8 @@ def main():
                 print(f"{name} {mode}: DIFFERENT at {n} threads ({f})")
                 failed += 1
             else:
-                print(f"{name} {mode}: IDENTICAL at 1, 2, 3 threads")
+                print(f"{name} {mode}: IDENTICAL at 1, 2, 3 threads; loops on "
+                      f"several threads: {split[1]}, {split[2]}, {split[3]}")
     sys.exit(1 if failed else 0)
 
 
