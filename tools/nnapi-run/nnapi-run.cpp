@@ -44,7 +44,8 @@
 //   --no-bursts           compute without bursts (bursts option)
 //   --threads N           threads of the runtime's pool, 1 to 256 (threads
 //                         option; default: the CPUs this process may use;
-//                         more are capped there with a message)
+//                         more are capped there with a message); prints how
+//                         many parallel loops ran on several threads
 //   --threads-force       use --threads N even above the CPUs available
 //   --loop-timeout-ms MS  how long one loop may run, on NNAPI and in the
 //                         host code (loop_timeout_ms option; default 2000)
