@@ -449,7 +449,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node) {
     return nodeError(node) << "operator '" << op << "' is not supported";
   // bfloat16 is carried and converted, not computed on: LLVM has no
   // bfloat16 arithmetic on most targets, NNAPI no bfloat16 at all.
-  if (op != "Cast" && op != "CastLike" && op != "Identity") {
+  if (op != "Cast" && op != "CastLike" && op != "Identity" &&
+      op != "Constant") {
     auto isBF16 = [&](const std::string &name) {
       if (name.empty())
         return false;
@@ -465,7 +466,8 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node) {
     if (llvm::any_of(node.input(), isBF16) ||
         llvm::any_of(node.output(), isBF16))
       return nodeError(node) << "bfloat16 tensors are carried and converted "
-                                "(Cast, CastLike, Identity), not computed on";
+                                "(Constant, Cast, CastLike, Identity), not "
+                                "computed on";
   }
   // Outputs without elements have nothing to compute: when shape inference
   // gives every output of the node a zero-size dimension (a Slice whose

@@ -358,9 +358,14 @@ def main():
         helper.make_node("Cast", ["y"], ["z"], to=TensorProto.FLOAT),
         helper.make_node("CastLike", ["x", "like"], ["c"]),
         helper.make_node("Identity", ["b"], ["i"]),
-        helper.make_node("Cast", ["b"], ["w"], to=TensorProto.FLOAT)],
+        helper.make_node("Cast", ["b"], ["w"], to=TensorProto.FLOAT),
+        # A bfloat16 Constant node, widened.
+        helper.make_node("Constant", [], ["k"],
+                         value=bf16_tensor("kv", np.array([0x4049], np.uint16))),
+        helper.make_node("Cast", ["k"], ["kf"], to=TensorProto.FLOAT)],
         [f("x", [10]), bf("b", [5])],
-        [bf("y", [10]), f("z", [10]), bf("c", [10]), bf("i", [5]), f("w", [5])],
+        [bf("y", [10]), f("z", [10]), bf("c", [10]), bf("i", [5]), f("w", [5]),
+         f("kf", [1])],
         [bf16_tensor("like", np.array([0], np.uint16))], opset=15)
     onnx.save(m, os.path.join(out, "bfloat16.onnx"))
     d = os.path.join(out, "bfloat16", "test_data_set_0")
@@ -371,7 +376,9 @@ def main():
                ("output_1", numpy_helper.from_array(widened, "z")),
                ("output_2", bf16_tensor("c", bits)),
                ("output_3", bf16_tensor("i", b_in)),
-               ("output_4", numpy_helper.from_array(b_wide, "w"))]
+               ("output_4", numpy_helper.from_array(b_wide, "w")),
+               ("output_5", numpy_helper.from_array(
+                   np.array([3.140625], np.float32), "kf"))]
     for fname, t in tensors:
         with open(os.path.join(d, fname + ".pb"), "wb") as fh:
             fh.write(t.SerializeToString())
