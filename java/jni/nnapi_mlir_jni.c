@@ -97,7 +97,7 @@ JNIEXPORT jobjectArray JNICALL Java_org_nnapimlir_Model_nativeTensors(
   if (!infoClass)
     return NULL;
   jmethodID ctor = (*env)->GetMethodID(
-      env, infoClass, "<init>", "(ILjava/lang/String;Ljava/lang/String;[JJZ)V");
+      env, infoClass, "<init>", "(ILjava/lang/String;Ljava/lang/String;[JJIZ)V");
   if (!ctor)
     return NULL;
   jobjectArray result =
@@ -121,7 +121,8 @@ JNIEXPORT jobjectArray JNICALL Java_org_nnapimlir_Model_nativeTensors(
         inputs && nnapi_rt_model_input_is_bound(model, i) ? JNI_TRUE
                                                             : JNI_FALSE;
     jobject t = (*env)->NewObject(env, infoClass, ctor, (jint)i, name, dtype,
-                                  dims, (jlong)info.bytes, bound);
+                                  dims, (jlong)info.bytes,
+                                  (jint)info.elementBytes, bound);
     if (!t)
       return NULL;
     (*env)->SetObjectArrayElement(env, result, (jsize)i, t);

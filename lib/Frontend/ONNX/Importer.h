@@ -39,6 +39,11 @@
 namespace mlir::nnapi::onnx_import {
 
 namespace frontend = mlir::nnapi::frontend;
+
+/// Whether `type` is a tensor whose every dimension is known.
+bool isStatic(const onnx::TypeProto &type);
+
+class NodeContext;
 using frontend::checkedCount;
 using frontend::denseOf;
 using frontend::floatsOf;
@@ -132,6 +137,11 @@ private:
   // Nodes.
   /// Checks what every operator needs, then runs the node's handler.
   LogicalResult importNode(const onnx::NodeProto &node);
+  /// Tensors TOSA cannot compute on (SpecialTensors.cpp): refuses a node
+  /// that computes on bfloat16; defines the outputs of a node whose every
+  /// output is empty as empty constants (nullopt when the node is not one).
+  LogicalResult checkBFloat16Use(const onnx::NodeProto &node);
+  std::optional<LogicalResult> defineEmptyOutputs(NodeContext &context);
   InFlightDiagnostic nodeError(const onnx::NodeProto &node);
   FailureOr<RankedTensorType> outputType(const onnx::NodeProto &node, int i);
   Type boundaryType(int32_t onnxType, Type internal);

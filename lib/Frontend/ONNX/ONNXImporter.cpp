@@ -76,8 +76,7 @@ InFlightDiagnostic Importer::nodeError(const onnx::NodeProto &node) {
                         << "): ";
 }
 
-/// Whether `type` is a tensor whose every dimension is known.
-static bool isStatic(const onnx::TypeProto &type) {
+bool mlir::nnapi::onnx_import::isStatic(const onnx::TypeProto &type) {
   if (!type.has_tensor_type() || !type.tensor_type().has_shape())
     return false;
   return llvm::all_of(type.tensor_type().shape().dim(), [](const auto &d) {
@@ -447,58 +446,10 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node) {
   const OpEntry *entry = OpRegistry::get().lookup("", op, opset);
   if (!entry)
     return nodeError(node) << "operator '" << op << "' is not supported";
-  // bfloat16 is carried and converted, not computed on: LLVM has no
-  // bfloat16 arithmetic on most targets, NNAPI no bfloat16 at all.
-  if (op != "Cast" && op != "CastLike" && op != "Identity" &&
-      op != "Constant") {
-    auto isBF16 = [&](const std::string &name) {
-      if (name.empty())
-        return false;
-      if (auto v = values.find(name); v != values.end())
-        return typeOf(v->second).getElementType().isBF16();
-      if (DenseElementsAttr c = constantOf(name))
-        return c.getElementType().isBF16();
-      auto it = inferred.find(name);
-      return it != inferred.end() && it->second->has_tensor_type() &&
-             it->second->tensor_type().elem_type() ==
-                 onnx::TensorProto::BFLOAT16;
-    };
-    if (llvm::any_of(node.input(), isBF16) ||
-        llvm::any_of(node.output(), isBF16))
-      return nodeError(node) << "bfloat16 tensors are carried and converted "
-                                "(Constant, Cast, CastLike, Identity), not "
-                                "computed on";
-  }
-  // Outputs without elements have nothing to compute: when shape inference
-  // gives every output of the node a zero-size dimension (a Slice whose
-  // starts lie beyond the end, a Reshape to a zero dimension), each is an
-  // empty compile-time constant (which a later node may read as one),
-  // whatever the handler would build (TOSA has no zero-size dimensions).
-  auto isEmptyOutput = [&](int i) {
-    auto it = inferred.find(node.output(i));
-    if (node.output(i).empty() || it == inferred.end() ||
-        !it->second->has_tensor_type() || !isStatic(*it->second))
-      return false;
-    return llvm::any_of(it->second->tensor_type().shape().dim(),
-                        [](const auto &d) { return d.dim_value() == 0; });
-  };
-  bool allEmpty = node.output_size() > 0;
-  for (int i = 0; i < node.output_size(); ++i)
-    allEmpty = allEmpty && isEmptyOutput(i);
-  // (Not for control flow, whose bodies still run, nor for Range and TopK,
-  // whose inference counts a zero delta or K as no elements where ONNX
-  // calls them invalid and the handlers refuse them.)
-  if (allEmpty && op != "Loop" && op != "If" && op != "Scan" &&
-      op != "Range" && op != "TopK") {
-    for (int i = 0; i < node.output_size(); ++i) {
-      FailureOr<RankedTensorType> t = context.out(i);
-      if (failed(t))
-        return failure();
-      (void)context.defineConstant(
-          i, DenseElementsAttr::get(*t, ArrayRef<Attribute>{}));
-    }
-    return success();
-  }
+  if (failed(checkBFloat16Use(node)))
+    return failure();
+  if (std::optional<LogicalResult> empty = defineEmptyOutputs(context))
+    return *empty;
   // The handler defines the outputs (NodeContext::define checks each
   // against ONNX's inferred type).
   return entry->handler(context);

@@ -176,22 +176,14 @@ public final class Model implements AutoCloseable {
     return s;
   }
 
-  static int elementSizeOf(String dtype) {
-    if (dtype.equals("i1"))
-      return 1;
-    if (dtype.equals("bf16"))
-      return 2;
-    return Integer.parseInt(dtype.substring(1)) / 8;
-  }
-
-  /** The Java array type that holds a tensor of `dtype`. */
-  private static Class<?> arrayTypeOf(String dtype) {
-    switch (dtype) {
+  /** The Java array type that holds tensor `t`. */
+  private static Class<?> arrayTypeOf(TensorInfo t) {
+    switch (t.dtype()) {
     case "f32": return float[].class;
     case "f64": return double[].class;
     case "i1": return boolean[].class;
     default:
-      switch (elementSizeOf(dtype)) {
+      switch (t.elementSize()) {
       case 1: return byte[].class;
       case 2: return short[].class;
       case 4: return int[].class;
@@ -212,7 +204,7 @@ public final class Model implements AutoCloseable {
       copy.put(b.duplicate()).flip();
       return copy;
     }
-    Class<?> want = arrayTypeOf(t.dtype());
+    Class<?> want = arrayTypeOf(t);
     if (value == null || value.getClass() != want)
       throw new NnapiException(NnapiException.INVALID_ARGUMENT,
           what + " takes a " + want.getSimpleName() + " or a ByteBuffer, got "
@@ -240,8 +232,8 @@ public final class Model implements AutoCloseable {
 
   private static Object toArray(TensorInfo t, ByteBuffer b) {
     b.rewind();
-    int n = (int) (t.byteSize() / Math.max(1, t.elementSize()));
-    Class<?> type = arrayTypeOf(t.dtype());
+    int n = (int) (t.byteSize() / t.elementSize());
+    Class<?> type = arrayTypeOf(t);
     if (type == float[].class) { float[] a = new float[n]; b.asFloatBuffer().get(a); return a; }
     if (type == double[].class) { double[] a = new double[n]; b.asDoubleBuffer().get(a); return a; }
     if (type == short[].class) { short[] a = new short[n]; b.asShortBuffer().get(a); return a; }

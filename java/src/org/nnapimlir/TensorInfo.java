@@ -9,15 +9,17 @@ public final class TensorInfo {
   private final String dtype;
   private final long[] shape;
   private final long bytes;
+  private final int elementBytes;
   private final boolean bound;
 
   TensorInfo(int index, String name, String dtype, long[] shape, long bytes,
-             boolean bound) {
+             int elementBytes, boolean bound) {
     this.index = index;
     this.name = name;
     this.dtype = dtype;
     this.shape = shape;
     this.bytes = bytes;
+    this.elementBytes = elementBytes;
     this.bound = bound;
   }
 
@@ -49,12 +51,9 @@ public final class TensorInfo {
     return bytes;
   }
 
-  /** Bytes of one element. */
+  /** Bytes of one element (1 for i1). */
   public int elementSize() {
-    long count = 1;
-    for (long d : shape)
-      count *= d;
-    return count == 0 ? Model.elementSizeOf(dtype) : (int) (bytes / count);
+    return elementBytes;
   }
 
   /** Compiled for one value of this input, which every run must pass. */
