@@ -141,6 +141,115 @@ TEST_F(ModelAPI, NamesAreDecoded) {
   EXPECT_STREQ(info.name, "\"y\"");
 }
 
+// Dynamic dimensions (signature version 5): ranges are reported, output
+// dimensions computed by the model, every size checked at the dimensions
+// of the call, and the static entry refused.
+TEST_F(ModelAPI, DynamicDimensions) {
+  ASSERT_EQ(open(FAKE_MODEL_DYNAMIC), NNAPI_RT_OK) << error();
+  EXPECT_EQ(nnapi_rt_model_is_dynamic(model), 1);
+  nnapi_rt_tensor_info info;
+  ASSERT_EQ(nnapi_rt_model_input(model, 0, &info), NNAPI_RT_OK);
+  EXPECT_EQ(std::vector<int64_t>(info.dims, info.dims + info.rank),
+            (std::vector<int64_t>{2, -1}));
+  EXPECT_EQ(info.bytes, 0u);
+  int64_t low[2], high[2];
+  ASSERT_EQ(nnapi_rt_model_dims_range(model, 1, 0, low, high), NNAPI_RT_OK);
+  EXPECT_EQ(std::vector<int64_t>(low, low + 2), (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(std::vector<int64_t>(high, high + 2),
+            (std::vector<int64_t>{2, 4}));
+  ASSERT_EQ(nnapi_rt_model_dims_range(model, 0, 0, low, high), NNAPI_RT_OK);
+  EXPECT_EQ(high[1], (int64_t(1) << 31) - 1);
+  EXPECT_EQ(nnapi_rt_model_dims_range(model, 1, 2, low, high),
+            NNAPI_RT_INVALID_ARGUMENT);
+
+  for (int64_t n : {1, 3, 4}) {
+    std::vector<float> x(size_t(2 * n)), y(size_t(2 * n), -1.f);
+    for (size_t i = 0; i < x.size(); ++i)
+      x[i] = float(i) + 0.5f;
+    int32_t k = 3;
+    int64_t xDims[] = {2, n}, kDims[1] = {0}, yDims[] = {0, 0};
+    const int64_t *inDims[] = {xDims, kDims};
+    int64_t *outDims[] = {yDims};
+    ASSERT_EQ(nnapi_rt_model_output_dims(model, 2, inDims, 1, outDims),
+              NNAPI_RT_OK)
+        << error();
+    EXPECT_EQ(yDims[0], 2);
+    EXPECT_EQ(yDims[1], n);
+    const void *in[] = {x.data(), &k};
+    uint64_t inBytes[] = {x.size() * 4, 4}, outBytes[] = {y.size() * 4};
+    void *out[] = {y.data()};
+    ASSERT_EQ(nnapi_rt_model_run_dims(model, 2, in, inBytes, inDims, 1, out,
+                                      outBytes),
+              NNAPI_RT_OK)
+        << error();
+    for (size_t i = 0; i < y.size(); ++i)
+      EXPECT_EQ(y[i], 3.f * (float(i) + 0.5f));
+  }
+
+  std::vector<float> x(10), y(10);
+  int32_t k = 1;
+  int64_t xDims[] = {2, 5}, kDims[1] = {0};
+  const int64_t *inDims[] = {xDims, kDims};
+  const void *in[] = {x.data(), &k};
+  uint64_t inBytes[] = {40, 4}, outBytes[] = {40};
+  void *out[] = {y.data()};
+  EXPECT_EQ(nnapi_rt_model_run_dims(model, 2, in, inBytes, inDims, 1, out,
+                                    outBytes),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(error(), "input 0 ('x') dimension 1 is 5, outside the range the "
+                     "model was compiled for [1..4]");
+  xDims[0] = 3;
+  xDims[1] = 2;
+  EXPECT_EQ(nnapi_rt_model_run_dims(model, 2, in, inBytes, inDims, 1, out,
+                                    outBytes),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(error(), "input 0 ('x') dimension 0 is 3, the model was compiled "
+                     "for 2");
+  xDims[0] = 2;
+  EXPECT_EQ(nnapi_rt_model_run_dims(model, 2, in, inBytes, inDims, 1, out,
+                                    outBytes),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(error(), "input 0 ('x', f32) needs 16 bytes at these dimensions, "
+                     "got 40");
+  inBytes[0] = 16;
+  EXPECT_EQ(nnapi_rt_model_run_dims(model, 2, in, inBytes, inDims, 1, out,
+                                    outBytes),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(error(), "output 0 ('y', f32) needs 16 bytes at these "
+                     "dimensions, got 40");
+  EXPECT_EQ(nnapi_rt_model_run(model, 2, in, inBytes, 1, out, outBytes),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_NE(error().find("the model has dynamic dimensions: run it with "
+                         "nnapi_rt_model_run_dims"),
+            std::string::npos)
+      << error();
+}
+
+// A static model runs through nnapi_rt_model_run_dims too, at its own
+// dimensions only.
+TEST_F(ModelAPI, RunDimsOnAStaticModel) {
+  ASSERT_EQ(open(FAKE_MODEL_OK), NNAPI_RT_OK) << error();
+  EXPECT_EQ(nnapi_rt_model_is_dynamic(model), 0);
+  std::vector<float> x(6, 2.f), y(6);
+  int32_t k = 2;
+  int64_t xDims[] = {2, 3}, kDims[1] = {0};
+  const int64_t *inDims[] = {xDims, kDims};
+  const void *in[] = {x.data(), &k};
+  uint64_t inBytes[] = {24, 4}, outBytes[] = {24};
+  void *out[] = {y.data()};
+  ASSERT_EQ(nnapi_rt_model_run_dims(model, 2, in, inBytes, inDims, 1, out,
+                                    outBytes),
+            NNAPI_RT_OK)
+      << error();
+  EXPECT_EQ(y[5], 4.f);
+  xDims[1] = 4;
+  EXPECT_EQ(nnapi_rt_model_run_dims(model, 2, in, inBytes, inDims, 1, out,
+                                    outBytes),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(error(), "input 0 ('x') dimension 1 is 4, the model was compiled "
+                     "for 3");
+}
+
 TEST_F(ModelAPI, RefusesWhatIsNotAModel) {
   EXPECT_EQ(nnapi_rt_model_open(nullptr, &model), NNAPI_RT_INVALID_ARGUMENT);
   EXPECT_EQ(nnapi_rt_model_open(FAKE_MODEL_OK, nullptr),
@@ -157,20 +266,23 @@ TEST_F(ModelAPI, RefusesWhatIsNotAModel) {
 
   EXPECT_EQ(open(FAKE_MODEL_NO_SIGNATURE), NNAPI_RT_INVALID_MODEL);
   EXPECT_NE(error().find("is not an nnapi-mlir model (missing "
-                         "nnapi_model_run/nnapi_model_signature)"),
+                         "nnapi_model_signature or nnapi_model_run)"),
             std::string::npos)
       << error();
   EXPECT_EQ(open(FAKE_MODEL_NO_RUN), NNAPI_RT_INVALID_MODEL);
   EXPECT_NE(error().find("is not an nnapi-mlir model"), std::string::npos);
 
   EXPECT_EQ(open(FAKE_MODEL_BAD_VERSION), NNAPI_RT_INVALID_MODEL);
-  EXPECT_EQ(error(), "unsupported model signature version 5 (this runtime "
-                     "reads versions 3 to 4; compile the model again)");
+  EXPECT_EQ(error(), "unsupported model signature version 6 (this runtime "
+                     "reads versions 3 to 5; compile the model again)");
   // Versions 1 and 2 had no checksum: a header edited down to one must not
   // turn the check off.
   EXPECT_EQ(open(FAKE_MODEL_DOWNGRADED), NNAPI_RT_INVALID_MODEL);
   EXPECT_EQ(error(), "unsupported model signature version 2 (this runtime "
-                     "reads versions 3 to 4; compile the model again)");
+                     "reads versions 3 to 5; compile the model again)");
+  EXPECT_EQ(open(FAKE_MODEL_BAD_RANGE), NNAPI_RT_INVALID_MODEL);
+  EXPECT_EQ(error(), "signature line 'input 0 x f32 2x[4..1]' has a malformed "
+                     "dimension range '[4..1]'");
   EXPECT_EQ(open(FAKE_MODEL_UNKNOWN_LINE), NNAPI_RT_INVALID_MODEL);
   EXPECT_EQ(error(), "unknown model signature line 'output-bytes 0 24'");
   EXPECT_EQ(open(FAKE_MODEL_BAD_TYPE), NNAPI_RT_INVALID_MODEL);

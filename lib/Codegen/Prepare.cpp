@@ -431,6 +431,20 @@ bool foldsAroundPackedMatmul(OpOperand *operand) {
          llvm::any_of(expand->getUsers(), nnapi::isPackedMatmul);
 }
 
+/// tensor.pad of a dynamically shaped tensor (issue 54) becomes a fill of a
+/// fresh tensor and an insert of the source: one-shot bufferization of a
+/// dynamic tensor.pad in MLIR 19 sizes its buffer from the pad's own result
+/// and so uses a value before its definition.
+struct DynamicPadAsFill : linalg::GeneralizePadOpPattern {
+  DynamicPadAsFill(MLIRContext *ctx) : GeneralizePadOpPattern(ctx) {}
+  LogicalResult matchAndRewrite(tensor::PadOp pad,
+                                PatternRewriter &rewriter) const override {
+    if (pad.getResultType().hasStaticShape())
+      return failure();
+    return GeneralizePadOpPattern::matchAndRewrite(pad, rewriter);
+  }
+};
+
 struct CodegenPreparePass
     : public nnapi::impl::NNAPICodegenPrepareBase<CodegenPreparePass> {
   using NNAPICodegenPrepareBase::NNAPICodegenPrepareBase;
@@ -479,7 +493,7 @@ struct CodegenPreparePass
       return signalPassFailure();
     RewritePatternSet patterns(ctx);
     patterns.add<ConvFilterToHwcf, FoldConstantTranspose, DepthwiseToHwc,
-                 UnitDimReadAsIndex, PadAsBorderFill>(ctx);
+                 UnitDimReadAsIndex, PadAsBorderFill, DynamicPadAsFill>(ctx);
     nnapi::populateUnitBatchMatmulPatterns(patterns);
     addReshapeCanonicalization(patterns);
     for (RewritePatternSet *set :

@@ -214,6 +214,11 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   // int64 conversions).
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
+  // Dynamic dimensions: the function that computes the outputs' shapes,
+  // while the shapes are still ops on tensors to reify.
+  NNAPIOutputDimsOptions outputDims;
+  outputDims.entry = options.entry;
+  pm.addPass(createNNAPIOutputDims(outputDims));
 
   // Code generation on tensors: filters re-laid out at compile time, ops
   // tiled for registers with their initializers and element-wise consumers
@@ -270,6 +275,10 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
 
   // Partition calls dispatch to the runtime, falling back to the host copy.
   pm.addPass(createNNAPILowerPartitionCalls());
+  // Dynamically shaped entry buffers as pointers and sizes.
+  NNAPIDynamicEntryOptions dynamicEntry;
+  dynamicEntry.entry = options.entry;
+  pm.addPass(createNNAPIDynamicEntry(dynamicEntry));
 
   // Vector ops on buffers down to FMAs and 1-D loads and stores; then
   // loops for whatever linalg is left, and the LLVM dialect.

@@ -42,8 +42,12 @@ namespace {
 
 struct Tensor {
   std::string name, dtype;
-  std::vector<int64_t> dims;
+  /// -1 for a dynamic dimension, whose sizes are [low[d], high[d]] (for a
+  /// static one low[d] == high[d] == dims[d]).
+  std::vector<int64_t> dims, low, high;
+  /// bytes is 0 for a tensor with dynamic dimensions.
   uint64_t elementBytes = 0, bytes = 0;
+  bool dynamic = false;
   /// Compiled for one value, which every run checks (ModelABI.h).
   bool bound = false;
 };
@@ -51,6 +55,8 @@ struct Tensor {
 /// The largest tensor a signature may declare (bytes); a model claiming more
 /// is malformed rather than something to allocate.
 constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 40;
+/// The largest size of a dynamic dimension (the compiler's bound too).
+constexpr uint64_t kMaxDynamicDim = (uint64_t(1) << 31) - 1;
 
 /// Bytes per element of a signature dtype, 0 if it is not one.
 uint64_t elementBytesOf(const std::string &dtype) {
@@ -70,6 +76,11 @@ uint64_t elementBytesOf(const std::string &dtype) {
 struct nnapi_rt_model {
   void *handle = nullptr;
   nnapi_model_run_fn run = nullptr;
+  /// A model with dynamic dimensions (signature version 5) has these
+  /// instead of `run`.
+  nnapi_model_run_dims_fn runDims = nullptr;
+  nnapi_model_output_dims_fn outputDims = nullptr;
+  bool dynamic = false;
   std::string signature;
   int64_t partitions = 0;
   std::vector<Tensor> inputs, outputs;
@@ -109,7 +120,8 @@ struct RunScope {
 /// (4: names percent-encoded) and the one before (3: names as they were,
 /// without spaces). Older versions had no checksum, so accepting them would
 /// let an edit of the header turn the check off.
-constexpr int kSignatureVersion = 4;
+/// Version 5 adds dynamic dimensions ("?", "[low..high]").
+constexpr int kSignatureVersion = 5;
 constexpr int kOldestSignatureVersion = 3;
 
 /// A name of a version-4 signature, %XX decoded; false for a malformed
@@ -170,6 +182,12 @@ static bool parseSignature(const char *text, nnapi_rt_model &model,
     }
     encodedNames = version >= 4;
   }
+  int version = 0;
+  {
+    std::istringstream first(sig.substr(0, sig.find('\n')));
+    std::string kind;
+    first >> kind >> version;
+  }
   size_t end = sig.find("\nchecksum ");
   if (end == std::string::npos) {
     error = "the model's signature lacks its checksum (it is damaged)";
@@ -227,15 +245,46 @@ static bool parseSignature(const char *text, nnapi_rt_model &model,
         std::istringstream ds(dims + "x");
         std::string d;
         while (std::getline(ds, d, 'x')) {
-          uint64_t v = 0;
-          if (!parseCount(d, v) || (v != 0 && bytes > kMaxTensorBytes / v)) {
+          uint64_t v = 0, low = 0, high = 0;
+          size_t dots = d.find("..");
+          bool isDynamic =
+              version >= 5 && !d.empty() && (d == "?" || d.front() == '[');
+          if (isDynamic && d == "?") {
+            low = 1;
+            high = kMaxDynamicDim;
+          } else if (isDynamic) {
+            if (d.size() < 6 || d.back() != ']' || dots == std::string::npos ||
+                !parseCount(d.substr(1, dots - 1), low) ||
+                !parseCount(d.substr(dots + 2, d.size() - dots - 3), high) ||
+                low < 1 || low > high || high > kMaxDynamicDim) {
+              error = "signature line '" + line +
+                      "' has a malformed dimension range '" + d + "'";
+              return false;
+            }
+          } else if (!parseCount(d, v) ||
+                     (v != 0 && bytes > kMaxTensorBytes / v)) {
             error = "signature line '" + line +
                     "' has a malformed, negative or too large shape";
             return false;
+          } else {
+            low = high = v;
           }
-          bytes *= v;
-          t.dims.push_back(int64_t(v));
+          t.dynamic |= isDynamic;
+          if (!isDynamic)
+            bytes *= v;
+          t.dims.push_back(isDynamic ? -1 : int64_t(v));
+          t.low.push_back(int64_t(low));
+          t.high.push_back(int64_t(high));
         }
+      }
+      if (t.dynamic) {
+        if (t.bound) {
+          error = "signature line '" + line +
+                  "' binds an input with dynamic dimensions";
+          return false;
+        }
+        bytes = 0;
+        model.dynamic = true;
       }
       t.bytes = bytes;
       (kind == "input" ? model.inputs : model.outputs).push_back(t);
@@ -257,25 +306,34 @@ namespace {
 /// checks its entry points and signature; `what` names it in messages.
 int32_t adoptModel(void *handle, const std::string &what,
                    nnapi_rt_model **model) {
-  auto run = reinterpret_cast<nnapi_model_run_fn>(
-      dlsym(handle, NNAPI_MODEL_RUN_SYMBOL));
   auto signature = reinterpret_cast<nnapi_model_signature_fn>(
       dlsym(handle, NNAPI_MODEL_SIGNATURE_SYMBOL));
-  if (!run || !signature) {
-    dlclose(handle);
-    return failWith(NNAPI_RT_INVALID_MODEL,
-                    what + " is not an nnapi-mlir model (missing " +
-                        NNAPI_MODEL_RUN_SYMBOL + "/" +
-                        NNAPI_MODEL_SIGNATURE_SYMBOL + ")");
-  }
   // Closed (and unloaded) on every way out but success.
   std::unique_ptr<nnapi_rt_model, void (*)(nnapi_rt_model *)> m(
       new nnapi_rt_model, nnapi_rt_model_close);
   m->handle = handle;
-  m->run = run;
   std::string error;
-  if (!parseSignature(signature(), *m, error))
+  if (signature && !parseSignature(signature(), *m, error))
     return failWith(NNAPI_RT_INVALID_MODEL, error);
+  if (m->dynamic) {
+    m->runDims = reinterpret_cast<nnapi_model_run_dims_fn>(
+        dlsym(handle, NNAPI_MODEL_RUN_DIMS_SYMBOL));
+    m->outputDims = reinterpret_cast<nnapi_model_output_dims_fn>(
+        dlsym(handle, NNAPI_MODEL_OUTPUT_DIMS_SYMBOL));
+  } else {
+    m->run = reinterpret_cast<nnapi_model_run_fn>(
+        dlsym(handle, NNAPI_MODEL_RUN_SYMBOL));
+  }
+  if (!signature || (m->dynamic ? !m->runDims || !m->outputDims : !m->run))
+    return failWith(
+        NNAPI_RT_INVALID_MODEL,
+        what + " is not an nnapi-mlir model (missing " +
+            NNAPI_MODEL_SIGNATURE_SYMBOL + " or " +
+            (signature && m->dynamic
+                 ? std::string(NNAPI_MODEL_RUN_DIMS_SYMBOL) + "/" +
+                       NNAPI_MODEL_OUTPUT_DIMS_SYMBOL
+                 : std::string(NNAPI_MODEL_RUN_SYMBOL)) +
+            ")");
   *model = m.release();
   return NNAPI_RT_OK;
 }
@@ -451,7 +509,8 @@ void nnapi_rt_model_close(nnapi_rt_model *model) {
     model->idle.wait(lock, [&] { return model->running == 0; });
   }
   nnapi_mlir::runtime::forgetPartitionsOf(
-      reinterpret_cast<const void *>(model->run));
+      model->run ? reinterpret_cast<const void *>(model->run)
+                 : reinterpret_cast<const void *>(model->runDims));
   dlclose(model->handle);
   delete model;
 }
@@ -467,6 +526,28 @@ int64_t nnapi_rt_model_num_partitions(const nnapi_rt_model *model) {
 }
 const char *nnapi_rt_model_signature(const nnapi_rt_model *model) {
   return model ? model->signature.c_str() : "";
+}
+
+/// What a model's run function returned, as a runtime status.
+static int32_t runStatus(const nnapi_rt_model &model, int32_t status,
+                         const char *symbol) {
+  if (status > 0 && size_t(status) <= model.inputs.size() &&
+      model.inputs[status - 1].bound)
+    return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                    "input " + std::to_string(status - 1) + " ('" +
+                        model.inputs[status - 1].name +
+                        "') does not hold the value the model was compiled "
+                        "for (--input-value or --specialize-value decided "
+                        "shapes or branches with it); nothing ran");
+  if (status == NNAPI_MODEL_STATUS_LOOP_TIMEOUT)
+    return failWith(NNAPI_RT_TIMEOUT,
+                    "the run was stopped, its outputs are undefined: " +
+                        nnapi_mlir::runtime::loopTimeoutMessage());
+  if (status != 0)
+    return failWith(NNAPI_RT_INVALID_MODEL,
+                    "the model's " + std::string(symbol) +
+                        " returned unknown status " + std::to_string(status));
+  return NNAPI_RT_OK;
 }
 
 static int32_t tensorInfo(const nnapi_rt_model *model, bool input,
@@ -512,6 +593,11 @@ int32_t nnapi_rt_model_run(nnapi_rt_model *model, int64_t numInputs,
   return guarded(__func__, [&]() -> int32_t {
     if (!model)
       return failWith(NNAPI_RT_INVALID_ARGUMENT, "nnapi_rt_model_run: no model");
+    if (model->dynamic)
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "the model has dynamic dimensions: run it with "
+                      "nnapi_rt_model_run_dims, which takes the inputs' "
+                      "dimensions");
     auto check = [&](const char *kind, int64_t count, const void *pointers,
                      const uint64_t *sizes, const std::vector<Tensor> &tensors,
                      auto pointerAt) -> int32_t {
@@ -551,23 +637,206 @@ int32_t nnapi_rt_model_run(nnapi_rt_model *model, int64_t numInputs,
       // The model's ABI takes non-const pointers; it never writes its inputs.
       status = model->run(const_cast<void *const *>(inputs), outputs);
     }
-    if (status > 0 && size_t(status) <= model->inputs.size() &&
-        model->inputs[status - 1].bound)
+    return runStatus(*model, status, NNAPI_MODEL_RUN_SYMBOL);
+  });
+}
+
+int32_t nnapi_rt_model_dims_range(const nnapi_rt_model *model, int32_t input,
+                                  int64_t index, int64_t *low, int64_t *high) {
+  if (!model || !low || !high)
+    return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                    "nnapi_rt_model_dims_range: null argument");
+  const std::vector<Tensor> &tensors = input ? model->inputs : model->outputs;
+  if (index < 0 || index >= int64_t(tensors.size()))
+    return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                    "nnapi_rt_model_dims_range: index " +
+                        std::to_string(index) + " is out of range");
+  const Tensor &t = tensors[index];
+  std::copy(t.low.begin(), t.low.end(), low);
+  std::copy(t.high.begin(), t.high.end(), high);
+  return NNAPI_RT_OK;
+}
+
+int32_t nnapi_rt_model_is_dynamic(const nnapi_rt_model *model) {
+  return model && model->dynamic;
+}
+
+} // extern "C"
+
+namespace {
+
+/// Checks `dims` (one array per input) against the model's inputs' ranges;
+/// the message names the first input and dimension outside.
+int32_t checkInputDims(const nnapi_rt_model &model, int64_t numInputs,
+                       const int64_t *const *dims) {
+  if (numInputs != int64_t(model.inputs.size()))
+    return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                    "the model takes " + std::to_string(model.inputs.size()) +
+                        " inputs, got " + std::to_string(numInputs));
+  if (numInputs && !dims)
+    return failWith(NNAPI_RT_INVALID_ARGUMENT, "null input dimensions array");
+  for (int64_t i = 0; i < numInputs; ++i) {
+    const Tensor &t = model.inputs[i];
+    if (!dims[i] && !t.dims.empty())
       return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                      "input " + std::to_string(status - 1) + " ('" +
-                          model->inputs[status - 1].name +
-                          "') does not hold the value the model was compiled "
-                          "for (--input-value or --specialize-value decided "
-                          "shapes or branches with it); nothing ran");
-    if (status == NNAPI_MODEL_STATUS_LOOP_TIMEOUT)
-      return failWith(NNAPI_RT_TIMEOUT,
-                      "the run was stopped, its outputs are undefined: " +
-                          nnapi_mlir::runtime::loopTimeoutMessage());
-    if (status != 0)
-      return failWith(NNAPI_RT_INVALID_MODEL,
-                      "the model's " + std::string(NNAPI_MODEL_RUN_SYMBOL) +
-                          " returned unknown status " + std::to_string(status));
+                      "input " + std::to_string(i) + " ('" + t.name +
+                          "') has null dimensions");
+    for (size_t d = 0; d < t.dims.size(); ++d)
+      if (dims[i][d] < t.low[d] || dims[i][d] > t.high[d])
+        return failWith(
+            NNAPI_RT_INVALID_ARGUMENT,
+            "input " + std::to_string(i) + " ('" + t.name + "') dimension " +
+                std::to_string(d) + " is " + std::to_string(dims[i][d]) +
+                (t.dims[d] < 0
+                     ? ", outside the range the model was compiled for [" +
+                           std::to_string(t.low[d]) + ".." +
+                           std::to_string(t.high[d]) + "]"
+                     : ", the model was compiled for " +
+                           std::to_string(t.dims[d])));
+  }
+  return NNAPI_RT_OK;
+}
+
+/// Bytes of a dense tensor of `t`'s element type and dimensions `dims`;
+/// false when that exceeds the largest tensor a model may have.
+bool denseBytes(const Tensor &t, const int64_t *dims, uint64_t &bytes) {
+  bytes = t.elementBytes;
+  for (size_t d = 0; d < t.dims.size(); ++d) {
+    uint64_t v = uint64_t(dims[d]);
+    if (v && bytes > kMaxTensorBytes / v)
+      return false;
+    bytes *= v;
+  }
+  return true;
+}
+
+/// Every output's dimensions for inputs of dimensions `inputDims`
+/// (checked), into `out` (one vector per output).
+int32_t computeOutputDims(const nnapi_rt_model &model,
+                          const int64_t *const *inputDims,
+                          std::vector<std::vector<int64_t>> &out) {
+  out.clear();
+  for (const Tensor &t : model.outputs)
+    out.push_back(t.dims);
+  std::vector<int64_t *> pointers;
+  for (auto &dims : out)
+    pointers.push_back(dims.data());
+  if (model.dynamic && model.outputDims(inputDims, pointers.data()) != 0)
+    return failWith(NNAPI_RT_INVALID_MODEL,
+                    std::string("the model's ") +
+                        NNAPI_MODEL_OUTPUT_DIMS_SYMBOL + " failed");
+  for (size_t o = 0; o < out.size(); ++o)
+    for (size_t d = 0; d < out[o].size(); ++d)
+      if (out[o][d] < 0)
+        return failWith(NNAPI_RT_INVALID_MODEL,
+                        "the model computed dimension " + std::to_string(d) +
+                            " of output " + std::to_string(o) + " as " +
+                            std::to_string(out[o][d]));
+  return NNAPI_RT_OK;
+}
+
+} // namespace
+
+extern "C" {
+
+int32_t nnapi_rt_model_output_dims(const nnapi_rt_model *model,
+                                   int64_t numInputs,
+                                   const int64_t *const *inputDims,
+                                   int64_t numOutputs,
+                                   int64_t *const *outputDims) {
+  return guarded(__func__, [&]() -> int32_t {
+    if (!model)
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "nnapi_rt_model_output_dims: no model");
+    if (int32_t s = checkInputDims(*model, numInputs, inputDims))
+      return s;
+    if (numOutputs != int64_t(model->outputs.size()) ||
+        (numOutputs && !outputDims))
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "the model has " + std::to_string(model->outputs.size()) +
+                          " outputs, got " + std::to_string(numOutputs) +
+                          (outputDims ? "" : " (null array)"));
+    std::vector<std::vector<int64_t>> dims;
+    if (int32_t s = computeOutputDims(*model, inputDims, dims))
+      return s;
+    for (int64_t o = 0; o < numOutputs; ++o) {
+      if (!outputDims[o] && !dims[o].empty())
+        return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                        "output " + std::to_string(o) + " has null dimensions");
+      std::copy(dims[o].begin(), dims[o].end(), outputDims[o]);
+    }
     return NNAPI_RT_OK;
+  });
+}
+
+int32_t nnapi_rt_model_run_dims(nnapi_rt_model *model, int64_t numInputs,
+                                const void *const *inputs,
+                                const uint64_t *inputBytes,
+                                const int64_t *const *inputDims,
+                                int64_t numOutputs, void *const *outputs,
+                                const uint64_t *outputBytes) {
+  return guarded(__func__, [&]() -> int32_t {
+    if (!model)
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "nnapi_rt_model_run_dims: no model");
+    if (int32_t s = checkInputDims(*model, numInputs, inputDims))
+      return s;
+    // A static model: its entry, once the dimensions are checked.
+    if (!model->dynamic)
+      return nnapi_rt_model_run(model, numInputs, inputs, inputBytes,
+                                numOutputs, outputs, outputBytes);
+    if (numOutputs != int64_t(model->outputs.size()))
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "the model has " + std::to_string(model->outputs.size()) +
+                          " outputs, got " + std::to_string(numOutputs));
+    if ((numInputs && (!inputs || !inputBytes)) ||
+        (numOutputs && (!outputs || !outputBytes)))
+      return failWith(NNAPI_RT_INVALID_ARGUMENT, "null input or output array");
+    std::vector<std::vector<int64_t>> outDims;
+    if (int32_t s = computeOutputDims(*model, inputDims, outDims))
+      return s;
+    auto check = [&](const char *kind, int64_t i, const Tensor &t,
+                     const int64_t *dims, const void *pointer,
+                     uint64_t given) -> int32_t {
+      std::string what = std::string(kind) + " " + std::to_string(i) + " ('" +
+                         t.name + "'";
+      uint64_t bytes = 0;
+      if (!denseBytes(t, dims, bytes))
+        return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                        what + ") would be larger than 2^40 bytes");
+      if (!pointer && bytes)
+        return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                        what + ") is a null pointer");
+      if (given != bytes)
+        return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                        what + ", " + t.dtype + ") needs " +
+                            std::to_string(bytes) +
+                            " bytes at these dimensions, got " +
+                            std::to_string(given));
+      return NNAPI_RT_OK;
+    };
+    for (int64_t i = 0; i < numInputs; ++i)
+      if (int32_t s = check("input", i, model->inputs[i], inputDims[i],
+                            inputs[i], inputBytes[i]))
+        return s;
+    std::vector<const int64_t *> outPointers;
+    for (int64_t o = 0; o < numOutputs; ++o) {
+      if (int32_t s = check("output", o, model->outputs[o], outDims[o].data(),
+                            outputs[o], outputBytes[o]))
+        return s;
+      outPointers.push_back(outDims[o].data());
+    }
+    int32_t status;
+    {
+      RunScope scope(*model);
+      if (!scope.entered)
+        return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                        "nnapi_rt_model_run_dims: the model is being closed");
+      // The model's ABI takes non-const pointers; it never writes its inputs.
+      status = model->runDims(const_cast<void *const *>(inputs), inputDims,
+                              outputs, outPointers.data());
+    }
+    return runStatus(*model, status, NNAPI_MODEL_RUN_DIMS_SYMBOL);
   });
 }
 

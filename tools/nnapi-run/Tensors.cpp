@@ -42,7 +42,7 @@ Signature signatureOf(const nnapi_rt_model *model) {
 std::string shapeString(const std::vector<int64_t> &dims) {
   std::string s = "[";
   for (size_t i = 0; i < dims.size(); ++i)
-    s += (i ? "," : "") + std::to_string(dims[i]);
+    s += (i ? "," : "") + (dims[i] < 0 ? "?" : std::to_string(dims[i]));
   return s + "]";
 }
 

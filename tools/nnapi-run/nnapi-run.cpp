@@ -588,20 +588,57 @@ int runMain(int argc, char **argv) {
       model, nnapi_rt_model_close);
   Signature sig = signatureOf(model);
   std::string error;
-  // Sizes come from the same signature the buffers are made from.
+  // Sizes come from the same signature the buffers are made from (for a
+  // model with dynamic dimensions, once the inputs give them: resolveDims).
   std::vector<uint64_t> inBytes, outBytes;
-  for (const TensorSpec &t : sig.inputs)
-    inBytes.push_back(t.bytes());
-  for (const TensorSpec &t : sig.outputs)
-    outBytes.push_back(t.bytes());
+  std::vector<const int64_t *> inDims;
   auto run = [&](void *const *in, void *const *out) {
-    if (nnapi_rt_model_run(model, int64_t(sig.inputs.size()), in,
-                           inBytes.data(), int64_t(sig.outputs.size()), out,
-                           outBytes.data()) != NNAPI_RT_OK) {
+    if (nnapi_rt_model_run_dims(model, int64_t(sig.inputs.size()), in,
+                                inBytes.data(), inDims.data(),
+                                int64_t(sig.outputs.size()), out,
+                                outBytes.data()) != NNAPI_RT_OK) {
       std::fprintf(stderr, "nnapi-run: error: %s\n", nnapi_rt_last_error());
       modelCloser.reset();
       std::exit(2);
     }
+  };
+  // A dynamic dimension (-1 in the signature) matches any size; the
+  // runtime checks it against the model's range.
+  auto dimsMatch = [](const std::vector<int64_t> &spec,
+                      const std::vector<int64_t> &given) {
+    if (spec.size() != given.size())
+      return false;
+    for (size_t d = 0; d < spec.size(); ++d)
+      if (spec[d] >= 0 && spec[d] != given[d])
+        return false;
+    return true;
+  };
+  // The inputs' dimensions as given (`dims`), the outputs' from the model;
+  // then every byte size.
+  auto resolveDims = [&](const std::vector<std::vector<int64_t>> &dims) {
+    for (size_t i = 0; i < sig.inputs.size(); ++i) {
+      TensorSpec &t = sig.inputs[i];
+      t.dims = dims[i];
+      t.byteSize = t.elementSize;
+      for (int64_t d : t.dims)
+        t.byteSize *= size_t(d);
+      inBytes.push_back(t.bytes());
+      inDims.push_back(sig.inputs[i].dims.data());
+    }
+    std::vector<int64_t *> outDims;
+    for (TensorSpec &t : sig.outputs)
+      outDims.push_back(t.dims.data());
+    if (nnapi_rt_model_output_dims(model, int64_t(sig.inputs.size()),
+                                   inDims.data(), int64_t(sig.outputs.size()),
+                                   outDims.data()) != NNAPI_RT_OK)
+      return usageError(nnapi_rt_last_error());
+    for (TensorSpec &t : sig.outputs) {
+      t.byteSize = t.elementSize;
+      for (int64_t d : t.dims)
+        t.byteSize *= size_t(d);
+      outBytes.push_back(t.bytes());
+    }
+    return 0;
   };
 
   // --test-data: inputs from input_<i>.pb, expected outputs from output_<i>.pb,
@@ -618,7 +655,7 @@ int runMain(int argc, char **argv) {
       // bit patterns.
       if (spec.dtype == "bf16" && t.dtype == "u16")
         t.dtype = "bf16";
-      if (t.dtype == spec.dtype && t.dims == spec.dims)
+      if (t.dtype == spec.dtype && dimsMatch(spec.dims, t.dims))
         return true;
       error = testData + "/" + kind + "_" + std::to_string(i) + ".pb holds " +
               t.dtype + " " + shapeString(t.dims) + ", " + kind + " " +
@@ -662,18 +699,21 @@ int runMain(int argc, char **argv) {
                       " inputs, got " + std::to_string(inputFiles.size()) +
                       " --input files");
   std::vector<std::vector<uint8_t>> inputs(sig.inputs.size());
+  std::vector<std::vector<int64_t>> inputDims(sig.inputs.size());
   std::mt19937_64 rng(seed);
   for (size_t i = 0; i < sig.inputs.size(); ++i) {
     const TensorSpec &spec = sig.inputs[i];
+    inputDims[i] = spec.dims;
     if (!testData.empty()) {
       inputs[i] = testInputs[i].data;
+      inputDims[i] = testInputs[i].dims;
       continue;
     }
     if (i < inputFiles.size()) {
       NpyArray array;
       if (!readNpy(inputFiles[i], array, error))
         return usageError(error);
-      if (array.dtype != spec.npyDtype() || array.shape != spec.dims)
+      if (array.dtype != spec.npyDtype() || !dimsMatch(spec.dims, array.shape))
         return usageError("input " + std::to_string(i) + " ('" +
                           printable(spec.name) +
                           "') must be " + spec.dtype + " " +
@@ -681,8 +721,14 @@ int runMain(int argc, char **argv) {
                           "' holds " + TensorSpec::dtypeOfNpy(array.dtype) +
                           " " + shapeString(array.shape));
       inputs[i] = std::move(array.data);
+      inputDims[i] = array.shape;
       continue;
     }
+    if (std::count(spec.dims.begin(), spec.dims.end(), -1))
+      return usageError("input " + std::to_string(i) + " ('" +
+                        printable(spec.name) + "') has dynamic dimensions " +
+                        shapeString(spec.dims) +
+                        ": give it with --input FILE.npy or --test-data");
     // Random data would only meet the model's check.
     if (nnapi_rt_model_input_is_bound(model, int64_t(i)))
       return usageError("input " + std::to_string(i) + " ('" +
@@ -691,6 +737,16 @@ int runMain(int argc, char **argv) {
                         "--specialize-value); give it with --input FILE.npy");
     inputs[i] = randomTensor(spec, rng);
   }
+  if (int status = resolveDims(inputDims))
+    return status;
+  for (size_t i = 0; i < testOutputs.size(); ++i)
+    if (testOutputs[i].dims != sig.outputs[i].dims)
+      return usageError(testData + "/output_" + std::to_string(i) +
+                        ".pb holds " + shapeString(testOutputs[i].dims) +
+                        ", the model computes output " + std::to_string(i) +
+                        " ('" + printable(sig.outputs[i].name) + "') as " +
+                        shapeString(sig.outputs[i].dims) +
+                        " for these inputs");
   // Buffers of zero-size tensors still get an address (reserve): the model
   // copies 0 bytes from or to it, and copying from NULL is undefined.
   std::vector<std::vector<uint8_t>> outputs(sig.outputs.size());

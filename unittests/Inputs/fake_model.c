@@ -5,7 +5,27 @@
 #include <unistd.h>
 #endif
 
-#ifndef NO_RUN
+#if defined(DYNAMIC) || defined(BAD_RANGE)
+/* Version 5, dynamic dimensions: x is 2 x [1..4], y = x * k. */
+int32_t nnapi_model_output_dims(const int64_t *const *inputDims,
+                                int64_t *const *outputDims) {
+  outputDims[0][1] = inputDims[0][1];
+  return 0;
+}
+int32_t nnapi_model_run_dims(void *const *inputs,
+                             const int64_t *const *inputDims,
+                             void *const *outputs,
+                             const int64_t *const *outputDims) {
+  const float *x = (const float *)inputs[0];
+  int32_t k = *(const int32_t *)inputs[1];
+  float *y = (float *)outputs[0];
+  if (outputDims[0][1] != inputDims[0][1])
+    return 9;
+  for (int64_t i = 0; i < 2 * inputDims[0][1]; ++i)
+    y[i] = x[i] * (float)k;
+  return 0;
+}
+#elif !defined(NO_RUN)
 int32_t nnapi_model_run(void *const *inputs, void *const *outputs) {
   const float *x = (const float *)inputs[0];
   int32_t k = *(const int32_t *)inputs[1];
@@ -32,7 +52,7 @@ int32_t nnapi_model_run(void *const *inputs, void *const *outputs) {
  * each variant is made for is reached. */
 const char *nnapi_model_signature(void) {
 #if defined(BAD_VERSION)
-  return "nnapi-mlir-model 5\n";
+  return "nnapi-mlir-model 6\n";
 #elif defined(DOWNGRADED)
   /* OK's signature with its header edited to version 2, which had no
    * checksum, and the checksum line renamed. */
@@ -85,6 +105,18 @@ const char *nnapi_model_signature(void) {
          "partitions 0\n"
          "input 0 x%2 f32 2x3\n"
          "checksum 25cd0f11a54e61b9a3759db01de75b1b142a127d8ce051d87000b8de312cc3ee\n";
+#elif defined(DYNAMIC)
+  return "nnapi-mlir-model 5\n"
+         "partitions 0\n"
+         "input 0 x f32 2x[1..4]\n"
+         "input 1 k i32 scalar\n"
+         "output 0 y f32 2x?\n"
+         "checksum b660e8e3ba3a7f78913ece316b17f28c27bae301068a4f2e53c91cbcff6f0a6a\n";
+#elif defined(BAD_RANGE)
+  return "nnapi-mlir-model 5\n"
+         "partitions 0\n"
+         "input 0 x f32 2x[4..1]\n"
+         "checksum 586cdd0df61f2e48e13ee1246393b7986c3a8b10828619ede363ec329bd31019\n";
 #elif defined(NULL_SIGNATURE)
   return 0;
 #else

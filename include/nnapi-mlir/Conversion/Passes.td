@@ -74,6 +74,44 @@ def NNAPILowerPartitionCalls : Pass<"nnapi-lower-partition-calls", "ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def NNAPIOutputDims : Pass<"nnapi-output-dims", "ModuleOp"> {
+  let summary = "Derive the function that computes the entry's dynamic output dimensions";
+  let description = [{
+    For an entry function with dynamically shaped results, on tensors after
+    lowering to linalg: adds `nnapi_output_dims`, taking each dynamic
+    dimension of each input (in order, as index) and returning each dynamic
+    dimension of each output. It is the entry with the shapes of its
+    results reified and everything else removed; an output whose shape
+    depends on the values of an input, not only its dimensions, is an
+    error naming both. Nothing happens for an entry with static results.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "Name of the entry function">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def NNAPIDynamicEntry : Pass<"nnapi-dynamic-entry", "ModuleOp"> {
+  let summary = "Give the entry's dynamically shaped buffers a bare-pointer form";
+  let description = [{
+    Runs on buffers, before func-to-llvm with the bare-pointer calling
+    convention, which only takes static shapes. Each dynamically shaped
+    argument of the entry (inputs and output buffers) becomes a rank-0
+    buffer (its pointer), and an index argument per dynamic dimension is
+    appended, in order; the body sees the original buffer again through
+    memref.reinterpret_cast with row-major strides.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "Name of the entry function">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def NNAPIEmitEntryPoint : Pass<"nnapi-emit-entry-point", "ModuleOp"> {
   let summary = "Emit nnapi_model_run and nnapi_model_signature in the LLVM dialect";
   let description = [{

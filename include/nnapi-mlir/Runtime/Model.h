@@ -42,9 +42,10 @@ typedef struct {
   const char *dtype; /* "f32", "f16", "bf16", "f64", "i1", "i8".."i64",
                         "u8".."u64" */
   int64_t rank;
-  const int64_t *dims;
+  const int64_t *dims;   /* -1 for a dynamic dimension */
   uint64_t elementBytes; /* 1 for i1 (one byte per boolean) */
-  uint64_t bytes;        /* of the whole dense, row-major tensor */
+  uint64_t bytes;        /* of the whole dense, row-major tensor; 0 when
+                            it has dynamic dimensions */
 } nnapi_rt_tensor_info;
 
 /* Loads the compiled model at `path`. NNAPI_RT_INVALID_ARGUMENT for a null
@@ -87,6 +88,36 @@ int32_t nnapi_rt_model_input_is_bound(const nnapi_rt_model *model,
 int64_t nnapi_rt_model_num_partitions(const nnapi_rt_model *model);
 /* The model's signature text (ModelABI.h). */
 const char *nnapi_rt_model_signature(const nnapi_rt_model *model);
+
+/* Dynamic dimensions (nnapi-compile --input-shape NAME=1x?x[16..2048]).
+ * 1 when some input or output has one; such a model runs through
+ * nnapi_rt_model_run_dims, not nnapi_rt_model_run. */
+int32_t nnapi_rt_model_is_dynamic(const nnapi_rt_model *model);
+/* The sizes each dimension of input (`input` 1) or output (0) `index` may
+ * take: low[d]..high[d] inclusive, both arrays of the tensor's rank; equal
+ * for a static dimension, 1..2^31-1 for an undeclared range, and for an
+ * output the range is not known (1..2^31-1) where it is dynamic. */
+int32_t nnapi_rt_model_dims_range(const nnapi_rt_model *model, int32_t input,
+                                  int64_t index, int64_t *low, int64_t *high);
+/* Every output's dimensions for inputs of dimensions `inputDims`
+ * (inputDims[i] points at input i's, rank many; outputDims[o] receives
+ * output o's). NNAPI_RT_INVALID_ARGUMENT names the first input dimension
+ * outside the range the model was compiled for. */
+int32_t nnapi_rt_model_output_dims(const nnapi_rt_model *model,
+                                   int64_t numInputs,
+                                   const int64_t *const *inputDims,
+                                   int64_t numOutputs,
+                                   int64_t *const *outputDims);
+/* Runs the model once on inputs of dimensions `inputDims` (as above), into
+ * outputs sized for the dimensions nnapi_rt_model_output_dims gives: every
+ * size must equal the dense tensor's bytes at those dimensions. Works for
+ * static models too (their dimensions must be the compiled ones). */
+int32_t nnapi_rt_model_run_dims(nnapi_rt_model *model, int64_t numInputs,
+                                const void *const *inputs,
+                                const uint64_t *inputBytes,
+                                const int64_t *const *inputDims,
+                                int64_t numOutputs, void *const *outputs,
+                                const uint64_t *outputBytes);
 
 /* Runs the model once. The counts must equal the model's, every pointer be
  * non-null and every size equal the tensor's `bytes`; otherwise nothing

@@ -32,6 +32,10 @@ using namespace mlir::nnapi;
 
 namespace {
 
+/// The largest size a dynamic dimension may take (and the upper end of an
+/// undeclared range).
+constexpr int64_t kMaxDynamicDim = (int64_t(1) << 31) - 1;
+
 constexpr StringLiteral kExecuteFn = "nnapi_rt_execute_checked";
 constexpr StringLiteral kVerifyFn = "nnapi_rt_verify";
 
@@ -89,12 +93,16 @@ struct SerializePartitionsPass
 // nnapi-export-signature
 //===----------------------------------------------------------------------===//
 
+/// A tensor's element type and dimensions as the signature writes them:
+/// a dynamic dimension is "?" or, with a declared range (`ranges`, a (low,
+/// high) pair per dynamic dimension), "[low..high]" (version 5).
 FailureOr<std::string> describeTensor(Operation *where, Type type,
-                                      bool isUnsigned) {
+                                      bool isUnsigned,
+                                      ArrayRef<int64_t> ranges = {}) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
+  if (!tensor)
     return where->emitError("the entry function must take and return "
-                            "static-shaped tensors, got ")
+                            "ranked tensors, got ")
            << type;
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -116,7 +124,32 @@ FailureOr<std::string> describeTensor(Operation *where, Type type,
   os << " ";
   if (tensor.getRank() == 0)
     os << "scalar";
-  llvm::interleave(tensor.getShape(), os, "x");
+  int64_t numDynamic = tensor.getNumDynamicDims();
+  if (!ranges.empty() && int64_t(ranges.size()) != 2 * numDynamic)
+    return where->emitError()
+           << "'" << NNAPIDialect::kDimRangesAttrName << "' needs a (low, high) "
+           << "pair for each of the " << numDynamic
+           << " dynamic dimensions of " << type;
+  unsigned next = 0;
+  for (int64_t d = 0; d < tensor.getRank(); ++d) {
+    if (d)
+      os << "x";
+    if (!tensor.isDynamicDim(d)) {
+      os << tensor.getDimSize(d);
+      continue;
+    }
+    if (ranges.empty()) {
+      os << "?";
+      continue;
+    }
+    int64_t low = ranges[next++], high = ranges[next++];
+    if (low < 1 || high < low || high > kMaxDynamicDim)
+      return where->emitError()
+             << "dimension " << d << " of " << type << " has range [" << low
+             << ".." << high << "]; a range must satisfy 1 <= low <= high <= "
+             << kMaxDynamicDim;
+    os << "[" << low << ".." << high << "]";
+  }
   return s;
 }
 
@@ -140,6 +173,11 @@ std::string encodeName(StringRef name) {
   return out;
 }
 
+bool isDynamicTensor(Type t) {
+  auto shaped = dyn_cast<ShapedType>(t);
+  return shaped && shaped.hasRank() && !shaped.hasStaticShape();
+}
+
 struct ExportSignaturePass
     : public nnapi::impl::NNAPIExportSignatureBase<ExportSignaturePass> {
   using NNAPIExportSignatureBase::NNAPIExportSignatureBase;
@@ -160,12 +198,22 @@ struct ExportSignaturePass
     // that know only versions 1 and 2 refuse it rather than skip the check
     // or, for "bound" inputs (version 2), the value check. Version 4 encodes
     // names (encodeName).
-    os << "nnapi-mlir-model 4\npartitions " << partitions << "\n";
+    // Version 5 adds dynamic dimensions; a static model stays version 4,
+    // which runtimes before them read.
+    bool dynamic = llvm::any_of(func.getArgumentTypes(), isDynamicTensor) ||
+                   llvm::any_of(func.getResultTypes(), isDynamicTensor);
+    os << "nnapi-mlir-model " << (dynamic ? 5 : 4) << "\npartitions "
+       << partitions << "\n";
     auto describe = [&](StringRef kind, unsigned i, Type type,
                         DictionaryAttr attrs) {
+      ArrayRef<int64_t> ranges;
+      if (attrs)
+        if (auto r = attrs.getAs<DenseI64ArrayAttr>(
+                NNAPIDialect::kDimRangesAttrName))
+          ranges = r.asArrayRef();
       FailureOr<std::string> t = describeTensor(
           func, type,
-          attrs && attrs.contains(NNAPIDialect::kUnsignedAttrName));
+          attrs && attrs.contains(NNAPIDialect::kUnsignedAttrName), ranges);
       if (failed(t))
         return false;
       std::string name = (kind == "input" ? "arg" : "result") + std::to_string(i);
@@ -214,7 +262,7 @@ struct ExportSignaturePass
     // them.
     for (StringRef attr :
          {NNAPIDialect::kNameAttrName, NNAPIDialect::kUnsignedAttrName,
-          NNAPIDialect::kBoundAttrName}) {
+          NNAPIDialect::kBoundAttrName, NNAPIDialect::kDimRangesAttrName}) {
       auto name = StringAttr::get(module.getContext(), attr);
       for (unsigned i = 0; i < type.getNumInputs(); ++i)
         func.removeArgAttr(i, name);
@@ -575,8 +623,10 @@ struct EmitEntryPointPass
     }
     unsigned numInputs = 0, numOutputs = 0;
     // Which buffers the entry takes: not those without elements (a "0"
-    // among the dimensions; nnapi-export-signature dropped them).
+    // among the dimensions; nnapi-export-signature dropped them). Which
+    // dimensions are dynamic ("?" or "[low..high]"), per input and output.
     SmallVector<bool> passed;
+    SmallVector<SmallVector<unsigned>> dynamicDims;
     for (StringRef line : llvm::split(signature.getValue(), '\n')) {
       bool input = line.starts_with("input "), output = line.starts_with("output ");
       if (!input && !output)
@@ -585,50 +635,91 @@ struct EmitEntryPointPass
       numOutputs += output;
       SmallVector<StringRef> fields;
       line.split(fields, ' ');
-      bool empty = fields.size() > 4 &&
-                   llvm::is_contained(llvm::split(fields[4], 'x'), "0");
-      passed.push_back(!empty);
+      SmallVector<StringRef> dims;
+      if (fields.size() > 4 && fields[4] != "scalar")
+        fields[4].split(dims, 'x');
+      passed.push_back(!llvm::is_contained(dims, "0"));
+      SmallVector<unsigned> dynamic;
+      for (auto [d, dim] : llvm::enumerate(dims))
+        if (dim.starts_with("?") || dim.starts_with("["))
+          dynamic.push_back(unsigned(d));
+      dynamicDims.push_back(dynamic);
     }
+    unsigned numSizes = 0;
+    for (const auto &d : dynamicDims)
+      numSizes += d.size();
+    bool dynamic = numSizes != 0;
     auto ptrType = LLVM::LLVMPointerType::get(ctx);
+    OpBuilder builder(ctx);
+    auto i32 = builder.getI32Type();
+    auto i64 = builder.getI64Type();
     LLVM::LLVMFunctionType fnType = func.getFunctionType();
-    if (fnType.getNumParams() != unsigned(llvm::count(passed, true)) ||
-        !llvm::all_of(fnType.getParams(),
+    unsigned numBuffers = unsigned(llvm::count(passed, true));
+    if (fnType.getNumParams() != numBuffers + numSizes ||
+        !llvm::all_of(fnType.getParams().take_front(numBuffers),
                       [&](Type t) { return t == ptrType; }) ||
+        !llvm::all_of(fnType.getParams().drop_front(numBuffers),
+                      [&](Type t) { return t == i64; }) ||
         !isa<LLVM::LLVMVoidType>(fnType.getReturnType())) {
       func.emitError("entry function must take one bare pointer per input "
-                     "and output and return nothing (bufferize with results "
-                     "as out-parameters, lower with the bare-pointer "
+                     "and output, then each dynamic dimension, and return "
+                     "nothing (bufferize with results as out-parameters, "
+                     "nnapi-dynamic-entry, lower with the bare-pointer "
                      "calling convention)");
       return signalPassFailure();
     }
 
-    OpBuilder builder(ctx);
     builder.setInsertionPointToEnd(module.getBody());
     Location loc = func.getLoc();
-    auto i32 = builder.getI32Type();
-
-    // int32_t nnapi_model_run(void *const *inputs, void *const *outputs)
-    auto run = builder.create<LLVM::LLVMFuncOp>(
-        loc, "nnapi_model_run",
-        LLVM::LLVMFunctionType::get(i32, {ptrType, ptrType}));
-    Block *body = run.addEntryBlock(builder);
-    builder.setInsertionPointToStart(body);
-    SmallVector<Value> args;
-    auto load = [&](Value array, unsigned count) {
+    // element `i` of the pointer array `array`, loaded as `type`.
+    auto loadAt = [&](Value array, unsigned i, Type type) -> Value {
+      Value slot = builder.create<LLVM::GEPOp>(
+          loc, ptrType, type, array, ArrayRef<LLVM::GEPArg>{int32_t(i)});
+      return builder.create<LLVM::LoadOp>(loc, type, slot);
+    };
+    // The dynamic dimensions of tensors [first, first + count), each read
+    // from the dims array of its tensor: dims[i - first][d].
+    auto loadSizes = [&](Value dimsArray, unsigned first, unsigned count,
+                         SmallVectorImpl<Value> &sizes) {
       for (unsigned i = 0; i < count; ++i) {
-        Value slot = builder.create<LLVM::GEPOp>(
-            loc, ptrType, ptrType, array, ArrayRef<LLVM::GEPArg>{int32_t(i)});
-        args.push_back(builder.create<LLVM::LoadOp>(loc, ptrType, slot));
+        if (dynamicDims[first + i].empty())
+          continue;
+        Value dims = loadAt(dimsArray, i, ptrType);
+        for (unsigned d : dynamicDims[first + i])
+          sizes.push_back(loadAt(dims, d, i64));
       }
     };
-    load(body->getArgument(0), numInputs);
-    load(body->getArgument(1), numOutputs);
+
+    // Static models: int32_t nnapi_model_run(void *const *inputs,
+    //                                        void *const *outputs)
+    // Dynamic ones:  int32_t nnapi_model_run_dims(
+    //     void *const *inputs, const int64_t *const *inputDims,
+    //     void *const *outputs, const int64_t *const *outputDims)
+    SmallVector<Type> params = {ptrType, ptrType};
+    if (dynamic)
+      params.append(2, ptrType);
+    auto run = builder.create<LLVM::LLVMFuncOp>(
+        loc, dynamic ? "nnapi_model_run_dims" : "nnapi_model_run",
+        LLVM::LLVMFunctionType::get(i32, params));
+    Block *body = run.addEntryBlock(builder);
+    builder.setInsertionPointToStart(body);
+    Value inputArray = body->getArgument(0);
+    Value outputArray = body->getArgument(dynamic ? 2 : 1);
+    SmallVector<Value> args;
+    for (unsigned i = 0; i < numInputs; ++i)
+      args.push_back(loadAt(inputArray, i, ptrType));
+    for (unsigned i = 0; i < numOutputs; ++i)
+      args.push_back(loadAt(outputArray, i, ptrType));
     if (failed(emitBoundInputChecks(module, run, builder, args, numInputs)))
       return signalPassFailure();
     SmallVector<Value> callArgs;
     for (auto [arg, pass] : llvm::zip(args, passed))
       if (pass)
         callArgs.push_back(arg);
+    if (dynamic) {
+      loadSizes(body->getArgument(1), 0, numInputs, callArgs);
+      loadSizes(body->getArgument(3), numInputs, numOutputs, callArgs);
+    }
     // A model with run-time loops (nnapi-bound-loops) returns whether one
     // of them ran past the loop timeout.
     if (module.lookupSymbol<LLVM::LLVMFuncOp>("nnapi_rt_loop_continue")) {
@@ -653,6 +744,10 @@ struct EmitEntryPointPass
       Value zero = builder.create<LLVM::ConstantOp>(loc, i32, 0);
       builder.create<LLVM::ReturnOp>(loc, zero);
     }
+    if (dynamic &&
+        failed(emitOutputDims(module, builder, numInputs, numOutputs,
+                              dynamicDims, loadSizes, loadAt)))
+      return signalPassFailure();
 
     // const char *nnapi_model_signature(void)
     builder.setInsertionPointToEnd(module.getBody());
@@ -673,6 +768,74 @@ struct EmitEntryPointPass
     // in a shared library would clash with the loading program's.
     func.setLinkage(LLVM::Linkage::Internal);
     module->removeAttr(NNAPIDialect::kSignatureAttrName);
+  }
+
+  /// int32_t nnapi_model_output_dims(const int64_t *const *inputDims,
+  ///                                 int64_t *const *outputDims)
+  /// writes every output's dimensions: the dynamic ones from
+  /// nnapi_output_dims (nnapi-output-dims), the static ones as they are.
+  template <typename LoadSizes, typename LoadAt>
+  LogicalResult emitOutputDims(ModuleOp module, OpBuilder &builder,
+                               unsigned numInputs, unsigned numOutputs,
+                               ArrayRef<SmallVector<unsigned>> dynamicDims,
+                               LoadSizes loadSizes, LoadAt loadAt) {
+    MLIRContext *ctx = module.getContext();
+    Location loc = module.getLoc();
+    auto ptrType = LLVM::LLVMPointerType::get(ctx);
+    auto i32 = builder.getI32Type();
+    auto i64 = builder.getI64Type();
+    auto shapes = module.lookupSymbol<LLVM::LLVMFuncOp>(
+        NNAPIDialect::kOutputDimsFnName);
+    bool dynamicOutputs = llvm::any_of(
+        dynamicDims.drop_front(numInputs),
+        [](const SmallVector<unsigned> &d) { return !d.empty(); });
+    if (dynamicOutputs && (!shapes || shapes.isExternal())) {
+      module.emitError() << "dynamically shaped outputs need @"
+                         << NNAPIDialect::kOutputDimsFnName
+                         << " in the LLVM dialect (nnapi-output-dims)";
+      return failure();
+    }
+    builder.setInsertionPointToEnd(module.getBody());
+    auto fn = builder.create<LLVM::LLVMFuncOp>(
+        loc, "nnapi_model_output_dims",
+        LLVM::LLVMFunctionType::get(i32, {ptrType, ptrType}));
+    Block *body = fn.addEntryBlock(builder);
+    builder.setInsertionPointToStart(body);
+    SmallVector<Value> dims;
+    if (dynamicOutputs) {
+      SmallVector<Value> sizes;
+      loadSizes(body->getArgument(0), 0, numInputs, sizes);
+      if (shapes.getNumArguments() != sizes.size())
+        return shapes.emitError()
+               << "takes " << shapes.getNumArguments() << " sizes, the inputs "
+               << "have " << sizes.size() << " dynamic dimensions";
+      Value result = builder.create<LLVM::CallOp>(loc, shapes, sizes).getResult();
+      if (auto packed = dyn_cast<LLVM::LLVMStructType>(result.getType())) {
+        for (unsigned k = 0; k < packed.getBody().size(); ++k)
+          dims.push_back(builder.create<LLVM::ExtractValueOp>(loc, result, k));
+      } else {
+        dims.push_back(result);
+      }
+      shapes.setLinkage(LLVM::Linkage::Internal);
+    }
+    unsigned next = 0;
+    for (unsigned o = 0; o < numOutputs; ++o) {
+      const SmallVector<unsigned> &dynamic = dynamicDims[numInputs + o];
+      if (dynamic.empty())
+        continue;
+      Value out = loadAt(body->getArgument(1), o, ptrType);
+      for (unsigned d : dynamic) {
+        if (next >= dims.size())
+          return shapes.emitError("returns fewer sizes than the outputs have "
+                                  "dynamic dimensions");
+        Value slot = builder.create<LLVM::GEPOp>(
+            loc, ptrType, i64, out, ArrayRef<LLVM::GEPArg>{int32_t(d)});
+        builder.create<LLVM::StoreOp>(loc, dims[next++], slot);
+      }
+    }
+    Value zero = builder.create<LLVM::ConstantOp>(loc, i32, 0);
+    builder.create<LLVM::ReturnOp>(loc, zero);
+    return success();
   }
 };
 

@@ -29,9 +29,10 @@ module attributes {nnapi.signature = "nnapi-mlir-model 1\0Apartitions 0\0Ainput 
 
 // -----
 
-// One pointer per input and output, returning nothing.
+// One pointer per input and output, then each dynamic dimension (none
+// here), returning nothing.
 module attributes {nnapi.signature = "nnapi-mlir-model 1\0Apartitions 0\0Ainput 0 x f32 2\0Aoutput 0 y f32 2\0A"} {
-  // expected-error@+1 {{entry function must take one bare pointer per input and output and return nothing (bufferize with results as out-parameters, lower with the bare-pointer calling convention)}}
+  // expected-error@+1 {{entry function must take one bare pointer per input and output, then each dynamic dimension, and return nothing (bufferize with results as out-parameters, nnapi-dynamic-entry, lower with the bare-pointer calling convention)}}
   llvm.func @main(%x: !llvm.ptr) {
     llvm.return
   }

@@ -43,6 +43,13 @@ def NNAPI_Dialect : Dialect {
     /// On the module, from nnapi-export-signature to nnapi-emit-entry-point:
     /// the bound values by input index ({"1" = dense<...>}).
     static constexpr ::llvm::StringLiteral kBoundInputsAttrName = "nnapi.bound_inputs";
+    /// On an entry argument with dynamic dimensions: the sizes each may take,
+    /// an inclusive (low, high) pair per dynamic dimension in order
+    /// (array<i64>). Without it a dynamic dimension is [1..2^31-1].
+    static constexpr ::llvm::StringLiteral kDimRangesAttrName = "nnapi.dim_ranges";
+    /// The function nnapi-output-dims derives from the entry: the dynamic
+    /// dimensions of its outputs from those of its inputs.
+    static constexpr ::llvm::StringLiteral kOutputDimsFnName = "nnapi_output_dims";
     /// Host code generation: why an op runs as scalar loops (string), and a
     /// function's planned arena and what its buffers would take without
     /// reuse (integers, bytes).
