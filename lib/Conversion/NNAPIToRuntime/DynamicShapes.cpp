@@ -10,9 +10,9 @@
 
 #include "nnapi-mlir/Conversion/Passes.h"
 
-#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/Affine/Transforms/Transforms.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -58,39 +58,47 @@ struct OutputDimsPass
     shapes.setAllArgAttrs(ArrayRef<DictionaryAttr>{});
     shapes.setAllResultAttrs(ArrayRef<DictionaryAttr>{});
 
-    // Return the results' dynamic dimensions instead of the results; which
-    // output each came from, for messages.
-    auto ret = cast<func::ReturnOp>(shapes.getBody().front().getTerminator());
+    // Each dynamic dimension of each result, as a bound that equals it and
+    // is computed from the arguments' dimensions alone (value bounds see
+    // through linalg's destinations, reshapes, pads and the scf.if that
+    // TOSA's run-time broadcasting leaves); which output each came from,
+    // for messages.
+    Block &body = shapes.getBody().front();
+    auto ret = cast<func::ReturnOp>(body.getTerminator());
     b.setInsertionPoint(ret);
+    auto isArgument = [&](Value v, std::optional<int64_t> dim,
+                          ValueBoundsConstraintSet &) {
+      auto arg = dyn_cast<BlockArgument>(v);
+      return dim && arg && arg.getOwner() == &body;
+    };
     SmallVector<Value> dims;
-    SmallVector<unsigned> dimOutput;
     for (auto [i, result] : llvm::enumerate(ret.getOperands())) {
       auto type = dyn_cast<RankedTensorType>(result.getType());
       if (!type)
         continue;
-      for (int64_t d = 0; d < type.getRank(); ++d)
-        if (type.isDynamicDim(d)) {
-          dims.push_back(b.create<tensor::DimOp>(ret.getLoc(), result, d));
-          dimOutput.push_back(unsigned(i));
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        if (!type.isDynamicDim(d))
+          continue;
+        FailureOr<OpFoldResult> bound = affine::reifyShapedValueDimBound(
+            b, ret.getLoc(), presburger::BoundType::EQ, result, d, isArgument,
+            /*closedUB=*/true);
+        if (failed(bound)) {
+          func.emitError() << "dimension " << d << " of output " << i
+                           << " is not a function of the input dimensions "
+                              "(it depends on values the model computes): a "
+                              "model with dynamic dimensions needs output "
+                              "shapes computable from the input shapes";
+          shapes.erase();
+          return signalPassFailure();
         }
+        dims.push_back(getValueOrCreateConstantIndexOp(b, ret.getLoc(), *bound));
+      }
     }
     b.create<func::ReturnOp>(ret.getLoc(), dims);
     ret.erase();
 
-    // Shapes of op results in terms of their operands' shapes, down to the
-    // arguments; the ops that computed values are then dead.
-    RewritePatternSet patterns(ctx);
-    memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
-    memref::populateResolveShapedTypeResultDimsPatterns(patterns);
-    tensor::DimOp::getCanonicalizationPatterns(patterns, ctx);
-    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
-    if (failed(applyPatternsAndFoldGreedily(shapes, std::move(patterns)))) {
-      shapes.emitError("the output dimensions did not settle");
-      return signalPassFailure();
-    }
-
-    // tensor.dim of an argument becomes an index argument of its own.
-    Block &body = shapes.getBody().front();
+    // tensor.dim of an argument becomes an index argument of its own; the
+    // ops that computed values are then dead.
     unsigned numTensorArgs = body.getNumArguments();
     for (unsigned i = 0; i < numTensorArgs; ++i) {
       BlockArgument arg = body.getArgument(i);
@@ -112,34 +120,19 @@ struct OutputDimsPass
         }
       }
     }
-    // Whatever still reads an argument needs its values.
-    (void)applyPatternsAndFoldGreedily(shapes, RewritePatternSet(ctx));
-    for (unsigned i = 0; i < numTensorArgs; ++i) {
-      BlockArgument arg = body.getArgument(i);
-      if (arg.use_empty())
-        continue;
-      // Which output: the first returned dimension this use reaches.
-      unsigned output = 0;
-      auto terminator = cast<func::ReturnOp>(body.getTerminator());
-      for (auto [j, v] : llvm::enumerate(terminator.getOperands())) {
-        SetVector<Operation *> slice;
-        if (Operation *def = v.getDefiningOp())
-          getBackwardSlice(def, &slice);
-        if (llvm::any_of(arg.getUsers(),
-                         [&](Operation *u) { return slice.contains(u) ||
-                                                    u == v.getDefiningOp(); })) {
-          output = dimOutput[j];
-          break;
-        }
-      }
-      func.emitError() << "the shape of output " << output
-                       << " depends on the values of input " << i
-                       << ", not only on its dimensions: a model with "
-                          "dynamic dimensions needs output shapes computable "
-                          "from the input shapes";
-      shapes.erase();
+    RewritePatternSet patterns(ctx);
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
+    if (failed(applyPatternsAndFoldGreedily(shapes, std::move(patterns)))) {
+      shapes.emitError("the output dimensions did not settle");
       return signalPassFailure();
     }
+    for (unsigned i = 0; i < numTensorArgs; ++i)
+      if (!body.getArgument(i).use_empty()) {
+        func.emitError() << "the output dimensions read the values of input "
+                         << i << ", not only its dimensions";
+        shapes.erase();
+        return signalPassFailure();
+      }
     llvm::BitVector erase(body.getNumArguments());
     erase.set(0, numTensorArgs);
     body.eraseArguments(erase);
@@ -188,28 +181,24 @@ struct DynamicEntryPass
       int64_t staticStride = 1;
       Value dynamicStride;
       for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-        if (!dynamicStride)
-          strides[d] = b.getIndexAttr(staticStride);
-        else
-          strides[d] = dynamicStride;
-        if (!type.isDynamicDim(d)) {
-          if (!dynamicStride) {
-            staticStride *= type.getDimSize(d);
-            continue;
-          }
-          dynamicStride = b.create<arith::MulIOp>(
-              loc, dynamicStride,
-              b.create<arith::ConstantIndexOp>(loc, type.getDimSize(d)));
+        strides[d] = dynamicStride ? OpFoldResult(dynamicStride)
+                                   : OpFoldResult(b.getIndexAttr(staticStride));
+        if (d == 0)
+          break;
+        if (!type.isDynamicDim(d) && !dynamicStride) {
+          staticStride *= type.getDimSize(d);
           continue;
         }
-        Value size = cast<Value>(sizes[d]);
+        Value factor = type.isDynamicDim(d)
+                           ? cast<Value>(sizes[d])
+                           : b.create<arith::ConstantIndexOp>(
+                                 loc, type.getDimSize(d));
+        Value base = dynamicStride;
+        if (!base && staticStride != 1)
+          base = b.create<arith::ConstantIndexOp>(loc, staticStride);
         dynamicStride =
-            dynamicStride
-                ? b.create<arith::MulIOp>(loc, dynamicStride, size).getResult()
-                : b.create<arith::MulIOp>(
-                       loc, size,
-                       b.create<arith::ConstantIndexOp>(loc, staticStride))
-                      .getResult();
+            base ? b.create<arith::MulIOp>(loc, factor, base).getResult()
+                 : factor;
       }
       auto pointerType = MemRefType::get({}, type.getElementType());
       arg.setType(pointerType);
