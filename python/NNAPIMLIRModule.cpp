@@ -275,12 +275,46 @@ public:
       for (int64_t d = 0; d < info.rank; ++d)
         shape[d] = info.dims[d];
       bool bound = inputs && nnapi_rt_model_input_is_bound(model, i);
-      list.append(
-          py::make_tuple(info.name, info.dtype, shape, info.bytes, bound));
+      std::vector<int64_t> low(size_t(info.rank)), high(size_t(info.rank));
+      if (nnapi_rt_model_dims_range(model, inputs, i, low.data(),
+                                    high.data()) != NNAPI_RT_OK)
+        throw ModelFailure{nnapi_rt_last_error()};
+      list.append(py::make_tuple(info.name, info.dtype, shape, info.bytes,
+                                 bound, py::tuple(py::cast(low)),
+                                 py::tuple(py::cast(high))));
     }
     return list;
   }
   int64_t partitions() const { return nnapi_rt_model_num_partitions(model); }
+  bool dynamic() const { return nnapi_rt_model_is_dynamic(model); }
+
+  /// Every output's dimensions for inputs of these dimensions (the runtime
+  /// checks them against the ranges; ValueError names the first outside).
+  std::vector<std::vector<int64_t>>
+  outputDims(std::vector<std::vector<int64_t>> inputDims) const {
+    if (!model)
+      throw ModelFailure{"the model was closed"};
+    std::vector<const int64_t *> in;
+    for (const auto &d : inputDims)
+      in.push_back(d.data());
+    std::vector<std::vector<int64_t>> result;
+    std::vector<int64_t *> out;
+    for (int64_t o = 0; o < nnapi_rt_model_num_outputs(model); ++o) {
+      nnapi_rt_tensor_info info;
+      if (nnapi_rt_model_output(model, o, &info) != NNAPI_RT_OK)
+        throw ModelFailure{nnapi_rt_last_error()};
+      result.emplace_back(size_t(info.rank));
+    }
+    for (auto &d : result)
+      out.push_back(d.data());
+    int32_t status = nnapi_rt_model_output_dims(
+        model, int64_t(in.size()), in.data(), int64_t(out.size()), out.data());
+    if (status == NNAPI_RT_INVALID_ARGUMENT)
+      throw py::value_error(nnapi_rt_last_error());
+    if (status != NNAPI_RT_OK)
+      throw ModelFailure{nnapi_rt_last_error()};
+    return result;
+  }
   std::string signature() const { return nnapi_rt_model_signature(model); }
 
   /// Runs with caller-made buffers (the Python side checked dtypes and
@@ -293,11 +327,16 @@ public:
     std::vector<const void *> inPtrs;
     std::vector<void *> outPtrs;
     std::vector<uint64_t> inBytes, outBytes;
+    std::vector<std::vector<int64_t>> dims;
     for (const py::buffer &b : inputs) {
       in.push_back(b.request());
       inPtrs.push_back(in.back().ptr);
       inBytes.push_back(uint64_t(in.back().size * in.back().itemsize));
+      dims.emplace_back(in.back().shape.begin(), in.back().shape.end());
     }
+    std::vector<const int64_t *> inDims;
+    for (const auto &d : dims)
+      inDims.push_back(d.data());
     for (const py::buffer &b : outputs) {
       out.push_back(b.request(/*writable=*/true));
       outPtrs.push_back(out.back().ptr);
@@ -310,13 +349,14 @@ public:
       // leaves close() waiting forever.
       InFlight run(*this);
       py::gil_scoped_release release;
-      status = nnapi_rt_model_run(running, int64_t(inPtrs.size()),
-                                  inPtrs.data(), inBytes.data(),
-                                  int64_t(outPtrs.size()), outPtrs.data(),
-                                  outBytes.data());
+      status = nnapi_rt_model_run_dims(
+          running, int64_t(inPtrs.size()), inPtrs.data(), inBytes.data(),
+          inDims.data(), int64_t(outPtrs.size()), outPtrs.data(),
+          outBytes.data());
     }
     // The sizes were checked in Python; what the runtime still refuses as
-    // an argument is an input's value (one bound at compile time).
+    // an argument is an input's value (one bound at compile time) or a
+    // dynamic dimension outside its range.
     if (status == NNAPI_RT_INVALID_ARGUMENT)
       throw py::value_error(nnapi_rt_last_error());
     if (status != NNAPI_RT_OK)
@@ -506,5 +546,7 @@ PYBIND11_MODULE(_nnapi_mlir, m) {
       .def_property_readonly("partitions", &Model::partitions)
       .def_property_readonly("signature", &Model::signature)
       .def("run", &Model::run)
+      .def_property_readonly("dynamic", &Model::dynamic)
+      .def("output_dims", &Model::outputDims)
       .def("close", &Model::close);
 }

@@ -89,20 +89,42 @@ struct Group {
   llvm::SmallPtrSet<Operation *, 8> members;
 };
 
-/// A linalg op on statically shaped tensors of whole-byte elements. (A
-/// vector of i1 is stored bit-packed, while a tensor of i1 holds a byte per
-/// element: i1 stays scalar.)
-bool hasStaticTensorShapes(Operation *op) {
+/// A linalg op on ranked tensors of whole-byte elements, statically shaped
+/// unless `allowDynamic`. (A vector of i1 is stored bit-packed, while a
+/// tensor of i1 holds a byte per element: i1 stays scalar.) Strategies tile
+/// dynamically shaped ops too (issue 54): their full tiles are static and
+/// vectorize; only static ops vectorize.
+bool hasTensorShapes(Operation *op, bool allowDynamic) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || !linalgOp.hasPureTensorSemantics())
     return false;
   for (Type t : op->getOperandTypes())
     if (auto shaped = dyn_cast<ShapedType>(t);
         shaped &&
-        (!shaped.hasStaticShape() || !shaped.getElementType().isIntOrFloat() ||
+        (!shaped.hasRank() || (!allowDynamic && !shaped.hasStaticShape()) ||
+         !shaped.getElementType().isIntOrFloat() ||
          shaped.getElementType().getIntOrFloatBitWidth() % 8))
       return false;
   return true;
+}
+bool hasStaticTensorShapes(Operation *op) { return hasTensorShapes(op, false); }
+bool isTileable(Operation *op) { return hasTensorShapes(op, true); }
+
+/// The size tile choices assume for a dynamic dimension: large, so that
+/// it gets the full register tiles (peeling handles what is left).
+constexpr int64_t kAssumedDynamicSize = 1024;
+
+SmallVector<int64_t> assumedSizes(ArrayRef<int64_t> sizes) {
+  SmallVector<int64_t> result(sizes);
+  for (int64_t &s : result)
+    if (ShapedType::isDynamic(s))
+      s = kAssumedDynamicSize;
+  return result;
+}
+
+/// A linalg op's loop ranges, dynamic ones as kAssumedDynamicSize.
+SmallVector<int64_t> loopRanges(linalg::LinalgOp op) {
+  return assumedSizes(op.getStaticLoopRanges());
 }
 
 bool isFloat(Operation *op) {
@@ -167,7 +189,7 @@ bool isReduction(Operation *op) {
 }
 
 std::optional<Strategy> computeStrategy(Operation *op) {
-  if (!hasStaticTensorShapes(op))
+  if (!isTileable(op))
     return std::nullopt;
   if (isInt32(op) &&
       isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp,
@@ -204,10 +226,10 @@ std::optional<Strategy> computeStrategy(Operation *op) {
 /// and every operand read through a broadcast map.
 bool isElementwise(Operation *op) {
   if (auto fill = dyn_cast<linalg::FillOp>(op))
-    return hasStaticTensorShapes(op) &&
+    return isTileable(op) &&
            cast<ShapedType>(fill.result().getType()).getRank() > 0;
   auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || !hasStaticTensorShapes(op) || op->getNumResults() != 1 ||
+  if (!generic || !isTileable(op) || op->getNumResults() != 1 ||
       generic.getNumParallelLoops() != generic.getNumLoops() ||
       generic.getNumLoops() == 0)
     return false;
@@ -326,7 +348,7 @@ SmallVector<int64_t> outputTile(Strategy s, ArrayRef<int64_t> shape,
 /// vectors along the innermost loop if it is parallel (a reduction over
 /// outer dimensions accumulates whole vectors); reduction loops untiled.
 SmallVector<int64_t> reductionOutputTile(linalg::LinalgOp op, const Target &t) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> ranges = loopRanges(op);
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<int64_t> tile(ranges.size(), 0);
   for (size_t i = 0; i < ranges.size(); ++i)
@@ -340,7 +362,7 @@ SmallVector<int64_t> reductionOutputTile(linalg::LinalgOp op, const Target &t) {
 /// Tile sizes of a tiled compute op's loops that tile only its reduction.
 SmallVector<int64_t> reductionTileSizes(linalg::LinalgOp op, Strategy s,
                                         const Target &t) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> ranges = loopRanges(op);
   SmallVector<int64_t> tile(ranges.size(), 0);
   switch (s) {
   case Strategy::Reduction: {
@@ -597,7 +619,8 @@ LogicalResult CodegenPass::tileGroup(RewriterBase &rewriter, Group &group) {
           kLaneDimAttr, IntegerAttr::get(IndexType::get(rewriter.getContext()),
                                          linalgConsumer.getNumLoops() - 1));
   } else {
-    tile = outputTile(group.strategy, resultType.getShape(), target);
+    tile = outputTile(group.strategy, assumedSizes(resultType.getShape()),
+                      target);
     // A compute op tiled on its own: its reduction loops are not tiled here.
     tile.resize(linalgConsumer.getNumLoops(), 0);
     // The lane dimension: the output's last, which is the consumer's last
@@ -640,7 +663,7 @@ FailureOr<scf::SCFTilingResult> tileLoops(RewriterBase &rewriter,
 /// Iteration points of a linalg op (its loop ranges' product).
 int64_t iterationPoints(Operation *op) {
   int64_t points = 1;
-  for (int64_t r : cast<linalg::LinalgOp>(op).getStaticLoopRanges())
+  for (int64_t r : loopRanges(cast<linalg::LinalgOp>(op)))
     points *= r;
   return points;
 }
@@ -652,7 +675,7 @@ void CodegenPass::markParallel(const Group &group, ArrayRef<int64_t> tile,
   for (Operation *m : group.members)
     work += iterationPoints(m);
   SmallVector<int64_t> ranges =
-      cast<linalg::LinalgOp>(group.consumer).getStaticLoopRanges();
+      loopRanges(cast<linalg::LinalgOp>(group.consumer));
   SmallVector<int64_t> trips;
   for (auto [size, range] : llvm::zip(tile, ranges))
     if (size)
@@ -881,7 +904,8 @@ void CodegenPass::markFallbacks() {
     }
     std::string reason;
     if (!hasStaticTensorShapes(op))
-      reason = "dynamic shapes or sub-byte (i1) elements";
+      reason = "dynamic shapes (an op no strategy tiles, or the remainder "
+               "of a dynamic dimension) or sub-byte (i1) elements";
     else if (op.getNumReductionLoops() && !computeStrategy(op))
       reason = "no vector strategy for this reduction";
     else if (isa<linalg::TransposeOp>(op))

@@ -272,16 +272,34 @@ def compile(model, output=None, feature_level=7, device_profile=None,
 
 
 class Tensor:
-    """An input or output of a model: name, shape (tuple), dtype (numpy);
-    bound: the model was compiled for one value of this input (input_values,
-    specialize_values), which run() must be given."""
+    """An input or output of a model: name, shape (tuple; None for a dynamic
+    dimension), dtype (numpy); min_shape and max_shape: the sizes each
+    dimension may take (equal to shape's where it is static; for a dynamic
+    output dimension the range is not known: 1 to 2**31-1); nbytes: 0 when
+    a dimension is dynamic; bound: the model was compiled for one value of
+    this input (input_values, specialize_values), which run() must be
+    given."""
 
-    def __init__(self, name, dtype, shape, nbytes, bound=False):
+    def __init__(self, name, dtype, shape, nbytes, bound=False,
+                 min_shape=None, max_shape=None):
         self.name = name
         self.dtype = _np.dtype(_DTYPES[dtype])
-        self.shape = tuple(shape)
+        self.shape = tuple(None if d < 0 else d for d in shape)
+        self.min_shape = tuple(min_shape) if min_shape else self.shape
+        self.max_shape = tuple(max_shape) if max_shape else self.shape
         self.nbytes = nbytes
         self.bound = bound
+
+    @property
+    def dynamic(self):
+        return None in self.shape
+
+    def accepts(self, shape):
+        """Whether an array of `shape` fits: the rank, every static
+        dimension, and every dynamic one within its range."""
+        return len(shape) == len(self.shape) and all(
+            lo <= d <= hi for d, lo, hi in
+            zip(shape, self.min_shape, self.max_shape))
 
     def __repr__(self):
         return "Tensor(%r, %s, %s)" % (self.name, self.shape, self.dtype)
@@ -296,6 +314,22 @@ class Model:
         self.inputs = [Tensor(*t) for t in self._model.inputs]
         self.outputs = [Tensor(*t) for t in self._model.outputs]
         self.partitions = self._model.partitions
+        # Dynamic dimensions (compiled with input_shapes such as
+        # "x=1x3x48x[16..2048]"): run() takes any size within the ranges.
+        self.dynamic = self._model.dynamic
+
+    def output_shapes(self, *shapes):
+        """The outputs' shapes for inputs of these shapes (one tuple per
+        input, in order). Raises ShapeError for a size outside the model's
+        ranges."""
+        if len(shapes) != len(self.inputs):
+            raise InputError("the model takes %d input(s), got %d shapes"
+                             % (len(self.inputs), len(shapes)))
+        try:
+            return [tuple(d) for d in self._model.output_dims(
+                [list(s) for s in shapes])]
+        except ValueError as e:
+            raise ShapeError(str(e)) from None
 
     @property
     def input_names(self):
@@ -332,8 +366,9 @@ class Model:
 
         run(x, y), run({"x": x, "y": y}) or run(x=x, y=y): numpy arrays of
         exactly the model's shapes and dtypes (nested lists and scalars are
-        converted to the model's dtype). Returns the outputs as a list of
-        new numpy arrays.
+        converted to the model's dtype); a dynamic dimension takes any size
+        within its range. Returns the outputs as a list of new numpy arrays
+        (of the shapes the inputs' sizes give).
         Raises InputError (also when an input compiled for one value, with
         input_values or specialize_values, holds another), ShapeError,
         DTypeError or ModelError.
@@ -347,11 +382,15 @@ class Model:
             if a.dtype != spec.dtype:
                 raise DTypeError("input %r is %s, the model takes %s"
                                  % (spec.name, a.dtype, spec.dtype))
-            if a.shape != spec.shape:
-                raise ShapeError("input %r has shape %s, the model takes %s"
-                                 % (spec.name, a.shape, spec.shape))
+            if not spec.accepts(a.shape):
+                ranges = "" if not spec.dynamic else " (sizes %s to %s)" % (
+                    spec.min_shape, spec.max_shape)
+                raise ShapeError("input %r has shape %s, the model takes %s%s"
+                                 % (spec.name, a.shape, spec.shape, ranges))
             arrays.append(_np.ascontiguousarray(a))
-        outputs = [_np.empty(t.shape, t.dtype) for t in self.outputs]
+        shapes = ([t.shape for t in self.outputs] if not self.dynamic else
+                  self.output_shapes(*(a.shape for a in arrays)))
+        outputs = [_np.empty(s, t.dtype) for s, t in zip(shapes, self.outputs)]
         model = self._model  # close() on another thread may clear it
         if model is None:
             raise ModelError("the model %r was closed" % self.path)
@@ -384,7 +423,7 @@ class Model:
         input_sets = [given]
         for _ in range(sets):
             input_sets.append([
-                (rng.uniform(-1, 1, t.shape).astype(t.dtype)
+                (rng.uniform(-1, 1, _np.shape(a)).astype(t.dtype)
                  if _np.issubdtype(t.dtype, _np.floating) else a)
                 for t, a in zip(self.inputs, given)])
         candidates = sorted((d for d in devices() if d["preference"] >= 0),

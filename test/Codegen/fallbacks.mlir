@@ -30,9 +30,9 @@ func.func @gather(%v: tensor<1x10x4xf32>, %i: tensor<1x6xi32>) -> tensor<1x6x4xf
 // Booleans: a vector of i1 is stored bit-packed, a tensor of i1 a byte per
 // element.
 // CHECK-LABEL: func.func @booleans
-// CHECK: linalg.generic {{.*}}nnapi.codegen = "scalar loops: dynamic shapes or sub-byte (i1) elements"
+// CHECK: linalg.generic {{.*}}nnapi.codegen = "scalar loops: dynamic shapes (an op no strategy tiles, or the remainder of a dynamic dimension) or sub-byte (i1) elements"
 func.func @booleans(%a: tensor<64xi1>, %b: tensor<64xi1>) -> tensor<64xi1> {
-  // expected-remark@+1 {{'linalg.generic' runs as scalar loops: dynamic shapes or sub-byte (i1) elements}}
+  // expected-remark@+1 {{'linalg.generic' runs as scalar loops: dynamic shapes (an op no strategy tiles, or the remainder of a dynamic dimension) or sub-byte (i1) elements}}
   %0 = tosa.logical_and %a, %b : (tensor<64xi1>, tensor<64xi1>) -> tensor<64xi1>
   return %0 : tensor<64xi1>
 }
