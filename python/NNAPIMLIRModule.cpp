@@ -295,8 +295,16 @@ public:
     if (!model)
       throw ModelFailure{"the model was closed"};
     std::vector<const int64_t *> in;
-    for (const auto &d : inputDims)
-      in.push_back(d.data());
+    for (size_t i = 0; i < inputDims.size(); ++i) {
+      nnapi_rt_tensor_info info;
+      if (nnapi_rt_model_input(model, int64_t(i), &info) == NNAPI_RT_OK &&
+          int64_t(inputDims[i].size()) != info.rank)
+        throw py::value_error("input " + std::to_string(i) + " has rank " +
+                              std::to_string(inputDims[i].size()) +
+                              ", the model takes rank " +
+                              std::to_string(info.rank));
+      in.push_back(inputDims[i].data());
+    }
     std::vector<std::vector<int64_t>> result;
     std::vector<int64_t *> out;
     for (int64_t o = 0; o < nnapi_rt_model_num_outputs(model); ++o) {
@@ -333,6 +341,15 @@ public:
       inPtrs.push_back(in.back().ptr);
       inBytes.push_back(uint64_t(in.back().size * in.back().itemsize));
       dims.emplace_back(in.back().shape.begin(), in.back().shape.end());
+      // The runtime reads as many dimensions as the input's rank.
+      size_t i = in.size() - 1;
+      nnapi_rt_tensor_info info;
+      if (nnapi_rt_model_input(model, int64_t(i), &info) == NNAPI_RT_OK &&
+          int64_t(dims.back().size()) != info.rank)
+        throw py::value_error("input " + std::to_string(i) + " has rank " +
+                              std::to_string(dims.back().size()) +
+                              ", the model takes rank " +
+                              std::to_string(info.rank));
     }
     std::vector<const int64_t *> inDims;
     for (const auto &d : dims)

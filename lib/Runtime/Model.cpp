@@ -643,15 +643,18 @@ int32_t nnapi_rt_model_run(nnapi_rt_model *model, int64_t numInputs,
 
 int32_t nnapi_rt_model_dims_range(const nnapi_rt_model *model, int32_t input,
                                   int64_t index, int64_t *low, int64_t *high) {
-  if (!model || !low || !high)
+  if (!model)
     return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                    "nnapi_rt_model_dims_range: null argument");
+                    "nnapi_rt_model_dims_range: no model");
   const std::vector<Tensor> &tensors = input ? model->inputs : model->outputs;
   if (index < 0 || index >= int64_t(tensors.size()))
     return failWith(NNAPI_RT_INVALID_ARGUMENT,
                     "nnapi_rt_model_dims_range: index " +
                         std::to_string(index) + " is out of range");
   const Tensor &t = tensors[index];
+  if (!t.dims.empty() && (!low || !high))
+    return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                    "nnapi_rt_model_dims_range: null argument");
   std::copy(t.low.begin(), t.low.end(), low);
   std::copy(t.high.begin(), t.high.end(), high);
   return NNAPI_RT_OK;

@@ -387,7 +387,9 @@ class Model:
                     spec.min_shape, spec.max_shape)
                 raise ShapeError("input %r has shape %s, the model takes %s%s"
                                  % (spec.name, a.shape, spec.shape, ranges))
-            arrays.append(_np.ascontiguousarray(a))
+            # (np.require keeps a rank-0 array rank 0; ascontiguousarray
+            # would make it [1].)
+            arrays.append(_np.require(a, requirements="C"))
         shapes = ([t.shape for t in self.outputs] if not self.dynamic else
                   self.output_shapes(*(a.shape for a in arrays)))
         outputs = [_np.empty(s, t.dtype) for s, t in zip(shapes, self.outputs)]

@@ -155,6 +155,47 @@ def test_input_shapes_specialise_dynamic_model(tmp_path):
     np.testing.assert_allclose(y, x @ m, rtol=1e-5, atol=1e-6)
 
 
+# y = relu(x * w + b) over [?, 8], w one row of W, the rows' count in
+# [1..64].
+TOSA_DYNAMIC = """
+func.func @main(%%x: tensor<?x8xf32> {nnapi.dim_ranges = array<i64: 1, 64>}) -> tensor<?x8xf32> {
+  %%w = "tosa.const"() {value = dense<[%s]> : tensor<1x8xf32>} : () -> tensor<1x8xf32>
+  %%b = "tosa.const"() {value = dense<%r> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+  %%0 = tosa.mul %%x, %%w {shift = 0 : i8} : (tensor<?x8xf32>, tensor<1x8xf32>) -> tensor<?x8xf32>
+  %%1 = tosa.add %%0, %%b : (tensor<?x8xf32>, tensor<1x1xf32>) -> tensor<?x8xf32>
+  %%2 = tosa.clamp %%1 {min_fp = 0.0 : f32, max_fp = 3.4e38 : f32, min_int = 0 : i64, max_int = 2147483647 : i64} : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %%2 : tensor<?x8xf32>
+}
+""" % ("[" + ", ".join(repr(float(v)) for v in W[0]) + "]", float(B))
+
+
+def test_dynamic_dimensions_run_at_any_size_in_range(tmp_path):
+    w = W[:1]
+    path = tmp_path / "dyn.so"
+    nnapi_mlir.compile(TOSA_DYNAMIC.encode(), path)
+    model = nnapi_mlir.load(path)
+    assert model.dynamic
+    x_spec, y_spec = model.inputs[0], model.outputs[0]
+    assert x_spec.shape == (None, 8) and x_spec.nbytes == 0
+    assert (x_spec.min_shape, x_spec.max_shape) == ((1, 8), (64, 8))
+    assert y_spec.shape == (None, 8)
+    assert model.output_shapes((5, 8)) == [(5, 8)]
+    rng = np.random.default_rng(0)
+    for rows in (1, 3, 17, 64):
+        x = rng.standard_normal((rows, 8)).astype(np.float32)
+        (y,) = model.run(x)
+        assert y.shape == (rows, 8)
+        np.testing.assert_allclose(y, np.maximum(x * w + B, 0), rtol=1e-6)
+    with pytest.raises(nnapi_mlir.ShapeError, match=r"sizes \(1, 8\) to \(64, 8\)"):
+        model.run(np.zeros((65, 8), np.float32))
+    with pytest.raises(nnapi_mlir.ShapeError, match="has shape"):
+        model.run(np.zeros((4, 7), np.float32))
+    with pytest.raises(nnapi_mlir.ShapeError,
+                       match=r"dimension 0 is 0, outside the range the model "
+                             r"was compiled for \[1..64\]"):
+        model.output_shapes((0, 8))
+
+
 def test_names_with_any_characters_round_trip(tmp_path):
     """Names are data: quotes, spaces, '=', '%', newlines, UTF-8 and very
     long names come back from the compiled library as they were, and run()
@@ -347,9 +388,15 @@ def test_run_errors(cnn_so):
     (from_list,) = model.run(x.tolist())
     (from_array,) = model.run(x)
     np.testing.assert_array_equal(from_list, from_array)
-    # Below the Python checks, the runtime refuses wrong sizes itself.
+    # Below the Python checks, the runtime refuses wrong sizes itself, and
+    # the binding a wrong rank (the runtime reads rank-many dimensions).
     with pytest.raises(ValueError,
-                       match=r"input 0 \('image', f32\) needs 12288 bytes"):
+                       match=r"input 0 \('image'\) dimension 3 is 31, the "
+                             r"model was compiled for 32"):
+        model._model.run([np.zeros((1, 3, 32, 31), np.float32)],
+                         [np.zeros((1, 10), np.float32)])
+    with pytest.raises(ValueError, match="input 0 has rank 1, the model "
+                                         "takes rank 4"):
         model._model.run([np.zeros(3, np.float32)],
                          [np.zeros((1, 10), np.float32)])
     for error in (nnapi_mlir.InputError, nnapi_mlir.ShapeError):
