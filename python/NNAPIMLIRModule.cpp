@@ -137,6 +137,7 @@ py::dict compile(const py::object &model, bool isPath, const std::string &name,
                  const std::string &output, const std::string &emit,
                  const std::string &pipelineOptions,
                  const std::map<std::string, std::vector<int64_t>> &inputShapes,
+                 const std::map<std::string, std::vector<int64_t>> &inputDimRanges,
                  const std::map<std::string, std::string> &inputValues,
                  const std::map<std::string, std::string> &specializeValues,
                  const std::vector<std::string> &exposeValues,
@@ -192,6 +193,7 @@ py::dict compile(const py::object &model, bool isPath, const std::string &name,
 
   nnapi::LoadOptions load;
   load.inputShapes = inputShapes;
+  load.inputDimRanges = inputDimRanges;
   load.inputValues = inputValues;
   load.specializeValues = specializeValues;
   load.exposeValues = exposeValues;
@@ -423,7 +425,8 @@ PYBIND11_MODULE(_nnapi_mlir, m) {
 
   m.def("compile", &compile, py::arg("model"), py::arg("is_path"),
         py::arg("name"), py::arg("output"), py::arg("emit"), py::arg("options"),
-        py::arg("input_shapes"), py::arg("input_values"),
+        py::arg("input_shapes"), py::arg("input_dim_ranges"),
+        py::arg("input_values"),
         py::arg("specialize_values"), py::arg("expose_values"),
         py::arg("signature"), py::arg("triple"), py::arg("cpu"),
         py::arg("features"), py::arg("runpath"));

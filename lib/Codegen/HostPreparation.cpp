@@ -34,8 +34,12 @@ namespace {
 /// Replaces `operand` by a copy of its value into a fresh tensor.
 void copyOperand(OpBuilder &builder, OpOperand &operand, Location loc) {
   auto type = cast<RankedTensorType>(operand.get().getType());
-  Value empty = builder.create<tensor::EmptyOp>(loc, type.getShape(),
-                                                type.getElementType());
+  SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      dynamicSizes.push_back(
+          builder.create<tensor::DimOp>(loc, operand.get(), d));
+  Value empty = builder.create<tensor::EmptyOp>(loc, type, dynamicSizes);
   operand.set(
       builder.create<linalg::CopyOp>(loc, operand.get(), empty).getResult(0));
 }

@@ -71,6 +71,7 @@ static bool hasONNXOnlyOptions(const LoadOptions &options) {
 static ONNXImportOptions importOptionsOf(const LoadOptions &options) {
   ONNXImportOptions importOptions;
   importOptions.inputShapes = options.inputShapes;
+  importOptions.inputDimRanges = options.inputDimRanges;
   importOptions.inputValues = options.inputValues;
   importOptions.specializeValues = options.specializeValues;
   importOptions.exposeValues = options.exposeValues;

@@ -191,7 +191,9 @@ def compile(model, output=None, feature_level=7, device_profile=None,
     host_only      no NNAPI partitions: everything runs on the host
     report         write the placement report to REPORT.{json,html,dot}
     input_shapes   {input name: shape} for ONNX inputs with symbolic dims
-                   and TFLite inputs with unknown (-1) ones
+                   and TFLite inputs with unknown (-1) ones; in an ONNX
+                   shape, None keeps a dimension dynamic (any size) and
+                   (low, high) keeps it dynamic in that range
     input_values   {input name: TensorProto .pb path, or its bytes}: the
                    ONNX graph is compiled for these values (inputs that
                    decide shapes); the inputs stay, and each run checks them
@@ -239,9 +241,29 @@ def compile(model, output=None, feature_level=7, device_profile=None,
     else:
         raise TypeError("model must be a path or bytes, not %s"
                         % type(model).__name__)
-    shapes = {}
+    # A dimension None stays dynamic (any size), (low, high) dynamic in
+    # that range.
+    shapes, ranges = {}, {}
     for k, v in (input_shapes or {}).items():
-        shapes[str(k)] = [int(d) for d in v]
+        dims, dim_ranges, ranged = [], [], False
+        for d in v:
+            if d is None:
+                dims.append(-1)
+                dim_ranges += [1, 2**31 - 1]
+            elif isinstance(d, (tuple, list)):
+                lo, hi = (int(e) for e in d)
+                if not 1 <= lo <= hi <= 2**31 - 1:
+                    raise CompileError("input_shapes[%r]: range %r must "
+                                       "satisfy 1 <= low <= high <= 2**31-1"
+                                       % (k, tuple(d)))
+                dims.append(-1)
+                dim_ranges += [lo, hi]
+                ranged = True
+            else:
+                dims.append(int(d))
+        shapes[str(k)] = dims
+        if dim_ranges:
+            ranges[str(k)] = dim_ranges if ranged else []
     def tensor_protos(what, given):
         values = {}
         for k, v in (given or {}).items():
@@ -264,7 +286,7 @@ def compile(model, output=None, feature_level=7, device_profile=None,
         raise CompileError("expose_values: 'all' goes alone")
     out = "" if output is None else _os.fspath(output)
     d = _nnapi_mlir.compile(source, is_path, name, out, emit, text, shapes,
-                            values, specialize, exposed, signature or "",
+                            ranges, values, specialize, exposed, signature or "",
                             target or "",
                             cpu or "", features or "",
                             runpath or "")

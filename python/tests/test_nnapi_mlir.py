@@ -196,6 +196,30 @@ def test_dynamic_dimensions_run_at_any_size_in_range(tmp_path):
         model.output_shapes((0, 8))
 
 
+def test_onnx_dimension_kept_dynamic(tmp_path):
+    m = dynamic_matmul_onnx(tmp_path / "dyn.onnx")
+    path = tmp_path / "dyn.so"
+    nnapi_mlir.compile(tmp_path / "dyn.onnx", path,
+                       input_shapes={"x": [(2, 40), 4]})
+    model = nnapi_mlir.load(path)
+    assert model.inputs[0].shape == (None, 4)
+    assert model.inputs[0].max_shape == (40, 4)
+    for rows in (2, 9, 40):
+        x = np.random.default_rng(rows).standard_normal(
+            (rows, 4)).astype(np.float32)
+        (y,) = model.run(x=x)
+        np.testing.assert_allclose(y, x @ m, rtol=1e-5, atol=1e-6)
+    with pytest.raises(nnapi_mlir.ShapeError, match="has shape"):
+        model.run(x=np.zeros((1, 4), np.float32))
+    unbounded = tmp_path / "unbounded.so"
+    nnapi_mlir.compile(tmp_path / "dyn.onnx", unbounded,
+                       input_shapes={"x": [None, 4]})
+    assert nnapi_mlir.load(unbounded).inputs[0].max_shape == (2**31 - 1, 4)
+    with pytest.raises(nnapi_mlir.CompileError, match="range"):
+        nnapi_mlir.compile(tmp_path / "dyn.onnx", None,
+                           input_shapes={"x": [(5, 2), 4]})
+
+
 def test_names_with_any_characters_round_trip(tmp_path):
     """Names are data: quotes, spaces, '=', '%', newlines, UTF-8 and very
     long names come back from the compiled library as they were, and run()

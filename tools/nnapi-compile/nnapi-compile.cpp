@@ -66,7 +66,9 @@ static cl::list<std::string> inputShapes(
     "input-shape", cl::cat(compileOptions),
     cl::desc("Shape of an ONNX graph input with symbolic dimensions, or of a "
              "TFLite input with unknown (-1) ones, e.g. "
-             "input=1x3x224x224 (repeatable)"),
+             "input=1x3x224x224 (repeatable); an ONNX dimension given as ? or "
+             "[LOW..HIGH] stays dynamic: the library takes any size (in the "
+             "range)"),
     cl::value_desc("NAME=D0xD1x..."));
 static cl::opt<std::string> signatureKey(
     "signature", cl::cat(compileOptions),
@@ -299,6 +301,7 @@ int main(int argc, char **argv) {
       return fail(error);
   }
   load.inputShapes = std::move(importOptions.inputShapes);
+  load.inputDimRanges = std::move(importOptions.inputDimRanges);
   load.inputValues = std::move(importOptions.inputValues);
   load.specializeValues = std::move(importOptions.specializeValues);
   load.exposeValues.assign(exposeValues.begin(), exposeValues.end());

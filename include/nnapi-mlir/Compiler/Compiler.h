@@ -44,6 +44,7 @@ enum class ModelFormat {
 struct LoadOptions {
   ModelFormat format = ModelFormat::Auto;
   std::map<std::string, std::vector<int64_t>> inputShapes;
+  std::map<std::string, std::vector<int64_t>> inputDimRanges;
   std::map<std::string, std::string> inputValues;
   std::map<std::string, std::string> specializeValues;
   /// ONNX values added to the outputs (ONNXImportOptions::exposeValues).

@@ -10,10 +10,14 @@
 
 #include "nnapi-mlir/Conversion/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/Transforms/Transforms.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::nnapi {
@@ -26,6 +30,27 @@ using namespace mlir;
 using namespace mlir::nnapi;
 
 namespace {
+
+/// Sizes are never negative: an unsigned division of a size by a positive
+/// constant (a reshape's size, total / other dimensions) is an affine floor
+/// division, which folds with the multiplication before it and which value
+/// bounds understand.
+struct SizeDivisionAsAffine : OpRewritePattern<arith::DivUIOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::DivUIOp div,
+                                PatternRewriter &rewriter) const override {
+    APInt divisor;
+    if (!div.getType().isIndex() ||
+        !matchPattern(div.getRhs(), m_ConstantInt(&divisor)) ||
+        !divisor.isStrictlyPositive())
+      return failure();
+    AffineExpr s0 = rewriter.getAffineSymbolExpr(0);
+    rewriter.replaceOpWithNewOp<affine::AffineApplyOp>(
+        div, AffineMap::get(0, 1, s0.floorDiv(divisor.getSExtValue())),
+        ValueRange{div.getLhs()});
+    return success();
+  }
+};
 
 bool isDynamic(Type t) {
   auto shaped = dyn_cast<ShapedType>(t);
@@ -58,44 +83,96 @@ struct OutputDimsPass
     shapes.setAllArgAttrs(ArrayRef<DictionaryAttr>{});
     shapes.setAllResultAttrs(ArrayRef<DictionaryAttr>{});
 
-    // Each dynamic dimension of each result, as a bound that equals it and
-    // is computed from the arguments' dimensions alone (value bounds see
-    // through linalg's destinations, reshapes, pads and the scf.if that
-    // TOSA's run-time broadcasting leaves); which output each came from,
-    // for messages.
+    // Return each dynamic dimension of each result instead of the results;
+    // which output and dimension each is, for messages.
     Block &body = shapes.getBody().front();
     auto ret = cast<func::ReturnOp>(body.getTerminator());
     b.setInsertionPoint(ret);
+    SmallVector<Value> dims;
+    SmallVector<std::pair<unsigned, int64_t>> which;
+    for (auto [i, result] : llvm::enumerate(ret.getOperands())) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      if (!type)
+        continue;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (type.isDynamicDim(d)) {
+          dims.push_back(b.create<tensor::DimOp>(ret.getLoc(), result, d));
+          which.push_back({unsigned(i), d});
+        }
+    }
+    b.create<func::ReturnOp>(ret.getLoc(), dims);
+    ret.erase();
+
+    // Sizes in terms of operands' sizes, op by op (reified shapes: reshapes,
+    // destinations, pads); the same dimension read twice is one value, and
+    // max(d, d) is d (TOSA's broadcasting sizes its results with a maximum);
+    // reshapes' divisions become affine.
+    auto simplify = [&] {
+      IRRewriter rewriter(ctx);
+      DominanceInfo dominance;
+      eliminateCommonSubExpressions(rewriter, dominance, shapes);
+      RewritePatternSet patterns(ctx);
+      memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
+      tensor::DimOp::getCanonicalizationPatterns(patterns, ctx);
+      arith::MaxUIOp::getCanonicalizationPatterns(patterns, ctx);
+      affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
+      patterns.add<SizeDivisionAsAffine>(ctx);
+      return applyPatternsAndFoldGreedily(shapes, std::move(patterns));
+    };
+    if (failed(simplify())) {
+      shapes.emitError("the output dimensions did not settle");
+      return signalPassFailure();
+    }
+    // What is left (the scf.if of TOSA's run-time broadcasting): a bound
+    // equal to the size, from the arguments' sizes alone.
     auto isArgument = [&](Value v, std::optional<int64_t> dim,
                           ValueBoundsConstraintSet &) {
       auto arg = dyn_cast<BlockArgument>(v);
       return dim && arg && arg.getOwner() == &body;
     };
-    SmallVector<Value> dims;
-    for (auto [i, result] : llvm::enumerate(ret.getOperands())) {
-      auto type = dyn_cast<RankedTensorType>(result.getType());
-      if (!type)
-        continue;
-      for (int64_t d = 0; d < type.getRank(); ++d) {
-        if (!type.isDynamicDim(d))
-          continue;
-        FailureOr<OpFoldResult> bound = affine::reifyShapedValueDimBound(
-            b, ret.getLoc(), presburger::BoundType::EQ, result, d, isArgument,
-            /*closedUB=*/true);
-        if (failed(bound)) {
-          func.emitError() << "dimension " << d << " of output " << i
-                           << " is not a function of the input dimensions "
-                              "(it depends on values the model computes): a "
-                              "model with dynamic dimensions needs output "
-                              "shapes computable from the input shapes";
-          shapes.erase();
-          return signalPassFailure();
-        }
-        dims.push_back(getValueOrCreateConstantIndexOp(b, ret.getLoc(), *bound));
+    SmallVector<tensor::DimOp> open;
+    shapes.walk([&](tensor::DimOp dim) {
+      auto arg = dyn_cast<BlockArgument>(dim.getSource());
+      if (!arg || arg.getOwner() != &body)
+        open.push_back(dim);
+    });
+    for (tensor::DimOp dim : open) {
+      std::optional<int64_t> index = dim.getConstantIndex();
+      FailureOr<OpFoldResult> bound = failure();
+      if (index) {
+        b.setInsertionPoint(dim);
+        bound = affine::reifyShapedValueDimBound(
+            b, dim.getLoc(), presburger::BoundType::EQ, dim.getSource(),
+            *index, isArgument, /*closedUB=*/true);
       }
+      if (failed(bound)) {
+        // The first output this size is part of.
+        auto terminator = cast<func::ReturnOp>(body.getTerminator());
+        std::pair<unsigned, int64_t> at = which.front();
+        for (auto [k, v] : llvm::enumerate(terminator.getOperands())) {
+          SetVector<Operation *> slice;
+          if (Operation *def = v.getDefiningOp()) {
+            getBackwardSlice(def, &slice);
+            slice.insert(def);
+          }
+          if (slice.contains(dim)) {
+            at = which[k];
+            break;
+          }
+        }
+        func.emitError() << "dimension " << at.second << " of output "
+                         << at.first
+                         << " is not a function of the input dimensions "
+                            "(it depends on values the model computes): a "
+                            "model with dynamic dimensions needs output "
+                            "shapes computable from the input shapes";
+        shapes.erase();
+        return signalPassFailure();
+      }
+      dim.replaceAllUsesWith(
+          getValueOrCreateConstantIndexOp(b, dim.getLoc(), *bound));
+      dim.erase();
     }
-    b.create<func::ReturnOp>(ret.getLoc(), dims);
-    ret.erase();
 
     // tensor.dim of an argument becomes an index argument of its own; the
     // ops that computed values are then dead.

@@ -102,8 +102,18 @@ std::pair<Value, Value> Emitter::broadcastPair(Value a, Value b) {
 RankedTensorType Emitter::resultOf(Value a, Value b, Type element) {
   RankedTensorType ta = typeOf(a), tb = typeOf(b);
   Shape shape;
-  for (int64_t i = 0; i < ta.getRank(); ++i)
-    shape.push_back(std::max(ta.getDimSize(i), tb.getDimSize(i)));
+  for (int64_t i = 0; i < ta.getRank(); ++i) {
+    int64_t a = ta.getDimSize(i), b = tb.getDimSize(i);
+    // A dynamic dimension broadcasts against 1 (it stays dynamic) or equals
+    // the other side's size.
+    if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
+      shape.push_back(ShapedType::isDynamic(a) && ShapedType::isDynamic(b)
+                          ? ShapedType::kDynamic
+                      : ShapedType::isDynamic(a) ? (b == 1 ? a : b)
+                                                 : (a == 1 ? b : a));
+    else
+      shape.push_back(std::max(a, b));
+  }
   return RankedTensorType::get(shape, element ? element : ta.getElementType());
 }
 

@@ -75,6 +75,17 @@ public:
     boundInputs = std::move(bound);
   }
 
+  /// Graph inputs whose symbolic dimensions stay dynamic (issue 54), with
+  /// their ranges (ONNXImportOptions::inputDimRanges): values may then have
+  /// dynamic dimensions, which only the operators OpRegistry.cpp lists as
+  /// handling them may see.
+  void keepDynamic(std::map<std::string, std::vector<int64_t>> inputs) {
+    dynamicInputs = std::move(inputs);
+  }
+  bool dynamic() const { return !dynamicInputs.empty(); }
+  /// "kept dynamic: x, y", for messages.
+  std::string dynamicInputsText() const;
+
   /// The graph inputs offered with --specialize-value and not bound yet: a
   /// handler that would rather compile for one value of such an input than
   /// for all (If's condition) asks for it with NodeContext::needConstant.
@@ -178,6 +189,7 @@ private:
   /// Values a node needed as compile-time constants and did not get.
   std::set<std::string> neededValues;
   std::set<std::string> offeredInputs;
+  std::map<std::string, std::vector<int64_t>> dynamicInputs;
 };
 
 /// What a handler sees of the node it imports.

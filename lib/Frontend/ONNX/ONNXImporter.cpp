@@ -185,7 +185,10 @@ FailureOr<RankedTensorType> Importer::outputType(const onnx::NodeProto &node,
                                                  int i) {
   auto it = inferred.find(node.output(i));
   inferenceError.clear();
-  if (it == inferred.end() || !isStatic(*it->second)) {
+  // With dynamic inputs, a value may have dynamic dimensions: the graph's
+  // inference is what there is (a node inferred alone would not know the
+  // symbols either).
+  if (it == inferred.end() || (!isStatic(*it->second) && !dynamic())) {
     inferAlone(node);
     it = inferred.find(node.output(i));
   }
@@ -197,7 +200,7 @@ FailureOr<RankedTensorType> Importer::outputType(const onnx::NodeProto &node,
       diag << ": " << inferenceError;
     return diag;
   }
-  if (it->second->has_tensor_type() && !isStatic(*it->second)) {
+  if (it->second->has_tensor_type() && !isStatic(*it->second) && !dynamic()) {
     // ONNX operators take their data first; a later input the output's
     // shape waits for is a shape, axes, pads, repeats or scales.
     for (int j = 1; j < node.input_size(); ++j)
@@ -290,6 +293,17 @@ LogicalResult NodeContext::define(int i, Value v) {
                      return type && type.getNumElements() == 0;
                    }));
   };
+  if (!t->hasStaticShape() || !imp.typeOf(v).hasStaticShape()) {
+    // Dynamic dimensions: the handler's type and ONNX's must agree where
+    // both are static.
+    RankedTensorType vt = imp.typeOf(v);
+    if (failed(verifyCompatibleShape(vt, *t)) ||
+        vt.getElementType() != t->getElementType())
+      return error() << "internal error: computed " << vt
+                     << " but ONNX inferred " << *t;
+    imp.values[node.output(i)] = v;
+    return success();
+  }
   if (t->getNumElements() == 0 &&
       (imp.typeOf(v).getNumElements() != 0 || !fromEmpty(v)))
     return error() << "zero-size tensors are not supported (output '"
@@ -446,6 +460,29 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node) {
   const OpEntry *entry = OpRegistry::get().lookup("", op, opset);
   if (!entry)
     return nodeError(node) << "operator '" << op << "' is not supported";
+  if (dynamic() && !handlesDynamicShapes(op)) {
+    // Dynamic dimensions reach only the operators that handle them.
+    auto isDynamicValue = [&](const std::string &name) {
+      auto v = values.find(name);
+      if (v != values.end())
+        return !typeOf(v->second).hasStaticShape();
+      auto t = inferred.find(name);
+      return t != inferred.end() && t->second->has_tensor_type() &&
+             !isStatic(*t->second);
+    };
+    for (const std::string &name : node.input())
+      if (!name.empty() && isDynamicValue(name))
+        return nodeError(node)
+               << "input '" << name << "' has dynamic dimensions, which the "
+               << "import of " << op << " does not handle yet; give "
+               << "--input-shape fixed sizes (" << dynamicInputsText() << ")";
+    for (const std::string &name : node.output())
+      if (!name.empty() && isDynamicValue(name))
+        return nodeError(node)
+               << "output '" << name << "' has dynamic dimensions, which the "
+               << "import of " << op << " does not handle yet; give "
+               << "--input-shape fixed sizes (" << dynamicInputsText() << ")";
+  }
   if (failed(checkBFloat16Use(node)))
     return failure();
   if (std::optional<LogicalResult> empty = defineEmptyOutputs(context))
@@ -453,6 +490,13 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node) {
   // The handler defines the outputs (NodeContext::define checks each
   // against ONNX's inferred type).
   return entry->handler(context);
+}
+
+std::string Importer::dynamicInputsText() const {
+  std::string text;
+  for (const auto &entry : dynamicInputs)
+    text += (text.empty() ? "" : ", ") + entry.first;
+  return "kept dynamic: " + text;
 }
 
 static bool isUnsigned(int32_t onnxType) {
@@ -518,7 +562,8 @@ OwningOpRef<ModuleOp> Importer::run() {
   for (const auto &in : graph.input()) {
     if (constants.count(in.name()))
       continue;
-    if (in.type().has_tensor_type() && in.type().tensor_type().has_shape())
+    if (in.type().has_tensor_type() && in.type().tensor_type().has_shape() &&
+        !dynamicInputs.count(in.name()))
       for (const auto &[i, d] :
            llvm::enumerate(in.type().tensor_type().shape().dim()))
         if (!d.has_dim_value() || d.dim_value() < 0) {
@@ -527,7 +572,8 @@ OwningOpRef<ModuleOp> Importer::run() {
                          << (d.has_dim_param() ? " ('" + d.dim_param() + "')"
                                                : "")
                          << "; give its shape with --input-shape " << in.name()
-                         << "=D0xD1x...";
+                         << "=D0xD1x... (a dimension written ? or [LOW..HIGH] "
+                            "stays dynamic)";
           ok = false;
           break;
         }
@@ -595,6 +641,10 @@ OwningOpRef<ModuleOp> Importer::run() {
   for (auto [i, name] : llvm::enumerate(argNames)) {
     func.setArgAttr(i, NNAPIDialect::kNameAttrName,
                     builder.getStringAttr(name));
+    auto dynamicInput = dynamicInputs.find(name);
+    if (dynamicInput != dynamicInputs.end() && !dynamicInput->second.empty())
+      func.setArgAttr(i, NNAPIDialect::kDimRangesAttrName,
+                      builder.getDenseI64ArrayAttr(dynamicInput->second));
     if (argBound[i]) {
       func.setArgAttr(i, NNAPIDialect::kBoundAttrName, argBound[i]);
       if (isUnsigned(argElementTypes[i]))
@@ -832,6 +882,7 @@ importOnce(StringRef data, StringRef name, MLIRContext *context,
     if (!values.count(entry.first))
       offered.insert(entry.first);
   importer.keepBoundInputs(std::move(order), std::move(bound));
+  importer.keepDynamic(options.inputDimRanges);
   importer.offerValues(std::move(offered));
   OwningOpRef<ModuleOp> module = importer.run();
   if (!module && shapeDeciding)
@@ -917,15 +968,37 @@ bool mlir::nnapi::parseONNXInputShape(StringRef spec,
             "' is not NAME=D0xD1x... (e.g. input=1x3x224x224)";
     return false;
   }
-  std::vector<int64_t> shape;
+  std::vector<int64_t> shape, ranges;
+  bool ranged = false;
   if (!dims.empty()) {
     SmallVector<StringRef> parts;
     dims.split(parts, 'x');
     for (StringRef p : parts) {
-      int64_t d;
+      int64_t d, low, high;
+      // A dynamic dimension: "?" (any size) or "[low..high]".
+      if (p == "?") {
+        shape.push_back(-1);
+        ranges.insert(ranges.end(), {int64_t(1), int64_t(INT32_MAX)});
+        continue;
+      }
+      if (p.starts_with("[") && p.ends_with("]")) {
+        auto [lo, hi] = p.drop_front().drop_back().split("..");
+        if (lo.getAsInteger(10, low) || hi.getAsInteger(10, high) ||
+            low < 1 || low > high || high > INT32_MAX) {
+          error = "--input-shape '" + spec.str() + "': '" + p.str() +
+                  "' is not a range [LOW..HIGH] with 1 <= LOW <= HIGH <= "
+                  "2^31-1";
+          return false;
+        }
+        shape.push_back(-1);
+        ranges.insert(ranges.end(), {low, high});
+        ranged = true;
+        continue;
+      }
       if (p.getAsInteger(10, d) || d < 0 || d > INT32_MAX) {
         error = "--input-shape '" + spec.str() + "': '" + p.str() +
-                "' is not a dimension (an integer in [0, 2^31-1])";
+                "' is not a dimension (an integer in [0, 2^31-1], ? or "
+                "[LOW..HIGH])";
         return false;
       }
       shape.push_back(d);
@@ -935,6 +1008,11 @@ bool mlir::nnapi::parseONNXInputShape(StringRef spec,
     error = "--input-shape gives input '" + name.str() + "' twice";
     return false;
   }
+  // Only declared ranges are recorded ("?" alone stays "?").
+  if (ranged)
+    options.inputDimRanges[name.str()] = ranges;
+  else if (!ranges.empty())
+    options.inputDimRanges[name.str()] = {};
   return true;
 }
 

@@ -132,7 +132,7 @@ setInputShapes(onnx::ModelProto &model, const std::string &path,
   auto describe = [](const std::vector<int64_t> &dims) {
     std::string s = "[";
     for (size_t i = 0; i < dims.size(); ++i)
-      s += (i ? "x" : "") + std::to_string(dims[i]);
+      s += (i ? "x" : "") + (dims[i] < 0 ? "?" : std::to_string(dims[i]));
     return s + "]";
   };
   for (const auto &[name, dims] : shapes) {
@@ -163,6 +163,20 @@ setInputShapes(onnx::ModelProto &model, const std::string &path,
       for (int i = 0; ok && i < declared.dim_size(); ++i)
         ok = !declared.dim(i).has_dim_value() ||
              declared.dim(i).dim_value() == dims[i];
+      // A dimension kept dynamic (-1) keeps the model's symbol, which
+      // shape inference relates to other inputs' (a sequence length).
+      if (ok) {
+        onnx::TensorShapeProto &shape = *tensor.mutable_shape();
+        for (int i = 0; i < shape.dim_size(); ++i) {
+          onnx::TensorShapeProto_Dimension &dim = *shape.mutable_dim(i);
+          if (dims[i] >= 0)
+            dim.set_dim_value(dims[i]);
+          else if (!dim.has_dim_param())
+            dim.set_dim_param("nnapi_dynamic_" + name + "_" +
+                              std::to_string(i));
+        }
+        continue;
+      }
       if (!ok) {
         std::string d = "[";
         for (int i = 0; i < declared.dim_size(); ++i) {
@@ -180,8 +194,13 @@ setInputShapes(onnx::ModelProto &model, const std::string &path,
     }
     onnx::TensorShapeProto &shape = *tensor.mutable_shape();
     shape.clear_dim();
-    for (int64_t d : dims)
-      shape.add_dim()->set_dim_value(d);
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (dims[i] >= 0)
+        shape.add_dim()->set_dim_value(dims[i]);
+      else
+        shape.add_dim()->set_dim_param("nnapi_dynamic_" + name + "_" +
+                                       std::to_string(i));
+    }
   }
   // Shapes recorded for intermediate values were inferred for the symbolic
   // dimensions; inference recomputes them for the concrete ones.

@@ -120,3 +120,12 @@ std::string mlir::nnapi::getONNXNewOpsetsTable() {
              std::to_string(rule.since) + " | " + cell(rule.handling) + " |\n";
   return table;
 }
+
+bool mlir::nnapi::onnx_import::handlesDynamicShapes(llvm::StringRef opType) {
+  // Each checked by test/onnx/dynamic-shapes.test at several sizes.
+  static const llvm::StringRef kOps[] = {
+      "Abs",  "Add",      "Div",     "Exp",  "Identity", "Log",
+      "MatMul", "Max",    "Min",     "Mul",  "Neg",      "Relu",
+      "Sigmoid", "Sqrt",  "Sub",     "Tanh", "Softmax",  "Transpose"};
+  return llvm::is_contained(kOps, opType);
+}

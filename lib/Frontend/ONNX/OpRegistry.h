@@ -48,6 +48,11 @@ struct OpEntry {
   llvm::StringRef hostWhen;
 };
 
+/// Whether the import of `opType` handles values with dynamic dimensions
+/// (issue 54): its handler computes no shape from a dynamic dimension, and
+/// the TOSA it emits means the same at every size.
+bool handlesDynamicShapes(llvm::StringRef opType);
+
 class OpRegistry {
 public:
   /// The registry with every family registered (built once, thread-safe).

@@ -92,6 +92,11 @@ FailureOr<RankedTensorType> Importer::tensorType(const onnx::TypeProto &type,
     return emitError(loc) << what << " has no known shape (rank unknown)";
   Shape shape;
   for (const auto &[i, d] : llvm::enumerate(t.shape().dim())) {
+    // With inputs kept dynamic, a dimension without a value is one.
+    if (dynamic() && !d.has_dim_value()) {
+      shape.push_back(ShapedType::kDynamic);
+      continue;
+    }
     if (!d.has_dim_value() || d.dim_value() < 0)
       return emitError(loc)
              << what << " has dynamic dimension " << i
@@ -99,7 +104,11 @@ FailureOr<RankedTensorType> Importer::tensorType(const onnx::TypeProto &type,
              << "; only static shapes are supported";
     shape.push_back(d.dim_value());
   }
-  if (checkedCount(shape) < 0)
+  // (A dynamic dimension counts as 1 here; the runtime bounds its size.)
+  Shape counted(shape);
+  for (int64_t &d : counted)
+    d = ShapedType::isDynamic(d) ? 1 : d;
+  if (checkedCount(counted) < 0)
     return emitError(loc) << what << " has a dimension above " << kMaxDim
                           << " or more than " << kMaxElements << " elements";
   return RankedTensorType::get(shape, *element);

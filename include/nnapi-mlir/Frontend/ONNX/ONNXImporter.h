@@ -37,6 +37,12 @@ struct ONNXImportOptions {
   /// batch, height or width) is specialised; every other input must be
   /// static already.
   std::map<std::string, std::vector<int64_t>> inputShapes;
+  /// Dimensions kept dynamic (issue 54): -1 in an inputShapes entry, at a
+  /// symbolic or unknown dimension of the model, which the library then
+  /// takes at any size in the range given here: a (low, high) pair per -1,
+  /// in order (nnapi.dim_ranges). Only operators whose import handles
+  /// dynamic dimensions may see them (OpRegistry.cpp).
+  std::map<std::string, std::vector<int64_t>> inputDimRanges;
   /// Values for graph inputs, by input name, as serialized ONNX
   /// TensorProtos: the graph computes with each as a constant (its element
   /// type and shape must match the declaration), so inputs that decide
