@@ -1,9 +1,10 @@
 #!/usr/bin/python3
-"""dynamic_shapes.py DIR MODEL.so KIND SIZE...
+"""dynamic_shapes.py DIR MODEL.so KIND SIZE... [-- RUNNER...]
 
 Runs one library compiled with dynamic dimensions (dynamic_conv.mlir or
 dynamic_sequence.mlir, KIND conv or sequence) at each SIZE (the dynamic
-dimension's value) with nnapi-run (PATH) on random inputs, and compares
+dimension's value) with nnapi-run (PATH; or the command after "--", such
+as qemu running the aarch64 nnapi-run) on random inputs, and compares
 every output with numpy's direct definition of the model. Prints
 '<kind> <size>: OK <output shapes>' or '<kind> <size>: MISMATCH ...'; exits
 1 if any size failed.
@@ -41,16 +42,21 @@ def sequence_reference(x):
 
 
 def main():
-    d, so, kind = sys.argv[1], sys.argv[2], sys.argv[3]
+    args = sys.argv[1:]
+    runner = ["nnapi-run"]
+    if "--" in args:
+        runner = args[args.index("--") + 1:]
+        args = args[:args.index("--")]
+    d, so, kind = args[0], args[1], args[2]
     failed = False
-    for size in map(int, sys.argv[4:]):
+    for size in map(int, args[3:]):
         rng = np.random.default_rng(size)
         shape = (1, 8, size, 4) if kind == "conv" else (1, size, 16)
         x = rng.uniform(-1, 1, shape).astype(np.float32)
         path = os.path.join(d, f"{kind}_{size}.npy")
         np.save(path, x)
         out = os.path.join(d, f"out_{kind}_{size}")
-        subprocess.run(["nnapi-run", so, "--input", path, "--output-dir", out],
+        subprocess.run(runner + [so, "--input", path, "--output-dir", out],
                        check=True, stdout=subprocess.DEVNULL)
         expected = (conv_reference if kind == "conv" else sequence_reference)(x)
         shapes = []
