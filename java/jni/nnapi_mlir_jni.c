@@ -14,6 +14,7 @@
 
 #include <jni.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,6 +191,159 @@ JNIEXPORT void JNICALL Java_org_nnapimlir_Model_nativeRun(
   free(out);
   free(inBytes);
   free(outBytes);
+}
+
+/* Copies the long[][] `dims` (one array per input, of its rank) into one
+ * allocation: `rows` points at each input's dimensions. 0 with an
+ * exception pending when the count or a rank is wrong. The caller frees
+ * *rows. */
+static int dimsOf(JNIEnv *env, nnapi_rt_model *model, jobjectArray dims,
+                  const int64_t ***rows) {
+  int64_t count = nnapi_rt_model_num_inputs(model);
+  *rows = NULL;
+  if (!dims || (*env)->GetArrayLength(env, dims) != count) {
+    throwStatus(env, NNAPI_RT_INVALID_ARGUMENT,
+                "one array of dimensions per input is needed");
+    return 0;
+  }
+  int64_t total = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    nnapi_rt_tensor_info info;
+    if (failed(env, nnapi_rt_model_input(model, i, &info)))
+      return 0;
+    total += info.rank;
+  }
+  char *block = calloc((size_t)count * sizeof(int64_t *) +
+                           (size_t)total * sizeof(int64_t) + 1,
+                       1);
+  if (!block) {
+    throwStatus(env, NNAPI_RT_INTERNAL_ERROR, "out of memory");
+    return 0;
+  }
+  const int64_t **pointers = (const int64_t **)block;
+  int64_t *values = (int64_t *)(block + (size_t)count * sizeof(int64_t *));
+  for (int64_t i = 0; i < count; ++i) {
+    nnapi_rt_tensor_info info;
+    nnapi_rt_model_input(model, i, &info);
+    jlongArray row = (jlongArray)(*env)->GetObjectArrayElement(env, dims,
+                                                               (jsize)i);
+    if (!row || (*env)->GetArrayLength(env, row) != info.rank) {
+      char message[160];
+      snprintf(message, sizeof message,
+               "input %lld ('%s') has rank %lld: give that many dimensions",
+               (long long)i, info.name, (long long)info.rank);
+      throwStatus(env, NNAPI_RT_INVALID_ARGUMENT, message);
+      if (row)
+        (*env)->DeleteLocalRef(env, row);
+      free(block);
+      return 0;
+    }
+    jlong *d = (*env)->GetLongArrayElements(env, row, NULL);
+    for (int64_t k = 0; d && k < info.rank; ++k)
+      values[k] = (int64_t)d[k];
+    if (d)
+      (*env)->ReleaseLongArrayElements(env, row, d, JNI_ABORT);
+    (*env)->DeleteLocalRef(env, row);
+    pointers[i] = values;
+    values += info.rank;
+  }
+  *rows = pointers;
+  return 1;
+}
+
+JNIEXPORT jboolean JNICALL Java_org_nnapimlir_Model_nativeIsDynamic(
+    JNIEnv *env, jclass cls, jlong handle) {
+  (void)env;
+  (void)cls;
+  return nnapi_rt_model_is_dynamic(modelOf(handle)) ? JNI_TRUE : JNI_FALSE;
+}
+
+JNIEXPORT jobjectArray JNICALL Java_org_nnapimlir_Model_nativeOutputDims(
+    JNIEnv *env, jclass cls, jlong handle, jobjectArray inputDims) {
+  (void)cls;
+  nnapi_rt_model *model = modelOf(handle);
+  const int64_t **in = NULL;
+  if (!dimsOf(env, model, inputDims, &in))
+    return NULL;
+  int64_t count = nnapi_rt_model_num_outputs(model), total = 0;
+  for (int64_t o = 0; o < count; ++o) {
+    nnapi_rt_tensor_info info;
+    nnapi_rt_model_output(model, o, &info);
+    total += info.rank;
+  }
+  int64_t **out = calloc((size_t)count + 1, sizeof(int64_t *));
+  int64_t *values = calloc((size_t)total + 1, sizeof(int64_t));
+  jobjectArray result = NULL;
+  if (!out || !values) {
+    throwStatus(env, NNAPI_RT_INTERNAL_ERROR, "out of memory");
+  } else {
+    int64_t *next = values;
+    for (int64_t o = 0; o < count; ++o) {
+      nnapi_rt_tensor_info info;
+      nnapi_rt_model_output(model, o, &info);
+      out[o] = next;
+      next += info.rank;
+    }
+    if (!failed(env, nnapi_rt_model_output_dims(
+                         model, nnapi_rt_model_num_inputs(model), in, count,
+                         out))) {
+      jclass longArray = (*env)->FindClass(env, "[J");
+      result = longArray ? (*env)->NewObjectArray(env, (jsize)count,
+                                                  longArray, NULL)
+                         : NULL;
+      for (int64_t o = 0; result && o < count; ++o) {
+        nnapi_rt_tensor_info info;
+        nnapi_rt_model_output(model, o, &info);
+        jlongArray row = (*env)->NewLongArray(env, (jsize)info.rank);
+        if (!row) {
+          result = NULL;
+          break;
+        }
+        for (int64_t k = 0; k < info.rank; ++k) {
+          jlong v = (jlong)out[o][k];
+          (*env)->SetLongArrayRegion(env, row, (jsize)k, 1, &v);
+        }
+        (*env)->SetObjectArrayElement(env, result, (jsize)o, row);
+        (*env)->DeleteLocalRef(env, row);
+      }
+    }
+  }
+  free(out);
+  free(values);
+  free((void *)in);
+  return result;
+}
+
+JNIEXPORT void JNICALL Java_org_nnapimlir_Model_nativeRunDims(
+    JNIEnv *env, jclass cls, jlong handle, jobjectArray inputDims,
+    jobjectArray inputs, jlongArray inPositions, jlongArray inSizes,
+    jobjectArray outputs, jlongArray outPositions, jlongArray outSizes) {
+  (void)cls;
+  nnapi_rt_model *model = modelOf(handle);
+  const int64_t **dims = NULL;
+  if (!dimsOf(env, model, inputDims, &dims))
+    return;
+  jsize numIn = (*env)->GetArrayLength(env, inputs);
+  jsize numOut = (*env)->GetArrayLength(env, outputs);
+  void **in = calloc((size_t)numIn + 1, sizeof(void *));
+  void **out = calloc((size_t)numOut + 1, sizeof(void *));
+  uint64_t *inBytes = calloc((size_t)numIn + 1, sizeof(uint64_t));
+  uint64_t *outBytes = calloc((size_t)numOut + 1, sizeof(uint64_t));
+  if (!in || !out || !inBytes || !outBytes) {
+    throwStatus(env, NNAPI_RT_INTERNAL_ERROR, "out of memory");
+  } else if (addresses(env, inputs, inPositions, inSizes, numIn, in,
+                       inBytes) &&
+             addresses(env, outputs, outPositions, outSizes, numOut, out,
+                       outBytes)) {
+    failed(env, nnapi_rt_model_run_dims(model, numIn, (const void *const *)in,
+                                        inBytes, dims, numOut, out,
+                                        outBytes));
+  }
+  free(in);
+  free(out);
+  free(inBytes);
+  free(outBytes);
+  free((void *)dims);
 }
 
 JNIEXPORT jstring JNICALL Java_org_nnapimlir_Model_nativeSignature(

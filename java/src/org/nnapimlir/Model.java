@@ -124,13 +124,18 @@ public final class Model implements AutoCloseable {
    * as the same array types.
    */
   public Object[] run(Object... values) {
+    if (isDynamic())
+      throw new NnapiException(NnapiException.INVALID_ARGUMENT,
+          "the model has dynamic dimensions: give the inputs' shapes with "
+              + "runWithShapes");
     if (values == null || values.length != inputs.length)
       throw new NnapiException(NnapiException.INVALID_ARGUMENT,
           "the model takes " + inputs.length + " inputs, got "
               + (values == null ? 0 : values.length));
     ByteBuffer[] in = new ByteBuffer[inputs.length];
     for (int i = 0; i < in.length; ++i)
-      in[i] = toBuffer(inputs[i], values[i]);
+      in[i] = toBuffer(inputs[i], values[i],
+                       inputs[i].byteSize() / inputs[i].elementSize());
     ByteBuffer[] out = new ByteBuffer[outputs.length];
     for (int i = 0; i < out.length; ++i)
       out[i] = ByteBuffer.allocateDirect((int) outputs[i].byteSize())
@@ -138,8 +143,94 @@ public final class Model implements AutoCloseable {
     run(in, out);
     Object[] results = new Object[out.length];
     for (int i = 0; i < out.length; ++i)
-      results[i] = toArray(outputs[i], out[i]);
+      results[i] = toArray(outputs[i], out[i],
+                           outputs[i].byteSize() / outputs[i].elementSize());
     return results;
+  }
+
+  /**
+   * Whether the model has dynamic dimensions (compiled with --input-shape
+   * x=1x[16..2048]x64 or ?): their {@link TensorInfo#shape()} entries are -1
+   * and their byteSize() 0, and the model runs through
+   * {@link #run(long[][], ByteBuffer[], ByteBuffer[])} or
+   * {@link #runWithShapes}, which take the inputs' shapes.
+   */
+  public boolean isDynamic() {
+    lock.readLock().lock();
+    try {
+      return nativeIsDynamic(checkedHandle());
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /**
+   * The outputs' shapes for inputs of these shapes (one per input). Throws
+   * INVALID_ARGUMENT naming the first dimension outside the range the model
+   * was compiled for.
+   */
+  public long[][] outputShapes(long[]... inputShapes) {
+    lock.readLock().lock();
+    try {
+      return nativeOutputDims(checkedHandle(), inputShapes);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /**
+   * As {@link #run(ByteBuffer[], ByteBuffer[])}, for inputs of the shapes
+   * given (any size within a dynamic dimension's range); each output buffer
+   * must hold exactly its tensor at the shape {@link #outputShapes} gives.
+   * Static models run this way too.
+   */
+  public void run(long[][] inputShapes, ByteBuffer[] inputBuffers,
+                  ByteBuffer[] outputBuffers) {
+    if (inputShapes == null || inputBuffers == null || outputBuffers == null)
+      throw new NnapiException(NnapiException.INVALID_ARGUMENT,
+                               "null shape or buffer array");
+    long[] inPos = positions(inputBuffers), inSize = sizes(inputBuffers);
+    long[] outPos = positions(outputBuffers), outSize = sizes(outputBuffers);
+    lock.readLock().lock();
+    try {
+      nativeRunDims(checkedHandle(), inputShapes, inputBuffers, inPos, inSize,
+                    outputBuffers, outPos, outSize);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /**
+   * As {@link #run(Object...)}, for inputs of the shapes given (row-major
+   * arrays of that many elements); the outputs come at the shapes
+   * {@link #outputShapes} gives for them.
+   */
+  public Object[] runWithShapes(long[][] inputShapes, Object... values) {
+    if (values == null || values.length != inputs.length || inputShapes == null
+        || inputShapes.length != inputs.length)
+      throw new NnapiException(NnapiException.INVALID_ARGUMENT,
+          "the model takes " + inputs.length + " inputs and their shapes");
+    long[][] outShapes = outputShapes(inputShapes);
+    ByteBuffer[] in = new ByteBuffer[inputs.length];
+    for (int i = 0; i < in.length; ++i)
+      in[i] = toBuffer(inputs[i], values[i], elements(inputShapes[i]));
+    ByteBuffer[] out = new ByteBuffer[outputs.length];
+    for (int i = 0; i < out.length; ++i)
+      out[i] = ByteBuffer.allocateDirect(
+                   (int) (elements(outShapes[i]) * outputs[i].elementSize()))
+                   .order(ByteOrder.nativeOrder());
+    run(inputShapes, in, out);
+    Object[] results = new Object[out.length];
+    for (int i = 0; i < out.length; ++i)
+      results[i] = toArray(outputs[i], out[i], elements(outShapes[i]));
+    return results;
+  }
+
+  private static long elements(long[] shape) {
+    long n = 1;
+    for (long d : shape)
+      n *= d;
+    return n;
   }
 
   /** Unloads the model after the runs in progress; idempotent. */
@@ -192,7 +283,8 @@ public final class Model implements AutoCloseable {
     }
   }
 
-  private static ByteBuffer toBuffer(TensorInfo t, Object value) {
+  private static ByteBuffer toBuffer(TensorInfo t, Object value,
+                                     long elements) {
     String what = "input " + t.index() + " ('" + t.name() + "', " + t.dtype()
         + ")";
     if (value instanceof ByteBuffer) {
@@ -210,11 +302,10 @@ public final class Model implements AutoCloseable {
           what + " takes a " + want.getSimpleName() + " or a ByteBuffer, got "
               + (value == null ? "null" : value.getClass().getSimpleName()));
     int length = java.lang.reflect.Array.getLength(value);
-    long elements = t.byteSize() / t.elementSize();
     if (length != elements)
       throw new NnapiException(NnapiException.INVALID_ARGUMENT,
           what + " has " + elements + " elements, got " + length);
-    ByteBuffer b = ByteBuffer.allocateDirect((int) t.byteSize())
+    ByteBuffer b = ByteBuffer.allocateDirect((int) (elements * t.elementSize()))
                        .order(ByteOrder.nativeOrder());
     if (value instanceof float[]) b.asFloatBuffer().put((float[]) value);
     else if (value instanceof double[]) b.asDoubleBuffer().put((double[]) value);
@@ -230,9 +321,9 @@ public final class Model implements AutoCloseable {
     return b;
   }
 
-  private static Object toArray(TensorInfo t, ByteBuffer b) {
+  private static Object toArray(TensorInfo t, ByteBuffer b, long elements) {
     b.rewind();
-    int n = (int) (t.byteSize() / t.elementSize());
+    int n = (int) elements;
     Class<?> type = arrayTypeOf(t);
     if (type == float[].class) { float[] a = new float[n]; b.asFloatBuffer().get(a); return a; }
     if (type == double[].class) { double[] a = new double[n]; b.asDoubleBuffer().get(a); return a; }
@@ -251,6 +342,15 @@ public final class Model implements AutoCloseable {
   private static native void nativeClose(long handle);
   private static native TensorInfo[] nativeTensors(long handle, boolean inputs);
   private static native String nativeSignature(long handle);
+  private static native boolean nativeIsDynamic(long handle);
+  private static native long[][] nativeOutputDims(long handle,
+                                                  long[][] inputDims);
+  private static native void nativeRunDims(long handle, long[][] inputDims,
+                                           ByteBuffer[] inputs,
+                                           long[] inPositions, long[] inSizes,
+                                           ByteBuffer[] outputs,
+                                           long[] outPositions,
+                                           long[] outSizes);
   private static native void nativeRun(long handle, ByteBuffer[] inputs,
                                        long[] inPositions, long[] inSizes,
                                        ByteBuffer[] outputs,

@@ -41,12 +41,12 @@ public final class TensorInfo {
     return dtype;
   }
 
-  /** The dimensions (row-major). */
+  /** The dimensions (row-major); -1 for a dynamic one. */
   public long[] shape() {
     return shape.clone();
   }
 
-  /** Bytes of the whole tensor. */
+  /** Bytes of the whole tensor; 0 when it has a dynamic dimension. */
   public long byteSize() {
     return bytes;
   }

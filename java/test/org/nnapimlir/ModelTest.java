@@ -313,4 +313,66 @@ public class ModelTest {
       assertEquals(NnapiException.INVALID_MODEL, e.status());
     }
   }
+
+  /**
+   * A model with a dynamic sequence length (test/e2e/Inputs/
+   * dynamic_sequence.mlir, libsequence.so): run at three lengths against the
+   * model's definition computed here (projection, softmax over 8 features;
+   * the sum over the sequence).
+   */
+  @Test
+  public void dynamicDimensions() {
+    try (Model m = Model.open(dir + "/libsequence.so")) {
+      assertTrue(m.isDynamic());
+      assertArrayEquals(new long[] {1, -1, 16}, m.inputs()[0].shape());
+      assertEquals(0, m.inputs()[0].byteSize());
+      double[] ramp = {1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, 0.0};
+      double[] bias = {0.1, 0.2, 0.3, 0.4, -0.1, -0.2, -0.3, -0.4};
+      for (int s : new int[] {1, 7, 130}) {
+        float[] x = new float[s * 16];
+        for (int i = 0; i < x.length; ++i)
+          x[i] = (float) Math.sin(0.37 * i);
+        long[][] shapes = {{1, s, 16}};
+        assertArrayEquals(new long[] {1, s, 8}, m.outputShapes(shapes)[0]);
+        Object[] out = m.runWithShapes(shapes, (Object) x);
+        float[] soft = (float[]) out[0], sum = (float[]) out[1];
+        assertEquals(s * 8, soft.length);
+        assertEquals(8, sum.length);
+        float[] wantSoft = new float[s * 8], wantSum = new float[8];
+        double[] total = new double[8];
+        for (int r = 0; r < s; ++r) {
+          double[] y = new double[8];
+          double max = Double.NEGATIVE_INFINITY, z = 0;
+          for (int j = 0; j < 8; ++j) {
+            double acc = bias[j];
+            for (int k = 0; k < 16; ++k)
+              acc += x[r * 16 + k] * 0.03125 * ramp[j];
+            y[j] = acc;
+            total[j] += acc;
+            max = Math.max(max, acc);
+          }
+          for (int j = 0; j < 8; ++j)
+            z += Math.exp(y[j] - max);
+          for (int j = 0; j < 8; ++j)
+            wantSoft[r * 8 + j] = (float) (Math.exp(y[j] - max) / z);
+        }
+        for (int j = 0; j < 8; ++j)
+          wantSum[j] = (float) total[j];
+        assertClose(wantSoft, soft);
+        assertClose(wantSum, sum);
+      }
+      NnapiException e = expectFailure(
+          () -> m.outputShapes(new long[][] {{2, 5, 16}}));
+      assertEquals(NnapiException.INVALID_ARGUMENT, e.status());
+      assertTrue(e.getMessage(), e.getMessage().contains(
+          "dimension 0 is 2, the model was compiled for 1"));
+      e = expectFailure(() -> m.runWithShapes(new long[][] {{1, 5}},
+                                              (Object) new float[80]));
+      assertTrue(e.getMessage(), e.getMessage().contains(
+          "input 0 ('arg0') has rank 3: give that many dimensions"));
+      e = expectFailure(() -> m.run((Object) new float[16]));
+      assertTrue(e.getMessage(), e.getMessage().contains(
+          "the model has dynamic dimensions"));
+    }
+  }
 }
