@@ -123,9 +123,13 @@ std::string mlir::nnapi::getONNXNewOpsetsTable() {
 
 bool mlir::nnapi::onnx_import::handlesDynamicShapes(llvm::StringRef opType) {
   // Each checked by test/onnx/dynamic-shapes.test at several sizes.
+  // (Conv and MaxPool refuse the cases whose padding depends on the
+  // size themselves: importWindowOp.)
   static const llvm::StringRef kOps[] = {
-      "Abs",  "Add",      "Div",     "Exp",  "Identity", "Log",
-      "MatMul", "Max",    "Min",     "Mul",  "Neg",      "Relu",
-      "Sigmoid", "Sqrt",  "Sub",     "Tanh", "Softmax",  "Transpose"};
+      "Abs",      "Add",     "BatchNormalization", "Clip",    "Conv",
+      "Div",      "Exp",     "Identity",           "Log",     "MatMul",
+      "Max",      "MaxPool", "Min",                "Mul",     "Neg",
+      "Relu",     "Sigmoid", "Softmax",            "Sqrt",    "Sub",
+      "Tanh",     "Transpose"};
   return llvm::is_contained(kOps, opType);
 }

@@ -444,7 +444,29 @@ LogicalResult mlir::nnapi::onnx_import::importWindowOp(NodeContext &ctx,
   // the smaller half first with SAME_UPPER, else the larger (ONNX's rule).
   if (derivedPads && mode != frontend::AutoPad::SameUpper)
     mode = frontend::AutoPad::SameLower;
-  for (int64_t i = 0; i < spatial; ++i)
+  // Dynamic spatial sizes (issue 54): the pads must not depend on the size.
+  // With explicit pads (or none), ONNX's output size floor((in + pads -
+  // effective) / stride) + 1 is TOSA's for every size, so no end padding
+  // is needed; SAME, ceil_mode and transposed windows would need a size.
+  bool dynamicSpatial =
+      llvm::any_of(in, ShapedType::isDynamic) ||
+      llvm::any_of(outDims, ShapedType::isDynamic);
+  if (dynamicSpatial) {
+    if (spatial != 2 || isTransposed || q ||
+        (mode != frontend::AutoPad::Explicit &&
+         mode != frontend::AutoPad::Valid) ||
+        ctx.intAttr("ceil_mode", 0) || (op != "Conv" && op != "MaxPool") ||
+        ctx.node.output_size() > 1 ||
+        llvm::any_of(dilation, [](int64_t d) { return d != 1; }))
+      return ctx.error()
+             << "a dynamic spatial size reaches only 2-D Conv and MaxPool "
+                "with explicit pads, no dilation and no ceil_mode (their "
+                "padding does not depend on the size); give --input-shape "
+                "fixed sizes";
+    if (mode == frontend::AutoPad::Valid)
+      pads.assign(2 * spatial, 0);
+  }
+  for (int64_t i = 0; i < spatial && !dynamicSpatial; ++i)
     std::tie(pads[i], pads[i + spatial]) = frontend::windowPads(
         mode, in[i], outDims[i], kernel[i], stride[i], dilation[i],
         {pads[i], pads[i + spatial]}, isTransposed, outputPadding[i], isPool);

@@ -72,6 +72,76 @@ MODELS = [
 ]
 
 
+def conv_reference(x, w, b, stride, pad):
+    """NCHW convolution (numpy, float64)."""
+    n, c, h, wd = x.shape
+    oc, _, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    oh = (h + 2 * pad - kh) // stride + 1
+    ow = (wd + 2 * pad - kw) // stride + 1
+    y = np.zeros((n, oc, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            patch = xp[:, :, i * stride:i * stride + kh, j * stride:j * stride + kw]
+            y[:, :, i, j] = np.tensordot(patch, w, axes=([1, 2, 3], [1, 2, 3]))
+    return y + b[None, :, None, None]
+
+
+def maxpool_reference(x, k, stride):
+    n, c, h, wd = x.shape
+    oh, ow = (h - k) // stride + 1, (wd - k) // stride + 1
+    y = np.full((n, c, oh, ow), -np.inf)
+    for i in range(oh):
+        for j in range(ow):
+            y[:, :, i, j] = x[:, :, i * stride:i * stride + k,
+                              j * stride:j * stride + k].max(axis=(2, 3))
+    return y
+
+
+CW = RNG.uniform(-0.5, 0.5, (6, 3, 3, 3)).astype(np.float32)
+CB = RNG.uniform(-0.5, 0.5, (6,)).astype(np.float32)
+DW = RNG.uniform(-0.5, 0.5, (6, 1, 3, 3)).astype(np.float32)
+BN = [RNG.uniform(0.5, 1.5, (6,)).astype(np.float32) for _ in range(4)]
+
+
+def depthwise_reference(x, w, stride, pad):
+    return np.concatenate([conv_reference(x[:, i:i + 1], w[i:i + 1],
+                                          np.zeros(1), stride, pad)
+                           for i in range(x.shape[1])], axis=1)
+
+
+def cnn_reference(x):
+    y = conv_reference(x, CW, CB, 2, 1)
+    scale, bias, mean, var = BN
+    y = (y - mean[None, :, None, None]) / np.sqrt(
+        var[None, :, None, None] + 1e-5) * scale[None, :, None, None] \
+        + bias[None, :, None, None]
+    y = np.clip(y, 0, 6)
+    y = depthwise_reference(y, DW, 1, 1)
+    return maxpool_reference(y, 2, 2)
+
+
+# A small CNN over images of any height and width: a strided 3x3
+# convolution with explicit pads, batch norm, ReLU6 (Clip), a depthwise 3x3
+# convolution and a 2x2 max pool.
+CNN = ("cnn",
+       [helper.make_node("Conv", ["x", "cw", "cb"], ["c1"], pads=[1, 1, 1, 1],
+                         strides=[2, 2], kernel_shape=[3, 3]),
+        helper.make_node("BatchNormalization", ["c1", "s", "bb", "m", "v"],
+                         ["bn"], epsilon=1e-5),
+        helper.make_node("Clip", ["bn", "lo", "hi"], ["r"]),
+        helper.make_node("Conv", ["r", "dw"], ["c2"], pads=[1, 1, 1, 1],
+                         group=6, kernel_shape=[3, 3]),
+        helper.make_node("MaxPool", ["c2"], ["y"], kernel_shape=[2, 2],
+                         strides=[2, 2])],
+       [numpy_helper.from_array(CW, "cw"), numpy_helper.from_array(CB, "cb"),
+        numpy_helper.from_array(DW, "dw")] +
+       [numpy_helper.from_array(t, n) for t, n in zip(BN, ["s", "bb", "m", "v"])] +
+       [numpy_helper.from_array(np.array(0, np.float32), "lo"),
+        numpy_helper.from_array(np.array(6, np.float32), "hi")],
+       cnn_reference, "1 x 3 x s x s")
+
+
 def make(d, name, nodes, inits, dims):
     shape = [("seq" if t == "s" else int(t)) for t in dims.split(" x ")]
     graph = helper.make_graph(
@@ -89,12 +159,12 @@ def make(d, name, nodes, inits, dims):
 def main():
     d, flags = sys.argv[1], sys.argv[2:]
     failed = False
-    for name, nodes, inits, f, dims in MODELS:
+    for name, nodes, inits, f, dims in MODELS + [CNN]:
         path, spec = make(d, name, nodes, inits, dims)
         so = os.path.join(d, name + ".so")
         subprocess.run(["nnapi-compile", path, "-o", so,
                         "--input-shape=x=" + spec] + flags, check=True)
-        sizes = (1, 5, 33)
+        sizes = (1, 5, 33) if name != "cnn" else (4, 9, 33)
         for size in sizes:
             shape = [size if t == "s" else int(t) for t in dims.split(" x ")]
             x = RNG.uniform(-1, 1, shape).astype(np.float32)
