@@ -2,15 +2,19 @@
 """One library for every length against one library per length, and
 against ONNX Runtime (CPU), side by side.
 
-    dynamic_vs_static.py --build BUILD [--work DIR] [--lengths 8,16,...]
-                         [--runs N] [--rounds R] [--threads T]
-                         [--max-ratio X]
+    dynamic_vs_static.py --build BUILD [--model encoder|recognizer]
+                         [--work DIR] [--lengths 8,16,...] [--runs N]
+                         [--rounds R] [--threads T] [--max-ratio X]
 
-The model: an attention-like encoder block over a [1, S, 64] sequence
+The models: "encoder", an attention-like block over a [1, S, 64] sequence
 (projection and bias, scores Q Q^T / 8 over the sequence, softmax over keys,
-the weighted sum, a residual ReLU), exported with a symbolic length "seq".
-nnapi-compile builds it once with the length kept dynamic
-(--input-shape x=1x[1..512]x64; its ops stay on the host, as every
+the weighted sum, a residual ReLU), exported with a symbolic length "seq";
+"recognizer", a text-recognizer-like network over a [1, 1, 32, W] line
+image of any width (four 3x3 convolutions with ReLU and 2x2 max pools down
+to one row, then per column a projection to 40 classes and softmax),
+exported with a symbolic width. nnapi-compile builds each once with the
+size kept dynamic (--input-shape x=1x[1..512]x64 or 1x1x32x[32..2048]; its
+ops stay on the host, as every
 dynamically shaped op does for now) and once per length (x=1xSx64), both
 host-only (the like-for-like comparison) and in the default mode (NNAPI
 partitions on the host NNAPI device, as a user gets it). For each length:
@@ -71,11 +75,60 @@ def encoder_block(path):
     onnx.save(model, path)
 
 
+def recognizer(path):
+    rng = np.random.default_rng(0)
+    nodes, inits = [], []
+    channels, name = [1, 16, 32, 64, 64], "x"
+    for i in range(4):
+        w = (rng.standard_normal((channels[i + 1], channels[i], 3, 3))
+             / np.sqrt(9 * channels[i])).astype(np.float32)
+        b = (rng.standard_normal((channels[i + 1],)) / 8).astype(np.float32)
+        inits += [numpy_helper.from_array(w, f"w{i}"),
+                  numpy_helper.from_array(b, f"b{i}")]
+        nodes += [
+            helper.make_node("Conv", [name, f"w{i}", f"b{i}"], [f"c{i}"],
+                             pads=[1, 1, 1, 1], kernel_shape=[3, 3]),
+            helper.make_node("Relu", [f"c{i}"], [f"r{i}"]),
+            # Height halves every time (32 -> 2), width every other time.
+            helper.make_node("MaxPool", [f"r{i}"], [f"p{i}"],
+                             kernel_shape=[2, 2 if i % 2 == 0 else 1],
+                             strides=[2, 2 if i % 2 == 0 else 1])]
+        name = f"p{i}"
+    wc = (rng.standard_normal((64, 40)) / 8).astype(np.float32)
+    inits.append(numpy_helper.from_array(wc, "wc"))
+    nodes += [
+        # [1, 64, 2, W/4] -> [1, 2, W/4, 64]: per column, a projection.
+        helper.make_node("Transpose", [name], ["t"], perm=[0, 2, 3, 1]),
+        helper.make_node("MatMul", ["t", "wc"], ["logits"]),
+        helper.make_node("Softmax", ["logits"], ["y"], axis=-1)]
+    graph = helper.make_graph(
+        nodes, "recognizer",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                       [1, 1, 32, "width"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], inits)
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, path)
+
+
+MODELS = {
+    # builder, dynamic --input-shape, fixed one for size S, input shape
+    "encoder": (encoder_block, "x=1x[1..512]x64", "x=1x{}x64",
+                lambda s: (1, s, D)),
+    "recognizer": (recognizer, "x=1x1x32x[32..2048]", "x=1x1x32x{}",
+                   lambda s: (1, 1, 32, s)),
+}
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--build", required=True)
+    p.add_argument("--model", choices=sorted(MODELS), default="encoder")
     p.add_argument("--work", default="/tmp/nnapi-dynamic-bench")
-    p.add_argument("--lengths", default="8,16,32,64,128")
+    p.add_argument("--lengths", default=None,
+                   help="default 8,16,32,64,128 (encoder), "
+                        "100,200,400,800 (recognizer)")
     p.add_argument("--runs", type=int, default=200)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--threads", type=int, default=1)
@@ -83,29 +136,33 @@ def main():
     args = p.parse_args()
     bin_dir = os.path.join(os.path.abspath(args.build), "bin")
     os.makedirs(args.work, exist_ok=True)
-    model = os.path.join(args.work, "encoder_block.onnx")
-    encoder_block(model)
+    build_model, dynamic_shape, fixed_shape, input_shape = MODELS[args.model]
+    lengths = args.lengths or ("8,16,32,64,128" if args.model == "encoder"
+                               else "100,200,400,800")
+    model = os.path.join(args.work, args.model + ".onnx")
+    build_model(model)
     compile_ = os.path.join(bin_dir, "nnapi-compile")
     nnapi_run = os.path.join(bin_dir, "nnapi-run")
-    dynamic = os.path.join(args.work, "dynamic.so")
-    run([compile_, model, "-o", dynamic, "--input-shape=x=1x[1..512]x64"])
+    dynamic = os.path.join(args.work, args.model + "-dynamic.so")
+    run([compile_, model, "-o", dynamic, "--input-shape=" + dynamic_shape])
     env = dict(os.environ, NNAPI_MLIR_THREADS=str(args.threads))
     print(f"{'length':>6} {'ORT ms':>8} {'fixed ms':>9} {'fixed host':>10} "
           f"{'dynamic ms':>10} {'dyn/fixed host':>14} {'dyn/ORT':>8}")
     worst = 0.0
-    for length in map(int, args.lengths.split(",")):
-        data = os.path.join(args.work, f"len{length}")
+    for length in map(int, lengths.split(",")):
+        data = os.path.join(args.work, f"{args.model}{length}")
         os.makedirs(data, exist_ok=True)
         x = np.random.default_rng(length).uniform(
-            -1, 1, (1, length, D)).astype(np.float32)
+            -1, 1, input_shape(length)).astype(np.float32)
         with open(os.path.join(data, "input_0.pb"), "wb") as f:
             f.write(numpy_helper.from_array(x, "x").SerializeToString())
         run(["node", ORT_RUN, model, data, "--write"])
-        fixed = os.path.join(args.work, f"fixed{length}.so")
-        run([compile_, model, "-o", fixed, f"--input-shape=x=1x{length}x64"])
-        fixed_host = os.path.join(args.work, f"fixed{length}-host.so")
+        fixed = os.path.join(args.work, f"{args.model}{length}.so")
+        run([compile_, model, "-o", fixed,
+             "--input-shape=" + fixed_shape.format(length)])
+        fixed_host = os.path.join(args.work, f"{args.model}{length}-host.so")
         run([compile_, model, "-o", fixed_host, "--host-only",
-             f"--input-shape=x=1x{length}x64"])
+             "--input-shape=" + fixed_shape.format(length)])
         for so in (fixed, fixed_host, dynamic):
             out = run([nnapi_run, so, "--test-data", data, "--threads",
                        str(args.threads)], env=env)

@@ -108,6 +108,23 @@ FailureOr<Value> mlir::nnapi::onnx_import::batchMatMul(
     aBatch.insert(aBatch.begin(), 1);
   while (int64_t(bBatch.size()) < rank)
     bBatch.insert(bBatch.begin(), 1);
+  // Dynamic dimensions (issue 54): a product with one is dynamic, and the
+  // reshapes below can infer one dynamic size each.
+  auto times = [](int64_t x, int64_t y) {
+    return ShapedType::isDynamic(x) || ShapedType::isDynamic(y)
+               ? ShapedType::kDynamic
+               : x * y;
+  };
+  // (Dynamic batch dimensions, and batches folded into dynamic rows of a
+  // dynamic K, would need reshapes that infer two sizes.)
+  bool foldsBatch = llvm::any_of(aBatch, [](int64_t d) { return d != 1; });
+  if (llvm::any_of(aBatch, ShapedType::isDynamic) ||
+      llvm::any_of(bBatch, ShapedType::isDynamic) ||
+      (foldsBatch && ShapedType::isDynamic(m) && ShapedType::isDynamic(k)))
+    return ctx.error() << "MatMul of " << at << " and " << bt
+                       << ": dynamic batch dimensions, or a batch over "
+                          "dynamic rows and a dynamic inner dimension, are "
+                          "not supported";
   Shape batch;
   for (int64_t i = 0; i < rank; ++i) {
     if (aBatch[i] == 0 || bBatch[i] == 0)
@@ -116,9 +133,14 @@ FailureOr<Value> mlir::nnapi::onnx_import::batchMatMul(
     if (aBatch[i] != bBatch[i] && aBatch[i] != 1 && bBatch[i] != 1)
       return ctx.error() << "batch dimensions " << aBatch[i] << " and "
                          << bBatch[i] << " do not broadcast";
-    batch.push_back(std::max(aBatch[i], bBatch[i]));
+    batch.push_back(ShapedType::isDynamic(aBatch[i]) ? aBatch[i]
+                    : ShapedType::isDynamic(bBatch[i])
+                        ? bBatch[i]
+                        : std::max(aBatch[i], bBatch[i]));
   }
-  int64_t nb = product(batch);
+  int64_t nb = 1;
+  for (int64_t d : batch)
+    nb = times(nb, d);
   auto expand = [&](Value v, Shape vb, int64_t rows, int64_t cols) {
     Shape full(vb);
     full.push_back(rows);
@@ -138,11 +160,13 @@ FailureOr<Value> mlir::nnapi::onnx_import::batchMatMul(
     return imp.reshape(v, {nb, rows, cols});
   };
   Value prod;
-  if (product(bBatch) == 1 && product(aBatch) > 1) {
+  auto one = [](int64_t d) { return d == 1; };
+  if (llvm::all_of(bBatch, one) && !llvm::all_of(aBatch, one)) {
     // Fold A's batch into its rows: one [1, B*M, K] x [1, K, N].
     prod = builder.create<tosa::MatMulOp>(
-        ctx.loc, RankedTensorType::get({1, nb * m, n}, element),
-        imp.reshape(a, {1, nb * m, k}), imp.reshape(b, {1, k, n}), quant);
+        ctx.loc, RankedTensorType::get({1, times(nb, m), n}, element),
+        imp.reshape(a, {1, times(nb, m), k}), imp.reshape(b, {1, k, n}),
+        quant);
   } else {
     prod = builder.create<tosa::MatMulOp>(
         ctx.loc, RankedTensorType::get({nb, m, n}, element),

@@ -55,6 +55,9 @@ MODELS = [
      [], lambda x: x.T, "s x 16"),
     ("MatMul", [helper.make_node("MatMul", ["x", "w"], ["y"])],
      [numpy_helper.from_array(W, "w")], lambda x: x @ W, "s x 16"),
+    # Batch dimensions folded into the (dynamic) rows.
+    ("MatMul_batched", [helper.make_node("MatMul", ["x", "w"], ["y"])],
+     [numpy_helper.from_array(W, "w")], lambda x: x @ W, "1 x 2 x s x 16"),
     # An encoder-like block over a [1, S, 16] sequence: projection, bias,
     # attention scores S x S, softmax over keys, weighted sum, ReLU.
     ("encoder_block",
