@@ -161,6 +161,7 @@ def make(d, name, nodes, inits, dims):
 
 def main():
     d, flags = sys.argv[1], sys.argv[2:]
+    np.save(os.path.join(d, "w.npy"), W)  # for test data made elsewhere
     failed = False
     for name, nodes, inits, f, dims in MODELS + [CNN]:
         path, spec = make(d, name, nodes, inits, dims)
