@@ -798,6 +798,14 @@ OwningOpRef<ModuleOp> Importer::run() {
     // shape rule (docs/design.md, "TFLite's unknown dimensions").
     if (given != options.inputShapes.end()) {
       const std::vector<int64_t> &dims = given->second;
+      if (llvm::any_of(dims, [](int64_t d) { return d < 0; })) {
+        emitError(fileLoc)
+            << what << ": dimensions kept dynamic (? or [LOW..HIGH]) are "
+            << "supported for ONNX and TOSA models so far; a TFLite model is "
+            << "compiled at the size its file stores";
+        ok = false;
+        continue;
+      }
       bool fits = dims.size() == shape.size();
       const auto *sig = t.shape_signature();
       for (size_t d = 0; fits && d < dims.size(); ++d)
