@@ -166,11 +166,14 @@ static int addresses(JNIEnv *env, jobjectArray buffers, jlongArray positions,
   return ok;
 }
 
-JNIEXPORT void JNICALL Java_org_nnapimlir_Model_nativeRun(
-    JNIEnv *env, jclass cls, jlong handle, jobjectArray inputs,
-    jlongArray inPositions, jlongArray inSizes, jobjectArray outputs,
-    jlongArray outPositions, jlongArray outSizes) {
-  (void)cls;
+/* Runs `model` on the direct buffers given, with the inputs' dimensions
+ * `dims` (nnapi_rt_model_run_dims) or without (null: nnapi_rt_model_run);
+ * a failure is thrown. */
+static void runBuffers(JNIEnv *env, nnapi_rt_model *model,
+                       const int64_t *const *dims, jobjectArray inputs,
+                       jlongArray inPositions, jlongArray inSizes,
+                       jobjectArray outputs, jlongArray outPositions,
+                       jlongArray outSizes) {
   jsize numIn = (*env)->GetArrayLength(env, inputs);
   jsize numOut = (*env)->GetArrayLength(env, outputs);
   void **in = calloc((size_t)numIn + 1, sizeof(void *));
@@ -183,14 +186,26 @@ JNIEXPORT void JNICALL Java_org_nnapimlir_Model_nativeRun(
                        inBytes) &&
              addresses(env, outputs, outPositions, outSizes, numOut, out,
                        outBytes)) {
-    failed(env, nnapi_rt_model_run(modelOf(handle), numIn,
-                                   (const void *const *)in, inBytes, numOut,
-                                   out, outBytes));
+    failed(env, dims ? nnapi_rt_model_run_dims(
+                           model, numIn, (const void *const *)in, inBytes,
+                           dims, numOut, out, outBytes)
+                     : nnapi_rt_model_run(model, numIn,
+                                          (const void *const *)in, inBytes,
+                                          numOut, out, outBytes));
   }
   free(in);
   free(out);
   free(inBytes);
   free(outBytes);
+}
+
+JNIEXPORT void JNICALL Java_org_nnapimlir_Model_nativeRun(
+    JNIEnv *env, jclass cls, jlong handle, jobjectArray inputs,
+    jlongArray inPositions, jlongArray inSizes, jobjectArray outputs,
+    jlongArray outPositions, jlongArray outSizes) {
+  (void)cls;
+  runBuffers(env, modelOf(handle), NULL, inputs, inPositions, inSizes,
+             outputs, outPositions, outSizes);
 }
 
 /* Copies the long[][] `dims` (one array per input, of its rank) into one
@@ -323,26 +338,8 @@ JNIEXPORT void JNICALL Java_org_nnapimlir_Model_nativeRunDims(
   const int64_t **dims = NULL;
   if (!dimsOf(env, model, inputDims, &dims))
     return;
-  jsize numIn = (*env)->GetArrayLength(env, inputs);
-  jsize numOut = (*env)->GetArrayLength(env, outputs);
-  void **in = calloc((size_t)numIn + 1, sizeof(void *));
-  void **out = calloc((size_t)numOut + 1, sizeof(void *));
-  uint64_t *inBytes = calloc((size_t)numIn + 1, sizeof(uint64_t));
-  uint64_t *outBytes = calloc((size_t)numOut + 1, sizeof(uint64_t));
-  if (!in || !out || !inBytes || !outBytes) {
-    throwStatus(env, NNAPI_RT_INTERNAL_ERROR, "out of memory");
-  } else if (addresses(env, inputs, inPositions, inSizes, numIn, in,
-                       inBytes) &&
-             addresses(env, outputs, outPositions, outSizes, numOut, out,
-                       outBytes)) {
-    failed(env, nnapi_rt_model_run_dims(model, numIn, (const void *const *)in,
-                                        inBytes, dims, numOut, out,
-                                        outBytes));
-  }
-  free(in);
-  free(out);
-  free(inBytes);
-  free(outBytes);
+  runBuffers(env, model, dims, inputs, inPositions, inSizes, outputs,
+             outPositions, outSizes);
   free((void *)dims);
 }
 

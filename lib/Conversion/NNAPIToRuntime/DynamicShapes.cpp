@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DynamicShapes.h"
 #include "nnapi-mlir/Conversion/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -52,11 +53,6 @@ struct SizeDivisionAsAffine : OpRewritePattern<arith::DivUIOp> {
   }
 };
 
-bool isDynamic(Type t) {
-  auto shaped = dyn_cast<ShapedType>(t);
-  return shaped && shaped.hasRank() && !shaped.hasStaticShape();
-}
-
 //===----------------------------------------------------------------------===//
 // nnapi-output-dims
 //===----------------------------------------------------------------------===//
@@ -68,7 +64,7 @@ struct OutputDimsPass
     ModuleOp module = getOperation();
     auto func = module.lookupSymbol<func::FuncOp>(entry);
     if (!func || func.isExternal() ||
-        !llvm::any_of(func.getResultTypes(), isDynamic))
+        !llvm::any_of(func.getResultTypes(), isDynamicShape))
       return;
     if (!func.getBody().hasOneBlock()) {
       func.emitError("an entry with dynamically shaped results must be one "
@@ -123,6 +119,30 @@ struct OutputDimsPass
       shapes.emitError("the output dimensions did not settle");
       return signalPassFailure();
     }
+    // An output size that depends on values the model computes: the first
+    // returned size whose computation contains an op `uses` picks is named.
+    auto reportValueDependence = [&](function_ref<bool(Operation *)> uses) {
+      auto terminator = cast<func::ReturnOp>(body.getTerminator());
+      std::pair<unsigned, int64_t> at = which.front();
+      for (auto [k, v] : llvm::enumerate(terminator.getOperands())) {
+        SetVector<Operation *> slice;
+        if (Operation *def = v.getDefiningOp()) {
+          getBackwardSlice(def, &slice);
+          slice.insert(def);
+        }
+        if (llvm::any_of(slice, uses)) {
+          at = which[k];
+          break;
+        }
+      }
+      func.emitError() << "dimension " << at.second << " of output "
+                       << at.first
+                       << " is not a function of the input dimensions (it "
+                          "depends on values the model computes): a model "
+                          "with dynamic dimensions needs output shapes "
+                          "computable from the input shapes";
+      shapes.erase();
+    };
     // What is left (the scf.if of TOSA's run-time broadcasting): a bound
     // equal to the size, from the arguments' sizes alone.
     auto isArgument = [&](Value v, std::optional<int64_t> dim,
@@ -146,27 +166,7 @@ struct OutputDimsPass
             *index, isArgument, /*closedUB=*/true);
       }
       if (failed(bound)) {
-        // The first output this size is part of.
-        auto terminator = cast<func::ReturnOp>(body.getTerminator());
-        std::pair<unsigned, int64_t> at = which.front();
-        for (auto [k, v] : llvm::enumerate(terminator.getOperands())) {
-          SetVector<Operation *> slice;
-          if (Operation *def = v.getDefiningOp()) {
-            getBackwardSlice(def, &slice);
-            slice.insert(def);
-          }
-          if (slice.contains(dim)) {
-            at = which[k];
-            break;
-          }
-        }
-        func.emitError() << "dimension " << at.second << " of output "
-                         << at.first
-                         << " is not a function of the input dimensions "
-                            "(it depends on values the model computes): a "
-                            "model with dynamic dimensions needs output "
-                            "shapes computable from the input shapes";
-        shapes.erase();
+        reportValueDependence([&](Operation *op) { return op == dim; });
         return signalPassFailure();
       }
       dim.replaceAllUsesWith(
@@ -203,13 +203,15 @@ struct OutputDimsPass
       shapes.emitError("the output dimensions did not settle");
       return signalPassFailure();
     }
-    for (unsigned i = 0; i < numTensorArgs; ++i)
-      if (!body.getArgument(i).use_empty()) {
-        func.emitError() << "the output dimensions read the values of input "
-                         << i << ", not only its dimensions";
-        shapes.erase();
+    for (unsigned i = 0; i < numTensorArgs; ++i) {
+      BlockArgument arg = body.getArgument(i);
+      if (!arg.use_empty()) {
+        reportValueDependence([&](Operation *op) {
+          return llvm::is_contained(op->getOperands(), arg);
+        });
         return signalPassFailure();
       }
+    }
     llvm::BitVector erase(body.getNumArguments());
     erase.set(0, numTensorArgs);
     body.eraseArguments(erase);
@@ -230,7 +232,7 @@ struct DynamicEntryPass
     ModuleOp module = getOperation();
     auto func = module.lookupSymbol<func::FuncOp>(entry);
     if (!func || func.isExternal() ||
-        !llvm::any_of(func.getArgumentTypes(), isDynamic))
+        !llvm::any_of(func.getArgumentTypes(), isDynamicShape))
       return;
     Block &body = func.getBody().front();
     OpBuilder b(func.getContext());

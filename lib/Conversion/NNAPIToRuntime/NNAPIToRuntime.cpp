@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DynamicShapes.h"
 #include "nnapi-mlir/Conversion/Passes.h"
 #include "nnapi-mlir/Conversion/TosaToNNAPI/TosaToNNAPI.h"
 #include "nnapi-mlir/Runtime/Runtime.h"
@@ -173,11 +174,6 @@ std::string encodeName(StringRef name) {
   return out;
 }
 
-bool isDynamicTensor(Type t) {
-  auto shaped = dyn_cast<ShapedType>(t);
-  return shaped && shaped.hasRank() && !shaped.hasStaticShape();
-}
-
 struct ExportSignaturePass
     : public nnapi::impl::NNAPIExportSignatureBase<ExportSignaturePass> {
   using NNAPIExportSignatureBase::NNAPIExportSignatureBase;
@@ -200,8 +196,8 @@ struct ExportSignaturePass
     // names (encodeName).
     // Version 5 adds dynamic dimensions; a static model stays version 4,
     // which runtimes before them read.
-    bool dynamic = llvm::any_of(func.getArgumentTypes(), isDynamicTensor) ||
-                   llvm::any_of(func.getResultTypes(), isDynamicTensor);
+    bool dynamic = llvm::any_of(func.getArgumentTypes(), isDynamicShape) ||
+                   llvm::any_of(func.getResultTypes(), isDynamicShape);
     os << "nnapi-mlir-model " << (dynamic ? 5 : 4) << "\npartitions "
        << partitions << "\n";
     auto describe = [&](StringRef kind, unsigned i, Type type,
