@@ -174,6 +174,32 @@ struct OutputDimsPass
       dim.erase();
     }
 
+    // Only what computes the sizes stays; the rest goes even where it has
+    // effects (a partition's call computing a static output).
+    {
+      // The ops of the body the returned sizes come from, the values their
+      // regions use from above included.
+      SmallVector<Value> work(body.getTerminator()->getOperands());
+      llvm::SmallPtrSet<Operation *, 32> keep;
+      while (!work.empty()) {
+        Operation *def = work.pop_back_val().getDefiningOp();
+        Operation *top = def ? body.findAncestorOpInBlock(*def) : nullptr;
+        if (!top || !keep.insert(top).second)
+          continue;
+        top->walk([&](Operation *nested) {
+          llvm::append_range(work, nested->getOperands());
+        });
+      }
+      SmallVector<Operation *> dead;
+      for (Operation &op : body.without_terminator())
+        if (!keep.contains(&op))
+          dead.push_back(&op);
+      for (Operation *op : llvm::reverse(dead)) {
+        op->dropAllUses();
+        op->erase();
+      }
+    }
+
     // tensor.dim of an argument becomes an index argument of its own; the
     // ops that computed values are then dead.
     unsigned numTensorArgs = body.getNumArguments();
