@@ -136,8 +136,7 @@ py::dict summaryToDict(const nnapi::CompileSummary &s,
 py::dict compile(const py::object &model, bool isPath, const std::string &name,
                  const std::string &output, const std::string &emit,
                  const std::string &pipelineOptions,
-                 const std::map<std::string, std::vector<int64_t>> &inputShapes,
-                 const std::map<std::string, std::vector<int64_t>> &inputDimRanges,
+                 const std::vector<std::string> &inputShapes,
                  const std::map<std::string, std::string> &inputValues,
                  const std::map<std::string, std::string> &specializeValues,
                  const std::vector<std::string> &exposeValues,
@@ -192,8 +191,12 @@ py::dict compile(const py::object &model, bool isPath, const std::string &name,
   out.runpath = runpath;
 
   nnapi::LoadOptions load;
-  load.inputShapes = inputShapes;
-  load.inputDimRanges = inputDimRanges;
+  // As nnapi-compile's --input-shape, by the same parser.
+  for (const std::string &spec : inputShapes) {
+    std::string error;
+    if (!nnapi::parseInputShape(spec, load, error))
+      throw CompileFailure{error};
+  }
   load.inputValues = inputValues;
   load.specializeValues = specializeValues;
   load.exposeValues = exposeValues;
@@ -425,8 +428,7 @@ PYBIND11_MODULE(_nnapi_mlir, m) {
 
   m.def("compile", &compile, py::arg("model"), py::arg("is_path"),
         py::arg("name"), py::arg("output"), py::arg("emit"), py::arg("options"),
-        py::arg("input_shapes"), py::arg("input_dim_ranges"),
-        py::arg("input_values"),
+        py::arg("input_shapes"), py::arg("input_values"),
         py::arg("specialize_values"), py::arg("expose_values"),
         py::arg("signature"), py::arg("triple"), py::arg("cpu"),
         py::arg("features"), py::arg("runpath"));

@@ -13,6 +13,7 @@
 #include "nnapi-mlir/Frontend/TFLite/TFLiteImporter.h"
 #endif
 #include "nnapi-mlir/NNAPI/BlobFormat.h"
+#include "nnapi-mlir/Runtime/ModelABI.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -66,6 +67,64 @@ static bool hasONNXOnlyOptions(const LoadOptions &options) {
          !options.specializeValues.empty() || !options.exposeValues.empty() ||
          options.float64;
 }
+
+bool mlir::nnapi::parseInputShape(llvm::StringRef spec, LoadOptions &options,
+                                  std::string &error) {
+  // Names may hold '=' (any characters do), dimensions do not.
+  auto [name, dims] = spec.rsplit('=');
+  if (name.empty() || !spec.contains('=')) {
+    error = "--input-shape '" + spec.str() +
+            "' is not NAME=D0xD1x... (e.g. input=1x3x224x224)";
+    return false;
+  }
+  std::vector<int64_t> shape, ranges;
+  bool ranged = false;
+  if (!dims.empty()) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    dims.split(parts, 'x');
+    for (llvm::StringRef p : parts) {
+      int64_t d, low, high;
+      // A dynamic dimension: "?" (any size) or "[low..high]".
+      if (p == "?") {
+        shape.push_back(-1);
+        ranges.insert(ranges.end(), {int64_t(1), int64_t(NNAPI_MODEL_MAX_DYNAMIC_DIM)});
+        continue;
+      }
+      if (p.starts_with("[") && p.ends_with("]")) {
+        auto [lo, hi] = p.drop_front().drop_back().split("..");
+        if (lo.getAsInteger(10, low) || hi.getAsInteger(10, high) ||
+            low < 1 || low > high || high > NNAPI_MODEL_MAX_DYNAMIC_DIM) {
+          error = "--input-shape '" + spec.str() + "': '" + p.str() +
+                  "' is not a range [LOW..HIGH] with 1 <= LOW <= HIGH <= "
+                  "2^31-1";
+          return false;
+        }
+        shape.push_back(-1);
+        ranges.insert(ranges.end(), {low, high});
+        ranged = true;
+        continue;
+      }
+      if (p.getAsInteger(10, d) || d < 0 || d > NNAPI_MODEL_MAX_DYNAMIC_DIM) {
+        error = "--input-shape '" + spec.str() + "': '" + p.str() +
+                "' is not a dimension (an integer in [0, 2^31-1], ? or "
+                "[LOW..HIGH])";
+        return false;
+      }
+      shape.push_back(d);
+    }
+  }
+  if (!options.inputShapes.emplace(name.str(), shape).second) {
+    error = "--input-shape gives input '" + name.str() + "' twice";
+    return false;
+  }
+  // Only declared ranges are recorded ("?" alone stays "?").
+  if (ranged)
+    options.inputDimRanges[name.str()] = ranges;
+  else if (!ranges.empty())
+    options.inputDimRanges[name.str()] = {};
+  return true;
+}
+
 
 #ifdef NNAPI_MLIR_HAVE_ONNX
 static ONNXImportOptions importOptionsOf(const LoadOptions &options) {

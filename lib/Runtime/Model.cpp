@@ -55,8 +55,7 @@ struct Tensor {
 /// The largest tensor a signature may declare (bytes); a model claiming more
 /// is malformed rather than something to allocate.
 constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 40;
-/// The largest size of a dynamic dimension (the compiler's bound too).
-constexpr uint64_t kMaxDynamicDim = (uint64_t(1) << 31) - 1;
+
 
 /// Bytes per element of a signature dtype, 0 if it is not one.
 uint64_t elementBytesOf(const std::string &dtype) {
@@ -164,10 +163,10 @@ static bool parseSignature(const char *text, nnapi_rt_model &model,
   model.signature = text;
   const std::string &sig = model.signature;
   bool encodedNames = false;
+  int version = 0;
   {
     std::istringstream first(sig.substr(0, sig.find('\n')));
     std::string kind;
-    int version = 0;
     if (!(first >> kind >> version) || kind != "nnapi-mlir-model") {
       error = "model signature lacks its header line";
       return false;
@@ -181,12 +180,6 @@ static bool parseSignature(const char *text, nnapi_rt_model &model,
       return false;
     }
     encodedNames = version >= 4;
-  }
-  int version = 0;
-  {
-    std::istringstream first(sig.substr(0, sig.find('\n')));
-    std::string kind;
-    first >> kind >> version;
   }
   size_t end = sig.find("\nchecksum ");
   if (end == std::string::npos) {
@@ -251,12 +244,12 @@ static bool parseSignature(const char *text, nnapi_rt_model &model,
               version >= 5 && !d.empty() && (d == "?" || d.front() == '[');
           if (isDynamic && d == "?") {
             low = 1;
-            high = kMaxDynamicDim;
+            high = uint64_t(NNAPI_MODEL_MAX_DYNAMIC_DIM);
           } else if (isDynamic) {
             if (d.size() < 6 || d.back() != ']' || dots == std::string::npos ||
                 !parseCount(d.substr(1, dots - 1), low) ||
                 !parseCount(d.substr(dots + 2, d.size() - dots - 3), high) ||
-                low < 1 || low > high || high > kMaxDynamicDim) {
+                low < 1 || low > high || high > uint64_t(NNAPI_MODEL_MAX_DYNAMIC_DIM)) {
               error = "signature line '" + line +
                       "' has a malformed dimension range '" + d + "'";
               return false;

@@ -241,29 +241,17 @@ def compile(model, output=None, feature_level=7, device_profile=None,
     else:
         raise TypeError("model must be a path or bytes, not %s"
                         % type(model).__name__)
-    # A dimension None stays dynamic (any size), (low, high) dynamic in
-    # that range.
-    shapes, ranges = {}, {}
-    for k, v in (input_shapes or {}).items():
-        dims, dim_ranges, ranged = [], [], False
-        for d in v:
-            if d is None:
-                dims.append(-1)
-                dim_ranges += [1, 2**31 - 1]
-            elif isinstance(d, (tuple, list)):
-                lo, hi = (int(e) for e in d)
-                if not 1 <= lo <= hi <= 2**31 - 1:
-                    raise CompileError("input_shapes[%r]: range %r must "
-                                       "satisfy 1 <= low <= high <= 2**31-1"
-                                       % (k, tuple(d)))
-                dims.append(-1)
-                dim_ranges += [lo, hi]
-                ranged = True
-            else:
-                dims.append(int(d))
-        shapes[str(k)] = dims
-        if dim_ranges:
-            ranges[str(k)] = dim_ranges if ranged else []
+    # nnapi-compile's --input-shape NAME=D0xD1x...: None stays dynamic ("?"),
+    # (low, high) dynamic in that range ("[low..high]"); the compiler parses
+    # and checks it.
+    def dim(d):
+        if d is None:
+            return "?"
+        if isinstance(d, (tuple, list)):
+            return "[%d..%d]" % tuple(int(e) for e in d)
+        return str(int(d))
+    shapes = ["%s=%s" % (k, "x".join(dim(d) for d in v))
+              for k, v in (input_shapes or {}).items()]
     def tensor_protos(what, given):
         values = {}
         for k, v in (given or {}).items():
@@ -286,7 +274,7 @@ def compile(model, output=None, feature_level=7, device_profile=None,
         raise CompileError("expose_values: 'all' goes alone")
     out = "" if output is None else _os.fspath(output)
     d = _nnapi_mlir.compile(source, is_path, name, out, emit, text, shapes,
-                            ranges, values, specialize, exposed, signature or "",
+                            values, specialize, exposed, signature or "",
                             target or "",
                             cpu or "", features or "",
                             runpath or "")

@@ -287,7 +287,7 @@ int main(int argc, char **argv) {
   nnapi::ONNXImportOptions importOptions;
   for (const std::string &spec : inputShapes) {
     std::string error;
-    if (!nnapi::parseONNXInputShape(spec, importOptions, error))
+    if (!nnapi::parseInputShape(spec, load, error))
       return fail(error);
   }
   for (const std::string &spec : inputValues) {
@@ -300,8 +300,6 @@ int main(int argc, char **argv) {
     if (!nnapi::parseONNXSpecializeValue(spec, importOptions, error))
       return fail(error);
   }
-  load.inputShapes = std::move(importOptions.inputShapes);
-  load.inputDimRanges = std::move(importOptions.inputDimRanges);
   load.inputValues = std::move(importOptions.inputValues);
   load.specializeValues = std::move(importOptions.specializeValues);
   load.exposeValues.assign(exposeValues.begin(), exposeValues.end());

@@ -56,6 +56,14 @@ struct LoadOptions {
   std::string signature;
 };
 
+/// Parses `spec`, --input-shape's "NAME=D0xD1x..." (a scalar: "NAME="; a
+/// dimension "?" or "[LOW..HIGH]" stays dynamic), into `options`'
+/// inputShapes and inputDimRanges; false with `error` if it is malformed
+/// or NAME was given before. nnapi-compile and the Python package both use
+/// it.
+bool parseInputShape(llvm::StringRef spec, LoadOptions &options,
+                     std::string &error);
+
 /// Reads the model at `path`. On failure returns an error; the model's own
 /// problems were also emitted as diagnostics.
 llvm::Expected<OwningOpRef<ModuleOp>>

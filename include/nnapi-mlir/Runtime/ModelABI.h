@@ -64,6 +64,9 @@
 #define NNAPI_MODEL_RUN_DIMS_SYMBOL "nnapi_model_run_dims"
 #define NNAPI_MODEL_OUTPUT_DIMS_SYMBOL "nnapi_model_output_dims"
 #define NNAPI_MODEL_STATUS_LOOP_TIMEOUT (-1)
+/* The largest size of a dynamic dimension (2^31-1, NNAPI's dimensions are
+ * 32-bit), and the upper end of an undeclared range ("?"). */
+#define NNAPI_MODEL_MAX_DYNAMIC_DIM 2147483647
 
 #ifdef __cplusplus
 extern "C" {

@@ -11,6 +11,7 @@
 #include "DynamicShapes.h"
 #include "nnapi-mlir/Conversion/Passes.h"
 #include "nnapi-mlir/Conversion/TosaToNNAPI/TosaToNNAPI.h"
+#include "nnapi-mlir/Runtime/ModelABI.h"
 #include "nnapi-mlir/Runtime/Runtime.h"
 #include "nnapi-mlir/Support/Sha256.h"
 #include "nnapi-mlir/Target/NNAPIBlob/NNAPIBlob.h"
@@ -32,10 +33,6 @@ using namespace mlir;
 using namespace mlir::nnapi;
 
 namespace {
-
-/// The largest size a dynamic dimension may take (and the upper end of an
-/// undeclared range).
-constexpr int64_t kMaxDynamicDim = (int64_t(1) << 31) - 1;
 
 constexpr StringLiteral kExecuteFn = "nnapi_rt_execute_checked";
 constexpr StringLiteral kVerifyFn = "nnapi_rt_verify";
@@ -144,11 +141,11 @@ FailureOr<std::string> describeTensor(Operation *where, Type type,
       continue;
     }
     int64_t low = ranges[next++], high = ranges[next++];
-    if (low < 1 || high < low || high > kMaxDynamicDim)
+    if (low < 1 || high < low || high > NNAPI_MODEL_MAX_DYNAMIC_DIM)
       return where->emitError()
              << "dimension " << d << " of " << type << " has range [" << low
              << ".." << high << "]; a range must satisfy 1 <= low <= high <= "
-             << kMaxDynamicDim;
+             << NNAPI_MODEL_MAX_DYNAMIC_DIM;
     os << "[" << low << ".." << high << "]";
   }
   return s;
@@ -768,8 +765,8 @@ struct EmitEntryPointPass
 
   /// int32_t nnapi_model_output_dims(const int64_t *const *inputDims,
   ///                                 int64_t *const *outputDims)
-  /// writes every output's dimensions: the dynamic ones from
-  /// nnapi_output_dims (nnapi-output-dims), the static ones as they are.
+  /// writes each output's dynamic dimensions, from nnapi_output_dims
+  /// (nnapi-output-dims); the caller has the static ones from the signature.
   template <typename LoadSizes, typename LoadAt>
   LogicalResult emitOutputDims(ModuleOp module, OpBuilder &builder,
                                unsigned numInputs, unsigned numOutputs,

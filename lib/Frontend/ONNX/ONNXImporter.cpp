@@ -469,18 +469,15 @@ LogicalResult Importer::importNode(const onnx::NodeProto &node) {
       return t != inferred.end() && t->second->has_tensor_type() &&
              !isStatic(*t->second);
     };
-    for (const std::string &name : node.input())
-      if (!name.empty() && isDynamicValue(name))
-        return nodeError(node)
-               << "input '" << name << "' has dynamic dimensions, which the "
-               << "import of " << op << " does not handle yet; give "
-               << "--input-shape fixed sizes (" << dynamicInputsText() << ")";
-    for (const std::string &name : node.output())
-      if (!name.empty() && isDynamicValue(name))
-        return nodeError(node)
-               << "output '" << name << "' has dynamic dimensions, which the "
-               << "import of " << op << " does not handle yet; give "
-               << "--input-shape fixed sizes (" << dynamicInputsText() << ")";
+    for (auto [kind, names] : {std::pair{"input", &node.input()},
+                               std::pair{"output", &node.output()}})
+      for (const std::string &name : *names)
+        if (!name.empty() && isDynamicValue(name))
+          return nodeError(node)
+                 << kind << " '" << name << "' has dynamic dimensions, which "
+                 << "the import of " << op << " does not handle yet; give "
+                 << "--input-shape fixed sizes (" << dynamicInputsText()
+                 << ")";
   }
   if (failed(checkBFloat16Use(node)))
     return failure();

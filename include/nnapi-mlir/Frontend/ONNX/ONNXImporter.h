@@ -80,11 +80,6 @@ OwningOpRef<ModuleOp> importONNX(llvm::StringRef data, llvm::StringRef name,
                                  MLIRContext *context,
                                  const ONNXImportOptions &options = {});
 
-/// Parses `spec`, "NAME=D0xD1x..." (a scalar: "NAME="), into `options`;
-/// false with `error` if it is malformed or NAME was given before.
-bool parseONNXInputShape(llvm::StringRef spec, ONNXImportOptions &options,
-                         std::string &error);
-
 /// Reads `spec`, "NAME=FILE.pb" (an ONNX TensorProto file, as in ONNX test
 /// directories), into `options`; false with `error` if it is malformed, the
 /// file unreadable or NAME given before.
