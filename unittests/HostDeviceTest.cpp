@@ -13,6 +13,7 @@
 #include "HostModelBuilder.h"
 
 #include "../lib/HostDevice/Executor.h"
+#include "nnapi-mlir/NNAPI/Shapes.h"
 #include "nnapi-mlir/HostDevice/QuantizedKernels.h"
 #include "nnapi-mlir/Support/BufferPlan.h"
 
@@ -465,9 +466,9 @@ TEST_F(HostDevice, ElementwiseActivationsAndSoftmax) {
 /// fused activation.
 host::Window sameWindow(int32_t size, int32_t fuseCode) {
   host::Window w;
-  host::computeImplicitPadding(ANEURALNETWORKS_PADDING_SAME, size, 1, 3, 1,
+  nnapi_mlir::spec::implicitPadding(ANEURALNETWORKS_PADDING_SAME, size, 1, 3, 1,
                                w.padTop, w.padBottom);
-  host::computeImplicitPadding(ANEURALNETWORKS_PADDING_SAME, size, 1, 3, 1,
+  nnapi_mlir::spec::implicitPadding(ANEURALNETWORKS_PADDING_SAME, size, 1, 3, 1,
                                w.padLeft, w.padRight);
   w.fuseCode = fuseCode;
   return w;
@@ -1109,7 +1110,8 @@ TEST_F(HostDevice, RejectsMalformedUpsamplingOperations) {
   };
   resize({0, 1, 1}, 4, {1, 4, 4, 3},
          "align_corners and half_pixel_centers exclude each other");
-  resize({1}, 4, {1, 4, 4, 3}, "NCHW layout is not supported");
+  // NCHW: [N, C, H, W] = [1, 2, 2, 3] resized to [1, 2, 4, 4].
+  resize({1}, 4, {1, 2, 4, 4}, "NCHW layout is not supported");
   resize({}, 0, {1, 4, 4, 3}, "output size must be positive");
   resize({}, 5, {1, 4, 4, 3},
          "output shape [1,4,4,3] differs from computed [1,4,5,3]");

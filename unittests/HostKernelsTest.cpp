@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnapi-mlir/HostDevice/Kernels.h"
+#include "nnapi-mlir/NNAPI/Shapes.h"
 #include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 
 #include "RandomData.h"
@@ -17,6 +18,7 @@
 #include <random>
 
 using namespace nnapi_mlir::host;
+namespace spec = nnapi_mlir::spec;
 
 namespace {
 
@@ -40,9 +42,9 @@ class Conv2DTest : public ::testing::TestWithParam<ConvCase> {};
 TEST_P(Conv2DTest, MatchesDirectDefinition) {
   ConvCase p = GetParam();
   Shape is{2, p.h, p.w, p.inC}, fs{p.outC, p.kh, p.kw, p.inC};
-  int oh = windowOutputSize(p.h, p.kh, p.win.strideH, p.win.dilationH,
+  int oh = spec::windowOutputSize(p.h, p.kh, p.win.strideH, p.win.dilationH,
                             p.win.padTop, p.win.padBottom);
-  int ow = windowOutputSize(p.w, p.kw, p.win.strideW, p.win.dilationW,
+  int ow = spec::windowOutputSize(p.w, p.kw, p.win.strideW, p.win.dilationW,
                             p.win.padLeft, p.win.padRight);
   ASSERT_GT(oh, 0);
   Shape os{2, uint32_t(oh), uint32_t(ow), p.outC};
@@ -131,13 +133,13 @@ TEST(Pooling, AverageExcludesPaddingAndMaxIgnoresIt) {
 
 TEST(ImplicitPadding, SameSplitsTheExtraPaddingTowardsTheEnd) {
   int head, tail;
-  computeImplicitPadding(ANEURALNETWORKS_PADDING_SAME, 6, 2, 3, 1, head, tail);
+  spec::implicitPadding(ANEURALNETWORKS_PADDING_SAME, 6, 2, 3, 1, head, tail);
   EXPECT_EQ(head, 0); // out 3, needs (3-1)*2+3-6 = 1
   EXPECT_EQ(tail, 1);
-  computeImplicitPadding(ANEURALNETWORKS_PADDING_SAME, 5, 1, 4, 1, head, tail);
+  spec::implicitPadding(ANEURALNETWORKS_PADDING_SAME, 5, 1, 4, 1, head, tail);
   EXPECT_EQ(head, 1);
   EXPECT_EQ(tail, 2);
-  computeImplicitPadding(ANEURALNETWORKS_PADDING_VALID, 5, 1, 4, 1, head, tail);
+  spec::implicitPadding(ANEURALNETWORKS_PADDING_VALID, 5, 1, 4, 1, head, tail);
   EXPECT_EQ(head + tail, 0);
 }
 
@@ -145,7 +147,7 @@ TEST(Binary, BroadcastsLikeNumpyAndFusesActivation) {
   std::vector<float> a = {1, 2, 3, 4, 5, 6}; // [2, 3]
   std::vector<float> b = {10, -20};          // [2, 1]
   Shape out;
-  ASSERT_TRUE(broadcastShapes({2, 3}, {2, 1}, out));
+  ASSERT_TRUE(spec::broadcastDims({2, 3}, {2, 1}, out));
   EXPECT_EQ(out, (Shape{2, 3}));
   std::vector<float> r(6);
   binary(BinaryKind::Add, a.data(), {2, 3}, b.data(), {2, 1}, r.data(), out,
@@ -154,7 +156,7 @@ TEST(Binary, BroadcastsLikeNumpyAndFusesActivation) {
   binary(BinaryKind::Div, a.data(), {2, 3}, b.data(), {2, 1}, r.data(), out, 0);
   EXPECT_FLOAT_EQ(r[4], 5.0f / -20.0f);
   Shape bad;
-  EXPECT_FALSE(broadcastShapes({3}, {4}, bad));
+  EXPECT_FALSE(spec::broadcastDims({3}, {4}, bad));
 }
 
 TEST(FullyConnected, FlattensBatches) {

@@ -36,18 +36,6 @@ void applyFusedActivation(float *data, size_t count, int32_t fuseCode) {
     data[i] = std::min(std::max(data[i], lo), hi);
 }
 
-bool broadcastShapes(const Shape &a, const Shape &b, Shape &out) {
-  size_t rank = std::max(a.size(), b.size());
-  out.assign(rank, 1);
-  for (size_t i = 0; i < rank; ++i) {
-    uint32_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    uint32_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1)
-      return false;
-    out[i] = da == 1 ? db : da;
-  }
-  return true;
-}
 
 namespace {
 // Strides of `shape` aligned to the trailing dims of a rank-`rank` shape,

@@ -14,6 +14,8 @@
 #include "HostModel.h"
 #include "OpKinds.h"
 
+#include "nnapi-mlir/NNAPI/Shapes.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -171,19 +173,14 @@ private:
   }
   /// The window of a convolution or pool: padding (explicit, or a scheme
   /// resolved once the filter is known), strides, fused activation.
-  int window(int32_t &paddingCode);
-  int windowOutput(const Shape &is, uint32_t channels);
-  int broadcastOutput(const char *a, const char *b, int32_t type);
-  int convLike(bool depthwise);
-  int groupedConv();
+  int shapeRule();
+  int window();
   int transposeConv();
   int resize();
-  int pool();
   int fullyConnected();
   int softmax();
   int instanceNorm();
   int localResponse();
-  int reshape();
   int concatenation();
   int transpose();
   int padOp();
@@ -200,6 +197,27 @@ private:
   int sequenceLstm();
   int sequenceRnn();
 };
+
+/// The outputs have the shapes and types the spec's rule computes.
+int Validator::shapeRule() {
+  std::vector<spec::ShapeOperand> inputs;
+  for (uint32_t idx : op.inputs) {
+    const Operand &o = m.operands[idx];
+    inputs.push_back({o.type, &o.dims,
+                      o.kind == Kind::Constant ? o.value : nullptr});
+  }
+  std::vector<spec::ShapeResult> results;
+  std::string error;
+  if (!spec::inferShapes(op.opcode, layout, inputs, results, error))
+    return bad(error);
+  for (size_t i = 0; i < results.size() && i < op.outputs.size(); ++i)
+    if (int rc = expectOutputOf(results[i].dims,
+                                results[i].type < 0 ? out(i).type
+                                                    : results[i].type,
+                                i))
+      return rc;
+  return 0;
+}
 
 int Validator::matchLayout() {
   auto describe = [&](uint32_t idx) {
@@ -222,120 +240,41 @@ int Validator::matchLayout() {
   return 0;
 }
 
-int Validator::window(int32_t &paddingCode) {
+/// The window of a convolution or pool (the shape rule has checked its
+/// operands): padding (explicit, or the scheme resolved for the input),
+/// strides, dilations, filter size, fused activation.
+int Validator::window() {
   Window &w = params.window;
-  if (has("padding_scheme")) {
-    paddingCode = i32("padding_scheme");
-    if (paddingCode != ANEURALNETWORKS_PADDING_SAME &&
-        paddingCode != ANEURALNETWORKS_PADDING_VALID)
-      return bad("invalid padding scheme " + std::to_string(paddingCode));
+  const Shape &is = in("input").dims;
+  if (op.opcode == ANEURALNETWORKS_AVERAGE_POOL_2D ||
+      op.opcode == ANEURALNETWORKS_MAX_POOL_2D) {
+    params.filterW = i32("filter_w");
+    params.filterH = i32("filter_h");
   } else {
-    const char *roles[] = {"pad_left", "pad_right", "pad_top", "pad_bottom"};
-    int32_t *pads[] = {&w.padLeft, &w.padRight, &w.padTop, &w.padBottom};
-    for (size_t i = 0; i < 4; ++i) {
-      *pads[i] = i32(roles[i]);
-      if (*pads[i] < 0)
-        return bad("padding must be non-negative");
-    }
+    params.filterH = int32_t(in("filter").dims[1]);
+    params.filterW = int32_t(in("filter").dims[2]);
   }
-  if (int rc = positive("stride_w", w.strideW))
-    return rc;
-  if (int rc = positive("stride_h", w.strideH))
-    return rc;
+  w.strideW = i32("stride_w");
+  w.strideH = i32("stride_h");
+  if (has("dilation_w")) {
+    w.dilationW = i32("dilation_w");
+    w.dilationH = i32("dilation_h");
+  }
+  if (has("padding_scheme")) {
+    int32_t code = i32("padding_scheme");
+    spec::implicitPadding(code, int32_t(is[2]), w.strideW, params.filterW,
+                          w.dilationW, w.padLeft, w.padRight);
+    spec::implicitPadding(code, int32_t(is[1]), w.strideH, params.filterH,
+                          w.dilationH, w.padTop, w.padBottom);
+  } else if (has("pad_left")) {
+    w.padLeft = i32("pad_left");
+    w.padRight = i32("pad_right");
+    w.padTop = i32("pad_top");
+    w.padBottom = i32("pad_bottom");
+  }
   if (int rc = fuse())
     return rc;
   return nhwc();
-}
-
-/// Resolves implicit padding, checks that the (dilated) window fits the
-/// padded input and that the output is [N, OH, OW, channels].
-int Validator::windowOutput(const Shape &is, uint32_t channels) {
-  Window &w = params.window;
-  if (has("padding_scheme")) {
-    int32_t code = i32("padding_scheme");
-    computeImplicitPadding(code, is[2], w.strideW, params.filterW, w.dilationW,
-                           w.padLeft, w.padRight);
-    computeImplicitPadding(code, is[1], w.strideH, params.filterH, w.dilationH,
-                           w.padTop, w.padBottom);
-  }
-  const int64_t largest = std::numeric_limits<int32_t>::max();
-  if (int64_t(is[1]) + w.padTop + w.padBottom > largest ||
-      int64_t(is[2]) + w.padLeft + w.padRight > largest)
-    return bad("the padded input is larger than 2^31 - 1");
-  int32_t oh = windowOutputSize(is[1], params.filterH, w.strideH, w.dilationH,
-                                w.padTop, w.padBottom);
-  int32_t ow = windowOutputSize(is[2], params.filterW, w.strideW, w.dilationW,
-                                w.padLeft, w.padRight);
-  if (oh <= 0 || ow <= 0)
-    return bad("filter does not fit the padded input");
-  return expectOutput({is[0], uint32_t(oh), uint32_t(ow), channels});
-}
-
-int Validator::broadcastOutput(const char *a, const char *b, int32_t type) {
-  Shape shape;
-  if (!broadcastShapes(in(a).dims, in(b).dims, shape))
-    return bad("shapes " + shapeStr(in(a).dims) + " and " +
-               shapeStr(in(b).dims) + " do not broadcast");
-  return expectOutputOf(shape, type);
-}
-
-int Validator::convLike(bool depthwise) {
-  int32_t paddingCode = 0;
-  if (int rc = window(paddingCode))
-    return rc;
-  Window &w = params.window;
-  if (depthwise)
-    if (int rc = positive("depth_multiplier", params.depthMultiplier))
-      return rc;
-  if (has("dilation_w")) {
-    if (int rc = positive("dilation_w", w.dilationW))
-      return rc;
-    if (int rc = positive("dilation_h", w.dilationH))
-      return rc;
-  }
-  const Shape &is = in("input").dims, &fs = in("filter").dims;
-  uint32_t outC = depthwise ? fs[3] : fs[0];
-  if (depthwise) {
-    if (fs[0] != 1)
-      return bad("depthwise filter must have shape [1, kh, kw, out]");
-    if (uint64_t(is[3]) * params.depthMultiplier != fs[3])
-      return bad("depthwise output depth " + std::to_string(fs[3]) +
-                 " != input depth " + std::to_string(is[3]) +
-                 " * depth multiplier " + std::to_string(params.depthMultiplier));
-  } else if (fs[3] != is[3]) {
-    return bad("filter input depth " + std::to_string(fs[3]) +
-               " does not match input depth " + std::to_string(is[3]));
-  }
-  if (in("bias").dims[0] != outC)
-    return bad("bias size " + std::to_string(in("bias").dims[0]) +
-               " does not match output depth " + std::to_string(outC));
-  params.filterH = int32_t(fs[1]);
-  params.filterW = int32_t(fs[2]);
-  return windowOutput(is, outC);
-}
-
-int Validator::groupedConv() {
-  int32_t paddingCode = 0;
-  if (int rc = window(paddingCode))
-    return rc;
-  if (int rc = positive("num_groups", params.groups))
-    return rc;
-  const Shape &is = in("input").dims, &fs = in("filter").dims;
-  uint32_t groups = uint32_t(params.groups);
-  if (is[3] % groups || fs[0] % groups)
-    return bad("num_groups " + std::to_string(groups) +
-               " does not divide the input depth " + std::to_string(is[3]) +
-               " and the output depth " + std::to_string(fs[0]));
-  if (uint64_t(fs[3]) * groups != is[3])
-    return bad("filter depth " + std::to_string(fs[3]) + " times num_groups " +
-               std::to_string(groups) + " does not match input depth " +
-               std::to_string(is[3]));
-  if (in("bias").dims[0] != fs[0])
-    return bad("bias size " + std::to_string(in("bias").dims[0]) +
-               " does not match output depth " + std::to_string(fs[0]));
-  params.filterH = int32_t(fs[1]);
-  params.filterW = int32_t(fs[2]);
-  return windowOutput(is, fs[0]);
 }
 
 int Validator::transposeConv() {
@@ -343,49 +282,10 @@ int Validator::transposeConv() {
     return bad("only the explicit-padding form (11 inputs) is implemented by "
                "the host implementation, got " +
                std::to_string(op.inputs.size()) + " inputs");
-  int32_t paddingCode = 0;
-  if (int rc = window(paddingCode))
-    return rc;
-  const Window &w = params.window;
-  const Shape &is = in("input").dims, &fs = in("filter").dims;
-  if (fs[3] != is[3])
-    return bad("filter input depth " + std::to_string(fs[3]) +
-               " does not match input depth " + std::to_string(is[3]));
-  if (in("bias").dims[0] != fs[0])
-    return bad("bias size " + std::to_string(in("bias").dims[0]) +
-               " does not match output depth " + std::to_string(fs[0]));
-  // (in - 1) * stride + filter - paddings, in 64 bits: none of it wraps.
-  int64_t outH = (int64_t(is[1]) - 1) * w.strideH + fs[1] - w.padTop -
-                 w.padBottom;
-  int64_t outW = (int64_t(is[2]) - 1) * w.strideW + fs[2] - w.padLeft -
-                 w.padRight;
-  if (outH < 1 || outW < 1)
-    return bad("padding crops the whole output");
-  if (outH > std::numeric_limits<int32_t>::max() ||
-      outW > std::numeric_limits<int32_t>::max())
-    return bad("the output is larger than 2^31 - 1");
-  return expectOutput({is[0], uint32_t(outH), uint32_t(outW), fs[0]});
+  return window();
 }
 
 int Validator::resize() {
-  const Shape &is = in("input").dims;
-  uint64_t size[2]; // width, height
-  const char *roles[] = {"output_width", "output_height"};
-  for (size_t i : {0, 1}) {
-    if (in(roles[i]).type == ANEURALNETWORKS_INT32) {
-      int32_t v = i32(roles[i]);
-      if (v < 1)
-        return bad("output size must be positive");
-      size[i] = uint64_t(v);
-    } else {
-      double scale = real(roles[i]);
-      double v = std::floor(double(is[2 - i]) * scale);
-      if (!(v >= 1.0) || v > double(std::numeric_limits<int32_t>::max()))
-        return bad("scale " + std::to_string(scale) +
-                   " gives no valid output size");
-      size[i] = uint64_t(v);
-    }
-  }
   if (int rc = nhwc())
     return rc;
   bool align = has("align_corners") && flag("align_corners");
@@ -393,37 +293,12 @@ int Validator::resize() {
   if (align && half)
     return bad("align_corners and half_pixel_centers exclude each other");
   params.resize = {align, half};
-  return expectOutput({is[0], uint32_t(size[1]), uint32_t(size[0]), is[3]});
-}
-
-int Validator::pool() {
-  int32_t paddingCode = 0;
-  if (int rc = window(paddingCode))
-    return rc;
-  if (int rc = positive("filter_w", params.filterW))
-    return rc;
-  if (int rc = positive("filter_h", params.filterH))
-    return rc;
-  const Shape &is = in("input").dims;
-  return windowOutput(is, is[3]);
+  return 0;
 }
 
 int Validator::fullyConnected() {
-  if (int rc = fuse())
-    return rc;
-  const Shape &ws = in("weights").dims;
-  uint32_t units = ws[0], inSize = ws[1];
-  size_t total = numElements(in("input").dims);
-  if (inSize == 0 || total % inSize != 0)
-    return bad("input size " + std::to_string(total) +
-               " is not a multiple of the weights' input size " +
-               std::to_string(inSize));
-  if (in("bias").dims[0] != units)
-    return bad("bias size does not match the number of units");
-  if (total / inSize > std::numeric_limits<uint32_t>::max())
-    return bad("too many input rows");
-  params.batch = uint32_t(total / inSize);
-  return expectOutput({params.batch, units});
+  params.batch = out(0).dims[0];
+  return fuse();
 }
 
 int Validator::softmax() {
@@ -435,7 +310,7 @@ int Validator::softmax() {
   if (has("axis"))
     if (int rc = axis("axis"))
       return rc;
-  return expectOutput(in("input").dims);
+  return 0;
 }
 
 int Validator::instanceNorm() {
@@ -443,7 +318,7 @@ int Validator::instanceNorm() {
   if (!(epsilon > 0.0f))
     return bad("epsilon must be positive");
   params.norm = {gamma, beta, epsilon, flag("layout")};
-  return expectOutput(in("input").dims);
+  return 0;
 }
 
 int Validator::localResponse() {
@@ -460,123 +335,36 @@ int Validator::localResponse() {
     if (int rc = axis("axis"))
       return rc;
   p.axis = params.axis;
-  return expectOutput(in("input").dims);
+  return 0;
 }
 
-int Validator::reshape() {
-  const Operand &shape = in("shape");
-  Shape target;
-  uint64_t total = numElements(in("input").dims), known = 1;
-  int inferred = -1;
-  for (uint32_t i = 0; i < shape.dims[0]; ++i) {
-    int32_t d;
-    std::memcpy(&d, shape.value + 4 * i, 4);
-    if (d == -1) {
-      if (inferred >= 0)
-        return bad("shape has more than one -1");
-      inferred = int(i);
-      target.push_back(0);
-      continue;
-    }
-    if (d <= 0)
-      return bad("shape entries must be positive or -1");
-    // known <= total before and after, so the product never wraps.
-    if (uint64_t(d) > total / known)
-      return bad("shape " + shapeStr(target) + "... has more elements than "
-                 "the input's " + std::to_string(total));
-    known *= uint64_t(d);
-    target.push_back(uint32_t(d));
-  }
-  if (inferred >= 0) {
-    if (total % known)
-      return bad("cannot infer the -1 entry of the shape");
-    target[inferred] = uint32_t(total / known);
-  } else if (known != total) {
-    return bad("shape " + shapeStr(target) + " changes the element count");
-  }
-  return expectOutput(target);
-}
-
-int Validator::concatenation() {
-  if (int rc = axis("axis"))
-    return rc;
-  size_t first = size_t(layout.input("input")), n = layout.inputCount("input");
-  int32_t rank = int32_t(in("input").dims.size()), a = params.axis;
-  Shape shape = in("input").dims;
-  for (size_t i = first + 1; i < first + n; ++i) {
-    const Shape &s = m.operands[op.inputs[i]].dims;
-    if (int32_t(s.size()) != rank)
-      return bad("inputs differ in rank");
-    for (int32_t d = 0; d < rank; ++d)
-      if (d != a && s[d] != shape[d])
-        return bad("inputs differ outside the concatenation axis");
-    if (uint64_t(shape[a]) + s[a] > std::numeric_limits<uint32_t>::max())
-      return bad("concatenated dimension overflows");
-    shape[a] += s[a];
-  }
-  return expectOutput(shape);
-}
+int Validator::concatenation() { return axis("axis"); }
 
 int Validator::transpose() {
-  const Shape &is = in("input").dims;
-  uint32_t rank = uint32_t(is.size());
   std::vector<int32_t> &perm = params.indices;
   if (!has("perm")) {
     // Without perm, the dimensions are reversed.
-    for (uint32_t d = rank; d-- > 0;)
+    for (uint32_t d = uint32_t(in("input").dims.size()); d-- > 0;)
       perm.push_back(int32_t(d));
-  } else if (int rc = int32s("perm", rank, perm)) {
-    return rc;
+    return 0;
   }
-  std::vector<bool> seen(rank, false);
-  Shape shape;
-  for (int32_t p : perm) {
-    if (p < 0 || uint32_t(p) >= rank || seen[p])
-      return bad("perm is not a permutation of the input's dimensions");
-    seen[p] = true;
-    shape.push_back(is[p]);
-  }
-  return expectOutput(shape);
+  return int32s("perm", in("input").dims.size(), perm);
 }
 
+/// PAD, PAD_V2, MIRROR_PAD: the padding before each dimension, the value,
+/// the mirror's mode.
 int Validator::padOp() {
-  // PAD: input, paddings; PAD_V2: and the value; MIRROR_PAD: and the mode.
   const Shape &is = in("input").dims;
-  if (in("paddings").dims != Shape{uint32_t(is.size()), 2})
-    return bad("paddings has shape " + shapeStr(in("paddings").dims) +
-               ", expected " + shapeStr({uint32_t(is.size()), 2}));
   std::vector<int32_t> pads;
   if (int rc = int32s("paddings", is.size() * 2, pads))
     return rc;
-  bool mirror = has("mode");
+  for (size_t d = 0; d < is.size(); ++d)
+    params.indices.push_back(pads[2 * d]);
   if (has("pad_value"))
     params.padValue = real("pad_value");
-  if (mirror) {
-    int32_t mode = i32("mode");
-    if (mode != 0 && mode != 1)
-      return bad("mirror pad mode must be 0 (REFLECT) or 1 (SYMMETRIC), got " +
-                 std::to_string(mode));
-    params.padMode = mode ? PadMode::Symmetric : PadMode::Reflect;
-  }
-  Shape shape;
-  for (size_t d = 0; d < is.size(); ++d) {
-    int32_t before = pads[2 * d], after = pads[2 * d + 1];
-    if (before < 0 || after < 0)
-      return bad("paddings must be non-negative");
-    if (mirror) {
-      int64_t limit = int64_t(is[d]) - (params.padMode == PadMode::Reflect);
-      if (before > limit || after > limit)
-        return bad("mirror padding of dimension " + std::to_string(d) +
-                   " exceeds " + std::to_string(limit));
-    }
-    uint64_t size = uint64_t(is[d]) + uint64_t(before) + uint64_t(after);
-    if (size > std::numeric_limits<int32_t>::max())
-      return bad("the padded dimension " + std::to_string(d) +
-                 " is larger than 2^31 - 1");
-    params.indices.push_back(before);
-    shape.push_back(uint32_t(size));
-  }
-  return expectOutput(shape);
+  if (has("mode"))
+    params.padMode = i32("mode") ? PadMode::Symmetric : PadMode::Reflect;
+  return 0;
 }
 
 int Validator::depthSpace(bool toSpace) {
@@ -775,34 +563,15 @@ int Validator::tile() {
 }
 
 int Validator::reduce() {
-  const Shape &is = in("input").dims;
-  int32_t rank = int32_t(is.size());
+  int32_t rank = int32_t(in("input").dims.size());
   std::vector<int32_t> axes;
   if (int rc = int32s("axes", numElements(in("axes").dims), axes))
     return rc;
-  // MEAN's keep_dims is an INT32 (positive keeps); REDUCE_*'s a BOOL.
-  bool keep = in("keep_dims").type == ANEURALNETWORKS_INT32
-                  ? i32("keep_dims") > 0
-                  : flag("keep_dims");
-  if (axes.empty())
-    return bad("axes is empty");
-  params.reduced.assign(is.size(), false);
-  for (int32_t a : axes) {
-    if (a < -rank || a >= rank)
-      return bad("axis " + std::to_string(a) + " out of range");
-    // NNAPI allows an axis to repeat; it is reduced once.
-    params.reduced[a < 0 ? a + rank : a] = true;
-  }
-  Shape shape;
-  for (int32_t d = 0; d < rank; ++d) {
-    if (!params.reduced[d])
-      shape.push_back(is[d]);
-    else if (keep)
-      shape.push_back(1);
-  }
-  if (shape.empty())
-    shape.push_back(1);
-  return expectOutputOf(shape, in("input").type);
+  // NNAPI allows an axis to repeat; it is reduced once.
+  params.reduced.assign(size_t(rank), false);
+  for (int32_t a : axes)
+    params.reduced[size_t(a < 0 ? a + rank : a)] = true;
+  return 0;
 }
 
 int Validator::batchMatmul() {
@@ -810,23 +579,7 @@ int Validator::batchMatmul() {
     params.adjA = flag("adj_x");
     params.adjB = flag("adj_y");
   }
-  const Shape &as = in("input0").dims, &bs = in("input1").dims;
-  if (as.size() != bs.size())
-    return bad("inputs differ in rank");
-  size_t r = as.size();
-  if (!std::equal(as.begin(), as.end() - 2, bs.begin()))
-    return bad("batch dimensions differ");
-  uint32_t m0 = params.adjA ? as[r - 1] : as[r - 2];
-  uint32_t k0 = params.adjA ? as[r - 2] : as[r - 1];
-  uint32_t k1 = params.adjB ? bs[r - 1] : bs[r - 2];
-  uint32_t n1 = params.adjB ? bs[r - 2] : bs[r - 1];
-  if (k0 != k1)
-    return bad("contracting dimensions differ (" + std::to_string(k0) +
-               " vs " + std::to_string(k1) + ")");
-  Shape shape(as.begin(), as.end() - 2);
-  shape.push_back(m0);
-  shape.push_back(n1);
-  return expectOutput(shape);
+  return 0;
 }
 
 int Validator::sequenceRnn() {
@@ -1023,63 +776,35 @@ int Validator::run() {
     return rc;
   if (int rc = quantized())
     return rc;
-  if (op.opcode == ANEURALNETWORKS_QUANTIZE ||
-      op.opcode == ANEURALNETWORKS_DEQUANTIZE)
-    return expectOutputOf(in("input").dims, out(0).type);
-  if (unaryKindOf(op.opcode))
-    return expectOutput(in("input").dims);
-  if (binaryKindOf(op.opcode)) {
-    if (has("fuse"))
-      if (int rc = fuse())
-        return rc;
-    if (op.opcode == ANEURALNETWORKS_PRELU)
-      return broadcastOutput("input", "alpha", layout.dataType);
-    return broadcastOutput("input0", "input1", layout.dataType);
-  }
-  if (compareKindOf(op.opcode))
-    return broadcastOutput("input0", "input1", ANEURALNETWORKS_TENSOR_BOOL8);
-  switch (op.opcode) {
-  case ANEURALNETWORKS_LOGICAL_AND: case ANEURALNETWORKS_LOGICAL_OR:
-    return broadcastOutput("input0", "input1", ANEURALNETWORKS_TENSOR_BOOL8);
-  case ANEURALNETWORKS_LOGICAL_NOT:
-    return expectOutputOf(in("input").dims, ANEURALNETWORKS_TENSOR_BOOL8);
-  case ANEURALNETWORKS_ARGMAX: case ANEURALNETWORKS_ARGMIN: {
-    if (int rc = axis("axis"))
+  if (spec::hasShapeRule(op.opcode))
+    if (int rc = shapeRule())
       return rc;
-    Shape shape = in("input").dims;
-    shape.erase(shape.begin() + params.axis);
-    return expectOutputOf(shape, ANEURALNETWORKS_TENSOR_INT32);
-  }
-  case ANEURALNETWORKS_SELECT:
-    if (in("true_values").dims != in("condition").dims ||
-        in("false_values").dims != in("condition").dims)
-      return bad("the condition and the choices must have one shape (SELECT "
-                 "does not broadcast)");
-    return expectOutput(in("condition").dims);
-  case ANEURALNETWORKS_CAST:
-    return expectOutputOf(in("input").dims, out(0).type);
-  case ANEURALNETWORKS_CONV_2D:
-    return convLike(false);
+  if (binaryKindOf(op.opcode) && has("fuse"))
+    return fuse();
+  switch (op.opcode) {
+  case ANEURALNETWORKS_ARGMAX: case ANEURALNETWORKS_ARGMIN:
+    return axis("axis");
+  case ANEURALNETWORKS_CONV_2D: case ANEURALNETWORKS_AVERAGE_POOL_2D:
+  case ANEURALNETWORKS_MAX_POOL_2D:
+    return window();
   case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
-    return convLike(true);
+    params.depthMultiplier = i32("depth_multiplier");
+    return window();
+  case ANEURALNETWORKS_GROUPED_CONV_2D:
+    params.groups = i32("num_groups");
+    return window();
   case ANEURALNETWORKS_TRANSPOSE_CONV_2D:
     return transposeConv();
-  case ANEURALNETWORKS_GROUPED_CONV_2D:
-    return groupedConv();
   case ANEURALNETWORKS_RESIZE_BILINEAR:
   case ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR:
     return resize();
   case ANEURALNETWORKS_FULLY_CONNECTED:
     return fullyConnected();
-  case ANEURALNETWORKS_MAX_POOL_2D: case ANEURALNETWORKS_AVERAGE_POOL_2D:
-    return pool();
-  case ANEURALNETWORKS_RESHAPE:
-    return reshape();
   case ANEURALNETWORKS_SOFTMAX: case ANEURALNETWORKS_LOG_SOFTMAX:
     return softmax();
   case ANEURALNETWORKS_ELU:
     params.alpha = real("alpha");
-    return expectOutput(in("input").dims);
+    return 0;
   case ANEURALNETWORKS_INSTANCE_NORMALIZATION:
     return instanceNorm();
   case ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION:
@@ -1089,7 +814,7 @@ int Validator::run() {
     if (has("axis"))
       if (int rc = axis("axis"))
         return rc;
-    return expectOutput(in("input").dims);
+    return 0;
   case ANEURALNETWORKS_CONCATENATION:
     return concatenation();
   case ANEURALNETWORKS_TRANSPOSE:
@@ -1127,6 +852,9 @@ int Validator::run() {
   case ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_RNN:
     return sequenceRnn();
   default:
+    // The rule's operations without parameters to decode.
+    if (spec::hasShapeRule(op.opcode))
+      return 0;
     return fail(ANEURALNETWORKS_BAD_DATA,
                 "operation " + std::to_string(index) + ": opcode " +
                     std::to_string(op.opcode) +

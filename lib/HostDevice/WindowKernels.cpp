@@ -16,32 +16,6 @@
 
 namespace nnapi_mlir::host {
 
-void computeImplicitPadding(int32_t paddingCode, int32_t inSize,
-                            int32_t stride, int32_t filterSize,
-                            int32_t dilation, int32_t &padHead,
-                            int32_t &padTail) {
-  padHead = padTail = 0;
-  if (paddingCode != ANEURALNETWORKS_PADDING_SAME || stride <= 0)
-    return;
-  // 64-bit: dilations and strides near 2^31 must not overflow.
-  int64_t effective = int64_t(filterSize - 1) * dilation + 1;
-  int64_t outSize = (int64_t(inSize) + stride - 1) / stride;
-  int64_t total = std::max<int64_t>((outSize - 1) * stride + effective - inSize, 0);
-  total = std::min<int64_t>(total, std::numeric_limits<int32_t>::max());
-  padHead = int32_t(total / 2);
-  padTail = int32_t(total - padHead);
-}
-
-int32_t windowOutputSize(int32_t inSize, int32_t filterSize, int32_t stride,
-                         int32_t dilation, int32_t padHead, int32_t padTail) {
-  int64_t effective = int64_t(filterSize - 1) * dilation + 1;
-  int64_t span = int64_t(inSize) + padHead + padTail - effective;
-  if (span < 0 || stride <= 0)
-    return 0;
-  int64_t size = span / stride + 1;
-  return size > std::numeric_limits<int32_t>::max() ? 0 : int32_t(size);
-}
-
 void conv2d(const float *input, const Shape &is, const float *filter,
             const Shape &fs, const float *bias, float *output,
             const Shape &os, const Window &w, int32_t groups) {

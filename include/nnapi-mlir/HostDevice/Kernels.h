@@ -4,7 +4,8 @@
 // know no operation codes (the device maps them, OpKinds.h). All
 // image tensors are NHWC; filters follow NNAPI: CONV_2D [out, kh, kw, in],
 // DEPTHWISE_CONV_2D [1, kh, kw, out]. Padding is explicit (left, right, top,
-// bottom); implicit SAME/VALID padding is resolved by computeImplicitPadding.
+// bottom); implicit SAME/VALID padding is resolved by spec::implicitPadding
+// (nnapi-mlir/NNAPI/Shapes.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef NNAPI_MLIR_HOSTDEVICE_KERNELS_H
@@ -63,8 +64,6 @@ void cast(const void *input, Storage from, void *output, Storage to,
 void select(const uint8_t *condition, const float *onTrue,
             const float *onFalse, float *output, size_t count);
 
-/// Broadcast shape of two shapes; false if they are incompatible.
-bool broadcastShapes(const Shape &a, const Shape &b, Shape &out);
 
 struct Window {
   int32_t padLeft = 0, padRight = 0, padTop = 0, padBottom = 0;
@@ -102,16 +101,6 @@ void forEachPoolWindow(const Shape &inputShape, const Shape &outputShape,
         }
       }
 }
-
-/// Resolves NNAPI's implicit padding (SAME=1, VALID=2) along one dimension.
-void computeImplicitPadding(int32_t paddingCode, int32_t inSize,
-                            int32_t stride, int32_t filterSize,
-                            int32_t dilation, int32_t &padHead,
-                            int32_t &padTail);
-
-/// Output size along one dimension; <= 0 means the window does not fit.
-int32_t windowOutputSize(int32_t inSize, int32_t filterSize, int32_t stride,
-                         int32_t dilation, int32_t padHead, int32_t padTail);
 
 /// CONV_2D, and GROUPED_CONV_2D with `groups` > 1: filter [out, kh, kw,
 /// in / groups], output channel group g reading input channel group g.

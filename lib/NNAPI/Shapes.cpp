@@ -1,0 +1,694 @@
+//===- Shapes.cpp - The output-shape rules of NNAPI operations ------------===//
+//
+// One rule per operation family, reading operands by role (Layouts.h). The
+// rules compute in 64 bits and refuse sizes past 2^31 - 1 (NNAPI's
+// dimensions are uint32, its sizes and paddings int32).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nnapi-mlir/NNAPI/Shapes.h"
+
+#include "nnapi-mlir/NNAPI/NeuralNetworks.h"
+#include "nnapi-mlir/Support/Half.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace nnapi_mlir::spec {
+
+std::string dimsStr(const Dims &dims) {
+  std::string r = "[";
+  for (size_t i = 0; i < dims.size(); ++i)
+    r += (i ? "," : "") + std::to_string(dims[i]);
+  return r + "]";
+}
+
+bool broadcastDims(const Dims &a, const Dims &b, Dims &out) {
+  size_t rank = std::max(a.size(), b.size());
+  out.assign(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    uint32_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    uint32_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      return false;
+    out[i] = da == 1 ? db : da;
+  }
+  return true;
+}
+
+void implicitPadding(int32_t paddingCode, int32_t inSize, int32_t stride,
+                     int32_t filterSize, int32_t dilation, int32_t &padHead,
+                     int32_t &padTail) {
+  padHead = padTail = 0;
+  if (paddingCode != ANEURALNETWORKS_PADDING_SAME || stride <= 0)
+    return;
+  // 64-bit: dilations and strides near 2^31 must not overflow.
+  int64_t effective = int64_t(filterSize - 1) * dilation + 1;
+  int64_t outSize = (int64_t(inSize) + stride - 1) / stride;
+  int64_t total =
+      std::max<int64_t>((outSize - 1) * stride + effective - inSize, 0);
+  total = std::min<int64_t>(total, std::numeric_limits<int32_t>::max());
+  padHead = int32_t(total / 2);
+  padTail = int32_t(total - padHead);
+}
+
+int32_t windowOutputSize(int32_t inSize, int32_t filterSize, int32_t stride,
+                         int32_t dilation, int32_t padHead, int32_t padTail) {
+  int64_t effective = int64_t(filterSize - 1) * dilation + 1;
+  int64_t span = int64_t(inSize) + padHead + padTail - effective;
+  if (span < 0 || stride <= 0)
+    return 0;
+  int64_t size = span / stride + 1;
+  return size > std::numeric_limits<int32_t>::max() ? 0 : int32_t(size);
+}
+
+namespace {
+
+constexpr int64_t kLargest = std::numeric_limits<int32_t>::max();
+
+/// Operations whose output has the shape of their "input" and the
+/// operation's data type (or the declared type: the conversions).
+bool keepsShape(int32_t code) {
+  switch (code) {
+  case ANEURALNETWORKS_RELU: case ANEURALNETWORKS_RELU1:
+  case ANEURALNETWORKS_RELU6: case ANEURALNETWORKS_LOGISTIC:
+  case ANEURALNETWORKS_TANH: case ANEURALNETWORKS_EXP:
+  case ANEURALNETWORKS_LOG: case ANEURALNETWORKS_SQRT:
+  case ANEURALNETWORKS_RSQRT: case ANEURALNETWORKS_ABS:
+  case ANEURALNETWORKS_NEG: case ANEURALNETWORKS_FLOOR:
+  case ANEURALNETWORKS_SIN: case ANEURALNETWORKS_HARD_SWISH:
+  case ANEURALNETWORKS_ELU: case ANEURALNETWORKS_SOFTMAX:
+  case ANEURALNETWORKS_LOG_SOFTMAX: case ANEURALNETWORKS_L2_NORMALIZATION:
+  case ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION:
+  case ANEURALNETWORKS_INSTANCE_NORMALIZATION:
+  case ANEURALNETWORKS_LOGICAL_NOT: case ANEURALNETWORKS_CAST:
+  case ANEURALNETWORKS_QUANTIZE: case ANEURALNETWORKS_DEQUANTIZE:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Numpy-broadcasting operations of two inputs.
+bool broadcasts(int32_t code) {
+  switch (code) {
+  case ANEURALNETWORKS_ADD: case ANEURALNETWORKS_SUB:
+  case ANEURALNETWORKS_MUL: case ANEURALNETWORKS_DIV:
+  case ANEURALNETWORKS_MAXIMUM: case ANEURALNETWORKS_MINIMUM:
+  case ANEURALNETWORKS_POW: case ANEURALNETWORKS_PRELU:
+  case ANEURALNETWORKS_EQUAL: case ANEURALNETWORKS_NOT_EQUAL:
+  case ANEURALNETWORKS_GREATER: case ANEURALNETWORKS_GREATER_EQUAL:
+  case ANEURALNETWORKS_LESS: case ANEURALNETWORKS_LESS_EQUAL:
+  case ANEURALNETWORKS_LOGICAL_AND: case ANEURALNETWORKS_LOGICAL_OR:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool boolResult(int32_t code) {
+  switch (code) {
+  case ANEURALNETWORKS_EQUAL: case ANEURALNETWORKS_NOT_EQUAL:
+  case ANEURALNETWORKS_GREATER: case ANEURALNETWORKS_GREATER_EQUAL:
+  case ANEURALNETWORKS_LESS: case ANEURALNETWORKS_LESS_EQUAL:
+  case ANEURALNETWORKS_LOGICAL_AND: case ANEURALNETWORKS_LOGICAL_OR:
+  case ANEURALNETWORKS_LOGICAL_NOT:
+    return true;
+  default:
+    return false;
+  }
+}
+
+class Rule {
+public:
+  Rule(int32_t code, const Match &layout,
+       const std::vector<ShapeOperand> &inputs,
+       std::vector<ShapeResult> &outputs, std::string &error)
+      : code(code), layout(layout), inputs(inputs), outputs(outputs),
+        error(error) {}
+
+  bool run();
+
+private:
+  int32_t code;
+  const Match &layout;
+  const std::vector<ShapeOperand> &inputs;
+  std::vector<ShapeResult> &outputs;
+  std::string &error;
+
+  bool bad(std::string message) {
+    error = std::move(message);
+    return false;
+  }
+  bool has(std::string_view role) const { return layout.input(role) >= 0; }
+  const ShapeOperand &in(std::string_view role) const {
+    int position = layout.input(role);
+    assert(position >= 0 && "a role of the matched form");
+    return inputs[size_t(position)];
+  }
+  const Dims &dims(std::string_view role) const { return *in(role).dims; }
+  /// A constant scalar's value (the layout makes scalars constants).
+  int32_t i32(std::string_view role) const {
+    int32_t v = 0;
+    if (const uint8_t *p = in(role).value)
+      std::memcpy(&v, p, 4);
+    return v;
+  }
+  bool flag(std::string_view role) const {
+    const uint8_t *p = in(role).value;
+    return p && p[0] != 0;
+  }
+  float real(std::string_view role) const {
+    const ShapeOperand &o = in(role);
+    if (!o.value)
+      return 0.0f;
+    if (o.type == ANEURALNETWORKS_FLOAT16) {
+      uint16_t h;
+      std::memcpy(&h, o.value, 2);
+      return halfToFloat(h);
+    }
+    float v;
+    std::memcpy(&v, o.value, 4);
+    return v;
+  }
+  /// A constant TENSOR_INT32 of `role`, all of its elements.
+  bool int32s(std::string_view role, std::vector<int32_t> &values) {
+    const ShapeOperand &o = in(role);
+    uint64_t count = 1;
+    for (uint32_t d : *o.dims)
+      count *= d;
+    values.assign(size_t(count), 0);
+    if (count && !o.value)
+      return bad(std::string(role) + " must be a constant");
+    if (count)
+      std::memcpy(values.data(), o.value, size_t(count) * sizeof(int32_t));
+    return true;
+  }
+  bool positive(std::string_view role, int32_t &value) {
+    value = i32(role);
+    if (value < 1)
+      return bad(std::string(role) + " must be positive");
+    return true;
+  }
+  /// An axis of a rank-`rank` tensor (negative counts from the end).
+  bool axis(std::string_view role, uint32_t rank, uint32_t &resolved) {
+    int32_t a = i32(role), r = int32_t(rank);
+    if (a < -r || a >= r)
+      return bad("axis " + std::to_string(a) + " out of range");
+    resolved = uint32_t(a < 0 ? a + r : a);
+    return true;
+  }
+  void result(Dims dims, int32_t type) {
+    outputs.push_back({type, std::move(dims)});
+  }
+  void result(Dims dims) { result(std::move(dims), layout.dataType); }
+
+  bool window();
+  bool transposeConv();
+  bool resize();
+  bool fullyConnected();
+  bool reshape();
+  bool concatenation();
+  bool transpose();
+  bool pad();
+  bool reduce();
+  bool batchMatmul();
+};
+
+bool Rule::run() {
+  outputs.clear();
+  if (keepsShape(code)) {
+    int32_t type = boolResult(code) ? ANEURALNETWORKS_TENSOR_BOOL8
+                   : code == ANEURALNETWORKS_CAST ||
+                           code == ANEURALNETWORKS_QUANTIZE ||
+                           code == ANEURALNETWORKS_DEQUANTIZE
+                       ? -1
+                       : layout.dataType;
+    result(dims("input"), type);
+    return true;
+  }
+  if (broadcasts(code)) {
+    bool prelu = code == ANEURALNETWORKS_PRELU;
+    const Dims &a = dims(prelu ? "input" : "input0");
+    const Dims &b = dims(prelu ? "alpha" : "input1");
+    Dims shape;
+    if (!broadcastDims(a, b, shape))
+      return bad("shapes " + dimsStr(a) + " and " + dimsStr(b) +
+                 " do not broadcast");
+    result(std::move(shape),
+           boolResult(code) ? ANEURALNETWORKS_TENSOR_BOOL8 : layout.dataType);
+    return true;
+  }
+  switch (code) {
+  case ANEURALNETWORKS_ARGMAX: case ANEURALNETWORKS_ARGMIN: {
+    Dims shape = dims("input");
+    uint32_t a;
+    if (!axis("axis", uint32_t(shape.size()), a))
+      return false;
+    shape.erase(shape.begin() + a);
+    result(std::move(shape), ANEURALNETWORKS_TENSOR_INT32);
+    return true;
+  }
+  case ANEURALNETWORKS_SELECT:
+    if (dims("true_values") != dims("condition") ||
+        dims("false_values") != dims("condition"))
+      return bad("the condition and the choices must have one shape (SELECT "
+                 "does not broadcast)");
+    result(dims("condition"));
+    return true;
+  case ANEURALNETWORKS_CONV_2D: case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
+  case ANEURALNETWORKS_GROUPED_CONV_2D: case ANEURALNETWORKS_AVERAGE_POOL_2D:
+  case ANEURALNETWORKS_MAX_POOL_2D:
+    return window();
+  case ANEURALNETWORKS_TRANSPOSE_CONV_2D:
+    return transposeConv();
+  case ANEURALNETWORKS_RESIZE_BILINEAR:
+  case ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR:
+    return resize();
+  case ANEURALNETWORKS_FULLY_CONNECTED:
+    return fullyConnected();
+  case ANEURALNETWORKS_RESHAPE:
+    return reshape();
+  case ANEURALNETWORKS_CONCATENATION:
+    return concatenation();
+  case ANEURALNETWORKS_TRANSPOSE:
+    return transpose();
+  case ANEURALNETWORKS_PAD: case ANEURALNETWORKS_PAD_V2:
+  case ANEURALNETWORKS_MIRROR_PAD:
+    return pad();
+  case ANEURALNETWORKS_MEAN: case ANEURALNETWORKS_REDUCE_SUM:
+  case ANEURALNETWORKS_REDUCE_MAX: case ANEURALNETWORKS_REDUCE_MIN:
+  case ANEURALNETWORKS_REDUCE_PROD: case ANEURALNETWORKS_REDUCE_ANY:
+  case ANEURALNETWORKS_REDUCE_ALL:
+    return reduce();
+  case ANEURALNETWORKS_BATCH_MATMUL:
+    return batchMatmul();
+  default:
+    return bad("no output-shape rule for this operation");
+  }
+}
+
+/// Convolutions and pooling: [N, OH, OW, C] (NHWC) or [N, C, OH, OW] (with
+/// the layout flag set), OH and OW from the padded, dilated window.
+bool Rule::window() {
+  const Dims &is = dims("input");
+  bool nchw = has("layout") && flag("layout");
+  uint32_t hDim = nchw ? 2 : 1, wDim = nchw ? 3 : 2, cDim = nchw ? 1 : 3;
+  int32_t strideW, strideH, dilationW = 1, dilationH = 1;
+  if (!positive("stride_w", strideW) || !positive("stride_h", strideH))
+    return false;
+  if (has("dilation_w") && (!positive("dilation_w", dilationW) ||
+                            !positive("dilation_h", dilationH)))
+    return false;
+  int32_t filterH, filterW;
+  uint32_t channels;
+  bool pool = code == ANEURALNETWORKS_AVERAGE_POOL_2D ||
+              code == ANEURALNETWORKS_MAX_POOL_2D;
+  if (pool) {
+    if (!positive("filter_w", filterW) || !positive("filter_h", filterH))
+      return false;
+    channels = is[cDim];
+  } else {
+    const Dims &fs = dims("filter");
+    filterH = int32_t(fs[1]);
+    filterW = int32_t(fs[2]);
+    channels = code == ANEURALNETWORKS_DEPTHWISE_CONV_2D ? fs[3] : fs[0];
+    if (code == ANEURALNETWORKS_DEPTHWISE_CONV_2D) {
+      int32_t multiplier;
+      if (!positive("depth_multiplier", multiplier))
+        return false;
+      if (fs[0] != 1)
+        return bad("depthwise filter must have shape [1, kh, kw, out]");
+      if (uint64_t(is[cDim]) * uint64_t(multiplier) != fs[3])
+        return bad("depthwise output depth " + std::to_string(fs[3]) +
+                   " != input depth " + std::to_string(is[cDim]) +
+                   " * depth multiplier " + std::to_string(multiplier));
+    } else if (code == ANEURALNETWORKS_GROUPED_CONV_2D) {
+      int32_t groups;
+      if (!positive("num_groups", groups))
+        return false;
+      uint32_t g = uint32_t(groups);
+      if (is[cDim] % g || fs[0] % g)
+        return bad("num_groups " + std::to_string(g) +
+                   " does not divide the input depth " +
+                   std::to_string(is[cDim]) + " and the output depth " +
+                   std::to_string(fs[0]));
+      if (uint64_t(fs[3]) * g != is[cDim])
+        return bad("filter depth " + std::to_string(fs[3]) +
+                   " times num_groups " + std::to_string(g) +
+                   " does not match input depth " + std::to_string(is[cDim]));
+    } else if (fs[3] != is[cDim]) {
+      return bad("filter input depth " + std::to_string(fs[3]) +
+                 " does not match input depth " + std::to_string(is[cDim]));
+    }
+    if (dims("bias")[0] != channels)
+      return bad("bias size " + std::to_string(dims("bias")[0]) +
+                 " does not match output depth " + std::to_string(channels));
+  }
+  int32_t pads[4] = {0, 0, 0, 0}; // left, right, top, bottom
+  if (has("padding_scheme")) {
+    int32_t scheme = i32("padding_scheme");
+    if (scheme != ANEURALNETWORKS_PADDING_SAME &&
+        scheme != ANEURALNETWORKS_PADDING_VALID)
+      return bad("invalid padding scheme " + std::to_string(scheme));
+    implicitPadding(scheme, int32_t(is[wDim]), strideW, filterW, dilationW,
+                    pads[0], pads[1]);
+    implicitPadding(scheme, int32_t(is[hDim]), strideH, filterH, dilationH,
+                    pads[2], pads[3]);
+  } else {
+    const char *roles[] = {"pad_left", "pad_right", "pad_top", "pad_bottom"};
+    for (size_t i = 0; i < 4; ++i)
+      if ((pads[i] = i32(roles[i])) < 0)
+        return bad("padding must be non-negative");
+  }
+  if (int64_t(is[hDim]) + pads[2] + pads[3] > kLargest ||
+      int64_t(is[wDim]) + pads[0] + pads[1] > kLargest)
+    return bad("the padded input is larger than 2^31 - 1");
+  int32_t oh = windowOutputSize(int32_t(is[hDim]), filterH, strideH,
+                                dilationH, pads[2], pads[3]);
+  int32_t ow = windowOutputSize(int32_t(is[wDim]), filterW, strideW,
+                                dilationW, pads[0], pads[1]);
+  if (oh <= 0 || ow <= 0)
+    return bad("filter does not fit the padded input");
+  if (nchw)
+    result({is[0], channels, uint32_t(oh), uint32_t(ow)});
+  else
+    result({is[0], uint32_t(oh), uint32_t(ow), channels});
+  return true;
+}
+
+/// TRANSPOSE_CONV_2D: (in - 1) * stride + filter - paddings, or the output
+/// shape operand of the implicit form.
+bool Rule::transposeConv() {
+  const Dims &is = dims("input"), &fs = dims("filter");
+  bool nchw = has("layout") && flag("layout");
+  uint32_t hDim = nchw ? 2 : 1, wDim = nchw ? 3 : 2, cDim = nchw ? 1 : 3;
+  if (fs[3] != is[cDim])
+    return bad("filter input depth " + std::to_string(fs[3]) +
+               " does not match input depth " + std::to_string(is[cDim]));
+  if (dims("bias")[0] != fs[0])
+    return bad("bias size " + std::to_string(dims("bias")[0]) +
+               " does not match output depth " + std::to_string(fs[0]));
+  int32_t strideW, strideH;
+  if (!positive("stride_w", strideW) || !positive("stride_h", strideH))
+    return false;
+  int64_t outH, outW;
+  if (has("output_shape")) {
+    std::vector<int32_t> shape;
+    if (!int32s("output_shape", shape))
+      return false;
+    if (shape.size() != 4)
+      return bad("output_shape must have 4 elements");
+    outH = shape[hDim];
+    outW = shape[wDim];
+  } else {
+    int32_t pads[4];
+    const char *roles[] = {"pad_left", "pad_right", "pad_top", "pad_bottom"};
+    for (size_t i = 0; i < 4; ++i)
+      if ((pads[i] = i32(roles[i])) < 0)
+        return bad("padding must be non-negative");
+    // In 64 bits: none of it wraps.
+    outH = (int64_t(is[hDim]) - 1) * strideH + fs[1] - pads[2] - pads[3];
+    outW = (int64_t(is[wDim]) - 1) * strideW + fs[2] - pads[0] - pads[1];
+  }
+  if (outH < 1 || outW < 1)
+    return bad("padding crops the whole output");
+  if (outH > kLargest || outW > kLargest)
+    return bad("the output is larger than 2^31 - 1");
+  if (nchw)
+    result({is[0], fs[0], uint32_t(outH), uint32_t(outW)});
+  else
+    result({is[0], uint32_t(outH), uint32_t(outW), fs[0]});
+  return true;
+}
+
+/// RESIZE_*: sizes given, or the input's scaled and rounded down.
+bool Rule::resize() {
+  const Dims &is = dims("input");
+  bool nchw = has("layout") && flag("layout");
+  uint32_t hDim = nchw ? 2 : 1, wDim = nchw ? 3 : 2;
+  uint64_t size[2]; // width, height
+  const char *roles[] = {"output_width", "output_height"};
+  for (size_t i : {0, 1}) {
+    if (in(roles[i]).type == ANEURALNETWORKS_INT32) {
+      int32_t v = i32(roles[i]);
+      if (v < 1)
+        return bad("output size must be positive");
+      size[i] = uint64_t(v);
+    } else {
+      double scale = real(roles[i]);
+      double v = std::floor(double(is[i ? hDim : wDim]) * scale);
+      if (!(v >= 1.0) || v > double(kLargest))
+        return bad("scale " + std::to_string(scale) +
+                   " gives no valid output size");
+      size[i] = uint64_t(v);
+    }
+  }
+  Dims shape = is;
+  shape[hDim] = uint32_t(size[1]);
+  shape[wDim] = uint32_t(size[0]);
+  result(std::move(shape));
+  return true;
+}
+
+/// FULLY_CONNECTED: [rows, units], the input flattened into rows of the
+/// weights' input size.
+bool Rule::fullyConnected() {
+  const Dims &ws = dims("weights");
+  uint32_t units = ws[0], inSize = ws[1];
+  uint64_t total = 1;
+  for (uint32_t d : dims("input"))
+    total *= d;
+  if (inSize == 0 || total % inSize != 0)
+    return bad("input size " + std::to_string(total) +
+               " is not a multiple of the weights' input size " +
+               std::to_string(inSize));
+  if (dims("bias")[0] != units)
+    return bad("bias size does not match the number of units");
+  if (total / inSize > std::numeric_limits<uint32_t>::max())
+    return bad("too many input rows");
+  result({uint32_t(total / inSize), units});
+  return true;
+}
+
+bool Rule::reshape() {
+  std::vector<int32_t> entries;
+  if (!int32s("shape", entries))
+    return false;
+  Dims target;
+  uint64_t total = 1, known = 1;
+  for (uint32_t d : dims("input"))
+    total *= d;
+  int inferred = -1;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    int32_t d = entries[i];
+    if (d == -1) {
+      if (inferred >= 0)
+        return bad("shape has more than one -1");
+      inferred = int(i);
+      target.push_back(0);
+      continue;
+    }
+    if (d <= 0)
+      return bad("shape entries must be positive or -1");
+    // known <= total before and after, so the product never wraps.
+    if (uint64_t(d) > total / known)
+      return bad("shape " + dimsStr(target) + "... has more elements than "
+                 "the input's " + std::to_string(total));
+    known *= uint64_t(d);
+    target.push_back(uint32_t(d));
+  }
+  if (inferred >= 0) {
+    if (total % known)
+      return bad("cannot infer the -1 entry of the shape");
+    target[size_t(inferred)] = uint32_t(total / known);
+  } else if (known != total) {
+    return bad("shape " + dimsStr(target) + " changes the element count");
+  }
+  result(std::move(target));
+  return true;
+}
+
+bool Rule::concatenation() {
+  size_t first = size_t(layout.input("input")),
+         n = layout.inputCount("input");
+  Dims shape = dims("input");
+  uint32_t a;
+  if (!axis("axis", uint32_t(shape.size()), a))
+    return false;
+  for (size_t i = first + 1; i < first + n; ++i) {
+    const Dims &s = *inputs[i].dims;
+    if (s.size() != shape.size())
+      return bad("inputs differ in rank");
+    for (uint32_t d = 0; d < shape.size(); ++d)
+      if (d != a && s[d] != shape[d])
+        return bad("inputs differ outside the concatenation axis");
+    if (uint64_t(shape[a]) + s[a] > std::numeric_limits<uint32_t>::max())
+      return bad("concatenated dimension overflows");
+    shape[a] += s[a];
+  }
+  result(std::move(shape));
+  return true;
+}
+
+bool Rule::transpose() {
+  const Dims &is = dims("input");
+  uint32_t rank = uint32_t(is.size());
+  std::vector<int32_t> perm;
+  if (!has("perm")) {
+    // Without perm, the dimensions are reversed.
+    for (uint32_t d = rank; d-- > 0;)
+      perm.push_back(int32_t(d));
+  } else {
+    if (!int32s("perm", perm))
+      return false;
+    if (perm.size() != rank)
+      return bad("perm has shape " + dimsStr(dims("perm")) + ", expected " +
+                 dimsStr({rank}));
+  }
+  std::vector<bool> seen(rank, false);
+  Dims shape;
+  for (int32_t p : perm) {
+    if (p < 0 || uint32_t(p) >= rank || seen[size_t(p)])
+      return bad("perm is not a permutation of the input's dimensions");
+    seen[size_t(p)] = true;
+    shape.push_back(is[size_t(p)]);
+  }
+  result(std::move(shape));
+  return true;
+}
+
+/// PAD, PAD_V2, MIRROR_PAD: each dimension grows by its paddings; a mirror
+/// reflects at most the dimension (less one for REFLECT).
+bool Rule::pad() {
+  const Dims &is = dims("input");
+  Dims expected = {uint32_t(is.size()), 2};
+  if (dims("paddings") != expected)
+    return bad("paddings has shape " + dimsStr(dims("paddings")) +
+               ", expected " + dimsStr(expected));
+  std::vector<int32_t> pads;
+  if (!int32s("paddings", pads))
+    return false;
+  bool mirror = has("mode"), reflect = false;
+  if (mirror) {
+    int32_t mode = i32("mode");
+    if (mode != 0 && mode != 1)
+      return bad("mirror pad mode must be 0 (REFLECT) or 1 (SYMMETRIC), got " +
+                 std::to_string(mode));
+    reflect = mode == 0;
+  }
+  Dims shape;
+  for (size_t d = 0; d < is.size(); ++d) {
+    int32_t before = pads[2 * d], after = pads[2 * d + 1];
+    if (before < 0 || after < 0)
+      return bad("paddings must be non-negative");
+    if (mirror) {
+      int64_t limit = int64_t(is[d]) - (reflect ? 1 : 0);
+      if (before > limit || after > limit)
+        return bad("mirror padding of dimension " + std::to_string(d) +
+                   " exceeds " + std::to_string(limit));
+    }
+    uint64_t size = uint64_t(is[d]) + uint64_t(before) + uint64_t(after);
+    if (size > uint64_t(kLargest))
+      return bad("the padded dimension " + std::to_string(d) +
+                 " is larger than 2^31 - 1");
+    shape.push_back(uint32_t(size));
+  }
+  result(std::move(shape));
+  return true;
+}
+
+/// MEAN and REDUCE_*: the axes go (or stay as 1 with keep_dims); an axis may
+/// repeat; reducing every axis without keep_dims leaves [1].
+bool Rule::reduce() {
+  const Dims &is = dims("input");
+  int32_t rank = int32_t(is.size());
+  std::vector<int32_t> axes;
+  if (!int32s("axes", axes))
+    return false;
+  // MEAN's keep_dims is an INT32 (positive keeps); REDUCE_*'s a BOOL.
+  bool keep = in("keep_dims").type == ANEURALNETWORKS_INT32
+                  ? i32("keep_dims") > 0
+                  : flag("keep_dims");
+  if (axes.empty())
+    return bad("axes is empty");
+  std::vector<bool> reduced(is.size(), false);
+  for (int32_t a : axes) {
+    if (a < -rank || a >= rank)
+      return bad("axis " + std::to_string(a) + " out of range");
+    reduced[size_t(a < 0 ? a + rank : a)] = true;
+  }
+  Dims shape;
+  for (size_t d = 0; d < is.size(); ++d) {
+    if (!reduced[d])
+      shape.push_back(is[d]);
+    else if (keep)
+      shape.push_back(1);
+  }
+  if (shape.empty())
+    shape.push_back(1);
+  result(std::move(shape), in("input").type);
+  return true;
+}
+
+/// BATCH_MATMUL: equal batch dimensions, [..., M, K] x [..., K, N], either
+/// side adjoint.
+bool Rule::batchMatmul() {
+  bool adjA = has("adj_x") && flag("adj_x");
+  bool adjB = has("adj_y") && flag("adj_y");
+  const Dims &as = dims("input0"), &bs = dims("input1");
+  if (as.size() != bs.size())
+    return bad("inputs differ in rank");
+  size_t r = as.size();
+  if (!std::equal(as.begin(), as.end() - 2, bs.begin()))
+    return bad("batch dimensions differ");
+  uint32_t m0 = adjA ? as[r - 1] : as[r - 2];
+  uint32_t k0 = adjA ? as[r - 2] : as[r - 1];
+  uint32_t k1 = adjB ? bs[r - 1] : bs[r - 2];
+  uint32_t n1 = adjB ? bs[r - 2] : bs[r - 1];
+  if (k0 != k1)
+    return bad("contracting dimensions differ (" + std::to_string(k0) +
+               " vs " + std::to_string(k1) + ")");
+  Dims shape(as.begin(), as.end() - 2);
+  shape.push_back(m0);
+  shape.push_back(n1);
+  result(std::move(shape));
+  return true;
+}
+
+} // namespace
+
+bool hasShapeRule(int32_t code) {
+  if (keepsShape(code) || broadcasts(code))
+    return true;
+  switch (code) {
+  case ANEURALNETWORKS_ARGMAX: case ANEURALNETWORKS_ARGMIN:
+  case ANEURALNETWORKS_SELECT: case ANEURALNETWORKS_CONV_2D:
+  case ANEURALNETWORKS_DEPTHWISE_CONV_2D: case ANEURALNETWORKS_GROUPED_CONV_2D:
+  case ANEURALNETWORKS_AVERAGE_POOL_2D: case ANEURALNETWORKS_MAX_POOL_2D:
+  case ANEURALNETWORKS_TRANSPOSE_CONV_2D: case ANEURALNETWORKS_RESIZE_BILINEAR:
+  case ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR:
+  case ANEURALNETWORKS_FULLY_CONNECTED: case ANEURALNETWORKS_RESHAPE:
+  case ANEURALNETWORKS_CONCATENATION: case ANEURALNETWORKS_TRANSPOSE:
+  case ANEURALNETWORKS_PAD: case ANEURALNETWORKS_PAD_V2:
+  case ANEURALNETWORKS_MIRROR_PAD: case ANEURALNETWORKS_MEAN:
+  case ANEURALNETWORKS_REDUCE_SUM: case ANEURALNETWORKS_REDUCE_MAX:
+  case ANEURALNETWORKS_REDUCE_MIN: case ANEURALNETWORKS_REDUCE_PROD:
+  case ANEURALNETWORKS_REDUCE_ANY: case ANEURALNETWORKS_REDUCE_ALL:
+  case ANEURALNETWORKS_BATCH_MATMUL:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool inferShapes(int32_t code, const Match &layout,
+                 const std::vector<ShapeOperand> &inputs,
+                 std::vector<ShapeResult> &outputs, std::string &error) {
+  return Rule(code, layout, inputs, outputs, error).run();
+}
+
+} // namespace nnapi_mlir::spec
