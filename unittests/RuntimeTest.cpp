@@ -383,3 +383,140 @@ TEST(BufferPool, ReusesFreedLargeBlocksAndHonoursAlignment) {
 }
 
 } // namespace
+
+namespace {
+
+/// relu(x W^T + b) for x [rows, 4] with the rows dynamic (0 in the blob),
+/// W [3, 4], b [3]: the partition nnapi_rt_prepare_dims specializes.
+std::vector<uint8_t> dynamicRowsBlob() {
+  blob::Model m;
+  uint32_t x = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {0, 4},
+                            blob::Lifetime::ModelInput);
+  float w[12], b[3] = {0.5f, -1.0f, 0.25f};
+  for (int i = 0; i < 12; ++i)
+    w[i] = float(i % 5) - 2.0f;
+  uint32_t wi = m.addConstant(ANEURALNETWORKS_TENSOR_FLOAT32, {3, 4}, w,
+                              sizeof w);
+  uint32_t bi = m.addConstant(ANEURALNETWORKS_TENSOR_FLOAT32, {3}, b, sizeof b);
+  uint32_t fc = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {0, 0});
+  m.operations.push_back({ANEURALNETWORKS_FULLY_CONNECTED,
+                          {x, wi, bi, m.addInt32(0)},
+                          {fc}});
+  uint32_t y = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {0, 3},
+                            blob::Lifetime::ModelOutput);
+  m.operations.push_back({ANEURALNETWORKS_RELU, {fc}, {y}});
+  m.inputs = {x};
+  m.outputs = {y};
+  return blob::write(m);
+}
+
+/// The same, in float64, from the weights written out above.
+std::vector<float> dynamicRowsReference(const std::vector<float> &x) {
+  const double b[3] = {0.5, -1.0, 0.25};
+  std::vector<float> y;
+  for (size_t r = 0; r < x.size() / 4; ++r)
+    for (int u = 0; u < 3; ++u) {
+      double acc = b[u];
+      for (int k = 0; k < 4; ++k)
+        acc += double(x[r * 4 + k]) * double((u * 4 + k) % 5 - 2);
+      y.push_back(float(acc > 0 ? acc : 0));
+    }
+  return y;
+}
+
+} // namespace
+
+TEST_F(Runtime, SpecializesADynamicPartitionPerShape) {
+  std::vector<uint8_t> bytes = dynamicRowsBlob();
+  auto runAt = [&](int64_t rows) {
+    std::vector<float> x(size_t(rows) * 4);
+    for (size_t i = 0; i < x.size(); ++i)
+      x[i] = float(int(i * 37 % 11) - 5) * 0.5f;
+    int64_t dims[2] = {rows, 4}, outDims[2] = {0, 0};
+    ASSERT_EQ(nnapi_rt_prepare_dims(bytes.data(), int64_t(bytes.size()), "p",
+                                    2, dims, 1, outDims),
+              NNAPI_RT_OK)
+        << nnapi_rt_last_error();
+    EXPECT_EQ(outDims[0], rows);
+    EXPECT_EQ(outDims[1], 3);
+    std::vector<float> y(size_t(rows) * 3, -1.0f);
+    void *ins[] = {x.data()}, *outs[] = {y.data()};
+    ASSERT_EQ(nnapi_rt_execute_dims(bytes.data(), int64_t(bytes.size()), "p",
+                                    2, dims, 1, ins, 1, outs),
+              NNAPI_RT_OK)
+        << nnapi_rt_last_error();
+    std::vector<float> want = dynamicRowsReference(x);
+    for (size_t i = 0; i < y.size(); ++i)
+      EXPECT_NEAR(y[i], want[i], 1e-5) << "rows " << rows << " at " << i;
+  };
+  runAt(2);
+  runAt(7);
+  runAt(2);
+  uint64_t built = 0, hits = 0, evicted = 0;
+  nnapi_rt_get_shape_stats(&built, &hits, &evicted);
+  EXPECT_EQ(built, 2u);
+  EXPECT_EQ(hits, 1u);
+  EXPECT_EQ(evicted, 0u);
+  // The specialization is listed with its shape.
+  bool listed = false;
+  for (int32_t i = 0; i < nnapi_rt_partition_count(); ++i) {
+    nnapi_rt_partition_info info;
+    ASSERT_EQ(nnapi_rt_get_partition_info(i, &info), NNAPI_RT_OK);
+    listed = listed || std::string(info.name) == "p at 7x4";
+  }
+  EXPECT_TRUE(listed);
+  // Eight shapes are kept: a ninth drops the least recently used (rows 7;
+  // rows 2 ran after it).
+  for (int64_t rows = 10; rows < 17; ++rows)
+    runAt(rows);
+  nnapi_rt_get_shape_stats(&built, &hits, &evicted);
+  EXPECT_EQ(built, 9u);
+  EXPECT_EQ(evicted, 1u);
+  runAt(2);
+  nnapi_rt_get_shape_stats(&built, &hits, &evicted);
+  EXPECT_EQ(built, 9u) << "rows 2 was kept";
+  runAt(7);
+  nnapi_rt_get_shape_stats(&built, &hits, &evicted);
+  EXPECT_EQ(built, 10u) << "rows 7 was dropped";
+}
+
+TEST_F(Runtime, RefusesDimsADynamicPartitionCannotTake) {
+  std::vector<uint8_t> bytes = dynamicRowsBlob();
+  int64_t outDims[2];
+  int64_t wrongWidth[2] = {3, 5};
+  EXPECT_EQ(nnapi_rt_prepare_dims(bytes.data(), int64_t(bytes.size()), "p", 2,
+                                  wrongWidth, 1, outDims),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(nnapi_rt_last_error())
+                .find("input 0 dimension 1 is 5, the partition's is 4"),
+            std::string::npos)
+      << nnapi_rt_last_error();
+  int64_t tooFew[1] = {3};
+  EXPECT_EQ(nnapi_rt_prepare_dims(bytes.data(), int64_t(bytes.size()), "p", 1,
+                                  tooFew, 1, outDims),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(nnapi_rt_last_error())
+                .find("the partition's inputs have 2 dimensions, the call "
+                      "gave 1"),
+            std::string::npos)
+      << nnapi_rt_last_error();
+  int64_t zero[2] = {0, 4};
+  EXPECT_EQ(nnapi_rt_prepare_dims(bytes.data(), int64_t(bytes.size()), "p", 2,
+                                  zero, 1, outDims),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(nnapi_rt_last_error()).find("not in 1..2^31-1"),
+            std::string::npos)
+      << nnapi_rt_last_error();
+  EXPECT_EQ(nnapi_rt_prepare_dims(bytes.data(), int64_t(bytes.size()), "p", 2,
+                                  nullptr, 1, outDims),
+            NNAPI_RT_INVALID_ARGUMENT);
+  // Without dims, a dynamic partition is refused with the way out.
+  float x[8] = {}, y[6] = {};
+  void *ins[] = {x}, *outs[] = {y};
+  EXPECT_EQ(nnapi_rt_execute(bytes.data(), int64_t(bytes.size()), 1, ins, 1,
+                             outs),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(nnapi_rt_last_error()).find("nnapi_rt_execute_dims"),
+            std::string::npos)
+      << nnapi_rt_last_error();
+}

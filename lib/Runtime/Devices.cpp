@@ -442,6 +442,7 @@ int32_t compileFor(const NNAPIFunctionTable &fn, const Options &o,
     // version, the options, and this runtime's way of building models.
     Sha256 h;
     h.update(p.buildBytes, p.size);
+    h.update(p.shape); // a dynamic partition's specialization
     h.update(device->name).update(device->version);
     int32_t knobs[] = {int32_t(device->featureLevel), o.preference,
                        o.priority};

@@ -188,11 +188,61 @@ std::shared_ptr<runtime::ThreadPool> currentPool(State &s) {
   return s.pool;
 }
 
-/// Finds or creates the partition of a blob. Caller holds the mutex.
+/// "1x37x16,4": a specialization's input dims, by input.
+std::string shapeText(const blob::Model &m) {
+  std::string text;
+  for (size_t i = 0; i < m.inputs.size(); ++i) {
+    text += i ? "," : "";
+    const std::vector<uint32_t> &dims = m.operands[m.inputs[i]].dims;
+    for (size_t d = 0; d < dims.size(); ++d)
+      text += (d ? "x" : "") + std::to_string(dims[d]);
+  }
+  return text;
+}
+
+/// Keeps at most kMaxShapesPerBlob specializations of the blob at `blob`
+/// (`adding` one more): drops the least recently used.
+void evictShapes(State &s, const uint8_t *blob, size_t adding) {
+  auto first = s.partitions.lower_bound({blob, {}});
+  auto count = [&] {
+    size_t n = 0;
+    for (auto it = first; it != s.partitions.end() && it->first.first == blob;
+         ++it)
+      n += !it->first.second.empty();
+    return n;
+  };
+  while (count() + adding > kMaxShapesPerBlob) {
+    auto oldest = s.partitions.end();
+    for (auto it = first; it != s.partitions.end() && it->first.first == blob;
+         ++it)
+      if (!it->first.second.empty() &&
+          (oldest == s.partitions.end() ||
+           it->second->lastUse < oldest->second->lastUse))
+        oldest = it;
+    bool wasFirst = oldest == first;
+    auto next = s.partitions.erase(oldest);
+    if (wasFirst)
+      first = next;
+    ++s.shapesEvicted;
+  }
+}
+
+/// Finds or creates the partition of a blob, for a dynamic partition its
+/// specialization to `numDims` input `dims` (null for a static partition).
+/// Caller holds the mutex.
 int32_t getPartition(State &s, const uint8_t *blobBytes, int64_t blobSize,
-                     std::shared_ptr<Partition> &out) {
-  std::shared_ptr<Partition> &slot = s.partitions[blobBytes];
+                     const int64_t *dims, int64_t numDims,
+                     std::shared_ptr<Partition> &out, bool *built = nullptr) {
+  PartitionKey key{blobBytes, {}};
+  if (dims)
+    key.second.assign(dims, dims + numDims);
+  auto found = s.partitions.find(key);
+  if (dims && found == s.partitions.end())
+    evictShapes(s, blobBytes, 1);
+  std::shared_ptr<Partition> &slot = s.partitions[key];
   bool same = slot && slot->holds(blobBytes, blobSize);
+  if (built)
+    *built = !same || slot->retired;
   if (!same || slot->retired) {
     auto p = std::make_shared<Partition>();
     p->library = s.library;
@@ -219,11 +269,24 @@ int32_t getPartition(State &s, const uint8_t *blobBytes, int64_t blobSize,
       p->sequence = s.nextSequence++;
     }
     std::string error;
-    if (!blob::read(blobBytes, static_cast<size_t>(blobSize), p->model,
-                    error)) {
+    blob::Model generic;
+    if (!blob::read(blobBytes, static_cast<size_t>(blobSize),
+                    dims ? generic : p->model, error)) {
       p->setupStatus = NNAPI_RT_INVALID_BLOB;
       p->setupError = "invalid NNAPI model blob: " + error;
+    } else if (!dims && isDynamicBlob(p->model)) {
+      p->setupStatus = NNAPI_RT_INVALID_ARGUMENT;
+      p->setupError = "the partition has dynamic dimensions: it runs through "
+                      "nnapi_rt_execute_dims";
+    } else if (dims && !specializeBlob(generic, dims, size_t(numDims),
+                                       p->model, error)) {
+      p->setupStatus = NNAPI_RT_INVALID_ARGUMENT;
+      p->setupError = "cannot specialize the dynamic partition: " + error;
     } else {
+      if (dims) {
+        p->shape = shapeText(p->model);
+        ++s.shapesBuilt;
+      }
       p->buildBytes = blobBytes;
       if (int32_t st = buildPartition(s, *p)) {
         p->setupStatus = st;
@@ -448,9 +511,14 @@ int32_t runBound(Partition &p, int64_t numInputs, void *const *inputs,
   return NNAPI_RT_OK;
 }
 
+/// Runs a partition (`dims`: a dynamic one at a call's input dims). With
+/// null `outputs` (and no inputs), only finds or builds it: `outputDims`,
+/// when given, gets every output's dims.
 int32_t execute(const uint8_t *blobBytes, int64_t blobSize, const char *name,
                 int64_t numInputs, void *const *inputs, int64_t numOutputs,
-                void *const *outputs, bool checkable) {
+                void *const *outputs, bool checkable,
+                const int64_t *dims = nullptr, int64_t numDims = 0,
+                int64_t *outputDims = nullptr) {
   State &s = state();
   // The rest of a run whose loop timed out is not worth computing.
   if (inRun && loopTimedOut)
@@ -460,11 +528,13 @@ int32_t execute(const uint8_t *blobBytes, int64_t blobSize, const char *name,
   int32_t status;
   std::shared_ptr<Partition> p;
   uint64_t verifyEvery = 0, maxFailures = 0;
-  bool validate = false;
+  bool validate = false, built = false;
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     if (!blobBytes || blobSize <= 0 || numInputs < 0 || numOutputs < 0 ||
-        (numInputs && !inputs) || (numOutputs && !outputs))
+        (numInputs && !inputs && !outputDims) ||
+        (numOutputs && !outputs && !outputDims) || numDims < 0 ||
+        (numDims && !dims))
       status = failWith(NNAPI_RT_INVALID_ARGUMENT,
                         "nnapi_rt_execute: null or negative argument");
     else if ((status = ensureLibrary(s)) == NNAPI_RT_OK &&
@@ -473,12 +543,29 @@ int32_t execute(const uint8_t *blobBytes, int64_t blobSize, const char *name,
                        : !s.quirksError.empty()
                            ? failWith(NNAPI_RT_INVALID_ARGUMENT, s.quirksError)
                            : NNAPI_RT_OK) == NNAPI_RT_OK)
-      status = getPartition(s, blobBytes, blobSize, p);
+      status = getPartition(s, blobBytes, blobSize, dims, numDims, p, &built);
     if (p && name && p->name.empty())
       p->name.assign(name, strnlen(name, 256));
+    if (p && dims)
+      p->lastUse = ++s.useClock;
     verifyEvery = s.options.verifyEvery;
     validate = s.options.validate;
     maxFailures = s.options.maxFailures;
+  }
+  if (status == NNAPI_RT_OK && outputDims) {
+    // Preparing: the outputs' dims, for the caller's buffers.
+    if (!built)
+      ++s.shapeHits;
+    if (numOutputs != int64_t(p->model.outputs.size()))
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "partition has " +
+                          std::to_string(p->model.outputs.size()) +
+                          " outputs, the call gave " +
+                          std::to_string(numOutputs));
+    for (uint32_t idx : p->model.outputs)
+      for (uint32_t d : p->model.operands[idx].dims)
+        *outputDims++ = d;
+    return NNAPI_RT_OK;
   }
   if (status == NNAPI_RT_OK) {
     uint64_t call = p->calls++;
@@ -594,6 +681,44 @@ int32_t nnapi_rt_execute_checked(const uint8_t *blobBytes, int64_t blobSize,
   });
 }
 
+int32_t nnapi_rt_prepare_dims(const uint8_t *blobBytes, int64_t blobSize,
+                              const char *name, int64_t numDims,
+                              const int64_t *inputDims, int64_t numOutputs,
+                              int64_t *outputDims) {
+  return guarded(__func__, [&]() -> int32_t {
+    if (!outputDims || !inputDims)
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "nnapi_rt_prepare_dims: null dims");
+    return execute(blobBytes, blobSize, name, 0, nullptr, numOutputs, nullptr,
+                   /*checkable=*/false, inputDims, numDims, outputDims);
+  });
+}
+
+int32_t nnapi_rt_execute_dims(const uint8_t *blobBytes, int64_t blobSize,
+                              const char *name, int64_t numDims,
+                              const int64_t *inputDims, int64_t numInputs,
+                              void *const *inputs, int64_t numOutputs,
+                              void *const *outputs) {
+  return guarded(__func__, [&]() -> int32_t {
+    if (!inputDims)
+      return failWith(NNAPI_RT_INVALID_ARGUMENT,
+                      "nnapi_rt_execute_dims: null dims");
+    return execute(blobBytes, blobSize, name, numInputs, inputs, numOutputs,
+                   outputs, /*checkable=*/true, inputDims, numDims);
+  });
+}
+
+void nnapi_rt_get_shape_stats(uint64_t *specializations, uint64_t *hits,
+                              uint64_t *evictions) {
+  State &s = state();
+  if (specializations)
+    *specializations = s.shapesBuilt;
+  if (hits)
+    *hits = s.shapeHits;
+  if (evictions)
+    *evictions = s.shapesEvicted;
+}
+
 int64_t nnapi_rt_loop_deadline(void) {
   if (loopTimedOut && inRun)
     return 0; // past: the run is over
@@ -703,6 +828,9 @@ void nnapi_rt_get_stats(uint64_t *nnapiExecutions, uint64_t *failedExecutions) {
 void nnapi_rt_reset_stats(void) {
   state().nnapiExecutions = 0;
   state().failedExecutions = 0;
+  state().shapesBuilt = 0;
+  state().shapeHits = 0;
+  state().shapesEvicted = 0;
   runtime::resetParallelStats();
 }
 
@@ -865,7 +993,7 @@ int32_t nnapi_rt_get_partition_info(int32_t index,
     info->driverTimed = p.driverTimed;
     info->driverNs = p.driverNs;
     copyField(info->passedOver, p.passedOver);
-    copyField(info->name, p.name);
+    copyField(info->name, p.shape.empty() ? p.name : p.name + " at " + p.shape);
     info->operations = int32_t(p.model.operations.size());
     return NNAPI_RT_OK;
   });
@@ -885,7 +1013,7 @@ void nnapi_mlir::runtime::forgetPartitionsOf(const void *addressInObject) {
   std::lock_guard<std::mutex> lock(s.mutex);
   for (auto it = s.partitions.begin(); it != s.partitions.end();) {
     Dl_info blob;
-    if (dladdr(it->first, &blob) && blob.dli_fbase == object.dli_fbase)
+    if (dladdr(it->first.first, &blob) && blob.dli_fbase == object.dli_fbase)
       it = s.partitions.erase(it);
     else
       ++it;

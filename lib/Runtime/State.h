@@ -63,6 +63,11 @@ struct Partition {
   /// it only when a cache directory is set).
   const uint8_t *buildBytes = nullptr;
   uint64_t sequence = 0; ///< Creation order, for nnapi_rt_get_partition_info.
+  /// A dynamic partition's specialization: the call's input dims ("1x37x16,
+  /// 4"; empty for a static partition), and when a call last used it (the
+  /// least recently used of a blob's goes first, kMaxShapesPerBlob).
+  std::string shape;
+  std::atomic<uint64_t> lastUse{0};
   ANeuralNetworksModel *nnModel = nullptr;
   /// The models nnModel references (IF's branches, WHILE's condition and
   /// body), alive as long as it is.
@@ -151,11 +156,22 @@ struct Partition {
   }
 };
 
+/// A partition by its blob's address and, for a dynamic partition's
+/// specializations, the call's input dims (every input's, in order).
+using PartitionKey = std::pair<const uint8_t *, std::vector<int64_t>>;
+
+/// How many specializations of one dynamic partition are kept.
+constexpr size_t kMaxShapesPerBlob = 8;
+
 struct State {
   std::mutex mutex;
-  /// By blob address. Executions hold their partition, so dropping one
-  /// here frees it only when the last execution using it is done.
-  std::map<const uint8_t *, std::shared_ptr<Partition>> partitions;
+  /// Executions hold their partition, so dropping one here frees it only
+  /// when the last execution using it is done.
+  std::map<PartitionKey, std::shared_ptr<Partition>> partitions;
+  /// Dynamic partitions: specializations built, calls that found theirs,
+  /// and specializations dropped to keep kMaxShapesPerBlob.
+  std::atomic<uint64_t> shapesBuilt{0}, shapeHits{0}, shapesEvicted{0};
+  uint64_t useClock = 0; ///< Ticks at each call of a dynamic partition.
   std::shared_ptr<Library> library; ///< Null until loaded or injected.
   const NNAPIFunctionTable *injected = nullptr;
   bool libraryTried = false;
@@ -226,6 +242,15 @@ int32_t runPartition(Partition &p, int64_t numInputs, void *const *inputs,
 /// all of it, or fails with every candidate's reason (Devices.cpp). Caller
 /// holds the mutex.
 int32_t compilePartition(State &s, Partition &p);
+/// The model has tensors of unspecified dimensions (a dynamic partition).
+bool isDynamicBlob(const blob::Model &model);
+/// `generic` specialized to a call: its inputs get `dims` (every input's,
+/// in order; `numDims` of them), every other unspecified dimension the spec
+/// library's output-shape rules. False with `error` for dims that do not
+/// fit the partition, or an operation whose shapes cannot be computed.
+bool specializeBlob(const blob::Model &generic, const int64_t *dims,
+                    size_t numDims, blob::Model &out, std::string &error);
+
 /// The cached partitions in the order they were first run.
 std::vector<std::shared_ptr<Partition>> partitionsInOrder(State &s);
 

@@ -68,6 +68,27 @@ int32_t nnapi_rt_execute_checked(const uint8_t *blob, int64_t blobSize,
 void nnapi_rt_verify(const uint8_t *blob, int64_t blobSize,
                      int64_t numOutputs, void *const *outputs);
 
+/* A partition with dynamic dimensions (blob dims of 0) runs at the shapes of
+ * each call. `inputDims` holds every input's dimensions in order
+ * (`numDims` in all, static ones included). nnapi_rt_prepare_dims
+ * specializes the partition to them (its unspecified dimensions computed by
+ * the NNAPI spec's output-shape rules), compiles it, keeps it (at most 8
+ * shapes per partition, the least recently used dropped) and writes every
+ * output's dimensions into `outputDims`; the caller then allocates the
+ * outputs and calls nnapi_rt_execute_dims, which behaves as
+ * nnapi_rt_execute_checked. A failure of either means: run the host copy. A
+ * dimension that contradicts the blob's, or a shape the rules refuse, is
+ * NNAPI_RT_INVALID_ARGUMENT with the reason. */
+int32_t nnapi_rt_prepare_dims(const uint8_t *blob, int64_t blobSize,
+                              const char *name, int64_t numDims,
+                              const int64_t *inputDims, int64_t numOutputs,
+                              int64_t *outputDims);
+int32_t nnapi_rt_execute_dims(const uint8_t *blob, int64_t blobSize,
+                              const char *name, int64_t numDims,
+                              const int64_t *inputDims, int64_t numInputs,
+                              void *const *inputs, int64_t numOutputs,
+                              void *const *outputs);
+
 /* Message describing the last failure on this thread ("" if none). */
 const char *nnapi_rt_last_error(void);
 
@@ -89,7 +110,12 @@ void nnapi_rt_set_library_path(const char *path);
 /* Counts of partition executions since the last reset: on NNAPI, and
  * returned with an error (the caller then ran the host copy). */
 void nnapi_rt_get_stats(uint64_t *nnapiExecutions, uint64_t *failedExecutions);
-/* Resets those and the parallel counts below. */
+/* Dynamic partitions since the last reset: specializations compiled (one
+ * per new shape, or again after being dropped), calls that found theirs
+ * compiled, and specializations dropped to keep 8 per partition. */
+void nnapi_rt_get_shape_stats(uint64_t *specializations, uint64_t *hits,
+                              uint64_t *evictions);
+/* Resets those, the shape counts and the parallel counts below. */
 void nnapi_rt_reset_stats(void);
 /* Parallel loops the runtime's pool ran since the last reset (the host
  * code's and the host device's), and how many of them ran chunks on more
