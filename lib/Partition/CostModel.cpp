@@ -8,7 +8,10 @@
 
 #include "nnapi-mlir/Partition/CostModel.h"
 
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Builders.h"
@@ -16,16 +19,54 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
+#include <cmath>
+
 using namespace mlir;
 
-namespace {
-int64_t numElements(Type type) {
+double mlir::nnapi::tensorElements(Type type, double dynamicSize) {
   auto shaped = dyn_cast<ShapedType>(type);
-  return shaped && shaped.hasStaticShape() ? shaped.getNumElements() : 0;
+  if (!shaped || !shaped.hasRank())
+    return 0;
+  double n = 1;
+  for (int64_t d : shaped.getShape())
+    n *= ShapedType::isDynamic(d) ? dynamicSize : double(d);
+  return n;
 }
-} // namespace
 
-mlir::nnapi::OpWork mlir::nnapi::estimateWork(Operation *op) {
+double mlir::nnapi::typicalDynamicSize(Operation *op) {
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func)
+    return kUnboundedDynamicSize;
+  double typical = 0;
+  bool dynamic = false;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    auto type = dyn_cast<ShapedType>(func.getArgumentTypes()[i]);
+    if (!type || !type.hasRank() || type.hasStaticShape())
+      continue;
+    dynamic = true;
+    auto ranges = func.getArgAttrOfType<DenseI64ArrayAttr>(
+        i, nnapi::NNAPIDialect::kDimRangesAttrName);
+    if (!ranges || ranges.size() < 2) {
+      typical = std::max(typical, kUnboundedDynamicSize);
+      continue;
+    }
+    for (size_t k = 0; k + 1 < size_t(ranges.size()); k += 2) {
+      double lo = double(std::max<int64_t>(ranges[k], 1));
+      double hi = double(std::max<int64_t>(ranges[k + 1], 1));
+      typical = std::max(typical, hi >= double(INT32_MAX)
+                                      ? kUnboundedDynamicSize
+                                      : std::round(std::sqrt(lo * hi)));
+    }
+  }
+  return dynamic ? typical : kUnboundedDynamicSize;
+}
+
+mlir::nnapi::OpWork mlir::nnapi::estimateWork(Operation *op,
+                                              double dynamicSize) {
+  auto numElements = [&](Type type) {
+    return tensorElements(type, dynamicSize);
+  };
   OpWork work;
   for (Value v : op->getOperands())
     work.elements += double(numElements(v.getType()));
@@ -34,10 +75,11 @@ mlir::nnapi::OpWork mlir::nnapi::estimateWork(Operation *op) {
   if (op->getNumResults() != 1)
     return work;
   double out = double(numElements(op->getResult(0).getType()));
-  auto dim = [](Value v, unsigned i) -> double {
+  auto dim = [&](Value v, unsigned i) -> double {
     auto t = dyn_cast<RankedTensorType>(v.getType());
-    return t && t.getRank() > i && !t.isDynamicDim(i) ? double(t.getDimSize(i))
-                                                      : 0.0;
+    if (!t || t.getRank() <= i)
+      return 0.0;
+    return t.isDynamicDim(i) ? dynamicSize : double(t.getDimSize(i));
   };
   TypeSwitch<Operation *>(op)
       .Case([&](tosa::Conv2DOp c) {

@@ -223,6 +223,9 @@ struct PassConfig {
   PlacementOverride placement;
   bool emitRemarks;
   bool wantReport;
+  /// What a dynamic dimension of the function being placed counts as
+  /// (typicalDynamicSize).
+  double dynamicSize = kUnboundedDynamicSize;
 };
 
 profile::DataType dataTypeOf(Type type) {
@@ -234,11 +237,11 @@ profile::DataType dataTypeOf(Type type) {
   return profile::DataType::Float32;
 }
 
-uint64_t byteSize(Type type) {
+uint64_t byteSize(Type type, double dynamicSize) {
   auto shaped = dyn_cast<ShapedType>(type);
-  if (!shaped || !shaped.hasStaticShape())
+  if (!shaped || !shaped.hasRank())
     return 0;
-  return uint64_t(shaped.getNumElements()) *
+  return uint64_t(tensorElements(type, dynamicSize)) *
          ((shaped.getElementTypeBitWidth() + 7) / 8);
 }
 
@@ -364,7 +367,7 @@ void FunctionPlacer::classify(Unit &unit) {
       : root->getNumResults() ? dataTypeOf(root->getResult(0).getType())
                               : profile::DataType::Float32;
   for (Operation *op : hostOps(unit.ops)) {
-    OpWork work = estimateWork(op);
+    OpWork work = estimateWork(op, config.dynamicSize);
     macs += work.macs;
     elements += work.elements;
   }
@@ -568,7 +571,7 @@ void FunctionPlacer::buildGraph() {
     node.constraint = unit.constraint;
   }
   auto transferUs = [&](Value v) {
-    return config.device.transferUs(byteSize(v.getType()));
+    return config.device.transferUs(byteSize(v.getType(), config.dynamicSize));
   };
   /// The unit an op (or the op enclosing it) belongs to, if any.
   auto unitFor = [&](Operation *user) -> std::optional<unsigned> {
@@ -859,6 +862,7 @@ struct NNAPIPartitionPass
         continue;
       }
       Block &block = func.getBody().front();
+      config.dynamicSize = typicalDynamicSize(func);
       FunctionPlacer placer(block, config);
       if (failed(placer.run()))
         return signalPassFailure();

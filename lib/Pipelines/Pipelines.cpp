@@ -41,6 +41,18 @@ using namespace mlir::nnapi;
 
 namespace {
 
+/// Whether a function's returned buffers become out-parameters: all but
+/// those of a partition with dynamically shaped results, which keeps
+/// returning them (its dispatcher allocates them at the sizes the runtime
+/// computes, or its host copy at its own; nnapi-lower-partition-calls).
+bool resultsBecomeOutParams(func::FuncOp *func) {
+  return !((*func)->hasAttr(NNAPIDialect::kBlobAttrName) &&
+           llvm::any_of(func->getResultTypes(), [](Type t) {
+             auto shaped = dyn_cast<ShapedType>(t);
+             return shaped && !shaped.hasStaticShape();
+           }));
+}
+
 /// Row-major strides of `type`, if they are static.
 std::optional<SmallVector<int64_t>> staticStrides(MemRefType type) {
   SmallVector<int64_t> strides;
@@ -260,6 +272,7 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createNNAPIReturnFreshBuffers());
   bufferization::BufferResultsToOutParamsOpts outParams;
   outParams.hoistStaticAllocs = true;
+  outParams.filterFn = resultsBecomeOutParams;
   outParams.memCpyFn = bufferCopy;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   // Loops of output tiles become functions the runtime's pool runs in

@@ -1,11 +1,11 @@
 // RUN: nnapi-translate --serialize-nnapi-blob %s -split-input-file -verify-diagnostics -o /dev/null
 
-// Every refusal of the blob writer. Partition arguments need a static
-// NNAPI operand type.
+// Every refusal of the blob writer. Partition arguments need a ranked
+// NNAPI operand type (a dynamic dimension is written as 0, unspecified).
 
-// expected-error@+1 {{NNAPI blob needs static-shaped tensors, got 'tensor<?xf32>'}}
-func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
-  return %x : tensor<?xf32>
+// expected-error@+1 {{NNAPI blob needs ranked tensors, got 'tensor<*xf32>'}}
+func.func @unranked(%x: tensor<*xf32>) -> tensor<*xf32> {
+  return %x : tensor<*xf32>
 }
 
 // -----

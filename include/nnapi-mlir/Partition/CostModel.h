@@ -17,7 +17,19 @@ struct OpWork {
   double macs = 0;
   double elements = 0;
 };
-OpWork estimateWork(Operation *op);
+/// A dynamic dimension counts as `dynamicSize` elements (0: as none).
+OpWork estimateWork(Operation *op, double dynamicSize = 0);
+
+/// The elements of a tensor type, a dynamic dimension counted as
+/// `dynamicSize`; 0 for anything else.
+double tensorElements(Type type, double dynamicSize);
+
+/// The size a dynamic dimension of `func` counts as in costs: the geometric
+/// mean of its declared range (the `nnapi.dim_ranges` of its arguments; the
+/// largest, where several are declared), or kUnboundedDynamicSize for a
+/// dimension without an upper bound.
+double typicalDynamicSize(Operation *func);
+constexpr double kUnboundedDynamicSize = 256;
 
 /// What decides a unit's latency, as one line: its op (for a composite, its
 /// name and attributes), attributes (large ones elided), and operand and

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -79,9 +80,33 @@ struct OutputDimsPass
     shapes.setAllArgAttrs(ArrayRef<DictionaryAttr>{});
     shapes.setAllResultAttrs(ArrayRef<DictionaryAttr>{});
 
+    // A call with a dynamically shaped result (an NNAPI partition's host
+    // copy: the runtime computes the same sizes with the spec's rules) is
+    // its callee's body here, whose sizes reify.
+    Block &body = shapes.getBody().front();
+    SmallVector<func::CallOp> calls;
+    body.walk([&](func::CallOp call) {
+      if (llvm::any_of(call.getResultTypes(), isDynamicShape))
+        calls.push_back(call);
+    });
+    for (func::CallOp call : calls) {
+      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+      if (!callee || callee.isExternal() || !callee.getBody().hasOneBlock())
+        continue;
+      Block &from = callee.getBody().front();
+      IRMapping mapping;
+      mapping.map(from.getArguments(), call.getOperands());
+      b.setInsertionPoint(call);
+      for (Operation &op : from.without_terminator())
+        b.clone(op, mapping);
+      for (auto [result, value] :
+           llvm::zip(call.getResults(), from.getTerminator()->getOperands()))
+        result.replaceAllUsesWith(mapping.lookupOrDefault(value));
+      call.erase();
+    }
+
     // Return each dynamic dimension of each result instead of the results;
     // which output and dimension each is, for messages.
-    Block &body = shapes.getBody().front();
     auto ret = cast<func::ReturnOp>(body.getTerminator());
     b.setInsertionPoint(ret);
     SmallVector<Value> dims;

@@ -2,9 +2,9 @@
 //
 // The passes that turn outlined partitions into something the host pipeline
 // can compile: blobs as module constants (nnapi-serialize-partitions), a
-// description of the entry point (nnapi-export-signature), runtime dispatch
-// with host fallback after bufferization (nnapi-lower-partition-calls), and
-// the C entry points in the LLVM dialect (nnapi-emit-entry-point).
+// description of the entry point (nnapi-export-signature), and the C entry
+// points in the LLVM dialect (nnapi-emit-entry-point). The runtime dispatch
+// of partition calls is LowerPartitionCalls.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +24,6 @@
 namespace mlir::nnapi {
 #define GEN_PASS_DEF_NNAPISERIALIZEPARTITIONS
 #define GEN_PASS_DEF_NNAPIEXPORTSIGNATURE
-#define GEN_PASS_DEF_NNAPILOWERPARTITIONCALLS
 #define GEN_PASS_DEF_NNAPIEMITENTRYPOINT
 #include "nnapi-mlir/Conversion/Passes.h.inc"
 } // namespace mlir::nnapi
@@ -33,9 +32,6 @@ using namespace mlir;
 using namespace mlir::nnapi;
 
 namespace {
-
-constexpr StringLiteral kExecuteFn = "nnapi_rt_execute_checked";
-constexpr StringLiteral kVerifyFn = "nnapi_rt_verify";
 
 unsigned partitionFeatureLevel(func::FuncOp func) {
   if (auto attr =
@@ -299,200 +295,6 @@ struct ExportSignaturePass
     });
     func.eraseArguments(args);
     func.eraseResults(results);
-  }
-};
-
-//===----------------------------------------------------------------------===//
-// nnapi-lower-partition-calls
-//===----------------------------------------------------------------------===//
-
-/// Pointer to the first element of a memref, as an !llvm.ptr.
-Value bufferPointer(OpBuilder &b, Location loc, Value memref) {
-  Value index = b.create<memref::ExtractAlignedPointerAsIndexOp>(loc, memref);
-  Value i64 = b.create<arith::IndexCastOp>(loc, b.getI64Type(), index);
-  return b.create<LLVM::IntToPtrOp>(loc, LLVM::LLVMPointerType::get(b.getContext()),
-                                    i64);
-}
-
-/// A stack array holding `pointers`.
-Value pointerArray(OpBuilder &b, Location loc, ValueRange pointers) {
-  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
-  Value count = b.create<arith::ConstantIntOp>(
-      loc, std::max<int64_t>(pointers.size(), 1), 64);
-  Value array = b.create<LLVM::AllocaOp>(loc, ptrType, ptrType, count);
-  for (auto [i, p] : llvm::enumerate(pointers)) {
-    Value slot = b.create<LLVM::GEPOp>(loc, ptrType, ptrType, array,
-                                       ArrayRef<LLVM::GEPArg>{int32_t(i)});
-    b.create<LLVM::StoreOp>(loc, p, slot);
-  }
-  return array;
-}
-
-struct LowerPartitionCallsPass
-    : public nnapi::impl::NNAPILowerPartitionCallsBase<LowerPartitionCallsPass> {
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    MLIRContext *ctx = module.getContext();
-    SmallVector<func::FuncOp> partitions;
-    for (auto func : module.getOps<func::FuncOp>())
-      if (func->hasAttr(NNAPIDialect::kBlobAttrName))
-        partitions.push_back(func);
-    if (partitions.empty())
-      return;
-
-    OpBuilder builder(ctx);
-    auto ptrType = LLVM::LLVMPointerType::get(ctx);
-    auto i64 = builder.getI64Type();
-    auto declare = [&](StringRef name, FunctionType type) {
-      auto fn = module.lookupSymbol<func::FuncOp>(name);
-      if (!fn) {
-        builder.setInsertionPointToStart(module.getBody());
-        fn = builder.create<func::FuncOp>(module.getLoc(), name, type);
-        fn.setPrivate();
-      }
-      return fn;
-    };
-    func::FuncOp execute = declare(
-        kExecuteFn, builder.getFunctionType(
-                        {ptrType, i64, ptrType, i64, ptrType, i64, ptrType},
-                        {builder.getI32Type()}));
-    func::FuncOp verify = declare(
-        kVerifyFn, builder.getFunctionType({ptrType, i64, i64, ptrType}, {}));
-
-    for (func::FuncOp func : partitions) {
-      auto blobRef =
-          func->getAttrOfType<FlatSymbolRefAttr>(NNAPIDialect::kBlobAttrName);
-      auto global = module.lookupSymbol<memref::GlobalOp>(blobRef);
-      if (!global || !global.getInitialValue()) {
-        func.emitError("nnapi.blob does not name an initialized memref.global");
-        return signalPassFailure();
-      }
-      // The blob says how many of the (out-parameter style) arguments are
-      // inputs, and how large each buffer must be.
-      auto bytes = cast<DenseElementsAttr>(*global.getInitialValue());
-      blob::Model model;
-      std::string error;
-      ArrayRef<char> raw = bytes.getRawData();
-      if (!blob::read(reinterpret_cast<const uint8_t *>(raw.data()), raw.size(),
-                      model, error)) {
-        func.emitError("invalid partition blob: ") << error;
-        return signalPassFailure();
-      }
-      FunctionType type = func.getFunctionType();
-      size_t numInputs = model.inputs.size(), numOutputs = model.outputs.size();
-      if (type.getNumResults() != 0 ||
-          type.getNumInputs() != numInputs + numOutputs) {
-        func.emitError("partition must be bufferized with results as "
-                       "out-parameters: expected ")
-            << numInputs << " inputs and " << numOutputs << " outputs";
-        return signalPassFailure();
-      }
-      for (unsigned i = 0; i < type.getNumInputs(); ++i) {
-        auto memref = dyn_cast<MemRefType>(type.getInput(i));
-        uint32_t operand = i < numInputs ? model.inputs[i]
-                                         : model.outputs[i - numInputs];
-        uint64_t expected = 0;
-        blob::operandByteSize(model.operands[operand], expected);
-        if (!memref || !memref.hasStaticShape() ||
-            !memref.getLayout().isIdentity() ||
-            uint64_t(memref.getNumElements()) *
-                    // i1 is stored a byte per element, as TENSOR_BOOL8.
-                    ((memref.getElementTypeBitWidth() + 7) / 8) !=
-                expected) {
-          func.emitError("argument ") << i << " of type " << type.getInput(i)
-                                      << " does not match the blob's "
-                                      << expected << "-byte operand";
-          return signalPassFailure();
-        }
-      }
-
-      // Calls keep naming the partition, which becomes the dispatcher; the
-      // original body moves to <name>_host.
-      std::string name = func.getSymName().str();
-      std::string hostName = name + "_host";
-      if (module.lookupSymbol(hostName)) {
-        func.emitError("symbol ") << hostName << " already exists";
-        return signalPassFailure();
-      }
-      SymbolTable::setSymbolName(func, hostName);
-      builder.setInsertionPointAfter(func);
-      Location loc = func.getLoc();
-      auto dispatch = builder.create<func::FuncOp>(loc, name, type);
-      dispatch.setPrivate();
-      Block *body = dispatch.addEntryBlock();
-      builder.setInsertionPointToStart(body);
-      Value blobMemref = builder.create<memref::GetGlobalOp>(
-          loc, global.getType(), global.getSymName());
-      SmallVector<Value> inPtrs, outPtrs;
-      for (auto [i, arg] : llvm::enumerate(body->getArguments()))
-        (i < numInputs ? inPtrs : outPtrs)
-            .push_back(bufferPointer(builder, loc, arg));
-      // The partition's name, for the runtime's reports (NUL-terminated).
-      memref::GlobalOp nameGlobal;
-      {
-        OpBuilder::InsertionGuard guard(builder);
-        builder.setInsertionPointAfter(global);
-        std::string text = name + '\0';
-        auto i8 = builder.getIntegerType(8);
-        auto nameType = MemRefType::get({int64_t(text.size())}, i8);
-        nameGlobal = builder.create<memref::GlobalOp>(
-            loc, name + "_name", builder.getStringAttr("private"), nameType,
-            DenseElementsAttr::getFromRawBuffer(
-                RankedTensorType::get(nameType.getShape(), i8),
-                ArrayRef<char>(text.data(), text.size())),
-            /*constant=*/true, /*alignment=*/nullptr);
-        SymbolTable(module).insert(nameGlobal);
-      }
-      Value namePtr = bufferPointer(
-          builder, loc,
-          builder.create<memref::GetGlobalOp>(loc, nameGlobal.getType(),
-                                              nameGlobal.getSymName()));
-      Value blobPtr = bufferPointer(builder, loc, blobMemref);
-      Value blobSize = builder.create<arith::ConstantIntOp>(
-          loc, global.getType().getNumElements(), 64);
-      Value outCount = builder.create<arith::ConstantIntOp>(loc, numOutputs, 64);
-      Value outArray = pointerArray(builder, loc, outPtrs);
-      Value status =
-          builder
-              .create<func::CallOp>(
-                  loc, execute,
-                  ValueRange{blobPtr, blobSize, namePtr,
-                             builder.create<arith::ConstantIntOp>(
-                                 loc, numInputs, 64),
-                             pointerArray(builder, loc, inPtrs), outCount,
-                             outArray})
-              .getResult(0);
-      // Any status but success runs the host copy, except a loop timeout:
-      // the host copy's loops have the same bound (nnapi-bound-loops). After
-      // NNAPI_RT_VERIFY the runtime compares the device's results with the
-      // host copy's.
-      Value zero = builder.create<arith::ConstantIntOp>(loc, NNAPI_RT_OK, 32);
-      Value timeout =
-          builder.create<arith::ConstantIntOp>(loc, NNAPI_RT_TIMEOUT, 32);
-      Value nonzero = builder.create<arith::CmpIOp>(
-          loc, arith::CmpIPredicate::ne, status, zero);
-      Value notTimeout = builder.create<arith::CmpIOp>(
-          loc, arith::CmpIPredicate::ne, status, timeout);
-      Value failed = builder.create<arith::AndIOp>(loc, nonzero, notTimeout);
-      auto ifOp = builder.create<scf::IfOp>(loc, failed, /*else=*/false);
-      builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      builder.create<func::CallOp>(loc, func, body->getArguments());
-      builder.setInsertionPointAfter(ifOp);
-      Value verifyStatus =
-          builder.create<arith::ConstantIntOp>(loc, NNAPI_RT_VERIFY, 32);
-      Value checked = builder.create<arith::CmpIOp>(
-          loc, arith::CmpIPredicate::eq, status, verifyStatus);
-      auto checkIf = builder.create<scf::IfOp>(loc, checked, /*else=*/false);
-      builder.setInsertionPointToStart(&checkIf.getThenRegion().front());
-      builder.create<func::CallOp>(
-          loc, verify, ValueRange{blobPtr, blobSize, outCount, outArray});
-      builder.setInsertionPointAfter(checkIf);
-      builder.create<func::ReturnOp>(loc);
-      // The host copy is an ordinary private function from now on.
-      func->removeAttr(NNAPIDialect::kBlobAttrName);
-      func->removeAttr(NNAPIDialect::kPartitionAttrName);
-      func->removeAttr(NNAPIDialect::kFeatureLevelAttrName);
-    }
   }
 };
 

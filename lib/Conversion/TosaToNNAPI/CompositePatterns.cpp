@@ -91,7 +91,8 @@ struct SoftmaxLikePattern : FromComposite<Kind, 1, NNAPIOp> {
   LogicalResult convert(CompositeOp op,
                         PatternRewriter &rewriter) const override {
     FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
-    if (failed(axis) || failed(checkTensors(op, rewriter)))
+    if (failed(axis) ||
+        failed(checkTensors(op, rewriter, Elements::Float, Dynamic::Allowed)))
       return failure();
     rewriter.replaceOpWithNewOp<NNAPIOp>(op, op.getType(0), op.getInputs()[0],
                                          rewriter.getF32FloatAttr(1.0f),

@@ -43,16 +43,25 @@ namespace mlir::nnapi::detail {
 /// types say which operand is which; also i32 for CAST.
 enum class Elements { Float, FloatOrBool, FloatBoolOrInt32 };
 
+/// Whether a pattern takes tensors with dynamic dimensions: those that
+/// compute nothing from the sizes and build nnapi ops whose output shapes
+/// the spec's rules compute (the runtime specializes such a partition per
+/// call, docs/design.md "Dynamic dimensions").
+enum class Dynamic { Refused, Allowed };
+
 LogicalResult checkTensor(Operation *op, Type type, StringRef what,
                           unsigned i, PatternRewriter &rewriter,
-                          Elements allowed = Elements::Float);
+                          Elements allowed = Elements::Float,
+                          Dynamic dynamic = Dynamic::Refused);
 
 LogicalResult checkTensors(Operation *op, PatternRewriter &rewriter,
-                           Elements allowed = Elements::Float);
+                           Elements allowed = Elements::Float,
+                           Dynamic dynamic = Dynamic::Refused);
 
 /// For ops whose other operands (permutations, paddings) become NNAPI's
 /// constant operands: only operand 0 and the result are data.
-LogicalResult checkDataTensors(Operation *op, PatternRewriter &rewriter);
+LogicalResult checkDataTensors(Operation *op, PatternRewriter &rewriter,
+                               Dynamic dynamic = Dynamic::Refused);
 
 LogicalResult checkConstant(Operation *op, Value v, StringRef what,
                             PatternRewriter &rewriter);
@@ -98,10 +107,11 @@ inline LogicalResult refuseIntegerProduct(Operation *op,
 /// Convolutions and fully connected: float, not quantized, constant weights
 /// and bias (NNAPI drivers and XNNPACK prepare constant weights once).
 template <typename TosaOp>
-LogicalResult checkWeighted(TosaOp op, PatternRewriter &rewriter) {
+LogicalResult checkWeighted(TosaOp op, PatternRewriter &rewriter,
+                            Dynamic dynamic = Dynamic::Refused) {
   if (op.getQuantizationInfo())
     return refuseIntegerProduct(op, rewriter);
-  if (failed(checkTensors(op, rewriter)) ||
+  if (failed(checkTensors(op, rewriter, Elements::Float, dynamic)) ||
       failed(checkConstant(op, op.getWeight(), "weight", rewriter)) ||
       failed(checkConstant(op, op.getBias(), "bias", rewriter)))
     return failure();

@@ -13,9 +13,9 @@ using namespace mlir::nnapi::detail;
 namespace mlir::nnapi::detail {
 LogicalResult checkTensor(Operation *op, Type type, StringRef what,
                           unsigned i, PatternRewriter &rewriter,
-                          Elements allowed) {
+                          Elements allowed, Dynamic dynamic) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
+  if (!tensor || (dynamic == Dynamic::Refused && !tensor.hasStaticShape()))
     return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
       diag << what << " " << i << " must have a static shape";
     });
@@ -34,23 +34,25 @@ LogicalResult checkTensor(Operation *op, Type type, StringRef what,
 }
 
 LogicalResult checkTensors(Operation *op, PatternRewriter &rewriter,
-                           Elements allowed) {
+                           Elements allowed, Dynamic dynamic) {
   for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
-    if (failed(checkTensor(op, type, "operand", i, rewriter, allowed)))
+    if (failed(checkTensor(op, type, "operand", i, rewriter, allowed, dynamic)))
       return failure();
   for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
-    if (failed(checkTensor(op, type, "result", i, rewriter, allowed)))
+    if (failed(checkTensor(op, type, "result", i, rewriter, allowed, dynamic)))
       return failure();
   return success();
 }
 
 /// For ops whose other operands (permutations, paddings) become NNAPI's
 /// constant operands: only operand 0 and the result are data.
-LogicalResult checkDataTensors(Operation *op, PatternRewriter &rewriter) {
+LogicalResult checkDataTensors(Operation *op, PatternRewriter &rewriter,
+                               Dynamic dynamic) {
   if (failed(checkTensor(op, op->getOperand(0).getType(), "operand", 0,
-                         rewriter)))
+                         rewriter, Elements::Float, dynamic)))
     return failure();
-  return checkTensor(op, op->getResult(0).getType(), "result", 0, rewriter);
+  return checkTensor(op, op->getResult(0).getType(), "result", 0, rewriter,
+                     Elements::Float, dynamic);
 }
 
 LogicalResult checkConstant(Operation *op, Value v, StringRef what,
@@ -202,7 +204,7 @@ struct BinaryPattern : ToNNAPI<TosaOp, NNAPIOp> {
       if (mul.getShift() != 0)
         return rewriter.notifyMatchFailure(
             op, "tosa.mul with a shift is integer-only");
-    if (failed(checkTensors(op, rewriter)))
+    if (failed(checkTensors(op, rewriter, Elements::Float, Dynamic::Allowed)))
       return failure();
     rewriter.replaceOpWithNewOp<NNAPIOp>(op, op.getType(), op->getOperand(0),
                                          op->getOperand(1));
@@ -218,7 +220,7 @@ struct UnaryPattern : ToNNAPI<TosaOp, NNAPIOp> {
     if constexpr (std::is_same_v<TosaOp, tosa::NegateOp>)
       if (op.getQuantizationInfo())
         return rewriter.notifyMatchFailure(op, "quantized negate");
-    if (failed(checkTensors(op, rewriter)))
+    if (failed(checkTensors(op, rewriter, Elements::Float, Dynamic::Allowed)))
       return failure();
     rewriter.replaceOpWithNewOp<NNAPIOp>(op, op.getType(), op->getOperand(0));
     return success();
@@ -268,7 +270,7 @@ struct ClampPattern : ToNNAPI<tosa::ClampOp, ReluOp, Relu1Op, Relu6Op> {
              << ", " << formatBound(op.getMaxFp().convertToDouble())
              << "] match no NNAPI activation";
       });
-    if (failed(checkTensors(op, rewriter)))
+    if (failed(checkTensors(op, rewriter, Elements::Float, Dynamic::Allowed)))
       return failure();
     switch (*code) {
     case FuseCode::relu:
@@ -291,7 +293,7 @@ struct Conv2DPattern : ToNNAPI<tosa::Conv2DOp, Conv2DOp> {
   using ToNNAPI::ToNNAPI;
   LogicalResult matchAndRewrite(tosa::Conv2DOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkWeighted(op, rewriter)))
+    if (failed(checkWeighted(op, rewriter, Dynamic::Allowed)))
       return failure();
     // TOSA's [out, kh, kw, in] weights are already NNAPI's filter layout.
     rewriter.replaceOpWithNewOp<Conv2DOp>(
@@ -308,7 +310,7 @@ struct DepthwiseConv2DPattern : ToNNAPI<tosa::DepthwiseConv2DOp, DepthwiseConv2D
   using ToNNAPI::ToNNAPI;
   LogicalResult matchAndRewrite(tosa::DepthwiseConv2DOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkWeighted(op, rewriter)))
+    if (failed(checkWeighted(op, rewriter, Dynamic::Allowed)))
       return failure();
     // TOSA weights are [kh, kw, in, multiplier]; NNAPI wants
     // [1, kh, kw, in * multiplier] with channel c * multiplier + m, which is
@@ -409,7 +411,7 @@ struct PoolPattern : ToNNAPI<TosaOp, NNAPIOp> {
       if (op.getQuantizationInfo())
         return rewriter.notifyMatchFailure(
             op, "quantized average pooling is not supported yet");
-    if (failed(checkTensors(op, rewriter)))
+    if (failed(checkTensors(op, rewriter, Elements::Float, Dynamic::Allowed)))
       return failure();
     rewriter.replaceOp(op, createPool<NNAPIOp>(rewriter, op, op.getInput(),
                                                op.getType(), FuseCode::none));
@@ -502,7 +504,7 @@ struct TransposePattern : ToNNAPI<tosa::TransposeOp, TransposeOp> {
   using ToNNAPI::ToNNAPI;
   LogicalResult matchAndRewrite(tosa::TransposeOp op,
                                 PatternRewriter &rewriter) const override {
-    if (failed(checkDataTensors(op, rewriter)))
+    if (failed(checkDataTensors(op, rewriter, Dynamic::Allowed)))
       return failure();
     SmallVector<int64_t> perms;
     if (failed(op.getConstantPerms(perms)))
@@ -567,8 +569,8 @@ struct ReducePattern : ToNNAPI<TosaOp, NNAPIOp> {
     constexpr bool logical = std::is_same_v<TosaOp, tosa::ReduceAnyOp> ||
                              std::is_same_v<TosaOp, tosa::ReduceAllOp>;
     if (failed(checkTensors(op, rewriter,
-                            logical ? Elements::FloatOrBool
-                                    : Elements::Float)))
+                            logical ? Elements::FloatOrBool : Elements::Float,
+                            Dynamic::Allowed)))
       return failure();
     // TOSA keeps the reduced dimension with size 1.
     rewriter.replaceOpWithNewOp<NNAPIOp>(
@@ -594,7 +596,9 @@ struct MatMulToFullyConnectedPattern
     DenseElementsAttr b;
     if (!matchPattern(op.getB(), m_Constant(&b)))
       return rewriter.notifyMatchFailure(op, "B is not a constant");
-    if (failed(checkTensors(op, rewriter)))
+    // The rows may be dynamic: FULLY_CONNECTED flattens them, RESHAPE's -1
+    // restores them.
+    if (failed(checkTensors(op, rewriter, Elements::Float, Dynamic::Allowed)))
       return failure();
     auto bType = cast<RankedTensorType>(b.getType());
     auto outType = cast<RankedTensorType>(op.getType());
@@ -624,7 +628,7 @@ struct MatMulPattern : ToNNAPI<tosa::MatMulOp, BatchMatmulOp> {
                                 PatternRewriter &rewriter) const override {
     if (op.getQuantizationInfo())
       return refuseIntegerProduct(op, rewriter);
-    if (failed(checkTensors(op, rewriter)))
+    if (failed(checkTensors(op, rewriter, Elements::Float, Dynamic::Allowed)))
       return failure();
     rewriter.replaceOpWithNewOp<BatchMatmulOp>(op, op.getType(), op.getA(),
                                                op.getB(), false, false);

@@ -31,11 +31,12 @@ private:
   FailureOr<uint32_t> operandFor(Value v);
   FailureOr<int32_t> tensorCode(Operation *where, Type type);
   /// NNAPI has no rank-0 tensors (no dimensions means an unknown rank):
-  /// one element is [1], which holds the same bytes.
+  /// one element is [1], which holds the same bytes. A dynamic dimension is
+  /// NNAPI's unspecified 0, which the runtime fills in at each call.
   std::vector<uint32_t> dims(Type type) {
     std::vector<uint32_t> d;
     for (int64_t x : cast<RankedTensorType>(type).getShape())
-      d.push_back(static_cast<uint32_t>(x));
+      d.push_back(ShapedType::isDynamic(x) ? 0 : static_cast<uint32_t>(x));
     if (d.empty())
       d.push_back(1);
     return d;
@@ -69,9 +70,8 @@ void setQuantization(blob::Operand &o, Type type) {
 
 FailureOr<int32_t> BlobBuilder::tensorCode(Operation *where, Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
-    return where->emitError("NNAPI blob needs static-shaped tensors, got ")
-           << type;
+  if (!tensor)
+    return where->emitError("NNAPI blob needs ranked tensors, got ") << type;
   if (std::optional<int32_t> code = getTensorOperandCode(type))
     return *code;
   return where->emitError("no NNAPI operand type for ") << type;

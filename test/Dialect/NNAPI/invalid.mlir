@@ -113,16 +113,34 @@ func.func @rank5(%a: tensor<1x1x1x1x4xf32>) {
 // -----
 
 func.func @int_tensor(%a: tensor<4xi32>) {
-  // expected-error@+1 {{must be statically shaped tensor of 32-bit float or 16-bit float values}}
+  // expected-error@+1 {{must be ranked tensor of 32-bit float or 16-bit float values}}
   %0 = nnapi.relu %a : tensor<4xi32>
   return
 }
 
 // -----
 
-func.func @dynamic(%a: tensor<?xf32>) {
-  // expected-error@+1 {{must be statically shaped tensor}}
-  %0 = nnapi.relu %a : tensor<?xf32>
+// A dynamic dimension only where the spec's shape rules compute the
+// outputs (RELU has one, REVERSE not).
+func.func @dynamic(%a: tensor<?x3xf32>) {
+  // expected-error@+1 {{operand #0 must be statically shaped: NNAPI's REVERSE has no shape rule for dynamic dimensions}}
+  %0 = nnapi.reverse %a axis = 1 : tensor<?x3xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_reshape(%a: tensor<?x6xf32>) {
+  // expected-error@+1 {{result has more than one dynamic dimension}}
+  %0 = nnapi.reshape %a : (tensor<?x6xf32>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @dynamic_resize(%a: tensor<1x?x4x2xf32>) {
+  // expected-error@+1 {{the result's height and width must be static (NNAPI's output size operands)}}
+  %0 = nnapi.resize_bilinear %a : (tensor<1x?x4x2xf32>) -> tensor<1x?x8x2xf32>
   return
 }
 
@@ -247,7 +265,7 @@ func.func @exp_rank5(%x: tensor<1x1x1x1x2xf32>) {
 // -----
 
 func.func @sin_type(%x: tensor<3xi32>) {
-  // expected-error@+1 {{must be statically shaped tensor of 32-bit float or 16-bit float values}}
+  // expected-error@+1 {{must be ranked tensor of 32-bit float or 16-bit float values}}
   %0 = nnapi.sin %x : tensor<3xi32>
   return
 }
@@ -624,7 +642,7 @@ func.func @select_broadcast(%c: tensor<4xi1>, %a: tensor<2x4xf32>) {
 // -----
 
 func.func @compare_result(%a: tensor<2x4xf32>) {
-  // expected-error@+1 {{result #0 must be statically shaped tensor of 1-bit signless integer values}}
+  // expected-error@+1 {{result #0 must be ranked tensor of 1-bit signless integer values}}
   %0 = nnapi.greater %a, %a : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
   return
 }
@@ -640,7 +658,7 @@ func.func @compare_types(%a: tensor<2x4xf32>, %h: tensor<2x4xf16>) {
 // -----
 
 func.func @reduce_any_float(%x: tensor<2x4xf32>) {
-  // expected-error@+1 {{operand #0 must be statically shaped tensor of 1-bit signless integer values}}
+  // expected-error@+1 {{operand #0 must be ranked tensor of 1-bit signless integer values}}
   %0 = nnapi.reduce_any %x axes = [1] : (tensor<2x4xf32>) -> tensor<2xf32>
   return
 }

@@ -2,6 +2,8 @@
 
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/Operands.h"
+#include "nnapi-mlir/NNAPI/Operations.h"
+#include "nnapi-mlir/NNAPI/Shapes.h"
 
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Builders.h"
@@ -141,6 +143,27 @@ FeatureLevelNeed mlir::nnapi::detail::getSpecFeatureLevel(Operation *op,
 }
 
 LogicalResult mlir::nnapi::detail::verifySpecOperands(Operation *op) {
+  // Dynamic dimensions only where the spec's shape rules compute the
+  // outputs (the runtime specializes such a partition per call).
+  int32_t code = cast<NNAPIOperationInterface>(op).getOperationCode();
+  if (!nnapi_mlir::spec::hasShapeRule(code)) {
+    auto isDynamic = [](Type t) {
+      auto shaped = dyn_cast<ShapedType>(t);
+      return shaped && shaped.hasRank() && !shaped.hasStaticShape();
+    };
+    for (auto [i, t] : llvm::enumerate(op->getOperandTypes()))
+      if (isDynamic(t))
+        return op->emitOpError() << "operand #" << i << " must be statically "
+                                 << "shaped: NNAPI's "
+                                 << nnapi_mlir::operationName(code)
+                                 << " has no shape rule for dynamic dimensions";
+    for (auto [i, t] : llvm::enumerate(op->getResultTypes()))
+      if (isDynamic(t))
+        return op->emitOpError() << "result #" << i << " must be statically "
+                                 << "shaped: NNAPI's "
+                                 << nnapi_mlir::operationName(code)
+                                 << " has no shape rule for dynamic dimensions";
+  }
   SmallVector<NNAPIOperand> ordered;
   nnapi_mlir::spec::Match match;
   std::string error;
@@ -256,10 +279,16 @@ LogicalResult verifyArray(Operation *op, StringRef name, ArrayRef<int64_t> v,
   return success();
 }
 
+/// The result's shape is `expected`; a dynamic dimension on either side
+/// matches any (the runtime computes it with the spec's rules).
 LogicalResult verifyResultShape(Operation *op, ArrayRef<int64_t> expected,
                                 unsigned result = 0) {
   auto actual = tensorType(op->getResult(result)).getShape();
-  if (actual == expected)
+  if (actual.size() == expected.size() &&
+      llvm::all_of(llvm::zip(actual, expected), [](auto pair) {
+        auto [a, e] = pair;
+        return a == e || ShapedType::isDynamic(a) || ShapedType::isDynamic(e);
+      }))
     return success();
   InFlightDiagnostic diag = op->emitOpError("result ");
   if (op->getNumResults() > 1)
@@ -288,6 +317,8 @@ FailureOr<int64_t> windowExtent(Operation *op, StringRef dim, int64_t in,
                                 int64_t filter, int64_t stride,
                                 int64_t dilation, int64_t padHead,
                                 int64_t padTail) {
+  if (ShapedType::isDynamic(in))
+    return in; // computed at run time
   int64_t effective = (filter - 1) * dilation + 1;
   int64_t span = in + padHead + padTail - effective;
   if (span < 0) {
@@ -658,6 +689,8 @@ LogicalResult FullyConnectedOp::verify() {
       failed(verifyRank(*this, getBias(), "bias")))
     return failure();
   auto w = tensorType(getWeights()).getShape();
+  if (!tensorType(getInput()).hasStaticShape())
+    return verifyResultShape(*this, {ShapedType::kDynamic, w[0]});
   int64_t total = tensorType(getInput()).getNumElements();
   if (total % w[1] != 0)
     return emitOpError() << "input has " << total
@@ -701,6 +734,9 @@ static LogicalResult verifyResize(ResizeOp op) {
   if (out.size() != 4 || out[0] != in[0] || out[3] != in[3])
     return op.emitOpError("resizes only height and width: the result must "
                           "keep the input's batch and channels");
+  if (ShapedType::isDynamic(out[1]) || ShapedType::isDynamic(out[2]))
+    return op.emitOpError("the result's height and width must be static "
+                          "(NNAPI's output size operands)");
   return success();
 }
 
@@ -712,8 +748,14 @@ LogicalResult ReshapeOp::verify() {
       failed(verifyRank(*this, getInput(), "input")) ||
       failed(verifyRank(*this, getOutput(), "result")))
     return failure();
+  // NNAPI's shape operand has one -1 at most: the runtime infers it.
+  RankedTensorType result = tensorType(getOutput());
+  if (result.getNumDynamicDims() > 1)
+    return emitOpError("result has more than one dynamic dimension");
+  if (!result.hasStaticShape() || !tensorType(getInput()).hasStaticShape())
+    return success();
   int64_t in = tensorType(getInput()).getNumElements();
-  int64_t out = tensorType(getOutput()).getNumElements();
+  int64_t out = result.getNumElements();
   if (in != out)
     return emitOpError() << "changes the element count from " << in << " to "
                          << out;

@@ -249,7 +249,11 @@ SmallVector<NNAPIOperand> mlir::nnapi::getNNAPIOperands(Operation *op) {
         c.boolean("layout", false, /*isDefault=*/true);
       })
       .Case([&](ReshapeOp reshape) {
-        c.int32s("shape", reshape.getOutput().getType().getShape());
+        // A dynamic dimension is NNAPI's -1 (at most one, the verifier).
+        SmallVector<int64_t> shape(reshape.getOutput().getType().getShape());
+        for (int64_t &d : shape)
+          d = ShapedType::isDynamic(d) ? -1 : d;
+        c.int32s("shape", shape);
       })
       .Case([&](SoftmaxOp softmax) {
         int64_t rank = softmax.getInput().getType().getRank();

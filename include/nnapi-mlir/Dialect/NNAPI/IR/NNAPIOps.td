@@ -24,7 +24,10 @@ def NNAPI_FuseCodeAttr : I32EnumAttr<"FuseCode",
   let cppNamespace = "::mlir::nnapi";
 }
 
-def NNAPI_FloatTensor : StaticShapeTensorOf<[F32, F16]>;
+/// Ranked tensors. A dynamic dimension is allowed only on operations whose
+/// output shapes the NNAPI spec's rules compute (nnapi-mlir/NNAPI/Shapes.h):
+/// the runtime fills it in at each call (verifySpecOperands).
+def NNAPI_FloatTensor : RankedTensorOf<[F32, F16]>;
 /// An 8-bit quantized element (`!quant.uniform<i8:f32, ...>`:
 /// TENSOR_QUANT8_ASYMM_SIGNED, u8: TENSOR_QUANT8_ASYMM, per axis:
 /// TENSOR_QUANT8_SYMM_PER_CHANNEL) or a 32-bit one (a quantized bias:
@@ -33,12 +36,12 @@ def NNAPI_QuantType : Type<
     CPred<"::llvm::isa<::mlir::quant::QuantizedType>($_self)">,
     "quantized type">;
 /// The data of operations that take float or 8-bit quantized tensors.
-def NNAPI_DataTensor : StaticShapeTensorOf<[F32, F16, NNAPI_QuantType]>;
+def NNAPI_DataTensor : RankedTensorOf<[F32, F16, NNAPI_QuantType]>;
 /// A bias: float, or TENSOR_INT32 (plain, or with a scale) for quantized data.
-def NNAPI_BiasTensor : StaticShapeTensorOf<[F32, F16, I32, NNAPI_QuantType]>;
+def NNAPI_BiasTensor : RankedTensorOf<[F32, F16, I32, NNAPI_QuantType]>;
 /// TENSOR_BOOL8: one byte per element in the blob and in memory.
-def NNAPI_BoolTensor : StaticShapeTensorOf<[I1]>;
-def NNAPI_IntTensor : StaticShapeTensorOf<[I32]>;
+def NNAPI_BoolTensor : RankedTensorOf<[I1]>;
+def NNAPI_IntTensor : RankedTensorOf<[I32]>;
 
 //===----------------------------------------------------------------------===//
 // Base classes
