@@ -443,6 +443,11 @@ PYBIND11_MODULE(_nnapi_mlir, m) {
     nnapi_rt_get_stats(&onNNAPI, &failed);
     return py::make_tuple(onNNAPI, failed);
   });
+  m.def("shape_stats", []() {
+    uint64_t built = 0, hits = 0, evicted = 0;
+    nnapi_rt_get_shape_stats(&built, &hits, &evicted);
+    return py::make_tuple(built, hits, evicted);
+  });
   m.def("reset_stats", &nnapi_rt_reset_stats);
   m.def("threads", &nnapi_rt_get_threads);
   m.def("set_quiet", [](bool quiet) { nnapi_rt_set_quiet(quiet); });

@@ -42,15 +42,17 @@ using namespace mlir::nnapi;
 namespace {
 
 /// Whether a function's returned buffers become out-parameters: all but
-/// those of a partition with dynamically shaped results, which keeps
-/// returning them (its dispatcher allocates them at the sizes the runtime
-/// computes, or its host copy at its own; nnapi-lower-partition-calls).
+/// those of a partition with dynamic dimensions, which keeps returning them
+/// (its dispatcher allocates them at the sizes the runtime computes, or its
+/// host copy at its own; nnapi-lower-partition-calls).
 bool resultsBecomeOutParams(func::FuncOp *func) {
+  auto dynamic = [](Type t) {
+    auto shaped = dyn_cast<ShapedType>(t);
+    return shaped && !shaped.hasStaticShape();
+  };
   return !((*func)->hasAttr(NNAPIDialect::kBlobAttrName) &&
-           llvm::any_of(func->getResultTypes(), [](Type t) {
-             auto shaped = dyn_cast<ShapedType>(t);
-             return shaped && !shaped.hasStaticShape();
-           }));
+           (llvm::any_of(func->getArgumentTypes(), dynamic) ||
+            llvm::any_of(func->getResultTypes(), dynamic)));
 }
 
 /// Row-major strides of `type`, if they are static.

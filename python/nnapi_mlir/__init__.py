@@ -32,7 +32,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "compile", "load", "Model", "Tensor", "CompileSummary", "Partition",
-    "HostOp", "options", "set_host_only", "runtime_stats", "threads", "Error",
+    "HostOp", "options", "set_host_only", "runtime_stats", "shape_stats",
+    "threads", "Error",
     "CompileError", "ModelError", "InputError", "ShapeError", "DTypeError",
 ]
 
@@ -517,6 +518,17 @@ def runtime_stats(reset=False):
     """(partition executions on NNAPI, failed ones that fell back to the
     host) since the last reset."""
     stats = _nnapi_mlir.stats()
+    if reset:
+        _nnapi_mlir.reset_stats()
+    return stats
+
+
+def shape_stats(reset=False):
+    """Partitions with dynamic dimensions, since the last reset:
+    (specializations compiled, calls that found theirs compiled,
+    specializations dropped to keep 8 per partition). The runtime
+    specializes such a partition to each new shape of its inputs."""
+    stats = _nnapi_mlir.shape_stats()
     if reset:
         _nnapi_mlir.reset_stats()
     return stats

@@ -196,6 +196,40 @@ def test_dynamic_dimensions_run_at_any_size_in_range(tmp_path):
         model.output_shapes((0, 8))
 
 
+def test_dynamic_partition_specialized_per_shape(tmp_path):
+    # The same model with a device profile that offloads everything: its
+    # partition has a dynamic dimension, which the runtime specializes to
+    # each new shape (and finds again for a shape it has seen).
+    w = W[:1]
+    path = tmp_path / "dyn_nnapi.so"
+    summary = nnapi_mlir.compile(
+        TOSA_DYNAMIC.encode(), path,
+        device_profile=SOURCE_DIR / "test" / "Inputs" / "eager.json")
+    assert len(summary.partitions) == 1
+    model = nnapi_mlir.load(path)
+    nnapi_mlir.set_host_only(False)
+    nnapi_mlir.runtime_stats(reset=True)
+    rng = np.random.default_rng(1)
+    for rows in (3, 17, 3, 64):
+        x = rng.standard_normal((rows, 8)).astype(np.float32)
+        (y,) = model.run(x)
+        assert y.shape == (rows, 8)
+        np.testing.assert_allclose(y, np.maximum(x * w + B, 0), rtol=1e-6,
+                                   atol=1e-7)
+    assert nnapi_mlir.runtime_stats() == (4, 0)
+    assert nnapi_mlir.shape_stats(reset=True) == (3, 1, 0)
+    # Host-only: the host copy at any size; no specialization.
+    nnapi_mlir.set_host_only(True)
+    try:
+        x = rng.standard_normal((5, 8)).astype(np.float32)
+        (y,) = model.run(x)
+        np.testing.assert_allclose(y, np.maximum(x * w + B, 0), rtol=1e-6,
+                                   atol=1e-7)
+        assert nnapi_mlir.shape_stats() == (0, 0, 0)
+    finally:
+        nnapi_mlir.set_host_only(False)
+
+
 def test_onnx_dimension_kept_dynamic(tmp_path):
     m = dynamic_matmul_onnx(tmp_path / "dyn.onnx")
     path = tmp_path / "dyn.so"

@@ -795,6 +795,12 @@ int runMain(int argc, char **argv) {
   std::printf("partitions=%d nnapi_executions=%llu host_fallbacks=%llu\n",
               sig.partitions, (unsigned long long)onNNAPI,
               (unsigned long long)(hostOnly ? 0 : failed));
+  // Partitions with dynamic dimensions: specialized to this run's shapes.
+  uint64_t shapesBuilt = 0, shapeHits = 0;
+  nnapi_rt_get_shape_stats(&shapesBuilt, &shapeHits, nullptr);
+  if (shapesBuilt || shapeHits)
+    std::printf("shape_specializations=%llu shape_hits=%llu\n",
+                (unsigned long long)shapesBuilt, (unsigned long long)shapeHits);
   // With --threads: whether the pool split any work.
   for (const auto &[name, given] : options)
     if (name == "threads") {

@@ -94,6 +94,13 @@ void inlineCall(func::CallOp call, func::FuncOp callee) {
   call.erase();
 }
 
+/// A partition with dynamic dimensions (its buffers returned, not
+/// out-parameters: resultsBecomeOutParams in Pipelines.cpp).
+bool hasDynamicBuffers(FunctionType type) {
+  return llvm::any_of(type.getInputs(), isDynamicShape) ||
+         llvm::any_of(type.getResults(), isDynamicShape);
+}
+
 /// What the dispatchers of one module call and share.
 struct Runtime {
   func::FuncOp execute, verify, prepareDims, executeDims;
@@ -173,8 +180,9 @@ void LowerPartitionCallsPass::runOnOperation() {
                                                {i32}));
   rt.verify = declare("nnapi_rt_verify", builder.getFunctionType(
                                              {ptrType, i64, i64, ptrType}, {}));
-  if (llvm::any_of(partitions,
-                   [](func::FuncOp f) { return f.getNumResults() != 0; })) {
+  if (llvm::any_of(partitions, [](func::FuncOp f) {
+        return hasDynamicBuffers(f.getFunctionType());
+      })) {
     rt.prepareDims = declare(
         "nnapi_rt_prepare_dims",
         builder.getFunctionType({ptrType, i64, ptrType, i64, ptrType, i64,
@@ -208,7 +216,7 @@ void LowerPartitionCallsPass::runOnOperation() {
     }
     FunctionType type = func.getFunctionType();
     size_t numInputs = model.inputs.size(), numOutputs = model.outputs.size();
-    bool dynamic = type.getNumResults() != 0;
+    bool dynamic = hasDynamicBuffers(type);
     if (dynamic ? type.getNumInputs() != numInputs ||
                       type.getNumResults() != numOutputs
                 : type.getNumInputs() != numInputs + numOutputs) {
@@ -224,13 +232,15 @@ void LowerPartitionCallsPass::runOnOperation() {
       uint32_t operand =
           i < numInputs ? model.inputs[i] : model.outputs[i - numInputs];
       if (!fitsOperand(model, operand, t)) {
-        uint64_t expected = 0;
-        blob::operandByteSize(model.operands[operand], expected);
-        func.emitError("buffer ")
-            << i << " of type " << t << " does not match the blob's "
-            << blob::operandTypeName(model.operands[operand].type)
-            << " operand of " << model.operands[operand].dims.size()
-            << " dimensions (" << expected << " bytes)";
+        const blob::Operand &o = model.operands[operand];
+        InFlightDiagnostic diag = func.emitError("buffer ")
+                                  << i << " of type " << t
+                                  << " does not match the blob's "
+                                  << blob::operandTypeName(o.type) << " [";
+        llvm::interleave(
+            o.dims, diag, [&](uint32_t d) { d ? diag << d : diag << "?"; },
+            ",");
+        diag << "]";
         return signalPassFailure();
       }
     }
@@ -326,12 +336,13 @@ void LowerPartitionCallsPass::dispatchStatic(OpBuilder &b, Location loc,
   // host copy's loops have the same bound (nnapi-bound-loops). After
   // NNAPI_RT_VERIFY the runtime compares the device's results with the host
   // copy's.
-  Value failed = b.create<arith::AndIOp>(
-      loc,
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, status,
-                              i32Constant(b, loc, NNAPI_RT_OK)),
-      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, status,
-                              i32Constant(b, loc, NNAPI_RT_TIMEOUT)));
+  Value ok = i32Constant(b, loc, NNAPI_RT_OK);
+  Value timeout = i32Constant(b, loc, NNAPI_RT_TIMEOUT);
+  Value nonzero =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, status, ok);
+  Value notTimeout =
+      b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, status, timeout);
+  Value failed = b.create<arith::AndIOp>(loc, nonzero, notTimeout);
   auto ifOp = b.create<scf::IfOp>(loc, failed, /*else=*/false);
   b.setInsertionPointToStart(&ifOp.getThenRegion().front());
   b.create<func::CallOp>(loc, host, body->getArguments());
@@ -416,8 +427,9 @@ void LowerPartitionCallsPass::dispatchDynamic(OpBuilder &b, Location loc,
   // Done, or a loop timeout (the host copy's loops have the same bound);
   // else the host copy's own buffers, compared with the device's after
   // NNAPI_RT_VERIFY.
-  Value done = b.create<arith::OrIOp>(loc, equals(b, loc, status, NNAPI_RT_OK),
-                                      equals(b, loc, status, NNAPI_RT_TIMEOUT));
+  Value succeeded = equals(b, loc, status, NNAPI_RT_OK);
+  Value timedOut = equals(b, loc, status, NNAPI_RT_TIMEOUT);
+  Value done = b.create<arith::OrIOp>(loc, succeeded, timedOut);
   auto ifDone = b.create<scf::IfOp>(
       loc, done,
       [&](OpBuilder &ok, Location at) { ok.create<scf::YieldOp>(at, outputs); },

@@ -54,7 +54,7 @@ func.func private @p(%x: memref<1x4xf32>, %out: memref<1x4xf32>) attributes {nna
 // -----
 
 memref.global "private" constant @p_blob : memref<260xi8> = dense<"0x4E4E4150494D4C420100000001000000030000000100000001000000010000000800000000000000000100000000000004000000000000000401000000000000B4AD5628000000000300000002000000000000000000000000000000010000000000000000000000000000000000000001000000000000000200000000000000000000000300000000000000000000000400000000000000030000000200000002000000000000000000000002000000000000000000000000000000000000000000000003000000010000000400000000000000020000000100000004000000010000000400000000000000000000000100000002000000000000000000000000000000">
-// expected-error@+1 {{partition must be bufferized with results as out-parameters: expected 1 inputs and 1 outputs}}
+// expected-error@+1 {{partition must be bufferized with results as out-parameters (or, with dynamic dimensions, returned): expected 1 inputs and 1 outputs}}
 func.func private @p(%x: memref<1x4xf32>) -> memref<1x4xf32> attributes {nnapi.blob = @p_blob, nnapi.partition} {
   return %x : memref<1x4xf32>
 }
@@ -62,7 +62,7 @@ func.func private @p(%x: memref<1x4xf32>) -> memref<1x4xf32> attributes {nnapi.b
 // -----
 
 memref.global "private" constant @p_blob : memref<260xi8> = dense<"0x4E4E4150494D4C420100000001000000030000000100000001000000010000000800000000000000000100000000000004000000000000000401000000000000B4AD5628000000000300000002000000000000000000000000000000010000000000000000000000000000000000000001000000000000000200000000000000000000000300000000000000000000000400000000000000030000000200000002000000000000000000000002000000000000000000000000000000000000000000000003000000010000000400000000000000020000000100000004000000010000000400000000000000000000000100000002000000000000000000000000000000">
-// expected-error@+1 {{argument 1 of type 'memref<1x3xf32>' does not match the blob's 16-byte operand}}
+// expected-error@+1 {{buffer 1 of type 'memref<1x3xf32>' does not match the blob's TENSOR_FLOAT32 [1,4]}}
 func.func private @p(%x: memref<1x4xf32>, %out: memref<1x3xf32>) attributes {nnapi.blob = @p_blob, nnapi.partition} {
   return
 }
@@ -75,3 +75,44 @@ func.func private @p(%x: memref<1x4xf32>, %out: memref<1x4xf32>) attributes {nna
   return
 }
 func.func private @p_host()
+
+// -----
+
+// A partition with a dynamic dimension (one RELU on [?, 4]: the blob's
+// operands are [0, 4]) returns its buffer. The runtime specializes the blob
+// to the call's dims (nnapi_rt_prepare_dims writes the output's), the
+// dispatcher allocates the output at that size and runs it
+// (nnapi_rt_execute_dims); anything else frees it and runs the host copy,
+// which allocates its own. Dynamic buffers cannot cross the host code's
+// bare-pointer calls: the host copy is inlined into the dispatcher, the
+// dispatcher into its caller, and both functions are gone.
+// CHECK-DAG: func.func private @nnapi_rt_prepare_dims(!llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr) -> i32
+// CHECK-DAG: func.func private @nnapi_rt_execute_dims(!llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr, i64, !llvm.ptr) -> i32
+// CHECK-NOT: func.func private @p
+// CHECK: func.func @main(%[[X:.*]]: memref<?x4xf32>) -> memref<?x4xf32>
+// CHECK: %[[ROWS:.*]] = memref.dim %[[X]], %{{.*}} : memref<?x4xf32>
+// CHECK: %[[PREP:.*]] = call @nnapi_rt_prepare_dims(
+// CHECK: %[[OUT:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x4xf32>
+// CHECK: scf.if
+// CHECK: call @nnapi_rt_execute_dims(
+// CHECK: %[[R:.*]] = scf.if %{{.*}} -> (memref<?x4xf32>) {
+// CHECK-NEXT: scf.yield %[[OUT]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: memref.dealloc %[[OUT]]
+// CHECK: %[[HOST:.*]] = memref.alloc(%{{.*}}) : memref<?x4xf32>
+// CHECK-NEXT: memref.copy %[[X]], %[[HOST]]
+// CHECK: call @nnapi_rt_verify(
+// CHECK: scf.yield %[[HOST]]
+// CHECK: return %[[R]]
+memref.global "private" constant @p_blob : memref<256xi8> = dense<"0x4E4E4150494D4C420500000001000000020000000100000001000000010000000600000000000000000100000000000000000000000000000001000000000000D1455F470000000003000000020000000000000000000000000000000100000000000000000000000000000000000000030000000200000002000000000000000000000002000000000000000000000000000000000000001300000001000000010000000400000000000000010000000000000004000000000000000400000000000000010000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000">
+func.func private @p(%x: memref<?x4xf32>) -> memref<?x4xf32> attributes {nnapi.blob = @p_blob, nnapi.partition} {
+  %c0 = arith.constant 0 : index
+  %d = memref.dim %x, %c0 : memref<?x4xf32>
+  %o = memref.alloc(%d) : memref<?x4xf32>
+  memref.copy %x, %o : memref<?x4xf32> to memref<?x4xf32>
+  return %o : memref<?x4xf32>
+}
+func.func @main(%x: memref<?x4xf32>) -> memref<?x4xf32> {
+  %r = call @p(%x) : (memref<?x4xf32>) -> memref<?x4xf32>
+  return %r : memref<?x4xf32>
+}
