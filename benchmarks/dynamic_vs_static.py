@@ -13,20 +13,23 @@ the weighted sum, a residual ReLU), exported with a symbolic length "seq";
 image of any width (four 3x3 convolutions with ReLU and 2x2 max pools down
 to one row, then per column a projection to 40 classes and softmax),
 exported with a symbolic width. nnapi-compile builds each once with the
-size kept dynamic (--input-shape x=1x[1..512]x64 or 1x1x32x[32..2048]; its
-ops stay on the host, as every
-dynamically shaped op does for now) and once per length (x=1xSx64), both
-host-only (the like-for-like comparison) and in the default mode (NNAPI
-partitions on the host NNAPI device, as a user gets it). For each length:
+size kept dynamic (--input-shape x=1x[1..512]x64 or 1x1x32x[32..2048]) and
+once per length (x=1xSx64), each host-only (the like-for-like comparison of
+host code) and in the default mode (NNAPI partitions on the host NNAPI
+device, as a user gets it; the dynamic library's partitions are
+specialized by the runtime to each length). For each length:
   1. ONNX Runtime writes the reference outputs (ort_run.js --write), and
      every library must match them (nnapi-run --test-data: PASS);
   2. R rounds time ONNX Runtime, the per-length libraries and the dynamic
-     one back to back (ort_run.js / nnapi-run --bench N, T threads;
-     medians).
-Prints the times and the ratios dynamic / per-length host-only and
-dynamic / ONNX Runtime; fails when a result differs or when dynamic /
-per-length host-only exceeds --max-ratio (default 3.0, a regression guard;
-the goal is 1.1).
+     ones back to back (ort_run.js / nnapi-run --bench N, T threads;
+     medians);
+  3. in one process (the Python package of --build), the dynamic default
+     library's first call at the length (the runtime specializes and
+     compiles its partitions) against the median of the calls after it.
+Prints the times and the ratios dynamic / per-length (default mode, and
+host-only), dynamic / ONNX Runtime and first call / later calls; fails when
+a result differs or when a dynamic / per-length ratio exceeds --max-ratio
+(default 3.0, a regression guard; the goal is 1.1).
 
 ONNX Runtime: `bash ../shared/tools/ort/setup.sh` (npm, outside the repo).
 """
@@ -112,6 +115,31 @@ def recognizer(path):
     onnx.save(model, path)
 
 
+def first_call_ms(build, library, shapes, threads, calls=50):
+    """{length: (first call ms, median of the next `calls` ms)} of one
+    process running `library` at each shape in turn (Python package of
+    `build`)."""
+    import time
+    sys.path.insert(0, os.path.join(os.path.abspath(build), "python"))
+    import nnapi_mlir
+    nnapi_mlir.configure(threads=threads)
+    model = nnapi_mlir.load(library)
+    result = {}
+    for shape in shapes:
+        x = np.random.default_rng(1).uniform(-1, 1, shape).astype(np.float32)
+        start = time.perf_counter()
+        model.run(x)
+        first = (time.perf_counter() - start) * 1e3
+        later = []
+        for _ in range(calls):
+            start = time.perf_counter()
+            model.run(x)
+            later.append((time.perf_counter() - start) * 1e3)
+        length = shape[1] if len(shape) == 3 else shape[3]
+        result[length] = (first, statistics.median(later))
+    return result
+
+
 MODELS = {
     # builder, dynamic --input-shape, fixed one for size S, input shape
     "encoder": (encoder_block, "x=1x[1..512]x64", "x=1x{}x64",
@@ -145,9 +173,16 @@ def main():
     nnapi_run = os.path.join(bin_dir, "nnapi-run")
     dynamic = os.path.join(args.work, args.model + "-dynamic.so")
     run([compile_, model, "-o", dynamic, "--input-shape=" + dynamic_shape])
+    dynamic_host = os.path.join(args.work, args.model + "-dynamic-host.so")
+    run([compile_, model, "-o", dynamic_host, "--host-only",
+         "--input-shape=" + dynamic_shape])
     env = dict(os.environ, NNAPI_MLIR_THREADS=str(args.threads))
-    print(f"{'length':>6} {'ORT ms':>8} {'fixed ms':>9} {'fixed host':>10} "
-          f"{'dynamic ms':>10} {'dyn/fixed host':>14} {'dyn/ORT':>8}")
+    print(f"{'length':>6} {'ORT ms':>8} {'fixed':>8} {'dynamic':>8} "
+          f"{'dyn/fixed':>9} {'fixed host':>10} {'dyn host':>9} "
+          f"{'dyn/fixed host':>14} {'dyn/ORT':>8} {'1st call':>9} "
+          f"{'1st/later':>9}")
+    first_calls = first_call_ms(args.build, dynamic, [
+        input_shape(n) for n in map(int, lengths.split(","))], args.threads)
     worst = 0.0
     for length in map(int, lengths.split(",")):
         data = os.path.join(args.work, f"{args.model}{length}")
@@ -163,28 +198,32 @@ def main():
         fixed_host = os.path.join(args.work, f"{args.model}{length}-host.so")
         run([compile_, model, "-o", fixed_host, "--host-only",
              "--input-shape=" + fixed_shape.format(length)])
-        for so in (fixed, fixed_host, dynamic):
+        for so in (fixed, fixed_host, dynamic, dynamic_host):
             out = run([nnapi_run, so, "--test-data", data, "--threads",
                        str(args.threads)], env=env)
             if "test-data: PASS" not in out:
                 sys.exit(f"dynamic_vs_static: {so} at length {length} does "
                          f"not match ONNX Runtime:\n{out}")
-        times = {"ort": [], "fixed": [], "host": [], "dynamic": []}
+        times = {"ort": [], "fixed": [], "host": [], "dynamic": [],
+                 "dynhost": []}
         for _ in range(args.rounds):
             times["ort"].append(median_ms(run(
                 ["node", ORT_RUN, model, data, "--threads", str(args.threads),
                  "--bench", str(args.runs)])))
             for key, so in (("fixed", fixed), ("host", fixed_host),
-                            ("dynamic", dynamic)):
+                            ("dynamic", dynamic), ("dynhost", dynamic_host)):
                 times[key].append(median_ms(run(
                     [nnapi_run, so, "--test-data", data, "--threads",
                      str(args.threads), "--bench", str(args.runs)], env=env)))
         t = {k: statistics.median(v) for k, v in times.items()}
-        ratio = t["dynamic"] / t["host"]
-        worst = max(worst, ratio)
-        print(f"{length:>6} {t['ort']:>8.4f} {t['fixed']:>9.4f} "
-              f"{t['host']:>10.4f} {t['dynamic']:>10.4f} {ratio:>14.2f} "
-              f"{t['dynamic'] / t['ort']:>8.2f}")
+        ratio, host_ratio = t["dynamic"] / t["fixed"], t["dynhost"] / t["host"]
+        worst = max(worst, ratio, host_ratio)
+        first, later = first_calls[length]
+        print(f"{length:>6} {t['ort']:>8.4f} {t['fixed']:>8.4f} "
+              f"{t['dynamic']:>8.4f} {ratio:>9.2f} {t['host']:>10.4f} "
+              f"{t['dynhost']:>9.4f} {host_ratio:>14.2f} "
+              f"{t['dynamic'] / t['ort']:>8.2f} {first:>9.3f} "
+              f"{first / later:>9.1f}")
     if worst > args.max_ratio:
         sys.exit(f"dynamic_vs_static: the dynamic library is {worst:.2f}x the "
                  f"per-length one at some length (limit {args.max_ratio})")
