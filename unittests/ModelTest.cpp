@@ -144,6 +144,26 @@ TEST_F(ModelAPI, NamesAreDecoded) {
 // Dynamic dimensions (signature version 5): ranges are reported, output
 // dimensions computed by the model, every size checked at the dimensions
 // of the call, and the static entry refused.
+// A model compiled with --shape-buckets runs once at each when opened (the
+// runtime then has its dynamic partitions compiled for those shapes), and
+// not in host-only mode, where there is nothing to prepare.
+TEST_F(ModelAPI, OpeningRunsTheShapeBuckets) {
+  void *lib = dlopen(FAKE_MODEL_BUCKETS, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(lib, nullptr);
+  auto *runs = static_cast<int32_t *>(dlsym(lib, "fake_model_runs"));
+  ASSERT_NE(runs, nullptr);
+  *runs = 0;
+  ASSERT_EQ(open(FAKE_MODEL_BUCKETS), NNAPI_RT_OK) << error();
+  EXPECT_EQ(*runs, 2);
+  nnapi_rt_model_close(model);
+  model = nullptr;
+  nnapi_rt_set_mode(NNAPI_RT_MODE_HOST_ONLY);
+  ASSERT_EQ(open(FAKE_MODEL_BUCKETS), NNAPI_RT_OK) << error();
+  nnapi_rt_set_mode(NNAPI_RT_MODE_AUTO);
+  EXPECT_EQ(*runs, 2);
+  dlclose(lib);
+}
+
 TEST_F(ModelAPI, DynamicDimensions) {
   ASSERT_EQ(open(FAKE_MODEL_DYNAMIC), NNAPI_RT_OK) << error();
   EXPECT_EQ(nnapi_rt_model_is_dynamic(model), 1);
@@ -283,6 +303,8 @@ TEST_F(ModelAPI, RefusesWhatIsNotAModel) {
   EXPECT_EQ(open(FAKE_MODEL_BAD_RANGE), NNAPI_RT_INVALID_MODEL);
   EXPECT_EQ(error(), "signature line 'input 0 x f32 2x[4..1]' has a malformed "
                      "dimension range '[4..1]'");
+  EXPECT_EQ(open(FAKE_MODEL_BAD_BUCKET), NNAPI_RT_INVALID_MODEL);
+  EXPECT_EQ(error(), "malformed signature line 'bucket 2x5,scalar'");
   EXPECT_EQ(open(FAKE_MODEL_UNKNOWN_LINE), NNAPI_RT_INVALID_MODEL);
   EXPECT_EQ(error(), "unknown model signature line 'output-bytes 0 24'");
   EXPECT_EQ(open(FAKE_MODEL_BAD_TYPE), NNAPI_RT_INVALID_MODEL);

@@ -197,6 +197,7 @@ void mlir::nnapi::buildNNAPIPartitionPipeline(
   // The signature is taken from the tensor-typed entry, before bufferization.
   NNAPIExportSignatureOptions signature;
   signature.entry = options.entry;
+  signature.shapeBuckets = options.shapeBuckets;
   pm.addPass(createNNAPIExportSignature(signature));
   if (!options.hostOnly)
     pm.addPass(createNNAPISerializePartitions());

@@ -83,6 +83,9 @@ struct nnapi_rt_model {
   std::string signature;
   int64_t partitions = 0;
   std::vector<Tensor> inputs, outputs;
+  /// The typical shapes it was compiled with (--shape-buckets): one dims
+  /// vector per input each; opening the model runs it at each (warmUp).
+  std::vector<std::vector<std::vector<int64_t>>> buckets;
   /// Runs in progress, which nnapi_rt_model_close waits for; once it has
   /// begun, new runs are refused.
   std::mutex mutex;
@@ -146,6 +149,42 @@ static bool decodeName(const std::string &encoded, std::string &name) {
     name.push_back(char(hi * 16 + lo));
     i += 2;
   }
+  return true;
+}
+
+/// A 'bucket' line's shapes ("1x1x32x100,scalar"): one per input (declared
+/// before it), each dimension within the input's range.
+static bool parseBucket(const std::string &text, nnapi_rt_model &model) {
+  std::vector<std::vector<int64_t>> shapes;
+  std::istringstream in(text + ",");
+  std::string shape;
+  while (std::getline(in, shape, ',')) {
+    size_t i = shapes.size();
+    if (i >= model.inputs.size())
+      return false;
+    const Tensor &t = model.inputs[i];
+    std::vector<int64_t> dims;
+    if (shape == "scalar" && t.low.empty()) {
+      shapes.push_back(dims);
+      continue;
+    }
+    std::istringstream ds(shape + "x");
+    std::string d;
+    uint64_t v;
+    while (std::getline(ds, d, 'x')) {
+      size_t k = dims.size();
+      if (!parseCount(d, v) || k >= t.low.size() || int64_t(v) < t.low[k] ||
+          int64_t(v) > t.high[k])
+        return false;
+      dims.push_back(int64_t(v));
+    }
+    if (dims.size() != t.low.size())
+      return false;
+    shapes.push_back(std::move(dims));
+  }
+  if (shapes.size() != model.inputs.size())
+    return false;
+  model.buckets.push_back(std::move(shapes));
   return true;
 }
 
@@ -281,6 +320,12 @@ static bool parseSignature(const char *text, nnapi_rt_model &model,
       }
       t.bytes = bytes;
       (kind == "input" ? model.inputs : model.outputs).push_back(t);
+    } else if (kind == "bucket" && version >= 5) {
+      std::string text;
+      if (!(ls >> text) || !parseBucket(text, model)) {
+        error = "malformed signature line '" + line + "'";
+        return false;
+      }
     } else {
       error = "unknown model signature line '" + line + "'";
       return false;
@@ -294,6 +339,54 @@ extern "C" {
 } // extern "C"
 
 namespace {
+
+/// Runs the model once at each of its shape buckets (zeros in, results
+/// dropped), so that the runtime has its dynamic partitions specialized and
+/// compiled for those shapes before the first call. Nothing to do in
+/// host-only mode; a failure is no error (the call would meet it anyway).
+void warmUp(nnapi_rt_model &m) {
+  if (m.buckets.empty() || nnapi_rt_get_mode() == NNAPI_RT_MODE_HOST_ONLY)
+    return;
+  auto bytesOf = [](const Tensor &t, const std::vector<int64_t> &dims) {
+    uint64_t n = t.elementBytes;
+    for (int64_t d : dims)
+      n *= uint64_t(d);
+    return n;
+  };
+  for (const std::vector<std::vector<int64_t>> &bucket : m.buckets) {
+    std::vector<const int64_t *> inDims;
+    for (const std::vector<int64_t> &dims : bucket)
+      inDims.push_back(dims.data());
+    std::vector<std::vector<int64_t>> outShapes;
+    std::vector<int64_t *> outDims;
+    for (const Tensor &t : m.outputs)
+      outShapes.emplace_back(t.low.size());
+    for (std::vector<int64_t> &dims : outShapes)
+      outDims.push_back(dims.data());
+    if (nnapi_rt_model_output_dims(&m, int64_t(bucket.size()), inDims.data(),
+                                   int64_t(outDims.size()),
+                                   outDims.data()) != NNAPI_RT_OK)
+      continue;
+    std::vector<std::vector<uint8_t>> buffers;
+    std::vector<const void *> inputs;
+    std::vector<void *> outputs;
+    std::vector<uint64_t> inBytes, outBytes;
+    for (size_t i = 0; i < bucket.size(); ++i) {
+      inBytes.push_back(bytesOf(m.inputs[i], bucket[i]));
+      buffers.emplace_back(size_t(std::max<uint64_t>(inBytes.back(), 1)));
+      inputs.push_back(buffers.back().data());
+    }
+    for (size_t i = 0; i < outShapes.size(); ++i) {
+      outBytes.push_back(bytesOf(m.outputs[i], outShapes[i]));
+      buffers.emplace_back(size_t(std::max<uint64_t>(outBytes.back(), 1)));
+      outputs.push_back(buffers.back().data());
+    }
+    nnapi_rt_model_run_dims(&m, int64_t(inputs.size()), inputs.data(),
+                            inBytes.data(), inDims.data(),
+                            int64_t(outputs.size()), outputs.data(),
+                            outBytes.data());
+  }
+}
 
 /// The model loaded as `handle` (whose reference the model takes over):
 /// checks its entry points and signature; `what` names it in messages.
@@ -327,6 +420,7 @@ int32_t adoptModel(void *handle, const std::string &what,
                        NNAPI_MODEL_OUTPUT_DIMS_SYMBOL
                  : std::string(NNAPI_MODEL_RUN_SYMBOL)) +
             ")");
+  warmUp(*m);
   *model = m.release();
   return NNAPI_RT_OK;
 }

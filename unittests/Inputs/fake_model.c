@@ -5,8 +5,11 @@
 #include <unistd.h>
 #endif
 
-#if defined(DYNAMIC) || defined(BAD_RANGE)
-/* Version 5, dynamic dimensions: x is 2 x [1..4], y = x * k. */
+#if defined(DYNAMIC) || defined(BAD_RANGE) || defined(BUCKETS) || \
+    defined(BAD_BUCKET)
+/* Version 5, dynamic dimensions: x is 2 x [1..4], y = x * k. BUCKETS: with
+ * two shape buckets, which opening the model runs (counted here). */
+int32_t fake_model_runs = 0;
 int32_t nnapi_model_output_dims(const int64_t *const *inputDims,
                                 int64_t *const *outputDims) {
   outputDims[0][1] = inputDims[0][1];
@@ -19,6 +22,7 @@ int32_t nnapi_model_run_dims(void *const *inputs,
   const float *x = (const float *)inputs[0];
   int32_t k = *(const int32_t *)inputs[1];
   float *y = (float *)outputs[0];
+  ++fake_model_runs;
   if (outputDims[0][1] != inputDims[0][1])
     return 9;
   for (int64_t i = 0; i < 2 * inputDims[0][1]; ++i)
@@ -112,6 +116,25 @@ const char *nnapi_model_signature(void) {
          "input 1 k i32 scalar\n"
          "output 0 y f32 2x?\n"
          "checksum b660e8e3ba3a7f78913ece316b17f28c27bae301068a4f2e53c91cbcff6f0a6a\n";
+#elif defined(BUCKETS)
+  return
+         "nnapi-mlir-model 5\n"
+         "partitions 0\n"
+         "input 0 x f32 2x[1..4]\n"
+         "input 1 k i32 scalar\n"
+         "output 0 y f32 2x?\n"
+         "bucket 2x3,scalar\n"
+         "bucket 2x1,scalar\n"
+         "checksum 61c729cbd707ceb1246fe1816ac286dbabed061b84e0148475f37d343193cf93\n";
+#elif defined(BAD_BUCKET)
+  return
+         "nnapi-mlir-model 5\n"
+         "partitions 0\n"
+         "input 0 x f32 2x[1..4]\n"
+         "input 1 k i32 scalar\n"
+         "output 0 y f32 2x?\n"
+         "bucket 2x5,scalar\n"
+         "checksum 9eb07556250dc14745f4c6fb68d0c2d828db86fe1225d705c1b8bb6de77c81a9\n";
 #elif defined(BAD_RANGE)
   return "nnapi-mlir-model 5\n"
          "partitions 0\n"

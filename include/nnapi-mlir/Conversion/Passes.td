@@ -55,6 +55,9 @@ def NNAPIExportSignature : Pass<"nnapi-export-signature", "ModuleOp"> {
   let options = [
     Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
            "Name of the entry function">,
+    Option<"shapeBuckets", "shape-buckets", "std::string", /*default=*/"\"\"",
+           "Typical input shapes (';' between shapes, ',' between inputs), "
+           "checked against the inputs and recorded as 'bucket' lines">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
