@@ -17,6 +17,7 @@
 #include "nnapi-mlir/Conversion/TosaToNNAPI/TosaToNNAPI.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 #include "nnapi-mlir/NNAPI/Layouts.h"
+#include "nnapi-mlir/NNAPI/Shapes.h"
 #include "nnapi-mlir/NNAPI/Operations.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -152,17 +153,22 @@ std::string generate() {
         "\"float16\", \"quant8\" (TENSOR_QUANT8_ASYMM) and\n\"quant8 "
         "signed\" (TENSOR_QUANT8_ASYMM_SIGNED) give the feature level from "
         "which the\n"
-     << "operation accepts such data (- never); \"higher level for\" "
-        "lists the operand and attribute\nrules that need more than the "
-        "operation's own level.\n\n";
+     << "operation accepts such data (- never); \"dynamic\" is yes where "
+        "the spec library's\noutput-shape rules cover the operation "
+        "(`NNAPI/Shapes.h`): the nnapi op may then have\ndynamic "
+        "dimensions, which the runtime specializes per call; "
+        "\"higher level for\" lists\nthe operand and attribute rules that "
+        "need more than the operation's own level.\n\n";
   os << "| code | NNAPI operation | since | float32 | float16 | quant8 | "
-        "quant8 signed | nnapi op | higher level for | from TOSA |\n"
-     << "|---|---|---|---|---|---|---|---|---|---|\n";
+        "quant8 signed | dynamic | nnapi op | higher level for | from TOSA "
+        "|\n"
+     << "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const nnapi_mlir::OperationInfo &info : nnapi_mlir::kOperations) {
     os << "| " << info.code << " | " << info.name << " | " << info.level
        << " | " << level(info.float32Level) << " | "
        << level(info.float16Level) << " | " << level(info.quant8Level)
-       << " | " << level(info.quant8SignedLevel) << " | ";
+       << " | " << level(info.quant8SignedLevel) << " | "
+       << (nnapi_mlir::spec::hasShapeRule(info.code) ? "yes" : "-") << " | ";
     auto it = byCode.find(info.code);
     if (it == byCode.end()) {
       os << "- | | |\n";

@@ -37,6 +37,10 @@
  *       input <index> <name> <dtype> <dims> [bound]
  *                                             e.g. input 0 x f32 1x28x28x1
  *       output <index> <name> <dtype> <dims>
+ *       bucket <dims>,<dims>...       (version 5) a typical shape of every
+ *                                    input (nnapi-compile --shape-buckets),
+ *                                    each within its ranges; opening the
+ *                                    model runs it once at each
  *       checksum <sha256>            lower-case hex SHA-256 of every byte
  *                                    before this line; the last line, and
  *                                    required from version 3 on: the runtime
