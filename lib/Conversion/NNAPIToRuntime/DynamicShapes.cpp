@@ -31,6 +31,19 @@ namespace mlir::nnapi {
 using namespace mlir;
 using namespace mlir::nnapi;
 
+void mlir::nnapi::inlineCall(func::CallOp call, func::FuncOp callee) {
+  Block &from = callee.getBody().front();
+  IRMapping mapping;
+  mapping.map(from.getArguments(), call.getOperands());
+  OpBuilder b(call);
+  for (Operation &op : from.without_terminator())
+    b.clone(op, mapping);
+  for (auto [result, value] :
+       llvm::zip(call.getResults(), from.getTerminator()->getOperands()))
+    result.replaceAllUsesWith(mapping.lookupOrDefault(value));
+  call.erase();
+}
+
 namespace {
 
 /// Sizes are never negative: an unsigned division of a size by a positive
@@ -91,18 +104,8 @@ struct OutputDimsPass
     });
     for (func::CallOp call : calls) {
       auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
-      if (!callee || callee.isExternal() || !callee.getBody().hasOneBlock())
-        continue;
-      Block &from = callee.getBody().front();
-      IRMapping mapping;
-      mapping.map(from.getArguments(), call.getOperands());
-      b.setInsertionPoint(call);
-      for (Operation &op : from.without_terminator())
-        b.clone(op, mapping);
-      for (auto [result, value] :
-           llvm::zip(call.getResults(), from.getTerminator()->getOperands()))
-        result.replaceAllUsesWith(mapping.lookupOrDefault(value));
-      call.erase();
+      if (callee && !callee.isExternal() && callee.getBody().hasOneBlock())
+        inlineCall(call, callee);
     }
 
     // Return each dynamic dimension of each result instead of the results;

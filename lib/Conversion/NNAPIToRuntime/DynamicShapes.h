@@ -2,9 +2,15 @@
 #ifndef NNAPI_MLIR_LIB_CONVERSION_NNAPITORUNTIME_DYNAMICSHAPES_H
 #define NNAPI_MLIR_LIB_CONVERSION_NNAPITORUNTIME_DYNAMICSHAPES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 namespace mlir::nnapi {
+
+/// Replaces `call` by a copy of `callee`'s body (one block ending in
+/// func.return): how a dynamic partition's host copy enters the code that
+/// needs its sizes (nnapi-output-dims, nnapi-lower-partition-calls).
+void inlineCall(func::CallOp call, func::FuncOp callee);
 
 /// A ranked tensor or buffer with a dynamic dimension (issue 54).
 inline bool isDynamicShape(Type t) {

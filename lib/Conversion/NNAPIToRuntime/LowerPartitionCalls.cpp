@@ -22,7 +22,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace mlir::nnapi {
@@ -78,20 +77,6 @@ Value i32Constant(OpBuilder &b, Location loc, int32_t v) {
 Value equals(OpBuilder &b, Location loc, Value status, int32_t code) {
   return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, status,
                                  i32Constant(b, loc, code));
-}
-
-/// Replaces `call` by its callee's body (one block, ending in func.return).
-void inlineCall(func::CallOp call, func::FuncOp callee) {
-  Block &from = callee.getBody().front();
-  IRMapping mapping;
-  mapping.map(from.getArguments(), call.getOperands());
-  OpBuilder b(call);
-  for (Operation &op : from.without_terminator())
-    b.clone(op, mapping);
-  for (auto [result, value] :
-       llvm::zip(call.getResults(), from.getTerminator()->getOperands()))
-    result.replaceAllUsesWith(mapping.lookupOrDefault(value));
-  call.erase();
 }
 
 /// A partition with dynamic dimensions (its buffers returned, not
