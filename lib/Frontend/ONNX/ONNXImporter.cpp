@@ -24,6 +24,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -891,7 +892,7 @@ OwningOpRef<ModuleOp>
 mlir::nnapi::importONNX(StringRef data, StringRef name, MLIRContext *context,
                         const ONNXImportOptions &options) {
   context->loadDialect<arith::ArithDialect, func::FuncDialect,
-                       tosa::TosaDialect, NNAPIDialect>();
+                       tensor::TensorDialect, tosa::TosaDialect, NNAPIDialect>();
   // With values to specialize to, an import that fails because inputs
   // decide shapes is retried with those inputs bound (each round binds at
   // least one more, so this ends); only the last attempt's diagnostics are

@@ -126,10 +126,11 @@ bool mlir::nnapi::onnx_import::handlesDynamicShapes(llvm::StringRef opType) {
   // (Conv and MaxPool refuse the cases whose padding depends on the
   // size themselves: importWindowOp.)
   static const llvm::StringRef kOps[] = {
-      "Abs",      "Add",     "BatchNormalization", "Clip",    "Conv",
-      "Div",      "Exp",     "Identity",           "Log",     "MatMul",
-      "Max",      "MaxPool", "Min",                "Mul",     "Neg",
-      "Relu",     "Sigmoid", "Softmax",            "Sqrt",    "Sub",
-      "Tanh",     "Transpose"};
+      "Abs",     "Add",       "BatchNormalization", "Clip",
+      "Conv",    "Div",       "Exp",                "GlobalAveragePool",
+      "GlobalMaxPool", "Identity", "Log",           "MatMul",
+      "Max",     "MaxPool",   "Min",                "Mul",
+      "Neg",     "Relu",      "Sigmoid",            "Softmax",
+      "Sqrt",    "Sub",       "Tanh",               "Transpose"};
   return llvm::is_contained(kOps, opType);
 }

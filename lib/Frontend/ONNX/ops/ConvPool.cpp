@@ -14,6 +14,9 @@
 
 #include "nnapi-mlir/Transforms/Constants.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -735,6 +738,28 @@ LogicalResult importGlobalPool(NodeContext &ctx) {
   for (int64_t i = 2; i < rank; ++i) {
     axes.push_back(i);
     count *= imp.typeOf(x).getDimSize(i);
+  }
+  // Spatial sizes known at run time only (a model kept dynamic): the
+  // reduction, and for the average its count from the sizes of the call.
+  if (llvm::any_of(axes, [&](int64_t a) {
+        return imp.typeOf(x).isDynamicDim(a);
+      })) {
+    Value reduced = imp.reduce(isMax ? "max" : "sum", x, axes);
+    if (isMax)
+      return ctx.setResult(reduced);
+    Value n = builder.create<arith::ConstantIndexOp>(ctx.loc, 1);
+    for (int64_t a : axes)
+      n = builder.create<arith::MulIOp>(
+          ctx.loc, n, builder.create<tensor::DimOp>(ctx.loc, x, a));
+    Type element = imp.typeOf(x).getElementType();
+    Value size = builder.create<arith::UIToFPOp>(
+        ctx.loc, element,
+        builder.create<arith::IndexCastOp>(ctx.loc, builder.getI64Type(), n));
+    Value count = builder.create<tensor::FromElementsOp>(
+        ctx.loc, RankedTensorType::get(Shape(rank, 1), element), size);
+    return ctx.setResult(imp.mul(
+        reduced, builder.create<tosa::ReciprocalOp>(ctx.loc, count.getType(),
+                                                    count)));
   }
   // (Not for float64, which the 2-D pools lack: a reduction instead.)
   if (rank == 4 && !imp.typeOf(x).getElementType().isF64()) {

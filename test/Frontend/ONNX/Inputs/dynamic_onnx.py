@@ -58,6 +58,13 @@ MODELS = [
     # Batch dimensions folded into the (dynamic) rows.
     ("MatMul_batched", [helper.make_node("MatMul", ["x", "w"], ["y"])],
      [numpy_helper.from_array(W, "w")], lambda x: x @ W, "1 x 2 x s x 16"),
+    # Global pools over a [1, 4, S, S] map: the average divides by the size
+    # of the call.
+    ("GlobalAveragePool",
+     [helper.make_node("GlobalAveragePool", ["x"], ["y"])], [],
+     lambda x: x.mean(axis=(2, 3), keepdims=True), "1 x 4 x s x s"),
+    ("GlobalMaxPool", [helper.make_node("GlobalMaxPool", ["x"], ["y"])], [],
+     lambda x: x.max(axis=(2, 3), keepdims=True), "1 x 4 x s x s"),
     # An encoder-like block over a [1, S, 16] sequence: projection, bias,
     # attention scores S x S, softmax over keys, weighted sum, ReLU.
     ("encoder_block",
