@@ -6,7 +6,8 @@
 // dimension operation by operation with the spec library's output-shape
 // rules (nnapi-mlir/NNAPI/Shapes.h): the same rules the host device checks
 // models against. A dimension the blob does specify must agree with the
-// rule's.
+// rule's. A partition keeps its kMaxShapesPerBlob most recently used
+// specializations (evictShapes), counted for nnapi_rt_get_shape_stats.
 //
 //===----------------------------------------------------------------------===//
 
@@ -146,4 +147,60 @@ bool specializeBlob(const blob::Model &generic, const int64_t *dims,
   return true;
 }
 
+/// "1x37x16,4": a specialization's input dims, by input.
+std::string shapeText(const blob::Model &m) {
+  std::string text;
+  for (size_t i = 0; i < m.inputs.size(); ++i) {
+    text += i ? "," : "";
+    const std::vector<uint32_t> &dims = m.operands[m.inputs[i]].dims;
+    for (size_t d = 0; d < dims.size(); ++d)
+      text += (d ? "x" : "") + std::to_string(dims[d]);
+  }
+  return text;
+}
+
+/// Keeps at most kMaxShapesPerBlob specializations of the blob at `blob`
+/// (`adding` one more): drops the least recently used.
+void evictShapes(State &s, const uint8_t *blob, size_t adding) {
+  auto first = s.partitions.lower_bound({blob, {}});
+  auto count = [&] {
+    size_t n = 0;
+    for (auto it = first; it != s.partitions.end() && it->first.first == blob;
+         ++it)
+      n += !it->first.second.empty();
+    return n;
+  };
+  while (count() + adding > kMaxShapesPerBlob) {
+    auto oldest = s.partitions.end();
+    for (auto it = first; it != s.partitions.end() && it->first.first == blob;
+         ++it)
+      if (!it->first.second.empty() &&
+          (oldest == s.partitions.end() ||
+           it->second->lastUse < oldest->second->lastUse))
+        oldest = it;
+    bool wasFirst = oldest == first;
+    auto next = s.partitions.erase(oldest);
+    if (wasFirst)
+      first = next;
+    ++s.shapesEvicted;
+  }
+}
+
 } // namespace nnapi_mlir::runtime
+
+using namespace nnapi_mlir::runtime;
+
+extern "C" {
+
+void nnapi_rt_get_shape_stats(uint64_t *specializations, uint64_t *hits,
+                              uint64_t *evictions) {
+  State &s = state();
+  if (specializations)
+    *specializations = s.shapesBuilt;
+  if (hits)
+    *hits = s.shapeHits;
+  if (evictions)
+    *evictions = s.shapesEvicted;
+}
+
+} // extern "C"

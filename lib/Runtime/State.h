@@ -251,6 +251,13 @@ bool isDynamicBlob(const blob::Model &model);
 bool specializeBlob(const blob::Model &generic, const int64_t *dims,
                     size_t numDims, blob::Model &out, std::string &error);
 
+/// "1x37x16,4": a specialization's input dims, by input.
+std::string shapeText(const blob::Model &m);
+/// Keeps at most kMaxShapesPerBlob specializations of the blob at `blob`
+/// (`adding` one more): drops the least recently used. Caller holds the
+/// mutex.
+void evictShapes(State &s, const uint8_t *blob, size_t adding);
+
 /// The cached partitions in the order they were first run.
 std::vector<std::shared_ptr<Partition>> partitionsInOrder(State &s);
 
