@@ -510,6 +510,45 @@ TEST_F(Runtime, RefusesDimsADynamicPartitionCannotTake) {
   EXPECT_EQ(nnapi_rt_prepare_dims(bytes.data(), int64_t(bytes.size()), "p", 2,
                                   nullptr, 1, outDims),
             NNAPI_RT_INVALID_ARGUMENT);
+  // A blob whose declared shapes contradict the rules, or with a dynamic
+  // output no rule computes, is refused naming the operation.
+  auto refused = [&](blob::Model m, const char *message) {
+    std::vector<uint8_t> b = blob::write(m);
+    int64_t dims[2] = {3, 4}, out[2];
+    EXPECT_EQ(nnapi_rt_prepare_dims(b.data(), int64_t(b.size()), "q", 2, dims,
+                                    1, out),
+              NNAPI_RT_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(nnapi_rt_last_error()).find(message),
+              std::string::npos)
+        << nnapi_rt_last_error();
+  };
+  {
+    blob::Model m;
+    uint32_t x = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {0, 4},
+                              blob::Lifetime::ModelInput);
+    uint32_t y = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {0, 5},
+                              blob::Lifetime::ModelOutput);
+    m.operations.push_back({ANEURALNETWORKS_RELU, {x}, {y}});
+    m.inputs = {x};
+    m.outputs = {y};
+    refused(m, "operation 0 (RELU) computes output 0 as [3,4], the partition "
+               "declares [0,5]");
+  }
+  {
+    blob::Model m;
+    uint32_t x = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {0, 4},
+                              blob::Lifetime::ModelInput);
+    int32_t multiples[2] = {2, 1};
+    uint32_t k = m.addConstant(ANEURALNETWORKS_TENSOR_INT32, {2}, multiples,
+                               sizeof multiples);
+    uint32_t y = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {0, 4},
+                              blob::Lifetime::ModelOutput);
+    m.operations.push_back({ANEURALNETWORKS_TILE, {x, k}, {y}});
+    m.inputs = {x};
+    m.outputs = {y};
+    refused(m, "operation 0 (TILE) has no output-shape rule for its dynamic "
+               "output");
+  }
   // Without dims, a dynamic partition is refused with the way out.
   float x[8] = {}, y[6] = {};
   void *ins[] = {x}, *outs[] = {y};
