@@ -11,6 +11,7 @@
 
 #include "nnapi-mlir/NNAPI/Layouts.h"
 #include "nnapi-mlir/NNAPI/Operations.h"
+#include "nnapi-mlir/NNAPI/Shapes.h"
 #include "nnapi-mlir/HostDevice/Kernels.h"
 #include "nnapi-mlir/NNAPI/NeuralNetworks.h"
 
@@ -105,15 +106,7 @@ struct HostModel {
     return v;
   }
   float f32(uint32_t idx) const {
-    const Operand &op = operands[idx];
-    if (op.type == ANEURALNETWORKS_FLOAT16) {
-      uint16_t h;
-      std::memcpy(&h, op.value, 2);
-      return halfToFloat(h);
-    }
-    float v;
-    std::memcpy(&v, op.value, 4);
-    return v;
+    return spec::floatScalar(operands[idx].type, operands[idx].value);
   }
   bool b8(uint32_t idx) const { return operands[idx].value[0] != 0; }
 };

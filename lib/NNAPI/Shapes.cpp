@@ -26,6 +26,17 @@ std::string dimsStr(const Dims &dims) {
   return r + "]";
 }
 
+float floatScalar(int32_t type, const uint8_t *bytes) {
+  if (type == ANEURALNETWORKS_FLOAT16) {
+    uint16_t h;
+    std::memcpy(&h, bytes, 2);
+    return halfToFloat(h);
+  }
+  float v;
+  std::memcpy(&v, bytes, 4);
+  return v;
+}
+
 bool broadcastDims(const Dims &a, const Dims &b, Dims &out) {
   size_t rank = std::max(a.size(), b.size());
   out.assign(rank, 1);
@@ -163,16 +174,7 @@ private:
   }
   float real(std::string_view role) const {
     const ShapeOperand &o = in(role);
-    if (!o.value)
-      return 0.0f;
-    if (o.type == ANEURALNETWORKS_FLOAT16) {
-      uint16_t h;
-      std::memcpy(&h, o.value, 2);
-      return halfToFloat(h);
-    }
-    float v;
-    std::memcpy(&v, o.value, 4);
-    return v;
+    return o.value ? floatScalar(o.type, o.value) : 0.0f;
   }
   /// A constant TENSOR_INT32 of `role`, all of its elements.
   bool int32s(std::string_view role, std::vector<int32_t> &values) {

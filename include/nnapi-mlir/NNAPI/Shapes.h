@@ -73,6 +73,9 @@ bool broadcastDims(const Dims &a, const Dims &b, Dims &out);
 /// "[1,2,3]".
 std::string dimsStr(const Dims &dims);
 
+/// The value of a FLOAT32 or FLOAT16 scalar operand stored at `bytes`.
+float floatScalar(int32_t type, const uint8_t *bytes);
+
 } // namespace nnapi_mlir::spec
 
 #endif // NNAPI_MLIR_NNAPI_SHAPES_H
