@@ -34,9 +34,10 @@ namespace mlir::nnapi::detail {
 // What every pattern checks first, and helpers (Patterns.cpp)
 //===----------------------------------------------------------------------===//
 
-/// NNAPI's float operations need static-shaped float32/float16 tensors; the
-/// nnapi dialect's types say the same, so a pattern never builds an op its
-/// type constraints reject. Ranks, shapes and attributes are the verifiers'
+/// NNAPI's float operations need ranked float32/float16 tensors, static
+/// unless the pattern takes dynamic dimensions (Dynamic below); the nnapi
+/// dialect's types and verifiers say the same, so a pattern never builds an
+/// op they reject. Ranks, shapes and attributes are the verifiers'
 /// business; feature levels the ops' (NNAPIOperationInterface).
 /// The element types a pattern's tensors may have: f32 and f16; also i1
 /// (TENSOR_BOOL8) for the comparison, logical and select ops whose nnapi
