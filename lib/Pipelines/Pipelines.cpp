@@ -42,17 +42,9 @@ using namespace mlir::nnapi;
 namespace {
 
 /// Whether a function's returned buffers become out-parameters: all but
-/// those of a partition with dynamic dimensions, which keeps returning them
-/// (its dispatcher allocates them at the sizes the runtime computes, or its
-/// host copy at its own; nnapi-lower-partition-calls).
+/// a dynamic partition's (keepsReturnedBuffers).
 bool resultsBecomeOutParams(func::FuncOp *func) {
-  auto dynamic = [](Type t) {
-    auto shaped = dyn_cast<ShapedType>(t);
-    return shaped && !shaped.hasStaticShape();
-  };
-  return !((*func)->hasAttr(NNAPIDialect::kBlobAttrName) &&
-           (llvm::any_of(func->getArgumentTypes(), dynamic) ||
-            llvm::any_of(func->getResultTypes(), dynamic)));
+  return !keepsReturnedBuffers(*func);
 }
 
 /// Row-major strides of `type`, if they are static.

@@ -17,6 +17,12 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::nnapi {
+/// A partition with dynamic dimensions keeps returning its buffers instead
+/// of taking out-parameters: its dispatcher allocates them at the sizes the
+/// runtime computes (nnapi-lower-partition-calls), so bufferization's
+/// results-to-out-params must leave it alone.
+bool keepsReturnedBuffers(func::FuncOp partition);
+
 #define GEN_PASS_DECL
 #include "nnapi-mlir/Conversion/Passes.h.inc"
 

@@ -2,6 +2,8 @@
 #ifndef NNAPI_MLIR_LIB_CONVERSION_NNAPITORUNTIME_DYNAMICSHAPES_H
 #define NNAPI_MLIR_LIB_CONVERSION_NNAPITORUNTIME_DYNAMICSHAPES_H
 
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -12,11 +14,6 @@ namespace mlir::nnapi {
 /// needs its sizes (nnapi-output-dims, nnapi-lower-partition-calls).
 void inlineCall(func::CallOp call, func::FuncOp callee);
 
-/// A ranked tensor or buffer with a dynamic dimension (issue 54).
-inline bool isDynamicShape(Type t) {
-  auto shaped = dyn_cast<ShapedType>(t);
-  return shaped && shaped.hasRank() && !shaped.hasStaticShape();
-}
 
 } // namespace mlir::nnapi
 

@@ -79,13 +79,6 @@ Value equals(OpBuilder &b, Location loc, Value status, int32_t code) {
                                  i32Constant(b, loc, code));
 }
 
-/// A partition with dynamic dimensions (its buffers returned, not
-/// out-parameters: resultsBecomeOutParams in Pipelines.cpp).
-bool hasDynamicBuffers(FunctionType type) {
-  return llvm::any_of(type.getInputs(), isDynamicShape) ||
-         llvm::any_of(type.getResults(), isDynamicShape);
-}
-
 /// What the dispatchers of one module call and share.
 struct Runtime {
   func::FuncOp execute, verify, prepareDims, executeDims;
@@ -165,9 +158,7 @@ void LowerPartitionCallsPass::runOnOperation() {
                                                {i32}));
   rt.verify = declare("nnapi_rt_verify", builder.getFunctionType(
                                              {ptrType, i64, i64, ptrType}, {}));
-  if (llvm::any_of(partitions, [](func::FuncOp f) {
-        return hasDynamicBuffers(f.getFunctionType());
-      })) {
+  if (llvm::any_of(partitions, keepsReturnedBuffers)) {
     rt.prepareDims = declare(
         "nnapi_rt_prepare_dims",
         builder.getFunctionType({ptrType, i64, ptrType, i64, ptrType, i64,
@@ -201,7 +192,7 @@ void LowerPartitionCallsPass::runOnOperation() {
     }
     FunctionType type = func.getFunctionType();
     size_t numInputs = model.inputs.size(), numOutputs = model.outputs.size();
-    bool dynamic = hasDynamicBuffers(type);
+    bool dynamic = keepsReturnedBuffers(func);
     if (dynamic ? type.getNumInputs() != numInputs ||
                       type.getNumResults() != numOutputs
                 : type.getNumInputs() != numInputs + numOutputs) {
@@ -441,3 +432,9 @@ void LowerPartitionCallsPass::dispatchDynamic(OpBuilder &b, Location loc,
 }
 
 } // namespace
+
+bool mlir::nnapi::keepsReturnedBuffers(func::FuncOp partition) {
+  return partition->hasAttr(NNAPIDialect::kBlobAttrName) &&
+         (llvm::any_of(partition.getArgumentTypes(), isDynamicShape) ||
+          llvm::any_of(partition.getResultTypes(), isDynamicShape));
+}

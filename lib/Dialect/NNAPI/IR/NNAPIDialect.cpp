@@ -146,24 +146,16 @@ LogicalResult mlir::nnapi::detail::verifySpecOperands(Operation *op) {
   // Dynamic dimensions only where the spec's shape rules compute the
   // outputs (the runtime specializes such a partition per call).
   int32_t code = cast<NNAPIOperationInterface>(op).getOperationCode();
-  if (!nnapi_mlir::spec::hasShapeRule(code)) {
-    auto isDynamic = [](Type t) {
-      auto shaped = dyn_cast<ShapedType>(t);
-      return shaped && shaped.hasRank() && !shaped.hasStaticShape();
-    };
-    for (auto [i, t] : llvm::enumerate(op->getOperandTypes()))
-      if (isDynamic(t))
-        return op->emitOpError() << "operand #" << i << " must be statically "
-                                 << "shaped: NNAPI's "
-                                 << nnapi_mlir::operationName(code)
-                                 << " has no shape rule for dynamic dimensions";
-    for (auto [i, t] : llvm::enumerate(op->getResultTypes()))
-      if (isDynamic(t))
-        return op->emitOpError() << "result #" << i << " must be statically "
-                                 << "shaped: NNAPI's "
-                                 << nnapi_mlir::operationName(code)
-                                 << " has no shape rule for dynamic dimensions";
-  }
+  if (!nnapi_mlir::spec::hasShapeRule(code))
+    for (auto [what, types] :
+         {std::pair<StringRef, TypeRange>{"operand", op->getOperandTypes()},
+          {"result", op->getResultTypes()}})
+      for (auto [i, t] : llvm::enumerate(types))
+        if (isDynamicShape(t))
+          return op->emitOpError()
+                 << what << " #" << i << " must be statically shaped: NNAPI's "
+                 << nnapi_mlir::operationName(code)
+                 << " has no shape rule for dynamic dimensions";
   SmallVector<NNAPIOperand> ordered;
   nnapi_mlir::spec::Match match;
   std::string error;

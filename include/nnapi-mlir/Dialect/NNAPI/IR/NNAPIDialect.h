@@ -25,6 +25,12 @@ constexpr unsigned kMaxFeatureLevel = 8;
 /// The level of an op the NNAPI spec refuses: above every real one.
 constexpr unsigned kNoFeatureLevel = kMaxFeatureLevel + 1;
 
+/// A ranked tensor or buffer with a dynamic dimension (issue 54).
+inline bool isDynamicShape(Type t) {
+  auto shaped = dyn_cast<ShapedType>(t);
+  return shaped && shaped.hasRank() && !shaped.hasStaticShape();
+}
+
 /// The feature level an op needs and why (what needs the level: the
 /// operation's name for the level that introduced it, or the operand rule,
 /// e.g. "float16 operands").
