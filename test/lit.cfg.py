@@ -25,6 +25,7 @@ config.substitutions.append(("%cc", config.c_compiler))
 # ONNX's own test models (Debian's libonnx-testdata, which setup installs).
 config.substitutions.append(("%onnx_testdata", "/usr/share/libonnx-testdata/data"))
 config.substitutions.append(("%examples", os.path.join(config.nnapi_src_root, "examples")))
+config.substitutions.append(("%src_root", config.nnapi_src_root))
 # The TFLite schema as Python modules (flatc --python at build time), for
 # test/Frontend/TFLite/Inputs/tflite_builder.py.
 config.environment["NNAPI_TFLITE_SCHEMA_PY"] = os.path.join(

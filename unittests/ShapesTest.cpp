@@ -111,7 +111,7 @@ TEST(Shapes, ConvolutionWindows) {
             (Dims{1, 8, 19, 8}));
   EXPECT_EQ(conv({1, 2, 2, 3}, {8, 3, 3, 3}, ANEURALNETWORKS_PADDING_VALID, 1)
                 .error(),
-            "filter does not fit the padded input");
+            "the window of 3 does not fit the height 2 plus padding");
   EXPECT_EQ(conv({1, 8, 8, 4}, {8, 3, 3, 3}, ANEURALNETWORKS_PADDING_SAME, 1)
                 .error(),
             "filter input depth 3 does not match input depth 4");
@@ -177,6 +177,10 @@ TEST(Shapes, ReductionsConcatenationAndPadding) {
   Op concat(ANEURALNETWORKS_CONCATENATION);
   concat.tensor({2, 3}).tensor({2, 5}).i32(-1).output(2);
   EXPECT_EQ(concat.dims(), (Dims{2, 8}));
+  Op ragged(ANEURALNETWORKS_CONCATENATION);
+  ragged.tensor({2, 3}).tensor({4, 5}).tensor({2}).i32(1).output(2);
+  EXPECT_EQ(ragged.error(), "input 1 differs from the first in dimension 0 "
+                            "(4 vs 2), not the concatenation axis");
   // PAD's paddings are [rank, 2]: before and after each dimension.
   Op pad(ANEURALNETWORKS_PAD);
   pad.tensor({2, 3}).ints({1, 0, 2, 3}, {2, 2}).output(2);
@@ -186,7 +190,8 @@ TEST(Shapes, ReductionsConcatenationAndPadding) {
   EXPECT_EQ(flat.error(), "paddings has shape [3,2], expected [2,2]");
   Op mirror(ANEURALNETWORKS_MIRROR_PAD);
   mirror.tensor({2, 3}).ints({0, 0, 3, 0}, {2, 2}).i32(0).output(2);
-  EXPECT_EQ(mirror.error(), "mirror padding of dimension 1 exceeds 2");
+  EXPECT_EQ(mirror.error(), "mirror padding of dimension 1 exceeds 2 (REFLECT "
+                            "mirrors at most that much of 3)");
 }
 
 } // namespace

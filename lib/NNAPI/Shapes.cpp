@@ -19,12 +19,16 @@
 
 namespace nnapi_mlir::spec {
 
-std::string dimsStr(const Dims &dims) {
+namespace {
+template <typename T> std::string listStr(const std::vector<T> &values) {
   std::string r = "[";
-  for (size_t i = 0; i < dims.size(); ++i)
-    r += (i ? "," : "") + std::to_string(dims[i]);
+  for (size_t i = 0; i < values.size(); ++i)
+    r += (i ? "," : "") + std::to_string(values[i]);
   return r + "]";
 }
+} // namespace
+
+std::string dimsStr(const Dims &dims) { return listStr(dims); }
 
 float floatScalar(int32_t type, const uint8_t *bytes) {
   if (type == ANEURALNETWORKS_FLOAT16) {
@@ -373,8 +377,14 @@ bool Rule::window() {
                                 dilationH, pads[2], pads[3]);
   int32_t ow = windowOutputSize(int32_t(is[wDim]), filterW, strideW,
                                 dilationW, pads[0], pads[1]);
-  if (oh <= 0 || ow <= 0)
-    return bad("filter does not fit the padded input");
+  if (oh <= 0 || ow <= 0) {
+    bool height = oh <= 0;
+    int64_t size = height ? filterH : filterW;
+    int64_t dilation = height ? dilationH : dilationW;
+    return bad("the window of " + std::to_string((size - 1) * dilation + 1) +
+               " does not fit the " + (height ? "height " : "width ") +
+               std::to_string(is[height ? hDim : wDim]) + " plus padding");
+  }
   if (nchw)
     result({is[0], channels, uint32_t(oh), uint32_t(ow)});
   else
@@ -469,7 +479,9 @@ bool Rule::fullyConnected() {
                " is not a multiple of the weights' input size " +
                std::to_string(inSize));
   if (dims("bias")[0] != units)
-    return bad("bias size does not match the number of units");
+    return bad("bias size " + std::to_string(dims("bias")[0]) +
+               " does not match the number of units " +
+               std::to_string(units));
   if (total / inSize > std::numeric_limits<uint32_t>::max())
     return bad("too many input rows");
   result({uint32_t(total / inSize), units});
@@ -498,7 +510,7 @@ bool Rule::reshape() {
       return bad("shape entries must be positive or -1");
     // known <= total before and after, so the product never wraps.
     if (uint64_t(d) > total / known)
-      return bad("shape " + dimsStr(target) + "... has more elements than "
+      return bad("shape " + listStr(entries) + " has more elements than "
                  "the input's " + std::to_string(total));
     known *= uint64_t(d);
     target.push_back(uint32_t(d));
@@ -508,7 +520,9 @@ bool Rule::reshape() {
       return bad("cannot infer the -1 entry of the shape");
     target[size_t(inferred)] = uint32_t(total / known);
   } else if (known != total) {
-    return bad("shape " + dimsStr(target) + " changes the element count");
+    return bad("shape " + dimsStr(target) + " changes the element count " +
+               "from " + std::to_string(total) + " to " +
+               std::to_string(known));
   }
   result(std::move(target));
   return true;
@@ -523,11 +537,16 @@ bool Rule::concatenation() {
     return false;
   for (size_t i = first + 1; i < first + n; ++i) {
     const Dims &s = *inputs[i].dims;
+    std::string which = "input " + std::to_string(i - first);
     if (s.size() != shape.size())
-      return bad("inputs differ in rank");
+      return bad(which + " has rank " + std::to_string(s.size()) +
+                 ", the first " + std::to_string(shape.size()));
     for (uint32_t d = 0; d < shape.size(); ++d)
       if (d != a && s[d] != shape[d])
-        return bad("inputs differ outside the concatenation axis");
+        return bad(which + " differs from the first in dimension " +
+                   std::to_string(d) + " (" + std::to_string(s[d]) + " vs " +
+                   std::to_string(shape[d]) + "), not the concatenation "
+                   "axis");
     if (uint64_t(shape[a]) + s[a] > std::numeric_limits<uint32_t>::max())
       return bad("concatenated dimension overflows");
     shape[a] += s[a];
@@ -591,7 +610,10 @@ bool Rule::pad() {
       int64_t limit = int64_t(is[d]) - (reflect ? 1 : 0);
       if (before > limit || after > limit)
         return bad("mirror padding of dimension " + std::to_string(d) +
-                   " exceeds " + std::to_string(limit));
+                   " exceeds " + std::to_string(limit) + " (" +
+                   (reflect ? "REFLECT" : "SYMMETRIC") +
+                   " mirrors at most that much of " + std::to_string(is[d]) +
+                   ")");
     }
     uint64_t size = uint64_t(is[d]) + uint64_t(before) + uint64_t(after);
     if (size > uint64_t(kLargest))
@@ -643,7 +665,8 @@ bool Rule::batchMatmul() {
   bool adjB = has("adj_y") && flag("adj_y");
   const Dims &as = dims("input0"), &bs = dims("input1");
   if (as.size() != bs.size())
-    return bad("inputs differ in rank");
+    return bad("inputs have ranks " + std::to_string(as.size()) + " and " +
+               std::to_string(bs.size()) + "; they must be equal");
   size_t r = as.size();
   if (!std::equal(as.begin(), as.end() - 2, bs.begin()))
     return bad("batch dimensions differ");

@@ -118,7 +118,7 @@ func.func @resize_zero_scale(%x: tensor<1x4x4x3xf32>) -> tensor<1x8x8x3xf32> att
 // -----
 
 func.func @select_broadcast(%c: tensor<1x4xi1>, %a: tensor<2x4xf32>, %b: tensor<2x4xf32>) -> tensor<2x4xf32> attributes {nnapi.partition} {
-  // expected-error@+1 {{'nnapi.select' op the condition must have the choices' shape (SELECT does not broadcast)}}
+  // expected-error@+1 {{'nnapi.select' op the condition and the choices must have one shape (SELECT does not broadcast)}}
   %0 = tosa.select %c, %a, %b : (tensor<1x4xi1>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }

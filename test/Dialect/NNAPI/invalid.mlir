@@ -1,7 +1,7 @@
 // RUN: nnapi-opt %s -split-input-file -verify-diagnostics
 
 func.func @conv_depth(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x2xf32>, %b: tensor<4xf32>) {
-  // expected-error@+1 {{filter input depth 2 does not match the input depth 3}}
+  // expected-error@+1 {{filter input depth 2 does not match input depth 3}}
   %0 = nnapi.conv_2d %x, %w, %b padding = [0, 0, 0, 0] strides = [1, 1] dilations = [1, 1] : (tensor<1x8x8x3xf32>, tensor<4x3x3x2xf32>, tensor<4xf32>) -> tensor<1x6x6x4xf32>
   return
 }
@@ -9,7 +9,7 @@ func.func @conv_depth(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x2xf32>, %b: tens
 // -----
 
 func.func @conv_bias(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<5xf32>) {
-  // expected-error@+1 {{bias has 5 elements, expected one per output channel (4)}}
+  // expected-error@+1 {{bias size 5 does not match output depth 4}}
   %0 = nnapi.conv_2d %x, %w, %b padding = [0, 0, 0, 0] strides = [1, 1] dilations = [1, 1] : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<5xf32>) -> tensor<1x6x6x4xf32>
   return
 }
@@ -33,7 +33,7 @@ func.func @conv_shape(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tens
 // -----
 
 func.func @negative_padding(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) {
-  // expected-error@+1 {{'padding' elements must be >= 0, got -1}}
+  // expected-error@+1 {{padding must be non-negative}}
   %0 = nnapi.conv_2d %x, %w, %b padding = [-1, 0, 0, 0] strides = [1, 1] dilations = [1, 1] : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x6x6x4xf32>
   return
 }
@@ -41,7 +41,7 @@ func.func @negative_padding(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b
 // -----
 
 func.func @zero_stride(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) {
-  // expected-error@+1 {{'strides' elements must be >= 1, got 0}}
+  // expected-error@+1 {{stride_w must be positive}}
   %0 = nnapi.conv_2d %x, %w, %b padding = [0, 0, 0, 0] strides = [0, 1] dilations = [1, 1] : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x6x6x4xf32>
   return
 }
@@ -49,7 +49,7 @@ func.func @zero_stride(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: ten
 // -----
 
 func.func @padding_size(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) {
-  // expected-error@+1 {{'padding' must have 4 elements, got 2}}
+  // expected-error@+1 {{attribute 'padding' failed to satisfy constraint: i64 dense array attribute with exactly 4 elements}}
   %0 = nnapi.conv_2d %x, %w, %b padding = [0, 0] strides = [1, 1] dilations = [1, 1] : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x6x6x4xf32>
   return
 }
@@ -57,7 +57,7 @@ func.func @padding_size(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: te
 // -----
 
 func.func @window_too_big(%x: tensor<1x2x2x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) {
-  // expected-error@+1 {{window of 3 does not fit the height extent 2 plus padding}}
+  // expected-error@+1 {{the window of 3 does not fit the height 2 plus padding}}
   %0 = nnapi.conv_2d %x, %w, %b padding = [0, 0, 0, 0] strides = [1, 1] dilations = [1, 1] : (tensor<1x2x2x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x1x1x4xf32>
   return
 }
@@ -65,7 +65,7 @@ func.func @window_too_big(%x: tensor<1x2x2x3xf32>, %w: tensor<4x3x3x3xf32>, %b: 
 // -----
 
 func.func @depthwise_filter(%x: tensor<1x8x8x4xf32>, %w: tensor<2x3x3x4xf32>, %b: tensor<4xf32>) {
-  // expected-error@+1 {{filter must have shape [1, kh, kw, out], got leading dimension 2}}
+  // expected-error@+1 {{depthwise filter must have shape [1, kh, kw, out]}}
   %0 = nnapi.depthwise_conv_2d %x, %w, %b padding = [1, 1, 1, 1] strides = [1, 1] dilations = [1, 1] depth_multiplier = 1 : (tensor<1x8x8x4xf32>, tensor<2x3x3x4xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32>
   return
 }
@@ -73,7 +73,7 @@ func.func @depthwise_filter(%x: tensor<1x8x8x4xf32>, %w: tensor<2x3x3x4xf32>, %b
 // -----
 
 func.func @depthwise_multiplier(%x: tensor<1x8x8x4xf32>, %w: tensor<1x3x3x4xf32>, %b: tensor<4xf32>) {
-  // expected-error@+1 {{filter output depth 4 must equal input depth 4 times depth_multiplier 2}}
+  // expected-error@+1 {{depthwise output depth 4 != input depth 4 * depth multiplier 2}}
   %0 = nnapi.depthwise_conv_2d %x, %w, %b padding = [1, 1, 1, 1] strides = [1, 1] dilations = [1, 1] depth_multiplier = 2 : (tensor<1x8x8x4xf32>, tensor<1x3x3x4xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32>
   return
 }
@@ -89,7 +89,7 @@ func.func @fuse_code(%a: tensor<4xf32>) {
 // -----
 
 func.func @broadcast(%a: tensor<3xf32>, %b: tensor<4xf32>) {
-  // expected-error@+1 {{operand shapes are not broadcast-compatible}}
+  // expected-error@+1 {{shapes [3] and [4] do not broadcast}}
   %0 = nnapi.add %a, %b : (tensor<3xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
 }
@@ -147,7 +147,7 @@ func.func @dynamic_resize(%a: tensor<1x?x4x2xf32>) {
 // -----
 
 func.func @fc_input(%x: tensor<1x63xf32>, %w: tensor<10x64xf32>, %b: tensor<10xf32>) {
-  // expected-error@+1 {{input has 63 elements, not a multiple of the input size 64}}
+  // expected-error@+1 {{input size 63 is not a multiple of the weights' input size 64}}
   %0 = nnapi.fully_connected %x, %w, %b : (tensor<1x63xf32>, tensor<10x64xf32>, tensor<10xf32>) -> tensor<1x10xf32>
   return
 }
@@ -155,7 +155,7 @@ func.func @fc_input(%x: tensor<1x63xf32>, %w: tensor<10x64xf32>, %b: tensor<10xf
 // -----
 
 func.func @fc_bias(%x: tensor<1x64xf32>, %w: tensor<10x64xf32>, %b: tensor<9xf32>) {
-  // expected-error@+1 {{bias has 9 elements, expected one per unit (10)}}
+  // expected-error@+1 {{bias size 9 does not match the number of units 10}}
   %0 = nnapi.fully_connected %x, %w, %b : (tensor<1x64xf32>, tensor<10x64xf32>, tensor<9xf32>) -> tensor<1x10xf32>
   return
 }
@@ -179,7 +179,7 @@ func.func @pool_shape(%x: tensor<1x8x8x4xf32>) {
 // -----
 
 func.func @reshape_count(%x: tensor<1x8xf32>) {
-  // expected-error@+1 {{changes the element count from 8 to 9}}
+  // expected-error@+1 {{shape [9] has more elements than the input's 8}}
   %0 = nnapi.reshape %x : (tensor<1x8xf32>) -> tensor<9xf32>
   return
 }
@@ -203,7 +203,7 @@ func.func @softmax_axis(%x: tensor<1x8xf32>) {
 // -----
 
 func.func @concat_dims(%a: tensor<1x4xf32>, %b: tensor<2x4xf32>) {
-  // expected-error@+1 {{input 1 differs in dimension 0 (2 vs 1)}}
+  // expected-error@+1 {{input 1 differs from the first in dimension 0 (2 vs 1), not the concatenation axis}}
   %0 = nnapi.concatenation %a, %b axis = 1 : (tensor<1x4xf32>, tensor<2x4xf32>) -> tensor<1x8xf32>
   return
 }
@@ -241,7 +241,7 @@ func.func @maximum_rank0(%x: tensor<f32>) {
 // -----
 
 func.func @pow_broadcast(%x: tensor<2x3xf32>, %y: tensor<2xf32>) {
-  // expected-error@+1 {{operand shapes are not broadcast-compatible}}
+  // expected-error@+1 {{shapes [2,3] and [2] do not broadcast}}
   %0 = nnapi.pow %x, %y : (tensor<2x3xf32>, tensor<2xf32>) -> tensor<2x3xf32>
   return
 }
@@ -273,7 +273,7 @@ func.func @sin_type(%x: tensor<3xi32>) {
 // -----
 
 func.func @transpose_not_permutation(%x: tensor<2x3xf32>) {
-  // expected-error@+1 {{'perm' must be a permutation of 0..1}}
+  // expected-error@+1 {{perm is not a permutation of the input's dimensions}}
   %0 = nnapi.transpose %x perm = [1, 1] : (tensor<2x3xf32>) -> tensor<3x3xf32>
   return
 }
@@ -281,7 +281,7 @@ func.func @transpose_not_permutation(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @transpose_perm_size(%x: tensor<2x3xf32>) {
-  // expected-error@+1 {{'perm' must have 2 elements, got 3}}
+  // expected-error@+1 {{perm has shape [3], expected [2]}}
   %0 = nnapi.transpose %x perm = [1, 0, 2] : (tensor<2x3xf32>) -> tensor<3x2xf32>
   return
 }
@@ -297,7 +297,7 @@ func.func @transpose_shape(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @pad_negative(%x: tensor<2x3xf32>) {
-  // expected-error@+1 {{'padding' elements must be >= 0, got -1}}
+  // expected-error@+1 {{paddings must be non-negative}}
   %0 = nnapi.pad %x padding = [0, 0, -1, 0] : (tensor<2x3xf32>) -> tensor<2x2xf32>
   return
 }
@@ -305,7 +305,7 @@ func.func @pad_negative(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @pad_size(%x: tensor<2x3xf32>) {
-  // expected-error@+1 {{'padding' must have 4 elements, got 2}}
+  // expected-error@+1 {{paddings has shape [2,1], expected [2,2]}}
   %0 = nnapi.pad_v2 %x padding = [1, 1] value = 0.0 : (tensor<2x3xf32>) -> tensor<4x3xf32>
   return
 }
@@ -377,7 +377,7 @@ func.func @reduce_shape(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @batch_matmul_batch(%a: tensor<2x3x4xf32>, %b: tensor<3x4x5xf32>) {
-  // expected-error@+1 {{operands' batch dimensions differ}}
+  // expected-error@+1 {{batch dimensions differ}}
   %0 = nnapi.batch_matmul %a, %b : (tensor<2x3x4xf32>, tensor<3x4x5xf32>) -> tensor<2x3x5xf32>
   return
 }
@@ -393,7 +393,7 @@ func.func @batch_matmul_contracting(%a: tensor<2x3x4xf32>, %b: tensor<2x5x4xf32>
 // -----
 
 func.func @batch_matmul_rank(%a: tensor<3x4xf32>, %b: tensor<1x4x5xf32>) {
-  // expected-error@+1 {{operands have ranks 2 and 3; they must be equal}}
+  // expected-error@+1 {{inputs have ranks 2 and 3; they must be equal}}
   %0 = nnapi.batch_matmul %a, %b : (tensor<3x4xf32>, tensor<1x4x5xf32>) -> tensor<3x5xf32>
   return
 }
@@ -409,7 +409,7 @@ func.func @hard_swish_rank5(%x: tensor<1x1x1x1x2xf32>) {
 // -----
 
 func.func @transpose_conv_crop(%x: tensor<1x2x2x3xf32>, %w: tensor<4x2x2x3xf32>, %b: tensor<4xf32>) {
-  // expected-error@+1 {{padding crops the whole height}}
+  // expected-error@+1 {{padding crops the whole output}}
   %0 = nnapi.transpose_conv_2d %x, %w, %b padding = [0, 0, 3, 2] strides = [1, 1] : (tensor<1x2x2x3xf32>, tensor<4x2x2x3xf32>, tensor<4xf32>) -> tensor<1x1x3x4xf32>
   return
 }
@@ -425,7 +425,7 @@ func.func @transpose_conv_shape(%x: tensor<1x2x2x3xf32>, %w: tensor<4x2x2x3xf32>
 // -----
 
 func.func @transpose_conv_depth(%x: tensor<1x2x2x3xf32>, %w: tensor<4x2x2x2xf32>, %b: tensor<4xf32>) {
-  // expected-error@+1 {{filter input depth 2 does not match the input depth 3}}
+  // expected-error@+1 {{filter input depth 2 does not match input depth 3}}
   %0 = nnapi.transpose_conv_2d %x, %w, %b padding = [0, 0, 0, 0] strides = [1, 1] : (tensor<1x2x2x3xf32>, tensor<4x2x2x2xf32>, tensor<4xf32>) -> tensor<1x3x3x4xf32>
   return
 }
@@ -433,7 +433,7 @@ func.func @transpose_conv_depth(%x: tensor<1x2x2x3xf32>, %w: tensor<4x2x2x2xf32>
 // -----
 
 func.func @transpose_conv_stride(%x: tensor<1x2x2x3xf32>, %w: tensor<4x2x2x3xf32>, %b: tensor<4xf32>) {
-  // expected-error@+1 {{'strides' elements must be >= 1, got 0}}
+  // expected-error@+1 {{stride_w must be positive}}
   %0 = nnapi.transpose_conv_2d %x, %w, %b padding = [0, 0, 0, 0] strides = [0, 1] : (tensor<1x2x2x3xf32>, tensor<4x2x2x3xf32>, tensor<4xf32>) -> tensor<1x3x3x4xf32>
   return
 }
@@ -449,7 +449,7 @@ func.func @resize_flags(%x: tensor<1x2x2x3xf32>) {
 // -----
 
 func.func @resize_channels(%x: tensor<1x2x2x3xf32>) {
-  // expected-error@+1 {{resizes only height and width: the result must keep the input's batch and channels}}
+  // expected-error@+1 {{result shape [1, 4, 4, 2] does not match the expected [1, 4, 4, 3]}}
   %0 = nnapi.resize_nearest_neighbor %x : (tensor<1x2x2x3xf32>) -> tensor<1x4x4x2xf32>
   return
 }
@@ -465,7 +465,7 @@ func.func @resize_rank(%x: tensor<2x2x3xf32>) {
 // -----
 
 func.func @prelu_broadcast(%x: tensor<1x3x4xf32>, %s: tensor<2xf32>) {
-  // expected-error@+1 {{operand shapes are not broadcast-compatible}}
+  // expected-error@+1 {{shapes [1,3,4] and [2] do not broadcast}}
   %0 = nnapi.prelu %x, %s : (tensor<1x3x4xf32>, tensor<2xf32>) -> tensor<1x3x4xf32>
   return
 }
@@ -513,7 +513,7 @@ func.func @instance_norm_rank(%x: tensor<8x4x4xf32>) {
 // -----
 
 func.func @mirror_pad_reflect_too_far(%x: tensor<2x3xf32>) {
-  // expected-error@+1 {{padding of dimension 1 exceeds 2 (REFLECT mirrors at most that much of 3)}}
+  // expected-error@+1 {{mirror padding of dimension 1 exceeds 2}}
   %0 = nnapi.mirror_pad %x padding = [0, 0, 3, 0] : (tensor<2x3xf32>) -> tensor<2x6xf32>
   return
 }
@@ -578,7 +578,7 @@ func.func @space_to_depth_shape(%x: tensor<1x4x4x2xf32>) {
 // -----
 
 func.func @grouped_conv_groups(%x: tensor<1x8x8x4xf32>, %w: tensor<6x3x3x2xf32>, %b: tensor<6xf32>) {
-  // expected-error@+1 {{num_groups 4 must divide the input depth 4 and the output depth 6}}
+  // expected-error@+1 {{num_groups 4 does not divide the input depth 4 and the output depth 6}}
   %0 = nnapi.grouped_conv_2d %x, %w, %b padding = [1, 1, 1, 1] strides = [1, 1] num_groups = 4 : (tensor<1x8x8x4xf32>, tensor<6x3x3x2xf32>, tensor<6xf32>) -> tensor<1x8x8x6xf32>
   return
 }
@@ -586,7 +586,7 @@ func.func @grouped_conv_groups(%x: tensor<1x8x8x4xf32>, %w: tensor<6x3x3x2xf32>,
 // -----
 
 func.func @grouped_conv_depth(%x: tensor<1x8x8x6xf32>, %w: tensor<6x3x3x2xf32>, %b: tensor<6xf32>) {
-  // expected-error@+1 {{filter depth 2 times num_groups 2 does not match the input depth 6}}
+  // expected-error@+1 {{filter depth 2 times num_groups 2 does not match input depth 6}}
   %0 = nnapi.grouped_conv_2d %x, %w, %b padding = [1, 1, 1, 1] strides = [1, 1] num_groups = 2 : (tensor<1x8x8x6xf32>, tensor<6x3x3x2xf32>, tensor<6xf32>) -> tensor<1x8x8x6xf32>
   return
 }
@@ -634,7 +634,7 @@ func.func @local_response_axis(%x: tensor<1x7x3x3xf32>) {
 // -----
 
 func.func @select_broadcast(%c: tensor<4xi1>, %a: tensor<2x4xf32>) {
-  // expected-error@+1 {{the condition must have the choices' shape (SELECT does not broadcast)}}
+  // expected-error@+1 {{the condition and the choices must have one shape (SELECT does not broadcast)}}
   %0 = nnapi.select %c, %a, %a : (tensor<4xi1>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
   return
 }

@@ -2,10 +2,9 @@
 
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/Operands.h"
+#include "Verifiers.h"
 #include "nnapi-mlir/NNAPI/Operations.h"
-#include "nnapi-mlir/NNAPI/Shapes.h"
 
-#include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -15,6 +14,7 @@
 
 using namespace mlir;
 using namespace mlir::nnapi;
+using namespace mlir::nnapi::detail;
 
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.cpp.inc"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIEnums.cpp.inc"
@@ -89,87 +89,10 @@ LogicalResult NNAPIDialect::verifyOperationAttribute(Operation *op,
 }
 
 //===----------------------------------------------------------------------===//
-// Feature levels
+// Verifier helpers shared by the ops (Verifiers.h)
 //===----------------------------------------------------------------------===//
 
-FeatureLevelNeed mlir::nnapi::detail::getSpecFeatureLevel(Operation *op,
-                                                          int32_t code) {
-  FeatureLevelNeed need;
-  SmallVector<NNAPIOperand> ordered;
-  nnapi_mlir::spec::Match match;
-  std::string error;
-  if (failed(orderNNAPIOperands(op, ordered, match, error))) {
-    // The verifier refuses such an op; no level runs it.
-    need.require(kNoFeatureLevel, error);
-    return need;
-  }
-  // int8 data is written as uint8 (zero point + 128) below level 4, so it
-  // needs only what that uint8 data needs.
-  if (match.level >= 4 &&
-      llvm::any_of(op->getOperandTypes(), [](Type t) {
-        return getTensorOperandCode(t) ==
-               ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED;
-      })) {
-    SmallVector<NNAPIOperand> unsignedOrder;
-    nnapi_mlir::spec::Match unsignedMatch;
-    std::string unsignedError;
-    if (succeeded(orderNNAPIOperands(op, unsignedOrder, unsignedMatch,
-                                     unsignedError, /*int8AsUint8=*/true)) &&
-        unsignedMatch.level < match.level) {
-      match.level = unsignedMatch.level;
-      match.why = unsignedMatch.why + " (int8 data written as "
-                                      "TENSOR_QUANT8_ASYMM below level 4)";
-    }
-  }
-  need.require(match.level, match.why);
-  // 8-bit data inputs quantized unlike the output (CONCATENATION).
-  if (op->getNumResults() == 0)
-    return need;
-  auto out = dyn_cast<quant::UniformQuantizedType>(
-      getElementTypeOrSelf(op->getResult(0).getType()));
-  if (!out || !out.getStorageType().isInteger(8))
-    return need;
-  for (Value in : op->getOperands()) {
-    auto q = dyn_cast<quant::UniformQuantizedType>(
-        getElementTypeOrSelf(in.getType()));
-    if (q && q.getStorageType().isInteger(8) &&
-        (float(q.getScale()) != float(out.getScale()) ||
-         q.getZeroPoint() != out.getZeroPoint()))
-      need.require(std::max(1u, nnapi_mlir::requantizingLevel(
-                                    nnapi_mlir::operationName(code))),
-                   "8-bit inputs quantized unlike the output");
-  }
-  return need;
-}
-
-LogicalResult mlir::nnapi::detail::verifySpecOperands(Operation *op) {
-  // Dynamic dimensions only where the spec's shape rules compute the
-  // outputs (the runtime specializes such a partition per call).
-  int32_t code = cast<NNAPIOperationInterface>(op).getOperationCode();
-  if (!nnapi_mlir::spec::hasShapeRule(code))
-    for (auto [what, types] :
-         {std::pair<StringRef, TypeRange>{"operand", op->getOperandTypes()},
-          {"result", op->getResultTypes()}})
-      for (auto [i, t] : llvm::enumerate(types))
-        if (isDynamicShape(t))
-          return op->emitOpError()
-                 << what << " #" << i << " must be statically shaped: NNAPI's "
-                 << nnapi_mlir::operationName(code)
-                 << " has no shape rule for dynamic dimensions";
-  SmallVector<NNAPIOperand> ordered;
-  nnapi_mlir::spec::Match match;
-  std::string error;
-  if (failed(orderNNAPIOperands(op, ordered, match, error)))
-    return op->emitOpError("has NNAPI operands the NNAPI spec refuses: ")
-           << error;
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Verifier helpers shared by the ops
-//===----------------------------------------------------------------------===//
-
-namespace {
+namespace mlir::nnapi::detail {
 RankedTensorType tensorType(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
@@ -274,7 +197,7 @@ LogicalResult verifyArray(Operation *op, StringRef name, ArrayRef<int64_t> v,
 /// The result's shape is `expected`; a dynamic dimension on either side
 /// matches any (the runtime computes it with the spec's rules).
 LogicalResult verifyResultShape(Operation *op, ArrayRef<int64_t> expected,
-                                unsigned result = 0) {
+                                unsigned result) {
   auto actual = tensorType(op->getResult(result)).getShape();
   if (actual.size() == expected.size() &&
       llvm::all_of(llvm::zip(actual, expected), [](auto pair) {
@@ -300,48 +223,6 @@ LogicalResult verifyAxis(Operation *op, Value v, int64_t axis,
   if (axis < (allowNegative ? -rank : 0) || axis >= rank)
     return op->emitOpError() << "axis " << axis << " is out of range for rank "
                              << rank;
-  return success();
-}
-
-/// Output extent of a window along one dimension, or failure if the window
-/// does not fit the padded input.
-FailureOr<int64_t> windowExtent(Operation *op, StringRef dim, int64_t in,
-                                int64_t filter, int64_t stride,
-                                int64_t dilation, int64_t padHead,
-                                int64_t padTail) {
-  if (ShapedType::isDynamic(in))
-    return in; // computed at run time
-  int64_t effective = (filter - 1) * dilation + 1;
-  int64_t span = in + padHead + padTail - effective;
-  if (span < 0) {
-    op->emitOpError() << "window of " << effective << " does not fit the "
-                      << dim << " extent " << in << " plus padding";
-    return failure();
-  }
-  return span / stride + 1;
-}
-
-/// Shared by conv_2d, depthwise_conv_2d and the pools: checks the window
-/// attributes and returns the expected output height and width.
-LogicalResult verifyWindow(Operation *op, int64_t inH, int64_t inW,
-                           int64_t kH, int64_t kW, ArrayRef<int64_t> padding,
-                           ArrayRef<int64_t> strides,
-                           ArrayRef<int64_t> dilations, int64_t &outH,
-                           int64_t &outW) {
-  if (failed(verifyArray(op, "padding", padding, 4, 0)) ||
-      failed(verifyArray(op, "strides", strides, 2, 1)) ||
-      failed(verifyArray(op, "dilations", dilations, 2, 1)))
-    return failure();
-  auto h = windowExtent(op, "height", inH, kH, strides[1], dilations[1],
-                        padding[2], padding[3]);
-  if (failed(h))
-    return failure();
-  auto w = windowExtent(op, "width", inW, kW, strides[0], dilations[0],
-                        padding[0], padding[1]);
-  if (failed(w))
-    return failure();
-  outH = *h;
-  outW = *w;
   return success();
 }
 
@@ -453,34 +334,12 @@ LogicalResult verifyBinary(BinaryOp op) {
       failed(verifyRank(op, op.getLhs(), "lhs")) ||
       failed(verifyRank(op, op.getRhs(), "rhs")))
     return failure();
-  SmallVector<int64_t> shape;
-  if (!OpTrait::util::getBroadcastedShape(tensorType(op.getLhs()).getShape(),
-                                          tensorType(op.getRhs()).getShape(),
-                                          shape))
-    return op.emitOpError("operand shapes are not broadcast-compatible");
-  return verifyResultShape(op, shape);
+  return success();
 }
 
 template <typename UnaryOp>
 LogicalResult verifyUnary(UnaryOp op) {
   return verifyRank(op, op.getInput(), "input");
-}
-
-/// CONV_2D and TRANSPOSE_CONV_2D: filter [out, kh, kw, in], bias [out].
-template <typename ConvOp>
-LogicalResult verifyFilterAndBias(ConvOp op) {
-  auto in = tensorType(op.getInput()).getShape();
-  auto f = tensorType(op.getFilter()).getShape();
-  if (f[3] != in[3])
-    return op.emitOpError() << "filter input depth " << f[3]
-                            << " does not match the input depth " << in[3]
-                            << " (filter layout is [out, kh, kw, in])";
-  int64_t bias = tensorType(op.getBias()).getDimSize(0);
-  if (bias != f[0])
-    return op.emitOpError() << "bias has " << bias
-                            << " elements, expected one per output channel ("
-                            << f[0] << ")";
-  return success();
 }
 
 template <typename ConvOp>
@@ -494,7 +353,7 @@ LogicalResult verifyConvCommon(ConvOp op) {
     return failure();
   return success();
 }
-} // namespace
+} // namespace mlir::nnapi::detail
 
 LogicalResult AddOp::verify() { return verifyBinary(*this); }
 LogicalResult SubOp::verify() { return verifyBinary(*this); }
@@ -518,12 +377,7 @@ static LogicalResult verifyBoolBinary(BoolOp op) {
   if (getElementTypeOrSelf(op.getLhs().getType()) !=
       getElementTypeOrSelf(op.getRhs().getType()))
     return op.emitOpError("operands must share one element type");
-  SmallVector<int64_t> shape;
-  if (!OpTrait::util::getBroadcastedShape(tensorType(op.getLhs()).getShape(),
-                                          tensorType(op.getRhs()).getShape(),
-                                          shape))
-    return op.emitOpError("operand shapes are not broadcast-compatible");
-  return verifyResultShape(op, shape);
+  return success();
 }
 
 LogicalResult EqualOp::verify() { return verifyBoolBinary(*this); }
@@ -540,9 +394,6 @@ LogicalResult SelectOp::verify() {
   Type t = getOnTrue().getType();
   if (getOnFalse().getType() != t || getOutput().getType() != t)
     return emitOpError("the two choices and the result must have one type");
-  if (tensorType(getCondition()).getShape() != tensorType(getOnTrue()).getShape())
-    return emitOpError("the condition must have the choices' shape (SELECT "
-                       "does not broadcast)");
   return success();
 }
 LogicalResult ExpOp::verify() { return verifyUnary(*this); }
@@ -567,97 +418,27 @@ LogicalResult LogisticOp::verify() { return verifyQuantUnary(*this); }
 LogicalResult TanhOp::verify() { return verifyQuantUnary(*this); }
 LogicalResult HardSwishOp::verify() { return verifyQuantUnary(*this); }
 
-LogicalResult Conv2DOp::verify() {
-  if (failed(verifyConvCommon(*this)))
-    return failure();
-  auto in = tensorType(getInput()).getShape();
-  auto f = tensorType(getFilter()).getShape();
-  if (failed(verifyFilterAndBias(*this)))
-    return failure();
-  int64_t outH, outW;
-  if (failed(verifyWindow(*this, in[1], in[2], f[1], f[2], getPadding(),
-                          getStrides(), getDilations(), outH, outW)))
-    return failure();
-  return verifyResultShape(*this, {in[0], outH, outW, f[0]});
-}
+// The convolutions' shapes (depths, bias sizes, groups, the window) are
+// NNAPI's rules, checked by verifySpecShapes.
+LogicalResult Conv2DOp::verify() { return verifyConvCommon(*this); }
 
 LogicalResult DepthwiseConv2DOp::verify() {
   if (failed(verifyConvCommon(*this)))
     return failure();
-  auto in = tensorType(getInput()).getShape();
-  auto f = tensorType(getFilter()).getShape();
-  if (f[0] != 1)
-    return emitOpError("filter must have shape [1, kh, kw, out], got leading "
-                       "dimension ")
-           << f[0];
-  int64_t multiplier = getDepthMultiplier();
-  if (multiplier < 1)
+  if (getDepthMultiplier() < 1)
     return emitOpError("depth_multiplier must be positive");
-  if (f[3] != in[3] * multiplier)
-    return emitOpError() << "filter output depth " << f[3]
-                         << " must equal input depth " << in[3]
-                         << " times depth_multiplier " << multiplier;
-  if (tensorType(getBias()).getDimSize(0) != f[3])
-    return emitOpError() << "bias has " << tensorType(getBias()).getDimSize(0)
-                         << " elements, expected one per output channel ("
-                         << f[3] << ")";
-  int64_t outH, outW;
-  if (failed(verifyWindow(*this, in[1], in[2], f[1], f[2], getPadding(),
-                          getStrides(), getDilations(), outH, outW)))
-    return failure();
-  return verifyResultShape(*this, {in[0], outH, outW, f[3]});
+  return success();
 }
 
-LogicalResult GroupedConv2DOp::verify() {
-  if (failed(verifyConvCommon(*this)))
-    return failure();
-  auto in = tensorType(getInput()).getShape();
-  auto f = tensorType(getFilter()).getShape();
-  int64_t groups = static_cast<int32_t>(getNumGroups());
-  if (groups < 1 || in[3] % groups || f[0] % groups)
-    return emitOpError() << "num_groups " << groups
-                         << " must divide the input depth " << in[3]
-                         << " and the output depth " << f[0];
-  if (f[3] * groups != in[3])
-    return emitOpError() << "filter depth " << f[3] << " times num_groups "
-                         << groups << " does not match the input depth "
-                         << in[3];
-  if (tensorType(getBias()).getDimSize(0) != f[0])
-    return emitOpError() << "bias has " << tensorType(getBias()).getDimSize(0)
-                         << " elements, expected one per output channel ("
-                         << f[0] << ")";
-  int64_t outH, outW, unit[2] = {1, 1};
-  if (failed(verifyWindow(*this, in[1], in[2], f[1], f[2], getPadding(),
-                          getStrides(), unit, outH, outW)))
-    return failure();
-  return verifyResultShape(*this, {in[0], outH, outW, f[0]});
-}
+LogicalResult GroupedConv2DOp::verify() { return verifyConvCommon(*this); }
 
-LogicalResult TransposeConv2DOp::verify() {
-  if (failed(verifyConvCommon(*this)) ||
-      failed(verifyArray(*this, "padding", getPadding(), 4, 0)) ||
-      failed(verifyArray(*this, "strides", getStrides(), 2, 1)))
-    return failure();
-  auto in = tensorType(getInput()).getShape();
-  auto f = tensorType(getFilter()).getShape();
-  if (failed(verifyFilterAndBias(*this)))
-    return failure();
-  ArrayRef<int64_t> pad = getPadding(), stride = getStrides();
-  int64_t outH = (in[1] - 1) * stride[1] + f[1] - pad[2] - pad[3];
-  int64_t outW = (in[2] - 1) * stride[0] + f[2] - pad[0] - pad[1];
-  if (outH < 1 || outW < 1)
-    return emitOpError() << "padding crops the whole "
-                         << (outH < 1 ? "height" : "width");
-  return verifyResultShape(*this, {in[0], outH, outW, f[0]});
-}
+LogicalResult TransposeConv2DOp::verify() { return verifyConvCommon(*this); }
 
 LogicalResult QuantizeOp::verify() {
   if (!getTensorOperandCode(getType()) ||
       !isa<quant::UniformQuantizedType>(getElementTypeOrSelf(getType())) ||
       *getTensorOperandCode(getType()) == ANEURALNETWORKS_TENSOR_INT32)
     return emitOpError("result must be 8-bit quantized, got ") << getType();
-  if (tensorType(getInput()).getShape() != tensorType(getOutput()).getShape())
-    return emitOpError("input and result shapes differ");
   return verifyQuantizationParameters(*this);
 }
 
@@ -668,8 +449,6 @@ LogicalResult DequantizeOp::verify() {
           ANEURALNETWORKS_TENSOR_INT32)
     return emitOpError("input must be 8-bit quantized, got ")
            << getInput().getType();
-  if (tensorType(getInput()).getShape() != tensorType(getOutput()).getShape())
-    return emitOpError("input and result shapes differ");
   return verifyQuantizationParameters(*this);
 }
 
@@ -680,18 +459,7 @@ LogicalResult FullyConnectedOp::verify() {
       failed(verifyRank(*this, getWeights(), "weights")) ||
       failed(verifyRank(*this, getBias(), "bias")))
     return failure();
-  auto w = tensorType(getWeights()).getShape();
-  if (!tensorType(getInput()).hasStaticShape())
-    return verifyResultShape(*this, {ShapedType::kDynamic, w[0]});
-  int64_t total = tensorType(getInput()).getNumElements();
-  if (total % w[1] != 0)
-    return emitOpError() << "input has " << total
-                         << " elements, not a multiple of the input size "
-                         << w[1];
-  if (tensorType(getBias()).getDimSize(0) != w[0])
-    return emitOpError() << "bias has " << tensorType(getBias()).getDimSize(0)
-                         << " elements, expected one per unit (" << w[0] << ")";
-  return verifyResultShape(*this, {total / w[1], w[0]});
+  return success();
 }
 
 template <typename PoolOp>
@@ -700,14 +468,7 @@ static LogicalResult verifyPool(PoolOp op) {
       failed(verifyRank(op, op.getInput(), "input")) ||
       failed(verifyArray(op, "filter", op.getFilter(), 2, 1)))
     return failure();
-  auto in = tensorType(op.getInput()).getShape();
-  int64_t outH, outW;
-  int64_t unit[2] = {1, 1};
-  if (failed(verifyWindow(op, in[1], in[2], op.getFilter()[1],
-                          op.getFilter()[0], op.getPadding(), op.getStrides(),
-                          unit, outH, outW)))
-    return failure();
-  return verifyResultShape(op, {in[0], outH, outW, in[3]});
+  return success();
 }
 
 LogicalResult MaxPool2DOp::verify() { return verifyPool(*this); }
@@ -721,11 +482,9 @@ static LogicalResult verifyResize(ResizeOp op) {
   if (op.getAlignCorners() && op.getHalfPixelCenters())
     return op.emitOpError(
         "align_corners and half_pixel_centers exclude each other");
-  auto in = tensorType(op.getInput()).getShape();
   auto out = tensorType(op.getOutput()).getShape();
-  if (out.size() != 4 || out[0] != in[0] || out[3] != in[3])
-    return op.emitOpError("resizes only height and width: the result must "
-                          "keep the input's batch and channels");
+  if (out.size() != 4)
+    return op.emitOpError("the result must have rank 4");
   if (ShapedType::isDynamic(out[1]) || ShapedType::isDynamic(out[2]))
     return op.emitOpError("the result's height and width must be static "
                           "(NNAPI's output size operands)");
@@ -744,13 +503,6 @@ LogicalResult ReshapeOp::verify() {
   RankedTensorType result = tensorType(getOutput());
   if (result.getNumDynamicDims() > 1)
     return emitOpError("result has more than one dynamic dimension");
-  if (!result.hasStaticShape() || !tensorType(getInput()).hasStaticShape())
-    return success();
-  int64_t in = tensorType(getInput()).getNumElements();
-  int64_t out = result.getNumElements();
-  if (in != out)
-    return emitOpError() << "changes the element count from " << in << " to "
-                         << out;
   return success();
 }
 
@@ -798,30 +550,8 @@ LogicalResult ConcatenationOp::verify() {
     return emitOpError("needs at least one input");
   if (failed(verifySameElementType(*this)))
     return failure();
-  auto first = tensorType(getInputs().front());
-  int64_t rank = first.getRank();
-  if (failed(verifyRank(*this, getInputs().front(), "inputs")))
-    return failure();
-  int64_t axis = static_cast<int32_t>(getAxis());
-  if (failed(verifyAxis(*this, getInputs().front(), axis,
-                        /*allowNegative=*/true)))
-    return failure();
-  if (axis < 0)
-    axis += rank;
-  SmallVector<int64_t> shape(first.getShape());
-  for (auto [i, v] : llvm::enumerate(getInputs().drop_front())) {
-    auto t = tensorType(v);
-    if (t.getRank() != rank)
-      return emitOpError() << "input " << i + 1 << " has rank " << t.getRank()
-                           << ", expected " << rank;
-    for (int64_t d = 0; d < rank; ++d)
-      if (d != axis && t.getDimSize(d) != shape[d])
-        return emitOpError() << "input " << i + 1 << " differs in dimension "
-                             << d << " (" << t.getDimSize(d) << " vs "
-                             << shape[d] << ")";
-    shape[axis] += t.getDimSize(axis);
-  }
-  return verifyResultShape(*this, shape);
+  // The inputs' shapes and the axis are NNAPI's rule (verifySpecShapes).
+  return verifyRank(*this, getInputs().front(), "inputs");
 }
 
 //===----------------------------------------------------------------------===//
@@ -832,20 +562,8 @@ LogicalResult TransposeOp::verify() {
   if (failed(verifySameElementType(*this)) ||
       failed(verifyRank(*this, getInput(), "input")))
     return failure();
-  auto in = tensorType(getInput()).getShape();
-  ArrayRef<int64_t> perm = getPerm();
-  if (failed(verifyArray(*this, "perm", perm, in.size(), 0)))
-    return failure();
-  SmallVector<bool> seen(in.size(), false);
-  SmallVector<int64_t> shape;
-  for (int64_t p : perm) {
-    if (p >= int64_t(in.size()) || seen[p])
-      return emitOpError() << "'perm' must be a permutation of 0.."
-                           << in.size() - 1;
-    seen[p] = true;
-    shape.push_back(in[p]);
-  }
-  return verifyResultShape(*this, shape);
+  // The permutation is NNAPI's rule (verifySpecShapes).
+  return success();
 }
 
 template <typename PadOp>
@@ -853,34 +571,14 @@ static LogicalResult verifyPad(PadOp op) {
   if (failed(verifySameElementType(op)) ||
       failed(verifyRank(op, op.getInput(), "input")))
     return failure();
-  auto in = tensorType(op.getInput()).getShape();
-  ArrayRef<int64_t> padding = op.getPadding();
-  if (failed(verifyArray(op, "padding", padding, 2 * in.size(), 0)))
-    return failure();
-  SmallVector<int64_t> shape;
-  for (auto [d, size] : llvm::enumerate(in))
-    shape.push_back(size + padding[2 * d] + padding[2 * d + 1]);
-  return verifyResultShape(op, shape);
+  // The paddings are NNAPI's rule (verifySpecShapes).
+  return success();
 }
 
 LogicalResult PadOp::verify() { return verifyPad(*this); }
 LogicalResult PadV2Op::verify() { return verifyPad(*this); }
 
-LogicalResult MirrorPadOp::verify() {
-  if (failed(verifyPad(*this)))
-    return failure();
-  auto in = tensorType(getInput()).getShape();
-  ArrayRef<int64_t> padding = getPadding();
-  for (auto [d, size] : llvm::enumerate(in)) {
-    int64_t limit = getSymmetric() ? size : size - 1;
-    if (padding[2 * d] > limit || padding[2 * d + 1] > limit)
-      return emitOpError() << "padding of dimension " << d << " exceeds "
-                           << limit << " (" << (getSymmetric() ? "SYMMETRIC"
-                                                                : "REFLECT")
-                           << " mirrors at most that much of " << size << ")";
-  }
-  return success();
-}
+LogicalResult MirrorPadOp::verify() { return verifyPad(*this); }
 
 /// DEPTH_TO_SPACE (`toSpace`) and SPACE_TO_DEPTH.
 template <typename BlockOp>
@@ -984,9 +682,7 @@ LogicalResult SliceOp::verify() {
 }
 
 LogicalResult CastOp::verify() {
-  if (failed(verifyRank(*this, getInput(), "input")))
-    return failure();
-  return verifyResultShape(*this, tensorType(getInput()).getShape());
+  return verifyRank(*this, getInput(), "input");
 }
 
 LogicalResult StridedSliceOp::verify() {
@@ -1077,16 +773,7 @@ static LogicalResult verifyReduce(ReduceOp op) {
       return op.emitOpError() << "axis " << a << " appears twice";
     reduced[a] = true;
   }
-  SmallVector<int64_t> shape;
-  for (auto [d, size] : llvm::enumerate(in)) {
-    if (!reduced[d])
-      shape.push_back(size);
-    else if (op.getKeepDims())
-      shape.push_back(1);
-  }
-  if (shape.empty())
-    shape.push_back(1);
-  return verifyResultShape(op, shape);
+  return success();
 }
 
 LogicalResult MeanOp::verify() { return verifyReduce(*this); }
@@ -1101,12 +788,7 @@ template <typename ArgOp>
 static LogicalResult verifyArg(ArgOp op) {
   if (failed(verifyRank(op, op.getInput(), "input")))
     return failure();
-  int64_t axis = static_cast<int32_t>(op.getAxis());
-  if (failed(verifyAxis(op, op.getInput(), axis)))
-    return failure();
-  SmallVector<int64_t> shape(tensorType(op.getInput()).getShape());
-  shape.erase(shape.begin() + axis);
-  return verifyResultShape(op, shape);
+  return verifyAxis(op, op.getInput(), static_cast<int32_t>(op.getAxis()));
 }
 
 LogicalResult ArgMaxOp::verify() { return verifyArg(*this); }
@@ -1116,149 +798,6 @@ LogicalResult BatchMatmulOp::verify() {
   if (failed(verifySameElementType(*this)) ||
       failed(verifyRank(*this, getLhs(), "lhs")) ||
       failed(verifyRank(*this, getRhs(), "rhs")))
-    return failure();
-  auto a = tensorType(getLhs()).getShape();
-  auto b = tensorType(getRhs()).getShape();
-  if (a.size() != b.size())
-    return emitOpError() << "operands have ranks " << a.size() << " and "
-                         << b.size() << "; they must be equal";
-  size_t r = a.size();
-  if (a.drop_back(2) != b.drop_back(2))
-    return emitOpError("operands' batch dimensions differ");
-  int64_t m = getAdjX() ? a[r - 1] : a[r - 2];
-  int64_t k = getAdjX() ? a[r - 2] : a[r - 1];
-  int64_t kb = getAdjY() ? b[r - 1] : b[r - 2];
-  int64_t n = getAdjY() ? b[r - 2] : b[r - 1];
-  if (k != kb)
-    return emitOpError() << "contracting dimensions differ (" << k << " vs "
-                         << kb << ")";
-  SmallVector<int64_t> shape(a.drop_back(2));
-  shape.append({m, n});
-  return verifyResultShape(*this, shape);
-}
-
-namespace {
-/// What the verifiers of the sequence operations check first: one element
-/// type, ranks the spec takes.
-LogicalResult verifySequenceOperands(Operation *op) {
-  if (failed(verifySameElementType(op)))
-    return failure();
-  for (Value v : op->getOperands())
-    if (failed(verifyRank(op, v, "operand")))
-      return failure();
-  return success();
-}
-
-/// Fails with "`what` is T, expected [shape]" unless `v` (if given) has
-/// `shape`.
-LogicalResult expectShape(Operation *op, Value v, StringRef what,
-                          ArrayRef<int64_t> shape) {
-  if (!v || tensorType(v).getShape() == shape)
-    return success();
-  InFlightDiagnostic diag = op->emitOpError()
-                            << what << " is " << v.getType() << ", expected [";
-  llvm::interleaveComma(shape, diag);
-  return diag << "]";
-}
-} // namespace
-
-LogicalResult UnidirectionalSequenceRnnOp::verify() {
-  if (failed(verifySequenceOperands(*this)))
-    return failure();
-  ArrayRef<int64_t> x = tensorType(getInput()).getShape();
-  bool timeMajor = getTimeMajor();
-  int64_t steps = x[timeMajor ? 0 : 1], batch = x[timeMajor ? 1 : 0];
-  int64_t units = tensorType(getWeights()).getDimSize(0);
-  auto expect = [&](Value v, StringRef what, ArrayRef<int64_t> shape) {
-    return expectShape(*this, v, what, shape);
-  };
-  SmallVector<int64_t> y = timeMajor ? SmallVector<int64_t>{steps, batch, units}
-                                     : SmallVector<int64_t>{batch, steps, units};
-  return success(
-      succeeded(expect(getWeights(), "the input weights", {units, x[2]})) &&
-      succeeded(expect(getRecurrentWeights(), "the recurrent weights",
-                       {units, units})) &&
-      succeeded(expect(getBias(), "the bias", {units})) &&
-      succeeded(expect(getHiddenState(), "the hidden state", {batch, units})) &&
-      succeeded(expect(getOutput(), "the output", y)));
-}
-
-LogicalResult UnidirectionalSequenceLstmOp::verify() {
-  if (failed(verifySequenceOperands(*this)))
-    return failure();
-  ArrayRef<int64_t> x = tensorType(getInput()).getShape();
-  bool timeMajor = getTimeMajor();
-  int64_t steps = x[timeMajor ? 0 : 1], batch = x[timeMajor ? 1 : 0],
-          inputSize = x[2];
-  int64_t units = tensorType(getInputToOutputWeights()).getDimSize(0);
-  int64_t outputSize =
-      tensorType(getRecurrentToOutputWeights()).getDimSize(1);
-  auto expect = [&](Value v, StringRef what, ArrayRef<int64_t> shape) {
-    return expectShape(*this, v, what, shape);
-  };
-  Value inputWeights[] = {getInputToInputWeights(), getInputToForgetWeights(),
-                          getInputToCellWeights(), getInputToOutputWeights()};
-  Value recurrentWeights[] = {
-      getRecurrentToInputWeights(), getRecurrentToForgetWeights(),
-      getRecurrentToCellWeights(), getRecurrentToOutputWeights()};
-  Value biases[] = {getInputGateBias(), getForgetGateBias(), getCellBias(),
-                    getOutputGateBias()};
-  const char *gates[] = {"input", "forget", "cell", "output"};
-  for (int g = 0; g < 4; ++g)
-    if (failed(expect(inputWeights[g],
-                      (Twine(gates[g]) + " gate's input weights").str(),
-                      {units, inputSize})) ||
-        failed(expect(recurrentWeights[g],
-                      (Twine(gates[g]) + " gate's recurrent weights").str(),
-                      {units, outputSize})) ||
-        failed(expect(biases[g], (Twine(gates[g]) + " gate's bias").str(),
-                      {units})))
-      return failure();
-  bool cifg = !getInputToInputWeights();
-  if (bool(getRecurrentToInputWeights()) == cifg ||
-      bool(getInputGateBias()) == cifg)
-    return emitOpError("the input gate's input weights, recurrent weights and "
-                       "bias must be all given or all omitted");
-  bool peepholes = bool(getCellToForgetWeights());
-  if (bool(getCellToOutputWeights()) != peepholes ||
-      bool(getCellToInputWeights()) != (peepholes && !cifg))
-    return emitOpError("peepholes must be given for every gate (but a coupled "
-                       "input gate) or for none");
-  for (Value p : {getCellToInputWeights(), getCellToForgetWeights(),
-                  getCellToOutputWeights()})
-    if (failed(expect(p, "a peephole", {units})))
-      return failure();
-  if (getProjectionWeights()) {
-    if (failed(expect(getProjectionWeights(), "the projection",
-                      {outputSize, units})) ||
-        failed(expect(getProjectionBias(), "the projection bias",
-                      {outputSize})))
-      return failure();
-  } else if (getProjectionBias()) {
-    return emitOpError("a projection bias needs projection weights");
-  } else if (outputSize != units) {
-    return emitOpError() << "without a projection the output size ("
-                         << outputSize << ") must be the number of units ("
-                         << units << ")";
-  }
-  if (failed(expect(getOutputStateIn(), "the output state",
-                    {batch, outputSize})) ||
-      failed(expect(getCellStateIn(), "the cell state", {batch, units})))
-    return failure();
-  if (getCellClip().convertToFloat() < 0 ||
-      getProjClip().convertToFloat() < 0)
-    return emitOpError("cell_clip and proj_clip must be 0 (off) or positive");
-  if (!getStateOutputs().empty() && getStateOutputs().size() != 2)
-    return emitOpError() << "has 1 or 3 results (the output, then the output "
-                            "and cell states), got "
-                         << getNumResults();
-  if (failed(verifyResultShape(
-          *this, timeMajor ? SmallVector<int64_t>{steps, batch, outputSize}
-                           : SmallVector<int64_t>{batch, steps, outputSize})))
-    return failure();
-  if (getNumResults() == 3 &&
-      (failed(verifyResultShape(*this, {batch, outputSize}, 1)) ||
-       failed(verifyResultShape(*this, {batch, units}, 2))))
     return failure();
   return success();
 }

@@ -42,6 +42,12 @@ def NNAPI_BiasTensor : RankedTensorOf<[F32, F16, I32, NNAPI_QuantType]>;
 /// TENSOR_BOOL8: one byte per element in the blob and in memory.
 def NNAPI_BoolTensor : RankedTensorOf<[I1]>;
 def NNAPI_IntTensor : RankedTensorOf<[I32]>;
+/// A window's explicit padding [left, right, top, bottom], and its strides,
+/// dilations or size [w, h]: their counts are checked with the operation's
+/// invariants, before anything reads them by position (Operands.cpp). Their
+/// values are NNAPI's rules (verifySpecShapes).
+def NNAPI_WindowPadding : ConfinedAttr<DenseI64ArrayAttr, [DenseArrayCount<4>]>;
+def NNAPI_WidthHeight : ConfinedAttr<DenseI64ArrayAttr, [DenseArrayCount<2>]>;
 
 //===----------------------------------------------------------------------===//
 // Base classes
@@ -347,8 +353,8 @@ def NNAPI_Conv2DOp : NNAPI_Op<"conv_2d", "CONV_2D"> {
     ```
   }];
   let arguments = (ins NNAPI_DataTensor:$input, NNAPI_DataTensor:$filter,
-      NNAPI_BiasTensor:$bias, DenseI64ArrayAttr:$padding,
-      DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+      NNAPI_BiasTensor:$bias, NNAPI_WindowPadding:$padding,
+      NNAPI_WidthHeight:$strides, NNAPI_WidthHeight:$dilations,
       DefaultValuedAttr<NNAPI_FuseCodeAttr, "::mlir::nnapi::FuseCode::none">:$fused_activation);
   let results = (outs NNAPI_DataTensor:$output);
   let assemblyFormat = [{
@@ -374,8 +380,8 @@ def NNAPI_DepthwiseConv2DOp : NNAPI_Op<"depthwise_conv_2d", "DEPTHWISE_CONV_2D">
     ```
   }];
   let arguments = (ins NNAPI_DataTensor:$input, NNAPI_DataTensor:$filter,
-      NNAPI_BiasTensor:$bias, DenseI64ArrayAttr:$padding,
-      DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+      NNAPI_BiasTensor:$bias, NNAPI_WindowPadding:$padding,
+      NNAPI_WidthHeight:$strides, NNAPI_WidthHeight:$dilations,
       I32Attr:$depth_multiplier,
       DefaultValuedAttr<NNAPI_FuseCodeAttr, "::mlir::nnapi::FuseCode::none">:$fused_activation);
   let results = (outs NNAPI_DataTensor:$output);
@@ -405,8 +411,8 @@ def NNAPI_GroupedConv2DOp : NNAPI_Op<"grouped_conv_2d", "GROUPED_CONV_2D"> {
     ```
   }];
   let arguments = (ins NNAPI_FloatTensor:$input, NNAPI_FloatTensor:$filter,
-      NNAPI_FloatTensor:$bias, DenseI64ArrayAttr:$padding,
-      DenseI64ArrayAttr:$strides, I32Attr:$num_groups,
+      NNAPI_FloatTensor:$bias, NNAPI_WindowPadding:$padding,
+      NNAPI_WidthHeight:$strides, I32Attr:$num_groups,
       DefaultValuedAttr<NNAPI_FuseCodeAttr, "::mlir::nnapi::FuseCode::none">:$fused_activation);
   let results = (outs NNAPI_FloatTensor:$output);
   let assemblyFormat = [{
@@ -436,8 +442,8 @@ def NNAPI_TransposeConv2DOp
     ```
   }];
   let arguments = (ins NNAPI_FloatTensor:$input, NNAPI_FloatTensor:$filter,
-      NNAPI_FloatTensor:$bias, DenseI64ArrayAttr:$padding,
-      DenseI64ArrayAttr:$strides,
+      NNAPI_FloatTensor:$bias, NNAPI_WindowPadding:$padding,
+      NNAPI_WidthHeight:$strides,
       DefaultValuedAttr<NNAPI_FuseCodeAttr, "::mlir::nnapi::FuseCode::none">:$fused_activation);
   let results = (outs NNAPI_FloatTensor:$output);
   let assemblyFormat = [{
@@ -516,8 +522,8 @@ class NNAPI_PoolOp<string mnemonic, string operation, string what>
         filter = [2, 2] : (tensor<1x8x8x4xf32>) -> tensor<1x4x4x4xf32>
     ```
   }];
-  let arguments = (ins NNAPI_DataTensor:$input, DenseI64ArrayAttr:$padding,
-      DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$filter,
+  let arguments = (ins NNAPI_DataTensor:$input, NNAPI_WindowPadding:$padding,
+      NNAPI_WidthHeight:$strides, NNAPI_WidthHeight:$filter,
       DefaultValuedAttr<NNAPI_FuseCodeAttr, "::mlir::nnapi::FuseCode::none">:$fused_activation);
   let results = (outs NNAPI_DataTensor:$output);
   let assemblyFormat = [{
