@@ -512,11 +512,12 @@ TEST_F(Runtime, RefusesDimsADynamicPartitionCannotTake) {
             NNAPI_RT_INVALID_ARGUMENT);
   // A blob whose declared shapes contradict the rules, or with a dynamic
   // output no rule computes, is refused naming the operation.
-  auto refused = [&](blob::Model m, const char *message) {
+  auto refused = [&](blob::Model m, const char *message,
+                     std::vector<int64_t> dims = {3, 4}) {
     std::vector<uint8_t> b = blob::write(m);
-    int64_t dims[2] = {3, 4}, out[2];
-    EXPECT_EQ(nnapi_rt_prepare_dims(b.data(), int64_t(b.size()), "q", 2, dims,
-                                    1, out),
+    int64_t out[3];
+    EXPECT_EQ(nnapi_rt_prepare_dims(b.data(), int64_t(b.size()), "q",
+                                    int64_t(dims.size()), dims.data(), 1, out),
               NNAPI_RT_INVALID_ARGUMENT);
     EXPECT_NE(std::string(nnapi_rt_last_error()).find(message),
               std::string::npos)
@@ -535,6 +536,33 @@ TEST_F(Runtime, RefusesDimsADynamicPartitionCannotTake) {
                "declares [0,5]");
   }
   {
+    // A batch-major sequence RNN over a dynamic number of steps.
+    blob::Model m;
+    uint32_t x = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {3, 0, 4},
+                              blob::Lifetime::ModelInput);
+    std::vector<float> zeros(16, 0.0f);
+    uint32_t w = m.addConstant(ANEURALNETWORKS_TENSOR_FLOAT32, {2, 4},
+                               zeros.data(), 8 * sizeof(float));
+    uint32_t r = m.addConstant(ANEURALNETWORKS_TENSOR_FLOAT32, {2, 2},
+                               zeros.data(), 4 * sizeof(float));
+    uint32_t bias = m.addConstant(ANEURALNETWORKS_TENSOR_FLOAT32, {2},
+                                  zeros.data(), 2 * sizeof(float));
+    uint32_t h = m.addConstant(ANEURALNETWORKS_TENSOR_FLOAT32, {3, 2},
+                               zeros.data(), 6 * sizeof(float));
+    uint32_t y = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {3, 0, 2},
+                              blob::Lifetime::ModelOutput);
+    m.operations.push_back({ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_RNN,
+                            {x, w, r, bias, h, m.addInt32(1), m.addInt32(0)},
+                            {y}});
+    m.inputs = {x};
+    m.outputs = {y};
+    refused(m,
+            "operation 0 (UNIDIRECTIONAL_SEQUENCE_RNN) has no output-shape "
+            "rule for its dynamic output",
+            {3, 5, 4});
+  }
+  {
+    // TILE's rule fills in the tiled dimension.
     blob::Model m;
     uint32_t x = m.addOperand(ANEURALNETWORKS_TENSOR_FLOAT32, {0, 4},
                               blob::Lifetime::ModelInput);
@@ -546,8 +574,14 @@ TEST_F(Runtime, RefusesDimsADynamicPartitionCannotTake) {
     m.operations.push_back({ANEURALNETWORKS_TILE, {x, k}, {y}});
     m.inputs = {x};
     m.outputs = {y};
-    refused(m, "operation 0 (TILE) has no output-shape rule for its dynamic "
-               "output");
+    std::vector<uint8_t> b = blob::write(m);
+    int64_t dims[2] = {3, 4}, out[2] = {};
+    ASSERT_EQ(nnapi_rt_prepare_dims(b.data(), int64_t(b.size()), "t", 2, dims,
+                                    1, out),
+              NNAPI_RT_OK)
+        << nnapi_rt_last_error();
+    EXPECT_EQ(out[0], 6);
+    EXPECT_EQ(out[1], 4);
   }
   // Without dims, a dynamic partition is refused with the way out.
   float x[8] = {}, y[6] = {};

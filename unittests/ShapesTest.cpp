@@ -195,3 +195,90 @@ TEST(Shapes, ReductionsConcatenationAndPadding) {
 }
 
 } // namespace
+
+TEST(Shapes, DataMovement) {
+  // DEPTH_TO_SPACE NHWC, block 2: [1, 2, 3, 8] -> [1, 4, 6, 2].
+  Op d2s(ANEURALNETWORKS_DEPTH_TO_SPACE);
+  d2s.tensor({1, 2, 3, 8}).i32(2).output(4);
+  EXPECT_EQ(d2s.dims(), (Dims{1, 4, 6, 2}));
+  Op d2sBad(ANEURALNETWORKS_DEPTH_TO_SPACE);
+  d2sBad.tensor({1, 2, 3, 6}).i32(2).output(4);
+  EXPECT_EQ(d2sBad.error(), "depth 6 is not a multiple of block_size^2");
+  // SPACE_TO_DEPTH NCHW (the layout flag): [1, 3, 4, 6] -> [1, 12, 2, 3].
+  Op s2d(ANEURALNETWORKS_SPACE_TO_DEPTH);
+  s2d.tensor({1, 3, 4, 6}).i32(2).boolean(true).output(4);
+  EXPECT_EQ(s2d.dims(), (Dims{1, 12, 2, 3}));
+  Op s2dBad(ANEURALNETWORKS_SPACE_TO_DEPTH);
+  s2dBad.tensor({1, 5, 4, 3}).i32(2).output(4);
+  EXPECT_EQ(s2dBad.error(),
+            "height and width must be multiples of block_size 2");
+  // GATHER on axis 1 with [2, 3] indices: [4, 5, 6] -> [4, 2, 3, 6];
+  // constant indices are checked, computed ones are not.
+  Op gather(ANEURALNETWORKS_GATHER);
+  gather.tensor({4, 5, 6}).i32(1).tensor({2, 3}, ANEURALNETWORKS_TENSOR_INT32)
+      .output(4);
+  EXPECT_EQ(gather.dims(), (Dims{4, 2, 3, 6}));
+  Op outside(ANEURALNETWORKS_GATHER);
+  outside.tensor({4, 5}).i32(-1).ints({0, 5}).output(2);
+  EXPECT_EQ(outside.error(), "index 5 is outside dimension 1 of size 5");
+  Op deep(ANEURALNETWORKS_GATHER);
+  deep.tensor({2, 3, 4}).i32(0).tensor({2, 2, 2}, ANEURALNETWORKS_TENSOR_INT32)
+      .output(4);
+  EXPECT_EQ(deep.error(), "the output has rank 5, more than 4");
+  // SLICE: size -1 runs to the end.
+  Op slice(ANEURALNETWORKS_SLICE);
+  slice.tensor({4, 6}).ints({1, 2}).ints({2, -1}).output(2);
+  EXPECT_EQ(slice.dims(), (Dims{2, 4}));
+  Op sliceBad(ANEURALNETWORKS_SLICE);
+  sliceBad.tensor({4, 6}).ints({1, 5}).ints({2, 2}).output(2);
+  EXPECT_EQ(sliceBad.error(),
+            "size 2 from 5 does not fit dimension 1 of size 6");
+  // STRIDED_SLICE: [0:7:3] of 8 takes 3; a negative stride from the end
+  // with the end mask takes 5 (7, 5, 3, 1... of 10 by -2); a shrunk axis
+  // drops.
+  Op strided(ANEURALNETWORKS_STRIDED_SLICE);
+  strided.tensor({8, 10, 4})
+      .ints({0, -1, 2})
+      .ints({7, 0, 3})
+      .ints({3, -2, 1})
+      .i32(0)
+      .i32(2)
+      .i32(4)
+      .output(2);
+  EXPECT_EQ(strided.dims(), (Dims{3, 5}));
+  Op zero(ANEURALNETWORKS_STRIDED_SLICE);
+  zero.tensor({8}).ints({0}).ints({8}).ints({0}).i32(0).i32(0).i32(0).output(1);
+  EXPECT_EQ(zero.error(), "strides must not be 0 (dimension 0)");
+  Op empty(ANEURALNETWORKS_STRIDED_SLICE);
+  empty.tensor({8}).ints({5}).ints({2}).ints({1}).i32(0).i32(0).i32(0)
+      .output(1);
+  EXPECT_EQ(empty.error(), "dimension 0 of the output would be empty");
+  // SPLIT gives num_splits equal outputs.
+  Op split(ANEURALNETWORKS_SPLIT);
+  split.tensor({2, 6}).i32(1).i32(3).output(2).output(2).output(2);
+  std::vector<ShapeResult> parts;
+  EXPECT_EQ(split.infer(parts), "");
+  ASSERT_EQ(parts.size(), 3u);
+  EXPECT_EQ(parts[2].dims, (Dims{2, 2}));
+  Op splitBad(ANEURALNETWORKS_SPLIT);
+  splitBad.tensor({2, 5}).i32(1).i32(2).output(2).output(2);
+  EXPECT_EQ(splitBad.error(),
+            "num_splits 2 does not divide dimension 1 of size 5");
+  // TILE multiplies each dimension.
+  Op tile(ANEURALNETWORKS_TILE);
+  tile.tensor({2, 3}).ints({3, 1}).output(2);
+  EXPECT_EQ(tile.dims(), (Dims{6, 3}));
+  Op tileBad(ANEURALNETWORKS_TILE);
+  tileBad.tensor({2, 3}).ints({0, 1}).output(2);
+  EXPECT_EQ(tileBad.error(), "multiples must be positive");
+  // REVERSE and CHANNEL_SHUFFLE keep the shape, after their checks.
+  Op reverse(ANEURALNETWORKS_REVERSE);
+  reverse.tensor({2, 3}).ints({1}).output(2);
+  EXPECT_EQ(reverse.dims(), (Dims{2, 3}));
+  Op reverseBad(ANEURALNETWORKS_REVERSE);
+  reverseBad.tensor({2, 3}).ints({2}).output(2);
+  EXPECT_EQ(reverseBad.error(), "axis 2 out of range");
+  Op shuffle(ANEURALNETWORKS_CHANNEL_SHUFFLE);
+  shuffle.tensor({1, 6}).i32(4).i32(1).output(2);
+  EXPECT_EQ(shuffle.error(), "num_groups 4 does not divide dimension 1 (6)");
+}

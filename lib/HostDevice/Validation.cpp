@@ -3,9 +3,12 @@
 // Checks each operation of a model the way a driver must before it accepts
 // the model: first its operands against the operation's layout in the NNAPI
 // spec (counts, types, ranks, constants, the feature level this use needs;
-// nnapi-mlir/NNAPI/Layouts.h), then what the spec cannot say: scalar values,
-// shapes, and the output shape the operation computes. Operands are read by
-// their role's name, never by position. The decoded scalar parameters (padding,
+// nnapi-mlir/NNAPI/Layouts.h), then the output shapes the spec's rules
+// compute (nnapi-mlir/NNAPI/Shapes.h, the rules the compiler's verifiers and
+// the runtime's specialization apply), then what the kernels need that the
+// rules do not check (quantization, fused activations, the sequence RNN and
+// LSTM's sized operands). Operands are read by their role's name, never by
+// position. The decoded scalar parameters (padding,
 // strides, fused activation, axis...) are kept in HostModel::params so that
 // compilation and execution never decode operands again.
 //
@@ -186,12 +189,9 @@ private:
   int padOp();
   int reverse();
   int channelShuffle();
-  int depthSpace(bool toSpace);
-  int gather();
+  int depthSpace();
   int slice();
   int stridedSlice();
-  int split();
-  int tile();
   int reduce();
   int batchMatmul();
   int sequenceLstm();
@@ -210,6 +210,9 @@ int Validator::shapeRule() {
   std::string error;
   if (!spec::inferShapes(op.opcode, layout, inputs, results, error))
     return bad(error);
+  if (results.size() != op.outputs.size())
+    return bad("expects " + std::to_string(results.size()) + " outputs, got " +
+               std::to_string(op.outputs.size()));
   for (size_t i = 0; i < results.size() && i < op.outputs.size(); ++i)
     if (int rc = expectOutputOf(results[i].dims,
                                 results[i].type < 0 ? out(i).type
@@ -367,107 +370,29 @@ int Validator::padOp() {
   return 0;
 }
 
-int Validator::depthSpace(bool toSpace) {
-  if (int rc = positive("block_size", params.blockSize))
-    return rc;
+// The shape rules (Shapes.cpp) have checked these operations; what is left
+// is reading the kernels' parameters.
+int Validator::depthSpace() {
+  params.blockSize = i32("block_size");
   params.nchw = has("layout") && flag("layout");
-  Shape shape = in("input").dims;
-  uint64_t b = uint64_t(params.blockSize);
-  size_t h = params.nchw ? 2 : 1, w = h + 1, c = params.nchw ? 1 : 3;
-  if (toSpace) {
-    if (shape[c] % (b * b))
-      return bad("depth " + std::to_string(shape[c]) +
-                 " is not a multiple of block_size^2");
-    if (uint64_t(shape[h]) * b > std::numeric_limits<int32_t>::max() ||
-        uint64_t(shape[w]) * b > std::numeric_limits<int32_t>::max())
-      return bad("the output is larger than 2^31 - 1");
-    shape[c] = uint32_t(shape[c] / (b * b));
-    shape[h] = uint32_t(shape[h] * b);
-    shape[w] = uint32_t(shape[w] * b);
-  } else {
-    if (shape[h] % b || shape[w] % b)
-      return bad("height and width must be multiples of block_size");
-    if (uint64_t(shape[c]) * b * b > std::numeric_limits<int32_t>::max())
-      return bad("the output depth is larger than 2^31 - 1");
-    shape[c] = uint32_t(shape[c] * b * b);
-    shape[h] = uint32_t(shape[h] / b);
-    shape[w] = uint32_t(shape[w] / b);
-  }
-  return expectOutput(shape);
+  return 0;
 }
 
 int Validator::channelShuffle() {
-  if (int rc = positive("num_groups", params.groups))
-    return rc;
-  if (int rc = axis("axis"))
-    return rc;
-  if (in("input").dims[params.axis] % uint32_t(params.groups))
-    return bad("num_groups " + std::to_string(params.groups) +
-               " does not divide dimension " + std::to_string(params.axis));
-  return expectOutput(in("input").dims);
+  params.groups = i32("num_groups");
+  return axis("axis");
 }
 
 int Validator::reverse() {
   std::vector<int32_t> a;
   if (int rc = int32s("axis", 1, a))
     return rc;
-  int32_t rank = int32_t(in("input").dims.size());
-  if (a[0] < 0 || a[0] >= rank)
-    return bad("axis " + std::to_string(a[0]) + " out of range");
   params.axis = a[0];
-  return expectOutput(in("input").dims);
-}
-
-int Validator::gather() {
-  if (int rc = axis("axis"))
-    return rc;
-  const Shape &is = in("input").dims;
-  // Constant indices are checked here; computed ones by the kernel, which
-  // fails the execution on an index outside the dimension.
-  const Operand &idx = in("indices");
-  uint32_t len = is[params.axis];
-  if (idx.kind == Kind::Constant) {
-    std::vector<int32_t> constant;
-    if (int rc = int32s("indices", numElements(idx.dims), constant))
-      return rc;
-    for (int32_t i : constant)
-      if (i < 0 || uint32_t(i) >= len)
-        return bad("index " + std::to_string(i) + " is outside dimension " +
-                   std::to_string(params.axis) + " of size " +
-                   std::to_string(len));
-  }
-  Shape shape(is.begin(), is.begin() + params.axis);
-  shape.insert(shape.end(), idx.dims.begin(), idx.dims.end());
-  shape.insert(shape.end(), is.begin() + params.axis + 1, is.end());
-  if (shape.size() > 4)
-    return bad("the output has rank " + std::to_string(shape.size()) +
-               ", more than 4");
-  return expectOutput(shape);
+  return 0;
 }
 
 int Validator::slice() {
-  const Shape &is = in("input").dims;
-  uint32_t rank = uint32_t(is.size());
-  std::vector<int32_t> sizes;
-  if (int rc = int32s("begin", rank, params.indices))
-    return rc;
-  if (int rc = int32s("size", rank, sizes))
-    return rc;
-  Shape shape;
-  for (uint32_t d = 0; d < rank; ++d) {
-    int64_t b = params.indices[d], n = sizes[d];
-    if (b < 0 || b >= int64_t(is[d]))
-      return bad("begin " + std::to_string(b) + " is outside dimension " +
-                 std::to_string(d) + " of size " + std::to_string(is[d]));
-    if (n == -1) // to the end of the dimension
-      n = int64_t(is[d]) - b;
-    if (n < 1 || b + n > int64_t(is[d]))
-      return bad("size " + std::to_string(sizes[d]) + " from " +
-                 std::to_string(b) + " does not fit dimension " +
-                 std::to_string(d) + " of size " + std::to_string(is[d]));
-    shape.push_back(uint32_t(n));
-  }
-  return expectOutput(shape);
+  return int32s("begin", in("input").dims.size(), params.indices);
 }
 
 int Validator::stridedSlice() {
@@ -480,86 +405,19 @@ int Validator::stridedSlice() {
     return rc;
   if (int rc = int32s("strides", rank, strides))
     return rc;
-  int32_t masks[3] = {i32("begin_mask"), i32("end_mask"),
-                      i32("shrink_axis_mask")};
-  Shape shape;
+  spec::StridedSliceMasks masks{i32("begin_mask"), i32("end_mask"),
+                                i32("shrink_axis_mask")};
   for (uint32_t d = 0; d < rank; ++d) {
-    int64_t dim = is[d], st = strides[d];
-    bool shrink = (masks[2] >> d) & 1;
-    if (st == 0)
-      return bad("strides must not be 0 (dimension " + std::to_string(d) + ")");
-    // Negative indices count from the end; a mask takes the whole range.
-    auto resolve = [&](int64_t v, bool whole, bool isEnd) {
-      if (whole)
-        return isEnd ? (st > 0 ? dim : int64_t(-1))
-                     : (st > 0 ? int64_t(0) : dim - 1);
-      v = v < 0 ? v + dim : v;
-      return st > 0 ? std::clamp<int64_t>(v, 0, dim)
-                    : std::clamp<int64_t>(v, -1, dim - 1);
-    };
-    int64_t b = resolve(begins[d], !shrink && ((masks[0] >> d) & 1), false);
-    int64_t e = resolve(ends[d], (masks[1] >> d) & 1, true);
-    if (shrink) {
-      // One element, at begin.
-      if (b < 0 || b >= dim)
-        return bad("the shrunk dimension " + std::to_string(d) +
-                   " begins outside the input");
-      st = 1;
-      e = b + 1;
-    }
-    int64_t count = st > 0 ? (e - b + st - 1) / st : (b - e - st - 1) / -st;
-    if (count <= 0)
-      return bad("dimension " + std::to_string(d) +
-                 " of the output would be empty");
-    params.indices.push_back(int32_t(b));
-    params.strides.push_back(int32_t(st));
-    params.sliceShape.push_back(uint32_t(count));
-    if (!shrink)
-      shape.push_back(uint32_t(count));
+    spec::SliceAxis s;
+    std::string error;
+    if (!spec::stridedSliceAxis(is[d], d, begins[d], ends[d], strides[d],
+                                masks, s, error))
+      return bad(error);
+    params.indices.push_back(s.begin);
+    params.strides.push_back(s.stride);
+    params.sliceShape.push_back(s.count);
   }
-  return expectOutput(shape);
-}
-
-int Validator::split() {
-  // num_splits outputs of equal size.
-  if (int rc = axis("axis"))
-    return rc;
-  int32_t parts = 0;
-  if (int rc = positive("num_splits", parts))
-    return rc;
-  if (op.outputs.size() != size_t(parts))
-    return bad("expects " + std::to_string(parts) + " outputs, got " +
-               std::to_string(op.outputs.size()));
-  Shape shape = in("input").dims;
-  if (shape[params.axis] % uint32_t(parts))
-    return bad("num_splits " + std::to_string(parts) +
-               " does not divide dimension " + std::to_string(params.axis) +
-               " of size " + std::to_string(shape[params.axis]));
-  shape[params.axis] /= uint32_t(parts);
-  for (size_t i = 0; i < size_t(parts); ++i)
-    if (int rc = expectOutput(shape, i))
-      return rc;
   return 0;
-}
-
-int Validator::tile() {
-  const Shape &is = in("input").dims;
-  std::vector<int32_t> multiples;
-  if (int rc = int32s("multiples", is.size(), multiples))
-    return rc;
-  Shape shape;
-  uint64_t total = 1;
-  for (size_t d = 0; d < is.size(); ++d) {
-    if (multiples[d] < 1)
-      return bad("multiples must be positive");
-    uint64_t size = uint64_t(is[d]) * uint64_t(multiples[d]);
-    total *= size;
-    if (size > std::numeric_limits<uint32_t>::max() ||
-        total > std::numeric_limits<uint32_t>::max())
-      return bad("the tiled tensor has more than 2^32 - 1 elements");
-    shape.push_back(uint32_t(size));
-  }
-  return expectOutput(shape);
 }
 
 int Validator::reduce() {
@@ -826,20 +684,14 @@ int Validator::run() {
     return reverse();
   case ANEURALNETWORKS_CHANNEL_SHUFFLE:
     return channelShuffle();
-  case ANEURALNETWORKS_DEPTH_TO_SPACE:
-    return depthSpace(true);
-  case ANEURALNETWORKS_SPACE_TO_DEPTH:
-    return depthSpace(false);
-  case ANEURALNETWORKS_GATHER:
-    return gather();
+  case ANEURALNETWORKS_DEPTH_TO_SPACE: case ANEURALNETWORKS_SPACE_TO_DEPTH:
+    return depthSpace();
+  case ANEURALNETWORKS_GATHER: case ANEURALNETWORKS_SPLIT:
+    return axis("axis");
   case ANEURALNETWORKS_SLICE:
     return slice();
-  case ANEURALNETWORKS_SPLIT:
-    return split();
   case ANEURALNETWORKS_STRIDED_SLICE:
     return stridedSlice();
-  case ANEURALNETWORKS_TILE:
-    return tile();
   case ANEURALNETWORKS_MEAN: case ANEURALNETWORKS_REDUCE_SUM:
   case ANEURALNETWORKS_REDUCE_MAX: case ANEURALNETWORKS_REDUCE_MIN:
   case ANEURALNETWORKS_REDUCE_PROD: case ANEURALNETWORKS_REDUCE_ANY:

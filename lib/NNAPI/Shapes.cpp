@@ -80,6 +80,47 @@ int32_t windowOutputSize(int32_t inSize, int32_t filterSize, int32_t stride,
   return size > std::numeric_limits<int32_t>::max() ? 0 : int32_t(size);
 }
 
+bool stridedSliceAxis(uint32_t dim, uint32_t d, int32_t begin, int32_t end,
+                      int32_t stride, const StridedSliceMasks &masks,
+                      SliceAxis &out, std::string &error) {
+  int64_t size = dim, st = stride;
+  out.shrink = (masks.shrinkAxis >> d) & 1;
+  if (st == 0) {
+    error = "strides must not be 0 (dimension " + std::to_string(d) + ")";
+    return false;
+  }
+  // Negative indices count from the end; a mask takes the whole range.
+  auto resolve = [&](int64_t v, bool whole, bool isEnd) {
+    if (whole)
+      return isEnd ? (st > 0 ? size : int64_t(-1))
+                   : (st > 0 ? int64_t(0) : size - 1);
+    v = v < 0 ? v + size : v;
+    return st > 0 ? std::clamp<int64_t>(v, 0, size)
+                  : std::clamp<int64_t>(v, -1, size - 1);
+  };
+  int64_t b = resolve(begin, !out.shrink && ((masks.begin >> d) & 1), false);
+  int64_t e = resolve(end, (masks.end >> d) & 1, true);
+  if (out.shrink) {
+    // One element, at begin.
+    if (b < 0 || b >= size) {
+      error = "the shrunk dimension " + std::to_string(d) +
+              " begins outside the input";
+      return false;
+    }
+    st = 1;
+    e = b + 1;
+  }
+  int64_t count = st > 0 ? (e - b + st - 1) / st : (b - e - st - 1) / -st;
+  if (count <= 0) {
+    error = "dimension " + std::to_string(d) + " of the output would be empty";
+    return false;
+  }
+  out.begin = int32_t(b);
+  out.stride = int32_t(st);
+  out.count = uint32_t(count);
+  return true;
+}
+
 namespace {
 
 constexpr int64_t kLargest = std::numeric_limits<int32_t>::max();
@@ -222,6 +263,12 @@ private:
   bool pad();
   bool reduce();
   bool batchMatmul();
+  bool depthSpace(bool toSpace);
+  bool gather();
+  bool slice();
+  bool stridedSlice();
+  bool split();
+  bool tile();
 };
 
 bool Rule::run() {
@@ -292,6 +339,45 @@ bool Rule::run() {
     return reduce();
   case ANEURALNETWORKS_BATCH_MATMUL:
     return batchMatmul();
+  case ANEURALNETWORKS_DEPTH_TO_SPACE:
+    return depthSpace(true);
+  case ANEURALNETWORKS_SPACE_TO_DEPTH:
+    return depthSpace(false);
+  case ANEURALNETWORKS_CHANNEL_SHUFFLE: {
+    int32_t groups;
+    uint32_t a;
+    if (!positive("num_groups", groups) ||
+        !axis("axis", uint32_t(dims("input").size()), a))
+      return false;
+    if (dims("input")[a] % uint32_t(groups))
+      return bad("num_groups " + std::to_string(groups) +
+                 " does not divide dimension " + std::to_string(a) + " (" +
+                 std::to_string(dims("input")[a]) + ")");
+    result(dims("input"));
+    return true;
+  }
+  case ANEURALNETWORKS_REVERSE: {
+    std::vector<int32_t> axes;
+    if (!int32s("axis", axes))
+      return false;
+    if (axes.size() != 1)
+      return bad("axis must have 1 element, got " +
+                 std::to_string(axes.size()));
+    if (axes[0] < 0 || size_t(axes[0]) >= dims("input").size())
+      return bad("axis " + std::to_string(axes[0]) + " out of range");
+    result(dims("input"));
+    return true;
+  }
+  case ANEURALNETWORKS_GATHER:
+    return gather();
+  case ANEURALNETWORKS_SLICE:
+    return slice();
+  case ANEURALNETWORKS_STRIDED_SLICE:
+    return stridedSlice();
+  case ANEURALNETWORKS_SPLIT:
+    return split();
+  case ANEURALNETWORKS_TILE:
+    return tile();
   default:
     return bad("no output-shape rule for this operation");
   }
@@ -686,6 +772,160 @@ bool Rule::batchMatmul() {
 
 } // namespace
 
+/// DEPTH_TO_SPACE (`toSpace`) and SPACE_TO_DEPTH, NHWC or NCHW.
+bool Rule::depthSpace(bool toSpace) {
+  int32_t block;
+  if (!positive("block_size", block))
+    return false;
+  Dims shape = dims("input");
+  bool nchw = has("layout") && flag("layout");
+  uint64_t b = uint64_t(block);
+  size_t h = nchw ? 2 : 1, w = h + 1, c = nchw ? 1 : 3;
+  if (toSpace) {
+    if (shape[c] % (b * b))
+      return bad("depth " + std::to_string(shape[c]) +
+                 " is not a multiple of block_size^2");
+    if (uint64_t(shape[h]) * b > uint64_t(kLargest) ||
+        uint64_t(shape[w]) * b > uint64_t(kLargest))
+      return bad("the output is larger than 2^31 - 1");
+    shape[c] = uint32_t(shape[c] / (b * b));
+    shape[h] = uint32_t(shape[h] * b);
+    shape[w] = uint32_t(shape[w] * b);
+  } else {
+    if (shape[h] % b || shape[w] % b)
+      return bad("height and width must be multiples of block_size " +
+                 std::to_string(b));
+    if (uint64_t(shape[c]) * b * b > uint64_t(kLargest))
+      return bad("the output depth is larger than 2^31 - 1");
+    shape[c] = uint32_t(shape[c] * b * b);
+    shape[h] = uint32_t(shape[h] / b);
+    shape[w] = uint32_t(shape[w] / b);
+  }
+  result(std::move(shape));
+  return true;
+}
+
+/// The input's dimensions before `axis`, the indices', then the input's
+/// after it. Constant indices are checked here; computed ones by the
+/// kernel.
+bool Rule::gather() {
+  const Dims &is = dims("input");
+  uint32_t a;
+  if (!axis("axis", uint32_t(is.size()), a))
+    return false;
+  const ShapeOperand &idx = in("indices");
+  if (idx.value) {
+    std::vector<int32_t> constant;
+    if (!int32s("indices", constant))
+      return false;
+    for (int32_t i : constant)
+      if (i < 0 || uint32_t(i) >= is[a])
+        return bad("index " + std::to_string(i) + " is outside dimension " +
+                   std::to_string(a) + " of size " + std::to_string(is[a]));
+  }
+  Dims shape(is.begin(), is.begin() + a);
+  shape.insert(shape.end(), idx.dims->begin(), idx.dims->end());
+  shape.insert(shape.end(), is.begin() + a + 1, is.end());
+  if (shape.size() > 4)
+    return bad("the output has rank " + std::to_string(shape.size()) +
+               ", more than 4");
+  result(std::move(shape));
+  return true;
+}
+
+bool Rule::slice() {
+  const Dims &is = dims("input");
+  std::vector<int32_t> begins, sizes;
+  if (!int32s("begin", begins) || !int32s("size", sizes))
+    return false;
+  if (begins.size() != is.size() || sizes.size() != is.size())
+    return bad("begin and size must have " + std::to_string(is.size()) +
+               " elements, one per dimension");
+  Dims shape;
+  for (size_t d = 0; d < is.size(); ++d) {
+    int64_t b = begins[d], n = sizes[d];
+    if (b < 0 || b >= int64_t(is[d]))
+      return bad("begin " + std::to_string(b) + " is outside dimension " +
+                 std::to_string(d) + " of size " + std::to_string(is[d]));
+    if (n == -1) // to the end of the dimension
+      n = int64_t(is[d]) - b;
+    if (n < 1 || b + n > int64_t(is[d]))
+      return bad("size " + std::to_string(sizes[d]) + " from " +
+                 std::to_string(b) + " does not fit dimension " +
+                 std::to_string(d) + " of size " + std::to_string(is[d]));
+    shape.push_back(uint32_t(n));
+  }
+  result(std::move(shape));
+  return true;
+}
+
+bool Rule::stridedSlice() {
+  const Dims &is = dims("input");
+  std::vector<int32_t> begins, ends, strides;
+  if (!int32s("begin", begins) || !int32s("end", ends) ||
+      !int32s("strides", strides))
+    return false;
+  if (begins.size() != is.size() || ends.size() != is.size() ||
+      strides.size() != is.size())
+    return bad("begin, end and strides must have " +
+               std::to_string(is.size()) + " elements, one per dimension");
+  StridedSliceMasks masks{i32("begin_mask"), i32("end_mask"),
+                          i32("shrink_axis_mask")};
+  Dims shape;
+  for (uint32_t d = 0; d < is.size(); ++d) {
+    SliceAxis s;
+    if (!stridedSliceAxis(is[d], d, begins[d], ends[d], strides[d], masks, s,
+                          error))
+      return false;
+    if (!s.shrink)
+      shape.push_back(s.count);
+  }
+  result(std::move(shape));
+  return true;
+}
+
+/// num_splits outputs of equal size along the axis.
+bool Rule::split() {
+  Dims shape = dims("input");
+  uint32_t a;
+  int32_t parts;
+  if (!axis("axis", uint32_t(shape.size()), a) ||
+      !positive("num_splits", parts))
+    return false;
+  if (shape[a] % uint32_t(parts))
+    return bad("num_splits " + std::to_string(parts) +
+               " does not divide dimension " + std::to_string(a) +
+               " of size " + std::to_string(shape[a]));
+  shape[a] /= uint32_t(parts);
+  for (int32_t i = 0; i < parts; ++i)
+    result(shape);
+  return true;
+}
+
+bool Rule::tile() {
+  const Dims &is = dims("input");
+  std::vector<int32_t> multiples;
+  if (!int32s("multiples", multiples))
+    return false;
+  if (multiples.size() != is.size())
+    return bad("multiples must have " + std::to_string(is.size()) +
+               " elements, one per dimension");
+  Dims shape;
+  uint64_t total = 1;
+  for (size_t d = 0; d < is.size(); ++d) {
+    if (multiples[d] < 1)
+      return bad("multiples must be positive");
+    uint64_t size = uint64_t(is[d]) * uint64_t(multiples[d]);
+    total *= size;
+    if (size > std::numeric_limits<uint32_t>::max() ||
+        total > std::numeric_limits<uint32_t>::max())
+      return bad("the tiled tensor has more than 2^32 - 1 elements");
+    shape.push_back(uint32_t(size));
+  }
+  result(std::move(shape));
+  return true;
+}
+
 bool hasShapeRule(int32_t code) {
   if (keepsShape(code) || broadcasts(code))
     return true;
@@ -703,7 +943,11 @@ bool hasShapeRule(int32_t code) {
   case ANEURALNETWORKS_REDUCE_SUM: case ANEURALNETWORKS_REDUCE_MAX:
   case ANEURALNETWORKS_REDUCE_MIN: case ANEURALNETWORKS_REDUCE_PROD:
   case ANEURALNETWORKS_REDUCE_ANY: case ANEURALNETWORKS_REDUCE_ALL:
-  case ANEURALNETWORKS_BATCH_MATMUL:
+  case ANEURALNETWORKS_BATCH_MATMUL: case ANEURALNETWORKS_DEPTH_TO_SPACE:
+  case ANEURALNETWORKS_SPACE_TO_DEPTH: case ANEURALNETWORKS_CHANNEL_SHUFFLE:
+  case ANEURALNETWORKS_REVERSE: case ANEURALNETWORKS_GATHER:
+  case ANEURALNETWORKS_SLICE: case ANEURALNETWORKS_STRIDED_SLICE:
+  case ANEURALNETWORKS_SPLIT: case ANEURALNETWORKS_TILE:
     return true;
   default:
     return false;

@@ -10,8 +10,9 @@
 // Each rule checks what it reads (a stride of 0, an axis out of range, a
 // window larger than the padded input) and says what is wrong in `error`;
 // the operand layout (Layouts.h) has already checked counts, types, ranks and
-// which operands are constants. Operations without a rule here keep theirs in
-// the host device's validator (lib/HostDevice/Validation.cpp) for now.
+// which operands are constants. The sequence RNN and LSTM have no rule here:
+// their many sized operands are checked by the host device's validator and
+// the dialect's verifiers, and they take no dynamic dimensions.
 //
 // Plain C++: no LLVM, no MLIR.
 //
@@ -65,6 +66,29 @@ void implicitPadding(int32_t paddingCode, int32_t inSize, int32_t stride,
 /// fit the padded input (or the stride is not positive).
 int32_t windowOutputSize(int32_t inSize, int32_t filterSize, int32_t stride,
                          int32_t dilation, int32_t padHead, int32_t padTail);
+
+/// STRIDED_SLICE's masks: bit d of each applies to dimension d.
+struct StridedSliceMasks {
+  int32_t begin = 0, end = 0, shrinkAxis = 0;
+};
+
+/// Where STRIDED_SLICE starts along one dimension, its step, and how many
+/// elements it takes (negative indices and masks resolved, the range
+/// clamped as NNAPI does); `shrink`: the dimension is dropped from the
+/// output.
+struct SliceAxis {
+  int32_t begin = 0, stride = 1;
+  uint32_t count = 0;
+  bool shrink = false;
+};
+
+/// STRIDED_SLICE along dimension `d` of size `dim`; false with `error` when
+/// a stride is 0, a shrunk dimension begins outside the input or the slice
+/// is empty. The shape rule and the host device's kernel parameters both
+/// come from here.
+bool stridedSliceAxis(uint32_t dim, uint32_t d, int32_t begin, int32_t end,
+                      int32_t stride, const StridedSliceMasks &masks,
+                      SliceAxis &out, std::string &error);
 
 /// Numpy-style broadcast of `a` and `b` into `out`; false when they do not
 /// broadcast.

@@ -121,10 +121,10 @@ func.func @int_tensor(%a: tensor<4xi32>) {
 // -----
 
 // A dynamic dimension only where the spec's shape rules compute the
-// outputs (RELU has one, REVERSE not).
-func.func @dynamic(%a: tensor<?x3xf32>) {
-  // expected-error@+1 {{operand #0 must be statically shaped: NNAPI's REVERSE has no shape rule for dynamic dimensions}}
-  %0 = nnapi.reverse %a axis = 1 : tensor<?x3xf32>
+// outputs (RELU has one, the sequence RNN not).
+func.func @dynamic(%x: tensor<2x?x4xf32>, %w: tensor<3x4xf32>, %r: tensor<3x3xf32>, %b: tensor<3xf32>, %h: tensor<2x3xf32>) {
+  // expected-error@+1 {{operand #0 must be statically shaped: NNAPI's UNIDIRECTIONAL_SEQUENCE_RNN has no shape rule for dynamic dimensions}}
+  %y = nnapi.unidirectional_sequence_rnn %x, %w, %r, %b, %h fused relu {time_major = false} : (tensor<2x?x4xf32>, tensor<3x4xf32>, tensor<3x3xf32>, tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x?x3xf32>
   return
 }
 
@@ -321,7 +321,7 @@ func.func @pad_shape(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @slice_out_of_bounds(%x: tensor<4x8xf32>) {
-  // expected-error@+1 {{dimension 1: 3 elements from 6 do not fit the input's 8}}
+  // expected-error@+1 {{size 3 from 6 does not fit dimension 1 of size 8}}
   %0 = nnapi.slice %x begin = [0, 6] : (tensor<4x8xf32>) -> tensor<4x3xf32>
   return
 }
@@ -521,7 +521,7 @@ func.func @mirror_pad_reflect_too_far(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @reverse_axis(%x: tensor<2x3xf32>) {
-  // expected-error@+1 {{axis 2 is out of range for rank 2}}
+  // expected-error@+1 {{axis 2 out of range}}
   %0 = nnapi.reverse %x axis = 2 : tensor<2x3xf32>
   return
 }
@@ -530,7 +530,7 @@ func.func @reverse_axis(%x: tensor<2x3xf32>) {
 
 func.func @gather_index(%x: tensor<2x3xf32>) {
   %i = arith.constant dense<[0, 3]> : tensor<2xi32>
-  // expected-error@+1 {{index 3 is out of range for dimension 1 of size 3}}
+  // expected-error@+1 {{index 3 is outside dimension 1 of size 3}}
   %0 = nnapi.gather %x[%i] axis = 1 : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<2x2xf32>
   return
 }
@@ -546,7 +546,7 @@ func.func @gather_shape(%x: tensor<2x3xf32>, %i: tensor<2xi32>) {
 // -----
 
 func.func @gather_rank(%x: tensor<2x3x4x1xf32>, %i: tensor<2x2xi32>) {
-  // expected-error@+1 {{result rank 5 is more than 4}}
+  // expected-error@+1 {{has NNAPI operands the NNAPI spec refuses: GATHER: output 0 (output) has rank 5, expected one of 0, 1, 2, 3, 4}}
   %0 = nnapi.gather %x[%i] axis = 0 : (tensor<2x3x4x1xf32>, tensor<2x2xi32>) -> tensor<2x2x3x4x1xf32>
   return
 }
@@ -562,7 +562,7 @@ func.func @gather_scalar_indices(%x: tensor<2x3xf32>, %i: tensor<i32>) {
 // -----
 
 func.func @depth_to_space_channels(%x: tensor<1x4x4x6xf32>) {
-  // expected-error@+1 {{channels 6 are not a multiple of block_size^2}}
+  // expected-error@+1 {{depth 6 is not a multiple of block_size^2}}
   %0 = nnapi.depth_to_space %x block_size = 2 : (tensor<1x4x4x6xf32>) -> tensor<1x8x8x1xf32>
   return
 }
@@ -674,7 +674,7 @@ func.func @argmax_shape(%x: tensor<2x10xf32>) {
 // -----
 
 func.func @split_uneven(%x: tensor<2x5xf32>) {
-  // expected-error@+1 {{2 results do not divide dimension 1 (5)}}
+  // expected-error@+1 {{num_splits 2 does not divide dimension 1 of size 5}}
   %0:2 = nnapi.split %x axis = 1 : (tensor<2x5xf32>) -> (tensor<2x2xf32>, tensor<2x3xf32>)
   return
 }

@@ -580,105 +580,38 @@ LogicalResult PadV2Op::verify() { return verifyPad(*this); }
 
 LogicalResult MirrorPadOp::verify() { return verifyPad(*this); }
 
-/// DEPTH_TO_SPACE (`toSpace`) and SPACE_TO_DEPTH.
-template <typename BlockOp>
-static LogicalResult verifyBlock(BlockOp op, bool toSpace) {
-  if (failed(verifySameElementType(op)) ||
-      failed(verifyRank(op, op.getInput(), "input")))
+// DEPTH_TO_SPACE, SPACE_TO_DEPTH, CHANNEL_SHUFFLE, REVERSE, GATHER, SLICE,
+// STRIDED_SLICE, SPLIT and TILE: their sizes, axes and indices are NNAPI's
+// rules (verifySpecShapes); the verifiers check types and ranks.
+template <typename DataOp>
+static LogicalResult verifyDataMovement(DataOp op) {
+  if (failed(verifySameElementType(
+          op, {op.getInput().getType(), op->getResult(0).getType()})))
     return failure();
-  int64_t b = static_cast<int32_t>(op.getBlockSize());
-  if (b < 1)
-    return op.emitOpError("block_size must be positive");
-  SmallVector<int64_t> shape(tensorType(op.getInput()).getShape());
-  // Dimension indices of height, width and channels.
-  int64_t h = op.getNchw() ? 2 : 1, w = h + 1, c = op.getNchw() ? 1 : 3;
-  if (toSpace) {
-    if (shape[c] % (b * b))
-      return op.emitOpError() << "channels " << shape[c]
-                              << " are not a multiple of block_size^2";
-    shape[c] /= b * b;
-    shape[h] *= b;
-    shape[w] *= b;
-  } else {
-    if (shape[h] % b || shape[w] % b)
-      return op.emitOpError() << "height and width are not multiples of "
-                                 "block_size "
-                              << b;
-    shape[c] *= b * b;
-    shape[h] /= b;
-    shape[w] /= b;
-  }
-  return verifyResultShape(op, shape);
+  return verifyRank(op, op.getInput(), "input");
 }
 
-LogicalResult DepthToSpaceOp::verify() { return verifyBlock(*this, true); }
-LogicalResult SpaceToDepthOp::verify() { return verifyBlock(*this, false); }
-
-LogicalResult ChannelShuffleOp::verify() {
-  if (failed(verifyRank(*this, getInput(), "input")))
-    return failure();
-  int64_t axis = static_cast<int32_t>(getAxis());
-  if (failed(verifyAxis(*this, getInput(), axis)))
-    return failure();
-  int64_t groups = static_cast<int32_t>(getNumGroups());
-  int64_t size = tensorType(getInput()).getDimSize(axis);
-  if (groups < 1 || size % groups)
-    return emitOpError() << "num_groups " << groups
-                         << " does not divide dimension " << axis << " ("
-                         << size << ")";
-  return success();
-}
-
-LogicalResult ReverseOp::verify() {
-  if (failed(verifyRank(*this, getInput(), "input")))
-    return failure();
-  return verifyAxis(*this, getInput(), static_cast<int32_t>(getAxis()));
-}
+LogicalResult DepthToSpaceOp::verify() { return verifyDataMovement(*this); }
+LogicalResult SpaceToDepthOp::verify() { return verifyDataMovement(*this); }
+LogicalResult ChannelShuffleOp::verify() { return verifyDataMovement(*this); }
+LogicalResult ReverseOp::verify() { return verifyDataMovement(*this); }
 
 LogicalResult GatherOp::verify() {
-  if (failed(verifySameElementType(
-          *this, {getInput().getType(), getOutput().getType()})) ||
-      failed(verifyRank(*this, getInput(), "input")) ||
-      failed(verifyRank(*this, getIndices(), "indices")))
+  if (failed(verifyDataMovement(*this)))
     return failure();
-  int64_t axis = static_cast<int32_t>(getAxis());
-  if (failed(verifyAxis(*this, getInput(), axis)))
-    return failure();
-  auto in = tensorType(getInput()).getShape();
-  DenseIntElementsAttr constant;
-  if (matchPattern(getIndices(), m_Constant(&constant)))
-    for (const APInt &v : constant.getValues<APInt>())
-      if (v.getSExtValue() < 0 || v.getSExtValue() >= in[axis])
-        return emitOpError()
-               << "index " << v.getSExtValue()
-               << " is out of range for dimension " << axis << " of size "
-               << in[axis];
-  SmallVector<int64_t> shape(in.take_front(axis));
-  llvm::append_range(shape, tensorType(getIndices()).getShape());
-  llvm::append_range(shape, in.drop_front(axis + 1));
-  if (shape.size() > 4)
-    return emitOpError() << "result rank " << shape.size()
-                         << " is more than 4";
-  return verifyResultShape(*this, shape);
+  return verifyRank(*this, getIndices(), "indices");
 }
 
 LogicalResult SliceOp::verify() {
-  if (failed(verifySameElementType(*this)) ||
-      failed(verifyRank(*this, getInput(), "input")))
+  if (failed(verifyDataMovement(*this)))
     return failure();
-  auto in = tensorType(getInput()).getShape();
-  auto out = tensorType(getOutput()).getShape();
-  if (out.size() != in.size())
-    return emitOpError() << "result rank " << out.size()
-                         << " differs from the input rank " << in.size();
-  if (failed(verifyArray(*this, "begin", getBegin(), in.size(), 0)))
-    return failure();
-  for (auto [d, b] : llvm::enumerate(getBegin()))
-    if (out[d] < 1 || b + out[d] > in[d])
-      return emitOpError() << "dimension " << d << ": " << out[d]
-                           << " elements from " << b
-                           << " do not fit the input's " << in[d];
-  return success();
+  // NNAPI's size operand is the result's shape (Operands.cpp).
+  int64_t rank = tensorType(getInput()).getRank();
+  if (tensorType(getOutput()).getRank() != rank)
+    return emitOpError() << "result rank " << tensorType(getOutput()).getRank()
+                         << " differs from the input rank " << rank;
+  return verifyArray(*this, "begin", getBegin(),
+                     tensorType(getInput()).getRank(), 0);
 }
 
 LogicalResult CastOp::verify() {
@@ -695,39 +628,26 @@ LogicalResult StridedSliceOp::verify() {
       failed(verifyArray(*this, "end", getEnd(), rank, 1)) ||
       failed(verifyArray(*this, "strides", getStrides(), rank, 1)))
     return failure();
-  SmallVector<int64_t> shape;
+  // The dialect's form: ranges inside the input, positive strides, no masks.
   for (size_t d = 0; d < rank; ++d) {
-    int64_t b = getBegin()[d], e = getEnd()[d], st = getStrides()[d];
+    int64_t b = getBegin()[d], e = getEnd()[d];
     if (b >= e || e > in[d])
       return emitOpError() << "dimension " << d << ": the range [" << b << ", "
                            << e << ") is empty or leaves the input's " << in[d];
-    shape.push_back((e - b + st - 1) / st);
   }
-  return verifyResultShape(*this, shape);
+  return success();
 }
 
 LogicalResult SplitOp::verify() {
   if (failed(verifyRank(*this, getInput(), "input")))
     return failure();
-  int64_t axis = static_cast<int32_t>(getAxis());
-  if (failed(verifyAxis(*this, getInput(), axis)))
-    return failure();
-  RankedTensorType in = tensorType(getInput());
-  int64_t parts = getOutputs().size();
-  if (parts == 0)
+  if (getOutputs().empty())
     return emitOpError("needs at least one result");
-  if (in.getDimSize(axis) % parts)
-    return emitOpError() << parts << " results do not divide dimension "
-                         << axis << " (" << in.getDimSize(axis) << ")";
-  SmallVector<int64_t> piece(in.getShape());
-  piece[axis] /= parts;
-  for (auto [i, r] : llvm::enumerate(getOutputs())) {
-    if (tensorType(r).getElementType() != in.getElementType())
+  Type element = tensorType(getInput()).getElementType();
+  for (auto [i, r] : llvm::enumerate(getOutputs()))
+    if (tensorType(r).getElementType() != element)
       return emitOpError() << "result " << i
                            << " has another element type than the input";
-    if (failed(verifyResultShape(*this, piece, i)))
-      return failure();
-  }
   return success();
 }
 
@@ -740,6 +660,8 @@ LogicalResult TileOp::verify() {
   if (out.size() != in.size())
     return emitOpError() << "result rank " << out.size()
                          << " differs from the input rank " << in.size();
+  // The multiples NNAPI's operand takes are the result's dimensions over the
+  // input's (Operands.cpp).
   for (auto [d, sizes] : llvm::enumerate(llvm::zip(in, out))) {
     auto [i, o] = sizes;
     if (i < 1 || o < i || o % i != 0)
