@@ -28,7 +28,7 @@ install(FILES
 if(NNAPI_MLIR_BUILD_COMPILER)
   set(compiler_libraries
     NNAPISupport NNAPIPartitionSolver NNAPISpec
-    NNAPIDialect NNAPITransforms NNAPITosaTransforms NNAPITosaToNNAPI NNAPITargetBlob
+    NNAPIDialect NNAPIDialectTransforms NNAPITosaTransforms NNAPITosaToNNAPI NNAPITargetBlob
     NNAPIToRuntime NNAPIPartition NNAPICodegen NNAPICodegenTarget
     NNAPIPipelines NNAPICompiler)
   list(APPEND compiler_libraries NNAPIFrontendCommon)

@@ -111,7 +111,7 @@ void mlir::nnapi::registerUpstreamPassesUsedByPipelines() {
 }
 
 void mlir::nnapi::registerAllNNAPIPasses() {
-  registerNNAPITransformsPasses();
+  registerNNAPIDialectTransformsPasses();
   registerNNAPITosaTransformsPasses();
   registerNNAPIPartitionPasses();
   registerNNAPIConversionPasses();
