@@ -11,6 +11,10 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+#include <vector>
+
 using namespace nnapi_mlir;
 using namespace nnapi_mlir::spec;
 
@@ -54,10 +58,12 @@ TEST(NNAPISpec, LayoutsAreInCodeOrderAndWellFormed) {
       for (const std::vector<Role> *roles : {&form.inputs, &form.outputs}) {
         uint8_t last = 0;
         for (const Role &r : *roles) {
-          EXPECT_GE(r.group, last) << op->name << " " << r.name;
+          EXPECT_GE(r.group, last) << op->name << " " << r.name.str();
           last = r.group;
-          EXPECT_LE(r.group, form.groups.size()) << op->name << " " << r.name;
-          EXPECT_FALSE(r.omittable && r.group) << op->name << " " << r.name;
+          EXPECT_LE(r.group, form.groups.size())
+              << op->name << " " << r.name.str();
+          EXPECT_FALSE(r.omittable && r.group)
+              << op->name << " " << r.name.str();
         }
         group = std::max(group, last);
       }
@@ -91,8 +97,8 @@ TEST(NNAPISpec, ConvFormsAndOptionalGroups) {
   EXPECT_STREQ(m.form->name, "explicit padding");
   EXPECT_EQ(m.level, 1u);
   EXPECT_EQ(m.groups, 0);
-  EXPECT_EQ(m.input("stride_h"), 8);
-  EXPECT_EQ(m.input("dilation_w"), -1);
+  EXPECT_EQ(m.input(role::stride_h), 8);
+  EXPECT_EQ(m.input(role::dilation_w), -1);
 
   // The layout flag alone, then with dilations: level 3, and the reason is
   // the deepest group's.
@@ -104,7 +110,7 @@ TEST(NNAPISpec, ConvFormsAndOptionalGroups) {
                     {f32(4)}, m, error));
   EXPECT_EQ(m.level, 3u);
   EXPECT_EQ(m.why, "dilations other than 1");
-  EXPECT_EQ(m.input("dilation_h"), 12);
+  EXPECT_EQ(m.input(role::dilation_h), 12);
 
   // Implicit padding with the layout flag and dilations has as many
   // operands as explicit padding alone: the BOOL at 7 tells them apart.
@@ -113,8 +119,8 @@ TEST(NNAPISpec, ConvFormsAndOptionalGroups) {
   ASSERT_TRUE(match(ANEURALNETWORKS_CONV_2D, implicit, {f32(4)}, m, error))
       << error;
   EXPECT_STREQ(m.form->name, "implicit padding");
-  EXPECT_EQ(m.input("padding_scheme"), 3);
-  EXPECT_EQ(m.input("layout"), 7);
+  EXPECT_EQ(m.input(role::padding_scheme), 3);
+  EXPECT_EQ(m.input(role::layout), 7);
 
   // Dilations without the layout flag: no form has 12 operands.
   EXPECT_FALSE(
@@ -172,8 +178,8 @@ TEST(NNAPISpec, TypesRanksAndConstants) {
   // Variadic roles count.
   ASSERT_TRUE(match(ANEURALNETWORKS_CONCATENATION,
                     {f32(2), f32(2), f32(2), kI32}, {f32(2)}, m, error));
-  EXPECT_EQ(m.inputCount("input"), 3u);
-  EXPECT_EQ(m.input("axis"), 3);
+  EXPECT_EQ(m.inputCount(role::input), 3u);
+  EXPECT_EQ(m.input(role::axis), 3);
   EXPECT_FALSE(
       match(ANEURALNETWORKS_SPLIT, {f32(2), kI32, kI32}, {}, m, error));
   EXPECT_EQ(error, "expects 1 or more outputs, got 0");
@@ -183,23 +189,23 @@ TEST(NNAPISpec, TypesRanksAndConstants) {
 }
 
 TEST(NNAPISpec, AssembleOrdersByRoleAndDropsDefaultGroups) {
-  auto role = [](const char *name, OperandDesc d, bool isDefault = false) {
+  auto assign = [](RoleName name, OperandDesc d, bool isDefault = false) {
     return Assigned{name, d, isDefault};
   };
   // Given out of order, with the optional operands at their defaults.
-  std::vector<Assigned> given = {role("fuse", kI32),
-                                 role("stride_h", kI32),
-                                 role("dilation_w", kI32, true),
-                                 role("dilation_h", kI32, true),
-                                 role("layout", kBool, true),
-                                 role("input", f32(4)),
-                                 role("filter", f32(4)),
-                                 role("bias", f32(1)),
-                                 role("pad_left", kI32),
-                                 role("pad_right", kI32),
-                                 role("pad_top", kI32),
-                                 role("pad_bottom", kI32),
-                                 role("stride_w", kI32)};
+  std::vector<Assigned> given = {assign(role::fuse, kI32),
+                                 assign(role::stride_h, kI32),
+                                 assign(role::dilation_w, kI32, true),
+                                 assign(role::dilation_h, kI32, true),
+                                 assign(role::layout, kBool, true),
+                                 assign(role::input, f32(4)),
+                                 assign(role::filter, f32(4)),
+                                 assign(role::bias, f32(1)),
+                                 assign(role::pad_left, kI32),
+                                 assign(role::pad_right, kI32),
+                                 assign(role::pad_top, kI32),
+                                 assign(role::pad_bottom, kI32),
+                                 assign(role::stride_w, kI32)};
   std::vector<size_t> order;
   Match m;
   std::string error;
@@ -208,7 +214,7 @@ TEST(NNAPISpec, AssembleOrdersByRoleAndDropsDefaultGroups) {
       << error;
   std::vector<std::string> names;
   for (size_t i : order)
-    names.push_back(given[i].role);
+    names.push_back(std::string(given[i].role));
   EXPECT_EQ(names,
             (std::vector<std::string>{"input", "filter", "bias", "pad_left",
                                       "pad_right", "pad_top", "pad_bottom",
@@ -219,12 +225,12 @@ TEST(NNAPISpec, AssembleOrdersByRoleAndDropsDefaultGroups) {
   ASSERT_TRUE(
       assemble(ANEURALNETWORKS_CONV_2D, given, {f32(4)}, order, m, error));
   ASSERT_EQ(order.size(), 13u);
-  EXPECT_EQ(given[order[10]].role, "layout");
-  EXPECT_EQ(given[order[12]].role, "dilation_h");
+  EXPECT_EQ(std::string(given[order[10]].role), "layout");
+  EXPECT_EQ(std::string(given[order[12]].role), "dilation_h");
   EXPECT_EQ(m.level, 3u);
   EXPECT_EQ(m.why, "dilations other than 1");
   // A role no form has.
-  given.push_back(role("beta", scalar(ANEURALNETWORKS_FLOAT32)));
+  given.push_back(assign(role::beta, scalar(ANEURALNETWORKS_FLOAT32)));
   EXPECT_FALSE(
       assemble(ANEURALNETWORKS_CONV_2D, given, {f32(4)}, order, m, error));
   EXPECT_EQ(error.rfind("no form of CONV_2D has the operands fuse, ", 0), 0u)
@@ -265,8 +271,8 @@ TEST(NNAPISpec, OmittedOperandsAndOptionalOutputs) {
       << error;
   EXPECT_EQ(m.level, 4u);
   EXPECT_EQ(m.why, "state outputs");
-  EXPECT_EQ(m.output("cell_state_out"), 2);
-  EXPECT_EQ(m.input("cell_state_in"), 19);
+  EXPECT_EQ(m.output(role::cell_state_out), 2);
+  EXPECT_EQ(m.input(role::cell_state_in), 19);
   EXPECT_FALSE(match(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM, in,
                      {f32(3), f32(2)}, m, error));
   EXPECT_EQ(error, "expects 1 or 3 outputs, got 2");
@@ -284,3 +290,21 @@ TEST(NNAPISpec, OmittedOperandsAndOptionalOutputs) {
 }
 
 } // namespace
+
+TEST(NNAPISpec, EveryRoleConstantNamesARoleOfSomeLayout) {
+  // Roles.def lists the names the layouts use, no more: a constant no
+  // layout has would read an operand that is never there.
+  std::set<std::string> used;
+  for (const Layout &layout : layouts())
+    for (const Form &form : layout.forms)
+      for (const std::vector<Role> *roles : {&form.inputs, &form.outputs})
+        for (const Role &r : *roles)
+          used.insert(r.name.str());
+  std::string unused;
+#define NNAPI_ROLE(name)                                                       \
+  if (!used.count(#name))                                                      \
+    unused += std::string(unused.empty() ? "" : ", ") + #name;
+#include "nnapi-mlir/NNAPI/Roles.def"
+  EXPECT_EQ(unused, "");
+  EXPECT_EQ(std::string(role::filter), "filter");
+}

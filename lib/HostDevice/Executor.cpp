@@ -68,19 +68,19 @@ public:
     }
     if (std::optional<BinaryKind> kind = binaryKindOf(opcode)) {
       // MAXIMUM, MINIMUM and POW have no fused activation: fuseCode is NONE.
-      const char *second =
-          opcode == ANEURALNETWORKS_PRELU ? "alpha" : "input1";
+      RoleName second =
+          opcode == ANEURALNETWORKS_PRELU ? role::alpha : role::input1;
       binary(*kind, in0, shapes[0], arg(b, second), shape(second), out,
              outShape, params.fuseCode);
       return ANEURALNETWORKS_NO_ERROR;
     }
     // TENSOR_BOOL8 operands hold a byte per element in the same buffers.
-    auto bytes = [&](const char *role) {
+    auto bytes = [&](RoleName role) {
       return reinterpret_cast<const uint8_t *>(arg(b, role));
     };
     uint8_t *outBytes = reinterpret_cast<uint8_t *>(out);
     if (std::optional<CompareKind> kind = compareKindOf(opcode)) {
-      compare(*kind, in0, shapes[0], arg(b, "input1"), shape("input1"),
+      compare(*kind, in0, shapes[0], arg(b, role::input1), shape(role::input1),
               outBytes, outShape);
       return ANEURALNETWORKS_NO_ERROR;
     }
@@ -91,18 +91,18 @@ public:
     switch (opcode) {
     case ANEURALNETWORKS_CONV_2D:
     case ANEURALNETWORKS_GROUPED_CONV_2D:
-      conv2d(in0, shapes[0], arg(b, "filter"), shape("filter"),
-             arg(b, "bias"), out, outShape, w, params.groups);
+      conv2d(in0, shapes[0], arg(b, role::filter), shape(role::filter),
+             arg(b, role::bias), out, outShape, w, params.groups);
       break;
     case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
-      depthwiseConv2d(in0, shapes[0], arg(b, "filter"), shape("filter"),
-                      arg(b, "bias"), out, outShape, w,
+      depthwiseConv2d(in0, shapes[0], arg(b, role::filter), shape(role::filter),
+                      arg(b, role::bias), out, outShape, w,
                       params.depthMultiplier);
       break;
     case ANEURALNETWORKS_LOGICAL_AND: case ANEURALNETWORKS_LOGICAL_OR:
-      logical(opcode == ANEURALNETWORKS_LOGICAL_OR, bytes("input0"),
-              shape("input0"), bytes("input1"), shape("input1"), outBytes,
-              outShape);
+      logical(opcode == ANEURALNETWORKS_LOGICAL_OR, bytes(role::input0),
+              shape(role::input0), bytes(role::input1), shape(role::input1),
+              outBytes, outShape);
       break;
     case ANEURALNETWORKS_ARGMAX: case ANEURALNETWORKS_ARGMIN:
       // TENSOR_INT32 results take a float's slot.
@@ -110,22 +110,22 @@ public:
                  reinterpret_cast<int32_t *>(out));
       break;
     case ANEURALNETWORKS_REDUCE_ANY: case ANEURALNETWORKS_REDUCE_ALL:
-      reduceBool(opcode == ANEURALNETWORKS_REDUCE_ANY, bytes("input"),
-                 shape("input"), params.reduced, outBytes);
+      reduceBool(opcode == ANEURALNETWORKS_REDUCE_ANY, bytes(role::input),
+                 shape(role::input), params.reduced, outBytes);
       break;
     case ANEURALNETWORKS_LOGICAL_NOT:
-      logicalNot(bytes("input"), outBytes, count);
+      logicalNot(bytes(role::input), outBytes, count);
       break;
     case ANEURALNETWORKS_CAST:
       cast(in0, from, out, to, count);
       break;
     case ANEURALNETWORKS_SELECT:
-      select(bytes("condition"), arg(b, "true_values"),
-             arg(b, "false_values"), out, count);
+      select(bytes(role::condition), arg(b, role::true_values),
+             arg(b, role::false_values), out, count);
       break;
     case ANEURALNETWORKS_TRANSPOSE_CONV_2D:
-      transposeConv2d(in0, shapes[0], arg(b, "filter"), shape("filter"),
-                      arg(b, "bias"), out, outShape, w);
+      transposeConv2d(in0, shapes[0], arg(b, role::filter), shape(role::filter),
+                      arg(b, role::bias), out, outShape, w);
       break;
     case ANEURALNETWORKS_RESIZE_BILINEAR:
       resizeBilinear(in0, shapes[0], out, outShape, params.resize);
@@ -134,8 +134,8 @@ public:
       resizeNearest(in0, shapes[0], out, outShape, params.resize);
       break;
     case ANEURALNETWORKS_FULLY_CONNECTED:
-      fullyConnected(in0, arg(b, "weights"), shape("weights"), arg(b, "bias"),
-                     out, params.batch, params.fuseCode);
+      fullyConnected(in0, arg(b, role::weights), shape(role::weights),
+                     arg(b, role::bias), out, params.batch, params.fuseCode);
       break;
     case ANEURALNETWORKS_MAX_POOL_2D:
       maxPool2d(in0, shapes[0], out, outShape, w, params.filterW,
@@ -167,8 +167,8 @@ public:
       elu(in0, out, count, params.alpha);
       break;
     case ANEURALNETWORKS_CONCATENATION: {
-      size_t first = size_t(layout.input("input"));
-      size_t n = layout.inputCount("input");
+      size_t first = size_t(layout.input(role::input));
+      size_t n = layout.inputCount(role::input);
       std::vector<const float *> ins;
       for (size_t k = first; k < first + n; ++k)
         ins.push_back(b[inputs[k]]);
@@ -198,8 +198,8 @@ public:
     case ANEURALNETWORKS_GATHER: {
       // TENSOR_INT32 indices take a float's slot.
       const auto *indices =
-          reinterpret_cast<const int32_t *>(arg(b, "indices"));
-      size_t n = numElements(shape("indices"));
+          reinterpret_cast<const int32_t *>(arg(b, role::indices));
+      size_t n = numElements(shape(role::indices));
       size_t bad = gather(in0, shapes[0], params.axis, indices, n, out);
       if (bad != n)
         return fail(ANEURALNETWORKS_OP_FAILED,
@@ -228,13 +228,13 @@ public:
       tile(in0, shapes[0], out, outShape);
       break;
     case ANEURALNETWORKS_BATCH_MATMUL:
-      batchMatmul(in0, shapes[0], params.adjA, arg(b, "input1"),
-                  shape("input1"), params.adjB, out);
+      batchMatmul(in0, shapes[0], params.adjA, arg(b, role::input1),
+                  shape(role::input1), params.adjB, out);
       break;
     case ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_RNN:
-      sequenceRnn(params.rnn, in0, arg(b, "weights"),
-                  arg(b, "recurrent_weights"), arg(b, "bias"),
-                  arg(b, "hidden_state"), out);
+      sequenceRnn(params.rnn, in0, arg(b, role::weights),
+                  arg(b, role::recurrent_weights), arg(b, role::bias),
+                  arg(b, role::hidden_state), out);
       break;
     default:
       return fail(ANEURALNETWORKS_OP_FAILED,
@@ -245,10 +245,10 @@ public:
 
 private:
   /// Input role `role`'s buffer and shape (the layout's named access).
-  float *arg(const Bindings &b, std::string_view role) const {
+  float *arg(const Bindings &b, RoleName role) const {
     return b[inputs[size_t(layout.input(role))]];
   }
-  const Shape &shape(std::string_view role) const {
+  const Shape &shape(RoleName role) const {
     return shapes[size_t(layout.input(role))];
   }
 
@@ -273,8 +273,8 @@ public:
     for (uint32_t idx : inputs)
       shapes.push_back(m.operands[idx].dims);
     if (opcode == ANEURALNETWORKS_BATCH_MATMUL)
-      scratch.resize(blocked::batchMatmulScratch(
-          shape("input0"), p.adjA, shape("input1"), p.adjB));
+      scratch.resize(blocked::batchMatmulScratch(shape(role::input0), p.adjA,
+                                                 shape(role::input1), p.adjB));
   }
 
   const char *backend() const override { return "blocked"; }
@@ -287,8 +287,8 @@ public:
       break;
     case ANEURALNETWORKS_BATCH_MATMUL:
       blocked::batchMatmul(in0, shapes[0], params.adjA,
-                           b[inputs[size_t(layout.input("input1"))]],
-                           shape("input1"), params.adjB, b[output],
+                           b[inputs[size_t(layout.input(role::input1))]],
+                           shape(role::input1), params.adjB, b[output],
                            scratch.data());
       break;
     default:
@@ -300,7 +300,7 @@ public:
   }
 
 private:
-  const Shape &shape(std::string_view role) const {
+  const Shape &shape(RoleName role) const {
     return shapes[size_t(layout.input(role))];
   }
 
@@ -322,7 +322,7 @@ public:
                    const spec::Match &layout, bool blocked)
       : params(p.lstm), layout(layout), inputs(op.inputs),
         outputs(op.outputs), blocked(blocked) {
-    for (const char *role : kWeightRoles) {
+    for (RoleName role : kWeightRoles) {
       Kind k = m.operands[inputs[size_t(layout.input(role))]].kind;
       constantWeights = constantWeights &&
                         (k == Kind::Constant || k == Kind::Omitted);
@@ -338,7 +338,7 @@ public:
   }
 
   int run(const Bindings &b) override {
-    auto arg = [&](const char *role) -> const float * {
+    auto arg = [&](RoleName role) -> const float * {
       return b[inputs[size_t(layout.input(role))]];
     };
     SequenceLstmWeights w;
@@ -347,40 +347,50 @@ public:
       w.recurrent[g] = arg(kWeightRoles[4 + g]);
       w.bias[g] = arg(kWeightRoles[8 + g]);
     }
-    w.peephole[0] = arg("cell_to_input_weights");
-    w.peephole[1] = arg("cell_to_forget_weights");
-    w.peephole[2] = arg("cell_to_output_weights");
+    w.peephole[0] = arg(role::cell_to_input_weights);
+    w.peephole[1] = arg(role::cell_to_forget_weights);
+    w.peephole[2] = arg(role::cell_to_output_weights);
     w.projection = arg(kWeightRoles[12]);
     w.projectionBias = arg(kWeightRoles[13]);
-    bool states = outputs.size() == 3;
-    float *hOut = states ? b[outputs[1]] : nullptr;
-    float *cOut = states ? b[outputs[2]] : nullptr;
+    auto output = [&](RoleName role) -> float * {
+      int at = layout.output(role);
+      return at < 0 ? nullptr : b[outputs[size_t(at)]];
+    };
+    float *hOut = output(role::output_state_out);
+    float *cOut = output(role::cell_state_out);
     if (!blocked) {
-      sequenceLstm(params, w, arg("input"), arg("output_state_in"),
-                   arg("cell_state_in"), b[outputs[0]], hOut, cOut);
+      sequenceLstm(params, w, arg(role::input), arg(role::output_state_in),
+                   arg(role::cell_state_in), output(role::output), hOut, cOut);
       return ANEURALNETWORKS_NO_ERROR;
     }
     if (!packedOnce) {
       blocked::packSequenceLstm(params, w, packed.data());
       packedOnce = constantWeights;
     }
-    blocked::sequenceLstm(params, w, packed.data(), arg("input"),
-                          arg("output_state_in"), arg("cell_state_in"),
-                          b[outputs[0]], hOut, cOut, scratch.data());
+    blocked::sequenceLstm(params, w, packed.data(), arg(role::input),
+                          arg(role::output_state_in), arg(role::cell_state_in),
+                          output(role::output), hOut, cOut, scratch.data());
     return ANEURALNETWORKS_NO_ERROR;
   }
 
 private:
   /// The weights the blocked kernel packs: input_to_*, recurrent_to_*,
   /// the gate biases, the projection and its bias.
-  static constexpr const char *kWeightRoles[14] = {
-      "input_to_input_weights",     "input_to_forget_weights",
-      "input_to_cell_weights",      "input_to_output_weights",
-      "recurrent_to_input_weights", "recurrent_to_forget_weights",
-      "recurrent_to_cell_weights",  "recurrent_to_output_weights",
-      "input_gate_bias",            "forget_gate_bias",
-      "cell_bias",                  "output_gate_bias",
-      "projection_weights",         "projection_bias"};
+  static constexpr RoleName kWeightRoles[14] = {
+      role::input_to_input_weights,
+      role::input_to_forget_weights,
+      role::input_to_cell_weights,
+      role::input_to_output_weights,
+      role::recurrent_to_input_weights,
+      role::recurrent_to_forget_weights,
+      role::recurrent_to_cell_weights,
+      role::recurrent_to_output_weights,
+      role::input_gate_bias,
+      role::forget_gate_bias,
+      role::cell_bias,
+      role::output_gate_bias,
+      role::projection_weights,
+      role::projection_bias};
   SequenceLstm params;
   spec::Match layout;
   std::vector<uint32_t> inputs, outputs;

@@ -21,6 +21,10 @@
 
 namespace nnapi_mlir::host {
 
+/// Operands are read by role (Roles.h): role::filter, not "filter".
+namespace role = spec::role;
+using spec::RoleName;
+
 /// Records `message` as the last error of this thread (NNAPIMLIRHost_lastError)
 /// and returns `code`. The state lives with the C API, in HostNNAPI.cpp.
 int fail(int code, std::string message);

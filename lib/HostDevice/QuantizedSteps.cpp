@@ -50,7 +50,7 @@ public:
                 const spec::Match &layout)
       : opcode(op.opcode), params(p), inputs(op.inputs),
         output(op.outputs[0]) {
-    auto role = [&](std::string_view name) {
+    auto operand = [&](RoleName name) {
       int at = layout.input(name);
       return at < 0 ? uint32_t(-1) : op.inputs[size_t(at)];
     };
@@ -79,8 +79,8 @@ public:
       return;
     }
     if (opcode == ANEURALNETWORKS_CONCATENATION) {
-      size_t first = size_t(layout.input("input"));
-      for (size_t k = first; k < first + layout.inputCount("input"); ++k) {
+      size_t first = size_t(layout.input(role::input));
+      for (size_t k = first; k < first + layout.inputCount(role::input); ++k) {
         const Operand &o = m.operands[op.inputs[k]];
         pieces.push_back(op.inputs[k]);
         pieceShapes.push_back(o.dims);
@@ -91,16 +91,17 @@ public:
       return;
     }
     if (opcode == ANEURALNETWORKS_ADD || opcode == ANEURALNETWORKS_MUL) {
-      const Operand &second = m.operands[op.inputs[1]];
+      secondInput = operand(role::input1);
+      const Operand &second = m.operands[secondInput];
       secondShape = second.dims;
       secondType = second.type;
       secondZero = second.zeroPoint;
       secondScale = second.scale;
       return;
     }
-    filter = role(opcode == ANEURALNETWORKS_FULLY_CONNECTED ? "weights"
-                                                             : "filter");
-    bias = role("bias");
+    filter = operand(opcode == ANEURALNETWORKS_FULLY_CONNECTED ? role::weights
+                                                               : role::filter);
+    bias = operand(role::bias);
     const Operand &f = m.operands[filter];
     filterShape = f.dims;
     filterType = f.type;
@@ -158,7 +159,7 @@ public:
     case ANEURALNETWORKS_MUL:
       (opcode == ANEURALNETWORKS_ADD ? quantizedAdd : quantizedMul)(
           in, inShape, inScale,
-          Quant8{bytes(inputs[1]), isSignedType(secondType), secondZero},
+          Quant8{bytes(secondInput), isSignedType(secondType), secondZero},
           secondShape, secondScale, out, outShape, params.fuseCode);
       return ANEURALNETWORKS_NO_ERROR;
     case ANEURALNETWORKS_LOGISTIC:
@@ -204,6 +205,7 @@ private:
   uint32_t output, filter = uint32_t(-1), bias = uint32_t(-1);
   Shape inShape, outShape, filterShape, secondShape;
   int32_t inType = 0, outType = 0, filterType = 0, secondType = 0;
+  uint32_t secondInput = 0; ///< ADD and MUL: input1.
   int32_t inZero = 0, outZero = 0, filterZero = 0, secondZero = 0;
   float inScale = 0, outScale = 0, secondScale = 0;
   std::vector<FixedPointMultiplier> multipliers;

@@ -100,22 +100,22 @@ private:
 
   // Operands by role; the layout guarantees their types and ranks, and that
   // scalars are constants. `has` tells whether an optional one is there.
-  bool has(std::string_view role) const { return layout.input(role) >= 0; }
+  bool has(RoleName role) const { return layout.input(role) >= 0; }
   /// An omittable operand there with a value.
-  bool given(std::string_view role) const {
+  bool given(RoleName role) const {
     return has(role) && in(role).kind != Kind::Omitted;
   }
-  uint32_t operandIndex(std::string_view role) const {
+  uint32_t operandIndex(RoleName role) const {
     int position = layout.input(role);
     assert(position >= 0 && "a role of the matched form");
     return op.inputs[size_t(position)];
   }
-  const Operand &in(std::string_view role) const {
+  const Operand &in(RoleName role) const {
     return m.operands[operandIndex(role)];
   }
-  int32_t i32(std::string_view role) const { return m.i32(operandIndex(role)); }
-  bool flag(std::string_view role) const { return m.b8(operandIndex(role)); }
-  float real(std::string_view role) const { return m.f32(operandIndex(role)); }
+  int32_t i32(RoleName role) const { return m.i32(operandIndex(role)); }
+  bool flag(RoleName role) const { return m.b8(operandIndex(role)); }
+  float real(RoleName role) const { return m.f32(operandIndex(role)); }
   const Operand &out(size_t i) const { return m.operands[op.outputs[i]]; }
 
   /// The output has `shape` and operand type `type`.
@@ -135,22 +135,21 @@ private:
     return expectOutputOf(shape, layout.dataType, i);
   }
   int fuse() {
-    int32_t code = i32("fuse");
+    int32_t code = i32(role::fuse);
     if (code < 0 || code > 3)
       return bad("invalid fused activation code " + std::to_string(code));
     params.fuseCode = params.window.fuseCode = code;
     return 0;
   }
   /// INT32 scalar `role`, which must be positive.
-  int positive(std::string_view role, int32_t &value) {
+  int positive(RoleName role, int32_t &value) {
     value = i32(role);
     if (value < 1)
       return bad(std::string(role) + " must be positive");
     return 0;
   }
   /// A constant TENSOR_INT32 of `count` elements into `values`.
-  int int32s(std::string_view role, size_t count,
-             std::vector<int32_t> &values) {
+  int int32s(RoleName role, size_t count, std::vector<int32_t> &values) {
     const Operand &o = in(role);
     if (numElements(o.dims) != count)
       return bad(std::string(role) + " has shape " + shapeStr(o.dims) +
@@ -162,15 +161,15 @@ private:
   }
   /// INT32 scalar `role`, an axis of the input (negative counts from the
   /// end); params.axis gets it, non-negative.
-  int axis(std::string_view role) {
-    int32_t rank = int32_t(in("input").dims.size()), a = i32(role);
+  int axis(RoleName role) {
+    int32_t rank = int32_t(in(role::input).dims.size()), a = i32(role);
     if (a < -rank || a >= rank)
       return bad("axis " + std::to_string(a) + " out of range");
     params.axis = a < 0 ? a + rank : a;
     return 0;
   }
   int nhwc() {
-    if (has("layout") && flag("layout"))
+    if (has(role::layout) && flag(role::layout))
       return bad("NCHW layout is not supported by the host implementation");
     return 0;
   }
@@ -248,32 +247,32 @@ int Validator::matchLayout() {
 /// strides, dilations, filter size, fused activation.
 int Validator::window() {
   Window &w = params.window;
-  const Shape &is = in("input").dims;
+  const Shape &is = in(role::input).dims;
   if (op.opcode == ANEURALNETWORKS_AVERAGE_POOL_2D ||
       op.opcode == ANEURALNETWORKS_MAX_POOL_2D) {
-    params.filterW = i32("filter_w");
-    params.filterH = i32("filter_h");
+    params.filterW = i32(role::filter_w);
+    params.filterH = i32(role::filter_h);
   } else {
-    params.filterH = int32_t(in("filter").dims[1]);
-    params.filterW = int32_t(in("filter").dims[2]);
+    params.filterH = int32_t(in(role::filter).dims[1]);
+    params.filterW = int32_t(in(role::filter).dims[2]);
   }
-  w.strideW = i32("stride_w");
-  w.strideH = i32("stride_h");
-  if (has("dilation_w")) {
-    w.dilationW = i32("dilation_w");
-    w.dilationH = i32("dilation_h");
+  w.strideW = i32(role::stride_w);
+  w.strideH = i32(role::stride_h);
+  if (has(role::dilation_w)) {
+    w.dilationW = i32(role::dilation_w);
+    w.dilationH = i32(role::dilation_h);
   }
-  if (has("padding_scheme")) {
-    int32_t code = i32("padding_scheme");
+  if (has(role::padding_scheme)) {
+    int32_t code = i32(role::padding_scheme);
     spec::implicitPadding(code, int32_t(is[2]), w.strideW, params.filterW,
                           w.dilationW, w.padLeft, w.padRight);
     spec::implicitPadding(code, int32_t(is[1]), w.strideH, params.filterH,
                           w.dilationH, w.padTop, w.padBottom);
-  } else if (has("pad_left")) {
-    w.padLeft = i32("pad_left");
-    w.padRight = i32("pad_right");
-    w.padTop = i32("pad_top");
-    w.padBottom = i32("pad_bottom");
+  } else if (has(role::pad_left)) {
+    w.padLeft = i32(role::pad_left);
+    w.padRight = i32(role::pad_right);
+    w.padTop = i32(role::pad_top);
+    w.padBottom = i32(role::pad_bottom);
   }
   if (int rc = fuse())
     return rc;
@@ -281,7 +280,7 @@ int Validator::window() {
 }
 
 int Validator::transposeConv() {
-  if (has("output_shape"))
+  if (has(role::output_shape))
     return bad("only the explicit-padding form (11 inputs) is implemented by "
                "the host implementation, got " +
                std::to_string(op.inputs.size()) + " inputs");
@@ -291,8 +290,8 @@ int Validator::transposeConv() {
 int Validator::resize() {
   if (int rc = nhwc())
     return rc;
-  bool align = has("align_corners") && flag("align_corners");
-  bool half = has("half_pixel_centers") && flag("half_pixel_centers");
+  bool align = has(role::align_corners) && flag(role::align_corners);
+  bool half = has(role::half_pixel_centers) && flag(role::half_pixel_centers);
   if (align && half)
     return bad("align_corners and half_pixel_centers exclude each other");
   params.resize = {align, half};
@@ -305,108 +304,109 @@ int Validator::fullyConnected() {
 }
 
 int Validator::softmax() {
-  params.beta = real("beta");
+  params.beta = real(role::beta);
   if (!(params.beta > 0.0f))
     return bad("beta must be positive");
   // Without the axis operand: the last axis.
-  params.axis = int32_t(in("input").dims.size()) - 1;
-  if (has("axis"))
-    if (int rc = axis("axis"))
+  params.axis = int32_t(in(role::input).dims.size()) - 1;
+  if (has(role::axis))
+    if (int rc = axis(role::axis))
       return rc;
   return 0;
 }
 
 int Validator::instanceNorm() {
-  float gamma = real("gamma"), beta = real("beta"), epsilon = real("epsilon");
+  float gamma = real(role::gamma), beta = real(role::beta),
+        epsilon = real(role::epsilon);
   if (!(epsilon > 0.0f))
     return bad("epsilon must be positive");
-  params.norm = {gamma, beta, epsilon, flag("layout")};
+  params.norm = {gamma, beta, epsilon, flag(role::layout)};
   return 0;
 }
 
 int Validator::localResponse() {
   LocalResponse &p = params.lrn;
-  p.radius = i32("radius");
+  p.radius = i32(role::radius);
   if (p.radius < 0)
     return bad("radius must be non-negative");
-  p.bias = real("bias");
-  p.alpha = real("alpha");
-  p.beta = real("beta");
+  p.bias = real(role::bias);
+  p.alpha = real(role::alpha);
+  p.beta = real(role::beta);
   // Without the axis operand: the last axis.
-  params.axis = int32_t(in("input").dims.size()) - 1;
-  if (has("axis"))
-    if (int rc = axis("axis"))
+  params.axis = int32_t(in(role::input).dims.size()) - 1;
+  if (has(role::axis))
+    if (int rc = axis(role::axis))
       return rc;
   p.axis = params.axis;
   return 0;
 }
 
-int Validator::concatenation() { return axis("axis"); }
+int Validator::concatenation() { return axis(role::axis); }
 
 int Validator::transpose() {
   std::vector<int32_t> &perm = params.indices;
-  if (!has("perm")) {
+  if (!has(role::perm)) {
     // Without perm, the dimensions are reversed.
-    for (uint32_t d = uint32_t(in("input").dims.size()); d-- > 0;)
+    for (uint32_t d = uint32_t(in(role::input).dims.size()); d-- > 0;)
       perm.push_back(int32_t(d));
     return 0;
   }
-  return int32s("perm", in("input").dims.size(), perm);
+  return int32s(role::perm, in(role::input).dims.size(), perm);
 }
 
 /// PAD, PAD_V2, MIRROR_PAD: the padding before each dimension, the value,
 /// the mirror's mode.
 int Validator::padOp() {
-  const Shape &is = in("input").dims;
+  const Shape &is = in(role::input).dims;
   std::vector<int32_t> pads;
-  if (int rc = int32s("paddings", is.size() * 2, pads))
+  if (int rc = int32s(role::paddings, is.size() * 2, pads))
     return rc;
   for (size_t d = 0; d < is.size(); ++d)
     params.indices.push_back(pads[2 * d]);
-  if (has("pad_value"))
-    params.padValue = real("pad_value");
-  if (has("mode"))
-    params.padMode = i32("mode") ? PadMode::Symmetric : PadMode::Reflect;
+  if (has(role::pad_value))
+    params.padValue = real(role::pad_value);
+  if (has(role::mode))
+    params.padMode = i32(role::mode) ? PadMode::Symmetric : PadMode::Reflect;
   return 0;
 }
 
 // The shape rules (Shapes.cpp) have checked these operations; what is left
 // is reading the kernels' parameters.
 int Validator::depthSpace() {
-  params.blockSize = i32("block_size");
-  params.nchw = has("layout") && flag("layout");
+  params.blockSize = i32(role::block_size);
+  params.nchw = has(role::layout) && flag(role::layout);
   return 0;
 }
 
 int Validator::channelShuffle() {
-  params.groups = i32("num_groups");
-  return axis("axis");
+  params.groups = i32(role::num_groups);
+  return axis(role::axis);
 }
 
 int Validator::reverse() {
   std::vector<int32_t> a;
-  if (int rc = int32s("axis", 1, a))
+  if (int rc = int32s(role::axis, 1, a))
     return rc;
   params.axis = a[0];
   return 0;
 }
 
 int Validator::slice() {
-  return int32s("begin", in("input").dims.size(), params.indices);
+  return int32s(role::begin, in(role::input).dims.size(), params.indices);
 }
 
 int Validator::stridedSlice() {
-  const Shape &is = in("input").dims;
+  const Shape &is = in(role::input).dims;
   uint32_t rank = uint32_t(is.size());
   std::vector<int32_t> begins, ends, strides;
-  if (int rc = int32s("begin", rank, begins))
+  if (int rc = int32s(role::begin, rank, begins))
     return rc;
-  if (int rc = int32s("end", rank, ends))
+  if (int rc = int32s(role::end, rank, ends))
     return rc;
-  if (int rc = int32s("strides", rank, strides))
+  if (int rc = int32s(role::strides, rank, strides))
     return rc;
-  spec::StridedSliceMasks masks{i32("begin_mask"), i32("end_mask"),
-                                i32("shrink_axis_mask")};
+  spec::StridedSliceMasks masks{i32(role::begin_mask), i32(role::end_mask),
+                                i32(role::shrink_axis_mask)};
   for (uint32_t d = 0; d < rank; ++d) {
     spec::SliceAxis s;
     std::string error;
@@ -421,9 +421,9 @@ int Validator::stridedSlice() {
 }
 
 int Validator::reduce() {
-  int32_t rank = int32_t(in("input").dims.size());
+  int32_t rank = int32_t(in(role::input).dims.size());
   std::vector<int32_t> axes;
-  if (int rc = int32s("axes", numElements(in("axes").dims), axes))
+  if (int rc = int32s(role::axes, numElements(in(role::axes).dims), axes))
     return rc;
   // NNAPI allows an axis to repeat; it is reduced once.
   params.reduced.assign(size_t(rank), false);
@@ -433,34 +433,34 @@ int Validator::reduce() {
 }
 
 int Validator::batchMatmul() {
-  if (has("adj_x")) {
-    params.adjA = flag("adj_x");
-    params.adjB = flag("adj_y");
+  if (has(role::adj_x)) {
+    params.adjA = flag(role::adj_x);
+    params.adjB = flag(role::adj_y);
   }
   return 0;
 }
 
 int Validator::sequenceRnn() {
   SequenceRnn &s = params.rnn;
-  const Shape &x = in("input").dims;
-  int32_t timeMajor = i32("time_major");
+  const Shape &x = in(role::input).dims;
+  int32_t timeMajor = i32(role::time_major);
   if (timeMajor != 0 && timeMajor != 1)
     return bad("time_major must be 0 or 1, got " + std::to_string(timeMajor));
   s.timeMajor = timeMajor;
   s.steps = x[s.timeMajor ? 0 : 1];
   s.batch = x[s.timeMajor ? 1 : 0];
   s.inputSize = x[2];
-  s.units = in("weights").dims[0];
+  s.units = in(role::weights).dims[0];
   if (int rc = fuse())
     return rc;
   s.fuseCode = params.fuseCode;
-  for (auto [role, shape] :
-       {std::pair<const char *, Shape>{"weights", {s.units, s.inputSize}},
-        {"recurrent_weights", {s.units, s.units}},
-        {"bias", {s.units}},
-        {"hidden_state", {s.batch, s.units}}})
-    if (in(role).dims != shape)
-      return bad(std::string(role) + " is " + shapeStr(in(role).dims) +
+  for (auto [name, shape] :
+       {std::pair<RoleName, Shape>{role::weights, {s.units, s.inputSize}},
+        {role::recurrent_weights, {s.units, s.units}},
+        {role::bias, {s.units}},
+        {role::hidden_state, {s.batch, s.units}}})
+    if (in(name).dims != shape)
+      return bad(std::string(name) + " is " + shapeStr(in(name).dims) +
                  ", expected " + shapeStr(shape));
   return expectOutput(s.timeMajor ? Shape{s.steps, s.batch, s.units}
                                   : Shape{s.batch, s.steps, s.units});
@@ -468,37 +468,38 @@ int Validator::sequenceRnn() {
 
 int Validator::sequenceLstm() {
   SequenceLstm &s = params.lstm;
-  const Shape &x = in("input").dims;
-  s.timeMajor = flag("time_major");
+  const Shape &x = in(role::input).dims;
+  s.timeMajor = flag(role::time_major);
   s.steps = x[s.timeMajor ? 0 : 1];
   s.batch = x[s.timeMajor ? 1 : 0];
   s.inputSize = x[2];
-  s.units = in("input_to_output_weights").dims[0];
-  s.outputSize = in("recurrent_to_output_weights").dims[1];
-  auto expectShape = [&](const char *role, const Shape &shape) {
-    if (in(role).dims != shape)
-      return bad(std::string(role) + " is " + shapeStr(in(role).dims) +
+  s.units = in(role::input_to_output_weights).dims[0];
+  s.outputSize = in(role::recurrent_to_output_weights).dims[1];
+  auto expectShape = [&](RoleName name, const Shape &shape) {
+    if (in(name).dims != shape)
+      return bad(std::string(name) + " is " + shapeStr(in(name).dims) +
                  ", expected " + shapeStr(shape));
     return 0;
   };
   // Per gate: input weights, recurrent weights, bias. Only the input gate's
   // are omittable (the spec refuses the others without a value), all three
   // together (CIFG).
-  static const char *const gateRoles[4][3] = {
-      {"input_to_input_weights", "recurrent_to_input_weights",
-       "input_gate_bias"},
-      {"input_to_forget_weights", "recurrent_to_forget_weights",
-       "forget_gate_bias"},
-      {"input_to_cell_weights", "recurrent_to_cell_weights", "cell_bias"},
-      {"input_to_output_weights", "recurrent_to_output_weights",
-       "output_gate_bias"}};
+  static const RoleName gateRoles[4][3] = {
+      {role::input_to_input_weights, role::recurrent_to_input_weights,
+       role::input_gate_bias},
+      {role::input_to_forget_weights, role::recurrent_to_forget_weights,
+       role::forget_gate_bias},
+      {role::input_to_cell_weights, role::recurrent_to_cell_weights,
+       role::cell_bias},
+      {role::input_to_output_weights, role::recurrent_to_output_weights,
+       role::output_gate_bias}};
   for (const auto &roles : gateRoles) {
     int present = int(given(roles[0])) + given(roles[1]) + given(roles[2]);
     if (present == 0)
       continue; // CIFG
-    for (const char *role : roles)
-      if (!given(role))
-        return bad(std::string(role) +
+    for (RoleName gate : roles)
+      if (!given(gate))
+        return bad(std::string(gate) +
                    " is missing (the input gate's weights and bias are all "
                    "given or all omitted)");
     if (int rc = expectShape(roles[0], {s.units, s.inputSize}))
@@ -508,49 +509,50 @@ int Validator::sequenceLstm() {
     if (int rc = expectShape(roles[2], {s.units}))
       return rc;
   }
-  bool cifg = !given("input_to_input_weights");
-  bool peepholes = given("cell_to_forget_weights");
-  if (given("cell_to_output_weights") != peepholes ||
-      (!cifg && given("cell_to_input_weights") != peepholes) ||
-      (cifg && given("cell_to_input_weights")))
+  bool cifg = !given(role::input_to_input_weights);
+  bool peepholes = given(role::cell_to_forget_weights);
+  if (given(role::cell_to_output_weights) != peepholes ||
+      (!cifg && given(role::cell_to_input_weights) != peepholes) ||
+      (cifg && given(role::cell_to_input_weights)))
     return bad("the peephole weights are given for every gate (but a coupled "
                "input gate's) or for none");
-  for (const char *role : {"cell_to_input_weights", "cell_to_forget_weights",
-                           "cell_to_output_weights"})
-    if (given(role))
-      if (int rc = expectShape(role, {s.units}))
+  for (RoleName peephole :
+       {role::cell_to_input_weights, role::cell_to_forget_weights,
+        role::cell_to_output_weights})
+    if (given(peephole))
+      if (int rc = expectShape(peephole, {s.units}))
         return rc;
-  if (given("projection_weights")) {
-    if (int rc = expectShape("projection_weights", {s.outputSize, s.units}))
+  if (given(role::projection_weights)) {
+    if (int rc = expectShape(role::projection_weights, {s.outputSize, s.units}))
       return rc;
-  } else if (given("projection_bias")) {
+  } else if (given(role::projection_bias)) {
     return bad("projection_bias without projection_weights");
   } else if (s.outputSize != s.units) {
     return bad("without a projection the output size (" +
                std::to_string(s.outputSize) + ") must be the number of units (" +
                std::to_string(s.units) + ")");
   }
-  if (given("projection_bias"))
-    if (int rc = expectShape("projection_bias", {s.outputSize}))
+  if (given(role::projection_bias))
+    if (int rc = expectShape(role::projection_bias, {s.outputSize}))
       return rc;
-  for (const char *role :
-       {"input_layer_norm_weights", "forget_layer_norm_weights",
-        "cell_layer_norm_weights", "output_layer_norm_weights"})
-    if (given(role))
+  for (RoleName norm :
+       {role::input_layer_norm_weights, role::forget_layer_norm_weights,
+        role::cell_layer_norm_weights, role::output_layer_norm_weights})
+    if (given(norm))
       return fail(ANEURALNETWORKS_BAD_DATA,
                   "operation " + std::to_string(index) +
-                      ": layer normalization (" + role +
+                      ": layer normalization (" + norm.str() +
                       ") is not implemented by the host NNAPI implementation");
-  if (int rc = expectShape("output_state_in", {s.batch, s.outputSize}))
+  if (int rc = expectShape(role::output_state_in, {s.batch, s.outputSize}))
     return rc;
-  if (int rc = expectShape("cell_state_in", {s.batch, s.units}))
+  if (int rc = expectShape(role::cell_state_in, {s.batch, s.units}))
     return rc;
-  s.activation = i32("activation");
+  s.activation = i32(role::activation);
   if (!isLstmActivation(s.activation))
     return bad("invalid activation " + std::to_string(s.activation) +
                " (0, 1, 3, 4 or 6)");
-  s.cellClip = real("cell_clip");
-  s.projClip = real("proj_clip");
+  s.cellClip = real(role::cell_clip);
+  s.projClip = real(role::proj_clip);
   if (!(s.cellClip >= 0) || !(s.projClip >= 0))
     return bad("cell_clip and proj_clip must be 0 (off) or positive");
   Shape y = s.timeMajor ? Shape{s.steps, s.batch, s.outputSize}
@@ -595,10 +597,11 @@ int Validator::quantized() {
       op.opcode != ANEURALNETWORKS_DEPTHWISE_CONV_2D &&
       op.opcode != ANEURALNETWORKS_FULLY_CONNECTED)
     return 0;
-  const Operand &input = in("input");
-  const char *filterRole =
-      op.opcode == ANEURALNETWORKS_FULLY_CONNECTED ? "weights" : "filter";
-  const Operand &filter = in(filterRole), &bias = in("bias");
+  const Operand &input = in(role::input);
+  RoleName filterRole = op.opcode == ANEURALNETWORKS_FULLY_CONNECTED
+                            ? role::weights
+                            : role::filter;
+  const Operand &filter = in(filterRole), &bias = in(role::bias);
   bool perChannel =
       filter.type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL;
   if (perChannel) {
@@ -637,19 +640,19 @@ int Validator::run() {
   if (spec::hasShapeRule(op.opcode))
     if (int rc = shapeRule())
       return rc;
-  if (binaryKindOf(op.opcode) && has("fuse"))
+  if (binaryKindOf(op.opcode) && has(role::fuse))
     return fuse();
   switch (op.opcode) {
   case ANEURALNETWORKS_ARGMAX: case ANEURALNETWORKS_ARGMIN:
-    return axis("axis");
+    return axis(role::axis);
   case ANEURALNETWORKS_CONV_2D: case ANEURALNETWORKS_AVERAGE_POOL_2D:
   case ANEURALNETWORKS_MAX_POOL_2D:
     return window();
   case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
-    params.depthMultiplier = i32("depth_multiplier");
+    params.depthMultiplier = i32(role::depth_multiplier);
     return window();
   case ANEURALNETWORKS_GROUPED_CONV_2D:
-    params.groups = i32("num_groups");
+    params.groups = i32(role::num_groups);
     return window();
   case ANEURALNETWORKS_TRANSPOSE_CONV_2D:
     return transposeConv();
@@ -661,16 +664,16 @@ int Validator::run() {
   case ANEURALNETWORKS_SOFTMAX: case ANEURALNETWORKS_LOG_SOFTMAX:
     return softmax();
   case ANEURALNETWORKS_ELU:
-    params.alpha = real("alpha");
+    params.alpha = real(role::alpha);
     return 0;
   case ANEURALNETWORKS_INSTANCE_NORMALIZATION:
     return instanceNorm();
   case ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION:
     return localResponse();
   case ANEURALNETWORKS_L2_NORMALIZATION:
-    params.axis = int32_t(in("input").dims.size()) - 1;
-    if (has("axis"))
-      if (int rc = axis("axis"))
+    params.axis = int32_t(in(role::input).dims.size()) - 1;
+    if (has(role::axis))
+      if (int rc = axis(role::axis))
         return rc;
     return 0;
   case ANEURALNETWORKS_CONCATENATION:
@@ -687,7 +690,7 @@ int Validator::run() {
   case ANEURALNETWORKS_DEPTH_TO_SPACE: case ANEURALNETWORKS_SPACE_TO_DEPTH:
     return depthSpace();
   case ANEURALNETWORKS_GATHER: case ANEURALNETWORKS_SPLIT:
-    return axis("axis");
+    return axis(role::axis);
   case ANEURALNETWORKS_SLICE:
     return slice();
   case ANEURALNETWORKS_STRIDED_SLICE:

@@ -371,7 +371,7 @@ int createXnnpackStep(const HostModel &m, size_t index,
   const Shape &outShape = m.operands[operation.outputs[0]].dims;
   uint32_t input = operation.inputs[0], output = operation.outputs[0];
   // An input by its role in the operation's layout.
-  auto operand = [&](std::string_view role) {
+  auto operand = [&](RoleName role) {
     return operation.inputs[size_t(m.layouts[index].input(role))];
   };
   float lo, hi;
@@ -420,8 +420,8 @@ int createXnnpackStep(const HostModel &m, size_t index,
     if (operation.opcode == ANEURALNETWORKS_CONV_2D ||
         operation.opcode == ANEURALNETWORKS_DEPTHWISE_CONV_2D) {
       bool depthwise = operation.opcode == ANEURALNETWORKS_DEPTHWISE_CONV_2D;
-      const Operand &f = m.operands[operand("filter")];
-      uint32_t biasIdx = operand("bias");
+      const Operand &f = m.operands[operand(role::filter)];
+      uint32_t biasIdx = operand(role::bias);
       if (f.kind != Kind::Constant ||
           m.operands[biasIdx].kind != Kind::Constant ||
           (f.type != ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL &&
@@ -441,7 +441,7 @@ int createXnnpackStep(const HostModel &m, size_t index,
       g.padTop = w.padTop, g.padLeft = w.padLeft;
       g.inZero = in.zeroPoint;
       const auto *filter =
-          reinterpret_cast<const int8_t *>(bindings[operand("filter")]);
+          reinterpret_cast<const int8_t *>(bindings[operand(role::filter)]);
       const auto *bias = reinterpret_cast<const int32_t *>(bindings[biasIdx]);
       size_t taps = size_t(p.filterH) * size_t(p.filterW);
       // A convolution on a CPU with AVX512-VNNI: our kernel, 4 channels
@@ -477,11 +477,10 @@ int createXnnpackStep(const HostModel &m, size_t index,
       call = "xnn_create_convolution2d_nhwc_qc8";
       status = xnn_create_convolution2d_nhwc_qc8(
           w.padTop, w.padRight, w.padBottom, w.padLeft, p.filterH, p.filterW,
-          w.strideH, w.strideW, w.dilationH, w.dilationW,
-          depthwise ? inC : 1, depthwise ? 1 : inC,
-          depthwise ? size_t(p.depthMultiplier) : outC, inC, outC,
-          int8_t(in.zeroPoint), in.scale, scales.data(),
-          reinterpret_cast<const int8_t *>(bindings[operand("filter")]),
+          w.strideH, w.strideW, w.dilationH, w.dilationW, depthwise ? inC : 1,
+          depthwise ? 1 : inC, depthwise ? size_t(p.depthMultiplier) : outC,
+          inC, outC, int8_t(in.zeroPoint), in.scale, scales.data(),
+          reinterpret_cast<const int8_t *>(bindings[operand(role::filter)]),
           reinterpret_cast<const int32_t *>(bindings[biasIdx]),
           int8_t(out.zeroPoint), out.scale, int8_t(qlo), int8_t(qhi),
           depthwise ? XNN_FLAG_DEPTHWISE_CONVOLUTION : 0, &s->op);
@@ -489,14 +488,14 @@ int createXnnpackStep(const HostModel &m, size_t index,
       s->batch = inShape[0], s->height = inShape[1], s->width = inShape[2];
       made = std::move(s);
     } else if (operation.opcode == ANEURALNETWORKS_ADD) {
-      const Operand &rhs = m.operands[operation.inputs[1]];
+      const Operand &rhs = m.operands[operand(role::input1)];
       auto s = std::make_unique<Int8AddStep>(operation.opcode, options);
       call = "xnn_create_add_nd_qs8";
       status = xnn_create_add_nd_qs8(
           int8_t(in.zeroPoint), in.scale, int8_t(rhs.zeroPoint), rhs.scale,
           int8_t(out.zeroPoint), out.scale, int8_t(qlo), int8_t(qhi), 0,
           &s->op);
-      s->lhs = input, s->rhs = operation.inputs[1], s->output = output;
+      s->lhs = input, s->rhs = operand(role::input1), s->output = output;
       s->lhsShape.assign(inShape.begin(), inShape.end());
       s->rhsShape.assign(rhs.dims.begin(), rhs.dims.end());
       made = std::move(s);
@@ -536,8 +535,8 @@ int createXnnpackStep(const HostModel &m, size_t index,
   case ANEURALNETWORKS_DEPTHWISE_CONV_2D: {
     bool depthwise = operation.opcode == ANEURALNETWORKS_DEPTHWISE_CONV_2D;
     auto s = std::make_unique<ConvStep>(operation.opcode, options);
-    const float *filter = constant(operand("filter"));
-    const float *bias = constant(operand("bias"));
+    const float *filter = constant(operand(role::filter));
+    const float *bias = constant(operand(role::bias));
     if (!filter || !bias)
       return ANEURALNETWORKS_NO_ERROR; // weights computed at run time
     size_t inC = inShape[3], outC = outShape[3];
@@ -560,9 +559,9 @@ int createXnnpackStep(const HostModel &m, size_t index,
   }
   case ANEURALNETWORKS_TRANSPOSE_CONV_2D: {
     auto s = std::make_unique<DeconvStep>(operation.opcode, options);
-    const Shape &fs = m.operands[operand("filter")].dims;
-    const float *filter = constant(operand("filter"));
-    const float *bias = constant(operand("bias"));
+    const Shape &fs = m.operands[operand(role::filter)].dims;
+    const float *filter = constant(operand(role::filter));
+    const float *bias = constant(operand(role::bias));
     if (!filter || !bias)
       return ANEURALNETWORKS_NO_ERROR;
     size_t inC = inShape[3], outC = outShape[3];
@@ -580,9 +579,9 @@ int createXnnpackStep(const HostModel &m, size_t index,
   }
   case ANEURALNETWORKS_FULLY_CONNECTED: {
     auto s = std::make_unique<FullyConnectedStep>(operation.opcode, options);
-    const Shape &ws = m.operands[operand("weights")].dims;
-    const float *weights = constant(operand("weights"));
-    const float *bias = constant(operand("bias"));
+    const Shape &ws = m.operands[operand(role::weights)].dims;
+    const float *weights = constant(operand(role::weights));
+    const float *bias = constant(operand(role::bias));
     if (!weights || !bias)
       return ANEURALNETWORKS_NO_ERROR;
     call = "xnn_create_fully_connected_nc_f32";
@@ -666,7 +665,7 @@ int createXnnpackStep(const HostModel &m, size_t index,
       s->setup = xnn_setup_divide_nd_f32;
       break;
     }
-    s->lhs = operand("input0"), s->rhs = operand("input1");
+    s->lhs = operand(role::input0), s->rhs = operand(role::input1);
     s->output = output;
     // A rank-0 operand broadcasts exactly like a [1] one.
     auto dims = [&](uint32_t idx, std::vector<size_t> &shape) {
@@ -732,7 +731,7 @@ int createXnnpackStep(const HostModel &m, size_t index,
       // XNNPACK's slopes are per innermost channel: the alpha must be a
       // constant that varies along that dimension only and leaves the
       // input's shape as it is.
-      uint32_t alphaIdx = operand("alpha");
+      uint32_t alphaIdx = operand(role::alpha);
       const Shape &as = m.operands[alphaIdx].dims;
       const float *alpha = constant(alphaIdx);
       size_t n = numElements(as);

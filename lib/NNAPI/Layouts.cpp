@@ -20,26 +20,26 @@ namespace {
 // Builders for the table
 //===----------------------------------------------------------------------===//
 
-Role tensor(const char *name, Accepts accepts, int minRank, int maxRank,
+Role tensor(RoleName name, Accepts accepts, int minRank, int maxRank,
             bool constant = false) {
   Role r{name, accepts, {0, 0, 0, 0, 0}, constant, false, 0};
   for (int i = minRank; i <= maxRank; ++i)
     r.rankLevel[i] = 1;
   return r;
 }
-Role data(const char *name, int minRank = 1, int maxRank = 4) {
+Role data(RoleName name, int minRank = 1, int maxRank = 4) {
   return tensor(name, Accepts::Data, minRank, maxRank);
 }
 /// A constant 1-D TENSOR_INT32 (shapes, axes, permutations, paddings).
-Role int32s(const char *name, int rank = 1, bool constant = true) {
+Role int32s(RoleName name, int rank = 1, bool constant = true) {
   return tensor(name, Accepts::Int32s, rank, rank, constant);
 }
-Role scalar(const char *name, Accepts accepts) {
+Role scalar(RoleName name, Accepts accepts) {
   return Role{name, accepts, {0, 0, 0, 0, 0}, true, false, 0};
 }
-Role i32(const char *name) { return scalar(name, Accepts::Int32); }
-Role flag(const char *name) { return scalar(name, Accepts::Bool); }
-Role real(const char *name) { return scalar(name, Accepts::Float); }
+Role i32(RoleName name) { return scalar(name, Accepts::Int32); }
+Role flag(RoleName name) { return scalar(name, Accepts::Bool); }
+Role real(RoleName name) { return scalar(name, Accepts::Float); }
 /// Rank `rank` of role `r` is accepted from feature level `level`.
 Role rankFrom(Role r, int rank, uint8_t level) {
   r.rankLevel[rank] = level;
@@ -59,8 +59,8 @@ Role omittable(Role r) {
   return r;
 }
 
-const Role kOutput = data("output", 0, 4);
-const Role kFuse = i32("fuse");
+const Role kOutput = data(role::output, 0, 4);
+const Role kFuse = i32(role::fuse);
 
 std::vector<Role> roles(std::initializer_list<std::vector<Role>> parts) {
   std::vector<Role> all;
@@ -71,18 +71,21 @@ std::vector<Role> roles(std::initializer_list<std::vector<Role>> parts) {
 
 /// input, filter and bias of a convolution (NHWC).
 std::vector<Role> convTensors() {
-  return {data("input", 4, 4), tensor("filter", Accepts::Filter, 4, 4),
-          tensor("bias", Accepts::Bias, 1, 1)};
+  return {data(role::input, 4, 4), tensor(role::filter, Accepts::Filter, 4, 4),
+          tensor(role::bias, Accepts::Bias, 1, 1)};
 }
 std::vector<Role> explicitPadding() {
-  return {i32("pad_left"), i32("pad_right"), i32("pad_top"), i32("pad_bottom")};
+  return {i32(role::pad_left), i32(role::pad_right), i32(role::pad_top),
+          i32(role::pad_bottom)};
 }
-std::vector<Role> strides() { return {i32("stride_w"), i32("stride_h")}; }
+std::vector<Role> strides() {
+  return {i32(role::stride_w), i32(role::stride_h)};
+}
 /// The optional NCHW flag (group 1) and dilations (group 2) of CONV_2D and
 /// DEPTHWISE_CONV_2D, from feature level 3.
 std::vector<Role> layoutAndDilations() {
-  return {inGroup(flag("layout"), 1), inGroup(i32("dilation_w"), 2),
-          inGroup(i32("dilation_h"), 2)};
+  return {inGroup(flag(role::layout), 1), inGroup(i32(role::dilation_w), 2),
+          inGroup(i32(role::dilation_h), 2)};
 }
 const std::vector<Group> kLayoutAndDilationGroups = {
     {3, "a layout operand"}, {3, "dilations other than 1"}};
@@ -97,23 +100,29 @@ std::vector<Form> convForms(std::vector<Role> middle, std::vector<Role> tail,
        {kOutput},
        groups},
       {"implicit padding",
-       roles({convTensors(), {i32("padding_scheme")}, strides(), middle, tail}),
+       roles({convTensors(),
+              {i32(role::padding_scheme)},
+              strides(),
+              middle,
+              tail}),
        {kOutput},
        groups},
   };
 }
 
 std::vector<Form> poolForms() {
-  std::vector<Role> tail = {i32("filter_w"), i32("filter_h"), kFuse,
-                            inGroup(flag("layout"), 1)};
+  std::vector<Role> tail = {i32(role::filter_w), i32(role::filter_h), kFuse,
+                            inGroup(flag(role::layout), 1)};
   std::vector<Group> groups = {{3, "a layout operand"}};
   return {
       {"explicit padding",
-       roles({{data("input", 4, 4)}, explicitPadding(), strides(), tail}),
+       roles({{data(role::input, 4, 4)}, explicitPadding(), strides(), tail}),
        {kOutput},
        groups},
       {"implicit padding",
-       roles({{data("input", 4, 4), i32("padding_scheme")}, strides(), tail}),
+       roles({{data(role::input, 4, 4), i32(role::padding_scheme)},
+              strides(),
+              tail}),
        {kOutput},
        groups},
   };
@@ -132,155 +141,163 @@ std::vector<Layout> buildLayouts() {
   // ADD, SUB, MUL, DIV: rank 0 from feature level 3.
   for (int32_t code : {ANEURALNETWORKS_ADD, ANEURALNETWORKS_SUB,
                        ANEURALNETWORKS_MUL, ANEURALNETWORKS_DIV})
-    add(code, {single({rankFrom(data("input0"), 0, 3),
-                       rankFrom(data("input1"), 0, 3), kFuse})});
+    add(code, {single({rankFrom(data(role::input0), 0, 3),
+                       rankFrom(data(role::input1), 0, 3), kFuse})});
   for (int32_t code :
        {ANEURALNETWORKS_RELU, ANEURALNETWORKS_RELU1, ANEURALNETWORKS_RELU6,
         ANEURALNETWORKS_LOGISTIC, ANEURALNETWORKS_TANH, ANEURALNETWORKS_EXP,
         ANEURALNETWORKS_LOG, ANEURALNETWORKS_SQRT, ANEURALNETWORKS_RSQRT,
         ANEURALNETWORKS_ABS, ANEURALNETWORKS_NEG, ANEURALNETWORKS_FLOOR,
         ANEURALNETWORKS_SIN, ANEURALNETWORKS_HARD_SWISH})
-    add(code, {single({data("input")})});
+    add(code, {single({data(role::input)})});
   for (int32_t code :
        {ANEURALNETWORKS_MAXIMUM, ANEURALNETWORKS_MINIMUM, ANEURALNETWORKS_POW})
-    add(code, {single({data("input0"), data("input1")})});
-  add(ANEURALNETWORKS_PRELU, {single({data("input"), data("alpha")})});
-  add(ANEURALNETWORKS_ELU, {single({data("input"), real("alpha")})});
+    add(code, {single({data(role::input0), data(role::input1)})});
+  add(ANEURALNETWORKS_PRELU, {single({data(role::input), data(role::alpha)})});
+  add(ANEURALNETWORKS_ELU, {single({data(role::input), real(role::alpha)})});
   for (int32_t code : {ANEURALNETWORKS_EQUAL, ANEURALNETWORKS_NOT_EQUAL,
                        ANEURALNETWORKS_GREATER, ANEURALNETWORKS_GREATER_EQUAL,
                        ANEURALNETWORKS_LESS, ANEURALNETWORKS_LESS_EQUAL})
-    add(code, {single({data("input0"), data("input1")},
-                      {tensor("output", Accepts::Bool8, 1, 4)})});
+    add(code, {single({data(role::input0), data(role::input1)},
+                      {tensor(role::output, Accepts::Bool8, 1, 4)})});
   for (int32_t code : {ANEURALNETWORKS_LOGICAL_AND, ANEURALNETWORKS_LOGICAL_OR})
-    add(code, {single({tensor("input0", Accepts::Bool8, 1, 4),
-                       tensor("input1", Accepts::Bool8, 1, 4)},
-                      {tensor("output", Accepts::Bool8, 1, 4)})});
+    add(code, {single({tensor(role::input0, Accepts::Bool8, 1, 4),
+                       tensor(role::input1, Accepts::Bool8, 1, 4)},
+                      {tensor(role::output, Accepts::Bool8, 1, 4)})});
   add(ANEURALNETWORKS_LOGICAL_NOT,
-      {single({tensor("input", Accepts::Bool8, 1, 4)},
-              {tensor("output", Accepts::Bool8, 1, 4)})});
+      {single({tensor(role::input, Accepts::Bool8, 1, 4)},
+              {tensor(role::output, Accepts::Bool8, 1, 4)})});
   add(ANEURALNETWORKS_CAST,
-      {single({tensor("input", Accepts::Castable, 1, 4)},
-              {tensor("output", Accepts::Castable, 1, 4)})});
+      {single({tensor(role::input, Accepts::Castable, 1, 4)},
+              {tensor(role::output, Accepts::Castable, 1, 4)})});
   add(ANEURALNETWORKS_SELECT,
-      {single({tensor("condition", Accepts::Bool8, 1, 4), data("true_values"),
-               data("false_values")})});
+      {single({tensor(role::condition, Accepts::Bool8, 1, 4),
+               data(role::true_values), data(role::false_values)})});
   add(ANEURALNETWORKS_CONV_2D,
       convForms({}, roles({{kFuse}, layoutAndDilations()}),
                 kLayoutAndDilationGroups));
   add(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
-      convForms({i32("depth_multiplier")},
+      convForms({i32(role::depth_multiplier)},
                 roles({{kFuse}, layoutAndDilations()}),
                 kLayoutAndDilationGroups));
   add(ANEURALNETWORKS_GROUPED_CONV_2D,
-      convForms({i32("num_groups")}, {kFuse, flag("layout")}, {}));
+      convForms({i32(role::num_groups)}, {kFuse, flag(role::layout)}, {}));
   add(ANEURALNETWORKS_TRANSPOSE_CONV_2D,
       {{"explicit padding",
         roles({convTensors(),
                explicitPadding(),
                strides(),
-               {kFuse, flag("layout")}}),
+               {kFuse, flag(role::layout)}}),
         {kOutput},
         {}},
        {"implicit padding",
         roles({convTensors(),
-               {int32s("output_shape"), i32("padding_scheme")},
+               {int32s(role::output_shape), i32(role::padding_scheme)},
                strides(),
-               {kFuse, flag("layout")}}),
+               {kFuse, flag(role::layout)}}),
         {kOutput},
         {}}});
   add(ANEURALNETWORKS_FULLY_CONNECTED,
-      {single({data("input", 2, 4), data("weights", 2, 2),
-               tensor("bias", Accepts::Bias, 1, 1), kFuse})});
+      {single({data(role::input, 2, 4), data(role::weights, 2, 2),
+               tensor(role::bias, Accepts::Bias, 1, 1), kFuse})});
   add(ANEURALNETWORKS_QUANTIZE,
-      {single({tensor("input", Accepts::FloatData, 1, 4)},
-              {tensor("output", Accepts::QuantData, 1, 4)})});
+      {single({tensor(role::input, Accepts::FloatData, 1, 4)},
+              {tensor(role::output, Accepts::QuantData, 1, 4)})});
   add(ANEURALNETWORKS_DEQUANTIZE,
-      {single({tensor("input", Accepts::QuantData, 1, 4)},
-              {tensor("output", Accepts::FloatData, 1, 4)})});
+      {single({tensor(role::input, Accepts::QuantData, 1, 4)},
+              {tensor(role::output, Accepts::FloatData, 1, 4)})});
   add(ANEURALNETWORKS_AVERAGE_POOL_2D, poolForms());
   add(ANEURALNETWORKS_MAX_POOL_2D, poolForms());
   // RESHAPE: ranks 1 to 4 on both sides (what every level documents).
   add(ANEURALNETWORKS_RESHAPE,
-      {single({data("input"), int32s("shape")}, {data("output")})});
+      {single({data(role::input), int32s(role::shape)}, {data(role::output)})});
   // SOFTMAX: rank 2 or 4 with the last axis; any rank and axis from level 3.
   add(ANEURALNETWORKS_SOFTMAX,
-      {single({rankFrom(rankFrom(data("input", 2, 4), 1, 3), 3, 3),
-               real("beta"), inGroup(i32("axis"), 1)},
+      {single({rankFrom(rankFrom(data(role::input, 2, 4), 1, 3), 3, 3),
+               real(role::beta), inGroup(i32(role::axis), 1)},
               {kOutput}, {{3, "an axis other than the last"}})});
   add(ANEURALNETWORKS_LOG_SOFTMAX,
-      {single({data("input"), real("beta"), i32("axis")})});
+      {single({data(role::input), real(role::beta), i32(role::axis)})});
   add(ANEURALNETWORKS_INSTANCE_NORMALIZATION,
-      {single({data("input", 4, 4), real("gamma"), real("beta"),
-               real("epsilon"), flag("layout")})});
+      {single({data(role::input, 4, 4), real(role::gamma), real(role::beta),
+               real(role::epsilon), flag(role::layout)})});
   // LOCAL_RESPONSE_NORMALIZATION, L2_NORMALIZATION: rank 4 along the last
   // axis; ranks 1 to 3 and other axes from level 3.
-  Role normInput = data("input", 4, 4);
+  Role normInput = data(role::input, 4, 4);
   for (int r : {1, 2, 3})
     normInput = rankFrom(normInput, r, 3);
   add(ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION,
-      {single({normInput, i32("radius"), real("bias"), real("alpha"),
-               real("beta"), inGroup(i32("axis"), 1)},
+      {single({normInput, i32(role::radius), real(role::bias),
+               real(role::alpha), real(role::beta),
+               inGroup(i32(role::axis), 1)},
               {kOutput}, {{3, "an axis other than the last"}})});
   add(ANEURALNETWORKS_L2_NORMALIZATION,
-      {single({normInput, inGroup(i32("axis"), 1)}, {kOutput},
+      {single({normInput, inGroup(i32(role::axis), 1)}, {kOutput},
               {{3, "an axis other than the last"}})});
   add(ANEURALNETWORKS_CONCATENATION,
-      {single({many(data("input")), i32("axis")})});
+      {single({many(data(role::input)), i32(role::axis)})});
   // Without the permutation, TRANSPOSE reverses the dimensions.
   add(ANEURALNETWORKS_TRANSPOSE,
-      {single({data("input"), inGroup(int32s("perm"), 1)}, {kOutput},
+      {single({data(role::input), inGroup(int32s(role::perm), 1)}, {kOutput},
               {{2, "a permutation"}})});
-  add(ANEURALNETWORKS_PAD, {single({data("input"), int32s("paddings", 2)})});
+  add(ANEURALNETWORKS_PAD,
+      {single({data(role::input), int32s(role::paddings, 2)})});
   add(ANEURALNETWORKS_PAD_V2,
-      {single({data("input"), int32s("paddings", 2), real("pad_value")})});
+      {single({data(role::input), int32s(role::paddings, 2),
+               real(role::pad_value)})});
   add(ANEURALNETWORKS_MIRROR_PAD,
-      {single({data("input"), int32s("paddings", 2), i32("mode")})});
-  add(ANEURALNETWORKS_REVERSE, {single({data("input"), int32s("axis")})});
+      {single(
+          {data(role::input), int32s(role::paddings, 2), i32(role::mode)})});
+  add(ANEURALNETWORKS_REVERSE,
+      {single({data(role::input), int32s(role::axis)})});
   add(ANEURALNETWORKS_GATHER,
-      {single({data("input"), i32("axis"),
-               tensor("indices", Accepts::Int32s, 1, 4)})});
+      {single({data(role::input), i32(role::axis),
+               tensor(role::indices, Accepts::Int32s, 1, 4)})});
   for (int32_t code :
        {ANEURALNETWORKS_DEPTH_TO_SPACE, ANEURALNETWORKS_SPACE_TO_DEPTH})
-    add(code, {single({data("input", 4, 4), i32("block_size"),
-                       inGroup(flag("layout"), 1)},
+    add(code, {single({data(role::input, 4, 4), i32(role::block_size),
+                       inGroup(flag(role::layout), 1)},
                       {kOutput}, {{3, "NCHW layout"}})});
   add(ANEURALNETWORKS_CHANNEL_SHUFFLE,
-      {single({data("input"), i32("num_groups"), i32("axis")})});
+      {single({data(role::input), i32(role::num_groups), i32(role::axis)})});
   add(ANEURALNETWORKS_SLICE,
-      {single({data("input"), int32s("begin"), int32s("size")})});
+      {single({data(role::input), int32s(role::begin), int32s(role::size)})});
   add(ANEURALNETWORKS_STRIDED_SLICE,
-      {single({data("input"), int32s("begin"), int32s("end"), int32s("strides"),
-               i32("begin_mask"), i32("end_mask"), i32("shrink_axis_mask")})});
+      {single({data(role::input), int32s(role::begin), int32s(role::end),
+               int32s(role::strides), i32(role::begin_mask),
+               i32(role::end_mask), i32(role::shrink_axis_mask)})});
   add(ANEURALNETWORKS_SPLIT,
-      {single({data("input"), i32("axis"), i32("num_splits")},
+      {single({data(role::input), i32(role::axis), i32(role::num_splits)},
               {many(kOutput)})});
-  add(ANEURALNETWORKS_TILE, {single({data("input"), int32s("multiples")})});
+  add(ANEURALNETWORKS_TILE,
+      {single({data(role::input), int32s(role::multiples)})});
   // MEAN's keep_dims is an INT32; the REDUCE_* operations' a BOOL.
   add(ANEURALNETWORKS_MEAN,
-      {single({data("input"), int32s("axes"), i32("keep_dims")})});
+      {single({data(role::input), int32s(role::axes), i32(role::keep_dims)})});
   for (int32_t code : {ANEURALNETWORKS_REDUCE_SUM, ANEURALNETWORKS_REDUCE_MAX,
                        ANEURALNETWORKS_REDUCE_MIN, ANEURALNETWORKS_REDUCE_PROD})
-    add(code, {single({data("input"), int32s("axes"), flag("keep_dims")})});
+    add(code, {single({data(role::input), int32s(role::axes),
+                       flag(role::keep_dims)})});
   for (int32_t code : {ANEURALNETWORKS_REDUCE_ANY, ANEURALNETWORKS_REDUCE_ALL})
-    add(code, {single({tensor("input", Accepts::Bool8, 1, 4), int32s("axes"),
-                       flag("keep_dims")},
-                      {tensor("output", Accepts::Bool8, 0, 4)})});
+    add(code, {single({tensor(role::input, Accepts::Bool8, 1, 4),
+                       int32s(role::axes), flag(role::keep_dims)},
+                      {tensor(role::output, Accepts::Bool8, 0, 4)})});
   for (int32_t code : {ANEURALNETWORKS_ARGMAX, ANEURALNETWORKS_ARGMIN})
-    add(code, {single({data("input"), i32("axis")},
-                      {tensor("output", Accepts::Int32s, 0, 4)})});
+    add(code, {single({data(role::input), i32(role::axis)},
+                      {tensor(role::output, Accepts::Int32s, 0, 4)})});
   add(ANEURALNETWORKS_BATCH_MATMUL,
-      {single({data("input0", 2, 4), data("input1", 2, 4),
-               inGroup(flag("adj_x"), 1), inGroup(flag("adj_y"), 1)},
+      {single({data(role::input0, 2, 4), data(role::input1, 2, 4),
+               inGroup(flag(role::adj_x), 1), inGroup(flag(role::adj_y), 1)},
               {kOutput}, {{6, "adj_x and adj_y"}})});
   // RESIZE_*: sizes (INT32) or, from level 3, scales; RESIZE_BILINEAR's
   // optional layout from level 3; both operations' corner flags from level 4.
-  Role width = scalar("output_width", Accepts::SizeOrScale);
-  Role height = scalar("output_height", Accepts::SizeOrScale);
-  std::vector<Role> corners = {inGroup(flag("align_corners"), 2),
-                               inGroup(flag("half_pixel_centers"), 2)};
+  Role width = scalar(role::output_width, Accepts::SizeOrScale);
+  Role height = scalar(role::output_height, Accepts::SizeOrScale);
+  std::vector<Role> corners = {inGroup(flag(role::align_corners), 2),
+                               inGroup(flag(role::half_pixel_centers), 2)};
   add(ANEURALNETWORKS_RESIZE_BILINEAR,
-      {single(roles({{data("input", 4, 4), width, height,
-                      inGroup(flag("layout"), 1)},
+      {single(roles({{data(role::input, 4, 4), width, height,
+                      inGroup(flag(role::layout), 1)},
                      corners}),
               {kOutput},
               {{3, "a layout operand"},
@@ -288,52 +305,57 @@ std::vector<Layout> buildLayouts() {
   // RESIZE_NEAREST_NEIGHBOR came with level 3, its layout flag with it: not
   // optional there.
   add(ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR,
-      {single({data("input", 4, 4), width, height, flag("layout"),
-               inGroup(flag("align_corners"), 1),
-               inGroup(flag("half_pixel_centers"), 1)},
+      {single({data(role::input, 4, 4), width, height, flag(role::layout),
+               inGroup(flag(role::align_corners), 1),
+               inGroup(flag(role::half_pixel_centers), 1)},
               {kOutput}, {{4, "align_corners or half_pixel_centers"}})});
   // UNIDIRECTIONAL_SEQUENCE_LSTM: 28 inputs in every use; the input gate's
   // weights and bias (CIFG), the peepholes, the projection and the layer
   // norm weights may be given without a value. The state outputs came with
   // level 4.
-  auto weights = [](const char *name) { return data(name, 2, 2); };
-  auto vector = [](const char *name) { return data(name, 1, 1); };
+  auto weights = [](RoleName name) { return data(name, 2, 2); };
+  auto vector = [](RoleName name) { return data(name, 1, 1); };
   add(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_LSTM,
-      {single({data("input", 3, 3),
-               omittable(weights("input_to_input_weights")),
-               weights("input_to_forget_weights"),
-               weights("input_to_cell_weights"),
-               weights("input_to_output_weights"),
-               omittable(weights("recurrent_to_input_weights")),
-               weights("recurrent_to_forget_weights"),
-               weights("recurrent_to_cell_weights"),
-               weights("recurrent_to_output_weights"),
-               omittable(vector("cell_to_input_weights")),
-               omittable(vector("cell_to_forget_weights")),
-               omittable(vector("cell_to_output_weights")),
-               omittable(vector("input_gate_bias")),
-               vector("forget_gate_bias"), vector("cell_bias"),
-               vector("output_gate_bias"),
-               omittable(weights("projection_weights")),
-               omittable(vector("projection_bias")),
-               weights("output_state_in"), weights("cell_state_in"),
-               i32("activation"), real("cell_clip"), real("proj_clip"),
-               flag("time_major"),
-               omittable(vector("input_layer_norm_weights")),
-               omittable(vector("forget_layer_norm_weights")),
-               omittable(vector("cell_layer_norm_weights")),
-               omittable(vector("output_layer_norm_weights"))},
-              {data("output", 3, 3), inGroup(data("output_state_out", 2, 2), 1),
-               inGroup(data("cell_state_out", 2, 2), 1)},
+      {single({data(role::input, 3, 3),
+               omittable(weights(role::input_to_input_weights)),
+               weights(role::input_to_forget_weights),
+               weights(role::input_to_cell_weights),
+               weights(role::input_to_output_weights),
+               omittable(weights(role::recurrent_to_input_weights)),
+               weights(role::recurrent_to_forget_weights),
+               weights(role::recurrent_to_cell_weights),
+               weights(role::recurrent_to_output_weights),
+               omittable(vector(role::cell_to_input_weights)),
+               omittable(vector(role::cell_to_forget_weights)),
+               omittable(vector(role::cell_to_output_weights)),
+               omittable(vector(role::input_gate_bias)),
+               vector(role::forget_gate_bias),
+               vector(role::cell_bias),
+               vector(role::output_gate_bias),
+               omittable(weights(role::projection_weights)),
+               omittable(vector(role::projection_bias)),
+               weights(role::output_state_in),
+               weights(role::cell_state_in),
+               i32(role::activation),
+               real(role::cell_clip),
+               real(role::proj_clip),
+               flag(role::time_major),
+               omittable(vector(role::input_layer_norm_weights)),
+               omittable(vector(role::forget_layer_norm_weights)),
+               omittable(vector(role::cell_layer_norm_weights)),
+               omittable(vector(role::output_layer_norm_weights))},
+              {data(role::output, 3, 3),
+               inGroup(data(role::output_state_out, 2, 2), 1),
+               inGroup(data(role::cell_state_out, 2, 2), 1)},
               {{4, "state outputs"}})});
   // UNIDIRECTIONAL_SEQUENCE_RNN: h = act(W x + R h + b) over a sequence;
   // time_major is an INT32 (1 or 0). Its hidden state output, a later
   // addition, is not used: the final state is the output's last step.
   add(ANEURALNETWORKS_UNIDIRECTIONAL_SEQUENCE_RNN,
-      {single({data("input", 3, 3), weights("weights"),
-               weights("recurrent_weights"), vector("bias"),
-               weights("hidden_state"), kFuse, i32("time_major")},
-              {data("output", 3, 3)})});
+      {single({data(role::input, 3, 3), weights(role::weights),
+               weights(role::recurrent_weights), vector(role::bias),
+               weights(role::hidden_state), kFuse, i32(role::time_major)},
+              {data(role::output, 3, 3)})});
   std::sort(all.begin(), all.end(),
             [](const Layout &a, const Layout &b) { return a.code < b.code; });
   return all;
@@ -345,7 +367,7 @@ std::vector<Layout> buildLayouts() {
 
 std::string roleText(bool input, size_t i, const Role &role) {
   return std::string(input ? "input " : "output ") + std::to_string(i) + " (" +
-         role.name + ")";
+         role.name.str() + ")";
 }
 
 /// Raises `level` to `atLeast`, recording `what` as the reason.
@@ -642,23 +664,25 @@ const Layout *lookupLayout(int32_t code) {
   return it != all.end() && it->code == code ? &*it : nullptr;
 }
 
-int Match::input(std::string_view name) const {
+int Match::input(RoleName name) const {
   for (size_t i = 0; i < inputRoles.size(); ++i)
-    if (name == inputRoles[i]->name)
+    if (std::string_view(name) == inputRoles[i]->name)
       return int(i);
   return -1;
 }
 
-int Match::output(std::string_view name) const {
+int Match::output(RoleName name) const {
   for (size_t i = 0; i < outputRoles.size(); ++i)
-    if (name == outputRoles[i]->name)
+    if (std::string_view(name) == outputRoles[i]->name)
       return int(i);
   return -1;
 }
 
-size_t Match::inputCount(std::string_view name) const {
-  return size_t(std::count_if(inputRoles.begin(), inputRoles.end(),
-                              [&](const Role *r) { return name == r->name; }));
+size_t Match::inputCount(RoleName name) const {
+  return size_t(
+      std::count_if(inputRoles.begin(), inputRoles.end(), [&](const Role *r) {
+        return std::string_view(name) == r->name;
+      }));
 }
 
 bool match(int32_t code, const std::vector<OperandDesc> &inputs,
@@ -701,9 +725,9 @@ bool assemble(int32_t code, const std::vector<Assigned> &assigned,
     return false;
   }
   for (const Form &form : layout->forms) {
-    auto roleOf = [&](const std::string &n) -> const Role * {
+    auto roleOf = [&](RoleName n) -> const Role * {
       for (const Role &r : form.inputs)
-        if (n == r.name)
+        if (std::string_view(n) == r.name)
           return &r;
       return nullptr;
     };
@@ -715,7 +739,7 @@ bool assemble(int32_t code, const std::vector<Assigned> &assigned,
     for (const Role &r : form.inputs) {
       bool given = false, nonDefault = false;
       for (const Assigned &a : assigned)
-        if (a.role == r.name) {
+        if (std::string_view(a.role) == r.name) {
           given = true;
           nonDefault = nonDefault || !a.isDefault;
         }
@@ -733,13 +757,13 @@ bool assemble(int32_t code, const std::vector<Assigned> &assigned,
         continue;
       bool found = false;
       for (size_t i = 0; i < assigned.size(); ++i)
-        if (assigned[i].role == r.name) {
+        if (std::string_view(assigned[i].role) == r.name) {
           order.push_back(i);
           descs.push_back(assigned[i].desc);
           found = true;
         }
       if (!found) {
-        error = std::string(name) + " needs its '" + r.name +
+        error = std::string(name) + " needs its '" + r.name.str() +
                 "' operand when an operand after it is given";
         return false;
       }
@@ -753,7 +777,7 @@ bool assemble(int32_t code, const std::vector<Assigned> &assigned,
   }
   std::string given;
   for (const Assigned &a : assigned)
-    given += (given.empty() ? "" : ", ") + a.role;
+    given += (given.empty() ? "" : ", ") + std::string(a.role);
   error = std::string("no form of ") + name + " has the operands " + given;
   return false;
 }

@@ -199,30 +199,30 @@ private:
     error = std::move(message);
     return false;
   }
-  bool has(std::string_view role) const { return layout.input(role) >= 0; }
-  const ShapeOperand &in(std::string_view role) const {
+  bool has(RoleName role) const { return layout.input(role) >= 0; }
+  const ShapeOperand &in(RoleName role) const {
     int position = layout.input(role);
     assert(position >= 0 && "a role of the matched form");
     return inputs[size_t(position)];
   }
-  const Dims &dims(std::string_view role) const { return *in(role).dims; }
+  const Dims &dims(RoleName role) const { return *in(role).dims; }
   /// A constant scalar's value (the layout makes scalars constants).
-  int32_t i32(std::string_view role) const {
+  int32_t i32(RoleName role) const {
     int32_t v = 0;
     if (const uint8_t *p = in(role).value)
       std::memcpy(&v, p, 4);
     return v;
   }
-  bool flag(std::string_view role) const {
+  bool flag(RoleName role) const {
     const uint8_t *p = in(role).value;
     return p && p[0] != 0;
   }
-  float real(std::string_view role) const {
+  float real(RoleName role) const {
     const ShapeOperand &o = in(role);
     return o.value ? floatScalar(o.type, o.value) : 0.0f;
   }
   /// A constant TENSOR_INT32 of `role`, all of its elements.
-  bool int32s(std::string_view role, std::vector<int32_t> &values) {
+  bool int32s(RoleName role, std::vector<int32_t> &values) {
     const ShapeOperand &o = in(role);
     uint64_t count = 1;
     for (uint32_t d : *o.dims)
@@ -234,14 +234,14 @@ private:
       std::memcpy(values.data(), o.value, size_t(count) * sizeof(int32_t));
     return true;
   }
-  bool positive(std::string_view role, int32_t &value) {
+  bool positive(RoleName role, int32_t &value) {
     value = i32(role);
     if (value < 1)
       return bad(std::string(role) + " must be positive");
     return true;
   }
   /// An axis of a rank-`rank` tensor (negative counts from the end).
-  bool axis(std::string_view role, uint32_t rank, uint32_t &resolved) {
+  bool axis(RoleName role, uint32_t rank, uint32_t &resolved) {
     int32_t a = i32(role), r = int32_t(rank);
     if (a < -r || a >= r)
       return bad("axis " + std::to_string(a) + " out of range");
@@ -280,13 +280,13 @@ bool Rule::run() {
                            code == ANEURALNETWORKS_DEQUANTIZE
                        ? -1
                        : layout.dataType;
-    result(dims("input"), type);
+    result(dims(role::input), type);
     return true;
   }
   if (broadcasts(code)) {
     bool prelu = code == ANEURALNETWORKS_PRELU;
-    const Dims &a = dims(prelu ? "input" : "input0");
-    const Dims &b = dims(prelu ? "alpha" : "input1");
+    const Dims &a = dims(prelu ? role::input : role::input0);
+    const Dims &b = dims(prelu ? role::alpha : role::input1);
     Dims shape;
     if (!broadcastDims(a, b, shape))
       return bad("shapes " + dimsStr(a) + " and " + dimsStr(b) +
@@ -297,20 +297,20 @@ bool Rule::run() {
   }
   switch (code) {
   case ANEURALNETWORKS_ARGMAX: case ANEURALNETWORKS_ARGMIN: {
-    Dims shape = dims("input");
+    Dims shape = dims(role::input);
     uint32_t a;
-    if (!axis("axis", uint32_t(shape.size()), a))
+    if (!axis(role::axis, uint32_t(shape.size()), a))
       return false;
     shape.erase(shape.begin() + a);
     result(std::move(shape), ANEURALNETWORKS_TENSOR_INT32);
     return true;
   }
   case ANEURALNETWORKS_SELECT:
-    if (dims("true_values") != dims("condition") ||
-        dims("false_values") != dims("condition"))
+    if (dims(role::true_values) != dims(role::condition) ||
+        dims(role::false_values) != dims(role::condition))
       return bad("the condition and the choices must have one shape (SELECT "
                  "does not broadcast)");
-    result(dims("condition"));
+    result(dims(role::condition));
     return true;
   case ANEURALNETWORKS_CONV_2D: case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
   case ANEURALNETWORKS_GROUPED_CONV_2D: case ANEURALNETWORKS_AVERAGE_POOL_2D:
@@ -346,26 +346,26 @@ bool Rule::run() {
   case ANEURALNETWORKS_CHANNEL_SHUFFLE: {
     int32_t groups;
     uint32_t a;
-    if (!positive("num_groups", groups) ||
-        !axis("axis", uint32_t(dims("input").size()), a))
+    if (!positive(role::num_groups, groups) ||
+        !axis(role::axis, uint32_t(dims(role::input).size()), a))
       return false;
-    if (dims("input")[a] % uint32_t(groups))
+    if (dims(role::input)[a] % uint32_t(groups))
       return bad("num_groups " + std::to_string(groups) +
                  " does not divide dimension " + std::to_string(a) + " (" +
-                 std::to_string(dims("input")[a]) + ")");
-    result(dims("input"));
+                 std::to_string(dims(role::input)[a]) + ")");
+    result(dims(role::input));
     return true;
   }
   case ANEURALNETWORKS_REVERSE: {
     std::vector<int32_t> axes;
-    if (!int32s("axis", axes))
+    if (!int32s(role::axis, axes))
       return false;
     if (axes.size() != 1)
       return bad("axis must have 1 element, got " +
                  std::to_string(axes.size()));
-    if (axes[0] < 0 || size_t(axes[0]) >= dims("input").size())
+    if (axes[0] < 0 || size_t(axes[0]) >= dims(role::input).size())
       return bad("axis " + std::to_string(axes[0]) + " out of range");
-    result(dims("input"));
+    result(dims(role::input));
     return true;
   }
   case ANEURALNETWORKS_GATHER:
@@ -386,31 +386,32 @@ bool Rule::run() {
 /// Convolutions and pooling: [N, OH, OW, C] (NHWC) or [N, C, OH, OW] (with
 /// the layout flag set), OH and OW from the padded, dilated window.
 bool Rule::window() {
-  const Dims &is = dims("input");
-  bool nchw = has("layout") && flag("layout");
+  const Dims &is = dims(role::input);
+  bool nchw = has(role::layout) && flag(role::layout);
   uint32_t hDim = nchw ? 2 : 1, wDim = nchw ? 3 : 2, cDim = nchw ? 1 : 3;
   int32_t strideW, strideH, dilationW = 1, dilationH = 1;
-  if (!positive("stride_w", strideW) || !positive("stride_h", strideH))
+  if (!positive(role::stride_w, strideW) || !positive(role::stride_h, strideH))
     return false;
-  if (has("dilation_w") && (!positive("dilation_w", dilationW) ||
-                            !positive("dilation_h", dilationH)))
+  if (has(role::dilation_w) && (!positive(role::dilation_w, dilationW) ||
+                                !positive(role::dilation_h, dilationH)))
     return false;
   int32_t filterH, filterW;
   uint32_t channels;
   bool pool = code == ANEURALNETWORKS_AVERAGE_POOL_2D ||
               code == ANEURALNETWORKS_MAX_POOL_2D;
   if (pool) {
-    if (!positive("filter_w", filterW) || !positive("filter_h", filterH))
+    if (!positive(role::filter_w, filterW) ||
+        !positive(role::filter_h, filterH))
       return false;
     channels = is[cDim];
   } else {
-    const Dims &fs = dims("filter");
+    const Dims &fs = dims(role::filter);
     filterH = int32_t(fs[1]);
     filterW = int32_t(fs[2]);
     channels = code == ANEURALNETWORKS_DEPTHWISE_CONV_2D ? fs[3] : fs[0];
     if (code == ANEURALNETWORKS_DEPTHWISE_CONV_2D) {
       int32_t multiplier;
-      if (!positive("depth_multiplier", multiplier))
+      if (!positive(role::depth_multiplier, multiplier))
         return false;
       if (fs[0] != 1)
         return bad("depthwise filter must have shape [1, kh, kw, out]");
@@ -420,7 +421,7 @@ bool Rule::window() {
                    " * depth multiplier " + std::to_string(multiplier));
     } else if (code == ANEURALNETWORKS_GROUPED_CONV_2D) {
       int32_t groups;
-      if (!positive("num_groups", groups))
+      if (!positive(role::num_groups, groups))
         return false;
       uint32_t g = uint32_t(groups);
       if (is[cDim] % g || fs[0] % g)
@@ -436,13 +437,13 @@ bool Rule::window() {
       return bad("filter input depth " + std::to_string(fs[3]) +
                  " does not match input depth " + std::to_string(is[cDim]));
     }
-    if (dims("bias")[0] != channels)
-      return bad("bias size " + std::to_string(dims("bias")[0]) +
+    if (dims(role::bias)[0] != channels)
+      return bad("bias size " + std::to_string(dims(role::bias)[0]) +
                  " does not match output depth " + std::to_string(channels));
   }
   int32_t pads[4] = {0, 0, 0, 0}; // left, right, top, bottom
-  if (has("padding_scheme")) {
-    int32_t scheme = i32("padding_scheme");
+  if (has(role::padding_scheme)) {
+    int32_t scheme = i32(role::padding_scheme);
     if (scheme != ANEURALNETWORKS_PADDING_SAME &&
         scheme != ANEURALNETWORKS_PADDING_VALID)
       return bad("invalid padding scheme " + std::to_string(scheme));
@@ -451,7 +452,8 @@ bool Rule::window() {
     implicitPadding(scheme, int32_t(is[hDim]), strideH, filterH, dilationH,
                     pads[2], pads[3]);
   } else {
-    const char *roles[] = {"pad_left", "pad_right", "pad_top", "pad_bottom"};
+    const RoleName roles[] = {role::pad_left, role::pad_right, role::pad_top,
+                              role::pad_bottom};
     for (size_t i = 0; i < 4; ++i)
       if ((pads[i] = i32(roles[i])) < 0)
         return bad("padding must be non-negative");
@@ -481,22 +483,22 @@ bool Rule::window() {
 /// TRANSPOSE_CONV_2D: (in - 1) * stride + filter - paddings, or the output
 /// shape operand of the implicit form.
 bool Rule::transposeConv() {
-  const Dims &is = dims("input"), &fs = dims("filter");
-  bool nchw = has("layout") && flag("layout");
+  const Dims &is = dims(role::input), &fs = dims(role::filter);
+  bool nchw = has(role::layout) && flag(role::layout);
   uint32_t hDim = nchw ? 2 : 1, wDim = nchw ? 3 : 2, cDim = nchw ? 1 : 3;
   if (fs[3] != is[cDim])
     return bad("filter input depth " + std::to_string(fs[3]) +
                " does not match input depth " + std::to_string(is[cDim]));
-  if (dims("bias")[0] != fs[0])
-    return bad("bias size " + std::to_string(dims("bias")[0]) +
+  if (dims(role::bias)[0] != fs[0])
+    return bad("bias size " + std::to_string(dims(role::bias)[0]) +
                " does not match output depth " + std::to_string(fs[0]));
   int32_t strideW, strideH;
-  if (!positive("stride_w", strideW) || !positive("stride_h", strideH))
+  if (!positive(role::stride_w, strideW) || !positive(role::stride_h, strideH))
     return false;
   int64_t outH, outW;
-  if (has("output_shape")) {
+  if (has(role::output_shape)) {
     std::vector<int32_t> shape;
-    if (!int32s("output_shape", shape))
+    if (!int32s(role::output_shape, shape))
       return false;
     if (shape.size() != 4)
       return bad("output_shape must have 4 elements");
@@ -504,7 +506,8 @@ bool Rule::transposeConv() {
     outW = shape[wDim];
   } else {
     int32_t pads[4];
-    const char *roles[] = {"pad_left", "pad_right", "pad_top", "pad_bottom"};
+    const RoleName roles[] = {role::pad_left, role::pad_right, role::pad_top,
+                              role::pad_bottom};
     for (size_t i = 0; i < 4; ++i)
       if ((pads[i] = i32(roles[i])) < 0)
         return bad("padding must be non-negative");
@@ -525,11 +528,11 @@ bool Rule::transposeConv() {
 
 /// RESIZE_*: sizes given, or the input's scaled and rounded down.
 bool Rule::resize() {
-  const Dims &is = dims("input");
-  bool nchw = has("layout") && flag("layout");
+  const Dims &is = dims(role::input);
+  bool nchw = has(role::layout) && flag(role::layout);
   uint32_t hDim = nchw ? 2 : 1, wDim = nchw ? 3 : 2;
   uint64_t size[2]; // width, height
-  const char *roles[] = {"output_width", "output_height"};
+  const RoleName roles[] = {role::output_width, role::output_height};
   for (size_t i : {0, 1}) {
     if (in(roles[i]).type == ANEURALNETWORKS_INT32) {
       int32_t v = i32(roles[i]);
@@ -555,19 +558,18 @@ bool Rule::resize() {
 /// FULLY_CONNECTED: [rows, units], the input flattened into rows of the
 /// weights' input size.
 bool Rule::fullyConnected() {
-  const Dims &ws = dims("weights");
+  const Dims &ws = dims(role::weights);
   uint32_t units = ws[0], inSize = ws[1];
   uint64_t total = 1;
-  for (uint32_t d : dims("input"))
+  for (uint32_t d : dims(role::input))
     total *= d;
   if (inSize == 0 || total % inSize != 0)
     return bad("input size " + std::to_string(total) +
                " is not a multiple of the weights' input size " +
                std::to_string(inSize));
-  if (dims("bias")[0] != units)
-    return bad("bias size " + std::to_string(dims("bias")[0]) +
-               " does not match the number of units " +
-               std::to_string(units));
+  if (dims(role::bias)[0] != units)
+    return bad("bias size " + std::to_string(dims(role::bias)[0]) +
+               " does not match the number of units " + std::to_string(units));
   if (total / inSize > std::numeric_limits<uint32_t>::max())
     return bad("too many input rows");
   result({uint32_t(total / inSize), units});
@@ -576,11 +578,11 @@ bool Rule::fullyConnected() {
 
 bool Rule::reshape() {
   std::vector<int32_t> entries;
-  if (!int32s("shape", entries))
+  if (!int32s(role::shape, entries))
     return false;
   Dims target;
   uint64_t total = 1, known = 1;
-  for (uint32_t d : dims("input"))
+  for (uint32_t d : dims(role::input))
     total *= d;
   int inferred = -1;
   for (size_t i = 0; i < entries.size(); ++i) {
@@ -615,11 +617,11 @@ bool Rule::reshape() {
 }
 
 bool Rule::concatenation() {
-  size_t first = size_t(layout.input("input")),
-         n = layout.inputCount("input");
-  Dims shape = dims("input");
+  size_t first = size_t(layout.input(role::input)),
+         n = layout.inputCount(role::input);
+  Dims shape = dims(role::input);
   uint32_t a;
-  if (!axis("axis", uint32_t(shape.size()), a))
+  if (!axis(role::axis, uint32_t(shape.size()), a))
     return false;
   for (size_t i = first + 1; i < first + n; ++i) {
     const Dims &s = *inputs[i].dims;
@@ -642,18 +644,18 @@ bool Rule::concatenation() {
 }
 
 bool Rule::transpose() {
-  const Dims &is = dims("input");
+  const Dims &is = dims(role::input);
   uint32_t rank = uint32_t(is.size());
   std::vector<int32_t> perm;
-  if (!has("perm")) {
+  if (!has(role::perm)) {
     // Without perm, the dimensions are reversed.
     for (uint32_t d = rank; d-- > 0;)
       perm.push_back(int32_t(d));
   } else {
-    if (!int32s("perm", perm))
+    if (!int32s(role::perm, perm))
       return false;
     if (perm.size() != rank)
-      return bad("perm has shape " + dimsStr(dims("perm")) + ", expected " +
+      return bad("perm has shape " + dimsStr(dims(role::perm)) + ", expected " +
                  dimsStr({rank}));
   }
   std::vector<bool> seen(rank, false);
@@ -671,17 +673,17 @@ bool Rule::transpose() {
 /// PAD, PAD_V2, MIRROR_PAD: each dimension grows by its paddings; a mirror
 /// reflects at most the dimension (less one for REFLECT).
 bool Rule::pad() {
-  const Dims &is = dims("input");
+  const Dims &is = dims(role::input);
   Dims expected = {uint32_t(is.size()), 2};
-  if (dims("paddings") != expected)
-    return bad("paddings has shape " + dimsStr(dims("paddings")) +
+  if (dims(role::paddings) != expected)
+    return bad("paddings has shape " + dimsStr(dims(role::paddings)) +
                ", expected " + dimsStr(expected));
   std::vector<int32_t> pads;
-  if (!int32s("paddings", pads))
+  if (!int32s(role::paddings, pads))
     return false;
-  bool mirror = has("mode"), reflect = false;
+  bool mirror = has(role::mode), reflect = false;
   if (mirror) {
-    int32_t mode = i32("mode");
+    int32_t mode = i32(role::mode);
     if (mode != 0 && mode != 1)
       return bad("mirror pad mode must be 0 (REFLECT) or 1 (SYMMETRIC), got " +
                  std::to_string(mode));
@@ -714,15 +716,15 @@ bool Rule::pad() {
 /// MEAN and REDUCE_*: the axes go (or stay as 1 with keep_dims); an axis may
 /// repeat; reducing every axis without keep_dims leaves [1].
 bool Rule::reduce() {
-  const Dims &is = dims("input");
+  const Dims &is = dims(role::input);
   int32_t rank = int32_t(is.size());
   std::vector<int32_t> axes;
-  if (!int32s("axes", axes))
+  if (!int32s(role::axes, axes))
     return false;
   // MEAN's keep_dims is an INT32 (positive keeps); REDUCE_*'s a BOOL.
-  bool keep = in("keep_dims").type == ANEURALNETWORKS_INT32
-                  ? i32("keep_dims") > 0
-                  : flag("keep_dims");
+  bool keep = in(role::keep_dims).type == ANEURALNETWORKS_INT32
+                  ? i32(role::keep_dims) > 0
+                  : flag(role::keep_dims);
   if (axes.empty())
     return bad("axes is empty");
   std::vector<bool> reduced(is.size(), false);
@@ -740,16 +742,16 @@ bool Rule::reduce() {
   }
   if (shape.empty())
     shape.push_back(1);
-  result(std::move(shape), in("input").type);
+  result(std::move(shape), in(role::input).type);
   return true;
 }
 
 /// BATCH_MATMUL: equal batch dimensions, [..., M, K] x [..., K, N], either
 /// side adjoint.
 bool Rule::batchMatmul() {
-  bool adjA = has("adj_x") && flag("adj_x");
-  bool adjB = has("adj_y") && flag("adj_y");
-  const Dims &as = dims("input0"), &bs = dims("input1");
+  bool adjA = has(role::adj_x) && flag(role::adj_x);
+  bool adjB = has(role::adj_y) && flag(role::adj_y);
+  const Dims &as = dims(role::input0), &bs = dims(role::input1);
   if (as.size() != bs.size())
     return bad("inputs have ranks " + std::to_string(as.size()) + " and " +
                std::to_string(bs.size()) + "; they must be equal");
@@ -775,10 +777,10 @@ bool Rule::batchMatmul() {
 /// DEPTH_TO_SPACE (`toSpace`) and SPACE_TO_DEPTH, NHWC or NCHW.
 bool Rule::depthSpace(bool toSpace) {
   int32_t block;
-  if (!positive("block_size", block))
+  if (!positive(role::block_size, block))
     return false;
-  Dims shape = dims("input");
-  bool nchw = has("layout") && flag("layout");
+  Dims shape = dims(role::input);
+  bool nchw = has(role::layout) && flag(role::layout);
   uint64_t b = uint64_t(block);
   size_t h = nchw ? 2 : 1, w = h + 1, c = nchw ? 1 : 3;
   if (toSpace) {
@@ -809,14 +811,14 @@ bool Rule::depthSpace(bool toSpace) {
 /// after it. Constant indices are checked here; computed ones by the
 /// kernel.
 bool Rule::gather() {
-  const Dims &is = dims("input");
+  const Dims &is = dims(role::input);
   uint32_t a;
-  if (!axis("axis", uint32_t(is.size()), a))
+  if (!axis(role::axis, uint32_t(is.size()), a))
     return false;
-  const ShapeOperand &idx = in("indices");
+  const ShapeOperand &idx = in(role::indices);
   if (idx.value) {
     std::vector<int32_t> constant;
-    if (!int32s("indices", constant))
+    if (!int32s(role::indices, constant))
       return false;
     for (int32_t i : constant)
       if (i < 0 || uint32_t(i) >= is[a])
@@ -834,9 +836,9 @@ bool Rule::gather() {
 }
 
 bool Rule::slice() {
-  const Dims &is = dims("input");
+  const Dims &is = dims(role::input);
   std::vector<int32_t> begins, sizes;
-  if (!int32s("begin", begins) || !int32s("size", sizes))
+  if (!int32s(role::begin, begins) || !int32s(role::size, sizes))
     return false;
   if (begins.size() != is.size() || sizes.size() != is.size())
     return bad("begin and size must have " + std::to_string(is.size()) +
@@ -860,17 +862,17 @@ bool Rule::slice() {
 }
 
 bool Rule::stridedSlice() {
-  const Dims &is = dims("input");
+  const Dims &is = dims(role::input);
   std::vector<int32_t> begins, ends, strides;
-  if (!int32s("begin", begins) || !int32s("end", ends) ||
-      !int32s("strides", strides))
+  if (!int32s(role::begin, begins) || !int32s(role::end, ends) ||
+      !int32s(role::strides, strides))
     return false;
   if (begins.size() != is.size() || ends.size() != is.size() ||
       strides.size() != is.size())
     return bad("begin, end and strides must have " +
                std::to_string(is.size()) + " elements, one per dimension");
-  StridedSliceMasks masks{i32("begin_mask"), i32("end_mask"),
-                          i32("shrink_axis_mask")};
+  StridedSliceMasks masks{i32(role::begin_mask), i32(role::end_mask),
+                          i32(role::shrink_axis_mask)};
   Dims shape;
   for (uint32_t d = 0; d < is.size(); ++d) {
     SliceAxis s;
@@ -886,11 +888,11 @@ bool Rule::stridedSlice() {
 
 /// num_splits outputs of equal size along the axis.
 bool Rule::split() {
-  Dims shape = dims("input");
+  Dims shape = dims(role::input);
   uint32_t a;
   int32_t parts;
-  if (!axis("axis", uint32_t(shape.size()), a) ||
-      !positive("num_splits", parts))
+  if (!axis(role::axis, uint32_t(shape.size()), a) ||
+      !positive(role::num_splits, parts))
     return false;
   if (shape[a] % uint32_t(parts))
     return bad("num_splits " + std::to_string(parts) +
@@ -903,9 +905,9 @@ bool Rule::split() {
 }
 
 bool Rule::tile() {
-  const Dims &is = dims("input");
+  const Dims &is = dims(role::input);
   std::vector<int32_t> multiples;
-  if (!int32s("multiples", multiples))
+  if (!int32s(role::multiples, multiples))
     return false;
   if (multiples.size() != is.size())
     return bad("multiples must have " + std::to_string(is.size()) +

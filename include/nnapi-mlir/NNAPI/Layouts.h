@@ -19,6 +19,8 @@
 #ifndef NNAPI_MLIR_NNAPI_LAYOUTS_H
 #define NNAPI_MLIR_NNAPI_LAYOUTS_H
 
+#include "nnapi-mlir/NNAPI/Roles.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -61,7 +63,7 @@ inline constexpr TypeRule kPerChannelRule = {3, "per-channel filter scales"};
 
 /// One operand position of a form.
 struct Role {
-  const char *name;
+  RoleName name;
   Accepts accepts;
   /// Tensors: the level from which each rank 0..4 is accepted (0: never).
   uint8_t rankLevel[5];
@@ -125,11 +127,11 @@ struct Match {
 
   /// Position of the first operand of input role `name`, or -1 when the form
   /// has no such role or the operation leaves its optional group out.
-  int input(std::string_view name) const;
+  int input(RoleName name) const;
   /// Position of output role `name`, or -1 as for input().
-  int output(std::string_view name) const;
+  int output(RoleName name) const;
   /// Number of operands of variadic input role `name`.
-  size_t inputCount(std::string_view name) const;
+  size_t inputCount(RoleName name) const;
 };
 
 /// Matches operands against the forms of `code`. On success fills `match`;
@@ -140,7 +142,7 @@ bool match(int32_t code, const std::vector<OperandDesc> &inputs,
 
 /// An input the compiler gives by role, for assemble().
 struct Assigned {
-  std::string role;
+  RoleName role;
   OperandDesc desc;
   /// The operand holds the value NNAPI assumes when it is left out (NHWC,
   /// dilation 1, the last axis): a group of only such operands is dropped.

@@ -16,6 +16,7 @@
 using namespace mlir;
 using namespace mlir::nnapi;
 namespace spec = nnapi_mlir::spec;
+namespace role = nnapi_mlir::spec::role;
 
 std::optional<int32_t> mlir::nnapi::getTensorOperandCode(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -56,29 +57,30 @@ class Collector {
 public:
   explicit Collector(SmallVector<NNAPIOperand> &out) : out(out) {}
 
-  void tensor(const char *role, Value v) {
+  void tensor(spec::RoleName role, Value v) {
     NNAPIOperand o{role};
     o.value = v;
     out.push_back(std::move(o));
   }
-  void int32(const char *role, int64_t v, bool isDefault = false) {
+  void int32(spec::RoleName role, int64_t v, bool isDefault = false) {
     NNAPIOperand o{role, NNAPIOperand::Kind::Int32};
     o.integer = v;
     o.isDefault = isDefault;
     out.push_back(std::move(o));
   }
-  void boolean(const char *role, bool v, bool isDefault = false) {
+  void boolean(spec::RoleName role, bool v, bool isDefault = false) {
     NNAPIOperand o{role, NNAPIOperand::Kind::Bool};
     o.integer = v;
     o.isDefault = isDefault;
     out.push_back(std::move(o));
   }
-  void real(const char *role, const APFloat &v) {
+  void real(spec::RoleName role, const APFloat &v) {
     NNAPIOperand o{role, NNAPIOperand::Kind::Float};
     o.real = v.convertToFloat();
     out.push_back(std::move(o));
   }
-  void int32s(const char *role, ArrayRef<int64_t> values, uint32_t rows = 0) {
+  void int32s(spec::RoleName role, ArrayRef<int64_t> values,
+              uint32_t rows = 0) {
     NNAPIOperand o{role, NNAPIOperand::Kind::Int32Tensor};
     o.values.assign(values.begin(), values.end());
     o.rows = rows;
@@ -86,30 +88,31 @@ public:
   }
   void fuse(Operation *op) {
     auto attr = op->getAttrOfType<FuseCodeAttr>("fused_activation");
-    int32("fuse", attr ? static_cast<int64_t>(attr.getValue()) : 0);
+    int32(role::fuse, attr ? static_cast<int64_t>(attr.getValue()) : 0);
   }
   /// Padding [left, right, top, bottom] and strides [w, h].
   void window(ArrayRef<int64_t> padding, ArrayRef<int64_t> strides) {
-    const char *pads[] = {"pad_left", "pad_right", "pad_top", "pad_bottom"};
+    const spec::RoleName pads[] = {role::pad_left, role::pad_right,
+                                   role::pad_top, role::pad_bottom};
     for (size_t i = 0; i < 4; ++i)
       int32(pads[i], padding[i]);
-    int32("stride_w", strides[0]);
-    int32("stride_h", strides[1]);
+    int32(role::stride_w, strides[0]);
+    int32(role::stride_h, strides[1]);
   }
   /// The NHWC flag and dilations [w, h], defaults when all are 1.
   void layoutAndDilations(ArrayRef<int64_t> d) {
     bool ones = llvm::all_of(d, [](int64_t v) { return v == 1; });
-    boolean("layout", false, /*isDefault=*/true);
-    int32("dilation_w", d[0], ones);
-    int32("dilation_h", d[1], ones);
+    boolean(role::layout, false, /*isDefault=*/true);
+    int32(role::dilation_w, d[0], ones);
+    int32(role::dilation_h, d[1], ones);
   }
   template <typename ReduceOp> void reduce(ReduceOp op) {
-    int32s("axes", op.getAxes());
+    int32s(role::axes, op.getAxes());
     // MEAN's keep_dims is an INT32; the REDUCE_* operations' a BOOL.
     if constexpr (std::is_same_v<ReduceOp, MeanOp>)
-      int32("keep_dims", op.getKeepDims() ? 1 : 0);
+      int32(role::keep_dims, op.getKeepDims() ? 1 : 0);
     else
-      boolean("keep_dims", op.getKeepDims());
+      boolean(role::keep_dims, op.getKeepDims());
   }
 
 private:
@@ -217,115 +220,118 @@ SmallVector<NNAPIOperand> mlir::nnapi::getNNAPIOperands(Operation *op) {
       })
       .Case([&](DepthwiseConv2DOp conv) {
         c.window(conv.getPadding(), conv.getStrides());
-        c.int32("depth_multiplier", conv.getDepthMultiplier());
+        c.int32(role::depth_multiplier, conv.getDepthMultiplier());
         c.fuse(conv);
         c.layoutAndDilations(conv.getDilations());
       })
       .Case([&](GroupedConv2DOp conv) {
         c.window(conv.getPadding(), conv.getStrides());
-        c.int32("num_groups", conv.getNumGroups());
+        c.int32(role::num_groups, conv.getNumGroups());
         c.fuse(conv);
-        c.boolean("layout", false);
+        c.boolean(role::layout, false);
       })
       .Case([&](TransposeConv2DOp conv) {
         c.window(conv.getPadding(), conv.getStrides());
         c.fuse(conv);
-        c.boolean("layout", false);
+        c.boolean(role::layout, false);
       })
       .Case<ResizeBilinearOp, ResizeNearestNeighborOp>([&](auto resize) {
         ArrayRef<int64_t> shape = resize.getOutput().getType().getShape();
-        c.int32("output_width", shape[2]);
-        c.int32("output_height", shape[1]);
+        c.int32(role::output_width, shape[2]);
+        c.int32(role::output_height, shape[1]);
         bool flags = resize.getAlignCorners() || resize.getHalfPixelCenters();
-        c.boolean("layout", false, /*isDefault=*/true);
-        c.boolean("align_corners", resize.getAlignCorners(), !flags);
-        c.boolean("half_pixel_centers", resize.getHalfPixelCenters(), !flags);
+        c.boolean(role::layout, false, /*isDefault=*/true);
+        c.boolean(role::align_corners, resize.getAlignCorners(), !flags);
+        c.boolean(role::half_pixel_centers, resize.getHalfPixelCenters(),
+                  !flags);
       })
       .Case<MaxPool2DOp, AveragePool2DOp>([&](auto pool) {
         c.window(pool.getPadding(), pool.getStrides());
-        c.int32("filter_w", pool.getFilter()[0]);
-        c.int32("filter_h", pool.getFilter()[1]);
+        c.int32(role::filter_w, pool.getFilter()[0]);
+        c.int32(role::filter_h, pool.getFilter()[1]);
         c.fuse(pool);
-        c.boolean("layout", false, /*isDefault=*/true);
+        c.boolean(role::layout, false, /*isDefault=*/true);
       })
       .Case([&](ReshapeOp reshape) {
         // A dynamic dimension is NNAPI's -1 (at most one, the verifier).
         SmallVector<int64_t> shape(reshape.getOutput().getType().getShape());
         for (int64_t &d : shape)
           d = ShapedType::isDynamic(d) ? -1 : d;
-        c.int32s("shape", shape);
+        c.int32s(role::shape, shape);
       })
       .Case([&](SoftmaxOp softmax) {
         int64_t rank = softmax.getInput().getType().getRank();
         int64_t axis = softmax.getAxis();
-        c.real("beta", softmax.getBeta());
-        c.int32("axis", axis < 0 ? axis + rank : axis,
+        c.real(role::beta, softmax.getBeta());
+        c.int32(role::axis, axis < 0 ? axis + rank : axis,
                 !softmax.needsAxisOperand());
       })
       .Case([&](LogSoftmaxOp op) {
         int64_t rank = op.getInput().getType().getRank();
         int64_t axis = op.getAxis();
-        c.real("beta", op.getBeta());
-        c.int32("axis", axis < 0 ? axis + rank : axis);
+        c.real(role::beta, op.getBeta());
+        c.int32(role::axis, axis < 0 ? axis + rank : axis);
       })
       .Case([&](InstanceNormalizationOp op) {
-        c.real("gamma", op.getGamma());
-        c.real("beta", op.getBeta());
-        c.real("epsilon", op.getEpsilon());
-        c.boolean("layout", op.getNchw());
+        c.real(role::gamma, op.getGamma());
+        c.real(role::beta, op.getBeta());
+        c.real(role::epsilon, op.getEpsilon());
+        c.boolean(role::layout, op.getNchw());
       })
       .Case([&](LocalResponseNormalizationOp op) {
-        c.int32("radius", op.getRadius());
-        c.real("bias", op.getBias());
-        c.real("alpha", op.getAlpha());
-        c.real("beta", op.getBeta());
-        c.int32("axis", op.getAxis(), !op.needsAxisOperand());
+        c.int32(role::radius, op.getRadius());
+        c.real(role::bias, op.getBias());
+        c.real(role::alpha, op.getAlpha());
+        c.real(role::beta, op.getBeta());
+        c.int32(role::axis, op.getAxis(), !op.needsAxisOperand());
       })
       .Case([&](L2NormalizationOp op) {
-        c.int32("axis", op.getAxis(), !op.needsAxisOperand());
+        c.int32(role::axis, op.getAxis(), !op.needsAxisOperand());
       })
-      .Case([&](EluOp op) { c.real("alpha", op.getAlpha()); })
-      .Case([&](TransposeOp op) { c.int32s("perm", op.getPerm()); })
+      .Case([&](EluOp op) { c.real(role::alpha, op.getAlpha()); })
+      .Case([&](TransposeOp op) { c.int32s(role::perm, op.getPerm()); })
       .Case([&](PadOp op) {
-        c.int32s("paddings", op.getPadding(),
+        c.int32s(role::paddings, op.getPadding(),
                  op.getInput().getType().getRank());
       })
       .Case([&](PadV2Op op) {
-        c.int32s("paddings", op.getPadding(),
+        c.int32s(role::paddings, op.getPadding(),
                  op.getInput().getType().getRank());
-        c.real("pad_value", op.getValue());
+        c.real(role::pad_value, op.getValue());
       })
       .Case([&](MirrorPadOp op) {
-        c.int32s("paddings", op.getPadding(),
+        c.int32s(role::paddings, op.getPadding(),
                  op.getInput().getType().getRank());
-        c.int32("mode", op.getSymmetric() ? 1 : 0); // REFLECT is 0
+        c.int32(role::mode, op.getSymmetric() ? 1 : 0); // REFLECT is 0
       })
       .Case<DepthToSpaceOp, SpaceToDepthOp>([&](auto op) {
-        c.int32("block_size", op.getBlockSize());
-        c.boolean("layout", op.getNchw(), !op.getNchw());
+        c.int32(role::block_size, op.getBlockSize());
+        c.boolean(role::layout, op.getNchw(), !op.getNchw());
       })
       .Case([&](ChannelShuffleOp op) {
-        c.int32("num_groups", op.getNumGroups());
-        c.int32("axis", op.getAxis());
+        c.int32(role::num_groups, op.getNumGroups());
+        c.int32(role::axis, op.getAxis());
       })
-      .Case([&](ReverseOp op) { c.int32s("axis", {int64_t(op.getAxis())}); })
-      .Case([&](GatherOp op) { c.int32("axis", op.getAxis()); })
+      .Case(
+          [&](ReverseOp op) { c.int32s(role::axis, {int64_t(op.getAxis())}); })
+      .Case([&](GatherOp op) { c.int32(role::axis, op.getAxis()); })
       .Case([&](SliceOp op) {
-        c.int32s("begin", op.getBegin());
-        c.int32s("size", op.getOutput().getType().getShape());
+        c.int32s(role::begin, op.getBegin());
+        c.int32s(role::size, op.getOutput().getType().getShape());
       })
       .Case([&](StridedSliceOp op) {
-        c.int32s("begin", op.getBegin());
-        c.int32s("end", op.getEnd());
-        c.int32s("strides", op.getStrides());
-        for (const char *mask : {"begin_mask", "end_mask", "shrink_axis_mask"})
+        c.int32s(role::begin, op.getBegin());
+        c.int32s(role::end, op.getEnd());
+        c.int32s(role::strides, op.getStrides());
+        for (spec::RoleName mask :
+             {role::begin_mask, role::end_mask, role::shrink_axis_mask})
           c.int32(mask, 0);
       })
       .Case([&](SplitOp op) {
-        c.int32("axis", op.getAxis());
-        c.int32("num_splits", op.getOutputs().size());
+        c.int32(role::axis, op.getAxis());
+        c.int32(role::num_splits, op.getOutputs().size());
       })
-      .Case([&](TileOp op) { c.int32s("multiples", op.getMultiples()); })
+      .Case([&](TileOp op) { c.int32s(role::multiples, op.getMultiples()); })
       .Case([&](MeanOp op) { c.reduce(op); })
       .Case([&](ReduceSumOp op) { c.reduce(op); })
       .Case([&](ReduceMaxOp op) { c.reduce(op); })
@@ -333,22 +339,25 @@ SmallVector<NNAPIOperand> mlir::nnapi::getNNAPIOperands(Operation *op) {
       .Case([&](ReduceProdOp op) { c.reduce(op); })
       .Case([&](ReduceAnyOp op) { c.reduce(op); })
       .Case([&](ReduceAllOp op) { c.reduce(op); })
-      .Case<ArgMaxOp, ArgMinOp>([&](auto op) { c.int32("axis", op.getAxis()); })
+      .Case<ArgMaxOp, ArgMinOp>(
+          [&](auto op) { c.int32(role::axis, op.getAxis()); })
       .Case([&](BatchMatmulOp op) {
         bool set = op.getAdjX() || op.getAdjY();
-        c.boolean("adj_x", op.getAdjX(), !set);
-        c.boolean("adj_y", op.getAdjY(), !set);
+        c.boolean(role::adj_x, op.getAdjX(), !set);
+        c.boolean(role::adj_y, op.getAdjY(), !set);
       })
-      .Case([&](ConcatenationOp concat) { c.int32("axis", concat.getAxis()); })
+      .Case([&](ConcatenationOp concat) {
+        c.int32(role::axis, concat.getAxis());
+      })
       .Case([&](UnidirectionalSequenceRnnOp op) {
         c.fuse(op);
-        c.int32("time_major", op.getTimeMajor() ? 1 : 0);
+        c.int32(role::time_major, op.getTimeMajor() ? 1 : 0);
       })
       .Case([&](UnidirectionalSequenceLstmOp op) {
-        c.int32("activation", static_cast<int64_t>(op.getActivation()));
-        c.real("cell_clip", op.getCellClip());
-        c.real("proj_clip", op.getProjClip());
-        c.boolean("time_major", op.getTimeMajor());
+        c.int32(role::activation, static_cast<int64_t>(op.getActivation()));
+        c.real(role::cell_clip, op.getCellClip());
+        c.real(role::proj_clip, op.getProjClip());
+        c.boolean(role::time_major, op.getTimeMajor());
       })
       .Default([](Operation *) {});
   return out;

@@ -26,7 +26,7 @@ struct NNAPIOperand {
   /// Omitted: an omittable role given without a value (NNAPI's optional
   /// operands; the blob's Lifetime::NoValue).
   enum class Kind { Tensor, Int32, Bool, Float, Int32Tensor, Omitted };
-  std::string role;
+  nnapi_mlir::spec::RoleName role = nnapi_mlir::spec::role::input;
   Kind kind = Kind::Tensor;
   Value value;                 ///< Tensor: the op's operand.
   int64_t integer = 0;         ///< Int32, Bool.
