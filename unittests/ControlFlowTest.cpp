@@ -383,3 +383,19 @@ TEST_F(ControlFlow, HostDeviceRefusesAConditionModelWithoutABool) {
 }
 
 } // namespace
+
+TEST_F(ControlFlow, HostDeviceMatchesIfAgainstItsLayout) {
+  // IF's operands are matched against its layout like any operation's:
+  // the branches must be MODEL operands, in their places.
+  blob::Model m = ifModel();
+  std::swap(m.operations[0].inputs[1], m.operations[0].inputs[3]);
+  float x[4] = {};
+  uint8_t flag[4] = {1};
+  float y[4] = {};
+  EXPECT_EQ(run(blob::write(m), {flag, x}, {y}), NNAPI_RT_NNAPI_ERROR);
+  EXPECT_NE(std::string(nnapi_rt_last_error())
+                .find("operation 0 (IF): input 1 (then_model) must be "
+                      "MODEL, got TENSOR_FLOAT32"),
+            std::string::npos)
+      << nnapi_rt_last_error();
+}

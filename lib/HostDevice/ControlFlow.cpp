@@ -46,6 +46,25 @@ size_t storageBytes(const Operand &o) {
 
 void setLoopTimeoutForThisThread(uint64_t ns) { loopTimeoutNs = ns; }
 
+namespace {
+/// The values IF or WHILE passes to its models (role `input`, in order).
+std::vector<uint32_t> valuesPassed(const Operation &op,
+                                   const spec::Match &layout) {
+  int first = layout.input(role::input);
+  if (first < 0)
+    return {};
+  auto begin = op.inputs.begin() + first;
+  return std::vector<uint32_t>(begin,
+                               begin + long(layout.inputCount(role::input)));
+}
+
+/// The model operand of role `name`.
+const HostModel &modelOf(const HostModel &m, const Operation &op,
+                         const spec::Match &layout, RoleName name) {
+  return *m.operands[op.inputs[size_t(layout.input(name))]].model;
+}
+} // namespace
+
 int validateControlFlow(const HostModel &m, size_t index, spec::Match &layout) {
   const Operation &op = m.operations[index];
   bool isIf = op.opcode == ANEURALNETWORKS_IF;
@@ -54,28 +73,20 @@ int validateControlFlow(const HostModel &m, size_t index, spec::Match &layout) {
     return fail(ANEURALNETWORKS_BAD_DATA, "operation " + std::to_string(index) +
                                               " (" + name + "): " + msg);
   };
-  // IF: condition, then, else, inputs; WHILE: condition, body, inputs.
-  size_t first = isIf ? 1 : 0, fixed = isIf ? 3 : 2;
-  if (op.inputs.size() < fixed)
-    return bad("needs at least " + std::to_string(fixed) + " inputs, has " +
-               std::to_string(op.inputs.size()));
-  for (uint32_t idx : op.outputs)
-    if (m.operands[idx].kind != Kind::Temporary &&
-        m.operands[idx].kind != Kind::Output)
-      return bad("an output operand is a constant, a model input or has no "
-                 "value");
+  // The layout (Layouts.cpp) has placed and typed the operands.
   const HostModel *parts[2];
   const char *partNames[2] = {isIf ? "then model" : "condition model",
                               isIf ? "else model" : "body model"};
+  RoleName partRoles[2] = {isIf ? role::then_model : role::condition_model,
+                           isIf ? role::else_model : role::body_model};
   for (size_t k = 0; k < 2; ++k) {
-    const Operand &o = m.operands[op.inputs[first + k]];
-    if (o.type != ANEURALNETWORKS_MODEL || o.kind != Kind::Model || !o.model)
-      return bad(std::string("input ") + std::to_string(first + k) +
-                 " must be a MODEL operand with a model (the " +
-                 partNames[k] + ")");
+    const Operand &o = m.operands[op.inputs[size_t(layout.input(partRoles[k]))]];
+    if (o.kind != Kind::Model || !o.model)
+      return bad(std::string("the ") + partNames[k] + " (" +
+                 partRoles[k].str() + ") has no model");
     parts[k] = o.model;
   }
-  std::vector<uint32_t> args(op.inputs.begin() + fixed, op.inputs.end());
+  std::vector<uint32_t> args = valuesPassed(op, layout);
   // What a referenced model takes must be what the operation passes.
   auto checkInputs = [&](size_t k) -> int {
     const HostModel &part = *parts[k];
@@ -95,7 +106,8 @@ int validateControlFlow(const HostModel &m, size_t index, spec::Match &layout) {
     if (int rc = checkInputs(k))
       return rc;
   if (isIf) {
-    const Operand &cond = m.operands[op.inputs[0]];
+    const Operand &cond =
+        m.operands[op.inputs[size_t(layout.input(role::condition))]];
     if (cond.type != ANEURALNETWORKS_TENSOR_BOOL8 || numElements(cond.dims) != 1)
       return bad("the condition must be a TENSOR_BOOL8 of one element, got " +
                  typeText(cond));
@@ -139,9 +151,6 @@ int validateControlFlow(const HostModel &m, size_t index, spec::Match &layout) {
                    ", the loop-carried value is " +
                    typeText(m.operands[args[i]]));
   }
-  layout = spec::Match();
-  layout.level = 4;
-  layout.why = name;
   for (const HostModel *part : parts)
     for (const spec::Match &inner : part->layouts)
       if (inner.level > layout.level) {
@@ -155,10 +164,10 @@ namespace {
 
 class IfStep : public Step {
 public:
-  IfStep(const Operation &op, std::unique_ptr<Executor> then,
-         std::unique_ptr<Executor> otherwise)
-      : condition(op.inputs[0]), args(op.inputs.begin() + 3, op.inputs.end()),
-        results(op.outputs) {
+  IfStep(const Operation &op, const spec::Match &layout,
+         std::unique_ptr<Executor> then, std::unique_ptr<Executor> otherwise)
+      : condition(op.inputs[size_t(layout.input(role::condition))]),
+        args(valuesPassed(op, layout)), results(op.outputs) {
     branches[0] = std::move(then);
     branches[1] = std::move(otherwise);
   }
@@ -184,9 +193,9 @@ private:
 class WhileStep : public Step {
 public:
   WhileStep(const HostModel &m, const Operation &op,
-            std::unique_ptr<Executor> cond, std::unique_ptr<Executor> body,
-            size_t next)
-      : args(op.inputs.begin() + 2, op.inputs.end()), results(op.outputs),
+            const spec::Match &layout, std::unique_ptr<Executor> cond,
+            std::unique_ptr<Executor> body, size_t next)
+      : args(valuesPassed(op, layout)), results(op.outputs),
         cond(std::move(cond)), body(std::move(body)) {
     for (size_t i = 0; i < args.size(); ++i)
       bytes.push_back(storageBytes(m.operands[args[i]]));
@@ -245,19 +254,21 @@ int createControlFlowStep(const HostModel &m, size_t index,
                           const ExecutorOptions &options,
                           std::unique_ptr<Step> &step) {
   const Operation &op = m.operations[index];
+  const spec::Match &layout = m.layouts[index];
   bool isIf = op.opcode == ANEURALNETWORKS_IF;
-  size_t first = isIf ? 1 : 0;
+  RoleName partRoles[2] = {isIf ? role::then_model : role::condition_model,
+                           isIf ? role::else_model : role::body_model};
   std::unique_ptr<Executor> parts[2];
   for (size_t k = 0; k < 2; ++k)
-    if (int rc = Executor::create(*m.operands[op.inputs[first + k]].model,
+    if (int rc = Executor::create(modelOf(m, op, layout, partRoles[k]),
                                   options, parts[k]))
       return rc;
   if (isIf) {
-    step = std::make_unique<IfStep>(op, std::move(parts[0]),
+    step = std::make_unique<IfStep>(op, layout, std::move(parts[0]),
                                     std::move(parts[1]));
   } else {
-    size_t next = m.operands[op.inputs[1]].model->outputs.size();
-    step = std::make_unique<WhileStep>(m, op, std::move(parts[0]),
+    size_t next = modelOf(m, op, layout, role::body_model).outputs.size();
+    step = std::make_unique<WhileStep>(m, op, layout, std::move(parts[0]),
                                        std::move(parts[1]), next);
   }
   return ANEURALNETWORKS_NO_ERROR;

@@ -131,9 +131,10 @@ std::string shapeStr(const Shape &shape);
 /// with the failure recorded by fail().
 int validateModel(HostModel &model);
 
-/// Checks IF or WHILE (operation `index`) against its referenced models:
-/// counts, types and shapes of what flows in and out. Sets the level the
-/// use needs (4, or more if a referenced model needs more) in `layout`.
+/// Checks IF or WHILE (operation `index`), whose operands `layout` has
+/// matched, against its referenced models: counts, types and shapes of what
+/// flows in and out. Raises the level in `layout` to what a referenced
+/// model needs.
 int validateControlFlow(const HostModel &model, size_t index,
                         spec::Match &layout);
 

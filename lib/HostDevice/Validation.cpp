@@ -87,9 +87,12 @@ private:
   spec::Match &layout;
 
   int bad(const std::string &msg) {
+    const char *name = operationName(op.opcode);
     return fail(ANEURALNETWORKS_BAD_DATA,
-                "operation " + std::to_string(index) + " (opcode " +
-                    std::to_string(op.opcode) + "): " + msg);
+                "operation " + std::to_string(index) + " (" +
+                    (name ? std::string(name)
+                          : "opcode " + std::to_string(op.opcode)) +
+                    "): " + msg);
   }
   /// Checks the operands against the operation's layout in the NNAPI spec
   /// (counts, types, ranks, constants) and fills `layout`.
@@ -635,6 +638,8 @@ int Validator::run() {
                     " is not implemented by the host NNAPI implementation");
   if (int rc = matchLayout())
     return rc;
+  if (op.opcode == ANEURALNETWORKS_IF || op.opcode == ANEURALNETWORKS_WHILE)
+    return validateControlFlow(m, index, layout);
   if (int rc = quantized())
     return rc;
   if (spec::hasShapeRule(op.opcode))
@@ -755,10 +760,7 @@ int validateModel(HostModel &m) {
                     "operation " + std::to_string(i) + " reads operand " +
                         std::to_string(idx) +
                         " before any operation writes it");
-    bool control = op.opcode == ANEURALNETWORKS_IF ||
-                   op.opcode == ANEURALNETWORKS_WHILE;
-    if (int rc = control ? validateControlFlow(m, i, m.layouts[i])
-                         : Validator(m, op, i, m.params[i], m.layouts[i]).run())
+    if (int rc = Validator(m, op, i, m.params[i], m.layouts[i]).run())
       return rc;
     for (uint32_t idx : op.outputs) {
       if (defined[idx])

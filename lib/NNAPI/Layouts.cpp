@@ -53,6 +53,19 @@ Role many(Role r) {
   r.variadic = true;
   return r;
 }
+/// Repeats zero or more times.
+Role manyOrNone(Role r) {
+  r.variadic = r.orNone = true;
+  return r;
+}
+/// A MODEL operand: not a constant, but set from a model.
+Role model(RoleName name) {
+  Role r = scalar(name, Accepts::Model);
+  r.constant = false;
+  return r;
+}
+/// Any operand (tensors of rank 0 to 4) but a MODEL.
+Role any(RoleName name) { return tensor(name, Accepts::Any, 0, 4); }
 /// The operand may be given without a value.
 Role omittable(Role r) {
   r.omittable = true;
@@ -356,6 +369,18 @@ std::vector<Layout> buildLayouts() {
                weights(role::recurrent_weights), vector(role::bias),
                weights(role::hidden_state), kFuse, i32(role::time_major)},
               {data(role::output, 3, 3)})});
+  // IF and WHILE: referenced models, then the values passed to them; their
+  // results are the models' outputs (the host device and the dialect check
+  // those against the models).
+  add(ANEURALNETWORKS_IF,
+      {single({tensor(role::condition, Accepts::Bool8, 1, 1),
+               model(role::then_model), model(role::else_model),
+               manyOrNone(any(role::input))},
+              {many(any(role::output))})});
+  add(ANEURALNETWORKS_WHILE,
+      {single({model(role::condition_model), model(role::body_model),
+               many(any(role::input))},
+              {many(any(role::output))})});
   std::sort(all.begin(), all.end(),
             [](const Layout &a, const Layout &b) { return a.code < b.code; });
   return all;
@@ -394,7 +419,7 @@ bool expand(const std::vector<Role> &roles, size_t count, uint8_t groups,
     else
       ++fixed;
   }
-  if (variadic ? count < fixed + 1 : count != fixed)
+  if (variadic ? count < fixed + (variadic->orNone ? 0 : 1) : count != fixed)
     return false;
   for (const Role &r : roles) {
     if (r.group > groups)
@@ -568,6 +593,14 @@ bool Matcher::check(bool input, size_t i, const Role &role,
             std::string(operandTypeName(d.type)) + " operands");
     break;
   }
+  case Accepts::Model:
+    if (d.type != ANEURALNETWORKS_MODEL)
+      return wrongType("MODEL");
+    return true;
+  case Accepts::Any:
+    if (d.type == ANEURALNETWORKS_MODEL)
+      return wrongType("a tensor or scalar");
+    break;
   }
   if (tensor) {
     if (d.rank > 4 || role.rankLevel[d.rank] == 0) {
@@ -824,6 +857,12 @@ std::string describeRole(const Role &role) {
   case Accepts::QuantData:
     text = "8-bit quantized";
     break;
+  case Accepts::Model:
+    text = "MODEL";
+    break;
+  case Accepts::Any:
+    text = "any";
+    break;
   }
   std::string ranks;
   for (int r = 0; r <= 4; ++r)
@@ -837,7 +876,7 @@ std::string describeRole(const Role &role) {
   if (role.constant && !ranks.empty())
     text += " constant";
   if (role.variadic)
-    text += ", repeated";
+    text += role.orNone ? ", repeated or none" : ", repeated";
   if (role.omittable)
     text += ", may be omitted";
   return text;

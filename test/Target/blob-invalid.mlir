@@ -129,3 +129,21 @@ func.func @input_two_ways(%x: tensor<4xi8>) -> (tensor<4xf32>, tensor<4xf32>) at
   %db = nnapi.dequantize %b : (tensor<4x!quant.uniform<i8:f32, 0.25>>) -> tensor<4xf32>
   return %da, %db : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// IF and WHILE are written in the order of their layouts (Layouts.cpp),
+// which NNAPI's rules check: an IF that returns nothing is refused.
+func.func @if_without_results(%c: tensor<i1>, %x: tensor<4xf32>) -> tensor<4xf32> attributes {nnapi.partition} {
+  // expected-error@+1 {{the NNAPI spec refuses this operation: IF: expects 1 or more outputs, got 0}}
+  nnapi.if %c : tensor<i1> (%x) : (tensor<4xf32>) -> ()
+  then {
+  ^bb0(%a: tensor<4xf32>):
+    nnapi.yield
+  } else {
+  ^bb0(%a: tensor<4xf32>):
+    nnapi.yield
+  }
+  %r = nnapi.relu %x : tensor<4xf32>
+  return %r : tensor<4xf32>
+}

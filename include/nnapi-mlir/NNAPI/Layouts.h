@@ -47,6 +47,9 @@ enum class Accepts : uint8_t {
              ///< columns (QUANTIZE's input, DEQUANTIZE's output).
   QuantData, ///< TENSOR_QUANT8_ASYMM or _SIGNED, by the operation's quant8
              ///< columns (QUANTIZE's output, DEQUANTIZE's input).
+  Model,     ///< A MODEL operand (IF's branches, WHILE's condition and body).
+  Any,       ///< Any operand but a MODEL (the values IF and WHILE pass to
+             ///< and take from their models, whose own operands say more).
 };
 
 /// A type a role accepts only from some feature level on, and what needs it.
@@ -78,6 +81,8 @@ struct Role {
   /// position and says "absent" (ANeuralNetworksModel_setOperandValue with
   /// no buffer).
   bool omittable = false;
+  /// A variadic role that may also repeat zero times (IF's inputs).
+  bool orNone = false;
 };
 
 /// An optional trailing group: the roles of `group` k. A form may end after

@@ -175,36 +175,62 @@ LogicalResult BlobBuilder::addResults(Operation *op,
 }
 
 LogicalResult BlobBuilder::addControlFlow(Operation *op) {
+  namespace spec = nnapi_mlir::spec;
+  namespace role = nnapi_mlir::spec::role;
   FeatureLevelNeed need = isa<IfOp>(op) ? cast<IfOp>(op).getFeatureLevelNeed()
                                         : cast<WhileOp>(op).getFeatureLevelNeed();
   model.featureLevel = std::max(model.featureLevel, need.level);
-  std::vector<uint32_t> in;
-  // IF: condition, then, else, inputs; WHILE: condition, body, inputs.
-  if (auto ifOp = dyn_cast<IfOp>(op)) {
-    FailureOr<uint32_t> cond = operandFor(ifOp.getCondition());
-    if (failed(cond))
+  // The operands by role; the layout (Layouts.cpp) puts them in order.
+  std::vector<spec::Assigned> assigned;
+  std::vector<uint32_t> given;
+  auto give = [&](spec::RoleName name, uint32_t index) {
+    const blob::Operand &o = model.operands[index];
+    spec::OperandDesc d;
+    d.type = o.type;
+    d.rank = uint32_t(o.dims.size());
+    assigned.push_back({name, d});
+    given.push_back(index);
+  };
+  auto giveValue = [&](spec::RoleName name, Value v) {
+    FailureOr<uint32_t> index = operandFor(v);
+    if (succeeded(index))
+      give(name, *index);
+    return index;
+  };
+  if (auto ifOp = dyn_cast<IfOp>(op))
+    if (failed(giveValue(role::condition, ifOp.getCondition())))
       return failure();
-    in.push_back(*cond);
-  }
-  for (Region &region : op->getRegions()) {
+  spec::RoleName models[2] = {
+      isa<IfOp>(op) ? role::then_model : role::condition_model,
+      isa<IfOp>(op) ? role::else_model : role::body_model};
+  for (auto [k, region] : llvm::enumerate(op->getRegions())) {
     FailureOr<blob::Model> sub =
         BlobBuilder(relax).buildBlock(region.front(), op);
     if (failed(sub))
       return failure();
-    in.push_back(model.addSubgraph(std::move(*sub)));
+    give(models[k], model.addSubgraph(std::move(*sub)));
   }
   ValueRange inputs = isa<IfOp>(op) ? cast<IfOp>(op).getInputs()
                                     : cast<WhileOp>(op).getInputs();
-  for (Value v : inputs) {
-    FailureOr<uint32_t> idx = operandFor(v);
-    if (failed(idx))
+  for (Value v : inputs)
+    if (failed(giveValue(role::input, v)))
       return failure();
-    in.push_back(*idx);
-  }
   std::vector<uint32_t> out;
   if (failed(addResults(op, out)))
     return failure();
+  std::vector<spec::OperandDesc> outputs;
+  for (uint32_t index : out)
+    outputs.push_back({model.operands[index].type,
+                       uint32_t(model.operands[index].dims.size())});
   int32_t code = isa<IfOp>(op) ? IfOp::kOperationCode : WhileOp::kOperationCode;
+  std::vector<size_t> order;
+  spec::Match match;
+  std::string error;
+  if (!spec::assemble(code, assigned, outputs, order, match, error))
+    return op->emitError("the NNAPI spec refuses this operation: ") << error;
+  std::vector<uint32_t> in;
+  for (size_t i : order)
+    in.push_back(given[i]);
   model.operations.push_back({code, in, out});
   return success();
 }
