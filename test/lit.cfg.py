@@ -26,11 +26,14 @@ config.substitutions.append(("%cc", config.c_compiler))
 config.substitutions.append(("%onnx_testdata", "/usr/share/libonnx-testdata/data"))
 config.substitutions.append(("%examples", os.path.join(config.nnapi_src_root, "examples")))
 config.substitutions.append(("%src_root", config.nnapi_src_root))
+# MLIR's TableGen files (OpBase.td...), for tests that run mlir-tblgen.
+config.substitutions.append(
+    ("%mlir_include", os.path.join(os.path.dirname(config.llvm_tools_dir), "include")))
 # The TFLite schema as Python modules (flatc --python at build time), for
 # test/Frontend/TFLite/Inputs/tflite_builder.py.
 config.environment["NNAPI_TFLITE_SCHEMA_PY"] = os.path.join(
     config.nnapi_obj_root, "tflite-schema-python")
-tools = ["nnapi-opt", "nnapi-translate", "nnapi-compile", "nnapi-run", "nnapi-ops-doc", "nnapi-profile-device", "stream-vad", "FileCheck", "not", "count", "llvm-readelf"]
+tools = ["nnapi-opt", "nnapi-translate", "nnapi-compile", "nnapi-run", "nnapi-ops-doc", "nnapi-profile-device", "stream-vad", "FileCheck", "not", "count", "llvm-readelf", "mlir-tblgen"]
 llvm_config.add_tool_substitutions(tools, [config.nnapi_tools_dir, config.llvm_tools_dir])
 
 # Headless Chromium renders the HTML partition report (scripts/setup.sh

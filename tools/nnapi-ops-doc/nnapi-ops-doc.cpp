@@ -11,11 +11,13 @@
 //   nnapi-ops-doc                 print the table
 //   nnapi-ops-doc --check FILE    exit 1 if FILE's generated section differs
 //   nnapi-ops-doc --update FILE   rewrite FILE's generated section
+//   nnapi-ops-doc --value-roles   each nnapi op's value operands' roles
 //
 //===----------------------------------------------------------------------===//
 
 #include "nnapi-mlir/Conversion/TosaToNNAPI/TosaToNNAPI.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#include "nnapi-mlir/Dialect/NNAPI/IR/Operands.h"
 #include "nnapi-mlir/NNAPI/Layouts.h"
 #include "nnapi-mlir/NNAPI/Shapes.h"
 #include "nnapi-mlir/NNAPI/Operations.h"
@@ -108,13 +110,32 @@ std::string formText(const nnapi_mlir::spec::Form &form) {
   return text;
 }
 
-std::string generate() {
-  MLIRContext ctx;
-  ctx.loadDialect<nnapi::NNAPIDialect, tosa::TosaDialect>();
-  std::vector<DialectOp> ops = dialectOps<
+std::vector<DialectOp> allDialectOps() {
+  return dialectOps<
 #define GET_OP_LIST
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIOps.cpp.inc"
       >();
+}
+
+/// Each nnapi op and the roles its value operands take, in operand order
+/// ("..." after a variadic one, "?" after one that may be left out), for
+/// the check against ODS (test/Dialect/NNAPI/operand-roles.test).
+std::string valueRoles() {
+  std::string text;
+  for (const DialectOp &op : allDialectOps()) {
+    text += op.name.str() + ":";
+    for (const nnapi_mlir::spec::Role *r : nnapi::getValueRoles(op.code))
+      text += std::string(" ") + r->name.str() + (r->variadic ? "..." : "") +
+              (r->omittable ? "?" : "");
+    text += "\n";
+  }
+  return text;
+}
+
+std::string generate() {
+  MLIRContext ctx;
+  ctx.loadDialect<nnapi::NNAPIDialect, tosa::TosaDialect>();
+  std::vector<DialectOp> ops = allDialectOps();
   std::map<int32_t, std::vector<const DialectOp *>> byCode;
   for (const DialectOp &op : ops)
     byCode[op.code].push_back(&op);
@@ -226,9 +247,14 @@ int main(int argc, char **argv) {
     llvm::outs() << table;
     return 0;
   }
+  if (argc == 2 && StringRef(argv[1]) == "--value-roles") {
+    llvm::outs() << valueRoles();
+    return 0;
+  }
   if (argc != 3 || (StringRef(argv[1]) != "--check" &&
                     StringRef(argv[1]) != "--update")) {
-    llvm::errs() << "usage: nnapi-ops-doc [--check FILE | --update FILE]\n";
+    llvm::errs() << "usage: nnapi-ops-doc [--check FILE | --update FILE | "
+                    "--value-roles]\n";
     return 2;
   }
   StringRef path = argv[2];

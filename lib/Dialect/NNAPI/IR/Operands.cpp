@@ -119,18 +119,6 @@ private:
   SmallVector<NNAPIOperand> &out;
 };
 
-/// The roles of `code`'s first form that take the op's tensor operands, in
-/// order: tensor roles that need not be constants (the constant ones, such
-/// as shapes and permutations, come from attributes).
-SmallVector<const spec::Role *> valueRoles(int32_t code) {
-  SmallVector<const spec::Role *> roles;
-  if (const spec::Layout *layout = spec::lookupLayout(code))
-    for (const spec::Role &r : layout->forms.front().inputs)
-      if (r.group == 0 && !r.constant)
-        roles.push_back(&r);
-  return roles;
-}
-
 /// The role of the `index`th of `roles`' operands, a variadic role standing
 /// for all the operands from its position on.
 const spec::Role *roleAt(ArrayRef<const spec::Role *> roles, size_t index) {
@@ -154,7 +142,7 @@ std::optional<ArrayRef<int32_t>> operandSegments(Operation *op) {
 
 /// The value role of each of `op`'s operands.
 SmallVector<const spec::Role *> operandRoles(Operation *op, int32_t code) {
-  SmallVector<const spec::Role *> roles = valueRoles(code), result;
+  SmallVector<const spec::Role *> roles = getValueRoles(code), result;
   if (std::optional<ArrayRef<int32_t>> segments = operandSegments(op)) {
     for (auto [k, size] : llvm::enumerate(*segments))
       for (int32_t i = 0; i < size; ++i)
@@ -167,6 +155,15 @@ SmallVector<const spec::Role *> operandRoles(Operation *op, int32_t code) {
 }
 
 } // namespace
+
+SmallVector<const spec::Role *> mlir::nnapi::getValueRoles(int32_t code) {
+  SmallVector<const spec::Role *> roles;
+  if (const spec::Layout *layout = spec::lookupLayout(code))
+    for (const spec::Role &r : layout->forms.front().inputs)
+      if (r.group == 0 && !r.constant && r.accepts != spec::Accepts::Model)
+        roles.push_back(&r);
+  return roles;
+}
 
 const spec::Role *mlir::nnapi::getSpecRole(Operation *op, Value v) {
   auto iface = dyn_cast<NNAPIOperationInterface>(op);
@@ -204,7 +201,7 @@ SmallVector<NNAPIOperand> mlir::nnapi::getNNAPIOperands(Operation *op) {
       out.push_back(std::move(o));
     }
   if (std::optional<ArrayRef<int32_t>> segments = operandSegments(op)) {
-    SmallVector<const spec::Role *> roles = valueRoles(code);
+    SmallVector<const spec::Role *> roles = getValueRoles(code);
     for (auto [k, role] : llvm::enumerate(roles))
       if (k >= segments->size() || (*segments)[k] == 0)
         out.push_back(NNAPIOperand{role->name, NNAPIOperand::Kind::Omitted});

@@ -43,6 +43,14 @@ std::optional<int32_t> getTensorOperandCode(Type type);
 /// takes (in the operation's first form), or null if it has none.
 const nnapi_mlir::spec::Role *getSpecRole(Operation *op, Value v);
 
+/// The roles the value operands of an nnapi op of NNAPI operation `code`
+/// take, in the op's operand order: the tensor roles of the operation's
+/// first form that need not be constants (its constant tensors and scalars
+/// come from attributes); a variadic role takes every operand from its
+/// position on. ODS declares the operands in this order: test/Dialect/NNAPI/
+/// operand-roles.test holds each op's ODS operand names against it.
+SmallVector<const nnapi_mlir::spec::Role *> getValueRoles(int32_t code);
+
 /// The NNAPI operands of nnapi op `op`, by role, in no particular order.
 SmallVector<NNAPIOperand> getNNAPIOperands(Operation *op);
 
