@@ -308,3 +308,33 @@ TEST(NNAPISpec, EveryRoleConstantNamesARoleOfSomeLayout) {
   EXPECT_EQ(unused, "");
   EXPECT_EQ(std::string(role::filter), "filter");
 }
+
+TEST(NNAPISpec, WeightsRolesAndTheirChannelDimension) {
+  // Per-channel scales run along the output channels of a filter: 0 for
+  // CONV_2D's [out, kh, kw, in], 3 for DEPTHWISE_CONV_2D's [1, kh, kw, out];
+  // FULLY_CONNECTED's weights take none.
+  ASSERT_NE(weightsRole(ANEURALNETWORKS_CONV_2D), nullptr);
+  EXPECT_EQ(std::string(weightsRole(ANEURALNETWORKS_CONV_2D)->name), "filter");
+  EXPECT_EQ(weightsRole(ANEURALNETWORKS_CONV_2D)->channelDim, 0);
+  EXPECT_EQ(weightsRole(ANEURALNETWORKS_DEPTHWISE_CONV_2D)->channelDim, 3);
+  EXPECT_EQ(weightsRole(ANEURALNETWORKS_TRANSPOSE_CONV_2D)->channelDim, 0);
+  const Role *fc = weightsRole(ANEURALNETWORKS_FULLY_CONNECTED);
+  ASSERT_NE(fc, nullptr);
+  EXPECT_EQ(std::string(fc->name), "weights");
+  EXPECT_EQ(fc->channelDim, -1);
+  EXPECT_EQ(weightsRole(ANEURALNETWORKS_ADD), nullptr);
+  OperandDesc q8 = tensor(ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED, 2);
+  OperandDesc perChannel =
+      tensor(ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL, 2);
+  OperandDesc bias = tensor(ANEURALNETWORKS_TENSOR_INT32, 1);
+  Match m;
+  std::string error;
+  EXPECT_TRUE(match(ANEURALNETWORKS_FULLY_CONNECTED, {q8, q8, bias, kI32},
+                    {q8}, m, error))
+      << error;
+  EXPECT_FALSE(match(ANEURALNETWORKS_FULLY_CONNECTED,
+                     {q8, perChannel, bias, kI32}, {q8}, m, error));
+  EXPECT_EQ(error, "input 1 (weights) must be "
+                   "TENSOR_QUANT8_ASYMM_SIGNED, got "
+                   "TENSOR_QUANT8_SYMM_PER_CHANNEL");
+}

@@ -52,6 +52,38 @@ TEST(QuantizationRules, FollowNNAPIsRanges) {
   EXPECT_EQ(quantizationError(ANEURALNETWORKS_TENSOR_INT32, 0.25f, 0), "");
 }
 
+TEST(QuantizationRules, OperationColumnsOfTheTables) {
+  // NNAPI's documentation: LOGISTIC and SOFTMAX give 1/256 with zero point 0
+  // (-128 signed), TANH 1/128 with 128 (0 signed); other operations fix
+  // nothing.
+  auto logistic = fixedOutputQuantization("LOGISTIC", /*isSigned=*/true);
+  ASSERT_TRUE(logistic);
+  EXPECT_EQ(logistic->scale, 1.0f / 256);
+  EXPECT_EQ(logistic->zeroPoint, -128);
+  auto softmax = fixedOutputQuantization("SOFTMAX", /*isSigned=*/false);
+  ASSERT_TRUE(softmax);
+  EXPECT_EQ(softmax->zeroPoint, 0);
+  auto tanh = fixedOutputQuantization("TANH", /*isSigned=*/false);
+  ASSERT_TRUE(tanh);
+  EXPECT_EQ(tanh->scale, 1.0f / 128);
+  EXPECT_EQ(tanh->zeroPoint, 128);
+  EXPECT_EQ(fixedOutputQuantization("TANH", true)->zeroPoint, 0);
+  EXPECT_FALSE(fixedOutputQuantization("CONV_2D", true));
+  // Moving or selecting values keeps the input's parameters; CONCATENATION
+  // may requantize from level 3, arithmetic from level 1.
+  EXPECT_EQ(requantizingLevel("RESHAPE"), 0u);
+  EXPECT_EQ(requantizingLevel("MAX_POOL_2D"), 0u);
+  EXPECT_EQ(requantizingLevel("AVERAGE_POOL_2D"), 0u);
+  EXPECT_EQ(requantizingLevel("CONCATENATION"), 3u);
+  EXPECT_EQ(requantizingLevel("CONV_2D"), 1u);
+  EXPECT_EQ(requantizingLevel("ADD"), 1u);
+  // The 8-bit data types are the two ASYMM ones.
+  EXPECT_TRUE(isQuant8DataType(ANEURALNETWORKS_TENSOR_QUANT8_ASYMM));
+  EXPECT_TRUE(isQuant8DataType(ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED));
+  EXPECT_FALSE(isQuant8DataType(ANEURALNETWORKS_TENSOR_QUANT8_SYMM));
+  EXPECT_FALSE(isQuant8DataType(kPerChannel));
+}
+
 /// relu(a + bias) (TestModels.h) with an unused per-channel constant
 /// [3, 2] quantized along dimension 0.
 blob::Model withPerChannelConstant() {

@@ -99,8 +99,7 @@ public:
       secondScale = second.scale;
       return;
     }
-    filter = operand(opcode == ANEURALNETWORKS_FULLY_CONNECTED ? role::weights
-                                                               : role::filter);
+    filter = operand(spec::weightsRole(opcode)->name);
     bias = operand(role::bias);
     const Operand &f = m.operands[filter];
     filterShape = f.dims;

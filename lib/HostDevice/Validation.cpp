@@ -601,14 +601,14 @@ int Validator::quantized() {
       op.opcode != ANEURALNETWORKS_FULLY_CONNECTED)
     return 0;
   const Operand &input = in(role::input);
-  RoleName filterRole = op.opcode == ANEURALNETWORKS_FULLY_CONNECTED
-                            ? role::weights
-                            : role::filter;
-  const Operand &filter = in(filterRole), &bias = in(role::bias);
+  const spec::Role &weights = *spec::weightsRole(op.opcode);
+  const Operand &filter = in(weights.name), &bias = in(role::bias);
   bool perChannel =
       filter.type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL;
   if (perChannel) {
-    uint32_t dim = op.opcode == ANEURALNETWORKS_DEPTHWISE_CONV_2D ? 3 : 0;
+    // The layout has refused per-channel weights without a channel
+    // dimension.
+    uint32_t dim = uint32_t(weights.channelDim);
     if (filter.channelDim != dim)
       return bad(std::string("per-channel filter scales must run along "
                              "dimension ") +

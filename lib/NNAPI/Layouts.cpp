@@ -82,9 +82,13 @@ std::vector<Role> roles(std::initializer_list<std::vector<Role>> parts) {
   return all;
 }
 
-/// input, filter and bias of a convolution (NHWC).
-std::vector<Role> convTensors() {
-  return {data(role::input, 4, 4), tensor(role::filter, Accepts::Filter, 4, 4),
+/// input, filter and bias of a convolution (NHWC); per-channel filter
+/// scales run along `channelDim` (the output channels: 0 for [out, kh, kw,
+/// in], 3 for DEPTHWISE_CONV_2D's [1, kh, kw, out]).
+std::vector<Role> convTensors(int8_t channelDim = 0) {
+  Role filter = tensor(role::filter, Accepts::Filter, 4, 4);
+  filter.channelDim = channelDim;
+  return {data(role::input, 4, 4), filter,
           tensor(role::bias, Accepts::Bias, 1, 1)};
 }
 std::vector<Role> explicitPadding() {
@@ -106,14 +110,15 @@ const std::vector<Group> kLayoutAndDilationGroups = {
 /// CONV_2D-like: explicit and implicit padding forms around `middle`
 /// (depth multiplier, number of groups), then `tail`.
 std::vector<Form> convForms(std::vector<Role> middle, std::vector<Role> tail,
-                            std::vector<Group> groups) {
+                            std::vector<Group> groups, int8_t channelDim = 0) {
   return {
       {"explicit padding",
-       roles({convTensors(), explicitPadding(), strides(), middle, tail}),
+       roles({convTensors(channelDim), explicitPadding(), strides(), middle,
+              tail}),
        {kOutput},
        groups},
       {"implicit padding",
-       roles({convTensors(),
+       roles({convTensors(channelDim),
               {i32(role::padding_scheme)},
               strides(),
               middle,
@@ -192,7 +197,7 @@ std::vector<Layout> buildLayouts() {
   add(ANEURALNETWORKS_DEPTHWISE_CONV_2D,
       convForms({i32(role::depth_multiplier)},
                 roles({{kFuse}, layoutAndDilations()}),
-                kLayoutAndDilationGroups));
+                kLayoutAndDilationGroups, /*channelDim=*/3));
   add(ANEURALNETWORKS_GROUPED_CONV_2D,
       convForms({i32(role::num_groups)}, {kFuse, flag(role::layout)}, {}));
   add(ANEURALNETWORKS_TRANSPOSE_CONV_2D,
@@ -211,7 +216,8 @@ std::vector<Layout> buildLayouts() {
         {kOutput},
         {}}});
   add(ANEURALNETWORKS_FULLY_CONNECTED,
-      {single({data(role::input, 2, 4), data(role::weights, 2, 2),
+      {single({data(role::input, 2, 4),
+               tensor(role::weights, Accepts::Filter, 2, 2),
                tensor(role::bias, Accepts::Bias, 1, 1), kFuse})});
   add(ANEURALNETWORKS_QUANTIZE,
       {single({tensor(role::input, Accepts::FloatData, 1, 4)},
@@ -562,12 +568,12 @@ bool Matcher::check(bool input, size_t i, const Role &role,
   case Accepts::Filter:
     if (d.type == m.dataType)
       break;
-    if (isQuant8DataType(m.dataType) &&
+    if (isQuant8DataType(m.dataType) && role.channelDim >= 0 &&
         d.type == ANEURALNETWORKS_TENSOR_QUANT8_SYMM_PER_CHANNEL) {
       require(m.level, m.why, kPerChannelRule.level, kPerChannelRule.why);
       break;
     }
-    return wrongType(isQuant8DataType(m.dataType)
+    return wrongType(isQuant8DataType(m.dataType) && role.channelDim >= 0
                          ? (std::string(operandTypeName(m.dataType)) +
                             " or TENSOR_QUANT8_SYMM_PER_CHANNEL")
                                .c_str()
@@ -695,6 +701,14 @@ const Layout *lookupLayout(int32_t code) {
       std::lower_bound(all.begin(), all.end(), code,
                        [](const Layout &l, int32_t c) { return l.code < c; });
   return it != all.end() && it->code == code ? &*it : nullptr;
+}
+
+const Role *weightsRole(int32_t code) {
+  if (const Layout *layout = lookupLayout(code))
+    for (const Role &r : layout->forms.front().inputs)
+      if (r.accepts == Accepts::Filter)
+        return &r;
+  return nullptr;
 }
 
 int Match::input(RoleName name) const {
@@ -845,8 +859,11 @@ std::string describeRole(const Role &role) {
            std::to_string(kResizeScaleRule.level) + ")";
     break;
   case Accepts::Filter:
-    text = "data or per-channel (" + std::to_string(kPerChannelRule.level) +
-           ")";
+    text = role.channelDim < 0
+               ? "data"
+               : "data or per-channel along " +
+                     std::to_string(role.channelDim) + " (" +
+                     std::to_string(kPerChannelRule.level) + ")";
     break;
   case Accepts::Bias:
     text = "data (TENSOR_INT32 if quantized)";

@@ -40,8 +40,9 @@ enum class Accepts : uint8_t {
   Bool,     ///< A BOOL scalar.
   Float,    ///< A FLOAT32 scalar, FLOAT16 when the data is TENSOR_FLOAT16.
   SizeOrScale, ///< An INT32 size, or (from level 3) a Float scale.
-  Filter, ///< The data type; with 8-bit quantized data also
-          ///< TENSOR_QUANT8_SYMM_PER_CHANNEL (level 3).
+  Filter, ///< The operation's weights: the data type; with 8-bit quantized
+          ///< data also TENSOR_QUANT8_SYMM_PER_CHANNEL (level 3) where the
+          ///< role has a channel dimension.
   Bias,   ///< The data type for float data, TENSOR_INT32 for quantized.
   FloatData, ///< TENSOR_FLOAT32 or TENSOR_FLOAT16, by the operation's float
              ///< columns (QUANTIZE's input, DEQUANTIZE's output).
@@ -83,6 +84,9 @@ struct Role {
   bool omittable = false;
   /// A variadic role that may also repeat zero times (IF's inputs).
   bool orNone = false;
+  /// Accepts::Filter: the dimension per-channel scales run along (-1: the
+  /// operation takes no per-channel weights).
+  int8_t channelDim = -1;
 };
 
 /// An optional trailing group: the roles of `group` k. A form may end after
@@ -104,6 +108,10 @@ struct Layout {
   int32_t code;
   std::vector<Form> forms; ///< Tried in order.
 };
+
+/// The role that holds operation `code`'s weights (Accepts::Filter:
+/// CONV_2D's `filter`, FULLY_CONNECTED's `weights`), or nullptr.
+const Role *weightsRole(int32_t code);
 
 /// The layout of operation `code`, or nullptr if the spec has none yet.
 const Layout *lookupLayout(int32_t code);

@@ -20,7 +20,8 @@ extern "C" {
 
 /* Operand types, all of them, from the one table. */
 enum {
-#define NNAPI_OPERAND_TYPE(NAME, CODE, BYTES, TENSOR, LEVEL)                    \
+#define NNAPI_OPERAND_TYPE(NAME, CODE, BYTES, TENSOR, LEVEL, QUANT, ZERO_MIN,  \
+                           ZERO_MAX, DATA8)                                    \
   ANEURALNETWORKS_##NAME = CODE,
 #include "nnapi-mlir/NNAPI/OperandTypes.def"
 };
@@ -28,7 +29,7 @@ enum {
 /* Operation codes, all of them, from the one table. */
 enum {
 #define NNAPI_OPERATION(NAME, CODE, LEVEL, FLOAT32, FLOAT16, QUANT8, QUANT8S, \
-                        FUSES)                                              \
+                        FUSES, REQUANT, FIXED_SCALE, FIXED_ZERO)            \
   ANEURALNETWORKS_##NAME = CODE,
 #include "nnapi-mlir/NNAPI/Operations.def"
 };

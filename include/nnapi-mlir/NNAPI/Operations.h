@@ -27,12 +27,20 @@ struct OperationInfo {
   unsigned quant8Level;  ///< TENSOR_QUANT8_ASYMM data, likewise.
   unsigned quant8SignedLevel; ///< TENSOR_QUANT8_ASYMM_SIGNED data, likewise.
   bool fuses; ///< Takes a FuseCode operand applied to its output.
+  /// On 8-bit data: the level from which the output may be quantized unlike
+  /// the inputs (0: never).
+  unsigned requantizingLevel;
+  /// N when NNAPI fixes the 8-bit output's scale at 1/N (0: not fixed), and
+  /// the zero point of TENSOR_QUANT8_ASYMM data then.
+  unsigned fixedScaleDenominator;
+  int32_t fixedZeroPoint;
 };
 
 inline constexpr OperationInfo kOperations[] = {
 #define NNAPI_OPERATION(NAME, CODE, LEVEL, FLOAT32, FLOAT16, QUANT8, QUANT8S, \
-                        FUSES)                                              \
-  {#NAME, CODE, LEVEL, FLOAT32, FLOAT16, QUANT8, QUANT8S, FUSES != 0},
+                        FUSES, REQUANT, FIXED_SCALE, FIXED_ZERO)            \
+  {#NAME,   CODE,        LEVEL,      FLOAT32,     FLOAT16, QUANT8,            \
+   QUANT8S, FUSES != 0,  REQUANT,    FIXED_SCALE, FIXED_ZERO},
 #include "nnapi-mlir/NNAPI/Operations.def"
 };
 
@@ -88,11 +96,17 @@ struct OperandTypeInfo {
   unsigned bytes;   ///< Size of one element; 0 for MODEL.
   bool tensor;      ///< A tensor type (else a scalar or MODEL).
   unsigned level;   ///< Feature level that introduced the type.
+  /// 0: no quantization; 1: a scale and a zero point in [minZeroPoint,
+  /// maxZeroPoint]; 2: per-channel scales.
+  unsigned quantization;
+  int32_t minZeroPoint, maxZeroPoint;
+  bool quant8Data; ///< An 8-bit quantized data type (QUANT8/QUANT8S).
 };
 
 inline constexpr OperandTypeInfo kOperandTypes[] = {
-#define NNAPI_OPERAND_TYPE(NAME, CODE, BYTES, TENSOR, LEVEL)                    \
-  {#NAME, CODE, BYTES, TENSOR != 0, LEVEL},
+#define NNAPI_OPERAND_TYPE(NAME, CODE, BYTES, TENSOR, LEVEL, QUANT, ZERO_MIN,  \
+                           ZERO_MAX, DATA8)                                    \
+  {#NAME, CODE, BYTES, TENSOR != 0, LEVEL, QUANT, ZERO_MIN, ZERO_MAX, DATA8 != 0},
 #include "nnapi-mlir/NNAPI/OperandTypes.def"
 };
 
@@ -131,23 +145,16 @@ struct QuantizationRule {
   int32_t minZeroPoint = 0, maxZeroPoint = 0;
 };
 
-/// The rule of operand type `code`: the quantized types' zero point ranges
-/// from NNAPI's documentation; other types (float, int32, bool) carry no
+/// The rule of operand type `code`: its QUANT, ZERO_MIN and ZERO_MAX columns
+/// in OperandTypes.def; other types (float, int32, bool) carry no
 /// quantization and are not checked here (NNAPI lets an int32 bias carry
 /// its scale).
 constexpr QuantizationRule quantizationRule(int32_t code) {
-  std::string_view name = operandTypeName(code);
-  if (name == "TENSOR_QUANT8_ASYMM")
-    return {true, false, 0, 255};
-  if (name == "TENSOR_QUANT8_ASYMM_SIGNED")
-    return {true, false, -128, 127};
-  if (name == "TENSOR_QUANT8_SYMM" || name == "TENSOR_QUANT16_SYMM")
-    return {true, false, 0, 0};
-  if (name == "TENSOR_QUANT16_ASYMM")
-    return {true, false, 0, 65535};
-  if (name == "TENSOR_QUANT8_SYMM_PER_CHANNEL")
-    return {false, true, 0, 0};
-  return {};
+  const OperandTypeInfo *info = lookupOperandType(code);
+  if (!info || info->quantization == 0)
+    return {};
+  return {info->quantization == 1, info->quantization == 2,
+          info->minZeroPoint, info->maxZeroPoint};
 }
 
 /// Why `scale` and `zeroPoint` are invalid for operand type `code` (""
@@ -178,8 +185,8 @@ inline std::string quantizationError(int32_t code, float scale,
 /// TENSOR_QUANT8_ASYMM or TENSOR_QUANT8_ASYMM_SIGNED: the 8-bit quantized
 /// data types of Operations.def's QUANT8 and QUANT8S columns.
 constexpr bool isQuant8DataType(int32_t type) {
-  std::string_view name = operandTypeName(type);
-  return name == "TENSOR_QUANT8_ASYMM" || name == "TENSOR_QUANT8_ASYMM_SIGNED";
+  const OperandTypeInfo *info = lookupOperandType(type);
+  return info && info->quant8Data;
 }
 
 /// The feature level from which `info` accepts data of tensor type `type`
@@ -198,40 +205,28 @@ constexpr unsigned dataTypeLevel(const OperationInfo &info, int32_t type) {
 }
 
 /// The feature level from which `operation` on 8-bit quantized data may
-/// quantize its output with other parameters than its (data) inputs, from
-/// NNAPI's documentation of each operation: 0 when it never may (operations
-/// that move or select values -- MAX_POOL_2D, RESHAPE, TRANSPOSE,
-/// RESIZE_* -- and AVERAGE_POOL_2D keep their input's scale and zero
-/// point), 3 for CONCATENATION (its inputs must match the output below
-/// level 3), 1 for the others (convolutions, FULLY_CONNECTED, ADD, MUL,
-/// HARD_SWISH requantize; LOGISTIC, TANH and SOFTMAX have fixed output
-/// parameters, fixedOutputQuantization).
+/// quantize its output with other parameters than its (data) inputs: its
+/// REQUANT column in Operations.def (0: never).
 constexpr unsigned requantizingLevel(std::string_view operation) {
-  if (operation == "MAX_POOL_2D" || operation == "AVERAGE_POOL_2D" ||
-      operation == "RESHAPE" || operation == "TRANSPOSE" ||
-      operation == "RESIZE_BILINEAR" ||
-      operation == "RESIZE_NEAREST_NEIGHBOR")
-    return 0;
-  if (operation == "CONCATENATION")
-    return 3;
-  return 1;
+  const OperationInfo *info = lookupOperation(operation);
+  return info ? info->requantizingLevel : 0;
 }
 
 /// The output scale and zero point NNAPI fixes for `operation` on 8-bit
-/// data (`isSigned`: TENSOR_QUANT8_ASYMM_SIGNED), if it fixes them:
-/// LOGISTIC and SOFTMAX 1/256 (zero point 0, signed -128), TANH 1/128
-/// (zero point 128, signed 0).
+/// data (`isSigned`: TENSOR_QUANT8_ASYMM_SIGNED), if it fixes them: its
+/// FIXED_SCALE and FIXED_ZERO columns in Operations.def (LOGISTIC and
+/// SOFTMAX 1/256, TANH 1/128).
 struct FixedQuantization {
   float scale;
   int32_t zeroPoint;
 };
 constexpr std::optional<FixedQuantization>
 fixedOutputQuantization(std::string_view operation, bool isSigned) {
-  if (operation == "LOGISTIC" || operation == "SOFTMAX")
-    return FixedQuantization{1.0f / 256, isSigned ? -128 : 0};
-  if (operation == "TANH")
-    return FixedQuantization{1.0f / 128, isSigned ? 0 : 128};
-  return std::nullopt;
+  const OperationInfo *info = lookupOperation(operation);
+  if (!info || !info->fixedScaleDenominator)
+    return std::nullopt;
+  return FixedQuantization{1.0f / float(info->fixedScaleDenominator),
+                           info->fixedZeroPoint - (isSigned ? 128 : 0)};
 }
 
 /// Why `operation` on 8-bit data (`isSigned` as above) cannot give an

@@ -12,6 +12,7 @@
 
 #include "PatternCommon.h"
 
+#include "nnapi-mlir/NNAPI/Layouts.h"
 #include "nnapi-mlir/Transforms/Composites.h"
 
 using namespace mlir;
@@ -402,7 +403,11 @@ struct QuantizedCompositePattern
       SmallVector<int64_t> zeros(scales.size(), 0);
       wElement = quant::UniformQuantizedPerAxisType::get(
           quant::QuantizationFlags::Signed, i8, f32, scales, zeros,
-          depthwise ? 3 : 0, -128, 127);
+          nnapi_mlir::spec::weightsRole(depthwise
+                                            ? DepthwiseConv2DOp::kOperationCode
+                                            : Conv2DOp::kOperationCode)
+              ->channelDim,
+          -128, 127);
     } else {
       wElement = i8Quant(ctx, wScales[0], wZero.getInt());
       biasScale = double(float(inScale.getValueAsDouble()) * float(wScales[0]));

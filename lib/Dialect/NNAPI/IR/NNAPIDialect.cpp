@@ -246,11 +246,16 @@ LogicalResult verifyQuantizationParameters(Operation *op) {
 
 /// A convolution's or fully connected operation's element types: one float
 /// type throughout, or 8-bit quantized data (input and output of one
-/// storage type) with an 8-bit filter of that type or per-channel along
-/// `channelDim` (-1: not allowed), and an i32 bias whose scale is input
-/// scale x filter scale (0, a plain i32, with per-channel filters).
+/// storage type) with an 8-bit filter of that type or per-channel along the
+/// dimension the NNAPI layout's weights role gives (none for FULLY_CONNECTED),
+/// and an i32 bias whose scale is input scale x filter scale (0, a plain i32,
+/// with per-channel filters).
 LogicalResult verifyElementTypes(Operation *op, Value input, Value filter,
-                                 Value bias, int64_t channelDim) {
+                                 Value bias) {
+  int64_t channelDim =
+      nnapi_mlir::spec::weightsRole(
+          cast<NNAPIOperationInterface>(op).getOperationCode())
+          ->channelDim;
   auto in = dyn_cast<quant::UniformQuantizedType>(
       getElementTypeOrSelf(input.getType()));
   if (!in)
@@ -345,8 +350,7 @@ LogicalResult verifyUnary(UnaryOp op) {
 template <typename ConvOp>
 LogicalResult verifyConvCommon(ConvOp op) {
   if (failed(verifyElementTypes(op, op.getInput(), op.getFilter(),
-                                op.getBias(), isa<DepthwiseConv2DOp>(op) ? 3
-                                                                         : 0)) ||
+                                op.getBias())) ||
       failed(verifyRank(op, op.getInput(), "input")) ||
       failed(verifyRank(op, op.getFilter(), "filter")) ||
       failed(verifyRank(op, op.getBias(), "bias")))
@@ -453,8 +457,7 @@ LogicalResult DequantizeOp::verify() {
 }
 
 LogicalResult FullyConnectedOp::verify() {
-  if (failed(verifyElementTypes(*this, getInput(), getWeights(), getBias(),
-                                /*channelDim=*/-1)) ||
+  if (failed(verifyElementTypes(*this, getInput(), getWeights(), getBias())) ||
       failed(verifyRank(*this, getInput(), "input")) ||
       failed(verifyRank(*this, getWeights(), "weights")) ||
       failed(verifyRank(*this, getBias(), "bias")))
