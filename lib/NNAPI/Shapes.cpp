@@ -188,6 +188,30 @@ public:
 
   bool run();
 
+  // The rules, one per operation family (kRuleTable says which is whose).
+  bool window();
+  bool transposeConv();
+  bool resize();
+  bool fullyConnected();
+  bool reshape();
+  bool concatenation();
+  bool transpose();
+  bool pad();
+  bool reduce();
+  bool batchMatmul();
+  bool argExtreme();
+  bool select();
+  bool channelShuffle();
+  bool reverse();
+  bool depthSpace(bool toSpace);
+  bool depthToSpace();
+  bool spaceToDepth();
+  bool gather();
+  bool slice();
+  bool stridedSlice();
+  bool split();
+  bool tile();
+
 private:
   int32_t code;
   const Match &layout;
@@ -253,22 +277,51 @@ private:
   }
   void result(Dims dims) { result(std::move(dims), layout.dataType); }
 
-  bool window();
-  bool transposeConv();
-  bool resize();
-  bool fullyConnected();
-  bool reshape();
-  bool concatenation();
-  bool transpose();
-  bool pad();
-  bool reduce();
-  bool batchMatmul();
-  bool depthSpace(bool toSpace);
-  bool gather();
-  bool slice();
-  bool stridedSlice();
-  bool split();
-  bool tile();
+};
+
+/// Each operation with a rule of its own (besides the shape-keeping and
+/// broadcasting families), once: run() dispatches on it and hasShapeRule()
+/// reads it.
+struct RuleEntry {
+  int32_t code;
+  bool (Rule::*rule)();
+};
+const RuleEntry kRuleTable[] = {
+    {ANEURALNETWORKS_ARGMAX, &Rule::argExtreme},
+    {ANEURALNETWORKS_ARGMIN, &Rule::argExtreme},
+    {ANEURALNETWORKS_SELECT, &Rule::select},
+    {ANEURALNETWORKS_CONV_2D, &Rule::window},
+    {ANEURALNETWORKS_DEPTHWISE_CONV_2D, &Rule::window},
+    {ANEURALNETWORKS_GROUPED_CONV_2D, &Rule::window},
+    {ANEURALNETWORKS_AVERAGE_POOL_2D, &Rule::window},
+    {ANEURALNETWORKS_MAX_POOL_2D, &Rule::window},
+    {ANEURALNETWORKS_TRANSPOSE_CONV_2D, &Rule::transposeConv},
+    {ANEURALNETWORKS_RESIZE_BILINEAR, &Rule::resize},
+    {ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR, &Rule::resize},
+    {ANEURALNETWORKS_FULLY_CONNECTED, &Rule::fullyConnected},
+    {ANEURALNETWORKS_RESHAPE, &Rule::reshape},
+    {ANEURALNETWORKS_CONCATENATION, &Rule::concatenation},
+    {ANEURALNETWORKS_TRANSPOSE, &Rule::transpose},
+    {ANEURALNETWORKS_PAD, &Rule::pad},
+    {ANEURALNETWORKS_PAD_V2, &Rule::pad},
+    {ANEURALNETWORKS_MIRROR_PAD, &Rule::pad},
+    {ANEURALNETWORKS_MEAN, &Rule::reduce},
+    {ANEURALNETWORKS_REDUCE_SUM, &Rule::reduce},
+    {ANEURALNETWORKS_REDUCE_MAX, &Rule::reduce},
+    {ANEURALNETWORKS_REDUCE_MIN, &Rule::reduce},
+    {ANEURALNETWORKS_REDUCE_PROD, &Rule::reduce},
+    {ANEURALNETWORKS_REDUCE_ANY, &Rule::reduce},
+    {ANEURALNETWORKS_REDUCE_ALL, &Rule::reduce},
+    {ANEURALNETWORKS_BATCH_MATMUL, &Rule::batchMatmul},
+    {ANEURALNETWORKS_DEPTH_TO_SPACE, &Rule::depthToSpace},
+    {ANEURALNETWORKS_SPACE_TO_DEPTH, &Rule::spaceToDepth},
+    {ANEURALNETWORKS_CHANNEL_SHUFFLE, &Rule::channelShuffle},
+    {ANEURALNETWORKS_REVERSE, &Rule::reverse},
+    {ANEURALNETWORKS_GATHER, &Rule::gather},
+    {ANEURALNETWORKS_SLICE, &Rule::slice},
+    {ANEURALNETWORKS_STRIDED_SLICE, &Rule::stridedSlice},
+    {ANEURALNETWORKS_SPLIT, &Rule::split},
+    {ANEURALNETWORKS_TILE, &Rule::tile},
 };
 
 bool Rule::run() {
@@ -295,93 +348,59 @@ bool Rule::run() {
            boolResult(code) ? ANEURALNETWORKS_TENSOR_BOOL8 : layout.dataType);
     return true;
   }
-  switch (code) {
-  case ANEURALNETWORKS_ARGMAX: case ANEURALNETWORKS_ARGMIN: {
-    Dims shape = dims(role::input);
-    uint32_t a;
-    if (!axis(role::axis, uint32_t(shape.size()), a))
-      return false;
-    shape.erase(shape.begin() + a);
-    result(std::move(shape), ANEURALNETWORKS_TENSOR_INT32);
-    return true;
-  }
-  case ANEURALNETWORKS_SELECT:
-    if (dims(role::true_values) != dims(role::condition) ||
-        dims(role::false_values) != dims(role::condition))
-      return bad("the condition and the choices must have one shape (SELECT "
-                 "does not broadcast)");
-    result(dims(role::condition));
-    return true;
-  case ANEURALNETWORKS_CONV_2D: case ANEURALNETWORKS_DEPTHWISE_CONV_2D:
-  case ANEURALNETWORKS_GROUPED_CONV_2D: case ANEURALNETWORKS_AVERAGE_POOL_2D:
-  case ANEURALNETWORKS_MAX_POOL_2D:
-    return window();
-  case ANEURALNETWORKS_TRANSPOSE_CONV_2D:
-    return transposeConv();
-  case ANEURALNETWORKS_RESIZE_BILINEAR:
-  case ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR:
-    return resize();
-  case ANEURALNETWORKS_FULLY_CONNECTED:
-    return fullyConnected();
-  case ANEURALNETWORKS_RESHAPE:
-    return reshape();
-  case ANEURALNETWORKS_CONCATENATION:
-    return concatenation();
-  case ANEURALNETWORKS_TRANSPOSE:
-    return transpose();
-  case ANEURALNETWORKS_PAD: case ANEURALNETWORKS_PAD_V2:
-  case ANEURALNETWORKS_MIRROR_PAD:
-    return pad();
-  case ANEURALNETWORKS_MEAN: case ANEURALNETWORKS_REDUCE_SUM:
-  case ANEURALNETWORKS_REDUCE_MAX: case ANEURALNETWORKS_REDUCE_MIN:
-  case ANEURALNETWORKS_REDUCE_PROD: case ANEURALNETWORKS_REDUCE_ANY:
-  case ANEURALNETWORKS_REDUCE_ALL:
-    return reduce();
-  case ANEURALNETWORKS_BATCH_MATMUL:
-    return batchMatmul();
-  case ANEURALNETWORKS_DEPTH_TO_SPACE:
-    return depthSpace(true);
-  case ANEURALNETWORKS_SPACE_TO_DEPTH:
-    return depthSpace(false);
-  case ANEURALNETWORKS_CHANNEL_SHUFFLE: {
-    int32_t groups;
-    uint32_t a;
-    if (!positive(role::num_groups, groups) ||
-        !axis(role::axis, uint32_t(dims(role::input).size()), a))
-      return false;
-    if (dims(role::input)[a] % uint32_t(groups))
-      return bad("num_groups " + std::to_string(groups) +
-                 " does not divide dimension " + std::to_string(a) + " (" +
-                 std::to_string(dims(role::input)[a]) + ")");
-    result(dims(role::input));
-    return true;
-  }
-  case ANEURALNETWORKS_REVERSE: {
-    std::vector<int32_t> axes;
-    if (!int32s(role::axis, axes))
-      return false;
-    if (axes.size() != 1)
-      return bad("axis must have 1 element, got " +
-                 std::to_string(axes.size()));
-    if (axes[0] < 0 || size_t(axes[0]) >= dims(role::input).size())
-      return bad("axis " + std::to_string(axes[0]) + " out of range");
-    result(dims(role::input));
-    return true;
-  }
-  case ANEURALNETWORKS_GATHER:
-    return gather();
-  case ANEURALNETWORKS_SLICE:
-    return slice();
-  case ANEURALNETWORKS_STRIDED_SLICE:
-    return stridedSlice();
-  case ANEURALNETWORKS_SPLIT:
-    return split();
-  case ANEURALNETWORKS_TILE:
-    return tile();
-  default:
-    return bad("no output-shape rule for this operation");
-  }
+  for (const RuleEntry &entry : kRuleTable)
+    if (entry.code == code)
+      return (this->*entry.rule)();
+  return bad("no output-shape rule for this operation");
 }
+
+bool Rule::argExtreme() {
+  Dims shape = dims(role::input);
+  uint32_t a;
+  if (!axis(role::axis, uint32_t(shape.size()), a))
+    return false;
+  shape.erase(shape.begin() + a);
+  result(std::move(shape), ANEURALNETWORKS_TENSOR_INT32);
+  return true;
+}
+
+bool Rule::select() {
+  if (dims(role::true_values) != dims(role::condition) ||
+      dims(role::false_values) != dims(role::condition))
+    return bad("the condition and the choices must have one shape (SELECT "
+               "does not broadcast)");
+  result(dims(role::condition));
+  return true;
+}
+
+bool Rule::channelShuffle() {
+  int32_t groups;
+  uint32_t a;
+  if (!positive(role::num_groups, groups) ||
+      !axis(role::axis, uint32_t(dims(role::input).size()), a))
+    return false;
+  if (dims(role::input)[a] % uint32_t(groups))
+    return bad("num_groups " + std::to_string(groups) +
+               " does not divide dimension " + std::to_string(a) + " (" +
+               std::to_string(dims(role::input)[a]) + ")");
+  result(dims(role::input));
+  return true;
+}
+
+bool Rule::reverse() {
+  std::vector<int32_t> axes;
+  if (!int32s(role::axis, axes))
+    return false;
+  if (axes.size() != 1)
+    return bad("axis must have 1 element, got " + std::to_string(axes.size()));
+  if (axes[0] < 0 || size_t(axes[0]) >= dims(role::input).size())
+    return bad("axis " + std::to_string(axes[0]) + " out of range");
+  result(dims(role::input));
+  return true;
+}
+
+bool Rule::depthToSpace() { return depthSpace(true); }
+bool Rule::spaceToDepth() { return depthSpace(false); }
 
 /// Convolutions and pooling: [N, OH, OW, C] (NHWC) or [N, C, OH, OW] (with
 /// the layout flag set), OH and OW from the padded, dilated window.
@@ -929,31 +948,9 @@ bool Rule::tile() {
 }
 
 bool hasShapeRule(int32_t code) {
-  if (keepsShape(code) || broadcasts(code))
-    return true;
-  switch (code) {
-  case ANEURALNETWORKS_ARGMAX: case ANEURALNETWORKS_ARGMIN:
-  case ANEURALNETWORKS_SELECT: case ANEURALNETWORKS_CONV_2D:
-  case ANEURALNETWORKS_DEPTHWISE_CONV_2D: case ANEURALNETWORKS_GROUPED_CONV_2D:
-  case ANEURALNETWORKS_AVERAGE_POOL_2D: case ANEURALNETWORKS_MAX_POOL_2D:
-  case ANEURALNETWORKS_TRANSPOSE_CONV_2D: case ANEURALNETWORKS_RESIZE_BILINEAR:
-  case ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR:
-  case ANEURALNETWORKS_FULLY_CONNECTED: case ANEURALNETWORKS_RESHAPE:
-  case ANEURALNETWORKS_CONCATENATION: case ANEURALNETWORKS_TRANSPOSE:
-  case ANEURALNETWORKS_PAD: case ANEURALNETWORKS_PAD_V2:
-  case ANEURALNETWORKS_MIRROR_PAD: case ANEURALNETWORKS_MEAN:
-  case ANEURALNETWORKS_REDUCE_SUM: case ANEURALNETWORKS_REDUCE_MAX:
-  case ANEURALNETWORKS_REDUCE_MIN: case ANEURALNETWORKS_REDUCE_PROD:
-  case ANEURALNETWORKS_REDUCE_ANY: case ANEURALNETWORKS_REDUCE_ALL:
-  case ANEURALNETWORKS_BATCH_MATMUL: case ANEURALNETWORKS_DEPTH_TO_SPACE:
-  case ANEURALNETWORKS_SPACE_TO_DEPTH: case ANEURALNETWORKS_CHANNEL_SHUFFLE:
-  case ANEURALNETWORKS_REVERSE: case ANEURALNETWORKS_GATHER:
-  case ANEURALNETWORKS_SLICE: case ANEURALNETWORKS_STRIDED_SLICE:
-  case ANEURALNETWORKS_SPLIT: case ANEURALNETWORKS_TILE:
-    return true;
-  default:
-    return false;
-  }
+  return keepsShape(code) || broadcasts(code) ||
+         std::any_of(std::begin(kRuleTable), std::end(kRuleTable),
+                     [&](const RuleEntry &e) { return e.code == code; });
 }
 
 bool inferShapes(int32_t code, const Match &layout,
