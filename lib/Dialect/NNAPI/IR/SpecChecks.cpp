@@ -77,7 +77,7 @@ FeatureLevelNeed mlir::nnapi::detail::getSpecFeatureLevel(Operation *op,
   return need;
 }
 
-/// The results' shapes and types are those NNAPI's output-shape rule of
+/// The results' shapes are those NNAPI's output-shape rule of
 /// `code` computes from the ordered operands (spec::inferShapes, the rule
 /// the host device and the runtime apply too). An op whose tensor operands
 /// have dynamic dimensions is checked by the runtime when it specializes the
@@ -151,16 +151,14 @@ static LogicalResult verifySpecShapes(Operation *op, int32_t code,
   std::string error;
   if (!spec::inferShapes(code, match, inputs, results, error))
     return op->emitOpError() << error;
+  // The shapes; the results' element types are the ODS constraints' and the
+  // op verifiers' (the rule's types matter to the host device).
   for (auto [i, r] : llvm::enumerate(results)) {
     if (i >= op->getNumResults())
       break;
-    if (failed(verifyResultShape(op, SmallVector<int64_t>(r.dims.begin(), r.dims.end()), i)))
+    SmallVector<int64_t> expected(r.dims.begin(), r.dims.end());
+    if (failed(verifyResultShape(op, expected, i)))
       return failure();
-    Type type = op->getResult(i).getType();
-    if (r.type >= 0 && getTensorOperandCode(type) != r.type)
-      return op->emitOpError()
-             << "result " << i << " must be "
-             << nnapi_mlir::operandTypeName(r.type) << ", got " << type;
   }
   return success();
 }
