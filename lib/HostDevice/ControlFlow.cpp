@@ -19,6 +19,7 @@
 #include "Executor.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
 
@@ -58,7 +59,14 @@ std::vector<uint32_t> valuesPassed(const Operation &op,
                                begin + long(layout.inputCount(role::input)));
 }
 
-/// The model operand of role `name`.
+/// The roles of IF's branches, or of WHILE's condition and body.
+std::array<RoleName, 2> modelRoles(bool isIf) {
+  return {isIf ? role::then_model : role::condition_model,
+          isIf ? role::else_model : role::body_model};
+}
+
+/// The model operand of role `name` (validateModel has refused MODEL
+/// operands without a model).
 const HostModel &modelOf(const HostModel &m, const Operation &op,
                          const spec::Match &layout, RoleName name) {
   return *m.operands[op.inputs[size_t(layout.input(name))]].model;
@@ -77,15 +85,9 @@ int validateControlFlow(const HostModel &m, size_t index, spec::Match &layout) {
   const HostModel *parts[2];
   const char *partNames[2] = {isIf ? "then model" : "condition model",
                               isIf ? "else model" : "body model"};
-  RoleName partRoles[2] = {isIf ? role::then_model : role::condition_model,
-                           isIf ? role::else_model : role::body_model};
-  for (size_t k = 0; k < 2; ++k) {
-    const Operand &o = m.operands[op.inputs[size_t(layout.input(partRoles[k]))]];
-    if (o.kind != Kind::Model || !o.model)
-      return bad(std::string("the ") + partNames[k] + " (" +
-                 partRoles[k].str() + ") has no model");
-    parts[k] = o.model;
-  }
+  std::array<RoleName, 2> partRoles = modelRoles(isIf);
+  for (size_t k = 0; k < 2; ++k)
+    parts[k] = &modelOf(m, op, layout, partRoles[k]);
   std::vector<uint32_t> args = valuesPassed(op, layout);
   // What a referenced model takes must be what the operation passes.
   auto checkInputs = [&](size_t k) -> int {
@@ -256,8 +258,7 @@ int createControlFlowStep(const HostModel &m, size_t index,
   const Operation &op = m.operations[index];
   const spec::Match &layout = m.layouts[index];
   bool isIf = op.opcode == ANEURALNETWORKS_IF;
-  RoleName partRoles[2] = {isIf ? role::then_model : role::condition_model,
-                           isIf ? role::else_model : role::body_model};
+  std::array<RoleName, 2> partRoles = modelRoles(isIf);
   std::unique_ptr<Executor> parts[2];
   for (size_t k = 0; k < 2; ++k)
     if (int rc = Executor::create(modelOf(m, op, layout, partRoles[k]),

@@ -7,10 +7,10 @@
 // compute (nnapi-mlir/NNAPI/Shapes.h, the rules the compiler's verifiers and
 // the runtime's specialization apply), then what the kernels need that the
 // rules do not check (quantization, fused activations, the sequence RNN and
-// LSTM's sized operands). Operands are read by their role's name, never by
-// position. The decoded scalar parameters (padding,
-// strides, fused activation, axis...) are kept in HostModel::params so that
-// compilation and execution never decode operands again.
+// LSTM's sized operands). Operands are read by role (Roles.h), never by
+// position. The decoded scalar parameters (padding, strides, fused
+// activation, axis...) are kept in HostModel::params so that compilation and
+// execution never decode operands again.
 //
 //===----------------------------------------------------------------------===//
 
@@ -215,7 +215,7 @@ int Validator::shapeRule() {
   if (results.size() != op.outputs.size())
     return bad("expects " + std::to_string(results.size()) + " outputs, got " +
                std::to_string(op.outputs.size()));
-  for (size_t i = 0; i < results.size() && i < op.outputs.size(); ++i)
+  for (size_t i = 0; i < results.size(); ++i)
     if (int rc = expectOutputOf(results[i].dims,
                                 results[i].type < 0 ? out(i).type
                                                     : results[i].type,
