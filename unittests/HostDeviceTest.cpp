@@ -296,6 +296,17 @@ struct Int8ConvCase {
   uint32_t h, w, c, f, k;
   int32_t stride, pad, dilation;
   bool depthwise = false; ///< f == c then.
+  enum Numbers {
+    Typical,
+    /// Inputs in [0.5, 1) and weights in [100, 127]: the int32
+    /// accumulators pass 2^24 (where a float32 loses integers), the output
+    /// scale keeps the results in range.
+    Deep,
+    /// Scales of powers of two whose multiplier is exactly 1/2, small
+    /// weights and biases: half of the sums are ties, where NNAPI rounds
+    /// up and a float32 requantization to nearest even.
+    Ties,
+  } numbers = Typical;
 };
 
 class Int8ConvVsReference : public HostDevice,
@@ -310,7 +321,14 @@ TEST_P(Int8ConvVsReference, MatchesTheReference) {
   // qc8; within one quantum of NNAPI's fixed-point reference.
   const Int8ConvCase t = GetParam();
   std::mt19937 rng(3);
-  std::uniform_int_distribution<int> w8(-127, 127), b32(-300, 300);
+  const bool deep = t.numbers == Int8ConvCase::Deep,
+             ties = t.numbers == Int8ConvCase::Ties;
+  const float inScale = ties ? 0.125f : 0.01f,
+              filterScale = ties ? 0.0625f : 0.004f,
+              outScale = deep ? 300.0f : ties ? 0.015625f : 0.03f;
+  std::uniform_int_distribution<int> w8(deep ? 100 : ties ? -12 : -127,
+                                        ties ? 12 : 127),
+      b32(ties ? -9 : -300, ties ? 9 : 300);
   std::vector<uint8_t> filter(t.k * t.k * t.f * (t.depthwise ? 1 : t.c)),
       bias(t.f * 4);
   for (uint8_t &v : filter)
@@ -323,16 +341,17 @@ TEST_P(Int8ConvVsReference, MatchesTheReference) {
   uint32_t oh = (t.h + 2 * t.pad - span) / t.stride + 1;
   uint32_t ow = (t.w + 2 * t.pad - span) / t.stride + 1;
   HostModelBuilder b(fn);
-  uint32_t in = b.input({1, t.h, t.w, t.c});
-  uint32_t q = b.int8Temporary({1, t.h, t.w, t.c}, 0.01f, -7);
+  uint32_t in = deep ? b.input({1, t.h, t.w, t.c}, 0.5f, 1.0f)
+                     : b.input({1, t.h, t.w, t.c});
+  uint32_t q = b.int8Temporary({1, t.h, t.w, t.c}, inScale, -7);
   b.operation(ANEURALNETWORKS_QUANTIZE, {in}, {q});
   uint32_t w = b.quantizedConstant(
       ANEURALNETWORKS_TENSOR_QUANT8_ASYMM_SIGNED,
       {t.depthwise ? 1 : t.f, t.k, t.k, t.depthwise ? t.f : t.c}, filter,
-      0.004f, 0);
+      filterScale, 0);
   uint32_t bias32 = b.quantizedConstant(ANEURALNETWORKS_TENSOR_INT32, {t.f},
-                                        bias, 0.01f * 0.004f, 0);
-  uint32_t conv = b.int8Temporary({1, oh, ow, t.f}, 0.03f, 5);
+                                        bias, inScale * filterScale, 0);
+  uint32_t conv = b.int8Temporary({1, oh, ow, t.f}, outScale, 5);
   std::vector<uint32_t> ins = {q, w, bias32};
   for (int32_t v : {t.pad, t.pad, t.pad, t.pad, t.stride, t.stride})
     ins.push_back(b.i32(v));
@@ -355,15 +374,32 @@ TEST_P(Int8ConvVsReference, MatchesTheReference) {
   EXPECT_EQ(xnnpack, host::hasVnni() ? 2u : 3u);
   ASSERT_EQ(fast[0].size(), reference[0].size());
   size_t differ = 0;
+  const float quantum = outScale;
   for (size_t i = 0; i < fast[0].size(); ++i) {
-    ASSERT_LE(std::fabs(fast[0][i] - reference[0][i]), 0.0301f) << i;
+    ASSERT_LE(std::fabs(fast[0][i] - reference[0][i]), quantum * 1.01f) << i;
     differ += fast[0][i] != reference[0][i];
   }
-  // The two roundings differ on near-ties only.
-  EXPECT_LT(differ, fast[0].size() / 10 + 1);
-  // Not all clamped to 0 (a 1x1 depthwise window sums one product).
+  // Our kernels, like XNNPACK's, requantize in float32 rounded to nearest
+  // even where NNAPI uses a fixed-point multiplier and rounds halves up
+  // (design.md, "int8 requantization"): the bound is one quantum (above),
+  // and only near-ties differ. The seeded typical and deep cases have none
+  // (deep: accumulators past 2^24, where the float32 conversion drops low
+  // bits, 2^-24 of the value); in the tie cases the halves that go to the
+  // even neighbour do (half the sums are ties, half of those round
+  // differently).
+  if (ties)
+    EXPECT_LE(differ, fast[0].size() / 4);
+  else if (host::hasVnni())
+    EXPECT_EQ(differ, 0u);
+  else
+    EXPECT_LT(differ, fast[0].size() / 10 + 1);
+  // Not all clamped to 0 (a 1x1 depthwise window sums one product), nor
+  // all saturated (at 127 - zero point 5 quanta).
   EXPECT_GT(*std::max_element(fast[0].begin(), fast[0].end()),
-            t.k == 1 && t.depthwise ? 0.2f : 0.5f);
+            (t.k == 1 && t.depthwise) || ties ? 0.2f : 0.5f);
+  EXPECT_TRUE(std::any_of(fast[0].begin(), fast[0].end(), [&](float v) {
+    return v > 0 && v < 121.5f * quantum;
+  }));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -378,7 +414,20 @@ INSTANTIATE_TEST_SUITE_P(
                       // padding columns on both sides); a 1x1 window.
                       Int8ConvCase{9, 7, 77, 77, 3, 2, 1, 1, true},
                       Int8ConvCase{8, 9, 40, 40, 5, 1, 3, 2, true},
-                      Int8ConvCase{5, 6, 16, 16, 1, 1, 0, 1, true}));
+                      Int8ConvCase{5, 6, 16, 16, 1, 1, 0, 1, true},
+                      // Sums of 70,000 and 65,700 products (beyond 2^16
+                      // taps, accumulators beyond 2^24): read in place,
+                      // and through the window rows.
+                      Int8ConvCase{2, 2, 70000, 16, 1, 1, 0, 1, false,
+                                   Int8ConvCase::Deep},
+                      Int8ConvCase{3, 3, 7300, 16, 3, 1, 1, 1, false,
+                                   Int8ConvCase::Deep},
+                      // Ties: a 1x1 convolution read in place, a 3x3
+                      // depthwise one.
+                      Int8ConvCase{4, 4, 8, 32, 1, 1, 0, 1, false,
+                                   Int8ConvCase::Ties},
+                      Int8ConvCase{6, 6, 64, 64, 3, 1, 1, 1, true,
+                                   Int8ConvCase::Ties}));
 
 TEST_F(HostDevice, OneByOneMaxPoolFallsBackToTheReferenceKernel) {
   // XNNPACK refuses a 1x1 pooling window; the operation still runs.
