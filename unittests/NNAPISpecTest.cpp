@@ -189,15 +189,17 @@ TEST(NNAPISpec, TypesRanksAndConstants) {
 }
 
 TEST(NNAPISpec, AssembleOrdersByRoleAndDropsDefaultGroups) {
-  auto assign = [](RoleName name, OperandDesc d, bool isDefault = false) {
-    return Assigned{name, d, isDefault};
+  auto assign = [](RoleName name, OperandDesc d,
+                   std::optional<int64_t> value = std::nullopt) {
+    return Assigned{name, d, value};
   };
-  // Given out of order, with the optional operands at their defaults.
-  std::vector<Assigned> given = {assign(role::fuse, kI32),
-                                 assign(role::stride_h, kI32),
-                                 assign(role::dilation_w, kI32, true),
-                                 assign(role::dilation_h, kI32, true),
-                                 assign(role::layout, kBool, true),
+  // Given out of order, with the optional operands at NNAPI's defaults
+  // (the table's: NHWC, dilations of 1).
+  std::vector<Assigned> given = {assign(role::fuse, kI32, 0),
+                                 assign(role::stride_h, kI32, 1),
+                                 assign(role::dilation_w, kI32, 1),
+                                 assign(role::dilation_h, kI32, 1),
+                                 assign(role::layout, kBool, 0),
                                  assign(role::input, f32(4)),
                                  assign(role::filter, f32(4)),
                                  assign(role::bias, f32(1)),
@@ -221,7 +223,7 @@ TEST(NNAPISpec, AssembleOrdersByRoleAndDropsDefaultGroups) {
                                       "stride_w", "stride_h", "fuse"}));
   EXPECT_EQ(m.level, 1u);
   // A dilation other than 1 brings the layout flag before it.
-  given[2].isDefault = given[3].isDefault = false;
+  given[3].value = 2;
   ASSERT_TRUE(
       assemble(ANEURALNETWORKS_CONV_2D, given, {f32(4)}, order, m, error));
   ASSERT_EQ(order.size(), 13u);
@@ -235,6 +237,43 @@ TEST(NNAPISpec, AssembleOrdersByRoleAndDropsDefaultGroups) {
       assemble(ANEURALNETWORKS_CONV_2D, given, {f32(4)}, order, m, error));
   EXPECT_EQ(error.rfind("no form of CONV_2D has the operands fuse, ", 0), 0u)
       << error;
+}
+
+TEST(NNAPISpec, OptionalScalarsSayWhatTheyHoldWhenLeftOut) {
+  // Every optional INT32 or BOOL input has NNAPI's value for "left out", so
+  // that the blob writer can drop its group and readers can fill it in.
+  for (const Layout &layout : layouts())
+    for (const Form &form : layout.forms)
+      for (const Role &r : form.inputs)
+        if (r.group > 0 &&
+            (r.accepts == Accepts::Int32 || r.accepts == Accepts::Bool))
+          EXPECT_NE(r.absent, Absent::Unknown)
+              << operationName(layout.code) << " " << r.name.str();
+  EXPECT_EQ(absentValue(Absent::False), 0);
+  EXPECT_EQ(absentValue(Absent::One), 1);
+  EXPECT_EQ(absentValue(Absent::LastAxis), -1);
+  // SOFTMAX's axis: the last one, given as -1 or as rank - 1, is left out;
+  // any other brings the group (and feature level 3).
+  auto softmax = [](int64_t axis, Match &m) {
+    std::vector<Assigned> given = {
+        {role::input, f32(4), std::nullopt},
+        {role::beta, scalar(ANEURALNETWORKS_FLOAT32), std::nullopt},
+        {role::axis, kI32, axis}};
+    std::vector<size_t> order;
+    std::string error;
+    EXPECT_TRUE(assemble(ANEURALNETWORKS_SOFTMAX, given, {f32(4)}, order, m,
+                         error))
+        << error;
+    return order.size();
+  };
+  Match m;
+  EXPECT_EQ(softmax(-1, m), 2u);
+  EXPECT_EQ(softmax(3, m), 2u);
+  EXPECT_EQ(m.level, 1u);
+  EXPECT_EQ(softmax(1, m), 3u);
+  EXPECT_EQ(m.level, 3u);
+  EXPECT_EQ(m.absentInput(role::axis), -1);
+  EXPECT_EQ(m.absentInput(role::beta), std::nullopt);
 }
 
 /// UNIDIRECTIONAL_SEQUENCE_LSTM's 28 inputs as NNAPI documents them: no

@@ -118,6 +118,15 @@ private:
   }
   int32_t i32(RoleName role) const { return m.i32(operandIndex(role)); }
   bool flag(RoleName role) const { return m.b8(operandIndex(role)); }
+  /// Scalar `role`, or what NNAPI reads when the operation leaves its
+  /// optional group out (the layout's Role::absent); `otherwise` when the
+  /// operation's form has no such role.
+  int32_t i32Or(RoleName role, int32_t otherwise = 0) const {
+    return has(role) ? i32(role) : layout.absentInput(role).value_or(otherwise);
+  }
+  bool flagOr(RoleName role) const {
+    return has(role) ? flag(role) : layout.absentInput(role).value_or(0) != 0;
+  }
   float real(RoleName role) const { return m.f32(operandIndex(role)); }
   const Operand &out(size_t i) const { return m.operands[op.outputs[i]]; }
 
@@ -162,17 +171,18 @@ private:
       std::memcpy(values.data(), o.value, count * sizeof(int32_t));
     return 0;
   }
-  /// INT32 scalar `role`, an axis of the input (negative counts from the
-  /// end); params.axis gets it, non-negative.
+  /// INT32 scalar `role` (or its absent value: the last axis), an axis of
+  /// the input (negative counts from the end); params.axis gets it,
+  /// non-negative.
   int axis(RoleName role) {
-    int32_t rank = int32_t(in(role::input).dims.size()), a = i32(role);
+    int32_t rank = int32_t(in(role::input).dims.size()), a = i32Or(role);
     if (a < -rank || a >= rank)
       return bad("axis " + std::to_string(a) + " out of range");
     params.axis = a < 0 ? a + rank : a;
     return 0;
   }
   int nhwc() {
-    if (has(role::layout) && flag(role::layout))
+    if (flagOr(role::layout))
       return bad("NCHW layout is not supported by the host implementation");
     return 0;
   }
@@ -261,10 +271,9 @@ int Validator::window() {
   }
   w.strideW = i32(role::stride_w);
   w.strideH = i32(role::stride_h);
-  if (has(role::dilation_w)) {
-    w.dilationW = i32(role::dilation_w);
-    w.dilationH = i32(role::dilation_h);
-  }
+  // Pools and grouped or transposed convolutions have no dilations.
+  w.dilationW = i32Or(role::dilation_w, 1);
+  w.dilationH = i32Or(role::dilation_h, 1);
   if (has(role::padding_scheme)) {
     int32_t code = i32(role::padding_scheme);
     spec::implicitPadding(code, int32_t(is[2]), w.strideW, params.filterW,
@@ -293,8 +302,8 @@ int Validator::transposeConv() {
 int Validator::resize() {
   if (int rc = nhwc())
     return rc;
-  bool align = has(role::align_corners) && flag(role::align_corners);
-  bool half = has(role::half_pixel_centers) && flag(role::half_pixel_centers);
+  bool align = flagOr(role::align_corners);
+  bool half = flagOr(role::half_pixel_centers);
   if (align && half)
     return bad("align_corners and half_pixel_centers exclude each other");
   params.resize = {align, half};
@@ -310,12 +319,7 @@ int Validator::softmax() {
   params.beta = real(role::beta);
   if (!(params.beta > 0.0f))
     return bad("beta must be positive");
-  // Without the axis operand: the last axis.
-  params.axis = int32_t(in(role::input).dims.size()) - 1;
-  if (has(role::axis))
-    if (int rc = axis(role::axis))
-      return rc;
-  return 0;
+  return axis(role::axis);
 }
 
 int Validator::instanceNorm() {
@@ -335,11 +339,8 @@ int Validator::localResponse() {
   p.bias = real(role::bias);
   p.alpha = real(role::alpha);
   p.beta = real(role::beta);
-  // Without the axis operand: the last axis.
-  params.axis = int32_t(in(role::input).dims.size()) - 1;
-  if (has(role::axis))
-    if (int rc = axis(role::axis))
-      return rc;
+  if (int rc = axis(role::axis))
+    return rc;
   p.axis = params.axis;
   return 0;
 }
@@ -377,7 +378,7 @@ int Validator::padOp() {
 // is reading the kernels' parameters.
 int Validator::depthSpace() {
   params.blockSize = i32(role::block_size);
-  params.nchw = has(role::layout) && flag(role::layout);
+  params.nchw = flagOr(role::layout);
   return 0;
 }
 
@@ -436,10 +437,8 @@ int Validator::reduce() {
 }
 
 int Validator::batchMatmul() {
-  if (has(role::adj_x)) {
-    params.adjA = flag(role::adj_x);
-    params.adjB = flag(role::adj_y);
-  }
+  params.adjA = flagOr(role::adj_x);
+  params.adjB = flagOr(role::adj_y);
   return 0;
 }
 
@@ -676,11 +675,7 @@ int Validator::run() {
   case ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION:
     return localResponse();
   case ANEURALNETWORKS_L2_NORMALIZATION:
-    params.axis = int32_t(in(role::input).dims.size()) - 1;
-    if (has(role::axis))
-      if (int rc = axis(role::axis))
-        return rc;
-    return 0;
+    return axis(role::axis);
   case ANEURALNETWORKS_CONCATENATION:
     return concatenation();
   case ANEURALNETWORKS_TRANSPOSE:

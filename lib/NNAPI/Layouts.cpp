@@ -53,6 +53,18 @@ Role many(Role r) {
   r.variadic = true;
   return r;
 }
+/// An optional flag of trailing group `group`, false when left out.
+Role optionalFlag(RoleName name, uint8_t group) {
+  Role r = inGroup(flag(name), group);
+  r.absent = Absent::False;
+  return r;
+}
+/// An optional INT32 of trailing group `group`, `absent` when left out.
+Role optionalInt(RoleName name, uint8_t group, Absent absent) {
+  Role r = inGroup(i32(name), group);
+  r.absent = absent;
+  return r;
+}
 /// Repeats zero or more times.
 Role manyOrNone(Role r) {
   r.variadic = r.orNone = true;
@@ -101,8 +113,8 @@ std::vector<Role> strides() {
 /// The optional NCHW flag (group 1) and dilations (group 2) of CONV_2D and
 /// DEPTHWISE_CONV_2D, from feature level 3.
 std::vector<Role> layoutAndDilations() {
-  return {inGroup(flag(role::layout), 1), inGroup(i32(role::dilation_w), 2),
-          inGroup(i32(role::dilation_h), 2)};
+  return {optionalFlag(role::layout, 1), optionalInt(role::dilation_w, 2, Absent::One),
+          optionalInt(role::dilation_h, 2, Absent::One)};
 }
 const std::vector<Group> kLayoutAndDilationGroups = {
     {3, "a layout operand"}, {3, "dilations other than 1"}};
@@ -130,7 +142,7 @@ std::vector<Form> convForms(std::vector<Role> middle, std::vector<Role> tail,
 
 std::vector<Form> poolForms() {
   std::vector<Role> tail = {i32(role::filter_w), i32(role::filter_h), kFuse,
-                            inGroup(flag(role::layout), 1)};
+                            optionalFlag(role::layout, 1)};
   std::vector<Group> groups = {{3, "a layout operand"}};
   return {
       {"explicit padding",
@@ -233,7 +245,7 @@ std::vector<Layout> buildLayouts() {
   // SOFTMAX: rank 2 or 4 with the last axis; any rank and axis from level 3.
   add(ANEURALNETWORKS_SOFTMAX,
       {single({rankFrom(rankFrom(data(role::input, 2, 4), 1, 3), 3, 3),
-               real(role::beta), inGroup(i32(role::axis), 1)},
+               real(role::beta), optionalInt(role::axis, 1, Absent::LastAxis)},
               {kOutput}, {{3, "an axis other than the last"}})});
   add(ANEURALNETWORKS_LOG_SOFTMAX,
       {single({data(role::input), real(role::beta), i32(role::axis)})});
@@ -248,10 +260,10 @@ std::vector<Layout> buildLayouts() {
   add(ANEURALNETWORKS_LOCAL_RESPONSE_NORMALIZATION,
       {single({normInput, i32(role::radius), real(role::bias),
                real(role::alpha), real(role::beta),
-               inGroup(i32(role::axis), 1)},
+               optionalInt(role::axis, 1, Absent::LastAxis)},
               {kOutput}, {{3, "an axis other than the last"}})});
   add(ANEURALNETWORKS_L2_NORMALIZATION,
-      {single({normInput, inGroup(i32(role::axis), 1)}, {kOutput},
+      {single({normInput, optionalInt(role::axis, 1, Absent::LastAxis)}, {kOutput},
               {{3, "an axis other than the last"}})});
   add(ANEURALNETWORKS_CONCATENATION,
       {single({many(data(role::input)), i32(role::axis)})});
@@ -275,7 +287,7 @@ std::vector<Layout> buildLayouts() {
   for (int32_t code :
        {ANEURALNETWORKS_DEPTH_TO_SPACE, ANEURALNETWORKS_SPACE_TO_DEPTH})
     add(code, {single({data(role::input, 4, 4), i32(role::block_size),
-                       inGroup(flag(role::layout), 1)},
+                       optionalFlag(role::layout, 1)},
                       {kOutput}, {{3, "NCHW layout"}})});
   add(ANEURALNETWORKS_CHANNEL_SHUFFLE,
       {single({data(role::input), i32(role::num_groups), i32(role::axis)})});
@@ -306,17 +318,17 @@ std::vector<Layout> buildLayouts() {
                       {tensor(role::output, Accepts::Int32s, 0, 4)})});
   add(ANEURALNETWORKS_BATCH_MATMUL,
       {single({data(role::input0, 2, 4), data(role::input1, 2, 4),
-               inGroup(flag(role::adj_x), 1), inGroup(flag(role::adj_y), 1)},
+               optionalFlag(role::adj_x, 1), optionalFlag(role::adj_y, 1)},
               {kOutput}, {{6, "adj_x and adj_y"}})});
   // RESIZE_*: sizes (INT32) or, from level 3, scales; RESIZE_BILINEAR's
   // optional layout from level 3; both operations' corner flags from level 4.
   Role width = scalar(role::output_width, Accepts::SizeOrScale);
   Role height = scalar(role::output_height, Accepts::SizeOrScale);
-  std::vector<Role> corners = {inGroup(flag(role::align_corners), 2),
-                               inGroup(flag(role::half_pixel_centers), 2)};
+  std::vector<Role> corners = {optionalFlag(role::align_corners, 2),
+                               optionalFlag(role::half_pixel_centers, 2)};
   add(ANEURALNETWORKS_RESIZE_BILINEAR,
       {single(roles({{data(role::input, 4, 4), width, height,
-                      inGroup(flag(role::layout), 1)},
+                      optionalFlag(role::layout, 1)},
                      corners}),
               {kOutput},
               {{3, "a layout operand"},
@@ -325,8 +337,8 @@ std::vector<Layout> buildLayouts() {
   // optional there.
   add(ANEURALNETWORKS_RESIZE_NEAREST_NEIGHBOR,
       {single({data(role::input, 4, 4), width, height, flag(role::layout),
-               inGroup(flag(role::align_corners), 1),
-               inGroup(flag(role::half_pixel_centers), 1)},
+               optionalFlag(role::align_corners, 1),
+               optionalFlag(role::half_pixel_centers, 1)},
               {kOutput}, {{4, "align_corners or half_pixel_centers"}})});
   // UNIDIRECTIONAL_SEQUENCE_LSTM: 28 inputs in every use; the input gate's
   // weights and bias (CIFG), the peepholes, the projection and the layer
@@ -725,6 +737,26 @@ int Match::output(RoleName name) const {
   return -1;
 }
 
+int32_t absentValue(Absent absent) {
+  switch (absent) {
+  case Absent::One:
+    return 1;
+  case Absent::LastAxis:
+    return -1;
+  case Absent::False:
+  case Absent::Unknown:
+    break;
+  }
+  return 0;
+}
+
+std::optional<int32_t> Match::absentInput(RoleName name) const {
+  for (const Role &r : form->inputs)
+    if (std::string_view(name) == r.name && r.absent != Absent::Unknown)
+      return absentValue(r.absent);
+  return std::nullopt;
+}
+
 size_t Match::inputCount(RoleName name) const {
   return size_t(
       std::count_if(inputRoles.begin(), inputRoles.end(), [&](const Role *r) {
@@ -782,13 +814,26 @@ bool assemble(int32_t code, const std::vector<Assigned> &assigned,
     // of the form is given.
     bool fits = std::all_of(assigned.begin(), assigned.end(),
                             [&](const Assigned &a) { return roleOf(a.role); });
+    // A last-axis default also matches rank - 1 of the (first) input.
+    int64_t lastAxis = -1;
+    for (const Assigned &a : assigned)
+      if (std::string_view(a.role) == role::input) {
+        lastAxis = int64_t(a.desc.rank) - 1;
+        break;
+      }
+    auto holdsAbsent = [&](const Role &r, const Assigned &a) {
+      if (r.absent == Absent::Unknown || !a.value)
+        return false;
+      return *a.value == absentValue(r.absent) ||
+             (r.absent == Absent::LastAxis && *a.value == lastAxis);
+    };
     uint8_t groups = 0;
     for (const Role &r : form.inputs) {
       bool given = false, nonDefault = false;
       for (const Assigned &a : assigned)
         if (std::string_view(a.role) == r.name) {
           given = true;
-          nonDefault = nonDefault || !a.isDefault;
+          nonDefault = nonDefault || !holdsAbsent(r, a);
         }
       if (r.group == 0 && !given)
         fits = false;

@@ -241,6 +241,11 @@ private:
     const uint8_t *p = in(role).value;
     return p && p[0] != 0;
   }
+  /// Flag `role`, or what NNAPI reads when the operation leaves its optional
+  /// group out (the layout's Role::absent).
+  bool flagOr(RoleName role) const {
+    return has(role) ? flag(role) : layout.absentInput(role).value_or(0) != 0;
+  }
   float real(RoleName role) const {
     const ShapeOperand &o = in(role);
     return o.value ? floatScalar(o.type, o.value) : 0.0f;
@@ -265,8 +270,11 @@ private:
     return true;
   }
   /// An axis of a rank-`rank` tensor (negative counts from the end).
+  /// INT32 `role` (or its absent value, the last axis) as an axis of a
+  /// tensor of rank `rank`.
   bool axis(RoleName role, uint32_t rank, uint32_t &resolved) {
-    int32_t a = i32(role), r = int32_t(rank);
+    int32_t a = has(role) ? i32(role) : layout.absentInput(role).value_or(0);
+    int32_t r = int32_t(rank);
     if (a < -r || a >= r)
       return bad("axis " + std::to_string(a) + " out of range");
     resolved = uint32_t(a < 0 ? a + r : a);
@@ -406,7 +414,7 @@ bool Rule::spaceToDepth() { return depthSpace(false); }
 /// the layout flag set), OH and OW from the padded, dilated window.
 bool Rule::window() {
   const Dims &is = dims(role::input);
-  bool nchw = has(role::layout) && flag(role::layout);
+  bool nchw = flagOr(role::layout);
   uint32_t hDim = nchw ? 2 : 1, wDim = nchw ? 3 : 2, cDim = nchw ? 1 : 3;
   int32_t strideW, strideH, dilationW = 1, dilationH = 1;
   if (!positive(role::stride_w, strideW) || !positive(role::stride_h, strideH))
@@ -503,7 +511,7 @@ bool Rule::window() {
 /// shape operand of the implicit form.
 bool Rule::transposeConv() {
   const Dims &is = dims(role::input), &fs = dims(role::filter);
-  bool nchw = has(role::layout) && flag(role::layout);
+  bool nchw = flagOr(role::layout);
   uint32_t hDim = nchw ? 2 : 1, wDim = nchw ? 3 : 2, cDim = nchw ? 1 : 3;
   if (fs[3] != is[cDim])
     return bad("filter input depth " + std::to_string(fs[3]) +
@@ -548,7 +556,7 @@ bool Rule::transposeConv() {
 /// RESIZE_*: sizes given, or the input's scaled and rounded down.
 bool Rule::resize() {
   const Dims &is = dims(role::input);
-  bool nchw = has(role::layout) && flag(role::layout);
+  bool nchw = flagOr(role::layout);
   uint32_t hDim = nchw ? 2 : 1, wDim = nchw ? 3 : 2;
   uint64_t size[2]; // width, height
   const RoleName roles[] = {role::output_width, role::output_height};
@@ -768,8 +776,7 @@ bool Rule::reduce() {
 /// BATCH_MATMUL: equal batch dimensions, [..., M, K] x [..., K, N], either
 /// side adjoint.
 bool Rule::batchMatmul() {
-  bool adjA = has(role::adj_x) && flag(role::adj_x);
-  bool adjB = has(role::adj_y) && flag(role::adj_y);
+  bool adjA = flagOr(role::adj_x), adjB = flagOr(role::adj_y);
   const Dims &as = dims(role::input0), &bs = dims(role::input1);
   if (as.size() != bs.size())
     return bad("inputs have ranks " + std::to_string(as.size()) + " and " +
@@ -799,7 +806,7 @@ bool Rule::depthSpace(bool toSpace) {
   if (!positive(role::block_size, block))
     return false;
   Dims shape = dims(role::input);
-  bool nchw = has(role::layout) && flag(role::layout);
+  bool nchw = flagOr(role::layout);
   uint64_t b = uint64_t(block);
   size_t h = nchw ? 2 : 1, w = h + 1, c = nchw ? 1 : 3;
   if (toSpace) {

@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,6 +66,17 @@ inline constexpr TypeRule kResizeScaleRule = {3, "scales for output sizes"};
 /// Per-channel filter scales (Accepts::Filter).
 inline constexpr TypeRule kPerChannelRule = {3, "per-channel filter scales"};
 
+/// What an optional scalar holds when its group is left out (NNAPI's
+/// documented defaults).
+enum class Absent : uint8_t {
+  Unknown,  ///< Not a scalar with a default (tensors, mandatory roles).
+  False,    ///< The NHWC layout, no corner alignment, no transposition.
+  One,      ///< Dilation 1.
+  LastAxis, ///< -1: the last axis of the input.
+};
+/// The value of `absent` as NNAPI would read it (LastAxis: -1).
+int32_t absentValue(Absent absent);
+
 /// One operand position of a form.
 struct Role {
   RoleName name;
@@ -87,6 +99,8 @@ struct Role {
   /// Accepts::Filter: the dimension per-channel scales run along (-1: the
   /// operation takes no per-channel weights).
   int8_t channelDim = -1;
+  /// An optional INT32 or BOOL (group > 0): its value when left out.
+  Absent absent = Absent::Unknown;
 };
 
 /// An optional trailing group: the roles of `group` k. A form may end after
@@ -145,6 +159,9 @@ struct Match {
   int output(RoleName name) const;
   /// Number of operands of variadic input role `name`.
   size_t inputCount(RoleName name) const;
+  /// The value optional scalar input `name` holds when the operation leaves
+  /// its group out (Role::absent); nullopt when the form has no such role.
+  std::optional<int32_t> absentInput(RoleName name) const;
 };
 
 /// Matches operands against the forms of `code`. On success fills `match`;
@@ -157,14 +174,15 @@ bool match(int32_t code, const std::vector<OperandDesc> &inputs,
 struct Assigned {
   RoleName role;
   OperandDesc desc;
-  /// The operand holds the value NNAPI assumes when it is left out (NHWC,
-  /// dilation 1, the last axis): a group of only such operands is dropped.
-  bool isDefault = false;
+  /// An INT32 or BOOL scalar's value: a group whose roles all hold their
+  /// Role::absent values is left out (a last-axis default also matches the
+  /// input's rank - 1).
+  std::optional<int64_t> value;
 };
 
 /// Orders operands given by role into the first form of `code` that has
-/// every role, leaving out trailing optional groups that hold only defaults,
-/// then matches the result. `order[i]` is the index in `assigned` of input i.
+/// every role, leaving out trailing optional groups whose scalars all hold
+/// their absent values, then matches the result. `order[i]` is the index in `assigned` of input i.
 bool assemble(int32_t code, const std::vector<Assigned> &assigned,
               const std::vector<OperandDesc> &outputs,
               std::vector<size_t> &order, Match &match, std::string &error);

@@ -62,16 +62,16 @@ public:
     o.value = v;
     out.push_back(std::move(o));
   }
-  void int32(spec::RoleName role, int64_t v, bool isDefault = false) {
+  /// An INT32 scalar. ODS's I32Attr getters return uint32_t: the value is
+  /// read back as the int32 NNAPI stores (-1, not 4294967295).
+  void int32(spec::RoleName role, int64_t v) {
     NNAPIOperand o{role, NNAPIOperand::Kind::Int32};
-    o.integer = v;
-    o.isDefault = isDefault;
+    o.integer = static_cast<int32_t>(v);
     out.push_back(std::move(o));
   }
-  void boolean(spec::RoleName role, bool v, bool isDefault = false) {
+  void boolean(spec::RoleName role, bool v) {
     NNAPIOperand o{role, NNAPIOperand::Kind::Bool};
     o.integer = v;
-    o.isDefault = isDefault;
     out.push_back(std::move(o));
   }
   void real(spec::RoleName role, const APFloat &v) {
@@ -99,12 +99,12 @@ public:
     int32(role::stride_w, strides[0]);
     int32(role::stride_h, strides[1]);
   }
-  /// The NHWC flag and dilations [w, h], defaults when all are 1.
+  /// The NHWC flag and dilations [w, h] (the spec's optional groups: left
+  /// out of the blob when they hold NNAPI's defaults).
   void layoutAndDilations(ArrayRef<int64_t> d) {
-    bool ones = llvm::all_of(d, [](int64_t v) { return v == 1; });
-    boolean(role::layout, false, /*isDefault=*/true);
-    int32(role::dilation_w, d[0], ones);
-    int32(role::dilation_h, d[1], ones);
+    boolean(role::layout, false);
+    int32(role::dilation_w, d[0]);
+    int32(role::dilation_h, d[1]);
   }
   template <typename ReduceOp> void reduce(ReduceOp op) {
     int32s(role::axes, op.getAxes());
@@ -236,18 +236,16 @@ SmallVector<NNAPIOperand> mlir::nnapi::getNNAPIOperands(Operation *op) {
         ArrayRef<int64_t> shape = resize.getOutput().getType().getShape();
         c.int32(role::output_width, shape[2]);
         c.int32(role::output_height, shape[1]);
-        bool flags = resize.getAlignCorners() || resize.getHalfPixelCenters();
-        c.boolean(role::layout, false, /*isDefault=*/true);
-        c.boolean(role::align_corners, resize.getAlignCorners(), !flags);
-        c.boolean(role::half_pixel_centers, resize.getHalfPixelCenters(),
-                  !flags);
+        c.boolean(role::layout, false);
+        c.boolean(role::align_corners, resize.getAlignCorners());
+        c.boolean(role::half_pixel_centers, resize.getHalfPixelCenters());
       })
       .Case<MaxPool2DOp, AveragePool2DOp>([&](auto pool) {
         c.window(pool.getPadding(), pool.getStrides());
         c.int32(role::filter_w, pool.getFilter()[0]);
         c.int32(role::filter_h, pool.getFilter()[1]);
         c.fuse(pool);
-        c.boolean(role::layout, false, /*isDefault=*/true);
+        c.boolean(role::layout, false);
       })
       .Case([&](ReshapeOp reshape) {
         // A dynamic dimension is NNAPI's -1 (at most one, the verifier).
@@ -258,14 +256,13 @@ SmallVector<NNAPIOperand> mlir::nnapi::getNNAPIOperands(Operation *op) {
       })
       .Case([&](SoftmaxOp softmax) {
         int64_t rank = softmax.getInput().getType().getRank();
-        int64_t axis = softmax.getAxis();
+        int64_t axis = static_cast<int32_t>(softmax.getAxis());
         c.real(role::beta, softmax.getBeta());
-        c.int32(role::axis, axis < 0 ? axis + rank : axis,
-                !softmax.needsAxisOperand());
+        c.int32(role::axis, axis < 0 ? axis + rank : axis);
       })
       .Case([&](LogSoftmaxOp op) {
         int64_t rank = op.getInput().getType().getRank();
-        int64_t axis = op.getAxis();
+        int64_t axis = static_cast<int32_t>(op.getAxis());
         c.real(role::beta, op.getBeta());
         c.int32(role::axis, axis < 0 ? axis + rank : axis);
       })
@@ -280,10 +277,10 @@ SmallVector<NNAPIOperand> mlir::nnapi::getNNAPIOperands(Operation *op) {
         c.real(role::bias, op.getBias());
         c.real(role::alpha, op.getAlpha());
         c.real(role::beta, op.getBeta());
-        c.int32(role::axis, op.getAxis(), !op.needsAxisOperand());
+        c.int32(role::axis, op.getAxis());
       })
       .Case([&](L2NormalizationOp op) {
-        c.int32(role::axis, op.getAxis(), !op.needsAxisOperand());
+        c.int32(role::axis, op.getAxis());
       })
       .Case([&](EluOp op) { c.real(role::alpha, op.getAlpha()); })
       .Case([&](TransposeOp op) { c.int32s(role::perm, op.getPerm()); })
@@ -303,7 +300,7 @@ SmallVector<NNAPIOperand> mlir::nnapi::getNNAPIOperands(Operation *op) {
       })
       .Case<DepthToSpaceOp, SpaceToDepthOp>([&](auto op) {
         c.int32(role::block_size, op.getBlockSize());
-        c.boolean(role::layout, op.getNchw(), !op.getNchw());
+        c.boolean(role::layout, op.getNchw());
       })
       .Case([&](ChannelShuffleOp op) {
         c.int32(role::num_groups, op.getNumGroups());
@@ -339,9 +336,8 @@ SmallVector<NNAPIOperand> mlir::nnapi::getNNAPIOperands(Operation *op) {
       .Case<ArgMaxOp, ArgMinOp>(
           [&](auto op) { c.int32(role::axis, op.getAxis()); })
       .Case([&](BatchMatmulOp op) {
-        bool set = op.getAdjX() || op.getAdjY();
-        c.boolean(role::adj_x, op.getAdjX(), !set);
-        c.boolean(role::adj_y, op.getAdjY(), !set);
+        c.boolean(role::adj_x, op.getAdjX());
+        c.boolean(role::adj_y, op.getAdjY());
       })
       .Case([&](ConcatenationOp concat) {
         c.int32(role::axis, concat.getAxis());
@@ -395,7 +391,7 @@ mlir::nnapi::orderNNAPIOperands(Operation *op,
   SmallVector<NNAPIOperand> all = getNNAPIOperands(op);
   std::vector<spec::Assigned> assigned;
   for (const NNAPIOperand &o : all) {
-    spec::Assigned a{o.role, {}, o.isDefault};
+    spec::Assigned a{o.role, {}, std::nullopt};
     a.desc.constant = true;
     switch (o.kind) {
     case NNAPIOperand::Kind::Tensor: {
@@ -407,9 +403,11 @@ mlir::nnapi::orderNNAPIOperands(Operation *op,
     }
     case NNAPIOperand::Kind::Int32:
       a.desc.type = ANEURALNETWORKS_INT32;
+      a.value = o.integer;
       break;
     case NNAPIOperand::Kind::Bool:
       a.desc.type = ANEURALNETWORKS_BOOL;
+      a.value = o.integer;
       break;
     case NNAPIOperand::Kind::Float:
       a.desc.type = f16 ? ANEURALNETWORKS_FLOAT16 : ANEURALNETWORKS_FLOAT32;

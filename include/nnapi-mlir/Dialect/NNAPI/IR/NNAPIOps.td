@@ -611,15 +611,6 @@ def NNAPI_SoftmaxOp : NNAPI_Op<"softmax", "SOFTMAX", [SameOperandsAndResultShape
     custom<ResultType>(type($input), type($output))
   }];
   let hasVerifier = 1;
-  let extraNNAPIDeclaration = [{
-    /// Feature level 1's SOFTMAX has no axis operand: it works on the last
-    /// axis of a rank-2 or rank-4 input. Anything else needs the operand.
-    bool needsAxisOperand() {
-      int64_t rank = getInput().getType().getRank();
-      int64_t axis = static_cast<int32_t>(getAxis());
-      return (rank != 2 && rank != 4) || (axis != -1 && axis != rank - 1);
-    }
-  }];
 }
 
 def NNAPI_LogSoftmaxOp
@@ -690,14 +681,6 @@ def NNAPI_LocalResponseNormalizationOp
     `beta` `=` $beta `axis` `=` $axis attr-dict `:` type($input)
   }];
   let hasVerifier = 1;
-  let extraNNAPIDeclaration = [{
-    /// The level 1 form has no axis operand: it works on the last axis of a
-    /// 4-D input.
-    bool needsAxisOperand() {
-      int64_t rank = getInput().getType().getRank();
-      return rank != 4 || static_cast<int32_t>(getAxis()) != rank - 1;
-    }
-  }];
 }
 
 def NNAPI_L2NormalizationOp
@@ -718,14 +701,6 @@ def NNAPI_L2NormalizationOp
   let results = (outs NNAPI_FloatTensor:$output);
   let assemblyFormat = "$input `axis` `=` $axis attr-dict `:` type($input)";
   let hasVerifier = 1;
-  let extraNNAPIDeclaration = [{
-    /// The level 1 form has no axis operand: it works on the last axis of a
-    /// 4-D input.
-    bool needsAxisOperand() {
-      int64_t rank = getInput().getType().getRank();
-      return rank != 4 || static_cast<int32_t>(getAxis()) != rank - 1;
-    }
-  }];
   // Not an operand rule: below level 4 the result for a vector of zeros is
   // undefined, and the lowering relies on zeros.
   let levelRules = [

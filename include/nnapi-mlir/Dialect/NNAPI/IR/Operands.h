@@ -33,7 +33,6 @@ struct NNAPIOperand {
   float real = 0.0f;           ///< Float: FLOAT32, or FLOAT16 in a float16 op.
   SmallVector<int64_t> values; ///< Int32Tensor: the constant's elements...
   uint32_t rows = 0;           ///< ...as [rows, size / rows] when rows > 0.
-  bool isDefault = false;      ///< NNAPI's value when the operand is left out.
 };
 
 /// The ANEURALNETWORKS_TENSOR_* code of a ranked tensor type, if NNAPI has one.
