@@ -123,6 +123,9 @@ void quantizedConcatenation(const std::vector<Quant8> &inputs,
 /// channels, the bias less (input zero point + 128) x the filter's sum, and
 /// float32 requantization (accumulator x input scale x filter scale /
 /// output scale, rounded to nearest even, as XNNPACK's and ONNX Runtime's).
+/// The bound (tested): within one quantum of NNAPI's fixed-point
+/// requantization (quantizedConv2d), apart only on near-ties, accumulators
+/// past 2^24 included (design.md, "int8 requantization").
 struct PackedInt8Filter {
   size_t inChannels = 0, outChannels = 0, groups = 0, paddedOut = 0;
   std::vector<int8_t> weights;
