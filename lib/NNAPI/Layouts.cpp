@@ -926,6 +926,19 @@ std::string describeRole(const Role &role) {
     text = "any";
     break;
   }
+  switch (role.absent) {
+  case Absent::Unknown:
+    break;
+  case Absent::False:
+    text += " (absent: false)";
+    break;
+  case Absent::One:
+    text += " (absent: 1)";
+    break;
+  case Absent::LastAxis:
+    text += " (absent: the last axis)";
+    break;
+  }
   std::string ranks;
   for (int r = 0; r <= 4; ++r)
     if (role.rankLevel[r])
