@@ -1,9 +1,10 @@
 //===- Checks.cpp - nnapi-run --validate and --compare-float64 ------------===//
 //
-// The two ways nnapi-run tells whether results are right beyond a reference
-// file: every NNAPI device against the model's host copy (--validate,
-// docs/validation.md), and both runtimes against a float64 copy of the model
-// (--compare-float64, docs/onnx-debugging.md).
+// How nnapi-run tells whether results are right: against a reference (the
+// model's host copy, --compare-host; the expected outputs of --test-data);
+// and beyond a reference file, every NNAPI device against the model's host
+// copy (--validate, docs/validation.md), and both runtimes against a
+// float64 copy of the model (--compare-float64, docs/onnx-debugging.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,128 @@
 using namespace nnapi_mlir;
 
 namespace nnapi_run {
+
+namespace {
+
+/// Largest absolute and relative differences and the number of elements
+/// outside atol + rtol * |expected|.
+struct Comparison {
+  double maxAbs = 0, maxRel = 0;
+  size_t mismatches = 0, count = 0;
+};
+
+/// Compares an output with its reference: floats within atol + rtol * |b|
+/// element by element, or with `normwise` within atol + rtol * max |b| (the
+/// reference's largest finite magnitude: deep networks' rounding is
+/// relative to the tensor, not to each element, and elements near zero
+/// after cancellation fail element-wise tests between any two runtimes);
+/// NaN matches NaN. Integers and booleans exactly (their element bytes; a
+/// tolerance would let 1000 pass for 1001, and doubles cannot tell int64
+/// values apart above 2^53).
+Comparison compare(const TensorSpec &spec, const uint8_t *actual,
+                   const uint8_t *expected, double rtol, double atol,
+                   bool normwise) {
+  Comparison c;
+  size_t width = spec.elementBytes();
+  c.count = spec.bytes() / width;
+  bool exact = spec.dtype[0] != 'f';
+  double largest = 0;
+  if (normwise && !exact)
+    for (size_t k = 0; k < c.count; ++k) {
+      double b = toDouble(spec, expected + k * width);
+      if (std::isfinite(b))
+        largest = std::max(largest, std::fabs(b));
+    }
+  for (size_t k = 0; k < c.count; ++k) {
+    double a = toDouble(spec, actual + k * width);
+    double b = toDouble(spec, expected + k * width);
+    if (exact) {
+      if (std::memcmp(actual + k * width, expected + k * width, width) == 0)
+        continue;
+      // At least one unit: int64 neighbours may round to the same double.
+      double diff = std::max(std::fabs(a - b), 1.0);
+      c.maxAbs = std::max(c.maxAbs, diff);
+      if (b != 0)
+        c.maxRel = std::max(c.maxRel, diff / std::fabs(b));
+      ++c.mismatches;
+      continue;
+    }
+    double diff = std::fabs(a - b);
+    if (std::isnan(a) && std::isnan(b))
+      diff = 0;
+    else if (std::isnan(a) || std::isnan(b))
+      diff = INFINITY;
+    else if (std::isinf(a) && a == b)
+      diff = 0;
+    c.maxAbs = std::max(c.maxAbs, diff);
+    if (b != 0 && std::isfinite(b))
+      c.maxRel = std::max(c.maxRel, diff / std::fabs(b));
+    // (NaN where the reference has NaN matches: |b| must not make the
+    // tolerance NaN.)
+    double tolerance =
+        atol + (normwise ? rtol * largest
+                         : std::isnan(b) ? 0 : rtol * std::fabs(b));
+    if (!(diff <= tolerance))
+      ++c.mismatches;
+  }
+  return c;
+}
+
+} // namespace
+
+bool compareWithHost(
+    const std::function<void(void *const *, void *const *)> &run,
+    const Signature &sig, void *const *inputs,
+    const std::vector<std::vector<uint8_t>> &outputs, bool hostOnly,
+    const Tolerance &t) {
+  std::vector<std::vector<uint8_t>> reference(outputs.size());
+  std::vector<void *> refPtrs;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    reference[i].reserve(1);
+    reference[i].assign(outputs[i].size(), 0);
+    refPtrs.push_back(reference[i].data());
+  }
+  nnapi_rt_set_mode(NNAPI_RT_MODE_HOST_ONLY);
+  run(inputs, refPtrs.data());
+  nnapi_rt_set_mode(hostOnly ? NNAPI_RT_MODE_HOST_ONLY : NNAPI_RT_MODE_AUTO);
+  double maxAbs = 0, maxRel = 0;
+  size_t mismatches = 0;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    Comparison c = compare(sig.outputs[i], outputs[i].data(),
+                           reference[i].data(), t.rtol, t.atol, t.normwise);
+    maxAbs = std::max(maxAbs, c.maxAbs);
+    maxRel = std::max(maxRel, c.maxRel);
+    mismatches += c.mismatches;
+  }
+  std::printf("compare-host: max_abs_err=%.3g max_rel_err=%.3g "
+              "mismatches=%zu (%srtol=%g atol=%g)\n",
+              maxAbs, maxRel, mismatches, t.normwise ? "normwise, " : "",
+              t.rtol, t.atol);
+  return mismatches == 0;
+}
+
+bool checkTestData(const Signature &sig,
+                   const std::vector<std::vector<uint8_t>> &outputs,
+                   const std::vector<ProtoTensor> &expected,
+                   const Tolerance &t) {
+  size_t failing = 0;
+  for (size_t i = 0; i < sig.outputs.size(); ++i) {
+    const ProtoTensor &want = expected[i];
+    Comparison c = compare(sig.outputs[i], outputs[i].data(),
+                           want.data.data(), t.rtol, t.atol, t.normwise);
+    std::printf("test-data output %zu '%s': max_abs_err=%.3g "
+                "max_rel_err=%.3g mismatches=%zu/%zu\n",
+                i, printable(sig.outputs[i].name).c_str(), c.maxAbs, c.maxRel,
+                c.mismatches, c.count);
+    failing += c.mismatches != 0;
+  }
+  std::printf("test-data: %s (%zu of %zu outputs match, %srtol=%g "
+              "atol=%g)\n",
+              failing ? "FAIL" : "PASS", sig.outputs.size() - failing,
+              sig.outputs.size(), t.normwise ? "normwise, " : "", t.rtol,
+              t.atol);
+  return failing == 0;
+}
 
 /// How far `values` (of `spec`) are from the float64 `exact` ones: the
 /// largest absolute difference, and that relative to the largest exact

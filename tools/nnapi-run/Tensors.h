@@ -70,6 +70,31 @@ std::vector<uint8_t> randomTensor(const TensorSpec &spec, std::mt19937_64 &rng);
 // Checks (Checks.cpp)
 //===----------------------------------------------------------------------===//
 
+/// How far outputs may be from a reference: |a-b| <= atol + rtol * |b|, or
+/// with `normwise` atol + rtol * max|b| (floats; integers and booleans
+/// match exactly).
+struct Tolerance {
+  double rtol = 1e-5, atol = 1e-6;
+  bool normwise = false;
+};
+
+/// --compare-host: runs the model host-only on `inputs` and compares
+/// `outputs` (the first run's) with that; prints one line. False when an
+/// element is outside the tolerance. The mode is left host-only with
+/// `hostOnly`, else automatic.
+bool compareWithHost(
+    const std::function<void(void *const *, void *const *)> &run,
+    const Signature &sig, void *const *inputs,
+    const std::vector<std::vector<uint8_t>> &outputs, bool hostOnly,
+    const Tolerance &t);
+
+/// --test-data: compares `outputs` with the expected ones; prints a line
+/// per output and a verdict. False when any output does not match.
+bool checkTestData(const Signature &sig,
+                   const std::vector<std::vector<uint8_t>> &outputs,
+                   const std::vector<nnapi_mlir::ProtoTensor> &expected,
+                   const Tolerance &t);
+
 /// --validate: the model on every candidate device in turn, every partition
 /// execution compared with its host copy; prints one line per partition and
 /// device and per wrong operation, writes `jsonPath` (if not empty). The

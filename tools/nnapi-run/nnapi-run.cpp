@@ -77,41 +77,38 @@
 // After the first run, one line per partition says which device ran it, or
 // why it ran its host copy.
 //
+// This file parses the options and runs the steps; a source model is
+// compiled by Compile.cpp, the inputs and expected outputs are gathered by
+// Inputs.cpp (both declared in Steps.h), and outputs are checked by
+// Checks.cpp.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Npy.h"
+#include "Steps.h"
 #include "Tensors.h"
 #include "TensorProto.h"
 #include "nnapi-mlir/NNAPI/DeviceProfile.h"
 #include "nnapi-mlir/Runtime/Model.h"
 #include "nnapi-mlir/Runtime/Runtime.h"
 #include "nnapi-mlir/Support/CommaList.h"
-#include "nnapi-mlir/Support/Half.h"
-#include "nnapi-mlir/Support/JsonText.h"
 #include "nnapi-mlir/Support/ParseCount.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <memory>
 #include <new>
+#include <optional>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
 
 using namespace nnapi_mlir;
 using namespace nnapi_run;
@@ -126,185 +123,149 @@ bool parseTolerance(const std::string &text, double &out) {
          std::isfinite(out);
 }
 
-/// Compiles an .onnx, .tflite or .mlir model with the nnapi-compile installed next to
-/// this program; returns the shared library's path or "" after an error.
-std::string compileModel(const std::string &model,
-                         const std::vector<std::string> &extraArgs,
-                         std::string &tempDir) {
-  char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  if (n <= 0) {
-    std::fprintf(stderr, "nnapi-run: error: cannot locate nnapi-compile\n");
-    return "";
-  }
-  self[n] = 0;
-  std::string dir(self);
-  dir = dir.substr(0, dir.rfind('/'));
-  std::string compiler = dir + "/nnapi-compile";
-  char pattern[] = "/tmp/nnapi-run-XXXXXX";
-  if (!mkdtemp(pattern)) {
-    std::fprintf(stderr, "nnapi-run: error: cannot create a temporary "
-                         "directory\n");
-    return "";
-  }
-  tempDir = pattern;
-  std::string output = tempDir + "/model.so";
-  std::vector<std::string> args = {compiler, model, "-o", output};
-  args.insert(args.end(), extraArgs.begin(), extraArgs.end());
-  std::vector<char *> argv;
-  for (std::string &a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid;
-  if (posix_spawn(&pid, compiler.c_str(), nullptr, nullptr, argv.data(),
-                  environ) != 0) {
-    std::fprintf(stderr, "nnapi-run: error: cannot run '%s'\n",
-                 compiler.c_str());
-    return "";
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::fprintf(stderr, "nnapi-run: error: compiling '%s' failed\n",
-                 model.c_str());
-    return "";
-  }
-  return output;
+/// --help.
+void printUsage() {
+  std::printf("usage: nnapi-run MODEL.so [--input FILE]... [--seed N] "
+              "[--output-dir DIR] [--host-only] [--compare-host] "
+              "[--rtol X] [--atol Y] [--normwise] [--compare-float64] [--expect-nnapi] "
+              "[--nnapi-library PATH] [--device-profile PATH] "
+              "[--host-devices LIST] [--device SPEC] [--cache-dir DIR] "
+              "[--preference P] [--priority P] [--no-bursts] [--threads N] [--threads-force] [--loop-timeout-ms MS] "
+              "[--profile] [--validate[=N]] [--validation-out FILE] [--verify K] [--quirks PATH] "
+              "[--max-failures M] [--host-lie SPEC] "
+              "[--list-devices] [--test-data DIR] [--compile-arg ARG]... "
+              "[--bench N]\n");
 }
 
-/// The values given to `option` ("--input-shape", ...) in `compileArgs`,
-/// as "--option=VALUE" or "--option VALUE".
-std::vector<std::string>
-compileArgValues(const std::vector<std::string> &compileArgs,
-                 const std::string &option) {
-  std::vector<std::string> values;
-  for (size_t k = 0; k < compileArgs.size(); ++k) {
-    const std::string &a = compileArgs[k];
-    if (a.rfind(option + "=", 0) == 0)
-      values.push_back(a.substr(option.size() + 1));
-    else if (a == option && k + 1 < compileArgs.size())
-      values.push_back(compileArgs[++k]);
-  }
-  return values;
+/// --device-profile PATH, for the host device. 0, or the exit status.
+int useDeviceProfile(const std::string &v) {
+  // Read it here as nnapi-compile does: a profile the host device could
+  // not load would silently leave every partition to the host.
+  profile::DeviceProfile parsed;
+  std::string why;
+  if (!profile::loadDeviceProfile(v, parsed, why))
+    return usageError("--device-profile: " + why);
+  setenv("NNAPI_MLIR_HOST_PROFILE", v.c_str(), 1);
+  return 0;
 }
 
-/// Whether one of `specs` ("NAME=...") names `name`.
-bool namesInput(const std::vector<std::string> &specs,
-                const std::string &name) {
-  for (const std::string &spec : specs)
-    if (spec.rfind(name + "=", 0) == 0)
+/// --host-devices LIST, for the host device. 0, or the exit status.
+int useHostDevices(const std::string &v) {
+  // Profiles are read here too, for the same reason as --device-profile.
+  std::vector<std::string> entries;
+  if (!splitCommaList(v, entries) || entries.empty())
+    return usageError("--host-devices: empty entry in '" + v + "'");
+  for (const std::string &entry : entries) {
+    profile::DeviceProfile parsed;
+    std::string why;
+    if (entry != "host" && entry != "reference" &&
+        !profile::loadDeviceProfile(entry, parsed, why))
+      return usageError("--host-devices: " + why);
+  }
+  setenv("NNAPI_MLIR_HOST_DEVICES", v.c_str(), 1);
+  return 0;
+}
+
+/// The command line into `o`; the exit status when nnapi-run stops there
+/// (--help, or an error), nothing to go on.
+std::optional<int> parseArguments(int argc, char **argv, RunOptions &o) {
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](std::string &out) {
+      if (i + 1 >= argc)
+        return false;
+      out = argv[++i];
       return true;
-  return false;
-}
-
-/// For each input_<i>.pb in `testData` that names its input and is not
-/// already given in `compileArgs`: `--input-shape NAME=DIMS`, so an ONNX
-/// model with symbolic dimensions is compiled for the test's shapes (a
-/// static input whose shape differs is then nnapi-compile's clear error),
-/// and `--specialize-value NAME=FILE`, so an input that decides a shape
-/// (a Reshape's shape, TopK's K) is compiled for the test's value; the
-/// compiled model checks it on every run. A file that cannot be read is
-/// left for the checks after loading to report.
-std::vector<std::string>
-testDataCompileArgs(const std::string &testData,
-                    const std::vector<std::string> &compileArgs) {
-  std::vector<std::string> shaped =
-      compileArgValues(compileArgs, "--input-shape");
-  std::vector<std::string> bound =
-      compileArgValues(compileArgs, "--input-value");
-  for (std::string &v : compileArgValues(compileArgs, "--specialize-value"))
-    bound.push_back(std::move(v));
-  std::vector<std::string> args;
-  for (size_t i = 0;; ++i) {
-    std::string path = testData + "/input_" + std::to_string(i) + ".pb";
-    struct stat st;
-    if (stat(path.c_str(), &st) != 0)
-      break;
-    ProtoTensor t;
-    std::string error;
-    if (!readTensorProto(path, t, error) || t.name.empty())
-      continue;
-    if (!namesInput(shaped, t.name) && !namesInput(bound, t.name)) {
-      std::string dims;
-      for (size_t d = 0; d < t.dims.size(); ++d)
-        dims += (d ? "x" : "") + std::to_string(t.dims[d]);
-      args.push_back("--input-shape=" + t.name + "=" + dims);
+    };
+    std::string v;
+    if (a == "--input" && value(v))
+      o.inputFiles.push_back(v);
+    else if (a == "--output-dir" && value(v))
+      o.outputDir = v;
+    else if (a == "--seed" && value(v)) {
+      if (!parseCount(v, o.seed))
+        return usageError("--seed needs a non-negative integer, got '" + v +
+                          "'");
+    } else if (a == "--nnapi-library" && value(v))
+      o.library = v;
+    else if (a == "--device-profile" && value(v)) {
+      if (int status = useDeviceProfile(v))
+        return status;
+    } else if ((a == "--rtol" || a == "--atol") && value(v)) {
+      if (!parseTolerance(v, a == "--rtol" ? o.tolerance.rtol
+                                            : o.tolerance.atol))
+        return usageError(a + " needs a non-negative number, got '" + v + "'");
+      o.toleranceGiven = true;
+    } else if (a == "--test-data" && value(v))
+      o.testData = v;
+    else if (a == "--compile-arg" && value(v))
+      o.compileArgs.push_back(v);
+    else if (a == "--bench" && value(v)) {
+      uint64_t n = 0;
+      if (!parseCount(v, n) || n == 0 || n > 1000000)
+        return usageError("--bench needs a count from 1 to 1000000, got '" + v +
+                          "'");
+      o.bench = int(n);
+    } else if (a == "--host-devices" && value(v)) {
+      if (int status = useHostDevices(v))
+        return status;
+    } else if (a == "--device" && value(v))
+      o.runtimeOptions.emplace_back("devices", v);
+    else if (a == "--cache-dir" && value(v))
+      o.runtimeOptions.emplace_back("cache_dir", v);
+    else if (a == "--preference" && value(v))
+      o.runtimeOptions.emplace_back("preference", v);
+    else if (a == "--priority" && value(v))
+      o.runtimeOptions.emplace_back("priority", v);
+    else if (a == "--no-bursts")
+      o.runtimeOptions.emplace_back("bursts", "0");
+    else if (a == "--threads" && value(v))
+      o.runtimeOptions.emplace_back("threads", v);
+    else if (a == "--threads-force")
+      o.runtimeOptions.emplace_back("threads_force", "1");
+    else if (a == "--loop-timeout-ms" && value(v))
+      o.runtimeOptions.emplace_back("loop_timeout_ms", v);
+    else if (a == "--verify" && value(v))
+      o.runtimeOptions.emplace_back("verify", v);
+    else if (a == "--quirks" && value(v))
+      o.runtimeOptions.emplace_back("quirks", v);
+    else if (a == "--max-failures" && value(v))
+      o.runtimeOptions.emplace_back("max_failures", v);
+    else if (a == "--validation-out" && value(v))
+      o.validationOut = v;
+    else if (a == "--host-lie" && value(v))
+      setenv("NNAPI_MLIR_HOST_LIE", v.c_str(), 1);
+    else if (a == "--validate" || a.rfind("--validate=", 0) == 0) {
+      uint64_t n = 2;
+      if (a.size() > 10 && (!parseCount(a.substr(11), n) || n > 1000))
+        return usageError("--validate=N needs a count from 0 to 1000, got '" +
+                          a.substr(11) + "'");
+      o.validateSets = int(n);
     }
-    if (!namesInput(bound, t.name))
-      args.push_back("--specialize-value=" + t.name + "=" + path);
+    else if (a == "--profile") {
+      o.runtimeOptions.emplace_back("timing", "1");
+      o.profileRuns = true;
+    } else if (a == "--list-devices")
+      o.listDevices = true;
+    else if (a == "--host-only")
+      o.hostOnly = true;
+    else if (a == "--compare-host")
+      o.compareHost = true;
+    else if (a == "--normwise")
+      o.tolerance.normwise = true;
+    else if (a == "--compare-float64")
+      o.compareFloat64 = true;
+    else if (a == "--expect-nnapi")
+      o.expectNNAPI = true;
+    else if (a == "-h" || a == "--help") {
+      printUsage();
+      return 0;
+    } else if (!a.empty() && a[0] != '-' && o.modelPath.empty())
+      o.modelPath = a;
+    else
+      return usageError("unknown or incomplete argument '" + a + "'");
   }
-  return args;
-}
-
-void removeTempDir(const std::string &dir) {
-  if (dir.empty())
-    return;
-  unlink((dir + "/model.so").c_str());
-  rmdir(dir.c_str());
-}
-
-/// Largest absolute and relative differences and the number of elements
-/// outside atol + rtol * |expected|.
-struct Comparison {
-  double maxAbs = 0, maxRel = 0;
-  size_t mismatches = 0, count = 0;
-};
-
-/// Compares an output with its reference: floats within atol + rtol * |b|
-/// element by element, or with `normwise` within atol + rtol * max |b| (the
-/// reference's largest finite magnitude: deep networks' rounding is
-/// relative to the tensor, not to each element, and elements near zero
-/// after cancellation fail element-wise tests between any two runtimes);
-/// NaN matches NaN. Integers and booleans exactly (their element bytes; a
-/// tolerance would let 1000 pass for 1001, and doubles cannot tell int64
-/// values apart above 2^53).
-Comparison compare(const TensorSpec &spec, const uint8_t *actual,
-                   const uint8_t *expected, double rtol, double atol,
-                   bool normwise) {
-  Comparison c;
-  size_t width = spec.elementBytes();
-  c.count = spec.bytes() / width;
-  bool exact = spec.dtype[0] != 'f';
-  double largest = 0;
-  if (normwise && !exact)
-    for (size_t k = 0; k < c.count; ++k) {
-      double b = toDouble(spec, expected + k * width);
-      if (std::isfinite(b))
-        largest = std::max(largest, std::fabs(b));
-    }
-  for (size_t k = 0; k < c.count; ++k) {
-    double a = toDouble(spec, actual + k * width);
-    double b = toDouble(spec, expected + k * width);
-    if (exact) {
-      if (std::memcmp(actual + k * width, expected + k * width, width) == 0)
-        continue;
-      // At least one unit: int64 neighbours may round to the same double.
-      double diff = std::max(std::fabs(a - b), 1.0);
-      c.maxAbs = std::max(c.maxAbs, diff);
-      if (b != 0)
-        c.maxRel = std::max(c.maxRel, diff / std::fabs(b));
-      ++c.mismatches;
-      continue;
-    }
-    double diff = std::fabs(a - b);
-    if (std::isnan(a) && std::isnan(b))
-      diff = 0;
-    else if (std::isnan(a) || std::isnan(b))
-      diff = INFINITY;
-    else if (std::isinf(a) && a == b)
-      diff = 0;
-    c.maxAbs = std::max(c.maxAbs, diff);
-    if (b != 0 && std::isfinite(b))
-      c.maxRel = std::max(c.maxRel, diff / std::fabs(b));
-    // (NaN where the reference has NaN matches: |b| must not make the
-    // tolerance NaN.)
-    double tolerance =
-        atol + (normwise ? rtol * largest
-                         : std::isnan(b) ? 0 : rtol * std::fabs(b));
-    if (!(diff <= tolerance))
-      ++c.mismatches;
-  }
-  return c;
+  return std::nullopt;
 }
 
 } // namespace
@@ -397,225 +358,47 @@ static void printPartitions(bool timings) {
   }
 }
 
-int runMain(int argc, char **argv) {
-  std::string modelPath, outputDir, library, testData;
-  std::vector<std::string> inputFiles, compileArgs;
-  bool toleranceGiven = false;
-  uint64_t seed = 0;
-  bool hostOnly = false, compareHost = false, expectNNAPI = false;
-  bool normwise = false, compareFloat64 = false;
-  double rtol = 1e-5, atol = 1e-6;
-  int bench = 0;
-  bool profileRuns = false, listDevices = false;
-  int validateSets = -1; // --validate: extra random input sets
-  std::string validationOut;
-  // Runtime options (Runtime.h), applied in this order once parsed.
-  std::vector<std::pair<std::string, std::string>> options;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](std::string &out) {
-      if (i + 1 >= argc)
-        return false;
-      out = argv[++i];
-      return true;
-    };
-    std::string v;
-    if (a == "--input" && value(v))
-      inputFiles.push_back(v);
-    else if (a == "--output-dir" && value(v))
-      outputDir = v;
-    else if (a == "--seed" && value(v)) {
-      if (!parseCount(v, seed))
-        return usageError("--seed needs a non-negative integer, got '" + v +
-                          "'");
-    } else if (a == "--nnapi-library" && value(v))
-      library = v;
-    else if (a == "--device-profile" && value(v)) {
-      // Read it here as nnapi-compile does: a profile the host device could
-      // not load would silently leave every partition to the host.
-      profile::DeviceProfile parsed;
-      std::string why;
-      if (!profile::loadDeviceProfile(v, parsed, why))
-        return usageError("--device-profile: " + why);
-      setenv("NNAPI_MLIR_HOST_PROFILE", v.c_str(), 1);
-    } else if ((a == "--rtol" || a == "--atol") && value(v)) {
-      if (!parseTolerance(v, a == "--rtol" ? rtol : atol))
-        return usageError(a + " needs a non-negative number, got '" + v + "'");
-      toleranceGiven = true;
-    } else if (a == "--test-data" && value(v))
-      testData = v;
-    else if (a == "--compile-arg" && value(v))
-      compileArgs.push_back(v);
-    else if (a == "--bench" && value(v)) {
-      uint64_t n = 0;
-      if (!parseCount(v, n) || n == 0 || n > 1000000)
-        return usageError("--bench needs a count from 1 to 1000000, got '" + v +
-                          "'");
-      bench = int(n);
-    } else if (a == "--host-devices" && value(v)) {
-      // Profiles are read here too, for the same reason as --device-profile.
-      std::vector<std::string> entries;
-      if (!splitCommaList(v, entries) || entries.empty())
-        return usageError("--host-devices: empty entry in '" + v + "'");
-      for (const std::string &entry : entries) {
-        profile::DeviceProfile parsed;
-        std::string why;
-        if (entry != "host" && entry != "reference" &&
-            !profile::loadDeviceProfile(entry, parsed, why))
-          return usageError("--host-devices: " + why);
-      }
-      setenv("NNAPI_MLIR_HOST_DEVICES", v.c_str(), 1);
-    } else if (a == "--device" && value(v))
-      options.emplace_back("devices", v);
-    else if (a == "--cache-dir" && value(v))
-      options.emplace_back("cache_dir", v);
-    else if (a == "--preference" && value(v))
-      options.emplace_back("preference", v);
-    else if (a == "--priority" && value(v))
-      options.emplace_back("priority", v);
-    else if (a == "--no-bursts")
-      options.emplace_back("bursts", "0");
-    else if (a == "--threads" && value(v))
-      options.emplace_back("threads", v);
-    else if (a == "--threads-force")
-      options.emplace_back("threads_force", "1");
-    else if (a == "--loop-timeout-ms" && value(v))
-      options.emplace_back("loop_timeout_ms", v);
-    else if (a == "--verify" && value(v))
-      options.emplace_back("verify", v);
-    else if (a == "--quirks" && value(v))
-      options.emplace_back("quirks", v);
-    else if (a == "--max-failures" && value(v))
-      options.emplace_back("max_failures", v);
-    else if (a == "--validation-out" && value(v))
-      validationOut = v;
-    else if (a == "--host-lie" && value(v))
-      setenv("NNAPI_MLIR_HOST_LIE", v.c_str(), 1);
-    else if (a == "--validate" || a.rfind("--validate=", 0) == 0) {
-      uint64_t n = 2;
-      if (a.size() > 10 && (!parseCount(a.substr(11), n) || n > 1000))
-        return usageError("--validate=N needs a count from 0 to 1000, got '" +
-                          a.substr(11) + "'");
-      validateSets = int(n);
-    }
-    else if (a == "--profile") {
-      options.emplace_back("timing", "1");
-      profileRuns = true;
-    } else if (a == "--list-devices")
-      listDevices = true;
-    else if (a == "--host-only")
-      hostOnly = true;
-    else if (a == "--compare-host")
-      compareHost = true;
-    else if (a == "--normwise")
-      normwise = true;
-    else if (a == "--compare-float64")
-      compareFloat64 = true;
-    else if (a == "--expect-nnapi")
-      expectNNAPI = true;
-    else if (a == "-h" || a == "--help") {
-      std::printf("usage: nnapi-run MODEL.so [--input FILE]... [--seed N] "
-                  "[--output-dir DIR] [--host-only] [--compare-host] "
-                  "[--rtol X] [--atol Y] [--normwise] [--compare-float64] [--expect-nnapi] "
-                  "[--nnapi-library PATH] [--device-profile PATH] "
-                  "[--host-devices LIST] [--device SPEC] [--cache-dir DIR] "
-                  "[--preference P] [--priority P] [--no-bursts] [--threads N] [--threads-force] [--loop-timeout-ms MS] "
-                  "[--profile] [--validate[=N]] [--validation-out FILE] [--verify K] [--quirks PATH] "
-                  "[--max-failures M] [--host-lie SPEC] "
-                  "[--list-devices] [--test-data DIR] [--compile-arg ARG]... "
-                  "[--bench N]\n");
-      return 0;
-    } else if (!a.empty() && a[0] != '-' && modelPath.empty())
-      modelPath = a;
-    else
-      return usageError("unknown or incomplete argument '" + a + "'");
-  }
-  if (!library.empty())
-    nnapi_rt_set_library_path(library.c_str());
-  for (const auto &[name, given] : options)
-    if (nnapi_rt_set_option(name.c_str(), given.c_str()) != NNAPI_RT_OK)
-      return usageError(nnapi_rt_last_error());
-  if (listDevices)
-    return printDevices();
-  if (modelPath.empty())
-    return usageError("no model given (nnapi-run MODEL.so ...)");
-  auto endsWith = [](const std::string &s, const char *suffix) {
-    size_t n = std::strlen(suffix);
-    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
-  };
-  std::string tempDir, float64Dir, float64Path;
-  if (endsWith(modelPath, ".onnx") || endsWith(modelPath, ".mlir") ||
-      endsWith(modelPath, ".tflite")) {
-    if (endsWith(modelPath, ".onnx") && !testData.empty())
-      for (std::string &a : testDataCompileArgs(testData, compileArgs))
-        compileArgs.push_back(std::move(a));
-    std::string source = modelPath;
-    modelPath = compileModel(source, compileArgs, tempDir);
-    if (modelPath.empty()) {
-      removeTempDir(tempDir);
-      return 2;
-    }
-    if (compareFloat64 && endsWith(source, ".onnx")) {
-      std::vector<std::string> args = compileArgs;
-      args.push_back("--float64");
-      args.push_back("--host-only");
-      float64Path = compileModel(source, args, float64Dir);
-      if (float64Path.empty()) {
-        removeTempDir(tempDir);
-        removeTempDir(float64Dir);
-        return 2;
-      }
-    }
-  }
-  if (compareFloat64 && float64Path.empty())
-    return usageError("--compare-float64 needs an .onnx model: nnapi-run "
-                      "compiles a float64 copy of it");
-  if (modelPath.find('/') == std::string::npos)
-    modelPath = "./" + modelPath;
-  if (!testData.empty() && !toleranceGiven) {
-    rtol = 1e-3;
-    atol = 1e-5;
-  }
+namespace {
 
-  // Loading, checking and the signature are the runtime's (Model.h).
-  nnapi_rt_model *model = nullptr;
-  int32_t opened = nnapi_rt_model_open(modelPath.c_str(), &model);
-  removeTempDir(tempDir); // the mapping stays valid
-  if (opened != NNAPI_RT_OK)
-    return usageError(nnapi_rt_last_error());
+/// The opened model, its signature and the sizes of its tensors.
+struct LoadedModel {
   // Closed on every return (LeakSanitizer checks the fault sweep's runs).
-  std::unique_ptr<nnapi_rt_model, void (*)(nnapi_rt_model *)> modelCloser(
-      model, nnapi_rt_model_close);
-  Signature sig = signatureOf(model);
-  std::string error;
+  std::unique_ptr<nnapi_rt_model, void (*)(nnapi_rt_model *)> model{
+      nullptr, nnapi_rt_model_close};
+  Signature sig;
   // Sizes come from the same signature the buffers are made from (for a
   // model with dynamic dimensions, once the inputs give them: resolveDims).
   std::vector<uint64_t> inBytes, outBytes;
   std::vector<const int64_t *> inDims;
-  auto run = [&](void *const *in, void *const *out) {
-    if (nnapi_rt_model_run_dims(model, int64_t(sig.inputs.size()), in,
+
+  /// Opens the model at `path` (loading, checking and the signature are the
+  /// runtime's, Model.h), then removes `tempDir`. 0, or the exit status.
+  int open(const std::string &path, const std::string &tempDir) {
+    nnapi_rt_model *opened = nullptr;
+    int32_t status = nnapi_rt_model_open(path.c_str(), &opened);
+    removeTempDir(tempDir); // the mapping stays valid
+    if (status != NNAPI_RT_OK)
+      return usageError(nnapi_rt_last_error());
+    model.reset(opened);
+    sig = signatureOf(opened);
+    return 0;
+  }
+
+  /// Runs the model; exits with status 2 after an error.
+  void run(void *const *in, void *const *out) {
+    if (nnapi_rt_model_run_dims(model.get(), int64_t(sig.inputs.size()), in,
                                 inBytes.data(), inDims.data(),
                                 int64_t(sig.outputs.size()), out,
                                 outBytes.data()) != NNAPI_RT_OK) {
       std::fprintf(stderr, "nnapi-run: error: %s\n", nnapi_rt_last_error());
-      modelCloser.reset();
+      model.reset();
       std::exit(2);
     }
-  };
-  // A dynamic dimension (-1 in the signature) matches any size; the
-  // runtime checks it against the model's range.
-  auto dimsMatch = [](const std::vector<int64_t> &spec,
-                      const std::vector<int64_t> &given) {
-    if (spec.size() != given.size())
-      return false;
-    for (size_t d = 0; d < spec.size(); ++d)
-      if (spec[d] >= 0 && spec[d] != given[d])
-        return false;
-    return true;
-  };
-  // The inputs' dimensions as given (`dims`), the outputs' from the model;
-  // then every byte size.
-  auto resolveDims = [&](const std::vector<std::vector<int64_t>> &dims) {
+  }
+
+  /// The inputs' dimensions as given (`dims`), the outputs' from the model;
+  /// then every byte size. 0, or the exit status.
+  int resolveDims(const std::vector<std::vector<int64_t>> &dims) {
     for (size_t i = 0; i < sig.inputs.size(); ++i) {
       TensorSpec &t = sig.inputs[i];
       t.dims = dims[i];
@@ -628,7 +411,7 @@ int runMain(int argc, char **argv) {
     std::vector<int64_t *> outDims;
     for (TensorSpec &t : sig.outputs)
       outDims.push_back(t.dims.data());
-    if (nnapi_rt_model_output_dims(model, int64_t(sig.inputs.size()),
+    if (nnapi_rt_model_output_dims(model.get(), int64_t(sig.inputs.size()),
                                    inDims.data(), int64_t(sig.outputs.size()),
                                    outDims.data()) != NNAPI_RT_OK)
       return usageError(nnapi_rt_last_error());
@@ -639,118 +422,18 @@ int runMain(int argc, char **argv) {
       outBytes.push_back(t.bytes());
     }
     return 0;
-  };
+  }
+};
 
-  // --test-data: inputs from input_<i>.pb, expected outputs from output_<i>.pb,
-  // each checked against the model's signature.
-  std::vector<ProtoTensor> testInputs, testOutputs;
-  if (!testData.empty()) {
-    auto read = [&](const char *kind, size_t i, ProtoTensor &t) {
-      return readTensorProto(
-          testData + "/" + kind + "_" + std::to_string(i) + ".pb", t, error);
-    };
-    auto check = [&](const char *kind, size_t i, size_t specIndex,
-                     const TensorSpec &spec, ProtoTensor &t) {
-      // ONNX 1.12's test data stores bfloat16 tensors as uint16: the same
-      // bit patterns.
-      if (spec.dtype == "bf16" && t.dtype == "u16")
-        t.dtype = "bf16";
-      if (t.dtype == spec.dtype && dimsMatch(spec.dims, t.dims))
-        return true;
-      error = testData + "/" + kind + "_" + std::to_string(i) + ".pb holds " +
-              t.dtype + " " + shapeString(t.dims) + ", " + kind + " " +
-              std::to_string(specIndex) + " ('" + printable(spec.name) + "') is " +
-              spec.dtype + " " + shapeString(spec.dims);
-      return false;
-    };
-    auto load = [&](const char *kind, size_t i, const TensorSpec &spec,
-                    std::vector<ProtoTensor> &into) {
-      ProtoTensor t;
-      if (!read(kind, i, t) || !check(kind, i, i, spec, t))
-        return false;
-      into.push_back(std::move(t));
-      return true;
-    };
-    auto exists = [&](size_t i) {
-      struct stat st;
-      std::string path = testData + "/input_" + std::to_string(i) + ".pb";
-      return stat(path.c_str(), &st) == 0;
-    };
-    size_t given = 0;
-    for (; exists(given); ++given) {
-      ProtoTensor t;
-      if (!read("input", given, t))
-        return usageError(error);
-      if (given < sig.inputs.size() &&
-          !check("input", given, given, sig.inputs[given], t))
-        return usageError(error);
-      testInputs.push_back(std::move(t));
-    }
-    if (given != sig.inputs.size())
-      return usageError("'" + testData + "' has " + std::to_string(given) +
-                        " inputs, the model " +
-                        std::to_string(sig.inputs.size()));
-    for (size_t i = 0; i < sig.outputs.size(); ++i)
-      if (!load("output", i, sig.outputs[i], testOutputs))
-        return usageError(error);
-  }
-  if (inputFiles.size() > sig.inputs.size())
-    return usageError("model has " + std::to_string(sig.inputs.size()) +
-                      " inputs, got " + std::to_string(inputFiles.size()) +
-                      " --input files");
-  std::vector<std::vector<uint8_t>> inputs(sig.inputs.size());
-  std::vector<std::vector<int64_t>> inputDims(sig.inputs.size());
-  std::mt19937_64 rng(seed);
-  for (size_t i = 0; i < sig.inputs.size(); ++i) {
-    const TensorSpec &spec = sig.inputs[i];
-    inputDims[i] = spec.dims;
-    if (!testData.empty()) {
-      inputs[i] = testInputs[i].data;
-      inputDims[i] = testInputs[i].dims;
-      continue;
-    }
-    if (i < inputFiles.size()) {
-      NpyArray array;
-      if (!readNpy(inputFiles[i], array, error))
-        return usageError(error);
-      if (array.dtype != spec.npyDtype() || !dimsMatch(spec.dims, array.shape))
-        return usageError("input " + std::to_string(i) + " ('" +
-                          printable(spec.name) +
-                          "') must be " + spec.dtype + " " +
-                          shapeString(spec.dims) + ", '" + inputFiles[i] +
-                          "' holds " + TensorSpec::dtypeOfNpy(array.dtype) +
-                          " " + shapeString(array.shape));
-      inputs[i] = std::move(array.data);
-      inputDims[i] = array.shape;
-      continue;
-    }
-    if (std::count(spec.dims.begin(), spec.dims.end(), -1))
-      return usageError("input " + std::to_string(i) + " ('" +
-                        printable(spec.name) + "') has dynamic dimensions " +
-                        shapeString(spec.dims) +
-                        ": give it with --input FILE.npy or --test-data");
-    // Random data would only meet the model's check.
-    if (nnapi_rt_model_input_is_bound(model, int64_t(i)))
-      return usageError("input " + std::to_string(i) + " ('" +
-                        printable(spec.name) +
-                        "') was compiled for one value (--input-value or "
-                        "--specialize-value); give it with --input FILE.npy");
-    inputs[i] = randomTensor(spec, rng);
-  }
-  if (int status = resolveDims(inputDims))
-    return status;
-  for (size_t i = 0; i < testOutputs.size(); ++i)
-    if (testOutputs[i].dims != sig.outputs[i].dims)
-      return usageError(testData + "/output_" + std::to_string(i) +
-                        ".pb holds " + shapeString(testOutputs[i].dims) +
-                        ", the model computes output " + std::to_string(i) +
-                        " ('" + printable(sig.outputs[i].name) + "') as " +
-                        shapeString(sig.outputs[i].dims) +
-                        " for these inputs");
-  // Buffers of zero-size tensors still get an address (reserve): the model
-  // copies 0 bytes from or to it, and copying from NULL is undefined.
-  std::vector<std::vector<uint8_t>> outputs(sig.outputs.size());
-  std::vector<void *> inPtrs, outPtrs;
+/// Output buffers for `sig`, and the inputs' and outputs' addresses.
+/// Buffers of zero-size tensors still get an address (reserve): the model
+/// copies 0 bytes from or to it, and copying from NULL is undefined.
+void allocateOutputs(const Signature &sig,
+                     std::vector<std::vector<uint8_t>> &inputs,
+                     std::vector<std::vector<uint8_t>> &outputs,
+                     std::vector<void *> &inPtrs,
+                     std::vector<void *> &outPtrs) {
+  outputs.resize(sig.outputs.size());
   for (auto &b : inputs) {
     b.reserve(1);
     inPtrs.push_back(b.data());
@@ -760,41 +443,50 @@ int runMain(int argc, char **argv) {
     outputs[i].assign(sig.outputs[i].bytes(), 0);
     outPtrs.push_back(outputs[i].data());
   }
+}
 
-  // NNAPI_MLIR_MODE=host in the environment means --host-only.
-  if (nnapi_rt_get_mode() == NNAPI_RT_MODE_HOST_ONLY)
-    hostOnly = true;
-  if (validateSets >= 0) {
-    if (hostOnly)
-      return usageError("--validate compares NNAPI devices with the host "
-                        "copy: it cannot run host-only");
-    // The inputs as given, then sets drawn from the following seeds (the
-    // inputs compiled for one value keep it).
-    std::vector<std::vector<std::vector<uint8_t>>> sets = {inputs};
-    for (int k = 1; k <= validateSets; ++k) {
-      std::mt19937_64 more(seed + uint64_t(k));
-      sets.push_back(inputs);
-      for (size_t i = 0; i < sig.inputs.size(); ++i)
-        if (!nnapi_rt_model_input_is_bound(model, int64_t(i)))
-          sets.back()[i] = randomTensor(sig.inputs[i], more);
-    }
-    std::string devicesGiven;
-    for (const auto &[name, given] : options)
-      if (name == "devices")
-        devicesGiven = given;
-    nnapi_rt_set_mode(NNAPI_RT_MODE_AUTO);
-    int wrong = validateDevices(run, sets, outPtrs.data(), devicesGiven,
-                                validationOut);
-    return wrong < 0 ? 2 : wrong > 0 ? 1 : 0;
+/// --validate: the model on every device that may run partitions, each
+/// partition compared with its host copy (Checks.cpp). The exit status.
+int validate(const RunOptions &o, LoadedModel &lm,
+             const std::vector<std::vector<uint8_t>> &inputs,
+             void *const *outputs) {
+  const Signature &sig = lm.sig;
+  if (o.hostOnly)
+    return usageError("--validate compares NNAPI devices with the host "
+                      "copy: it cannot run host-only");
+  // The inputs as given, then sets drawn from the following seeds (the
+  // inputs compiled for one value keep it).
+  std::vector<std::vector<std::vector<uint8_t>>> sets = {inputs};
+  for (int k = 1; k <= o.validateSets; ++k) {
+    std::mt19937_64 more(o.seed + uint64_t(k));
+    sets.push_back(inputs);
+    for (size_t i = 0; i < sig.inputs.size(); ++i)
+      if (!nnapi_rt_model_input_is_bound(lm.model.get(), int64_t(i)))
+        sets.back()[i] = randomTensor(sig.inputs[i], more);
   }
-  nnapi_rt_set_mode(hostOnly ? NNAPI_RT_MODE_HOST_ONLY : NNAPI_RT_MODE_AUTO);
+  std::string devicesGiven;
+  for (const auto &[name, given] : o.runtimeOptions)
+    if (name == "devices")
+      devicesGiven = given;
+  nnapi_rt_set_mode(NNAPI_RT_MODE_AUTO);
+  int wrong = validateDevices(
+      [&](void *const *in, void *const *out) { lm.run(in, out); }, sets,
+      outputs, devicesGiven, o.validationOut);
+  return wrong < 0 ? 2 : wrong > 0 ? 1 : 0;
+}
+
+/// The first run: the partitions' and the pool's statistics, and where each
+/// partition ran. 1 when --expect-nnapi is not met, else 0.
+int firstRun(const RunOptions &o, LoadedModel &lm, void *const *inputs,
+             void *const *outputs) {
+  nnapi_rt_set_mode(o.hostOnly ? NNAPI_RT_MODE_HOST_ONLY : NNAPI_RT_MODE_AUTO);
   nnapi_rt_reset_stats();
-  run(inPtrs.data(), outPtrs.data());
+  lm.run(inputs, outputs);
   uint64_t onNNAPI = 0, failed = 0;
   nnapi_rt_get_stats(&onNNAPI, &failed);
   std::printf("partitions=%d nnapi_executions=%llu host_fallbacks=%llu\n",
-              sig.partitions, (unsigned long long)onNNAPI,
-              (unsigned long long)(hostOnly ? 0 : failed));
+              lm.sig.partitions, (unsigned long long)onNNAPI,
+              (unsigned long long)(o.hostOnly ? 0 : failed));
   // Partitions with dynamic dimensions: specialized to this run's shapes.
   uint64_t shapesBuilt = 0, shapeHits = 0;
   nnapi_rt_get_shape_stats(&shapesBuilt, &shapeHits, nullptr);
@@ -802,7 +494,7 @@ int runMain(int argc, char **argv) {
     std::printf("shape_specializations=%llu shape_hits=%llu\n",
                 (unsigned long long)shapesBuilt, (unsigned long long)shapeHits);
   // With --threads: whether the pool split any work.
-  for (const auto &[name, given] : options)
+  for (const auto &[name, given] : o.runtimeOptions)
     if (name == "threads") {
       uint64_t loops = 0, spread = 0;
       nnapi_rt_get_parallel_stats(&loops, &spread);
@@ -810,21 +502,28 @@ int runMain(int argc, char **argv) {
                   nnapi_rt_get_threads(), (unsigned long long)loops,
                   (unsigned long long)spread);
     }
-  if (!hostOnly)
+  if (!o.hostOnly)
     printPartitions(/*timings=*/false);
   int status = 0;
-  if (expectNNAPI && hostOnly) {
+  if (o.expectNNAPI && o.hostOnly) {
     std::fprintf(stderr, "nnapi-run: error: --expect-nnapi: the run is "
                          "host-only (--host-only or NNAPI_MLIR_MODE=host)\n");
     status = 1;
-  } else if (expectNNAPI && failed != 0) {
+  } else if (o.expectNNAPI && failed != 0) {
     std::fprintf(stderr,
                  "nnapi-run: error: --expect-nnapi: %llu partition "
                  "executions did not run on NNAPI\n",
                  (unsigned long long)failed);
     status = 1;
   }
+  return status;
+}
 
+/// Each output's first values, and with --output-dir its .npy file. 0, or
+/// the exit status after an error.
+int printOutputs(const std::string &outputDir, const Signature &sig,
+                 const std::vector<std::vector<uint8_t>> &outputs) {
+  std::string error;
   for (size_t i = 0; i < sig.outputs.size(); ++i) {
     const TensorSpec &spec = sig.outputs[i];
     size_t n = spec.bytes() / spec.elementBytes();
@@ -842,84 +541,104 @@ int runMain(int argc, char **argv) {
         return usageError(error);
     }
   }
+  return 0;
+}
 
-  if (compareHost) {
-    std::vector<std::vector<uint8_t>> reference(outputs.size());
-    std::vector<void *> refPtrs;
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      reference[i].reserve(1);
-      reference[i].assign(outputs[i].size(), 0);
-      refPtrs.push_back(reference[i].data());
-    }
-    nnapi_rt_set_mode(NNAPI_RT_MODE_HOST_ONLY);
-    run(inPtrs.data(), refPtrs.data());
-    nnapi_rt_set_mode(hostOnly ? NNAPI_RT_MODE_HOST_ONLY : NNAPI_RT_MODE_AUTO);
-    double maxAbs = 0, maxRel = 0;
-    size_t mismatches = 0;
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      Comparison c = compare(sig.outputs[i], outputs[i].data(),
-                             reference[i].data(), rtol, atol, normwise);
-      maxAbs = std::max(maxAbs, c.maxAbs);
-      maxRel = std::max(maxRel, c.maxRel);
-      mismatches += c.mismatches;
-    }
-    std::printf("compare-host: max_abs_err=%.3g max_rel_err=%.3g "
-                "mismatches=%zu (%srtol=%g atol=%g)\n",
-                maxAbs, maxRel, mismatches, normwise ? "normwise, " : "", rtol,
-                atol);
-    if (mismatches)
-      status = 1;
+/// --bench: `runs` timed runs after one warm-up.
+void benchmark(LoadedModel &lm, void *const *inputs, void *const *outputs,
+               int runs) {
+  lm.run(inputs, outputs); // warm-up
+  std::vector<double> ms;
+  for (int i = 0; i < runs; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    lm.run(inputs, outputs);
+    auto t1 = std::chrono::steady_clock::now();
+    ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  double median = ms.size() % 2
+                      ? ms[ms.size() / 2]
+                      : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+  std::printf("bench: runs=%d median_ms=%.6f min_ms=%.6f peak_rss_mb=%.1f "
+              "threads=%d\n",
+              runs, median, ms.front(), peakResidentMiB(),
+              nnapi_rt_get_threads());
+}
+
+} // namespace
+
+int runMain(int argc, char **argv) {
+  RunOptions o;
+  if (std::optional<int> status = parseArguments(argc, argv, o))
+    return *status;
+  if (!o.library.empty())
+    nnapi_rt_set_library_path(o.library.c_str());
+  for (const auto &[name, given] : o.runtimeOptions)
+    if (nnapi_rt_set_option(name.c_str(), given.c_str()) != NNAPI_RT_OK)
+      return usageError(nnapi_rt_last_error());
+  if (o.listDevices)
+    return printDevices();
+  if (o.modelPath.empty())
+    return usageError("no model given (nnapi-run MODEL.so ...)");
+  CompiledModels compiled;
+  if (int status = compileSources(o, compiled))
+    return status;
+  if (o.modelPath.find('/') == std::string::npos)
+    o.modelPath = "./" + o.modelPath;
+  if (!o.testData.empty() && !o.toleranceGiven) {
+    o.tolerance.rtol = 1e-3;
+    o.tolerance.atol = 1e-5;
   }
 
-  if (!testData.empty()) {
-    size_t failing = 0;
-    for (size_t i = 0; i < sig.outputs.size(); ++i) {
-      const ProtoTensor &want = testOutputs[i];
-      Comparison c = compare(sig.outputs[i], outputs[i].data(),
-                             want.data.data(), rtol, atol, normwise);
-      std::printf("test-data output %zu '%s': max_abs_err=%.3g "
-                  "max_rel_err=%.3g mismatches=%zu/%zu\n",
-                  i, printable(sig.outputs[i].name).c_str(), c.maxAbs, c.maxRel,
-                  c.mismatches, c.count);
-      failing += c.mismatches != 0;
-    }
-    std::printf("test-data: %s (%zu of %zu outputs match, %srtol=%g "
-                "atol=%g)\n",
-                failing ? "FAIL" : "PASS", sig.outputs.size() - failing,
-                sig.outputs.size(), normwise ? "normwise, " : "", rtol, atol);
-    if (failing)
-      status = 1;
-  }
+  LoadedModel lm;
+  if (int status = lm.open(o.modelPath, compiled.tempDir))
+    return status;
+  const Signature &sig = lm.sig;
+  std::vector<ProtoTensor> testInputs, testOutputs;
+  if (!o.testData.empty())
+    if (int status = readTestData(o.testData, sig, testInputs, testOutputs))
+      return status;
+  std::vector<std::vector<uint8_t>> inputs;
+  std::vector<std::vector<int64_t>> inputDims;
+  if (int status = prepareInputs(o, lm.model.get(), sig, testInputs, inputs,
+                                 inputDims))
+    return status;
+  if (int status = lm.resolveDims(inputDims))
+    return status;
+  if (int status = checkTestOutputShapes(o.testData, sig, testOutputs))
+    return status;
+  std::vector<std::vector<uint8_t>> outputs;
+  std::vector<void *> inPtrs, outPtrs;
+  allocateOutputs(sig, inputs, outputs, inPtrs, outPtrs);
 
-  if (!float64Path.empty()) {
+  // NNAPI_MLIR_MODE=host in the environment means --host-only.
+  if (nnapi_rt_get_mode() == NNAPI_RT_MODE_HOST_ONLY)
+    o.hostOnly = true;
+  if (o.validateSets >= 0)
+    return validate(o, lm, inputs, outPtrs.data());
+  int status = firstRun(o, lm, inPtrs.data(), outPtrs.data());
+  if (int failed = printOutputs(o.outputDir, sig, outputs))
+    return failed;
+  auto run = [&](void *const *in, void *const *out) { lm.run(in, out); };
+  if (o.compareHost &&
+      !compareWithHost(run, sig, inPtrs.data(), outputs, o.hostOnly,
+                       o.tolerance))
+    status = 1;
+  if (!o.testData.empty() &&
+      !checkTestData(sig, outputs, testOutputs, o.tolerance))
+    status = 1;
+  if (!compiled.float64Path.empty()) {
     std::string why;
-    int rc = compareWithFloat64(float64Path, sig, inputs, outputs,
-                                testData.empty() ? nullptr : &testOutputs,
+    int rc = compareWithFloat64(compiled.float64Path, sig, inputs, outputs,
+                                o.testData.empty() ? nullptr : &testOutputs,
                                 why);
-    removeTempDir(float64Dir);
+    removeTempDir(compiled.float64Dir);
     if (rc)
       return usageError(why);
   }
-
-  if (bench > 0) {
-    run(inPtrs.data(), outPtrs.data()); // warm-up
-    std::vector<double> ms;
-    for (int i = 0; i < bench; ++i) {
-      auto t0 = std::chrono::steady_clock::now();
-      run(inPtrs.data(), outPtrs.data());
-      auto t1 = std::chrono::steady_clock::now();
-      ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-    }
-    std::sort(ms.begin(), ms.end());
-    double median = ms.size() % 2
-                        ? ms[ms.size() / 2]
-                        : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
-    std::printf("bench: runs=%d median_ms=%.6f min_ms=%.6f peak_rss_mb=%.1f "
-                "threads=%d\n",
-                bench, median, ms.front(), peakResidentMiB(),
-                nnapi_rt_get_threads());
-  }
-  if (profileRuns && !hostOnly)
+  if (o.bench > 0)
+    benchmark(lm, inPtrs.data(), outPtrs.data(), o.bench);
+  if (o.profileRuns && !o.hostOnly)
     printPartitions(/*timings=*/true);
   return status;
 }
