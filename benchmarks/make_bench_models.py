@@ -292,20 +292,29 @@ MODELS = [("mobilenetv2", mobilenetv2, 224), ("resnet18", resnet18, 224),
           ("mobilenetv2_qdq", mobilenetv2_qdq, 224)]
 
 
+def write_model(out_dir, name, seed=3):
+    """OUT_DIR/NAME/model.onnx and its seeded random input
+    OUT_DIR/NAME/test_data_set_0/input_0.pb; returns OUT_DIR/NAME. Other
+    scripts (qdq_vs_ort.py, the tests) write the models through this."""
+    build, size = {n: (b, s) for n, b, s in MODELS}[name]
+    rng = np.random.default_rng(seed)
+    d = os.path.join(out_dir, name)
+    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+    onnx.save(build(rng), os.path.join(d, "model.onnx"))
+    x = rng.standard_normal((1, 3, size, size)).astype(np.float32)
+    t = numpy_helper.from_array(x, "input")
+    with open(os.path.join(d, "test_data_set_0", "input_0.pb"), "wb") as f:
+        f.write(t.SerializeToString())
+    return d
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out-dir", required=True)
     ap.add_argument("--seed", type=int, default=3)
     args = ap.parse_args()
-    for name, build, size in MODELS:
-        rng = np.random.default_rng(args.seed)
-        d = os.path.join(args.out_dir, name)
-        os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
-        onnx.save(build(rng), os.path.join(d, "model.onnx"))
-        x = rng.standard_normal((1, 3, size, size)).astype(np.float32)
-        t = numpy_helper.from_array(x, "input")
-        with open(os.path.join(d, "test_data_set_0", "input_0.pb"), "wb") as f:
-            f.write(t.SerializeToString())
+    for name, _, _ in MODELS:
+        d = write_model(args.out_dir, name, args.seed)
         print(f"wrote {d}/model.onnx")
 
 

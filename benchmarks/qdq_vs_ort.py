@@ -21,6 +21,10 @@ with a seeded random input. For each:
      --bench N, nnapi-run --bench N, 1 thread; medians), ratio to ONNX
      Runtime printed per mode.
 
+The differences are printed, not asserted: test/models/qdq-ort.test
+checks the same models (write_models) against ONNX Runtime's committed
+outputs within a tolerance in quanta.
+
 ONNX Runtime: `bash ../shared/tools/ort/setup.sh` (npm, outside the repo).
 """
 import argparse
@@ -33,6 +37,8 @@ import sys
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
+
+import make_bench_models
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -69,10 +75,10 @@ def save(d, name, nodes, inits, elem, x):
         f.write(numpy_helper.from_array(x, "x").SerializeToString())
 
 
-def write_conv(d, rng):
-    """One QDQ convolution layer: Q/DQ input, int8 per-channel weights,
-    int32 bias, ReLU, Q/DQ output."""
-    c, hw = 64, 56
+def write_conv(d, rng, hw=56):
+    """One QDQ convolution layer, 3x3 64 -> 64 channels at hw x hw: Q/DQ
+    input, int8 per-channel weights, int32 bias, ReLU, Q/DQ output."""
+    c = 64
     w = rng.standard_normal((c, c, 3, 3)) * np.sqrt(2.0 / (9 * c))
     ws = np.abs(w).reshape(c, -1).max(axis=1) / 127.0
     wq = np.round(w / ws.reshape(-1, 1, 1, 1)).astype(np.int8)
@@ -103,11 +109,11 @@ def write_conv(d, rng):
          rng.standard_normal((1, c, hw, hw)).astype(np.float32))
 
 
-def write_qlinear_conv(d, rng):
+def write_qlinear_conv(d, rng, hw=56):
     """The same convolution in ONNX's QOperator format: one QLinearConv on
     uint8 data with int8 per-channel weights and an int32 bias, uint8 out
     (integer arithmetic, float32 requantization)."""
-    c, hw = 64, 56
+    c = 64
     wq = rng.integers(-127, 128, (c, c, 3, 3)).astype(np.int8)
     ws = rng.uniform(0.001, 0.003, c).astype(np.float32)
     bq = rng.integers(-1000, 1000, c).astype(np.int32)
@@ -126,6 +132,19 @@ def write_qlinear_conv(d, rng):
         ["y"], pads=[1, 1, 1, 1])
     save(d, "qlinear_conv", [node], inits, TensorProto.UINT8,
          rng.integers(0, 256, (1, c, hw, hw)).astype(np.uint8))
+
+
+def write_models(out_dir, conv_size=56):
+    """The three models as OUT_DIR/NAME/model.onnx with a seeded random
+    input in OUT_DIR/NAME/test_data_set_0/input_0.pb; returns the names.
+    test/models/qdq-ort.test checks the same models (the convolutions at
+    conv_size 14) against ONNX Runtime's committed outputs."""
+    make_bench_models.write_model(out_dir, "mobilenetv2_qdq")
+    write_conv(os.path.join(out_dir, "qdq_conv"), np.random.default_rng(11),
+               conv_size)
+    write_qlinear_conv(os.path.join(out_dir, "qlinear_conv"),
+                       np.random.default_rng(12), conv_size)
+    return ["mobilenetv2_qdq", "qdq_conv", "qlinear_conv"]
 
 
 def max_diff(out_dir, data):
@@ -148,17 +167,13 @@ def main():
     env_threads = dict(os.environ, NNAPI_MLIR_QUIET="1", NNAPI_MLIR_THREADS="1")
     os.environ.update(env_threads)
     os.makedirs(args.work, exist_ok=True)
-    run([sys.executable, os.path.join(HERE, "make_bench_models.py"),
-         "--out-dir", args.work])
-    write_conv(os.path.join(args.work, "qdq_conv"), np.random.default_rng(11))
-    write_qlinear_conv(os.path.join(args.work, "qlinear_conv"),
-                       np.random.default_rng(12))
+    names = write_models(args.work)
     modes = {"host-only": ["--host-only"],
              "npu": ["--device-profile=" +
                      os.path.join(ROOT, "profiles", "npu.json")]}
     print("| model | ORT ms | ORT spread | mode | max abs diff | ratio to ORT |")
     print("|---|---|---|---|---|---|")
-    for name in ["mobilenetv2_qdq", "qdq_conv", "qlinear_conv"]:
+    for name in names:
         d = os.path.join(args.work, name)
         model, data = os.path.join(d, "model.onnx"), os.path.join(d, "test_data_set_0")
         run(["node", ORT_RUN, model, data, "--write"])
@@ -169,6 +184,7 @@ def main():
             lib = os.path.join(d, mode + ".so")
             run([os.path.join(bindir, "nnapi-compile"), model, "-o", lib] + flags)
             out = os.path.join(d, "out-" + mode)
+            # --test-data feeds the inputs; max_diff compares.
             run([os.path.join(bindir, "nnapi-run"), lib, "--test-data", data,
                  "--output-dir", out, "--rtol", "1", "--atol", "1e9"])
             libs[mode], diffs[mode] = lib, max_diff(out, data)
