@@ -22,22 +22,18 @@ Prints '<case>: OK ...' or '<case>: MISMATCH/ERROR ...' per case, with
 the largest and the root mean square difference in quanta, and
 'N passed, N failed'; exits 1 if any failed.
 """
-import glob
-import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
 
 import numpy as np
 import onnx
 from onnx import numpy_helper
 
-
-def sha256(path):
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+import reference_cases  # noqa: E402
 
 
 def read_pb(path):
@@ -52,34 +48,18 @@ def check_case(d, refs, flags, expect_nnapi):
     with open(os.path.join(d, "case.json")) as f:
         meta = json.load(f)
     model = os.path.join(d, "model.onnx")
-    if sha256(model) != meta["sha256"]:
+    if reference_cases.sha256(model) != meta["sha256"]:
         return "ERROR model.onnx is not the model case.json describes"
     ref_dir = os.path.join(refs, name)
-    try:
-        with open(os.path.join(ref_dir, "model.sha256")) as f:
-            ref_hash = f.read().split()[0]
-    except OSError:
-        return f"ERROR no ONNX Runtime outputs in {ref_dir}"
-    if ref_hash != meta["sha256"]:
-        return ("ERROR ONNX Runtime's outputs are for another model; "
-                "run scripts/ort_refs.sh")
-    so = os.path.join(d, "model.so")
-    out = os.path.join(d, "out")
-    r = subprocess.run(["nnapi-compile", model, "-o", so] + flags,
-                       capture_output=True, text=True)
-    if r.returncode:
-        return "ERROR nnapi-compile: " + r.stderr.strip()
-    cmd = ["nnapi-run", so, "--output-dir", out]
-    for i in sorted(glob.glob(os.path.join(d, "input_*.npy")),
-                    key=lambda p: int(p.rsplit("_", 1)[1][:-4])):
-        cmd += ["--input", i]
+    error = reference_cases.refs_error(ref_dir, meta["sha256"], "ONNX Runtime",
+                                       "ort_refs.sh")
+    if error:
+        return error
     on_nnapi = expect_nnapi and meta["nnapi"]
-    if on_nnapi:
-        cmd.append("--expect-nnapi")
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode:
-        return "ERROR nnapi-run: " + r.stderr.strip()
-    ran = re.search(r"nnapi_executions=(\d+)", r.stdout)
+    out, stdout = reference_cases.compile_and_run(d, model, flags, on_nnapi)
+    if out is None:
+        return stdout
+    ran = re.search(r"nnapi_executions=(\d+)", stdout)
     if on_nnapi and not (ran and int(ran.group(1)) > 0):
         return "ERROR no partition ran on NNAPI"
     steps = meta["steps"]
@@ -110,22 +90,5 @@ def check_case(d, refs, flags, expect_nnapi):
             (f", nnapi_executions={ran.group(1)}" if on_nnapi else ""))
 
 
-def main():
-    cases, refs, flags = sys.argv[1], sys.argv[2], sys.argv[3:]
-    expect_nnapi = "--expect-nnapi" in flags
-    flags = [f for f in flags if f != "--expect-nnapi"]
-    passed = failed = 0
-    for d in sorted(glob.glob(os.path.join(cases, "*", ""))):
-        d = d.rstrip("/")
-        result = check_case(d, refs, flags, expect_nnapi)
-        print(f"{os.path.basename(d)}: {result}", flush=True)
-        if result.startswith("OK"):
-            passed += 1
-        else:
-            failed += 1
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed or not passed else 0)
-
-
 if __name__ == "__main__":
-    main()
+    reference_cases.main(check_case)
