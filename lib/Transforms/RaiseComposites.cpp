@@ -35,7 +35,8 @@ struct Raised {
   StringRef name;
   /// The chain's ops, in any order; the root is one of them.
   SmallVector<Operation *> members;
-  /// The composite's inputs, as Composites.h orders them.
+  /// The composite's inputs, as Composites.h orders them (orderInputs);
+  /// values the chain reads from outside come after them.
   SmallVector<Value> inputs;
   /// The values the composite computes; empty: the root's results.
   SmallVector<Value> outputs;
@@ -88,7 +89,13 @@ const Raiser kRaisers[] = {
       std::optional<PreluMatch> m = matchPrelu(dyn_cast<tosa::AddOp>(root));
       if (!m)
         return std::nullopt;
-      return Raised{names::kPrelu, m->members, {m->input, m->slope}, {}, {}};
+      return Raised{names::kPrelu,
+                    m->members,
+                    names::orderInputs(names::kPrelu,
+                                       {{names::input::kX, m->input},
+                                        {names::input::kSlope, m->slope}}),
+                    {},
+                    {}};
     },
     [](Operation *root, Builder &b) -> std::optional<Raised> {
       std::optional<EluMatch> m = matchElu(dyn_cast<tosa::AddOp>(root));
@@ -156,18 +163,22 @@ const Raiser kRaisers[] = {
           matchGroupedConv(dyn_cast<tosa::ConcatOp>(root));
       if (!m)
         return std::nullopt;
-      Raised r{names::kGroupedConv,
-               m->members,
-               {m->input},
-               {},
-               {intParam(b, names::kGroups, int64_t(m->convs.size())),
-                arrayParam(b, names::kPad, m->convs.front().getPad()),
-                arrayParam(b, names::kStride, m->convs.front().getStride())}};
-      for (tosa::Conv2DOp conv : m->convs)
-        r.inputs.push_back(conv.getWeight());
-      for (tosa::Conv2DOp conv : m->convs)
-        r.inputs.push_back(conv.getBias());
-      return r;
+      SmallVector<Value> filters, biases;
+      for (tosa::Conv2DOp conv : m->convs) {
+        filters.push_back(conv.getWeight());
+        biases.push_back(conv.getBias());
+      }
+      return Raised{
+          names::kGroupedConv,
+          m->members,
+          names::orderInputs(names::kGroupedConv,
+                             {{names::input::kX, m->input},
+                              {names::input::kFilters, filters},
+                              {names::input::kBiases, biases}}),
+          {},
+          {intParam(b, names::kGroups, int64_t(m->convs.size())),
+           arrayParam(b, names::kPad, m->convs.front().getPad()),
+           arrayParam(b, names::kStride, m->convs.front().getStride())}};
     },
     [](Operation *root, Builder &b) -> std::optional<Raised> {
       std::optional<ChannelShuffleMatch> m =
@@ -214,7 +225,10 @@ const Raiser kRaisers[] = {
         return std::nullopt;
       return Raised{names::kNotEqual,
                     m->members,
-                    {m->equal.getInput1(), m->equal.getInput2()},
+                    names::orderInputs(
+                        names::kNotEqual,
+                        {{names::input::kA, m->equal.getInput1()},
+                         {names::input::kB, m->equal.getInput2()}}),
                     {},
                     {}};
     },

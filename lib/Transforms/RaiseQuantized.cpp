@@ -228,9 +228,11 @@ LogicalResult raiseBinary(CompositeOp q, const QParams &out, Operation *clamp,
       b.getNamedAttr(names::kOutputZeroPoint,
                      b.getI64IntegerAttr(out.zeroPoints[0]))};
   Value x = da->getOperand(0), y = db->getOperand(0);
-  auto composite = b.create<CompositeOp>(loc, q->getResultTypes(),
-                                         names::kQuantized, ValueRange{x, y},
-                                         b.getDictionaryAttr(attrs));
+  auto composite = b.create<CompositeOp>(
+      loc, q->getResultTypes(), names::kQuantizedBinary,
+      names::orderInputs(names::kQuantizedBinary,
+                         {{names::input::kX, x}, {names::input::kY, y}}),
+      b.getDictionaryAttr(attrs));
   Block *body = new Block;
   composite.getBody().push_back(body);
   IRMapping map;
@@ -294,7 +296,9 @@ FailureOr<Value> dataInput(OpBuilder &b, Location loc, QuantInput &in,
        b.getNamedAttr(names::kOutputZeroPoint,
                       b.getI64IntegerAttr(in.params.zeroPoints[0]))});
   auto transposed = b.create<CompositeOp>(
-      loc, TypeRange{type}, names::kQuantized, ValueRange{x}, params);
+      loc, TypeRange{type}, names::kQuantizedData,
+      names::orderInputs(names::kQuantizedData, {{names::input::kXs, x}}),
+      params);
   {
     OpBuilder::InsertionGuard guard(b);
     Block *body = b.createBlock(&transposed.getBody());
@@ -394,10 +398,13 @@ Value createWeighted(OpBuilder &b, Location loc, CompositeOp q, Value x,
                      b.getI64IntegerAttr(out.zeroPoints[0]))};
   if (axis)
     attrs.push_back(b.getNamedAttr(names::kAxis, b.getI64IntegerAttr(*axis)));
-  composite = b.create<CompositeOp>(loc, q->getResultTypes(),
-                                    names::kQuantized,
-                                    ValueRange{x, weights, bias},
-                                    b.getDictionaryAttr(attrs));
+  composite = b.create<CompositeOp>(
+      loc, q->getResultTypes(), names::kQuantizedWeighted,
+      names::orderInputs(names::kQuantizedWeighted,
+                         {{names::input::kX, x},
+                          {names::input::kWeights, weights},
+                          {names::input::kBias, bias}}),
+      b.getDictionaryAttr(attrs));
   Block *body = new Block;
   composite.getBody().push_back(body);
   Value arg = body->addArgument(x.getType(), loc);
@@ -467,7 +474,9 @@ LogicalResult raiseData(CompositeOp q, const QParams &out, Operation *clamp,
         b.getI64IntegerAttr(ins[0].params.zeroPoints[0])));
   }
   auto composite =
-      b.create<CompositeOp>(loc, q->getResultTypes(), names::kQuantized, xs,
+      b.create<CompositeOp>(loc, q->getResultTypes(), names::kQuantizedData,
+                            names::orderInputs(names::kQuantizedData,
+                                               {{names::input::kXs, xs}}),
                             b.getDictionaryAttr(attrs));
   Block *body = new Block;
   composite.getBody().push_back(body);
@@ -805,8 +814,13 @@ LogicalResult raiseTyped(tosa::RescaleOp rescale, OpBuilder &b) {
   if (axis)
     attrs.push_back(b.getNamedAttr(names::kAxis, b.getI64IntegerAttr(*axis)));
   auto composite =
-      b.create<CompositeOp>(loc, last->getResultTypes(), names::kQuantized,
-                            ValueRange{x, w, bias}, b.getDictionaryAttr(attrs));
+      b.create<CompositeOp>(loc, last->getResultTypes(),
+                            names::kQuantizedWeighted,
+                            names::orderInputs(names::kQuantizedWeighted,
+                                               {{names::input::kX, x},
+                                                {names::input::kWeights, w},
+                                                {names::input::kBias, bias}}),
+                            b.getDictionaryAttr(attrs));
   {
     OpBuilder::InsertionGuard guard(b);
     Block *body = b.createBlock(&composite.getBody());

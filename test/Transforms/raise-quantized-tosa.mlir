@@ -6,7 +6,7 @@
 // CHECK-LABEL: func @conv
 // CHECK: %[[W:.*]] = "tosa.const"
 // CHECK: %[[B:.*]] = "tosa.const"
-// CHECK: %[[Q:.*]] = nnapi.composite "quantized"(%arg0, %[[W]], %[[B]]) {composite_attributes = {axis = 0 : i64, input_scale = 2.000000e-02 : f64, input_zero_point = -5 : i64, output_scale = 5.000000e-02 : f64, output_zero_point = 3 : i64, weight_scale = array<f64: 1.000000e-02, 4.000000e-03>, weight_zero_point = 0 : i64}}
+// CHECK: %[[Q:.*]] = nnapi.composite "quantized_weighted"(%arg0, %[[W]], %[[B]]) {composite_attributes = {axis = 0 : i64, input_scale = 2.000000e-02 : f64, input_zero_point = -5 : i64, output_scale = 5.000000e-02 : f64, output_zero_point = 3 : i64, weight_scale = array<f64: 1.000000e-02, 4.000000e-03>, weight_zero_point = 0 : i64}}
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: tosa.conv2d
 // CHECK-NEXT: tosa.rescale

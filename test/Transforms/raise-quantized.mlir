@@ -8,7 +8,7 @@
 // Two dequantized inputs of their own parameters, added, quantized.
 // CHECK-LABEL: func.func @add
 // CHECK-SAME: (%[[A:.*]]: tensor<1x4xi8>, %[[B:.*]]: tensor<1x4xi8>)
-// CHECK: %[[Q:.*]] = nnapi.composite "quantized"(%[[A]], %[[B]]) {composite_attributes = {input_scale = 5.000000e-01 : f64, input_zero_point = 0 : i64, output_scale = 1.000000e+00 : f64, output_zero_point = -5 : i64, second_scale = 2.500000e-01 : f64, second_zero_point = 3 : i64}}
+// CHECK: %[[Q:.*]] = nnapi.composite "quantized_binary"(%[[A]], %[[B]]) {composite_attributes = {input_scale = 5.000000e-01 : f64, input_zero_point = 0 : i64, output_scale = 1.000000e+00 : f64, output_zero_point = -5 : i64, second_scale = 2.500000e-01 : f64, second_zero_point = 3 : i64}}
 // CHECK: nnapi.composite "dequantize"
 // CHECK: nnapi.composite "dequantize"
 // CHECK: tosa.add
@@ -44,7 +44,7 @@ func.func @add(%a: tensor<1x4xi8>, %b: tensor<1x4xi8>) -> tensor<1x4xi8> {
 // int8): a quantize with them is raised, one with others stays float.
 // CHECK-LABEL: func.func @sigmoid
 // CHECK: %[[DQ:.*]] = nnapi.composite "dequantize"
-// CHECK: %[[RAISED:.*]] = nnapi.composite "quantized"(%arg0) {composite_attributes = {input_scale = 5.000000e-01 : f64, input_zero_point = 0 : i64, output_scale = 3.906250e-03 : f64, output_zero_point = -128 : i64}}
+// CHECK: %[[RAISED:.*]] = nnapi.composite "quantized_data"(%arg0) {composite_attributes = {input_scale = 5.000000e-01 : f64, input_zero_point = 0 : i64, output_scale = 3.906250e-03 : f64, output_zero_point = -128 : i64}}
 // CHECK: tosa.sigmoid
 // CHECK: %[[FLOAT:.*]] = tosa.sigmoid %[[DQ]]
 // CHECK-NEXT: %[[KEPT:.*]] = nnapi.composite "quantize"(%[[FLOAT]]) {composite_attributes = {scale = array<f32: 0.00999999977>

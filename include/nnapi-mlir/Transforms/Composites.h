@@ -1,10 +1,13 @@
 //===- Composites.h - The named composites and their parameters -*- C++ -*-===//
 //
-// What each `nnapi.composite` name means: its inputs in order, its
-// parameters (`composite_attributes`) and its results. nnapi-raise-composites
-// writes them from the TOSA chains it recognizes; the conversion to the
+// What each `nnapi.composite` name means: its inputs, its parameters
+// (`composite_attributes`) and its results. nnapi-raise-composites,
+// nnapi-raise-quantized and the importers write them; the conversion to the
 // nnapi dialect reads them (one pattern per name). Nothing else may assume a
-// composite's form.
+// composite's form. The inputs' order is declared once (declaredInputs,
+// Composites.cpp): writers order a new composite's operands by input name
+// (orderInputs) and readers take them by name (Inputs), which also checks
+// their number.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NNAPI_MLIR_TRANSFORMS_COMPOSITES_H
@@ -94,26 +97,52 @@ constexpr llvm::StringLiteral kDequantize = "dequantize";
 /// Input x (float32), result i8: clamp(round(x / `scale`) + `zero_point`,
 /// -128, 127), rounding half to even; parameters as for `dequantize`.
 constexpr llvm::StringLiteral kQuantize = "quantize";
-/// A float operation between dequantize and quantize composites, as one
-/// 8-bit operation: inputs x (i8), then for a convolution or fully
-/// connected operation the weights (i8 constant, in the float operation's
-/// TOSA layout) and the bias (i32 constant, in units of x's scale x the
-/// weights' scale), for an addition the second operand y (i8), for a
-/// concatenation every other input (i8); result i8. Parameters:
+/// The quantized composites: a float operation between dequantize and
+/// quantize composites, as one 8-bit operation, in three kinds that
+/// nnapi-raise-quantized tells apart when it raises them (the conversion
+/// takes the kind from the name). Inputs and result i8. Parameters:
 /// `input_scale`, `input_zero_point` (a concatenation: `input_scales`,
-/// `input_zero_points`, one per input), then `weight_scale` (one value, or
-/// one per output channel along `axis` of the weights) and
-/// `weight_zero_point`, or `second_scale` and `second_zero_point` (y's),
-/// then `output_scale`, `output_zero_point` (f64 and i64). The body is the
-/// float chain it replaces (dequantizations, the operation, an optional
-/// clamp, quantize); the conversion reads the operation and the clamp from
-/// it. Raised by nnapi-raise-quantized for tosa.conv2d,
-/// tosa.depthwise_conv2d, tosa.fully_connected, tosa.matmul by a constant
-/// (weights [units, in], as FULLY_CONNECTED's), tosa.add, tosa.mul,
-/// tosa.concat, tosa.sigmoid, tosa.tanh, softmax and hard_swish, and
-/// tosa.max_pool2d, tosa.avg_pool2d and tosa.reshape whose output keeps
-/// their input's parameters (as NNAPI's do).
-constexpr llvm::StringLiteral kQuantized = "quantized";
+/// `input_zero_points`, one per input), then for the weighted kind
+/// `weight_scale` (one value, or one per output channel along `axis` of the
+/// weights) and `weight_zero_point`, for the binary kind `second_scale` and
+/// `second_zero_point` (y's), then `output_scale`, `output_zero_point` (f64
+/// and i64). The body is the float chain it replaces (dequantizations, the
+/// operation, an optional clamp, quantize); the conversion reads the
+/// operation's attributes and the clamp from it.
+///
+/// Inputs x, weights (i8 constant, in the float operation's TOSA layout),
+/// bias (i32 constant, in units of x's scale x the weights' scale): a
+/// tosa.conv2d, tosa.depthwise_conv2d, tosa.fully_connected or tosa.matmul
+/// by a constant (weights [units, in], as FULLY_CONNECTED's).
+constexpr llvm::StringLiteral kQuantizedWeighted = "quantized_weighted";
+/// Inputs x, y: a tosa.add or tosa.mul with each operand's parameters.
+constexpr llvm::StringLiteral kQuantizedBinary = "quantized_binary";
+/// Inputs xs (one or more): an operation of the data alone whose output
+/// keeps (pools, reshape, a transpose of the stored values) or sets its
+/// parameters: tosa.max_pool2d, tosa.avg_pool2d, tosa.reshape,
+/// tosa.transpose, tosa.concat (every input), tosa.sigmoid, tosa.tanh,
+/// softmax and hard_swish.
+constexpr llvm::StringLiteral kQuantizedData = "quantized_data";
+
+/// Input names (`Inputs`, `orderInputs`).
+namespace input {
+constexpr llvm::StringLiteral kX = "x";
+constexpr llvm::StringLiteral kXs = "xs";
+constexpr llvm::StringLiteral kY = "y";
+constexpr llvm::StringLiteral kA = "a";
+constexpr llvm::StringLiteral kB = "b";
+constexpr llvm::StringLiteral kSlope = "slope";
+constexpr llvm::StringLiteral kFilters = "filters";
+constexpr llvm::StringLiteral kBiases = "biases";
+constexpr llvm::StringLiteral kWeights = "weights";
+constexpr llvm::StringLiteral kBias = "bias";
+constexpr llvm::StringLiteral kW = "w";
+constexpr llvm::StringLiteral kR = "r";
+constexpr llvm::StringLiteral kH = "h";
+constexpr llvm::StringLiteral kC = "c";
+constexpr llvm::StringLiteral kP = "p";
+constexpr llvm::StringLiteral kLens = "lens";
+} // namespace input
 
 // Parameter keys: integers (i64) unless said otherwise.
 constexpr llvm::StringLiteral kAxis = "axis";
@@ -161,6 +190,52 @@ constexpr llvm::StringLiteral kOutputZeroPoint = "output_zero_point";
 /// Dense f64 and i64 arrays, one entry per input.
 constexpr llvm::StringLiteral kInputScales = "input_scales";
 constexpr llvm::StringLiteral kInputZeroPoints = "input_zero_points";
+
+/// How many operands an input of a composite takes.
+enum class Count : uint8_t {
+  One,
+  Groups,    ///< The `groups` parameter's number (grouped_conv's filters).
+  IfFlag,    ///< One when integer parameter `flag` is 1, else none (lstm's p).
+  Trailing,  ///< One or none, after every other input (lstm's lens).
+  OneOrMore, ///< Every remaining operand, at least one.
+};
+/// One input of a composite's declaration.
+struct InputDecl {
+  llvm::StringLiteral name;
+  Count count = Count::One;
+  llvm::StringLiteral flag = ""; ///< Count::IfFlag's parameter.
+};
+/// The inputs of composite `name`, in order (Composites.cpp, from the
+/// comments above); empty for a name not declared here.
+ArrayRef<InputDecl> declaredInputs(StringRef name);
+
+/// A composite's operands by input name, bound against its declaration.
+class Inputs {
+public:
+  /// Binds `op`'s operands; fails, saying why in `why` ("composite 'prelu'
+  /// takes x, slope; got 3 inputs"), when their number does not fit.
+  static FailureOr<Inputs> bind(CompositeOp op, std::string &why);
+  /// The operand of input `name`, null for an absent optional one.
+  Value operator[](StringRef name) const;
+  /// The operands of input `name` (none for an absent optional one).
+  OperandRange all(StringRef name) const;
+
+private:
+  explicit Inputs(CompositeOp op) : op(op) {}
+  struct Span {
+    StringRef name;
+    unsigned begin, size;
+  };
+  mutable CompositeOp op; // its accessors are not const
+  SmallVector<Span> spans;
+};
+
+/// The operands of a new composite `name` in its declared order, from its
+/// inputs given by name in any order (an optional input left out or given
+/// empty); asserts that each name is declared and the counts fit.
+SmallVector<Value>
+orderInputs(StringRef name,
+            ArrayRef<std::pair<llvm::StringLiteral, ValueRange>> given);
 
 /// A copy of `op`, a composite of one input whose body computes element by
 /// element (quantize, dequantize), on `input`: `op`'s input transposed by

@@ -14,6 +14,7 @@ using namespace mlir;
 using namespace mlir::nnapi;
 using namespace mlir::nnapi::detail;
 namespace names = mlir::nnapi::composite;
+namespace input = mlir::nnapi::composite::input;
 
 namespace {
 /// One result, but for a split (one per piece; a split of none is dead
@@ -27,27 +28,34 @@ LogicalResult checkResults(CompositeOp op, PatternRewriter &rewriter) {
   });
 }
 
-/// A pattern from the composite named `Kind` (with `Inputs` inputs) to the
-/// nnapi ops `Generated`. Composites of other names are not its business
+/// `op`'s inputs by name (Composites.h), or a match failure saying how
+/// they do not fit its declaration.
+FailureOr<names::Inputs> bindInputs(CompositeOp op,
+                                    PatternRewriter &rewriter) {
+  std::string why;
+  FailureOr<names::Inputs> in = names::Inputs::bind(op, why);
+  if (failed(in))
+    return rewriter.notifyMatchFailure(op,
+                                       [&](Diagnostic &diag) { diag << why; });
+  return in;
+}
+
+/// A pattern from the composite named `Kind` to the nnapi ops `Generated`,
+/// given its inputs by name. Composites of other names are not its business
 /// (no reason given: their own pattern gives one).
-template <const llvm::StringLiteral &Kind, unsigned Inputs,
-          typename... Generated>
+template <const llvm::StringLiteral &Kind, typename... Generated>
 struct FromComposite : ToNNAPI<CompositeOp, Generated...> {
   using ToNNAPI<CompositeOp, Generated...>::ToNNAPI;
   LogicalResult matchAndRewrite(CompositeOp op,
                                 PatternRewriter &rewriter) const final {
     if (op.getName() != Kind)
       return failure();
-    if (op.getInputs().size() != Inputs)
-      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
-        diag << "composite '" << Kind << "' takes " << Inputs
-             << " input(s), got " << op.getInputs().size();
-      });
-    if (failed(checkResults(op, rewriter)))
+    FailureOr<names::Inputs> in = bindInputs(op, rewriter);
+    if (failed(in) || failed(checkResults(op, rewriter)))
       return failure();
-    return convert(op, rewriter);
+    return convert(op, *in, rewriter);
   }
-  virtual LogicalResult convert(CompositeOp op,
+  virtual LogicalResult convert(CompositeOp op, const names::Inputs &in,
                                 PatternRewriter &rewriter) const = 0;
 };
 
@@ -86,15 +94,15 @@ IntegerAttr i32(PatternRewriter &rewriter, int64_t v) {
 
 /// SOFTMAX and LOG_SOFTMAX: x, beta 1, the axis.
 template <const llvm::StringLiteral &Kind, typename NNAPIOp>
-struct SoftmaxLikePattern : FromComposite<Kind, 1, NNAPIOp> {
-  using FromComposite<Kind, 1, NNAPIOp>::FromComposite;
-  LogicalResult convert(CompositeOp op,
+struct SoftmaxLikePattern : FromComposite<Kind, NNAPIOp> {
+  using FromComposite<Kind, NNAPIOp>::FromComposite;
+  LogicalResult convert(CompositeOp op, const names::Inputs &in,
                         PatternRewriter &rewriter) const override {
     FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
     if (failed(axis) ||
         failed(checkTensors(op, rewriter, Elements::Float, Dynamic::Allowed)))
       return failure();
-    rewriter.replaceOpWithNewOp<NNAPIOp>(op, op.getType(0), op.getInputs()[0],
+    rewriter.replaceOpWithNewOp<NNAPIOp>(op, op.getType(0), in[input::kX],
                                          rewriter.getF32FloatAttr(1.0f),
                                          i32(rewriter, *axis));
     return success();
@@ -103,63 +111,62 @@ struct SoftmaxLikePattern : FromComposite<Kind, 1, NNAPIOp> {
 using SoftmaxPattern = SoftmaxLikePattern<names::kSoftmax, SoftmaxOp>;
 using LogSoftmaxPattern = SoftmaxLikePattern<names::kLogSoftmax, LogSoftmaxOp>;
 
-struct MeanPattern : FromComposite<names::kMean, 1, MeanOp> {
+struct MeanPattern : FromComposite<names::kMean, MeanOp> {
   using FromComposite::FromComposite;
-  LogicalResult convert(CompositeOp op,
+  LogicalResult convert(CompositeOp op, const names::Inputs &in,
                         PatternRewriter &rewriter) const override {
     FailureOr<SmallVector<int64_t>> axes =
         arrayParam(op, names::kAxes, rewriter);
     if (failed(axes) || failed(checkTensors(op, rewriter)))
       return failure();
-    rewriter.replaceOpWithNewOp<MeanOp>(op, op.getType(0), op.getInputs()[0],
+    rewriter.replaceOpWithNewOp<MeanOp>(op, op.getType(0), in[input::kX],
                                         rewriter.getDenseI64ArrayAttr(*axes),
                                         /*keep_dims=*/true);
     return success();
   }
 };
 
-struct HardSwishPattern : FromComposite<names::kHardSwish, 1, HardSwishOp> {
+struct HardSwishPattern : FromComposite<names::kHardSwish, HardSwishOp> {
   using FromComposite::FromComposite;
-  LogicalResult convert(CompositeOp op,
+  LogicalResult convert(CompositeOp op, const names::Inputs &in,
                         PatternRewriter &rewriter) const override {
     if (failed(checkTensors(op, rewriter)))
       return failure();
     rewriter.replaceOpWithNewOp<HardSwishOp>(op, op.getType(0),
-                                             op.getInputs()[0]);
+                                             in[input::kX]);
     return success();
   }
 };
 
-struct PreluPattern : FromComposite<names::kPrelu, 2, PreluOp> {
+struct PreluPattern : FromComposite<names::kPrelu, PreluOp> {
   using FromComposite::FromComposite;
-  LogicalResult convert(CompositeOp op,
+  LogicalResult convert(CompositeOp op, const names::Inputs &in,
                         PatternRewriter &rewriter) const override {
     if (failed(checkTensors(op, rewriter)))
       return failure();
-    rewriter.replaceOpWithNewOp<PreluOp>(op, op.getType(0), op.getInputs()[0],
-                                         op.getInputs()[1]);
+    rewriter.replaceOpWithNewOp<PreluOp>(op, op.getType(0), in[input::kX],
+                                         in[input::kSlope]);
     return success();
   }
 };
 
-struct EluPattern : FromComposite<names::kElu, 1, EluOp> {
+struct EluPattern : FromComposite<names::kElu, EluOp> {
   using FromComposite::FromComposite;
-  LogicalResult convert(CompositeOp op,
+  LogicalResult convert(CompositeOp op, const names::Inputs &in,
                         PatternRewriter &rewriter) const override {
     FailureOr<double> alpha = floatParam(op, names::kAlpha, rewriter);
     if (failed(alpha) || failed(checkTensors(op, rewriter)))
       return failure();
-    rewriter.replaceOpWithNewOp<EluOp>(op, op.getType(0), op.getInputs()[0],
+    rewriter.replaceOpWithNewOp<EluOp>(op, op.getType(0), in[input::kX],
                                        rewriter.getF32FloatAttr(float(*alpha)));
     return success();
   }
 };
 
 struct InstanceNormPattern
-    : FromComposite<names::kInstanceNormalization, 1,
-                    InstanceNormalizationOp> {
+    : FromComposite<names::kInstanceNormalization, InstanceNormalizationOp> {
   using FromComposite::FromComposite;
-  LogicalResult convert(CompositeOp op,
+  LogicalResult convert(CompositeOp op, const names::Inputs &in,
                         PatternRewriter &rewriter) const override {
     FailureOr<double> epsilon = floatParam(op, names::kEpsilon, rewriter);
     FailureOr<int64_t> channels = intParam(op, names::kChannelAxis, rewriter);
@@ -172,7 +179,7 @@ struct InstanceNormPattern
              << " is neither 1 (NCHW) nor 3 (NHWC)";
       });
     rewriter.replaceOpWithNewOp<InstanceNormalizationOp>(
-        op, op.getType(0), op.getInputs()[0], rewriter.getF32FloatAttr(1.0f),
+        op, op.getType(0), in[input::kX], rewriter.getF32FloatAttr(1.0f),
         rewriter.getF32FloatAttr(0.0f),
         rewriter.getF32FloatAttr(float(*epsilon)),
         *channels == 1 ? rewriter.getUnitAttr() : UnitAttr());
@@ -180,9 +187,9 @@ struct InstanceNormPattern
   }
 };
 
-struct MirrorPadPattern : FromComposite<names::kMirrorPad, 1, MirrorPadOp> {
+struct MirrorPadPattern : FromComposite<names::kMirrorPad, MirrorPadOp> {
   using FromComposite::FromComposite;
-  LogicalResult convert(CompositeOp op,
+  LogicalResult convert(CompositeOp op, const names::Inputs &in,
                         PatternRewriter &rewriter) const override {
     FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
     FailureOr<int64_t> before = intParam(op, names::kBefore, rewriter);
@@ -195,14 +202,14 @@ struct MirrorPadPattern : FromComposite<names::kMirrorPad, 1, MirrorPadOp> {
       return rewriter.notifyMatchFailure(
           op, "mirror_pad's mode must be \"reflect\" or \"symmetric\"");
     int64_t rank =
-        cast<RankedTensorType>(op.getInputs()[0].getType()).getRank();
+        cast<RankedTensorType>(in[input::kX].getType()).getRank();
     if (*axis < 0 || *axis >= rank)
       return rewriter.notifyMatchFailure(op, "mirror_pad's axis is out of range");
     SmallVector<int64_t> padding(2 * rank, 0);
     padding[2 * *axis] = *before;
     padding[2 * *axis + 1] = *after;
     rewriter.replaceOpWithNewOp<MirrorPadOp>(
-        op, op.getType(0), op.getInputs()[0],
+        op, op.getType(0), in[input::kX],
         rewriter.getDenseI64ArrayAttr(padding),
         *mode == "symmetric" ? rewriter.getUnitAttr() : UnitAttr());
     return success();
@@ -210,15 +217,15 @@ struct MirrorPadPattern : FromComposite<names::kMirrorPad, 1, MirrorPadOp> {
 };
 
 template <const llvm::StringLiteral &Kind, typename NNAPIOp>
-struct DepthSpacePattern : FromComposite<Kind, 1, NNAPIOp> {
-  using FromComposite<Kind, 1, NNAPIOp>::FromComposite;
-  LogicalResult convert(CompositeOp op,
+struct DepthSpacePattern : FromComposite<Kind, NNAPIOp> {
+  using FromComposite<Kind, NNAPIOp>::FromComposite;
+  LogicalResult convert(CompositeOp op, const names::Inputs &in,
                         PatternRewriter &rewriter) const override {
     FailureOr<int64_t> block = intParam(op, names::kBlockSize, rewriter);
     if (failed(block) || failed(checkTensors(op, rewriter)))
       return failure();
     // The composites are NCHW (as the importer writes them): the layout flag.
-    rewriter.replaceOpWithNewOp<NNAPIOp>(op, op.getType(0), op.getInputs()[0],
+    rewriter.replaceOpWithNewOp<NNAPIOp>(op, op.getType(0), in[input::kX],
                                          i32(rewriter, *block),
                                          rewriter.getUnitAttr());
     return success();
@@ -263,19 +270,16 @@ struct GroupedConvPattern : ToNNAPI<CompositeOp, GroupedConv2DOp> {
         arrayParam(op, names::kStride, rewriter);
     if (failed(groups) || failed(pad) || failed(stride))
       return failure();
-    ValueRange inputs = op.getInputs();
-    if (*groups < 1 || int64_t(inputs.size()) != 1 + 2 * *groups)
-      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
-        diag << "composite 'grouped_conv' of " << *groups
-             << " groups takes 1 + 2 x groups inputs, got " << inputs.size();
-      });
+    FailureOr<names::Inputs> in = bindInputs(op, rewriter);
+    if (failed(in))
+      return failure();
     if (pad->size() != 4 || stride->size() != 2)
       return rewriter.notifyMatchFailure(
           op, "grouped_conv's pad needs 4 values and its stride 2");
     if (failed(checkResults(op, rewriter)) || failed(checkTensors(op, rewriter)))
       return failure();
-    SmallVector<Value> weights(inputs.begin() + 1, inputs.begin() + 1 + *groups);
-    SmallVector<Value> biases(inputs.begin() + 1 + *groups, inputs.end());
+    SmallVector<Value> weights(in->all(input::kFilters));
+    SmallVector<Value> biases(in->all(input::kBiases));
     for (Value w : weights)
       if (failed(checkConstant(op, w, "each filter", rewriter)))
         return failure();
@@ -302,7 +306,7 @@ struct GroupedConvPattern : ToNNAPI<CompositeOp, GroupedConv2DOp> {
         rewriter.create<arith::ConstantOp>(loc, concatConstants(weights));
     Value bias = rewriter.create<arith::ConstantOp>(loc, concatConstants(biases));
     rewriter.replaceOpWithNewOp<GroupedConv2DOp>(
-        op, op.getType(0), inputs[0], filter, bias,
+        op, op.getType(0), (*in)[input::kX], filter, bias,
         rewriter.getDenseI64ArrayAttr(nnapiPadding(*pad)),
         rewriter.getDenseI64ArrayAttr(swapYX(*stride)),
         i32(rewriter, *groups),
@@ -312,31 +316,31 @@ struct GroupedConvPattern : ToNNAPI<CompositeOp, GroupedConv2DOp> {
 };
 
 struct ChannelShufflePattern
-    : FromComposite<names::kChannelShuffle, 1, ChannelShuffleOp> {
+    : FromComposite<names::kChannelShuffle, ChannelShuffleOp> {
   using FromComposite::FromComposite;
-  LogicalResult convert(CompositeOp op,
+  LogicalResult convert(CompositeOp op, const names::Inputs &in,
                         PatternRewriter &rewriter) const override {
     FailureOr<int64_t> groups = intParam(op, names::kGroups, rewriter);
     FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
     if (failed(groups) || failed(axis) || failed(checkTensors(op, rewriter)))
       return failure();
     rewriter.replaceOpWithNewOp<ChannelShuffleOp>(
-        op, op.getType(0), op.getInputs()[0], i32(rewriter, *groups),
+        op, op.getType(0), in[input::kX], i32(rewriter, *groups),
         i32(rewriter, *axis));
     return success();
   }
 };
 
 struct StridedSlicePattern
-    : FromComposite<names::kStridedSlice, 1, StridedSliceOp, ReshapeOp> {
+    : FromComposite<names::kStridedSlice, StridedSliceOp, ReshapeOp> {
   using FromComposite::FromComposite;
-  LogicalResult convert(CompositeOp op,
+  LogicalResult convert(CompositeOp op, const names::Inputs &in,
                         PatternRewriter &rewriter) const override {
     FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
     FailureOr<int64_t> step = intParam(op, names::kStep, rewriter);
     if (failed(axis) || failed(step) || failed(checkTensors(op, rewriter)))
       return failure();
-    auto x = cast<RankedTensorType>(op.getInputs()[0].getType());
+    auto x = cast<RankedTensorType>(in[input::kX].getType());
     if (*axis < 0 || *axis >= x.getRank() || *step < 1)
       return rewriter.notifyMatchFailure(
           op, "strided_slice's axis is out of range or its step below 1");
@@ -346,7 +350,7 @@ struct StridedSlicePattern
     shape[*axis] = (shape[*axis] + *step - 1) / *step;
     Value sliced = rewriter.create<StridedSliceOp>(
         op.getLoc(), RankedTensorType::get(shape, x.getElementType()),
-        op.getInputs()[0], rewriter.getDenseI64ArrayAttr(begin),
+        in[input::kX], rewriter.getDenseI64ArrayAttr(begin),
         rewriter.getDenseI64ArrayAttr(end),
         rewriter.getDenseI64ArrayAttr(strides));
     // A reshape folded into the chain's last one stays a RESHAPE.
@@ -358,25 +362,24 @@ struct StridedSlicePattern
   }
 };
 
-struct SplitPattern : FromComposite<names::kSplit, 1, SplitOp> {
+struct SplitPattern : FromComposite<names::kSplit, SplitOp> {
   using FromComposite::FromComposite;
-  LogicalResult convert(CompositeOp op,
+  LogicalResult convert(CompositeOp op, const names::Inputs &in,
                         PatternRewriter &rewriter) const override {
     FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
     if (failed(axis) || failed(checkTensors(op, rewriter)))
       return failure();
     rewriter.replaceOpWithNewOp<SplitOp>(op, op.getResultTypes(),
-                                         op.getInputs()[0],
+                                         in[input::kX],
                                          i32(rewriter, *axis));
     return success();
   }
 };
 
 struct LocalResponsePattern
-    : FromComposite<names::kLocalResponseNormalization, 1,
-                    LocalResponseNormalizationOp> {
+    : FromComposite<names::kLocalResponseNormalization, LocalResponseNormalizationOp> {
   using FromComposite::FromComposite;
-  LogicalResult convert(CompositeOp op,
+  LogicalResult convert(CompositeOp op, const names::Inputs &in,
                         PatternRewriter &rewriter) const override {
     FailureOr<int64_t> radius = intParam(op, names::kRadius, rewriter);
     FailureOr<double> bias = floatParam(op, names::kBias, rewriter);
@@ -387,7 +390,7 @@ struct LocalResponsePattern
         failed(axis) || failed(checkTensors(op, rewriter)))
       return failure();
     rewriter.replaceOpWithNewOp<LocalResponseNormalizationOp>(
-        op, op.getType(0), op.getInputs()[0], i32(rewriter, *radius),
+        op, op.getType(0), in[input::kX], i32(rewriter, *radius),
         rewriter.getF32FloatAttr(float(*bias)),
         rewriter.getF32FloatAttr(float(*alpha)),
         rewriter.getF32FloatAttr(float(*beta)), i32(rewriter, *axis));
@@ -396,43 +399,42 @@ struct LocalResponsePattern
 };
 
 struct L2NormalizationPattern
-    : FromComposite<names::kL2Normalization, 1, L2NormalizationOp> {
+    : FromComposite<names::kL2Normalization, L2NormalizationOp> {
   using FromComposite::FromComposite;
-  LogicalResult convert(CompositeOp op,
+  LogicalResult convert(CompositeOp op, const names::Inputs &in,
                         PatternRewriter &rewriter) const override {
     FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
     if (failed(axis) || failed(checkTensors(op, rewriter)))
       return failure();
     rewriter.replaceOpWithNewOp<L2NormalizationOp>(
-        op, op.getType(0), op.getInputs()[0], i32(rewriter, *axis));
+        op, op.getType(0), in[input::kX], i32(rewriter, *axis));
     return success();
   }
 };
 
 /// TOSA has no not-equal; the composite is logical_not(equal(a, b)).
-struct NotEqualPattern : FromComposite<names::kNotEqual, 2, NotEqualOp> {
+struct NotEqualPattern : FromComposite<names::kNotEqual, NotEqualOp> {
   using FromComposite::FromComposite;
-  LogicalResult convert(CompositeOp op,
+  LogicalResult convert(CompositeOp op, const names::Inputs &in,
                         PatternRewriter &rewriter) const override {
     if (failed(checkTensors(op, rewriter, Elements::FloatOrBool)))
       return failure();
-    rewriter.replaceOpWithNewOp<NotEqualOp>(op, op.getType(0),
-                                            op.getInputs()[0],
-                                            op.getInputs()[1]);
+    rewriter.replaceOpWithNewOp<NotEqualOp>(op, op.getType(0), in[input::kA],
+                                            in[input::kB]);
     return success();
   }
 };
 
 /// TOSA has no argmin; the composite is argmax(negate(x)).
-struct ArgMinPattern : FromComposite<names::kArgMin, 1, ArgMinOp> {
+struct ArgMinPattern : FromComposite<names::kArgMin, ArgMinOp> {
   using FromComposite::FromComposite;
-  LogicalResult convert(CompositeOp op,
+  LogicalResult convert(CompositeOp op, const names::Inputs &in,
                         PatternRewriter &rewriter) const override {
     FailureOr<int64_t> axis = intParam(op, names::kAxis, rewriter);
-    if (failed(axis) || failed(checkTensor(op, op.getInputs()[0].getType(),
+    if (failed(axis) || failed(checkTensor(op, in[input::kX].getType(),
                                            "operand", 0, rewriter)))
       return failure();
-    rewriter.replaceOpWithNewOp<ArgMinOp>(op, op.getType(0), op.getInputs()[0],
+    rewriter.replaceOpWithNewOp<ArgMinOp>(op, op.getType(0), in[input::kX],
                                           i32(rewriter, *axis));
     return success();
   }
@@ -502,12 +504,11 @@ struct LstmPattern
       return failure();
     if (!activations)
       return missing(op, "string", names::kActivations, rewriter);
-    ValueRange inputs = op.getInputs();
-    size_t expected = 6 + (*peepholes ? 1 : 0);
-    if (op.getNumResults() != 3 ||
-        (inputs.size() != expected && inputs.size() != expected + 1))
-      return refuse("composite 'lstm' takes x, w, r, bias, h, c[, p][, lens] "
-                    "and has 3 results");
+    FailureOr<names::Inputs> in = bindInputs(op, rewriter);
+    if (failed(in))
+      return failure();
+    if (op.getNumResults() != 3)
+      return refuse("composite 'lstm' has 3 results");
     if (*lens)
       return refuse("sequence_lens shorter than the sequence: NNAPI's "
                     "sequence LSTM runs every step of every batch entry");
@@ -537,8 +538,10 @@ struct LstmPattern
     DenseElementsAttr w, r, bias, p;
     const char *what[] = {"W", "R", "the bias", "P"};
     DenseElementsAttr *attrs[] = {&w, &r, &bias, &p};
+    const llvm::StringLiteral keys[] = {input::kW, input::kR, input::kBias,
+                                         input::kP};
     for (size_t k = 0; k < (*peepholes ? 4u : 3u); ++k)
-      if (!matchPattern(inputs[k < 3 ? 1 + k : 6], m_Constant(attrs[k])))
+      if (!matchPattern((*in)[keys[k]], m_Constant(attrs[k])))
         return refuse(Twine(what[k]) +
                       " computed at run time (NNAPI's LSTM takes constant "
                       "weights here)");
@@ -550,7 +553,7 @@ struct LstmPattern
           loc, constantRows(all, k * units, units));
     };
     enum { I = 0, O = 1, F = 2, C = 3 };
-    Value x = inputs[0];
+    Value x = (*in)[input::kX];
     Value reversed;
     if (*reverse)
       x = reverseSteps(rewriter, loc, x, reversed);
@@ -564,7 +567,7 @@ struct LstmPattern
         gate(w, I), gate(w, F), gate(w, C), gate(w, O), gate(r, I),
         gate(r, F), gate(r, C), gate(r, O), peep[0], peep[2], peep[1],
         gate(bias, I), gate(bias, F), gate(bias, C), gate(bias, O), Value(),
-        Value(), inputs[4], inputs[5],
+        Value(), (*in)[input::kH], (*in)[input::kC],
         LstmActivationAttr::get(rewriter.getContext(), *act),
         rewriter.getFloatAttr(zero, 0.0), rewriter.getFloatAttr(zero, 0.0),
         rewriter.getBoolAttr(true));
@@ -599,10 +602,11 @@ struct RnnPattern : ToNNAPI<CompositeOp, UnidirectionalSequenceRnnOp, GatherOp,
       return failure();
     if (!activation)
       return missing(op, "string", names::kActivations, rewriter);
-    ValueRange inputs = op.getInputs();
-    if (op.getNumResults() != 2 || (inputs.size() != 5 && inputs.size() != 6))
-      return refuse("composite 'rnn' takes x, w, r, bias, h[, lens] and has "
-                    "2 results");
+    FailureOr<names::Inputs> in = bindInputs(op, rewriter);
+    if (failed(in))
+      return failure();
+    if (op.getNumResults() != 2)
+      return refuse("composite 'rnn' has 2 results");
     if (*lens)
       return refuse("sequence_lens shorter than the sequence: NNAPI's "
                     "sequence RNN runs every step of every batch entry");
@@ -617,11 +621,12 @@ struct RnnPattern : ToNNAPI<CompositeOp, UnidirectionalSequenceRnnOp, GatherOp,
     if (failed(checkTensors(op, rewriter)))
       return failure();
     Location loc = op.getLoc();
-    Value x = inputs[0], order;
+    Value x = (*in)[input::kX], order;
     if (*reverse)
       x = reverseSteps(rewriter, loc, x, order);
     auto rnn = rewriter.create<UnidirectionalSequenceRnnOp>(
-        loc, op.getType(0), x, inputs[1], inputs[2], inputs[3], inputs[4],
+        loc, op.getType(0), x, (*in)[input::kW], (*in)[input::kR],
+        (*in)[input::kBias], (*in)[input::kH],
         FuseCodeAttr::get(rewriter.getContext(), FuseCode::relu),
         rewriter.getBoolAttr(true));
     // The final state: the operation's last step, before any reversal.

@@ -19,6 +19,7 @@ using namespace mlir;
 using namespace mlir::nnapi;
 using namespace mlir::nnapi::detail;
 namespace names = mlir::nnapi::composite;
+namespace input = mlir::nnapi::composite::input;
 
 namespace {
 
@@ -91,7 +92,13 @@ struct QuantizeCompositePattern
         diag << "NNAPI's " << (quantize ? "QUANTIZE" : "DEQUANTIZE")
              << " takes one scale and zero point per tensor";
       });
-    auto in = cast<RankedTensorType>(op->getOperand(0).getType());
+    std::string why;
+    FailureOr<names::Inputs> inputs = names::Inputs::bind(op, why);
+    if (failed(inputs))
+      return rewriter.notifyMatchFailure(
+          op, [&](Diagnostic &diag) { diag << why; });
+    Value x = (*inputs)[input::kX];
+    auto in = cast<RankedTensorType>(x.getType());
     auto out = cast<RankedTensorType>(op->getResult(0).getType());
     Type element = i8Quant(op.getContext(), p->first, p->second);
     Location loc = op.getLoc();
@@ -100,16 +107,16 @@ struct QuantizeCompositePattern
         return rewriter.notifyMatchFailure(op, "input is not float");
       Value q = rewriter.create<QuantizeOp>(
           loc, RankedTensorType::get(out.getShape(), element),
-          op->getOperand(0));
+          x);
       rewriter.replaceOp(op, storage(rewriter, loc, q));
       return success();
     }
     if (!in.getElementType().isInteger(8))
       return rewriter.notifyMatchFailure(op, "input is not 8-bit");
-    if (!viewable(op->getOperand(0), element))
+    if (!viewable(x, element))
       return otherParameters(op, rewriter);
     rewriter.replaceOpWithNewOp<DequantizeOp>(
-        op, out, view(rewriter, loc, op->getOperand(0), element));
+        op, out, view(rewriter, loc, x, element));
     return success();
   }
 };
@@ -137,7 +144,8 @@ struct QuantizedCompositePattern
   /// logistic, tanh, softmax, hard swish:
   /// NNAPI's operation on the inputs viewed with their parameters (the
   /// verifier holds the output to NNAPI's rules, quantizedOutputError).
-  LogicalResult convertData(CompositeOp op, Operation *principal,
+  LogicalResult convertData(CompositeOp op, OperandRange inputs,
+                            Operation *principal,
                             PatternRewriter &rewriter) const {
     DictionaryAttr attrs = op.getCompositeAttributes();
     auto so = attrs.getAs<FloatAttr>(names::kOutputScale);
@@ -155,18 +163,18 @@ struct QuantizedCompositePattern
         zeroPoints.assign(zs.asArrayRef().begin(), zs.asArrayRef().end());
       }
     }
-    if (!so || !zo || scales.size() != op->getNumOperands() ||
+    if (!so || !zo || scales.size() != inputs.size() ||
         zeroPoints.size() != scales.size())
       return rewriter.notifyMatchFailure(
-          op, "composite 'quantized' lacks a scale and zero point per input "
-              "or its output's");
+          op, "composite 'quantized_data' lacks a scale and zero point per "
+              "input or its output's");
     FailureOr<FuseCode> fuse = bodyActivation(op, rewriter);
     if (failed(fuse))
       return failure();
     MLIRContext *ctx = op.getContext();
     Location loc = op.getLoc();
     SmallVector<Value> xs;
-    for (auto [k, v] : llvm::enumerate(op->getOperands())) {
+    for (auto [k, v] : llvm::enumerate(inputs)) {
       Type element = i8Quant(ctx, scales[k], zeroPoints[k]);
       if (!viewable(v, element))
         return otherParameters(op, rewriter);
@@ -282,7 +290,8 @@ struct QuantizedCompositePattern
   }
 
   /// x + y or x * y: NNAPI's ADD or MUL with each operand's own scale.
-  LogicalResult convertBinary(CompositeOp op, PatternRewriter &rewriter) const {
+  LogicalResult convertBinary(CompositeOp op, const names::Inputs &in,
+                              PatternRewriter &rewriter) const {
     DictionaryAttr attrs = op.getCompositeAttributes();
     auto s1 = attrs.getAs<FloatAttr>(names::kInputScale);
     auto z1 = attrs.getAs<IntegerAttr>(names::kInputZeroPoint);
@@ -294,7 +303,7 @@ struct QuantizedCompositePattern
     if (!s1 || !z1 || !s2 || !z2 || !so || !zo ||
         !isa_and_nonnull<tosa::AddOp, tosa::MulOp>(principal))
       return rewriter.notifyMatchFailure(
-          op, "composite 'quantized' of two inputs is an addition or a "
+          op, "composite 'quantized_binary' is an addition or a "
               "multiplication with both operands' scales and zero points");
     FailureOr<FuseCode> fuse = bodyActivation(op, rewriter);
     if (failed(fuse))
@@ -302,11 +311,11 @@ struct QuantizedCompositePattern
     MLIRContext *ctx = op.getContext();
     Type t1 = i8Quant(ctx, s1.getValueAsDouble(), z1.getInt());
     Type t2 = i8Quant(ctx, s2.getValueAsDouble(), z2.getInt());
-    if (!viewable(op->getOperand(0), t1) || !viewable(op->getOperand(1), t2))
+    if (!viewable(in[input::kX], t1) || !viewable(in[input::kY], t2))
       return otherParameters(op, rewriter);
     Location loc = op.getLoc();
-    Value a = view(rewriter, loc, op->getOperand(0), t1);
-    Value b = view(rewriter, loc, op->getOperand(1), t2);
+    Value a = view(rewriter, loc, in[input::kX], t1);
+    Value b = view(rewriter, loc, in[input::kY], t2);
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     auto type = RankedTensorType::get(
         resultType.getShape(),
@@ -324,22 +333,32 @@ struct QuantizedCompositePattern
 
   LogicalResult matchAndRewrite(CompositeOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getName() != names::kQuantized)
+    // The kind is the name nnapi-raise-quantized gave; the body gives the
+    // float operation's attributes.
+    if (op.getName() != names::kQuantizedData &&
+        op.getName() != names::kQuantizedBinary &&
+        op.getName() != names::kQuantizedWeighted)
       return failure();
-    bool weighted =
-        !op.getBody().empty() &&
-        llvm::any_of(op.getBody().front(), [](Operation &inner) {
-          return isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp,
-                     tosa::FullyConnectedOp, tosa::MatMulOp>(inner);
-        });
-    if (Operation *principal = principalOf(op);
-        !weighted && isDataOperation(principal))
-      return convertData(op, principal, rewriter);
-    if (op->getNumOperands() == 2)
-      return convertBinary(op, rewriter);
-    if (op->getNumOperands() != 3 || op.getBody().empty())
+    std::string why;
+    FailureOr<names::Inputs> in = names::Inputs::bind(op, why);
+    if (failed(in))
       return rewriter.notifyMatchFailure(
-          op, "composite 'quantized' takes x, weights and bias");
+          op, [&](Diagnostic &diag) { diag << why; });
+    if (op.getBody().empty())
+      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+        diag << "composite '" << op.getName() << "' has no body";
+      });
+    if (op.getName() == names::kQuantizedData) {
+      Operation *principal = principalOf(op);
+      if (!isDataOperation(principal))
+        return rewriter.notifyMatchFailure(
+            op, "composite 'quantized_data' holds no pool, reshape, "
+                "transpose, nearest-neighbor resize, concatenation, "
+                "logistic, tanh, softmax or hard swish");
+      return convertData(op, in->all(input::kXs), principal, rewriter);
+    }
+    if (op.getName() == names::kQuantizedBinary)
+      return convertBinary(op, *in, rewriter);
     DictionaryAttr attrs = op.getCompositeAttributes();
     auto inScale = attrs.getAs<FloatAttr>(names::kInputScale);
     auto inZero = attrs.getAs<IntegerAttr>(names::kInputZeroPoint);
@@ -351,7 +370,8 @@ struct QuantizedCompositePattern
     if (!inScale || !inZero || !wScales || wScales.empty() || !wZero ||
         !outScale || !outZero)
       return rewriter.notifyMatchFailure(
-          op, "composite 'quantized' lacks its scales and zero points");
+          op, "composite 'quantized_weighted' lacks its scales and zero "
+              "points");
     // The float operation and its activation, from the body.
     Operation *principal = nullptr;
     for (Operation &inner : op.getBody().front())
@@ -360,18 +380,18 @@ struct QuantizedCompositePattern
         principal = &inner;
     if (!principal)
       return rewriter.notifyMatchFailure(
-          op, "composite 'quantized' holds no convolution or fully "
+          op, "composite 'quantized_weighted' holds no convolution or fully "
               "connected operation");
     FailureOr<FuseCode> fuse = bodyActivation(op, rewriter);
     if (failed(fuse))
       return failure();
     Type inElement =
         i8Quant(op.getContext(), inScale.getValueAsDouble(), inZero.getInt());
-    if (!viewable(op->getOperand(0), inElement))
+    if (!viewable((*in)[input::kX], inElement))
       return otherParameters(op, rewriter);
     DenseElementsAttr weights, bias;
-    if (!matchPattern(op->getOperand(1), m_Constant(&weights)) ||
-        !matchPattern(op->getOperand(2), m_Constant(&bias)))
+    if (!matchPattern((*in)[input::kWeights], m_Constant(&weights)) ||
+        !matchPattern((*in)[input::kBias], m_Constant(&bias)))
       return rewriter.notifyMatchFailure(op, "weights or bias not constant");
     MLIRContext *ctx = op.getContext();
     Location loc = op.getLoc();
@@ -422,7 +442,7 @@ struct QuantizedCompositePattern
                           quant::UniformQuantizedType::get(
                               quant::QuantizationFlags::Signed, i32, f32,
                               biasScale, 0, INT32_MIN, INT32_MAX));
-    Value x = view(rewriter, loc, op->getOperand(0), inElement);
+    Value x = view(rewriter, loc, (*in)[input::kX], inElement);
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     auto outType = RankedTensorType::get(
         resultType.getShape(),
@@ -485,8 +505,8 @@ void mlir::nnapi::populateTosaToNNAPIQuantizedPatterns(
   patterns.addWithLabel<QuantizeCompositePattern>(
       {"quantize / dequantize (per tensor)"}, patterns.getContext());
   patterns.addWithLabel<QuantizedCompositePattern>(
-      {"quantized (dequantize, conv / depthwise conv / fully connected / "
-       "add / mul / pools / reshape / concat / sigmoid / tanh / softmax / "
-       "hard_swish, clamp, quantize)"},
+      {"quantized_weighted / _binary / _data (dequantize, conv / depthwise "
+       "conv / fully connected / add / mul / pools / reshape / concat / "
+       "sigmoid / tanh / softmax / hard_swish, clamp, quantize)"},
       patterns.getContext());
 }

@@ -163,15 +163,21 @@ Value RecurrentBuilder::sequenceComposite(bool reverse,
   OpBuilder &b = e.builder;
   bool lstm = cell == Cell::LSTM;
   auto type = [&](Shape shape) { return RankedTensorType::get(shape, element); };
-  SmallVector<Value> inputs = {
-      x, outer.w, outer.r,
-      outer.inBias ? outer.inBias : e.splat(element, {gates * hidden}, 0), h};
+  namespace in = names::input;
+  Value bias =
+      outer.inBias ? outer.inBias : e.splat(element, {gates * hidden}, 0);
+  SmallVector<std::pair<llvm::StringLiteral, ValueRange>> given = {
+      {in::kX, x}, {in::kW, outer.w}, {in::kR, outer.r}, {in::kBias, bias},
+      {in::kH, h}};
   if (lstm)
-    inputs.push_back(c);
-  if (outer.peep)
-    inputs.push_back(dropLeading(outer.peep));
+    given.push_back({in::kC, c});
+  Value peep = outer.peep ? dropLeading(outer.peep) : Value();
+  if (peep)
+    given.push_back({in::kP, peep});
   if (outer.lens)
-    inputs.push_back(outer.lens);
+    given.push_back({in::kLens, outer.lens});
+  SmallVector<Value> inputs =
+      names::orderInputs(lstm ? names::kLstm : names::kRnn, given);
   ArrayRef<RecurrentActivation> fgh = acts;
   std::string actNames = fgh[0].name;
   for (size_t i = 1; i < fgh.size(); ++i)

@@ -13,7 +13,7 @@
 func.func @conv(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x3xi8> attributes {nnapi.partition} {
   %w = "tosa.const"() <{value = dense<1> : tensor<3x1x1x2xi8>}> : () -> tensor<3x1x1x2xi8>
   %b = "tosa.const"() <{value = dense<0> : tensor<3xi32>}> : () -> tensor<3xi32>
-  %y = nnapi.composite "quantized"(%x, %w, %b) {composite_attributes = {axis = 0 : i64, input_scale = 0.5 : f64, input_zero_point = -3 : i64, weight_scale = array<f64: 0.25, 0.125, 0.0625>, weight_zero_point = 0 : i64, output_scale = 0.1 : f64, output_zero_point = -128 : i64}} : (tensor<1x4x4x2xi8>, tensor<3x1x1x2xi8>, tensor<3xi32>) -> tensor<1x4x4x3xi8> {
+  %y = nnapi.composite "quantized_weighted"(%x, %w, %b) {composite_attributes = {axis = 0 : i64, input_scale = 0.5 : f64, input_zero_point = -3 : i64, weight_scale = array<f64: 0.25, 0.125, 0.0625>, weight_zero_point = 0 : i64, output_scale = 0.1 : f64, output_zero_point = -128 : i64}} : (tensor<1x4x4x2xi8>, tensor<3x1x1x2xi8>, tensor<3xi32>) -> tensor<1x4x4x3xi8> {
   ^bb0(%a: tensor<1x4x4x2xi8>, %aw: tensor<3x1x1x2xi8>, %ab: tensor<3xi32>):
     %xf = tosa.cast %a : (tensor<1x4x4x2xi8>) -> tensor<1x4x4x2xf32>
     %wf = "tosa.const"() <{value = dense<0.25> : tensor<3x1x1x2xf32>}> : () -> tensor<3x1x1x2xf32>
@@ -37,7 +37,7 @@ func.func @conv(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x3xi8> attributes {nnapi.
 func.func @stored_clamp(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x3xi8> attributes {nnapi.partition} {
   %w = "tosa.const"() <{value = dense<1> : tensor<3x1x1x2xi8>}> : () -> tensor<3x1x1x2xi8>
   %b = "tosa.const"() <{value = dense<0> : tensor<3xi32>}> : () -> tensor<3xi32>
-  %y = nnapi.composite "quantized"(%x, %w, %b) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, weight_scale = array<f64: 0.25>, weight_zero_point = 0 : i64, output_scale = 0.1 : f64, output_zero_point = -10 : i64}} : (tensor<1x4x4x2xi8>, tensor<3x1x1x2xi8>, tensor<3xi32>) -> tensor<1x4x4x3xi8> {
+  %y = nnapi.composite "quantized_weighted"(%x, %w, %b) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, weight_scale = array<f64: 0.25>, weight_zero_point = 0 : i64, output_scale = 0.1 : f64, output_zero_point = -10 : i64}} : (tensor<1x4x4x2xi8>, tensor<3x1x1x2xi8>, tensor<3xi32>) -> tensor<1x4x4x3xi8> {
   ^bb0(%a: tensor<1x4x4x2xi8>, %aw: tensor<3x1x1x2xi8>, %ab: tensor<3xi32>):
     %c = tosa.conv2d %a, %aw, %ab {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, quantization_info = #tosa.conv_quant<input_zp = -3, weight_zp = 0>} : (tensor<1x4x4x2xi8>, tensor<3x1x1x2xi8>, tensor<3xi32>) -> tensor<1x4x4x3xi32>
     %r = tosa.rescale %c {input_zp = 0 : i32, output_zp = -10 : i32, multiplier = array<i32: 1342177280>, shift = array<i8: 30>, scale32 = true, double_round = true, per_channel = false} : (tensor<1x4x4x3xi32>) -> tensor<1x4x4x3xi8>
@@ -66,7 +66,7 @@ func.func @chain(%x: tensor<1x4xf32>) -> tensor<1x3xf32> attributes {nnapi.parti
   }
   %w = "tosa.const"() <{value = dense<1> : tensor<3x4xi8>}> : () -> tensor<3x4xi8>
   %b = "tosa.const"() <{value = dense<0> : tensor<3xi32>}> : () -> tensor<3xi32>
-  %y = nnapi.composite "quantized"(%q, %w, %b) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, weight_scale = array<f64: 0.25>, weight_zero_point = 2 : i64, output_scale = 1.0 : f64, output_zero_point = 4 : i64}} : (tensor<1x4xi8>, tensor<3x4xi8>, tensor<3xi32>) -> tensor<1x3xi8> {
+  %y = nnapi.composite "quantized_weighted"(%q, %w, %b) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, weight_scale = array<f64: 0.25>, weight_zero_point = 2 : i64, output_scale = 1.0 : f64, output_zero_point = 4 : i64}} : (tensor<1x4xi8>, tensor<3x4xi8>, tensor<3xi32>) -> tensor<1x3xi8> {
   ^bb0(%a: tensor<1x4xi8>, %aw: tensor<3x4xi8>, %ab: tensor<3xi32>):
     %xf = tosa.cast %a : (tensor<1x4xi8>) -> tensor<1x4xf32>
     %wf = "tosa.const"() <{value = dense<0.25> : tensor<3x4xf32>}> : () -> tensor<3x4xf32>
@@ -96,14 +96,14 @@ func.func @chain(%x: tensor<1x4xf32>) -> tensor<1x3xf32> attributes {nnapi.parti
 // CHECK: %[[R:.*]] = nnapi.reshape %[[C]] : (tensor<1x2x2x4x!quant.uniform<i8:f32, 2.500000e-01:1>>) -> tensor<1x16x!quant.uniform<i8:f32, 2.500000e-01:1>>
 // CHECK: "quant.scast"(%[[R]])
 func.func @data(%x: tensor<1x4x4x2xi8>) -> tensor<1x16xi8> attributes {nnapi.partition} {
-  %m = nnapi.composite "quantized"(%x) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, output_scale = 0.5 : f64, output_zero_point = -3 : i64}} : (tensor<1x4x4x2xi8>) -> tensor<1x2x2x2xi8> {
+  %m = nnapi.composite "quantized_data"(%x) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, output_scale = 0.5 : f64, output_zero_point = -3 : i64}} : (tensor<1x4x4x2xi8>) -> tensor<1x2x2x2xi8> {
   ^bb0(%a: tensor<1x4x4x2xi8>):
     %f = tosa.cast %a : (tensor<1x4x4x2xi8>) -> tensor<1x4x4x2xf32>
     %p = tosa.max_pool2d %f {kernel = array<i64: 3, 3>, pad = array<i64: 0, 1, 0, 1>, stride = array<i64: 2, 2>} : (tensor<1x4x4x2xf32>) -> tensor<1x2x2x2xf32>
     %q = tosa.cast %p : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xi8>
     nnapi.yield %q : tensor<1x2x2x2xi8>
   }
-  %v = nnapi.composite "quantized"(%m) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, output_scale = 0.5 : f64, output_zero_point = -3 : i64}} : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8> {
+  %v = nnapi.composite "quantized_data"(%m) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, output_scale = 0.5 : f64, output_zero_point = -3 : i64}} : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8> {
   ^bb0(%a: tensor<1x2x2x2xi8>):
     %f = tosa.cast %a : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xf32>
     %p = tosa.avg_pool2d %f {acc_type = f32, kernel = array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
@@ -111,7 +111,7 @@ func.func @data(%x: tensor<1x4x4x2xi8>) -> tensor<1x16xi8> attributes {nnapi.par
     %q = tosa.cast %r : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xi8>
     nnapi.yield %q : tensor<1x2x2x2xi8>
   }
-  %c = nnapi.composite "quantized"(%m, %v) {composite_attributes = {input_scales = array<f64: 0.5, 0.5>, input_zero_points = array<i64: -3, -3>, output_scale = 0.25 : f64, output_zero_point = 1 : i64}} : (tensor<1x2x2x2xi8>, tensor<1x2x2x2xi8>) -> tensor<1x2x2x4xi8> {
+  %c = nnapi.composite "quantized_data"(%m, %v) {composite_attributes = {input_scales = array<f64: 0.5, 0.5>, input_zero_points = array<i64: -3, -3>, output_scale = 0.25 : f64, output_zero_point = 1 : i64}} : (tensor<1x2x2x2xi8>, tensor<1x2x2x2xi8>) -> tensor<1x2x2x4xi8> {
   ^bb0(%a: tensor<1x2x2x2xi8>, %b: tensor<1x2x2x2xi8>):
     %fa = tosa.cast %a : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xf32>
     %fb = tosa.cast %b : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xf32>
@@ -119,7 +119,7 @@ func.func @data(%x: tensor<1x4x4x2xi8>) -> tensor<1x16xi8> attributes {nnapi.par
     %q = tosa.cast %p : (tensor<1x2x2x4xf32>) -> tensor<1x2x2x4xi8>
     nnapi.yield %q : tensor<1x2x2x4xi8>
   }
-  %r = nnapi.composite "quantized"(%c) {composite_attributes = {input_scale = 0.25 : f64, input_zero_point = 1 : i64, output_scale = 0.25 : f64, output_zero_point = 1 : i64}} : (tensor<1x2x2x4xi8>) -> tensor<1x16xi8> {
+  %r = nnapi.composite "quantized_data"(%c) {composite_attributes = {input_scale = 0.25 : f64, input_zero_point = 1 : i64, output_scale = 0.25 : f64, output_zero_point = 1 : i64}} : (tensor<1x2x2x4xi8>) -> tensor<1x16xi8> {
   ^bb0(%a: tensor<1x2x2x4xi8>):
     %f = tosa.cast %a : (tensor<1x2x2x4xi8>) -> tensor<1x2x2x4xf32>
     %p = tosa.reshape %f {new_shape = array<i64: 1, 16>} : (tensor<1x2x2x4xf32>) -> tensor<1x16xf32>
@@ -139,7 +139,7 @@ func.func @data(%x: tensor<1x4x4x2xi8>) -> tensor<1x16xi8> attributes {nnapi.par
 // CHECK: %[[T:.*]] = nnapi.transpose %[[X]] perm = [0, 2, 3, 1] : (tensor<1x3x4x5x!quant.uniform<i8:f32, 5.000000e-01:-3>>) -> tensor<1x4x5x3x!quant.uniform<i8:f32, 5.000000e-01:-3>>
 // CHECK: "quant.scast"(%[[T]])
 func.func @transpose(%x: tensor<1x3x4x5xi8>) -> tensor<1x4x5x3xi8> attributes {nnapi.partition} {
-  %t = nnapi.composite "quantized"(%x) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, output_scale = 0.5 : f64, output_zero_point = -3 : i64}} : (tensor<1x3x4x5xi8>) -> tensor<1x4x5x3xi8> {
+  %t = nnapi.composite "quantized_data"(%x) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, output_scale = 0.5 : f64, output_zero_point = -3 : i64}} : (tensor<1x3x4x5xi8>) -> tensor<1x4x5x3xi8> {
   ^bb0(%a: tensor<1x3x4x5xi8>):
     %p = "tosa.const"() <{value = dense<[0, 2, 3, 1]> : tensor<4xi32>}> : () -> tensor<4xi32>
     %r = tosa.transpose %a, %p : (tensor<1x3x4x5xi8>, tensor<4xi32>) -> tensor<1x4x5x3xi8>
@@ -156,14 +156,14 @@ func.func @transpose(%x: tensor<1x3x4x5xi8>) -> tensor<1x4x5x3xi8> attributes {n
 // CHECK: %[[G:.*]] = nnapi.logistic %{{.*}} : tensor<1x4x!quant.uniform<i8:f32, 5.000000e-01:-3>> -> tensor<1x4x!quant.uniform<i8:f32, 3.906250e-03:-128>>
 // CHECK: nnapi.mul %{{.*}}, %[[G]] : (tensor<1x4x!quant.uniform<i8:f32, 5.000000e-01:-3>>, tensor<1x4x!quant.uniform<i8:f32, 3.906250e-03:-128>>) -> tensor<1x4x!quant.uniform<i8:f32, 2.500000e-01:1>>
 func.func @activations(%x: tensor<1x4xi8>) -> tensor<1x4xi8> attributes {nnapi.partition} {
-  %g = nnapi.composite "quantized"(%x) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, output_scale = 0.00390625 : f64, output_zero_point = -128 : i64}} : (tensor<1x4xi8>) -> tensor<1x4xi8> {
+  %g = nnapi.composite "quantized_data"(%x) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, output_scale = 0.00390625 : f64, output_zero_point = -128 : i64}} : (tensor<1x4xi8>) -> tensor<1x4xi8> {
   ^bb0(%a: tensor<1x4xi8>):
     %f = tosa.cast %a : (tensor<1x4xi8>) -> tensor<1x4xf32>
     %s = tosa.sigmoid %f : (tensor<1x4xf32>) -> tensor<1x4xf32>
     %q = tosa.cast %s : (tensor<1x4xf32>) -> tensor<1x4xi8>
     nnapi.yield %q : tensor<1x4xi8>
   }
-  %m = nnapi.composite "quantized"(%x, %g) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, second_scale = 0.00390625 : f64, second_zero_point = -128 : i64, output_scale = 0.25 : f64, output_zero_point = 1 : i64}} : (tensor<1x4xi8>, tensor<1x4xi8>) -> tensor<1x4xi8> {
+  %m = nnapi.composite "quantized_binary"(%x, %g) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, second_scale = 0.00390625 : f64, second_zero_point = -128 : i64, output_scale = 0.25 : f64, output_zero_point = 1 : i64}} : (tensor<1x4xi8>, tensor<1x4xi8>) -> tensor<1x4xi8> {
   ^bb0(%a: tensor<1x4xi8>, %b: tensor<1x4xi8>):
     %fa = tosa.cast %a : (tensor<1x4xi8>) -> tensor<1x4xf32>
     %fb = tosa.cast %b : (tensor<1x4xi8>) -> tensor<1x4xf32>

@@ -167,7 +167,7 @@ func.func @unknown_composite(%x: tensor<4xf32>) -> tensor<4xf32> attributes {nna
 // Composites written by hand (or by another producer) that do not have the
 // form nnapi-mlir/Transforms/Composites.h gives their name.
 func.func @composite_inputs(%x: tensor<4xf32>) -> tensor<4xf32> attributes {nnapi.partition} {
-  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'prelu' takes 2 input(s), got 1}}
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'prelu' takes x, slope; got 1 input(s)}}
   %0 = nnapi.composite "prelu"(%x) : (tensor<4xf32>) -> tensor<4xf32> {
   ^bb0(%a: tensor<4xf32>):
     nnapi.yield %a : tensor<4xf32>
@@ -261,7 +261,7 @@ func.func @composite_strided_slice(%x: tensor<2x4xf32>) -> tensor<2x2xf32> attri
 // -----
 
 func.func @composite_groups(%x: tensor<1x2x2x2xf32>, %w: tensor<1x1x1x1xf32>, %b: tensor<1xf32>) -> tensor<1x2x2x2xf32> attributes {nnapi.partition} {
-  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'grouped_conv' of 2 groups takes 1 + 2 x groups inputs, got 3}}
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'grouped_conv' takes x, filters x groups, biases x groups; got 3 input(s)}}
   %0 = nnapi.composite "grouped_conv"(%x, %w, %b) {composite_attributes = {groups = 2 : i64, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>}} : (tensor<1x2x2x2xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>) -> tensor<1x2x2x2xf32> {
   ^bb0(%a: tensor<1x2x2x2xf32>, %p: tensor<1x1x1x1xf32>, %q: tensor<1xf32>):
     nnapi.yield %a : tensor<1x2x2x2xf32>
@@ -546,8 +546,8 @@ func.func @two_views(%x: tensor<4xi8>) -> (tensor<4xf32>, tensor<4xf32>) attribu
 
 // A quantized concatenation names each input's scale and zero point.
 func.func @concat_parameters(%x: tensor<1x2xi8>, %y: tensor<1x2xi8>) -> tensor<1x4xi8> attributes {nnapi.partition} {
-  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'quantized' lacks a scale and zero point per input or its output's}}
-  %c = nnapi.composite "quantized"(%x, %y) {composite_attributes = {input_scales = array<f64: 0.5>, input_zero_points = array<i64: 0>, output_scale = 0.5 : f64, output_zero_point = 0 : i64}} : (tensor<1x2xi8>, tensor<1x2xi8>) -> tensor<1x4xi8> {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'quantized_data' lacks a scale and zero point per input or its output's}}
+  %c = nnapi.composite "quantized_data"(%x, %y) {composite_attributes = {input_scales = array<f64: 0.5>, input_zero_points = array<i64: 0>, output_scale = 0.5 : f64, output_zero_point = 0 : i64}} : (tensor<1x2xi8>, tensor<1x2xi8>) -> tensor<1x4xi8> {
   ^bb0(%a: tensor<1x2xi8>, %b: tensor<1x2xi8>):
     %fa = tosa.cast %a : (tensor<1x2xi8>) -> tensor<1x2xf32>
     %fb = tosa.cast %b : (tensor<1x2xi8>) -> tensor<1x2xf32>
@@ -562,8 +562,8 @@ func.func @concat_parameters(%x: tensor<1x2xi8>, %y: tensor<1x2xi8>) -> tensor<1
 
 // A quantized composite of two inputs is an addition or a multiplication.
 func.func @two_input_sub(%x: tensor<1x2xi8>, %y: tensor<1x2xi8>) -> tensor<1x2xi8> attributes {nnapi.partition} {
-  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'quantized' of two inputs is an addition or a multiplication with both operands' scales and zero points}}
-  %c = nnapi.composite "quantized"(%x, %y) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = 0 : i64, second_scale = 0.5 : f64, second_zero_point = 0 : i64, output_scale = 0.5 : f64, output_zero_point = 0 : i64}} : (tensor<1x2xi8>, tensor<1x2xi8>) -> tensor<1x2xi8> {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'quantized_binary' is an addition or a multiplication with both operands' scales and zero points}}
+  %c = nnapi.composite "quantized_binary"(%x, %y) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = 0 : i64, second_scale = 0.5 : f64, second_zero_point = 0 : i64, output_scale = 0.5 : f64, output_zero_point = 0 : i64}} : (tensor<1x2xi8>, tensor<1x2xi8>) -> tensor<1x2xi8> {
   ^bb0(%a: tensor<1x2xi8>, %b: tensor<1x2xi8>):
     %fa = tosa.cast %a : (tensor<1x2xi8>) -> tensor<1x2xf32>
     %fb = tosa.cast %b : (tensor<1x2xi8>) -> tensor<1x2xf32>
@@ -579,7 +579,7 @@ func.func @two_input_sub(%x: tensor<1x2xi8>, %y: tensor<1x2xi8>) -> tensor<1x2xi
 // The softmax inside a quantized composite names its axis.
 func.func @softmax_without_axis(%x: tensor<1x4xi8>) -> tensor<1x4xi8> attributes {nnapi.partition} {
   // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: its softmax has no axis}}
-  %c = nnapi.composite "quantized"(%x) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = 0 : i64, output_scale = 0.00390625 : f64, output_zero_point = -128 : i64}} : (tensor<1x4xi8>) -> tensor<1x4xi8> {
+  %c = nnapi.composite "quantized_data"(%x) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = 0 : i64, output_scale = 0.00390625 : f64, output_zero_point = -128 : i64}} : (tensor<1x4xi8>) -> tensor<1x4xi8> {
   ^bb0(%a: tensor<1x4xi8>):
     %f = tosa.cast %a : (tensor<1x4xi8>) -> tensor<1x4xf32>
     %s = nnapi.composite "softmax"(%f) {composite_attributes = {}} : (tensor<1x4xf32>) -> tensor<1x4xf32> {
@@ -600,12 +600,60 @@ func.func @stored_clamp_not_activation(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x3
   %w = "tosa.const"() <{value = dense<1> : tensor<3x1x1x2xi8>}> : () -> tensor<3x1x1x2xi8>
   %b = "tosa.const"() <{value = dense<0> : tensor<3xi32>}> : () -> tensor<3xi32>
   // expected-error @+1 {{cannot run on NNAPI: its clamp is not an NNAPI fused activation}}
-  %y = nnapi.composite "quantized"(%x, %w, %b) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, weight_scale = array<f64: 0.25>, weight_zero_point = 0 : i64, output_scale = 0.1 : f64, output_zero_point = -10 : i64}} : (tensor<1x4x4x2xi8>, tensor<3x1x1x2xi8>, tensor<3xi32>) -> tensor<1x4x4x3xi8> {
+  %y = nnapi.composite "quantized_weighted"(%x, %w, %b) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, weight_scale = array<f64: 0.25>, weight_zero_point = 0 : i64, output_scale = 0.1 : f64, output_zero_point = -10 : i64}} : (tensor<1x4x4x2xi8>, tensor<3x1x1x2xi8>, tensor<3xi32>) -> tensor<1x4x4x3xi8> {
   ^bb0(%a: tensor<1x4x4x2xi8>, %aw: tensor<3x1x1x2xi8>, %ab: tensor<3xi32>):
     %c = tosa.conv2d %a, %aw, %ab {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, quantization_info = #tosa.conv_quant<input_zp = -3, weight_zp = 0>} : (tensor<1x4x4x2xi8>, tensor<3x1x1x2xi8>, tensor<3xi32>) -> tensor<1x4x4x3xi32>
     %r = tosa.rescale %c {input_zp = 0 : i32, output_zp = -10 : i32, multiplier = array<i32: 1342177280>, shift = array<i8: 30>, scale32 = true, double_round = true, per_channel = false} : (tensor<1x4x4x3xi32>) -> tensor<1x4x4x3xi8>
     %k = tosa.clamp %r {min_int = 0 : i64, max_int = 50 : i64, min_fp = 0.0 : f32, max_fp = 0.0 : f32} : (tensor<1x4x4x3xi8>) -> tensor<1x4x4x3xi8>
     nnapi.yield %k : tensor<1x4x4x3xi8>
+  }
+  return %y : tensor<1x4x4x3xi8>
+}
+
+// -----
+
+// A composite's inputs are bound by name to its declaration (Composites.h):
+// peepholes = 1 declares p after c, so six inputs are one short.
+func.func @lstm_missing_peepholes(%x: tensor<2x1x1xf32>, %h: tensor<1x1xf32>) -> tensor<2x1x1xf32> attributes {nnapi.partition} {
+  %w = "tosa.const"() {value = dense<0.5> : tensor<4x1xf32>} : () -> tensor<4x1xf32>
+  %b = "tosa.const"() {value = dense<0.0> : tensor<4xf32>} : () -> tensor<4xf32>
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'lstm' takes x, w, r, bias, h, c, [p], [lens]; got 6 input(s)}}
+  %y:3 = nnapi.composite "lstm" (%x, %w, %w, %b, %h, %h) {composite_attributes = {reverse = 0 : i64, activations = "Sigmoid,Tanh,Tanh", activation_parameters = 0 : i64, input_forget = 0 : i64, peepholes = 1 : i64, sequence_lens = 0 : i64}} : (tensor<2x1x1xf32>, tensor<4x1xf32>, tensor<4x1xf32>, tensor<4xf32>, tensor<1x1xf32>, tensor<1x1xf32>) -> (tensor<2x1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>) {
+  ^bb0(%a0: tensor<2x1x1xf32>, %a1: tensor<4x1xf32>, %a2: tensor<4x1xf32>, %a3: tensor<4xf32>, %a4: tensor<1x1xf32>, %a5: tensor<1x1xf32>):
+    nnapi.yield %a0, %a4, %a5 : tensor<2x1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>
+  }
+  return %y#0 : tensor<2x1x1xf32>
+}
+
+// -----
+
+// An RNN of four inputs lacks its initial state.
+func.func @rnn_too_few(%x: tensor<2x1x1xf32>) -> tensor<2x1x1xf32> attributes {nnapi.partition} {
+  %w = "tosa.const"() {value = dense<0.5> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+  %b = "tosa.const"() {value = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'rnn' takes x, w, r, bias, h, [lens]; got 4 input(s)}}
+  %y:2 = nnapi.composite "rnn" (%x, %w, %w, %b) {composite_attributes = {reverse = 0 : i64, activations = "Relu", activation_parameters = 0 : i64, sequence_lens = 0 : i64}} : (tensor<2x1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>, tensor<1xf32>) -> (tensor<2x1x1xf32>, tensor<1x1xf32>) {
+  ^bb0(%a0: tensor<2x1x1xf32>, %a1: tensor<1x1xf32>, %a2: tensor<1x1xf32>, %a3: tensor<1xf32>):
+    %s = tosa.slice %a0 {start = array<i64: 0, 0, 0>, size = array<i64: 1, 1, 1>} : (tensor<2x1x1xf32>) -> tensor<1x1x1xf32>
+    %h = tosa.reshape %s {new_shape = array<i64: 1, 1>} : (tensor<1x1x1xf32>) -> tensor<1x1xf32>
+    nnapi.yield %a0, %h : tensor<2x1x1xf32>, tensor<1x1xf32>
+  }
+  return %y#0 : tensor<2x1x1xf32>
+}
+
+// -----
+
+// A quantized composite's kind is its name: a weighted one takes x,
+// weights and bias.
+func.func @quantized_weighted_without_bias(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x3xi8> attributes {nnapi.partition} {
+  %w = "tosa.const"() <{value = dense<1> : tensor<3x1x1x2xi8>}> : () -> tensor<3x1x1x2xi8>
+  // expected-error @+1 {{cannot run on NNAPI: composite 'quantized_weighted' takes x, weights, bias; got 2 input(s)}}
+  %y = nnapi.composite "quantized_weighted"(%x, %w) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = -3 : i64, weight_scale = array<f64: 0.25>, weight_zero_point = 0 : i64, output_scale = 0.1 : f64, output_zero_point = -10 : i64}} : (tensor<1x4x4x2xi8>, tensor<3x1x1x2xi8>) -> tensor<1x4x4x3xi8> {
+  ^bb0(%a: tensor<1x4x4x2xi8>, %aw: tensor<3x1x1x2xi8>):
+    %b = "tosa.const"() <{value = dense<0> : tensor<3xi32>}> : () -> tensor<3xi32>
+    %c = tosa.conv2d %a, %aw, %b {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, quantization_info = #tosa.conv_quant<input_zp = -3, weight_zp = 0>} : (tensor<1x4x4x2xi8>, tensor<3x1x1x2xi8>, tensor<3xi32>) -> tensor<1x4x4x3xi32>
+    %r = tosa.rescale %c {input_zp = 0 : i32, output_zp = -10 : i32, multiplier = array<i32: 1342177280>, shift = array<i8: 30>, scale32 = true, double_round = true, per_channel = false} : (tensor<1x4x4x3xi32>) -> tensor<1x4x4x3xi8>
+    nnapi.yield %r : tensor<1x4x4x3xi8>
   }
   return %y : tensor<1x4x4x3xi8>
 }
