@@ -55,7 +55,12 @@ fi
 configure "$root/build-tsan-clang" thread \
   -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19
 cmake --build "$root/build-tsan-clang" -j"$(nproc)" --target "${tsan_targets[@]}"
-echo "== ThreadSanitizer (clang): runtime unit tests, 16 threads x 1000 runs, the pool"
+# Its concurrency models are instrumented too (test/lib/CMakeLists.txt).
+for m in cnn.so cnn-eager.so; do
+  nm -D "$root/build-tsan-clang/test/lib/$m" | grep -q ' U __tsan_func_entry' ||
+    { echo "sanitize: $m is not instrumented for ThreadSanitizer"; exit 1; }
+done
+echo "== ThreadSanitizer (clang): runtime unit tests, 16 threads x 1000 runs, the pool (models instrumented)"
 (cd "$root/build-tsan-clang" && ctest --output-on-failure -R "$tsan_tests")
 
 # The importer replays first: its build is the one that takes MLIR's headers.

@@ -21,6 +21,7 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Instrumentation/ThreadSanitizer.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -79,12 +80,18 @@ static void keepFillLoopsRolled(Module &module) {
 }
 
 /// LLVM's module pipeline at -O`level` (0: none), as MLIR's ExecutionEngine
-/// builds it, with fill loops kept rolled.
+/// builds it, with fill loops kept rolled; then, when the module's functions
+/// ask for it (sanitize_thread, CompileOutput::threadSanitizer), LLVM's
+/// ThreadSanitizer instrumentation, after the optimizer as clang places it.
 static void runPipeline(Module &module, TargetMachine &machine,
                         unsigned level) {
-  if (level == 0)
+  bool tsan = llvm::any_of(module, [](const Function &f) {
+    return f.hasFnAttribute(Attribute::SanitizeThread);
+  });
+  if (level == 0 && !tsan)
     return;
-  keepFillLoopsRolled(module);
+  if (level > 0)
+    keepFillLoopsRolled(module);
   LoopAnalysisManager loops;
   FunctionAnalysisManager functions;
   CGSCCAnalysisManager sccs;
@@ -104,7 +111,13 @@ static void runPipeline(Module &module, TargetMachine &machine,
                                       OptimizationLevel::O2,
                                       OptimizationLevel::O3};
   ModulePassManager pipeline =
-      builder.buildPerModuleDefaultPipeline(levels[std::min(level, 3u) - 1]);
+      level == 0 ? ModulePassManager()
+                 : builder.buildPerModuleDefaultPipeline(
+                       levels[std::min(level, 3u) - 1]);
+  if (tsan) {
+    pipeline.addPass(ModuleThreadSanitizerPass());
+    pipeline.addPass(createModuleToFunctionPassAdaptor(ThreadSanitizerPass()));
+  }
   pipeline.run(module, modules);
 }
 

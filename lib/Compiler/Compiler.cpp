@@ -557,6 +557,9 @@ static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
       f.addFnAttr("target-cpu", target->cpu);
       if (!target->features.empty())
         f.addFnAttr("target-features", target->features);
+      // The backend instruments what carries the attribute (Backend.cpp).
+      if (output.threadSanitizer)
+        f.addFnAttr(llvm::Attribute::SanitizeThread);
     }
   flattenConstantData(*llvmModule);
   if (output.emit == EmitKind::LLVMIR) {

@@ -523,9 +523,15 @@ int32_t nnapi_rt_model_open(const char *path, nnapi_rt_model **model) {
     // dlopen searches the library path for a bare name; a model is a file.
     std::string file = std::strchr(path, '/') ? path : "./" + std::string(path);
     void *handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle)
-      return failWith(NNAPI_RT_INVALID_MODEL,
-                      std::string("cannot load model: ") + dlerror());
+    if (!handle) {
+      std::string why = dlerror();
+      // A model compiled with nnapi-compile --sanitize=thread calls
+      // ThreadSanitizer's runtime, which only such a process has.
+      if (why.find("undefined symbol: __tsan_") != std::string::npos)
+        why += " (the model was compiled with --sanitize=thread: it loads "
+               "only into a process built with -fsanitize=thread)";
+      return failWith(NNAPI_RT_INVALID_MODEL, "cannot load model: " + why);
+    }
     return adoptModel(handle, "'" + std::string(path) + "'", model);
   });
 }

@@ -155,6 +155,14 @@ static cl::opt<unsigned> llvmOptLevel(
     cl::desc("LLVM's optimization level for the host code, 0..3 (default 3; "
              "0 with --emit=llvm shows the IR before LLVM's optimizer)"),
     cl::init(3), cl::value_desc("n"));
+enum class Sanitizer { None, Thread };
+static cl::opt<Sanitizer> sanitize(
+    "sanitize", cl::cat(compileOptions),
+    cl::desc("Instrument the host code for a sanitizer; the library then "
+             "loads only into a process built with it"),
+    cl::init(Sanitizer::None),
+    cl::values(clEnumValN(Sanitizer::Thread, "thread",
+                          "ThreadSanitizer (-fsanitize=thread)")));
 using nnapi::EmitKind;
 static cl::opt<EmitKind>
     emit("emit", cl::cat(compileOptions), cl::desc("What to write"),
@@ -264,6 +272,7 @@ int main(int argc, char **argv) {
   output.runpath = runpath;
   output.threads = compileThreads;
   output.llvmOptLevel = llvmOptLevel;
+  output.threadSanitizer = sanitize == Sanitizer::Thread;
   if (printTarget) {
     llvm::Expected<nnapi::HostTarget> target =
         nnapi::createHostTarget(mtriple, mcpu, mattr);

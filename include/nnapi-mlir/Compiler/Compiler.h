@@ -106,6 +106,11 @@ struct CompileOutput {
   /// LLVM's optimization level for the host code (0..3; 0 leaves the IR as
   /// MLIR translated it, e.g. to look at it with --emit=llvm).
   unsigned llvmOptLevel = 3;
+  /// Instrument the host code for ThreadSanitizer (every function
+  /// sanitize_thread, LLVM's TSan passes after the optimizer): the library
+  /// then loads only into a process built with -fsanitize=thread, where the
+  /// generated code's memory accesses are checked like the runtime's.
+  bool threadSanitizer = false;
   /// Called on each pass manager before it runs ("partition", "host"):
   /// instrumentation, IR printing, crash reproducers.
   std::function<LogicalResult(PassManager &, llvm::StringRef stage)>
