@@ -151,7 +151,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       fn.ANeuralNetworksCompilation_finish(c))
     die("the compilation failed because of its cache entry");
   counters(device, &after);
-  if (kind != 0 && after.cacheRejected != before.cacheRejected + 1)
+  if (kind != 0 && after.cacheEntriesRejected != before.cacheEntriesRejected + 1)
     die("a planted non-entry was not counted as rejected");
 
   float x[4] = {1, -2, 0.5f, 3}, y[4] = {};
@@ -180,7 +180,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (text != outsideText)
     die("the file a planted link named was changed");
   struct stat st;
-  if (after.cacheWrites != before.cacheWrites &&
+  if (after.cacheEntriesWritten != before.cacheEntriesWritten &&
       (lstat(w.entry.c_str(), &st) != 0 || !S_ISREG(st.st_mode)))
     die("a written entry is not a regular file");
   return 0;

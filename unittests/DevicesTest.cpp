@@ -237,9 +237,9 @@ TEST_F(Devices, TheCacheIsWrittenReadAndChecked) {
   ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
   EXPECT_TRUE(partition().cached);
   NNAPIMLIRHostDeviceCounters c = counters("gpu-sim");
-  EXPECT_EQ(c.cacheMisses, 1u);
-  EXPECT_EQ(c.cacheWrites, 1u);
-  EXPECT_EQ(c.cacheHits, 0u);
+  EXPECT_EQ(c.cacheEntriesMissing, 1u);
+  EXPECT_EQ(c.cacheEntriesWritten, 1u);
+  EXPECT_EQ(c.cacheEntriesFound, 0u);
   std::vector<std::string> files = cacheFiles();
   ASSERT_EQ(files.size(), 1u);
 
@@ -251,8 +251,8 @@ TEST_F(Devices, TheCacheIsWrittenReadAndChecked) {
   };
   recompile();
   c = counters("gpu-sim");
-  EXPECT_EQ(c.cacheHits, 1u);
-  EXPECT_EQ(c.cacheWrites, 1u);
+  EXPECT_EQ(c.cacheEntriesFound, 1u);
+  EXPECT_EQ(c.cacheEntriesWritten, 1u);
 
   std::string bytes;
   {
@@ -265,22 +265,22 @@ TEST_F(Devices, TheCacheIsWrittenReadAndChecked) {
   std::ofstream(files[0], std::ios::binary | std::ios::trunc) << corrupted;
   recompile();
   c = counters("gpu-sim");
-  EXPECT_EQ(c.cacheRejected, 1u);
-  EXPECT_EQ(c.cacheWrites, 2u);
+  EXPECT_EQ(c.cacheEntriesRejected, 1u);
+  EXPECT_EQ(c.cacheEntriesWritten, 2u);
   recompile(); // the rewritten entry is good again
-  EXPECT_EQ(counters("gpu-sim").cacheHits, 2u);
+  EXPECT_EQ(counters("gpu-sim").cacheEntriesFound, 2u);
 
   std::ofstream(files[0], std::ios::binary | std::ios::trunc)
       << bytes.substr(0, bytes.size() / 2);
   recompile();
   c = counters("gpu-sim");
-  EXPECT_EQ(c.cacheRejected, 2u);
-  EXPECT_EQ(c.cacheWrites, 3u);
+  EXPECT_EQ(c.cacheEntriesRejected, 2u);
+  EXPECT_EQ(c.cacheEntriesWritten, 3u);
 
   // A priority is part of the token: a new entry beside the old one.
   ASSERT_EQ(nnapi_rt_set_option("priority", "high"), NNAPI_RT_OK);
   ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
-  EXPECT_EQ(counters("gpu-sim").cacheMisses, 2u);
+  EXPECT_EQ(counters("gpu-sim").cacheEntriesMissing, 2u);
   EXPECT_EQ(cacheFiles().size(), 2u);
 }
 
@@ -303,12 +303,12 @@ TEST_F(Devices, TheCacheSurvivesHostileEntries) {
 
   auto recompile = [&](const char *what) {
     SCOPED_TRACE(what);
-    uint64_t rejected = counters("gpu-sim").cacheRejected;
+    uint64_t rejected = counters("gpu-sim").cacheEntriesRejected;
     ASSERT_EQ(nnapi_rt_set_option("cache_dir", dir.c_str()), NNAPI_RT_OK);
     std::memset(output, 0, sizeof output);
     ASSERT_EQ(run(blob), NNAPI_RT_OK) << nnapi_rt_last_error();
     expectSum();
-    EXPECT_EQ(counters("gpu-sim").cacheRejected, rejected + 1);
+    EXPECT_EQ(counters("gpu-sim").cacheEntriesRejected, rejected + 1);
   };
 
   ASSERT_EQ(std::remove(entry.c_str()), 0);

@@ -147,7 +147,7 @@ CacheLookup readCacheEntry(const std::string &path, const CacheEntry &expected,
     why = "the compiled plan differs";
     return CacheLookup::Rejected;
   }
-  return CacheLookup::Hit;
+  return CacheLookup::Found;
 }
 
 bool writeCacheEntry(const std::string &path, const CacheEntry &entry) {

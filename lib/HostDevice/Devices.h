@@ -39,9 +39,9 @@ struct ANeuralNetworksDevice {
   /// Runs the reference kernels whatever $NNAPI_MLIR_HOST_KERNELS says.
   bool reference = false;
   struct Counters {
-    std::atomic<uint64_t> compilations{0}, cacheHits{0}, cacheMisses{0},
-        cacheRejected{0}, cacheWrites{0}, executions{0}, burstExecutions{0},
-        timedExecutions{0};
+    std::atomic<uint64_t> compilations{0}, cacheEntriesFound{0},
+        cacheEntriesMissing{0}, cacheEntriesRejected{0}, cacheEntriesWritten{0},
+        executions{0}, burstExecutions{0}, timedExecutions{0};
   } counters;
 };
 

@@ -308,7 +308,8 @@ int ANeuralNetworksCompilation_setPreference(ANeuralNetworksCompilation *c,
 }
 
 /// Reads the cache entry of `c` (compiled on its device), counts what it
-/// found, and writes a new entry unless it was a hit.
+/// found, and writes a new entry unless a valid one was there (the device
+/// compiles either way: Cache.h).
 static void useCache(ANeuralNetworksCompilation &c) {
   ANeuralNetworksDevice &d = *c.device;
   CacheEntry expected;
@@ -324,18 +325,18 @@ static void useCache(ANeuralNetworksCompilation &c) {
   std::string path = cacheFilePath(c.cacheDir, c.token), why;
   CacheEntry found;
   switch (readCacheEntry(path, expected, found, why)) {
-  case CacheLookup::Hit:
-    ++d.counters.cacheHits;
+  case CacheLookup::Found:
+    ++d.counters.cacheEntriesFound;
     return;
   case CacheLookup::Missing:
-    ++d.counters.cacheMisses;
+    ++d.counters.cacheEntriesMissing;
     break;
   case CacheLookup::Rejected:
-    ++d.counters.cacheRejected;
+    ++d.counters.cacheEntriesRejected;
     break;
   }
   if (writeCacheEntry(path, expected))
-    ++d.counters.cacheWrites;
+    ++d.counters.cacheEntriesWritten;
 }
 
 int ANeuralNetworksCompilation_finish(ANeuralNetworksCompilation *c) {
@@ -781,10 +782,10 @@ NNAPIMLIRHost_getDeviceCounters(const ANeuralNetworksDevice *device,
       return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "null argument");
     const ANeuralNetworksDevice::Counters &c = device->counters;
     out->compilations = c.compilations;
-    out->cacheHits = c.cacheHits;
-    out->cacheMisses = c.cacheMisses;
-    out->cacheRejected = c.cacheRejected;
-    out->cacheWrites = c.cacheWrites;
+    out->cacheEntriesFound = c.cacheEntriesFound;
+    out->cacheEntriesMissing = c.cacheEntriesMissing;
+    out->cacheEntriesRejected = c.cacheEntriesRejected;
+    out->cacheEntriesWritten = c.cacheEntriesWritten;
     out->executions = c.executions;
     out->burstExecutions = c.burstExecutions;
     out->timedExecutions = c.timedExecutions;

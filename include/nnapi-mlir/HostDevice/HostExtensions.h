@@ -44,12 +44,16 @@ typedef int (*NNAPIMLIRHost_setProfile_fn)(const char *path);
 
 /* What a device did since the library was loaded. */
 typedef struct NNAPIMLIRHostDeviceCounters {
-  uint64_t compilations;    /* compilations finished on it */
-  uint64_t cacheHits;       /* ... that found a valid cache entry */
-  uint64_t cacheMisses;     /* ... that found none */
-  uint64_t cacheRejected;   /* ... whose entry was truncated, corrupted or
-                               another model's, and was rewritten */
-  uint64_t cacheWrites;     /* cache entries written */
+  uint64_t compilations; /* compilations finished on it */
+  /* Compilations given a cache directory and token (setCaching) whose entry
+     was found valid, missing, or truncated, corrupted or another model's
+     (and rewritten), and the entries written. The host device stores no
+     compiled code (XNNPACK's operators cannot be serialized): it compiles
+     either way, and the entries show what the runtime asked of it. */
+  uint64_t cacheEntriesFound;
+  uint64_t cacheEntriesMissing;
+  uint64_t cacheEntriesRejected;
+  uint64_t cacheEntriesWritten;
   uint64_t executions;      /* computations, bursts included */
   uint64_t burstExecutions; /* computations through a burst */
   uint64_t timedExecutions; /* computations that measured their duration */
