@@ -151,7 +151,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       fn.ANeuralNetworksCompilation_finish(c))
     die("the compilation failed because of its cache entry");
   counters(device, &after);
-  if (kind != 0 && after.cacheEntriesRejected != before.cacheEntriesRejected + 1)
+  if (kind != 0 &&
+      after.cacheEntriesRejected != before.cacheEntriesRejected + 1)
     die("a planted non-entry was not counted as rejected");
 
   float x[4] = {1, -2, 0.5f, 3}, y[4] = {};

@@ -246,9 +246,10 @@ TEST(NNAPISpec, OptionalScalarsSayWhatTheyHoldWhenLeftOut) {
     for (const Form &form : layout.forms)
       for (const Role &r : form.inputs)
         if (r.group > 0 &&
-            (r.accepts == Accepts::Int32 || r.accepts == Accepts::Bool))
+            (r.accepts == Accepts::Int32 || r.accepts == Accepts::Bool)) {
           EXPECT_NE(r.absent, Absent::Unknown)
               << operationName(layout.code) << " " << r.name.str();
+        }
   EXPECT_EQ(absentValue(Absent::False), 0);
   EXPECT_EQ(absentValue(Absent::One), 1);
   EXPECT_EQ(absentValue(Absent::LastAxis), -1);

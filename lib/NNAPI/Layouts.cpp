@@ -113,7 +113,8 @@ std::vector<Role> strides() {
 /// The optional NCHW flag (group 1) and dilations (group 2) of CONV_2D and
 /// DEPTHWISE_CONV_2D, from feature level 3.
 std::vector<Role> layoutAndDilations() {
-  return {optionalFlag(role::layout, 1), optionalInt(role::dilation_w, 2, Absent::One),
+  return {optionalFlag(role::layout, 1),
+          optionalInt(role::dilation_w, 2, Absent::One),
           optionalInt(role::dilation_h, 2, Absent::One)};
 }
 const std::vector<Group> kLayoutAndDilationGroups = {
@@ -263,8 +264,8 @@ std::vector<Layout> buildLayouts() {
                optionalInt(role::axis, 1, Absent::LastAxis)},
               {kOutput}, {{3, "an axis other than the last"}})});
   add(ANEURALNETWORKS_L2_NORMALIZATION,
-      {single({normInput, optionalInt(role::axis, 1, Absent::LastAxis)}, {kOutput},
-              {{3, "an axis other than the last"}})});
+      {single({normInput, optionalInt(role::axis, 1, Absent::LastAxis)},
+              {kOutput}, {{3, "an axis other than the last"}})});
   add(ANEURALNETWORKS_CONCATENATION,
       {single({many(data(role::input)), i32(role::axis)})});
   // Without the permutation, TRANSPOSE reverses the dimensions.

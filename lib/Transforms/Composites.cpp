@@ -37,7 +37,9 @@ const std::vector<Declaration> &declarations() {
     d.push_back({kPrelu, {{in::kX}, {in::kSlope}}});
     d.push_back({kNotEqual, {{in::kA}, {in::kB}}});
     d.push_back({kGroupedConv,
-                 {{in::kX}, {in::kFilters, Count::Groups}, {in::kBiases, Count::Groups}}});
+                 {{in::kX},
+                  {in::kFilters, Count::Groups},
+                  {in::kBiases, Count::Groups}}});
     d.push_back({kLstm,
                  {{in::kX},
                   {in::kW},
@@ -47,8 +49,13 @@ const std::vector<Declaration> &declarations() {
                   {in::kC},
                   {in::kP, Count::IfFlag, kPeepholes},
                   {in::kLens, Count::Trailing}}});
-    d.push_back(
-        {kRnn, {{in::kX}, {in::kW}, {in::kR}, {in::kBias}, {in::kH}, {in::kLens, Count::Trailing}}});
+    d.push_back({kRnn,
+                 {{in::kX},
+                  {in::kW},
+                  {in::kR},
+                  {in::kBias},
+                  {in::kH},
+                  {in::kLens, Count::Trailing}}});
     d.push_back({kQuantizedWeighted, {{in::kX}, {in::kWeights}, {in::kBias}}});
     d.push_back({kQuantizedBinary, {{in::kX}, {in::kY}}});
     d.push_back({kQuantizedData, {{in::kXs, Count::OneOrMore}}});

@@ -26,8 +26,9 @@ namespace nnapi_run {
 
 namespace {
 
-/// Compiles an .onnx, .tflite or .mlir model with the nnapi-compile installed next to
-/// this program; returns the shared library's path or "" after an error.
+/// Compiles an .onnx, .tflite or .mlir model with the nnapi-compile installed
+/// next to this program; returns the shared library's path or "" after an
+/// error.
 std::string compileModel(const std::string &model,
                          const std::vector<std::string> &extraArgs,
                          std::string &tempDir) {

@@ -182,7 +182,8 @@ struct Assigned {
 
 /// Orders operands given by role into the first form of `code` that has
 /// every role, leaving out trailing optional groups whose scalars all hold
-/// their absent values, then matches the result. `order[i]` is the index in `assigned` of input i.
+/// their absent values, then matches the result. `order[i]` is the index in
+/// `assigned` of input i.
 bool assemble(int32_t code, const std::vector<Assigned> &assigned,
               const std::vector<OperandDesc> &outputs,
               std::vector<size_t> &order, Match &match, std::string &error);

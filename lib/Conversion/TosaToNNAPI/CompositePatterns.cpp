@@ -28,18 +28,6 @@ LogicalResult checkResults(CompositeOp op, PatternRewriter &rewriter) {
   });
 }
 
-/// `op`'s inputs by name (Composites.h), or a match failure saying how
-/// they do not fit its declaration.
-FailureOr<names::Inputs> bindInputs(CompositeOp op,
-                                    PatternRewriter &rewriter) {
-  std::string why;
-  FailureOr<names::Inputs> in = names::Inputs::bind(op, why);
-  if (failed(in))
-    return rewriter.notifyMatchFailure(op,
-                                       [&](Diagnostic &diag) { diag << why; });
-  return in;
-}
-
 /// A pattern from the composite named `Kind` to the nnapi ops `Generated`,
 /// given its inputs by name. Composites of other names are not its business
 /// (no reason given: their own pattern gives one).
@@ -376,8 +364,8 @@ struct SplitPattern : FromComposite<names::kSplit, SplitOp> {
   }
 };
 
-struct LocalResponsePattern
-    : FromComposite<names::kLocalResponseNormalization, LocalResponseNormalizationOp> {
+struct LocalResponsePattern : FromComposite<names::kLocalResponseNormalization,
+                                            LocalResponseNormalizationOp> {
   using FromComposite::FromComposite;
   LogicalResult convert(CompositeOp op, const names::Inputs &in,
                         PatternRewriter &rewriter) const override {

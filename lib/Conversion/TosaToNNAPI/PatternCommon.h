@@ -9,6 +9,7 @@
 
 #include "nnapi-mlir/Conversion/TosaToNNAPI/TosaToNNAPI.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+#include "nnapi-mlir/Transforms/Composites.h"
 #include "nnapi-mlir/Transforms/Constants.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/Fusion.h"
 #include "nnapi-mlir/NNAPI/NeuralNetworks.h"
@@ -66,6 +67,11 @@ LogicalResult checkDataTensors(Operation *op, PatternRewriter &rewriter,
 
 LogicalResult checkConstant(Operation *op, Value v, StringRef what,
                             PatternRewriter &rewriter);
+
+/// `op`'s inputs by name (Composites.h), or a match failure saying how
+/// they do not fit its declaration.
+FailureOr<composite::Inputs> bindInputs(CompositeOp op,
+                                        PatternRewriter &rewriter);
 
 std::string formatBound(double v);
 

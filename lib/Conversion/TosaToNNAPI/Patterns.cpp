@@ -55,6 +55,16 @@ LogicalResult checkDataTensors(Operation *op, PatternRewriter &rewriter,
                      Elements::Float, dynamic);
 }
 
+FailureOr<composite::Inputs> bindInputs(CompositeOp op,
+                                        PatternRewriter &rewriter) {
+  std::string why;
+  FailureOr<composite::Inputs> in = composite::Inputs::bind(op, why);
+  if (failed(in))
+    return rewriter.notifyMatchFailure(op,
+                                       [&](Diagnostic &diag) { diag << why; });
+  return in;
+}
+
 LogicalResult checkConstant(Operation *op, Value v, StringRef what,
                             PatternRewriter &rewriter) {
   if (matchPattern(v, m_Constant()))

@@ -92,11 +92,9 @@ struct QuantizeCompositePattern
         diag << "NNAPI's " << (quantize ? "QUANTIZE" : "DEQUANTIZE")
              << " takes one scale and zero point per tensor";
       });
-    std::string why;
-    FailureOr<names::Inputs> inputs = names::Inputs::bind(op, why);
+    FailureOr<names::Inputs> inputs = bindInputs(op, rewriter);
     if (failed(inputs))
-      return rewriter.notifyMatchFailure(
-          op, [&](Diagnostic &diag) { diag << why; });
+      return failure();
     Value x = (*inputs)[input::kX];
     auto in = cast<RankedTensorType>(x.getType());
     auto out = cast<RankedTensorType>(op->getResult(0).getType());
@@ -339,15 +337,9 @@ struct QuantizedCompositePattern
         op.getName() != names::kQuantizedBinary &&
         op.getName() != names::kQuantizedWeighted)
       return failure();
-    std::string why;
-    FailureOr<names::Inputs> in = names::Inputs::bind(op, why);
+    FailureOr<names::Inputs> in = bindInputs(op, rewriter);
     if (failed(in))
-      return rewriter.notifyMatchFailure(
-          op, [&](Diagnostic &diag) { diag << why; });
-    if (op.getBody().empty())
-      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
-        diag << "composite '" << op.getName() << "' has no body";
-      });
+      return failure();
     if (op.getName() == names::kQuantizedData) {
       Operation *principal = principalOf(op);
       if (!isDataOperation(principal))

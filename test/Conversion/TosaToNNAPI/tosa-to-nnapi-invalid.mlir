@@ -657,3 +657,16 @@ func.func @quantized_weighted_without_bias(%x: tensor<1x4x4x2xi8>) -> tensor<1x4
   }
   return %y : tensor<1x4x4x3xi8>
 }
+
+// -----
+
+// A quantized_data composite must hold an operation of the data alone.
+func.func @quantized_data_without_data_op(%x: tensor<1x4xi8>) -> tensor<1x4xi8> attributes {nnapi.partition} {
+  // expected-error@+1 {{'nnapi.composite' cannot run on NNAPI: composite 'quantized_data' holds no pool, reshape, transpose, nearest-neighbor resize, concatenation, logistic, tanh, softmax or hard swish}}
+  %c = nnapi.composite "quantized_data"(%x) {composite_attributes = {input_scale = 0.5 : f64, input_zero_point = 0 : i64, output_scale = 0.5 : f64, output_zero_point = 0 : i64}} : (tensor<1x4xi8>) -> tensor<1x4xi8> {
+  ^bb0(%a: tensor<1x4xi8>):
+    %n = tosa.negate %a : (tensor<1x4xi8>) -> tensor<1x4xi8>
+    nnapi.yield %n : tensor<1x4xi8>
+  }
+  return %c : tensor<1x4xi8>
+}
