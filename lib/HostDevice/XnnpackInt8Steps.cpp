@@ -211,9 +211,6 @@ Made makeInt8Convolution(const OpView &v, int32_t qlo, int32_t qhi) {
   return made;
 }
 
-/// int8 data (TENSOR_QUANT8_ASYMM_SIGNED): XNNPACK's signed operators
-/// where they apply (convolutions, ADD, pools); everything else (uint8 data,
-
 } // namespace
 
 /// QUANTIZE and DEQUANTIZE between float32 and int8.
@@ -243,7 +240,10 @@ Made makeConvert(const OpView &v) {
   return made;
 }
 
-/// weight zero points, other operations) runs the reference int8 kernels.
+/// An operation on int8 data (TENSOR_QUANT8_ASYMM_SIGNED): XNNPACK's signed
+/// operators (or our VNNI convolutions) where they apply; everything else
+/// (uint8 data, weight zero points, other operations) runs the reference
+/// int8 kernels.
 Made makeInt8(const OpView &v) {
   Made made;
   const OpParams &p = v.p;
@@ -301,8 +301,6 @@ Made makeInt8(const OpView &v) {
   made.step = std::move(s);
   return made;
 }
-
-/// CONV_2D, GROUPED_CONV_2D, DEPTHWISE_CONV_2D and TRANSPOSE_CONV_2D on
 
 } // namespace nnapi_mlir::host::xnnpack
 

@@ -202,6 +202,7 @@ public:
   }
 };
 
+/// CONV_2D, GROUPED_CONV_2D, DEPTHWISE_CONV_2D and TRANSPOSE_CONV_2D on
 /// float32, with constant weights.
 Made makeConvolution(const OpView &v) {
   Made made;
