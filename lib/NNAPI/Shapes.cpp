@@ -241,8 +241,11 @@ private:
     const uint8_t *p = in(role).value;
     return p && p[0] != 0;
   }
-  /// Flag `role`, or what NNAPI reads when the operation leaves its optional
-  /// group out (the layout's Role::absent).
+  /// Scalar `role`, or what NNAPI reads when the operation leaves its
+  /// optional group out (the layout's Role::absent).
+  int32_t i32Or(RoleName role) const {
+    return has(role) ? i32(role) : layout.absentInput(role).value_or(0);
+  }
   bool flagOr(RoleName role) const {
     return has(role) ? flag(role) : layout.absentInput(role).value_or(0) != 0;
   }
@@ -273,8 +276,7 @@ private:
   /// INT32 `role` (or its absent value, the last axis) as an axis of a
   /// tensor of rank `rank`.
   bool axis(RoleName role, uint32_t rank, uint32_t &resolved) {
-    int32_t a = has(role) ? i32(role) : layout.absentInput(role).value_or(0);
-    int32_t r = int32_t(rank);
+    int32_t a = i32Or(role), r = int32_t(rank);
     if (a < -r || a >= r)
       return bad("axis " + std::to_string(a) + " out of range");
     resolved = uint32_t(a < 0 ? a + r : a);

@@ -5,11 +5,13 @@ inputs input_K.npy and case.json (the model's "sha256", whether it should
 run on NNAPI, the tolerances); REFS/<case>/ holds another runtime's outputs
 (TensorFlow Lite's, ONNX Runtime's) and model.sha256, the model they belong
 to. check_tflite_models.py and check_ort_refs.py compare differently; the
-rest is here: the model checks, compiling and running with the tools on
-PATH, and the loop over the cases that ends with 'N passed, N failed'.
+rest is here: reading a case and its checks, compiling and running with
+the tools on PATH, and the loop over the cases that ends with 'N passed, N
+failed'.
 """
 import glob
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -18,6 +20,18 @@ import sys
 def sha256(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
+
+
+def open_case(d, refs, model_file):
+    """(case.json's contents, d/model_file, refs/<case>, None), or an error
+    in the last place when the model is not the one case.json describes."""
+    with open(os.path.join(d, "case.json")) as f:
+        meta = json.load(f)
+    model = os.path.join(d, model_file)
+    error = None
+    if sha256(model) != meta["sha256"]:
+        error = f"ERROR {model_file} is not the model case.json describes"
+    return meta, model, os.path.join(refs, os.path.basename(d)), error
 
 
 def refs_error(ref_dir, model_hash, runtime, script):

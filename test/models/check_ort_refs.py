@@ -22,7 +22,6 @@ Prints '<case>: OK ...' or '<case>: MISMATCH/ERROR ...' per case, with
 the largest and the root mean square difference in quanta, and
 'N passed, N failed'; exits 1 if any failed.
 """
-import json
 import os
 import re
 import sys
@@ -44,13 +43,10 @@ def read_pb(path):
 
 
 def check_case(d, refs, flags, expect_nnapi):
-    name = os.path.basename(d)
-    with open(os.path.join(d, "case.json")) as f:
-        meta = json.load(f)
-    model = os.path.join(d, "model.onnx")
-    if reference_cases.sha256(model) != meta["sha256"]:
-        return "ERROR model.onnx is not the model case.json describes"
-    ref_dir = os.path.join(refs, name)
+    meta, model, ref_dir, error = reference_cases.open_case(d, refs,
+                                                           "model.onnx")
+    if error:
+        return error
     error = reference_cases.refs_error(ref_dir, meta["sha256"], "ONNX Runtime",
                                        "ort_refs.sh")
     if error:

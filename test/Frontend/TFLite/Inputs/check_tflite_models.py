@@ -23,7 +23,6 @@ case.json says "nnapi": every partition execution must run on NNAPI.
 Prints '<case>: OK ...' or '<case>: MISMATCH/ERROR ...' per case and
 'N passed, N failed'; exits 1 if any failed.
 """
-import json
 import os
 import sys
 
@@ -56,13 +55,10 @@ def compare(got, want, meta):
 
 
 def check_case(d, refs, flags, expect_nnapi):
-    name = os.path.basename(d)
-    with open(os.path.join(d, "case.json")) as f:
-        meta = json.load(f)
-    model = os.path.join(d, "model.tflite")
-    if reference_cases.sha256(model) != meta["sha256"]:
-        return "ERROR model.tflite is not the model case.json describes"
-    ref_dir = os.path.join(refs, name)
+    meta, model, ref_dir, error = reference_cases.open_case(d, refs,
+                                                           "model.tflite")
+    if error:
+        return error
     with_tflite = meta.get("tflite", True)
     if with_tflite:
         error = reference_cases.refs_error(ref_dir, meta["sha256"],
