@@ -17,15 +17,22 @@
 
 namespace {
 
-class Threads : public ::testing::Test {
+/// Every test runs on both pools (the thread_pool option): pthreadpool's
+/// and the runtime's own, which builds without pthreadpool (the NDK's) use.
+class Threads : public ::testing::TestWithParam<const char *> {
 protected:
   // The pool's behaviour at 3 to 5 threads, even on a 2-CPU machine, where
   // the count would otherwise be capped.
-  void SetUp() override { nnapi_rt_set_option("threads_force", "1"); }
+  void SetUp() override {
+    nnapi_rt_set_option("threads_force", "1");
+    ASSERT_EQ(nnapi_rt_set_option("thread_pool", GetParam()), NNAPI_RT_OK)
+        << nnapi_rt_last_error();
+  }
   void TearDown() override {
     unsetenv("NNAPI_MLIR_THREADS");
     nnapi_rt_set_option("threads", nullptr);
     nnapi_rt_set_option("threads_force", nullptr);
+    nnapi_rt_set_option("thread_pool", nullptr);
   }
 };
 
@@ -57,7 +64,7 @@ void record(void *context, int64_t begin, int64_t end) {
   c->chunks.emplace_back(begin, end);
 }
 
-TEST_F(Threads, ParallelForRunsEveryIndexOnceOnThePool) {
+TEST_P(Threads, ParallelForRunsEveryIndexOnceOnThePool) {
   ASSERT_EQ(nnapi_rt_set_threads(3), NNAPI_RT_OK) << nnapi_rt_last_error();
   EXPECT_EQ(nnapi_rt_get_threads(), 3);
   nnapi_rt_reset_stats();
@@ -90,7 +97,7 @@ TEST_F(Threads, ParallelForRunsEveryIndexOnceOnThePool) {
   EXPECT_EQ(coarse.chunks, grains);
 }
 
-TEST_F(Threads, OneThreadOrOneChunkRunsOnTheCaller) {
+TEST_P(Threads, OneThreadOrOneChunkRunsOnTheCaller) {
   ASSERT_EQ(nnapi_rt_set_threads(1), NNAPI_RT_OK);
   nnapi_rt_reset_stats();
   Coverage c(10);
@@ -147,7 +154,7 @@ void outerChunk(void *context, int64_t begin, int64_t end) {
   }
 }
 
-TEST_F(Threads, ALoopInsideAChunkRunsOnItsThread) {
+TEST_P(Threads, ALoopInsideAChunkRunsOnItsThread) {
   // pthreadpool runs one parallel section at a time: a nested one must not
   // wait for it (a deadlock), and runs where it is called instead.
   ASSERT_EQ(nnapi_rt_set_threads(3), NNAPI_RT_OK);
@@ -157,7 +164,7 @@ TEST_F(Threads, ALoopInsideAChunkRunsOnItsThread) {
   EXPECT_TRUE(n.innerOnChunkThread);
 }
 
-TEST_F(Threads, CountsAreCheckedAndARefusalChangesNothing) {
+TEST_P(Threads, CountsAreCheckedAndARefusalChangesNothing) {
   ASSERT_EQ(nnapi_rt_set_threads(2), NNAPI_RT_OK);
   for (int32_t bad : {0, -1, 257, 1 << 30}) {
     EXPECT_EQ(nnapi_rt_set_threads(bad), NNAPI_RT_INVALID_ARGUMENT) << bad;
@@ -172,7 +179,7 @@ TEST_F(Threads, CountsAreCheckedAndARefusalChangesNothing) {
 
 // 256 spinning workers on 2 CPUs made a 0.1 s inference take 20 s: a count
 // above the CPUs available is capped there, unless forced.
-TEST_F(Threads, MoreThreadsThanCPUsAreCappedUnlessForced) {
+TEST_P(Threads, MoreThreadsThanCPUsAreCappedUnlessForced) {
   cpu_set_t set;
   ASSERT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
   int cpus = CPU_COUNT(&set);
@@ -190,7 +197,7 @@ TEST_F(Threads, MoreThreadsThanCPUsAreCappedUnlessForced) {
   nnapi_rt_set_quiet(0);
 }
 
-TEST_F(Threads, DefaultIsTheCPUsAvailableAndTheVariableOverridesIt) {
+TEST_P(Threads, DefaultIsTheCPUsAvailableAndTheVariableOverridesIt) {
   cpu_set_t set;
   ASSERT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
   ASSERT_EQ(nnapi_rt_set_option("threads", nullptr), NNAPI_RT_OK);
@@ -202,5 +209,35 @@ TEST_F(Threads, DefaultIsTheCPUsAvailableAndTheVariableOverridesIt) {
   ASSERT_EQ(nnapi_rt_set_threads(2), NNAPI_RT_OK);
   EXPECT_EQ(nnapi_rt_get_threads(), 2);
 }
+
+TEST_P(Threads, ManyShortLoopsInARow) {
+  // Compiled host code runs loops back to back; the workers must be ready
+  // for each (the builtin pool's spin, then sleep, then wake).
+  ASSERT_EQ(nnapi_rt_set_threads(2), NNAPI_RT_OK);
+  for (int round = 0; round < 2000; ++round) {
+    Coverage c(48);
+    nnapi_rt_parallel_for(record, &c, 48, 1);
+    for (size_t i = 0; i < c.hits.size(); ++i)
+      ASSERT_EQ(c.hits[i].load(), 1) << "round " << round << " index " << i;
+    if (round == 1000) // a pause long enough for the workers to sleep
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+TEST(ThreadPoolOption, NamesAreChecked) {
+  EXPECT_EQ(nnapi_rt_set_option("thread_pool", "openmp"),
+            NNAPI_RT_INVALID_ARGUMENT);
+  EXPECT_EQ(std::string(nnapi_rt_last_error()),
+            "runtime option thread_pool: 'openmp' is not pthreadpool or "
+            "builtin");
+  EXPECT_EQ(nnapi_rt_set_option("thread_pool", "builtin"), NNAPI_RT_OK);
+  EXPECT_EQ(nnapi_rt_set_option("thread_pool", nullptr), NNAPI_RT_OK);
+}
+
+INSTANTIATE_TEST_SUITE_P(Pools, Threads,
+                         ::testing::Values("pthreadpool", "builtin"),
+                         [](const auto &info) {
+                           return std::string(info.param);
+                         });
 
 } // namespace

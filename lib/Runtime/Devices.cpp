@@ -5,6 +5,7 @@
 #include "nnapi-mlir/Support/Sha256.h"
 #include "nnapi-mlir/NNAPI/Quirks.h"
 #include "Internal.h"
+#include "Threads.h"
 
 #include "nnapi-mlir/Support/CommaList.h"
 
@@ -128,14 +129,25 @@ bool parseThreads(Options &o, const std::string &value, std::string &error) {
             std::to_string(kMaxThreads);
     return false;
   }
-#ifndef NNAPI_MLIR_HAVE_PTHREADPOOL
-  if (n != 1) {
-    error = "this runtime was built without pthreadpool: threads must be 1";
-    return false;
-  }
-#endif
   o.threads = unsigned(n);
   return true;
+}
+
+bool parseThreadPool(Options &o, const std::string &value,
+                     std::string &error) {
+  if (value.empty() || value == "builtin") {
+    o.builtinPool = !value.empty();
+    return true;
+  }
+  if (value == "pthreadpool" && runtime::havePthreadpool()) {
+    o.builtinPool = false;
+    return true;
+  }
+  error = value == "pthreadpool"
+              ? "this runtime was built without pthreadpool; 'builtin' is "
+                "its pool"
+              : "'" + value + "' is not pthreadpool or builtin";
+  return false;
 }
 
 bool parseLoopTimeout(Options &o, const std::string &value,
@@ -195,6 +207,7 @@ const OptionSpec kOptions[] = {
      [](Options &o, const std::string &v, std::string &e) {
        return parseFlag(o.threadsForce, v, e);
      }},
+    {"thread_pool", "NNAPI_MLIR_THREAD_POOL", "", parseThreadPool},
     {"loop_timeout_ms", "NNAPI_MLIR_LOOP_TIMEOUT_MS", "2000",
      parseLoopTimeout},
     {"verify", "NNAPI_MLIR_VERIFY", "0",

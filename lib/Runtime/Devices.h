@@ -53,6 +53,9 @@ struct Options {
   /// Use `threads` even when it is more than the CPUs the process may run
   /// on (otherwise capped there, with a message).
   bool threadsForce = false;
+  /// Run parallel loops on the runtime's own workers, not pthreadpool's
+  /// (thread_pool=builtin; always so in a build without pthreadpool).
+  bool builtinPool = false;
   /// How long one loop may run (loop_timeout_ms), in nanoseconds.
   uint64_t loopTimeoutNs = kDefaultLoopTimeoutNs;
   /// Compare every verifyEvery-th execution of each partition with its

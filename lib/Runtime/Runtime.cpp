@@ -183,8 +183,9 @@ std::shared_ptr<runtime::ThreadPool> currentPool(State &s) {
     want = cpus;
   }
   std::lock_guard<std::mutex> lock(s.poolMutex);
-  if (!s.pool || s.pool->requested() != want)
-    s.pool = std::make_shared<runtime::ThreadPool>(want);
+  bool builtin = s.options.builtinPool || !runtime::havePthreadpool();
+  if (!s.pool || s.pool->requested() != want || s.pool->builtin() != builtin)
+    s.pool = std::make_shared<runtime::ThreadPool>(want, builtin);
   return s.pool;
 }
 

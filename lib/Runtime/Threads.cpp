@@ -6,13 +6,20 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 #ifdef __linux__
 #include <sched.h>
 #endif
 #ifdef NNAPI_MLIR_HAVE_PTHREADPOOL
 #include <pthreadpool.h>
+#endif
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
 #endif
 
 namespace nnapi_mlir::runtime {
@@ -29,23 +36,11 @@ unsigned availableCPUs() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-ThreadPool::ThreadPool(unsigned threads) : asked(threads) {
+bool havePthreadpool() {
 #ifdef NNAPI_MLIR_HAVE_PTHREADPOOL
-  if (threads > 1) {
-    pool = pthreadpool_create(threads);
-    if (pool)
-      count = unsigned(pthreadpool_get_threads_count(
-          static_cast<pthreadpool_t>(pool)));
-  }
+  return true;
 #else
-  (void)threads;
-#endif
-}
-
-ThreadPool::~ThreadPool() {
-#ifdef NNAPI_MLIR_HAVE_PTHREADPOOL
-  if (pool)
-    pthreadpool_destroy(static_cast<pthreadpool_t>(pool));
+  return false;
 #endif
 }
 
@@ -58,11 +53,140 @@ struct Task {
   /// A chunk ran on another thread than the caller's.
   std::atomic<bool> spread{false};
   char done; ///< ThreadSanitizer's address for "a chunk finished".
+
+  void runChunk(int64_t begin, int64_t end) {
+    fn(context, begin, std::min(end, count));
+    if (std::this_thread::get_id() != caller)
+      spread.store(true, std::memory_order_relaxed);
+  }
 };
 
 /// parallelFor's calls, and those whose chunks ran on several threads.
 std::atomic<uint64_t> sections{0}, spreadSections{0};
+
+/// A hint to the CPU that this thread is spinning.
+inline void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
 } // namespace
+
+/// The runtime's own workers. A section is published by bumping
+/// `generation`; each worker takes chunks from `next` until none is left
+/// and then decrements `running`, which the caller waits to see at 0.
+/// Compiled host code runs many short loops back to back (a MobileNetV2 has
+/// 31), so a worker spins a while before it sleeps: waking a sleeping thread
+/// costs more than most loops.
+class BuiltinWorkers {
+public:
+  explicit BuiltinWorkers(unsigned workers) {
+    threads.reserve(workers);
+    for (unsigned i = 0; i < workers; ++i)
+      threads.emplace_back([this] { work(); });
+  }
+
+  ~BuiltinWorkers() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopping.store(true, std::memory_order_relaxed);
+      generation.fetch_add(1, std::memory_order_release);
+    }
+    wake.notify_all();
+    for (std::thread &t : threads)
+      t.join();
+  }
+
+  /// Runs `task` in chunks of `grain` on the workers and the calling thread.
+  void run(Task &task, int64_t grain) {
+    current = &task;
+    chunk = grain;
+    next.store(0, std::memory_order_relaxed);
+    running.store(unsigned(threads.size()), std::memory_order_relaxed);
+    {
+      // Under the lock, so that a worker about to sleep sees the new
+      // generation or is woken.
+      std::lock_guard<std::mutex> lock(mutex);
+      generation.fetch_add(1, std::memory_order_release);
+    }
+    wake.notify_all();
+    takeChunks();
+    while (running.load(std::memory_order_acquire) != 0)
+      relax();
+  }
+
+private:
+  void takeChunks() {
+    Task &task = *current;
+    for (int64_t begin = next.fetch_add(chunk, std::memory_order_relaxed);
+         begin < task.count;
+         begin = next.fetch_add(chunk, std::memory_order_relaxed))
+      task.runChunk(begin, begin + chunk);
+  }
+
+  void work() {
+    uint64_t seen = 0;
+    for (;;) {
+      // Spin about 50 microseconds for the next section, then sleep.
+      auto until = std::chrono::steady_clock::now() +
+                   std::chrono::microseconds(50);
+      for (unsigned i = 1;
+           generation.load(std::memory_order_acquire) == seen; ++i) {
+        relax();
+        if (i % 256 == 0 && std::chrono::steady_clock::now() > until) {
+          std::unique_lock<std::mutex> lock(mutex);
+          wake.wait(lock, [&] {
+            return generation.load(std::memory_order_acquire) != seen;
+          });
+          break;
+        }
+      }
+      seen = generation.load(std::memory_order_acquire);
+      if (stopping.load(std::memory_order_relaxed))
+        return;
+      takeChunks();
+      running.fetch_sub(1, std::memory_order_release);
+    }
+  }
+
+  std::vector<std::thread> threads;
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::atomic<uint64_t> generation{0};
+  std::atomic<bool> stopping{false}; ///< Set before the last bump.
+  // The section in progress: written by the caller before the generation
+  // bump that publishes it.
+  Task *current = nullptr;
+  int64_t chunk = 1;
+  std::atomic<int64_t> next{0};
+  std::atomic<unsigned> running{0};
+};
+
+ThreadPool::ThreadPool(unsigned threads, bool builtin)
+    : isBuiltin(builtin || !havePthreadpool()), asked(threads) {
+  if (threads <= 1)
+    return;
+  if (isBuiltin) {
+    own = std::make_unique<BuiltinWorkers>(threads - 1);
+    count = threads;
+    return;
+  }
+#ifdef NNAPI_MLIR_HAVE_PTHREADPOOL
+  pool = pthreadpool_create(threads);
+  if (pool)
+    count = unsigned(
+        pthreadpool_get_threads_count(static_cast<pthreadpool_t>(pool)));
+#endif
+}
+
+ThreadPool::~ThreadPool() {
+#ifdef NNAPI_MLIR_HAVE_PTHREADPOOL
+  if (pool)
+    pthreadpool_destroy(static_cast<pthreadpool_t>(pool));
+#endif
+}
 
 void parallelStats(uint64_t &all, uint64_t &spread) {
   all = sections.load(std::memory_order_relaxed);
@@ -86,34 +210,38 @@ void ThreadPool::parallelFor(void (*fn)(void *, int64_t, int64_t),
   constexpr int64_t kChunksPerThread = 8;
   int64_t chunks = kChunksPerThread * int64_t(threads());
   grain = std::max<int64_t>({grain, 1, (count + chunks - 1) / chunks});
-#ifdef NNAPI_MLIR_HAVE_PTHREADPOOL
-  // pthreadpool runs one parallel section at a time: a loop that finds the
-  // pool busy (called from a chunk, where waiting would never end, or by
-  // another model's thread) runs on its own thread instead. (A flag, not
-  // a thread-local: CI's LeakSanitizer tracer crashed at exit in processes
+  // Either pool runs one parallel section at a time: a loop that finds it
+  // busy (called from a chunk, where waiting would never end, or by another
+  // model's thread) runs on its own thread instead. (A flag, not a
+  // thread-local: CI's LeakSanitizer tracer crashed at exit in processes
   // with the thread-local version; docs/design.md.)
-  if (pool && count > grain && !busy.exchange(true, std::memory_order_acquire)) {
+  if ((pool || own) && count > grain &&
+      !busy.exchange(true, std::memory_order_acquire)) {
     Task task{fn, context, count, std::this_thread::get_id()};
-    NNAPI_TSAN_RELEASE(&task);
-    pthreadpool_parallelize_1d_tile_1d(
-        static_cast<pthreadpool_t>(pool),
-        [](void *t, size_t begin, size_t tile) {
-          NNAPI_TSAN_ACQUIRE(t);
-          auto *task = static_cast<Task *>(t);
-          int64_t b = int64_t(begin);
-          task->fn(task->context, b, std::min(b + int64_t(tile), task->count));
-          if (std::this_thread::get_id() != task->caller)
-            task->spread.store(true, std::memory_order_relaxed);
-          NNAPI_TSAN_RELEASE(&task->done);
-        },
-        &task, size_t(count), size_t(grain), /*flags=*/0);
-    NNAPI_TSAN_ACQUIRE(&task.done);
+    if (own) {
+      own->run(task, grain);
+    } else {
+#ifdef NNAPI_MLIR_HAVE_PTHREADPOOL
+      // pthreadpool is not instrumented: tell ThreadSanitizer what it
+      // guarantees.
+      NNAPI_TSAN_RELEASE(&task);
+      pthreadpool_parallelize_1d_tile_1d(
+          static_cast<pthreadpool_t>(pool),
+          [](void *t, size_t begin, size_t tile) {
+            NNAPI_TSAN_ACQUIRE(t);
+            auto *task = static_cast<Task *>(t);
+            task->runChunk(int64_t(begin), int64_t(begin + tile));
+            NNAPI_TSAN_RELEASE(&task->done);
+          },
+          &task, size_t(count), size_t(grain), /*flags=*/0);
+      NNAPI_TSAN_ACQUIRE(&task.done);
+#endif
+    }
     if (task.spread.load(std::memory_order_relaxed))
       spreadSections.fetch_add(1, std::memory_order_relaxed);
     busy.store(false, std::memory_order_release);
     return;
   }
-#endif
   fn(context, 0, count);
 }
 

@@ -47,6 +47,7 @@
 //                         more are capped there with a message); prints how
 //                         many parallel loops ran on several threads
 //   --threads-force       use --threads N even above the CPUs available
+//   --thread-pool P       pthreadpool or builtin: whose workers the pool is
 //   --loop-timeout-ms MS  how long one loop may run, on NNAPI and in the
 //                         host code (loop_timeout_ms option; default 2000)
 //   --profile             ask drivers for execution durations; prints them
@@ -130,7 +131,7 @@ void printUsage() {
               "[--rtol X] [--atol Y] [--normwise] [--compare-float64] [--expect-nnapi] "
               "[--nnapi-library PATH] [--device-profile PATH] "
               "[--host-devices LIST] [--device SPEC] [--cache-dir DIR] "
-              "[--preference P] [--priority P] [--no-bursts] [--threads N] [--threads-force] [--loop-timeout-ms MS] "
+              "[--preference P] [--priority P] [--no-bursts] [--threads N] [--threads-force] [--thread-pool P] [--loop-timeout-ms MS] "
               "[--profile] [--validate[=N]] [--validation-out FILE] [--verify K] [--quirks PATH] "
               "[--max-failures M] [--host-lie SPEC] "
               "[--list-devices] [--test-data DIR] [--compile-arg ARG]... "
@@ -223,6 +224,8 @@ std::optional<int> parseArguments(int argc, char **argv, RunOptions &o) {
       o.runtimeOptions.emplace_back("threads", v);
     else if (a == "--threads-force")
       o.runtimeOptions.emplace_back("threads_force", "1");
+    else if (a == "--thread-pool" && value(v))
+      o.runtimeOptions.emplace_back("thread_pool", v);
     else if (a == "--loop-timeout-ms" && value(v))
       o.runtimeOptions.emplace_back("loop_timeout_ms", v);
     else if (a == "--verify" && value(v))

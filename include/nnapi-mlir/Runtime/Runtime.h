@@ -181,10 +181,15 @@ void nnapi_rt_set_log_callback(nnapi_rt_log_fn callback, void *userData);
  *               message on stderr (unless quiet), since spinning workers
  *               without a CPU slow every parallel loop down. The host
  *               NNAPI device (libnnapi_host.so) runs its operators on this
- *               pool; 1 runs everything on the calling thread. A runtime
- *               built without pthreadpool accepts only 1.
+ *               pool; 1 runs everything on the calling thread.
  *   threads_force NNAPI_MLIR_THREADS_FORCE  1: use the threads given even
  *               above the CPUs available; 0 (default): cap them.
+ *   thread_pool NNAPI_MLIR_THREAD_POOL  whose workers the pool is:
+ *               pthreadpool (the default where the runtime was built with
+ *               it) or builtin (the runtime's own; the only one in a build
+ *               without pthreadpool, such as an NDK build). The host NNAPI
+ *               device's XNNPACK operators share a pthreadpool pool; with
+ *               the builtin one they run on the calling thread.
  *   loop_timeout_ms NNAPI_MLIR_LOOP_TIMEOUT_MS  how long one loop (NNAPI's
  *               WHILE, and the compiled host code's run-time loops) may run,
  *               1 to 86400000 ms (default 2000, NNAPI's). NNAPI devices get
