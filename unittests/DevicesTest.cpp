@@ -490,8 +490,9 @@ TEST_F(Devices, BadOptionValuesAreClearErrors) {
   } cases[] = {
       {"thread", "4",
        "unknown runtime option 'thread' (devices, cache_dir, preference, "
-       "priority, bursts, timing, threads, threads_force, loop_timeout_ms, "
-       "verify, validate, quirks, max_failures)"},
+       "priority, bursts, bind_memory, timing, threads, threads_force, "
+       "thread_pool, loop_timeout_ms, verify, validate, quirks, "
+       "max_failures)"},
       {"loop_timeout_ms", "0",
        "runtime option loop_timeout_ms: '0' is not a loop timeout from 1 to "
        "86400000 ms"},

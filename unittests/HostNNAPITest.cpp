@@ -10,9 +10,15 @@
 
 #include <gtest/gtest.h>
 
+#include "nnapi-mlir/HostDevice/HostExtensions.h"
+
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <dlfcn.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 using namespace nnapi_mlir;
 
@@ -107,6 +113,111 @@ TEST_F(HostNNAPI, ComputesAPooledModel) {
   ASSERT_EQ(fn.ANeuralNetworksCompilation_finish(c), 0);
   EXPECT_EQ(runPool(c), 7.0f);
   fn.ANeuralNetworksCompilation_free(c);
+}
+
+TEST_F(HostNNAPI, ExecutionsReadAndWriteMemoryMadeFromAFile) {
+  buildPool();
+  ANeuralNetworksCompilation *c;
+  ASSERT_EQ(fn.ANeuralNetworksCompilation_create(model, &c), 0);
+  ASSERT_EQ(fn.ANeuralNetworksCompilation_finish(c), 0);
+  auto lastError = reinterpret_cast<const char *(*)()>(
+      dlsym(fn.handle, "NNAPIMLIRHost_lastError"));
+  auto counters = reinterpret_cast<NNAPIMLIRHost_getDeviceCounters_fn>(
+      dlsym(fn.handle, "NNAPIMLIRHost_getDeviceCounters"));
+  ASSERT_TRUE(lastError && counters);
+  ANeuralNetworksDevice *device;
+  ASSERT_EQ(fn.ANeuralNetworks_getDevice(0, &device), 0);
+  NNAPIMLIRHostDeviceCounters before{}, after{};
+  ASSERT_EQ(counters(device, &before), 0);
+
+  // A 3-page shared file; the memory starts 100 bytes into its second page
+  // (mmap itself needs page offsets), the input 8 bytes into the memory.
+  long page = sysconf(_SC_PAGESIZE);
+  int fd = int(syscall(SYS_memfd_create, "host-nnapi-test", 0u));
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, 3 * page), 0);
+  auto *mine = static_cast<char *>(
+      mmap(nullptr, size_t(3 * page), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+           0));
+  ASSERT_NE(mine, MAP_FAILED);
+  float x[4] = {3, -1, 7, 2};
+  std::memcpy(mine + page + 100 + 8, x, sizeof x);
+  ANeuralNetworksMemory *memory = nullptr;
+  ASSERT_EQ(fn.ANeuralNetworksMemory_createFromFd(size_t(page), PROT_READ |
+                                                      PROT_WRITE, fd,
+                                                  size_t(page) + 100, &memory),
+            0)
+      << lastError();
+  ANeuralNetworksExecution *e = nullptr;
+  ASSERT_EQ(fn.ANeuralNetworksExecution_create(c, &e), 0);
+  EXPECT_EQ(fn.ANeuralNetworksExecution_setInputFromMemory(e, 0, nullptr,
+                                                           memory, 8, 16),
+            0);
+  EXPECT_EQ(fn.ANeuralNetworksExecution_setOutputFromMemory(e, 0, nullptr,
+                                                            memory, 64, 4),
+            0);
+  // Out of the memory, a wrong length, no memory.
+  EXPECT_EQ(fn.ANeuralNetworksExecution_setInputFromMemory(
+                e, 0, nullptr, memory, size_t(page) - 8, 16),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(std::string(lastError()),
+            "input 0: bytes " + std::to_string(page - 8) + ".." +
+                std::to_string(page + 8) + " are outside the memory's " +
+                std::to_string(page));
+  EXPECT_EQ(fn.ANeuralNetworksExecution_setInputFromMemory(e, 0, nullptr,
+                                                           memory, 8, 12),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(fn.ANeuralNetworksExecution_setOutputFromMemory(e, 0, nullptr,
+                                                            nullptr, 0, 4),
+            ANEURALNETWORKS_UNEXPECTED_NULL);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_compute(e), 0) << lastError();
+  // The result is in the file, where this process's own mapping sees it.
+  float y = 0;
+  std::memcpy(&y, mine + page + 100 + 64, 4);
+  EXPECT_EQ(y, 7.0f);
+  fn.ANeuralNetworksExecution_free(e);
+  ASSERT_EQ(counters(device, &after), 0);
+  EXPECT_EQ(after.memoryArgumentBytes - before.memoryArgumentBytes, 20u);
+  EXPECT_EQ(after.pointerArgumentBytes, before.pointerArgumentBytes);
+  EXPECT_EQ(runPool(c), 7.0f); // pointers: counted as such
+  ASSERT_EQ(counters(device, &after), 0);
+  EXPECT_EQ(after.pointerArgumentBytes - before.pointerArgumentBytes, 20u);
+
+  // An output needs a writable memory.
+  ANeuralNetworksMemory *readOnly = nullptr;
+  ASSERT_EQ(fn.ANeuralNetworksMemory_createFromFd(size_t(page), PROT_READ, fd,
+                                                  0, &readOnly),
+            0);
+  ASSERT_EQ(fn.ANeuralNetworksExecution_create(c, &e), 0);
+  EXPECT_EQ(fn.ANeuralNetworksExecution_setOutputFromMemory(e, 0, nullptr,
+                                                            readOnly, 0, 4),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(std::string(lastError()),
+            "output 0: the memory is not writable (PROT_WRITE)");
+  fn.ANeuralNetworksExecution_free(e);
+  fn.ANeuralNetworksMemory_free(readOnly);
+
+  // Memory that cannot be made: no file, no read access, nothing to map.
+  ANeuralNetworksMemory *bad = nullptr;
+  EXPECT_EQ(fn.ANeuralNetworksMemory_createFromFd(16, PROT_READ, -1, 0, &bad),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(std::string(lastError()), "invalid file descriptor -1");
+  EXPECT_EQ(fn.ANeuralNetworksMemory_createFromFd(16, PROT_WRITE, fd, 0, &bad),
+            ANEURALNETWORKS_BAD_DATA);
+  EXPECT_EQ(fn.ANeuralNetworksMemory_createFromFd(0, PROT_READ, fd, 0, &bad),
+            ANEURALNETWORKS_BAD_DATA);
+  int closed = dup(fd);
+  close(closed);
+  EXPECT_EQ(fn.ANeuralNetworksMemory_createFromFd(16, PROT_READ, closed, 0,
+                                                  &bad),
+            ANEURALNETWORKS_UNMAPPABLE);
+  EXPECT_EQ(bad, nullptr);
+  fn.ANeuralNetworksMemory_free(nullptr); // like free(NULL)
+
+  fn.ANeuralNetworksMemory_free(memory);
+  fn.ANeuralNetworksCompilation_free(c);
+  munmap(mine, size_t(3 * page));
+  close(fd);
 }
 
 TEST_F(HostNNAPI, RejectsAWrongOutputShapeAtFinish) {

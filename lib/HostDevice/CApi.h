@@ -2,8 +2,9 @@
 //
 // What the files implementing the NNAPI C API on the host share: the model
 // object (ModelApi.cpp builds and finishes it, HostNNAPI.cpp compiles and
-// runs it) and how an exported function turns a C++ exception into a result
-// code.
+// runs it), the memory object (MemoryApi.cpp maps it, HostNNAPI.cpp binds
+// executions to it) and how an exported function turns a C++ exception into
+// a result code.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NNAPI_MLIR_LIB_HOSTDEVICE_CAPI_H
@@ -11,12 +12,25 @@
 
 #include "HostModel.h"
 
+#include <cstddef>
 #include <exception>
 #include <new>
 #include <string>
 
 struct ANeuralNetworksModel : nnapi_mlir::host::HostModel {
   bool finished = false;
+};
+
+/// A file descriptor's range mapped into this process
+/// (ANeuralNetworksMemory_createFromFd): shared with whoever else maps the
+/// file, as a driver in another process would be.
+struct ANeuralNetworksMemory {
+  void *mapping = nullptr; ///< What mmap returned (page-aligned).
+  size_t mappingBytes = 0;
+  char *data = nullptr; ///< The range's first byte, inside the mapping.
+  size_t size = 0;
+  int protect = 0; ///< PROT_READ and/or PROT_WRITE.
+  ~ANeuralNetworksMemory();
 };
 
 namespace nnapi_mlir::host {

@@ -41,7 +41,8 @@ struct ANeuralNetworksDevice {
   struct Counters {
     std::atomic<uint64_t> compilations{0}, cacheEntriesFound{0},
         cacheEntriesMissing{0}, cacheEntriesRejected{0}, cacheEntriesWritten{0},
-        executions{0}, burstExecutions{0}, timedExecutions{0};
+        executions{0}, burstExecutions{0}, timedExecutions{0},
+        pointerArgumentBytes{0}, memoryArgumentBytes{0};
   } counters;
 };
 

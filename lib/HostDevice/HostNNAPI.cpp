@@ -57,6 +57,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/mman.h>
+
 #ifdef NNAPI_MLIR_HAVE_XNNPACK
 #include <pthreadpool.h>
 #endif
@@ -104,6 +106,9 @@ struct ANeuralNetworksExecution {
   ANeuralNetworksCompilation *compilation;
   std::vector<const void *> inputs;
   std::vector<void *> outputs;
+  /// Bound inside an ANeuralNetworksMemory (setInputFromMemory), not as a
+  /// pointer to the caller's buffer.
+  std::vector<bool> inputInMemory, outputInMemory;
   bool reusable = false;
   bool computed = false; ///< A reusable execution's bindings are frozen.
   bool measure = false;
@@ -404,6 +409,8 @@ int ANeuralNetworksExecution_create(ANeuralNetworksCompilation *c,
     e->compilation = c;
     e->inputs.assign(c->model->inputs.size(), nullptr);
     e->outputs.assign(c->model->outputs.size(), nullptr);
+    e->inputInMemory.assign(e->inputs.size(), false);
+    e->outputInMemory.assign(e->outputs.size(), false);
     *out = e;
     return ANEURALNETWORKS_NO_ERROR;
   });
@@ -450,6 +457,7 @@ int ANeuralNetworksExecution_setInput(ANeuralNetworksExecution *e,
                          "input"))
       return rc;
     e->inputs[index] = buffer;
+    e->inputInMemory[index] = false;
     return ANEURALNETWORKS_NO_ERROR;
   });
 }
@@ -465,6 +473,68 @@ int ANeuralNetworksExecution_setOutput(ANeuralNetworksExecution *e,
                          "output"))
       return rc;
     e->outputs[index] = buffer;
+    e->outputInMemory[index] = false;
+    return ANEURALNETWORKS_NO_ERROR;
+  });
+}
+
+/// The bytes [offset, offset + length) of `memory` for input or output
+/// `index` of `e` (checkIO's checks, the range inside the memory, and the
+/// protection the direction needs), in `at`.
+static int memoryRange(ANeuralNetworksExecution *e, int32_t index,
+                       const ANeuralNetworksOperandType *type,
+                       const ANeuralNetworksMemory *memory, size_t offset,
+                       size_t length, bool output, char *&at) {
+  if (!memory)
+    return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "memory is null");
+  const char *what = output ? "output" : "input";
+  if (int rc = checkIO(e, index, type, memory->data, length,
+                       e ? (output ? e->compilation->model->outputs
+                                   : e->compilation->model->inputs)
+                         : std::vector<uint32_t>(),
+                       what))
+    return rc;
+  if (offset > memory->size || length > memory->size - offset)
+    return fail(ANEURALNETWORKS_BAD_DATA,
+                std::string(what) + " " + std::to_string(index) + ": bytes " +
+                    std::to_string(offset) + ".." +
+                    std::to_string(offset + length) +
+                    " are outside the memory's " +
+                    std::to_string(memory->size));
+  if (output && !(memory->protect & PROT_WRITE))
+    return fail(ANEURALNETWORKS_BAD_DATA,
+                "output " + std::to_string(index) +
+                    ": the memory is not writable (PROT_WRITE)");
+  at = memory->data + offset;
+  return ANEURALNETWORKS_NO_ERROR;
+}
+
+int ANeuralNetworksExecution_setInputFromMemory(
+    ANeuralNetworksExecution *e, int32_t index,
+    const ANeuralNetworksOperandType *type, const ANeuralNetworksMemory *memory,
+    size_t offset, size_t length) {
+  return guarded(__func__, [&]() -> int {
+    char *at = nullptr;
+    if (int rc = memoryRange(e, index, type, memory, offset, length,
+                             /*output=*/false, at))
+      return rc;
+    e->inputs[index] = at;
+    e->inputInMemory[index] = true;
+    return ANEURALNETWORKS_NO_ERROR;
+  });
+}
+
+int ANeuralNetworksExecution_setOutputFromMemory(
+    ANeuralNetworksExecution *e, int32_t index,
+    const ANeuralNetworksOperandType *type, const ANeuralNetworksMemory *memory,
+    size_t offset, size_t length) {
+  return guarded(__func__, [&]() -> int {
+    char *at = nullptr;
+    if (int rc = memoryRange(e, index, type, memory, offset, length,
+                             /*output=*/true, at))
+      return rc;
+    e->outputs[index] = at;
+    e->outputInMemory[index] = true;
     return ANEURALNETWORKS_NO_ERROR;
   });
 }
@@ -493,10 +563,39 @@ static int compute(ANeuralNetworksExecution *e, ANeuralNetworksBurst *burst) {
   e->hardwareNs = e->driverNs = UINT64_MAX;
   Clock::time_point started = Clock::now();
   setLoopTimeoutForThisThread(e->loopTimeoutNs);
-  int status =
-      e->compilation->executor->run(e->inputs.data(), e->outputs.data());
   ANeuralNetworksDevice::Counters &counters =
       e->compilation->device->counters;
+  const HostModel &model = *e->compilation->model;
+  // A device made from a profile stands for a driver in another process:
+  // NNAPI copies the arguments given as pointers into memory the driver can
+  // map, and the outputs back (memory bound with setInputFromMemory is
+  // mapped by both already). It copies here too, so that the cost shows.
+  bool copies = e->compilation->device->profile != nullptr;
+  std::vector<std::vector<char>> staged;
+  std::vector<const void *> inputs = e->inputs;
+  std::vector<void *> outputs = e->outputs;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    size_t bytes = operandBytes(model.operands[model.inputs[i]]);
+    (e->inputInMemory[i] ? counters.memoryArgumentBytes
+                         : counters.pointerArgumentBytes) += bytes;
+    if (copies && !e->inputInMemory[i]) {
+      const char *from = static_cast<const char *>(inputs[i]);
+      inputs[i] = staged.emplace_back(from, from + bytes).data();
+    }
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    size_t bytes = operandBytes(model.operands[model.outputs[i]]);
+    (e->outputInMemory[i] ? counters.memoryArgumentBytes
+                          : counters.pointerArgumentBytes) += bytes;
+    if (copies && !e->outputInMemory[i])
+      outputs[i] = staged.emplace_back(bytes).data();
+  }
+  int status = e->compilation->executor->run(inputs.data(), outputs.data());
+  if (copies && status == ANEURALNETWORKS_NO_ERROR)
+    for (size_t i = 0; i < outputs.size(); ++i)
+      if (outputs[i] != e->outputs[i])
+        std::memcpy(e->outputs[i], outputs[i],
+                    operandBytes(model.operands[model.outputs[i]]));
   ++counters.executions;
   if (burst)
     ++counters.burstExecutions;
@@ -789,6 +888,8 @@ NNAPIMLIRHost_getDeviceCounters(const ANeuralNetworksDevice *device,
     out->executions = c.executions;
     out->burstExecutions = c.burstExecutions;
     out->timedExecutions = c.timedExecutions;
+    out->pointerArgumentBytes = c.pointerArgumentBytes;
+    out->memoryArgumentBytes = c.memoryArgumentBytes;
     return ANEURALNETWORKS_NO_ERROR;
   });
 }

@@ -198,6 +198,10 @@ const OptionSpec kOptions[] = {
      [](Options &o, const std::string &v, std::string &e) {
        return parseFlag(o.bursts, v, e);
      }},
+    {"bind_memory", "NNAPI_MLIR_BIND_MEMORY", "1",
+     [](Options &o, const std::string &v, std::string &e) {
+       return parseFlag(o.bindMemory, v, e);
+     }},
     {"timing", "NNAPI_MLIR_TIMING", "0",
      [](Options &o, const std::string &v, std::string &e) {
        return parseFlag(o.timing, v, e);
@@ -586,6 +590,7 @@ int32_t compilePartition(State &s, Partition &p) {
   p.hasWhile = holdsWhile(p.model);
   p.loopTimeoutNs = std::min(o.loopTimeoutNs, kMaxNNAPILoopTimeoutNs);
   // Durations are measured on one-device compilations only (NNAPI's rule).
+  p.bindMemory = o.bindMemory;
   p.timing = o.timing && fn.ANeuralNetworksExecution_setMeasureTiming &&
              fn.ANeuralNetworksExecution_getDuration;
   // Bursts (feature level 3) keep a driver's per-call state warm across

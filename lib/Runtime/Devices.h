@@ -48,6 +48,8 @@ struct Options {
   int32_t preference = ANEURALNETWORKS_PREFER_FAST_SINGLE_ANSWER;
   int32_t priority = ANEURALNETWORKS_PRIORITY_DEFAULT;
   bool bursts = true;
+  /// Give NNAPI inputs and outputs in shared blocks as memory (bind_memory).
+  bool bindMemory = true;
   bool timing = false;
   unsigned threads = 0; ///< 0: the CPUs the process may run on.
   /// Use `threads` even when it is more than the CPUs the process may run

@@ -36,6 +36,10 @@ int32_t buildModel(const NNAPIFunctionTable &fn, const blob::Model &m,
                    ANeuralNetworksModel *&out,
                    std::vector<ANeuralNetworksModel *> &referenced);
 
+/// Records that a loop ran past its timeout (`why`, this thread's
+/// loopTimeoutMessage); returns NNAPI_RT_TIMEOUT.
+int32_t noteLoopTimeout(std::string why);
+
 /// Why this thread's last run timed out (nnapi_rt_run_end).
 const std::string &loopTimeoutMessage();
 

@@ -8,40 +8,78 @@
 // every call. Small blocks go straight to malloc. The pool is bounded; it is
 // shared by every model in the process and safe to use from any thread.
 //
+// Large blocks are mapped from shared-memory files (SharedMemory.h), so that
+// NNAPI can be handed them as memory instead of copying them. A block that
+// NNAPI memory was made for stays pooled (never unmapped under a memory
+// object a driver may hold) until nnapi_rt_trim_pool or the library's
+// unloading frees its memories.
+//
 //===----------------------------------------------------------------------===//
+
+#include "SharedMemory.h"
 
 #include "nnapi-mlir/Runtime/Runtime.h"
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <utility>
 #include <vector>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+#ifdef __ANDROID__
+#include <dlfcn.h>
+#endif
+
+using namespace nnapi_mlir;
 
 namespace {
 
-/// Blocks from this size on are pooled (smaller ones are cheap to malloc).
-constexpr size_t kPoolMinBytes = 64 * 1024;
+/// Blocks from this size on are pooled (smaller ones are cheap to malloc)
+/// and shared.
+constexpr size_t kPoolMinBytes = runtime::kSharedMinBytes;
 /// At most this many bytes wait in the pool; beyond, freed blocks are
 /// returned to the system.
 constexpr size_t kPoolMaxBytes = size_t(1) << 30;
 constexpr size_t kMinAlignment = 64;
 
+/// At most this many shared blocks at once (each holds a file descriptor);
+/// beyond, large blocks come from the system allocator.
+constexpr size_t kMaxSharedBlocks = 256;
+
 /// Stored just before every block handed out.
 struct Header {
-  void *base;       ///< What the system allocator returned.
+  void *base;       ///< What the system allocator or mmap returned.
   size_t size;      ///< Usable bytes (rounded up).
   size_t alignment; ///< Alignment of the user pointer.
-  size_t pad;
+  size_t mapped;    ///< Bytes mapped from a shared file at base; 0: malloc.
 };
 static_assert(sizeof(Header) <= kMinAlignment, "header must fit the offset");
+
+/// A block mapped from a shared-memory file, and the NNAPI memories made
+/// over it (one per library).
+struct SharedBlock {
+  size_t bytes;
+  int fd;
+  std::vector<std::pair<const NNAPIFunctionTable *, ANeuralNetworksMemory *>>
+      memories;
+};
 
 struct Pool {
   std::mutex mutex;
   std::map<std::pair<size_t, size_t>, std::vector<void *>> free; // (size, alignment)
   size_t cachedBytes = 0;
   uint64_t hits = 0, misses = 0;
+  /// Every shared block, by its base address.
+  std::map<const char *, SharedBlock> shared;
 };
+std::atomic<uint64_t> epoch{0};
 
 Pool &pool() {
   static Pool *p = new Pool(); // never destroyed: models may free at exit
@@ -50,6 +88,77 @@ Pool &pool() {
 
 Header *headerOf(void *user) {
   return reinterpret_cast<Header *>(static_cast<char *>(user) - sizeof(Header));
+}
+
+/// A shared-memory file of `bytes` bytes, or -1.
+int createSharedFile(size_t bytes) {
+#ifdef __ANDROID__
+  // ashmem, through libandroid (API 26), the memory NNAPI documents.
+  using CreateFn = int (*)(const char *, size_t);
+  static CreateFn create = reinterpret_cast<CreateFn>(
+      dlsym(dlopen("libandroid.so", RTLD_NOW | RTLD_NOLOAD) ?: RTLD_DEFAULT,
+            "ASharedMemory_create"));
+  if (create)
+    return create("nnapi-mlir", bytes);
+#endif
+#if defined(__linux__) && defined(SYS_memfd_create)
+  int fd = int(syscall(SYS_memfd_create, "nnapi-mlir", 1u /*MFD_CLOEXEC*/));
+  if (fd < 0)
+    return -1;
+  if (ftruncate(fd, off_t(bytes)) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+#else
+  (void)bytes;
+  return -1;
+#endif
+}
+
+/// A block of `bytes` (a multiple of the page size) mapped from a new
+/// shared file and registered, or null. Caller holds the pool's mutex.
+void *mapShared(Pool &p, size_t bytes) {
+#ifdef __linux__
+  if (p.shared.size() >= kMaxSharedBlocks)
+    return nullptr;
+  int fd = createSharedFile(bytes);
+  if (fd < 0)
+    return nullptr;
+  void *base =
+      mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (base == MAP_FAILED) {
+    close(fd);
+    return nullptr;
+  }
+  p.shared[static_cast<const char *>(base)] = {bytes, fd, {}};
+  return base;
+#else
+  (void)p;
+  (void)bytes;
+  return nullptr;
+#endif
+}
+
+/// Frees `user`'s block to the system, with the NNAPI memories made over it.
+/// Caller holds the pool's mutex.
+void freeBlock(Pool &p, void *user) {
+  Header h = *headerOf(user);
+  if (!h.mapped) {
+    std::free(h.base);
+    return;
+  }
+#ifdef __linux__
+  auto it = p.shared.find(static_cast<const char *>(h.base));
+  if (it != p.shared.end()) {
+    for (auto &[fn, memory] : it->second.memories)
+      if (memory)
+        fn->ANeuralNetworksMemory_free(memory);
+    close(it->second.fd);
+    p.shared.erase(it);
+  }
+  munmap(h.base, h.mapped);
+#endif
 }
 
 void *allocate(size_t size, size_t alignment) {
@@ -76,12 +185,27 @@ void *allocate(size_t size, size_t alignment) {
     ++p.misses;
   }
   // The user pointer sits `alignment` bytes into the block, the header just
-  // before it.
-  void *base = std::aligned_alloc(alignment, alignment + size);
+  // before it. A large block is mapped from a shared file when the
+  // alignment is at most a page's (mmap's).
+  size_t mapped = 0;
+  void *base = nullptr;
+#ifdef __linux__
+  size_t page = size_t(sysconf(_SC_PAGESIZE));
+  if (size >= kPoolMinBytes && alignment <= page) {
+    mapped = (alignment + size + page - 1) / page * page;
+    Pool &p = pool();
+    std::lock_guard<std::mutex> lock(p.mutex);
+    base = mapShared(p, mapped);
+    if (!base)
+      mapped = 0;
+  }
+#endif
+  if (!base)
+    base = std::aligned_alloc(alignment, alignment + size);
   if (!base)
     return nullptr;
   void *user = static_cast<char *>(base) + alignment;
-  *headerOf(user) = {base, size, alignment, 0};
+  *headerOf(user) = {base, size, alignment, mapped};
   return user;
 }
 
@@ -92,16 +216,70 @@ void release(void *user) {
   if (h.size >= kPoolMinBytes) {
     Pool &p = pool();
     std::lock_guard<std::mutex> lock(p.mutex);
-    if (p.cachedBytes + h.size <= kPoolMaxBytes) {
+    auto shared = h.mapped ? p.shared.find(static_cast<const char *>(h.base))
+                           : p.shared.end();
+    bool bound = shared != p.shared.end() && !shared->second.memories.empty();
+    if (bound || p.cachedBytes + h.size <= kPoolMaxBytes) {
       p.free[{h.size, h.alignment}].push_back(user);
       p.cachedBytes += h.size;
       return;
     }
+    freeBlock(p, user);
+    return;
   }
   std::free(h.base);
 }
 
 } // namespace
+
+ANeuralNetworksMemory *runtime::sharedMemoryFor(const NNAPIFunctionTable &fn,
+                                                const void *data, size_t bytes,
+                                                size_t &offset) {
+  if (!fn.ANeuralNetworksMemory_createFromFd || !fn.ANeuralNetworksMemory_free)
+    return nullptr;
+  const char *at = static_cast<const char *>(data);
+  Pool &p = pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  auto it = p.shared.upper_bound(at);
+  if (it == p.shared.begin())
+    return nullptr;
+  --it;
+  SharedBlock &block = it->second;
+  if (size_t(at - it->first) > block.bytes ||
+      bytes > block.bytes - size_t(at - it->first))
+    return nullptr;
+  offset = size_t(at - it->first);
+  for (auto &[owner, memory] : block.memories)
+    if (owner == &fn)
+      return memory; // null: the library refused this block before
+  ANeuralNetworksMemory *memory = nullptr;
+#ifdef __linux__
+  if (fn.ANeuralNetworksMemory_createFromFd(block.bytes, PROT_READ | PROT_WRITE,
+                                            block.fd, 0, &memory) !=
+      ANEURALNETWORKS_NO_ERROR)
+    memory = nullptr;
+#endif
+  block.memories.emplace_back(&fn, memory);
+  return memory;
+}
+
+void runtime::releaseSharedMemories(const NNAPIFunctionTable &fn) {
+  Pool &p = pool();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  for (auto &[base, block] : p.shared)
+    for (size_t i = 0; i < block.memories.size();)
+      if (block.memories[i].first == &fn) {
+        if (block.memories[i].second)
+          fn.ANeuralNetworksMemory_free(block.memories[i].second);
+        block.memories.erase(block.memories.begin() + long(i));
+      } else {
+        ++i;
+      }
+}
+
+uint64_t runtime::sharedMemoryEpoch() {
+  return epoch.load(std::memory_order_acquire);
+}
 
 extern "C" {
 
@@ -126,9 +304,10 @@ void nnapi_rt_get_pool_stats(uint64_t *cachedBytes, uint64_t *hits,
 void nnapi_rt_trim_pool(void) {
   Pool &p = pool();
   std::lock_guard<std::mutex> lock(p.mutex);
+  epoch.fetch_add(1, std::memory_order_release);
   for (auto &entry : p.free)
     for (void *user : entry.second)
-      std::free(headerOf(user)->base);
+      freeBlock(p, user);
   p.free.clear();
   p.cachedBytes = 0;
 }

@@ -10,6 +10,7 @@
 
 #include "Devices.h"
 #include "Internal.h"
+#include "SharedMemory.h"
 #include "Threads.h"
 #include "Verify.h"
 
@@ -41,6 +42,7 @@ struct Library {
     return injected ? *injected : table;
   }
   ~Library() {
+    releaseSharedMemories(functions());
     if (table.handle)
       dlclose(table.handle);
   }
@@ -112,6 +114,11 @@ struct Partition {
   std::mutex execMutex;
   ANeuralNetworksExecution *reusable = nullptr;
   std::vector<void *> boundInputs, boundOutputs;
+  /// sharedMemoryEpoch() when `reusable` was bound.
+  uint64_t boundEpoch = 0;
+  /// Give inputs and outputs in the allocator's shared blocks to NNAPI as
+  /// memory (the bind_memory option when it was built).
+  bool bindMemory = true;
 
   /// Devices it must not use in this process, with why: they computed wrong
   /// values (verify) or failed max_failures times in a row.
@@ -201,6 +208,9 @@ struct State {
   uint64_t nextSequence = 0;
   bool threadsCapReported = false; ///< The threads option was capped.
   std::atomic<uint64_t> nnapiExecutions{0}, failedExecutions{0};
+  /// Bytes of partition inputs and outputs given to NNAPI as memory and as
+  /// pointers (nnapi_rt_get_binding_stats).
+  std::atomic<uint64_t> memoryBoundBytes{0}, pointerBoundBytes{0};
   /// The quirks record in force (Options::quirksFile), read with the
   /// options; `quirksError` when it could not be.
   quirks::Record quirks;

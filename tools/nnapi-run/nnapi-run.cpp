@@ -48,6 +48,8 @@
 //                         many parallel loops ran on several threads
 //   --threads-force       use --threads N even above the CPUs available
 //   --thread-pool P       pthreadpool or builtin: whose workers the pool is
+//   --bind-memory 0|1     give NNAPI large buffers as memory (bind_memory
+//                         option; default 1); prints the bytes given each way
 //   --loop-timeout-ms MS  how long one loop may run, on NNAPI and in the
 //                         host code (loop_timeout_ms option; default 2000)
 //   --profile             ask drivers for execution durations; prints them
@@ -131,7 +133,7 @@ void printUsage() {
               "[--rtol X] [--atol Y] [--normwise] [--compare-float64] [--expect-nnapi] "
               "[--nnapi-library PATH] [--device-profile PATH] "
               "[--host-devices LIST] [--device SPEC] [--cache-dir DIR] "
-              "[--preference P] [--priority P] [--no-bursts] [--threads N] [--threads-force] [--thread-pool P] [--loop-timeout-ms MS] "
+              "[--preference P] [--priority P] [--no-bursts] [--threads N] [--threads-force] [--thread-pool P] [--bind-memory 0|1] [--loop-timeout-ms MS] "
               "[--profile] [--validate[=N]] [--validation-out FILE] [--verify K] [--quirks PATH] "
               "[--max-failures M] [--host-lie SPEC] "
               "[--list-devices] [--test-data DIR] [--compile-arg ARG]... "
@@ -226,6 +228,8 @@ std::optional<int> parseArguments(int argc, char **argv, RunOptions &o) {
       o.runtimeOptions.emplace_back("threads_force", "1");
     else if (a == "--thread-pool" && value(v))
       o.runtimeOptions.emplace_back("thread_pool", v);
+    else if (a == "--bind-memory" && value(v))
+      o.runtimeOptions.emplace_back("bind_memory", v);
     else if (a == "--loop-timeout-ms" && value(v))
       o.runtimeOptions.emplace_back("loop_timeout_ms", v);
     else if (a == "--verify" && value(v))
@@ -428,25 +432,52 @@ struct LoadedModel {
   }
 };
 
-/// Output buffers for `sig`, and the inputs' and outputs' addresses.
-/// Buffers of zero-size tensors still get an address (reserve): the model
-/// copies 0 bytes from or to it, and copying from NULL is undefined.
-void allocateOutputs(const Signature &sig,
-                     std::vector<std::vector<uint8_t>> &inputs,
-                     std::vector<std::vector<uint8_t>> &outputs,
-                     std::vector<void *> &inPtrs,
-                     std::vector<void *> &outPtrs) {
-  outputs.resize(sig.outputs.size());
-  for (auto &b : inputs) {
-    b.reserve(1);
-    inPtrs.push_back(b.data());
+/// The buffers the model runs on: the inputs' copies and the outputs, from
+/// the runtime's allocator (nnapi_rt_alloc), as an app gives them so that
+/// NNAPI reads and writes large ones without a copy (the bind_memory
+/// option). Zero-size tensors still get an address: the model copies 0
+/// bytes from or to it, and copying from NULL is undefined.
+struct ModelBuffers {
+  std::vector<void *> inputs, outputs;
+  std::vector<size_t> outputBytes;
+  ModelBuffers() = default;
+  ModelBuffers(const ModelBuffers &) = delete;
+  ModelBuffers &operator=(const ModelBuffers &) = delete;
+  ~ModelBuffers() {
+    for (void *p : inputs)
+      nnapi_rt_free(p);
+    for (void *p : outputs)
+      nnapi_rt_free(p);
   }
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    outputs[i].reserve(1);
-    outputs[i].assign(sig.outputs[i].bytes(), 0);
-    outPtrs.push_back(outputs[i].data());
+  static void *allocate(size_t bytes) {
+    void *p = nnapi_rt_alloc(std::max<size_t>(bytes, 1), 64);
+    if (!p)
+      throw std::bad_alloc();
+    return p;
   }
-}
+  /// Copies of `inputs`, and zeroed outputs for `sig`.
+  void allocate(const Signature &sig,
+                const std::vector<std::vector<uint8_t>> &in) {
+    for (const auto &b : in) {
+      inputs.push_back(allocate(b.size()));
+      if (!b.empty())
+        std::memcpy(inputs.back(), b.data(), b.size());
+    }
+    for (const TensorSpec &t : sig.outputs) {
+      outputs.push_back(allocate(t.bytes()));
+      outputBytes.push_back(t.bytes());
+      std::memset(outputs.back(), 0, std::max<size_t>(t.bytes(), 1));
+    }
+  }
+  /// The outputs' values, in `out`.
+  void copyOutputs(std::vector<std::vector<uint8_t>> &out) const {
+    out.resize(outputs.size());
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const auto *p = static_cast<const uint8_t *>(outputs[i]);
+      out[i].assign(p, p + outputBytes[i]);
+    }
+  }
+};
 
 /// --validate: the model on every device that may run partitions, each
 /// partition compared with its host copy (Checks.cpp). The exit status.
@@ -504,6 +535,13 @@ int firstRun(const RunOptions &o, LoadedModel &lm, void *const *inputs,
       std::printf("threads=%d parallel_loops=%llu on_several_threads=%llu\n",
                   nnapi_rt_get_threads(), (unsigned long long)loops,
                   (unsigned long long)spread);
+    } else if (name == "bind_memory") {
+      // With --bind-memory: how the partitions' buffers reached NNAPI.
+      uint64_t memory = 0, pointer = 0;
+      nnapi_rt_get_binding_stats(&memory, &pointer);
+      std::printf("bind_memory=%s memory_bytes=%llu pointer_bytes=%llu\n",
+                  given.c_str(), (unsigned long long)memory,
+                  (unsigned long long)pointer);
     }
   if (!o.hostOnly)
     printPartitions(/*timings=*/false);
@@ -610,9 +648,11 @@ int runMain(int argc, char **argv) {
     return status;
   if (int status = checkTestOutputShapes(o.testData, sig, testOutputs))
     return status;
+  ModelBuffers buffers;
+  buffers.allocate(sig, inputs);
   std::vector<std::vector<uint8_t>> outputs;
-  std::vector<void *> inPtrs, outPtrs;
-  allocateOutputs(sig, inputs, outputs, inPtrs, outPtrs);
+  buffers.copyOutputs(outputs);
+  const std::vector<void *> &inPtrs = buffers.inputs, &outPtrs = buffers.outputs;
 
   // NNAPI_MLIR_MODE=host in the environment means --host-only.
   if (nnapi_rt_get_mode() == NNAPI_RT_MODE_HOST_ONLY)
@@ -620,6 +660,7 @@ int runMain(int argc, char **argv) {
   if (o.validateSets >= 0)
     return validate(o, lm, inputs, outPtrs.data());
   int status = firstRun(o, lm, inPtrs.data(), outPtrs.data());
+  buffers.copyOutputs(outputs);
   if (int failed = printOutputs(o.outputDir, sig, outputs))
     return failed;
   auto run = [&](void *const *in, void *const *out) { lm.run(in, out); };

@@ -57,6 +57,12 @@ typedef struct NNAPIMLIRHostDeviceCounters {
   uint64_t executions;      /* computations, bursts included */
   uint64_t burstExecutions; /* computations through a burst */
   uint64_t timedExecutions; /* computations that measured their duration */
+  /* Bytes of inputs and outputs computations were given as pointers
+     (setInput/setOutput: a device from a profile, standing for a driver in
+     another process, copies them, as NNAPI does for such a driver) and in
+     memory (setInputFromMemory/setOutputFromMemory: no copy). */
+  uint64_t pointerArgumentBytes;
+  uint64_t memoryArgumentBytes;
 } NNAPIMLIRHostDeviceCounters;
 typedef int (*NNAPIMLIRHost_getDeviceCounters_fn)(
     const ANeuralNetworksDevice *device, NNAPIMLIRHostDeviceCounters *counters);

@@ -148,6 +148,7 @@ typedef struct ANeuralNetworksExecution ANeuralNetworksExecution;
 typedef struct ANeuralNetworksEvent ANeuralNetworksEvent;
 typedef struct ANeuralNetworksDevice ANeuralNetworksDevice;
 typedef struct ANeuralNetworksBurst ANeuralNetworksBurst;
+typedef struct ANeuralNetworksMemory ANeuralNetworksMemory;
 
 /* X(name, return type, parameter list, argument list): every function the
    runtime loads; the argument list forwards a call (test doubles wrap them). */
@@ -204,7 +205,8 @@ typedef struct ANeuralNetworksBurst ANeuralNetworksBurst;
   X(ANeuralNetworksEvent_wait, int, (ANeuralNetworksEvent * event), (event))   \
   X(ANeuralNetworksEvent_free, void, (ANeuralNetworksEvent * event), (event))
 
-/* Functions introduced after feature level 1; the runtime uses them when present. */
+/* Functions the runtime uses when present: introduced after feature level 1,
+   or (the memory calls) ones it can do without. */
 #define NNAPI_MLIR_FOR_EACH_OPTIONAL_FUNCTION(X)                               \
   X(ANeuralNetworksExecution_compute, int,                                     \
     (ANeuralNetworksExecution * execution), (execution))                       \
@@ -267,7 +269,23 @@ typedef struct ANeuralNetworksBurst ANeuralNetworksBurst;
   X(ANeuralNetworksModel_setOperandSymmPerChannelQuantParams, int,             \
     (ANeuralNetworksModel * model, int32_t index,                              \
      const ANeuralNetworksSymmPerChannelQuantParams *channelQuant),            \
-    (model, index, channelQuant))
+    (model, index, channelQuant))                                              \
+  X(ANeuralNetworksMemory_createFromFd, int,                                   \
+    (size_t size, int protect, int fd, size_t offset,                          \
+     ANeuralNetworksMemory **memory),                                          \
+    (size, protect, fd, offset, memory))                                       \
+  X(ANeuralNetworksMemory_free, void, (ANeuralNetworksMemory * memory),        \
+    (memory))                                                                  \
+  X(ANeuralNetworksExecution_setInputFromMemory, int,                          \
+    (ANeuralNetworksExecution * execution, int32_t index,                      \
+     const ANeuralNetworksOperandType *type,                                   \
+     const ANeuralNetworksMemory *memory, size_t offset, size_t length),       \
+    (execution, index, type, memory, offset, length))                          \
+  X(ANeuralNetworksExecution_setOutputFromMemory, int,                         \
+    (ANeuralNetworksExecution * execution, int32_t index,                      \
+     const ANeuralNetworksOperandType *type,                                   \
+     const ANeuralNetworksMemory *memory, size_t offset, size_t length),       \
+    (execution, index, type, memory, offset, length))
 
 #define NNAPI_MLIR_DECLARE(name, ret, params, args) ret name params;
 NNAPI_MLIR_FOR_EACH_FUNCTION(NNAPI_MLIR_DECLARE)

@@ -115,7 +115,11 @@ void nnapi_rt_get_stats(uint64_t *nnapiExecutions, uint64_t *failedExecutions);
  * compiled, and specializations dropped to keep 8 per partition. */
 void nnapi_rt_get_shape_stats(uint64_t *specializations, uint64_t *hits,
                               uint64_t *evictions);
-/* Resets those, the shape counts and the parallel counts below. */
+/* Bytes of partition inputs and outputs given to NNAPI since the last
+ * reset: as memory (the bind_memory option: no copy) and as pointers. */
+void nnapi_rt_get_binding_stats(uint64_t *memoryBytes, uint64_t *pointerBytes);
+/* Resets those, the shape counts, the binding counts and the parallel
+ * counts below. */
 void nnapi_rt_reset_stats(void);
 /* Parallel loops the runtime's pool ran since the last reset (the host
  * code's and the host device's), and how many of them ran chunks on more
@@ -173,6 +177,13 @@ void nnapi_rt_set_log_callback(nnapi_rt_log_fn callback, void *userData);
  *               libraries of feature level 4 and above)
  *   bursts      NNAPI_MLIR_BURSTS      1 (default): partitions on devices of
  *               feature level 3 and above compute through a burst; 0: not
+ *   bind_memory NNAPI_MLIR_BIND_MEMORY 1 (default): a partition's input or
+ *               output of 64 KiB or more that lies in a block of the
+ *               runtime's allocator (the compiled code's buffers,
+ *               nnapi_rt_alloc) is given to NNAPI as an ANeuralNetworksMemory
+ *               over the block's shared-memory file, made once per block,
+ *               instead of a pointer, which NNAPI copies for a driver in
+ *               another process at every execution; 0: pointers only
  *   timing      NNAPI_MLIR_TIMING      0 (default); 1: every execution asks
  *               the driver for its durations (nnapi_rt_partition_info)
  *   threads     NNAPI_MLIR_THREADS     threads of the runtime's one pool, 1 to
@@ -333,14 +344,19 @@ int32_t nnapi_rt_get_partition_info(int32_t index,
  * _mlir_memref_to_llvm_free), which the runtime defines on top of these:
  * blocks of 64 KiB and more are pooled when freed (up to 1 GiB in all) and
  * reused for the next request of the same size, so repeated runs do not pay
- * for fresh pages. Alignment is at least 64 bytes. Thread-safe. */
+ * for fresh pages. Those blocks are mapped from shared-memory files (memfd;
+ * ashmem on Android; at most 256 at once, then malloc's), so that NNAPI can
+ * read and write them without a copy (the bind_memory option); a block NNAPI
+ * memory was made for stays pooled until nnapi_rt_trim_pool. Alignment is at
+ * least 64 bytes. Thread-safe. */
 void *nnapi_rt_alloc(uint64_t size, uint64_t alignment);
 void nnapi_rt_free(void *ptr);
 /* Bytes waiting in the pool, and how many pooled-size requests it served
  * (hits) or had to allocate (misses). */
 void nnapi_rt_get_pool_stats(uint64_t *cachedBytes, uint64_t *hits,
                              uint64_t *misses);
-/* Returns every pooled block to the system. */
+/* Returns every pooled block to the system, with the NNAPI memories made
+ * over them (executions bound to those are not reused). */
 void nnapi_rt_trim_pool(void);
 
 #ifdef __cplusplus
