@@ -15,6 +15,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -449,6 +450,30 @@ PYBIND11_MODULE(_nnapi_mlir, m) {
     return py::make_tuple(built, hits, evicted);
   });
   m.def("reset_stats", &nnapi_rt_reset_stats);
+  m.def("binding_stats", []() {
+    uint64_t memory = 0, pointer = 0;
+    nnapi_rt_get_binding_stats(&memory, &pointer);
+    return py::make_tuple(memory, pointer);
+  });
+  // An array in the runtime's allocator (nnapi_rt_alloc: shared memory for
+  // 64 KiB and more, which NNAPI maps instead of copying), freed with the
+  // last array that uses it.
+  m.def("empty", [](const std::vector<py::ssize_t> &shape, py::object type) {
+    py::dtype dtype = py::dtype::from_args(type);
+    size_t bytes = size_t(dtype.itemsize());
+    for (py::ssize_t d : shape) {
+      if (d < 0)
+        throw py::value_error("negative dimension " + std::to_string(d));
+      if (d && bytes > SIZE_MAX / 2 / size_t(d))
+        throw py::value_error("the array is too large");
+      bytes *= size_t(d);
+    }
+    void *data = nnapi_rt_alloc(std::max<size_t>(bytes, 1), 64);
+    if (!data)
+      throw std::bad_alloc();
+    py::capsule owner(data, [](void *p) { nnapi_rt_free(p); });
+    return py::array(dtype, shape, data, owner);
+  }, py::arg("shape"), py::arg("dtype"));
   m.def("threads", &nnapi_rt_get_threads);
   m.def("set_quiet", [](bool quiet) { nnapi_rt_set_quiet(quiet); });
   // The runtime's warnings to a Python callable (None: the default again).

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <atomic>
@@ -331,6 +332,86 @@ TEST_F(Runtime, ReusesExecutionsOnlyForTheSameBuffers) {
     EXPECT_EQ(executionsCreated, reusable ? 3 : 4) << reusable;
     setNNAPIFunctionTableForTesting(nullptr);
   }
+}
+
+/// relu(x + b) on [rows, 3] floats: 2 rows, or 8192 (96 KiB, above the
+/// size that is given to NNAPI as memory).
+std::vector<uint8_t> addBiasReluBlob(uint32_t rows) {
+  blob::Model m = test_models::addBiasReluModel();
+  m.operands[m.inputs[0]].dims = {rows, 3};
+  m.operands[m.outputs[0]].dims = {rows, 3};
+  return blob::write(m);
+}
+
+/// Buffers of nnapi_rt_alloc (shared blocks) reach NNAPI as memory, others
+/// as pointers; results are the same, before and after nnapi_rt_trim_pool
+/// freed the memories made over freed blocks.
+TEST_F(Runtime, GivesSharedBlocksToNNAPIAsMemory) {
+  const uint32_t rows = 8192;
+  const size_t bytes = rows * 3 * sizeof(float);
+  std::vector<uint8_t> large = addBiasReluBlob(rows);
+  auto check = [&](const float *out, const float *in) {
+    const float bias[3] = {1, -2, 0.5f};
+    for (size_t i = 0; i < rows * 3; ++i)
+      if (out[i] != std::max(in[i] + bias[i % 3], 0.0f))
+        return ::testing::AssertionFailure() << "element " << i;
+    return ::testing::AssertionSuccess();
+  };
+  for (int round = 0; round < 3; ++round) {
+    auto *in = static_cast<float *>(nnapi_rt_alloc(bytes, 64));
+    auto *out = static_cast<float *>(nnapi_rt_alloc(bytes, 64));
+    ASSERT_TRUE(in && out);
+    for (size_t i = 0; i < rows * 3; ++i)
+      in[i] = float(int(i % 7) - 3) + float(round);
+    nnapi_rt_reset_stats();
+    void *ins[] = {in}, *outs[] = {out};
+    ASSERT_EQ(nnapi_rt_execute(large.data(), int64_t(large.size()), 1, ins, 1,
+                               outs),
+              NNAPI_RT_OK)
+        << nnapi_rt_last_error();
+    EXPECT_TRUE(check(out, in)) << "round " << round;
+    uint64_t memory = 0, pointer = 0;
+    nnapi_rt_get_binding_stats(&memory, &pointer);
+    EXPECT_EQ(memory, 2 * bytes);
+    EXPECT_EQ(pointer, 0u);
+
+    // The same data in the caller's own buffers goes as pointers.
+    std::vector<float> mineIn(in, in + rows * 3), mineOut(rows * 3);
+    void *mineIns[] = {mineIn.data()}, *mineOuts[] = {mineOut.data()};
+    ASSERT_EQ(nnapi_rt_execute(large.data(), int64_t(large.size()), 1, mineIns,
+                               1, mineOuts),
+              NNAPI_RT_OK);
+    EXPECT_TRUE(check(mineOut.data(), mineIn.data()));
+    nnapi_rt_get_binding_stats(&memory, &pointer);
+    EXPECT_EQ(pointer, 2 * bytes);
+    nnapi_rt_free(in);
+    nnapi_rt_free(out);
+    // Round 1 frees the blocks (and their NNAPI memories) to the system:
+    // round 2's blocks may reuse the addresses, and must get new memories.
+    if (round == 1)
+      nnapi_rt_trim_pool();
+  }
+  // bind_memory=0 gives pointers only; small buffers always go as pointers.
+  nnapi_rt_reset_stats();
+  ASSERT_EQ(nnapi_rt_set_option("bind_memory", "0"), NNAPI_RT_OK);
+  auto *in = static_cast<float *>(nnapi_rt_alloc(bytes, 64));
+  auto *out = static_cast<float *>(nnapi_rt_alloc(bytes, 64));
+  std::memset(in, 0, bytes);
+  void *ins[] = {in}, *outs[] = {out};
+  ASSERT_EQ(nnapi_rt_execute(large.data(), int64_t(large.size()), 1, ins, 1,
+                             outs),
+            NNAPI_RT_OK);
+  EXPECT_TRUE(check(out, in));
+  uint64_t memory = 1, pointer = 0;
+  nnapi_rt_get_binding_stats(&memory, &pointer);
+  EXPECT_EQ(memory, 0u) << "bind_memory=0 gives pointers only";
+  EXPECT_EQ(pointer, 2 * bytes);
+  nnapi_rt_free(in);
+  nnapi_rt_free(out);
+  ASSERT_EQ(nnapi_rt_set_option("bind_memory", nullptr), NNAPI_RT_OK);
+  ASSERT_EQ(run(blob), NNAPI_RT_OK); // 24 bytes: pointers
+  nnapi_rt_get_binding_stats(&memory, &pointer);
+  EXPECT_EQ(pointer, 2 * bytes + 48);
 }
 
 } // namespace

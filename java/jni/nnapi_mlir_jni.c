@@ -396,6 +396,52 @@ JNIEXPORT jlongArray JNICALL Java_org_nnapimlir_NnapiRuntime_nativeStats(
   return result;
 }
 
+JNIEXPORT jlongArray JNICALL Java_org_nnapimlir_NnapiRuntime_nativeBindingStats(
+    JNIEnv *env, jclass cls) {
+  (void)cls;
+  uint64_t memory = 0, pointer = 0;
+  nnapi_rt_get_binding_stats(&memory, &pointer);
+  jlongArray result = (*env)->NewLongArray(env, 2);
+  if (result) {
+    jlong values[2] = {(jlong)memory, (jlong)pointer};
+    (*env)->SetLongArrayRegion(env, result, 0, 2, values);
+  }
+  return result;
+}
+
+/* A direct buffer over `bytes` bytes of the runtime's allocator (shared
+ * memory from 64 KiB on, which NNAPI maps instead of copying). */
+JNIEXPORT jobject JNICALL Java_org_nnapimlir_RuntimeBuffers_nativeAllocate(
+    JNIEnv *env, jclass cls, jint bytes) {
+  (void)cls;
+  if (bytes < 0) {
+    throwStatus(env, NNAPI_RT_INVALID_ARGUMENT, "a negative buffer size");
+    return NULL;
+  }
+  void *data = nnapi_rt_alloc(bytes ? (uint64_t)bytes : 1, 64);
+  if (!data) {
+    throwStatus(env, NNAPI_RT_INTERNAL_ERROR, "out of memory");
+    return NULL;
+  }
+  jobject buffer = (*env)->NewDirectByteBuffer(env, data, (jlong)bytes);
+  if (!buffer)
+    nnapi_rt_free(data);
+  return buffer;
+}
+
+JNIEXPORT jlong JNICALL Java_org_nnapimlir_RuntimeBuffers_nativeAddress(
+    JNIEnv *env, jclass cls, jobject buffer) {
+  (void)cls;
+  return (jlong)(intptr_t)(*env)->GetDirectBufferAddress(env, buffer);
+}
+
+JNIEXPORT void JNICALL Java_org_nnapimlir_RuntimeBuffers_nativeFree(
+    JNIEnv *env, jclass cls, jlong address) {
+  (void)env;
+  (void)cls;
+  nnapi_rt_free((void *)(intptr_t)address);
+}
+
 /* The LogListener the runtime's warnings go to, and the VM to reach it
  * from the runtime's threads. Replaced under the runtime's lock, which its
  * calls to the callback hold too. */

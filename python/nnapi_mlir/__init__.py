@@ -33,7 +33,7 @@ __version__ = "0.1.0"
 __all__ = [
     "compile", "load", "Model", "Tensor", "CompileSummary", "Partition",
     "HostOp", "options", "set_host_only", "runtime_stats", "shape_stats",
-    "threads", "Error",
+    "binding_stats", "empty", "threads", "Error",
     "CompileError", "ModelError", "InputError", "ShapeError", "DTypeError",
 ]
 
@@ -403,7 +403,8 @@ class Model:
             arrays.append(_np.require(a, requirements="C"))
         shapes = ([t.shape for t in self.outputs] if not self.dynamic else
                   self.output_shapes(*(a.shape for a in arrays)))
-        outputs = [_np.empty(s, t.dtype) for s, t in zip(shapes, self.outputs)]
+        # In the runtime's allocator: large outputs reach NNAPI as memory.
+        outputs = [empty(s, t.dtype) for s, t in zip(shapes, self.outputs)]
         model = self._model  # close() on another thread may clear it
         if model is None:
             raise ModelError("the model %r was closed" % self.path)
@@ -512,6 +513,26 @@ def set_log_callback(callback):
     It is called on the thread that runs the model and must not call the
     runtime; exceptions it raises are reported as unraisable and dropped."""
     _nnapi_mlir.set_log_callback(callback)
+
+
+def empty(shape, dtype=_np.float32):
+    """An uninitialized C-contiguous array whose memory is the runtime's
+    (nnapi_rt_alloc). Inputs and outputs of 64 KiB and more in such arrays
+    reach NNAPI as shared memory instead of being copied at every
+    execution (the bind_memory option); Model.run returns its outputs in
+    them. The memory is freed with the last array that uses it."""
+    if isinstance(shape, int):
+        shape = (shape,)
+    return _nnapi_mlir.empty(list(shape), _np.dtype(dtype))
+
+
+def binding_stats(reset=False):
+    """(bytes given to NNAPI as memory, bytes given as pointers) for
+    partition inputs and outputs since the last reset."""
+    stats = _nnapi_mlir.binding_stats()
+    if reset:
+        _nnapi_mlir.reset_stats()
+    return stats
 
 
 def runtime_stats(reset=False):

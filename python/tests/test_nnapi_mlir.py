@@ -750,3 +750,38 @@ def test_tflite_signature_errors(tmp_path):
                        match="applies to TFLite models"):
         nnapi_mlir.compile(EXAMPLES / "onnx" / "cnn.onnx", tmp_path / "x.so",
                            signature="serving_default")
+
+
+def test_runtime_arrays_reach_nnapi_as_memory(tmp_path):
+    # 128 KiB in and out: above the size given to NNAPI as memory when the
+    # array is the runtime's (nnapi_mlir.empty; Model.run's outputs).
+    tosa = """
+func.func @main(%x: tensor<256x128xf32>) -> tensor<256x128xf32> {
+  %b = "tosa.const"() {value = dense<0.5> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+  %0 = tosa.add %x, %b : (tensor<256x128xf32>, tensor<1x1xf32>) -> tensor<256x128xf32>
+  %1 = tosa.clamp %0 {min_fp = 0.0 : f32, max_fp = 3.4e38 : f32, min_int = 0 : i64, max_int = 2147483647 : i64} : (tensor<256x128xf32>) -> tensor<256x128xf32>
+  return %1 : tensor<256x128xf32>
+}
+"""
+    path = tmp_path / "big.so"
+    nnapi_mlir.compile(tosa.encode(), path,
+                       device_profile=SOURCE_DIR / "test" / "Inputs" / "eager.json")
+    model = nnapi_mlir.load(path)
+    rng = np.random.default_rng(1)
+    mine = rng.standard_normal((256, 128)).astype(np.float32)
+    ours = nnapi_mlir.empty((256, 128), np.float32)
+    assert ours.flags["C_CONTIGUOUS"] and ours.ctypes.data % 64 == 0
+    ours[...] = mine
+    nbytes = mine.nbytes
+    for x, memory, pointer in ((ours, 2 * nbytes, 0), (mine, nbytes, nbytes)):
+        nnapi_mlir.binding_stats(reset=True)
+        (y,) = model.run(x)
+        np.testing.assert_array_equal(y, np.maximum(mine + np.float32(0.5), 0))
+        assert nnapi_mlir.binding_stats() == (memory, pointer)
+    # The output is the runtime's too, and outlives the model.
+    model.close()
+    assert y.base is not None and float(y.sum()) > 0
+    assert nnapi_mlir.empty(3, np.int8).shape == (3,)
+    assert nnapi_mlir.empty((0, 4)).size == 0
+    with pytest.raises(ValueError, match="negative dimension -2"):
+        nnapi_mlir.empty((4, -2))

@@ -1,7 +1,8 @@
 package org.nnapimlir;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -132,20 +133,27 @@ public final class Model implements AutoCloseable {
       throw new NnapiException(NnapiException.INVALID_ARGUMENT,
           "the model takes " + inputs.length + " inputs, got "
               + (values == null ? 0 : values.length));
-    ByteBuffer[] in = new ByteBuffer[inputs.length];
-    for (int i = 0; i < in.length; ++i)
-      in[i] = toBuffer(inputs[i], values[i],
-                       inputs[i].byteSize() / inputs[i].elementSize());
-    ByteBuffer[] out = new ByteBuffer[outputs.length];
-    for (int i = 0; i < out.length; ++i)
-      out[i] = ByteBuffer.allocateDirect((int) outputs[i].byteSize())
-                   .order(ByteOrder.nativeOrder());
-    run(in, out);
-    Object[] results = new Object[out.length];
-    for (int i = 0; i < out.length; ++i)
-      results[i] = toArray(outputs[i], out[i],
-                           outputs[i].byteSize() / outputs[i].elementSize());
-    return results;
+    // The copies live in the runtime's memory: large ones reach NNAPI
+    // without another copy.
+    List<ByteBuffer> scratch = new ArrayList<ByteBuffer>();
+    try {
+      ByteBuffer[] in = new ByteBuffer[inputs.length];
+      for (int i = 0; i < in.length; ++i)
+        in[i] = toBuffer(inputs[i], values[i],
+                         inputs[i].byteSize() / inputs[i].elementSize(),
+                         scratch);
+      ByteBuffer[] out = new ByteBuffer[outputs.length];
+      for (int i = 0; i < out.length; ++i)
+        out[i] = RuntimeBuffers.scratch((int) outputs[i].byteSize(), scratch);
+      run(in, out);
+      Object[] results = new Object[out.length];
+      for (int i = 0; i < out.length; ++i)
+        results[i] = toArray(outputs[i], out[i],
+                             outputs[i].byteSize() / outputs[i].elementSize());
+      return results;
+    } finally {
+      RuntimeBuffers.free(scratch);
+    }
   }
 
   /**
@@ -211,19 +219,24 @@ public final class Model implements AutoCloseable {
       throw new NnapiException(NnapiException.INVALID_ARGUMENT,
           "the model takes " + inputs.length + " inputs and their shapes");
     long[][] outShapes = outputShapes(inputShapes);
-    ByteBuffer[] in = new ByteBuffer[inputs.length];
-    for (int i = 0; i < in.length; ++i)
-      in[i] = toBuffer(inputs[i], values[i], elements(inputShapes[i]));
-    ByteBuffer[] out = new ByteBuffer[outputs.length];
-    for (int i = 0; i < out.length; ++i)
-      out[i] = ByteBuffer.allocateDirect(
-                   (int) (elements(outShapes[i]) * outputs[i].elementSize()))
-                   .order(ByteOrder.nativeOrder());
-    run(inputShapes, in, out);
-    Object[] results = new Object[out.length];
-    for (int i = 0; i < out.length; ++i)
-      results[i] = toArray(outputs[i], out[i], elements(outShapes[i]));
-    return results;
+    List<ByteBuffer> scratch = new ArrayList<ByteBuffer>();
+    try {
+      ByteBuffer[] in = new ByteBuffer[inputs.length];
+      for (int i = 0; i < in.length; ++i)
+        in[i] = toBuffer(inputs[i], values[i], elements(inputShapes[i]),
+                         scratch);
+      ByteBuffer[] out = new ByteBuffer[outputs.length];
+      for (int i = 0; i < out.length; ++i)
+        out[i] = RuntimeBuffers.scratch(
+            (int) (elements(outShapes[i]) * outputs[i].elementSize()), scratch);
+      run(inputShapes, in, out);
+      Object[] results = new Object[out.length];
+      for (int i = 0; i < out.length; ++i)
+        results[i] = toArray(outputs[i], out[i], elements(outShapes[i]));
+      return results;
+    } finally {
+      RuntimeBuffers.free(scratch);
+    }
   }
 
   private static long elements(long[] shape) {
@@ -284,15 +297,14 @@ public final class Model implements AutoCloseable {
   }
 
   private static ByteBuffer toBuffer(TensorInfo t, Object value,
-                                     long elements) {
+                                     long elements, List<ByteBuffer> scratch) {
     String what = "input " + t.index() + " ('" + t.name() + "', " + t.dtype()
         + ")";
     if (value instanceof ByteBuffer) {
       ByteBuffer b = (ByteBuffer) value;
       if (b.isDirect())
         return b;
-      ByteBuffer copy = ByteBuffer.allocateDirect(b.remaining())
-                            .order(ByteOrder.nativeOrder());
+      ByteBuffer copy = RuntimeBuffers.scratch(b.remaining(), scratch);
       copy.put(b.duplicate()).flip();
       return copy;
     }
@@ -305,8 +317,8 @@ public final class Model implements AutoCloseable {
     if (length != elements)
       throw new NnapiException(NnapiException.INVALID_ARGUMENT,
           what + " has " + elements + " elements, got " + length);
-    ByteBuffer b = ByteBuffer.allocateDirect((int) (elements * t.elementSize()))
-                       .order(ByteOrder.nativeOrder());
+    ByteBuffer b = RuntimeBuffers.scratch((int) (elements * t.elementSize()),
+                                          scratch);
     if (value instanceof float[]) b.asFloatBuffer().put((float[]) value);
     else if (value instanceof double[]) b.asDoubleBuffer().put((double[]) value);
     else if (value instanceof short[]) b.asShortBuffer().put((short[]) value);

@@ -47,5 +47,27 @@ public final class NnapiRuntime {
   /** Each partition run so far, in the order of their first run. */
   public static native PartitionInfo[] partitions();
 
+  /**
+   * {bytes of partition inputs and outputs given to NNAPI as memory, bytes
+   * given as pointers} since the last reset ({@link #stats} with
+   * {@code reset} resets them too).
+   */
+  public static long[] bindingStats() {
+    return nativeBindingStats();
+  }
+
+  /**
+   * A direct buffer (native byte order) of {@code bytes} bytes from the
+   * runtime's allocator. A model's input or output of 64 KiB or more in
+   * such a buffer reaches NNAPI as shared memory instead of being copied at
+   * every execution (the "bind_memory" option). Its memory is freed after
+   * the buffer is garbage-collected.
+   */
+  public static java.nio.ByteBuffer allocateBuffer(int bytes) {
+    return RuntimeBuffers.allocate(bytes);
+  }
+
   private static native long[] nativeStats(boolean reset);
+
+  private static native long[] nativeBindingStats();
 }

@@ -315,6 +315,78 @@ public class ModelTest {
   }
 
   /**
+   * dynamic_sequence.mlir computed here for a [1, s, 16] input: the softmax
+   * over 8 features of x W + b, and the sum of x W + b over the sequence.
+   */
+  static float[][] sequenceReference(float[] x, int s) {
+    double[] ramp = {1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, 0.0};
+    double[] bias = {0.1, 0.2, 0.3, 0.4, -0.1, -0.2, -0.3, -0.4};
+    float[] wantSoft = new float[s * 8], wantSum = new float[8];
+    double[] total = new double[8];
+    for (int r = 0; r < s; ++r) {
+      double[] y = new double[8];
+      double max = Double.NEGATIVE_INFINITY, z = 0;
+      for (int j = 0; j < 8; ++j) {
+        double acc = bias[j];
+        for (int k = 0; k < 16; ++k)
+          acc += x[r * 16 + k] * 0.03125 * ramp[j];
+        y[j] = acc;
+        total[j] += acc;
+        max = Math.max(max, acc);
+      }
+      for (int j = 0; j < 8; ++j)
+        z += Math.exp(y[j] - max);
+      for (int j = 0; j < 8; ++j)
+        wantSoft[r * 8 + j] = (float) (Math.exp(y[j] - max) / z);
+    }
+    for (int j = 0; j < 8; ++j)
+      wantSum[j] = (float) total[j];
+    return new float[][] {wantSoft, wantSum};
+  }
+
+  /**
+   * Buffers from NnapiRuntime.allocateBuffer are the runtime's memory: a
+   * 2048-long sequence (128 KiB in, 64 KiB out) reaches NNAPI as memory,
+   * with the same results as the model's definition.
+   */
+  @Test
+  public void runtimeBuffersReachNNAPIAsMemory() {
+    int s = 2048;
+    float[] x = new float[s * 16];
+    for (int i = 0; i < x.length; ++i)
+      x[i] = (float) Math.cos(0.11 * i);
+    float[][] want = sequenceReference(x, s);
+    try (Model m = Model.open(dir + "/libsequence.so")) {
+      ByteBuffer in = NnapiRuntime.allocateBuffer(x.length * 4);
+      ByteBuffer soft = NnapiRuntime.allocateBuffer(s * 8 * 4);
+      ByteBuffer sum = NnapiRuntime.allocateBuffer(8 * 4);
+      assertTrue(in.isDirect());
+      assertEquals(ByteOrder.nativeOrder(), in.order());
+      in.asFloatBuffer().put(x);
+      NnapiRuntime.stats(true);
+      m.run(new long[][] {{1, s, 16}}, new ByteBuffer[] {in},
+            new ByteBuffer[] {soft, sum});
+      long[] bound = NnapiRuntime.bindingStats();
+      assertTrue("memory bytes " + bound[0], bound[0] >= x.length * 4);
+      float[] gotSoft = new float[s * 8], gotSum = new float[8];
+      soft.asFloatBuffer().get(gotSoft);
+      sum.asFloatBuffer().get(gotSum);
+      assertClose(want[0], gotSoft);
+      assertClose(want[1], gotSum);
+      // Arrays are copied into the runtime's memory for the run: the same.
+      NnapiRuntime.stats(true);
+      Object[] out = m.runWithShapes(new long[][] {{1, s, 16}}, (Object) x);
+      assertTrue(NnapiRuntime.bindingStats()[0] >= x.length * 4);
+      assertClose(want[0], (float[]) out[0]);
+    }
+    // Buffers nobody holds are freed; allocating goes on working.
+    for (int i = 0; i < 64; ++i)
+      NnapiRuntime.allocateBuffer(1 << 20).put(0, (byte) 1);
+    System.gc();
+    assertEquals(0, NnapiRuntime.allocateBuffer(0).capacity());
+  }
+
+  /**
    * A model with a dynamic sequence length (test/e2e/Inputs/
    * dynamic_sequence.mlir, libsequence.so): run at three lengths against the
    * model's definition computed here (projection, softmax over 8 features;
@@ -326,8 +398,6 @@ public class ModelTest {
       assertTrue(m.isDynamic());
       assertArrayEquals(new long[] {1, -1, 16}, m.inputs()[0].shape());
       assertEquals(0, m.inputs()[0].byteSize());
-      double[] ramp = {1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, 0.0};
-      double[] bias = {0.1, 0.2, 0.3, 0.4, -0.1, -0.2, -0.3, -0.4};
       for (int s : new int[] {1, 7, 130}) {
         float[] x = new float[s * 16];
         for (int i = 0; i < x.length; ++i)
@@ -338,28 +408,9 @@ public class ModelTest {
         float[] soft = (float[]) out[0], sum = (float[]) out[1];
         assertEquals(s * 8, soft.length);
         assertEquals(8, sum.length);
-        float[] wantSoft = new float[s * 8], wantSum = new float[8];
-        double[] total = new double[8];
-        for (int r = 0; r < s; ++r) {
-          double[] y = new double[8];
-          double max = Double.NEGATIVE_INFINITY, z = 0;
-          for (int j = 0; j < 8; ++j) {
-            double acc = bias[j];
-            for (int k = 0; k < 16; ++k)
-              acc += x[r * 16 + k] * 0.03125 * ramp[j];
-            y[j] = acc;
-            total[j] += acc;
-            max = Math.max(max, acc);
-          }
-          for (int j = 0; j < 8; ++j)
-            z += Math.exp(y[j] - max);
-          for (int j = 0; j < 8; ++j)
-            wantSoft[r * 8 + j] = (float) (Math.exp(y[j] - max) / z);
-        }
-        for (int j = 0; j < 8; ++j)
-          wantSum[j] = (float) total[j];
-        assertClose(wantSoft, soft);
-        assertClose(wantSum, sum);
+        float[][] want = sequenceReference(x, s);
+        assertClose(want[0], soft);
+        assertClose(want[1], sum);
       }
       NnapiException e = expectFailure(
           () -> m.outputShapes(new long[][] {{2, 5, 16}}));
