@@ -12,6 +12,7 @@
 #include "nnapi-mlir/Support/Files.h"
 #include "nnapi-mlir/Support/JsonText.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -583,12 +584,35 @@ public:
     return true;
   }
 
+  /// {"threads": N, "host": p, "device": p}: the parallel fractions fitted
+  /// at N threads.
+  bool threadScaling(const Json &v, ThreadScaling &out) {
+    if (!expectObject("thread_scaling", v, {"threads", "host", "device"}))
+      return false;
+    for (const char *key : {"threads", "host", "device"})
+      if (!v.find(key))
+        return fail("thread_scaling", v,
+                    std::string("missing '") + key + "'");
+    double threads;
+    if (!number("thread_scaling.threads", *v.find("threads"), threads, 2,
+                256))
+      return false;
+    if (threads != std::floor(threads))
+      return fail("thread_scaling.threads", *v.find("threads"),
+                  "must be an integer");
+    out.measuredThreads = unsigned(threads);
+    return number("thread_scaling.host", *v.find("host"), out.hostParallel, 0,
+                  1) &&
+           number("thread_scaling.device", *v.find("device"),
+                  out.deviceParallel, 0, 1);
+  }
+
   bool profile(const Json &root, DeviceProfile &p) {
     if (!expectObject("profile", root,
                       {"format", "name", "description", "feature_level",
                        "device_type", "operations", "device_cost",
                        "host_cost", "transfer", "partition_overhead_us",
-                       "measured", "quirks"}))
+                       "thread_scaling", "measured", "quirks"}))
       return false;
     for (const char *required :
          {"format", "name", "feature_level", "operations", "device_cost",
@@ -639,6 +663,9 @@ public:
     if (const Json *q = root.find("quirks"))
       if (!quirkList("quirks", *q, p.quirks))
         return false;
+    if (const Json *t = root.find("thread_scaling"))
+      if (!threadScaling(*t, p.threadScaling))
+        return false;
     const Json &transfer = *root.find("transfer");
     if (!expectObject("transfer", transfer, {"fixed_us", "ns_per_byte"}))
       return false;
@@ -656,6 +683,15 @@ public:
 };
 
 } // namespace
+
+double nnapi_mlir::profile::ThreadScaling::fit(double ratio,
+                                               unsigned threads) {
+  // ratio = (1 - p) + p / threads
+  if (threads <= 1 || !(ratio == ratio))
+    return 0;
+  double p = (1 - ratio) / (1 - 1.0 / threads);
+  return std::min(1.0, std::max(0.0, p));
+}
 
 const char *nnapi_mlir::profile::dataTypeName(DataType type) {
   switch (type) {

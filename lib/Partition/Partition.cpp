@@ -17,6 +17,7 @@
 #include "nnapi-mlir/Partition/PartitionReport.h"
 #include "nnapi-mlir/Partition/PartitionSolver.h"
 #include "nnapi-mlir/NNAPI/DeviceProfile.h"
+#include "nnapi-mlir/Support/CPUs.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -226,6 +227,10 @@ struct PassConfig {
   /// What a dynamic dimension of the function being placed counts as
   /// (typicalDynamicSize).
   double dynamicSize = kUnboundedDynamicSize;
+  /// The thread count costs are priced at, and what it makes of a host and
+  /// a device latency at one thread (the profile's thread_scaling).
+  unsigned threads = 1;
+  double hostFactor = 1, deviceFactor = 1;
 };
 
 profile::DataType dataTypeOf(Type type) {
@@ -461,6 +466,9 @@ void FunctionPlacer::classify(Unit &unit) {
       }
     }
   }
+  // Everything above is one thread's; the runtime runs `threads`.
+  unit.hostUs *= config.hostFactor;
+  unit.deviceUs *= config.deviceFactor;
   // The override has the last word, but cannot make NNAPI run what it can't.
   SmallVector<Operation *> named = hostOps(unit.ops);
   std::string hostEntry = config.placement.match(
@@ -814,6 +822,17 @@ struct NNAPIPartitionPass
     if (minPartitionCost < 0)
       return module.emitError()
              << "nnapi-partition: min-partition-cost must be >= 0";
+    if (placementThreads > nnapi_mlir::kMaxThreads)
+      return module.emitError()
+             << "nnapi-partition: placement-threads must be 0 (this "
+                "machine's CPUs) to "
+             << nnapi_mlir::kMaxThreads << ", got "
+             << unsigned(placementThreads);
+    config.threads = placementThreads ? unsigned(placementThreads)
+                                      : nnapi_mlir::availableCPUs();
+    config.hostFactor = config.device.threadScaling.hostFactor(config.threads);
+    config.deviceFactor =
+        config.device.threadScaling.deviceFactor(config.threads);
     config.allowFp16 = allowFp16;
     config.minPartitionCost = minPartitionCost;
     config.maxPartitions = maxPartitions;
@@ -843,6 +862,9 @@ struct NNAPIPartitionPass
         return signalPassFailure();
       }
     }
+    module->setAttr(NNAPIDialect::kPlacementThreadsAttrName,
+                    Builder(module.getContext())
+                        .getI32IntegerAttr(int32_t(config.threads)));
     report.profileName = config.device.name;
     report.profilePath = config.profilePath;
     report.featureLevel = config.featureLevel;

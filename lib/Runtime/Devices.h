@@ -18,6 +18,8 @@
 
 #include "nnapi-mlir/Runtime/NNAPILoader.h"
 
+#include "nnapi-mlir/Support/CPUs.h"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -82,7 +84,7 @@ constexpr uint64_t kMaxVerifyEvery = 1000000000ull;
 constexpr uint64_t kMaxFailuresInARow = 1000000ull;
 
 /// The largest thread count the threads option takes.
-constexpr unsigned kMaxThreads = 256;
+using nnapi_mlir::kMaxThreads;
 
 /// Checks `value` for option `name`; false with `error` if the name is
 /// unknown or the value invalid. Null (the default) is valid.

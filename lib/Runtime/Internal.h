@@ -29,6 +29,11 @@ std::string describeCall(const NNAPIFunctionTable &fn, const char *function,
 /// of outliving the memory they were built from.
 void forgetPartitionsOf(const void *addressInObject);
 
+/// Warns when the thread count in force is not `placementThreads`, the one
+/// model `what`'s placement was priced at (unless host-only: placement is
+/// moot there).
+void checkPlacementThreads(const std::string &what, int32_t placementThreads);
+
 /// Builds and finishes the NNAPI model of `m` in `out`, the models it
 /// references first (appended to `referenced`, which the caller frees, as
 /// it frees `out` when set, even on failure).

@@ -81,6 +81,12 @@ struct nnapi_rt_model {
   nnapi_model_output_dims_fn outputDims = nullptr;
   bool dynamic = false;
   std::string signature;
+  /// How messages name it ("'libcnn.so'").
+  std::string what;
+  /// The thread count its placement assumed (nnapi_model_placement_threads;
+  /// 0: not recorded), compared with the runtime's at its first run.
+  int32_t placementThreads = 0;
+  std::once_flag threadsChecked;
   int64_t partitions = 0;
   std::vector<Tensor> inputs, outputs;
   /// The typical shapes it was compiled with (--shape-buckets): one dims
@@ -102,10 +108,17 @@ struct RunScope {
   nnapi_rt_model &model;
   bool entered;
   explicit RunScope(nnapi_rt_model &m) : model(m) {
-    std::lock_guard<std::mutex> lock(model.mutex);
-    entered = !model.closing;
-    if (entered)
-      ++model.running;
+    {
+      std::lock_guard<std::mutex> lock(model.mutex);
+      entered = !model.closing;
+      if (entered)
+        ++model.running;
+    }
+    if (entered && model.placementThreads > 0)
+      std::call_once(model.threadsChecked, [&] {
+        nnapi_mlir::runtime::checkPlacementThreads(model.what,
+                                                   model.placementThreads);
+      });
   }
   ~RunScope() {
     if (!entered)
@@ -420,6 +433,10 @@ int32_t adoptModel(void *handle, const std::string &what,
                        NNAPI_MODEL_OUTPUT_DIMS_SYMBOL
                  : std::string(NNAPI_MODEL_RUN_SYMBOL)) +
             ")");
+  m->what = what;
+  if (auto threads = reinterpret_cast<int32_t (*)()>(
+          dlsym(handle, NNAPI_MODEL_PLACEMENT_THREADS_SYMBOL)))
+    m->placementThreads = threads();
   warmUp(*m);
   *model = m.release();
   return NNAPI_RT_OK;

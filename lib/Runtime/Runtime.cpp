@@ -756,6 +756,26 @@ const std::string &nnapi_mlir::runtime::loopTimeoutMessage() {
   return loopTimeoutWhy;
 }
 
+void nnapi_mlir::runtime::checkPlacementThreads(const std::string &what,
+                                                int32_t placementThreads) {
+  if (nnapi_rt_get_mode() == NNAPI_RT_MODE_HOST_ONLY)
+    return;
+  guarded(__func__, [&]() -> int32_t {
+    State &s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    unsigned threads = currentPool(s)->requested();
+    if (threads != unsigned(placementThreads))
+      warn(s, "model " + what + " was placed for " +
+                  std::to_string(placementThreads) +
+                  " threads (nnapi-compile --placement-threads); the runtime runs " +
+                  std::to_string(threads) +
+                  ": its partitions may not be where they run fastest at " +
+                  std::to_string(threads) + " (compile it with --placement-threads " +
+                  std::to_string(threads) + ")");
+    return NNAPI_RT_OK;
+  });
+}
+
 void nnapi_mlir::runtime::forgetPartitionsOf(const void *addressInObject) {
   Dl_info object;
   if (!dladdr(addressInObject, &object) || !object.dli_fbase)

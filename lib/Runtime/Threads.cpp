@@ -2,6 +2,7 @@
 
 #include "Threads.h"
 
+#include "nnapi-mlir/Support/CPUs.h"
 #include "nnapi-mlir/Support/ThreadSanitizer.h"
 
 #include <algorithm>
@@ -12,9 +13,6 @@
 #include <thread>
 #include <vector>
 
-#ifdef __linux__
-#include <sched.h>
-#endif
 #ifdef NNAPI_MLIR_HAVE_PTHREADPOOL
 #include <pthreadpool.h>
 #endif
@@ -23,18 +21,6 @@
 #endif
 
 namespace nnapi_mlir::runtime {
-
-unsigned availableCPUs() {
-#ifdef __linux__
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) {
-    int n = CPU_COUNT(&set);
-    if (n > 0)
-      return unsigned(n);
-  }
-#endif
-  return std::max(1u, std::thread::hardware_concurrency());
-}
 
 bool havePthreadpool() {
 #ifdef NNAPI_MLIR_HAVE_PTHREADPOOL

@@ -12,14 +12,15 @@
 #ifndef NNAPI_MLIR_LIB_RUNTIME_THREADS_H
 #define NNAPI_MLIR_LIB_RUNTIME_THREADS_H
 
+#include "nnapi-mlir/Support/CPUs.h"
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
 
 namespace nnapi_mlir::runtime {
 
-/// The CPUs this process may run on (its affinity mask), at least 1.
-unsigned availableCPUs();
+using nnapi_mlir::availableCPUs;
 
 /// Whether this runtime was built with pthreadpool.
 bool havePthreadpool();

@@ -263,6 +263,35 @@ int measureProbes(Session &s, const std::vector<const Probe *> &chosen,
   return 0;
 }
 
+/// The largest size of every probe measured, on both sides, timed again
+/// with the runtime at `threads` threads: the records the profile's
+/// thread_scaling is fitted from. 0, or the exit code after an error.
+int measureScaling(Session &s, unsigned threads, Run &run) {
+  if (nnapi_rt_set_option("threads_force", "1") != NNAPI_RT_OK ||
+      nnapi_rt_set_threads(int32_t(threads)) != NNAPI_RT_OK)
+    return fail(llvm::Twine("cannot set ") + llvm::Twine(threads) +
+                " threads: " + nnapi_rt_last_error());
+  size_t measured = run.measurements.size();
+  for (size_t i = 0; i < measured; ++i) {
+    const Measurement &one = run.measurements[i];
+    if (one.operation == "boundary" || one.operation == kUnitRecord ||
+        one.size + 1 != run.sizes || !one.failure.empty())
+      continue;
+    Measurement m = one;
+    m.threads = threads;
+    if (!s.profiler.time(s.profiler.directory() + "/" + one.file,
+                         one.side == "nnapi", m, s.error))
+      m.failure = s.error;
+    run.measurements.push_back(m);
+  }
+  llvm::errs() << "measured " << run.measurements.size() - measured
+               << " models again at " << threads << " threads\n";
+  if (nnapi_rt_set_threads(1) != NNAPI_RT_OK ||
+      nnapi_rt_set_option("threads_force", nullptr) != NNAPI_RT_OK)
+    return fail(llvm::Twine("cannot set one thread: ") + nnapi_rt_last_error());
+  return 0;
+}
+
 /// Every op of the given models (`unitsOf` each) at its own shapes, on both
 /// sides; what does not compile or run on a side is recorded, not fatal.
 void measureUnits(Session &s, const std::vector<std::string> &models,
@@ -366,6 +395,9 @@ int measure(const std::vector<const Probe *> &chosen,
   if (int rc = measureProbes(session, chosen, types, options.sizes, run))
     return rc;
   measureUnits(session, models, unitsOf, run);
+  if (timeHere && options.scalingThreads > 1)
+    if (int rc = measureScaling(session, options.scalingThreads, run))
+      return rc;
   if (timeHere)
     return 0;
 

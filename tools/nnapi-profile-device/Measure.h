@@ -23,6 +23,9 @@ struct MeasureOptions {
   std::string devices; ///< The runtime's "devices" option ("": unset).
   unsigned sizes = kNumSizes; ///< Sizes per probe, smallest first.
   double minTimeMs = 20;      ///< How long each model is timed at least.
+  /// The largest size of every probe is timed again at this many threads
+  /// (the profile's thread_scaling); 1: not.
+  unsigned scalingThreads = 1;
   /// The feature level the models may use when they are emitted (measuring
   /// here takes the device's).
   unsigned featureLevel = 7;

@@ -242,10 +242,54 @@ std::string measuredJSON(const Run &run, const Overheads &overheads,
   return measured;
 }
 
+/// The profile's "thread_scaling" from the records timed at N threads
+/// (--scaling-threads), each paired with its one-thread twin: per side, the
+/// parallel fraction that makes the sum of the N-thread medians that share
+/// of the one-thread ones ("" without such records).
+std::string scalingJSON(const Run &run, llvm::raw_ostream &log) {
+  unsigned threads = 0;
+  double sum[2][2] = {{0, 0}, {0, 0}}; // [side nnapi/host][1 thread, N]
+  unsigned pairs = 0;
+  for (const Measurement &n : run.measurements) {
+    if (n.threads == 1 || !n.failure.empty())
+      continue;
+    threads = n.threads;
+    auto one = llvm::find_if(run.measurements, [&](const Measurement &m) {
+      return m.threads == 1 && m.failure.empty() &&
+             m.operation == n.operation && m.type == n.type &&
+             m.size == n.size && m.side == n.side && m.model == n.model &&
+             m.signature == n.signature;
+    });
+    if (one == run.measurements.end())
+      continue;
+    unsigned side = n.side == "host";
+    sum[side][0] += one->us;
+    sum[side][1] += n.us;
+    ++pairs;
+  }
+  if (!threads || sum[0][0] <= 0 || sum[1][0] <= 0)
+    return "";
+  double device = profile::ThreadScaling::fit(sum[0][1] / sum[0][0], threads);
+  double host = profile::ThreadScaling::fit(sum[1][1] / sum[1][0], threads);
+  log << "thread scaling at " << threads << " threads (" << pairs
+      << " models): device " << formatNumber(sum[0][1] / sum[0][0])
+      << " of one thread's time (parallel fraction " << formatNumber(device)
+      << "), host code " << formatNumber(sum[1][1] / sum[1][0])
+      << " (parallel fraction " << formatNumber(host) << ")\n";
+  return "{\"threads\": " + std::to_string(threads) +
+         ", \"host\": " + formatNumber(host) +
+         ", \"device\": " + formatNumber(device) + "}";
+}
+
 } // namespace
 
-std::string fitProfile(const Run &run, const std::string &name,
+std::string fitProfile(const Run &all, const std::string &name,
                        llvm::raw_ostream &log, std::string &error) {
+  // Costs are one thread's; the records at N threads only scale them.
+  Run run = all;
+  llvm::erase_if(run.measurements,
+                 [](const Measurement &m) { return m.threads != 1; });
+  std::string scaling = scalingJSON(all, log);
   Overheads overheads;
   Boundary &boundary = overheads.boundary;
   if (!boundaryOf(run, boundary, error))
@@ -283,6 +327,7 @@ std::string fitProfile(const Run &run, const std::string &name,
       formatNumber(boundary.transferFixedUs) +
       ", \"ns_per_byte\": " + formatNumber(boundary.transferNsPerByte) +
       "},\n  \"partition_overhead_us\": " + formatNumber(boundary.partitionUs) +
+      (scaling.empty() ? "" : ",\n  \"thread_scaling\": " + scaling) +
       (measured.empty() ? "" : ",\n  \"measured\": {\n" + measured + "\n  }") +
       "\n}\n";
   profile::DeviceProfile check;

@@ -40,6 +40,9 @@ public:
                       const mlir::nnapi::CompileOutput &target, Measurement &m,
                       std::string &error);
 
+  /// The directory the models are compiled into.
+  const std::string &directory() const { return dir; }
+
   /// Opens and times the model at `path`: two warm-up runs, then runs until
   /// `minTimeMs` have passed (at least 5), each timed; the median. With
   /// `expectNNAPI`, every partition must have run on NNAPI.

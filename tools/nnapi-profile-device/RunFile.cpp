@@ -42,6 +42,8 @@ std::string runToJSON(const Run &run) {
       s += ", \"file\": " + jsonString(m.file);
     if (!m.failure.empty())
       s += ", \"failure\": " + jsonString(m.failure);
+    if (m.threads != 1)
+      s += ", \"threads\": " + std::to_string(m.threads);
     s += ", \"macs\": " + formatExact(m.macs) +
          ", \"elements\": " + formatExact(m.elements) +
          ", \"inputs\": " + std::to_string(m.ioCount[0]) +
@@ -173,6 +175,13 @@ bool runFromJSON(llvm::StringRef text, Run &run, std::string &error) {
       m.file = file->str();
     if (std::optional<llvm::StringRef> failure = o->getString("failure"))
       m.failure = failure->str();
+    if (std::optional<int64_t> threads = o->getInteger("threads")) {
+      if (*threads < 2 || *threads > 256) {
+        error = where + "'threads' must be 2..256";
+        return false;
+      }
+      m.threads = unsigned(*threads);
+    }
     m.size = unsigned(size);
     m.ioCount[0] = unsigned(inputs);
     m.ioCount[1] = unsigned(outputs);

@@ -38,7 +38,10 @@ struct Measurement {
   std::string model;   ///< For boundary records: single, chain, two_inputs.
   /// For an op of a --model ("unit" records): its unitSignature().
   std::string signature;
-  std::string file;    ///< The compiled model's file name (--emit).
+  std::string file;    ///< The compiled model's file name.
+  /// The runtime's threads when it was timed: 1, or N for the records the
+  /// profile's thread_scaling is fitted from (--scaling-threads).
+  unsigned threads = 1;
   std::string failure; ///< Why the device did not run it ("": it did).
 };
 

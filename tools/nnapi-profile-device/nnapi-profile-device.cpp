@@ -16,10 +16,16 @@
 //      of calling compiled code;
 //   4. with --model, every op of those models at its own shapes, on both
 //      sides: kept by signature (the partitioner's unitSignature), they
-//      replace the fits for exactly those ops.
+//      replace the fits for exactly those ops;
+//   5. the largest size of every probe again at N threads (--scaling-threads,
+//      default the CPUs available): per side, the parallel fraction that
+//      scales the one-thread costs to the thread count a model is placed
+//      for (the profile's thread_scaling, nnapi-compile
+//      --placement-threads).
 //
 //   nnapi-profile-device -o PROFILE.json [--ops A,B] [--types float32]
 //                        [--sizes N] [--min-time-ms T] [--device SPEC]
+//                        [--scaling-threads N]
 //                        [--nnapi-library PATH] [--name NAME]
 //                        [--samples FILE.json] [--model MODEL]... [--list]
 //   nnapi-profile-device --from SAMPLES.json|DIR -o PROFILE.json
@@ -49,6 +55,7 @@
 #include "RunFile.h"
 
 #include "nnapi-mlir/NNAPI/Operations.h"
+#include "nnapi-mlir/Support/CPUs.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -87,6 +94,12 @@ static cl::opt<double> minTimeMs("min-time-ms", cl::init(20.0),
                                  cl::desc("Time each model at least this "
                                           "long (0.01 to 10000 ms)"),
                                  cl::cat(category));
+static cl::opt<unsigned> scalingThreads(
+    "scaling-threads", cl::init(0), cl::value_desc("N"),
+    cl::desc("Time the largest size of every probe again at N threads, on "
+             "both sides, for the profile's thread_scaling (0, the default: "
+             "the CPUs this process may run on, if more than 1; 1: not)"),
+    cl::cat(category));
 static cl::opt<std::string>
     deviceFlag("device", cl::value_desc("SPEC"),
                cl::desc("Devices that may run partitions, the runtime's "
@@ -161,6 +174,7 @@ int checkModes() {
   cl::Option *measuring[] = {
       std::addressof(opsFlag),    std::addressof(typesFlag),
       std::addressof(sizesFlag),  std::addressof(minTimeMs),
+      std::addressof(scalingThreads),
       std::addressof(deviceFlag), std::addressof(libraryFlag),
       std::addressof(samplesFile), std::addressof(listFlag),
       std::addressof(modelsFlag)};
@@ -226,6 +240,9 @@ int checkRanges() {
   if (!(minTimeMs >= 0.01 && minTimeMs <= 10000))
     return fail("--min-time-ms must be 0.01 to 10000, got " +
                 formatNumber(minTimeMs));
+  if (scalingThreads > kMaxThreads)
+    return fail("--scaling-threads must be 0 to " + llvm::Twine(kMaxThreads) +
+                ", got " + llvm::Twine(unsigned(scalingThreads)));
   if (nameFlag.getNumOccurrences() &&
       (nameFlag.empty() || nameFlag.size() > 64))
     return fail("--name must be 1 to 64 characters");
@@ -255,6 +272,8 @@ MeasureOptions measureOptions() {
   options.devices = deviceFlag;
   options.sizes = sizesFlag;
   options.minTimeMs = minTimeMs;
+  options.scalingThreads =
+      scalingThreads ? unsigned(scalingThreads) : availableCPUs();
   options.featureLevel = featureLevelFlag;
   options.triple = mtriple;
   options.cpu = mcpu;

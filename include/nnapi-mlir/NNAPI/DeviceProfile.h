@@ -63,6 +63,28 @@ struct MeasuredUnit {
   std::optional<double> hostUs, deviceUs;
 };
 
+/// How a side's latency changes with the runtime's thread count, by
+/// Amdahl's law: at t threads it is the one-thread latency times
+/// (1 - p) + p / t, p the side's parallel fraction. nnapi-profile-device
+/// fits p from one thread and `measuredThreads`; a profile without it (p = 0
+/// on both sides) prices every count like one thread.
+struct ThreadScaling {
+  double hostParallel = 0, deviceParallel = 0;
+  unsigned measuredThreads = 0; ///< The N it was fitted at; 0: not measured.
+  static double factor(double parallel, unsigned threads) {
+    return threads <= 1 ? 1 : (1 - parallel) + parallel / threads;
+  }
+  double hostFactor(unsigned threads) const {
+    return factor(hostParallel, threads);
+  }
+  double deviceFactor(unsigned threads) const {
+    return factor(deviceParallel, threads);
+  }
+  /// The parallel fraction that makes `threads` threads take `ratio` of one
+  /// thread's time, in [0, 1].
+  static double fit(double ratio, unsigned threads);
+};
+
 struct DeviceProfile {
   std::string name;
   std::string description;
@@ -76,6 +98,7 @@ struct DeviceProfile {
   double transferFixedUs = 0;
   double transferNsPerByte = 0;
   double partitionOverheadUs = 0;
+  ThreadScaling threadScaling;
   /// Measured latencies by unit signature (the partitioner's
   /// unitSignature()); they take precedence over the cost tables.
   std::map<std::string, MeasuredUnit, std::less<>> measured;

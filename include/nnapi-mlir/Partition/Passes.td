@@ -30,6 +30,12 @@ def NNAPIPartition : Pass<"nnapi-partition", "ModuleOp"> {
     a search budget (see docs/design.md); `max-partitions` and
     `min-partition-cost` then drop the least profitable partitions.
 
+    Costs are the profile's at one thread, scaled to `placement-threads` by its
+    `thread_scaling` (Amdahl's law per side, fitted by
+    nnapi-profile-device); the module gets `nnapi.placement_threads`, which
+    the library exports so that the runtime can warn when it runs the
+    model at another count.
+
     With `emit-remarks`, every op left on the host gets a remark saying why
     and every partition one with its estimated saving. `report` writes the
     same as JSON, a self-contained HTML graph and Graphviz DOT.
@@ -55,6 +61,8 @@ def NNAPIPartition : Pass<"nnapi-partition", "ModuleOp"> {
            "Quirks record JSON (nnapi-run --validate): what it lists as computed wrong by the device profile's device stays on the host">,
     Option<"placement", "placement", "std::string", /*default=*/"",
            "JSON file forcing ops to a side by name or type: {host: [...], nnapi: [...]}">,
+    Option<"placementThreads", "placement-threads", "unsigned", /*default=*/"0",
+           "Threads the model will run on (the runtime's threads option): both sides are priced at that count with the device profile's thread_scaling, and the library records it (0: the CPUs this process may run on)">,
     Option<"searchBudget", "search-budget", "uint64_t", /*default=*/"65536",
            "Branch-and-bound nodes per cluster before settling for the best placement found">,
     Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",

@@ -26,6 +26,12 @@
  *     Writes each output's dynamic dimensions (outputDims[i][d] for each
  *     dynamic d of output i) from the inputs' dimensions. Returns 0.
  *
+ *   int32_t nnapi_model_placement_threads(void);     (optional)
+ *     The thread count placement priced both sides at (nnapi-compile
+ *     --placement-threads, default the compiling machine's CPUs). Absent from
+ *     host-only models and from models of older compilers. The runtime warns
+ *     once per model when its threads option differs.
+ *
  *   const char *nnapi_model_signature(void);
  *     Text describing the model, one record per line:
  *       nnapi-mlir-model <version>   4, or 5 for a model with dynamic
@@ -67,6 +73,7 @@
 #define NNAPI_MODEL_SIGNATURE_SYMBOL "nnapi_model_signature"
 #define NNAPI_MODEL_RUN_DIMS_SYMBOL "nnapi_model_run_dims"
 #define NNAPI_MODEL_OUTPUT_DIMS_SYMBOL "nnapi_model_output_dims"
+#define NNAPI_MODEL_PLACEMENT_THREADS_SYMBOL "nnapi_model_placement_threads"
 #define NNAPI_MODEL_STATUS_LOOP_TIMEOUT (-1)
 /* The largest size of a dynamic dimension (2^31-1, NNAPI's dimensions are
  * 32-bit), and the upper end of an undeclared range ("?"). */

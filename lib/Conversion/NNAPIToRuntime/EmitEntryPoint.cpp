@@ -286,6 +286,22 @@ struct EmitEntryPointPass
     Value address = builder.create<LLVM::AddressOfOp>(loc, global);
     builder.create<LLVM::ReturnOp>(loc, address);
 
+    // int32_t nnapi_model_placement_threads(void): the thread count
+    // nnapi-partition priced placement at, when it ran.
+    if (auto threads = module->getAttrOfType<IntegerAttr>(
+            NNAPIDialect::kPlacementThreadsAttrName)) {
+      builder.setInsertionPointToEnd(module.getBody());
+      auto fn = builder.create<LLVM::LLVMFuncOp>(
+          loc, NNAPI_MODEL_PLACEMENT_THREADS_SYMBOL,
+          LLVM::LLVMFunctionType::get(builder.getI32Type(), {}));
+      builder.setInsertionPointToStart(fn.addEntryBlock(builder));
+      Value count = builder.create<LLVM::ConstantOp>(
+          loc, builder.getI32Type(), builder.getI32IntegerAttr(int32_t(
+                                         threads.getInt())));
+      builder.create<LLVM::ReturnOp>(loc, count);
+      module->removeAttr(NNAPIDialect::kPlacementThreadsAttrName);
+    }
+
     // Keep the entry itself out of the dynamic symbol table: a public "main"
     // in a shared library would clash with the loading program's.
     func.setLinkage(LLVM::Linkage::Internal);

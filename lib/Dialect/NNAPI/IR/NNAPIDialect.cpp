@@ -6,6 +6,7 @@
 #include "nnapi-mlir/NNAPI/Operations.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -61,6 +62,15 @@ LogicalResult NNAPIDialect::verifyOperationAttribute(Operation *op,
     if (!bytes || bytes.getInt() < 0)
       return op->emitError() << "'" << name
                              << "' must be a non-negative integer";
+    return success();
+  }
+  if (name == kPlacementThreadsAttrName) {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<ModuleOp>(op) || !value || value.getInt() < 1 ||
+        value.getInt() > 256)
+      return op->emitError() << "'" << name
+                             << "' must be a thread count in 1..256 on a "
+                                "module";
     return success();
   }
   if (name == kParallelAttrName || name == kParallelGrainAttrName) {

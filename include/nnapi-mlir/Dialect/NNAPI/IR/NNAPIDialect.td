@@ -63,6 +63,11 @@ def NNAPI_Dialect : Dialect {
     /// nnapi-lower-parallel-calls): the iterations per chunk (i64).
     static constexpr ::llvm::StringLiteral kParallelAttrName = "nnapi.parallel";
     static constexpr ::llvm::StringLiteral kParallelGrainAttrName = "nnapi.parallel_grain";
+    /// On the module, from nnapi-partition to nnapi-emit-entry-point: the
+    /// thread count placement priced both sides at (i32), which the library
+    /// exports (nnapi_model_placement_threads) for the runtime to compare
+    /// with its own.
+    static constexpr ::llvm::StringLiteral kPlacementThreadsAttrName = "nnapi.placement_threads";
   }];
 }
 
