@@ -164,8 +164,12 @@ def main():
         for mode in modes:
             so = os.path.join(d, f"{mode}.so")
             flags = MODE_FLAGS.get(mode, ["--device-profile", args.profile])
+            # Placed for the thread count it runs at (the profile's
+            # thread_scaling).
             summary = run([os.path.join(bindir, "nnapi-compile"), onnx_path, "-o", so,
-                           "--partition-summary"] + flags + args.compile_arg)
+                           "--partition-summary",
+                           "--placement-threads", str(args.threads)]
+                          + flags + args.compile_arg)
             # "estimated latency @main: X us as placed, Y us all on host (profile P)"
             est = re.search(r"estimated latency @\S+: ([0-9.]+) us as placed, "
                             r"([0-9.]+) us all on host \(profile (\S+)\)", summary)

@@ -116,7 +116,7 @@ TEST(DeviceProfileTest, RejectsSchemaErrorsWithKeyPath) {
             "partition_overhead (line 21): unknown key (expected one of: "
             "format, name, description, feature_level, device_type, "
             "operations, device_cost, host_cost, transfer, "
-            "partition_overhead_us, measured, quirks)");
+            "partition_overhead_us, thread_scaling, measured, quirks)");
   EXPECT_EQ(errorFor(replaced("\"CONV_2D\": [", "\"CONV2D\": [")),
             "operations.CONV2D (line 7): unknown NNAPI operation 'CONV2D'");
   EXPECT_EQ(errorFor(replaced("[\"float16\", \"int8\"]", "[\"bf16\"]")),
@@ -171,6 +171,66 @@ TEST(DeviceProfileTest, MeasuredOps) {
             "measured.a.host_us (line 22): must be a number in [0, 1e+12]");
   EXPECT_EQ(errorFor(withMeasured(R"({"": {"host_us": 1}})")),
             "measured (line 22): an empty signature");
+}
+
+std::string withScaling(const std::string &entry) {
+  return replaced("\"partition_overhead_us\": 40",
+                  "\"partition_overhead_us\": 40,\n  \"thread_scaling\": " +
+                      entry);
+}
+
+TEST(DeviceProfileTest, ThreadScaling) {
+  DeviceProfile p;
+  std::string error;
+  ASSERT_TRUE(parseDeviceProfile(kValid, p, error)) << error;
+  // Without it every thread count costs one thread's.
+  EXPECT_EQ(p.threadScaling.measuredThreads, 0u);
+  EXPECT_EQ(p.threadScaling.hostFactor(4), 1.0);
+  EXPECT_EQ(p.threadScaling.deviceFactor(4), 1.0);
+  ASSERT_TRUE(parseDeviceProfile(
+      withScaling(R"({"threads": 2, "host": 0.8, "device": 0})"), p, error))
+      << error;
+  EXPECT_EQ(p.threadScaling.measuredThreads, 2u);
+  // Amdahl: (1 - p) + p / t.
+  EXPECT_DOUBLE_EQ(p.threadScaling.hostFactor(1), 1.0);
+  EXPECT_DOUBLE_EQ(p.threadScaling.hostFactor(2), 0.6);
+  EXPECT_DOUBLE_EQ(p.threadScaling.hostFactor(4), 0.4);
+  EXPECT_DOUBLE_EQ(p.threadScaling.deviceFactor(4), 1.0);
+  // The fit inverts it, within [0, 1].
+  EXPECT_DOUBLE_EQ(ThreadScaling::fit(0.6, 2), 0.8);
+  EXPECT_DOUBLE_EQ(ThreadScaling::fit(0.4, 4), 0.8);
+  EXPECT_EQ(ThreadScaling::fit(1.2, 2), 0.0);  // slower with more threads
+  EXPECT_EQ(ThreadScaling::fit(0.3, 2), 1.0);  // better than linear
+  EXPECT_EQ(ThreadScaling::fit(0.5, 1), 0.0);
+
+  EXPECT_EQ(errorFor(withScaling(R"({"threads": 2, "host": 1.5, "device": 0})")),
+            "thread_scaling.host (line 22): must be a number in [0, 1]");
+  EXPECT_EQ(errorFor(withScaling(R"({"threads": 1, "host": 0.5, "device": 0})")),
+            "thread_scaling.threads (line 22): must be a number in [2, 256]");
+  EXPECT_EQ(errorFor(withScaling(R"({"threads": 2.5, "host": 0.5, "device": 0})")),
+            "thread_scaling.threads (line 22): must be an integer");
+  EXPECT_EQ(errorFor(withScaling(R"({"threads": 2, "host": 0.5})")),
+            "thread_scaling (line 22): missing 'device'");
+  EXPECT_EQ(errorFor(withScaling(R"({"threads": 2, "host": 0.5, "device": 0, "gpu": 1})")),
+            "thread_scaling.gpu (line 22): unknown key (expected one of: "
+            "threads, host, device, operations)");
+  EXPECT_EQ(errorFor(withScaling(R"({"threads": 2, "host": 0.5, "device": 0, "operations": {"CONV": {"host": 1, "device": 1}}})")),
+            "thread_scaling.operations.CONV (line 22): unknown NNAPI "
+            "operation 'CONV'");
+  EXPECT_EQ(errorFor(withScaling(R"({"threads": 2, "host": 0.5, "device": 0, "operations": {"ADD": {"host": 1}}})")),
+            "thread_scaling.operations.ADD (line 22): missing 'device'");
+
+  // Per operation, where measured; the side's for the others.
+  ASSERT_TRUE(parseDeviceProfile(
+      withScaling(R"({"threads": 2, "host": 0.8, "device": 0.2, "operations": {"CONV_2D": {"host": 1, "device": 0.9}}})"),
+      p, error))
+      << error;
+  int32_t conv = operationCode("CONV_2D"), add = operationCode("ADD");
+  EXPECT_DOUBLE_EQ(p.threadScaling.hostFactor(2, conv), 0.5);
+  EXPECT_DOUBLE_EQ(p.threadScaling.deviceFactor(2, conv), 0.55);
+  EXPECT_DOUBLE_EQ(p.threadScaling.hostFactor(2, add), 0.6);
+  EXPECT_DOUBLE_EQ(p.threadScaling.deviceFactor(2, add), 0.9);
+  EXPECT_DOUBLE_EQ(p.threadScaling.deviceFactor(2, -1), 0.9);
 }
 
 TEST(DeviceProfileTest, MissingFileIsAnError) {

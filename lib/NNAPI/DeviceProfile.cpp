@@ -584,15 +584,27 @@ public:
     return true;
   }
 
-  /// {"threads": N, "host": p, "device": p}: the parallel fractions fitted
-  /// at N threads.
-  bool threadScaling(const Json &v, ThreadScaling &out) {
-    if (!expectObject("thread_scaling", v, {"threads", "host", "device"}))
+  /// {"host": p, "device": p} at `path`.
+  bool parallel(const std::string &path, const Json &v,
+                ThreadScaling::Parallel &out) {
+    if (!expectObject(path, v, {"host", "device"}))
       return false;
-    for (const char *key : {"threads", "host", "device"})
+    for (const char *key : {"host", "device"})
       if (!v.find(key))
-        return fail("thread_scaling", v,
-                    std::string("missing '") + key + "'");
+        return fail(path, v, std::string("missing '") + key + "'");
+    return number(join(path, "host"), *v.find("host"), out.host, 0, 1) &&
+           number(join(path, "device"), *v.find("device"), out.device, 0, 1);
+  }
+
+  /// {"threads": N, "host": p, "device": p, "operations": {OP: {"host": p,
+  /// "device": p}, ...}}: the parallel fractions fitted at N threads, the
+  /// sides' and, optionally, per operation.
+  bool threadScaling(const Json &v, ThreadScaling &out) {
+    if (!expectObject("thread_scaling", v,
+                      {"threads", "host", "device", "operations"}))
+      return false;
+    if (!v.find("threads"))
+      return fail("thread_scaling", v, "missing 'threads'");
     double threads;
     if (!number("thread_scaling.threads", *v.find("threads"), threads, 2,
                 256))
@@ -601,10 +613,30 @@ public:
       return fail("thread_scaling.threads", *v.find("threads"),
                   "must be an integer");
     out.measuredThreads = unsigned(threads);
-    return number("thread_scaling.host", *v.find("host"), out.hostParallel, 0,
-                  1) &&
-           number("thread_scaling.device", *v.find("device"),
-                  out.deviceParallel, 0, 1);
+    Json sides = v;
+    sides.object.erase(
+        std::remove_if(sides.object.begin(), sides.object.end(),
+                       [](const auto &kv) {
+                         return kv.first == "threads" ||
+                                kv.first == "operations";
+                       }),
+        sides.object.end());
+    if (!parallel("thread_scaling", sides, out.defaults))
+      return false;
+    const Json *ops = v.find("operations");
+    if (!ops)
+      return true;
+    if (!expectObject("thread_scaling.operations", *ops, {}))
+      return false;
+    for (const auto &[key, value] : ops->object) {
+      std::string path = join("thread_scaling.operations", key);
+      int32_t opcode = nnapi_mlir::operationCode(key);
+      if (opcode < 0)
+        return fail(path, value, "unknown NNAPI operation '" + key + "'");
+      if (!parallel(path, value, out.perOperation[opcode]))
+        return false;
+    }
+    return true;
   }
 
   bool profile(const Json &root, DeviceProfile &p) {

@@ -227,10 +227,9 @@ struct PassConfig {
   /// What a dynamic dimension of the function being placed counts as
   /// (typicalDynamicSize).
   double dynamicSize = kUnboundedDynamicSize;
-  /// The thread count costs are priced at, and what it makes of a host and
-  /// a device latency at one thread (the profile's thread_scaling).
+  /// The thread count costs are priced at (the profile's thread_scaling
+  /// scales the one-thread costs to it).
   unsigned threads = 1;
-  double hostFactor = 1, deviceFactor = 1;
 };
 
 profile::DataType dataTypeOf(Type type) {
@@ -467,8 +466,9 @@ void FunctionPlacer::classify(Unit &unit) {
     }
   }
   // Everything above is one thread's; the runtime runs `threads`.
-  unit.hostUs *= config.hostFactor;
-  unit.deviceUs *= config.deviceFactor;
+  const profile::ThreadScaling &scaling = config.device.threadScaling;
+  unit.hostUs *= scaling.hostFactor(config.threads, unit.opcode);
+  unit.deviceUs *= scaling.deviceFactor(config.threads, unit.opcode);
   // The override has the last word, but cannot make NNAPI run what it can't.
   SmallVector<Operation *> named = hostOps(unit.ops);
   std::string hostEntry = config.placement.match(
@@ -830,9 +830,6 @@ struct NNAPIPartitionPass
              << unsigned(placementThreads);
     config.threads = placementThreads ? unsigned(placementThreads)
                                       : nnapi_mlir::availableCPUs();
-    config.hostFactor = config.device.threadScaling.hostFactor(config.threads);
-    config.deviceFactor =
-        config.device.threadScaling.deviceFactor(config.threads);
     config.allowFp16 = allowFp16;
     config.minPartitionCost = minPartitionCost;
     config.maxPartitions = maxPartitions;

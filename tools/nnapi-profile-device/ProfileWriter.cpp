@@ -245,15 +245,22 @@ std::string measuredJSON(const Run &run, const Overheads &overheads,
 /// The profile's "thread_scaling" from the records timed at N threads
 /// (--scaling-threads), each paired with its one-thread twin: per side, the
 /// parallel fraction that makes the sum of the N-thread medians that share
-/// of the one-thread ones ("" without such records).
+/// of the one-thread ones, over every operation and per operation. Float32
+/// records only, where there are any: a side may run float16 on other
+/// kernels (the host device's reference ones, serial), and a float32 model's
+/// placement should not pay for them. "" without such records.
 std::string scalingJSON(const Run &run, llvm::raw_ostream &log) {
+  bool float32 = llvm::any_of(run.measurements, [](const Measurement &m) {
+    return m.threads != 1 && m.type == profile::DataType::Float32;
+  });
   unsigned threads = 0;
-  double sum[2][2] = {{0, 0}, {0, 0}}; // [side nnapi/host][1 thread, N]
+  // [operation ("" for all)][side nnapi/host][1 thread, N]
+  std::map<std::string, std::array<std::array<double, 2>, 2>> sums;
   unsigned pairs = 0;
   for (const Measurement &n : run.measurements) {
-    if (n.threads == 1 || !n.failure.empty())
+    if (n.threads == 1 || !n.failure.empty() ||
+        (float32 && n.type != profile::DataType::Float32))
       continue;
-    threads = n.threads;
     auto one = llvm::find_if(run.measurements, [&](const Measurement &m) {
       return m.threads == 1 && m.failure.empty() &&
              m.operation == n.operation && m.type == n.type &&
@@ -262,23 +269,36 @@ std::string scalingJSON(const Run &run, llvm::raw_ostream &log) {
     });
     if (one == run.measurements.end())
       continue;
+    threads = n.threads;
     unsigned side = n.side == "host";
-    sum[side][0] += one->us;
-    sum[side][1] += n.us;
+    for (const std::string &key : {std::string(), n.operation}) {
+      sums[key][side][0] += one->us;
+      sums[key][side][1] += n.us;
+    }
     ++pairs;
   }
-  if (!threads || sum[0][0] <= 0 || sum[1][0] <= 0)
+  auto fraction = [&](const std::string &key, unsigned side) {
+    const std::array<double, 2> &s = sums[key][side];
+    return s[0] > 0 ? profile::ThreadScaling::fit(s[1] / s[0], threads) : 0.0;
+  };
+  if (!threads)
     return "";
-  double device = profile::ThreadScaling::fit(sum[0][1] / sum[0][0], threads);
-  double host = profile::ThreadScaling::fit(sum[1][1] / sum[1][0], threads);
+  auto entry = [&](const std::string &key) {
+    return "\"host\": " + formatNumber(fraction(key, 1)) +
+           ", \"device\": " + formatNumber(fraction(key, 0));
+  };
   log << "thread scaling at " << threads << " threads (" << pairs
-      << " models): device " << formatNumber(sum[0][1] / sum[0][0])
-      << " of one thread's time (parallel fraction " << formatNumber(device)
-      << "), host code " << formatNumber(sum[1][1] / sum[1][0])
-      << " (parallel fraction " << formatNumber(host) << ")\n";
-  return "{\"threads\": " + std::to_string(threads) +
-         ", \"host\": " + formatNumber(host) +
-         ", \"device\": " + formatNumber(device) + "}";
+      << " models" << (float32 ? ", float32" : "")
+      << "): parallel fraction of the device " << formatNumber(fraction("", 0))
+      << ", of the host code " << formatNumber(fraction("", 1)) << "\n";
+  std::string ops;
+  for (const auto &[op, s] : sums)
+    if (!op.empty() && s[0][0] > 0 && s[1][0] > 0)
+      ops += std::string(ops.empty() ? "" : ",\n") + "      " +
+             jsonString(op) + ": {" + entry(op) + "}";
+  return "{\"threads\": " + std::to_string(threads) + ", " + entry("") +
+         (ops.empty() ? "" : ",\n    \"operations\": {\n" + ops + "\n    }") +
+         "}";
 }
 
 } // namespace
@@ -327,8 +347,8 @@ std::string fitProfile(const Run &all, const std::string &name,
       formatNumber(boundary.transferFixedUs) +
       ", \"ns_per_byte\": " + formatNumber(boundary.transferNsPerByte) +
       "},\n  \"partition_overhead_us\": " + formatNumber(boundary.partitionUs) +
-      (scaling.empty() ? "" : ",\n  \"thread_scaling\": " + scaling) +
       (measured.empty() ? "" : ",\n  \"measured\": {\n" + measured + "\n  }") +
+      (scaling.empty() ? "" : ",\n  \"thread_scaling\": " + scaling) +
       "\n}\n";
   profile::DeviceProfile check;
   if (!profile::parseDeviceProfile(json, check, error)) {

@@ -65,20 +65,32 @@ struct MeasuredUnit {
 
 /// How a side's latency changes with the runtime's thread count, by
 /// Amdahl's law: at t threads it is the one-thread latency times
-/// (1 - p) + p / t, p the side's parallel fraction. nnapi-profile-device
-/// fits p from one thread and `measuredThreads`; a profile without it (p = 0
-/// on both sides) prices every count like one thread.
+/// (1 - p) + p / t, p the side's parallel fraction, per operation where it
+/// was measured (a convolution splits over threads, a driver's serial
+/// kernel does not), else the side's. nnapi-profile-device fits p from one
+/// thread and `measuredThreads`; a profile without it (p = 0 on both sides)
+/// prices every count like one thread.
 struct ThreadScaling {
-  double hostParallel = 0, deviceParallel = 0;
+  struct Parallel {
+    double host = 0, device = 0;
+  };
+  Parallel defaults;
+  std::map<int32_t, Parallel> perOperation; ///< By NNAPI operation code.
   unsigned measuredThreads = 0; ///< The N it was fitted at; 0: not measured.
+
   static double factor(double parallel, unsigned threads) {
     return threads <= 1 ? 1 : (1 - parallel) + parallel / threads;
   }
-  double hostFactor(unsigned threads) const {
-    return factor(hostParallel, threads);
+  /// The fractions for `opcode` (-1, or one not measured: the side's).
+  const Parallel &of(int32_t opcode) const {
+    auto it = perOperation.find(opcode);
+    return it == perOperation.end() ? defaults : it->second;
   }
-  double deviceFactor(unsigned threads) const {
-    return factor(deviceParallel, threads);
+  double hostFactor(unsigned threads, int32_t opcode = -1) const {
+    return factor(of(opcode).host, threads);
+  }
+  double deviceFactor(unsigned threads, int32_t opcode = -1) const {
+    return factor(of(opcode).device, threads);
   }
   /// The parallel fraction that makes `threads` threads take `ratio` of one
   /// thread's time, in [0, 1].

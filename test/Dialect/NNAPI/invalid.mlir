@@ -1068,3 +1068,18 @@ func.func @rnn_batch_major(%x: tensor<3x1x2xf32>, %w: tensor<4x2xf32>, %r: tenso
   %0 = nnapi.unidirectional_sequence_rnn %x, %w, %r, %b, %h {time_major = false} : (tensor<3x1x2xf32>, tensor<4x2xf32>, tensor<4x4xf32>, tensor<4xf32>, tensor<3x4xf32>) -> tensor<1x3x4xf32>
   return
 }
+
+// -----
+
+// expected-error@+1 {{'nnapi.placement_threads' must be a thread count in 1..256 on a module}}
+module attributes {nnapi.placement_threads = 0 : i32} {
+}
+
+// -----
+
+module {
+  // expected-error@+1 {{'nnapi.placement_threads' must be a thread count in 1..256 on a module}}
+  func.func @f() attributes {nnapi.placement_threads = 2 : i32} {
+    return
+  }
+}
