@@ -478,13 +478,13 @@ int ANeuralNetworksExecution_setOutput(ANeuralNetworksExecution *e,
   });
 }
 
-/// The bytes [offset, offset + length) of `memory` for input or output
-/// `index` of `e` (checkIO's checks, the range inside the memory, and the
-/// protection the direction needs), in `at`.
-static int memoryRange(ANeuralNetworksExecution *e, int32_t index,
-                       const ANeuralNetworksOperandType *type,
-                       const ANeuralNetworksMemory *memory, size_t offset,
-                       size_t length, bool output, char *&at) {
+/// Binds input or output `index` of `e` to the bytes [offset, offset +
+/// length) of `memory`: checkIO's checks, the range inside the memory, and
+/// the protection the direction needs.
+static int bindFromMemory(ANeuralNetworksExecution *e, int32_t index,
+                          const ANeuralNetworksOperandType *type,
+                          const ANeuralNetworksMemory *memory, size_t offset,
+                          size_t length, bool output) {
   if (!memory)
     return fail(ANEURALNETWORKS_UNEXPECTED_NULL, "memory is null");
   const char *what = output ? "output" : "input";
@@ -505,7 +505,14 @@ static int memoryRange(ANeuralNetworksExecution *e, int32_t index,
     return fail(ANEURALNETWORKS_BAD_DATA,
                 "output " + std::to_string(index) +
                     ": the memory is not writable (PROT_WRITE)");
-  at = memory->data + offset;
+  char *at = memory->data + offset;
+  if (output) {
+    e->outputs[index] = at;
+    e->outputInMemory[index] = true;
+  } else {
+    e->inputs[index] = at;
+    e->inputInMemory[index] = true;
+  }
   return ANEURALNETWORKS_NO_ERROR;
 }
 
@@ -514,13 +521,7 @@ int ANeuralNetworksExecution_setInputFromMemory(
     const ANeuralNetworksOperandType *type, const ANeuralNetworksMemory *memory,
     size_t offset, size_t length) {
   return guarded(__func__, [&]() -> int {
-    char *at = nullptr;
-    if (int rc = memoryRange(e, index, type, memory, offset, length,
-                             /*output=*/false, at))
-      return rc;
-    e->inputs[index] = at;
-    e->inputInMemory[index] = true;
-    return ANEURALNETWORKS_NO_ERROR;
+    return bindFromMemory(e, index, type, memory, offset, length, false);
   });
 }
 
@@ -529,13 +530,7 @@ int ANeuralNetworksExecution_setOutputFromMemory(
     const ANeuralNetworksOperandType *type, const ANeuralNetworksMemory *memory,
     size_t offset, size_t length) {
   return guarded(__func__, [&]() -> int {
-    char *at = nullptr;
-    if (int rc = memoryRange(e, index, type, memory, offset, length,
-                             /*output=*/true, at))
-      return rc;
-    e->outputs[index] = at;
-    e->outputInMemory[index] = true;
-    return ANEURALNETWORKS_NO_ERROR;
+    return bindFromMemory(e, index, type, memory, offset, length, true);
   });
 }
 
