@@ -36,7 +36,7 @@ export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 start=$(date +%s)
 tsan_targets=(nnapi-unittests nnapi-concurrent-runs nnapi-concurrency-model
               nnapi-concurrency-eager-model nnapi_faulty nnapi_host)
-tsan_tests='^(Runtime\.|Devices\.|Threads\.|ControlFlow\.|concurrent-runs$|concurrent-runs-pool$)'
+tsan_tests='^(Runtime\.|Devices\.|Pools/Threads\.|ThreadPoolOption\.|ControlFlow\.|concurrent-runs$|concurrent-runs-pool$)'
 configure "$root/build-tsan" thread
 cmake --build "$root/build-tsan" -j"$(nproc)" --target "${tsan_targets[@]}"
 echo "== ThreadSanitizer (GCC): runtime unit tests, 16 threads x 1000 runs, the pool"

@@ -83,8 +83,6 @@ int64_t nnapi_mlir::runtime::steadyNowNs() {
 
 namespace {
 
-
-
 /// Resolves the options (given, environment, defaults) if they were not.
 /// Caller holds the mutex.
 void ensureOptions(State &s) {
