@@ -6,7 +6,10 @@
 # unpacked into build-aarch64/sysroot (docs/android.md says why not
 # installed). Run scripts/setup.sh first (it adds the arm64 architecture and
 # the cross compiler). Test the result with the compiler's build: ctest -R
-# aarch64 (qemu-aarch64 runs it).
+# aarch64 (qemu-aarch64 runs it). The runtime is built without pthreadpool,
+# as an app's NDK build is: its own workers run the host code's loops (the
+# host device's XNNPACK still links Debian's pthreadpool, and runs on the
+# calling thread).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${AARCH64_BUILD_DIR:-$root/build-aarch64}"
@@ -26,5 +29,5 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_TOOLCHAIN_FILE="$root/cmake/aarch64-linux-gnu.cmake" \
   -DNNAPI_AARCH64_SYSROOT="$sysroot" \
   -DNNAPI_MLIR_BUILD_COMPILER=OFF -DNNAPI_MLIR_BUILD_TESTS=OFF \
-  -DNNAPI_MLIR_BUILD_BENCHMARKS=OFF
+  -DNNAPI_MLIR_BUILD_BENCHMARKS=OFF -DNNAPI_MLIR_PTHREADPOOL=OFF
 cmake --build "$build" -j"$(nproc)" --target nnapi_runtime nnapi_host nnapi-run
