@@ -135,12 +135,10 @@ bool parseThreads(Options &o, const std::string &value, std::string &error) {
 
 bool parseThreadPool(Options &o, const std::string &value,
                      std::string &error) {
-  if (value.empty() || value == "builtin") {
-    o.builtinPool = !value.empty();
-    return true;
-  }
-  if (value == "pthreadpool" && runtime::havePthreadpool()) {
-    o.builtinPool = false;
+  if (value.empty() || value == "builtin" ||
+      (value == "pthreadpool" && runtime::havePthreadpool())) {
+    // Empty: the default, pthreadpool's where the runtime has it.
+    o.builtinPool = value == "builtin" || !runtime::havePthreadpool();
     return true;
   }
   error = value == "pthreadpool"

@@ -18,6 +18,7 @@
 
 #include "nnapi-mlir/Runtime/NNAPILoader.h"
 
+#include "Threads.h"
 #include "nnapi-mlir/Support/CPUs.h"
 
 #include <cstdint>
@@ -58,8 +59,8 @@ struct Options {
   /// on (otherwise capped there, with a message).
   bool threadsForce = false;
   /// Run parallel loops on the runtime's own workers, not pthreadpool's
-  /// (thread_pool=builtin; always so in a build without pthreadpool).
-  bool builtinPool = false;
+  /// (thread_pool=builtin; the only choice in a build without pthreadpool).
+  bool builtinPool = !havePthreadpool();
   /// How long one loop may run (loop_timeout_ms), in nanoseconds.
   uint64_t loopTimeoutNs = kDefaultLoopTimeoutNs;
   /// Compare every verifyEvery-th execution of each partition with its

@@ -181,7 +181,7 @@ std::shared_ptr<runtime::ThreadPool> currentPool(State &s) {
     want = cpus;
   }
   std::lock_guard<std::mutex> lock(s.poolMutex);
-  bool builtin = s.options.builtinPool || !runtime::havePthreadpool();
+  bool builtin = s.options.builtinPool;
   if (!s.pool || s.pool->requested() != want || s.pool->builtin() != builtin)
     s.pool = std::make_shared<runtime::ThreadPool>(want, builtin);
   return s.pool;

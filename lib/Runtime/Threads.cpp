@@ -151,7 +151,7 @@ private:
 };
 
 ThreadPool::ThreadPool(unsigned threads, bool builtin)
-    : isBuiltin(builtin || !havePthreadpool()), asked(threads) {
+    : isBuiltin(builtin), asked(threads) {
   if (threads <= 1)
     return;
   if (isBuiltin) {

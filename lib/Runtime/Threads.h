@@ -34,8 +34,8 @@ void resetParallelStats();
 class BuiltinWorkers;
 
 /// A pool of `threads` threads: the calling thread and threads - 1 workers,
-/// pthreadpool's (when built with it and `builtin` is false) or the
-/// runtime's own. Immutable once made; the runtime replaces it when the
+/// the runtime's own with `builtin`, else pthreadpool's (a build without
+/// pthreadpool has one thread then: Options' default asks for builtin). Immutable once made; the runtime replaces it when the
 /// thread count or kind changes, and users hold it (shared_ptr) while they
 /// use it.
 class ThreadPool {
