@@ -78,11 +78,13 @@ scf::ForOp perfectlyNested(scf::ForOp loop) {
   return inner;
 }
 
-/// A value the outlined function recomputes instead of receiving.
+/// A value the outlined function recomputes instead of receiving: constants
+/// (the weights, globals, are passed, so that the same loop over other
+/// weights is the same function for nnapi-merge-identical-functions).
 bool isClonable(Value v) {
   Operation *def = v.getDefiningOp();
   return def && def->getNumOperands() == 0 && def->getNumRegions() == 0 &&
-         (matchPattern(def, m_Constant()) || isa<memref::GetGlobalOp>(def));
+         matchPattern(def, m_Constant());
 }
 
 /// A buffer the LLVM lowering passes as a bare pointer (static shape,
@@ -263,6 +265,9 @@ void LowerParallelCallsPass::runOnOperation() {
         LLVM::LLVMFunctionType::get(voidType, {ptr, ptr, i64, i64}));
   }
 
+  // One task per function, however many calls it has (functions merged by
+  // nnapi-merge-identical-functions): the task inlines its function.
+  DenseMap<Operation *, LLVM::LLVMFuncOp> tasks;
   for (LLVM::CallOp call : calls) {
     Location loc = call.getLoc();
     auto callee = call.getCallee()
@@ -281,25 +286,29 @@ void LowerParallelCallsPass::runOnOperation() {
         ctx, llvm::to_vector(captured.getTypes()));
 
     // The task: task(context, begin, end) = callee(begin, end, *context...).
-    builder.setInsertionPointAfter(callee);
-    auto task = builder.create<LLVM::LLVMFuncOp>(
-        loc, (callee.getSymName() + "_task").str(),
-        LLVM::LLVMFunctionType::get(voidType, {ptr, i64, i64}),
-        LLVM::Linkage::Internal);
-    symbols.insert(task);
-    callee.setLinkage(LLVM::Linkage::Internal);
-    Block *entry = task.addEntryBlock(builder);
-    builder.setInsertionPointToStart(entry);
-    SmallVector<Value> arguments = {entry->getArgument(1),
-                                    entry->getArgument(2)};
-    for (auto [i, v] : llvm::enumerate(captured)) {
-      Value at = builder.create<LLVM::GEPOp>(
-          loc, ptr, context, entry->getArgument(0),
-          ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
-      arguments.push_back(builder.create<LLVM::LoadOp>(loc, v.getType(), at));
+    LLVM::LLVMFuncOp &task = tasks[callee];
+    if (!task) {
+      builder.setInsertionPointAfter(callee);
+      task = builder.create<LLVM::LLVMFuncOp>(
+          loc, (callee.getSymName() + "_task").str(),
+          LLVM::LLVMFunctionType::get(voidType, {ptr, i64, i64}),
+          LLVM::Linkage::Internal);
+      symbols.insert(task);
+      callee.setLinkage(LLVM::Linkage::Internal);
+      Block *entry = task.addEntryBlock(builder);
+      builder.setInsertionPointToStart(entry);
+      SmallVector<Value> arguments = {entry->getArgument(1),
+                                      entry->getArgument(2)};
+      for (auto [i, v] : llvm::enumerate(captured)) {
+        Value at = builder.create<LLVM::GEPOp>(
+            loc, ptr, context, entry->getArgument(0),
+            ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
+        arguments.push_back(
+            builder.create<LLVM::LoadOp>(loc, v.getType(), at));
+      }
+      builder.create<LLVM::CallOp>(loc, callee, arguments);
+      builder.create<LLVM::ReturnOp>(loc, ValueRange{});
     }
-    builder.create<LLVM::CallOp>(loc, callee, arguments);
-    builder.create<LLVM::ReturnOp>(loc, ValueRange{});
 
     // The call site: the struct lives in the caller's frame (allocated at
     // its entry, so a call in a loop does not grow the stack).

@@ -15,6 +15,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -45,14 +46,27 @@ static Error backendError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }
 
-/// Whether `loop` only stores constants: no loads, no calls, nothing else
-/// with an effect (a padding border's or an accumulator's fill).
-static bool isFillLoop(const Loop &loop) {
+/// Whether `loop` only moves data: stores of constants or of values it
+/// loads as they are, and memset/memcpy/memmove; nothing else with an
+/// effect (a padding border's or an accumulator's fill, the row copies of a
+/// concatenation or a padded buffer's interior).
+static bool isMoveLoop(const Loop &loop) {
   bool stores = false;
   for (const BasicBlock *block : loop.blocks())
     for (const Instruction &inst : *block) {
       if (auto *store = dyn_cast<StoreInst>(&inst)) {
-        if (!isa<Constant>(store->getValueOperand()) || store->isVolatile())
+        const Value *value = store->getValueOperand();
+        if (store->isVolatile() ||
+            !(isa<Constant>(value) || isa<LoadInst>(value)))
+          return false;
+        stores = true;
+      } else if (auto *load = dyn_cast<LoadInst>(&inst)) {
+        if (load->isVolatile() ||
+            !llvm::all_of(load->users(),
+                          [](const User *u) { return isa<StoreInst>(u); }))
+          return false;
+      } else if (auto *move = dyn_cast<MemIntrinsic>(&inst)) {
+        if (move->isVolatile())
           return false;
         stores = true;
       } else if (inst.mayReadOrWriteMemory() || isa<CallBase>(inst)) {
@@ -62,25 +76,26 @@ static bool isFillLoop(const Loop &loop) {
   return stores;
 }
 
-/// Marks fill loops as not to be unrolled. Filling memory is bound by its
-/// bandwidth, so unrolling buys nothing, and LLVM's full unroller turned a
-/// padded buffer's border (58 rows of 144 channels) into one block of a
-/// thousand stores on which the instruction schedulers took 2.5 s of
-/// MobileNetV2's 4 s compile.
-static void keepFillLoopsRolled(Module &module) {
+/// Marks loops that only move data as not to be unrolled. Moving memory is
+/// bound by its bandwidth, so unrolling buys nothing, and LLVM's full
+/// unroller turned a padded buffer's border (58 rows of 144 channels) into
+/// one block of a thousand stores on which the instruction schedulers took
+/// 2.5 s of MobileNetV2's 4 s compile; copies of rows, each memcpy expanded
+/// into a dozen vector moves by the code generator, likewise.
+static void keepMoveLoopsRolled(Module &module) {
   for (Function &function : module) {
     if (function.isDeclaration())
       continue;
     DominatorTree dominators(function);
     LoopInfo loops(dominators);
     for (Loop *loop : loops.getLoopsInPreorder())
-      if (isFillLoop(*loop))
+      if (isMoveLoop(*loop))
         loop->setLoopAlreadyUnrolled();
   }
 }
 
 /// LLVM's module pipeline at -O`level` (0: none), as MLIR's ExecutionEngine
-/// builds it, with fill loops kept rolled; then, when the module's functions
+/// builds it, with data-moving loops kept rolled; then, when the module's functions
 /// ask for it (sanitize_thread, CompileOutput::threadSanitizer), LLVM's
 /// ThreadSanitizer instrumentation, after the optimizer as clang places it.
 static void runPipeline(Module &module, TargetMachine &machine,
@@ -91,7 +106,7 @@ static void runPipeline(Module &module, TargetMachine &machine,
   if (level == 0 && !tsan)
     return;
   if (level > 0)
-    keepFillLoopsRolled(module);
+    keepMoveLoopsRolled(module);
   LoopAnalysisManager loops;
   FunctionAnalysisManager functions;
   CGSCCAnalysisManager sccs;
@@ -240,7 +255,8 @@ static DenseMap<const GlobalValue *, unsigned> assignParts(Module &module,
   DenseMap<const GlobalValue *, unsigned> part;
   // Functions that call one another directly stay together, so that the
   // inliner sees them as it would in one module (the entry point and the
-  // host copy it calls); the parallel tasks, called through pointers, are
+  // host copy it calls); the parallel tasks, called through pointers, and
+  // the functions nothing may inline (nnapi-outline-layers' layers) are
   // free to go anywhere.
   EquivalenceClasses<const Function *> together;
   for (Function &function : module) {
@@ -251,7 +267,8 @@ static DenseMap<const GlobalValue *, unsigned> assignParts(Module &module,
       for (const Instruction &inst : block)
         if (auto *call = dyn_cast<CallBase>(&inst))
           if (const Function *callee = call->getCalledFunction();
-              callee && !callee->isDeclaration())
+              callee && !callee->isDeclaration() &&
+              !callee->hasFnAttribute(Attribute::NoInline))
             together.unionSets(&function, callee);
   }
   // Clusters in the module's order of their first function, by size.
@@ -324,7 +341,7 @@ static DenseMap<const GlobalValue *, unsigned> assignParts(Module &module,
 namespace {
 /// One part's work: its bitcode in, its object out.
 struct Part {
-  SmallString<0> bitcode, object;
+  SmallString<0> bitcode;
   std::optional<Error> error;
 };
 } // namespace
@@ -346,13 +363,12 @@ cloneMachine(const TargetMachine &machine) {
           machine.getOptLevel()));
 }
 
-/// Writes `module`'s object code to `object`.
+/// Writes `module`'s object code to `os`.
 static Error emitObject(Module &module, TargetMachine &machine,
-                        SmallString<0> &object, mlir::TimingScope *timing) {
+                        raw_pwrite_stream &os, mlir::TimingScope *timing) {
   std::optional<mlir::TimingScope> timer;
   if (timing)
     timer.emplace(timing->nest("LLVM code generation"));
-  raw_svector_ostream os(object);
   legacy::PassManager codegen;
   if (machine.addPassesToEmitFile(codegen, os, nullptr,
                                   CodeGenFileType::ObjectFile))
@@ -362,32 +378,32 @@ static Error emitObject(Module &module, TargetMachine &machine,
   return Error::success();
 }
 
-Expected<SmallString<0>>
-mlir::nnapi::compileToObject(Module &module, const HostTarget &target,
-                             unsigned level, TimingScope *timing) {
+Error mlir::nnapi::compileToObject(Module &module, const HostTarget &target,
+                                   unsigned level, raw_pwrite_stream &os,
+                                   TimingScope *timing) {
   {
     std::optional<TimingScope> timer;
     if (timing)
       timer.emplace(timing->nest(optimizerStage(level)));
     optimizeModule(module, *target.machine, level);
   }
-  SmallString<0> object;
-  if (Error err = emitObject(module, *target.machine, object, timing))
-    return std::move(err);
-  return object;
+  return emitObject(module, *target.machine, os, timing);
 }
 
-Expected<std::vector<SmallString<0>>>
-mlir::nnapi::compileToObjects(std::unique_ptr<Module> module,
-                              const HostTarget &target, unsigned level,
-                              unsigned parts, unsigned threads,
-                              TimingScope *timing) {
-  // The code in `parts` parts, each as bitcode compiled in a context of its
-  // own, which lets them run at once, and the data in one more.
-  parts = std::max(parts, 1u);
-  std::vector<Part> work(parts + 1);
+Error mlir::nnapi::compileToObjects(std::unique_ptr<Module> module,
+                                    const HostTarget &target, unsigned level,
+                                    ArrayRef<raw_pwrite_stream *> objects,
+                                    unsigned threads, TimingScope *timing) {
+  // The data in one object, and the code in the others, each part as
+  // bitcode compiled in a context of its own, which lets them run at once.
+  unsigned parts = objects.size() - 1;
+  assert(parts >= 1 && "an object for the data and at least one for code");
+  std::vector<Part> work(parts);
   std::unique_ptr<Module> data;
   {
+    std::optional<TimingScope> timer;
+    if (timing)
+      timer.emplace(timing->nest("splitting into parts"));
     DetachedData detached = detachData(*module);
     DenseMap<const GlobalValue *, unsigned> part = assignParts(*module, parts);
     for (unsigned p = 0; p < parts; ++p) {
@@ -406,19 +422,21 @@ mlir::nnapi::compileToObjects(std::unique_ptr<Module> module,
     module.reset();
   }
 
-  auto run = [&](Part &piece, bool code) -> Error {
-    if (!code) {
-      std::unique_ptr<TargetMachine> machine = cloneMachine(*target.machine);
-      if (!machine)
-        return backendError("cannot create a target machine for '" +
-                            target.triple + "'");
-      return emitObject(*data, *machine, piece.object, timing);
-    }
+  // The data first (it is quick), then the code.
+  auto emitData = [&]() -> Error {
+    std::unique_ptr<TargetMachine> machine = cloneMachine(*target.machine);
+    if (!machine)
+      return backendError("cannot create a target machine for '" +
+                          target.triple + "'");
+    return emitObject(*data, *machine, *objects[parts], timing);
+  };
+  auto compilePart = [&](unsigned p) -> Error {
     LLVMContext context;
     Expected<std::unique_ptr<Module>> parsed = parseBitcodeFile(
-        MemoryBufferRef(piece.bitcode.str(), "part"), context);
+        MemoryBufferRef(work[p].bitcode.str(), "part"), context);
     if (!parsed)
       return parsed.takeError();
+    SmallString<0>().swap(work[p].bitcode);
     std::unique_ptr<TargetMachine> machine = cloneMachine(*target.machine);
     if (!machine)
       return backendError("cannot create a target machine for '" +
@@ -429,26 +447,23 @@ mlir::nnapi::compileToObjects(std::unique_ptr<Module> module,
         timer.emplace(timing->nest(optimizerStage(level)));
       runPipeline(**parsed, *machine, level);
     }
-    return emitObject(**parsed, *machine, piece.object, timing);
+    return emitObject(**parsed, *machine, *objects[p], timing);
   };
+  Error dataError = Error::success();
   {
-    unsigned jobs = parts + 1;
-    DefaultThreadPool pool(
-        hardware_concurrency(threads ? std::min(threads, jobs) : jobs));
-    for (unsigned p = 0; p < jobs; ++p)
-      pool.async([&, p] { work[p].error.emplace(run(work[p], p < parts)); });
+    // As many threads as asked (0: the CPUs this process may use), never
+    // more than there are objects.
+    ThreadPoolStrategy strategy = hardware_concurrency(threads);
+    strategy.ThreadsRequested =
+        std::min(strategy.compute_thread_count(), parts + 1);
+    DefaultThreadPool pool(strategy);
+    pool.async([&] { dataError = emitData(); });
+    for (unsigned p = 0; p < parts; ++p)
+      pool.async([&, p] { work[p].error.emplace(compilePart(p)); });
     pool.wait();
   }
-  std::vector<SmallString<0>> objects;
-  Error errors = Error::success();
-  for (Part &piece : work) {
-    if (*piece.error)
-      errors = joinErrors(std::move(errors), std::move(*piece.error));
-    else
-      consumeError(std::move(*piece.error));
-    objects.push_back(std::move(piece.object));
-  }
-  if (errors)
-    return std::move(errors);
-  return objects;
+  Error errors = std::move(dataError);
+  for (Part &piece : work)
+    errors = joinErrors(std::move(errors), std::move(*piece.error));
+  return errors;
 }

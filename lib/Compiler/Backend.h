@@ -3,13 +3,13 @@
 // The host code's LLVM module in, optimized IR or object files out. Two
 // decisions live here (docs/design.md, "Compile time"):
 // - -O3 sees the code without the weights (they are data, compiled in a
-//   part of their own without the optimizer), and loops that only fill
-//   memory stay rolled: fully unrolled, a padded border became one block of
-//   a thousand stores on which the instruction schedulers are quadratic.
-// - The module is split into parts by function size, and each part is
-//   optimized and compiled on its own thread. The parts depend on the module
-//   only, never on the thread count, so the library is the same bytes
-//   whatever the threads.
+//   part of their own without the optimizer), and loops that only move data
+//   stay rolled: fully unrolled, a padded border became one block of a
+//   thousand stores on which the instruction schedulers are quadratic.
+// - The module is split into parts by function size, and the parts are
+//   optimized and compiled on as many threads as there are CPUs. The parts
+//   depend on the module only, never on the thread count, so the library is
+//   the same bytes whatever the threads.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NNAPI_MLIR_LIB_COMPILER_BACKEND_H
@@ -17,15 +17,15 @@
 
 #include "nnapi-mlir/Codegen/Target.h"
 
-#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
-#include <vector>
 
 namespace llvm {
 class Module;
 class TargetMachine;
+class raw_pwrite_stream;
 } // namespace llvm
 
 namespace mlir {
@@ -45,21 +45,22 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
 unsigned countParts(const llvm::Module &module);
 
 /// Optimizes `module` at -O`level` and compiles it for `target` into one
-/// object file. Times "LLVM -O<level>" and "LLVM code generation" under
-/// `timing` when given.
-llvm::Expected<llvm::SmallString<0>>
-compileToObject(llvm::Module &module, const HostTarget &target, unsigned level,
-                TimingScope *timing);
+/// object file, written to `object`. Times "LLVM -O<level>" and "LLVM code
+/// generation" under `timing` when given.
+llvm::Error compileToObject(llvm::Module &module, const HostTarget &target,
+                            unsigned level, llvm::raw_pwrite_stream &object,
+                            TimingScope *timing);
 
-/// The same into `parts` + 1 object files for one shared library: the code
-/// split into `parts` (every function in one part, symbols that one part
-/// uses from another made hidden globals) and its constant data in the last,
-/// compiled on at most `threads` threads (0: one per object). The objects
-/// depend on the module and `parts` only.
-llvm::Expected<std::vector<llvm::SmallString<0>>>
-compileToObjects(std::unique_ptr<llvm::Module> module, const HostTarget &target,
-                 unsigned level, unsigned parts, unsigned threads,
-                 TimingScope *timing);
+/// The same into `objects.size()` object files for one shared library: the
+/// code split into all but the last (every function in one part, symbols
+/// that one part uses from another made hidden globals) and its constant
+/// data in the last, compiled on at most `threads` threads (0: the CPUs this
+/// process may use). Each object is written to its stream as it is made;
+/// the objects depend on the module and their count only.
+llvm::Error compileToObjects(std::unique_ptr<llvm::Module> module,
+                             const HostTarget &target, unsigned level,
+                             llvm::ArrayRef<llvm::raw_pwrite_stream *> objects,
+                             unsigned threads, TimingScope *timing);
 
 } // namespace mlir::nnapi
 

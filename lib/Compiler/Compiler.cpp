@@ -516,10 +516,12 @@ static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
     out->os().flush();
     out->keep();
     out.reset();
-    if (output.emit == EmitKind::SharedLibrary)
+    if (output.emit == EmitKind::SharedLibrary) {
+      StageTimer timer(output.timing, "linking");
       if (llvm::Error err = linkModelLibrary(*target->machine, objectPaths(),
                                              finalFile.path, output.runpath))
         return err;
+    }
     if (!output.buffer)
       return llvm::Error::success();
     auto bytes = llvm::MemoryBuffer::getFile(finalFile.path, false, false);
@@ -542,10 +544,18 @@ static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
   summarizeBuffers(module, s);
 
   llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, llvmContext, "nnapi_model");
-  if (!llvmModule)
-    return makeError("translation to LLVM IR failed");
+  std::unique_ptr<llvm::Module> llvmModule;
+  {
+    StageTimer timer(output.timing, "translation to LLVM IR");
+    weightsAsBytes(module,
+                   target->machine->createDataLayout().isLittleEndian());
+    llvmModule = translateModuleToLLVMIR(module, llvmContext, "nnapi_model");
+    if (!llvmModule)
+      return makeError("translation to LLVM IR failed");
+    // Nothing reads the MLIR from here on: its memory goes before LLVM's
+    // optimizer and code generation take theirs.
+    module.getBody()->clear();
+  }
   llvm::TargetMachine *machine = target->machine.get();
   llvmModule->setDataLayout(machine->createDataLayout());
   llvmModule->setTargetTriple(target->triple);
@@ -573,35 +583,34 @@ static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
   }
   // An object file is one object; a library links as many as the module's
   // size asks for (never as many as there are threads: the bytes must not
-  // depend on the machine).
-  std::vector<llvm::SmallString<0>> objects;
+  // depend on the machine), each written to its file as it is made.
   if (output.emit == EmitKind::SharedLibrary) {
     s.codeParts = countParts(*llvmModule);
-    auto compiled = compileToObjects(std::move(llvmModule), *target,
-                                     output.llvmOptLevel, s.codeParts,
-                                     output.threads, output.timing);
-    if (!compiled)
+    std::vector<std::unique_ptr<llvm::raw_fd_ostream>> partStreams;
+    std::vector<llvm::raw_pwrite_stream *> objects = {&out->os()};
+    for (unsigned p = 1; p <= s.codeParts; ++p) {
+      OutputFile &file = partFiles.emplace_back();
+      file.path = streamFile.path + "." + std::to_string(p) + ".o";
+      file.temporary = true;
+      std::error_code ec;
+      objects.push_back(partStreams
+                            .emplace_back(std::make_unique<llvm::raw_fd_ostream>(
+                                file.path, ec, llvm::sys::fs::OF_None))
+                            .get());
+      if (ec)
+        return makeError("cannot write '" + file.path + "': " + ec.message());
+    }
+    if (llvm::Error err =
+            compileToObjects(std::move(llvmModule), *target,
+                             output.llvmOptLevel, objects, output.threads,
+                             output.timing))
       return makeError("LLVM code generation failed: " +
-                       toString(compiled.takeError()));
-    objects = std::move(*compiled);
-  } else {
-    auto compiled = compileToObject(*llvmModule, *target, output.llvmOptLevel,
-                                    output.timing);
-    if (!compiled)
-      return makeError("LLVM code generation failed: " +
-                       toString(compiled.takeError()));
-    objects.push_back(std::move(*compiled));
-  }
-  out->os() << objects[0];
-  for (size_t p = 1; p < objects.size(); ++p) {
-    OutputFile &file = partFiles.emplace_back();
-    file.path = streamFile.path + "." + std::to_string(p) + ".o";
-    file.temporary = true;
-    std::error_code ec;
-    llvm::raw_fd_ostream os(file.path, ec, llvm::sys::fs::OF_None);
-    if (ec)
-      return makeError("cannot write '" + file.path + "': " + ec.message());
-    os << objects[p];
+                       toString(std::move(err)));
+  } else if (llvm::Error err =
+                 compileToObject(*llvmModule, *target, output.llvmOptLevel,
+                                 out->os(), output.timing)) {
+    return makeError("LLVM code generation failed: " +
+                     toString(std::move(err)));
   }
   return finish();
 }

@@ -2,6 +2,12 @@
 
 #include "ConstantData.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
@@ -39,11 +45,41 @@ static bool appendBytes(const Constant *value, const DataLayout &layout,
   return false;
 }
 
-unsigned mlir::nnapi::flattenConstantData(Module &module) {
-  const DataLayout &layout = module.getDataLayout();
+void mlir::nnapi::weightsAsBytes(mlir::ModuleOp module, bool littleEndian) {
+  if (littleEndian != sys::IsLittleEndianHost)
+    return;
+  mlir::MLIRContext *ctx = module.getContext();
+  auto byte = mlir::IntegerType::get(ctx, 8);
+  for (auto global : module.getOps<mlir::LLVM::GlobalOp>()) {
+    auto dense =
+        dyn_cast_or_null<mlir::DenseElementsAttr>(global.getValueOrNull());
+    if (!global.getConstant() || !dense || dense.isSplat())
+      continue;
+    mlir::Type element = dense.getElementType();
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
+      continue;
+    ArrayRef<char> raw = dense.getRawData();
+    if (raw.size() <= 64)
+      continue;
+    auto bytes = mlir::RankedTensorType::get({int64_t(raw.size())}, byte);
+    global.setValueAttr(mlir::DenseResourceElementsAttr::get(
+        bytes, "nnapi_weights",
+        mlir::UnmanagedAsmResourceBlob::allocateInferAlign(raw)));
+    global.setGlobalType(mlir::LLVM::LLVMArrayType::get(byte, raw.size()));
+    // At least the alignment the elements had, and what LLVM prefers for
+    // arrays that large.
+    uint64_t align = std::max<uint64_t>(
+        16, llvm::PowerOf2Ceil(element.getIntOrFloatBitWidth() / 8));
+    if (!global.getAlignment() || *global.getAlignment() < align)
+      global.setAlignment(align);
+  }
+}
+
+unsigned mlir::nnapi::flattenConstantData(llvm::Module &module) {
+  const llvm::DataLayout &layout = module.getDataLayout();
   if (layout.isLittleEndian() != sys::IsLittleEndianHost)
     return 0;
-  Type *byte = Type::getInt8Ty(module.getContext());
+  llvm::Type *byte = llvm::Type::getInt8Ty(module.getContext());
   SmallVector<GlobalVariable *> candidates;
   for (GlobalVariable &global : module.globals()) {
     if (!global.isConstant() || !global.hasInitializer())

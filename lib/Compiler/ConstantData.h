@@ -13,7 +13,21 @@ namespace llvm {
 class Module;
 } // namespace llvm
 
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
 namespace mlir::nnapi {
+
+/// Before translation to LLVM IR: gives every constant `llvm.mlir.global`
+/// of more than 64 bytes whose value is a dense array of numbers that value
+/// as one array of bytes, a resource over the attribute's own storage (no
+/// copy), with the alignment its elements had. Translated, it is one LLVM
+/// byte array made straight from those bytes, where a weight tensor would
+/// be an LLVM constant per innermost row that the context keeps to the end
+/// (and flattenConstantData a second copy). Does nothing unless `littleEndian`
+/// (the target's byte order, which must be this machine's).
+void weightsAsBytes(ModuleOp module, bool littleEndian);
 
 /// Replaces the initializer of every constant global that is a (nested) array
 /// of numbers by the same bytes as an i8 array: same name, linkage, section

@@ -287,29 +287,38 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   NNAPIDynamicEntryOptions dynamicEntry;
   dynamicEntry.entry = options.entry;
   pm.addPass(createNNAPIDynamicEntry(dynamicEntry));
+  // Large functions cut into layers, and each distinct function kept once
+  // (repeated layers, their parallel loops): what LLVM gets is many small
+  // functions, fewer of them than the model has layers.
+  pm.addPass(createNNAPIOutlineLayers());
+  pm.addPass(createNNAPIMergeIdenticalFunctions());
 
   // Vector ops on buffers down to FMAs and 1-D loads and stores; then
   // loops for whatever linalg is left, and the LLVM dialect.
   if (options.hostCodegen)
     pm.addNestedPass<func::FuncOp>(createNNAPILowerVectors());
-  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass());
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createConvertSCFToCFPass());
-  pm.addPass(createNNAPIExpandMath());
-  pm.addPass(arith::createArithExpandOpsPass());
+  // Function by function where a pass allows it (those run on the
+  // context's threads at once); the passes that declare functions (libm's,
+  // the allocator's) or convert them on the module.
+  OpPassManager &perFunction = pm.nest<func::FuncOp>();
+  perFunction.addPass(createConvertVectorToSCFPass());
+  perFunction.addPass(createConvertLinalgToLoopsPass());
+  perFunction.addPass(memref::createExpandStridedMetadataPass());
+  perFunction.addPass(createLowerAffinePass());
+  perFunction.addPass(createConvertSCFToCFPass());
+  perFunction.addPass(createNNAPIExpandMath());
+  perFunction.addPass(arith::createArithExpandOpsPass());
   // Math ops LLVM has intrinsics for first (vector floor and fma stay
   // vector instructions); libm calls for the rest.
-  pm.addPass(createConvertMathToLLVMPass());
+  perFunction.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToLLVMPass());
   // Buffers come from the runtime's pool (Runtime.h), not straight from
   // malloc: repeated runs reuse their pages.
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = true;
-  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
-  pm.addPass(createArithToLLVMConversionPass());
+  pm.addNestedPass<func::FuncOp>(createArithToLLVMConversionPass());
   ConvertFuncToLLVMPassOptions funcToLLVM;
   funcToLLVM.useBarePtrCallConv = true;
   pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));

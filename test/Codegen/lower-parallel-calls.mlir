@@ -34,3 +34,26 @@ llvm.func @f(%p: !llvm.ptr, %x: f32) {
 llvm.func @f_parallel0(%b: i64, %e: i64, %p: !llvm.ptr, %x: f32) attributes {sym_visibility = "private"} {
   llvm.return
 }
+
+// -----
+
+// Two calls of one function (two layers merged by
+// nnapi-merge-identical-functions) share one task: the function's code is
+// inlined into one task, not into one per call.
+// CHECK-LABEL: llvm.func @twice(
+// CHECK: %[[FN1:.*]] = llvm.mlir.addressof @g_parallel0_task
+// CHECK: llvm.call @nnapi_rt_parallel_for(%[[FN1]],
+// CHECK: %[[FN2:.*]] = llvm.mlir.addressof @g_parallel0_task
+// CHECK: llvm.call @nnapi_rt_parallel_for(%[[FN2]],
+// CHECK: llvm.func internal @g_parallel0_task(
+// CHECK-NOT: llvm.func internal @g_parallel0_task_
+llvm.func @twice(%p: !llvm.ptr, %q: !llvm.ptr) {
+  %zero = llvm.mlir.constant(0 : index) : i64
+  %n = llvm.mlir.constant(12 : index) : i64
+  llvm.call @g_parallel0(%zero, %n, %p) {nnapi.parallel_grain = 3 : i64} : (i64, i64, !llvm.ptr) -> ()
+  llvm.call @g_parallel0(%zero, %n, %q) {nnapi.parallel_grain = 3 : i64} : (i64, i64, !llvm.ptr) -> ()
+  llvm.return
+}
+llvm.func @g_parallel0(%b: i64, %e: i64, %p: !llvm.ptr) attributes {sym_visibility = "private"} {
+  llvm.return
+}

@@ -94,3 +94,27 @@ func.func @outer_only(%out: memref<8x10xf32>, %dyn: memref<8x10xf32, strided<[?,
   } {nnapi.parallel = 10000 : i64}
   return
 }
+
+// -----
+
+// Weights (globals) are passed, not fetched inside: the same loop over
+// other weights is then the same function, which
+// nnapi-merge-identical-functions keeps once.
+// CHECK-LABEL: func.func @weights
+// CHECK: %[[W:.*]] = memref.get_global @w
+// CHECK: call @weights_parallel0(%{{.*}}, %{{.*}}, %[[W]], %{{.*}})
+// CHECK: func.func private @weights_parallel0(%{{.*}}: index, %{{.*}}: index, %[[A:.*]]: memref<8xf32>, %{{.*}}: memref<8xf32>)
+// CHECK-NOT: memref.get_global
+// CHECK: memref.load %[[A]]
+memref.global "private" constant @w : memref<8xf32> = dense<2.0>
+func.func @weights(%out: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %w = memref.get_global @w : memref<8xf32>
+  scf.for %i = %c0 to %c8 step %c1 {
+    %v = memref.load %w[%i] : memref<8xf32>
+    memref.store %v, %out[%i] : memref<8xf32>
+  } {nnapi.parallel = 500 : i64}
+  return
+}

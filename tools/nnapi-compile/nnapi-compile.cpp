@@ -147,8 +147,8 @@ static cl::opt<std::string> runpath(
 static cl::opt<unsigned> compileThreads(
     "compile-threads", cl::cat(compileOptions),
     cl::desc("Threads for LLVM's optimization and code generation (default "
-             "0: one per part of the library; the output is the same for "
-             "any value)"),
+             "0: the CPUs this process may use, at most one per part of the "
+             "library; the output is the same for any value)"),
     cl::init(0), cl::value_desc("n"));
 static cl::opt<unsigned> llvmOptLevel(
     "llvm-opt-level", cl::cat(compileOptions),

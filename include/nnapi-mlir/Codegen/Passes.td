@@ -149,7 +149,7 @@ def NNAPIInlineDeallocHelper : Pass<"nnapi-inline-dealloc-helper", "ModuleOp"> {
   }];
 }
 
-def NNAPIExpandMath : Pass<"nnapi-expand-math", "ModuleOp"> {
+def NNAPIExpandMath : Pass<"nnapi-expand-math"> {
   let summary = "Expand math ops that neither libm nor LLVM lowering handles";
   let description = [{
     Rewrites `math.rsqrt` as `1 / sqrt(x)` so that the host lowering
@@ -217,6 +217,48 @@ def NNAPIOutlineParallelLoops : Pass<"nnapi-outline-parallel-loops", "ModuleOp">
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def NNAPIOutlineLayers : Pass<"nnapi-outline-layers", "ModuleOp"> {
+  let summary = "Split large host functions into functions of a bounded size";
+  let description = [{
+    On buffers, after buffer planning: a function body of more than twice
+    `layer-ops` ops (nested ones counted) is cut, in program order, into
+    segments of at least `layer-ops` ops, each ending where no value it
+    computes is used after it; a segment becomes a private `no_inline`
+    function `@<func>_layer<N>` taking what it uses from outside (constants
+    are cloned into it) and the segment one call of it. Views, globals and
+    other pure ops on the function's buffers stay in the caller and are
+    passed in, so that two layers with the same code differ only in their
+    arguments (nnapi-merge-identical-functions then keeps one). Allocations
+    and deallocations end a segment; a segment that uses a buffer of
+    dynamic shape or layout stays in place.
+
+    Large functions are what makes LLVM slow and hard to share between
+    threads (its optimizer and code generation work per function, some of
+    them in time quadratic in a block's size); cut, they balance across the
+    parts `nnapi-compile` compiles at once.
+  }];
+  let options = [
+    Option<"layerOps", "layer-ops", "unsigned", /*default=*/"150",
+           "Ops (nested ones counted) a layer function holds at least">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
+def NNAPIMergeIdenticalFunctions
+    : Pass<"nnapi-merge-identical-functions", "ModuleOp"> {
+  let summary = "Keep one of each set of identical private functions";
+  let description = [{
+    Private functions with the same type, attributes (but their names) and
+    body, ignoring locations, are one function: every use of the others'
+    names refers to the first in the module's order, and the others are
+    erased. Repeated until nothing changes, so that functions that differed
+    only in the identical functions they call merge too. This is what makes
+    a model's repeated layers (the same shapes, other weights) and their
+    parallel loops compile once.
+  }];
 }
 
 def NNAPILowerParallelCalls : Pass<"nnapi-lower-parallel-calls", "ModuleOp"> {

@@ -154,7 +154,9 @@ struct CompileSummary {
 
 /// Compiles `module` (TOSA) with `options`. Runs nnapi-partition's pipeline,
 /// then (unless emitting MLIR) the host pipeline, LLVM -O3 and code
-/// generation, and writes the result. `module` is lowered in place.
+/// generation, and writes the result. `module` is lowered in place, and
+/// emptied once translated to LLVM IR (unless emitting MLIR): a large
+/// model's IR would otherwise stay in memory through LLVM's stages.
 llvm::Error compileModule(ModuleOp module,
                           const CompilePipelineOptions &options,
                           const CompileOutput &output,
@@ -163,8 +165,9 @@ llvm::Error compileModule(ModuleOp module,
 /// The same for a module that already went through
 /// buildNNAPIPartitionPipeline (in the embedder's own pass manager, after
 /// passes of its own): runs the host pipeline, LLVM and code generation, and
-/// writes the result. The summary's report stays empty (the partitioner ran
-/// elsewhere); its partitions are read from the module.
+/// writes the result (`module` as with compileModule). The summary's report
+/// stays empty (the partitioner ran elsewhere); its partitions are read from
+/// the module.
 llvm::Error emitPartitionedModule(ModuleOp module,
                                   const CompilePipelineOptions &options,
                                   const CompileOutput &output,
