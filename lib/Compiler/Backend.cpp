@@ -393,7 +393,9 @@ Error mlir::nnapi::compileToObject(Module &module, const HostTarget &target,
 Error mlir::nnapi::compileToObjects(std::unique_ptr<Module> module,
                                     const HostTarget &target, unsigned level,
                                     ArrayRef<raw_pwrite_stream *> objects,
-                                    unsigned threads, TimingScope *timing) {
+                                    unsigned threads,
+                                    ThreadPoolInterface *shared,
+                                    TimingScope *timing) {
   // The data in one object, and the code in the others, each part as
   // bitcode compiled in a context of its own, which lets them run at once.
   unsigned parts = objects.size() - 1;
@@ -450,17 +452,26 @@ Error mlir::nnapi::compileToObjects(std::unique_ptr<Module> module,
     return emitObject(**parsed, *machine, *objects[p], timing);
   };
   Error dataError = Error::success();
-  {
+  auto submit = [&](ThreadPoolInterface &pool, ThreadPoolTaskGroup &group) {
+    group.async([&] { dataError = emitData(); });
+    for (unsigned p = 0; p < parts; ++p)
+      group.async([&, p] { work[p].error.emplace(compilePart(p)); });
+    group.wait();
+  };
+  if (!threads && shared) {
+    // The caller's threads (MLIR's): the memory their allocator arenas hold
+    // from the MLIR pipeline is reused, not held beside LLVM's.
+    ThreadPoolTaskGroup group(*shared);
+    submit(*shared, group);
+  } else {
     // As many threads as asked (0: the CPUs this process may use), never
     // more than there are objects.
     ThreadPoolStrategy strategy = hardware_concurrency(threads);
     strategy.ThreadsRequested =
         std::min(strategy.compute_thread_count(), parts + 1);
     DefaultThreadPool pool(strategy);
-    pool.async([&] { dataError = emitData(); });
-    for (unsigned p = 0; p < parts; ++p)
-      pool.async([&, p] { work[p].error.emplace(compilePart(p)); });
-    pool.wait();
+    ThreadPoolTaskGroup group(pool);
+    submit(pool, group);
   }
   Error errors = std::move(dataError);
   for (Part &piece : work)

@@ -26,6 +26,7 @@ namespace llvm {
 class Module;
 class TargetMachine;
 class raw_pwrite_stream;
+class ThreadPoolInterface;
 } // namespace llvm
 
 namespace mlir {
@@ -54,13 +55,15 @@ llvm::Error compileToObject(llvm::Module &module, const HostTarget &target,
 /// The same into `objects.size()` object files for one shared library: the
 /// code split into all but the last (every function in one part, symbols
 /// that one part uses from another made hidden globals) and its constant
-/// data in the last, compiled on at most `threads` threads (0: the CPUs this
-/// process may use). Each object is written to its stream as it is made;
-/// the objects depend on the module and their count only.
+/// data in the last, compiled on at most `threads` threads (0: on `shared`
+/// if given, else on the CPUs this process may use). Each object is written
+/// to its stream as it is made; the objects depend on the module and their
+/// count only.
 llvm::Error compileToObjects(std::unique_ptr<llvm::Module> module,
                              const HostTarget &target, unsigned level,
                              llvm::ArrayRef<llvm::raw_pwrite_stream *> objects,
-                             unsigned threads, TimingScope *timing);
+                             unsigned threads, llvm::ThreadPoolInterface *shared,
+                             TimingScope *timing);
 
 } // namespace mlir::nnapi
 

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -421,6 +422,7 @@ static llvm::Error runPipeline(ModuleOp module, const CompileOutput &output,
   StageTimer timer(output.timing,
                    stage == "partition" ? "partitioning" : "host pipeline");
   PassManager pm(module.getContext());
+  pm.enableVerifier(output.verifyEachPass);
   if (output.configurePassManager &&
       failed(output.configurePassManager(pm, stage)))
     return makeError("invalid pass manager options");
@@ -429,6 +431,11 @@ static llvm::Error runPipeline(ModuleOp module, const CompileOutput &output,
   build(pm);
   if (failed(pm.run(module)))
     return makeError(failure);
+  // Once per stage: what the next stage (or the translation) reads is valid.
+  if (!output.verifyEachPass && failed(verify(module)))
+    return makeError(failure + " (the " + stage +
+                     " stage produced invalid IR; --verify-each names the "
+                     "pass)");
   return llvm::Error::success();
 }
 
@@ -600,10 +607,12 @@ static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
       if (ec)
         return makeError("cannot write '" + file.path + "': " + ec.message());
     }
-    if (llvm::Error err =
-            compileToObjects(std::move(llvmModule), *target,
-                             output.llvmOptLevel, objects, output.threads,
-                             output.timing))
+    MLIRContext *ctx = module.getContext();
+    if (llvm::Error err = compileToObjects(
+            std::move(llvmModule), *target, output.llvmOptLevel, objects,
+            output.threads,
+            ctx->isMultithreadingEnabled() ? &ctx->getThreadPool() : nullptr,
+            output.timing))
       return makeError("LLVM code generation failed: " +
                        toString(std::move(err)));
   } else if (llvm::Error err =

@@ -150,6 +150,11 @@ static cl::opt<unsigned> compileThreads(
              "0: the CPUs this process may use, at most one per part of the "
              "library; the output is the same for any value)"),
     cl::init(0), cl::value_desc("n"));
+static cl::opt<bool> verifyEach(
+    "verify-each", cl::cat(compileOptions),
+    cl::desc("Verify the IR after every pass of the pipelines, not only after "
+             "each stage (slower; names the pass that broke the IR)"),
+    cl::init(false));
 static cl::opt<unsigned> llvmOptLevel(
     "llvm-opt-level", cl::cat(compileOptions),
     cl::desc("LLVM's optimization level for the host code, 0..3 (default 3; "
@@ -271,6 +276,7 @@ int main(int argc, char **argv) {
   output.features = mattr;
   output.runpath = runpath;
   output.threads = compileThreads;
+  output.verifyEachPass = verifyEach;
   output.llvmOptLevel = llvmOptLevel;
   output.threadSanitizer = sanitize == Sanitizer::Thread;
   if (printTarget) {

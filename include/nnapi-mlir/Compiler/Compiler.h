@@ -100,9 +100,13 @@ struct CompileOutput {
   /// (nnapi-run, the Python package, an app linking the runtime) has loaded.
   std::string runpath;
   /// Threads for LLVM's optimization and code generation of a shared
-  /// library's parts; 0: one per part. The library is the same bytes for
-  /// any value.
+  /// library's parts; 0: the MLIR context's threads (the CPUs), at most one
+  /// per part. The library is the same bytes for any value.
   unsigned threads = 0;
+  /// Verify the IR after every pass (as nnapi-opt does), not only after
+  /// each stage: it points at the pass that broke it, at a cost of a third
+  /// of the host pipeline's time on a large model.
+  bool verifyEachPass = false;
   /// LLVM's optimization level for the host code (0..3; 0 leaves the IR as
   /// MLIR translated it, e.g. to look at it with --emit=llvm).
   unsigned llvmOptLevel = 3;
