@@ -19,6 +19,7 @@
 #include "nnapi-mlir/Codegen/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -80,24 +81,46 @@ struct OutlineLayersPass
       if (func.isExternal() || !func.getBody().hasOneBlock() ||
           countOps(func) <= 2 * layerOps)
         continue;
-      cut(symbols, func);
+      Cutting state{func, func};
+      cut(symbols, state, func.getBody().front());
     }
   }
 
-  void cut(SymbolTable &symbols, func::FuncOp func);
-  /// Makes `ops` (in program order, none used after the last) a function
-  /// and a call of it; false (and nothing changed) if they use a value a
-  /// call cannot pass.
-  bool outline(SymbolTable &symbols, func::FuncOp func,
-               ArrayRef<Operation *> ops, Operation *&last,
-               unsigned &outlined);
+  /// The function being cut: the layers follow it, in order.
+  struct Cutting {
+    func::FuncOp func;
+    Operation *last;
+    unsigned outlined = 0;
+  };
+  /// Cuts `block` into layers, the blocks of its large ops first.
+  void cut(SymbolTable &symbols, Cutting &state, Block &block);
+  /// Makes `ops` (in `block`, in program order, none used after the last) a
+  /// function and a call of it; false (and nothing changed) if they use a
+  /// value a call cannot pass.
+  bool outline(SymbolTable &symbols, Cutting &state, Block &block,
+               ArrayRef<Operation *> ops);
 };
 
-void OutlineLayersPass::cut(SymbolTable &symbols, func::FuncOp func) {
-  Block &body = func.getBody().front();
+void OutlineLayersPass::cut(SymbolTable &symbols, Cutting &state,
+                            Block &body) {
+  // A large op's own blocks first (the host copy in a partition call's
+  // fallback branch, a loop's body): then it is one op of this block's
+  // layers like any other.
+  for (Operation &op : body)
+    if (op.getNumRegions() && countOps(&op) > 2 * layerOps)
+      for (Region &region : op.getRegions())
+        if (region.hasOneBlock())
+          cut(symbols, state, region.front());
+  // Small enough (maybe only now) to stay whole.
+  unsigned size = 0;
+  for (Operation &op : body)
+    size += countOps(&op);
+  if (size <= 2 * layerOps)
+    return;
   // Ops that stay where they are: the pure, region-free ops computed from
-  // the arguments, allocations and other such ops (constants, views of the
-  // arena, globals, index arithmetic). The rest is the work the layers hold.
+  // what the block gets from outside, allocations and other such ops
+  // (constants, views of the arena, globals, index arithmetic). The rest is
+  // the work the layers hold.
   DenseSet<Operation *> stays;
   DenseMap<Operation *, unsigned> position;
   for (Operation &op : body) {
@@ -105,7 +128,8 @@ void OutlineLayersPass::cut(SymbolTable &symbols, func::FuncOp func) {
     bool addressOnly = op.getNumRegions() == 0 && isPure(&op) &&
                        llvm::all_of(op.getOperands(), [&](Value v) {
                          Operation *def = v.getDefiningOp();
-                         return !def || stays.contains(def) ||
+                         return !def || def->getBlock() != &body ||
+                                stays.contains(def) ||
                                 isa<memref::AllocOp, memref::AllocaOp>(def);
                        });
     if (addressOnly)
@@ -121,8 +145,6 @@ void OutlineLayersPass::cut(SymbolTable &symbols, func::FuncOp func) {
     return last;
   };
 
-  unsigned outlined = 0;
-  Operation *last = func; // the layers follow their function, in order
   SmallVector<Operation *> segment;
   unsigned weight = 0, usedUntil = 0;
   // Outlines the segment if nothing after it uses what it computes and it
@@ -130,7 +152,7 @@ void OutlineLayersPass::cut(SymbolTable &symbols, func::FuncOp func) {
   auto close = [&](unsigned least) {
     if (!segment.empty() && weight >= least &&
         usedUntil <= position[segment.back()])
-      outline(symbols, func, segment, last, outlined);
+      outline(symbols, state, body, segment);
     segment.clear();
     weight = usedUntil = 0;
   };
@@ -153,13 +175,11 @@ void OutlineLayersPass::cut(SymbolTable &symbols, func::FuncOp func) {
   close(layerOps / 4);
 }
 
-bool OutlineLayersPass::outline(SymbolTable &symbols, func::FuncOp func,
-                                ArrayRef<Operation *> ops,
-                                Operation *&last, unsigned &outlined) {
+bool OutlineLayersPass::outline(SymbolTable &symbols, Cutting &state,
+                                Block &body, ArrayRef<Operation *> ops) {
   DenseSet<Operation *> inside(ops.begin(), ops.end());
   // What the ops use from outside, in the order of first use: constants are
   // cloned, the rest passed.
-  Block &body = func.getBody().front();
   llvm::SetVector<Value> captured;
   for (Operation *op : ops)
     op->walk([&](Operation *nested) {
@@ -174,22 +194,48 @@ bool OutlineLayersPass::outline(SymbolTable &symbols, func::FuncOp func,
           captured.insert(v);
       }
     });
-  SmallVector<Value> arguments, clones;
+  // Buffers of dynamic shape, strides or offset have no bare-pointer form:
+  // they go as their base buffer (rank 0, static) and the dynamic parts of
+  // their layout, from which the layer rebuilds them.
+  SmallVector<Value> passed, clones, rebuilt;
   for (Value v : captured) {
     if (isClonedConstant(v))
       clones.push_back(v);
-    else if (!isPassable(v.getType()))
-      return false;
+    else if (isPassable(v.getType()))
+      passed.push_back(v);
+    else if (auto memref = dyn_cast<MemRefType>(v.getType());
+             memref && isStrided(memref))
+      rebuilt.push_back(v);
     else
-      arguments.push_back(v);
+      return false;
   }
 
   MLIRContext *ctx = &getContext();
   Location loc = ops.front()->getLoc();
   OpBuilder builder(ctx);
-  builder.setInsertionPointAfter(last);
+  // The caller's arguments: the passed values, then each rebuilt buffer's
+  // base, offset, sizes and strides where they are dynamic.
+  builder.setInsertionPointAfter(ops.back());
+  SmallVector<Value> arguments(passed);
+  for (Value v : rebuilt) {
+    auto metadata = builder.create<memref::ExtractStridedMetadataOp>(loc, v);
+    auto [strides, offset] = getStridesAndOffset(cast<MemRefType>(v.getType()));
+    arguments.push_back(metadata.getBaseBuffer());
+    if (ShapedType::isDynamic(offset))
+      arguments.push_back(metadata.getOffset());
+    for (auto [size, value] : llvm::zip(cast<MemRefType>(v.getType()).getShape(),
+                                        metadata.getSizes()))
+      if (ShapedType::isDynamic(size))
+        arguments.push_back(value);
+    for (auto [stride, value] : llvm::zip(strides, metadata.getStrides()))
+      if (ShapedType::isDynamic(stride))
+        arguments.push_back(value);
+  }
+  OpBuilder::InsertPoint callPoint = builder.saveInsertionPoint();
+
+  builder.setInsertionPointAfter(state.last);
   auto callee = builder.create<func::FuncOp>(
-      loc, (func.getSymName() + "_layer" + Twine(outlined++)).str(),
+      loc, (state.func.getSymName() + "_layer" + Twine(state.outlined++)).str(),
       FunctionType::get(ctx, ValueRange(arguments).getTypes(), {}));
   callee.setPrivate();
   // Cut apart, the layers must stay apart in LLVM too; and they are not the
@@ -198,18 +244,37 @@ bool OutlineLayersPass::outline(SymbolTable &symbols, func::FuncOp func,
   callee->setAttr("llvm.linkage",
                   LLVM::LinkageAttr::get(ctx, LLVM::Linkage::Internal));
   symbols.insert(callee); // renamed if the name is taken
-  last = callee;
+  state.last = callee;
   Block *entry = callee.addEntryBlock();
   builder.setInsertionPointToStart(entry);
   IRMapping map;
-  map.map(arguments, entry->getArguments());
+  map.map(passed, entry->getArguments().take_front(passed.size()));
+  auto next = entry->getArguments().drop_front(passed.size()).begin();
+  for (Value v : rebuilt) {
+    auto type = cast<MemRefType>(v.getType());
+    auto [strides, offset] = getStridesAndOffset(type);
+    Value base = *next++;
+    auto part = [&](int64_t value) -> OpFoldResult {
+      if (ShapedType::isDynamic(value))
+        return *next++;
+      return builder.getIndexAttr(value);
+    };
+    OpFoldResult offsetPart = part(offset);
+    SmallVector<OpFoldResult> sizes, stridesPart;
+    for (int64_t size : type.getShape())
+      sizes.push_back(part(size));
+    for (int64_t stride : strides)
+      stridesPart.push_back(part(stride));
+    map.map(v, builder.create<memref::ReinterpretCastOp>(
+                   loc, type, base, offsetPart, sizes, stridesPart));
+  }
   for (Value v : clones)
     map.map(v, builder.clone(*v.getDefiningOp())->getResult(0));
   for (Operation *op : ops)
     builder.clone(*op, map);
   builder.create<func::ReturnOp>(loc);
 
-  builder.setInsertionPointAfter(ops.back());
+  builder.restoreInsertionPoint(callPoint);
   builder.create<func::CallOp>(loc, callee, arguments);
   for (Operation *op : llvm::reverse(ops))
     op->erase();

@@ -98,14 +98,21 @@ func.func @carried(%in: memref<16xf32>, %out: memref<16xf32>, %sum: memref<f32>)
 
 // -----
 
-// Small functions (no more than twice layer-ops) stay whole, and so does
-// code that uses a buffer of dynamic size: a bare pointer would not carry
-// its size.
+// Small functions (no more than twice layer-ops) stay whole. A buffer of
+// dynamic size has no bare-pointer form: it goes as its base buffer and its
+// size, from which the layer rebuilds it.
 // CHECK-LABEL: func.func @small
 // CHECK-NOT: call
 // CHECK-LABEL: func.func @dynamic
-// CHECK-NOT: call
-// CHECK-NOT: func.func private
+// CHECK-SAME: (%[[IN:.*]]: memref<?xf32>, %[[OUT:.*]]: memref<?xf32>)
+// CHECK: %[[N:.*]] = memref.dim %[[IN]]
+// CHECK: %[[IB:.*]], %{{.*}}, %[[IS:.*]], %{{.*}} = memref.extract_strided_metadata %[[IN]]
+// CHECK: %[[OB:.*]], %{{.*}}, %[[OS:.*]], %{{.*}} = memref.extract_strided_metadata %[[OUT]]
+// CHECK: call @dynamic_layer0(%[[N]], %[[IB]], %[[IS]], %[[OB]], %[[OS]]) : (index, memref<f32>, index, memref<f32>, index) -> ()
+// CHECK: call @dynamic_layer1(
+// CHECK: func.func private @dynamic_layer0(%{{.*}}: index, %[[B:.*]]: memref<f32>, %[[S:.*]]: index,
+// CHECK: %[[X:.*]] = memref.reinterpret_cast %[[B]] to offset: [0], sizes: [%[[S]]], strides: [1] : memref<f32> to memref<?xf32>
+// CHECK: memref.load %[[X]]
 func.func @small(%in: memref<16xf32>, %out: memref<16xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -133,6 +140,41 @@ func.func @dynamic(%in: memref<?xf32>, %out: memref<?xf32>) {
     %z = arith.addf %y, %x : f32
     %u = arith.addf %z, %x : f32
     memref.store %u, %out[%i] : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+// The host copy of a partition runs in the fallback branch of the partition
+// call: the branch's block is cut like a function's body, and what it uses
+// from around the branch is passed.
+// CHECK-LABEL: func.func @branch
+// CHECK: scf.if
+// CHECK-NEXT: call @branch_layer0(
+// CHECK-NEXT: call @branch_layer1(
+// CHECK-NEXT: }
+// CHECK: func.func private @branch_layer0(
+// CHECK: func.func private @branch_layer1(
+func.func @branch(%in: memref<16xf32>, %out: memref<16xf32>, %fallback: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  scf.if %fallback {
+    scf.for %i = %c0 to %c16 step %c1 {
+      %x = memref.load %in[%i] : memref<16xf32>
+      %y = arith.mulf %x, %x : f32
+      %z = arith.addf %y, %x : f32
+      %u = arith.addf %z, %x : f32
+      memref.store %u, %out[%i] : memref<16xf32>
+    }
+    scf.for %i = %c0 to %c16 step %c1 {
+      %x = memref.load %out[%i] : memref<16xf32>
+      %y = arith.mulf %x, %x : f32
+      %z = arith.addf %y, %x : f32
+      %u = arith.addf %z, %x : f32
+      memref.store %u, %out[%i] : memref<16xf32>
+    }
   }
   return
 }

@@ -230,9 +230,12 @@ def NNAPIOutlineLayers : Pass<"nnapi-outline-layers", "ModuleOp"> {
     are cloned into it) and the segment one call of it. Views, globals and
     other pure ops on the function's buffers stay in the caller and are
     passed in, so that two layers with the same code differ only in their
-    arguments (nnapi-merge-identical-functions then keeps one). Allocations
-    and deallocations end a segment; a segment that uses a buffer of
-    dynamic shape or layout stays in place.
+    arguments (nnapi-merge-identical-functions then keeps one). A buffer of
+    dynamic shape or layout goes as its base buffer and the dynamic parts
+    of its layout, from which the layer rebuilds it. Allocations and
+    deallocations end a segment. The single blocks of large ops (a
+    partition call's fallback branch holding the host copy, a loop's body)
+    are cut first, the same way.
 
     Large functions are what makes LLVM slow and hard to share between
     threads (its optimizer and code generation work per function, some of
