@@ -513,7 +513,7 @@ private:
   SmallVector<Group> findGroups();
   LogicalResult tileGroup(RewriterBase &rewriter, Group &group);
   void tileReductions(RewriterBase &rewriter);
-  bool retileLanes(RewriterBase &rewriter);
+  bool retileLanes(RewriterBase &rewriter, int round);
   void vectorize(RewriterBase &rewriter);
   void foldPanelDims();
   void markFallbacks();
@@ -759,21 +759,68 @@ void CodegenPass::tileTransposes(RewriterBase &rewriter) {
   }
 }
 
-bool CodegenPass::retileLanes(RewriterBase &rewriter) {
-  SmallVector<linalg::LinalgOp> pending;
+/// The tile that splits the remainder of a dynamic dimension (a peeled
+/// loop's last, partial tile) into static tiles: one row along the other
+/// dynamic parallel loops, and along the lane loop a vector of `lanes`
+/// elements, halved each round (then 1 once that is 2 or less), so that what
+/// a round's peeling leaves over is split by the next. None when nothing is
+/// dynamic.
+static std::optional<SmallVector<int64_t>>
+dynamicRemainderTile(linalg::LinalgOp op, int64_t laneDim, int64_t lanes,
+                     int round) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  // Only where the lanes are dynamic: remainders of rows alone (full
+  // vectors, fewer rows) were measured slower as one-row tiles than as the
+  // scalar loops they replace (the recognizer's convolutions, 5%).
+  if (!ShapedType::isDynamic(ranges[laneDim]))
+    return std::nullopt;
+  SmallVector<int64_t> tile(op.getNumLoops(), 0);
+  bool dynamic = false;
+  for (int64_t d = 0, e = op.getNumLoops(); d < e; ++d) {
+    if (!ShapedType::isDynamic(ranges[d]) ||
+        iterators[d] != utils::IteratorType::parallel)
+      continue;
+    dynamic = true;
+    int64_t vector = lanes >> round;
+    tile[d] = d == laneDim ? (vector > 2 ? vector : 1) : 1;
+  }
+  if (!dynamic)
+    return std::nullopt;
+  return tile;
+}
+
+bool CodegenPass::retileLanes(RewriterBase &rewriter, int round) {
+  SmallVector<std::pair<linalg::LinalgOp, SmallVector<int64_t>>> pending;
   getOperation().walk([&](linalg::LinalgOp op) {
     auto dim = op->getAttrOfType<IntegerAttr>(kLaneDimAttr);
-    if (!dim || !hasStaticTensorShapes(op))
+    if (!dim)
       return;
+    if (!hasStaticTensorShapes(op)) {
+      // The remainder of a dynamic dimension in a compute op's tile (a
+      // matmul's, a convolution's): split into static tiles that vectorize,
+      // instead of scalar loops over up to a whole tile. (Copies and
+      // element-wise remainders were measured slower split: the
+      // recognizer's input layout change, 10%.)
+      if (!isTileable(op) || !op->getParentOfType<scf::ForOp>())
+        return;
+      if (std::optional<SmallVector<int64_t>> tile = dynamicRemainderTile(
+              op, dim.getInt(), target.lanes, round))
+        if (llvm::any_of(*op->getBlock(), [](Operation &member) {
+              auto linalgOp = dyn_cast<linalg::LinalgOp>(member);
+              return linalgOp && linalgOp.getNumReductionLoops();
+            }))
+          pending.push_back({op, std::move(*tile)});
+      return;
+    }
     int64_t extent = op.getStaticLoopRanges()[dim.getInt()];
-    if (extent > 2 && !llvm::isPowerOf2_64(extent))
-      pending.push_back(op);
+    if (extent > 2 && !llvm::isPowerOf2_64(extent)) {
+      SmallVector<int64_t> tile(op.getNumLoops(), 0);
+      tile[dim.getInt()] = int64_t(llvm::bit_floor(uint64_t(extent)));
+      pending.push_back({op, std::move(tile)});
+    }
   });
-  for (linalg::LinalgOp op : pending) {
-    int64_t dim = op->getAttrOfType<IntegerAttr>(kLaneDimAttr).getInt();
-    int64_t extent = op.getStaticLoopRanges()[dim];
-    SmallVector<int64_t> tile(op.getNumLoops(), 0);
-    tile[dim] = int64_t(llvm::bit_floor(uint64_t(extent)));
+  for (auto &[op, tile] : pending) {
     scf::SCFTilingOptions tiling;
     tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), tile));
     scf::SCFTileAndFuseOptions options;
@@ -932,8 +979,9 @@ void CodegenPass::runOnOperation() {
         markFallback(m, "tiling failed");
   canonicalize();
   // Lane tiles that are not a power of two (a 52-channel remainder of 20)
-  // are split into power-of-two tiles (16 + 4), each a whole vector.
-  for (int round = 0; round < 4 && retileLanes(rewriter); ++round)
+  // are split into power-of-two tiles (16 + 4), each a whole vector; the
+  // remainders of dynamic dimensions into static rows and vectors.
+  for (int round = 0; round < 4 && retileLanes(rewriter, round); ++round)
     canonicalize();
   getOperation().walk([](Operation *op) { op->removeAttr(kLaneDimAttr); });
   {

@@ -36,3 +36,19 @@ func.func @booleans(%a: tensor<64xi1>, %b: tensor<64xi1>) -> tensor<64xi1> {
   %0 = tosa.logical_and %a, %b : (tensor<64xi1>, tensor<64xi1>) -> tensor<64xi1>
   return %0 : tensor<64xi1>
 }
+
+// -----
+
+// A matmul whose rows and columns are both dynamic: full register tiles,
+// then the remainders. Where the columns (the vector lanes) run out, the
+// remainder is split into static tiles of one row by a vector, then half a
+// vector... down to 4 lanes, then single columns, which vectorize; only the
+// tiles that have full vectors but too few rows for a register tile stay
+// scalar (one fill, one matmul): split into single rows they were measured
+// slower.
+func.func @dynamic_matmul(%q: tensor<1x?x64xf32>, %k: tensor<1x64x?xf32>) -> tensor<1x?x?xf32> {
+  // expected-remark@+2 {{'linalg.fill' runs as scalar loops: dynamic shapes (an op no strategy tiles, or the remainder of a dynamic dimension) or sub-byte (i1) elements}}
+  // expected-remark@+1 {{'linalg.matmul' runs as scalar loops: dynamic shapes (an op no strategy tiles, or the remainder of a dynamic dimension) or sub-byte (i1) elements}}
+  %0 = tosa.matmul %q, %k : (tensor<1x?x64xf32>, tensor<1x64x?xf32>) -> tensor<1x?x?xf32>
+  return %0 : tensor<1x?x?xf32>
+}
