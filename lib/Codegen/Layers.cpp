@@ -18,6 +18,8 @@
 
 #include "nnapi-mlir/Codegen/Passes.h"
 
+#include "Outlining.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
@@ -45,28 +47,6 @@ unsigned countOps(Operation *op) {
   unsigned count = 0;
   op->walk([&](Operation *) { ++count; });
   return count;
-}
-
-/// A constant the layer recomputes instead of receiving: it is part of what
-/// the code is (a loop bound, a splat), not of where it works.
-bool isClonedConstant(Value v) {
-  Operation *def = v.getDefiningOp();
-  return def && def->getNumOperands() == 0 && def->getNumRegions() == 0 &&
-         matchPattern(def, m_Constant());
-}
-
-/// A type a call passes as the LLVM lowering's bare pointer or as a plain
-/// value: no buffer of dynamic shape, strides or offset.
-bool isPassable(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  if (!memref)
-    return !isa<UnrankedMemRefType, TensorType>(type);
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return memref.hasStaticShape() &&
-         succeeded(getStridesAndOffset(memref, strides, offset)) &&
-         !ShapedType::isDynamic(offset) &&
-         llvm::none_of(strides, ShapedType::isDynamic);
 }
 
 struct OutlineLayersPass
@@ -101,8 +81,7 @@ struct OutlineLayersPass
                ArrayRef<Operation *> ops);
 };
 
-void OutlineLayersPass::cut(SymbolTable &symbols, Cutting &state,
-                            Block &body) {
+void OutlineLayersPass::cut(SymbolTable &symbols, Cutting &state, Block &body) {
   // A large op's own blocks first (the host copy in a partition call's
   // fallback branch, a loop's body): then it is one op of this block's
   // layers like any other.
@@ -199,9 +178,9 @@ bool OutlineLayersPass::outline(SymbolTable &symbols, Cutting &state,
   // their layout, from which the layer rebuilds them.
   SmallVector<Value> passed, clones, rebuilt;
   for (Value v : captured) {
-    if (isClonedConstant(v))
+    if (nnapi::isClonedConstant(v))
       clones.push_back(v);
-    else if (isPassable(v.getType()))
+    else if (nnapi::isBarePointerPassable(v.getType()))
       passed.push_back(v);
     else if (auto memref = dyn_cast<MemRefType>(v.getType());
              memref && isStrided(memref))
@@ -223,8 +202,8 @@ bool OutlineLayersPass::outline(SymbolTable &symbols, Cutting &state,
     arguments.push_back(metadata.getBaseBuffer());
     if (ShapedType::isDynamic(offset))
       arguments.push_back(metadata.getOffset());
-    for (auto [size, value] : llvm::zip(cast<MemRefType>(v.getType()).getShape(),
-                                        metadata.getSizes()))
+    for (auto [size, value] : llvm::zip(
+             cast<MemRefType>(v.getType()).getShape(), metadata.getSizes()))
       if (ShapedType::isDynamic(size))
         arguments.push_back(value);
     for (auto [stride, value] : llvm::zip(strides, metadata.getStrides()))
@@ -295,11 +274,11 @@ DictionaryAttr attributesButName(func::FuncOp func) {
 llvm::hash_code hashFunction(func::FuncOp func) {
   llvm::hash_code hash = hash_value(attributesButName(func));
   func.getBody().walk([&](Operation *op) {
-    hash = llvm::hash_combine(
-        hash, OperationEquivalence::computeHash(
-                  op, OperationEquivalence::ignoreHashValue,
-                  OperationEquivalence::ignoreHashValue,
-                  OperationEquivalence::IgnoreLocations));
+    hash =
+        llvm::hash_combine(hash, OperationEquivalence::computeHash(
+                                     op, OperationEquivalence::ignoreHashValue,
+                                     OperationEquivalence::ignoreHashValue,
+                                     OperationEquivalence::IgnoreLocations));
   });
   return hash;
 }
@@ -307,8 +286,7 @@ llvm::hash_code hashFunction(func::FuncOp func) {
 bool sameFunction(func::FuncOp a, func::FuncOp b) {
   return attributesButName(a) == attributesButName(b) &&
          OperationEquivalence::isRegionEquivalentTo(
-             &a.getBody(), &b.getBody(),
-             OperationEquivalence::IgnoreLocations);
+             &a.getBody(), &b.getBody(), OperationEquivalence::IgnoreLocations);
 }
 
 struct MergeIdenticalFunctionsPass

@@ -23,6 +23,8 @@
 #include "nnapi-mlir/Codegen/Passes.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 
+#include "Outlining.h"
+
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -76,29 +78,6 @@ scf::ForOp perfectlyNested(scf::ForOp loop) {
       return {};
   }
   return inner;
-}
-
-/// A value the outlined function recomputes instead of receiving: constants
-/// (the weights, globals, are passed, so that the same loop over other
-/// weights is the same function for nnapi-merge-identical-functions).
-bool isClonable(Value v) {
-  Operation *def = v.getDefiningOp();
-  return def && def->getNumOperands() == 0 && def->getNumRegions() == 0 &&
-         matchPattern(def, m_Constant());
-}
-
-/// A buffer the LLVM lowering passes as a bare pointer (static shape,
-/// strides and offset), as every function of the host code takes them.
-bool isStaticBuffer(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  if (!memref)
-    return true;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return memref.hasStaticShape() &&
-         succeeded(getStridesAndOffset(memref, strides, offset)) &&
-         !ShapedType::isDynamic(offset) &&
-         llvm::none_of(strides, ShapedType::isDynamic);
 }
 
 struct OutlineParallelLoopsPass
@@ -161,9 +140,9 @@ void OutlineParallelLoopsPass::outline(SymbolTable &symbols,
   getUsedValuesDefinedAbove(outer.getRegion(), captured);
   SmallVector<Value> arguments, clones;
   for (Value v : captured) {
-    if (isClonable(v))
+    if (nnapi::isClonedConstant(v))
       clones.push_back(v);
-    else if (!isStaticBuffer(v.getType()))
+    else if (!nnapi::isBarePointerPassable(v.getType()))
       return; // a pointer would not carry its shape
     else
       arguments.push_back(v);
