@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -82,11 +83,13 @@ struct OutlineLayersPass
 };
 
 void OutlineLayersPass::cut(SymbolTable &symbols, Cutting &state, Block &body) {
-  // A large op's own blocks first (the host copy in a partition call's
-  // fallback branch, a loop's body): then it is one op of this block's
-  // layers like any other.
+  // A large control-flow op's own blocks first (the host copy in a
+  // partition call's fallback branch, a loop's body): then it is one op of
+  // this block's layers like any other. (Not other ops' regions: a call in a
+  // linalg payload would be no layer.)
   for (Operation &op : body)
-    if (op.getNumRegions() && countOps(&op) > 2 * layerOps)
+    if (isa<scf::IfOp, scf::ForOp, scf::WhileOp>(op) &&
+        countOps(&op) > 2 * layerOps)
       for (Region &region : op.getRegions())
         if (region.hasOneBlock())
           cut(symbols, state, region.front());

@@ -95,9 +95,10 @@ static void keepMoveLoopsRolled(Module &module) {
 }
 
 /// LLVM's module pipeline at -O`level` (0: none), as MLIR's ExecutionEngine
-/// builds it, with data-moving loops kept rolled; then, when the module's functions
-/// ask for it (sanitize_thread, CompileOutput::threadSanitizer), LLVM's
-/// ThreadSanitizer instrumentation, after the optimizer as clang places it.
+/// builds it, with data-moving loops kept rolled; then, when the module's
+/// functions ask for it (sanitize_thread, CompileOutput::threadSanitizer),
+/// LLVM's ThreadSanitizer instrumentation, after the optimizer as clang
+/// places it.
 static void runPipeline(Module &module, TargetMachine &machine,
                         unsigned level) {
   bool tsan = llvm::any_of(module, [](const Function &f) {
@@ -451,9 +452,9 @@ Error mlir::nnapi::compileToObjects(std::unique_ptr<Module> module,
     }
     return emitObject(**parsed, *machine, *objects[p], timing);
   };
-  Error dataError = Error::success();
-  auto submit = [&](ThreadPoolInterface &pool, ThreadPoolTaskGroup &group) {
-    group.async([&] { dataError = emitData(); });
+  std::optional<Error> dataError;
+  auto submit = [&](ThreadPoolTaskGroup &group) {
+    group.async([&] { dataError.emplace(emitData()); });
     for (unsigned p = 0; p < parts; ++p)
       group.async([&, p] { work[p].error.emplace(compilePart(p)); });
     group.wait();
@@ -462,7 +463,7 @@ Error mlir::nnapi::compileToObjects(std::unique_ptr<Module> module,
     // The caller's threads (MLIR's): the memory their allocator arenas hold
     // from the MLIR pipeline is reused, not held beside LLVM's.
     ThreadPoolTaskGroup group(*shared);
-    submit(*shared, group);
+    submit(group);
   } else {
     // As many threads as asked (0: the CPUs this process may use), never
     // more than there are objects.
@@ -471,9 +472,9 @@ Error mlir::nnapi::compileToObjects(std::unique_ptr<Module> module,
         std::min(strategy.compute_thread_count(), parts + 1);
     DefaultThreadPool pool(strategy);
     ThreadPoolTaskGroup group(pool);
-    submit(pool, group);
+    submit(group);
   }
-  Error errors = std::move(dataError);
+  Error errors = std::move(*dataError);
   for (Part &piece : work)
     errors = joinErrors(std::move(errors), std::move(*piece.error));
   return errors;

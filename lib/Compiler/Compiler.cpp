@@ -615,6 +615,13 @@ static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
             output.timing))
       return makeError("LLVM code generation failed: " +
                        toString(std::move(err)));
+    for (auto [stream, file] : llvm::zip(partStreams, partFiles)) {
+      stream->close();
+      if (std::error_code ec = stream->error()) {
+        stream->clear_error();
+        return makeError("cannot write '" + file.path + "': " + ec.message());
+      }
+    }
   } else if (llvm::Error err =
                  compileToObject(*llvmModule, *target, output.llvmOptLevel,
                                  out->os(), output.timing)) {
