@@ -381,6 +381,17 @@ Java_org_nnapimlir_NnapiRuntime_isHostOnly(JNIEnv *env, jclass cls) {
   return nnapi_rt_get_mode() == NNAPI_RT_MODE_HOST_ONLY ? JNI_TRUE : JNI_FALSE;
 }
 
+/* A Java long[2] of two counters (NULL with an exception pending if the
+ * array cannot be made). */
+static jlongArray longPair(JNIEnv *env, uint64_t first, uint64_t second) {
+  jlongArray result = (*env)->NewLongArray(env, 2);
+  if (result) {
+    jlong values[2] = {(jlong)first, (jlong)second};
+    (*env)->SetLongArrayRegion(env, result, 0, 2, values);
+  }
+  return result;
+}
+
 JNIEXPORT jlongArray JNICALL Java_org_nnapimlir_NnapiRuntime_nativeStats(
     JNIEnv *env, jclass cls, jboolean reset) {
   (void)cls;
@@ -388,12 +399,7 @@ JNIEXPORT jlongArray JNICALL Java_org_nnapimlir_NnapiRuntime_nativeStats(
   nnapi_rt_get_stats(&executions, &failures);
   if (reset)
     nnapi_rt_reset_stats();
-  jlongArray result = (*env)->NewLongArray(env, 2);
-  if (result) {
-    jlong values[2] = {(jlong)executions, (jlong)failures};
-    (*env)->SetLongArrayRegion(env, result, 0, 2, values);
-  }
-  return result;
+  return longPair(env, executions, failures);
 }
 
 JNIEXPORT jlongArray JNICALL Java_org_nnapimlir_NnapiRuntime_nativeBindingStats(
@@ -401,12 +407,7 @@ JNIEXPORT jlongArray JNICALL Java_org_nnapimlir_NnapiRuntime_nativeBindingStats(
   (void)cls;
   uint64_t memory = 0, pointer = 0;
   nnapi_rt_get_binding_stats(&memory, &pointer);
-  jlongArray result = (*env)->NewLongArray(env, 2);
-  if (result) {
-    jlong values[2] = {(jlong)memory, (jlong)pointer};
-    (*env)->SetLongArrayRegion(env, result, 0, 2, values);
-  }
-  return result;
+  return longPair(env, memory, pointer);
 }
 
 /* A direct buffer over `bytes` bytes of the runtime's allocator (shared

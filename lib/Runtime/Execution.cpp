@@ -123,21 +123,19 @@ int32_t computeExecution(const NNAPIFunctionTable &fn, Partition &p,
   int32_t status = computeOnce(fn, p, exec);
   if (status != NNAPI_RT_OK || !p.timing)
     return status;
-  uint64_t hardware = UINT64_MAX, driver = UINT64_MAX;
-  if (fn.ANeuralNetworksExecution_getDuration(
-          exec, ANEURALNETWORKS_DURATION_ON_HARDWARE, &hardware) ==
-          ANEURALNETWORKS_NO_ERROR &&
-      hardware != UINT64_MAX) {
-    ++p.hardwareTimed;
-    p.hardwareNs += hardware;
-  }
-  if (fn.ANeuralNetworksExecution_getDuration(
-          exec, ANEURALNETWORKS_DURATION_IN_DRIVER, &driver) ==
-          ANEURALNETWORKS_NO_ERROR &&
-      driver != UINT64_MAX) {
-    ++p.driverTimed;
-    p.driverNs += driver;
-  }
+  // A duration the driver measured (UINT64_MAX: it did not), added up.
+  auto add = [&](int32_t code, std::atomic<uint64_t> &timed,
+                 std::atomic<uint64_t> &total) {
+    uint64_t ns = UINT64_MAX;
+    if (fn.ANeuralNetworksExecution_getDuration(exec, code, &ns) ==
+            ANEURALNETWORKS_NO_ERROR &&
+        ns != UINT64_MAX) {
+      ++timed;
+      total += ns;
+    }
+  };
+  add(ANEURALNETWORKS_DURATION_ON_HARDWARE, p.hardwareTimed, p.hardwareNs);
+  add(ANEURALNETWORKS_DURATION_IN_DRIVER, p.driverTimed, p.driverNs);
   return status;
 }
 
