@@ -84,9 +84,11 @@ TEST_P(Threads, ParallelForRunsEveryIndexOnceOnThePool) {
   for (auto [begin, end] : c.chunks)
     EXPECT_TRUE(end - begin == 42 || (begin == 966 && end == 1000))
         << begin << ".." << end;
-  // The workers took part.
+  // The workers took part. (The caller may have run none of the chunks: on
+  // a loaded machine the workers can take all of them before it starts.)
   EXPECT_TRUE(c.workerRan);
-  EXPECT_GT(c.threads.size(), 1u);
+  EXPECT_TRUE(std::any_of(c.threads.begin(), c.threads.end(),
+                          [&](std::thread::id id) { return id != c.caller; }));
 
   // A grain above that holds.
   Coverage coarse(1000);
