@@ -11,6 +11,8 @@
 
 #include "nnapi-mlir/Codegen/Passes.h"
 
+#include "DotProducts.h"
+
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -69,6 +71,7 @@ void scaleSubnormalLogInputs(Operation *root) {
 
 struct LowerVectorsPass
     : public nnapi::impl::NNAPILowerVectorsBase<LowerVectorsPass> {
+  using NNAPILowerVectorsBase::NNAPILowerVectorsBase;
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     auto options =
@@ -83,6 +86,14 @@ struct LowerVectorsPass
       populate(patterns);
       return applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
     };
+    // 8-bit dot products to the target's instructions, before the
+    // multi-reductions they are written as are lowered.
+    std::optional<nnapi::codegen::DotKind> dot =
+        nnapi::codegen::parseDotKind(int8Dot, getOperation());
+    if (!dot || failed(run([&](RewritePatternSet &p) {
+          nnapi::codegen::populateDotProductLoweringPatterns(p, *dot);
+        })))
+      return signalPassFailure();
     // Vectorized transcendental functions (exp in sigmoid and softmax,
     // tanh, erf, log...) as polynomial approximations on the whole vector;
     // math-to-libm would call the scalar libm function once per lane. The

@@ -10,6 +10,7 @@
 
 #include "nnapi-mlir/Codegen/Passes.h"
 
+#include "DotProducts.h"
 #include "Patterns.h"
 #include "nnapi-mlir/Transforms/Constants.h"
 
@@ -480,6 +481,11 @@ struct CodegenPreparePass
     // Integer convolutions and matmuls with zero points first, so that the
     // patterns below see their plain forms.
     RewritePatternSet integers(ctx);
+    std::optional<nnapi::codegen::DotKind> dot =
+        nnapi::codegen::parseDotKind(int8Dot, getOperation());
+    if (!dot)
+      return signalPassFailure();
+    nnapi::codegen::populateInt8ConvPatterns(integers, *dot);
     integers.add<
         WidenZeroPointOperands<linalg::Conv2DNhwcFhwcQOp,
                                linalg::Conv2DNhwcFhwcOp>,

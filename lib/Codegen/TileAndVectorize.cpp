@@ -30,6 +30,7 @@
 #include "nnapi-mlir/Codegen/Passes.h"
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
 
+#include "DotProducts.h"
 #include "Patterns.h"
 #include "TileSizes.h"
 
@@ -166,6 +167,8 @@ std::optional<Strategy> computeStrategy(Operation *op) {
            : isa<linalg::DepthwiseConv2DNhwcHwcOp>(op) ? Strategy::Depthwise
            : isa<linalg::MatmulOp>(op)                 ? Strategy::Matmul
                                                        : Strategy::BatchMatmul;
+  if (isInt8Conv(op))
+    return Strategy::Conv;
   if (isInt32(op) && isPackedMatmul(op))
     return Strategy::PackedMatmul;
   if (!isFloat(op))
@@ -346,6 +349,7 @@ private:
   void tileTransposes(RewriterBase &rewriter);
 
   Target target;
+  DotKind dotKind = DotKind::None;
   FrozenRewritePatternSet canonicalization, vectorCleanup;
 };
 
@@ -724,6 +728,10 @@ void CodegenPass::markFallbacks() {
 void CodegenPass::runOnOperation() {
   target = {std::max<int64_t>(1, vectorBits / 32),
             std::max<int64_t>(4, vectorRegisters)};
+  std::optional<DotKind> dot = parseDotKind(int8Dot, getOperation());
+  if (!dot)
+    return signalPassFailure();
+  dotKind = *dot;
   IRRewriter rewriter(&getContext());
   SmallVector<Group> groups = findGroups();
   for (Group &group : groups)
@@ -744,6 +752,9 @@ void CodegenPass::runOnOperation() {
     (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
   }
   foldPanelDims();
+  // 8-bit convolution tiles on dot-product instructions; the generic
+  // strategy below takes those they cannot.
+  lowerInt8ConvTiles(rewriter, getOperation(), dotKind, target.registers);
   tileReductions(rewriter);
   tileTransposes(rewriter);
   {

@@ -501,6 +501,7 @@ static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
   options.copyOptionValuesFrom(given);
   options.vectorBits = target->vectorBits;
   options.vectorRegisters = target->vectorRegisters;
+  options.int8Dot = target->int8Dot;
 
   CompileSummary local;
   CompileSummary &s = summary ? *summary : local;

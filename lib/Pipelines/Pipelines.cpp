@@ -233,10 +233,12 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   if (options.hostCodegen) {
     NNAPICodegenPrepareOptions prepare;
     prepare.vectorBits = options.vectorBits;
+    prepare.int8Dot = options.int8Dot;
     pm.addNestedPass<func::FuncOp>(createNNAPICodegenPrepare(prepare));
     NNAPICodegenOptions codegen;
     codegen.vectorBits = options.vectorBits;
     codegen.vectorRegisters = options.vectorRegisters;
+    codegen.int8Dot = options.int8Dot;
     codegen.emitRemarks = options.emitRemarks;
     pm.addNestedPass<func::FuncOp>(createNNAPICodegen(codegen));
   }
@@ -295,8 +297,11 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
 
   // Vector ops on buffers down to FMAs and 1-D loads and stores; then
   // loops for whatever linalg is left, and the LLVM dialect.
-  if (options.hostCodegen)
-    pm.addNestedPass<func::FuncOp>(createNNAPILowerVectors());
+  if (options.hostCodegen) {
+    NNAPILowerVectorsOptions lowerVectors;
+    lowerVectors.int8Dot = options.int8Dot;
+    pm.addNestedPass<func::FuncOp>(createNNAPILowerVectors(lowerVectors));
+  }
   // Function by function where a pass allows it (those run on the
   // context's threads at once); the passes that declare functions (libm's,
   // the allocator's) or convert them on the module.

@@ -286,7 +286,10 @@ int main(int argc, char **argv) {
       return fail(toString(target.takeError()));
     llvm::outs() << "target " << target->triple << " cpu " << target->cpu
                  << ": " << target->vectorBits << "-bit vectors, "
-                 << target->vectorRegisters << " vector registers\n";
+                 << target->vectorRegisters << " vector registers, 8-bit dot "
+                 << "products: "
+                 << (target->int8Dot.empty() ? "none" : target->int8Dot)
+                 << "\n";
   }
   output.configurePassManager = [](PassManager &pm, llvm::StringRef) {
     return applyPassManagerCLOptions(pm);

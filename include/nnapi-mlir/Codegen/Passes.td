@@ -30,11 +30,20 @@ def NNAPICodegenPrepare : Pass<"nnapi-codegen-prepare", "::mlir::func::FuncOp"> 
       `[N / P, K, P]` of P = two vectors' worth of columns, so that each
       output tile streams one contiguous panel;
     - a `tensor.pad` becomes a buffer with a filled border into whose
-      interior the producer of the padded value writes directly.
+      interior the producer of the padded value writes directly;
+    - with `int8-dot`, an integer convolution with zero points on 8-bit data
+      and a constant filter whose differences from its zero point fit 8 bits
+      becomes a `linalg.conv_2d_nhwc_hwcf` on the 8-bit input and those
+      differences; the input's zero point times each output channel's
+      filter sum is taken from its accumulator's initial value.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",
            "Width of the target's vector registers (sets the panel width)">,
+    Option<"int8Dot", "int8-dot", "std::string", /*default=*/"\"\"",
+           "The target's 8-bit dot-product instructions (avx512-vnni, "
+           "avx-vnni, dotprod; empty: none): integer convolutions on 8-bit "
+           "data keep their 8-bit operands for them">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
@@ -66,6 +75,9 @@ def NNAPICodegen : Pass<"nnapi-codegen", "::mlir::func::FuncOp"> {
            "Number of vector registers of the target">,
     Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
            "Emit a remark for every op left to scalar loops">,
+    Option<"int8Dot", "int8-dot", "std::string", /*default=*/"\"\"",
+           "The target's 8-bit dot-product instructions (avx512-vnni, "
+           "avx-vnni, dotprod; empty: none) the 8-bit convolution tiles use">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
@@ -85,12 +97,19 @@ def NNAPILowerVectors : Pass<"nnapi-lower-vectors", "::mlir::func::FuncOp"> {
     transcendental functions (exp, tanh, erf, log...) become polynomial
     approximations instead of one libm call per lane.
   }];
+  let options = [
+    Option<"int8Dot", "int8-dot", "std::string", /*default=*/"\"\"",
+           "The target's 8-bit dot-product instructions (avx512-vnni, "
+           "avx-vnni, dotprod; empty: none) the 8-bit dot products of "
+           "nnapi-codegen's convolution tiles become">,
+  ];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::affine::AffineDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def NNAPIPlanBuffers : Pass<"nnapi-plan-buffers", "::mlir::func::FuncOp"> {

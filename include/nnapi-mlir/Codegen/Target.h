@@ -23,6 +23,11 @@ struct HostTarget {
   /// Widest float vector the code generation uses, and how many of them the
   /// target has.
   unsigned vectorBits = 128, vectorRegisters = 16;
+  /// The 8-bit dot-product instructions the integer convolutions use
+  /// (the `int8-dot` option of nnapi-codegen): "avx512-vnni" (vpdpbusd on
+  /// 512-bit vectors), "avx-vnni" (on 256-bit ones), "dotprod" (AArch64
+  /// sdot), or empty.
+  std::string int8Dot;
   std::unique_ptr<llvm::TargetMachine> machine;
 };
 

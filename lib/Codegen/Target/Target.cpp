@@ -120,9 +120,17 @@ Expected<HostTarget> createHostTarget(StringRef tripleName, StringRef cpu,
       t.vectorBits = 128;
       t.vectorRegisters = 16;
     }
+    if (t.vectorBits == 512 && sti->checkFeatures("+avx512vnni"))
+      t.int8Dot = "avx512-vnni";
+    else if (t.vectorBits >= 256 &&
+             (sti->checkFeatures("+avxvnni") ||
+              sti->checkFeatures("+avx512vnni,+avx512vl")))
+      t.int8Dot = "avx-vnni";
   } else if (triple.isAArch64()) {
     t.vectorBits = 128; // NEON (SVE is not used)
     t.vectorRegisters = 32;
+    if (sti->checkFeatures("+dotprod"))
+      t.int8Dot = "dotprod";
   }
   return std::move(t);
 }

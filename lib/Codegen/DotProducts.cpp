@@ -1,0 +1,562 @@
+//===- DotProducts.cpp - 8-bit convolutions on dot-product instructions ---===//
+//
+// A dot-product instruction adds, in each 32-bit lane, the products of four
+// 8-bit pairs. A register tile of a convolution (rows output pixels by
+// `vectors` vectors of output channels) then takes, per filter tap and per
+// four input channels, one 32-bit broadcast of the four input bytes per row
+// and one vector of the filter per output vector: the filter is packed at
+// compile time as [KH][KW][C/4][F'][4], each lane's four bytes being four
+// input channels of one output channel.
+//
+// x86's vpdpbusd multiplies unsigned by signed bytes: the input's bytes are
+// flipped (x + 128) as they are broadcast, and 128 times each output
+// channel's filter sum is subtracted from the accumulators' initial values.
+// AArch64's sdot multiplies signed by signed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DotProducts.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+
+namespace mlir::nnapi::codegen {
+
+std::optional<DotKind> parseDotKind(StringRef name, Operation *op) {
+  std::optional<DotKind> kind =
+      llvm::StringSwitch<std::optional<DotKind>>(name)
+          .Case("", DotKind::None)
+          .Case("avx512-vnni", DotKind::Avx512Vnni)
+          .Case("avx-vnni", DotKind::AvxVnni)
+          .Case("dotprod", DotKind::DotProd)
+          .Default(std::nullopt);
+  if (!kind)
+    op->emitError() << "unknown int8-dot '" << name
+                    << "' (avx512-vnni, avx-vnni, dotprod, or empty)";
+  return kind;
+}
+
+bool isInt8Conv(Operation *op) {
+  auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op);
+  auto isI8 = [](Value v) { return getElementTypeOrSelf(v).isInteger(8); };
+  return conv && conv.hasPureTensorSemantics() && isI8(conv.getInputs()[0]) &&
+         isI8(conv.getInputs()[1]) && op->getNumResults() == 1 &&
+         getElementTypeOrSelf(op->getResult(0)).isInteger(32);
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// nnapi-codegen-prepare: 8-bit operands, zero points in the initial value
+//===----------------------------------------------------------------------===//
+
+/// `init` plus `delta[f]` along its last dimension. A bias broadcast or a
+/// fill of a constant (the initializers the convolution strategy fuses)
+/// becomes a broadcast of the changed constant; anything else gets an
+/// element-wise addition.
+Value addPerChannel(PatternRewriter &rewriter, Location loc, Value init,
+                    ArrayRef<int32_t> delta) {
+  auto type = cast<RankedTensorType>(init.getType());
+  int64_t rank = type.getRank();
+  auto vectorType =
+      RankedTensorType::get({int64_t(delta.size())}, rewriter.getI32Type());
+  AffineMap last =
+      AffineMap::get(rank, 0, rewriter.getAffineDimExpr(rank - 1));
+  AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+  SmallVector<utils::IteratorType> parallel(rank,
+                                            utils::IteratorType::parallel);
+  auto broadcast = [&](ArrayRef<int32_t> values, Value into) -> Value {
+    Value c = rewriter.create<arith::ConstantOp>(
+        loc, DenseElementsAttr::get(vectorType, values));
+    return rewriter
+        .create<linalg::GenericOp>(
+            loc, TypeRange{type}, ValueRange{c}, ValueRange{into},
+            ArrayRef<AffineMap>{last, id}, parallel,
+            [](OpBuilder &b, Location l, ValueRange args) {
+              b.create<linalg::YieldOp>(l, args[0]);
+            })
+        ->getResult(0);
+  };
+  auto plus = [&](auto base) {
+    SmallVector<int32_t> values;
+    for (size_t f = 0; f < delta.size(); ++f)
+      values.push_back(int32_t(uint32_t(base(f)) + uint32_t(delta[f])));
+    return values;
+  };
+  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+    IntegerAttr c;
+    if (matchPattern(fill.value(), m_Constant(&c)))
+      return broadcast(plus([&](size_t) { return c.getInt(); }),
+                       fill.getOutputs()[0]);
+  }
+  if (auto generic = init.getDefiningOp<linalg::GenericOp>()) {
+    DenseIntElementsAttr bias;
+    Block *body = generic.getBody();
+    if (generic.getNumDpsInputs() == 1 && generic.getNumDpsInits() == 1 &&
+        generic.getNumParallelLoops() == generic.getNumLoops() &&
+        generic.getIndexingMapsArray() == SmallVector<AffineMap>{last, id} &&
+        body->getTerminator()->getOperand(0) == body->getArgument(0) &&
+        matchPattern(generic.getDpsInputs()[0], m_Constant(&bias)) &&
+        bias.getNumElements() == int64_t(delta.size())) {
+      SmallVector<APInt> b(bias.getValues<APInt>());
+      return broadcast(plus([&](size_t f) { return b[f].getSExtValue(); }),
+                       generic.getDpsInits()[0]);
+    }
+  }
+  Value c = rewriter.create<arith::ConstantOp>(
+      loc, DenseElementsAttr::get(vectorType, delta));
+  Value empty = rewriter.create<tensor::EmptyOp>(loc, type.getShape(),
+                                                 type.getElementType());
+  return rewriter
+      .create<linalg::GenericOp>(
+          loc, TypeRange{type}, ValueRange{init, c}, ValueRange{empty},
+          ArrayRef<AffineMap>{id, last, id}, parallel,
+          [](OpBuilder &b, Location l, ValueRange args) {
+            b.create<linalg::YieldOp>(
+                l, ValueRange{b.create<arith::AddIOp>(l, args[0], args[1])});
+          })
+      ->getResult(0);
+}
+
+/// linalg.conv_2d_nhwc_fhwc_q on an i8 input with a constant i8 filter
+/// whose differences from its zero point fit i8 -> linalg.conv_2d_nhwc_hwcf
+/// on the input and those differences (w'), its accumulator starting at
+/// init - zx * sum(w') per output channel: sum (x - zx) w' over a window
+/// is sum x w' - zx sum w', exact in i32 as the original is (the padded
+/// border holds what the input operand holds either way).
+struct Int8ConvWithZeroPoints
+    : OpRewritePattern<linalg::Conv2DNhwcFhwcQOp> {
+  Int8ConvWithZeroPoints(MLIRContext *ctx)
+      : OpRewritePattern(ctx, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(linalg::Conv2DNhwcFhwcQOp op,
+                                PatternRewriter &rewriter) const override {
+    ValueRange in = op.getInputs();
+    auto inType = dyn_cast<RankedTensorType>(in[0].getType());
+    auto outType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    DenseIntElementsAttr filter;
+    IntegerAttr inputZero, filterZero;
+    if (!op.hasPureTensorSemantics() || !inType || !outType ||
+        !inType.getElementType().isInteger(8) ||
+        !outType.getElementType().isInteger(32) ||
+        !outType.hasStaticShape() ||
+        !matchPattern(in[1], m_Constant(&filter)) ||
+        !filter.getElementType().isInteger(8) ||
+        !matchPattern(in[2], m_Constant(&inputZero)) ||
+        !matchPattern(in[3], m_Constant(&filterZero)))
+      return failure();
+    ArrayRef<int64_t> shape = filter.getType().getShape(); // F, KH, KW, C
+    int64_t f = shape[0], window = shape[1] * shape[2] * shape[3];
+    int64_t zx = inputZero.getInt(), zw = filterZero.getInt();
+    SmallVector<int8_t> hwcf(f * window);
+    SmallVector<int64_t> sums(f, 0);
+    int64_t i = 0;
+    for (const APInt &v : filter.getValues<APInt>()) {
+      int64_t d = v.getSExtValue() - zw;
+      if (d < -128 || d > 127)
+        return failure();
+      hwcf[(i % window) * f + i / window] = int8_t(d);
+      sums[i / window] += d;
+      ++i;
+    }
+    Location loc = op.getLoc();
+    auto hwcfType = RankedTensorType::get(
+        {shape[1], shape[2], shape[3], f}, rewriter.getI8Type());
+    Value weights = rewriter.create<arith::ConstantOp>(
+        loc, DenseElementsAttr::get(hwcfType, ArrayRef<int8_t>(hwcf)));
+    Value init = op.getOutputs()[0];
+    if (zx != 0) {
+      SmallVector<int32_t> delta;
+      for (int64_t s : sums)
+        delta.push_back(int32_t(uint32_t(-zx * s)));
+      init = addPerChannel(rewriter, loc, init, delta);
+    }
+    rewriter.replaceOpWithNewOp<linalg::Conv2DNhwcHwcfOp>(
+        op, op->getResultTypes(), ValueRange{in[0], weights},
+        ValueRange{init}, op.getStrides(), op.getDilations());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// nnapi-codegen: register tiles to dot products
+//===----------------------------------------------------------------------===//
+
+int64_t lanesOf(DotKind kind) {
+  switch (kind) {
+  case DotKind::Avx512Vnni:
+    return 16;
+  case DotKind::AvxVnni:
+    return 8;
+  case DotKind::DotProd:
+    return 4;
+  case DotKind::None:
+    break;
+  }
+  return 0;
+}
+
+/// vpdpbusd takes unsigned bytes on its first operand.
+bool flipsInput(DotKind kind) {
+  return kind == DotKind::Avx512Vnni || kind == DotKind::AvxVnni;
+}
+
+/// The constant a filter tile is sliced from, with the tile's offsets along
+/// the output channels (every other offset 0 and size whole); null if the
+/// filter is not such a slice.
+arith::ConstantOp traceFilter(Value v, SmallVectorImpl<OpFoldResult> &offsets) {
+  while (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>()) {
+    RankedTensorType source = slice.getSourceType();
+    if (source.getRank() != 4 || slice.getResultType().getRank() != 4 ||
+        !slice.hasUnitStride())
+      return nullptr;
+    SmallVector<OpFoldResult> at = slice.getMixedOffsets();
+    ArrayRef<int64_t> sizes = slice.getStaticSizes();
+    for (int d = 0; d < 3; ++d)
+      if (getConstantIntValue(at[d]) != 0 || sizes[d] != source.getDimSize(d))
+        return nullptr;
+    offsets.push_back(at[3]);
+    v = slice.getSource();
+  }
+  return v.getDefiningOp<arith::ConstantOp>();
+}
+
+struct Packed {
+  Value weights;    ///< [KH, KW, C4, F' * 4] i8
+  Value correction; ///< [F'] i32: 128 * the filter sums (flipped inputs)
+};
+
+class TileLowering {
+public:
+  TileLowering(DotKind kind, int64_t registers, Block &entry)
+      : kind(kind), lanes(lanesOf(kind)), registers(registers),
+        entry(entry) {}
+  LogicalResult lower(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op);
+
+private:
+  Packed pack(RewriterBase &rewriter, arith::ConstantOp filter);
+  Value dot(OpBuilder &b, Location loc, Value acc, Value x, Value w) const;
+
+  DotKind kind;
+  int64_t lanes, registers;
+  Block &entry;
+  DenseMap<Operation *, Packed> packed;
+};
+
+Packed TileLowering::pack(RewriterBase &rewriter, arith::ConstantOp filter) {
+  auto it = packed.find(filter);
+  if (it != packed.end())
+    return it->second;
+  auto attr = cast<DenseIntElementsAttr>(filter.getValue());
+  ArrayRef<int64_t> shape = attr.getType().getShape(); // KH, KW, C, F
+  int64_t taps = shape[0] * shape[1], c = shape[2], f = shape[3];
+  int64_t c4 = (c + 3) / 4;
+  // One vector of zero channels past the last: a tile whose first channel
+  // is not a multiple of the lanes (a power-of-two piece of a remainder)
+  // reads up to a vector beyond its channels.
+  int64_t fp = (f + lanes - 1) / lanes * lanes + lanes;
+  SmallVector<int8_t> weights(taps * c4 * fp * 4, 0);
+  SmallVector<int32_t> sums(fp, 0);
+  int64_t i = 0;
+  for (const APInt &v : attr.getValues<APInt>()) {
+    int64_t tap = i / (c * f), ch = i / f % c, oc = i % f;
+    int8_t w = int8_t(v.getSExtValue());
+    weights[((tap * c4 + ch / 4) * fp + oc) * 4 + ch % 4] = w;
+    sums[oc] += 128 * int32_t(w);
+    ++i;
+  }
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(&entry);
+  Location loc = filter.getLoc();
+  auto weightsType = RankedTensorType::get({shape[0], shape[1], c4, fp * 4},
+                                           rewriter.getI8Type());
+  Packed p;
+  p.weights = rewriter.create<arith::ConstantOp>(
+      loc, DenseElementsAttr::get(weightsType, ArrayRef<int8_t>(weights)));
+  if (flipsInput(kind))
+    p.correction = rewriter.create<arith::ConstantOp>(
+        loc, DenseElementsAttr::get(
+                 RankedTensorType::get({fp}, rewriter.getI32Type()),
+                 ArrayRef<int32_t>(sums)));
+  return packed[filter] = p;
+}
+
+/// acc + the sums of four products of 8-bit pairs per lane, in plain vector
+/// ops (unsigned x for vpdpbusd, signed for sdot); nnapi-lower-vectors
+/// turns them into the instruction (DotProductToIntrinsic). Keeping them
+/// plain until then keeps the tiles free of ops with memory effects.
+Value TileLowering::dot(OpBuilder &b, Location loc, Value acc, Value x,
+                        Value w) const {
+  Type i8 = b.getI8Type(), i32 = b.getI32Type();
+  auto bytes = VectorType::get({4 * lanes}, i8);
+  auto words = VectorType::get({4 * lanes}, i32);
+  if (cast<VectorType>(x.getType()).getElementType() != i8)
+    x = b.create<vector::BitCastOp>(loc, bytes, x);
+  if (cast<VectorType>(w.getType()).getElementType() != i8)
+    w = b.create<vector::BitCastOp>(loc, bytes, w);
+  Value wx = flipsInput(kind)
+                 ? b.create<arith::ExtUIOp>(loc, words, x).getResult()
+                 : b.create<arith::ExtSIOp>(loc, words, x).getResult();
+  Value ww = b.create<arith::ExtSIOp>(loc, words, w);
+  Value products = b.create<vector::ShapeCastOp>(
+      loc, VectorType::get({lanes, 4}, i32),
+      b.create<arith::MulIOp>(loc, wx, ww));
+  return b.create<vector::MultiDimReductionOp>(
+      loc, products, acc, ArrayRef<bool>{false, true},
+      vector::CombiningKind::ADD);
+}
+
+LogicalResult TileLowering::lower(RewriterBase &rewriter,
+                                  linalg::Conv2DNhwcHwcfOp op) {
+  Value input = op.getInputs()[0], init = op.getOutputs()[0];
+  auto inType = cast<RankedTensorType>(input.getType());
+  auto filterType = cast<RankedTensorType>(op.getInputs()[1].getType());
+  auto outType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!inType.hasStaticShape() || !filterType.hasStaticShape() ||
+      !outType.hasStaticShape() || outType.getDimSize(0) != 1 ||
+      outType.getDimSize(1) != 1)
+    return failure();
+  int64_t rows = outType.getDimSize(2), channels = outType.getDimSize(3);
+  int64_t vectors = (channels + lanes - 1) / lanes;
+  // Accumulators, the filter vectors and a broadcast in registers.
+  if (rows * vectors + vectors + 1 > registers)
+    return failure();
+  SmallVector<OpFoldResult> offsets;
+  arith::ConstantOp filter = traceFilter(op.getInputs()[1], offsets);
+  if (!filter || !isa<DenseIntElementsAttr>(filter.getValue()))
+    return failure();
+  Packed p = pack(rewriter, filter);
+  int64_t kh = filterType.getDimSize(0), kw = filterType.getDimSize(1),
+          c = filterType.getDimSize(2);
+  SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
+  SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
+  auto accType = VectorType::get({lanes}, i32);
+  auto index = [&](OpBuilder &b, int64_t v) -> Value {
+    return b.create<arith::ConstantIndexOp>(loc, v);
+  };
+  Value firstChannel = index(rewriter, 0);
+  for (OpFoldResult o : offsets)
+    firstChannel = rewriter.create<arith::AddIOp>(
+        loc, firstChannel, getValueOrCreateConstantIndexOp(rewriter, loc, o));
+  Value zero = index(rewriter, 0);
+  Value zeros = rewriter.create<arith::ConstantOp>(
+      loc, DenseElementsAttr::get(accType, rewriter.getI32IntegerAttr(0)));
+
+  // The accumulators, row-major: the initial value, minus the flip's
+  // correction.
+  SmallVector<Value> accs;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < vectors; ++j) {
+      int64_t n = std::min(lanes, channels - j * lanes);
+      Value v = rewriter.create<vector::TransferReadOp>(
+          loc, VectorType::get({n}, i32), init,
+          ValueRange{zero, zero, index(rewriter, r), index(rewriter, j * lanes)},
+          ArrayRef<bool>{true});
+      if (n < lanes)
+        v = rewriter.create<vector::InsertStridedSliceOp>(
+            loc, v, zeros, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{1});
+      if (p.correction) {
+        Value at = rewriter.create<arith::AddIOp>(loc, firstChannel,
+                                                  index(rewriter, j * lanes));
+        Value corr = rewriter.create<vector::TransferReadOp>(
+            loc, accType, p.correction, ValueRange{at}, ArrayRef<bool>{true});
+        v = rewriter.create<arith::SubIOp>(loc, v, corr);
+      }
+      accs.push_back(v);
+    }
+
+  // One step: four input channels (fewer in the tail) of one filter tap,
+  // which the packed weights index by (ky, kx) and the input slice reads at
+  // (ky, kx) times the dilations, plus the tile row's stride.
+  struct Tap {
+    Value ky, kx, y, x;
+  };
+  auto step = [&](OpBuilder &b, const Tap &tap, Value c4, int64_t width,
+                  ValueRange in) {
+    SmallVector<Value> out(in);
+    Value channel = b.create<arith::MulIOp>(loc, c4, index(b, 4));
+    SmallVector<Value> broadcasts;
+    for (int64_t r = 0; r < rows; ++r) {
+      Value col =
+          b.create<arith::AddIOp>(loc, tap.x, index(b, r * strides[1]));
+      Value bytes = b.create<vector::TransferReadOp>(
+          loc, VectorType::get({width}, i8), input,
+          ValueRange{zero, tap.y, col, channel}, ArrayRef<bool>{true});
+      if (width < 4)
+        bytes = b.create<vector::InsertStridedSliceOp>(
+            loc, bytes,
+            b.create<arith::ConstantOp>(
+                loc, DenseElementsAttr::get(VectorType::get({4}, i8),
+                                            b.getI8IntegerAttr(0))),
+            ArrayRef<int64_t>{0}, ArrayRef<int64_t>{1});
+      Value word = b.create<vector::ExtractOp>(
+          loc,
+          b.create<vector::BitCastOp>(loc, VectorType::get({1}, i32), bytes),
+          ArrayRef<int64_t>{0});
+      Value v = b.create<vector::BroadcastOp>(loc, accType, word);
+      if (flipsInput(kind))
+        v = b.create<arith::XOrIOp>(
+            loc, v,
+            b.create<arith::ConstantOp>(
+                loc, DenseElementsAttr::get(
+                         accType, b.getI32IntegerAttr(int32_t(0x80808080)))));
+      broadcasts.push_back(v);
+    }
+    for (int64_t j = 0; j < vectors; ++j) {
+      Value oc = b.create<arith::AddIOp>(loc, firstChannel,
+                                         index(b, j * lanes));
+      Value w = b.create<vector::TransferReadOp>(
+          loc, VectorType::get({4 * lanes}, i8), p.weights,
+          ValueRange{tap.ky, tap.kx, c4,
+                     b.create<arith::MulIOp>(loc, oc, index(b, 4))},
+          ArrayRef<bool>{true});
+      for (int64_t r = 0; r < rows; ++r)
+        out[r * vectors + j] =
+            dot(b, loc, out[r * vectors + j], broadcasts[r], w);
+    }
+    return out;
+  };
+  // A loop over [0, n) carrying the accumulators (none for n = 1).
+  auto loop = [&](OpBuilder &b, int64_t n, ValueRange in,
+                  function_ref<SmallVector<Value>(OpBuilder &, Value,
+                                                  ValueRange)>
+                      body) -> SmallVector<Value> {
+    if (n == 1)
+      return body(b, index(b, 0), in);
+    auto forOp = b.create<scf::ForOp>(
+        loc, index(b, 0), index(b, n), index(b, 1), in,
+        [&](OpBuilder &nb, Location l, Value iv, ValueRange args) {
+          nb.create<scf::YieldOp>(l, body(nb, iv, args));
+        });
+    return SmallVector<Value>(forOp.getResults());
+  };
+  accs = loop(rewriter, kh, accs, [&](OpBuilder &b, Value ky, ValueRange a) {
+    return loop(b, kw, a, [&](OpBuilder &b, Value kx, ValueRange a) {
+      Tap tap{ky, kx, b.create<arith::MulIOp>(loc, ky, index(b, dilations[0])),
+              b.create<arith::MulIOp>(loc, kx, index(b, dilations[1]))};
+      SmallVector<Value> acc =
+          loop(b, c / 4, a, [&](OpBuilder &b, Value c4, ValueRange a) {
+            return step(b, tap, c4, 4, a);
+          });
+      if (c % 4)
+        acc = step(b, tap, index(b, c / 4), c % 4, acc);
+      return acc;
+    });
+  });
+
+  Value result = init;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < vectors; ++j) {
+      int64_t n = std::min(lanes, channels - j * lanes);
+      Value v = accs[r * vectors + j];
+      if (n < lanes)
+        v = rewriter.create<vector::ExtractStridedSliceOp>(
+            loc, v, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{n},
+            ArrayRef<int64_t>{1});
+      result = rewriter
+                   .create<vector::TransferWriteOp>(
+                       loc, v, result,
+                       ValueRange{zero, zero, index(rewriter, r),
+                                  index(rewriter, j * lanes)},
+                       ArrayRef<bool>{true})
+                   .getResult();
+    }
+  rewriter.replaceOp(op, result);
+  return success();
+}
+
+/// TileLowering::dot's form -> the instruction: multi_reduction<add> over
+/// [lanes, 4] of shape_cast(ext(a) * ext(b)) with a, b 4 * lanes bytes:
+/// vpdpbusd for (unsigned, signed) with 16 or 8 lanes, sdot for (signed,
+/// signed) with 4.
+struct DotProductToIntrinsic : OpRewritePattern<vector::MultiDimReductionOp> {
+  DotProductToIntrinsic(MLIRContext *ctx, DotKind kind)
+      : OpRewritePattern(ctx, /*benefit=*/2), kind(kind) {}
+  LogicalResult matchAndRewrite(vector::MultiDimReductionOp op,
+                                PatternRewriter &rewriter) const override {
+    int64_t lanes = lanesOf(kind);
+    VectorType source = op.getSourceVectorType();
+    auto cast = op.getSource().getDefiningOp<vector::ShapeCastOp>();
+    auto mul = cast ? cast.getSource().getDefiningOp<arith::MulIOp>()
+                    : arith::MulIOp();
+    if (op.getKind() != vector::CombiningKind::ADD || !mul ||
+        source.getShape() != ArrayRef<int64_t>{lanes, 4} ||
+        !source.getElementType().isInteger(32) ||
+        !llvm::equal(op.getReductionMask(), ArrayRef<bool>{false, true}))
+      return failure();
+    // The byte operands and whether each is zero-extended.
+    auto operand = [](Value v) -> std::pair<Value, std::optional<bool>> {
+      if (auto e = v.getDefiningOp<arith::ExtUIOp>())
+        return {e.getIn(), true};
+      if (auto e = v.getDefiningOp<arith::ExtSIOp>())
+        return {e.getIn(), false};
+      return {Value(), std::nullopt};
+    };
+    auto [a, aUnsigned] = operand(mul.getLhs());
+    auto [b, bUnsigned] = operand(mul.getRhs());
+    if (!a || !b || !getElementTypeOrSelf(a).isInteger(8) ||
+        !getElementTypeOrSelf(b).isInteger(8))
+      return failure();
+    if (flipsInput(kind) && *bUnsigned && !*aUnsigned) {
+      std::swap(a, b);
+      std::swap(aUnsigned, bUnsigned);
+    }
+    if (*bUnsigned || *aUnsigned != flipsInput(kind))
+      return failure();
+    Location loc = op.getLoc();
+    Value acc = op.getAcc();
+    StringRef name = kind == DotKind::Avx512Vnni
+                         ? "llvm.x86.avx512.vpdpbusd.512"
+                     : kind == DotKind::AvxVnni
+                         ? "llvm.x86.avx512.vpdpbusd.256"
+                         : "llvm.aarch64.neon.sdot.v4i32.v16i8";
+    if (flipsInput(kind)) {
+      a = rewriter.create<vector::BitCastOp>(loc, acc.getType(), a);
+      b = rewriter.create<vector::BitCastOp>(loc, acc.getType(), b);
+    }
+    rewriter.replaceOpWithNewOp<LLVM::CallIntrinsicOp>(
+        op, acc.getType(), name, ValueRange{acc, a, b});
+    return success();
+  }
+  DotKind kind;
+};
+
+} // namespace
+
+void populateDotProductLoweringPatterns(RewritePatternSet &patterns,
+                                        DotKind kind) {
+  if (kind != DotKind::None)
+    patterns.add<DotProductToIntrinsic>(patterns.getContext(), kind);
+}
+
+void populateInt8ConvPatterns(RewritePatternSet &patterns, DotKind kind) {
+  if (kind != DotKind::None)
+    patterns.add<Int8ConvWithZeroPoints>(patterns.getContext());
+}
+
+void lowerInt8ConvTiles(RewriterBase &rewriter, Operation *function,
+                        DotKind kind, int64_t registers) {
+  if (kind == DotKind::None)
+    return;
+  SmallVector<linalg::Conv2DNhwcHwcfOp> tiles;
+  function->walk([&](linalg::Conv2DNhwcHwcfOp op) {
+    if (isInt8Conv(op))
+      tiles.push_back(op);
+  });
+  TileLowering lowering(kind, registers, function->getRegion(0).front());
+  for (linalg::Conv2DNhwcHwcfOp op : tiles)
+    (void)lowering.lower(rewriter, op);
+}
+
+} // namespace mlir::nnapi::codegen

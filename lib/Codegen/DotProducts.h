@@ -1,0 +1,57 @@
+//===- DotProducts.h - 8-bit convolutions on dot-product instructions -----===//
+//
+// Integer convolutions on 8-bit data, computed with the target's 8-bit
+// dot-product instructions (x86 vpdpbusd, AArch64 sdot): each multiplies
+// four 8-bit pairs per 32-bit lane and adds them to the lane.
+// nnapi-codegen-prepare keeps such a convolution's operands 8-bit (its zero
+// points moved into the accumulator's initial value); nnapi-codegen tiles it
+// like a float convolution and lowers each register tile to a loop of dot
+// products over a filter packed at compile time.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NNAPI_MLIR_LIB_CODEGEN_DOTPRODUCTS_H
+#define NNAPI_MLIR_LIB_CODEGEN_DOTPRODUCTS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+
+namespace mlir::nnapi::codegen {
+
+/// The 8-bit dot-product instructions a target has (the `int8-dot` option).
+enum class DotKind {
+  None,
+  Avx512Vnni, ///< vpdpbusd on 512-bit vectors (unsigned x signed)
+  AvxVnni,    ///< vpdpbusd on 256-bit vectors (AVX-VNNI or AVX512-VNNI+VL)
+  DotProd     ///< AArch64 sdot on 128-bit vectors (signed x signed)
+};
+
+/// The kind named by an `int8-dot` value ("" is None); none, with an error
+/// on `op`, if unknown.
+std::optional<DotKind> parseDotKind(StringRef name, Operation *op);
+
+/// A linalg.conv_2d_nhwc_hwcf on an i8 input and an i8 filter accumulating
+/// in i32: what nnapi-codegen-prepare makes for the dot-product tiles.
+bool isInt8Conv(Operation *op);
+
+/// nnapi-codegen-prepare's rewrite of linalg.conv_2d_nhwc_fhwc_q on 8-bit
+/// data with a constant filter into an isInt8Conv op (a no-op for None).
+void populateInt8ConvPatterns(RewritePatternSet &patterns, DotKind kind);
+
+/// Lowers register tiles of isInt8Conv ops (output [1, 1, rows, channels],
+/// static, filter a slice of a constant) to loops of dot products. Packed
+/// filters are made once per constant and function. Tiles it cannot lower
+/// are left for the generic strategy.
+void lowerInt8ConvTiles(RewriterBase &rewriter, Operation *function,
+                        DotKind kind, int64_t registers);
+
+/// nnapi-lower-vectors: the dot products the tiles compute in plain vector
+/// ops (a multi-reduction over groups of four products of extended bytes)
+/// -> the target's instruction (a no-op for None).
+void populateDotProductLoweringPatterns(RewritePatternSet &patterns,
+                                        DotKind kind);
+
+} // namespace mlir::nnapi::codegen
+
+#endif // NNAPI_MLIR_LIB_CODEGEN_DOTPRODUCTS_H
