@@ -22,6 +22,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -58,27 +59,31 @@ namespace {
 // nnapi-codegen-prepare: 8-bit operands, zero points in the initial value
 //===----------------------------------------------------------------------===//
 
-/// `init` plus `delta[f]` along its last dimension. A bias broadcast or a
-/// fill of a constant (the initializers the convolution strategy fuses)
-/// becomes a broadcast of the changed constant; anything else gets an
-/// element-wise addition.
-Value addPerChannel(PatternRewriter &rewriter, Location loc, Value init,
-                    ArrayRef<int32_t> delta) {
-  auto type = cast<RankedTensorType>(init.getType());
+/// `init` reshaped to `type` (a unit-dimension expansion of it) plus
+/// `delta[f]` along the last dimension. A bias broadcast or a fill of a
+/// constant (the initializers the convolution strategy fuses) becomes a
+/// broadcast of the changed constant into an empty `type`; anything else is
+/// expanded and gets an element-wise addition.
+Value initialValue(PatternRewriter &rewriter, Location loc, Value init,
+                   ArrayRef<int32_t> delta, RankedTensorType type) {
+  auto initType = cast<RankedTensorType>(init.getType());
   int64_t rank = type.getRank();
   auto vectorType =
       RankedTensorType::get({int64_t(delta.size())}, rewriter.getI32Type());
-  AffineMap last =
-      AffineMap::get(rank, 0, rewriter.getAffineDimExpr(rank - 1));
-  AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+  auto lastOf = [&](int64_t n) {
+    return AffineMap::get(n, 0, rewriter.getAffineDimExpr(n - 1));
+  };
+  AffineMap last = lastOf(rank), id = rewriter.getMultiDimIdentityMap(rank);
   SmallVector<utils::IteratorType> parallel(rank,
                                             utils::IteratorType::parallel);
-  auto broadcast = [&](ArrayRef<int32_t> values, Value into) -> Value {
+  auto broadcast = [&](ArrayRef<int32_t> values) -> Value {
     Value c = rewriter.create<arith::ConstantOp>(
         loc, DenseElementsAttr::get(vectorType, values));
+    Value empty = rewriter.create<tensor::EmptyOp>(loc, type.getShape(),
+                                                   type.getElementType());
     return rewriter
         .create<linalg::GenericOp>(
-            loc, TypeRange{type}, ValueRange{c}, ValueRange{into},
+            loc, TypeRange{type}, ValueRange{c}, ValueRange{empty},
             ArrayRef<AffineMap>{last, id}, parallel,
             [](OpBuilder &b, Location l, ValueRange args) {
               b.create<linalg::YieldOp>(l, args[0]);
@@ -94,22 +99,28 @@ Value addPerChannel(PatternRewriter &rewriter, Location loc, Value init,
   if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
     IntegerAttr c;
     if (matchPattern(fill.value(), m_Constant(&c)))
-      return broadcast(plus([&](size_t) { return c.getInt(); }),
-                       fill.getOutputs()[0]);
+      return broadcast(plus([&](size_t) { return c.getInt(); }));
   }
   if (auto generic = init.getDefiningOp<linalg::GenericOp>()) {
     DenseIntElementsAttr bias;
     Block *body = generic.getBody();
+    int64_t initRank = initType.getRank();
     if (generic.getNumDpsInputs() == 1 && generic.getNumDpsInits() == 1 &&
         generic.getNumParallelLoops() == generic.getNumLoops() &&
-        generic.getIndexingMapsArray() == SmallVector<AffineMap>{last, id} &&
+        generic.getIndexingMapsArray() ==
+            SmallVector<AffineMap>{lastOf(initRank),
+                                   rewriter.getMultiDimIdentityMap(initRank)} &&
         body->getTerminator()->getOperand(0) == body->getArgument(0) &&
         matchPattern(generic.getDpsInputs()[0], m_Constant(&bias)) &&
         bias.getNumElements() == int64_t(delta.size())) {
       SmallVector<APInt> b(bias.getValues<APInt>());
-      return broadcast(plus([&](size_t f) { return b[f].getSExtValue(); }),
-                       generic.getDpsInits()[0]);
+      return broadcast(plus([&](size_t f) { return b[f].getSExtValue(); }));
     }
+  }
+  if (initType != type) {
+    std::optional<SmallVector<ReassociationIndices>> map =
+        getReassociationIndicesForReshape(initType, type);
+    init = rewriter.create<tensor::ExpandShapeOp>(loc, type, init, *map);
   }
   Value c = rewriter.create<arith::ConstantOp>(
       loc, DenseElementsAttr::get(vectorType, delta));
@@ -126,12 +137,71 @@ Value addPerChannel(PatternRewriter &rewriter, Location loc, Value init,
       ->getResult(0);
 }
 
+/// A filter [KH, KW, C, F] of 8-bit differences from its zero point, and
+/// each output channel's sum of them.
+struct Int8Filter {
+  SmallVector<int8_t> hwcf;
+  SmallVector<int64_t> sums;
+};
+
+/// `filter` minus `zero`, its i-th element moved to position hwcfIndex(i)
+/// of the HWCF filter; none unless every difference fits 8 bits.
+std::optional<Int8Filter> int8Filter(DenseIntElementsAttr filter,
+                                     int64_t zero,
+                                     ArrayRef<int64_t> hwcfShape,
+                                     function_ref<int64_t(int64_t)> hwcfIndex) {
+  Int8Filter r;
+  r.hwcf.resize(filter.getNumElements());
+  r.sums.assign(hwcfShape[3], 0);
+  int64_t i = 0;
+  for (const APInt &v : filter.getValues<APInt>()) {
+    int64_t d = v.getSExtValue() - zero;
+    if (d < -128 || d > 127)
+      return std::nullopt;
+    int64_t at = hwcfIndex(i++);
+    r.hwcf[at] = int8_t(d);
+    r.sums[at % hwcfShape[3]] += d;
+  }
+  return r;
+}
+
+/// linalg.conv_2d_nhwc_hwcf of `input` (i8) and `filter`, its accumulator
+/// starting at `init` (reshaped to `outType`) - zx * the filter's sums: sum
+/// (x - zx) w' over a window is sum x w' - zx sum w', exact in i32 as the
+/// original is (the padded border holds what the input operand holds
+/// either way).
+Value int8Conv(PatternRewriter &rewriter, Location loc, Value input,
+               const Int8Filter &filter, ArrayRef<int64_t> hwcfShape,
+               int64_t zx, Value init, RankedTensorType outType,
+               DenseIntElementsAttr strides, DenseIntElementsAttr dilations) {
+  Value weights = rewriter.create<arith::ConstantOp>(
+      loc, DenseElementsAttr::get(
+               RankedTensorType::get(hwcfShape, rewriter.getI8Type()),
+               ArrayRef<int8_t>(filter.hwcf)));
+  SmallVector<int32_t> delta;
+  for (int64_t s : filter.sums)
+    delta.push_back(int32_t(uint32_t(-zx * s)));
+  if (zx != 0 || init.getType() != outType)
+    init = initialValue(rewriter, loc, init, delta, outType);
+  return rewriter
+      .create<linalg::Conv2DNhwcHwcfOp>(loc, TypeRange{outType},
+                                        ValueRange{input, weights},
+                                        ValueRange{init}, strides, dilations)
+      ->getResult(0);
+}
+
+bool isI8Tensor(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && type.hasStaticShape() && type.getElementType().isInteger(8);
+}
+bool isI32Tensor(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && type.hasStaticShape() && type.getElementType().isInteger(32);
+}
+
 /// linalg.conv_2d_nhwc_fhwc_q on an i8 input with a constant i8 filter
-/// whose differences from its zero point fit i8 -> linalg.conv_2d_nhwc_hwcf
-/// on the input and those differences (w'), its accumulator starting at
-/// init - zx * sum(w') per output channel: sum (x - zx) w' over a window
-/// is sum x w' - zx sum w', exact in i32 as the original is (the padded
-/// border holds what the input operand holds either way).
+/// whose differences from its zero point fit i8 -> an 8-bit
+/// linalg.conv_2d_nhwc_hwcf (int8Conv).
 struct Int8ConvWithZeroPoints
     : OpRewritePattern<linalg::Conv2DNhwcFhwcQOp> {
   Int8ConvWithZeroPoints(MLIRContext *ctx)
@@ -139,48 +209,94 @@ struct Int8ConvWithZeroPoints
   LogicalResult matchAndRewrite(linalg::Conv2DNhwcFhwcQOp op,
                                 PatternRewriter &rewriter) const override {
     ValueRange in = op.getInputs();
-    auto inType = dyn_cast<RankedTensorType>(in[0].getType());
-    auto outType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     DenseIntElementsAttr filter;
     IntegerAttr inputZero, filterZero;
-    if (!op.hasPureTensorSemantics() || !inType || !outType ||
-        !inType.getElementType().isInteger(8) ||
-        !outType.getElementType().isInteger(32) ||
-        !outType.hasStaticShape() ||
+    if (!op.hasPureTensorSemantics() || !isI8Tensor(in[0]) ||
+        !isI32Tensor(op->getResult(0)) ||
         !matchPattern(in[1], m_Constant(&filter)) ||
         !filter.getElementType().isInteger(8) ||
         !matchPattern(in[2], m_Constant(&inputZero)) ||
         !matchPattern(in[3], m_Constant(&filterZero)))
       return failure();
-    ArrayRef<int64_t> shape = filter.getType().getShape(); // F, KH, KW, C
-    int64_t f = shape[0], window = shape[1] * shape[2] * shape[3];
-    int64_t zx = inputZero.getInt(), zw = filterZero.getInt();
-    SmallVector<int8_t> hwcf(f * window);
-    SmallVector<int64_t> sums(f, 0);
-    int64_t i = 0;
-    for (const APInt &v : filter.getValues<APInt>()) {
-      int64_t d = v.getSExtValue() - zw;
-      if (d < -128 || d > 127)
-        return failure();
-      hwcf[(i % window) * f + i / window] = int8_t(d);
-      sums[i / window] += d;
-      ++i;
-    }
+    ArrayRef<int64_t> fhwc = filter.getType().getShape();
+    int64_t f = fhwc[0], window = fhwc[1] * fhwc[2] * fhwc[3];
+    SmallVector<int64_t> hwcf = {fhwc[1], fhwc[2], fhwc[3], f};
+    std::optional<Int8Filter> w =
+        int8Filter(filter, filterZero.getInt(), hwcf, [&](int64_t i) {
+          return (i % window) * f + i / window;
+        });
+    if (!w)
+      return failure();
+    rewriter.replaceOp(
+        op, int8Conv(rewriter, op.getLoc(), in[0], *w, hwcf,
+                     inputZero.getInt(), op.getOutputs()[0],
+                     cast<RankedTensorType>(op->getResult(0).getType()),
+                     op.getStrides(), op.getDilations()));
+    return success();
+  }
+};
+
+/// linalg.quantized_matmul of an i8 [M, K] by a constant i8 [K, N] whose
+/// differences from its zero point fit i8 -> an 8-bit 1x1 convolution
+/// (int8Conv): of the [1, H, W, K] feature map that A collapses, into the
+/// [1, H, W, N] the result is expanded to (a 1x1 convolution that TOSA made
+/// a matmul), else of A as [1, 1, M, K].
+struct Int8MatmulAsConv : OpRewritePattern<linalg::QuantizedMatmulOp> {
+  Int8MatmulAsConv(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(linalg::QuantizedMatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    ValueRange in = op.getInputs();
+    DenseIntElementsAttr rhs;
+    IntegerAttr lhsZero, rhsZero;
+    if (!op.hasPureTensorSemantics() || !isI8Tensor(in[0]) ||
+        !isI32Tensor(op->getResult(0)) ||
+        !matchPattern(in[1], m_Constant(&rhs)) ||
+        !rhs.getElementType().isInteger(8) ||
+        !matchPattern(in[2], m_Constant(&lhsZero)) ||
+        !matchPattern(in[3], m_Constant(&rhsZero)))
+      return failure();
+    int64_t k = rhs.getType().getDimSize(0), n = rhs.getType().getDimSize(1);
+    SmallVector<int64_t> hwcf = {1, 1, k, n};
+    std::optional<Int8Filter> w = int8Filter(
+        rhs, rhsZero.getInt(), hwcf, [](int64_t i) { return i; });
+    if (!w)
+      return failure();
     Location loc = op.getLoc();
-    auto hwcfType = RankedTensorType::get(
-        {shape[1], shape[2], shape[3], f}, rewriter.getI8Type());
-    Value weights = rewriter.create<arith::ConstantOp>(
-        loc, DenseElementsAttr::get(hwcfType, ArrayRef<int8_t>(hwcf)));
-    Value init = op.getOutputs()[0];
-    if (zx != 0) {
-      SmallVector<int32_t> delta;
-      for (int64_t s : sums)
-        delta.push_back(int32_t(uint32_t(-zx * s)));
-      init = addPerChannel(rewriter, loc, init, delta);
+    Value result = op->getResult(0);
+    auto resultType = cast<RankedTensorType>(result.getType());
+    SmallVector<ReassociationIndices> rows = {{0, 1, 2}, {3}};
+    // The feature map A collapses and the one its result is expanded to.
+    auto collapse = in[0].getDefiningOp<tensor::CollapseShapeOp>();
+    auto expand = result.hasOneUse()
+                      ? dyn_cast<tensor::ExpandShapeOp>(*result.user_begin())
+                      : tensor::ExpandShapeOp();
+    if (collapse && expand && collapse.getSrcType().getRank() == 4 &&
+        collapse.getSrcType().getDimSize(0) == 1 &&
+        collapse.getReassociationIndices() == rows &&
+        expand.getReassociationIndices() == rows &&
+        expand.getResultType().getShape().drop_back() ==
+            collapse.getSrcType().getShape().drop_back()) {
+      Value conv = int8Conv(
+          rewriter, loc, collapse.getSrc(), *w, hwcf, lhsZero.getInt(),
+          op.getOutputs()[0], expand.getResultType(),
+          rewriter.getI64TensorAttr({1, 1}), rewriter.getI64TensorAttr({1, 1}));
+      rewriter.replaceOp(expand, conv);
+      rewriter.eraseOp(op);
+      return success();
     }
-    rewriter.replaceOpWithNewOp<linalg::Conv2DNhwcHwcfOp>(
-        op, op->getResultTypes(), ValueRange{in[0], weights},
-        ValueRange{init}, op.getStrides(), op.getDilations());
+    auto lhsType = cast<RankedTensorType>(in[0].getType());
+    auto expanded = [](RankedTensorType t) {
+      return RankedTensorType::get({1, 1, t.getDimSize(0), t.getDimSize(1)},
+                                   t.getElementType());
+    };
+    Value lhs = rewriter.create<tensor::ExpandShapeOp>(loc, expanded(lhsType),
+                                                       in[0], rows);
+    Value conv = int8Conv(rewriter, loc, lhs, *w, hwcf, lhsZero.getInt(),
+                          op.getOutputs()[0], expanded(resultType),
+                          rewriter.getI64TensorAttr({1, 1}),
+                          rewriter.getI64TensorAttr({1, 1}));
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(op, resultType, conv,
+                                                         rows);
     return success();
   }
 };
@@ -542,7 +658,8 @@ void populateDotProductLoweringPatterns(RewritePatternSet &patterns,
 
 void populateInt8ConvPatterns(RewritePatternSet &patterns, DotKind kind) {
   if (kind != DotKind::None)
-    patterns.add<Int8ConvWithZeroPoints>(patterns.getContext());
+    patterns.add<Int8ConvWithZeroPoints, Int8MatmulAsConv>(
+        patterns.getContext());
 }
 
 void lowerInt8ConvTiles(RewriterBase &rewriter, Operation *function,

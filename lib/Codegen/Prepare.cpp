@@ -480,12 +480,20 @@ struct CodegenPreparePass
     addReshapeCanonicalization(expanding);
     // Integer convolutions and matmuls with zero points first, so that the
     // patterns below see their plain forms.
-    RewritePatternSet integers(ctx);
+    // Those on 8-bit data for the dot-product instructions first, once the
+    // constant filters TOSA transposed are folded.
     std::optional<nnapi::codegen::DotKind> dot =
         nnapi::codegen::parseDotKind(int8Dot, getOperation());
     if (!dot)
       return signalPassFailure();
-    nnapi::codegen::populateInt8ConvPatterns(integers, *dot);
+    if (*dot != nnapi::codegen::DotKind::None) {
+      RewritePatternSet int8(ctx);
+      int8.add<FoldConstantTranspose>(ctx);
+      nnapi::codegen::populateInt8ConvPatterns(int8, *dot);
+      if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(int8))))
+        return signalPassFailure();
+    }
+    RewritePatternSet integers(ctx);
     integers.add<
         WidenZeroPointOperands<linalg::Conv2DNhwcFhwcQOp,
                                linalg::Conv2DNhwcFhwcOp>,

@@ -1,0 +1,132 @@
+// RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=avx512-vnni" | FileCheck %s --check-prefix=PREPARE
+// RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare -nnapi-codegen="vector-bits=512 vector-registers=32" | FileCheck %s --check-prefix=PLAIN
+// RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=avx512-vnni" -nnapi-codegen="int8-dot=avx512-vnni vector-bits=512 vector-registers=32" | FileCheck %s --check-prefix=VNNI
+// RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=avx512-vnni" -nnapi-codegen="int8-dot=avx512-vnni vector-bits=512 vector-registers=32" -nnapi-lower-vectors="int8-dot=avx512-vnni" | FileCheck %s --check-prefix=VNNI-LLVM
+// RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=avx-vnni" -nnapi-codegen="int8-dot=avx-vnni vector-bits=256 vector-registers=16" -nnapi-lower-vectors="int8-dot=avx-vnni" | FileCheck %s --check-prefix=AVX-LLVM
+// RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=dotprod" -nnapi-codegen="int8-dot=dotprod vector-bits=128 vector-registers=32" | FileCheck %s --check-prefix=SDOT
+// RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=dotprod" -nnapi-codegen="int8-dot=dotprod vector-bits=128 vector-registers=32" -nnapi-lower-vectors="int8-dot=dotprod" | FileCheck %s --check-prefix=SDOT-LLVM
+
+// A 1x1 convolution of 5 input channels to 3 with zero points 2 (input)
+// and 1 (filter). With int8-dot the operands stay 8-bit: the filter minus
+// its zero point, w' = [[0..4], [-2..-6], [6, -1, -1, -1, 0]] as HWCF, and
+// the bias [100, 200, 300] minus 2 * sum(w') = 2 * [10, -20, 3].
+// PREPARE-LABEL: func.func @conv
+// PREPARE-DAG: %[[W:.*]] = arith.constant dense<{{\[\[\[\[}}0, -2, 6], [1, -3, -1], [2, -4, -1], [3, -5, -1], [4, -6, 0]]]]> : tensor<1x1x5x3xi8>
+// PREPARE-DAG: %[[B:.*]] = arith.constant dense<[80, 240, 294]> : tensor<3xi32>
+// PREPARE: %[[INIT:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<3xi32>)
+// PREPARE: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%arg0, %[[W]] : tensor<1x4x6x5xi8>, tensor<1x1x5x3xi8>) outs(%[[INIT]] : tensor<1x4x6x3xi32>)
+
+// Without it, the plain form on i32 operands minus their zero points.
+// PLAIN-LABEL: func.func @conv
+// PLAIN-NOT: vector.multi_reduction
+// PLAIN: vector.contract {{.*}} : vector<1x6x5xi32>, vector<5x2xi32> into vector<1x6x2xi32>
+
+// vpdpbusd: the packed filter [KH, KW, C/4, F' * 4] (F' = 3 rounded up to
+// 16, plus 16), its first lane's four bytes channels 0-3 of output channel
+// 0; 128 * sum(w') subtracted from the accumulators, whose input bytes are
+// flipped (xor 0x80808080) as they are broadcast. Five channels: one step
+// of four and a tail of one.
+// VNNI-LABEL: func.func @conv
+// VNNI-DAG: arith.constant dense<"0x00010203FEFDFCFB06FFFFFF{{0*}}04000000FA000000{{0*}}"> : tensor<1x1x2x128xi8>
+// VNNI-DAG: arith.constant dense<[1280, -2560, 384, 0, {{.*}}]> : tensor<32xi32>
+// VNNI-DAG: %[[FLIP:.*]] = arith.constant dense<-2139062144> : vector<16xi32>
+// VNNI: arith.subi {{.*}} : vector<16xi32>
+// VNNI: vector.transfer_read %arg0{{.*}} : tensor<1x4x6x5xi8>, vector<4xi8>
+// VNNI: vector.bitcast {{.*}} : vector<4xi8> to vector<1xi32>
+// VNNI: arith.xori {{.*}}, %[[FLIP]] : vector<16xi32>
+// VNNI: arith.extui {{.*}} : vector<64xi8> to vector<64xi32>
+// VNNI: arith.extsi {{.*}} : vector<64xi8> to vector<64xi32>
+// VNNI: vector.shape_cast {{.*}} : vector<64xi32> to vector<16x4xi32>
+// VNNI: vector.multi_reduction <add>, {{.*}} [1] : vector<16x4xi32> to vector<16xi32>
+// VNNI: vector.transfer_read %arg0{{.*}} : tensor<1x4x6x5xi8>, vector<1xi8>
+// VNNI-NOT: linalg.conv
+
+// nnapi-lower-vectors makes them the instruction.
+// VNNI-LLVM-LABEL: func.func @conv
+// VNNI-LLVM: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"({{.*}}) : (vector<16xi32>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+// VNNI-LLVM-NOT: vector.multi_reduction
+// AVX-LLVM-LABEL: func.func @conv
+// AVX-LLVM: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.256"({{.*}}) : (vector<8xi32>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+// AVX-LLVM-NOT: vector.multi_reduction
+
+// sdot multiplies signed bytes: no flip, no correction, four lanes.
+// SDOT-LABEL: func.func @conv
+// SDOT-NOT: arith.xori
+// SDOT-NOT: arith.extui
+// SDOT: vector.multi_reduction <add>, {{.*}} [1] : vector<4x4xi32> to vector<4xi32>
+// SDOT-LLVM-LABEL: func.func @conv
+// SDOT-LLVM: llvm.call_intrinsic "llvm.aarch64.neon.sdot.v4i32.v16i8"({{.*}}) : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+func.func @conv(%x: tensor<1x4x6x5xi8>) -> tensor<1x4x6x3xi32> {
+  %w = arith.constant dense<[[[[1, 2, 3, 4, 5]]], [[[-1, -2, -3, -4, -5]]], [[[7, 0, 0, 0, 1]]]]> : tensor<3x1x1x5xi8>
+  %bias = arith.constant dense<[100, 200, 300]> : tensor<3xi32>
+  %e = tensor.empty() : tensor<1x4x6x3xi32>
+  %init = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : tensor<3xi32>) outs(%e : tensor<1x4x6x3xi32>) {
+  ^bb0(%in: i32, %out: i32):
+    linalg.yield %in : i32
+  } -> tensor<1x4x6x3xi32>
+  %zx = arith.constant 2 : i32
+  %zw = arith.constant 1 : i32
+  %0 = linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w, %zx, %zw : tensor<1x4x6x5xi8>, tensor<3x1x1x5xi8>, i32, i32) outs(%init : tensor<1x4x6x3xi32>) -> tensor<1x4x6x3xi32>
+  return %0 : tensor<1x4x6x3xi32>
+}
+
+// -----
+
+// A matmul of a feature map collapsed to rows, expanded back (a 1x1
+// convolution TOSA made a matmul): the 1x1 convolution of the feature map,
+// its fill of 0 a broadcast of -(-128) * sum(w').
+// PREPARE-LABEL: func.func @matmul_of_feature_map
+// PREPARE-DAG: %[[W:.*]] = arith.constant dense<{{\[\[\[\[}}1, -1], [2, -2], [3, -3], [4, -4]]]]> : tensor<1x1x4x2xi8>
+// PREPARE-DAG: %[[B:.*]] = arith.constant dense<[1280, -1280]> : tensor<2xi32>
+// PREPARE: %[[INIT:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<2xi32>)
+// PREPARE: %[[Y:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%arg0, %[[W]] : tensor<1x2x3x4xi8>, tensor<1x1x4x2xi8>) outs(%[[INIT]] : tensor<1x2x3x2xi32>)
+// PREPARE: return %[[Y]]
+// VNNI-LABEL: func.func @matmul_of_feature_map
+// VNNI: vector.multi_reduction <add>
+func.func @matmul_of_feature_map(%x: tensor<1x2x3x4xi8>) -> tensor<1x2x3x2xi32> {
+  %b = arith.constant dense<[[1, -1], [2, -2], [3, -3], [4, -4]]> : tensor<4x2xi8>
+  %a = tensor.collapse_shape %x [[0, 1, 2], [3]] : tensor<1x2x3x4xi8> into tensor<6x4xi8>
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<6x2xi32>
+  %init = linalg.fill ins(%zero : i32) outs(%e : tensor<6x2xi32>) -> tensor<6x2xi32>
+  %za = arith.constant -128 : i32
+  %zb = arith.constant 0 : i32
+  %m = linalg.quantized_matmul ins(%a, %b, %za, %zb : tensor<6x4xi8>, tensor<4x2xi8>, i32, i32) outs(%init : tensor<6x2xi32>) -> tensor<6x2xi32>
+  %y = tensor.expand_shape %m [[0, 1, 2], [3]] output_shape [1, 2, 3, 2] : tensor<6x2xi32> into tensor<1x2x3x2xi32>
+  return %y : tensor<1x2x3x2xi32>
+}
+
+// -----
+
+// Any other matmul by a constant: a 1x1 convolution of A as [1, 1, M, K];
+// an accumulator given as an argument gets -3 * sum(w') added.
+// PREPARE-LABEL: func.func @matmul
+// PREPARE-DAG: %[[D:.*]] = arith.constant dense<[-30, 30]> : tensor<2xi32>
+// PREPARE-DAG: %[[A:.*]] = tensor.expand_shape %arg0 {{\[\[}}0, 1, 2], [3]] output_shape [1, 1, 5, 4]
+// PREPARE-DAG: %[[C:.*]] = tensor.expand_shape %arg1 {{\[\[}}0, 1, 2], [3]] output_shape [1, 1, 5, 2]
+// PREPARE: %[[INIT:.*]] = linalg.generic {{.*}} ins(%[[C]], %[[D]] : tensor<1x1x5x2xi32>, tensor<2xi32>)
+// PREPARE: arith.addi
+// PREPARE: %[[Y:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[A]], %{{.*}} : tensor<1x1x5x4xi8>, tensor<1x1x4x2xi8>) outs(%[[INIT]] : tensor<1x1x5x2xi32>)
+// PREPARE: tensor.collapse_shape %[[Y]] {{\[\[}}0, 1, 2], [3]] : tensor<1x1x5x2xi32> into tensor<5x2xi32>
+func.func @matmul(%a: tensor<5x4xi8>, %init: tensor<5x2xi32>) -> tensor<5x2xi32> {
+  %b = arith.constant dense<[[1, -1], [2, -2], [3, -3], [4, -4]]> : tensor<4x2xi8>
+  %za = arith.constant 3 : i32
+  %zb = arith.constant 0 : i32
+  %m = linalg.quantized_matmul ins(%a, %b, %za, %zb : tensor<5x4xi8>, tensor<4x2xi8>, i32, i32) outs(%init : tensor<5x2xi32>) -> tensor<5x2xi32>
+  return %m : tensor<5x2xi32>
+}
+
+// -----
+
+// A filter whose differences from its zero point do not fit 8 bits
+// (127 - (-128)) keeps the plain i32 form.
+// PREPARE-LABEL: func.func @wide_differences
+// PREPARE: %[[W:.*]] = arith.constant dense<255> : tensor<1x1x1x1xi32>
+// PREPARE: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %[[W]] : tensor<1x2x2x1xi32>, tensor<1x1x1x1xi32>)
+func.func @wide_differences(%x: tensor<1x2x2x1xi8>, %init: tensor<1x2x2x1xi32>) -> tensor<1x2x2x1xi32> {
+  %w = arith.constant dense<127> : tensor<1x1x1x1xi8>
+  %zx = arith.constant 0 : i32
+  %zw = arith.constant -128 : i32
+  %0 = linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w, %zx, %zw : tensor<1x2x2x1xi8>, tensor<1x1x1x1xi8>, i32, i32) outs(%init : tensor<1x2x2x1xi32>) -> tensor<1x2x2x1xi32>
+  return %0 : tensor<1x2x2x1xi32>
+}
