@@ -470,15 +470,25 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
       loc, DenseElementsAttr::get(accType, rewriter.getI32IntegerAttr(0)));
 
   // The accumulators, row-major: the initial value, minus the flip's
-  // correction.
+  // correction. The tile is read and (below) written as one vector, so
+  // that the initializer fused before and the element-wise ops fused after
+  // forward it in registers instead of through a buffer.
+  auto tileType = VectorType::get({1, 1, rows, channels}, i32);
+  SmallVector<Value> origin(4, zero);
+  SmallVector<bool> inBounds(4, true);
+  Value tile = rewriter.create<vector::TransferReadOp>(loc, tileType, init,
+                                                       origin, inBounds);
   SmallVector<Value> accs;
-  for (int64_t r = 0; r < rows; ++r)
+  for (int64_t r = 0; r < rows; ++r) {
+    Value row = rewriter.create<vector::ExtractOp>(
+        loc, tile, ArrayRef<int64_t>{0, 0, r});
     for (int64_t j = 0; j < vectors; ++j) {
       int64_t n = std::min(lanes, channels - j * lanes);
-      Value v = rewriter.create<vector::TransferReadOp>(
-          loc, VectorType::get({n}, i32), init,
-          ValueRange{zero, zero, index(rewriter, r), index(rewriter, j * lanes)},
-          ArrayRef<bool>{true});
+      Value v = row;
+      if (n < channels)
+        v = rewriter.create<vector::ExtractStridedSliceOp>(
+            loc, row, ArrayRef<int64_t>{j * lanes}, ArrayRef<int64_t>{n},
+            ArrayRef<int64_t>{1});
       if (n < lanes)
         v = rewriter.create<vector::InsertStridedSliceOp>(
             loc, v, zeros, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{1});
@@ -491,6 +501,7 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
       }
       accs.push_back(v);
     }
+  }
 
   // One step: four input channels (fewer in the tail) of one filter tap,
   // which the packed weights index by (ky, kx) and the input slice reads at
@@ -571,7 +582,8 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
     });
   });
 
-  Value result = init;
+  Value result = rewriter.create<arith::ConstantOp>(
+      loc, DenseElementsAttr::get(tileType, rewriter.getI32IntegerAttr(0)));
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t j = 0; j < vectors; ++j) {
       int64_t n = std::min(lanes, channels - j * lanes);
@@ -580,14 +592,14 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
         v = rewriter.create<vector::ExtractStridedSliceOp>(
             loc, v, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{n},
             ArrayRef<int64_t>{1});
-      result = rewriter
-                   .create<vector::TransferWriteOp>(
-                       loc, v, result,
-                       ValueRange{zero, zero, index(rewriter, r),
-                                  index(rewriter, j * lanes)},
-                       ArrayRef<bool>{true})
-                   .getResult();
+      result = rewriter.create<vector::InsertStridedSliceOp>(
+          loc, v, result, ArrayRef<int64_t>{0, 0, r, j * lanes},
+          ArrayRef<int64_t>{1});
     }
+  result = rewriter
+               .create<vector::TransferWriteOp>(loc, result, init, origin,
+                                                inBounds)
+               .getResult();
   rewriter.replaceOp(op, result);
   return success();
 }

@@ -200,6 +200,36 @@ struct DepthwiseToHwc : OpRewritePattern<linalg::DepthwiseConv2DNhwcHwcmOp> {
   }
 };
 
+/// An all-parallel linalg.generic whose body does not read an output that
+/// is also one of its inputs (ConvertElementwiseToLinalg writes `a / b`
+/// into `a`) writes into tensor.empty instead, so that the chain of
+/// element-wise ops after a convolution has one user per link and fuses
+/// into its tiles. (Other outputs, such as the interior of a padded buffer
+/// PadAsBorderFill made, are left alone.)
+struct InitFromEmpty : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() ||
+        op.getNumParallelLoops() != op.getNumLoops())
+      return failure();
+    bool changed = false;
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      auto type = dyn_cast<RankedTensorType>(init.get().getType());
+      if (!type || !type.hasStaticShape() ||
+          op.payloadUsesValueFromOperand(&init) ||
+          !llvm::is_contained(op.getDpsInputs(), init.get()))
+        continue;
+      rewriter.setInsertionPoint(op);
+      Value empty = rewriter.create<tensor::EmptyOp>(
+          op.getLoc(), type.getShape(), type.getElementType());
+      rewriter.modifyOpInPlace(op, [&] { init.set(empty); });
+      changed = true;
+    }
+    return success(changed);
+  }
+};
+
 /// In an element-wise linalg.generic, an operand read at constant 0 along a
 /// dimension whose loop has one iteration is read at that loop's index:
 /// (d0, d1, d2, d3) -> (0, d1, d2, d3) becomes the identity, which tiling
@@ -507,8 +537,13 @@ struct CodegenPreparePass
       return signalPassFailure();
     RewritePatternSet patterns(ctx);
     patterns.add<ConvFilterToHwcf, FoldConstantTranspose, DepthwiseToHwc,
+                 InitFromEmpty,
                  UnitDimReadAsIndex, PadAsBorderFill, DynamicPadAsFill>(ctx);
     nnapi::populateUnitBatchMatmulPatterns(patterns);
+    // Splat constants read element by element (a quantize's scale as a
+    // tensor of the data's shape) become scalars in the payload, not
+    // buffers as large as the data read beside it.
+    linalg::populateInlineConstantOperandsPatterns(patterns);
     addReshapeCanonicalization(patterns);
     for (RewritePatternSet *set :
          {&matmuls, &collapsing, &expanding, &patterns})

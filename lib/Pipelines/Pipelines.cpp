@@ -163,9 +163,9 @@ void mlir::nnapi::buildNNAPIPartitionPipeline(
   if (options.channelsLastIO)
     pm.addNestedPass<func::FuncOp>(createNNAPIChannelsLastIO());
   // QDQ groups become quantized composites while their int8 weights are
-  // still there (before the dequantizations of constants fold).
-  if (!options.hostOnly)
-    pm.addPass(createNNAPIRaiseQuantized());
+  // still there (before the dequantizations of constants fold); host-only
+  // too, where the host code of their convolutions computes on integers.
+  pm.addPass(createNNAPIRaiseQuantized());
   // Slices and transposes of constants (a grouped convolution's weights)
   // become constants; imported batch norms fold into the convolutions
   // before them.

@@ -245,6 +245,14 @@ orderInputs(StringRef name,
 FailureOr<CompositeOp> permuted(OpBuilder &b, CompositeOp op, Value input,
                                 ArrayRef<int64_t> perm);
 
+/// The host code of a `quantized_weighted` composite of a float
+/// tosa.conv2d (QuantizedHost.cpp): its body's float convolution of the
+/// dequantized input and weights becomes the 8-bit tosa.conv2d of its
+/// inputs with their zero points and i32 bias, scaled by the bias's units;
+/// the body's clamp and quantize follow. Fails, changing nothing, for any
+/// other composite.
+LogicalResult integerConvolutionBody(CompositeOp op);
+
 } // namespace mlir::nnapi::composite
 
 #endif // NNAPI_MLIR_TRANSFORMS_COMPOSITES_H

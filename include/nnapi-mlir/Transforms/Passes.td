@@ -195,7 +195,10 @@ def NNAPIInlineComposites : Pass<"nnapi-inline-composites"> {
   let description = [{
     The host pipeline's first step: every `nnapi.composite` left on the host
     (or in a partition's host copy) becomes the TOSA ops of its body again,
-    inner composites too.
+    inner composites too. A `quantized_weighted` composite of a float
+    convolution (a QDQ convolution) first gets the integer convolution of
+    its 8-bit operands in place of the float one
+    (`composite::integerConvolutionBody`).
   }];
 }
 
