@@ -200,6 +200,65 @@ struct DepthwiseToHwc : OpRewritePattern<linalg::DepthwiseConv2DNhwcHwcmOp> {
   }
 };
 
+/// A linalg.generic input that is a splat constant (a quantize's scale as a
+/// tensor of the data's shape) becomes that scalar in the payload: no
+/// buffer as large as the data to read beside it.
+struct InlineSplatInputs : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return failure();
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    SmallVector<std::pair<BlockArgument, TypedAttr>> splats;
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      DenseElementsAttr attr;
+      if (isa<RankedTensorType>(in->get().getType()) &&
+          matchPattern(in->get(), m_Constant(&attr)) && attr.isSplat() &&
+          isa<IntegerType, FloatType>(attr.getElementType())) {
+        splats.push_back({op.getMatchingBlockArgument(in),
+                          attr.getSplatValue<TypedAttr>()});
+        continue;
+      }
+      inputs.push_back(in->get());
+      maps.push_back(op.getMatchingIndexingMap(in));
+    }
+    if (splats.empty())
+      return failure();
+    for (OpOperand &init : op.getDpsInitsMutable())
+      maps.push_back(op.getMatchingIndexingMap(&init));
+    auto generic = rewriter.create<linalg::GenericOp>(
+        op.getLoc(), op->getResultTypes(), inputs, op.getDpsInits(), maps,
+        op.getIteratorTypesArray());
+    // The payload moves over: splat arguments become constants, the others
+    // the new block's arguments in order.
+    Block *body = op.getBody();
+    rewriter.setInsertionPointToStart(body);
+    for (auto [arg, value] : splats)
+      rewriter.replaceAllUsesWith(
+          arg, rewriter.create<arith::ConstantOp>(op.getLoc(), value));
+    SmallVector<Type> types;
+    SmallVector<Location> locs;
+    for (BlockArgument arg : body->getArguments())
+      if (!llvm::any_of(splats, [&](auto &s) { return s.first == arg; })) {
+        types.push_back(arg.getType());
+        locs.push_back(arg.getLoc());
+      }
+    Block *newBody = rewriter.createBlock(&generic.getRegion(), {}, types, locs);
+    SmallVector<Value> replacements;
+    unsigned next = 0;
+    for (BlockArgument arg : body->getArguments())
+      replacements.push_back(
+          llvm::any_of(splats, [&](auto &s) { return s.first == arg; })
+              ? Value()
+              : newBody->getArgument(next++));
+    rewriter.mergeBlocks(body, newBody, replacements);
+    rewriter.replaceOp(op, generic->getResults());
+    return success();
+  }
+};
+
 /// An all-parallel linalg.generic whose body does not read an output that
 /// is also one of its inputs (ConvertElementwiseToLinalg writes `a / b`
 /// into `a`) writes into tensor.empty instead, so that the chain of
@@ -537,13 +596,9 @@ struct CodegenPreparePass
       return signalPassFailure();
     RewritePatternSet patterns(ctx);
     patterns.add<ConvFilterToHwcf, FoldConstantTranspose, DepthwiseToHwc,
-                 InitFromEmpty,
+                 InitFromEmpty, InlineSplatInputs,
                  UnitDimReadAsIndex, PadAsBorderFill, DynamicPadAsFill>(ctx);
     nnapi::populateUnitBatchMatmulPatterns(patterns);
-    // Splat constants read element by element (a quantize's scale as a
-    // tensor of the data's shape) become scalars in the payload, not
-    // buffers as large as the data read beside it.
-    linalg::populateInlineConstantOperandsPatterns(patterns);
     addReshapeCanonicalization(patterns);
     for (RewritePatternSet *set :
          {&matmuls, &collapsing, &expanding, &patterns})

@@ -77,3 +77,49 @@ func.func @transfer(%m: memref<4x64xf32>, %i: index) -> vector<2x16xf32> {
   %0 = vector.transfer_read %m[%i, %i], %c0 {in_bounds = [true, true]} : memref<4x64xf32>, vector<2x16xf32>
   return %0 : vector<2x16xf32>
 }
+
+// -----
+
+// TOSA's saturating float -> i32 conversion of a rounded value already
+// clamped to +-2^30 (a quantize) is a plain fptosi.
+// CHECK-LABEL: func.func @in_range_float_to_int
+// CHECK: %[[R:.*]] = math.roundeven
+// CHECK-NEXT: %[[I:.*]] = arith.fptosi %[[R]] : vector<16xf32> to vector<16xi32>
+// CHECK-NEXT: return %[[I]]
+func.func @in_range_float_to_int(%x: vector<16xf32>) -> vector<16xi32> {
+  %hi = arith.constant dense<1.07374182E+9> : vector<16xf32>
+  %lo = arith.constant dense<-1.07374182E+9> : vector<16xf32>
+  %big = arith.constant dense<2.14748365E+9> : vector<16xf32>
+  %nbig = arith.constant dense<-2.14748365E+9> : vector<16xf32>
+  %imax = arith.constant dense<2147483647> : vector<16xi32>
+  %0 = arith.minimumf %x, %hi : vector<16xf32>
+  %1 = arith.maximumf %0, %lo : vector<16xf32>
+  %r = math.roundeven %1 : vector<16xf32>
+  %m = arith.maximumf %r, %nbig : vector<16xf32>
+  %i = arith.fptosi %m : vector<16xf32> to vector<16xi32>
+  %c = arith.cmpf uge, %r, %big : vector<16xf32>
+  %s = arith.select %c, %imax, %i : vector<16xi1>, vector<16xi32>
+  return %s : vector<16xi32>
+}
+
+// -----
+
+// Unclamped (or clamped beyond +-2^30), the saturation stays.
+// CHECK-LABEL: func.func @maybe_out_of_range
+// CHECK: arith.cmpf uge
+// CHECK: arith.select
+func.func @maybe_out_of_range(%x: vector<16xf32>) -> vector<16xi32> {
+  %hi = arith.constant dense<3.0e+9> : vector<16xf32>
+  %lo = arith.constant dense<-1.07374182E+9> : vector<16xf32>
+  %big = arith.constant dense<2.14748365E+9> : vector<16xf32>
+  %nbig = arith.constant dense<-2.14748365E+9> : vector<16xf32>
+  %imax = arith.constant dense<2147483647> : vector<16xi32>
+  %0 = arith.minimumf %x, %hi : vector<16xf32>
+  %1 = arith.maximumf %0, %lo : vector<16xf32>
+  %r = math.roundeven %1 : vector<16xf32>
+  %m = arith.maximumf %r, %nbig : vector<16xf32>
+  %i = arith.fptosi %m : vector<16xf32> to vector<16xi32>
+  %c = arith.cmpf uge, %r, %big : vector<16xf32>
+  %s = arith.select %c, %imax, %i : vector<16xi1>, vector<16xi32>
+  return %s : vector<16xi32>
+}

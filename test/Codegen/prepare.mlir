@@ -186,3 +186,35 @@ func.func @unit_dim_read(%x: tensor<1x3xf32>) -> tensor<1x3xf32> {
   } -> tensor<1x3xf32>
   return %r : tensor<1x3xf32>
 }
+
+// -----
+
+// An element-wise op that writes into one of its inputs (as
+// ConvertElementwiseToLinalg writes a / b into a) writes into an empty
+// tensor instead, so that the chain it belongs to has one user per link;
+// its splat constant input (a quantize's scale as a tensor) is a scalar in
+// the payload.
+// CHECK-LABEL: func.func @divide_in_place
+// CHECK: %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK: %[[A:.*]] = linalg.generic
+// CHECK: arith.negf
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4x8xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[A]] : tensor<4x8xf32>) outs(%[[E]] : tensor<4x8xf32>)
+// CHECK: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
+// CHECK: arith.divf %[[IN]], %[[TWO]] : f32
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @divide_in_place(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %s = arith.constant dense<2.0> : tensor<4x8xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<4x8xf32>
+  %d = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%a, %s : tensor<4x8xf32>, tensor<4x8xf32>) outs(%a : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %in2: f32, %out: f32):
+    %q = arith.divf %in, %in2 : f32
+    linalg.yield %q : f32
+  } -> tensor<4x8xf32>
+  return %d : tensor<4x8xf32>
+}
