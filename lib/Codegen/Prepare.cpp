@@ -477,8 +477,15 @@ struct PackConstantMatmulRhs : OpRewritePattern<linalg::MatmulOp> {
         loc, TypeRange{c3Type}, ValueRange{op.getInputs()[0], bp},
         ValueRange{c3}, maps, iterators,
         [](OpBuilder &b, Location l, ValueRange args) {
-          Value mul = b.create<arith::MulFOp>(l, args[0], args[1]);
-          Value add = b.create<arith::AddFOp>(l, args[2], mul);
+          // (i32 for integer matmuls in their widened form.)
+          bool isFloat = isa<FloatType>(args[2].getType());
+          Value mul = isFloat ? b.create<arith::MulFOp>(l, args[0], args[1])
+                                    .getResult()
+                              : b.create<arith::MulIOp>(l, args[0], args[1])
+                                    .getResult();
+          Value add = isFloat
+                          ? b.create<arith::AddFOp>(l, args[2], mul).getResult()
+                          : b.create<arith::AddIOp>(l, args[2], mul).getResult();
           b.create<linalg::YieldOp>(l, add);
         });
     rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(

@@ -60,6 +60,20 @@ func.func @packed_matmul(%a: tensor<3x2xf32>, %init: tensor<3x16xf32>) -> tensor
 
 // -----
 
+// An integer matmul (the widened form of one with zero points) packs the
+// same way; its contraction multiplies and adds integers.
+// CHECK-LABEL: func.func @packed_integer_matmul
+// CHECK: linalg.generic {{.*}} ins(%arg0, %{{.*}} : tensor<3x2xi32>, tensor<2x2x8xi32>)
+// CHECK: arith.muli
+// CHECK: arith.addi
+func.func @packed_integer_matmul(%a: tensor<3x2xi32>, %init: tensor<3x16xi32>) -> tensor<3x16xi32> {
+  %b = arith.constant dense<[[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]]> : tensor<2x16xi32>
+  %0 = linalg.matmul ins(%a, %b : tensor<3x2xi32>, tensor<2x16xi32>) outs(%init : tensor<3x16xi32>) -> tensor<3x16xi32>
+  return %0 : tensor<3x16xi32>
+}
+
+// -----
+
 // Around a packed matmul (a 1x1 convolution: NHWC reshaped to rows), the
 // bias broadcast that initializes it and the clamp after it (on the NHWC
 // shape, with unit dimensions read at constant 0) take the panel shape, so
