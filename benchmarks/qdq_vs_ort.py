@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Quantized models against ONNX Runtime (CPU, 1 thread), side by side.
+"""Quantized models against ONNX Runtime (CPU, 1 or N threads), side by side.
 
-    qdq_vs_ort.py --build BUILD [--work DIR] [--runs N] [--rounds R]
+    qdq_vs_ort.py --build BUILD [--work DIR] [--runs N] [--rounds R] [--threads T]
 
 Models: make_bench_models.py's mobilenetv2_qdq (MobileNetV2 stages in
 ONNX's QDQ format at 224x224), one QDQ convolution (3x3, 64 -> 64
@@ -18,7 +18,8 @@ with a seeded random input. For each:
      run the test data; the largest difference from ONNX Runtime is
      printed beside the spread;
   3. R rounds time ONNX Runtime and each mode back to back (ort_run.js
-     --bench N, nnapi-run --bench N, 1 thread; medians), ratio to ONNX
+     --bench N, nnapi-run --bench N, T threads, default 1; the libraries
+     placed for T threads; medians), ratio to ONNX
      Runtime printed per mode.
 
 The differences are printed, not asserted: test/models/qdq-ort.test
@@ -162,9 +163,14 @@ def main():
     ap.add_argument("--work", default="/tmp/nnapi-mlir-qdq")
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=1,
+                    help="threads of both runtimes (the libraries are placed "
+                         "for this count too)")
     args = ap.parse_args()
+    threads = str(args.threads)
     bindir = os.path.join(args.build, "bin")
-    env_threads = dict(os.environ, NNAPI_MLIR_QUIET="1", NNAPI_MLIR_THREADS="1")
+    env_threads = dict(os.environ, NNAPI_MLIR_QUIET="1",
+                       NNAPI_MLIR_THREADS=threads)
     os.environ.update(env_threads)
     os.makedirs(args.work, exist_ok=True)
     names = write_models(args.work)
@@ -182,7 +188,8 @@ def main():
         libs, diffs = {}, {}
         for mode, flags in modes.items():
             lib = os.path.join(d, mode + ".so")
-            run([os.path.join(bindir, "nnapi-compile"), model, "-o", lib] + flags)
+            run([os.path.join(bindir, "nnapi-compile"), model, "-o", lib,
+                 "--placement-threads=" + threads] + flags)
             out = os.path.join(d, "out-" + mode)
             # --test-data feeds the inputs; max_diff compares.
             run([os.path.join(bindir, "nnapi-run"), lib, "--test-data", data,
@@ -190,11 +197,11 @@ def main():
             libs[mode], diffs[mode] = lib, max_diff(out, data)
         ort_ms, ms = [], {m: [] for m in modes}
         for _ in range(args.rounds):
-            ort_ms.append(median_ms(run(["node", ORT_RUN, model, data, "--threads", "1",
+            ort_ms.append(median_ms(run(["node", ORT_RUN, model, data, "--threads", threads,
                                          "--bench", str(args.runs)])))
             for mode, lib in libs.items():
                 ms[mode].append(median_ms(run([os.path.join(bindir, "nnapi-run"), lib,
-                                               "--threads", "1", "--bench",
+                                               "--threads", threads, "--bench",
                                                str(args.runs)])))
         base = statistics.median(ort_ms)
         for mode in modes:
