@@ -199,10 +199,23 @@ std::optional<SmallVector<int64_t>> vectorTransposeTile(ArrayRef<int64_t> perm,
   int64_t block = target.lanes;
   while (block >= 4 && (shape[rank - 1] % block || shape[rank - 2] % block))
     block /= 2;
-  if (block < 4)
+  if (block >= 4) {
+    tile[rank - 2] = block;
+    tile[rank - 1] = block;
+    return tile;
+  }
+  // Fewer than four elements moved last (a planar RGB image interleaved,
+  // NCHW -> NHWC): a vector's worth of the next-to-last dimension by all of
+  // them, a short transpose in registers.
+  if (shape[rank - 1] >= 4)
     return std::nullopt;
-  tile[rank - 2] = block;
-  tile[rank - 1] = block;
+  int64_t row = target.lanes;
+  while (row >= 4 && shape[rank - 2] % row)
+    row /= 2;
+  if (row < 4)
+    return std::nullopt;
+  tile[rank - 2] = row;
+  tile[rank - 1] = shape[rank - 1];
   return tile;
 }
 

@@ -6,11 +6,11 @@
 
 // CHECK-LABEL: func.func @transpose
 // CHECK: linalg.transpose {{.*}} {nnapi.codegen = "scalar loops: no vector strategy for this transpose {{.*}}"}
-func.func @transpose(%x: tensor<1x3x8x8xf32>) -> tensor<1x8x8x3xf32> {
+func.func @transpose(%x: tensor<1x5x6x6xf32>) -> tensor<1x6x6x5xf32> {
   %p = "tosa.const"() {value = dense<[0, 2, 3, 1]> : tensor<4xi32>} : () -> tensor<4xi32>
   // expected-remark@+1 {{'linalg.transpose' runs as scalar loops: no vector strategy for this transpose (it moves the last dimension elsewhere than next to last, or its sizes do not divide into blocks)}}
-  %0 = tosa.transpose %x, %p : (tensor<1x3x8x8xf32>, tensor<4xi32>) -> tensor<1x8x8x3xf32>
-  return %0 : tensor<1x8x8x3xf32>
+  %0 = tosa.transpose %x, %p : (tensor<1x5x6x6xf32>, tensor<4xi32>) -> tensor<1x6x6x5xf32>
+  return %0 : tensor<1x6x6x5xf32>
 }
 
 // -----

@@ -9,14 +9,15 @@
 // RUN: nnapi-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,func.func(nnapi-codegen-prepare{vector-bits=128},nnapi-codegen{vector-bits=128 vector-registers=16}))" | FileCheck %s --check-prefix=V128
 
 // 3x3 convolution with bias and ReLU6: 8 output pixels x 32 channels (two
-// 512-bit vectors) per tile, the bias broadcast as the accumulator's start,
-// KH and KW loops carrying the accumulator, the input channels contracted,
-// the clamp applied to the vector before the one write.
+// 512-bit vectors) per tile, the bias (a splat: one constant vector) as the
+// accumulator's start, KH and KW loops carrying the accumulator, the input
+// channels contracted, the clamp applied to the vector before the one write.
 // CHECK-LABEL: func.func @conv
+// CHECK: %[[BIAS:.*]] = arith.constant dense<1.000000e-01> : vector<1x1x8x32xf32>
 // CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1
 // CHECK: scf.for %[[W:.*]] = %c0 to %c16 step %c8
 // CHECK: scf.for %[[F:.*]] = %c0 to %c64 step %c32
-// CHECK: vector.broadcast %{{.*}} : vector<32xf32> to vector<1x1x8x32xf32>
+// CHECK: vector.transfer_write %[[BIAS]]
 // CHECK: scf.for {{.*}} = %c0 to %c3 step %c1 iter_args({{.*}}) -> (vector<1x8x32xf32>)
 // CHECK: scf.for {{.*}} = %c0 to %c3 step %c1 iter_args({{.*}}) -> (vector<1x8x32xf32>)
 // CHECK: vector.contract {{.*}} : vector<1x8x8xf32>, vector<8x32xf32> into vector<1x8x32xf32>
@@ -125,4 +126,20 @@ func.func @elementwise(%a: tensor<4x100xf32>, %b: tensor<4x100xf32>) -> tensor<4
 func.func @reduce(%a: tensor<4x100xf32>) -> tensor<4x1xf32> {
   %0 = tosa.reduce_sum %a {axis = 1 : i32} : (tensor<4x100xf32>) -> tensor<4x1xf32>
   return %0 : tensor<4x1xf32>
+}
+
+// -----
+
+// A planar RGB image interleaved (NCHW -> NHWC with 3 channels, which move
+// last): a vector's worth of pixels by the three channels, read as three
+// rows and transposed in registers.
+// CHECK-LABEL: func.func @planar_to_interleaved
+// CHECK: vector.transfer_read %arg0{{.*}} : tensor<1x3x4x32xf32>, vector<1x3x1x16xf32>
+// CHECK: vector.transpose {{.*}}, [0, 2, 3, 1] : vector<1x3x1x16xf32> to vector<1x1x16x3xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<1x1x16x3xf32>, tensor<1x4x32x3xf32>
+// CHECK-NOT: linalg.transpose
+func.func @planar_to_interleaved(%x: tensor<1x3x4x32xf32>) -> tensor<1x4x32x3xf32> {
+  %p = "tosa.const"() {value = dense<[0, 2, 3, 1]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %0 = tosa.transpose %x, %p : (tensor<1x3x4x32xf32>, tensor<4xi32>) -> tensor<1x4x32x3xf32>
+  return %0 : tensor<1x4x32x3xf32>
 }
