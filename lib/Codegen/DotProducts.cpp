@@ -138,38 +138,101 @@ Value initialValue(PatternRewriter &rewriter, Location loc, Value init,
 }
 
 /// A filter [KH, KW, C, F] of 8-bit differences from its zero point, and
-/// each output channel's sum of them.
+/// each output channel's sum of them; or, when the differences do not fit
+/// 8 bits (uint8 weights with a zero point, as dynamic quantization makes),
+/// the weights themselves, with that zero point left to the window sums.
 struct Int8Filter {
   SmallVector<int8_t> hwcf;
   SmallVector<int64_t> sums;
+  int64_t windowZero = 0; ///< Subtracted times each window's input sum.
 };
 
 /// `filter` minus `zero`, its i-th element moved to position hwcfIndex(i)
-/// of the HWCF filter; none unless every difference fits 8 bits.
-std::optional<Int8Filter> int8Filter(DenseIntElementsAttr filter,
-                                     int64_t zero,
-                                     ArrayRef<int64_t> hwcfShape,
-                                     function_ref<int64_t(int64_t)> hwcfIndex) {
+/// of the HWCF filter.
+Int8Filter int8Filter(DenseIntElementsAttr filter, int64_t zero,
+                      ArrayRef<int64_t> hwcfShape,
+                      function_ref<int64_t(int64_t)> hwcfIndex) {
+  SmallVector<int64_t> values;
+  for (const APInt &v : filter.getValues<APInt>())
+    values.push_back(v.getSExtValue());
   Int8Filter r;
-  r.hwcf.resize(filter.getNumElements());
+  if (llvm::any_of(values, [&](int64_t v) {
+        return v - zero < -128 || v - zero > 127;
+      })) {
+    r.windowZero = zero;
+    zero = 0;
+  }
+  r.hwcf.resize(values.size());
   r.sums.assign(hwcfShape[3], 0);
-  int64_t i = 0;
-  for (const APInt &v : filter.getValues<APInt>()) {
-    int64_t d = v.getSExtValue() - zero;
-    if (d < -128 || d > 127)
-      return std::nullopt;
-    int64_t at = hwcfIndex(i++);
-    r.hwcf[at] = int8_t(d);
-    r.sums[at % hwcfShape[3]] += d;
+  for (auto [i, v] : llvm::enumerate(values)) {
+    int64_t at = hwcfIndex(i);
+    r.hwcf[at] = int8_t(v - zero);
+    r.sums[at % hwcfShape[3]] += v - zero;
   }
   return r;
+}
+
+/// The sums of `input` (i8 [N, H, W, C]) over each window of a convolution
+/// with filter `hwcfShape` into `outType` ([N, OH, OW, F]), as i32
+/// [N, OH, OW, 1]: the input channels summed per pixel, then those sums
+/// over the window (a sum pooling) unless it is one pixel.
+Value windowSums(PatternRewriter &rewriter, Location loc, Value input,
+                 ArrayRef<int64_t> hwcfShape, RankedTensorType outType,
+                 DenseIntElementsAttr strides, DenseIntElementsAttr dilations) {
+  ArrayRef<int64_t> in = cast<RankedTensorType>(input.getType()).getShape();
+  ArrayRef<int64_t> out = outType.getShape();
+  Type i32 = rewriter.getI32Type();
+  Value zero = rewriter.create<arith::ConstantOp>(loc,
+                                                  rewriter.getI32IntegerAttr(0));
+  auto zeros = [&](ArrayRef<int64_t> shape) {
+    Value empty = rewriter.create<tensor::EmptyOp>(loc, shape, i32);
+    return rewriter.create<linalg::FillOp>(loc, zero, empty).getResult(0);
+  };
+  MLIRContext *ctx = rewriter.getContext();
+  AffineExpr n, h, w, c;
+  bindDims(ctx, n, h, w, c);
+  auto id = AffineMap::get(4, 0, {n, h, w, c}, ctx);
+  auto pixel = AffineMap::get(4, 0, {n, h, w, getAffineConstantExpr(0, ctx)},
+                              ctx);
+  SmallVector<int64_t> pixelShape = {in[0], in[1], in[2], 1};
+  Value channelSums =
+      rewriter
+          .create<linalg::GenericOp>(
+              loc, TypeRange{RankedTensorType::get(pixelShape, i32)},
+              ValueRange{input}, ValueRange{zeros(pixelShape)},
+              ArrayRef<AffineMap>{id, pixel},
+              ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                            utils::IteratorType::parallel,
+                                            utils::IteratorType::parallel,
+                                            utils::IteratorType::reduction},
+              [&](OpBuilder &b, Location l, ValueRange args) {
+                Value x = b.create<arith::ExtSIOp>(l, i32, args[0]);
+                b.create<linalg::YieldOp>(
+                    l, ValueRange{b.create<arith::AddIOp>(l, args[1], x)});
+              })
+          ->getResult(0);
+  SmallVector<int64_t> sumShape = {out[0], out[1], out[2], 1};
+  if (hwcfShape[0] == 1 && hwcfShape[1] == 1 &&
+      ArrayRef<int64_t>(pixelShape) == ArrayRef<int64_t>(sumShape))
+    return channelSums;
+  Value window = rewriter.create<tensor::EmptyOp>(
+      loc, ArrayRef<int64_t>{hwcfShape[0], hwcfShape[1]}, i32);
+  return rewriter
+      .create<linalg::PoolingNhwcSumOp>(
+          loc, TypeRange{RankedTensorType::get(sumShape, i32)},
+          ValueRange{channelSums, window}, ValueRange{zeros(sumShape)},
+          strides, dilations)
+      ->getResult(0);
 }
 
 /// linalg.conv_2d_nhwc_hwcf of `input` (i8) and `filter`, its accumulator
 /// starting at `init` (reshaped to `outType`) - zx * the filter's sums: sum
 /// (x - zx) w' over a window is sum x w' - zx sum w', exact in i32 as the
 /// original is (the padded border holds what the input operand holds
-/// either way).
+/// either way). A filter that keeps its zero point zw (windowZero) also
+/// gets + zx zw (KH KW C) in the initial value and - zw times each
+/// window's input sum after: sum (x - zx)(w - zw) = sum x w - zx sum w -
+/// zw sum x + zx zw (KH KW C).
 Value int8Conv(PatternRewriter &rewriter, Location loc, Value input,
                const Int8Filter &filter, ArrayRef<int64_t> hwcfShape,
                int64_t zx, Value init, RankedTensorType outType,
@@ -178,15 +241,42 @@ Value int8Conv(PatternRewriter &rewriter, Location loc, Value input,
       loc, DenseElementsAttr::get(
                RankedTensorType::get(hwcfShape, rewriter.getI8Type()),
                ArrayRef<int8_t>(filter.hwcf)));
+  int64_t window = hwcfShape[0] * hwcfShape[1] * hwcfShape[2];
   SmallVector<int32_t> delta;
   for (int64_t s : filter.sums)
-    delta.push_back(int32_t(uint32_t(-zx * s)));
+    delta.push_back(int32_t(
+        uint32_t(-zx * s + zx * filter.windowZero * window)));
   if (zx != 0 || init.getType() != outType)
     init = initialValue(rewriter, loc, init, delta, outType);
+  Value conv = rewriter
+                   .create<linalg::Conv2DNhwcHwcfOp>(
+                       loc, TypeRange{outType}, ValueRange{input, weights},
+                       ValueRange{init}, strides, dilations)
+                   ->getResult(0);
+  if (!filter.windowZero)
+    return conv;
+  Value sums = windowSums(rewriter, loc, input, hwcfShape, outType, strides,
+                          dilations);
+  MLIRContext *ctx = rewriter.getContext();
+  AffineExpr n, h, w, c;
+  bindDims(ctx, n, h, w, c);
+  auto id = AffineMap::get(4, 0, {n, h, w, c}, ctx);
+  auto pixel = AffineMap::get(4, 0, {n, h, w, getAffineConstantExpr(0, ctx)},
+                              ctx);
+  Value empty = rewriter.create<tensor::EmptyOp>(loc, outType.getShape(),
+                                                 outType.getElementType());
+  int64_t zw = filter.windowZero;
   return rewriter
-      .create<linalg::Conv2DNhwcHwcfOp>(loc, TypeRange{outType},
-                                        ValueRange{input, weights},
-                                        ValueRange{init}, strides, dilations)
+      .create<linalg::GenericOp>(
+          loc, TypeRange{outType}, ValueRange{conv, sums}, ValueRange{empty},
+          ArrayRef<AffineMap>{id, pixel, id},
+          SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value k = b.create<arith::ConstantOp>(l, b.getI32IntegerAttr(zw));
+            Value t = b.create<arith::MulIOp>(l, args[1], k);
+            b.create<linalg::YieldOp>(
+                l, ValueRange{b.create<arith::SubIOp>(l, args[0], t)});
+          })
       ->getResult(0);
 }
 
@@ -199,9 +289,8 @@ bool isI32Tensor(Value v) {
   return type && type.hasStaticShape() && type.getElementType().isInteger(32);
 }
 
-/// linalg.conv_2d_nhwc_fhwc_q on an i8 input with a constant i8 filter
-/// whose differences from its zero point fit i8 -> an 8-bit
-/// linalg.conv_2d_nhwc_hwcf (int8Conv).
+/// linalg.conv_2d_nhwc_fhwc_q on an i8 input with a constant i8 filter ->
+/// an 8-bit linalg.conv_2d_nhwc_hwcf (int8Conv).
 struct Int8ConvWithZeroPoints
     : OpRewritePattern<linalg::Conv2DNhwcFhwcQOp> {
   Int8ConvWithZeroPoints(MLIRContext *ctx)
@@ -221,14 +310,12 @@ struct Int8ConvWithZeroPoints
     ArrayRef<int64_t> fhwc = filter.getType().getShape();
     int64_t f = fhwc[0], window = fhwc[1] * fhwc[2] * fhwc[3];
     SmallVector<int64_t> hwcf = {fhwc[1], fhwc[2], fhwc[3], f};
-    std::optional<Int8Filter> w =
+    Int8Filter w =
         int8Filter(filter, filterZero.getInt(), hwcf, [&](int64_t i) {
           return (i % window) * f + i / window;
         });
-    if (!w)
-      return failure();
     rewriter.replaceOp(
-        op, int8Conv(rewriter, op.getLoc(), in[0], *w, hwcf,
+        op, int8Conv(rewriter, op.getLoc(), in[0], w, hwcf,
                      inputZero.getInt(), op.getOutputs()[0],
                      cast<RankedTensorType>(op->getResult(0).getType()),
                      op.getStrides(), op.getDilations()));
@@ -236,8 +323,8 @@ struct Int8ConvWithZeroPoints
   }
 };
 
-/// linalg.quantized_matmul of an i8 [M, K] by a constant i8 [K, N] whose
-/// differences from its zero point fit i8 -> an 8-bit 1x1 convolution
+/// linalg.quantized_matmul of an i8 [M, K] by a constant i8 [K, N] -> an
+/// 8-bit 1x1 convolution
 /// (int8Conv): of the [1, H, W, K] feature map that A collapses, into the
 /// [1, H, W, N] the result is expanded to (a 1x1 convolution that TOSA made
 /// a matmul), else of A as [1, 1, M, K].
@@ -257,10 +344,8 @@ struct Int8MatmulAsConv : OpRewritePattern<linalg::QuantizedMatmulOp> {
       return failure();
     int64_t k = rhs.getType().getDimSize(0), n = rhs.getType().getDimSize(1);
     SmallVector<int64_t> hwcf = {1, 1, k, n};
-    std::optional<Int8Filter> w = int8Filter(
-        rhs, rhsZero.getInt(), hwcf, [](int64_t i) { return i; });
-    if (!w)
-      return failure();
+    Int8Filter w = int8Filter(rhs, rhsZero.getInt(), hwcf,
+                              [](int64_t i) { return i; });
     Location loc = op.getLoc();
     Value result = op->getResult(0);
     auto resultType = cast<RankedTensorType>(result.getType());
@@ -277,7 +362,7 @@ struct Int8MatmulAsConv : OpRewritePattern<linalg::QuantizedMatmulOp> {
         expand.getResultType().getShape().drop_back() ==
             collapse.getSrcType().getShape().drop_back()) {
       Value conv = int8Conv(
-          rewriter, loc, collapse.getSrc(), *w, hwcf, lhsZero.getInt(),
+          rewriter, loc, collapse.getSrc(), w, hwcf, lhsZero.getInt(),
           op.getOutputs()[0], expand.getResultType(),
           rewriter.getI64TensorAttr({1, 1}), rewriter.getI64TensorAttr({1, 1}));
       rewriter.replaceOp(expand, conv);
@@ -291,7 +376,7 @@ struct Int8MatmulAsConv : OpRewritePattern<linalg::QuantizedMatmulOp> {
     };
     Value lhs = rewriter.create<tensor::ExpandShapeOp>(loc, expanded(lhsType),
                                                        in[0], rows);
-    Value conv = int8Conv(rewriter, loc, lhs, *w, hwcf, lhsZero.getInt(),
+    Value conv = int8Conv(rewriter, loc, lhs, w, hwcf, lhsZero.getInt(),
                           op.getOutputs()[0], expanded(resultType),
                           rewriter.getI64TensorAttr({1, 1}),
                           rewriter.getI64TensorAttr({1, 1}));

@@ -171,6 +171,15 @@ std::optional<Strategy> computeStrategy(Operation *op) {
     return Strategy::Conv;
   if (isInt32(op) && isPackedMatmul(op))
     return Strategy::PackedMatmul;
+  // Sums of integers into i32 (an 8-bit convolution's window sums) pool and
+  // reduce like floats.
+  if (op->getNumResults() == 1 &&
+      getElementTypeOrSelf(op->getResult(0).getType()).isInteger(32)) {
+    if (isa<linalg::PoolingNhwcSumOp>(op))
+      return Strategy::Pool;
+    if (isReduction(op))
+      return Strategy::Reduction;
+  }
   if (!isFloat(op))
     return std::nullopt;
   if (isPackedMatmul(op))

@@ -119,13 +119,24 @@ func.func @matmul(%a: tensor<5x4xi8>, %init: tensor<5x2xi32>) -> tensor<5x2xi32>
 // -----
 
 // A filter whose differences from its zero point do not fit 8 bits
-// (127 - (-128)) keeps the plain i32 form.
+// (127 - (-128)) keeps its values; its zero point times each window's
+// input sum (here one pixel of one channel) is subtracted after, and with
+// an input zero point of 3, 3 x (-128) x 1 - 3 x 127 = -765 joins the
+// initial value.
 // PREPARE-LABEL: func.func @wide_differences
-// PREPARE: %[[W:.*]] = arith.constant dense<255> : tensor<1x1x1x1xi32>
-// PREPARE: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %[[W]] : tensor<1x2x2x1xi32>, tensor<1x1x1x1xi32>)
+// PREPARE-DAG: %[[W:.*]] = arith.constant dense<127> : tensor<1x1x1x1xi8>
+// PREPARE-DAG: %[[ZW:.*]] = arith.constant -128 : i32
+// PREPARE: %[[INIT:.*]] = linalg.generic
+// PREPARE: arith.addi
+// PREPARE: %[[CONV:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%arg0, %[[W]] : tensor<1x2x2x1xi8>, tensor<1x1x1x1xi8>) outs(%[[INIT]] :
+// PREPARE: %[[SUMS:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%arg0 : tensor<1x2x2x1xi8>)
+// PREPARE: arith.extsi
+// PREPARE: linalg.generic {{.*}} ins(%[[CONV]], %[[SUMS]] :
+// PREPARE: %[[T:.*]] = arith.muli %{{.*}}, %[[ZW]] : i32
+// PREPARE: arith.subi %{{.*}}, %[[T]] : i32
 func.func @wide_differences(%x: tensor<1x2x2x1xi8>, %init: tensor<1x2x2x1xi32>) -> tensor<1x2x2x1xi32> {
   %w = arith.constant dense<127> : tensor<1x1x1x1xi8>
-  %zx = arith.constant 0 : i32
+  %zx = arith.constant 3 : i32
   %zw = arith.constant -128 : i32
   %0 = linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w, %zx, %zw : tensor<1x2x2x1xi8>, tensor<1x1x1x1xi8>, i32, i32) outs(%init : tensor<1x2x2x1xi32>) -> tensor<1x2x2x1xi32>
   return %0 : tensor<1x2x2x1xi32>

@@ -31,11 +31,13 @@ def NNAPICodegenPrepare : Pass<"nnapi-codegen-prepare", "::mlir::func::FuncOp"> 
       output tile streams one contiguous panel;
     - a `tensor.pad` becomes a buffer with a filled border into whose
       interior the producer of the padded value writes directly;
-    - with `int8-dot`, an integer convolution with zero points on 8-bit data
-      and a constant filter whose differences from its zero point fit 8 bits
-      becomes a `linalg.conv_2d_nhwc_hwcf` on the 8-bit input and those
-      differences; the input's zero point times each output channel's
-      filter sum is taken from its accumulator's initial value.
+    - with `int8-dot`, an integer convolution (or matmul by a constant)
+      with zero points on 8-bit data and a constant filter becomes a
+      `linalg.conv_2d_nhwc_hwcf` on the 8-bit input and the filter minus its
+      zero point; the input's zero point times each output channel's filter
+      sum is taken from its accumulator's initial value. Where those
+      differences do not fit 8 bits the filter keeps its values and its zero
+      point times each window's input sum is subtracted after.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "unsigned", /*default=*/"256",

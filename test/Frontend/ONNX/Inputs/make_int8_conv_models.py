@@ -10,7 +10,8 @@ requantization. The shapes exercise what the dot-product tiles must get
 right: input channels not a multiple of 4 (3, 19), output channels not a
 multiple of a vector (5, 17, 33), strides, dilation, asymmetric padding,
 1x1 and 5x5 filters, a batch of two, uint8 and int8 data, per-channel
-scales and uint8 weights with a zero point of 128.
+scales, zero points of 0, uint8 weights with a zero point of 128, and of
+119 (differences from it beyond 8 bits: the window-sum form).
 """
 import os
 import sys
@@ -24,18 +25,27 @@ from testdata import const, model, save, vi  # noqa: E402
 F32 = np.float32
 
 # name: (N, C, H, W), O, (KH, KW), strides, dilations, pads
-# [top, left, bottom, right], x unsigned, w unsigned, input zero point
+# [top, left, bottom, right], x unsigned, input zero point, weight zero
+# point (None: int8 weights, zero point 0; a number: uint8 weights)
 CASES = {
     "c3_o5": ((1, 3, 9, 11), 5, (3, 3), (1, 1), (1, 1), (1, 1, 1, 1),
-              True, False, 130),
+              True, 130, None),
     "c19_o33_s2_n2": ((2, 19, 13, 10), 33, (3, 3), (2, 2), (1, 1),
-                      (1, 1, 1, 1), False, False, -3),
+                      (1, 1, 1, 1), False, -3, None),
     "c36_o17_1x1": ((1, 36, 7, 12), 17, (1, 1), (1, 1), (1, 1),
-                    (0, 0, 0, 0), True, False, 0),
+                    (0, 0, 0, 0), True, 0, None),
     "c8_o48_d2_wu8": ((1, 8, 11, 9), 48, (3, 3), (1, 1), (2, 2),
-                      (2, 2, 2, 2), False, True, 5),
+                      (2, 2, 2, 2), False, 5, 128),
     "c64_o64_5x5_asym": ((1, 64, 8, 9), 64, (5, 5), (1, 2), (1, 1),
-                         (2, 1, 0, 2), True, False, 128),
+                         (2, 1, 0, 2), True, 128, None),
+    "c16_o16_zp0": ((1, 16, 6, 7), 16, (3, 3), (1, 1), (1, 1),
+                    (1, 1, 1, 1), False, 0, None),
+    # uint8 weights whose differences from their zero point (119) span
+    # -119..136, beyond 8 bits (dynamic quantization's): window sums.
+    "c20_o24_s2_wz119": ((1, 20, 9, 10), 24, (3, 3), (2, 2), (1, 1),
+                         (1, 0, 1, 1), True, 90, 119),
+    "c40_o8_1x1_wz119": ((1, 40, 5, 6), 8, (1, 1), (1, 1), (1, 1),
+                         (0, 0, 0, 0), False, -20, 119),
 }
 
 
@@ -62,14 +72,16 @@ def reference(x, w, zx, zw, b, strides, dilations, pads):
 
 
 def write(out, name, case, seed):
-    (shape, o, (kh, kw), strides, dilations, pads, x_unsigned, w_unsigned,
-     zx) = case
+    (shape, o, (kh, kw), strides, dilations, pads, x_unsigned, zx,
+     w_zero) = case
     rng = np.random.default_rng(seed)
     xt, lo, hi = (np.uint8, 0, 255) if x_unsigned else (np.int8, -128, 127)
     x = rng.integers(lo, hi + 1, shape).astype(xt)
-    if w_unsigned:
-        w = rng.integers(1, 256, (o, shape[1], kh, kw)).astype(np.uint8)
-        zw = np.full(o, 128, np.uint8)
+    if w_zero is not None:
+        w = rng.integers(0, 256, (o, shape[1], kh, kw)).astype(np.uint8)
+        # (The same zero point for every channel, as dynamic quantization's
+        # one per tensor.)
+        zw = np.full(o, w_zero, np.uint8)
     else:
         w = rng.integers(-127, 128, (o, shape[1], kh, kw)).astype(np.int8)
         zw = np.zeros(o, np.int8)
