@@ -280,13 +280,33 @@ Value int8Conv(PatternRewriter &rewriter, Location loc, Value input,
       ->getResult(0);
 }
 
-bool isI8Tensor(Value v) {
-  auto type = dyn_cast<RankedTensorType>(v.getType());
-  return type && type.hasStaticShape() && type.getElementType().isInteger(8);
-}
-bool isI32Tensor(Value v) {
-  auto type = dyn_cast<RankedTensorType>(v.getType());
-  return type && type.hasStaticShape() && type.getElementType().isInteger(32);
+/// The operands of a `_q` convolution or matmul the 8-bit form takes: an i8
+/// input, a constant i8 filter, constant zero points, an i32 result.
+struct Int8Operands {
+  DenseIntElementsAttr filter;
+  int64_t inputZero, filterZero;
+};
+
+std::optional<Int8Operands> int8Operands(linalg::LinalgOp op) {
+  auto isStatic = [](Value v, unsigned width) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    return type && type.hasStaticShape() &&
+           type.getElementType().isInteger(width);
+  };
+  ValueRange in = op.getDpsInputs();
+  Int8Operands r;
+  IntegerAttr inputZero, filterZero;
+  if (!op.hasPureTensorSemantics() || in.size() != 4 ||
+      op->getNumResults() != 1 || !isStatic(in[0], 8) ||
+      !isStatic(op->getResult(0), 32) ||
+      !matchPattern(in[1], m_Constant(&r.filter)) ||
+      !r.filter.getElementType().isInteger(8) ||
+      !matchPattern(in[2], m_Constant(&inputZero)) ||
+      !matchPattern(in[3], m_Constant(&filterZero)))
+    return std::nullopt;
+  r.inputZero = inputZero.getInt();
+  r.filterZero = filterZero.getInt();
+  return r;
 }
 
 /// linalg.conv_2d_nhwc_fhwc_q on an i8 input with a constant i8 filter ->
@@ -297,26 +317,18 @@ struct Int8ConvWithZeroPoints
       : OpRewritePattern(ctx, /*benefit=*/2) {}
   LogicalResult matchAndRewrite(linalg::Conv2DNhwcFhwcQOp op,
                                 PatternRewriter &rewriter) const override {
-    ValueRange in = op.getInputs();
-    DenseIntElementsAttr filter;
-    IntegerAttr inputZero, filterZero;
-    if (!op.hasPureTensorSemantics() || !isI8Tensor(in[0]) ||
-        !isI32Tensor(op->getResult(0)) ||
-        !matchPattern(in[1], m_Constant(&filter)) ||
-        !filter.getElementType().isInteger(8) ||
-        !matchPattern(in[2], m_Constant(&inputZero)) ||
-        !matchPattern(in[3], m_Constant(&filterZero)))
+    std::optional<Int8Operands> q = int8Operands(op);
+    if (!q)
       return failure();
-    ArrayRef<int64_t> fhwc = filter.getType().getShape();
+    ArrayRef<int64_t> fhwc = q->filter.getType().getShape();
     int64_t f = fhwc[0], window = fhwc[1] * fhwc[2] * fhwc[3];
     SmallVector<int64_t> hwcf = {fhwc[1], fhwc[2], fhwc[3], f};
-    Int8Filter w =
-        int8Filter(filter, filterZero.getInt(), hwcf, [&](int64_t i) {
-          return (i % window) * f + i / window;
-        });
+    Int8Filter w = int8Filter(q->filter, q->filterZero, hwcf, [&](int64_t i) {
+      return (i % window) * f + i / window;
+    });
     rewriter.replaceOp(
-        op, int8Conv(rewriter, op.getLoc(), in[0], w, hwcf,
-                     inputZero.getInt(), op.getOutputs()[0],
+        op, int8Conv(rewriter, op.getLoc(), op.getInputs()[0], w, hwcf,
+                     q->inputZero, op.getOutputs()[0],
                      cast<RankedTensorType>(op->getResult(0).getType()),
                      op.getStrides(), op.getDilations()));
     return success();
@@ -324,27 +336,21 @@ struct Int8ConvWithZeroPoints
 };
 
 /// linalg.quantized_matmul of an i8 [M, K] by a constant i8 [K, N] -> an
-/// 8-bit 1x1 convolution
-/// (int8Conv): of the [1, H, W, K] feature map that A collapses, into the
-/// [1, H, W, N] the result is expanded to (a 1x1 convolution that TOSA made
-/// a matmul), else of A as [1, 1, M, K].
+/// 8-bit 1x1 convolution (int8Conv): of the [1, H, W, K] feature map that A
+/// collapses, into the [1, H, W, N] the result is expanded to (a 1x1
+/// convolution that TOSA made a matmul), else of A as [1, 1, M, K].
 struct Int8MatmulAsConv : OpRewritePattern<linalg::QuantizedMatmulOp> {
   Int8MatmulAsConv(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
   LogicalResult matchAndRewrite(linalg::QuantizedMatmulOp op,
                                 PatternRewriter &rewriter) const override {
-    ValueRange in = op.getInputs();
-    DenseIntElementsAttr rhs;
-    IntegerAttr lhsZero, rhsZero;
-    if (!op.hasPureTensorSemantics() || !isI8Tensor(in[0]) ||
-        !isI32Tensor(op->getResult(0)) ||
-        !matchPattern(in[1], m_Constant(&rhs)) ||
-        !rhs.getElementType().isInteger(8) ||
-        !matchPattern(in[2], m_Constant(&lhsZero)) ||
-        !matchPattern(in[3], m_Constant(&rhsZero)))
+    std::optional<Int8Operands> q = int8Operands(op);
+    if (!q)
       return failure();
-    int64_t k = rhs.getType().getDimSize(0), n = rhs.getType().getDimSize(1);
+    ValueRange in = op.getInputs();
+    int64_t k = q->filter.getType().getDimSize(0),
+            n = q->filter.getType().getDimSize(1);
     SmallVector<int64_t> hwcf = {1, 1, k, n};
-    Int8Filter w = int8Filter(rhs, rhsZero.getInt(), hwcf,
+    Int8Filter w = int8Filter(q->filter, q->filterZero, hwcf,
                               [](int64_t i) { return i; });
     Location loc = op.getLoc();
     Value result = op->getResult(0);
@@ -362,7 +368,7 @@ struct Int8MatmulAsConv : OpRewritePattern<linalg::QuantizedMatmulOp> {
         expand.getResultType().getShape().drop_back() ==
             collapse.getSrcType().getShape().drop_back()) {
       Value conv = int8Conv(
-          rewriter, loc, collapse.getSrc(), w, hwcf, lhsZero.getInt(),
+          rewriter, loc, collapse.getSrc(), w, hwcf, q->inputZero,
           op.getOutputs()[0], expand.getResultType(),
           rewriter.getI64TensorAttr({1, 1}), rewriter.getI64TensorAttr({1, 1}));
       rewriter.replaceOp(expand, conv);
@@ -376,7 +382,7 @@ struct Int8MatmulAsConv : OpRewritePattern<linalg::QuantizedMatmulOp> {
     };
     Value lhs = rewriter.create<tensor::ExpandShapeOp>(loc, expanded(lhsType),
                                                        in[0], rows);
-    Value conv = int8Conv(rewriter, loc, lhs, w, hwcf, lhsZero.getInt(),
+    Value conv = int8Conv(rewriter, loc, lhs, w, hwcf, q->inputZero,
                           op.getOutputs()[0], expanded(resultType),
                           rewriter.getI64TensorAttr({1, 1}),
                           rewriter.getI64TensorAttr({1, 1}));

@@ -118,6 +118,18 @@ LogicalResult names::integerConvolutionBody(CompositeOp op) {
   };
   Value x = argument(input::kX), w = argument(input::kWeights),
         bias = argument(input::kBias);
+  // The convolution reads the dequantized input (nnapi-raise-quantized's
+  // body), every shape static.
+  auto dq = conv->getOperand(0).getDefiningOp<CompositeOp>();
+  if (!dq || dq.getName() != kDequantize || dq->getNumOperands() != 1 ||
+      dq->getOperand(0) != x ||
+      !llvm::all_of(ValueRange{x, w, bias, conv->getOperand(0),
+                               conv->getOperand(1), conv->getResult(0)},
+                    [](Value v) {
+                      auto t = dyn_cast<RankedTensorType>(v.getType());
+                      return t && t.hasStaticShape();
+                    }))
+    return failure();
   auto outType = cast<RankedTensorType>(conv->getResult(0).getType());
   int64_t channels = outType.getShape().back();
   auto shapeOf = [](Value v) {

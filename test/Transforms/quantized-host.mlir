@@ -88,7 +88,15 @@ func.func @depthwise(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x2xf32> {
   %b = "tosa.const"() {value = dense<[7, -7]> : tensor<2xi32>} : () -> tensor<2xi32>
   %0 = nnapi.composite "quantized_weighted"(%x, %w, %b) {composite_attributes = {input_scale = 2.500000e-01 : f64, input_zero_point = -4 : i64, output_scale = 1.000000e+00 : f64, output_zero_point = 0 : i64, weight_scale = array<f64: 5.000000e-01>, weight_zero_point = -1 : i64}} : (tensor<1x4x4x2xi8>, tensor<1x1x2x1xi8>, tensor<2xi32>) -> tensor<1x4x4x2xf32> {
   ^bb0(%ax: tensor<1x4x4x2xi8>, %aw: tensor<1x1x2x1xi8>, %ab: tensor<2xi32>):
-    %c = tosa.cast %ax : (tensor<1x4x4x2xi8>) -> tensor<1x4x4x2xf32>
+    %c = nnapi.composite "dequantize"(%ax) {composite_attributes = {scale = array<f32: 2.500000e-01>, zero_point = array<i64: -4>}} : (tensor<1x4x4x2xi8>) -> tensor<1x4x4x2xf32> {
+    ^bb0(%q: tensor<1x4x4x2xi8>):
+      %s = "tosa.const"() {value = dense<2.500000e-01> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+      %z = "tosa.const"() {value = dense<-4.000000e+00> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+      %f = tosa.cast %q : (tensor<1x4x4x2xi8>) -> tensor<1x4x4x2xf32>
+      %d = tosa.sub %f, %z : (tensor<1x4x4x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x4x4x2xf32>
+      %m = tosa.mul %d, %s {shift = 0 : i8} : (tensor<1x4x4x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x4x4x2xf32>
+      nnapi.yield %m : tensor<1x4x4x2xf32>
+    }
     %wc = "tosa.const"() {value = dense<[[[[1.0], [-1.0]]]]> : tensor<1x1x2x1xf32>} : () -> tensor<1x1x2x1xf32>
     %bc = "tosa.const"() {value = dense<[7.0, -7.0]> : tensor<2xf32>} : () -> tensor<2xf32>
     %d = tosa.depthwise_conv2d %c, %wc, %bc {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<1x1x2x1xf32>, tensor<2xf32>) -> tensor<1x4x4x2xf32>
@@ -113,4 +121,26 @@ func.func @integer_body(%x: tensor<1x4x4x1xi8>) -> tensor<1x4x4x1xi32> {
     nnapi.yield %c : tensor<1x4x4x1xi32>
   }
   return %0 : tensor<1x4x4x1xi32>
+}
+
+// -----
+
+// A body whose convolution does not read the dequantized input argument
+// (here a float computed from it otherwise) keeps its float chain.
+// CHECK-LABEL: func.func @not_dequantized
+// CHECK: tosa.conv2d {{.*}} -> tensor<1x4x4x1xf32>
+// CHECK-NOT: quantization_info
+func.func @not_dequantized(%x: tensor<1x4x4x1xi8>) -> tensor<1x4x4x1xf32> {
+  %w = "tosa.const"() {value = dense<1> : tensor<1x1x1x1xi8>} : () -> tensor<1x1x1x1xi8>
+  %b = "tosa.const"() {value = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %0 = nnapi.composite "quantized_weighted"(%x, %w, %b) {composite_attributes = {input_scale = 1.0 : f64, input_zero_point = 0 : i64, output_scale = 1.0 : f64, output_zero_point = 0 : i64, weight_scale = array<f64: 1.0>, weight_zero_point = 0 : i64}} : (tensor<1x4x4x1xi8>, tensor<1x1x1x1xi8>, tensor<1xi32>) -> tensor<1x4x4x1xf32> {
+  ^bb0(%ax: tensor<1x4x4x1xi8>, %aw: tensor<1x1x1x1xi8>, %ab: tensor<1xi32>):
+    %f = tosa.cast %ax : (tensor<1x4x4x1xi8>) -> tensor<1x4x4x1xf32>
+    %e = tosa.exp %f : (tensor<1x4x4x1xf32>) -> tensor<1x4x4x1xf32>
+    %wc = "tosa.const"() {value = dense<1.0> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+    %bc = "tosa.const"() {value = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+    %c = tosa.conv2d %e, %wc, %bc {dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x1xf32>, tensor<1x1x1x1xf32>, tensor<1xf32>) -> tensor<1x4x4x1xf32>
+    nnapi.yield %c : tensor<1x4x4x1xf32>
+  }
+  return %0 : tensor<1x4x4x1xf32>
 }
