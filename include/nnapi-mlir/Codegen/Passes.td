@@ -97,7 +97,12 @@ def NNAPILowerVectors : Pass<"nnapi-lower-vectors", "::mlir::func::FuncOp"> {
     transfers split), transposes shuffles, so that the LLVM conversion sees
     only operations it maps to the target's vector instructions. Vector
     transcendental functions (exp, tanh, erf, log...) become polynomial
-    approximations instead of one libm call per lane.
+    approximations instead of one libm call per lane. First, with
+    `int8-dot`, the 8-bit dot products nnapi-codegen's convolution tiles
+    write as multi-reductions over groups of four extended byte products
+    become the target's instruction (`llvm.call_intrinsic` of vpdpbusd or
+    sdot), and TOSA's saturating float -> i32 conversion of a value already
+    clamped to +-2^30 a plain fptosi.
   }];
   let options = [
     Option<"int8Dot", "int8-dot", "std::string", /*default=*/"\"\"",
