@@ -76,19 +76,32 @@ Value initialValue(PatternRewriter &rewriter, Location loc, Value init,
   AffineMap last = lastOf(rank), id = rewriter.getMultiDimIdentityMap(rank);
   SmallVector<utils::IteratorType> parallel(rank,
                                             utils::IteratorType::parallel);
-  auto broadcast = [&](ArrayRef<int32_t> values) -> Value {
+  // An element-wise generic into an empty `type` reading the constant
+  // vector `values` along the last dimension (after `init`, if given).
+  auto perChannel = [&](Value init, ArrayRef<int32_t> values) -> Value {
     Value c = rewriter.create<arith::ConstantOp>(
         loc, DenseElementsAttr::get(vectorType, values));
     Value empty = rewriter.create<tensor::EmptyOp>(loc, type.getShape(),
                                                    type.getElementType());
+    SmallVector<Value> ins = {c};
+    SmallVector<AffineMap> maps = {last, id};
+    if (init) {
+      ins.insert(ins.begin(), init);
+      maps.insert(maps.begin(), id);
+    }
     return rewriter
         .create<linalg::GenericOp>(
-            loc, TypeRange{type}, ValueRange{c}, ValueRange{empty},
-            ArrayRef<AffineMap>{last, id}, parallel,
-            [](OpBuilder &b, Location l, ValueRange args) {
-              b.create<linalg::YieldOp>(l, args[0]);
+            loc, TypeRange{type}, ins, ValueRange{empty}, maps, parallel,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              b.create<linalg::YieldOp>(
+                  l, init ? ValueRange{b.create<arith::AddIOp>(l, args[0],
+                                                               args[1])}
+                          : ValueRange{args[0]});
             })
         ->getResult(0);
+  };
+  auto broadcast = [&](ArrayRef<int32_t> values) {
+    return perChannel(Value(), values);
   };
   auto plus = [&](auto base) {
     SmallVector<int32_t> values;
@@ -122,19 +135,7 @@ Value initialValue(PatternRewriter &rewriter, Location loc, Value init,
         getReassociationIndicesForReshape(initType, type);
     init = rewriter.create<tensor::ExpandShapeOp>(loc, type, init, *map);
   }
-  Value c = rewriter.create<arith::ConstantOp>(
-      loc, DenseElementsAttr::get(vectorType, delta));
-  Value empty = rewriter.create<tensor::EmptyOp>(loc, type.getShape(),
-                                                 type.getElementType());
-  return rewriter
-      .create<linalg::GenericOp>(
-          loc, TypeRange{type}, ValueRange{init, c}, ValueRange{empty},
-          ArrayRef<AffineMap>{id, last, id}, parallel,
-          [](OpBuilder &b, Location l, ValueRange args) {
-            b.create<linalg::YieldOp>(
-                l, ValueRange{b.create<arith::AddIOp>(l, args[0], args[1])});
-          })
-      ->getResult(0);
+  return perChannel(init, delta);
 }
 
 /// A filter [KH, KW, C, F] of 8-bit differences from its zero point, and
@@ -172,6 +173,15 @@ Int8Filter int8Filter(DenseIntElementsAttr filter, int64_t zero,
   return r;
 }
 
+/// Over NHWC loops, the identity and the map that reads one value per pixel
+/// (a [N, H, W, 1] tensor).
+std::pair<AffineMap, AffineMap> pixelMaps(MLIRContext *ctx) {
+  AffineExpr n, h, w, c;
+  bindDims(ctx, n, h, w, c);
+  return {AffineMap::get(4, 0, {n, h, w, c}, ctx),
+          AffineMap::get(4, 0, {n, h, w, getAffineConstantExpr(0, ctx)}, ctx)};
+}
+
 /// The sums of `input` (i8 [N, H, W, C]) over each window of a convolution
 /// with filter `hwcfShape` into `outType` ([N, OH, OW, F]), as i32
 /// [N, OH, OW, 1]: the input channels summed per pixel, then those sums
@@ -188,12 +198,7 @@ Value windowSums(PatternRewriter &rewriter, Location loc, Value input,
     Value empty = rewriter.create<tensor::EmptyOp>(loc, shape, i32);
     return rewriter.create<linalg::FillOp>(loc, zero, empty).getResult(0);
   };
-  MLIRContext *ctx = rewriter.getContext();
-  AffineExpr n, h, w, c;
-  bindDims(ctx, n, h, w, c);
-  auto id = AffineMap::get(4, 0, {n, h, w, c}, ctx);
-  auto pixel = AffineMap::get(4, 0, {n, h, w, getAffineConstantExpr(0, ctx)},
-                              ctx);
+  auto [id, pixel] = pixelMaps(rewriter.getContext());
   SmallVector<int64_t> pixelShape = {in[0], in[1], in[2], 1};
   Value channelSums =
       rewriter
@@ -257,12 +262,7 @@ Value int8Conv(PatternRewriter &rewriter, Location loc, Value input,
     return conv;
   Value sums = windowSums(rewriter, loc, input, hwcfShape, outType, strides,
                           dilations);
-  MLIRContext *ctx = rewriter.getContext();
-  AffineExpr n, h, w, c;
-  bindDims(ctx, n, h, w, c);
-  auto id = AffineMap::get(4, 0, {n, h, w, c}, ctx);
-  auto pixel = AffineMap::get(4, 0, {n, h, w, getAffineConstantExpr(0, ctx)},
-                              ctx);
+  auto [id, pixel] = pixelMaps(rewriter.getContext());
   Value empty = rewriter.create<tensor::EmptyOp>(loc, outType.getShape(),
                                                  outType.getElementType());
   int64_t zw = filter.windowZero;

@@ -200,6 +200,12 @@ struct DepthwiseToHwc : OpRewritePattern<linalg::DepthwiseConv2DNhwcHwcmOp> {
   }
 };
 
+/// A linalg.generic on tensors with only parallel loops.
+bool isElementwiseOnTensors(linalg::GenericOp op) {
+  return op.hasPureTensorSemantics() &&
+         op.getNumParallelLoops() == op.getNumLoops();
+}
+
 /// A linalg.generic input that is a splat constant (a quantize's scale as a
 /// tensor of the data's shape) becomes that scalar in the payload: no
 /// buffer as large as the data to read beside it.
@@ -269,8 +275,7 @@ struct InitFromEmpty : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics() ||
-        op.getNumParallelLoops() != op.getNumLoops())
+    if (!isElementwiseOnTensors(op))
       return failure();
     bool changed = false;
     for (OpOperand &init : op.getDpsInitsMutable()) {
@@ -297,8 +302,7 @@ struct UnitDimReadAsIndex : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics() ||
-        op.getNumParallelLoops() != op.getNumLoops())
+    if (!isElementwiseOnTensors(op))
       return failure();
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
