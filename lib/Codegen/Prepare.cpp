@@ -206,14 +206,16 @@ bool isElementwiseOnTensors(linalg::GenericOp op) {
          op.getNumParallelLoops() == op.getNumLoops();
 }
 
-/// A linalg.generic input that is a splat constant (a quantize's scale as a
-/// tensor of the data's shape) becomes that scalar in the payload: no
-/// buffer as large as the data to read beside it.
+/// An element-wise linalg.generic's input that is a splat constant (a
+/// quantize's scale as a tensor of the data's shape) becomes that scalar in
+/// the payload: no buffer as large as the data to read beside it.
 struct InlineSplatInputs : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics())
+    // Element-wise ones only: a contraction keeps its operands (a packed
+    // matmul's panels stay its second input even when all equal).
+    if (!isElementwiseOnTensors(op))
       return failure();
     SmallVector<Value> inputs;
     SmallVector<AffineMap> maps;

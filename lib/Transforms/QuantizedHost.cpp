@@ -34,6 +34,7 @@
 using namespace mlir;
 using namespace mlir::nnapi;
 namespace names = mlir::nnapi::composite;
+using namespace mlir::nnapi::composite;
 
 namespace {
 
@@ -78,6 +79,100 @@ Requantize requantizeAfter(Value result) {
   return r;
 }
 
+/// With the output scale joined to the multiplier: the clamp's bounds in
+/// output quanta, and the quantize's body starting after its division.
+void dropDivision(const Requantize &r, OpBuilder &b) {
+  if (!r.divide)
+    return;
+  if (Operation *clamp = r.clamp) {
+    auto bound = [&](StringRef name) {
+      float v =
+          clamp->getAttrOfType<FloatAttr>(name).getValueAsDouble() / r.scale;
+      return b.getF32FloatAttr(std::isfinite(v) ? v
+                                                : std::copysign(FLT_MAX, v));
+    };
+    clamp->setAttr("min_fp", bound("min_fp"));
+    clamp->setAttr("max_fp", bound("max_fp"));
+  }
+  r.divide->getResult(0).replaceAllUsesWith(r.divide->getOperand(0));
+  r.divide->erase();
+}
+
+/// Whether `v` is a dequantize composite of `arg`.
+bool dequantizes(Value v, Value arg) {
+  auto dq = v.getDefiningOp<CompositeOp>();
+  return dq && dq.getName() == names::kDequantize &&
+         dq->getNumOperands() == 1 && dq->getOperand(0) == arg;
+}
+
+bool staticTensors(ValueRange values) {
+  return llvm::all_of(values, [](Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t && t.hasStaticShape();
+  });
+}
+
+/// A `quantized_binary` composite of a tosa.add: each dequantized operand
+/// scaled straight into output quanta, (x - zx) (sx / sy) + (y - zy)
+/// (sy2 / sy), so the quantize does not divide (ONNX Runtime's QLinearAdd
+/// computes it so).
+LogicalResult binaryBody(CompositeOp op, const Inputs &inputs) {
+  Block &body = op.getBody().front();
+  auto argument = [&](StringRef name) {
+    return body.getArgument(inputs.all(name).getBeginOperandIndex());
+  };
+  Value x = argument(input::kX), y = argument(input::kY);
+  tosa::AddOp add;
+  for (Operation &o : body.without_terminator())
+    if (auto a = dyn_cast<tosa::AddOp>(o)) {
+      if (add)
+        return failure();
+      add = a;
+    }
+  DictionaryAttr attrs = op.getCompositeAttributes();
+  auto xScale = attrs.getAs<FloatAttr>(names::kInputScale);
+  auto xZero = attrs.getAs<IntegerAttr>(names::kInputZeroPoint);
+  auto yScale = attrs.getAs<FloatAttr>(names::kSecondScale);
+  auto yZero = attrs.getAs<IntegerAttr>(names::kSecondZeroPoint);
+  if (!add || !xScale || !xZero || !yScale || !yZero ||
+      !dequantizes(add.getInput1(), x) || !dequantizes(add.getInput2(), y) ||
+      !staticTensors({x, y, add.getResult()}) ||
+      !getElementTypeOrSelf(x).isInteger(8) ||
+      !getElementTypeOrSelf(y).isInteger(8) ||
+      x.getType() != y.getType())
+    return failure();
+  Requantize requantize = requantizeAfter(add.getResult());
+  if (!requantize.divide)
+    return failure();
+  OpBuilder b(add);
+  Location loc = add.getLoc();
+  auto type = cast<RankedTensorType>(add.getType());
+  auto one = RankedTensorType::get(
+      SmallVector<int64_t>(type.getRank(), 1), b.getF32Type());
+  auto scalar = [&](float v) -> Value {
+    return b.create<tosa::ConstOp>(loc, one, DenseElementsAttr::get(one, v));
+  };
+  auto scaled = [&](Value q, FloatAttr scale, IntegerAttr zero) -> Value {
+    Value v = b.create<tosa::CastOp>(loc, type, q);
+    if (zero.getInt())
+      v = b.create<tosa::SubOp>(loc, type, v, scalar(float(zero.getInt())));
+    return b.create<tosa::MulOp>(
+        loc, type, v,
+        scalar(float(scale.getValueAsDouble()) / requantize.scale),
+        b.getI8IntegerAttr(0));
+  };
+  // (In order: argument evaluation order is unspecified.)
+  Value xs = scaled(x, xScale, xZero);
+  Value ys = scaled(y, yScale, yZero);
+  Value sum = b.create<tosa::AddOp>(loc, type, xs, ys);
+  dropDivision(requantize, b);
+  add.getResult().replaceAllUsesWith(sum);
+  IRRewriter rewriter(op.getContext());
+  add->erase();
+  (void)runRegionDCE(rewriter, op->getRegions());
+  return success();
+}
+
 /// The dense integers behind `v`, a constant.
 std::optional<SmallVector<int64_t>> integersOf(Value v) {
   DenseIntElementsAttr attr;
@@ -91,12 +186,10 @@ std::optional<SmallVector<int64_t>> integersOf(Value v) {
 
 } // namespace
 
-LogicalResult names::integerConvolutionBody(CompositeOp op) {
-  std::string why;
-  FailureOr<Inputs> inputs = Inputs::bind(op, why);
-  if (op.getName() != kQuantizedWeighted || failed(inputs) ||
-      op.getBody().getBlocks().size() != 1)
-    return failure();
+namespace {
+
+/// A `quantized_weighted` composite of a float convolution (file comment).
+LogicalResult weightedBody(CompositeOp op, const Inputs &inputs) {
   Block &body = op.getBody().front();
   Operation *conv = nullptr;
   for (Operation &o : body.without_terminator())
@@ -114,21 +207,15 @@ LogicalResult names::integerConvolutionBody(CompositeOp op) {
       !isa<FloatType>(getElementTypeOrSelf(conv->getResult(0).getType())))
     return failure();
   auto argument = [&](StringRef name) {
-    return body.getArgument(inputs->all(name).getBeginOperandIndex());
+    return body.getArgument(inputs.all(name).getBeginOperandIndex());
   };
   Value x = argument(input::kX), w = argument(input::kWeights),
         bias = argument(input::kBias);
   // The convolution reads the dequantized input (nnapi-raise-quantized's
   // body), every shape static.
-  auto dq = conv->getOperand(0).getDefiningOp<CompositeOp>();
-  if (!dq || dq.getName() != kDequantize || dq->getNumOperands() != 1 ||
-      dq->getOperand(0) != x ||
-      !llvm::all_of(ValueRange{x, w, bias, conv->getOperand(0),
-                               conv->getOperand(1), conv->getResult(0)},
-                    [](Value v) {
-                      auto t = dyn_cast<RankedTensorType>(v.getType());
-                      return t && t.hasStaticShape();
-                    }))
+  if (!dequantizes(conv->getOperand(0), x) ||
+      !staticTensors({x, w, bias, conv->getOperand(0), conv->getOperand(1),
+                      conv->getResult(0)}))
     return failure();
   auto outType = cast<RankedTensorType>(conv->getResult(0).getType());
   int64_t channels = outType.getShape().back();
@@ -164,10 +251,10 @@ LogicalResult names::integerConvolutionBody(CompositeOp op) {
   } else {
     // Exact in float32 while every sum stays below 2^24.
     std::optional<SmallVector<int64_t>> wValues =
-        integersOf(op->getOperand(inputs->all(input::kWeights)
+        integersOf(op->getOperand(inputs.all(input::kWeights)
                                       .getBeginOperandIndex()));
     std::optional<SmallVector<int64_t>> bValues = integersOf(
-        op->getOperand(inputs->all(input::kBias).getBeginOperandIndex()));
+        op->getOperand(inputs.all(input::kBias).getBeginOperandIndex()));
     if (!wValues || !bValues)
       return failure();
     ArrayRef<int64_t> wShape = shapeOf(w); // KH, KW, C, M
@@ -218,27 +305,25 @@ LogicalResult names::integerConvolutionBody(CompositeOp op) {
       loc, unitsType, DenseElementsAttr::get(unitsType, ArrayRef<float>(units)));
   Value real = b.create<tosa::MulOp>(loc, outType, sums, scale,
                                      b.getI8IntegerAttr(0));
-  if (requantize.divide) {
-    // The clamp's bounds in output quanta; the quantize's body starts
-    // after its division.
-    if (Operation *clamp = requantize.clamp) {
-      auto bound = [&](StringRef name) {
-        float v = clamp->getAttrOfType<FloatAttr>(name).getValueAsDouble() /
-                  requantize.scale;
-        return b.getF32FloatAttr(std::isfinite(v) ? v
-                                                  : std::copysign(FLT_MAX, v));
-      };
-      clamp->setAttr("min_fp", bound("min_fp"));
-      clamp->setAttr("max_fp", bound("max_fp"));
-    }
-    Operation *divide = requantize.divide;
-    divide->getResult(0).replaceAllUsesWith(divide->getOperand(0));
-    divide->erase();
-  }
+  dropDivision(requantize, b);
   conv->getResult(0).replaceAllUsesWith(real);
   // The float convolution and the dequantizations only it used.
   IRRewriter rewriter(ctx);
   conv->erase();
   (void)runRegionDCE(rewriter, op->getRegions());
   return success();
+}
+
+} // namespace
+
+LogicalResult names::quantizedHostBody(CompositeOp op) {
+  std::string why;
+  FailureOr<Inputs> inputs = Inputs::bind(op, why);
+  if (failed(inputs) || !op.getBody().hasOneBlock())
+    return failure();
+  if (op.getName() == kQuantizedWeighted)
+    return weightedBody(op, *inputs);
+  if (op.getName() == kQuantizedBinary)
+    return binaryBody(op, *inputs);
+  return failure();
 }

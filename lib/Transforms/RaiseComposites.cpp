@@ -413,10 +413,10 @@ struct RaiseCompositesPass
 struct InlineCompositesPass
     : nnapi::impl::NNAPIInlineCompositesBase<InlineCompositesPass> {
   void runOnOperation() override {
-    // Quantized convolutions compute on their integers (QuantizedHost.cpp),
-    // their bodies' quantize composites still whole.
+    // Quantized convolutions and additions take their host form
+    // (QuantizedHost.cpp), their bodies' quantize composites still whole.
     getOperation()->walk(
-        [](CompositeOp op) { (void)names::integerConvolutionBody(op); });
+        [](CompositeOp op) { (void)names::quantizedHostBody(op); });
     // Inner composites first: each one's body is then plain TOSA.
     SmallVector<CompositeOp> composites;
     getOperation()->walk<WalkOrder::PostOrder>(

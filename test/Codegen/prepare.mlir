@@ -232,3 +232,21 @@ func.func @divide_in_place(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   } -> tensor<4x8xf32>
   return %d : tensor<4x8xf32>
 }
+
+// -----
+
+// Only element-wise ops take their splat inputs into the payload: a
+// reduction keeps its operands as they are.
+// CHECK-LABEL: func.func @splat_in_reduction
+// CHECK: %[[S:.*]] = arith.constant dense<2.000000e+00> : tensor<4x8xf32>
+// CHECK: linalg.generic {{.*}} ins(%arg0, %[[S]] : tensor<4x8xf32>, tensor<4x8xf32>)
+func.func @splat_in_reduction(%x: tensor<4x8xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  %s = arith.constant dense<2.0> : tensor<4x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x, %s : tensor<4x8xf32>, tensor<4x8xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %t = arith.addf %acc, %m : f32
+    linalg.yield %t : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

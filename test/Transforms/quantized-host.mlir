@@ -144,3 +144,57 @@ func.func @not_dequantized(%x: tensor<1x4x4x1xi8>) -> tensor<1x4x4x1xf32> {
   }
   return %0 : tensor<1x4x4x1xf32>
 }
+
+// -----
+
+// A QDQ addition: each operand scaled straight into output quanta, (x - 0)
+// x (0.25 / 0.5) + (y - 3) x (0.125 / 0.5), and the quantize no longer
+// divides.
+// CHECK-LABEL: func.func @add
+// CHECK: %[[XF:.*]] = tosa.cast %arg0 : (tensor<2x4xi8>) -> tensor<2x4xf32>
+// CHECK: %[[SX:.*]] = "tosa.const"() <{value = dense<5.000000e-01> : tensor<1x1xf32>}>
+// CHECK: %[[X:.*]] = tosa.mul %[[XF]], %[[SX]]
+// CHECK: %[[YF:.*]] = tosa.cast %arg1 : (tensor<2x4xi8>) -> tensor<2x4xf32>
+// CHECK: %[[ZY:.*]] = "tosa.const"() <{value = dense<3.000000e+00> : tensor<1x1xf32>}>
+// CHECK: %[[YC:.*]] = tosa.sub %[[YF]], %[[ZY]]
+// CHECK: %[[SY:.*]] = "tosa.const"() <{value = dense<2.500000e-01> : tensor<1x1xf32>}>
+// CHECK: %[[Y:.*]] = tosa.mul %[[YC]], %[[SY]]
+// CHECK: tosa.add %[[X]], %[[Y]]
+// CHECK-NOT: arith.divf
+// CHECK: return
+func.func @add(%x: tensor<2x4xi8>, %y: tensor<2x4xi8>) -> tensor<2x4xi8> {
+  %0 = nnapi.composite "quantized_binary"(%x, %y) {composite_attributes = {input_scale = 2.500000e-01 : f64, input_zero_point = 0 : i64, output_scale = 5.000000e-01 : f64, output_zero_point = 1 : i64, second_scale = 1.250000e-01 : f64, second_zero_point = 3 : i64}} : (tensor<2x4xi8>, tensor<2x4xi8>) -> tensor<2x4xi8> {
+  ^bb0(%ax: tensor<2x4xi8>, %ay: tensor<2x4xi8>):
+    %dx = nnapi.composite "dequantize"(%ax) {composite_attributes = {scale = array<f32: 2.500000e-01>, zero_point = array<i64: 0>}} : (tensor<2x4xi8>) -> tensor<2x4xf32> {
+    ^bb0(%q: tensor<2x4xi8>):
+      %s = "tosa.const"() {value = dense<2.500000e-01> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+      %c = tosa.cast %q : (tensor<2x4xi8>) -> tensor<2x4xf32>
+      %m = tosa.mul %c, %s {shift = 0 : i8} : (tensor<2x4xf32>, tensor<1x1xf32>) -> tensor<2x4xf32>
+      nnapi.yield %m : tensor<2x4xf32>
+    }
+    %dy = nnapi.composite "dequantize"(%ay) {composite_attributes = {scale = array<f32: 1.250000e-01>, zero_point = array<i64: 3>}} : (tensor<2x4xi8>) -> tensor<2x4xf32> {
+    ^bb0(%q: tensor<2x4xi8>):
+      %s = "tosa.const"() {value = dense<1.250000e-01> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+      %z = "tosa.const"() {value = dense<3.000000e+00> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+      %c = tosa.cast %q : (tensor<2x4xi8>) -> tensor<2x4xf32>
+      %d = tosa.sub %c, %z : (tensor<2x4xf32>, tensor<1x1xf32>) -> tensor<2x4xf32>
+      %m = tosa.mul %d, %s {shift = 0 : i8} : (tensor<2x4xf32>, tensor<1x1xf32>) -> tensor<2x4xf32>
+      nnapi.yield %m : tensor<2x4xf32>
+    }
+    %a = tosa.add %dx, %dy : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+    %q = nnapi.composite "quantize"(%a) {composite_attributes = {scale = array<f32: 5.000000e-01>, zero_point = array<i64: 1>}} : (tensor<2x4xf32>) -> tensor<2x4xi8> {
+    ^bb0(%v: tensor<2x4xf32>):
+      %z = "tosa.const"() {value = dense<1> : tensor<1x1xi32>} : () -> tensor<1x1xi32>
+      %s = "tosa.const"() {value = dense<5.000000e-01> : tensor<2x4xf32>} : () -> tensor<2x4xf32>
+      %d = arith.divf %v, %s : tensor<2x4xf32>
+      %c = tosa.clamp %d {max_fp = 1.07374182E+9 : f32, max_int = 0 : i64, min_fp = -1.07374182E+9 : f32, min_int = 0 : i64} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+      %i = tosa.cast %c : (tensor<2x4xf32>) -> tensor<2x4xi32>
+      %k = tosa.add %i, %z : (tensor<2x4xi32>, tensor<1x1xi32>) -> tensor<2x4xi32>
+      %l = tosa.clamp %k {max_fp = 0.000000e+00 : f32, max_int = 127 : i64, min_fp = 0.000000e+00 : f32, min_int = -128 : i64} : (tensor<2x4xi32>) -> tensor<2x4xi32>
+      %o = tosa.cast %l : (tensor<2x4xi32>) -> tensor<2x4xi8>
+      nnapi.yield %o : tensor<2x4xi8>
+    }
+    nnapi.yield %q : tensor<2x4xi8>
+  }
+  return %0 : tensor<2x4xi8>
+}

@@ -245,13 +245,15 @@ orderInputs(StringRef name,
 FailureOr<CompositeOp> permuted(OpBuilder &b, CompositeOp op, Value input,
                                 ArrayRef<int64_t> perm);
 
-/// The host code of a `quantized_weighted` composite of a float
-/// tosa.conv2d (QuantizedHost.cpp): its body's float convolution of the
-/// dequantized input and weights becomes the 8-bit tosa.conv2d of its
-/// inputs with their zero points and i32 bias, scaled by the bias's units;
-/// the body's clamp and quantize follow. Fails, changing nothing, for any
-/// other composite.
-LogicalResult integerConvolutionBody(CompositeOp op);
+/// The host code of a quantized composite's body (QuantizedHost.cpp): a
+/// `quantized_weighted` composite's float convolution of the dequantized
+/// input and weights becomes exact integer sums (the 8-bit tosa.conv2d of
+/// its inputs with their zero points and i32 bias; a depthwise one a float
+/// convolution of exact integers) scaled by the bias's units over the
+/// output scale, and a `quantized_binary` tosa.add adds its operands
+/// scaled straight into output quanta; the quantize that follows then does
+/// not divide. Fails, changing nothing, for any other composite or body.
+LogicalResult quantizedHostBody(CompositeOp op);
 
 } // namespace mlir::nnapi::composite
 

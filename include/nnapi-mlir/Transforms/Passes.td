@@ -195,10 +195,10 @@ def NNAPIInlineComposites : Pass<"nnapi-inline-composites"> {
   let description = [{
     The host pipeline's first step: every `nnapi.composite` left on the host
     (or in a partition's host copy) becomes the TOSA ops of its body again,
-    inner composites too. A `quantized_weighted` composite of a float
-    convolution (a QDQ convolution) first gets the integer convolution of
-    its 8-bit operands in place of the float one
-    (`composite::integerConvolutionBody`).
+    inner composites too. Quantized composites first get their host form
+    (`composite::quantizedHostBody`): a QDQ convolution computes the exact
+    integer sums of its 8-bit operands instead of a float convolution, and
+    it and a QDQ addition requantize with one multiplier, not a division.
   }];
 }
 
