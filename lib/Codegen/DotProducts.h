@@ -4,9 +4,12 @@
 // dot-product instructions (x86 vpdpbusd, AArch64 sdot): each multiplies
 // four 8-bit pairs per 32-bit lane and adds them to the lane.
 // nnapi-codegen-prepare keeps such a convolution's operands 8-bit (its zero
-// points moved into the accumulator's initial value); nnapi-codegen tiles it
-// like a float convolution and lowers each register tile to a loop of dot
-// products over a filter packed at compile time.
+// points moved into the accumulator's initial value, or a filter zero point
+// the filter's differences from which exceed 8 bits subtracted times each
+// window's input sum after); nnapi-codegen tiles it like a float
+// convolution and lowers each register tile to a loop of dot products over
+// a filter packed at compile time; nnapi-lower-vectors makes those the
+// target's instruction.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NNAPI_MLIR_LIB_CODEGEN_DOTPRODUCTS_H
@@ -35,8 +38,9 @@ std::optional<DotKind> parseDotKind(StringRef name, Operation *op);
 /// in i32: what nnapi-codegen-prepare makes for the dot-product tiles.
 bool isInt8Conv(Operation *op);
 
-/// nnapi-codegen-prepare's rewrite of linalg.conv_2d_nhwc_fhwc_q on 8-bit
-/// data with a constant filter into an isInt8Conv op (a no-op for None).
+/// nnapi-codegen-prepare's rewrites of linalg.conv_2d_nhwc_fhwc_q and
+/// linalg.quantized_matmul on 8-bit data with a constant filter into
+/// isInt8Conv ops (none for None).
 void populateInt8ConvPatterns(RewritePatternSet &patterns, DotKind kind);
 
 /// Lowers register tiles of isInt8Conv ops (output [1, 1, rows, channels],
