@@ -504,17 +504,15 @@ Value TileLowering::dot(OpBuilder &b, Location loc, Value acc, Value x,
   Type i8 = b.getI8Type(), i32 = b.getI32Type();
   auto bytes = VectorType::get({4 * lanes}, i8);
   auto words = VectorType::get({4 * lanes}, i32);
-  if (cast<VectorType>(x.getType()).getElementType() != i8)
-    x = b.create<vector::BitCastOp>(loc, bytes, x);
-  if (cast<VectorType>(w.getType()).getElementType() != i8)
-    w = b.create<vector::BitCastOp>(loc, bytes, w);
-  Value wx = flipsInput(kind)
+  // x: a word of four input bytes per lane; w: four filter bytes per lane.
+  x = b.create<vector::BitCastOp>(loc, bytes, x);
+  Value ex = flipsInput(kind)
                  ? b.create<arith::ExtUIOp>(loc, words, x).getResult()
                  : b.create<arith::ExtSIOp>(loc, words, x).getResult();
-  Value ww = b.create<arith::ExtSIOp>(loc, words, w);
+  Value ew = b.create<arith::ExtSIOp>(loc, words, w);
   Value products = b.create<vector::ShapeCastOp>(
       loc, VectorType::get({lanes, 4}, i32),
-      b.create<arith::MulIOp>(loc, wx, ww));
+      b.create<arith::MulIOp>(loc, ex, ew));
   return b.create<vector::MultiDimReductionOp>(
       loc, products, acc, ArrayRef<bool>{false, true},
       vector::CombiningKind::ADD);

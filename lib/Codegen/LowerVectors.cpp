@@ -12,6 +12,7 @@
 #include "nnapi-mlir/Codegen/Passes.h"
 
 #include "DotProducts.h"
+#include "nnapi-mlir/Transforms/Constants.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -20,7 +21,6 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <cmath>
@@ -70,17 +70,6 @@ void scaleSubnormalLogInputs(Operation *root) {
   }
 }
 
-/// A splat (or scalar) float constant's value.
-std::optional<double> floatConstant(Value v) {
-  FloatAttr scalar;
-  if (matchPattern(v, m_Constant(&scalar)))
-    return scalar.getValueAsDouble();
-  DenseFPElementsAttr dense;
-  if (matchPattern(v, m_Constant(&dense)) && dense.isSplat())
-    return dense.getSplatValue<APFloat>().convertToDouble();
-  return std::nullopt;
-}
-
 /// TOSA's saturating float -> i32 conversion of a rounded value,
 /// select(r >= 2^31, INT_MAX, fptosi(max(r, -2^31))), is fptosi(r) when r
 /// rounds a value clamped well inside the i32 range (a quantize clamps to
@@ -105,10 +94,10 @@ struct InRangeFloatToInt : OpRewritePattern<arith::SelectOp> {
     std::optional<double> lo, hi;
     for (int i = 0; i < 2; ++i) {
       if (auto max = clamped.getDefiningOp<arith::MaximumFOp>()) {
-        lo = floatConstant(max.getRhs());
+        lo = nnapi::splatValue(max.getRhs());
         clamped = max.getLhs();
       } else if (auto min = clamped.getDefiningOp<arith::MinimumFOp>()) {
-        hi = floatConstant(min.getRhs());
+        hi = nnapi::splatValue(min.getRhs());
         clamped = min.getLhs();
       }
     }

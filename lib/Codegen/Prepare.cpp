@@ -219,13 +219,13 @@ struct InlineSplatInputs : OpRewritePattern<linalg::GenericOp> {
       return failure();
     SmallVector<Value> inputs;
     SmallVector<AffineMap> maps;
-    SmallVector<std::pair<BlockArgument, TypedAttr>> splats;
+    SmallVector<std::pair<unsigned, TypedAttr>> splats; // block argument
     for (OpOperand *in : op.getDpsInputOperands()) {
       DenseElementsAttr attr;
       if (isa<RankedTensorType>(in->get().getType()) &&
           matchPattern(in->get(), m_Constant(&attr)) && attr.isSplat() &&
           isa<IntegerType, FloatType>(attr.getElementType())) {
-        splats.push_back({op.getMatchingBlockArgument(in),
+        splats.push_back({op.getMatchingBlockArgument(in).getArgNumber(),
                           attr.getSplatValue<TypedAttr>()});
         continue;
       }
@@ -236,32 +236,22 @@ struct InlineSplatInputs : OpRewritePattern<linalg::GenericOp> {
       return failure();
     for (OpOperand &init : op.getDpsInitsMutable())
       maps.push_back(op.getMatchingIndexingMap(&init));
+    // The same payload, the splat arguments replaced by constants.
     auto generic = rewriter.create<linalg::GenericOp>(
         op.getLoc(), op->getResultTypes(), inputs, op.getDpsInits(), maps,
         op.getIteratorTypesArray());
-    // The payload moves over: splat arguments become constants, the others
-    // the new block's arguments in order.
-    Block *body = op.getBody();
-    rewriter.setInsertionPointToStart(body);
-    for (auto [arg, value] : splats)
+    rewriter.inlineRegionBefore(op.getRegion(), generic.getRegion(),
+                                generic.getRegion().end());
+    Block &body = generic.getRegion().front();
+    rewriter.setInsertionPointToStart(&body);
+    llvm::BitVector dropped(body.getNumArguments());
+    for (auto [number, value] : splats) {
       rewriter.replaceAllUsesWith(
-          arg, rewriter.create<arith::ConstantOp>(op.getLoc(), value));
-    SmallVector<Type> types;
-    SmallVector<Location> locs;
-    for (BlockArgument arg : body->getArguments())
-      if (!llvm::any_of(splats, [&](auto &s) { return s.first == arg; })) {
-        types.push_back(arg.getType());
-        locs.push_back(arg.getLoc());
-      }
-    Block *newBody = rewriter.createBlock(&generic.getRegion(), {}, types, locs);
-    SmallVector<Value> replacements;
-    unsigned next = 0;
-    for (BlockArgument arg : body->getArguments())
-      replacements.push_back(
-          llvm::any_of(splats, [&](auto &s) { return s.first == arg; })
-              ? Value()
-              : newBody->getArgument(next++));
-    rewriter.mergeBlocks(body, newBody, replacements);
+          body.getArgument(number),
+          rewriter.create<arith::ConstantOp>(op.getLoc(), value));
+      dropped.set(number);
+    }
+    rewriter.modifyOpInPlace(generic, [&] { body.eraseArguments(dropped); });
     rewriter.replaceOp(op, generic->getResults());
     return success();
   }

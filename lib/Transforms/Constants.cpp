@@ -118,6 +118,9 @@ DenseElementsAttr mlir::nnapi::gatherRows(DenseElementsAttr values,
 }
 
 std::optional<double> mlir::nnapi::splatValue(Value v) {
+  FloatAttr scalar;
+  if (matchPattern(v, m_Constant(&scalar)))
+    return scalar.getValueAsDouble();
   DenseFPElementsAttr attr;
   if (!matchPattern(v, m_Constant(&attr)) || !attr.isSplat())
     return std::nullopt;

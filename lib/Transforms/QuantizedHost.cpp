@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "nnapi-mlir/Transforms/Composites.h"
+#include "nnapi-mlir/Transforms/Constants.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
@@ -66,12 +67,9 @@ Requantize requantizeAfter(Value result) {
   if (!scales || scales.size() != 1 || !arg.hasOneUse())
     return r;
   Operation *first = *arg.user_begin();
-  DenseFPElementsAttr divisor;
   if (first->getName().getStringRef() != "arith.divf" ||
       first->getOperand(0) != arg ||
-      !matchPattern(first->getOperand(1), m_Constant(&divisor)) ||
-      !divisor.isSplat() ||
-      divisor.getSplatValue<APFloat>().convertToFloat() != scales[0])
+      splatValue(first->getOperand(1)) != double(scales[0]))
     return r;
   r.clamp = clamp;
   r.divide = first;

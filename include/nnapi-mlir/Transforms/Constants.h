@@ -29,7 +29,8 @@ DenseElementsAttr sliceElements(DenseElementsAttr attr, ArrayRef<int64_t> start,
 DenseElementsAttr gatherRows(DenseElementsAttr values,
                              ArrayRef<int64_t> indices, int64_t width);
 
-/// The value of a float constant that holds one value everywhere.
+/// The value of a float constant that holds one value everywhere (a splat
+/// tensor or vector, or a scalar).
 std::optional<double> splatValue(Value v);
 
 } // namespace mlir::nnapi
