@@ -32,6 +32,10 @@
 #include <numeric>
 #include <optional>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 using namespace llvm;
 
 namespace {
@@ -347,6 +351,17 @@ struct Part {
 };
 } // namespace
 
+/// Gives the pages of freed heap memory back to the system. The MLIR
+/// module's and the whole LLVM module's memory is free once the parts are
+/// bitcode, but the parts are compiled on other threads, whose allocator
+/// arenas cannot reuse it: kept, it sat under their peak (the text
+/// detector's compile peaked at 172 MB, 155 MB with this).
+static void releaseFreeMemory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
+
 /// The timing stage of the optimizer at `level`: "LLVM -O3".
 static std::string optimizerStage(unsigned level) {
   return "LLVM -O" + std::to_string(level);
@@ -424,6 +439,7 @@ Error mlir::nnapi::compileToObjects(std::unique_ptr<Module> module,
     data = dataModule(*module, detached);
     module.reset();
   }
+  releaseFreeMemory();
 
   // The data first (it is quick), then the code.
   auto emitData = [&]() -> Error {

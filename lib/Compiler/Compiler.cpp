@@ -462,10 +462,14 @@ static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
   OutputFile finalFile, streamFile;
   // The library's other parts (Backend.h), linked after the first.
   std::deque<OutputFile> partFiles;
+  // The weights, when written as an object of their own (ConstantData.h).
+  OutputFile dataFile;
   auto objectPaths = [&] {
     std::vector<std::string> paths = {streamFile.path};
     for (const OutputFile &file : partFiles)
       paths.push_back(file.path);
+    if (!dataFile.path.empty())
+      paths.push_back(dataFile.path);
     return paths;
   };
   if (output.path.empty()) {
@@ -555,8 +559,31 @@ static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
   std::unique_ptr<llvm::Module> llvmModule;
   {
     StageTimer timer(output.timing, "translation to LLVM IR");
-    weightsAsBytes(module,
-                   target->machine->createDataLayout().isLittleEndian());
+    // A library's weights go from the MLIR attributes to an object file of
+    // their own; anything else gets them as LLVM byte arrays.
+    llvm::Triple triple(target->triple);
+    if (output.emit == EmitKind::SharedLibrary &&
+        canWriteDataObject(triple)) {
+      dataFile.path = streamFile.path + ".data.o";
+      dataFile.temporary = true;
+      std::error_code ec;
+      llvm::raw_fd_ostream os(dataFile.path, ec, llvm::sys::fs::OF_None);
+      if (!ec)
+        if (llvm::Error err =
+                writeDataObject(triple, detachWeights(module), os))
+          return err;
+      if (!ec) {
+        os.close();
+        ec = os.error();
+        os.clear_error();
+      }
+      if (ec)
+        return makeError("cannot write '" + dataFile.path +
+                         "': " + ec.message());
+    } else {
+      weightsAsBytes(module,
+                     target->machine->createDataLayout().isLittleEndian());
+    }
     llvmModule = translateModuleToLLVMIR(module, llvmContext, "nnapi_model");
     if (!llvmModule)
       return makeError("translation to LLVM IR failed");

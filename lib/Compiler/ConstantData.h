@@ -9,8 +9,16 @@
 #ifndef NNAPI_MLIR_LIB_COMPILER_CONSTANTDATA_H
 #define NNAPI_MLIR_LIB_COMPILER_CONSTANTDATA_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
 namespace llvm {
 class Module;
+class Triple;
+class raw_ostream;
 } // namespace llvm
 
 namespace mlir {
@@ -28,6 +36,32 @@ namespace mlir::nnapi {
 /// (and flattenConstantData a second copy). Does nothing unless `littleEndian`
 /// (the target's byte order, which must be this machine's).
 void weightsAsBytes(ModuleOp module, bool littleEndian);
+
+/// A weight tensor as bytes for an object file of its own: `bytes` are the
+/// MLIR attribute's storage (the context keeps them), `align` a power of 2.
+struct DataSymbol {
+  std::string name;
+  llvm::ArrayRef<char> bytes;
+  uint64_t align;
+};
+
+/// Whether writeDataObject writes objects for `triple` (64-bit little-endian
+/// ELF on x86-64 and AArch64, the targets the linker makes libraries for)
+/// on this machine (whose byte order the attributes' bytes are in).
+bool canWriteDataObject(const llvm::Triple &triple);
+
+/// The globals weightsAsBytes would rewrite become hidden external
+/// declarations, their bytes returned for writeDataObject: translated, the
+/// weights are then never copied into LLVM constants and through LLVM's
+/// assembler (7 MB of the text detector's peak). In module order.
+std::vector<DataSymbol> detachWeights(ModuleOp module);
+
+/// Writes an ELF relocatable object for `triple` (canWriteDataObject) that
+/// defines each of `symbols` as a hidden global object in one read-only
+/// section, straight from their bytes.
+llvm::Error writeDataObject(const llvm::Triple &triple,
+                            llvm::ArrayRef<DataSymbol> symbols,
+                            llvm::raw_ostream &os);
 
 /// Replaces the initializer of every constant global that is a (nested) array
 /// of numbers by the same bytes as an i8 array: same name, linkage, section
