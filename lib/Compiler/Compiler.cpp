@@ -566,20 +566,9 @@ static llvm::Error compile(ModuleOp module, const CompilePipelineOptions &given,
         canWriteDataObject(triple)) {
       dataFile.path = streamFile.path + ".data.o";
       dataFile.temporary = true;
-      std::error_code ec;
-      llvm::raw_fd_ostream os(dataFile.path, ec, llvm::sys::fs::OF_None);
-      if (!ec)
-        if (llvm::Error err =
-                writeDataObject(triple, detachWeights(module), os))
-          return err;
-      if (!ec) {
-        os.close();
-        ec = os.error();
-        os.clear_error();
-      }
-      if (ec)
-        return makeError("cannot write '" + dataFile.path +
-                         "': " + ec.message());
+      if (llvm::Error err =
+              writeDataObject(triple, detachWeights(module), dataFile.path))
+        return err;
     } else {
       weightsAsBytes(module,
                      target->machine->createDataLayout().isLittleEndian());

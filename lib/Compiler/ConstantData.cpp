@@ -14,6 +14,7 @@
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SwapByteOrder.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
@@ -287,6 +288,29 @@ Error mlir::nnapi::writeDataObject(const Triple &triple,
     w.u64(h.align);
     w.u64(h.entsize);
   }
+  return Error::success();
+}
+
+Error mlir::nnapi::writeDataObject(const Triple &triple,
+                                   ArrayRef<DataSymbol> symbols,
+                                   StringRef path) {
+  auto cannotWrite = [&](std::error_code ec) {
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot write '" + path + "': " + ec.message());
+  };
+  std::error_code ec;
+  raw_fd_ostream os(path, ec, sys::fs::OF_None);
+  if (ec)
+    return cannotWrite(ec);
+  Error err = writeDataObject(triple, symbols, os);
+  os.close();
+  // An I/O error the stream saw is reported here, not by its destructor.
+  ec = os.error();
+  os.clear_error();
+  if (err)
+    return err;
+  if (ec)
+    return cannotWrite(ec);
   return Error::success();
 }
 

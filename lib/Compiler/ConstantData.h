@@ -66,6 +66,12 @@ llvm::Error writeDataObject(const llvm::Triple &triple,
                             llvm::ArrayRef<DataSymbol> symbols,
                             llvm::raw_ostream &os);
 
+/// The same into the file at `path`; an error names the file when it cannot
+/// be written.
+llvm::Error writeDataObject(const llvm::Triple &triple,
+                            llvm::ArrayRef<DataSymbol> symbols,
+                            llvm::StringRef path);
+
 /// Replaces the initializer of every constant global that is a (nested) array
 /// of numbers by the same bytes as an i8 array: same name, linkage, section
 /// and at least the alignment the old type had, so every address and load
