@@ -7,10 +7,11 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
-bash "$root/scripts/setup.sh"
+bash "$root/scripts/setup.sh" demo
 # Only what the demo runs: the compiler, nnapi-run, the runtime and the host
-# NNAPI device (scripts/test.sh builds the rest).
-bash "$root/scripts/build.sh" nnapi-compile nnapi-run nnapi_runtime nnapi_host
+# NNAPI device (scripts/test.sh installs and builds the rest).
+NNAPI_MLIR_TESTS=OFF bash "$root/scripts/build.sh" \
+  nnapi-compile nnapi-run nnapi_runtime nnapi_host
 out="$build/demo"
 mkdir -p "$out"
 echo "== examples/onnx/cnn.onnx: a small real CNN in ONNX (NCHW, opset 13), built by"

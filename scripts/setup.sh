@@ -1,8 +1,20 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package that building and testing nnapi-mlir needs.
-# Idempotent: packages already present are left alone. Needs root (or sudo).
+# Installs every Debian 12 package that building and testing nnapi-mlir needs,
+# or with `demo` only what scripts/demo.sh builds and runs (the compiler, the
+# runtime, the host device: no test frameworks, browser, JDK, emulator or
+# cross compiler, no arm64 package lists), so that a first demo on a fresh
+# machine does not wait for them. Idempotent: packages already present are
+# left alone. Needs root (or sudo).
 set -euo pipefail
 
+demo_packages=(
+  build-essential cmake ninja-build ccache git
+  llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools lld-19
+  libonnx-dev libprotobuf-dev protobuf-compiler
+  libxnnpack-dev libpthreadpool-dev
+  flatbuffers-compiler libflatbuffers-dev
+  python3 python3-numpy
+)
 packages=(
   build-essential cmake ninja-build ccache git
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
@@ -21,7 +33,9 @@ packages=(
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 update=0
-if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+if [ "${1:-}" = demo ]; then
+  packages=("${demo_packages[@]}")
+elif ! dpkg --print-foreign-architectures | grep -qx arm64; then
   $SUDO dpkg --add-architecture arm64
   update=1
 fi
