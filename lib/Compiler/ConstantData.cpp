@@ -110,7 +110,8 @@ mlir::nnapi::detachWeights(mlir::ModuleOp module) {
   auto byte = mlir::IntegerType::get(module.getContext(), 8);
   for (auto global : module.getOps<mlir::LLVM::GlobalOp>()) {
     std::optional<WeightBytes> weights = weightBytes(global);
-    if (!weights)
+    // A global placed in a section of its own stays LLVM's to place.
+    if (!weights || global.getSection())
       continue;
     symbols.push_back(
         {global.getSymName().str(), weights->raw, weights->align});

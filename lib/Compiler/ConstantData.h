@@ -53,8 +53,8 @@ struct DataSymbol {
 /// on this machine (whose byte order the attributes' bytes are in).
 bool canWriteDataObject(const llvm::Triple &triple);
 
-/// The globals weightsAsBytes would rewrite become hidden external
-/// declarations, their bytes returned for writeDataObject: translated, the
+/// The globals weightsAsBytes would rewrite (but those given a section)
+/// become hidden external declarations, their bytes returned for writeDataObject: translated, the
 /// weights are then never copied into LLVM constants and through LLVM's
 /// assembler (7 MB of the text detector's peak). In module order.
 std::vector<DataSymbol> detachWeights(ModuleOp module);
