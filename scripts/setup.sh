@@ -15,16 +15,16 @@ demo_packages=(
   flatbuffers-compiler libflatbuffers-dev
   python3 python3-numpy
 )
+# The rest for the tests: test frameworks, ONNX's test data and Python
+# package, the Python bindings, Chromium (the report test), the AArch64
+# cross compiler and qemu, the JDK and JUnit.
 packages=(
-  build-essential cmake ninja-build ccache git
-  llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
+  "${demo_packages[@]}"
   libgtest-dev libgmock-dev libbenchmark-dev
-  libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
-  libxnnpack-dev libpthreadpool-dev
-  flatbuffers-compiler libflatbuffers-dev python3-flatbuffers
-  python3 python3-numpy python3-onnx python3-dev python3-pytest pybind11-dev
+  libonnx-testdata python3-flatbuffers
+  python3-onnx python3-dev python3-pytest pybind11-dev
   chromium
-  qemu-user g++-aarch64-linux-gnu lld-19
+  qemu-user g++-aarch64-linux-gnu
   default-jdk-headless junit4
 )
 

@@ -19,6 +19,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -128,42 +129,23 @@ mlir::nnapi::detachWeights(mlir::ModuleOp module) {
 }
 
 namespace {
-/// The few ELF64 structures writeDataObject needs, written field by field in
-/// little-endian order.
-class ElfWriter {
-public:
-  explicit ElfWriter(raw_ostream &os) : os(os) {}
-  void u8(uint8_t v) {
-    os << char(v);
-    ++offset;
+/// Writes to a stream and counts what it wrote, for ELF's file offsets.
+struct CountingWriter {
+  raw_ostream &os;
+  uint64_t offset = 0;
+  /// A structure of LLVM's ELF.h as it is in memory: this machine is
+  /// little-endian (canWriteDataObject), as the file is.
+  template <typename T> void raw(const T &value) {
+    bytes(StringRef(reinterpret_cast<const char *>(&value), sizeof(T)));
   }
-  void u16(uint16_t v) { put(v, 2); }
-  void u32(uint32_t v) { put(v, 4); }
-  void u64(uint64_t v) { put(v, 8); }
   void bytes(StringRef data) {
     os << data;
     offset += data.size();
   }
-  void zeros(uint64_t n) {
-    os.write_zeros(n);
-    offset += n;
+  void padTo(uint64_t at) {
+    os.write_zeros(at - offset);
+    offset = at;
   }
-  void padTo(uint64_t align) { zeros(alignTo(offset, align) - offset); }
-  uint64_t offset = 0;
-
-private:
-  void put(uint64_t v, unsigned n) {
-    for (unsigned i = 0; i < n; ++i)
-      u8(uint8_t(v >> (8 * i)));
-  }
-  raw_ostream &os;
-};
-
-struct SectionHeader {
-  uint32_t name = 0, type = 0;
-  uint64_t flags = 0, offset = 0, size = 0;
-  uint32_t link = 0, info = 0;
-  uint64_t align = 1, entsize = 0;
 };
 } // namespace
 
@@ -182,113 +164,87 @@ Error mlir::nnapi::writeDataObject(const Triple &triple,
     table += '\0';
     return at;
   };
+  // Each symbol's offset in the data section, at its alignment; the
+  // symbol table starts with the null symbol.
   uint64_t dataAlign = 1, dataSize = 0;
-  std::vector<uint64_t> at;
+  std::vector<ELF::Elf64_Sym> table(1, ELF::Elf64_Sym{});
+  enum { kNull, kData, kStrtab, kShstrtab, kSymtab, kStackNote, kCount };
   for (const DataSymbol &symbol : symbols) {
     dataAlign = std::max(dataAlign, symbol.align);
     dataSize = alignTo(dataSize, symbol.align);
-    at.push_back(dataSize);
+    ELF::Elf64_Sym &entry = table.emplace_back();
+    entry.st_name = name(strtab, symbol.name);
+    entry.setBindingAndType(ELF::STB_GLOBAL, ELF::STT_OBJECT);
+    entry.st_other = ELF::STV_HIDDEN;
+    entry.st_shndx = kData;
+    entry.st_value = dataSize;
+    entry.st_size = symbol.bytes.size();
     dataSize += symbol.bytes.size();
   }
-  enum { kNull, kData, kStrtab, kShstrtab, kSymtab, kStackNote, kCount };
-  SectionHeader sections[kCount];
-  sections[kData] = {name(shstrtab, ".rodata"),
-                     ELF::SHT_PROGBITS,
-                     ELF::SHF_ALLOC,
-                     0,
-                     dataSize,
-                     0,
-                     0,
-                     dataAlign,
-                     0};
-  sections[kStrtab] = {name(shstrtab, ".strtab"), ELF::SHT_STRTAB};
-  sections[kShstrtab] = {name(shstrtab, ".shstrtab"), ELF::SHT_STRTAB};
-  // Every symbol but the null one is global: the first non-local is 1.
-  sections[kSymtab] = {name(shstrtab, ".symtab"),
-                       ELF::SHT_SYMTAB,
-                       0,
-                       0,
-                       (symbols.size() + 1) * 24,
-                       kStrtab,
-                       1,
-                       8,
-                       24};
+
+  ELF::Elf64_Shdr sections[kCount] = {};
+  auto section = [&](unsigned index, StringRef sectionName, uint32_t type) {
+    sections[index].sh_name = name(shstrtab, sectionName);
+    sections[index].sh_type = type;
+    sections[index].sh_addralign = 1;
+  };
+  section(kData, ".rodata", ELF::SHT_PROGBITS);
+  section(kStrtab, ".strtab", ELF::SHT_STRTAB);
+  section(kShstrtab, ".shstrtab", ELF::SHT_STRTAB);
+  section(kSymtab, ".symtab", ELF::SHT_SYMTAB);
   // No executable stack wanted.
-  sections[kStackNote] = {name(shstrtab, ".note.GNU-stack"), ELF::SHT_PROGBITS};
-  std::vector<uint32_t> names;
-  for (const DataSymbol &symbol : symbols)
-    names.push_back(name(strtab, symbol.name));
+  section(kStackNote, ".note.GNU-stack", ELF::SHT_PROGBITS);
+  sections[kData].sh_flags = ELF::SHF_ALLOC;
+  sections[kData].sh_addralign = dataAlign;
+  sections[kData].sh_size = dataSize;
+  sections[kStrtab].sh_size = strtab.size();
+  sections[kShstrtab].sh_size = shstrtab.size();
+  sections[kSymtab].sh_size = table.size() * sizeof(ELF::Elf64_Sym);
+  sections[kSymtab].sh_entsize = sizeof(ELF::Elf64_Sym);
+  sections[kSymtab].sh_addralign = 8;
+  sections[kSymtab].sh_link = kStrtab;
+  // Every symbol but the null one is global: the first non-local is 1.
+  sections[kSymtab].sh_info = 1;
+  uint64_t offset = sizeof(ELF::Elf64_Ehdr);
+  for (unsigned s = kData; s < kCount; ++s) {
+    offset = sections[s].sh_offset = alignTo(offset, sections[s].sh_addralign);
+    if (sections[s].sh_type != ELF::SHT_NOBITS)
+      offset += sections[s].sh_size;
+  }
 
-  uint64_t offset = alignTo(64, dataAlign);
-  sections[kData].offset = offset;
-  offset += dataSize;
-  sections[kStrtab].offset = offset;
-  sections[kStrtab].size = strtab.size();
-  offset += strtab.size();
-  sections[kShstrtab].offset = offset;
-  sections[kShstrtab].size = shstrtab.size();
-  offset += shstrtab.size();
-  offset = sections[kSymtab].offset = alignTo(offset, 8);
-  offset += sections[kSymtab].size;
-  uint64_t headers = alignTo(offset, 8);
+  ELF::Elf64_Ehdr header = {};
+  memcpy(header.e_ident, ELF::ElfMagic, strlen(ELF::ElfMagic));
+  header.e_ident[ELF::EI_CLASS] = ELF::ELFCLASS64;
+  header.e_ident[ELF::EI_DATA] = ELF::ELFDATA2LSB;
+  header.e_ident[ELF::EI_VERSION] = ELF::EV_CURRENT;
+  header.e_ident[ELF::EI_OSABI] = ELF::ELFOSABI_NONE;
+  header.e_type = ELF::ET_REL;
+  header.e_machine =
+      triple.getArch() == Triple::x86_64 ? ELF::EM_X86_64 : ELF::EM_AARCH64;
+  header.e_version = ELF::EV_CURRENT;
+  header.e_shoff = alignTo(offset, 8);
+  header.e_ehsize = sizeof(ELF::Elf64_Ehdr);
+  header.e_shentsize = sizeof(ELF::Elf64_Shdr);
+  header.e_shnum = kCount;
+  header.e_shstrndx = kShstrtab;
 
-  ElfWriter w(os);
-  const uint8_t ident[] = {0x7f,
-                           'E',
-                           'L',
-                           'F',
-                           ELF::ELFCLASS64,
-                           ELF::ELFDATA2LSB,
-                           ELF::EV_CURRENT,
-                           ELF::ELFOSABI_NONE};
-  for (uint8_t b : ident)
-    w.u8(b);
-  w.padTo(16);
-  w.u16(ELF::ET_REL);
-  w.u16(triple.getArch() == Triple::x86_64 ? ELF::EM_X86_64 : ELF::EM_AARCH64);
-  w.u32(ELF::EV_CURRENT);
-  w.u64(0); // entry
-  w.u64(0); // program headers
-  w.u64(headers);
-  w.u32(0); // flags
-  w.u16(64);
-  w.u16(0);
-  w.u16(0);
-  w.u16(64);
-  w.u16(kCount);
-  w.u16(kShstrtab);
-
-  w.padTo(dataAlign);
-  for (auto [symbol, start] : llvm::zip(symbols, at)) {
-    w.zeros(sections[kData].offset + start - w.offset);
+  CountingWriter w{os};
+  w.raw(header);
+  for (auto [symbol, entry] :
+       llvm::zip(symbols, ArrayRef(table).drop_front())) {
+    w.padTo(sections[kData].sh_offset + entry.st_value);
     w.bytes(StringRef(symbol.bytes.data(), symbol.bytes.size()));
   }
+  w.padTo(sections[kStrtab].sh_offset);
   w.bytes(strtab);
+  w.padTo(sections[kShstrtab].sh_offset);
   w.bytes(shstrtab);
-  w.padTo(8);
-  // Symbols: the null one, then each object, hidden.
-  w.zeros(24);
-  for (auto [symbol, start, nameAt] : llvm::zip(symbols, at, names)) {
-    w.u32(nameAt);
-    w.u8((ELF::STB_GLOBAL << 4) | ELF::STT_OBJECT);
-    w.u8(ELF::STV_HIDDEN);
-    w.u16(kData);
-    w.u64(start);
-    w.u64(symbol.bytes.size());
-  }
-  w.padTo(8);
-  for (const SectionHeader &h : sections) {
-    w.u32(h.name);
-    w.u32(h.type);
-    w.u64(h.flags);
-    w.u64(0); // address
-    w.u64(h.offset);
-    w.u64(h.size);
-    w.u32(h.link);
-    w.u32(h.info);
-    w.u64(h.align);
-    w.u64(h.entsize);
-  }
+  w.padTo(sections[kSymtab].sh_offset);
+  for (const ELF::Elf64_Sym &entry : table)
+    w.raw(entry);
+  w.padTo(header.e_shoff);
+  for (const ELF::Elf64_Shdr &h : sections)
+    w.raw(h);
   return Error::success();
 }
 

@@ -54,9 +54,10 @@ struct DataSymbol {
 bool canWriteDataObject(const llvm::Triple &triple);
 
 /// The globals weightsAsBytes would rewrite (but those given a section)
-/// become hidden external declarations, their bytes returned for writeDataObject: translated, the
-/// weights are then never copied into LLVM constants and through LLVM's
-/// assembler (7 MB of the text detector's peak). In module order.
+/// become hidden external declarations, their bytes returned for
+/// writeDataObject: translated, the weights are then never copied into LLVM
+/// constants and through LLVM's assembler (9 MB of the text detector's
+/// compile peak). In module order.
 std::vector<DataSymbol> detachWeights(ModuleOp module);
 
 /// Writes an ELF relocatable object for `triple` (canWriteDataObject) that
