@@ -446,7 +446,7 @@ TEST(BufferPool, ReusesFreedLargeBlocksAndHonoursAlignment) {
   void *c = nnapi_rt_alloc(big + 1, 4096);
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(c) % 4096, 0u);
-  // Small blocks go straight back to malloc.
+  // Small blocks do not enter the pool.
   void *small = nnapi_rt_alloc(100, 64);
   ASSERT_NE(small, nullptr);
   nnapi_rt_free(small);
@@ -461,6 +461,43 @@ TEST(BufferPool, ReusesFreedLargeBlocksAndHonoursAlignment) {
   EXPECT_EQ(nnapi_rt_alloc(64, 96), nullptr) << "alignment not a power of two";
   EXPECT_EQ(nnapi_rt_alloc(UINT64_MAX - 8, 64), nullptr) << "size overflows";
   nnapi_rt_free(nullptr);
+}
+
+/// Small blocks a thread frees come back for its next request of the same
+/// size and alignment (a dynamic model's arena, allocated per call), not for
+/// another size or another thread's; a thread's kept blocks are freed when
+/// it ends (LeakSanitizer checks that in the sanitizer jobs).
+TEST(BufferPool, KeepsAThreadsFreedSmallBlocksForIt) {
+  void *a = nnapi_rt_alloc(1000, 64);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a) % 64, 0u);
+  std::memset(a, 1, 1000);
+  nnapi_rt_free(a);
+  void *other = nnapi_rt_alloc(2000, 64);
+  EXPECT_NE(other, a) << "another size";
+  void *aligned = nnapi_rt_alloc(1000, 128);
+  EXPECT_NE(aligned, a) << "another alignment";
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(aligned) % 128, 0u);
+  void *fromThread = nullptr;
+  std::thread([&] { fromThread = nnapi_rt_alloc(1000, 64); }).join();
+  EXPECT_NE(fromThread, a) << "another thread";
+  void *again = nnapi_rt_alloc(1000, 64);
+  EXPECT_EQ(again, a);
+  // Freed here, from another thread than the one that allocated it.
+  nnapi_rt_free(fromThread);
+  // More frees than the thread keeps: the rest go to the system.
+  std::vector<void *> many;
+  for (int i = 0; i < 20; ++i)
+    many.push_back(nnapi_rt_alloc(512, 64));
+  for (void *p : many)
+    nnapi_rt_free(p);
+  std::thread([] {
+    void *p = nnapi_rt_alloc(300, 64);
+    nnapi_rt_free(p); // kept by this thread until it ends
+  }).join();
+  nnapi_rt_free(again);
+  nnapi_rt_free(other);
+  nnapi_rt_free(aligned);
 }
 
 } // namespace

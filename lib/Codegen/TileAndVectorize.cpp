@@ -35,6 +35,7 @@
 #include "TileSizes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -228,6 +229,22 @@ bool readsElementwise(Operation *user, Value value) {
   return false;
 }
 
+/// The op's body calls a function that LLVM lowers to a libm call per
+/// element (exp, log, tanh, erf...): only vector code, where nnapi-lower-
+/// vectors expands it into a polynomial, computes it without a call.
+bool computesTranscendental(linalg::LinalgOp op) {
+  return op->walk([](Operation *inner) {
+            return isa<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp,
+                       math::Log2Op, math::Log10Op, math::Log1pOp,
+                       math::TanhOp, math::ErfOp, math::SinOp, math::CosOp,
+                       math::TanOp, math::AtanOp, math::Atan2Op,
+                       math::PowFOp>(inner)
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+      .wasInterrupted();
+}
+
 std::optional<Value> singleUser(Operation *op) {
   if (op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
     return std::nullopt;
@@ -349,7 +366,20 @@ private:
   void canonicalize() {
     (void)applyPatternsAndFoldGreedily(getOperation(), canonicalization);
   }
-  void peel(RewriterBase &rewriter, ArrayRef<LoopLikeOpInterface> loops);
+  /// Peels each scf.for of `loops` whose step may not divide its range;
+  /// returns the remainder loops made.
+  SmallVector<scf::ForOp> peel(RewriterBase &rewriter,
+                               ArrayRef<LoopLikeOpInterface> loops);
+  /// Splits what `remainders` (peeled loops) compute with a dynamic extent
+  /// into static tiles of halving widths, from `width` down to `minWidth`,
+  /// so that all but the last few elements vectorize: each linalg op in
+  /// them that `isSplit` selects is tiled by `tileFor(op, width)` and
+  /// peeled, and the next width splits what that peeling leaves.
+  void splitRemainders(
+      RewriterBase &rewriter, SmallVector<scf::ForOp> remainders,
+      int64_t width, int64_t minWidth,
+      function_ref<bool(linalg::LinalgOp)> isSplit,
+      function_ref<SmallVector<int64_t>(linalg::LinalgOp, int64_t)> tileFor);
   /// Marks the group's output tile loops as parallel (kParallelAttrName).
   void markParallel(const Group &group, ArrayRef<int64_t> tile,
                     ArrayRef<LoopLikeOpInterface> loops);
@@ -421,16 +451,19 @@ SmallVector<Group> CodegenPass::findGroups() {
   return groups;
 }
 
-void CodegenPass::peel(RewriterBase &rewriter,
-                       ArrayRef<LoopLikeOpInterface> loops) {
+SmallVector<scf::ForOp>
+CodegenPass::peel(RewriterBase &rewriter, ArrayRef<LoopLikeOpInterface> loops) {
+  SmallVector<scf::ForOp> remainders;
   // Innermost first, so peeling an outer loop copies already-peeled bodies.
   for (LoopLikeOpInterface loop : llvm::reverse(loops)) {
     auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
     if (!forOp)
       continue;
     scf::ForOp partial;
-    (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+    if (succeeded(scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial)))
+      remainders.push_back(partial);
   }
+  return remainders;
 }
 
 LogicalResult CodegenPass::tileGroup(RewriterBase &rewriter, Group &group) {
@@ -527,13 +560,16 @@ void CodegenPass::markParallel(const Group &group, ArrayRef<int64_t> tile,
 void CodegenPass::tileTransposes(RewriterBase &rewriter) {
   SmallVector<linalg::TransposeOp> transposes;
   getOperation().walk([&](linalg::TransposeOp op) {
-    if (hasStaticTensorShapes(op) && op.getInit().getType().getRank() >= 2 &&
+    if (isTileable(op) && op.getInit().getType().getRank() >= 2 &&
         iterationPoints(op) > kMaxUntiledIterations)
       transposes.push_back(op);
   });
   for (linalg::TransposeOp op : transposes) {
     ArrayRef<int64_t> perm = op.getPermutation();
-    ArrayRef<int64_t> shape = op.getInit().getType().getShape();
+    // Dynamic dimensions as a size every block divides: their remainders
+    // are split below.
+    SmallVector<int64_t> shape =
+        assumedSizes(op.getInit().getType().getShape());
     int64_t rank = shape.size();
     SmallVector<int64_t> sizes(rank, 0);
     if (std::optional<SmallVector<int64_t>> tile =
@@ -553,6 +589,26 @@ void CodegenPass::tileTransposes(RewriterBase &rewriter) {
     group.members.insert(op);
     markParallel(group, sizes, result->loops);
     rewriter.replaceOp(op, result->replacements);
+    // A dynamic dimension's last blocks (a key's [S, D] -> [D, S] with
+    // S % 16 rows left): square blocks of half the size, then a quarter,
+    // which transpose in registers too, instead of a scalar loop (which
+    // LLVM vectorizes as gathers).
+    int64_t block = sizes.back();
+    if (hasStaticTensorShapes(op) || perm.back() == rank - 1 || block < 8 ||
+        sizes[rank - 2] != block)
+      continue;
+    splitRemainders(
+        rewriter, peel(rewriter, result->loops), block / 2, 4,
+        [](linalg::LinalgOp tile) {
+          return isa<linalg::TransposeOp>(tile) &&
+                 !hasStaticTensorShapes(tile);
+        },
+        [](linalg::LinalgOp tile, int64_t width) {
+          SmallVector<int64_t> blockTile(tile.getNumLoops(), 1);
+          blockTile[blockTile.size() - 2] = width;
+          blockTile.back() = width;
+          return blockTile;
+        });
   }
 }
 
@@ -564,17 +620,21 @@ bool CodegenPass::retileLanes(RewriterBase &rewriter, int round) {
       return;
     if (!hasStaticTensorShapes(op)) {
       // The remainder of a dynamic dimension in a compute op's tile (a
-      // matmul's, a convolution's): split into static tiles that vectorize,
-      // instead of scalar loops over up to a whole tile. (Copies and
-      // element-wise remainders were measured slower split: the
-      // recognizer's input layout change, 10%.)
+      // matmul's, a convolution's) or in an element-wise tile that computes
+      // a transcendental function (softmax's exp over a dynamic number of
+      // keys): split into static tiles that vectorize, instead of scalar
+      // loops over up to a whole tile. LLVM's loop vectorizer does neither:
+      // a reduction's order is fixed, and it has no vector exp. (Copies and
+      // plain arithmetic, which it vectorizes, were measured slower split:
+      // the recognizer's input layout change, 10%.)
       if (!isTileable(op) || !op->getParentOfType<scf::ForOp>())
         return;
       if (std::optional<SmallVector<int64_t>> tile = dynamicRemainderTile(
               op, dim.getInt(), target.lanes, round))
         if (llvm::any_of(*op->getBlock(), [](Operation &member) {
               auto linalgOp = dyn_cast<linalg::LinalgOp>(member);
-              return linalgOp && linalgOp.getNumReductionLoops();
+              return linalgOp && (linalgOp.getNumReductionLoops() ||
+                                  computesTranscendental(linalgOp));
             }))
           pending.push_back({op, std::move(*tile)});
       return;
@@ -631,11 +691,89 @@ void CodegenPass::tileReductions(RewriterBase &rewriter) {
     SmallVector<int64_t> sizes = reductionTileSizes(op, strategy, target);
     if (llvm::all_of(sizes, [](int64_t t) { return t == 0; }))
       continue;
+    bool dynamicReduction = strategy == Strategy::Reduction &&
+                            ShapedType::isDynamic(op.getStaticLoopRanges().back());
     FailureOr<scf::SCFTilingResult> result = tileLoops(rewriter, op, sizes);
     if (failed(result))
       continue;
     rewriter.replaceOp(op, result->replacements);
-    peel(rewriter, result->loops);
+    SmallVector<scf::ForOp> remainders = peel(rewriter, result->loops);
+    if (!dynamicReduction)
+      continue;
+    // A softmax over a dynamic number of keys: its max and sum run in
+    // chunks of four vectors, and what is left over (up to 63 elements with
+    // 16 lanes) in chunks of one vector, half a vector and a quarter, each
+    // a horizontal vector reduction; only the last 1-3 elements stay
+    // scalar. (LLVM's vectorizer does not reorder a float reduction: the
+    // remainder would be a scalar loop.)
+    splitRemainders(
+        rewriter, std::move(remainders), target.lanes, 4,
+        [](linalg::LinalgOp tile) {
+          SmallVector<int64_t> ranges = tile.getStaticLoopRanges();
+          return isReduction(tile) && !ranges.empty() &&
+                 ShapedType::isDynamic(ranges.back()) &&
+                 tile.getIteratorTypesArray().back() ==
+                     utils::IteratorType::reduction;
+        },
+        [](linalg::LinalgOp tile, int64_t width) {
+          SmallVector<int64_t> sizes(tile.getNumLoops(), 0);
+          sizes.back() = width;
+          return sizes;
+        });
+  }
+}
+
+/// In `loop`, the main loop of a peeled tile loop of constant step `w`,
+/// every tile is whole: its tile sizes min(w, extent - iv) are w. Peeling
+/// simplifies them itself, except where the extent was a remainder's
+/// (`ub - iv0` of an enclosing peeled loop): composed into the min, it is
+/// no longer the symbol the loop's bound is written in, and MLIR 19's
+/// simplification does not see they agree.
+static void setFullTileSizes(RewriterBase &rewriter, scf::ForOp loop) {
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!step)
+    return;
+  Value iv = loop.getInductionVar();
+  SmallVector<affine::AffineMinOp> mins;
+  for (auto min : loop.getBody()->getOps<affine::AffineMinOp>())
+    if (llvm::is_contained(min.getOperands(), iv) &&
+        min.getAffineMap().getNumResults() == 2 &&
+        llvm::any_of(min.getAffineMap().getResults(), [&](AffineExpr e) {
+          auto c = dyn_cast<AffineConstantExpr>(e);
+          return c && c.getValue() == *step;
+        }))
+      mins.push_back(min);
+  for (affine::AffineMinOp min : mins) {
+    rewriter.setInsertionPoint(min);
+    rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(min, *step);
+  }
+}
+
+void CodegenPass::splitRemainders(
+    RewriterBase &rewriter, SmallVector<scf::ForOp> remainders, int64_t width,
+    int64_t minWidth, function_ref<bool(linalg::LinalgOp)> isSplit,
+    function_ref<SmallVector<int64_t>(linalg::LinalgOp, int64_t)> tileFor) {
+  for (; width >= minWidth && !remainders.empty(); width /= 2) {
+    SmallVector<scf::ForOp> next;
+    for (scf::ForOp loop : remainders) {
+      SmallVector<linalg::LinalgOp> ops;
+      loop.getBody()->walk([&](linalg::LinalgOp op) {
+        if (isSplit(op))
+          ops.push_back(op);
+      });
+      for (linalg::LinalgOp op : ops) {
+        FailureOr<scf::SCFTilingResult> result =
+            tileLoops(rewriter, op, tileFor(op, width));
+        if (failed(result))
+          continue;
+        rewriter.replaceOp(op, result->replacements);
+        next.append(peel(rewriter, result->loops));
+        for (LoopLikeOpInterface loop : result->loops)
+          if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
+            setFullTileSizes(rewriter, forOp);
+      }
+    }
+    remainders = std::move(next);
   }
 }
 

@@ -8,6 +8,12 @@
 // every call. Small blocks go straight to malloc. The pool is bounded; it is
 // shared by every model in the process and safe to use from any thread.
 //
+// Small blocks a thread frees are kept for that thread's next request of
+// the same size (a few, in a thread-local list): a model with dynamic
+// dimensions allocates its arena at the call's size on every call, and
+// glibc's aligned allocation of it (with the free that follows) cost a
+// sixth of a call of a few microseconds.
+//
 // Large blocks are mapped from shared-memory files (SharedMemory.h), so that
 // NNAPI can be handed them as memory instead of copying them. A block that
 // NNAPI memory was made for stays pooled (never unmapped under a memory
@@ -161,6 +167,57 @@ void freeBlock(Pool &p, void *user) {
 #endif
 }
 
+/// The small blocks a thread freed last, for its next requests of their
+/// sizes; freed to the system when the thread ends.
+class SmallBlockCache {
+public:
+  SmallBlockCache() { state = State::Alive; }
+  ~SmallBlockCache() {
+    state = State::Destroyed;
+    for (Entry &e : entries)
+      if (e.user)
+        std::free(headerOf(e.user)->base);
+  }
+  void *take(size_t size, size_t alignment) {
+    for (Entry &e : entries)
+      if (e.user && e.size == size && e.alignment == alignment)
+        return std::exchange(e.user, nullptr);
+    return nullptr;
+  }
+  /// False when the cache is full.
+  bool keep(void *user, size_t size, size_t alignment) {
+    for (Entry &e : entries)
+      if (!e.user) {
+        e = {user, size, alignment};
+        return true;
+      }
+    return false;
+  }
+
+  /// The thread's cache, or null once it was destroyed (a block freed
+  /// during the thread's exit, after the cache's destructor, goes to the
+  /// system). The state is trivially destructible, so it stays readable.
+  static SmallBlockCache *get();
+
+private:
+  enum class State : uint8_t { Unborn, Alive, Destroyed };
+  struct Entry {
+    void *user = nullptr;
+    size_t size = 0, alignment = 0;
+  };
+  Entry entries[8];
+  static thread_local State state;
+};
+thread_local SmallBlockCache::State SmallBlockCache::state =
+    SmallBlockCache::State::Unborn;
+
+SmallBlockCache *SmallBlockCache::get() {
+  if (state == State::Destroyed)
+    return nullptr;
+  thread_local SmallBlockCache cache;
+  return &cache;
+}
+
 void *allocate(size_t size, size_t alignment) {
   if (alignment < kMinAlignment)
     alignment = kMinAlignment;
@@ -171,6 +228,10 @@ void *allocate(size_t size, size_t alignment) {
   if (alignment > SIZE_MAX / 4 || size > SIZE_MAX - 2 * alignment)
     return nullptr;
   size = (size + alignment - 1) / alignment * alignment;
+  if (size < kPoolMinBytes)
+    if (SmallBlockCache *cache = SmallBlockCache::get())
+      if (void *user = cache->take(size, alignment))
+        return user;
   if (size >= kPoolMinBytes) {
     Pool &p = pool();
     std::lock_guard<std::mutex> lock(p.mutex);
@@ -190,7 +251,7 @@ void *allocate(size_t size, size_t alignment) {
   size_t mapped = 0;
   void *base = nullptr;
 #ifdef __linux__
-  size_t page = size_t(sysconf(_SC_PAGESIZE));
+  size_t page = size >= kPoolMinBytes ? size_t(sysconf(_SC_PAGESIZE)) : 0;
   if (size >= kPoolMinBytes && alignment <= page) {
     mapped = (alignment + size + page - 1) / page * page;
     Pool &p = pool();
@@ -227,7 +288,9 @@ void release(void *user) {
     freeBlock(p, user);
     return;
   }
-  std::free(h.base);
+  SmallBlockCache *cache = SmallBlockCache::get();
+  if (!cache || !cache->keep(user, h.size, h.alignment))
+    std::free(h.base);
 }
 
 } // namespace

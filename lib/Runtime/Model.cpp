@@ -911,18 +911,21 @@ int32_t nnapi_rt_model_run_dims(nnapi_rt_model *model, int64_t numInputs,
     auto check = [&](const char *kind, int64_t i, const Tensor &t,
                      const int64_t *dims, const void *pointer,
                      uint64_t given) -> int32_t {
-      std::string what = std::string(kind) + " " + std::to_string(i) + " ('" +
-                         t.name + "'";
+      // (The message is built only for a failure: this runs on every call.)
+      auto what = [&] {
+        return std::string(kind) + " " + std::to_string(i) + " ('" + t.name +
+               "'";
+      };
       uint64_t bytes = 0;
       if (!denseBytes(t, dims, bytes))
         return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                        what + ") would be larger than 2^40 bytes");
+                        what() + ") would be larger than 2^40 bytes");
       if (!pointer && bytes)
         return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                        what + ") is a null pointer");
+                        what() + ") is a null pointer");
       if (given != bytes)
         return failWith(NNAPI_RT_INVALID_ARGUMENT,
-                        what + ", " + t.dtype + ") needs " +
+                        what() + ", " + t.dtype + ") needs " +
                             std::to_string(bytes) +
                             " bytes at these dimensions, got " +
                             std::to_string(given));

@@ -1,0 +1,55 @@
+// The remainders of dynamic dimensions (a peeled loop's last, partial tile)
+// are split into static tiles of halving widths where LLVM's vectorizer
+// would leave a scalar loop: float reductions (it keeps their order),
+// transcendental functions (it has no vector exp) and transposes (it would
+// gather). Only the last 1-3 elements of a reduction, a transpose's last
+// 1-3 rows and plain arithmetic (which LLVM vectorizes) stay scalar loops.
+//
+// RUN: nnapi-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,func.func(nnapi-codegen-prepare{vector-bits=512},nnapi-codegen{vector-bits=512 vector-registers=32 emit-remarks=true}))" -verify-diagnostics
+// RUN: nnapi-opt %s -split-input-file --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,func.func(nnapi-codegen-prepare{vector-bits=512},nnapi-codegen{vector-bits=512 vector-registers=32}))" | FileCheck %s
+
+// A softmax over a dynamic number of keys: the max and the sum in chunks of
+// four vectors, then one vector, a half and a quarter; the exp likewise
+// (then single elements).
+// CHECK-LABEL: func.func @softmax_rows
+// CHECK: vector.multi_reduction <maximumf>, {{.*}} : vector<1x64xf32> to vector<1xf32>
+// CHECK: vector.multi_reduction <maximumf>, {{.*}} : vector<1x16xf32> to vector<1xf32>
+// CHECK: vector.multi_reduction <maximumf>, {{.*}} : vector<1x8xf32> to vector<1xf32>
+// CHECK: vector.multi_reduction <maximumf>, {{.*}} : vector<1x4xf32> to vector<1xf32>
+// CHECK: math.exp {{.*}} : vector<1x64xf32>
+// CHECK: math.exp {{.*}} : vector<1x16xf32>
+// CHECK: math.exp {{.*}} : vector<1x8xf32>
+// CHECK: math.exp {{.*}} : vector<1x4xf32>
+// CHECK: math.exp {{.*}} : vector<1x1xf32>
+// CHECK-NOT: math.exp {{.*}} : f32
+// CHECK: vector.multi_reduction <add>, {{.*}} : vector<1x64xf32> to vector<1xf32>
+// CHECK: vector.multi_reduction <add>, {{.*}} : vector<1x16xf32> to vector<1xf32>
+// CHECK: vector.multi_reduction <add>, {{.*}} : vector<1x8xf32> to vector<1xf32>
+// CHECK: vector.multi_reduction <add>, {{.*}} : vector<1x4xf32> to vector<1xf32>
+func.func @softmax_rows(%x: tensor<4x?xf32>) -> tensor<4x?xf32> {
+  // expected-remark@+1 {{'linalg.reduce' runs as scalar loops: dynamic shapes}}
+  %m = tosa.reduce_max %x {axis = 1 : i32} : (tensor<4x?xf32>) -> tensor<4x1xf32>
+  %d = tosa.sub %x, %m : (tensor<4x?xf32>, tensor<4x1xf32>) -> tensor<4x?xf32>
+  %e = tosa.exp %d : (tensor<4x?xf32>) -> tensor<4x?xf32>
+  // expected-remark@+1 {{'linalg.reduce' runs as scalar loops: dynamic shapes}}
+  %s = tosa.reduce_sum %e {axis = 1 : i32} : (tensor<4x?xf32>) -> tensor<4x1xf32>
+  %r = tosa.reciprocal %s : (tensor<4x1xf32>) -> tensor<4x1xf32>
+  // expected-remark@+1 {{'linalg.generic' runs as scalar loops: dynamic shapes}}
+  %y = tosa.mul %e, %r {shift = 0 : i8} : (tensor<4x?xf32>, tensor<4x1xf32>) -> tensor<4x?xf32>
+  return %y : tensor<4x?xf32>
+}
+
+// -----
+
+// A key's [S, D] -> [D, S] with S dynamic: blocks of 16 x 16 transposed in
+// registers, then of 8 x 8 and 4 x 4.
+// CHECK-LABEL: func.func @key_transpose
+// CHECK: vector.transpose {{.*}} : vector<1x16x16xf32> to vector<1x16x16xf32>
+// CHECK: vector.transpose {{.*}} : vector<1x8x8xf32> to vector<1x8x8xf32>
+// CHECK: vector.transpose {{.*}} : vector<1x4x4xf32> to vector<1x4x4xf32>
+func.func @key_transpose(%k: tensor<1x?x64xf32>) -> tensor<1x64x?xf32> {
+  %p = "tosa.const"() {value = dense<[0, 2, 1]> : tensor<3xi32>} : () -> tensor<3xi32>
+  // expected-remark@+1 {{'linalg.transpose' runs as scalar loops: dynamic shapes}}
+  %0 = tosa.transpose %k, %p : (tensor<1x?x64xf32>, tensor<3xi32>) -> tensor<1x64x?xf32>
+  return %0 : tensor<1x64x?xf32>
+}
