@@ -326,7 +326,9 @@ struct UnitDimReadAsIndex : OpRewritePattern<linalg::GenericOp> {
 /// the source writes into the interior directly when it can (an op whose
 /// destination is a fresh tensor), else the source is inserted there. Either
 /// way no full-size fill happens and, with a producer, no copy: the padded
-/// input of a convolution or pool costs only its border.
+/// input of a convolution or pool costs only its border. The source may
+/// have dynamic dimensions (issue 54): sizes are then read from it (or from
+/// the producer's fresh destination, which exists before the producer).
 struct PadAsBorderFill : OpRewritePattern<tensor::PadOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tensor::PadOp pad,
@@ -334,14 +336,12 @@ struct PadAsBorderFill : OpRewritePattern<tensor::PadOp> {
     RankedTensorType type = pad.getResultType();
     auto sourceType = dyn_cast<RankedTensorType>(pad.getSourceType());
     Value value = pad.getConstantPaddingValue();
-    if (!type.hasStaticShape() || !sourceType || !sourceType.hasStaticShape() ||
-        !value || pad.getNofold())
+    if (!sourceType || !value || pad.getNofold())
       return failure();
     SmallVector<int64_t> low = llvm::to_vector(pad.getStaticLow());
     SmallVector<int64_t> high = llvm::to_vector(pad.getStaticHigh());
     if (ShapedType::isDynamicShape(low) || ShapedType::isDynamicShape(high))
       return failure();
-    ArrayRef<int64_t> inner = sourceType.getShape();
     int64_t rank = type.getRank();
 
     // The producer writes the interior when its destination is a fresh
@@ -358,47 +358,69 @@ struct PadAsBorderFill : OpRewritePattern<tensor::PadOp> {
     Location loc = pad.getLoc();
     rewriter.setInsertionPoint(init ? producer.getOperation()
                                     : pad.getOperation());
+    // The interior's and the whole buffer's sizes, and a + b of sizes.
+    SmallVector<OpFoldResult> inner = tensor::getMixedSizes(
+        rewriter, loc, init ? init->get() : source);
+    auto add = [&](OpFoldResult a, int64_t b) -> OpFoldResult {
+      if (std::optional<int64_t> c = getConstantIntValue(a))
+        return rewriter.getIndexAttr(*c + b);
+      if (!b)
+        return a;
+      return rewriter
+          .create<arith::AddIOp>(
+              loc, cast<Value>(a),
+              rewriter.create<arith::ConstantIndexOp>(loc, b))
+          .getResult();
+    };
+    SmallVector<OpFoldResult> outer;
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < rank; ++d) {
+      outer.push_back(add(inner[d], low[d] + high[d]));
+      if (type.isDynamicDim(d))
+        dynamicSizes.push_back(cast<Value>(outer.back()));
+    }
     // A buffer of its own (alloc_tensor, not tensor.empty, which CSE would
     // merge with another pad's of the same type: bufferization then copies
     // the whole shared buffer for every pad but one).
     Value buffer =
-        rewriter.create<bufferization::AllocTensorOp>(loc, type, ValueRange{});
+        rewriter.create<bufferization::AllocTensorOp>(loc, type, dynamicSizes);
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
     // One slab per padded side: along dimension d the pad, along earlier
     // dimensions the interior, along later ones everything.
-    auto fillSlab = [&](int64_t d, int64_t offset, int64_t size) {
-      SmallVector<int64_t> offsets(rank, 0), sizes(type.getShape());
+    auto fillSlab = [&](int64_t d, OpFoldResult offset, int64_t size) {
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes(outer);
       for (int64_t j = 0; j < d; ++j) {
-        offsets[j] = low[j];
+        offsets[j] = rewriter.getIndexAttr(low[j]);
         sizes[j] = inner[j];
       }
       offsets[d] = offset;
-      sizes[d] = size;
-      SmallVector<int64_t> strides(rank, 1);
+      sizes[d] = rewriter.getIndexAttr(size);
       Value slab =
           rewriter.create<tensor::EmptyOp>(loc, sizes, type.getElementType());
       Value filled =
           rewriter.create<linalg::FillOp>(loc, value, slab)->getResult(0);
-      buffer = rewriter.create<tensor::InsertSliceOp>(
-          loc, filled, buffer, ValueRange{}, ValueRange{}, ValueRange{},
-          offsets, sizes, strides);
+      buffer = rewriter.create<tensor::InsertSliceOp>(loc, filled, buffer,
+                                                      offsets, sizes, strides);
     };
     for (int64_t d = 0; d < rank; ++d) {
       if (low[d])
-        fillSlab(d, 0, low[d]);
+        fillSlab(d, rewriter.getIndexAttr(0), low[d]);
       if (high[d])
-        fillSlab(d, low[d] + inner[d], high[d]);
+        fillSlab(d, add(inner[d], low[d]), high[d]);
     }
-    SmallVector<int64_t> strides(rank, 1);
+    SmallVector<OpFoldResult> lowOffsets;
+    for (int64_t l : low)
+      lowOffsets.push_back(rewriter.getIndexAttr(l));
     if (init) {
       Value interior = rewriter.create<tensor::ExtractSliceOp>(
-          loc, sourceType, buffer, ValueRange{}, ValueRange{}, ValueRange{},
-          low, inner, strides);
+          loc, sourceType, buffer, lowOffsets, inner, strides);
       rewriter.modifyOpInPlace(producer, [&] { init->set(interior); });
       rewriter.setInsertionPoint(pad);
     }
     rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
-        pad, source, buffer, ValueRange{}, ValueRange{}, ValueRange{}, low,
-        inner, strides);
+        pad, source, buffer, lowOffsets,
+        tensor::getMixedSizes(rewriter, loc, source), strides);
     return success();
   }
 };
@@ -524,15 +546,19 @@ bool foldsAroundPackedMatmul(OpOperand *operand) {
          llvm::any_of(expand->getUsers(), nnapi::isPackedMatmul);
 }
 
-/// tensor.pad of a dynamically shaped tensor (issue 54) becomes a fill of a
-/// fresh tensor and an insert of the source: one-shot bufferization of a
+/// tensor.pad of a dynamically shaped tensor by amounts known only at run
+/// time (issue 54; PadAsBorderFill takes static amounts) becomes a fill of
+/// a fresh tensor and an insert of the source: one-shot bufferization of a
 /// dynamic tensor.pad in MLIR 19 sizes its buffer from the pad's own result
 /// and so uses a value before its definition.
 struct DynamicPadAsFill : linalg::GeneralizePadOpPattern {
   DynamicPadAsFill(MLIRContext *ctx) : GeneralizePadOpPattern(ctx) {}
   LogicalResult matchAndRewrite(tensor::PadOp pad,
                                 PatternRewriter &rewriter) const override {
-    if (pad.getResultType().hasStaticShape())
+    if (pad.getResultType().hasStaticShape() ||
+        (!ShapedType::isDynamicShape(pad.getStaticLow()) &&
+         !ShapedType::isDynamicShape(pad.getStaticHigh()) &&
+         pad.getConstantPaddingValue() && !pad.getNofold()))
       return failure();
     return GeneralizePadOpPattern::matchAndRewrite(pad, rewriter);
   }

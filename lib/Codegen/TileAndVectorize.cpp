@@ -593,12 +593,15 @@ void CodegenPass::tileTransposes(RewriterBase &rewriter) {
     // S % 16 rows left): square blocks of half the size, then a quarter,
     // which transpose in registers too, instead of a scalar loop (which
     // LLVM vectorizes as gathers).
+    if (hasStaticTensorShapes(op))
+      continue; // its tiles divide it
+    // Dynamic sizes: peeled, so that the full tiles are static.
+    SmallVector<scf::ForOp> remainders = peel(rewriter, result->loops);
     int64_t block = sizes.back();
-    if (hasStaticTensorShapes(op) || perm.back() == rank - 1 || block < 8 ||
-        sizes[rank - 2] != block)
+    if (perm.back() == rank - 1 || block < 8 || sizes[rank - 2] != block)
       continue;
     splitRemainders(
-        rewriter, peel(rewriter, result->loops), block / 2, 4,
+        rewriter, std::move(remainders), block / 2, 4,
         [](linalg::LinalgOp tile) {
           return isa<linalg::TransposeOp>(tile) &&
                  !hasStaticTensorShapes(tile);

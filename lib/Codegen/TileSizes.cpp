@@ -220,22 +220,21 @@ std::optional<SmallVector<int64_t>> vectorTransposeTile(ArrayRef<int64_t> perm,
 }
 
 /// The tile that splits the remainder of a dynamic dimension (a peeled
-/// loop's last, partial tile) into static tiles: one row along the other
-/// dynamic parallel loops, and along the lane loop a vector of `lanes`
-/// elements, halved each round (then 1 once that is 2 or less), so that what
-/// a round's peeling leaves over is split by the next. None when nothing is
-/// dynamic.
+/// loop's last, partial tile) into static tiles, so that what a round's
+/// peeling leaves over is split by the next: along a dynamic lane loop a
+/// vector of `lanes` elements, halved each round (then 1 once that is 2 or
+/// less), with one row along the other dynamic parallel loops; with static
+/// lanes, 4 rows, then 2, then 1 (a register tile has at most 8). None when
+/// nothing is dynamic.
 std::optional<SmallVector<int64_t>> dynamicRemainderTile(linalg::LinalgOp op,
                                                          int64_t laneDim,
                                                          int64_t lanes,
                                                          int round) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  // Only where the lanes are dynamic: remainders of rows alone (full
-  // vectors, fewer rows) were measured slower as one-row tiles than as the
-  // scalar loops they replace (the recognizer's convolutions, 5%).
-  if (!ShapedType::isDynamic(ranges[laneDim]))
-    return std::nullopt;
+  // With static lanes (full vectors, fewer rows than a register tile: a
+  // convolution's last output columns), the rows go by halves: 4, 2, 1.
+  bool staticLanes = !ShapedType::isDynamic(ranges[laneDim]);
   SmallVector<int64_t> tile(op.getNumLoops(), 0);
   bool dynamic = false;
   for (int64_t d = 0, e = op.getNumLoops(); d < e; ++d) {
@@ -244,7 +243,9 @@ std::optional<SmallVector<int64_t>> dynamicRemainderTile(linalg::LinalgOp op,
       continue;
     dynamic = true;
     int64_t vector = lanes >> round;
-    tile[d] = d == laneDim ? (vector > 2 ? vector : 1) : 1;
+    tile[d] = d == laneDim          ? (vector > 2 ? vector : 1)
+              : staticLanes         ? std::max<int64_t>(1, 4 >> round)
+                                    : 1;
   }
   if (!dynamic)
     return std::nullopt;

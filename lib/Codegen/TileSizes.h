@@ -53,8 +53,8 @@ SmallVector<int64_t> reductionTileSizes(linalg::LinalgOp op, Strategy s,
 std::optional<SmallVector<int64_t>> vectorTransposeTile(ArrayRef<int64_t> perm,
                                                         ArrayRef<int64_t> shape,
                                                         const Target &target);
-/// The static tile a dynamic lane dimension's remainder is split into in
-/// retileLanes' round `round`, or none.
+/// The static tile a dynamic dimension's remainder (lanes or rows) is split
+/// into in retileLanes' round `round`, or none.
 std::optional<SmallVector<int64_t>> dynamicRemainderTile(linalg::LinalgOp op,
                                                          int64_t laneDim,
                                                          int64_t lanes,

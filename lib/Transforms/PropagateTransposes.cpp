@@ -122,9 +122,10 @@ tosa::TransposeOp existingTranspose(Value v, ArrayRef<int64_t> inverse,
 
 Relayout classify(Value v, ArrayRef<int64_t> perm, ArrayRef<int64_t> inverse,
                   Operation *user) {
+  // Dynamic dimensions (issue 54) move with their layout like any other;
+  // only a reshape needs every size.
   auto type = dyn_cast<RankedTensorType>(v.getType());
-  if (!type || type.getRank() != int64_t(perm.size()) ||
-      !type.hasStaticShape())
+  if (!type || type.getRank() != int64_t(perm.size()))
     return Relayout::None;
   if (auto t = v.getDefiningOp<tosa::TransposeOp>())
     if (std::optional<SmallVector<int64_t>> p = permutation(t);
@@ -133,7 +134,7 @@ Relayout classify(Value v, ArrayRef<int64_t> perm, ArrayRef<int64_t> inverse,
   DenseElementsAttr attr;
   if (matchPattern(v, m_Constant(&attr)))
     return Relayout::Constant;
-  if (movesOnlyUnitDims(type.getShape(), inverse))
+  if (type.hasStaticShape() && movesOnlyUnitDims(type.getShape(), inverse))
     return Relayout::Reshape;
   if (existingTranspose(v, inverse, user))
     return Relayout::Reuse;

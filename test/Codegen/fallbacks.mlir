@@ -40,15 +40,19 @@ func.func @booleans(%a: tensor<64xi1>, %b: tensor<64xi1>) -> tensor<64xi1> {
 // -----
 
 // A matmul whose rows and columns are both dynamic: full register tiles,
-// then the remainders. Where the columns (the vector lanes) run out, the
-// remainder is split into static tiles of one row by a vector, then half a
-// vector... down to 4 lanes, then single columns, which vectorize; only the
-// tiles that have full vectors but too few rows for a register tile stay
-// scalar (one fill, one matmul): split into single rows they were measured
-// slower.
+// then the remainders, all vectorized (no remark). Where the columns (the
+// vector lanes) run out, the remainder is split into static tiles of one
+// row by a vector, then half a vector... down to 4 lanes, then single
+// columns; where the rows run out with full vectors, into tiles of 2 rows
+// and of 1 (of 4, 2 and 1 with 8-row register tiles).
+// CHECK-LABEL: func.func @dynamic_matmul
+// CHECK-DAG: vector.contract {{.*}} : vector<4x4xf32>, vector<4x16xf32> into vector<4x16xf32>
+// CHECK-DAG: vector.contract {{.*}} : vector<2x4xf32>, vector<4x16xf32> into vector<2x16xf32>
+// CHECK-DAG: vector.contract {{.*}} : vector<1x4xf32>, vector<4x16xf32> into vector<1x16xf32>
+// CHECK-DAG: vector.contract {{.*}} : vector<4x4xf32>, vector<4x4xf32> into vector<4x4xf32>
+// CHECK-DAG: vector.contract {{.*}} : vector<1x4xf32>, vector<4x1xf32> into vector<1x1xf32>
+// CHECK-NOT: nnapi.codegen = "scalar loops
 func.func @dynamic_matmul(%q: tensor<1x?x64xf32>, %k: tensor<1x64x?xf32>) -> tensor<1x?x?xf32> {
-  // expected-remark@+2 {{'linalg.fill' runs as scalar loops: dynamic shapes (an op no strategy tiles, or the remainder of a dynamic dimension) or sub-byte (i1) elements}}
-  // expected-remark@+1 {{'linalg.matmul' runs as scalar loops: dynamic shapes (an op no strategy tiles, or the remainder of a dynamic dimension) or sub-byte (i1) elements}}
   %0 = tosa.matmul %q, %k : (tensor<1x?x64xf32>, tensor<1x64x?xf32>) -> tensor<1x?x?xf32>
   return %0 : tensor<1x?x?xf32>
 }

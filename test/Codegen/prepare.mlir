@@ -172,6 +172,52 @@ func.func @pad_into_producer(%x: tensor<1x4x4x2xf32>) -> tensor<1x6x7x2xf32> {
 
 // -----
 
+// The same with dynamic height and width (issue 54): the buffer's sizes
+// come from the producer's destination (which exists before the producer),
+// plus the padding; the slabs along a dynamic dimension take its size.
+// CHECK-LABEL: func.func @pad_dynamic_into_producer
+// CHECK-SAME: (%[[X:.*]]: tensor<1x?x?x2xf32>)
+// CHECK: %[[E:.*]] = tensor.empty({{.*}}) : tensor<1x?x?x2xf32>
+// CHECK: %[[H:.*]] = tensor.dim %[[E]], %c1
+// CHECK: %[[W:.*]] = tensor.dim %[[E]], %c2
+// CHECK: %[[H2:.*]] = arith.addi %[[H]], %c2
+// CHECK: %[[W3:.*]] = arith.addi %[[W]], %c3
+// CHECK: %[[B0:.*]] = bufferization.alloc_tensor(%[[H2]], %[[W3]]) : tensor<1x?x?x2xf32>
+// CHECK: %[[TOP:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x1x?x2xf32>)
+// CHECK: %[[B1:.*]] = tensor.insert_slice %[[TOP]] into %[[B0]][0, 0, 0, 0] [1, 1, %[[W3]], 2]
+// CHECK: %[[BOTTOM_AT:.*]] = arith.addi %[[H]], %c1
+// CHECK: %[[BOTTOM:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x1x?x2xf32>)
+// CHECK: %[[B2:.*]] = tensor.insert_slice %[[BOTTOM]] into %[[B1]][0, %[[BOTTOM_AT]], 0, 0] [1, 1, %[[W3]], 2]
+// CHECK: %[[LEFT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x?x2x2xf32>)
+// CHECK: %[[B3:.*]] = tensor.insert_slice %[[LEFT]] into %[[B2]][0, 1, 0, 0] [1, %[[H]], 2, 2]
+// CHECK: %[[RIGHT_AT:.*]] = arith.addi %[[W]], %c2
+// CHECK: %[[RIGHT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x?x1x2xf32>)
+// CHECK: %[[B4:.*]] = tensor.insert_slice %[[RIGHT]] into %[[B3]][0, 1, %[[RIGHT_AT]], 0] [1, %[[H]], 1, 2]
+// CHECK: %[[IN:.*]] = tensor.extract_slice %[[B4]][0, 1, 2, 0] [1, %[[H]], %[[W]], 2]
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} outs(%[[IN]] : tensor<1x?x?x2xf32>)
+// CHECK: tensor.insert_slice %[[P]] into %[[B4]][0, 1, 2, 0] [1, %{{.*}}, %{{.*}}, 2]
+// CHECK-NOT: tensor.pad
+func.func @pad_dynamic_into_producer(%x: tensor<1x?x?x2xf32>) -> tensor<1x?x?x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %h = tensor.dim %x, %c1 : tensor<1x?x?x2xf32>
+  %w = tensor.dim %x, %c2 : tensor<1x?x?x2xf32>
+  %e = tensor.empty(%h, %w) : tensor<1x?x?x2xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x?x?x2xf32>) outs(%e : tensor<1x?x?x2xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x?x?x2xf32>
+  %p = tensor.pad %r low[0, 1, 2, 0] high[0, 1, 1, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x?x?x2xf32> to tensor<1x?x?x2xf32>
+  return %p : tensor<1x?x?x2xf32>
+}
+
+// -----
+
 // Without a producer (a function argument), the source is inserted into
 // the bordered buffer: still no fill of the interior.
 // CHECK-LABEL: func.func @pad_argument

@@ -19,6 +19,29 @@ func.func @elementwise(%x: tensor<1x4x4x8xf32>, %y: tensor<1x4x4x8xf32>) -> tens
 
 // -----
 
+// The same with dynamic height and width (issue 54): they move with the
+// layout like any other dimension. A constant operand is permuted; no
+// transpose is left.
+// CHECK-LABEL: func @elementwise_dynamic
+// CHECK-NOT: tosa.transpose
+// CHECK: %[[C:.*]] = "tosa.const"() <{value = dense<{{.*}}> : tensor<1x1x1x8xf32>}>
+// CHECK: %[[A:.*]] = tosa.add %arg0, %[[C]] : (tensor<1x?x?x8xf32>, tensor<1x1x1x8xf32>) -> tensor<1x?x?x8xf32>
+// CHECK-NEXT: %[[M:.*]] = tosa.clamp %[[A]]
+// CHECK-SAME: -> tensor<1x?x?x8xf32>
+// CHECK-NEXT: return %[[M]]
+func.func @elementwise_dynamic(%x: tensor<1x?x?x8xf32>) -> tensor<1x?x?x8xf32> {
+  %to_nchw = "tosa.const"() {value = dense<[0, 3, 1, 2]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %to_nhwc = "tosa.const"() {value = dense<[0, 2, 3, 1]> : tensor<4xi32>} : () -> tensor<4xi32>
+  %bias = "tosa.const"() {value = dense<[[[[1.0]], [[2.0]], [[3.0]], [[4.0]], [[5.0]], [[6.0]], [[7.0]], [[8.0]]]]> : tensor<1x8x1x1xf32>} : () -> tensor<1x8x1x1xf32>
+  %a = tosa.transpose %x, %to_nchw : (tensor<1x?x?x8xf32>, tensor<4xi32>) -> tensor<1x8x?x?xf32>
+  %s = tosa.add %a, %bias : (tensor<1x8x?x?xf32>, tensor<1x8x1x1xf32>) -> tensor<1x8x?x?xf32>
+  %m = tosa.clamp %s {min_fp = 0.0 : f32, max_fp = 6.0 : f32, min_int = 0 : i64, max_int = 6 : i64} : (tensor<1x8x?x?xf32>) -> tensor<1x8x?x?xf32>
+  %r = tosa.transpose %m, %to_nhwc : (tensor<1x8x?x?xf32>, tensor<4xi32>) -> tensor<1x?x?x8xf32>
+  return %r : tensor<1x?x?x8xf32>
+}
+
+// -----
+
 // A U-Net's skip: the concat of two NCHW views of NHWC tensors along the
 // channels (1) is the concat of the NHWC tensors along 3.
 // CHECK-LABEL: func @concat_skip
