@@ -615,6 +615,32 @@ void CodegenPass::tileTransposes(RewriterBase &rewriter) {
   }
 }
 
+/// In `loop`, the main loop of a peeled tile loop of constant step `w`,
+/// every tile is whole: its tile sizes min(w, extent - iv) are w. Peeling
+/// simplifies them itself, except where the extent was a remainder's
+/// (`ub - iv0` of an enclosing peeled loop): composed into the min, it is
+/// no longer the symbol the loop's bound is written in, and MLIR 19's
+/// simplification does not see they agree.
+static void setFullTileSizes(RewriterBase &rewriter, scf::ForOp loop) {
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!step)
+    return;
+  Value iv = loop.getInductionVar();
+  SmallVector<affine::AffineMinOp> mins;
+  for (auto min : loop.getBody()->getOps<affine::AffineMinOp>())
+    if (llvm::is_contained(min.getOperands(), iv) &&
+        min.getAffineMap().getNumResults() == 2 &&
+        llvm::any_of(min.getAffineMap().getResults(), [&](AffineExpr e) {
+          auto c = dyn_cast<AffineConstantExpr>(e);
+          return c && c.getValue() == *step;
+        }))
+      mins.push_back(min);
+  for (affine::AffineMinOp min : mins) {
+    rewriter.setInsertionPoint(min);
+    rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(min, *step);
+  }
+}
+
 bool CodegenPass::retileLanes(RewriterBase &rewriter, int round) {
   SmallVector<std::pair<linalg::LinalgOp, SmallVector<int64_t>>> pending;
   getOperation().walk([&](linalg::LinalgOp op) {
@@ -676,6 +702,10 @@ bool CodegenPass::retileLanes(RewriterBase &rewriter, int round) {
       if (Value r = result->replacements.lookup(v))
         rewriter.replaceAllUsesWith(v, r);
     peel(rewriter, result->loops);
+    if (!hasStaticTensorShapes(op))
+      for (LoopLikeOpInterface loop : result->loops)
+        if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
+          setFullTileSizes(rewriter, forOp);
   }
   return !pending.empty();
 }
@@ -723,32 +753,6 @@ void CodegenPass::tileReductions(RewriterBase &rewriter) {
           sizes.back() = width;
           return sizes;
         });
-  }
-}
-
-/// In `loop`, the main loop of a peeled tile loop of constant step `w`,
-/// every tile is whole: its tile sizes min(w, extent - iv) are w. Peeling
-/// simplifies them itself, except where the extent was a remainder's
-/// (`ub - iv0` of an enclosing peeled loop): composed into the min, it is
-/// no longer the symbol the loop's bound is written in, and MLIR 19's
-/// simplification does not see they agree.
-static void setFullTileSizes(RewriterBase &rewriter, scf::ForOp loop) {
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!step)
-    return;
-  Value iv = loop.getInductionVar();
-  SmallVector<affine::AffineMinOp> mins;
-  for (auto min : loop.getBody()->getOps<affine::AffineMinOp>())
-    if (llvm::is_contained(min.getOperands(), iv) &&
-        min.getAffineMap().getNumResults() == 2 &&
-        llvm::any_of(min.getAffineMap().getResults(), [&](AffineExpr e) {
-          auto c = dyn_cast<AffineConstantExpr>(e);
-          return c && c.getValue() == *step;
-        }))
-      mins.push_back(min);
-  for (affine::AffineMinOp min : mins) {
-    rewriter.setInsertionPoint(min);
-    rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(min, *step);
   }
 }
 
