@@ -467,7 +467,9 @@ struct PackConstantMatmulRhs : OpRewritePattern<linalg::MatmulOp> {
       return failure();
     auto bType = cast<RankedTensorType>(b.getType());
     auto cType = dyn_cast<RankedTensorType>(op.getOutputs()[0].getType());
-    if (!bType.hasStaticShape() || !cType || !cType.hasStaticShape())
+    // The rows may be dynamic (a 1x1 convolution over a dynamically sized
+    // feature map, nnapi-pointwise-conv-as-matmul).
+    if (!bType.hasStaticShape() || !cType || cType.isDynamicDim(1))
       return failure();
     int64_t k = bType.getDimSize(0), n = bType.getDimSize(1);
     int64_t m = cType.getDimSize(0);
@@ -484,8 +486,11 @@ struct PackConstantMatmulRhs : OpRewritePattern<linalg::MatmulOp> {
     SmallVector<ReassociationIndices> cols = {{0}, {1, 2}};
     auto c3Type =
         RankedTensorType::get({m, n / panel, panel}, cType.getElementType());
-    Value c3 = rewriter.create<tensor::ExpandShapeOp>(loc, c3Type,
-                                                      op.getOutputs()[0], cols);
+    SmallVector<OpFoldResult> c3Sizes = {
+        tensor::getMixedSize(rewriter, loc, op.getOutputs()[0], 0),
+        rewriter.getIndexAttr(n / panel), rewriter.getIndexAttr(panel)};
+    Value c3 = rewriter.create<tensor::ExpandShapeOp>(
+        loc, c3Type, op.getOutputs()[0], cols, c3Sizes);
     SmallVector<AffineMap> maps =
         nnapi::packedMatmulMaps(rewriter.getContext());
     SmallVector<utils::IteratorType> iterators = {

@@ -204,6 +204,9 @@ void mlir::nnapi::buildNNAPIHostPipeline(OpPassManager &pm,
   // without its validation step (profiles are not our concern here).
   // transpose_conv2d (and friends) have no direct linalg lowering.
   pm.addNestedPass<func::FuncOp>(tosa::createTosaOptionalDecompositions());
+  // Their 1x1 convolutions as fully connected layers where the feature map's
+  // size is dynamic, as those do for static ones.
+  pm.addNestedPass<func::FuncOp>(createNNAPIPointwiseConvAsMatmul());
   // Run-time control flow: tosa.cond_if and tosa.while_loop become scf.if
   // and scf.while around the TOSA ops of their regions, which the passes
   // below lower where they stand.

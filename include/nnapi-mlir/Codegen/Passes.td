@@ -185,6 +185,33 @@ def NNAPIExpandMath : Pass<"nnapi-expand-math"> {
                            "::mlir::math::MathDialect"];
 }
 
+def NNAPIPointwiseConvAsMatmul
+    : Pass<"nnapi-pointwise-conv-as-matmul", "::mlir::func::FuncOp"> {
+  let summary = "Float 1x1 convolutions over dynamically sized feature maps as fully connected layers";
+  let description = [{
+    A `tosa.conv2d` with a 1x1 kernel, unit strides and no padding is a
+    matmul over the feature map's pixels. TOSA's optional decompositions
+    rewrite it so when the feature map is static; a feature map with
+    dynamic height or width (issue 54) needs two inferred sizes in the
+    reshape back, which `tosa.reshape` cannot say. This pass writes the
+    same for it, the way back as a `tensor.expand_shape` with the input's
+    sizes:
+
+    ```mlir
+    %flat = tosa.reshape %x {new_shape = array<i64: -1, C>}
+    %w2 = tosa.reshape %w {new_shape = array<i64: F, C>}
+    %fc = tosa.fully_connected %flat, %w2, %bias
+    %y = tensor.expand_shape %fc [[0, 1, 2], [3]] output_shape [%n, %h, %w, F]
+    ```
+
+    so that the host code multiplies by a filter packed at compile time,
+    with the bias and the element-wise ops after it in its tiles, as for a
+    static model. Convolutions with zero points are left alone.
+  }];
+  let dependentDialects = ["::mlir::tosa::TosaDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def NNAPIBoundLoops : Pass<"nnapi-bound-loops", "ModuleOp"> {
   let summary = "Stop run-time loops of the host code at the runtime's loop timeout";
   let description = [{
