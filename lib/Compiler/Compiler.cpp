@@ -176,6 +176,7 @@ loadTFLite(llvm::StringRef bytes, llvm::StringRef name, MLIRContext *context,
                      "--input-shape for its unknown dimensions");
   TFLiteImportOptions importOptions;
   importOptions.inputShapes = options.inputShapes;
+  importOptions.inputDimRanges = options.inputDimRanges;
   importOptions.signature = options.signature;
   OwningOpRef<ModuleOp> module =
       importTFLite(bytes, name, context, importOptions);

@@ -55,6 +55,9 @@ struct OpEntry {
   llvm::StringRef importedAs;
   llvm::StringRef nnapi;
   llvm::StringRef hostWhen;
+  /// The handler takes dynamic dimensions (an input's unknown dimension
+  /// kept dynamic): its shapes come from its operands, not the file.
+  bool dynamic = false;
 };
 
 class OpRegistry {
@@ -71,6 +74,9 @@ public:
 private:
   std::vector<OpEntry> entries;
 };
+
+/// An operator's name: the builtin's, or the custom code.
+std::string operatorName(int32_t code, llvm::StringRef custom);
 
 /// One family's handlers (ops/*.cpp).
 void registerConvOps(OpRegistry &registry);
@@ -128,6 +134,10 @@ public:
   uint32_t graphIndex = 0, entryGraph = 0;
   const TFLiteImportOptions &options;
   Location fileLoc;
+  /// An input's unknown dimension is kept dynamic (TFLiteImportOptions):
+  /// tensorType gives every tensor's unknown dimensions as dynamic, and
+  /// only operators whose registry entry takes them are imported.
+  bool dynamicImport = false;
 
   /// Imports subgraph `index` (a WHILE's or IF's) at the builder's insertion
   /// point with its inputs bound to `args` (held types); returns its outputs.

@@ -119,6 +119,44 @@ LogicalResult OpContext::define(int i, Value v) {
   if (!v)
     return error() << "internal error: no value for output " << i;
   RankedTensorType got = imp.typeOf(v);
+  // With dynamic dimensions the handler computes the file's shape itself
+  // (a reshape to it would need every size).
+  if (!got.hasStaticShape() || !t->hasStaticShape()) {
+    // A file whose signatures leave -1 out where the sizes follow a
+    // dynamic input.
+    if (got.getRank() == t->getRank() &&
+        succeeded(verifyCompatibleShape(got.getShape(), t->getShape())) &&
+        got.getElementType() == t->getElementType() && got != *t) {
+      auto shapeText = [](ArrayRef<int64_t> shape) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        llvm::interleave(
+            shape, os,
+            [&](int64_t d) {
+              if (ShapedType::isDynamic(d))
+                os << "?";
+              else
+                os << d;
+            },
+            "x");
+        return text;
+      };
+      return error() << "output " << i << " ("
+                     << imp.tensorName(outputIndex(i)) << ") is "
+                     << shapeText(t->getShape())
+                     << " in the file's shape signature, but its inputs' "
+                        "dynamic dimensions make it "
+                     << shapeText(got.getShape())
+                     << ": the file does not say that its size follows them "
+                        "(convert the model with its unknown dimensions "
+                        "marked, or compile it at its stored size)";
+    }
+    if (got != *t)
+      return error() << "internal error: output " << i << " computed as "
+                     << got << ", the tensor is " << *t;
+    imp.slots[outputIndex(i)].value = v;
+    return success();
+  }
   if (got.getElementType() != t->getElementType() ||
       got.getNumElements() != t->getNumElements())
     return error() << "internal error: output " << i << " computed as "

@@ -4,7 +4,8 @@
 // (identifier, the flatbuffers Verifier, schema version, buffers inside the
 // file), tensors and buffers as types and constants, the entry function and
 // its SignatureDef names, the dispatch of every operator to its handler
-// (ops/*.cpp, found in the registry), and the public entry points.
+// (ops/*.cpp, found in the registry, OpRegistry.cpp), and the public entry
+// points.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,103 +30,6 @@
 using namespace mlir;
 using namespace mlir::nnapi;
 using namespace mlir::nnapi::tflite_import;
-
-//===----------------------------------------------------------------------===//
-// Registry
-//===----------------------------------------------------------------------===//
-
-const OpRegistry &OpRegistry::get() {
-  static const OpRegistry registry = [] {
-    OpRegistry r;
-    registerConvOps(r);
-    registerElementwiseOps(r);
-    registerShapeOps(r);
-    registerReduceOps(r);
-    registerQuantOps(r);
-    registerRecurrentOps(r);
-    registerControlFlowOps(r);
-    llvm::sort(r.entries, [](const OpEntry &a, const OpEntry &b) {
-      return std::make_tuple(a.code, a.custom, a.minVersion) <
-             std::make_tuple(b.code, b.custom, b.minVersion);
-    });
-    for (size_t i = 1; i < r.entries.size(); ++i)
-      if (r.entries[i - 1].code == r.entries[i].code &&
-          r.entries[i - 1].custom == r.entries[i].custom)
-        llvm::report_fatal_error(
-            llvm::Twine("TFLite operator ") +
-            tflite::EnumNameBuiltinOperator(
-                tflite::BuiltinOperator(r.entries[i].code)) +
-            " " + r.entries[i].custom + " is registered twice");
-    return r;
-  }();
-  return registry;
-}
-
-const OpEntry *OpRegistry::lookup(int32_t code, StringRef custom) const {
-  for (const OpEntry &e : entries)
-    if (e.code == code && (code != kCustom || e.custom == custom))
-      return &e;
-  return nullptr;
-}
-
-/// An operator's name: the builtin's, or the custom code.
-static std::string operatorName(int32_t code, StringRef custom) {
-  if (code == kCustom)
-    return custom.str();
-  const char *name =
-      tflite::EnumNameBuiltinOperator(tflite::BuiltinOperator(code));
-  return name && *name ? name : "builtin " + std::to_string(code);
-}
-
-const std::vector<std::string> &mlir::nnapi::getSupportedTFLiteOps() {
-  static const std::vector<std::string> ops = [] {
-    std::vector<std::string> list;
-    for (const OpEntry &e : OpRegistry::get().all())
-      list.push_back(operatorName(e.code, e.custom));
-    llvm::sort(list);
-    return list;
-  }();
-  return ops;
-}
-
-/// A Markdown table cell: `|` escaped.
-static std::string cell(StringRef text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|')
-      out += '\\';
-    out += c;
-  }
-  return out;
-}
-
-std::string mlir::nnapi::getTFLiteOpsTable() {
-  std::string table = "| TFLite operator | versions | imported as | NNAPI "
-                      "(feature level) | stays on the host when |\n"
-                      "|---|---|---|---|---|\n";
-  const OpRegistry &registry = OpRegistry::get();
-  auto row = [&](const std::string &name, const OpEntry *e) {
-    table += "| " + name + " | ";
-    if (e)
-      table += std::to_string(e->minVersion) + "-" +
-               std::to_string(e->maxVersion) + " | " + cell(e->importedAs) +
-               " | " + cell(e->nnapi) + " | " + cell(e->hostWhen);
-    else
-      table += "- | not imported | - | -";
-    table += " |\n";
-  };
-  std::vector<std::pair<std::string, const OpEntry *>> rows;
-  for (tflite::BuiltinOperator code : tflite::EnumValuesBuiltinOperator())
-    if (code != tflite::BuiltinOperator_CUSTOM)
-      rows.push_back({operatorName(code, ""), registry.lookup(code, "")});
-  for (const OpEntry &e : registry.all())
-    if (e.code == kCustom)
-      rows.push_back({"CUSTOM " + e.custom.str(), &e});
-  llvm::sort(rows, [](const auto &a, const auto &b) { return a.first < b.first; });
-  for (const auto &[name, e] : rows)
-    row(name, e);
-  return table;
-}
 
 //===----------------------------------------------------------------------===//
 // Tensors, buffers and types
@@ -211,6 +115,13 @@ FailureOr<RankedTensorType> Importer::tensorType(const tflite::Tensor &t,
     return emitError(loc) << what << " has a negative dimension, one above "
                           << kMaxDim << " or more than " << kMaxElements
                           << " elements";
+  // Kept dynamic (an input's -1 given as ? or a range): the unknown
+  // dimensions of every tensor's shape signature.
+  if (dynamicImport && t.shape_signature() &&
+      t.shape_signature()->size() == shape.size())
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (t.shape_signature()->Get(d) < 0)
+        shape[d] = ShapedType::kDynamic;
   return RankedTensorType::get(shape, *element);
 }
 
@@ -441,6 +352,42 @@ LogicalResult Importer::importOperator(uint32_t index,
                        << " to " << entry->maxVersion << " are)";
   if (op.outputs() == nullptr || op.outputs()->size() == 0)
     return ctx.error() << "the operator has no outputs";
+  // Dynamic dimensions only where the handler computes shapes from its
+  // operands (OpEntry::dynamic).
+  if (dynamicImport && !entry->dynamic) {
+    auto refuse = [&](const Twine &tensor, RankedTensorType type) {
+      InFlightDiagnostic d = ctx.error()
+                             << "does not take dynamic dimensions yet: "
+                             << tensor << " is ";
+      llvm::interleave(type.getShape(), d,
+                       [&](int64_t s) {
+                         if (ShapedType::isDynamic(s))
+                           d << "?";
+                         else
+                           d << s;
+                       },
+                       "x");
+      d << " (without ? in --input-shape, the model compiles at its stored "
+           "size)";
+      return d;
+    };
+    for (int i = 0; i < ctx.numInputs(); ++i) {
+      if (!ctx.has(i))
+        continue;
+      Value v = slots[ctx.inputIndex(i)].value;
+      if (v && !typeOf(v).hasStaticShape())
+        return refuse("input " + Twine(i) + " (" +
+                          tensorName(ctx.inputIndex(i)) + ")",
+                      typeOf(v));
+    }
+    for (int i = 0, e = int(op.outputs()->size()); i < e; ++i) {
+      FailureOr<RankedTensorType> type = ctx.outType(i);
+      if (succeeded(type) && !type->hasStaticShape())
+        return refuse("output " + Twine(i) + " (" +
+                          tensorName(ctx.outputIndex(i)) + ")",
+                      *type);
+    }
+  }
   // An input nothing defined: a model input, constant or earlier output
   // must define every tensor an operator reads.
   for (int i = 0; i < ctx.numInputs(); ++i) {
@@ -765,6 +712,10 @@ OwningOpRef<ModuleOp> Importer::run() {
   }
 
   bool ok = loadConstants();
+  // Unknown dimensions kept dynamic: an input's given as -1 (? or a range).
+  dynamicImport = llvm::any_of(options.inputShapes, [](const auto &entry) {
+    return llvm::is_contained(entry.second, int64_t(-1));
+  });
   // The entry function's arguments: its inputs, shapes given for unknown
   // (-1) dimensions of the shape signature.
   SmallVector<Type> argTypes;
@@ -796,16 +747,32 @@ OwningOpRef<ModuleOp> Importer::run() {
     // imported at those sizes, as TensorFlow Lite's interpreter runs it
     // until an input is resized. Other sizes would need every operator's
     // shape rule (docs/design.md, "TFLite's unknown dimensions").
-    if (given != options.inputShapes.end()) {
+    if (given != options.inputShapes.end() && dynamicImport) {
+      // Every unknown dimension is dynamic then (the file's signatures say
+      // so for the tensors computed from it), every other one as stored.
       const std::vector<int64_t> &dims = given->second;
-      if (llvm::any_of(dims, [](int64_t d) { return d < 0; })) {
-        emitError(fileLoc)
-            << what << ": dimensions kept dynamic (? or [LOW..HIGH]) are "
-            << "supported for ONNX and TOSA models so far; a TFLite model is "
-            << "compiled at the size its file stores";
+      bool fits = dims.size() == shape.size();
+      for (size_t d = 0; fits && d < dims.size(); ++d)
+        fits = ShapedType::isDynamic(shape[d]) ? dims[d] == -1
+                                               : dims[d] == shape[d];
+      if (!fits) {
+        InFlightDiagnostic d = emitError(fileLoc) << what << " has shape ";
+        llvm::interleave(shape, d,
+                         [&](int64_t s) {
+                           if (ShapedType::isDynamic(s))
+                             d << "-1";
+                           else
+                             d << s;
+                         },
+                         "x");
+        d << "; with a dimension kept dynamic, --input-shape gives ? (or a "
+             "range) for each unknown (-1) dimension and the stored size "
+             "for the others";
         ok = false;
         continue;
       }
+    } else if (given != options.inputShapes.end()) {
+      const std::vector<int64_t> &dims = given->second;
       bool fits = dims.size() == shape.size();
       const auto *sig = t.shape_signature();
       for (size_t d = 0; fits && d < dims.size(); ++d)
@@ -831,7 +798,7 @@ OwningOpRef<ModuleOp> Importer::run() {
         ok = false;
         continue;
       }
-    } else if (dynamic) {
+    } else if (dynamic && !dynamicImport) {
       InFlightDiagnostic d =
           emitWarning(fileLoc)
           << what << " has unknown (-1) dimensions; it is compiled at the "
@@ -839,7 +806,11 @@ OwningOpRef<ModuleOp> Importer::run() {
       llvm::interleave(shape, d, "x");
       d << ", as TensorFlow Lite runs it unless resized";
     }
-    if (checkedCount(shape) < 0) {
+    Shape sized(shape);
+    for (int64_t &s : sized)
+      if (ShapedType::isDynamic(s))
+        s = 1;
+    if (checkedCount(sized) < 0) {
       emitError(fileLoc) << what << " has a shape too large";
       ok = false;
       continue;
@@ -862,9 +833,15 @@ OwningOpRef<ModuleOp> Importer::run() {
       fileLoc, "main", builder.getFunctionType(argTypes, {}));
   func.addEntryBlock();
   builder.setInsertionPointToStart(&func.front());
-  for (auto [i, name] : llvm::enumerate(inputNames))
+  for (auto [i, name] : llvm::enumerate(inputNames)) {
     func.setArgAttr(i, NNAPIDialect::kNameAttrName,
                     builder.getStringAttr(name));
+    auto ranges = options.inputDimRanges.find(name);
+    if (dynamicImport && ranges != options.inputDimRanges.end() &&
+        !ranges->second.empty())
+      func.setArgAttr(i, NNAPIDialect::kDimRangesAttrName,
+                      builder.getDenseI64ArrayAttr(ranges->second));
+  }
   if (!defineInputs(func, inputTensors))
     return nullptr;
 

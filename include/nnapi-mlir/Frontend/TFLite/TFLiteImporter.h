@@ -30,8 +30,15 @@ namespace mlir::nnapi {
 struct TFLiteImportOptions {
   /// Shapes for inputs whose shape_signature has unknown (-1) dimensions,
   /// by input name (the SignatureDef's, else the tensor's): the rank must
-  /// match and every known dimension must equal the given one.
+  /// match and every known dimension must equal the given one. A -1 keeps
+  /// an unknown dimension dynamic (issue 54): every tensor's unknown
+  /// dimensions are then dynamic, as the file's shape signatures say, and
+  /// the operators that take dynamic dimensions are imported (others are
+  /// refused, naming them).
   std::map<std::string, std::vector<int64_t>> inputShapes;
+  /// The declared ranges of those dynamic dimensions ([low, high] pairs in
+  /// order), by input name; none or empty: unbounded.
+  std::map<std::string, std::vector<int64_t>> inputDimRanges;
   /// The SignatureDef to import (its signature_key); empty: the first, or
   /// subgraph 0 when the model has none.
   std::string signature;

@@ -35,6 +35,35 @@ Shape tosaPads(AutoPad mode, ArrayRef<int64_t> in, ArrayRef<int64_t> out,
   return {top, bottom, left, right};
 }
 
+/// tosaPads for a window op whose height or width may be dynamic (issue
+/// 54): VALID needs no size, nor does SAME with stride 1 (the padding is
+/// the window's extent less one); SAME with a larger stride pads by the
+/// size's remainder, which a dynamic size does not give: refused.
+FailureOr<Shape> windowOpPads(OpContext &op, AutoPad mode,
+                              ArrayRef<int64_t> in, ArrayRef<int64_t> out,
+                              ArrayRef<int64_t> kernel,
+                              ArrayRef<int64_t> stride,
+                              ArrayRef<int64_t> dilation) {
+  Shape sizedIn(in), sizedOut(out);
+  for (int axis = 0; axis < 2; ++axis) {
+    int64_t d = axis + 1;
+    if (!ShapedType::isDynamic(in[d]) && !ShapedType::isDynamic(out[d]))
+      continue;
+    if (mode != AutoPad::Valid && stride[axis] != 1)
+      return op.error() << "SAME padding with stride " << stride[axis]
+                        << " over a dynamic " << (axis ? "width" : "height")
+                        << " is not supported (the padding depends on the "
+                           "size)";
+    // Any size gives the same padding then: a stand-in one.
+    int64_t effective = (kernel[axis] - 1) * dilation[axis] + 1;
+    sizedIn[d] = effective + stride[axis] * 64;
+    sizedOut[d] = mode == AutoPad::Valid
+                      ? (sizedIn[d] - effective) / stride[axis] + 1
+                      : sizedIn[d];
+  }
+  return tosaPads(mode, sizedIn, sizedOut, kernel, stride, dilation);
+}
+
 /// Checks what every window op needs: rank-4 NHWC data, positive strides
 /// and dilations, an output of rank 4.
 LogicalResult checkWindow(OpContext &op, Value x, ArrayRef<int64_t> out,
@@ -79,18 +108,22 @@ LogicalResult importConv2D(OpContext &op) {
                       << " output channels does not fit " << c
                       << " input channels and an output of " << (*out)[3];
   Shape kernel = {wt.getDimSize(1), wt.getDimSize(2)};
-  Shape pads = tosaPads(autoPad(o ? o->padding() : tflite::Padding_SAME),
-                        xt.getShape(), *out, kernel, stride, dilation);
+  FailureOr<Shape> pads =
+      windowOpPads(op, autoPad(o ? o->padding() : tflite::Padding_SAME),
+                   xt.getShape(), *out, kernel, stride, dilation);
   Value bias = biasOrZeros(op, 2, oc);
-  if (!bias)
+  if (failed(pads) || !bias)
     return failure();
   OpBuilder &b = op.b;
   int64_t groups = c / ic;
+  if (groups != 1 && !xt.hasStaticShape())
+    return op.error() << "a grouped convolution over dynamic dimensions is "
+                         "not supported";
   auto conv = [&](Value input, Value filter, Value biasPart, int64_t outC) {
     auto type = RankedTensorType::get({(*out)[0], (*out)[1], (*out)[2], outC},
                                       b.getF32Type());
     return b.create<tosa::Conv2DOp>(op.loc, type, input, filter, biasPart,
-                                    b.getDenseI64ArrayAttr(pads),
+                                    b.getDenseI64ArrayAttr(*pads),
                                     b.getDenseI64ArrayAttr(stride),
                                     b.getDenseI64ArrayAttr(dilation))
         .getResult();
@@ -144,10 +177,11 @@ LogicalResult importDepthwiseConv2D(OpContext &op) {
     return op.error() << "depth_multiplier " << o->depth_multiplier()
                       << " disagrees with the filter's " << m;
   Shape kernel = {wt.getDimSize(1), wt.getDimSize(2)};
-  Shape pads = tosaPads(autoPad(o ? o->padding() : tflite::Padding_SAME),
-                        xt.getShape(), *out, kernel, stride, dilation);
+  FailureOr<Shape> pads =
+      windowOpPads(op, autoPad(o ? o->padding() : tflite::Padding_SAME),
+                   xt.getShape(), *out, kernel, stride, dilation);
   Value bias = biasOrZeros(op, 2, c * m);
-  if (!bias)
+  if (failed(pads) || !bias)
     return failure();
   Value filter = op.imp.reshape(w, {kernel[0], kernel[1], c, m});
   OpBuilder &b = op.b;
@@ -155,7 +189,7 @@ LogicalResult importDepthwiseConv2D(OpContext &op) {
       op.loc,
       RankedTensorType::get({(*out)[0], (*out)[1], (*out)[2], c * m},
                             b.getF32Type()),
-      x, filter, bias, b.getDenseI64ArrayAttr(pads),
+      x, filter, bias, b.getDenseI64ArrayAttr(*pads),
       b.getDenseI64ArrayAttr(stride), b.getDenseI64ArrayAttr(dilation));
   return op.defineFloat(
       0, op.fused(y, o ? o->fused_activation_function()
@@ -449,8 +483,12 @@ LogicalResult importPool(OpContext &op) {
   if (kernel[0] < 1 || kernel[1] < 1)
     return op.error() << "the window must be at least 1x1";
   RankedTensorType xt = op.imp.typeOf(x);
-  Shape pads = tosaPads(autoPad(o->padding()), xt.getShape(), *out, kernel,
-                        stride, {1, 1});
+  FailureOr<Shape> poolPads = windowOpPads(op, autoPad(o->padding()),
+                                           xt.getShape(), *out, kernel,
+                                           stride, {1, 1});
+  if (failed(poolPads))
+    return failure();
+  Shape pads = *poolPads;
   OpBuilder &b = op.b;
   auto type = RankedTensorType::get(*out, b.getF32Type());
   Value y;
@@ -492,6 +530,23 @@ LogicalResult importFullyConnected(OpContext &op) {
   if (wt.getRank() != 2 || wt.getDimSize(1) == 0 || xt.getRank() < 1)
     return op.error() << "the weights must be [units, inputs]";
   int64_t units = wt.getDimSize(0), k = wt.getDimSize(1);
+  if (!xt.hasStaticShape()) {
+    // Dynamic rows: an input of [rows, K] as it is (reshaping a dynamic
+    // tensor to the output's shape would need its sizes).
+    if (xt.getRank() != 2 || xt.isDynamicDim(1) || xt.getDimSize(1) != k ||
+        out->size() != 2 || (*out)[1] != units)
+      return op.error() << "with dynamic dimensions, the input must be "
+                           "[rows, "
+                        << k << "] and the output [rows, " << units << "]";
+    Value bias = biasOrZeros(op, 2, units);
+    if (!bias)
+      return failure();
+    Value y = op.b.create<tosa::FullyConnectedOp>(
+        op.loc, RankedTensorType::get(*out, op.b.getF32Type()), x, w, bias);
+    return op.defineFloat(
+        0, op.fused(y, o ? o->fused_activation_function()
+                         : tflite::ActivationFunctionType_NONE));
+  }
   int64_t count = xt.getNumElements();
   if (count % k != 0)
     return op.error() << "an input of " << count
@@ -565,11 +620,12 @@ void mlir::nnapi::tflite_import::registerConvOps(OpRegistry &registry) {
       {tflite::BuiltinOperator_CONV_2D, "", 1, 8, importConv2D,
        "tosa.conv2d (NHWC, OHWI filters as they are); grouped: one per group "
        "and a concat",
-       "CONV_2D (1); dilation 3; int8 per-channel 4", "-"},
+       "CONV_2D (1); dilation 3; int8 per-channel 4", "-", /*dynamic=*/true},
       {tflite::BuiltinOperator_DEPTHWISE_CONV_2D, "", 1, 7,
        importDepthwiseConv2D,
        "tosa.depthwise_conv2d (the filter [1, KH, KW, C*M] reshaped)",
-       "DEPTHWISE_CONV_2D (1); dilation 3; int8 per-channel 4", "-"},
+       "DEPTHWISE_CONV_2D (1); dilation 3; int8 per-channel 4", "-",
+       /*dynamic=*/true},
       {tflite::BuiltinOperator_TRANSPOSE_CONV, "", 1, 5, importTransposeConv,
        "tosa.transpose_conv2d (out_pad from SAME / VALID)",
        "TRANSPOSE_CONV_2D (3)", "-"},
@@ -587,9 +643,9 @@ void mlir::nnapi::tflite_import::registerConvOps(OpRegistry &registry) {
        "FLOOR, EQUAL, SELECT, CONCATENATION, RESHAPE (3)",
        "stride other than the filter size (refused)"},
       {tflite::BuiltinOperator_AVERAGE_POOL_2D, "", 1, 3, importPool,
-       "tosa.avg_pool2d", "AVERAGE_POOL_2D (1)", "-"},
+       "tosa.avg_pool2d", "AVERAGE_POOL_2D (1)", "-", /*dynamic=*/true},
       {tflite::BuiltinOperator_MAX_POOL_2D, "", 1, 3, importPool,
-       "tosa.max_pool2d", "MAX_POOL_2D (1)", "-"},
+       "tosa.max_pool2d", "MAX_POOL_2D (1)", "-", /*dynamic=*/true},
       {tflite::BuiltinOperator_L2_POOL_2D, "", 1, 1, importPool,
        "mul, tosa.avg_pool2d, rsqrt, reciprocal", "MUL, AVERAGE_POOL_2D (1)",
        "-"},
@@ -597,7 +653,8 @@ void mlir::nnapi::tflite_import::registerConvOps(OpRegistry &registry) {
        importFullyConnected,
        "tosa.fully_connected (input flattened to [rows, K]; keep_num_dims: "
        "reshaped back)",
-       "FULLY_CONNECTED (1); int8 4", "shuffled weights formats are refused"},
+       "FULLY_CONNECTED (1); int8 4", "shuffled weights formats are refused",
+       /*dynamic=*/true},
       {tflite::BuiltinOperator_BATCH_MATMUL, "", 1, 4, importBatchMatMul,
        "tosa.matmul (adj_x / adj_y transposed, batches broadcast)",
        "BATCH_MATMUL (6)", "-"},

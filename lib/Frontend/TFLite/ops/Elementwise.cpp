@@ -377,12 +377,13 @@ LogicalResult importSelect(OpContext &op) {
 void mlir::nnapi::tflite_import::registerElementwiseOps(OpRegistry &registry) {
   auto binary = [](tflite::BuiltinOperator code, int32_t maxVersion,
                    StringRef tosa, StringRef nnapi) {
-    return OpEntry{code, "", 1, maxVersion, importBinary, tosa, nnapi,
-                   "-"};
+    return OpEntry{code,  "",    1,   maxVersion, importBinary,
+                   tosa,  nnapi, "-", /*dynamic=*/true};
   };
   auto unary = [](tflite::BuiltinOperator code, int32_t maxVersion,
                   StringRef tosa, StringRef nnapi) {
-    return OpEntry{code, "", 1, maxVersion, importUnary, tosa, nnapi, "-"};
+    return OpEntry{code,  "",    1,   maxVersion, importUnary,
+                   tosa,  nnapi, "-", /*dynamic=*/true};
   };
   registry.add({
       binary(tflite::BuiltinOperator_ADD, 5,
@@ -432,9 +433,11 @@ void mlir::nnapi::tflite_import::registerElementwiseOps(OpRegistry &registry) {
       {tflite::BuiltinOperator_SOFTMAX, "", 1, 3, importSoftmax,
        "reduce_max, sub, exp, reduce_sum, reciprocal, mul (the softmax "
        "composite); beta a mul before",
-       "SOFTMAX (1); int8 4 with NNAPI's output scale 1/256", "-"},
+       "SOFTMAX (1); int8 4 with NNAPI's output scale 1/256", "-",
+       /*dynamic=*/true},
       {tflite::BuiltinOperator_LOG_SOFTMAX, "", 1, 2, importSoftmax,
-       "reduce_max, sub, exp, reduce_sum, log, sub", "LOG_SOFTMAX (3)", "-"},
+       "reduce_max, sub, exp, reduce_sum, log, sub", "LOG_SOFTMAX (3)", "-",
+       /*dynamic=*/true},
       {tflite::BuiltinOperator_L2_NORMALIZATION, "", 1, 2,
        importL2Normalization, "mul, reduce_sum, clamp, rsqrt, mul",
        "L2_NORMALIZATION (1)", "-"},

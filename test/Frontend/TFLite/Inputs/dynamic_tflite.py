@@ -1,0 +1,135 @@
+#!/usr/bin/python3
+"""dynamic_tflite.py DIR [nnapi-compile flags...]
+
+TFLite models whose shape_signature has an unknown (-1) width, compiled
+once with the width kept dynamic (--input-shape line=1x8x[8..256]x1) by
+nnapi-compile (PATH) and run with nnapi-run at widths 16 (the stored one),
+24 and 40 against numpy in float64 (tflite_reference.py). Prints
+"NAME W1 W2 W3: OK" or MISMATCH lines.
+
+"line": a text-line-like network: CONV_2D 3x3 SAME + RELU (1 -> 4 channels),
+MAX_POOL_2D 2x2 VALID stride 2, DEPTHWISE_CONV_2D 3x3 SAME + RELU6, ADD of
+a per-channel constant, SOFTMAX over the channels; every tensor's signature
+has -1 for the width, as TensorFlow Lite's converter writes them.
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tflite_builder import ModelBuilder  # noqa: E402
+import tflite_reference as ref  # noqa: E402
+
+H, C = 8, 4
+STORED = 16
+WIDTHS = (16, 24, 40)
+
+
+def line_model(rng):
+    w1 = rng.uniform(-1, 1, (C, 3, 3, 1)).astype(np.float32)
+    b1 = rng.uniform(-1, 1, (C,)).astype(np.float32)
+    wd = rng.uniform(-1, 1, (1, 3, 3, C)).astype(np.float32)
+    bd = rng.uniform(-1, 1, (C,)).astype(np.float32)
+    shift = rng.uniform(-1, 1, (C,)).astype(np.float32)
+    b = ModelBuilder()
+
+    def t(name, h, w, c):
+        return b.tensor(name, [1, h, w, c], shape_signature=[1, h, -1, c])
+
+    x = b.input("line", [1, H, STORED, 1], shape_signature=[1, H, -1, 1])
+    f = t("features", H, STORED, C)
+    b.op("CONV_2D", [x, b.const("w1", w1), b.const("b1", b1)], [f],
+         ("Conv2DOptions", {"Padding": "SAME", "StrideW": 1, "StrideH": 1,
+                            "FusedActivationFunction": "RELU"}))
+    p = t("pooled", H // 2, STORED // 2, C)
+    b.op("MAX_POOL_2D", [f], [p],
+         ("Pool2DOptions", {"Padding": "VALID", "StrideW": 2, "StrideH": 2,
+                            "FilterWidth": 2, "FilterHeight": 2}))
+    d = t("depthwise", H // 2, STORED // 2, C)
+    b.op("DEPTHWISE_CONV_2D", [p, b.const("wd", wd), b.const("bd", bd)], [d],
+         ("DepthwiseConv2DOptions", {"Padding": "SAME", "StrideW": 1,
+                                     "StrideH": 1, "DepthMultiplier": 1,
+                                     "FusedActivationFunction": "RELU6"}))
+    s = t("shifted", H // 2, STORED // 2, C)
+    b.op("ADD", [d, b.const("shift", shift)], [s], ("AddOptions", {}))
+    y = t("classes", H // 2, STORED // 2, C)
+    b.op("SOFTMAX", [s], [y], ("SoftmaxOptions", {"Beta": 1.0}))
+    b.output(y)
+    b.sign("serving_default", {"line": x}, {"classes": y})
+
+    def reference(xv):
+        fv = ref.conv2d(xv, w1, b1, activation="RELU")
+        pv = ref.pool(fv, (2, 2), (2, 2), "VALID", "max")
+        dv = ref.depthwise(pv, wd, bd, activation="RELU6")
+        return ref.softmax(dv + shift.astype(np.float64))
+    return b.finish(), reference
+
+
+def refused_models(rng):
+    """Models the importer refuses with the width dynamic (errors.test):
+    a RESHAPE on the dynamic path (no shape rule for dynamic dimensions
+    yet), and a convolution with SAME padding and stride 2 over it (its
+    padding depends on the width)."""
+    b = ModelBuilder()
+    x = b.input("line", [1, H, STORED, 1], shape_signature=[1, H, -1, 1])
+    r = b.tensor("flat", [H, STORED], shape_signature=[H, -1])
+    b.op("RESHAPE", [x, b.const("shape", np.array([H, -1], np.int32))], [r],
+         ("ReshapeOptions", {"NewShape": [H, -1]}))
+    b.output(r)
+    reshape = b.finish()
+    b = ModelBuilder()
+    x = b.input("line", [1, H, STORED, 1], shape_signature=[1, H, -1, 1])
+    f = b.tensor("features", [1, H // 2, STORED // 2, C],
+                 shape_signature=[1, H // 2, -1, C])
+    w = rng.uniform(-1, 1, (C, 3, 3, 1)).astype(np.float32)
+    b.op("CONV_2D", [x, b.const("w", w), -1], [f],
+         ("Conv2DOptions", {"Padding": "SAME", "StrideW": 2, "StrideH": 2}))
+    b.output(f)
+    return {"reshape.tflite": reshape, "strided.tflite": b.finish()}
+
+
+def main():
+    d, flags = sys.argv[1], sys.argv[2:]
+    os.makedirs(d, exist_ok=True)
+    rng = np.random.default_rng(7)
+    for name, data in refused_models(rng).items():
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(data)
+    model, reference = line_model(rng)
+    path = os.path.join(d, "line.tflite")
+    with open(path, "wb") as f:
+        f.write(model)
+    so = os.path.join(d, "line.so")
+    subprocess.run(["nnapi-compile", path, "-o", so,
+                    "--input-shape=line=1x%dx[8..256]x1" % H] + flags,
+                   check=True)
+    # Below the declared range: for the refusal test.
+    np.save(os.path.join(d, "line_4.npy"),
+            np.zeros((1, H, 4, 1), np.float32))
+    ok = True
+    for w in WIDTHS:
+        xv = rng.uniform(0, 1, (1, H, w, 1)).astype(np.float32)
+        xp = os.path.join(d, "line_%d.npy" % w)
+        np.save(xp, xv)
+        out = os.path.join(d, "out_%d" % w)
+        subprocess.run(["nnapi-run", so, "--input", xp, "--output-dir", out],
+                       check=True, stdout=subprocess.DEVNULL)
+        got = np.load(os.path.join(out, "output0.npy"))
+        want = reference(xv)
+        if got.shape != want.shape:
+            print("MISMATCH line at width %d: shape %s, numpy %s"
+                  % (w, list(got.shape), list(want.shape)))
+            ok = False
+            continue
+        err = float(np.abs(got - want).max())
+        if err > 1e-4:
+            print("MISMATCH line at width %d: max error %g" % (w, err))
+            ok = False
+    if ok:
+        print("line %s: OK" % " ".join(map(str, WIDTHS)))
+
+
+if __name__ == "__main__":
+    main()
