@@ -369,7 +369,8 @@ private:
   /// Peels each scf.for of `loops` whose step may not divide its range;
   /// returns the remainder loops made.
   SmallVector<scf::ForOp> peel(RewriterBase &rewriter,
-                               ArrayRef<LoopLikeOpInterface> loops);
+                               ArrayRef<LoopLikeOpInterface> loops,
+                               bool fullTileSizes = false);
   /// Splits what `remainders` (peeled loops) compute with a dynamic extent
   /// into static tiles of halving widths, from `width` down to `minWidth`,
   /// so that all but the last few elements vectorize: each linalg op in
@@ -451,8 +452,35 @@ SmallVector<Group> CodegenPass::findGroups() {
   return groups;
 }
 
-SmallVector<scf::ForOp>
-CodegenPass::peel(RewriterBase &rewriter, ArrayRef<LoopLikeOpInterface> loops) {
+/// In `loop`, the main loop of a peeled tile loop of constant step `w`,
+/// every tile is whole: its tile sizes min(w, extent - iv) are w. Peeling
+/// simplifies them itself, except where the extent was a remainder's
+/// (`ub - iv0` of an enclosing peeled loop): composed into the min, it is
+/// no longer the symbol the loop's bound is written in, and MLIR 19's
+/// simplification does not see they agree.
+static void setFullTileSizes(RewriterBase &rewriter, scf::ForOp loop) {
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!step)
+    return;
+  Value iv = loop.getInductionVar();
+  SmallVector<affine::AffineMinOp> mins;
+  for (auto min : loop.getBody()->getOps<affine::AffineMinOp>())
+    if (llvm::is_contained(min.getOperands(), iv) &&
+        min.getAffineMap().getNumResults() == 2 &&
+        llvm::any_of(min.getAffineMap().getResults(), [&](AffineExpr e) {
+          auto c = dyn_cast<AffineConstantExpr>(e);
+          return c && c.getValue() == *step;
+        }))
+      mins.push_back(min);
+  for (affine::AffineMinOp min : mins) {
+    rewriter.setInsertionPoint(min);
+    rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(min, *step);
+  }
+}
+
+SmallVector<scf::ForOp> CodegenPass::peel(RewriterBase &rewriter,
+                                          ArrayRef<LoopLikeOpInterface> loops,
+                                          bool fullTileSizes) {
   SmallVector<scf::ForOp> remainders;
   // Innermost first, so peeling an outer loop copies already-peeled bodies.
   for (LoopLikeOpInterface loop : llvm::reverse(loops)) {
@@ -460,8 +488,12 @@ CodegenPass::peel(RewriterBase &rewriter, ArrayRef<LoopLikeOpInterface> loops) {
     if (!forOp)
       continue;
     scf::ForOp partial;
-    if (succeeded(scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial)))
-      remainders.push_back(partial);
+    if (failed(scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial)))
+      continue;
+    remainders.push_back(partial);
+    // forOp is now the main loop: only whole tiles.
+    if (fullTileSizes)
+      setFullTileSizes(rewriter, forOp);
   }
   return remainders;
 }
@@ -615,32 +647,6 @@ void CodegenPass::tileTransposes(RewriterBase &rewriter) {
   }
 }
 
-/// In `loop`, the main loop of a peeled tile loop of constant step `w`,
-/// every tile is whole: its tile sizes min(w, extent - iv) are w. Peeling
-/// simplifies them itself, except where the extent was a remainder's
-/// (`ub - iv0` of an enclosing peeled loop): composed into the min, it is
-/// no longer the symbol the loop's bound is written in, and MLIR 19's
-/// simplification does not see they agree.
-static void setFullTileSizes(RewriterBase &rewriter, scf::ForOp loop) {
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!step)
-    return;
-  Value iv = loop.getInductionVar();
-  SmallVector<affine::AffineMinOp> mins;
-  for (auto min : loop.getBody()->getOps<affine::AffineMinOp>())
-    if (llvm::is_contained(min.getOperands(), iv) &&
-        min.getAffineMap().getNumResults() == 2 &&
-        llvm::any_of(min.getAffineMap().getResults(), [&](AffineExpr e) {
-          auto c = dyn_cast<AffineConstantExpr>(e);
-          return c && c.getValue() == *step;
-        }))
-      mins.push_back(min);
-  for (affine::AffineMinOp min : mins) {
-    rewriter.setInsertionPoint(min);
-    rewriter.replaceOpWithNewOp<arith::ConstantIndexOp>(min, *step);
-  }
-}
-
 bool CodegenPass::retileLanes(RewriterBase &rewriter, int round) {
   SmallVector<std::pair<linalg::LinalgOp, SmallVector<int64_t>>> pending;
   getOperation().walk([&](linalg::LinalgOp op) {
@@ -701,11 +707,8 @@ bool CodegenPass::retileLanes(RewriterBase &rewriter, int round) {
     for (Value v : op->getResults())
       if (Value r = result->replacements.lookup(v))
         rewriter.replaceAllUsesWith(v, r);
-    peel(rewriter, result->loops);
-    if (!hasStaticTensorShapes(op))
-      for (LoopLikeOpInterface loop : result->loops)
-        if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
-          setFullTileSizes(rewriter, forOp);
+    peel(rewriter, result->loops,
+         /*fullTileSizes=*/!hasStaticTensorShapes(op));
   }
   return !pending.empty();
 }
@@ -774,10 +777,7 @@ void CodegenPass::splitRemainders(
         if (failed(result))
           continue;
         rewriter.replaceOp(op, result->replacements);
-        next.append(peel(rewriter, result->loops));
-        for (LoopLikeOpInterface loop : result->loops)
-          if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
-            setFullTileSizes(rewriter, forOp);
+        next.append(peel(rewriter, result->loops, /*fullTileSizes=*/true));
       }
     }
     remainders = std::move(next);
