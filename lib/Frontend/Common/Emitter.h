@@ -21,6 +21,7 @@
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <string>
 
 namespace mlir::nnapi::frontend {
 
@@ -47,6 +48,28 @@ inline int64_t checkedCount(ArrayRef<int64_t> dims) {
     count *= d;
   }
   return count;
+}
+
+/// A shape as messages write it, "1x?x64": `unknown` for a dynamic (or
+/// negative) dimension.
+inline std::string shapeText(ArrayRef<int64_t> dims,
+                             llvm::StringRef unknown = "?") {
+  std::string s;
+  for (size_t i = 0; i < dims.size(); ++i)
+    s += (i ? "x" : "") +
+         (dims[i] < 0 ? unknown.str() : std::to_string(dims[i]));
+  return s;
+}
+
+/// A Markdown table cell of docs/ops.md's generated tables: `|` escaped.
+inline std::string markdownCell(llvm::StringRef text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|')
+      out += '\\';
+    out += c;
+  }
+  return out;
 }
 
 /// Unrolling (ONNX's Loop, Scan, RNN, GRU, LSTM; TFLite's sequence LSTM)

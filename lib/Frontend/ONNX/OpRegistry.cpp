@@ -78,17 +78,6 @@ const std::vector<std::string> &mlir::nnapi::getSupportedONNXOps() {
   return ops;
 }
 
-/// A Markdown table cell: `|` escaped.
-static std::string cell(llvm::StringRef text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|')
-      out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 std::string mlir::nnapi::getONNXOpsTable() {
   std::string table = "| ONNX operator | imported as | NNAPI (feature level) "
                       "| stays on the host when |\n"
@@ -103,8 +92,9 @@ std::string mlir::nnapi::getONNXOpsTable() {
         entry = &e;
     table += "| " + op + " | ";
     if (entry)
-      table += cell(entry->importedAs) + " | " + cell(entry->nnapi) + " | " +
-               cell(entry->hostWhen);
+      table += frontend::markdownCell(entry->importedAs) + " | " +
+               frontend::markdownCell(entry->nnapi) + " | " +
+               frontend::markdownCell(entry->hostWhen);
     else
       table += "not imported | - | -";
     table += " |\n";
@@ -117,7 +107,8 @@ std::string mlir::nnapi::getONNXNewOpsetsTable() {
                       "|---|---|---|\n";
   for (const auto &rule : nnapi_mlir::onnx_frontend::newOpsetRules())
     table += std::string("| ") + rule.opType + " | " +
-             std::to_string(rule.since) + " | " + cell(rule.handling) + " |\n";
+             std::to_string(rule.since) + " | " +
+             frontend::markdownCell(rule.handling) + " |\n";
   return table;
 }
 

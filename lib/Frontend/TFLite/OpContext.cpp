@@ -127,20 +127,6 @@ LogicalResult OpContext::define(int i, Value v) {
     if (got.getRank() == t->getRank() &&
         succeeded(verifyCompatibleShape(got.getShape(), t->getShape())) &&
         got.getElementType() == t->getElementType() && got != *t) {
-      auto shapeText = [](ArrayRef<int64_t> shape) {
-        std::string text;
-        llvm::raw_string_ostream os(text);
-        llvm::interleave(
-            shape, os,
-            [&](int64_t d) {
-              if (ShapedType::isDynamic(d))
-                os << "?";
-              else
-                os << d;
-            },
-            "x");
-        return text;
-      };
       return error() << "output " << i << " ("
                      << imp.tensorName(outputIndex(i)) << ") is "
                      << shapeText(t->getShape())

@@ -69,17 +69,6 @@ const std::vector<std::string> &mlir::nnapi::getSupportedTFLiteOps() {
   return ops;
 }
 
-/// A Markdown table cell: `|` escaped.
-static std::string cell(StringRef text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|')
-      out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 std::string mlir::nnapi::getTFLiteOpsTable() {
   std::string table = "| TFLite operator | versions | imported as | NNAPI "
                       "(feature level) | stays on the host when | dynamic |\n"
@@ -89,8 +78,9 @@ std::string mlir::nnapi::getTFLiteOpsTable() {
     table += "| " + name + " | ";
     if (e)
       table += std::to_string(e->minVersion) + "-" +
-               std::to_string(e->maxVersion) + " | " + cell(e->importedAs) +
-               " | " + cell(e->nnapi) + " | " + cell(e->hostWhen) + " | " +
+               std::to_string(e->maxVersion) + " | " +
+               markdownCell(e->importedAs) + " | " + markdownCell(e->nnapi) +
+               " | " + markdownCell(e->hostWhen) + " | " +
                (e->dynamic ? "yes" : "-");
     else
       table += "- | not imported | - | - | -";

@@ -356,20 +356,10 @@ LogicalResult Importer::importOperator(uint32_t index,
   // operands (OpEntry::dynamic).
   if (dynamicImport && !entry->dynamic) {
     auto refuse = [&](const Twine &tensor, RankedTensorType type) {
-      InFlightDiagnostic d = ctx.error()
-                             << "does not take dynamic dimensions yet: "
-                             << tensor << " is ";
-      llvm::interleave(type.getShape(), d,
-                       [&](int64_t s) {
-                         if (ShapedType::isDynamic(s))
-                           d << "?";
-                         else
-                           d << s;
-                       },
-                       "x");
-      d << " (without ? in --input-shape, the model compiles at its stored "
-           "size)";
-      return d;
+      return ctx.error() << "does not take dynamic dimensions yet: "
+                         << tensor << " is " << shapeText(type.getShape())
+                         << " (without ? in --input-shape, the model "
+                            "compiles at its stored size)";
     };
     for (int i = 0; i < ctx.numInputs(); ++i) {
       if (!ctx.has(i))
@@ -756,18 +746,11 @@ OwningOpRef<ModuleOp> Importer::run() {
         fits = ShapedType::isDynamic(shape[d]) ? dims[d] == -1
                                                : dims[d] == shape[d];
       if (!fits) {
-        InFlightDiagnostic d = emitError(fileLoc) << what << " has shape ";
-        llvm::interleave(shape, d,
-                         [&](int64_t s) {
-                           if (ShapedType::isDynamic(s))
-                             d << "-1";
-                           else
-                             d << s;
-                         },
-                         "x");
-        d << "; with a dimension kept dynamic, --input-shape gives ? (or a "
-             "range) for each unknown (-1) dimension and the stored size "
-             "for the others";
+        emitError(fileLoc)
+            << what << " has shape " << shapeText(shape, "-1")
+            << "; with a dimension kept dynamic, --input-shape gives ? (or a "
+               "range) for each unknown (-1) dimension and the stored size "
+               "for the others";
         ok = false;
         continue;
       }
