@@ -11,6 +11,8 @@ nnapi-compile (PATH) and run with nnapi-run at widths 16 (the stored one),
 MAX_POOL_2D 2x2 VALID stride 2, DEPTHWISE_CONV_2D 3x3 SAME + RELU6, ADD of
 a per-channel constant, SOFTMAX over the channels; every tensor's signature
 has -1 for the width, as TensorFlow Lite's converter writes them.
+"pointwise": a 1x1 CONV_2D + RELU6 over a map of dynamic height and width
+(--input-shape map=1x?x?x3), run at 4x6, 5x9 and 16x3.
 """
 import os
 import subprocess
@@ -65,6 +67,52 @@ def line_model(rng):
         dv = ref.depthwise(pv, wd, bd, activation="RELU6")
         return ref.softmax(dv + shift.astype(np.float64))
     return b.finish(), reference
+
+
+def pointwise_model(rng):
+    """A 1x1 CONV_2D + RELU6 over a map of dynamic height and width, as the
+    model's output: the host code multiplies the pixels as a matrix
+    (nnapi-pointwise-conv-as-matmul) and reshapes back."""
+    w = rng.uniform(-1, 1, (8, 1, 1, 3)).astype(np.float32)
+    bias = rng.uniform(-1, 1, (8,)).astype(np.float32)
+    b = ModelBuilder()
+    x = b.input("map", [1, 4, 6, 3], shape_signature=[1, -1, -1, 3])
+    y = b.tensor("features", [1, 4, 6, 8], shape_signature=[1, -1, -1, 8])
+    b.op("CONV_2D", [x, b.const("w", w), b.const("b", bias)], [y],
+         ("Conv2DOptions", {"Padding": "VALID", "StrideW": 1, "StrideH": 1,
+                            "FusedActivationFunction": "RELU6"}))
+    b.output(y)
+
+    def reference(xv):
+        return ref.conv2d(xv, w, bias, padding="VALID", activation="RELU6")
+    return b.finish(), reference
+
+
+def run_case(d, name, reference, shapes, flags, rng):
+    """Compiles DIR/NAME.tflite (already written) with `flags`, runs it at
+    each of `shapes` and prints one line."""
+    ok = True
+    for shape in shapes:
+        xv = rng.uniform(0, 1, shape).astype(np.float32)
+        tag = "x".join(map(str, shape))
+        xp = os.path.join(d, "%s_%s.npy" % (name, tag))
+        np.save(xp, xv)
+        out = os.path.join(d, "out_%s_%s" % (name, tag))
+        subprocess.run(["nnapi-run", os.path.join(d, name + ".so"), "--input",
+                        xp, "--output-dir", out],
+                       check=True, stdout=subprocess.DEVNULL)
+        got = np.load(os.path.join(out, "output0.npy"))
+        want = reference(xv)
+        if got.shape != want.shape:
+            print("MISMATCH %s at %s: shape %s, numpy %s"
+                  % (name, tag, list(got.shape), list(want.shape)))
+            ok = False
+            continue
+        err = float(np.abs(got - want).max())
+        if err > 1e-4:
+            print("MISMATCH %s at %s: max error %g" % (name, tag, err))
+            ok = False
+    return ok
 
 
 def refused_models(rng):
@@ -129,6 +177,16 @@ def main():
             ok = False
     if ok:
         print("line %s: OK" % " ".join(map(str, WIDTHS)))
+    model, reference = pointwise_model(rng)
+    path = os.path.join(d, "pointwise.tflite")
+    with open(path, "wb") as f:
+        f.write(model)
+    subprocess.run(["nnapi-compile", path, "-o",
+                    os.path.join(d, "pointwise.so"),
+                    "--input-shape=map=1x?x?x3"] + flags, check=True)
+    shapes = [(1, 4, 6, 3), (1, 5, 9, 3), (1, 16, 3, 3)]
+    if run_case(d, "pointwise", reference, shapes, flags, rng):
+        print("pointwise 4x6 5x9 16x3: OK")
 
 
 if __name__ == "__main__":
