@@ -5,8 +5,9 @@
 // the runtime defines here. Large blocks are kept in a pool when freed and
 // handed out again for a request of the same size, so a model that runs
 // repeatedly stops paying for fresh pages (mmap, page faults, zeroing) on
-// every call. Small blocks go straight to malloc. The pool is bounded; it is
-// shared by every model in the process and safe to use from any thread.
+// every call. Small blocks come from malloc (a thread keeps its last few,
+// below). The pool is bounded; it is shared by every model in the process
+// and safe to use from any thread.
 //
 // Small blocks a thread frees are kept for that thread's next request of
 // the same size (a few, in a thread-local list): a model with dynamic
