@@ -41,14 +41,14 @@ struct PointwiseConvAsFullyConnected : OpRewritePattern<tosa::Conv2DOp> {
     Value flat = rewriter.create<tosa::ReshapeOp>(
         loc, flatType, conv.getInput(),
         rewriter.getDenseI64ArrayAttr({-1, c}));
-    auto filterType =
-        RankedTensorType::get({f, c}, weight.getElementType());
-    Value filter = rewriter.create<tosa::ReshapeOp>(
-        loc, filterType, conv.getWeight(), rewriter.getDenseI64ArrayAttr({f, c}));
+    auto filterType = RankedTensorType::get({f, c}, weight.getElementType());
+    Value filter =
+        rewriter.create<tosa::ReshapeOp>(loc, filterType, conv.getWeight(),
+                                         rewriter.getDenseI64ArrayAttr({f, c}));
     auto fcType = RankedTensorType::get({ShapedType::kDynamic, f},
                                         result.getElementType());
-    Value fc = rewriter.create<tosa::FullyConnectedOp>(loc, fcType, flat, filter,
-                                                       conv.getBias());
+    Value fc = rewriter.create<tosa::FullyConnectedOp>(loc, fcType, flat,
+                                                       filter, conv.getBias());
     // Activations after it (a ReLU6's clamp) run on the matrix too, so
     // that they join the matmul's tiles.
     SmallVector<Operation *> chain = {conv};

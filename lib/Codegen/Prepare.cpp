@@ -329,19 +329,25 @@ struct UnitDimReadAsIndex : OpRewritePattern<linalg::GenericOp> {
 /// input of a convolution or pool costs only its border. The source may
 /// have dynamic dimensions (issue 54): sizes are then read from it (or from
 /// the producer's fresh destination, which exists before the producer).
+/// What PadAsBorderFill takes: a ranked source, static amounts, a constant
+/// padding value.
+bool padsByBorderFill(tensor::PadOp pad) {
+  return isa<RankedTensorType>(pad.getSourceType()) &&
+         pad.getConstantPaddingValue() && !pad.getNofold() &&
+         !ShapedType::isDynamicShape(pad.getStaticLow()) &&
+         !ShapedType::isDynamicShape(pad.getStaticHigh());
+}
+
 struct PadAsBorderFill : OpRewritePattern<tensor::PadOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tensor::PadOp pad,
                                 PatternRewriter &rewriter) const override {
+    if (!padsByBorderFill(pad))
+      return failure();
     RankedTensorType type = pad.getResultType();
-    auto sourceType = dyn_cast<RankedTensorType>(pad.getSourceType());
+    auto sourceType = cast<RankedTensorType>(pad.getSourceType());
     Value value = pad.getConstantPaddingValue();
-    if (!sourceType || !value || pad.getNofold())
-      return failure();
-    SmallVector<int64_t> low = llvm::to_vector(pad.getStaticLow());
-    SmallVector<int64_t> high = llvm::to_vector(pad.getStaticHigh());
-    if (ShapedType::isDynamicShape(low) || ShapedType::isDynamicShape(high))
-      return failure();
+    ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
     int64_t rank = type.getRank();
 
     // The producer writes the interior when its destination is a fresh
@@ -560,10 +566,7 @@ struct DynamicPadAsFill : linalg::GeneralizePadOpPattern {
   DynamicPadAsFill(MLIRContext *ctx) : GeneralizePadOpPattern(ctx) {}
   LogicalResult matchAndRewrite(tensor::PadOp pad,
                                 PatternRewriter &rewriter) const override {
-    if (pad.getResultType().hasStaticShape() ||
-        (!ShapedType::isDynamicShape(pad.getStaticLow()) &&
-         !ShapedType::isDynamicShape(pad.getStaticHigh()) &&
-         pad.getConstantPaddingValue() && !pad.getNofold()))
+    if (pad.getResultType().hasStaticShape() || padsByBorderFill(pad))
       return failure();
     return GeneralizePadOpPattern::matchAndRewrite(pad, rewriter);
   }

@@ -727,8 +727,9 @@ void CodegenPass::tileReductions(RewriterBase &rewriter) {
     SmallVector<int64_t> sizes = reductionTileSizes(op, strategy, target);
     if (llvm::all_of(sizes, [](int64_t t) { return t == 0; }))
       continue;
-    bool dynamicReduction = strategy == Strategy::Reduction &&
-                            ShapedType::isDynamic(op.getStaticLoopRanges().back());
+    bool dynamicReduction =
+        strategy == Strategy::Reduction &&
+        ShapedType::isDynamic(op.getStaticLoopRanges().back());
     FailureOr<scf::SCFTilingResult> result = tileLoops(rewriter, op, sizes);
     if (failed(result))
       continue;

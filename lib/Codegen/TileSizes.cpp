@@ -243,9 +243,10 @@ std::optional<SmallVector<int64_t>> dynamicRemainderTile(linalg::LinalgOp op,
       continue;
     dynamic = true;
     int64_t vector = lanes >> round;
-    tile[d] = d == laneDim          ? (vector > 2 ? vector : 1)
-              : staticLanes         ? std::max<int64_t>(1, 4 >> round)
-                                    : 1;
+    if (d == laneDim)
+      tile[d] = vector > 2 ? vector : 1;
+    else
+      tile[d] = staticLanes ? std::max<int64_t>(1, 4 >> round) : 1;
   }
   if (!dynamic)
     return std::nullopt;

@@ -194,19 +194,23 @@ def NNAPIPointwiseConvAsMatmul
     rewrite it so when the feature map is static; a feature map with
     dynamic height or width (issue 54) needs two inferred sizes in the
     reshape back, which `tosa.reshape` cannot say. This pass writes the
-    same for it, the way back as a `tensor.expand_shape` with the input's
-    sizes:
+    same for it, the way back as a `tensor.reshape` to the input's sizes
+    (MLIR 19 cannot bufferize a `tensor.expand_shape` with two dynamic
+    sizes in one group); an activation after the convolution (clamp,
+    sigmoid, tanh, erf) moves onto the matrix:
 
     ```mlir
     %flat = tosa.reshape %x {new_shape = array<i64: -1, C>}
     %w2 = tosa.reshape %w {new_shape = array<i64: F, C>}
     %fc = tosa.fully_connected %flat, %w2, %bias
-    %y = tensor.expand_shape %fc [[0, 1, 2], [3]] output_shape [%n, %h, %w, F]
+    %a = tosa.clamp %fc ...
+    %shape = tensor.from_elements %n, %h, %w, %cF : tensor<4xindex>
+    %y = tensor.reshape %a(%shape)
     ```
 
     so that the host code multiplies by a filter packed at compile time,
-    with the bias and the element-wise ops after it in its tiles, as for a
-    static model. Convolutions with zero points are left alone.
+    with the bias and the activation in its tiles, as for a static model.
+    Convolutions with zero points are left alone.
   }];
   let dependentDialects = ["::mlir::tosa::TosaDialect",
                            "::mlir::tensor::TensorDialect"];

@@ -123,10 +123,12 @@ LogicalResult OpContext::define(int i, Value v) {
   // (a reshape to it would need every size).
   if (!got.hasStaticShape() || !t->hasStaticShape()) {
     // A file whose signatures leave -1 out where the sizes follow a
-    // dynamic input.
-    if (got.getRank() == t->getRank() &&
-        succeeded(verifyCompatibleShape(got.getShape(), t->getShape())) &&
-        got.getElementType() == t->getElementType() && got != *t) {
+    // dynamic input: a dimension computed dynamic that the file fixes.
+    bool fixedInFile = false;
+    if (got.getRank() == t->getRank())
+      for (int64_t d = 0; d < got.getRank(); ++d)
+        fixedInFile |= got.isDynamicDim(d) && !t->isDynamicDim(d);
+    if (fixedInFile && got.getElementType() == t->getElementType()) {
       return error() << "output " << i << " ("
                      << imp.tensorName(outputIndex(i)) << ") is "
                      << shapeText(t->getShape())

@@ -530,35 +530,28 @@ LogicalResult importFullyConnected(OpContext &op) {
   if (wt.getRank() != 2 || wt.getDimSize(1) == 0 || xt.getRank() < 1)
     return op.error() << "the weights must be [units, inputs]";
   int64_t units = wt.getDimSize(0), k = wt.getDimSize(1);
-  if (!xt.hasStaticShape()) {
-    // Dynamic rows: an input of [rows, K] as it is (reshaping a dynamic
-    // tensor to the output's shape would need its sizes).
-    if (xt.getRank() != 2 || xt.isDynamicDim(1) || xt.getDimSize(1) != k ||
-        out->size() != 2 || (*out)[1] != units)
-      return op.error() << "with dynamic dimensions, the input must be "
-                           "[rows, "
-                        << k << "] and the output [rows, " << units << "]";
-    Value bias = biasOrZeros(op, 2, units);
-    if (!bias)
-      return failure();
-    Value y = op.b.create<tosa::FullyConnectedOp>(
-        op.loc, RankedTensorType::get(*out, op.b.getF32Type()), x, w, bias);
-    return op.defineFloat(
-        0, op.fused(y, o ? o->fused_activation_function()
-                         : tflite::ActivationFunctionType_NONE));
+  // The input as [rows, K]: flattened, or with dynamic rows as it is
+  // (reshaping a dynamic tensor would need its sizes).
+  int64_t rows = ShapedType::kDynamic;
+  if (xt.hasStaticShape()) {
+    int64_t count = xt.getNumElements();
+    if (count % k != 0)
+      return op.error() << "an input of " << count
+                        << " elements is not a whole number of rows of " << k;
+    rows = count / k;
+    x = op.imp.reshape(x, {rows, k});
+  } else if (xt.getRank() != 2 || xt.getDimSize(1) != k || out->size() != 2 ||
+             (*out)[1] != units) {
+    return op.error() << "with dynamic dimensions, the input must be [rows, "
+                      << k << "] and the output [rows, " << units << "]";
   }
-  int64_t count = xt.getNumElements();
-  if (count % k != 0)
-    return op.error() << "an input of " << count
-                      << " elements is not a whole number of rows of " << k;
-  int64_t rows = count / k;
   Value bias = biasOrZeros(op, 2, units);
   if (!bias)
     return failure();
   OpBuilder &b = op.b;
   Value y = b.create<tosa::FullyConnectedOp>(
-      op.loc, RankedTensorType::get({rows, units}, b.getF32Type()),
-      op.imp.reshape(x, {rows, k}), w, bias);
+      op.loc, RankedTensorType::get({rows, units}, b.getF32Type()), x, w,
+      bias);
   y = op.fused(y, o ? o->fused_activation_function()
                     : tflite::ActivationFunctionType_NONE);
   // keep_num_dims keeps the input's leading dimensions; the output tensor
@@ -643,7 +636,7 @@ void mlir::nnapi::tflite_import::registerConvOps(OpRegistry &registry) {
        "FLOOR, EQUAL, SELECT, CONCATENATION, RESHAPE (3)",
        "stride other than the filter size (refused)"},
       {tflite::BuiltinOperator_AVERAGE_POOL_2D, "", 1, 3, importPool,
-       "tosa.avg_pool2d", "AVERAGE_POOL_2D (1)", "-", /*dynamic=*/true},
+       "tosa.avg_pool2d", "AVERAGE_POOL_2D (1)", "-"},
       {tflite::BuiltinOperator_MAX_POOL_2D, "", 1, 3, importPool,
        "tosa.max_pool2d", "MAX_POOL_2D (1)", "-", /*dynamic=*/true},
       {tflite::BuiltinOperator_L2_POOL_2D, "", 1, 1, importPool,

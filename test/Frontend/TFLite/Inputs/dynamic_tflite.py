@@ -12,7 +12,8 @@ MAX_POOL_2D 2x2 VALID stride 2, DEPTHWISE_CONV_2D 3x3 SAME + RELU6, ADD of
 a per-channel constant, SOFTMAX over the channels; every tensor's signature
 has -1 for the width, as TensorFlow Lite's converter writes them.
 "pointwise": a 1x1 CONV_2D + RELU6 over a map of dynamic height and width
-(--input-shape map=1x?x?x3), run at 4x6, 5x9 and 16x3.
+(--input-shape map=1x?x?x3), run at 4x6, 5x9 and 16x3; "rows": a
+FULLY_CONNECTED over [rows, 8] with the rows dynamic, at 1, 3 and 17 rows.
 """
 import os
 import subprocess
@@ -88,38 +89,64 @@ def pointwise_model(rng):
     return b.finish(), reference
 
 
-def run_case(d, name, reference, shapes, flags, rng):
-    """Compiles DIR/NAME.tflite (already written) with `flags`, runs it at
-    each of `shapes` and prints one line."""
+def run_case(d, name, built, input_shape, cases, flags, rng):
+    """Writes DIR/NAME.tflite (`built`: the model and its numpy reference),
+    compiles it once with --input-shape=`input_shape` and `flags`, runs it
+    at each (label, shape) of `cases` (inputs DIR/NAME_<label>.npy) and
+    prints "NAME <labels>: OK" or MISMATCH lines."""
+    model, reference = built
+    path = os.path.join(d, name + ".tflite")
+    with open(path, "wb") as f:
+        f.write(model)
+    so = os.path.join(d, name + ".so")
+    subprocess.run(["nnapi-compile", path, "-o", so,
+                    "--input-shape=" + input_shape] + flags, check=True)
     ok = True
-    for shape in shapes:
+    for label, shape in cases:
         xv = rng.uniform(0, 1, shape).astype(np.float32)
-        tag = "x".join(map(str, shape))
-        xp = os.path.join(d, "%s_%s.npy" % (name, tag))
+        xp = os.path.join(d, "%s_%s.npy" % (name, label))
         np.save(xp, xv)
-        out = os.path.join(d, "out_%s_%s" % (name, tag))
-        subprocess.run(["nnapi-run", os.path.join(d, name + ".so"), "--input",
-                        xp, "--output-dir", out],
+        out = os.path.join(d, "out_%s_%s" % (name, label))
+        subprocess.run(["nnapi-run", so, "--input", xp, "--output-dir", out],
                        check=True, stdout=subprocess.DEVNULL)
         got = np.load(os.path.join(out, "output0.npy"))
         want = reference(xv)
         if got.shape != want.shape:
             print("MISMATCH %s at %s: shape %s, numpy %s"
-                  % (name, tag, list(got.shape), list(want.shape)))
+                  % (name, label, list(got.shape), list(want.shape)))
             ok = False
             continue
         err = float(np.abs(got - want).max())
         if err > 1e-4:
-            print("MISMATCH %s at %s: max error %g" % (name, tag, err))
+            print("MISMATCH %s at %s: max error %g" % (name, label, err))
             ok = False
-    return ok
+    if ok:
+        print("%s %s: OK" % (name, " ".join(label for label, _ in cases)))
+
+
+def rows_model(rng):
+    """FULLY_CONNECTED + RELU over [rows, 8] with the rows dynamic."""
+    w = rng.uniform(-1, 1, (5, 8)).astype(np.float32)
+    bias = rng.uniform(-1, 1, (5,)).astype(np.float32)
+    b = ModelBuilder()
+    x = b.input("rows", [2, 8], shape_signature=[-1, 8])
+    y = b.tensor("scores", [2, 5], shape_signature=[-1, 5])
+    b.op("FULLY_CONNECTED", [x, b.const("w", w), b.const("b", bias)], [y],
+         ("FullyConnectedOptions", {"FusedActivationFunction": "RELU"}))
+    b.output(y)
+
+    def reference(xv):
+        return np.maximum(xv.astype(np.float64) @ w.T.astype(np.float64)
+                          + bias, 0)
+    return b.finish(), reference
 
 
 def refused_models(rng):
     """Models the importer refuses with the width dynamic (errors.test):
     a RESHAPE on the dynamic path (no shape rule for dynamic dimensions
-    yet), and a convolution with SAME padding and stride 2 over it (its
-    padding depends on the width)."""
+    yet), a convolution with SAME padding and stride 2 over it (its
+    padding depends on the width), and an AVERAGE_POOL_2D over it (MLIR
+    19's tosa-to-linalg does not lower a dynamic avg_pool2d)."""
     b = ModelBuilder()
     x = b.input("line", [1, H, STORED, 1], shape_signature=[1, H, -1, 1])
     r = b.tensor("flat", [H, STORED], shape_signature=[H, -1])
@@ -135,7 +162,17 @@ def refused_models(rng):
     b.op("CONV_2D", [x, b.const("w", w), -1], [f],
          ("Conv2DOptions", {"Padding": "SAME", "StrideW": 2, "StrideH": 2}))
     b.output(f)
-    return {"reshape.tflite": reshape, "strided.tflite": b.finish()}
+    strided = b.finish()
+    b = ModelBuilder()
+    x = b.input("line", [1, H, STORED, 1], shape_signature=[1, H, -1, 1])
+    a = b.tensor("average", [1, H // 2, STORED // 2, 1],
+                 shape_signature=[1, H // 2, -1, 1])
+    b.op("AVERAGE_POOL_2D", [x], [a],
+         ("Pool2DOptions", {"Padding": "VALID", "StrideW": 2, "StrideH": 2,
+                            "FilterWidth": 2, "FilterHeight": 2}))
+    b.output(a)
+    return {"reshape.tflite": reshape, "strided.tflite": strided,
+            "average.tflite": b.finish()}
 
 
 def main():
@@ -145,48 +182,16 @@ def main():
     for name, data in refused_models(rng).items():
         with open(os.path.join(d, name), "wb") as f:
             f.write(data)
-    model, reference = line_model(rng)
-    path = os.path.join(d, "line.tflite")
-    with open(path, "wb") as f:
-        f.write(model)
-    so = os.path.join(d, "line.so")
-    subprocess.run(["nnapi-compile", path, "-o", so,
-                    "--input-shape=line=1x%dx[8..256]x1" % H] + flags,
-                   check=True)
     # Below the declared range: for the refusal test.
     np.save(os.path.join(d, "line_4.npy"),
             np.zeros((1, H, 4, 1), np.float32))
-    ok = True
-    for w in WIDTHS:
-        xv = rng.uniform(0, 1, (1, H, w, 1)).astype(np.float32)
-        xp = os.path.join(d, "line_%d.npy" % w)
-        np.save(xp, xv)
-        out = os.path.join(d, "out_%d" % w)
-        subprocess.run(["nnapi-run", so, "--input", xp, "--output-dir", out],
-                       check=True, stdout=subprocess.DEVNULL)
-        got = np.load(os.path.join(out, "output0.npy"))
-        want = reference(xv)
-        if got.shape != want.shape:
-            print("MISMATCH line at width %d: shape %s, numpy %s"
-                  % (w, list(got.shape), list(want.shape)))
-            ok = False
-            continue
-        err = float(np.abs(got - want).max())
-        if err > 1e-4:
-            print("MISMATCH line at width %d: max error %g" % (w, err))
-            ok = False
-    if ok:
-        print("line %s: OK" % " ".join(map(str, WIDTHS)))
-    model, reference = pointwise_model(rng)
-    path = os.path.join(d, "pointwise.tflite")
-    with open(path, "wb") as f:
-        f.write(model)
-    subprocess.run(["nnapi-compile", path, "-o",
-                    os.path.join(d, "pointwise.so"),
-                    "--input-shape=map=1x?x?x3"] + flags, check=True)
-    shapes = [(1, 4, 6, 3), (1, 5, 9, 3), (1, 16, 3, 3)]
-    if run_case(d, "pointwise", reference, shapes, flags, rng):
-        print("pointwise 4x6 5x9 16x3: OK")
+    run_case(d, "line", line_model(rng), "line=1x%dx[8..256]x1" % H,
+             [(str(w), (1, H, w, 1)) for w in WIDTHS], flags, rng)
+    run_case(d, "pointwise", pointwise_model(rng), "map=1x?x?x3",
+             [("4x6", (1, 4, 6, 3)), ("5x9", (1, 5, 9, 3)),
+              ("16x3", (1, 16, 3, 3))], flags, rng)
+    run_case(d, "rows", rows_model(rng), "rows=?x8",
+             [(str(n), (n, 8)) for n in (1, 3, 17)], flags, rng)
 
 
 if __name__ == "__main__":
