@@ -27,6 +27,8 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <numeric>
+
 using namespace mlir;
 
 namespace mlir::nnapi::codegen {
@@ -51,6 +53,25 @@ bool isInt8Conv(Operation *op) {
   return conv && conv.hasPureTensorSemantics() && isI8(conv.getInputs()[0]) &&
          isI8(conv.getInputs()[1]) && op->getNumResults() == 1 &&
          getElementTypeOrSelf(op->getResult(0)).isInteger(32);
+}
+
+namespace {
+
+/// A tensor of static shape whose elements are `width`-bit integers.
+bool isStaticOf(Value v, unsigned width) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && type.hasStaticShape() &&
+         type.getElementType().isInteger(width);
+}
+
+} // namespace
+
+bool isInt8Matmul(Operation *op) {
+  return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
+         cast<linalg::LinalgOp>(op).hasPureTensorSemantics() &&
+         op->getNumOperands() == 3 && op->getNumResults() == 1 &&
+         isStaticOf(op->getOperand(0), 8) && isStaticOf(op->getOperand(1), 8) &&
+         isStaticOf(op->getResult(0), 32);
 }
 
 namespace {
@@ -288,17 +309,12 @@ struct Int8Operands {
 };
 
 std::optional<Int8Operands> int8Operands(linalg::LinalgOp op) {
-  auto isStatic = [](Value v, unsigned width) {
-    auto type = dyn_cast<RankedTensorType>(v.getType());
-    return type && type.hasStaticShape() &&
-           type.getElementType().isInteger(width);
-  };
   ValueRange in = op.getDpsInputs();
   Int8Operands r;
   IntegerAttr inputZero, filterZero;
   if (!op.hasPureTensorSemantics() || in.size() != 4 ||
-      op->getNumResults() != 1 || !isStatic(in[0], 8) ||
-      !isStatic(op->getResult(0), 32) ||
+      op->getNumResults() != 1 || !isStaticOf(in[0], 8) ||
+      !isStaticOf(op->getResult(0), 32) ||
       !matchPattern(in[1], m_Constant(&r.filter)) ||
       !r.filter.getElementType().isInteger(8) ||
       !matchPattern(in[2], m_Constant(&inputZero)) ||
@@ -392,6 +408,124 @@ struct Int8MatmulAsConv : OpRewritePattern<linalg::QuantizedMatmulOp> {
   }
 };
 
+/// linalg.quantized_matmul or quantized_batch_matmul of two 8-bit tensors
+/// (B not a constant, which Int8MatmulAsConv packs) -> the plain 8-bit op,
+/// whose tiles compute on dot-product instructions (lowerInt8ConvTiles),
+/// and its zero points after it: sum (a - za)(b - zb) over k is
+/// sum ab - za colsum(B) - zb rowsum(A) + K za zb, the sums computed once
+/// per call (O(MK + KN) against the product's O(MKN)). Exact in i32 as the
+/// original is (wrapping).
+template <typename QuantizedOp, typename PlainOp>
+struct Int8MatmulOfTensors : OpRewritePattern<QuantizedOp> {
+  using OpRewritePattern<QuantizedOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(QuantizedOp op,
+                                PatternRewriter &rewriter) const override {
+    ValueRange in = op.getInputs();
+    IntegerAttr za, zb;
+    if (!op.hasPureTensorSemantics() || !isStaticOf(in[0], 8) ||
+        !isStaticOf(in[1], 8) || !isStaticOf(op->getResult(0), 32) ||
+        !matchPattern(in[2], m_Constant(&za)) ||
+        !matchPattern(in[3], m_Constant(&zb)))
+      return failure();
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    Value product = rewriter
+                        .create<PlainOp>(loc, TypeRange{resultType},
+                                         ValueRange{in[0], in[1]},
+                                         op.getOutputs())
+                        ->getResult(0);
+    int64_t a0 = za.getInt(), b0 = zb.getInt();
+    if (a0 == 0 && b0 == 0) {
+      rewriter.replaceOp(op, product);
+      return success();
+    }
+    // A [(B,) M, K], B [(B,) K, N].
+    int64_t rank = resultType.getRank();
+    ArrayRef<int64_t> shape = resultType.getShape();
+    int64_t k = cast<RankedTensorType>(in[0].getType()).getShape().back();
+    MLIRContext *ctx = rewriter.getContext();
+    Type i32 = rewriter.getI32Type();
+    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+    // The result's loops but the last two, then `dims`.
+    auto batchAnd = [&](ArrayRef<int64_t> dims) {
+      SmallVector<AffineExpr> r;
+      for (int64_t i = 0; i < rank - 2; ++i)
+        r.push_back(getAffineDimExpr(i, ctx));
+      for (int64_t i : dims)
+        r.push_back(getAffineDimExpr(i, ctx));
+      return AffineMap::get(rank, 0, r, ctx);
+    };
+    // The sums over k of `v` into [batch, kept]: of A's rows over loops
+    // (batch, m, k), of B's columns over loops (batch, k, n), so that the
+    // innermost loop is the contiguous one either way (B's columns then
+    // add as whole vectors).
+    auto sums = [&](Value v, bool columns, int64_t kept) {
+      SmallVector<int64_t> sumShape(shape.drop_back(2));
+      sumShape.push_back(kept);
+      Value zero = rewriter.create<arith::ConstantOp>(
+          loc, rewriter.getI32IntegerAttr(0));
+      Value init =
+          rewriter
+              .create<linalg::FillOp>(
+                  loc, zero,
+                  rewriter.create<tensor::EmptyOp>(loc, sumShape, i32)
+                      .getResult())
+              .getResult(0);
+      SmallVector<utils::IteratorType> iterators(
+          rank, utils::IteratorType::parallel);
+      int64_t k = columns ? rank - 2 : rank - 1;
+      iterators[k] = utils::IteratorType::reduction;
+      return rewriter
+          .create<linalg::GenericOp>(
+              loc, TypeRange{init.getType()}, ValueRange{v}, ValueRange{init},
+              ArrayRef<AffineMap>{id, batchAnd({columns ? rank - 1 : rank - 2})},
+              iterators,
+              [&](OpBuilder &b, Location l, ValueRange args) {
+                Value x = b.create<arith::ExtSIOp>(l, i32, args[0]);
+                b.create<linalg::YieldOp>(
+                    l, ValueRange{b.create<arith::AddIOp>(l, args[1], x)});
+              })
+          ->getResult(0);
+    };
+    // Over the result's loops (batch, m, n): B's column sums at
+    // (batch, n), A's row sums at (batch, m).
+    SmallVector<Value> ins = {product};
+    SmallVector<AffineMap> maps = {id};
+    if (a0 != 0) {
+      ins.push_back(sums(in[1], /*columns=*/true, shape.back()));
+      maps.push_back(batchAnd({rank - 1}));
+    }
+    if (b0 != 0) {
+      ins.push_back(sums(in[0], /*columns=*/false, shape[rank - 2]));
+      maps.push_back(batchAnd({rank - 2}));
+    }
+    maps.push_back(id);
+    Value empty = rewriter.create<tensor::EmptyOp>(
+        loc, resultType.getShape(), i32);
+    int32_t constant = int32_t(uint32_t(k) * uint32_t(a0) * uint32_t(b0));
+    rewriter.replaceOpWithNewOp<linalg::GenericOp>(
+        op, TypeRange{resultType}, ins, ValueRange{empty}, maps,
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          auto c = [&](int64_t v) {
+            return b.create<arith::ConstantOp>(l, b.getI32IntegerAttr(v));
+          };
+          Value r = args[0];
+          unsigned next = 1;
+          if (a0 != 0)
+            r = b.create<arith::SubIOp>(
+                l, r, b.create<arith::MulIOp>(l, args[next++], c(a0)));
+          if (b0 != 0)
+            r = b.create<arith::SubIOp>(
+                l, r, b.create<arith::MulIOp>(l, args[next++], c(b0)));
+          if (constant != 0)
+            r = b.create<arith::AddIOp>(l, r, c(constant));
+          b.create<linalg::YieldOp>(l, r);
+        });
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // nnapi-codegen: register tiles to dot products
 //===----------------------------------------------------------------------===//
@@ -446,10 +580,28 @@ public:
       : kind(kind), lanes(lanesOf(kind)), registers(registers),
         entry(entry) {}
   LogicalResult lower(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op);
+  LogicalResult lower(RewriterBase &rewriter, linalg::MatmulOp op);
 
 private:
   Packed pack(RewriterBase &rewriter, arith::ConstantOp filter);
   Value dot(OpBuilder &b, Location loc, Value acc, Value x, Value w) const;
+  /// Four bytes of `input` at `at` (the last index the first byte's; fewer,
+  /// `width`, padded with zeros) as one 32-bit word broadcast to every
+  /// lane, flipped for vpdpbusd.
+  Value broadcastWord(OpBuilder &b, Location loc, Value input,
+                      ValueRange at, int64_t width) const;
+  /// The accumulators of a tile [1.., rows, channels] of `init`, row-major,
+  /// `vectors` per row (the last padded with zeros), each minus
+  /// correction(j) if given. The tile is read (and written by
+  /// writeAccumulators) as one vector, so that the initializer fused before
+  /// and the element-wise ops fused after forward it in registers instead
+  /// of through a buffer.
+  SmallVector<Value>
+  readAccumulators(RewriterBase &rewriter, Location loc, Value init,
+                   function_ref<Value(int64_t j)> correction) const;
+  /// Replaces `op` by the accumulators written into its tile.
+  void writeAccumulators(RewriterBase &rewriter, Operation *op,
+                         ArrayRef<Value> accs) const;
 
   DotKind kind;
   int64_t lanes, registers;
@@ -518,6 +670,214 @@ Value TileLowering::dot(OpBuilder &b, Location loc, Value acc, Value x,
       vector::CombiningKind::ADD);
 }
 
+Value TileLowering::broadcastWord(OpBuilder &b, Location loc, Value input,
+                                  ValueRange at, int64_t width) const {
+  Type i8 = b.getI8Type(), i32 = b.getI32Type();
+  auto accType = VectorType::get({lanes}, i32);
+  Value bytes = b.create<vector::TransferReadOp>(
+      loc, VectorType::get({width}, i8), input, at, ArrayRef<bool>{true});
+  if (width < 4)
+    bytes = b.create<vector::InsertStridedSliceOp>(
+        loc, bytes,
+        b.create<arith::ConstantOp>(
+            loc, DenseElementsAttr::get(VectorType::get({4}, i8),
+                                        b.getI8IntegerAttr(0))),
+        ArrayRef<int64_t>{0}, ArrayRef<int64_t>{1});
+  Value word = b.create<vector::ExtractOp>(
+      loc, b.create<vector::BitCastOp>(loc, VectorType::get({1}, i32), bytes),
+      ArrayRef<int64_t>{0});
+  Value v = b.create<vector::BroadcastOp>(loc, accType, word);
+  if (flipsInput(kind))
+    v = b.create<arith::XOrIOp>(
+        loc, v,
+        b.create<arith::ConstantOp>(
+            loc, DenseElementsAttr::get(
+                     accType, b.getI32IntegerAttr(int32_t(0x80808080)))));
+  return v;
+}
+
+SmallVector<Value>
+TileLowering::readAccumulators(RewriterBase &rewriter, Location loc,
+                               Value init,
+                               function_ref<Value(int64_t)> correction) const {
+  auto type = cast<RankedTensorType>(init.getType());
+  int64_t rank = type.getRank();
+  int64_t rows = type.getDimSize(rank - 2), channels = type.getDimSize(rank - 1);
+  auto accType = VectorType::get({lanes}, rewriter.getI32Type());
+  Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
+  Value zeros = rewriter.create<arith::ConstantOp>(
+      loc, DenseElementsAttr::get(accType, rewriter.getI32IntegerAttr(0)));
+  Value tile = rewriter.create<vector::TransferReadOp>(
+      loc, VectorType::get(type.getShape(), type.getElementType()), init,
+      SmallVector<Value>(rank, zero), SmallVector<bool>(rank, true));
+  SmallVector<Value> accs;
+  for (int64_t r = 0; r < rows; ++r) {
+    SmallVector<int64_t> position(rank - 2, 0);
+    position.push_back(r);
+    Value row = rewriter.create<vector::ExtractOp>(loc, tile, position);
+    for (int64_t j = 0; j * lanes < channels; ++j) {
+      int64_t n = std::min(lanes, channels - j * lanes);
+      Value v = row;
+      if (n < channels)
+        v = rewriter.create<vector::ExtractStridedSliceOp>(
+            loc, row, ArrayRef<int64_t>{j * lanes}, ArrayRef<int64_t>{n},
+            ArrayRef<int64_t>{1});
+      if (n < lanes)
+        v = rewriter.create<vector::InsertStridedSliceOp>(
+            loc, v, zeros, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{1});
+      if (Value c = correction(j))
+        v = rewriter.create<arith::SubIOp>(loc, v, c);
+      accs.push_back(v);
+    }
+  }
+  return accs;
+}
+
+void TileLowering::writeAccumulators(RewriterBase &rewriter, Operation *op,
+                                     ArrayRef<Value> accs) const {
+  Location loc = op->getLoc();
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t rank = type.getRank();
+  int64_t rows = type.getDimSize(rank - 2), channels = type.getDimSize(rank - 1);
+  int64_t vectors = (channels + lanes - 1) / lanes;
+  auto tileType = VectorType::get(type.getShape(), type.getElementType());
+  Value result = rewriter.create<arith::ConstantOp>(
+      loc, DenseElementsAttr::get(tileType, rewriter.getI32IntegerAttr(0)));
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < vectors; ++j) {
+      int64_t n = std::min(lanes, channels - j * lanes);
+      Value v = accs[r * vectors + j];
+      if (n < lanes)
+        v = rewriter.create<vector::ExtractStridedSliceOp>(
+            loc, v, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{n},
+            ArrayRef<int64_t>{1});
+      SmallVector<int64_t> at(rank - 2, 0);
+      at.append({r, j * lanes});
+      result = rewriter.create<vector::InsertStridedSliceOp>(
+          loc, v, result, at, ArrayRef<int64_t>{1});
+    }
+  Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
+  Value init = cast<DestinationStyleOpInterface>(op).getDpsInits()[0];
+  result = rewriter
+               .create<vector::TransferWriteOp>(
+                   loc, result, init, SmallVector<Value>(rank, zero),
+                   SmallVector<bool>(rank, true))
+               .getResult();
+  rewriter.replaceOp(op, result);
+}
+
+/// A tile [rows, K] x [K, n] of an 8-bit matmul of two computed tensors:
+/// per step of four k, each row's four bytes of A broadcast as a word, and
+/// per vector of columns four rows of B's bytes interleaved in registers
+/// (each lane's four bytes four k of one column), the layout the packed
+/// filter of a convolution has in memory. B is re-interleaved for every
+/// tile of rows; packing it once per call would need a buffer and a pass
+/// over it. For vpdpbusd, whose flipped A adds 128 times each column's sum
+/// of B, that sum is one more dot product per vector and step, of the
+/// flip's bytes and B's.
+LogicalResult TileLowering::lower(RewriterBase &rewriter,
+                                  linalg::MatmulOp op) {
+  if (!isInt8Matmul(op))
+    return failure();
+  Value a = op.getInputs()[0], bm = op.getInputs()[1];
+  auto outType = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t rows = outType.getDimSize(0), channels = outType.getDimSize(1);
+  int64_t k = cast<RankedTensorType>(a.getType()).getDimSize(1);
+  int64_t vectors = (channels + lanes - 1) / lanes;
+  bool flips = flipsInput(kind);
+  // Accumulators, B's vectors, the corrections and a broadcast.
+  if (rows * vectors + vectors * (flips ? 2 : 1) + 1 > registers)
+    return failure();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
+  auto accType = VectorType::get({lanes}, i32);
+  auto index = [&](OpBuilder &b, int64_t v) -> Value {
+    return b.create<arith::ConstantIndexOp>(loc, v);
+  };
+  SmallVector<Value> accs = readAccumulators(
+      rewriter, loc, op.getOutputs()[0], [](int64_t) { return Value(); });
+  if (flips)
+    accs.append(vectors,
+                rewriter.create<arith::ConstantOp>(
+                    loc, DenseElementsAttr::get(
+                             accType, rewriter.getI32IntegerAttr(0))));
+  auto rowType = VectorType::get({lanes}, i8);
+  // The shuffle that interleaves four rows of `lanes` bytes (concatenated)
+  // into lanes groups of four: byte 4c + i is row i's byte c.
+  SmallVector<int64_t> interleave;
+  for (int64_t c = 0; c < lanes; ++c)
+    for (int64_t i = 0; i < 4; ++i)
+      interleave.push_back(i * lanes + c);
+  SmallVector<int64_t> concat(2 * lanes);
+  std::iota(concat.begin(), concat.end(), 0);
+
+  // One step: k in [4 k4, 4 k4 + width).
+  auto step = [&](OpBuilder &b, Value k4, int64_t width, ValueRange in) {
+    SmallVector<Value> out(in);
+    Value k0 = b.create<arith::MulIOp>(loc, k4, index(b, 4));
+    SmallVector<Value> broadcasts;
+    for (int64_t r = 0; r < rows; ++r)
+      broadcasts.push_back(
+          broadcastWord(b, loc, a, ValueRange{index(b, r), k0}, width));
+    Value zeroRow = b.create<arith::ConstantOp>(
+        loc, DenseElementsAttr::get(rowType, b.getI8IntegerAttr(0)));
+    for (int64_t j = 0; j < vectors; ++j) {
+      int64_t n = std::min(lanes, channels - j * lanes);
+      SmallVector<Value> bRows;
+      for (int64_t i = 0; i < 4; ++i) {
+        if (i >= width) {
+          bRows.push_back(zeroRow);
+          continue;
+        }
+        // n bytes in bounds, in a vector of zeros when fewer than lanes.
+        Value kk = b.create<arith::AddIOp>(loc, k0, index(b, i));
+        Value row = b.create<vector::TransferReadOp>(
+            loc, VectorType::get({n}, i8), bm,
+            ValueRange{kk, index(b, j * lanes)}, ArrayRef<bool>{true});
+        if (n < lanes)
+          row = b.create<vector::InsertStridedSliceOp>(
+              loc, row, zeroRow, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{1});
+        bRows.push_back(row);
+      }
+      Value low = b.create<vector::ShuffleOp>(loc, bRows[0], bRows[1], concat);
+      Value high = b.create<vector::ShuffleOp>(loc, bRows[2], bRows[3], concat);
+      Value w = b.create<vector::ShuffleOp>(loc, low, high, interleave);
+      for (int64_t r = 0; r < rows; ++r)
+        out[r * vectors + j] =
+            dot(b, loc, out[r * vectors + j], broadcasts[r], w);
+      if (flips) {
+        Value flip = b.create<arith::ConstantOp>(
+            loc, DenseElementsAttr::get(
+                     accType, b.getI32IntegerAttr(int32_t(0x80808080))));
+        out[rows * vectors + j] = dot(b, loc, out[rows * vectors + j], flip, w);
+      }
+    }
+    return out;
+  };
+  if (k / 4 == 1) {
+    accs = step(rewriter, index(rewriter, 0), 4, accs);
+  } else if (k / 4 > 1) {
+    auto forOp = rewriter.create<scf::ForOp>(
+        loc, index(rewriter, 0), index(rewriter, k / 4), index(rewriter, 1),
+        accs, [&](OpBuilder &b, Location l, Value k4, ValueRange args) {
+          b.create<scf::YieldOp>(l, step(b, k4, 4, args));
+        });
+    accs.assign(forOp.getResults().begin(), forOp.getResults().end());
+  }
+  if (k % 4)
+    accs = step(rewriter, index(rewriter, k / 4), k % 4, accs);
+  if (flips) {
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t j = 0; j < vectors; ++j)
+        accs[r * vectors + j] = rewriter.create<arith::SubIOp>(
+            loc, accs[r * vectors + j], accs[rows * vectors + j]);
+    accs.resize(rows * vectors);
+  }
+  writeAccumulators(rewriter, op, accs);
+  return success();
+}
+
 LogicalResult TileLowering::lower(RewriterBase &rewriter,
                                   linalg::Conv2DNhwcHwcfOp op) {
   Value input = op.getInputs()[0], init = op.getOutputs()[0];
@@ -555,42 +915,17 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
     firstChannel = rewriter.create<arith::AddIOp>(
         loc, firstChannel, getValueOrCreateConstantIndexOp(rewriter, loc, o));
   Value zero = index(rewriter, 0);
-  Value zeros = rewriter.create<arith::ConstantOp>(
-      loc, DenseElementsAttr::get(accType, rewriter.getI32IntegerAttr(0)));
 
-  // The accumulators, row-major: the initial value, minus the flip's
-  // correction. The tile is read and (below) written as one vector, so
-  // that the initializer fused before and the element-wise ops fused after
-  // forward it in registers instead of through a buffer.
-  auto tileType = VectorType::get({1, 1, rows, channels}, i32);
-  SmallVector<Value> origin(4, zero);
-  SmallVector<bool> inBounds(4, true);
-  Value tile = rewriter.create<vector::TransferReadOp>(loc, tileType, init,
-                                                       origin, inBounds);
-  SmallVector<Value> accs;
-  for (int64_t r = 0; r < rows; ++r) {
-    Value row = rewriter.create<vector::ExtractOp>(
-        loc, tile, ArrayRef<int64_t>{0, 0, r});
-    for (int64_t j = 0; j < vectors; ++j) {
-      int64_t n = std::min(lanes, channels - j * lanes);
-      Value v = row;
-      if (n < channels)
-        v = rewriter.create<vector::ExtractStridedSliceOp>(
-            loc, row, ArrayRef<int64_t>{j * lanes}, ArrayRef<int64_t>{n},
-            ArrayRef<int64_t>{1});
-      if (n < lanes)
-        v = rewriter.create<vector::InsertStridedSliceOp>(
-            loc, v, zeros, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{1});
-      if (p.correction) {
+  // The accumulators: the initial value, minus the flip's correction.
+  SmallVector<Value> accs = readAccumulators(
+      rewriter, loc, init, [&](int64_t j) -> Value {
+        if (!p.correction)
+          return Value();
         Value at = rewriter.create<arith::AddIOp>(loc, firstChannel,
                                                   index(rewriter, j * lanes));
-        Value corr = rewriter.create<vector::TransferReadOp>(
+        return rewriter.create<vector::TransferReadOp>(
             loc, accType, p.correction, ValueRange{at}, ArrayRef<bool>{true});
-        v = rewriter.create<arith::SubIOp>(loc, v, corr);
-      }
-      accs.push_back(v);
-    }
-  }
+      });
 
   // One step: four input channels (fewer in the tail) of one filter tap,
   // which the packed weights index by (ky, kx) and the input slice reads at
@@ -606,28 +941,8 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
     for (int64_t r = 0; r < rows; ++r) {
       Value col =
           b.create<arith::AddIOp>(loc, tap.x, index(b, r * strides[1]));
-      Value bytes = b.create<vector::TransferReadOp>(
-          loc, VectorType::get({width}, i8), input,
-          ValueRange{zero, tap.y, col, channel}, ArrayRef<bool>{true});
-      if (width < 4)
-        bytes = b.create<vector::InsertStridedSliceOp>(
-            loc, bytes,
-            b.create<arith::ConstantOp>(
-                loc, DenseElementsAttr::get(VectorType::get({4}, i8),
-                                            b.getI8IntegerAttr(0))),
-            ArrayRef<int64_t>{0}, ArrayRef<int64_t>{1});
-      Value word = b.create<vector::ExtractOp>(
-          loc,
-          b.create<vector::BitCastOp>(loc, VectorType::get({1}, i32), bytes),
-          ArrayRef<int64_t>{0});
-      Value v = b.create<vector::BroadcastOp>(loc, accType, word);
-      if (flipsInput(kind))
-        v = b.create<arith::XOrIOp>(
-            loc, v,
-            b.create<arith::ConstantOp>(
-                loc, DenseElementsAttr::get(
-                         accType, b.getI32IntegerAttr(int32_t(0x80808080)))));
-      broadcasts.push_back(v);
+      broadcasts.push_back(broadcastWord(
+          b, loc, input, ValueRange{zero, tap.y, col, channel}, width));
     }
     for (int64_t j = 0; j < vectors; ++j) {
       Value oc = b.create<arith::AddIOp>(loc, firstChannel,
@@ -671,25 +986,7 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
     });
   });
 
-  Value result = rewriter.create<arith::ConstantOp>(
-      loc, DenseElementsAttr::get(tileType, rewriter.getI32IntegerAttr(0)));
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t j = 0; j < vectors; ++j) {
-      int64_t n = std::min(lanes, channels - j * lanes);
-      Value v = accs[r * vectors + j];
-      if (n < lanes)
-        v = rewriter.create<vector::ExtractStridedSliceOp>(
-            loc, v, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{n},
-            ArrayRef<int64_t>{1});
-      result = rewriter.create<vector::InsertStridedSliceOp>(
-          loc, v, result, ArrayRef<int64_t>{0, 0, r, j * lanes},
-          ArrayRef<int64_t>{1});
-    }
-  result = rewriter
-               .create<vector::TransferWriteOp>(loc, result, init, origin,
-                                                inBounds)
-               .getResult();
-  rewriter.replaceOp(op, result);
+  writeAccumulators(rewriter, op, accs);
   return success();
 }
 
@@ -759,7 +1056,11 @@ void populateDotProductLoweringPatterns(RewritePatternSet &patterns,
 
 void populateInt8ConvPatterns(RewritePatternSet &patterns, DotKind kind) {
   if (kind != DotKind::None)
-    patterns.add<Int8ConvWithZeroPoints, Int8MatmulAsConv>(
+    patterns.add<Int8ConvWithZeroPoints, Int8MatmulAsConv,
+                 Int8MatmulOfTensors<linalg::QuantizedMatmulOp,
+                                     linalg::MatmulOp>,
+                 Int8MatmulOfTensors<linalg::QuantizedBatchMatmulOp,
+                                     linalg::BatchMatmulOp>>(
         patterns.getContext());
 }
 
@@ -767,14 +1068,18 @@ void lowerInt8ConvTiles(RewriterBase &rewriter, Operation *function,
                         DotKind kind, int64_t registers) {
   if (kind == DotKind::None)
     return;
-  SmallVector<linalg::Conv2DNhwcHwcfOp> tiles;
-  function->walk([&](linalg::Conv2DNhwcHwcfOp op) {
-    if (isInt8Conv(op))
+  SmallVector<Operation *> tiles;
+  function->walk([&](Operation *op) {
+    if (isInt8Conv(op) || (isInt8Matmul(op) && isa<linalg::MatmulOp>(op)))
       tiles.push_back(op);
   });
   TileLowering lowering(kind, registers, function->getRegion(0).front());
-  for (linalg::Conv2DNhwcHwcfOp op : tiles)
-    (void)lowering.lower(rewriter, op);
+  for (Operation *op : tiles) {
+    if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
+      (void)lowering.lower(rewriter, conv);
+    else
+      (void)lowering.lower(rewriter, cast<linalg::MatmulOp>(op));
+  }
 }
 
 } // namespace mlir::nnapi::codegen

@@ -38,9 +38,17 @@ std::optional<DotKind> parseDotKind(StringRef name, Operation *op);
 /// in i32: what nnapi-codegen-prepare makes for the dot-product tiles.
 bool isInt8Conv(Operation *op);
 
+/// A linalg.matmul or batch_matmul of two static i8 tensors into i32: what
+/// nnapi-codegen-prepare makes of an 8-bit matmul of two computed tensors
+/// (no constant filter to pack), whose register tiles lowerInt8ConvTiles
+/// computes on dot products too.
+bool isInt8Matmul(Operation *op);
+
 /// nnapi-codegen-prepare's rewrites of linalg.conv_2d_nhwc_fhwc_q and
 /// linalg.quantized_matmul on 8-bit data with a constant filter into
-/// isInt8Conv ops (none for None).
+/// isInt8Conv ops, and of quantized (batch) matmuls of two 8-bit tensors
+/// into isInt8Matmul ops and their zero points' corrections (none for
+/// None).
 void populateInt8ConvPatterns(RewritePatternSet &patterns, DotKind kind);
 
 /// Lowers register tiles of isInt8Conv ops (output [1, 1, rows, channels],

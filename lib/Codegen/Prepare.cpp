@@ -141,6 +141,42 @@ struct WidenZeroPointOperands : OpRewritePattern<QuantizedOp> {
   }
 };
 
+/// A linalg matmul or batch matmul of narrow integers into i32 without zero
+/// points (a TOSA matmul without quantization_info) -> the same on i32
+/// operands, which the integer strategies vectorize (the narrow form would
+/// stay scalar loops). For targets without 8-bit dot products: with them,
+/// nnapi-codegen computes the 8-bit form on those.
+template <typename PlainOp>
+struct WidenIntegerMatmul : OpRewritePattern<PlainOp> {
+  using OpRewritePattern<PlainOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(PlainOp op,
+                                PatternRewriter &rewriter) const override {
+    auto isNarrow = [](Value v) {
+      auto type = cast<RankedTensorType>(v.getType());
+      Type t = type.getElementType();
+      return type.hasStaticShape() && t.isSignlessInteger() &&
+             t.getIntOrFloatBitWidth() < 32;
+    };
+    if (!op.hasPureTensorSemantics() ||
+        !getElementTypeOrSelf(op->getResult(0).getType()).isInteger(32) ||
+        !llvm::all_of(op.getInputs(), isNarrow))
+      return failure();
+    Location loc = op.getLoc();
+    Value zero =
+        rewriter.create<arith::ConstantOp>(loc, rewriter.getI32IntegerAttr(0));
+    SmallVector<Value> wide;
+    for (Value v : op.getInputs()) {
+      FailureOr<Value> w = widenMinusZeroPoint(rewriter, loc, v, zero);
+      if (failed(w))
+        return failure();
+      wide.push_back(*w);
+    }
+    rewriter.replaceOpWithNewOp<PlainOp>(op, op->getResultTypes(), wide,
+                                         op.getOutputs());
+    return success();
+  }
+};
+
 /// linalg.conv_2d_nhwc_fhwc -> linalg.conv_2d_nhwc_hwcf with the filter
 /// transposed [F, KH, KW, C] -> [KH, KW, C, F].
 struct ConvFilterToHwcf : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
@@ -628,6 +664,9 @@ struct CodegenPreparePass
         WidenZeroPointOperands<linalg::QuantizedMatmulOp, linalg::MatmulOp>,
         WidenZeroPointOperands<linalg::QuantizedBatchMatmulOp,
                                linalg::BatchMatmulOp>>(ctx);
+    if (*dot == nnapi::codegen::DotKind::None)
+      integers.add<WidenIntegerMatmul<linalg::MatmulOp>,
+                   WidenIntegerMatmul<linalg::BatchMatmulOp>>(ctx);
     if (failed(applyPatternsAndFoldGreedily(getOperation(),
                                             std::move(integers))))
       return signalPassFailure();

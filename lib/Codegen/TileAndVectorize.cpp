@@ -170,6 +170,8 @@ std::optional<Strategy> computeStrategy(Operation *op) {
                                                        : Strategy::BatchMatmul;
   if (isInt8Conv(op))
     return Strategy::Conv;
+  if (isInt8Matmul(op))
+    return isa<linalg::MatmulOp>(op) ? Strategy::Matmul : Strategy::BatchMatmul;
   if (isInt32(op) && isPackedMatmul(op))
     return Strategy::PackedMatmul;
   // Sums of integers into i32 (an 8-bit convolution's window sums) pool and

@@ -141,3 +141,57 @@ func.func @wide_differences(%x: tensor<1x2x2x1xi8>, %init: tensor<1x2x2x1xi32>) 
   %0 = linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w, %zx, %zw : tensor<1x2x2x1xi8>, tensor<1x1x1x1xi8>, i32, i32) outs(%init : tensor<1x2x2x1xi32>) -> tensor<1x2x2x1xi32>
   return %0 : tensor<1x2x2x1xi32>
 }
+
+// -----
+
+// A batch matmul of two computed 8-bit tensors: nothing to pack at compile
+// time. Prepare keeps the 8-bit product and applies the zero points after
+// it: - 3 x B's column sums - (-2) x A's row sums + K za zb (5 x 3 x -2 =
+// -30). Without int8-dot, the i32 form.
+// PREPARE-LABEL: func.func @batch_matmul_of_tensors
+// PREPARE: %[[P:.*]] = linalg.batch_matmul ins(%arg0, %arg1 : tensor<2x3x5xi8>, tensor<2x5x20xi8>)
+// PREPARE: %[[COLS:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction", "parallel"]} ins(%arg1 : tensor<2x5x20xi8>) outs(%{{.*}} : tensor<2x20xi32>)
+// PREPARE: %[[ROWS:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%arg0 : tensor<2x3x5xi8>) outs(%{{.*}} : tensor<2x3xi32>)
+// PREPARE: linalg.generic {{.*}} ins(%[[P]], %[[COLS]], %[[ROWS]] : tensor<2x3x20xi32>, tensor<2x20xi32>, tensor<2x3xi32>)
+// PREPARE: arith.addi %{{.*}}, %c-30_i32
+// PLAIN-LABEL: func.func @batch_matmul_of_tensors
+// PLAIN-NOT: vector.multi_reduction <add>, {{.*}} : vector<16x4xi32>
+// PLAIN: vector.contract {{.*}} : vector<3x{{[0-9]+}}xi32>
+//
+// vpdpbusd: per step of four k, each row's four bytes of A broadcast and
+// flipped; per vector of columns, four rows of B interleaved (byte 4c + i
+// is row i's column c) and dotted; 128 x each column's sum (the flip's
+// bytes dotted with B's) subtracted at the end. K = 5: one step of four,
+// a tail of one (B's rows 1-3 zeros). N = 20: a vector of 16 and one of 4
+// columns read in bounds into a vector of zeros.
+// VNNI-LABEL: func.func @batch_matmul_of_tensors
+// VNNI-DAG: %[[FLIP:.*]] = arith.constant dense<-2139062144> : vector<16xi32>
+// VNNI: vector.transfer_read %{{.*}} : tensor<3x5xi8>, vector<4xi8>
+// VNNI: arith.xori {{.*}}, %[[FLIP]] : vector<16xi32>
+// VNNI: vector.transfer_read %{{.*}} : tensor<5x16xi8>, vector<16xi8>
+// VNNI: vector.shuffle {{.*}} : vector<16xi8>, vector<16xi8>
+// VNNI: %[[W:.*]] = vector.shuffle %{{.*}}, %{{.*}} [0, 16, 32, 48, 1, 17, 33, 49, {{.*}}] : vector<32xi8>, vector<32xi8>
+// VNNI: vector.multi_reduction <add>, {{.*}} [1] : vector<16x4xi32> to vector<16xi32>
+// VNNI: vector.transfer_read %{{.*}} : tensor<5x4xi8>, vector<4xi8>
+// VNNI: vector.insert_strided_slice {{.*}} : vector<4xi8> into vector<16xi8>
+// VNNI: arith.subi {{.*}} : vector<16xi32>
+// VNNI-NOT: linalg.batch_matmul
+// VNNI-NOT: linalg.matmul
+// VNNI-LLVM-LABEL: func.func @batch_matmul_of_tensors
+// VNNI-LLVM: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// SDOT-LABEL: func.func @batch_matmul_of_tensors
+// SDOT-NOT: arith.xori
+// SDOT: vector.shuffle %{{.*}}, %{{.*}} [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15] : vector<8xi8>, vector<8xi8>
+// SDOT: vector.multi_reduction <add>, {{.*}} [1] : vector<4x4xi32> to vector<4xi32>
+// SDOT-NOT: arith.subi {{.*}} : vector<4xi32>
+// SDOT-LLVM-LABEL: func.func @batch_matmul_of_tensors
+// SDOT-LLVM: llvm.call_intrinsic "llvm.aarch64.neon.sdot.v4i32.v16i8"
+func.func @batch_matmul_of_tensors(%a: tensor<2x3x5xi8>, %b: tensor<2x5x20xi8>) -> tensor<2x3x20xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<2x3x20xi32>
+  %init = linalg.fill ins(%zero : i32) outs(%e : tensor<2x3x20xi32>) -> tensor<2x3x20xi32>
+  %za = arith.constant 3 : i32
+  %zb = arith.constant -2 : i32
+  %m = linalg.quantized_batch_matmul ins(%a, %b, %za, %zb : tensor<2x3x5xi8>, tensor<2x5x20xi8>, i32, i32) outs(%init : tensor<2x3x20xi32>) -> tensor<2x3x20xi32>
+  return %m : tensor<2x3x20xi32>
+}
