@@ -5,9 +5,10 @@
 
 Models: make_bench_models.py's mobilenetv2_qdq (MobileNetV2 stages in
 ONNX's QDQ format at 224x224), one QDQ convolution (3x3, 64 -> 64
-channels, 56x56, int8 per-channel weights, uint8 activations) and the same
-convolution as one QLinearConv (QOperator format: integer arithmetic), each
-with a seeded random input. For each:
+channels, 56x56, int8 per-channel weights, uint8 activations), the same
+convolution as one QLinearConv (QOperator format: integer arithmetic) and
+an attention's scores as one QLinearMatMul of two computed uint8 tensors
+(12 heads, 128 x 64 by 64 x 128), each with a seeded random input. For each:
   1. ONNX Runtime writes the reference outputs (ort_run.js --write,
      graph optimization "all": its int8 kernels), and ort_spread.js
      measures ONNX Runtime's own spread (optimized against unoptimized
@@ -60,13 +61,13 @@ def median_ms(text):
     return float(m.group(1))
 
 
-def save(d, name, nodes, inits, elem, x):
+def save(d, name, nodes, inits, elem, x, y_shape=None):
     """DIR/model.onnx of `nodes` (input x, output y: `elem` tensors of x's
-    shape) and its input x as DIR/test_data_set_0/input_0.pb."""
+    shape, or of y_shape) and its input x as DIR/test_data_set_0/input_0.pb."""
     shape = list(x.shape)
     g = helper.make_graph(
         nodes, name, [helper.make_tensor_value_info("x", elem, shape)],
-        [helper.make_tensor_value_info("y", elem, shape)], inits)
+        [helper.make_tensor_value_info("y", elem, y_shape or shape)], inits)
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
     m.ir_version = 8
     onnx.checker.check_model(m)
@@ -135,17 +136,40 @@ def write_qlinear_conv(d, rng, hw=56):
          rng.integers(0, 256, (1, c, hw, hw)).astype(np.uint8))
 
 
-def write_models(out_dir, conv_size=56):
-    """The three models as OUT_DIR/NAME/model.onnx with a seeded random
+def write_qlinear_matmul(d, rng, heads=12, seq=128, depth=64):
+    """An attention's scores in ONNX's QOperator format: one QLinearMatMul of
+    two computed uint8 tensors, the input x [heads, seq, depth] and its
+    transpose (Q K^T with Q = K: no constant operand to pack), uint8 out."""
+    inits = [
+        numpy_helper.from_array(np.array(0.02, np.float32), "xs"),
+        numpy_helper.from_array(np.array(128, np.uint8), "xz"),
+        numpy_helper.from_array(np.array(0.8, np.float32), "ys"),
+        numpy_helper.from_array(np.array(120, np.uint8), "yz"),
+    ]
+    nodes = [
+        helper.make_node("Transpose", ["x"], ["xt"], perm=[0, 2, 1]),
+        helper.make_node("QLinearMatMul",
+                         ["x", "xs", "xz", "xt", "xs", "xz", "ys", "yz"], ["y"]),
+    ]
+    save(d, "qlinear_matmul", nodes, inits, TensorProto.UINT8,
+         rng.integers(0, 256, (heads, seq, depth)).astype(np.uint8),
+         [heads, seq, seq])
+
+
+def write_models(out_dir, conv_size=56, scores=(12, 128, 64)):
+    """The four models as OUT_DIR/NAME/model.onnx with a seeded random
     input in OUT_DIR/NAME/test_data_set_0/input_0.pb; returns the names.
     test/models/qdq-ort.test checks the same models (the convolutions at
-    conv_size 14) against ONNX Runtime's committed outputs."""
+    conv_size 14, the scores at smaller `scores`: heads, sequence, depth)
+    against ONNX Runtime's committed outputs."""
     make_bench_models.write_model(out_dir, "mobilenetv2_qdq")
     write_conv(os.path.join(out_dir, "qdq_conv"), np.random.default_rng(11),
                conv_size)
     write_qlinear_conv(os.path.join(out_dir, "qlinear_conv"),
                        np.random.default_rng(12), conv_size)
-    return ["mobilenetv2_qdq", "qdq_conv", "qlinear_conv"]
+    write_qlinear_matmul(os.path.join(out_dir, "qlinear_matmul"),
+                         np.random.default_rng(13), *scores)
+    return ["mobilenetv2_qdq", "qdq_conv", "qlinear_conv", "qlinear_matmul"]
 
 
 def max_diff(out_dir, data):

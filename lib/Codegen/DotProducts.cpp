@@ -409,7 +409,9 @@ struct Int8MatmulAsConv : OpRewritePattern<linalg::QuantizedMatmulOp> {
 };
 
 /// linalg.quantized_matmul or quantized_batch_matmul of two 8-bit tensors
-/// (B not a constant, which Int8MatmulAsConv packs) -> the plain 8-bit op,
+/// (B computed, or a constant that Int8MatmulAsConv, tried first, did not
+/// take; the QDQ MobileNetV2's expansions have such matmuls) -> the plain
+/// 8-bit op,
 /// whose tiles compute on dot-product instructions (lowerInt8ConvTiles),
 /// and its zero points after it: sum (a - za)(b - zb) over k is
 /// sum ab - za colsum(B) - zb rowsum(A) + K za zb, the sums computed once

@@ -511,7 +511,10 @@ struct PackConstantMatmulRhs : OpRewritePattern<linalg::MatmulOp> {
     auto cType = dyn_cast<RankedTensorType>(op.getOutputs()[0].getType());
     // The rows may be dynamic (a 1x1 convolution over a dynamically sized
     // feature map, nnapi-pointwise-conv-as-matmul).
-    if (!bType.hasStaticShape() || !cType || cType.isDynamicDim(1))
+    // The packed body multiplies and adds in one type (not an 8-bit
+    // product into i32, which the dot-product tiles take).
+    if (!bType.hasStaticShape() || !cType || cType.isDynamicDim(1) ||
+        bType.getElementType() != cType.getElementType())
       return failure();
     int64_t k = bType.getDimSize(0), n = bType.getDimSize(1);
     int64_t m = cType.getDimSize(0);

@@ -15,7 +15,10 @@ benchmark run the same models:
                    14x14 (the benchmark's is 56x56: ONNX Runtime's float
                    outputs at 14x14 are 50 KB);
   qlinear_conv     the same convolution as one QLinearConv (QOperator
-                   format: uint8 in and out, integer arithmetic).
+                   format: uint8 in and out, integer arithmetic);
+  qlinear_matmul   an attention's scores, one QLinearMatMul of two computed
+                   uint8 tensors (x and its transpose), 2 heads of 12 x 20
+                   by 20 x 12 (the benchmark's: 12 heads, 128 and 64).
 
 Writes OUT_DIR/<case>/model.onnx, test_data_set_0/input_0.pb (what
 ONNX Runtime reads), input_0.npy (what nnapi-run reads) and case.json:
@@ -52,8 +55,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 import qdq_vs_ort  # noqa: E402
 
-# The convolutions' height and width.
+# The convolutions' height and width; the scores' heads, sequence, depth.
 CONV_SIZE = 14
+SCORES = (2, 12, 20)
 
 # Tolerances in quanta (docs/design.md, issue 52). Integer sums are exact
 # on both sides; what differs is how a sum is requantized (ONNX Runtime:
@@ -72,11 +76,12 @@ CONV_SIZE = 14
 #   standard deviations). A zero point one off or a bias dropped in any
 #   layer tried gives rms 0.88 and more, max 2.9 and more.
 TOLERANCE = {"mobilenetv2_qdq": (2, 0.5), "qdq_conv": (1, 0.1),
-             "qlinear_conv": (1, 0.1)}
+             "qlinear_conv": (1, 0.1), "qlinear_matmul": (1, 0.1)}
 # profiles/npu.json puts the QDQ groups on NNAPI; QLinearConv stays host
 # code there (NNAPI would requantize in fixed point where ONNX specifies
 # float32: design.md).
-ON_NNAPI = {"mobilenetv2_qdq": True, "qdq_conv": True, "qlinear_conv": False}
+ON_NNAPI = {"mobilenetv2_qdq": True, "qdq_conv": True, "qlinear_conv": False,
+            "qlinear_matmul": False}
 
 
 def output_steps(model):
@@ -120,7 +125,8 @@ def output_steps(model):
 
 def main():
     out = sys.argv[1]
-    for name in qdq_vs_ort.write_models(out, conv_size=CONV_SIZE):
+    for name in qdq_vs_ort.write_models(out, conv_size=CONV_SIZE,
+                                        scores=SCORES):
         d = os.path.join(out, name)
         path = os.path.join(d, "model.onnx")
         t = onnx.TensorProto()

@@ -1,0 +1,1 @@
+ByJ Î‡‚y‘{wn„|w‡¨uq‚o}p{ƒ|‚°np€“|tw†ƒyun¾kiy‡…|‘qpk£sasmf„‚€is¦y„nzo{o“ay·{r€xrw}|ys„{§q†vnptmnr§€u„{w‡fz€q€±xc|ƒ†…x†ux|w|ƒ|„orvc| ³vƒ€nv†rl_vº‘~dmƒ‘fzƒ‘¦xaopw‚vs{~xÃwg~w|—|~€daw£€s{}uxpnmog€¢€l|k{ƒp~s¯‹iv{~v‘ww{€‹·n[z‰†‚|}lin¨mzdrfv—u|v[m§qzlzs|xk{zzq¡€_{~p{~‰dz€
