@@ -409,9 +409,9 @@ struct Int8MatmulAsConv : OpRewritePattern<linalg::QuantizedMatmulOp> {
 };
 
 /// linalg.quantized_matmul or quantized_batch_matmul of two 8-bit tensors
-/// (B computed, or a constant that Int8MatmulAsConv, tried first, did not
-/// take; the QDQ MobileNetV2's expansions have such matmuls) -> the plain
-/// 8-bit op,
+/// (B not a constant: Int8MatmulAsConv packs those, or, where it does not
+/// apply, they are widened to i32 and packed as panels) -> the plain 8-bit
+/// op,
 /// whose tiles compute on dot-product instructions (lowerInt8ConvTiles),
 /// and its zero points after it: sum (a - za)(b - zb) over k is
 /// sum ab - za colsum(B) - zb rowsum(A) + K za zb, the sums computed once
@@ -426,6 +426,7 @@ struct Int8MatmulOfTensors : OpRewritePattern<QuantizedOp> {
     IntegerAttr za, zb;
     if (!op.hasPureTensorSemantics() || !isStaticOf(in[0], 8) ||
         !isStaticOf(in[1], 8) || !isStaticOf(op->getResult(0), 32) ||
+        matchPattern(in[1], m_Constant()) ||
         !matchPattern(in[2], m_Constant(&za)) ||
         !matchPattern(in[3], m_Constant(&zb)))
       return failure();
@@ -1058,8 +1059,13 @@ void populateDotProductLoweringPatterns(RewritePatternSet &patterns,
 
 void populateInt8ConvPatterns(RewritePatternSet &patterns, DotKind kind) {
   if (kind != DotKind::None)
-    patterns.add<Int8ConvWithZeroPoints, Int8MatmulAsConv,
-                 Int8MatmulOfTensors<linalg::QuantizedMatmulOp,
+    patterns.add<Int8ConvWithZeroPoints, Int8MatmulAsConv>(
+        patterns.getContext());
+}
+
+void populateInt8MatmulPatterns(RewritePatternSet &patterns, DotKind kind) {
+  if (kind != DotKind::None)
+    patterns.add<Int8MatmulOfTensors<linalg::QuantizedMatmulOp,
                                      linalg::MatmulOp>,
                  Int8MatmulOfTensors<linalg::QuantizedBatchMatmulOp,
                                      linalg::BatchMatmulOp>>(

@@ -46,10 +46,14 @@ bool isInt8Matmul(Operation *op);
 
 /// nnapi-codegen-prepare's rewrites of linalg.conv_2d_nhwc_fhwc_q and
 /// linalg.quantized_matmul on 8-bit data with a constant filter into
-/// isInt8Conv ops, and of quantized (batch) matmuls of two 8-bit tensors
-/// into isInt8Matmul ops and their zero points' corrections (none for
-/// None).
+/// isInt8Conv ops (none for None).
 void populateInt8ConvPatterns(RewritePatternSet &patterns, DotKind kind);
+
+/// nnapi-codegen-prepare's rewrites of quantized (batch) matmuls of two
+/// computed 8-bit tensors into isInt8Matmul ops and their zero points'
+/// corrections (none for None). Applied once populateInt8ConvPatterns'
+/// have converged: a filter is a constant only once its transpose folds.
+void populateInt8MatmulPatterns(RewritePatternSet &patterns, DotKind kind);
 
 /// Lowers register tiles of isInt8Conv ops (output [1, 1, rows, channels],
 /// static, filter a slice of a constant) to loops of dot products. Packed

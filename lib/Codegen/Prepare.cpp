@@ -655,7 +655,11 @@ struct CodegenPreparePass
       RewritePatternSet int8(ctx);
       int8.add<FoldConstantTranspose>(ctx);
       nnapi::codegen::populateInt8ConvPatterns(int8, *dot);
-      if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(int8))))
+      RewritePatternSet int8Matmuls(ctx);
+      nnapi::codegen::populateInt8MatmulPatterns(int8Matmuls, *dot);
+      if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(int8))) ||
+          failed(applyPatternsAndFoldGreedily(getOperation(),
+                                              std::move(int8Matmuls))))
         return signalPassFailure();
     }
     RewritePatternSet integers(ctx);
