@@ -55,8 +55,7 @@ FailureOr<Value> widenMinusZeroPoint(PatternRewriter &rewriter, Location loc,
                                      Value v, Value zp) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   IntegerAttr zpAttr;
-  if (!type || !type.hasStaticShape() ||
-      !matchPattern(zp, m_Constant(&zpAttr)) ||
+  if (!type || !matchPattern(zp, m_Constant(&zpAttr)) ||
       !type.getElementType().isSignlessInteger() ||
       type.getElementType().getIntOrFloatBitWidth() > 16)
     return failure();
@@ -90,7 +89,9 @@ FailureOr<Value> widenMinusZeroPoint(PatternRewriter &rewriter, Location loc,
           .getResult();
     }
   }
-  Value init = rewriter.create<tensor::EmptyOp>(loc, type.getShape(), i32);
+  // (Dynamic sizes from `v`: an int8 attention over a dynamic length.)
+  Value init = rewriter.create<tensor::EmptyOp>(
+      loc, tensor::getMixedSizes(rewriter, loc, v), i32);
   AffineMap id = rewriter.getMultiDimIdentityMap(type.getRank());
   SmallVector<utils::IteratorType> iterators(type.getRank(),
                                              utils::IteratorType::parallel);
@@ -144,18 +145,21 @@ struct WidenZeroPointOperands : OpRewritePattern<QuantizedOp> {
 /// A linalg matmul or batch matmul of narrow integers into i32 without zero
 /// points (a TOSA matmul without quantization_info) -> the same on i32
 /// operands, which the integer strategies vectorize (the narrow form would
-/// stay scalar loops). For targets without 8-bit dot products: with them,
-/// nnapi-codegen computes the 8-bit form on those.
+/// stay scalar loops). Not where nnapi-codegen computes the 8-bit form on
+/// dot products (static shapes, a target that has them).
 template <typename PlainOp>
 struct WidenIntegerMatmul : OpRewritePattern<PlainOp> {
-  using OpRewritePattern<PlainOp>::OpRewritePattern;
+  WidenIntegerMatmul(MLIRContext *ctx, nnapi::codegen::DotKind dot)
+      : OpRewritePattern<PlainOp>(ctx), dot(dot) {}
+  nnapi::codegen::DotKind dot;
   LogicalResult matchAndRewrite(PlainOp op,
                                 PatternRewriter &rewriter) const override {
+    // The dot-product tiles take static 8-bit products.
+    if (dot != nnapi::codegen::DotKind::None && nnapi::codegen::isInt8Matmul(op))
+      return failure();
     auto isNarrow = [](Value v) {
-      auto type = cast<RankedTensorType>(v.getType());
-      Type t = type.getElementType();
-      return type.hasStaticShape() && t.isSignlessInteger() &&
-             t.getIntOrFloatBitWidth() < 32;
+      Type t = getElementTypeOrSelf(v);
+      return t.isSignlessInteger() && t.getIntOrFloatBitWidth() < 32;
     };
     if (!op.hasPureTensorSemantics() ||
         !getElementTypeOrSelf(op->getResult(0).getType()).isInteger(32) ||
@@ -671,9 +675,8 @@ struct CodegenPreparePass
         WidenZeroPointOperands<linalg::QuantizedMatmulOp, linalg::MatmulOp>,
         WidenZeroPointOperands<linalg::QuantizedBatchMatmulOp,
                                linalg::BatchMatmulOp>>(ctx);
-    if (*dot == nnapi::codegen::DotKind::None)
-      integers.add<WidenIntegerMatmul<linalg::MatmulOp>,
-                   WidenIntegerMatmul<linalg::BatchMatmulOp>>(ctx);
+    integers.add<WidenIntegerMatmul<linalg::MatmulOp>,
+                 WidenIntegerMatmul<linalg::BatchMatmulOp>>(ctx, *dot);
     if (failed(applyPatternsAndFoldGreedily(getOperation(),
                                             std::move(integers))))
       return signalPassFailure();

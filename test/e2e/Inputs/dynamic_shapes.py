@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """dynamic_shapes.py DIR MODEL.so KIND SIZE... [-- RUNNER...]
 
-Runs one library compiled with dynamic dimensions (dynamic_conv.mlir or
-dynamic_sequence.mlir, KIND conv or sequence) at each SIZE (the dynamic
+Runs one library compiled with dynamic dimensions (dynamic_conv.mlir,
+dynamic_sequence.mlir or dynamic_int8_scores.mlir, KIND conv, sequence or
+int8, whose integer outputs must be exact) at each SIZE (the dynamic
 dimension's value) with nnapi-run (PATH; or the command after "--", such
 as qemu running the aarch64 nnapi-run) on random inputs, and compares
 every output with numpy's direct definition of the model. Prints
@@ -41,6 +42,15 @@ def sequence_reference(x):
             y.sum(axis=0)[None, None]]
 
 
+def int8_reference(x):
+    q = x[0].astype(np.int64) - 3
+    return [(q @ q.T)[None].astype(np.int32)]
+
+
+REFERENCES = {"conv": conv_reference, "sequence": sequence_reference,
+              "int8": int8_reference}
+
+
 def main():
     args = sys.argv[1:]
     runner = ["nnapi-run"]
@@ -51,20 +61,25 @@ def main():
     failed = False
     for size in map(int, args[3:]):
         rng = np.random.default_rng(size)
-        shape = (1, 8, size, 4) if kind == "conv" else (1, size, 16)
-        x = rng.uniform(-1, 1, shape).astype(np.float32)
+        if kind == "int8":
+            x = rng.integers(-128, 128, (1, size, 20)).astype(np.int8)
+        else:
+            shape = (1, 8, size, 4) if kind == "conv" else (1, size, 16)
+            x = rng.uniform(-1, 1, shape).astype(np.float32)
         path = os.path.join(d, f"{kind}_{size}.npy")
         np.save(path, x)
         out = os.path.join(d, f"out_{kind}_{size}")
         subprocess.run(runner + [so, "--input", path, "--output-dir", out],
                        check=True, stdout=subprocess.DEVNULL)
-        expected = (conv_reference if kind == "conv" else sequence_reference)(x)
+        expected = REFERENCES[kind](x)
         shapes = []
         for k, want in enumerate(expected):
             got = np.load(os.path.join(out, f"output{k}.npy"))
             shapes.append("x".join(map(str, got.shape)))
-            if got.shape != want.shape or not np.allclose(
-                    got, want, rtol=1e-4, atol=1e-5):
+            exact = np.issubdtype(want.dtype, np.integer)
+            if got.shape != want.shape or not (
+                    np.array_equal(got, want) if exact else
+                    np.allclose(got, want, rtol=1e-4, atol=1e-5)):
                 diff = (np.abs(got - want).max()
                         if got.shape == want.shape else "shape")
                 print(f"{kind} {size}: MISMATCH output {k} {got.shape} "
