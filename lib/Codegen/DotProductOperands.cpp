@@ -31,10 +31,11 @@ std::optional<DotKind> parseDotKind(StringRef name, Operation *op) {
           .Case("avx512-vnni", DotKind::Avx512Vnni)
           .Case("avx-vnni", DotKind::AvxVnni)
           .Case("dotprod", DotKind::DotProd)
+          .Case("i8mm", DotKind::I8mm)
           .Default(std::nullopt);
   if (!kind)
     op->emitError() << "unknown int8-dot '" << name
-                    << "' (avx512-vnni, avx-vnni, dotprod, or empty)";
+                    << "' (avx512-vnni, avx-vnni, dotprod, i8mm, or empty)";
   return kind;
 }
 

@@ -46,6 +46,7 @@ int64_t lanesOf(DotKind kind) {
   case DotKind::AvxVnni:
     return 8;
   case DotKind::DotProd:
+  case DotKind::I8mm:
     return 4;
   case DotKind::None:
     break;
@@ -58,25 +59,6 @@ bool flipsInput(DotKind kind) {
   return kind == DotKind::Avx512Vnni || kind == DotKind::AvxVnni;
 }
 
-/// The constant a filter tile is sliced from, with the tile's offsets along
-/// the output channels (every other offset 0 and size whole); null if the
-/// filter is not such a slice.
-arith::ConstantOp traceFilter(Value v, SmallVectorImpl<OpFoldResult> &offsets) {
-  while (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>()) {
-    RankedTensorType source = slice.getSourceType();
-    if (source.getRank() != 4 || slice.getResultType().getRank() != 4 ||
-        !slice.hasUnitStride())
-      return nullptr;
-    SmallVector<OpFoldResult> at = slice.getMixedOffsets();
-    ArrayRef<int64_t> sizes = slice.getStaticSizes();
-    for (int d = 0; d < 3; ++d)
-      if (getConstantIntValue(at[d]) != 0 || sizes[d] != source.getDimSize(d))
-        return nullptr;
-    offsets.push_back(at[3]);
-    v = slice.getSource();
-  }
-  return v.getDefiningOp<arith::ConstantOp>();
-}
 
 struct Packed {
   Value weights;    ///< [KH, KW, C4, F' * 4] i8
@@ -561,6 +543,26 @@ void populateDotProductLoweringPatterns(RewritePatternSet &patterns,
                                         DotKind kind) {
   if (kind != DotKind::None)
     patterns.add<DotProductToIntrinsic>(patterns.getContext(), kind);
+  if (kind == DotKind::I8mm)
+    populateMmlaLoweringPatterns(patterns);
+}
+
+/// (Every other offset 0 and size whole.)
+arith::ConstantOp traceFilter(Value v, SmallVectorImpl<OpFoldResult> &offsets) {
+  while (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>()) {
+    RankedTensorType source = slice.getSourceType();
+    if (source.getRank() != 4 || slice.getResultType().getRank() != 4 ||
+        !slice.hasUnitStride())
+      return nullptr;
+    SmallVector<OpFoldResult> at = slice.getMixedOffsets();
+    ArrayRef<int64_t> sizes = slice.getStaticSizes();
+    for (int d = 0; d < 3; ++d)
+      if (getConstantIntValue(at[d]) != 0 || sizes[d] != source.getDimSize(d))
+        return nullptr;
+    offsets.push_back(at[3]);
+    v = slice.getSource();
+  }
+  return v.getDefiningOp<arith::ConstantOp>();
 }
 
 void lowerInt8ConvTiles(RewriterBase &rewriter, Operation *function,
@@ -572,7 +574,10 @@ void lowerInt8ConvTiles(RewriterBase &rewriter, Operation *function,
     if (isInt8Conv(op) || (isInt8Matmul(op) && isa<linalg::MatmulOp>(op)))
       tiles.push_back(op);
   });
-  TileLowering lowering(kind, registers, function->getRegion(0).front());
+  Block &entry = function->getRegion(0).front();
+  if (kind == DotKind::I8mm)
+    tiles = lowerInt8MmlaTiles(rewriter, tiles, registers, entry);
+  TileLowering lowering(kind, registers, entry);
   for (Operation *op : tiles) {
     if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
       (void)lowering.lower(rewriter, conv);

@@ -15,6 +15,7 @@
 #ifndef NNAPI_MLIR_LIB_CODEGEN_DOTPRODUCTS_H
 #define NNAPI_MLIR_LIB_CODEGEN_DOTPRODUCTS_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -27,7 +28,8 @@ enum class DotKind {
   None,
   Avx512Vnni, ///< vpdpbusd on 512-bit vectors (unsigned x signed)
   AvxVnni,    ///< vpdpbusd on 256-bit vectors (AVX-VNNI or AVX512-VNNI+VL)
-  DotProd     ///< AArch64 sdot on 128-bit vectors (signed x signed)
+  DotProd,    ///< AArch64 sdot on 128-bit vectors (signed x signed)
+  I8mm        ///< AArch64 smmla (2x8 by 8x2 blocks), sdot where it cannot
 };
 
 /// The kind named by an `int8-dot` value ("" is None); none, with an error
@@ -61,6 +63,20 @@ void populateInt8MatmulPatterns(RewritePatternSet &patterns, DotKind kind);
 /// are left for the generic strategy.
 void lowerInt8ConvTiles(RewriterBase &rewriter, Operation *function,
                         DotKind kind, int64_t registers);
+
+/// The filter constant a convolution tile is sliced from, with the tile's
+/// offsets along the output channels; null if it is not such a slice.
+arith::ConstantOp traceFilter(Value v, SmallVectorImpl<OpFoldResult> &offsets);
+
+/// I8mm: lowers the tiles (isInt8Conv and isInt8Matmul linalg.matmul ops)
+/// smmla can take (MatrixMultiplyAccumulate.cpp), packing filters once per
+/// constant into `entry`; returns the others.
+SmallVector<Operation *> lowerInt8MmlaTiles(RewriterBase &rewriter,
+                                            ArrayRef<Operation *> tiles,
+                                            int64_t registers, Block &entry);
+
+/// nnapi-lower-vectors: smmla's products in plain vector ops -> smmla.
+void populateMmlaLoweringPatterns(RewritePatternSet &patterns);
 
 /// nnapi-lower-vectors: the dot products the tiles compute in plain vector
 /// ops (a multi-reduction over groups of four products of extended bytes)

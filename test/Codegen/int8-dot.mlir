@@ -5,6 +5,8 @@
 // RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=avx-vnni" -nnapi-codegen="int8-dot=avx-vnni vector-bits=256 vector-registers=16" -nnapi-lower-vectors="int8-dot=avx-vnni" | FileCheck %s --check-prefix=AVX-LLVM
 // RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=dotprod" -nnapi-codegen="int8-dot=dotprod vector-bits=128 vector-registers=32" | FileCheck %s --check-prefix=SDOT
 // RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=dotprod" -nnapi-codegen="int8-dot=dotprod vector-bits=128 vector-registers=32" -nnapi-lower-vectors="int8-dot=dotprod" | FileCheck %s --check-prefix=SDOT-LLVM
+// RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=i8mm" -nnapi-codegen="int8-dot=i8mm vector-bits=128 vector-registers=32" | FileCheck %s --check-prefix=SMMLA
+// RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=i8mm" -nnapi-codegen="int8-dot=i8mm vector-bits=128 vector-registers=32" -nnapi-lower-vectors="int8-dot=i8mm" | FileCheck %s --check-prefix=SMMLA-LLVM
 
 // A 1x1 convolution of 5 input channels to 3 with zero points 2 (input)
 // and 1 (filter). With int8-dot the operands stay 8-bit: the filter minus
@@ -56,6 +58,24 @@
 // SDOT: vector.multi_reduction <add>, {{.*}} [1] : vector<4x4xi32> to vector<4xi32>
 // SDOT-LLVM-LABEL: func.func @conv
 // SDOT-LLVM: llvm.call_intrinsic "llvm.aarch64.neon.sdot.v4i32.v16i8"({{.*}}) : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+
+// smmla (i8mm): 2x2 blocks of (output pixels, output channels), eight
+// input channels a step. The filter packed as [KH, KW, C/8, (F + 2) * 8]:
+// output channel 0's five weights (0..4, then three zeros), channel 1's,
+// channel 2's, then two zero channels. A row pair's bytes side by side,
+// lined up against a channel pair's by two shuffles; the blocks arranged
+// from the tile's rows and back.
+// SMMLA-LABEL: func.func @conv
+// SMMLA-DAG: arith.constant dense<{{\[\[\[\[}}0, 1, 2, 3, 4, 0, 0, 0, -2, -3, -4, -5, -6, 0, 0, 0, 6, -1, -1, -1, 0, 0, 0, 0{{(, 0)+}}]]]]> : tensor<1x1x1x40xi8>
+// SMMLA: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15] : vector<16xi8>, vector<16xi8>
+// SMMLA: vector.shuffle %{{.*}}, %{{.*}} [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<16xi8>, vector<16xi8>
+// SMMLA: vector.multi_reduction <add>, {{.*}} [1] : vector<4x8xi32> to vector<4xi32>
+// SMMLA-NOT: vector<4x4xi32>
+// SMMLA-NOT: linalg.conv
+// SMMLA-LLVM-LABEL: func.func @conv
+// SMMLA-LLVM: llvm.call_intrinsic "llvm.aarch64.neon.smmla.v4i32.v16i8"({{.*}}) : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+// SMMLA-LLVM-NOT: vector.multi_reduction
+// SMMLA-LLVM-NOT: sdot
 func.func @conv(%x: tensor<1x4x6x5xi8>) -> tensor<1x4x6x3xi32> {
   %w = arith.constant dense<[[[[1, 2, 3, 4, 5]]], [[[-1, -2, -3, -4, -5]]], [[[7, 0, 0, 0, 1]]]]> : tensor<3x1x1x5xi8>
   %bias = arith.constant dense<[100, 200, 300]> : tensor<3xi32>
@@ -186,6 +206,15 @@ func.func @wide_differences(%x: tensor<1x2x2x1xi8>, %init: tensor<1x2x2x1xi32>) 
 // SDOT-NOT: arith.subi {{.*}} : vector<4xi32>
 // SDOT-LLVM-LABEL: func.func @batch_matmul_of_tensors
 // SDOT-LLVM: llvm.call_intrinsic "llvm.aarch64.neon.sdot.v4i32.v16i8"
+// smmla: per step of eight k, B's eight rows side by side (those past
+// K = 5 zeros) and each channel pair's two columns gathered by one shuffle:
+// rows 0-7 of column 0, then of column 1, of a tile of 8 columns.
+// SMMLA-LABEL: func.func @batch_matmul_of_tensors
+// SMMLA: vector.shuffle %{{.*}}, %{{.*}} [0, 8, 16, 24, 32, 40, 48, 56, 1, 9, 17, 25, 33, 41, 49, 57] : vector<65xi8>, vector<65xi8>
+// SMMLA: vector.multi_reduction <add>, {{.*}} [1] : vector<4x8xi32> to vector<4xi32>
+// SMMLA-NOT: linalg.matmul
+// SMMLA-LLVM-LABEL: func.func @batch_matmul_of_tensors
+// SMMLA-LLVM: llvm.call_intrinsic "llvm.aarch64.neon.smmla.v4i32.v16i8"
 func.func @batch_matmul_of_tensors(%a: tensor<2x3x5xi8>, %b: tensor<2x5x20xi8>) -> tensor<2x3x20xi32> {
   %zero = arith.constant 0 : i32
   %e = tensor.empty() : tensor<2x3x20xi32>

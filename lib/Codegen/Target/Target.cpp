@@ -129,7 +129,9 @@ Expected<HostTarget> createHostTarget(StringRef tripleName, StringRef cpu,
   } else if (triple.isAArch64()) {
     t.vectorBits = 128; // NEON (SVE is not used)
     t.vectorRegisters = 32;
-    if (sti->checkFeatures("+dotprod"))
+    if (sti->checkFeatures("+i8mm"))
+      t.int8Dot = "i8mm";
+    else if (sti->checkFeatures("+dotprod"))
       t.int8Dot = "dotprod";
   }
   return std::move(t);
