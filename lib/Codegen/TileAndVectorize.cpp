@@ -36,6 +36,7 @@
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -338,6 +339,11 @@ struct CodegenPass : public nnapi::impl::NNAPICodegenBase<CodegenPass> {
     };
     RewritePatternSet patterns(ctx);
     addCanonicalization(patterns);
+    // The sizes of a loop's tensor results are those of its inits: a
+    // dynamic size taken from a fused initializer's loop (a fill of the
+    // accumulator, which the tiles now start from zero vectors instead)
+    // would keep that loop alive, filling a buffer nothing reads.
+    scf::populateSCFForLoopCanonicalizationPatterns(patterns);
     canonicalization = FrozenRewritePatternSet(std::move(patterns));
     // After vectorization: transfers absorb slices and permutations,
     // reductions become contractions; plus canonicalization. (Casting away
