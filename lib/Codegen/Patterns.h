@@ -24,6 +24,16 @@ bool isContractionWithMaps(Operation *op, ArrayRef<AffineMap> maps);
 /// nnapi-codegen-prepare's matmul on a packed constant (packedMatmulMaps).
 bool isPackedMatmul(Operation *op);
 
+/// vector.transfer_read of a tensor.extract_slice -> a read of its source;
+/// tensor.insert_slice of a transfer_write covering the whole slice -> a
+/// write into the destination (VectorRewrites.cpp).
+void populateSliceIntoTransferPatterns(RewritePatternSet &patterns);
+
+/// vector.mask of a transfer -> the transfer's mask operand; of a
+/// multi_reduction -> a select of the neutral value where the mask is off.
+/// Bufferization's deallocation does not keep a vector.mask region whole.
+void populateMaskRemovalPatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::nnapi
 
 #endif // NNAPI_MLIR_LIB_CODEGEN_PATTERNS_H

@@ -68,6 +68,9 @@ constexpr int64_t kMaxUntiledIterations = 1 << 8;
 /// On a tiled consumer, while the pass runs: which of its loops is mapped to
 /// vector lanes (a loop whose tile is not a power of two gets re-tiled).
 constexpr StringLiteral kLaneDimAttr = "nnapi_codegen.lane_dim";
+/// On a tile with dynamic sizes, while the pass runs: the static vector
+/// sizes it is vectorized at with masks (each at least the tile's size).
+constexpr StringLiteral kMaskSizesAttr = "nnapi_codegen.mask_sizes";
 
 struct Group {
   Strategy strategy;
@@ -255,75 +258,6 @@ std::optional<Value> singleUser(Operation *op) {
 }
 
 //===----------------------------------------------------------------------===//
-// Folding tensor slices into vector transfers
-//===----------------------------------------------------------------------===//
-//
-// MLIR 19's tensor::populateFoldTensorSubsetIntoVectorTransferPatterns folds
-// insert_slice(transfer_write(v, t), d) into transfer_write(v, d) even when v
-// covers only part of t, dropping the rest of t (fixed upstream later). These
-// two patterns do the same folds, the insert one only when the write covers
-// the whole slice.
-
-/// vector.transfer_read (tensor.extract_slice %s[o]) [i] -> transfer_read %s[o
-/// + i].
-struct FoldReadOfSlice : OpRewritePattern<vector::TransferReadOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(vector::TransferReadOp read,
-                                PatternRewriter &rewriter) const override {
-    auto slice = read.getSource().getDefiningOp<tensor::ExtractSliceOp>();
-    if (!slice || read.getMask() || !slice.hasUnitStride() ||
-        slice.getSourceType().getRank() != slice.getResultType().getRank())
-      return failure();
-    Location loc = read.getLoc();
-    SmallVector<Value> indices;
-    for (auto [offset, index] :
-         llvm::zip(slice.getMixedOffsets(), read.getIndices()))
-      indices.push_back(rewriter.create<affine::AffineApplyOp>(
-          loc, rewriter.getAffineDimExpr(0) + rewriter.getAffineDimExpr(1),
-          ValueRange{getValueOrCreateConstantIndexOp(rewriter, loc, offset),
-                     index}));
-    rewriter.replaceOpWithNewOp<vector::TransferReadOp>(
-        read, read.getVectorType(), slice.getSource(), indices,
-        read.getPermutationMapAttr(), read.getPadding(), Value(),
-        read.getInBoundsAttr());
-    return success();
-  }
-};
-
-/// tensor.insert_slice (vector.transfer_write %v, %t[0...]) into %d[o] ->
-/// transfer_write %v, %d[o], when %v covers all of %t.
-struct FoldInsertOfCoveringWrite : OpRewritePattern<tensor::InsertSliceOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
-                                PatternRewriter &rewriter) const override {
-    auto write = insert.getSource().getDefiningOp<vector::TransferWriteOp>();
-    if (!write || write.getMask() || !insert.hasUnitStride() ||
-        insert.getSourceType().getRank() != insert.getDestType().getRank() ||
-        !write.getPermutationMap().isMinorIdentity() ||
-        write.hasOutOfBoundsDim() ||
-        !llvm::all_of(write.getIndices(), isZeroIndex))
-      return failure();
-    ArrayRef<int64_t> slice = insert.getSourceType().getShape();
-    ArrayRef<int64_t> vec = write.getVectorType().getShape();
-    size_t lead = slice.size() - vec.size();
-    if (llvm::any_of(slice.take_front(lead),
-                     [](int64_t d) { return d != 1; }) ||
-        slice.drop_front(lead) != vec)
-      return failure();
-    Location loc = insert.getLoc();
-    SmallVector<Value> indices;
-    for (OpFoldResult offset : insert.getMixedOffsets())
-      indices.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, offset));
-    AffineMap map = AffineMap::getMinorIdentityMap(
-        insert.getDestType().getRank(), vec.size(), rewriter.getContext());
-    rewriter.replaceOpWithNewOp<vector::TransferWriteOp>(
-        insert, write.getVector(), insert.getDest(), indices,
-        AffineMapAttr::get(map), write.getInBoundsAttr());
-    return success();
-  }
-};
-
-//===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
@@ -354,7 +288,7 @@ struct CodegenPass : public nnapi::impl::NNAPICodegenBase<CodegenPass> {
     vector::populateVectorTransferPermutationMapLoweringPatterns(cleanup);
     vector::populateVectorReductionToContractPatterns(cleanup);
     vector::populateSinkVectorBroadcastPatterns(cleanup);
-    cleanup.add<FoldReadOfSlice, FoldInsertOfCoveringWrite>(ctx);
+    nnapi::populateSliceIntoTransferPatterns(cleanup);
     addCanonicalization(cleanup);
     vectorCleanup = FrozenRewritePatternSet(std::move(cleanup));
     return success();
@@ -737,7 +671,8 @@ void CodegenPass::tileReductions(RewriterBase &rewriter) {
       continue;
     bool dynamicReduction =
         strategy == Strategy::Reduction &&
-        ShapedType::isDynamic(op.getStaticLoopRanges().back());
+        ShapedType::isDynamic(op.getStaticLoopRanges().back()) &&
+        op.getIteratorTypesArray().back() == utils::IteratorType::reduction;
     FailureOr<scf::SCFTilingResult> result = tileLoops(rewriter, op, sizes);
     if (failed(result))
       continue;
@@ -746,25 +681,47 @@ void CodegenPass::tileReductions(RewriterBase &rewriter) {
     if (!dynamicReduction)
       continue;
     // A softmax over a dynamic number of keys: its max and sum run in
-    // chunks of four vectors, and what is left over (up to 63 elements with
-    // 16 lanes) in chunks of one vector, half a vector and a quarter, each
-    // a horizontal vector reduction; only the last 1-3 elements stay
-    // scalar. (LLVM's vectorizer does not reorder a float reduction: the
-    // remainder would be a scalar loop.)
-    splitRemainders(
-        rewriter, std::move(remainders), target.lanes, 4,
-        [](linalg::LinalgOp tile) {
-          SmallVector<int64_t> ranges = tile.getStaticLoopRanges();
-          return isReduction(tile) && !ranges.empty() &&
-                 ShapedType::isDynamic(ranges.back()) &&
-                 tile.getIteratorTypesArray().back() ==
-                     utils::IteratorType::reduction;
-        },
-        [](linalg::LinalgOp tile, int64_t width) {
-          SmallVector<int64_t> sizes(tile.getNumLoops(), 0);
-          sizes.back() = width;
-          return sizes;
+    // chunks of four vectors (four independent accumulators), what is left
+    // over (up to 63 elements with 16 lanes) in vectors, and the last
+    // partial vector as one masked vector whose masked-off lanes hold the
+    // reduction's neutral value. (LLVM's vectorizer does not reorder a float
+    // reduction: the remainder would be a scalar loop. Splitting it into
+    // static chunks of a vector, a half and a quarter left a loop per chunk
+    // and a scalar one per row: most of a short row's time.)
+    auto isRowRemainder = [](linalg::LinalgOp tile) {
+      SmallVector<int64_t> ranges = tile.getStaticLoopRanges();
+      return isReduction(tile) && !ranges.empty() &&
+             ShapedType::isDynamic(ranges.back()) &&
+             tile.getIteratorTypesArray().back() ==
+                 utils::IteratorType::reduction &&
+             llvm::none_of(ArrayRef<int64_t>(ranges).drop_back(),
+                           ShapedType::isDynamic);
+    };
+    SmallVector<linalg::LinalgOp> tiles;
+    for (scf::ForOp loop : remainders)
+      loop.getBody()->walk([&](linalg::LinalgOp tile) {
+        if (isRowRemainder(tile))
+          tiles.push_back(tile);
+      });
+    for (linalg::LinalgOp tile : tiles) {
+      SmallVector<int64_t> vector(tile.getNumLoops(), 0);
+      vector.back() = target.lanes;
+      FailureOr<scf::SCFTilingResult> inner =
+          tileLoops(rewriter, tile, vector);
+      if (failed(inner))
+        continue;
+      rewriter.replaceOp(tile, inner->replacements);
+      for (scf::ForOp last :
+           peel(rewriter, inner->loops, /*fullTileSizes=*/true))
+        last.getBody()->walk([&](linalg::LinalgOp partial) {
+          if (!isRowRemainder(partial))
+            return;
+          SmallVector<int64_t> ranges = partial.getStaticLoopRanges();
+          ranges.back() = target.lanes;
+          partial->setAttr(kMaskSizesAttr,
+                           rewriter.getDenseI64ArrayAttr(ranges));
         });
+    }
   }
 }
 
@@ -819,6 +776,10 @@ void CodegenPass::foldPanelDims() {
 void CodegenPass::vectorize(RewriterBase &rewriter) {
   SmallVector<linalg::LinalgOp> candidates;
   getOperation().walk([&](linalg::LinalgOp op) {
+    if (op->hasAttr(kMaskSizesAttr)) {
+      candidates.push_back(op);
+      return;
+    }
     if (!hasStaticTensorShapes(op))
       return;
     int64_t points = 1;
@@ -839,8 +800,29 @@ void CodegenPass::vectorize(RewriterBase &rewriter) {
   });
   for (linalg::LinalgOp op : candidates) {
     rewriter.setInsertionPoint(op);
-    if (failed(linalg::vectorize(rewriter, op)))
+    SmallVector<int64_t> maskSizes;
+    if (auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kMaskSizesAttr)) {
+      maskSizes.assign(sizes.asArrayRef().begin(), sizes.asArrayRef().end());
+      op->removeAttr(kMaskSizesAttr);
+      // MLIR 19 vectorizes with masks generic ops, not linalg.reduce.
+      if (isa<linalg::ReduceOp>(op.getOperation())) {
+        FailureOr<linalg::GenericOp> generic =
+            linalg::generalizeNamedOp(rewriter, op);
+        if (succeeded(generic))
+          op = *generic;
+      }
+    }
+    // (The scalable flags given explicitly: MLIR 19 builds its masks' and
+    // reductions' types from them, and types built from none differ from
+    // the ones the ops expect, though they print alike.)
+    SmallVector<bool> scalable(maskSizes.size(), false);
+    if (failed(linalg::vectorize(rewriter, op, maskSizes, scalable)))
       markFallback(op, "the vectorizer does not handle this op");
+  }
+  {
+    RewritePatternSet patterns(&getContext());
+    nnapi::populateMaskRemovalPatterns(patterns);
+    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
   }
   (void)applyPatternsAndFoldGreedily(getOperation(), vectorCleanup);
   // Tensors carried through the (reduction) loops: the accumulator tile is
