@@ -301,6 +301,11 @@ private:
   LogicalResult tileGroup(RewriterBase &rewriter, Group &group);
   void tileReductions(RewriterBase &rewriter);
   bool retileLanes(RewriterBase &rewriter, int round);
+  /// Marks the ops of `op`'s tile for masked vectorization along its
+  /// dynamic lane dimension (kMaskSizesAttr) when they are element-wise and
+  /// compute a transcendental function; false if they are not.
+  bool markMaskedLanes(RewriterBase &rewriter, linalg::LinalgOp op,
+                       int64_t laneDim);
   void vectorize(RewriterBase &rewriter);
   void foldPanelDims();
   void markFallbacks();
@@ -589,6 +594,39 @@ void CodegenPass::tileTransposes(RewriterBase &rewriter) {
   }
 }
 
+bool CodegenPass::markMaskedLanes(RewriterBase &rewriter, linalg::LinalgOp op,
+                                  int64_t laneDim) {
+  if (!ShapedType::isDynamic(op.getStaticLoopRanges()[laneDim]))
+    return false;
+  SmallVector<linalg::LinalgOp> members;
+  bool transcendental = false;
+  for (Operation &member : *op->getBlock()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(member);
+    if (!linalgOp)
+      continue;
+    // Element-wise ops with one dynamic dimension (the lanes' remainder):
+    // their masked vector code has only masked transfers, which
+    // populateMaskRemovalPatterns turns into masked operands.
+    if (linalgOp.getNumReductionLoops() ||
+        llvm::count_if(linalgOp.getStaticLoopRanges(),
+                       ShapedType::isDynamic) > 1)
+      return false;
+    transcendental |= computesTranscendental(linalgOp);
+    members.push_back(linalgOp);
+  }
+  if (!transcendental)
+    return false;
+  for (linalg::LinalgOp member : members) {
+    SmallVector<int64_t> sizes = member.getStaticLoopRanges();
+    for (int64_t &size : sizes)
+      if (ShapedType::isDynamic(size))
+        size = target.lanes;
+    member->setAttr(kMaskSizesAttr, rewriter.getDenseI64ArrayAttr(sizes));
+  }
+  op->removeAttr(kLaneDimAttr);
+  return true;
+}
+
 bool CodegenPass::retileLanes(RewriterBase &rewriter, int round) {
   SmallVector<std::pair<linalg::LinalgOp, SmallVector<int64_t>>> pending;
   getOperation().walk([&](linalg::LinalgOp op) {
@@ -605,6 +643,11 @@ bool CodegenPass::retileLanes(RewriterBase &rewriter, int round) {
       // plain arithmetic, which it vectorizes, were measured slower split:
       // the recognizer's input layout change, 10%.)
       if (!isTileable(op) || !op->getParentOfType<scf::ForOp>())
+        return;
+      // After a round of whole vectors, an element-wise tile's last
+      // partial vector along a dynamic lane dimension is one masked vector
+      // (as a reduction's is, tileReductions), not halves and quarters.
+      if (round > 0 && markMaskedLanes(rewriter, op, dim.getInt()))
         return;
       if (std::optional<SmallVector<int64_t>> tile = dynamicRemainderTile(
               op, dim.getInt(), target.lanes, round))
