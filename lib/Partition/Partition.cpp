@@ -365,7 +365,7 @@ SmallVector<Operation *> hostOps(ArrayRef<Operation *> ops) {
 void FunctionPlacer::classify(Unit &unit) {
   Operation *root = unit.ops.back();
   // Work and cost, on the host for every unit.
-  double macs = 0, elements = 0, hostUs = 0;
+  double macs = 0, elements = 0, points = 0, hostUs = 0;
   profile::DataType type =
       root->getNumOperands()  ? dataTypeOf(root->getOperand(0).getType())
       : root->getNumResults() ? dataTypeOf(root->getResult(0).getType())
@@ -374,6 +374,14 @@ void FunctionPlacer::classify(Unit &unit) {
     OpWork work = estimateWork(op, config.dynamicSize);
     macs += work.macs;
     elements += work.elements;
+    // The host code's iteration points: the multiply-accumulates, or the
+    // largest tensor an op walks.
+    double walked = work.macs;
+    for (TypeRange types : {TypeRange(op->getOperandTypes()),
+                            TypeRange(op->getResultTypes())})
+      for (Type t : types)
+        walked = std::max(walked, tensorElements(t, config.dynamicSize));
+    points += walked;
   }
   // Priced as nnapi-profile-device fits: the unit's whole work, one fixed
   // cost (the host code runs a composite's body as one fused loop nest).
@@ -465,10 +473,16 @@ void FunctionPlacer::classify(Unit &unit) {
       }
     }
   }
-  // Everything above is one thread's; the runtime runs `threads`.
+  // Everything above is one thread's; the runtime runs `threads`. The host
+  // code splits a loop band over them only above a minimum of iteration
+  // points: below it the op runs on one thread whatever the count. Priced
+  // alike on the device: handing so little work to other threads gains
+  // nothing there either (the fitted fractions come from large probes).
   const profile::ThreadScaling &scaling = config.device.threadScaling;
-  unit.hostUs *= scaling.hostFactor(config.threads, unit.opcode);
-  unit.deviceUs *= scaling.deviceFactor(config.threads, unit.opcode);
+  if (points >= double(NNAPIDialect::kMinParallelWork)) {
+    unit.hostUs *= scaling.hostFactor(config.threads, unit.opcode);
+    unit.deviceUs *= scaling.deviceFactor(config.threads, unit.opcode);
+  }
   // The override has the last word, but cannot make NNAPI run what it can't.
   SmallVector<Operation *> named = hostOps(unit.ops);
   std::string hostEntry = config.placement.match(

@@ -2,6 +2,8 @@
 #ifndef NNAPI_MLIR_CODEGEN_PASSES_H
 #define NNAPI_MLIR_CODEGEN_PASSES_H
 
+#include "nnapi-mlir/Dialect/NNAPI/IR/NNAPIDialect.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

@@ -266,7 +266,8 @@ def NNAPIOutlineParallelLoops : Pass<"nnapi-outline-parallel-loops", "ModuleOp">
     stays serial. The pass then drops every `nnapi.parallel` mark.
   }];
   let options = [
-    Option<"minWork", "min-work", "int64_t", /*default=*/"131072",
+    Option<"minWork", "min-work", "int64_t",
+           /*default=*/"::mlir::nnapi::NNAPIDialect::kMinParallelWork",
            "Iteration points below which a band stays a serial loop">,
     Option<"chunkWork", "chunk-work", "int64_t", /*default=*/"16384",
            "Iteration points a chunk of a band holds at least">,

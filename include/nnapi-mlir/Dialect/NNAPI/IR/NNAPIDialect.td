@@ -63,6 +63,10 @@ def NNAPI_Dialect : Dialect {
     /// nnapi-lower-parallel-calls): the iterations per chunk (i64).
     static constexpr ::llvm::StringLiteral kParallelAttrName = "nnapi.parallel";
     static constexpr ::llvm::StringLiteral kParallelGrainAttrName = "nnapi.parallel_grain";
+    /// Iteration points below which a band of parallel host loops stays a
+    /// serial loop (nnapi-outline-parallel-loops' default min-work): small
+    /// ops never pay for threads, so the partitioner prices them at one.
+    static constexpr int64_t kMinParallelWork = 131072;
     /// On the module, from nnapi-partition to nnapi-emit-entry-point: the
     /// thread count placement priced both sides at (i32), which the library
     /// exports (nnapi_model_placement_threads) for the runtime to compare
