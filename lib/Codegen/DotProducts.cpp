@@ -371,28 +371,18 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
 
 LogicalResult TileLowering::lower(RewriterBase &rewriter,
                                   linalg::Conv2DNhwcHwcfOp op) {
-  Value input = op.getInputs()[0], init = op.getOutputs()[0];
-  auto inType = cast<RankedTensorType>(input.getType());
-  auto filterType = cast<RankedTensorType>(op.getInputs()[1].getType());
-  auto outType = cast<RankedTensorType>(op->getResult(0).getType());
-  if (!inType.hasStaticShape() || !filterType.hasStaticShape() ||
-      !outType.hasStaticShape() || outType.getDimSize(0) != 1 ||
-      outType.getDimSize(1) != 1)
+  std::optional<ConvTile> t = convTile(op);
+  if (!t)
     return failure();
-  int64_t rows = outType.getDimSize(2), channels = outType.getDimSize(3);
+  Value input = op.getInputs()[0], init = op.getOutputs()[0];
+  int64_t rows = t->rows, channels = t->channels, kh = t->kh, kw = t->kw,
+          c = t->c;
+  ArrayRef<int64_t> strides = t->strides, dilations = t->dilations;
   int64_t vectors = (channels + lanes - 1) / lanes;
   // Accumulators, the filter vectors and a broadcast in registers.
   if (rows * vectors + vectors + 1 > registers)
     return failure();
-  SmallVector<OpFoldResult> offsets;
-  arith::ConstantOp filter = traceFilter(op.getInputs()[1], offsets);
-  if (!filter || !isa<DenseIntElementsAttr>(filter.getValue()))
-    return failure();
-  Packed p = pack(rewriter, filter);
-  int64_t kh = filterType.getDimSize(0), kw = filterType.getDimSize(1),
-          c = filterType.getDimSize(2);
-  SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
-  SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+  Packed p = pack(rewriter, t->filter);
 
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
@@ -401,10 +391,7 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
   auto index = [&](OpBuilder &b, int64_t v) -> Value {
     return b.create<arith::ConstantIndexOp>(loc, v);
   };
-  Value firstChannel = index(rewriter, 0);
-  for (OpFoldResult o : offsets)
-    firstChannel = rewriter.create<arith::AddIOp>(
-        loc, firstChannel, getValueOrCreateConstantIndexOp(rewriter, loc, o));
+  Value first = firstChannel(rewriter, loc, t->offsets);
   Value zero = index(rewriter, 0);
 
   // The accumulators: the initial value, minus the flip's correction.
@@ -412,7 +399,7 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
       rewriter, loc, init, [&](int64_t j) -> Value {
         if (!p.correction)
           return Value();
-        Value at = rewriter.create<arith::AddIOp>(loc, firstChannel,
+        Value at = rewriter.create<arith::AddIOp>(loc, first,
                                                   index(rewriter, j * lanes));
         return rewriter.create<vector::TransferReadOp>(
             loc, accType, p.correction, ValueRange{at}, ArrayRef<bool>{true});
@@ -436,8 +423,7 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
           b, loc, input, ValueRange{zero, tap.y, col, channel}, width));
     }
     for (int64_t j = 0; j < vectors; ++j) {
-      Value oc = b.create<arith::AddIOp>(loc, firstChannel,
-                                         index(b, j * lanes));
+      Value oc = b.create<arith::AddIOp>(loc, first, index(b, j * lanes));
       Value w = b.create<vector::TransferReadOp>(
           loc, VectorType::get({4 * lanes}, i8), p.weights,
           ValueRange{tap.ky, tap.kx, c4,
@@ -449,26 +435,13 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
     }
     return out;
   };
-  // A loop over [0, n) carrying the accumulators (none for n = 1).
-  auto loop = [&](OpBuilder &b, int64_t n, ValueRange in,
-                  function_ref<SmallVector<Value>(OpBuilder &, Value,
-                                                  ValueRange)>
-                      body) -> SmallVector<Value> {
-    if (n == 1)
-      return body(b, index(b, 0), in);
-    auto forOp = b.create<scf::ForOp>(
-        loc, index(b, 0), index(b, n), index(b, 1), in,
-        [&](OpBuilder &nb, Location l, Value iv, ValueRange args) {
-          nb.create<scf::YieldOp>(l, body(nb, iv, args));
-        });
-    return SmallVector<Value>(forOp.getResults());
-  };
-  accs = loop(rewriter, kh, accs, [&](OpBuilder &b, Value ky, ValueRange a) {
-    return loop(b, kw, a, [&](OpBuilder &b, Value kx, ValueRange a) {
+  accs = carry(rewriter, loc, kh, accs, [&](OpBuilder &b, Value ky,
+                                            ValueRange a) {
+    return carry(b, loc, kw, a, [&](OpBuilder &b, Value kx, ValueRange a) {
       Tap tap{ky, kx, b.create<arith::MulIOp>(loc, ky, index(b, dilations[0])),
               b.create<arith::MulIOp>(loc, kx, index(b, dilations[1]))};
       SmallVector<Value> acc =
-          loop(b, c / 4, a, [&](OpBuilder &b, Value c4, ValueRange a) {
+          carry(b, loc, c / 4, a, [&](OpBuilder &b, Value c4, ValueRange a) {
             return step(b, tap, c4, 4, a);
           });
       if (c % 4)
@@ -547,8 +520,11 @@ void populateDotProductLoweringPatterns(RewritePatternSet &patterns,
     populateMmlaLoweringPatterns(patterns);
 }
 
-/// (Every other offset 0 and size whole.)
-arith::ConstantOp traceFilter(Value v, SmallVectorImpl<OpFoldResult> &offsets) {
+
+/// The constant a filter tile is sliced from, with the tile's offsets along
+/// the output channels (every other offset 0 and size whole); null if the
+/// filter is not such a slice.
+static arith::ConstantOp traceFilter(Value v, SmallVectorImpl<OpFoldResult> &offsets) {
   while (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>()) {
     RankedTensorType source = slice.getSourceType();
     if (source.getRank() != 4 || slice.getResultType().getRank() != 4 ||
@@ -563,6 +539,54 @@ arith::ConstantOp traceFilter(Value v, SmallVectorImpl<OpFoldResult> &offsets) {
     v = slice.getSource();
   }
   return v.getDefiningOp<arith::ConstantOp>();
+}
+
+std::optional<ConvTile> convTile(linalg::Conv2DNhwcHwcfOp op) {
+  auto inType = cast<RankedTensorType>(op.getInputs()[0].getType());
+  auto filterType = cast<RankedTensorType>(op.getInputs()[1].getType());
+  auto outType = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!inType.hasStaticShape() || !filterType.hasStaticShape() ||
+      !outType.hasStaticShape() || outType.getDimSize(0) != 1 ||
+      outType.getDimSize(1) != 1)
+    return std::nullopt;
+  ConvTile t;
+  t.filter = traceFilter(op.getInputs()[1], t.offsets);
+  if (!t.filter || !isa<DenseIntElementsAttr>(t.filter.getValue()))
+    return std::nullopt;
+  t.rows = outType.getDimSize(2);
+  t.channels = outType.getDimSize(3);
+  t.kh = filterType.getDimSize(0);
+  t.kw = filterType.getDimSize(1);
+  t.c = filterType.getDimSize(2);
+  t.strides.assign(op.getStrides().getValues<int64_t>().begin(),
+                   op.getStrides().getValues<int64_t>().end());
+  t.dilations.assign(op.getDilations().getValues<int64_t>().begin(),
+                     op.getDilations().getValues<int64_t>().end());
+  return t;
+}
+
+Value firstChannel(OpBuilder &b, Location loc,
+                   ArrayRef<OpFoldResult> offsets) {
+  Value first = b.create<arith::ConstantIndexOp>(loc, 0);
+  for (OpFoldResult o : offsets)
+    first = b.create<arith::AddIOp>(
+        loc, first, getValueOrCreateConstantIndexOp(b, loc, o));
+  return first;
+}
+
+SmallVector<Value>
+carry(OpBuilder &b, Location loc, int64_t n, ValueRange in,
+      function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)> body) {
+  if (n == 1)
+    return body(b, b.create<arith::ConstantIndexOp>(loc, 0), in);
+  auto forOp = b.create<scf::ForOp>(
+      loc, b.create<arith::ConstantIndexOp>(loc, 0),
+      b.create<arith::ConstantIndexOp>(loc, n),
+      b.create<arith::ConstantIndexOp>(loc, 1), in,
+      [&](OpBuilder &nb, Location l, Value iv, ValueRange args) {
+        nb.create<scf::YieldOp>(l, body(nb, iv, args));
+      });
+  return SmallVector<Value>(forOp.getResults());
 }
 
 void lowerInt8ConvTiles(RewriterBase &rewriter, Operation *function,

@@ -64,9 +64,26 @@ void populateInt8MatmulPatterns(RewritePatternSet &patterns, DotKind kind);
 void lowerInt8ConvTiles(RewriterBase &rewriter, Operation *function,
                         DotKind kind, int64_t registers);
 
-/// The filter constant a convolution tile is sliced from, with the tile's
-/// offsets along the output channels; null if it is not such a slice.
-arith::ConstantOp traceFilter(Value v, SmallVectorImpl<OpFoldResult> &offsets);
+/// What lowering a register tile of an isInt8Conv op needs: its output
+/// [1, 1, rows, channels], its filter's sizes, strides and dilations, and
+/// the constant the filter tile is sliced from, with the tile's offsets
+/// along the output channels. None unless every shape is static, the output
+/// one row of pixels and the filter such a slice.
+struct ConvTile {
+  int64_t rows, channels, kh, kw, c;
+  SmallVector<int64_t> strides, dilations;
+  arith::ConstantOp filter;
+  SmallVector<OpFoldResult> offsets;
+};
+std::optional<ConvTile> convTile(linalg::Conv2DNhwcHwcfOp op);
+
+/// The tile's first output channel: the sum of its offsets.
+Value firstChannel(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> offsets);
+
+/// A loop over [0, n) carrying `in` through `body` (no loop for n = 1).
+SmallVector<Value>
+carry(OpBuilder &b, Location loc, int64_t n, ValueRange in,
+      function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)> body);
 
 /// I8mm: lowers the tiles (isInt8Conv and isInt8Matmul linalg.matmul ops)
 /// smmla can take (MatrixMultiplyAccumulate.cpp), packing filters once per

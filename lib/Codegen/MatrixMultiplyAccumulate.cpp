@@ -189,46 +189,19 @@ Value MmlaLowering::pack(RewriterBase &rewriter, arith::ConstantOp filter) {
   return packed[filter] = p;
 }
 
-/// A loop over [0, n) carrying `in` (none for n = 1).
-SmallVector<Value>
-carry(OpBuilder &b, Location loc, int64_t n, ValueRange in,
-      function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)> body) {
-  if (n == 1)
-    return body(b, b.create<arith::ConstantIndexOp>(loc, 0), in);
-  auto forOp = b.create<scf::ForOp>(
-      loc, b.create<arith::ConstantIndexOp>(loc, 0),
-      b.create<arith::ConstantIndexOp>(loc, n),
-      b.create<arith::ConstantIndexOp>(loc, 1), in,
-      [&](OpBuilder &nb, Location l, Value iv, ValueRange args) {
-        nb.create<scf::YieldOp>(l, body(nb, iv, args));
-      });
-  return SmallVector<Value>(forOp.getResults());
-}
-
 LogicalResult MmlaLowering::lower(RewriterBase &rewriter,
                                   linalg::Conv2DNhwcHwcfOp op) {
-  Value input = op.getInputs()[0];
-  auto inType = cast<RankedTensorType>(input.getType());
-  auto filterType = cast<RankedTensorType>(op.getInputs()[1].getType());
-  auto outType = cast<RankedTensorType>(op->getResult(0).getType());
-  if (!inType.hasStaticShape() || !filterType.hasStaticShape() ||
-      !outType.hasStaticShape() || outType.getDimSize(0) != 1 ||
-      outType.getDimSize(1) != 1)
+  std::optional<ConvTile> t = convTile(op);
+  if (!t)
     return failure();
-  int64_t rows = outType.getDimSize(2), channels = outType.getDimSize(3);
-  int64_t rowPairs = (rows + 1) / 2, pairs = (channels + 1) / 2;
+  Value input = op.getInputs()[0];
+  int64_t rows = t->rows, kh = t->kh, kw = t->kw, c = t->c;
+  ArrayRef<int64_t> strides = t->strides, dilations = t->dilations;
+  int64_t rowPairs = (rows + 1) / 2, pairs = (t->channels + 1) / 2;
   // The blocks, a row pair's bytes each and a channel pair's weights each.
   if (rowPairs * pairs + rowPairs + pairs > registers)
     return failure();
-  SmallVector<OpFoldResult> offsets;
-  arith::ConstantOp filter = traceFilter(op.getInputs()[1], offsets);
-  if (!filter || !isa<DenseIntElementsAttr>(filter.getValue()))
-    return failure();
-  Value weights = pack(rewriter, filter);
-  int64_t kh = filterType.getDimSize(0), kw = filterType.getDimSize(1),
-          c = filterType.getDimSize(2);
-  SmallVector<int64_t> strides(op.getStrides().getValues<int64_t>());
-  SmallVector<int64_t> dilations(op.getDilations().getValues<int64_t>());
+  Value weights = pack(rewriter, t->filter);
 
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
@@ -236,10 +209,7 @@ LogicalResult MmlaLowering::lower(RewriterBase &rewriter,
   auto index = [&](OpBuilder &b, int64_t v) -> Value {
     return b.create<arith::ConstantIndexOp>(loc, v);
   };
-  Value firstChannel = index(rewriter, 0);
-  for (OpFoldResult o : offsets)
-    firstChannel = rewriter.create<arith::AddIOp>(
-        loc, firstChannel, getValueOrCreateConstantIndexOp(rewriter, loc, o));
+  Value first = firstChannel(rewriter, loc, t->offsets);
   Value zero = index(rewriter, 0);
   SmallVector<Value> blocks = readBlocks(rewriter, loc, op.getOutputs()[0]);
 
@@ -261,7 +231,7 @@ LogicalResult MmlaLowering::lower(RewriterBase &rewriter,
     for (int64_t p = 0; p < rowPairs; ++p)
       as.push_back(rowPair(b, loc, p, rows, read));
     for (int64_t q = 0; q < pairs; ++q) {
-      Value oc = b.create<arith::AddIOp>(loc, firstChannel, index(b, 2 * q));
+      Value oc = b.create<arith::AddIOp>(loc, first, index(b, 2 * q));
       Value w = b.create<vector::TransferReadOp>(
           loc, VectorType::get({16}, i8), weights,
           ValueRange{ky, kx, c8, b.create<arith::MulIOp>(loc, oc, index(b, 8))},
