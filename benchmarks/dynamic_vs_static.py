@@ -169,12 +169,14 @@ def main():
                                else "100,200,400,800")
     model = os.path.join(args.work, args.model + ".onnx")
     build_model(model)
-    compile_ = os.path.join(bin_dir, "nnapi-compile")
+    # Placed for the thread count the libraries run at (as ort_compare.py).
+    compile_ = [os.path.join(bin_dir, "nnapi-compile"),
+                f"--placement-threads={args.threads}"]
     nnapi_run = os.path.join(bin_dir, "nnapi-run")
     dynamic = os.path.join(args.work, args.model + "-dynamic.so")
-    run([compile_, model, "-o", dynamic, "--input-shape=" + dynamic_shape])
+    run(compile_ + [model, "-o", dynamic, "--input-shape=" + dynamic_shape])
     dynamic_host = os.path.join(args.work, args.model + "-dynamic-host.so")
-    run([compile_, model, "-o", dynamic_host, "--host-only",
+    run(compile_ + [model, "-o", dynamic_host, "--host-only",
          "--input-shape=" + dynamic_shape])
     env = dict(os.environ, NNAPI_MLIR_THREADS=str(args.threads))
     print(f"{'length':>6} {'ORT ms':>8} {'fixed':>8} {'dynamic':>8} "
@@ -193,10 +195,10 @@ def main():
             f.write(numpy_helper.from_array(x, "x").SerializeToString())
         run(["node", ORT_RUN, model, data, "--write"])
         fixed = os.path.join(args.work, f"{args.model}{length}.so")
-        run([compile_, model, "-o", fixed,
+        run(compile_ + [model, "-o", fixed,
              "--input-shape=" + fixed_shape.format(length)])
         fixed_host = os.path.join(args.work, f"{args.model}{length}-host.so")
-        run([compile_, model, "-o", fixed_host, "--host-only",
+        run(compile_ + [model, "-o", fixed_host, "--host-only",
              "--input-shape=" + fixed_shape.format(length)])
         for so in (fixed, fixed_host, dynamic, dynamic_host):
             out = run([nnapi_run, so, "--test-data", data, "--threads",

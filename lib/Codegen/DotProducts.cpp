@@ -268,12 +268,11 @@ void TileLowering::writeAccumulators(RewriterBase &rewriter, Operation *op,
 /// flip's bytes and B's.
 LogicalResult TileLowering::lower(RewriterBase &rewriter,
                                   linalg::MatmulOp op) {
-  if (!isInt8Matmul(op))
+  std::optional<MatmulTile> t = matmulTile(op);
+  if (!t)
     return failure();
-  Value a = op.getInputs()[0], bm = op.getInputs()[1];
-  auto outType = cast<RankedTensorType>(op->getResult(0).getType());
-  int64_t rows = outType.getDimSize(0), channels = outType.getDimSize(1);
-  int64_t k = cast<RankedTensorType>(a.getType()).getDimSize(1);
+  Value a = t->a, bm = t->b;
+  int64_t rows = t->rows, channels = t->channels, k = t->k;
   int64_t vectors = (channels + lanes - 1) / lanes;
   bool flips = flipsInput(kind);
   // Accumulators, B's vectors, the corrections and a broadcast.
@@ -563,6 +562,16 @@ std::optional<ConvTile> convTile(linalg::Conv2DNhwcHwcfOp op) {
   t.dilations.assign(op.getDilations().getValues<int64_t>().begin(),
                      op.getDilations().getValues<int64_t>().end());
   return t;
+}
+
+std::optional<MatmulTile> matmulTile(linalg::MatmulOp op) {
+  if (!isInt8Matmul(op))
+    return std::nullopt;
+  auto outType = cast<RankedTensorType>(op->getResult(0).getType());
+  Value a = op.getInputs()[0];
+  return MatmulTile{a, op.getInputs()[1], outType.getDimSize(0),
+                    outType.getDimSize(1),
+                    cast<RankedTensorType>(a.getType()).getDimSize(1)};
 }
 
 Value firstChannel(OpBuilder &b, Location loc,

@@ -77,6 +77,14 @@ struct ConvTile {
 };
 std::optional<ConvTile> convTile(linalg::Conv2DNhwcHwcfOp op);
 
+/// What lowering a register tile of an isInt8Matmul linalg.matmul needs:
+/// A [rows, k], B [k, channels]. None for any other op.
+struct MatmulTile {
+  Value a, b;
+  int64_t rows, channels, k;
+};
+std::optional<MatmulTile> matmulTile(linalg::MatmulOp op);
+
 /// The tile's first output channel: the sum of its offsets.
 Value firstChannel(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> offsets);
 

@@ -264,12 +264,11 @@ LogicalResult MmlaLowering::lower(RewriterBase &rewriter,
 /// two columns are gathered (one shuffle).
 LogicalResult MmlaLowering::lower(RewriterBase &rewriter,
                                   linalg::MatmulOp op) {
-  if (!isInt8Matmul(op))
+  std::optional<MatmulTile> t = matmulTile(op);
+  if (!t)
     return failure();
-  Value a = op.getInputs()[0], bm = op.getInputs()[1];
-  auto outType = cast<RankedTensorType>(op->getResult(0).getType());
-  int64_t rows = outType.getDimSize(0), channels = outType.getDimSize(1);
-  int64_t k = cast<RankedTensorType>(a.getType()).getDimSize(1);
+  Value a = t->a, bm = t->b;
+  int64_t rows = t->rows, channels = t->channels, k = t->k;
   int64_t rowPairs = (rows + 1) / 2, pairs = (channels + 1) / 2;
   // The blocks, the row pairs, B's eight rows and the channel pairs.
   if (channels > 8 ||
