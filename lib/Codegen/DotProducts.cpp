@@ -1,18 +1,23 @@
 //===- DotProducts.cpp - 8-bit tiles on dot-product instructions ---------===//
 //
-// A dot-product instruction adds, in each 32-bit lane, the products of four
-// 8-bit pairs. A register tile of a convolution (rows output pixels by
-// `vectors` vectors of output channels) then takes, per filter tap and per
-// four input channels, one 32-bit broadcast of the four input bytes per row
-// and one vector of the filter per output vector: the filter is packed at
-// compile time as [KH][KW][C/4][F'][4], each lane's four bytes being four
-// input channels of one output channel. A tile of a matmul of two computed
-// tensors interleaves four rows of B into that layout in registers.
+// A dot-product instruction adds, in each 32-bit lane, the products of a
+// group of G pairs: four 8-bit ones (vpdpbusd, sdot) or two 16-bit ones
+// (vpmaddwd, whose sums the tile adds to the lane). A register tile of a
+// convolution (rows output pixels by `vectors` vectors of output channels)
+// then takes, per filter tap and per G input channels, one 32-bit broadcast
+// of the G input values per row and one vector of the filter per output
+// vector: the filter is packed at compile time as [KH][KW][C/G][F'][G],
+// each lane's G values being G input channels of one output channel. A tile
+// of a matmul of two computed tensors interleaves G rows of B into that
+// layout in registers.
 //
 // x86's vpdpbusd multiplies unsigned by signed bytes: the input's bytes are
 // flipped (x + 128) as they are broadcast, and 128 times each output
 // channel's filter sum is subtracted from the accumulators. AArch64's sdot
-// multiplies signed by signed. (DotProductOperands.cpp prepares the 8-bit
+// multiplies signed by signed. vpmaddwd multiplies signed 16-bit values:
+// the input's bytes are sign-extended as they are broadcast, the filter
+// packed as 16-bit values, and its pair sums of 8-bit products are exact
+// (at most 2 * 128 * 128). (DotProductOperands.cpp prepares the 8-bit
 // operands.)
 //
 //===----------------------------------------------------------------------===//
@@ -42,8 +47,10 @@ namespace {
 int64_t lanesOf(DotKind kind) {
   switch (kind) {
   case DotKind::Avx512Vnni:
+  case DotKind::Avx512Madd:
     return 16;
   case DotKind::AvxVnni:
+  case DotKind::Avx2Madd:
     return 8;
   case DotKind::DotProd:
   case DotKind::I8mm:
@@ -59,26 +66,38 @@ bool flipsInput(DotKind kind) {
   return kind == DotKind::Avx512Vnni || kind == DotKind::AvxVnni;
 }
 
+/// vpmaddwd multiplies 16-bit values.
+bool isMadd(DotKind kind) {
+  return kind == DotKind::Avx512Madd || kind == DotKind::Avx2Madd;
+}
+
+/// The products each lane sums: G.
+int64_t groupOf(DotKind kind) { return isMadd(kind) ? 2 : 4; }
+
+/// The width of the instruction's operands: 16 for vpmaddwd, else 8.
+unsigned operandBits(DotKind kind) { return isMadd(kind) ? 16 : 8; }
+
 
 struct Packed {
-  Value weights;    ///< [KH, KW, C4, F' * 4] i8
+  Value weights;    ///< [KH, KW, C/G, F' * G] of the operand type
   Value correction; ///< [F'] i32: 128 * the filter sums (flipped inputs)
 };
 
 class TileLowering {
 public:
   TileLowering(DotKind kind, int64_t registers, Block &entry)
-      : kind(kind), lanes(lanesOf(kind)), registers(registers),
-        entry(entry) {}
+      : kind(kind), lanes(lanesOf(kind)), group(groupOf(kind)),
+        registers(registers), entry(entry) {}
   LogicalResult lower(RewriterBase &rewriter, linalg::Conv2DNhwcHwcfOp op);
   LogicalResult lower(RewriterBase &rewriter, linalg::MatmulOp op);
 
 private:
   Packed pack(RewriterBase &rewriter, arith::ConstantOp filter);
   Value dot(OpBuilder &b, Location loc, Value acc, Value x, Value w) const;
-  /// Four bytes of `input` at `at` (the last index the first byte's; fewer,
+  /// G bytes of `input` at `at` (the last index the first byte's; fewer,
   /// `width`, padded with zeros) as one 32-bit word broadcast to every
-  /// lane, flipped for vpdpbusd.
+  /// lane: four bytes, flipped for vpdpbusd, or two sign-extended to 16
+  /// bits for vpmaddwd.
   Value broadcastWord(OpBuilder &b, Location loc, Value input,
                       ValueRange at, int64_t width) const;
   /// The accumulators of a tile [1.., rows, channels] of `init`, row-major,
@@ -94,8 +113,12 @@ private:
   void writeAccumulators(RewriterBase &rewriter, Operation *op,
                          ArrayRef<Value> accs) const;
 
+  /// `bytes` (i8) as the instruction's operands: sign-extended to 16 bits
+  /// for vpmaddwd.
+  Value operands(OpBuilder &b, Location loc, Value bytes) const;
+
   DotKind kind;
-  int64_t lanes, registers;
+  int64_t lanes, group, registers;
   Block &entry;
   DenseMap<Operation *, Packed> packed;
 };
@@ -107,29 +130,36 @@ Packed TileLowering::pack(RewriterBase &rewriter, arith::ConstantOp filter) {
   auto attr = cast<DenseIntElementsAttr>(filter.getValue());
   ArrayRef<int64_t> shape = attr.getType().getShape(); // KH, KW, C, F
   int64_t taps = shape[0] * shape[1], c = shape[2], f = shape[3];
-  int64_t c4 = (c + 3) / 4;
+  int64_t cg = (c + group - 1) / group;
   // One vector of zero channels past the last: a tile whose first channel
   // is not a multiple of the lanes (a power-of-two piece of a remainder)
   // reads up to a vector beyond its channels.
   int64_t fp = (f + lanes - 1) / lanes * lanes + lanes;
-  SmallVector<int8_t> weights(taps * c4 * fp * 4, 0);
+  SmallVector<int16_t> weights(taps * cg * fp * group, 0);
   SmallVector<int32_t> sums(fp, 0);
   int64_t i = 0;
   for (const APInt &v : attr.getValues<APInt>()) {
     int64_t tap = i / (c * f), ch = i / f % c, oc = i % f;
     int8_t w = int8_t(v.getSExtValue());
-    weights[((tap * c4 + ch / 4) * fp + oc) * 4 + ch % 4] = w;
+    weights[((tap * cg + ch / group) * fp + oc) * group + ch % group] = w;
     sums[oc] += 128 * int32_t(w);
     ++i;
   }
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(&entry);
   Location loc = filter.getLoc();
-  auto weightsType = RankedTensorType::get({shape[0], shape[1], c4, fp * 4},
-                                           rewriter.getI8Type());
+  unsigned bits = operandBits(kind);
+  auto weightsType =
+      RankedTensorType::get({shape[0], shape[1], cg, fp * group},
+                            rewriter.getIntegerType(bits));
   Packed p;
   p.weights = rewriter.create<arith::ConstantOp>(
-      loc, DenseElementsAttr::get(weightsType, ArrayRef<int8_t>(weights)));
+      loc, bits == 16 ? DenseElementsAttr::get(weightsType,
+                                               ArrayRef<int16_t>(weights))
+                      : DenseElementsAttr::get(
+                            weightsType,
+                            ArrayRef<int8_t>(SmallVector<int8_t>(weights.begin(),
+                                                              weights.end()))));
   if (flipsInput(kind))
     p.correction = rewriter.create<arith::ConstantOp>(
         loc, DenseElementsAttr::get(
@@ -138,23 +168,25 @@ Packed TileLowering::pack(RewriterBase &rewriter, arith::ConstantOp filter) {
   return packed[filter] = p;
 }
 
-/// acc + the sums of four products of 8-bit pairs per lane, in plain vector
-/// ops (unsigned x for vpdpbusd, signed for sdot); nnapi-lower-vectors
-/// turns them into the instruction (DotProductToIntrinsic). Keeping them
-/// plain until then keeps the tiles free of ops with memory effects.
+/// acc + the sums of G products of pairs per lane, in plain vector ops
+/// (unsigned x for vpdpbusd, signed for sdot and vpmaddwd);
+/// nnapi-lower-vectors turns them into the instruction
+/// (DotProductToIntrinsic). Keeping them plain until then keeps the tiles
+/// free of ops with memory effects.
 Value TileLowering::dot(OpBuilder &b, Location loc, Value acc, Value x,
                         Value w) const {
-  Type i8 = b.getI8Type(), i32 = b.getI32Type();
-  auto bytes = VectorType::get({4 * lanes}, i8);
-  auto words = VectorType::get({4 * lanes}, i32);
-  // x: a word of four input bytes per lane; w: four filter bytes per lane.
-  x = b.create<vector::BitCastOp>(loc, bytes, x);
+  Type i32 = b.getI32Type();
+  auto values = VectorType::get({group * lanes},
+                                b.getIntegerType(operandBits(kind)));
+  auto words = VectorType::get({group * lanes}, i32);
+  // x: a word of G input values per lane; w: G filter values per lane.
+  x = b.create<vector::BitCastOp>(loc, values, x);
   Value ex = flipsInput(kind)
                  ? b.create<arith::ExtUIOp>(loc, words, x).getResult()
                  : b.create<arith::ExtSIOp>(loc, words, x).getResult();
   Value ew = b.create<arith::ExtSIOp>(loc, words, w);
   Value products = b.create<vector::ShapeCastOp>(
-      loc, VectorType::get({lanes, 4}, i32),
+      loc, VectorType::get({lanes, group}, i32),
       b.create<arith::MulIOp>(loc, ex, ew));
   return b.create<vector::MultiDimReductionOp>(
       loc, products, acc, ArrayRef<bool>{false, true},
@@ -163,19 +195,24 @@ Value TileLowering::dot(OpBuilder &b, Location loc, Value acc, Value x,
 
 Value TileLowering::broadcastWord(OpBuilder &b, Location loc, Value input,
                                   ValueRange at, int64_t width) const {
-  Type i8 = b.getI8Type(), i32 = b.getI32Type();
+  Type i32 = b.getI32Type();
   auto accType = VectorType::get({lanes}, i32);
+  // i8, or i16 where nnapi-codegen-prepare widened a convolution's input
+  // for vpmaddwd.
+  Type element = getElementTypeOrSelf(input);
   Value bytes = b.create<vector::TransferReadOp>(
-      loc, VectorType::get({width}, i8), input, at, ArrayRef<bool>{true});
-  if (width < 4)
+      loc, VectorType::get({width}, element), input, at, ArrayRef<bool>{true});
+  if (width < group)
     bytes = b.create<vector::InsertStridedSliceOp>(
         loc, bytes,
         b.create<arith::ConstantOp>(
-            loc, DenseElementsAttr::get(VectorType::get({4}, i8),
-                                        b.getI8IntegerAttr(0))),
+            loc, DenseElementsAttr::get(VectorType::get({group}, element),
+                                        b.getIntegerAttr(element, 0))),
         ArrayRef<int64_t>{0}, ArrayRef<int64_t>{1});
   Value word = b.create<vector::ExtractOp>(
-      loc, b.create<vector::BitCastOp>(loc, VectorType::get({1}, i32), bytes),
+      loc,
+      b.create<vector::BitCastOp>(loc, VectorType::get({1}, i32),
+                                  operands(b, loc, bytes)),
       ArrayRef<int64_t>{0});
   Value v = b.create<vector::BroadcastOp>(loc, accType, word);
   if (flipsInput(kind))
@@ -185,6 +222,14 @@ Value TileLowering::broadcastWord(OpBuilder &b, Location loc, Value input,
             loc, DenseElementsAttr::get(
                      accType, b.getI32IntegerAttr(int32_t(0x80808080)))));
   return v;
+}
+
+Value TileLowering::operands(OpBuilder &b, Location loc, Value bytes) const {
+  if (!isMadd(kind) || !getElementTypeOrSelf(bytes).isInteger(8))
+    return bytes;
+  auto type = cast<VectorType>(bytes.getType());
+  return b.create<arith::ExtSIOp>(
+      loc, VectorType::get(type.getShape(), b.getI16Type()), bytes);
 }
 
 SmallVector<Value>
@@ -258,9 +303,9 @@ void TileLowering::writeAccumulators(RewriterBase &rewriter, Operation *op,
 }
 
 /// A tile [rows, K] x [K, n] of an 8-bit matmul of two computed tensors:
-/// per step of four k, each row's four bytes of A broadcast as a word, and
-/// per vector of columns four rows of B's bytes interleaved in registers
-/// (each lane's four bytes four k of one column), the layout the packed
+/// per step of G k, each row's G values of A broadcast as a word, and
+/// per vector of columns G rows of B's bytes interleaved in registers
+/// (each lane's G values G k of one column), the layout the packed
 /// filter of a convolution has in memory. B is re-interleaved for every
 /// tile of rows; packing it once per call would need a buffer and a pass
 /// over it. For vpdpbusd, whose flipped A adds 128 times each column's sum
@@ -293,19 +338,19 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
                     loc, DenseElementsAttr::get(
                              accType, rewriter.getI32IntegerAttr(0))));
   auto rowType = VectorType::get({lanes}, i8);
-  // The shuffle that interleaves four rows of `lanes` bytes (concatenated)
-  // into lanes groups of four: byte 4c + i is row i's byte c.
+  // The shuffle that interleaves G rows of `lanes` bytes (concatenated)
+  // into lanes groups of G: byte G c + i is row i's byte c.
   SmallVector<int64_t> interleave;
   for (int64_t c = 0; c < lanes; ++c)
-    for (int64_t i = 0; i < 4; ++i)
+    for (int64_t i = 0; i < group; ++i)
       interleave.push_back(i * lanes + c);
   SmallVector<int64_t> concat(2 * lanes);
   std::iota(concat.begin(), concat.end(), 0);
 
-  // One step: k in [4 k4, 4 k4 + width).
-  auto step = [&](OpBuilder &b, Value k4, int64_t width, ValueRange in) {
+  // One step: k in [G kg, G kg + width).
+  auto step = [&](OpBuilder &b, Value kg, int64_t width, ValueRange in) {
     SmallVector<Value> out(in);
-    Value k0 = b.create<arith::MulIOp>(loc, k4, index(b, 4));
+    Value k0 = b.create<arith::MulIOp>(loc, kg, index(b, group));
     SmallVector<Value> broadcasts;
     for (int64_t r = 0; r < rows; ++r)
       broadcasts.push_back(
@@ -315,7 +360,7 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
     for (int64_t j = 0; j < vectors; ++j) {
       int64_t n = std::min(lanes, channels - j * lanes);
       SmallVector<Value> bRows;
-      for (int64_t i = 0; i < 4; ++i) {
+      for (int64_t i = 0; i < group; ++i) {
         if (i >= width) {
           bRows.push_back(zeroRow);
           continue;
@@ -330,9 +375,17 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
               loc, row, zeroRow, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{1});
         bRows.push_back(row);
       }
-      Value low = b.create<vector::ShuffleOp>(loc, bRows[0], bRows[1], concat);
-      Value high = b.create<vector::ShuffleOp>(loc, bRows[2], bRows[3], concat);
-      Value w = b.create<vector::ShuffleOp>(loc, low, high, interleave);
+      Value w;
+      if (group == 2) {
+        w = b.create<vector::ShuffleOp>(loc, bRows[0], bRows[1], interleave);
+      } else {
+        Value low =
+            b.create<vector::ShuffleOp>(loc, bRows[0], bRows[1], concat);
+        Value high =
+            b.create<vector::ShuffleOp>(loc, bRows[2], bRows[3], concat);
+        w = b.create<vector::ShuffleOp>(loc, low, high, interleave);
+      }
+      w = operands(b, loc, w);
       for (int64_t r = 0; r < rows; ++r)
         out[r * vectors + j] =
             dot(b, loc, out[r * vectors + j], broadcasts[r], w);
@@ -345,18 +398,13 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
     }
     return out;
   };
-  if (k / 4 == 1) {
-    accs = step(rewriter, index(rewriter, 0), 4, accs);
-  } else if (k / 4 > 1) {
-    auto forOp = rewriter.create<scf::ForOp>(
-        loc, index(rewriter, 0), index(rewriter, k / 4), index(rewriter, 1),
-        accs, [&](OpBuilder &b, Location l, Value k4, ValueRange args) {
-          b.create<scf::YieldOp>(l, step(b, k4, 4, args));
-        });
-    accs.assign(forOp.getResults().begin(), forOp.getResults().end());
-  }
-  if (k % 4)
-    accs = step(rewriter, index(rewriter, k / 4), k % 4, accs);
+  if (k >= group)
+    accs = carry(rewriter, loc, k / group, accs,
+                 [&](OpBuilder &b, Value kg, ValueRange args) {
+                   return step(b, kg, group, args);
+                 });
+  if (k % group)
+    accs = step(rewriter, index(rewriter, k / group), k % group, accs);
   if (flips) {
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t j = 0; j < vectors; ++j)
@@ -385,7 +433,7 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
 
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
-  Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
+  Type i32 = rewriter.getI32Type();
   auto accType = VectorType::get({lanes}, i32);
   auto index = [&](OpBuilder &b, int64_t v) -> Value {
     return b.create<arith::ConstantIndexOp>(loc, v);
@@ -404,16 +452,16 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
             loc, accType, p.correction, ValueRange{at}, ArrayRef<bool>{true});
       });
 
-  // One step: four input channels (fewer in the tail) of one filter tap,
+  // One step: G input channels (fewer in the tail) of one filter tap,
   // which the packed weights index by (ky, kx) and the input slice reads at
   // (ky, kx) times the dilations, plus the tile row's stride.
   struct Tap {
     Value ky, kx, y, x;
   };
-  auto step = [&](OpBuilder &b, const Tap &tap, Value c4, int64_t width,
+  auto step = [&](OpBuilder &b, const Tap &tap, Value cg, int64_t width,
                   ValueRange in) {
     SmallVector<Value> out(in);
-    Value channel = b.create<arith::MulIOp>(loc, c4, index(b, 4));
+    Value channel = b.create<arith::MulIOp>(loc, cg, index(b, group));
     SmallVector<Value> broadcasts;
     for (int64_t r = 0; r < rows; ++r) {
       Value col =
@@ -424,9 +472,12 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
     for (int64_t j = 0; j < vectors; ++j) {
       Value oc = b.create<arith::AddIOp>(loc, first, index(b, j * lanes));
       Value w = b.create<vector::TransferReadOp>(
-          loc, VectorType::get({4 * lanes}, i8), p.weights,
-          ValueRange{tap.ky, tap.kx, c4,
-                     b.create<arith::MulIOp>(loc, oc, index(b, 4))},
+          loc,
+          VectorType::get({group * lanes},
+                          getElementTypeOrSelf(p.weights.getType())),
+          p.weights,
+          ValueRange{tap.ky, tap.kx, cg,
+                     b.create<arith::MulIOp>(loc, oc, index(b, group))},
           ArrayRef<bool>{true});
       for (int64_t r = 0; r < rows; ++r)
         out[r * vectors + j] =
@@ -439,12 +490,14 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
     return carry(b, loc, kw, a, [&](OpBuilder &b, Value kx, ValueRange a) {
       Tap tap{ky, kx, b.create<arith::MulIOp>(loc, ky, index(b, dilations[0])),
               b.create<arith::MulIOp>(loc, kx, index(b, dilations[1]))};
-      SmallVector<Value> acc =
-          carry(b, loc, c / 4, a, [&](OpBuilder &b, Value c4, ValueRange a) {
-            return step(b, tap, c4, 4, a);
-          });
-      if (c % 4)
-        acc = step(b, tap, index(b, c / 4), c % 4, acc);
+      SmallVector<Value> acc(a);
+      if (c >= group)
+        acc = carry(b, loc, c / group, a,
+                    [&](OpBuilder &b, Value cg, ValueRange a) {
+                      return step(b, tap, cg, group, a);
+                    });
+      if (c % group)
+        acc = step(b, tap, index(b, c / group), c % group, acc);
       return acc;
     });
   });
@@ -454,21 +507,23 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
 }
 
 /// TileLowering::dot's form -> the instruction: multi_reduction<add> over
-/// [lanes, 4] of shape_cast(ext(a) * ext(b)) with a, b 4 * lanes bytes:
-/// vpdpbusd for (unsigned, signed) with 16 or 8 lanes, sdot for (signed,
-/// signed) with 4.
+/// [lanes, G] of shape_cast(ext(a) * ext(b)) with a, b G * lanes values:
+/// vpdpbusd for (unsigned, signed) bytes with 16 or 8 lanes, sdot for
+/// (signed, signed) bytes with 4, vpmaddwd (plus the accumulator) for
+/// (signed, signed) 16-bit values with 16 or 8.
 struct DotProductToIntrinsic : OpRewritePattern<vector::MultiDimReductionOp> {
   DotProductToIntrinsic(MLIRContext *ctx, DotKind kind)
       : OpRewritePattern(ctx, /*benefit=*/2), kind(kind) {}
   LogicalResult matchAndRewrite(vector::MultiDimReductionOp op,
                                 PatternRewriter &rewriter) const override {
-    int64_t lanes = lanesOf(kind);
+    int64_t lanes = lanesOf(kind), group = groupOf(kind);
+    unsigned bits = operandBits(kind);
     VectorType source = op.getSourceVectorType();
     auto cast = op.getSource().getDefiningOp<vector::ShapeCastOp>();
     auto mul = cast ? cast.getSource().getDefiningOp<arith::MulIOp>()
                     : arith::MulIOp();
     if (op.getKind() != vector::CombiningKind::ADD || !mul ||
-        source.getShape() != ArrayRef<int64_t>{lanes, 4} ||
+        source.getShape() != ArrayRef<int64_t>{lanes, group} ||
         !source.getElementType().isInteger(32) ||
         !llvm::equal(op.getReductionMask(), ArrayRef<bool>{false, true}))
       return failure();
@@ -482,8 +537,15 @@ struct DotProductToIntrinsic : OpRewritePattern<vector::MultiDimReductionOp> {
     };
     auto [a, aUnsigned] = operand(mul.getLhs());
     auto [b, bUnsigned] = operand(mul.getRhs());
-    if (!a || !b || !getElementTypeOrSelf(a).isInteger(8) ||
-        !getElementTypeOrSelf(b).isInteger(8))
+    // vpmaddwd's operands are 16-bit; a sign extension of bytes to them
+    // folds into the extension to 32 bits (B's rows interleaved in
+    // registers), and is made again below.
+    auto fits = [&](Value v, std::optional<bool> isUnsigned) {
+      Type t = getElementTypeOrSelf(v);
+      return t.isInteger(bits) ||
+             (bits == 16 && t.isInteger(8) && !*isUnsigned);
+    };
+    if (!a || !b || !fits(a, aUnsigned) || !fits(b, bUnsigned))
       return failure();
     if (flipsInput(kind) && *bUnsigned && !*aUnsigned) {
       std::swap(a, b);
@@ -493,6 +555,23 @@ struct DotProductToIntrinsic : OpRewritePattern<vector::MultiDimReductionOp> {
       return failure();
     Location loc = op.getLoc();
     Value acc = op.getAcc();
+    if (isMadd(kind)) {
+      for (Value *v : {&a, &b})
+        if (getElementTypeOrSelf(*v).isInteger(8))
+          *v = rewriter.create<arith::ExtSIOp>(
+              loc,
+              VectorType::get(llvm::cast<VectorType>(v->getType()).getShape(),
+                              rewriter.getI16Type()),
+              *v);
+      StringRef name = kind == DotKind::Avx512Madd
+                           ? "llvm.x86.avx512.pmaddw.d.512"
+                           : "llvm.x86.avx2.pmadd.wd";
+      Value sums = rewriter.create<LLVM::CallIntrinsicOp>(
+                               loc, acc.getType(), name, ValueRange{a, b})
+                       ->getResult(0);
+      rewriter.replaceOpWithNewOp<arith::AddIOp>(op, acc, sums);
+      return success();
+    }
     StringRef name = kind == DotKind::Avx512Vnni
                          ? "llvm.x86.avx512.vpdpbusd.512"
                      : kind == DotKind::AvxVnni

@@ -1,8 +1,10 @@
 //===- DotProducts.h - 8-bit convolutions on dot-product instructions -----===//
 //
-// Integer convolutions on 8-bit data, computed with the target's 8-bit
-// dot-product instructions (x86 vpdpbusd, AArch64 sdot): each multiplies
-// four 8-bit pairs per 32-bit lane and adds them to the lane.
+// Integer convolutions on 8-bit data, computed with the target's
+// dot-product instructions: x86 vpdpbusd and AArch64 sdot multiply four
+// 8-bit pairs per 32-bit lane and add them to the lane; x86 vpmaddwd, on
+// CPUs without VNNI, two 16-bit pairs (the 8-bit operands sign-extended,
+// the filter at compile time).
 // nnapi-codegen-prepare keeps such a convolution's operands 8-bit (its zero
 // points moved into the accumulator's initial value, or a filter zero point
 // the filter's differences from which exceed 8 bits subtracted times each
@@ -29,15 +31,18 @@ enum class DotKind {
   Avx512Vnni, ///< vpdpbusd on 512-bit vectors (unsigned x signed)
   AvxVnni,    ///< vpdpbusd on 256-bit vectors (AVX-VNNI or AVX512-VNNI+VL)
   DotProd,    ///< AArch64 sdot on 128-bit vectors (signed x signed)
-  I8mm        ///< AArch64 smmla (2x8 by 8x2 blocks), sdot where it cannot
+  I8mm,       ///< AArch64 smmla (2x8 by 8x2 blocks), sdot where it cannot
+  Avx512Madd, ///< vpmaddwd on 512-bit vectors (AVX512BW without VNNI)
+  Avx2Madd    ///< vpmaddwd on 256-bit vectors (AVX2 without VNNI)
 };
 
 /// The kind named by an `int8-dot` value ("" is None); none, with an error
 /// on `op`, if unknown.
 std::optional<DotKind> parseDotKind(StringRef name, Operation *op);
 
-/// A linalg.conv_2d_nhwc_hwcf on an i8 input and an i8 filter accumulating
-/// in i32: what nnapi-codegen-prepare makes for the dot-product tiles.
+/// A linalg.conv_2d_nhwc_hwcf on an i8 (or, for vpmaddwd, i16) input and
+/// an i8 filter accumulating in i32: what nnapi-codegen-prepare makes for
+/// the dot-product tiles.
 bool isInt8Conv(Operation *op);
 
 /// A linalg.matmul or batch_matmul of two static i8 tensors into i32: what
@@ -50,6 +55,11 @@ bool isInt8Matmul(Operation *op);
 /// linalg.quantized_matmul on 8-bit data with a constant filter into
 /// isInt8Conv ops (none for None).
 void populateInt8ConvPatterns(RewritePatternSet &patterns, DotKind kind);
+
+/// nnapi-codegen-prepare's rewrite of isInt8Conv ops for vpmaddwd: their
+/// 8-bit input sign-extended to 16 bits once, before the convolution (none
+/// for other kinds). Applied with populateInt8MatmulPatterns'.
+void populateInt8ConvInputPatterns(RewritePatternSet &patterns, DotKind kind);
 
 /// nnapi-codegen-prepare's rewrites of quantized (batch) matmuls of two
 /// computed 8-bit tensors into isInt8Matmul ops and their zero points'

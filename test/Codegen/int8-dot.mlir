@@ -3,6 +3,10 @@
 // RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=avx512-vnni" -nnapi-codegen="int8-dot=avx512-vnni vector-bits=512 vector-registers=32" | FileCheck %s --check-prefix=VNNI
 // RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=avx512-vnni" -nnapi-codegen="int8-dot=avx512-vnni vector-bits=512 vector-registers=32" -nnapi-lower-vectors="int8-dot=avx512-vnni" | FileCheck %s --check-prefix=VNNI-LLVM
 // RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=avx-vnni" -nnapi-codegen="int8-dot=avx-vnni vector-bits=256 vector-registers=16" -nnapi-lower-vectors="int8-dot=avx-vnni" | FileCheck %s --check-prefix=AVX-LLVM
+// RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=avx2-madd" | FileCheck %s --check-prefix=MADD-PREPARE
+// RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=avx2-madd" -nnapi-codegen="int8-dot=avx2-madd vector-bits=256 vector-registers=16" | FileCheck %s --check-prefix=MADD
+// RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=avx2-madd" -nnapi-codegen="int8-dot=avx2-madd vector-bits=256 vector-registers=16" -nnapi-lower-vectors="int8-dot=avx2-madd" | FileCheck %s --check-prefix=MADD-LLVM
+// RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=avx512-madd" -nnapi-codegen="int8-dot=avx512-madd vector-bits=512 vector-registers=32" -nnapi-lower-vectors="int8-dot=avx512-madd" | FileCheck %s --check-prefix=MADD512-LLVM
 // RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=dotprod" -nnapi-codegen="int8-dot=dotprod vector-bits=128 vector-registers=32" | FileCheck %s --check-prefix=SDOT
 // RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=dotprod" -nnapi-codegen="int8-dot=dotprod vector-bits=128 vector-registers=32" -nnapi-lower-vectors="int8-dot=dotprod" | FileCheck %s --check-prefix=SDOT-LLVM
 // RUN: nnapi-opt %s -split-input-file -nnapi-codegen-prepare="int8-dot=i8mm" -nnapi-codegen="int8-dot=i8mm vector-bits=128 vector-registers=32" | FileCheck %s --check-prefix=SMMLA
@@ -50,6 +54,35 @@
 // AVX-LLVM-LABEL: func.func @conv
 // AVX-LLVM: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.256"({{.*}}) : (vector<8xi32>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
 // AVX-LLVM-NOT: vector.multi_reduction
+
+// vpmaddwd (x86 without VNNI) multiplies pairs of signed 16-bit values:
+// the input sign-extended to 16 bits once, before the convolution (a
+// vectorized element-wise op); the filter packed as [KH, KW, C/2, F' * 2]
+// 16-bit values (F' = 3 rounded up to 8, plus 8), its first lane channels
+// 0-1 of output channel 0; per step each row's two 16-bit inputs broadcast
+// as a word; no flip, no correction. Five channels: two steps of two and a
+// tail of one.
+// MADD-PREPARE-LABEL: func.func @conv
+// MADD-PREPARE: %[[X16:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<1x4x6x5xi8>) outs(%{{.*}} : tensor<1x4x6x5xi16>)
+// MADD-PREPARE: arith.extsi %{{.*}} : i8 to i16
+// MADD-PREPARE: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[X16]], %{{.*}} : tensor<1x4x6x5xi16>, tensor<1x1x5x3xi8>)
+// MADD-LABEL: func.func @conv
+// MADD-NOT: arith.xori
+// MADD-DAG: arith.constant dense<{{\[\[\[\[}}0, 1, -2, -3, 6, -1{{(, 0)+}}], [2, 3, -4, -5, -1, -1{{(, 0)+}}], [4, 0, -6, 0, 0{{(, 0)+}}]]]]> : tensor<1x1x3x32xi16>
+// MADD: arith.extsi {{.*}} : vector<1x1x1x4xi8> to vector<1x1x1x4xi16>
+// MADD: vector.transfer_read {{.*}} : tensor<1x4x6x5xi16>, vector<2xi16>
+// MADD: vector.bitcast {{.*}} : vector<2xi16> to vector<1xi32>
+// MADD: vector.transfer_read {{.*}} : tensor<1x1x3x32xi16>, vector<16xi16>
+// MADD: vector.multi_reduction <add>, {{.*}} [1] : vector<8x2xi32> to vector<8xi32>
+// MADD: vector.transfer_read {{.*}} : tensor<1x4x6x5xi16>, vector<1xi16>
+// MADD-NOT: linalg.conv
+// MADD-LLVM-LABEL: func.func @conv
+// MADD-LLVM: %[[S:.*]] = llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"({{.*}}) : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+// MADD-LLVM: arith.addi {{.*}}%[[S]]{{.*}} : vector<8xi32>
+// MADD-LLVM-NOT: vector.multi_reduction
+// MADD512-LLVM-LABEL: func.func @conv
+// MADD512-LLVM: llvm.call_intrinsic "llvm.x86.avx512.pmaddw.d.512"({{.*}}) : (vector<32xi16>, vector<32xi16>) -> vector<16xi32>
+// MADD512-LLVM-NOT: vector.multi_reduction
 
 // sdot multiplies signed bytes: no flip, no correction, four lanes.
 // SDOT-LABEL: func.func @conv
@@ -199,6 +232,17 @@ func.func @wide_differences(%x: tensor<1x2x2x1xi8>, %init: tensor<1x2x2x1xi32>) 
 // VNNI-NOT: linalg.matmul
 // VNNI-LLVM-LABEL: func.func @batch_matmul_of_tensors
 // VNNI-LLVM: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// vpmaddwd: per step of two k, two rows of B interleaved (each lane's two
+// bytes two k of one column; the shuffle canonicalizes to an interleave),
+// sign-extended to 16 bits by the instruction's lowering.
+// MADD-LABEL: func.func @batch_matmul_of_tensors
+// MADD-NOT: arith.xori
+// MADD: vector.interleave %{{.*}}, %{{.*}} : vector<8xi8> -> vector<16xi8>
+// MADD: vector.multi_reduction <add>, {{.*}} [1] : vector<8x2xi32> to vector<8xi32>
+// MADD-NOT: linalg.matmul
+// MADD-LLVM-LABEL: func.func @batch_matmul_of_tensors
+// MADD-LLVM: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"({{.*}}) : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+// MADD-LLVM-NOT: vector.multi_reduction
 // SDOT-LABEL: func.func @batch_matmul_of_tensors
 // SDOT-NOT: arith.xori
 // SDOT: vector.shuffle %{{.*}}, %{{.*}} [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15] : vector<8xi8>, vector<8xi8>
@@ -223,4 +267,34 @@ func.func @batch_matmul_of_tensors(%a: tensor<2x3x5xi8>, %b: tensor<2x5x20xi8>) 
   %zb = arith.constant -2 : i32
   %m = linalg.quantized_batch_matmul ins(%a, %b, %za, %zb : tensor<2x3x5xi8>, tensor<2x5x20xi8>, i32, i32) outs(%init : tensor<2x3x20xi32>) -> tensor<2x3x20xi32>
   return %m : tensor<2x3x20xi32>
+}
+
+// -----
+
+// For vpmaddwd the input is widened before its padding, so that the
+// extension joins the element-wise chain that made the input: the padding
+// (lowered to border fills of the sign-extended zero point, -3) and the
+// extension write one 16-bit buffer, which the convolution reads.
+// MADD-PREPARE-LABEL: func.func @padded_conv
+// MADD-PREPARE-DAG: %[[Z:.*]] = arith.constant -3 : i16
+// MADD-PREPARE: linalg.fill ins(%[[Z]] : i16) outs(%{{.*}} : tensor<1x1x5x4xi16>)
+// MADD-PREPARE: %[[IN:.*]] = tensor.extract_slice %{{.*}}[0, 1, 1, 0] [1, 3, 3, 4] [1, 1, 1, 1] : tensor<1x5x5x4xi16> to tensor<1x3x3x4xi16>
+// MADD-PREPARE: %[[X16:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<1x3x3x4xi8>) outs(%[[IN]] : tensor<1x3x3x4xi16>)
+// MADD-PREPARE: arith.extsi %{{.*}} : i8 to i16
+// MADD-PREPARE: %[[PADDED:.*]] = tensor.insert_slice %[[X16]] into %{{.*}}[0, 1, 1, 0] [1, 3, 3, 4] [1, 1, 1, 1] : tensor<1x3x3x4xi16> into tensor<1x5x5x4xi16>
+// MADD-PREPARE: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[PADDED]], %{{.*}} : tensor<1x5x5x4xi16>, tensor<3x3x4x2xi8>)
+func.func @padded_conv(%x: tensor<1x3x3x4xi8>) -> tensor<1x3x3x2xi32> {
+  %w = arith.constant dense<1> : tensor<2x3x3x4xi8>
+  %pv = arith.constant -3 : i8
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %pv : i8
+  } : tensor<1x3x3x4xi8> to tensor<1x5x5x4xi8>
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<1x3x3x2xi32>
+  %init = linalg.fill ins(%zero : i32) outs(%e : tensor<1x3x3x2xi32>) -> tensor<1x3x3x2xi32>
+  %zx = arith.constant -3 : i32
+  %zw = arith.constant 0 : i32
+  %0 = linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w, %zx, %zw : tensor<1x5x5x4xi8>, tensor<2x3x3x4xi8>, i32, i32) outs(%init : tensor<1x3x3x2xi32>) -> tensor<1x3x3x2xi32>
+  return %0 : tensor<1x3x3x2xi32>
 }

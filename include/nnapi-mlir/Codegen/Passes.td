@@ -44,7 +44,8 @@ def NNAPICodegenPrepare : Pass<"nnapi-codegen-prepare", "::mlir::func::FuncOp"> 
            "Width of the target's vector registers (sets the panel width)">,
     Option<"int8Dot", "int8-dot", "std::string", /*default=*/"\"\"",
            "The target's 8-bit dot-product instructions (avx512-vnni, "
-           "avx-vnni, dotprod, i8mm; empty: none): integer convolutions on 8-bit "
+           "avx-vnni, dotprod, i8mm, avx512-madd, avx2-madd; empty: "
+           "none): integer convolutions on 8-bit "
            "data keep their 8-bit operands for them">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
@@ -79,7 +80,8 @@ def NNAPICodegen : Pass<"nnapi-codegen", "::mlir::func::FuncOp"> {
            "Emit a remark for every op left to scalar loops">,
     Option<"int8Dot", "int8-dot", "std::string", /*default=*/"\"\"",
            "The target's 8-bit dot-product instructions (avx512-vnni, "
-           "avx-vnni, dotprod, i8mm; empty: none) the 8-bit convolution tiles use">,
+           "avx-vnni, dotprod, i8mm, avx512-madd, avx2-madd; empty: "
+           "none) the 8-bit convolution tiles use">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
@@ -107,7 +109,8 @@ def NNAPILowerVectors : Pass<"nnapi-lower-vectors", "::mlir::func::FuncOp"> {
   let options = [
     Option<"int8Dot", "int8-dot", "std::string", /*default=*/"\"\"",
            "The target's 8-bit dot-product instructions (avx512-vnni, "
-           "avx-vnni, dotprod, i8mm; empty: none) the 8-bit dot products of "
+           "avx-vnni, dotprod, i8mm, avx512-madd, avx2-madd; empty: "
+           "none) the 8-bit dot products of "
            "nnapi-codegen's convolution tiles become">,
   ];
   let dependentDialects = ["::mlir::vector::VectorDialect",

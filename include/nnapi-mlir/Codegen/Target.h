@@ -26,7 +26,9 @@ struct HostTarget {
   /// The 8-bit dot-product instructions the integer convolutions use
   /// (the `int8-dot` option of nnapi-codegen): "avx512-vnni" (vpdpbusd on
   /// 512-bit vectors), "avx-vnni" (on 256-bit ones), "dotprod" (AArch64
-  /// sdot), "i8mm" (AArch64 smmla, and sdot), or empty.
+  /// sdot), "i8mm" (AArch64 smmla, and sdot), "avx512-madd" / "avx2-madd"
+  /// (vpmaddwd on 512- / 256-bit vectors, for x86 CPUs without VNNI), or
+  /// empty.
   std::string int8Dot;
   std::unique_ptr<llvm::TargetMachine> machine;
 };

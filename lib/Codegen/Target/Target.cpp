@@ -126,6 +126,12 @@ Expected<HostTarget> createHostTarget(StringRef tripleName, StringRef cpu,
              (sti->checkFeatures("+avxvnni") ||
               sti->checkFeatures("+avx512vnni,+avx512vl")))
       t.int8Dot = "avx-vnni";
+    // Without VNNI: vpmaddwd, two 16-bit products per lane, on 8-bit
+    // values sign-extended (exact, unlike vpmaddubsw's saturating sums).
+    else if (t.vectorBits == 512 && sti->checkFeatures("+avx512bw"))
+      t.int8Dot = "avx512-madd";
+    else if (t.vectorBits == 256 && sti->checkFeatures("+avx2"))
+      t.int8Dot = "avx2-madd";
   } else if (triple.isAArch64()) {
     t.vectorBits = 128; // NEON (SVE is not used)
     t.vectorRegisters = 32;
