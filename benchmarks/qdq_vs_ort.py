@@ -201,6 +201,8 @@ def exact_output(model_path, x):
     m = onnx.load(model_path)
     init = {t.name: numpy_helper.to_array(t) for t in m.graph.initializer}
     op = m.graph.node[-1].op_type
+    if op not in ("QLinearConv", "QLinearMatMul"):
+        return None
     xi = x.astype(np.int64) - int(init["xz"])
     if op == "QLinearConv":
         w, b = init["wq"].astype(np.int64), init["bq"].astype(np.int64)
@@ -214,11 +216,9 @@ def exact_output(model_path, x):
         acc += b.reshape(1, -1, 1, 1)
         scale = (init["xs"] * init["ws"] / init["ys"]).astype(np.float32)
         return requantize(acc, scale.reshape(1, -1, 1, 1), int(init["yz"]))
-    if op == "QLinearMatMul":
-        acc = xi @ xi.transpose(0, 2, 1)
-        scale = np.float32(init["xs"] * init["xs"] / init["ys"])
-        return requantize(acc, scale, int(init["yz"]))
-    return None
+    acc = xi @ xi.transpose(0, 2, 1)
+    scale = np.float32(init["xs"] * init["xs"] / init["ys"])
+    return requantize(acc, scale, int(init["yz"]))
 
 
 def main():

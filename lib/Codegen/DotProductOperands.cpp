@@ -64,11 +64,14 @@ bool isStaticOf(Value v, unsigned width) {
 } // namespace
 
 bool isInt8Matmul(Operation *op) {
+  auto operands = [&](unsigned width) {
+    return isStaticOf(op->getOperand(0), width) &&
+           isStaticOf(op->getOperand(1), width);
+  };
   return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
          cast<linalg::LinalgOp>(op).hasPureTensorSemantics() &&
          op->getNumOperands() == 3 && op->getNumResults() == 1 &&
-         isStaticOf(op->getOperand(0), 8) && isStaticOf(op->getOperand(1), 8) &&
-         isStaticOf(op->getResult(0), 32);
+         (operands(8) || operands(16)) && isStaticOf(op->getResult(0), 32);
 }
 
 namespace {
@@ -526,6 +529,25 @@ struct Int8MatmulOfTensors : OpRewritePattern<QuantizedOp> {
   }
 };
 
+/// `v` (a static i8 tensor) sign-extended to i16 by an element-wise op.
+Value widenToI16(PatternRewriter &rewriter, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t rank = type.getRank();
+  Type i16 = rewriter.getI16Type();
+  Value empty = rewriter.create<tensor::EmptyOp>(loc, type.getShape(), i16);
+  AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+  return rewriter
+      .create<linalg::GenericOp>(
+          loc, TypeRange{empty.getType()}, ValueRange{v}, ValueRange{empty},
+          ArrayRef<AffineMap>{id, id},
+          SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            b.create<linalg::YieldOp>(
+                l, ValueRange{b.create<arith::ExtSIOp>(l, i16, args[0])});
+          })
+      ->getResult(0);
+}
+
 /// For vpmaddwd: an isInt8Conv op's 8-bit input sign-extended to 16 bits
 /// once, before the convolution (before its padding, so that the extension
 /// joins the element-wise chain that made the input), instead of in every
@@ -540,23 +562,7 @@ struct WidenConvInput : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
       return failure();
     Location loc = op.getLoc();
     Type i16 = rewriter.getI16Type();
-    auto widen = [&](Value v) -> Value {
-      auto type = cast<RankedTensorType>(v.getType());
-      int64_t rank = type.getRank();
-      Value empty = rewriter.create<tensor::EmptyOp>(loc, type.getShape(), i16);
-      AffineMap id = rewriter.getMultiDimIdentityMap(rank);
-      return rewriter
-          .create<linalg::GenericOp>(
-              loc, TypeRange{empty.getType()}, ValueRange{v},
-              ValueRange{empty}, ArrayRef<AffineMap>{id, id},
-              SmallVector<utils::IteratorType>(rank,
-                                               utils::IteratorType::parallel),
-              [&](OpBuilder &b, Location l, ValueRange args) {
-                b.create<linalg::YieldOp>(
-                    l, ValueRange{b.create<arith::ExtSIOp>(l, i16, args[0])});
-              })
-          ->getResult(0);
-    };
+    auto widen = [&](Value v) { return widenToI16(rewriter, loc, v); };
     Value wide;
     auto pad = input.getDefiningOp<tensor::PadOp>();
     IntegerAttr padValue;
@@ -579,12 +585,33 @@ struct WidenConvInput : OpRewritePattern<linalg::Conv2DNhwcHwcfOp> {
   }
 };
 
+/// For vpmaddwd: an isInt8Matmul op's 8-bit operands sign-extended to 16
+/// bits once, before the product (O(MK + KN) against its O(MKN)), instead
+/// of B's rows in every tile of rows.
+template <typename PlainOp>
+struct WidenMatmulOperands : OpRewritePattern<PlainOp> {
+  using OpRewritePattern<PlainOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(PlainOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isInt8Matmul(op) || !isStaticOf(op.getInputs()[0], 8))
+      return failure();
+    Location loc = op.getLoc();
+    rewriter.replaceOpWithNewOp<PlainOp>(
+        op, op->getResultTypes(),
+        ValueRange{widenToI16(rewriter, loc, op.getInputs()[0]),
+                   widenToI16(rewriter, loc, op.getInputs()[1])},
+        op.getOutputs());
+    return success();
+  }
+};
+
 } // namespace
 
-void populateInt8ConvInputPatterns(RewritePatternSet &patterns,
-                                   DotKind kind) {
+void populateMaddOperandPatterns(RewritePatternSet &patterns, DotKind kind) {
   if (kind == DotKind::Avx512Madd || kind == DotKind::Avx2Madd)
-    patterns.add<WidenConvInput>(patterns.getContext());
+    patterns.add<WidenConvInput, WidenMatmulOperands<linalg::MatmulOp>,
+                 WidenMatmulOperands<linalg::BatchMatmulOp>>(
+        patterns.getContext());
 }
 
 void populateInt8ConvPatterns(RewritePatternSet &patterns, DotKind kind) {

@@ -325,7 +325,9 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
     return failure();
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
-  Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
+  // B's elements: i8, or i16 where nnapi-codegen-prepare widened the
+  // operands for vpmaddwd.
+  Type element = getElementTypeOrSelf(bm), i32 = rewriter.getI32Type();
   auto accType = VectorType::get({lanes}, i32);
   auto index = [&](OpBuilder &b, int64_t v) -> Value {
     return b.create<arith::ConstantIndexOp>(loc, v);
@@ -337,9 +339,9 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
                 rewriter.create<arith::ConstantOp>(
                     loc, DenseElementsAttr::get(
                              accType, rewriter.getI32IntegerAttr(0))));
-  auto rowType = VectorType::get({lanes}, i8);
-  // The shuffle that interleaves G rows of `lanes` bytes (concatenated)
-  // into lanes groups of G: byte G c + i is row i's byte c.
+  auto rowType = VectorType::get({lanes}, element);
+  // The shuffle that interleaves G rows of `lanes` values (concatenated)
+  // into lanes groups of G: value G c + i is row i's value c.
   SmallVector<int64_t> interleave;
   for (int64_t c = 0; c < lanes; ++c)
     for (int64_t i = 0; i < group; ++i)
@@ -356,7 +358,7 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
       broadcasts.push_back(
           broadcastWord(b, loc, a, ValueRange{index(b, r), k0}, width));
     Value zeroRow = b.create<arith::ConstantOp>(
-        loc, DenseElementsAttr::get(rowType, b.getI8IntegerAttr(0)));
+        loc, DenseElementsAttr::get(rowType, b.getIntegerAttr(element, 0)));
     for (int64_t j = 0; j < vectors; ++j) {
       int64_t n = std::min(lanes, channels - j * lanes);
       SmallVector<Value> bRows;
@@ -368,7 +370,7 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
         // n bytes in bounds, in a vector of zeros when fewer than lanes.
         Value kk = b.create<arith::AddIOp>(loc, k0, index(b, i));
         Value row = b.create<vector::TransferReadOp>(
-            loc, VectorType::get({n}, i8), bm,
+            loc, VectorType::get({n}, element), bm,
             ValueRange{kk, index(b, j * lanes)}, ArrayRef<bool>{true});
         if (n < lanes)
           row = b.create<vector::InsertStridedSliceOp>(

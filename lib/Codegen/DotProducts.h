@@ -45,10 +45,10 @@ std::optional<DotKind> parseDotKind(StringRef name, Operation *op);
 /// the dot-product tiles.
 bool isInt8Conv(Operation *op);
 
-/// A linalg.matmul or batch_matmul of two static i8 tensors into i32: what
-/// nnapi-codegen-prepare makes of an 8-bit matmul of two computed tensors
-/// (no constant filter to pack), whose register tiles lowerInt8ConvTiles
-/// computes on dot products too.
+/// A linalg.matmul or batch_matmul of two static i8 (or, for vpmaddwd, i16)
+/// tensors into i32: what nnapi-codegen-prepare makes of an 8-bit matmul of
+/// two computed tensors (no constant filter to pack), whose register tiles
+/// lowerInt8ConvTiles computes on dot products too.
 bool isInt8Matmul(Operation *op);
 
 /// nnapi-codegen-prepare's rewrites of linalg.conv_2d_nhwc_fhwc_q and
@@ -56,10 +56,11 @@ bool isInt8Matmul(Operation *op);
 /// isInt8Conv ops (none for None).
 void populateInt8ConvPatterns(RewritePatternSet &patterns, DotKind kind);
 
-/// nnapi-codegen-prepare's rewrite of isInt8Conv ops for vpmaddwd: their
-/// 8-bit input sign-extended to 16 bits once, before the convolution (none
-/// for other kinds). Applied with populateInt8MatmulPatterns'.
-void populateInt8ConvInputPatterns(RewritePatternSet &patterns, DotKind kind);
+/// nnapi-codegen-prepare's rewrites for vpmaddwd: the 8-bit operands of
+/// isInt8Conv ops (their input) and isInt8Matmul ops (both) sign-extended
+/// to 16 bits once, before the op (none for other kinds). Applied with
+/// populateInt8MatmulPatterns'.
+void populateMaddOperandPatterns(RewritePatternSet &patterns, DotKind kind);
 
 /// nnapi-codegen-prepare's rewrites of quantized (batch) matmuls of two
 /// computed 8-bit tensors into isInt8Matmul ops and their zero points'

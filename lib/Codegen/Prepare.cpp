@@ -661,7 +661,7 @@ struct CodegenPreparePass
       nnapi::codegen::populateInt8ConvPatterns(int8, *dot);
       RewritePatternSet int8Matmuls(ctx);
       nnapi::codegen::populateInt8MatmulPatterns(int8Matmuls, *dot);
-      nnapi::codegen::populateInt8ConvInputPatterns(int8Matmuls, *dot);
+      nnapi::codegen::populateMaddOperandPatterns(int8Matmuls, *dot);
       if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(int8))) ||
           failed(applyPatternsAndFoldGreedily(getOperation(),
                                               std::move(int8Matmuls))))

@@ -232,12 +232,18 @@ func.func @wide_differences(%x: tensor<1x2x2x1xi8>, %init: tensor<1x2x2x1xi32>) 
 // VNNI-NOT: linalg.matmul
 // VNNI-LLVM-LABEL: func.func @batch_matmul_of_tensors
 // VNNI-LLVM: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
-// vpmaddwd: per step of two k, two rows of B interleaved (each lane's two
-// bytes two k of one column; the shuffle canonicalizes to an interleave),
-// sign-extended to 16 bits by the instruction's lowering.
+// vpmaddwd: both operands sign-extended to 16 bits once, before the
+// product; per step of two k, each row's two values of A broadcast as a
+// word, and two rows of B interleaved (each lane's two values two k of one
+// column; the shuffle canonicalizes to an interleave).
+// MADD-PREPARE-LABEL: func.func @batch_matmul_of_tensors
+// MADD-PREPARE: %[[A16:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<2x3x5xi8>) outs(%{{.*}} : tensor<2x3x5xi16>)
+// MADD-PREPARE: %[[B16:.*]] = linalg.generic {{.*}} ins(%arg1 : tensor<2x5x20xi8>) outs(%{{.*}} : tensor<2x5x20xi16>)
+// MADD-PREPARE: linalg.batch_matmul ins(%[[A16]], %[[B16]] : tensor<2x3x5xi16>, tensor<2x5x20xi16>)
 // MADD-LABEL: func.func @batch_matmul_of_tensors
 // MADD-NOT: arith.xori
-// MADD: vector.interleave %{{.*}}, %{{.*}} : vector<8xi8> -> vector<16xi8>
+// MADD: vector.transfer_read {{.*}} : tensor<3x5xi16>, vector<2xi16>
+// MADD: vector.interleave %{{.*}}, %{{.*}} : vector<8xi16> -> vector<16xi16>
 // MADD: vector.multi_reduction <add>, {{.*}} [1] : vector<8x2xi32> to vector<8xi32>
 // MADD-NOT: linalg.matmul
 // MADD-LLVM-LABEL: func.func @batch_matmul_of_tensors
