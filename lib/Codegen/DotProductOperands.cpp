@@ -608,7 +608,7 @@ struct WidenMatmulOperands : OpRewritePattern<PlainOp> {
 } // namespace
 
 void populateMaddOperandPatterns(RewritePatternSet &patterns, DotKind kind) {
-  if (kind == DotKind::Avx512Madd || kind == DotKind::Avx2Madd)
+  if (isMadd(kind))
     patterns.add<WidenConvInput, WidenMatmulOperands<linalg::MatmulOp>,
                  WidenMatmulOperands<linalg::BatchMatmulOp>>(
         patterns.getContext());

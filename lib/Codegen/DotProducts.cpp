@@ -15,10 +15,10 @@
 // flipped (x + 128) as they are broadcast, and 128 times each output
 // channel's filter sum is subtracted from the accumulators. AArch64's sdot
 // multiplies signed by signed. vpmaddwd multiplies signed 16-bit values:
-// the input's bytes are sign-extended as they are broadcast, the filter
-// packed as 16-bit values, and its pair sums of 8-bit products are exact
-// (at most 2 * 128 * 128). (DotProductOperands.cpp prepares the 8-bit
-// operands.)
+// nnapi-codegen-prepare sign-extends the 8-bit operands once, before the op
+// (bytes are sign-extended in the tile where it has not), the filter is
+// packed as 16-bit values, and the pair sums of 8-bit products are exact
+// (at most 2 * 128 * 128). (DotProductOperands.cpp prepares the operands.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,11 +66,6 @@ bool flipsInput(DotKind kind) {
   return kind == DotKind::Avx512Vnni || kind == DotKind::AvxVnni;
 }
 
-/// vpmaddwd multiplies 16-bit values.
-bool isMadd(DotKind kind) {
-  return kind == DotKind::Avx512Madd || kind == DotKind::Avx2Madd;
-}
-
 /// The products each lane sums: G.
 int64_t groupOf(DotKind kind) { return isMadd(kind) ? 2 : 4; }
 
@@ -94,10 +89,10 @@ public:
 private:
   Packed pack(RewriterBase &rewriter, arith::ConstantOp filter);
   Value dot(OpBuilder &b, Location loc, Value acc, Value x, Value w) const;
-  /// G bytes of `input` at `at` (the last index the first byte's; fewer,
+  /// G values of `input` at `at` (the last index the first value's; fewer,
   /// `width`, padded with zeros) as one 32-bit word broadcast to every
-  /// lane: four bytes, flipped for vpdpbusd, or two sign-extended to 16
-  /// bits for vpmaddwd.
+  /// lane: four bytes, flipped for vpdpbusd, or two 16-bit values for
+  /// vpmaddwd (bytes sign-extended).
   Value broadcastWord(OpBuilder &b, Location loc, Value input,
                       ValueRange at, int64_t width) const;
   /// The accumulators of a tile [1.., rows, channels] of `init`, row-major,
@@ -113,8 +108,8 @@ private:
   void writeAccumulators(RewriterBase &rewriter, Operation *op,
                          ArrayRef<Value> accs) const;
 
-  /// `bytes` (i8) as the instruction's operands: sign-extended to 16 bits
-  /// for vpmaddwd.
+  /// `bytes` as the instruction's operands: i8 sign-extended to 16 bits for
+  /// vpmaddwd.
   Value operands(OpBuilder &b, Location loc, Value bytes) const;
 
   DotKind kind;
@@ -591,6 +586,10 @@ struct DotProductToIntrinsic : OpRewritePattern<vector::MultiDimReductionOp> {
 };
 
 } // namespace
+
+bool isMadd(DotKind kind) {
+  return kind == DotKind::Avx512Madd || kind == DotKind::Avx2Madd;
+}
 
 void populateDotProductLoweringPatterns(RewritePatternSet &patterns,
                                         DotKind kind) {

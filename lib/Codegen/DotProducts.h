@@ -36,6 +36,9 @@ enum class DotKind {
   Avx2Madd    ///< vpmaddwd on 256-bit vectors (AVX2 without VNNI)
 };
 
+/// vpmaddwd (Avx512Madd, Avx2Madd): 16-bit operands, pairs per lane.
+bool isMadd(DotKind kind);
+
 /// The kind named by an `int8-dot` value ("" is None); none, with an error
 /// on `op`, if unknown.
 std::optional<DotKind> parseDotKind(StringRef name, Operation *op);
