@@ -16,7 +16,7 @@
 // channel's filter sum is subtracted from the accumulators. AArch64's sdot
 // multiplies signed by signed. vpmaddwd multiplies signed 16-bit values:
 // nnapi-codegen-prepare sign-extends the 8-bit operands once, before the op
-// (bytes are sign-extended in the tile where it has not), the filter is
+// (tiles of 8-bit operands are left to the generic strategy), the filter is
 // packed as 16-bit values, and the pair sums of 8-bit products are exact
 // (at most 2 * 128 * 128). (DotProductOperands.cpp prepares the operands.)
 //
@@ -92,7 +92,7 @@ private:
   /// G values of `input` at `at` (the last index the first value's; fewer,
   /// `width`, padded with zeros) as one 32-bit word broadcast to every
   /// lane: four bytes, flipped for vpdpbusd, or two 16-bit values for
-  /// vpmaddwd (bytes sign-extended).
+  /// vpmaddwd.
   Value broadcastWord(OpBuilder &b, Location loc, Value input,
                       ValueRange at, int64_t width) const;
   /// The accumulators of a tile [1.., rows, channels] of `init`, row-major,
@@ -108,9 +108,11 @@ private:
   void writeAccumulators(RewriterBase &rewriter, Operation *op,
                          ArrayRef<Value> accs) const;
 
-  /// `bytes` as the instruction's operands: i8 sign-extended to 16 bits for
-  /// vpmaddwd.
-  Value operands(OpBuilder &b, Location loc, Value bytes) const;
+  /// Whether `v`'s elements are the instruction's operands: bytes, or for
+  /// vpmaddwd 16-bit values (nnapi-codegen-prepare widens them).
+  bool takes(Value v) const {
+    return getElementTypeOrSelf(v).isInteger(operandBits(kind));
+  }
 
   DotKind kind;
   int64_t lanes, group, registers;
@@ -192,8 +194,6 @@ Value TileLowering::broadcastWord(OpBuilder &b, Location loc, Value input,
                                   ValueRange at, int64_t width) const {
   Type i32 = b.getI32Type();
   auto accType = VectorType::get({lanes}, i32);
-  // i8, or i16 where nnapi-codegen-prepare widened a convolution's input
-  // for vpmaddwd.
   Type element = getElementTypeOrSelf(input);
   Value bytes = b.create<vector::TransferReadOp>(
       loc, VectorType::get({width}, element), input, at, ArrayRef<bool>{true});
@@ -206,8 +206,7 @@ Value TileLowering::broadcastWord(OpBuilder &b, Location loc, Value input,
         ArrayRef<int64_t>{0}, ArrayRef<int64_t>{1});
   Value word = b.create<vector::ExtractOp>(
       loc,
-      b.create<vector::BitCastOp>(loc, VectorType::get({1}, i32),
-                                  operands(b, loc, bytes)),
+      b.create<vector::BitCastOp>(loc, VectorType::get({1}, i32), bytes),
       ArrayRef<int64_t>{0});
   Value v = b.create<vector::BroadcastOp>(loc, accType, word);
   if (flipsInput(kind))
@@ -217,14 +216,6 @@ Value TileLowering::broadcastWord(OpBuilder &b, Location loc, Value input,
             loc, DenseElementsAttr::get(
                      accType, b.getI32IntegerAttr(int32_t(0x80808080)))));
   return v;
-}
-
-Value TileLowering::operands(OpBuilder &b, Location loc, Value bytes) const {
-  if (!isMadd(kind) || !getElementTypeOrSelf(bytes).isInteger(8))
-    return bytes;
-  auto type = cast<VectorType>(bytes.getType());
-  return b.create<arith::ExtSIOp>(
-      loc, VectorType::get(type.getShape(), b.getI16Type()), bytes);
 }
 
 SmallVector<Value>
@@ -312,6 +303,8 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
   if (!t)
     return failure();
   Value a = t->a, bm = t->b;
+  if (!takes(a) || !takes(bm))
+    return failure();
   int64_t rows = t->rows, channels = t->channels, k = t->k;
   int64_t vectors = (channels + lanes - 1) / lanes;
   bool flips = flipsInput(kind);
@@ -320,8 +313,6 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
     return failure();
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
-  // B's elements: i8, or i16 where nnapi-codegen-prepare widened the
-  // operands for vpmaddwd.
   Type element = getElementTypeOrSelf(bm), i32 = rewriter.getI32Type();
   auto accType = VectorType::get({lanes}, i32);
   auto index = [&](OpBuilder &b, int64_t v) -> Value {
@@ -382,7 +373,6 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
             b.create<vector::ShuffleOp>(loc, bRows[2], bRows[3], concat);
         w = b.create<vector::ShuffleOp>(loc, low, high, interleave);
       }
-      w = operands(b, loc, w);
       for (int64_t r = 0; r < rows; ++r)
         out[r * vectors + j] =
             dot(b, loc, out[r * vectors + j], broadcasts[r], w);
@@ -416,9 +406,9 @@ LogicalResult TileLowering::lower(RewriterBase &rewriter,
 LogicalResult TileLowering::lower(RewriterBase &rewriter,
                                   linalg::Conv2DNhwcHwcfOp op) {
   std::optional<ConvTile> t = convTile(op);
-  if (!t)
-    return failure();
   Value input = op.getInputs()[0], init = op.getOutputs()[0];
+  if (!t || !takes(input))
+    return failure();
   int64_t rows = t->rows, channels = t->channels, kh = t->kh, kw = t->kw,
           c = t->c;
   ArrayRef<int64_t> strides = t->strides, dilations = t->dilations;
@@ -534,15 +524,8 @@ struct DotProductToIntrinsic : OpRewritePattern<vector::MultiDimReductionOp> {
     };
     auto [a, aUnsigned] = operand(mul.getLhs());
     auto [b, bUnsigned] = operand(mul.getRhs());
-    // vpmaddwd's operands are 16-bit; a sign extension of bytes to them
-    // folds into the extension to 32 bits (B's rows interleaved in
-    // registers), and is made again below.
-    auto fits = [&](Value v, std::optional<bool> isUnsigned) {
-      Type t = getElementTypeOrSelf(v);
-      return t.isInteger(bits) ||
-             (bits == 16 && t.isInteger(8) && !*isUnsigned);
-    };
-    if (!a || !b || !fits(a, aUnsigned) || !fits(b, bUnsigned))
+    if (!a || !b || !getElementTypeOrSelf(a).isInteger(bits) ||
+        !getElementTypeOrSelf(b).isInteger(bits))
       return failure();
     if (flipsInput(kind) && *bUnsigned && !*aUnsigned) {
       std::swap(a, b);
@@ -553,13 +536,6 @@ struct DotProductToIntrinsic : OpRewritePattern<vector::MultiDimReductionOp> {
     Location loc = op.getLoc();
     Value acc = op.getAcc();
     if (isMadd(kind)) {
-      for (Value *v : {&a, &b})
-        if (getElementTypeOrSelf(*v).isInteger(8))
-          *v = rewriter.create<arith::ExtSIOp>(
-              loc,
-              VectorType::get(llvm::cast<VectorType>(v->getType()).getShape(),
-                              rewriter.getI16Type()),
-              *v);
       StringRef name = kind == DotKind::Avx512Madd
                            ? "llvm.x86.avx512.pmaddw.d.512"
                            : "llvm.x86.avx2.pmadd.wd";
