@@ -26,7 +26,9 @@ specialized by the runtime to each length). For each length:
   3. in one process (the Python package of --build), the dynamic default
      library's first call at the length (the runtime specializes and
      compiles its partitions) against the median of the calls after it.
-Prints the times and the ratios dynamic / per-length (default mode, and
+With --buckets 8,16,... the dynamic libraries are compiled with those sizes
+as --shape-buckets: a static copy of the model for each, which calls at
+that size run. Prints the times and the ratios dynamic / per-length (default mode, and
 host-only), dynamic / ONNX Runtime and first call / later calls; fails when
 a result differs or when a dynamic / per-length ratio exceeds --max-ratio
 (default 3.0, a regression guard; the goal is 1.1).
@@ -161,6 +163,10 @@ def main():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--max-ratio", type=float, default=3.0)
+    p.add_argument("--buckets", default="",
+                   help="sizes given to the dynamic libraries as "
+                        "--shape-buckets (static host code and partitions "
+                        "for those sizes); marked '*' in the table")
     args = p.parse_args()
     bin_dir = os.path.join(os.path.abspath(args.build), "bin")
     os.makedirs(args.work, exist_ok=True)
@@ -173,11 +179,15 @@ def main():
     compile_ = [os.path.join(bin_dir, "nnapi-compile"),
                 f"--placement-threads={args.threads}"]
     nnapi_run = os.path.join(bin_dir, "nnapi-run")
+    buckets = [int(n) for n in args.buckets.split(",") if n]
+    dynamic_flags = ["--input-shape=" + dynamic_shape]
+    if buckets:
+        dynamic_flags.append("--shape-buckets=" + ";".join(
+            "x".join(map(str, input_shape(n))) for n in buckets))
     dynamic = os.path.join(args.work, args.model + "-dynamic.so")
-    run(compile_ + [model, "-o", dynamic, "--input-shape=" + dynamic_shape])
+    run(compile_ + [model, "-o", dynamic] + dynamic_flags)
     dynamic_host = os.path.join(args.work, args.model + "-dynamic-host.so")
-    run(compile_ + [model, "-o", dynamic_host, "--host-only",
-         "--input-shape=" + dynamic_shape])
+    run(compile_ + [model, "-o", dynamic_host, "--host-only"] + dynamic_flags)
     env = dict(os.environ, NNAPI_MLIR_THREADS=str(args.threads))
     print(f"{'length':>6} {'ORT ms':>8} {'fixed':>8} {'dynamic':>8} "
           f"{'dyn/fixed':>9} {'fixed host':>10} {'dyn host':>9} "
@@ -221,11 +231,14 @@ def main():
         ratio, host_ratio = t["dynamic"] / t["fixed"], t["dynhost"] / t["host"]
         worst = max(worst, ratio, host_ratio)
         first, later = first_calls[length]
-        print(f"{length:>6} {t['ort']:>8.4f} {t['fixed']:>8.4f} "
+        mark = "*" if length in buckets else " "
+        print(f"{mark}{length:>5} {t['ort']:>8.4f} {t['fixed']:>8.4f} "
               f"{t['dynamic']:>8.4f} {ratio:>9.2f} {t['host']:>10.4f} "
               f"{t['dynhost']:>9.4f} {host_ratio:>14.2f} "
               f"{t['dynamic'] / t['ort']:>8.2f} {first:>9.3f} "
               f"{first / later:>9.1f}")
+    if buckets:
+        print("* a --shape-buckets size of the dynamic libraries")
     if worst > args.max_ratio:
         sys.exit(f"dynamic_vs_static: the dynamic library is {worst:.2f}x the "
                  f"per-length one at some length (limit {args.max_ratio})")

@@ -152,6 +152,14 @@ void mlir::nnapi::buildNNAPIPartitionPipeline(
     OpPassManager &pm, const CompilePipelineOptions &options, Report *report) {
   // Before any pass folds (MLIR 19's select folder mistypes broadcasts).
   pm.addPass(createNNAPIMaterializeSelectOperands());
+  // Typical shapes of a dynamic model get static copies of the entry, placed
+  // and compiled like models of their own.
+  if (!options.shapeBuckets.empty()) {
+    NNAPISpecializeShapesOptions specialize;
+    specialize.entry = options.entry;
+    specialize.shapeBuckets = options.shapeBuckets;
+    pm.addPass(createNNAPISpecializeShapes(specialize));
+  }
   // Quantized TOSA (tosa.rescale and !quant.uniform types from other
   // producers) computes on its storage integers; its convolutions first
   // become quantized composites while the types still hold the parameters.

@@ -24,6 +24,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <array>
 #include <vector>
 
 #include <dlfcn.h>
@@ -824,29 +825,55 @@ bool denseBytes(const Tensor &t, const int64_t *dims, uint64_t &bytes) {
 }
 
 /// Every output's dimensions for inputs of dimensions `inputDims`
-/// (checked), into `out` (one vector per output).
-int32_t computeOutputDims(const nnapi_rt_model &model,
-                          const int64_t *const *inputDims,
-                          std::vector<std::vector<int64_t>> &out) {
-  out.clear();
-  for (const Tensor &t : model.outputs)
-    out.push_back(t.dims);
-  std::vector<int64_t *> pointers;
-  for (auto &dims : out)
-    pointers.push_back(dims.data());
-  if (model.dynamic && model.outputDims(inputDims, pointers.data()) != 0)
-    return failWith(NNAPI_RT_INVALID_MODEL,
-                    std::string("the model's ") +
-                        NNAPI_MODEL_OUTPUT_DIMS_SYMBOL + " failed");
-  for (size_t o = 0; o < out.size(); ++o)
-    for (size_t d = 0; d < out[o].size(); ++d)
-      if (out[o][d] < 0)
-        return failWith(NNAPI_RT_INVALID_MODEL,
-                        "the model computed dimension " + std::to_string(d) +
-                            " of output " + std::to_string(o) + " as " +
-                            std::to_string(out[o][d]));
-  return NNAPI_RT_OK;
-}
+/// (checked). This runs twice on every call of a dynamic model (the caller
+/// sizes the outputs, the run checks them): up to 64 dimensions in all
+/// need no heap allocation.
+class OutputDims {
+public:
+  int32_t compute(const nnapi_rt_model &model,
+                  const int64_t *const *inputDims) {
+    size_t total = 0;
+    for (const Tensor &t : model.outputs)
+      total += t.dims.size();
+    int64_t *flat = inlineDims.data();
+    if (total > inlineDims.size()) {
+      heapDims.resize(total);
+      flat = heapDims.data();
+    }
+    if (model.outputs.size() > inlinePointers.size())
+      heapPointers.resize(model.outputs.size());
+    pointers = model.outputs.size() > inlinePointers.size()
+                   ? heapPointers.data()
+                   : inlinePointers.data();
+    for (size_t o = 0; o < model.outputs.size(); ++o) {
+      const std::vector<int64_t> &dims = model.outputs[o].dims;
+      pointers[o] = flat;
+      flat = std::copy(dims.begin(), dims.end(), flat);
+    }
+    if (model.dynamic && model.outputDims(inputDims, pointers) != 0)
+      return failWith(NNAPI_RT_INVALID_MODEL,
+                      std::string("the model's ") +
+                          NNAPI_MODEL_OUTPUT_DIMS_SYMBOL + " failed");
+    for (size_t o = 0; o < model.outputs.size(); ++o)
+      for (size_t d = 0; d < model.outputs[o].dims.size(); ++d)
+        if (pointers[o][d] < 0)
+          return failWith(NNAPI_RT_INVALID_MODEL,
+                          "the model computed dimension " + std::to_string(d) +
+                              " of output " + std::to_string(o) + " as " +
+                              std::to_string(pointers[o][d]));
+    return NNAPI_RT_OK;
+  }
+  /// Output `o`'s dimensions (after compute).
+  const int64_t *operator[](size_t o) const { return pointers[o]; }
+  const int64_t *const *all() const { return pointers; }
+
+private:
+  std::array<int64_t, 64> inlineDims;
+  std::array<int64_t *, 16> inlinePointers;
+  std::vector<int64_t> heapDims;
+  std::vector<int64_t *> heapPointers;
+  int64_t **pointers = nullptr;
+};
 
 } // namespace
 
@@ -869,14 +896,15 @@ int32_t nnapi_rt_model_output_dims(const nnapi_rt_model *model,
                       "the model has " + std::to_string(model->outputs.size()) +
                           " outputs, got " + std::to_string(numOutputs) +
                           (outputDims ? "" : " (null array)"));
-    std::vector<std::vector<int64_t>> dims;
-    if (int32_t s = computeOutputDims(*model, inputDims, dims))
+    OutputDims dims;
+    if (int32_t s = dims.compute(*model, inputDims))
       return s;
     for (int64_t o = 0; o < numOutputs; ++o) {
-      if (!outputDims[o] && !dims[o].empty())
+      size_t rank = model->outputs[o].dims.size();
+      if (!outputDims[o] && rank)
         return failWith(NNAPI_RT_INVALID_ARGUMENT,
                         "output " + std::to_string(o) + " has null dimensions");
-      std::copy(dims[o].begin(), dims[o].end(), outputDims[o]);
+      std::copy(dims[o], dims[o] + rank, outputDims[o]);
     }
     return NNAPI_RT_OK;
   });
@@ -905,8 +933,8 @@ int32_t nnapi_rt_model_run_dims(nnapi_rt_model *model, int64_t numInputs,
     if ((numInputs && (!inputs || !inputBytes)) ||
         (numOutputs && (!outputs || !outputBytes)))
       return failWith(NNAPI_RT_INVALID_ARGUMENT, "null input or output array");
-    std::vector<std::vector<int64_t>> outDims;
-    if (int32_t s = computeOutputDims(*model, inputDims, outDims))
+    OutputDims outDims;
+    if (int32_t s = outDims.compute(*model, inputDims))
       return s;
     auto check = [&](const char *kind, int64_t i, const Tensor &t,
                      const int64_t *dims, const void *pointer,
@@ -935,13 +963,10 @@ int32_t nnapi_rt_model_run_dims(nnapi_rt_model *model, int64_t numInputs,
       if (int32_t s = check("input", i, model->inputs[i], inputDims[i],
                             inputs[i], inputBytes[i]))
         return s;
-    std::vector<const int64_t *> outPointers;
-    for (int64_t o = 0; o < numOutputs; ++o) {
-      if (int32_t s = check("output", o, model->outputs[o], outDims[o].data(),
+    for (int64_t o = 0; o < numOutputs; ++o)
+      if (int32_t s = check("output", o, model->outputs[o], outDims[o],
                             outputs[o], outputBytes[o]))
         return s;
-      outPointers.push_back(outDims[o].data());
-    }
     int32_t status;
     {
       RunScope scope(*model);
@@ -950,7 +975,7 @@ int32_t nnapi_rt_model_run_dims(nnapi_rt_model *model, int64_t numInputs,
                         "nnapi_rt_model_run_dims: the model is being closed");
       // The model's ABI takes non-const pointers; it never writes its inputs.
       status = model->runDims(const_cast<void *const *>(inputs), inputDims,
-                              outputs, outPointers.data());
+                              outputs, outDims.all());
     }
     return runStatus(*model, status, NNAPI_MODEL_RUN_DIMS_SYMBOL);
   });

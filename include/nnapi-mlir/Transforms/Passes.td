@@ -70,6 +70,30 @@ def NNAPIChannelsLastIO : Pass<"nnapi-channels-last-io", "::mlir::func::FuncOp">
   let dependentDialects = ["::mlir::tosa::TosaDialect"];
 }
 
+def NNAPISpecializeShapes : Pass<"nnapi-specialize-shapes", "ModuleOp"> {
+  let summary = "Add a static copy of a dynamically shaped entry for each typical input shape";
+  let description = [{
+    For each shape of `shape-buckets` (nnapi-compile --shape-buckets, read
+    as nnapi-export-signature reads it), adds a public copy of the entry
+    function, `<entry>__shape<k>`, whose arguments have that static shape;
+    tosa-infer-shapes then makes its TOSA ops static and its results take
+    the inferred types. The rest of the pipeline treats the copy as a model
+    of its own (placement at that size, static partitions, static host
+    code with out-parameters), and nnapi-emit-entry-point calls it when a
+    call's dynamic sizes are the bucket's; other sizes run the dynamic
+    entry. A copy whose results stay dynamic is dropped with a warning (its
+    bucket runs the dynamic code). Runs before placement.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "Name of the entry function">,
+    Option<"shapeBuckets", "shape-buckets", "std::string", /*default=*/"\"\"",
+           "Typical input shapes (';' between shapes, ',' between inputs)">,
+  ];
+  let dependentDialects = ["::mlir::tosa::TosaDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def NNAPIStripQuantTypes : Pass<"nnapi-strip-quant-types"> {
   let summary = "Replace quantized element types by their storage types";
   let description = [{

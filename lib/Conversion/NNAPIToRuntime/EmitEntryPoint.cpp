@@ -13,6 +13,7 @@
 #include "nnapi-mlir/Runtime/Runtime.h"
 #include "nnapi-mlir/Support/Sha256.h"
 #include "nnapi-mlir/Target/NNAPIBlob/NNAPIBlob.h"
+#include "nnapi-mlir/Transforms/ShapeBuckets.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -149,7 +150,23 @@ struct EmitEntryPointPass
     // dimensions are dynamic ("?" or "[low..high]"), per input and output.
     SmallVector<bool> passed;
     SmallVector<SmallVector<unsigned>> dynamicDims;
+    // The typical shapes (--shape-buckets): each input's dimensions.
+    SmallVector<SmallVector<SmallVector<int64_t>>> buckets;
     for (StringRef line : llvm::split(signature.getValue(), '\n')) {
+      if (line.consume_front("bucket ")) {
+        auto &bucket = buckets.emplace_back();
+        for (StringRef shape : llvm::split(line, ',')) {
+          auto &dims = bucket.emplace_back();
+          if (shape != "scalar")
+            for (StringRef d : llvm::split(shape, 'x'))
+              if (d.getAsInteger(10, dims.emplace_back())) {
+                module.emitError() << "malformed signature line 'bucket "
+                                   << line << "'";
+                return signalPassFailure();
+              }
+        }
+        continue;
+      }
       bool input = line.starts_with("input "), output = line.starts_with("output ");
       if (!input && !output)
         continue;
@@ -242,6 +259,59 @@ struct EmitEntryPointPass
       loadSizes(body->getArgument(1), 0, numInputs, callArgs);
       loadSizes(body->getArgument(3), numInputs, numOutputs, callArgs);
     }
+    // The model: the static copy of the entry for the call's shape
+    // (nnapi-specialize-shapes), if there is one, else the entry.
+    Block *join = nullptr;
+    auto callModel = [&]() -> LogicalResult {
+      ArrayRef<Value> buffers = ArrayRef<Value>(callArgs).take_front(numBuffers);
+      for (auto [k, bucket] : llvm::enumerate(buckets)) {
+        auto copy = module.lookupSymbol<LLVM::LLVMFuncOp>(
+            specializedEntryName(entry, unsigned(k)));
+        if (!copy)
+          continue;
+        LLVM::LLVMFunctionType copyType = copy.getFunctionType();
+        if (copy.isExternal() || bucket.size() != numInputs ||
+            copyType.getNumParams() != numBuffers ||
+            !isa<LLVM::LLVMVoidType>(copyType.getReturnType()))
+          return copy.emitError()
+                 << "a shape's copy of the entry must take one bare pointer "
+                    "per input and output and return nothing";
+        copy.setLinkage(LLVM::Linkage::Internal);
+        Value match;
+        unsigned next = numBuffers;
+        for (unsigned i = 0; i < numInputs; ++i)
+          for (unsigned d : dynamicDims[i]) {
+            if (d >= bucket[i].size())
+              return module.emitError("a 'bucket' line of the signature does "
+                                      "not match its inputs' ranks");
+            Value want = builder.create<LLVM::ConstantOp>(loc, i64,
+                                                          bucket[i][d]);
+            Value same = builder.create<LLVM::ICmpOp>(
+                loc, LLVM::ICmpPredicate::eq, callArgs[next++], want);
+            match = match ? builder.create<LLVM::AndOp>(loc, match, same)
+                          : same;
+          }
+        if (!match)
+          continue;
+        if (!join)
+          join = new Block();
+        Block *hit = new Block(), *miss = new Block();
+        run.getBody().push_back(hit);
+        run.getBody().push_back(miss);
+        builder.create<LLVM::CondBrOp>(loc, match, hit, miss);
+        builder.setInsertionPointToStart(hit);
+        builder.create<LLVM::CallOp>(loc, copy, buffers);
+        builder.create<LLVM::BrOp>(loc, join);
+        builder.setInsertionPointToStart(miss);
+      }
+      builder.create<LLVM::CallOp>(loc, func, callArgs);
+      if (join) {
+        builder.create<LLVM::BrOp>(loc, join);
+        run.getBody().push_back(join);
+        builder.setInsertionPointToStart(join);
+      }
+      return success();
+    };
     // A model with run-time loops (nnapi-bound-loops) returns whether one
     // of them ran past the loop timeout.
     if (module.lookupSymbol<LLVM::LLVMFuncOp>("nnapi_rt_loop_continue")) {
@@ -257,12 +327,14 @@ struct EmitEntryPointPass
           declare("nnapi_rt_run_begin", LLVM::LLVMVoidType::get(ctx));
       LLVM::LLVMFuncOp end = declare("nnapi_rt_run_end", i32);
       builder.create<LLVM::CallOp>(loc, begin, ValueRange{});
-      builder.create<LLVM::CallOp>(loc, func, callArgs);
+      if (failed(callModel()))
+        return signalPassFailure();
       Value status =
           builder.create<LLVM::CallOp>(loc, end, ValueRange{}).getResult();
       builder.create<LLVM::ReturnOp>(loc, status);
     } else {
-      builder.create<LLVM::CallOp>(loc, func, callArgs);
+      if (failed(callModel()))
+        return signalPassFailure();
       Value zero = builder.create<LLVM::ConstantOp>(loc, i32, 0);
       builder.create<LLVM::ReturnOp>(loc, zero);
     }

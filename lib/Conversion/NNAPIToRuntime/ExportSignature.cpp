@@ -12,6 +12,7 @@
 #include "nnapi-mlir/Runtime/ModelABI.h"
 #include "nnapi-mlir/Runtime/Runtime.h"
 #include "nnapi-mlir/Support/Sha256.h"
+#include "nnapi-mlir/Transforms/ShapeBuckets.h"
 #include "nnapi-mlir/Target/NNAPIBlob/NNAPIBlob.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -110,67 +111,19 @@ std::string encodeName(StringRef name) {
 }
 
 /// --shape-buckets as the signature's 'bucket' lines: for each shape, one
-/// for every input ("1x1x32x100,4", "scalar" for a rank-0 one), its static
-/// dimensions as declared and its dynamic ones within their ranges.
+/// for every input ("1x1x32x100,4", "scalar" for a rank-0 one).
 LogicalResult writeBuckets(func::FuncOp func, StringRef text,
                            llvm::raw_ostream &os) {
-  if (text.empty())
-    return success();
-  FunctionType type = func.getFunctionType();
-  if (!llvm::any_of(type.getInputs(), isDynamicShape))
-    return func.emitError("--shape-buckets: the model has no dynamic input "
-                          "dimension");
-  SmallVector<StringRef> buckets;
-  text.split(buckets, ';', -1, /*KeepEmpty=*/false);
-  for (auto [k, bucket] : llvm::enumerate(buckets)) {
-    auto bad = [&, k = k, bucket = bucket]() {
-      return func.emitError() << "--shape-buckets: shape " << k + 1 << " ('"
-                              << bucket << "'): ";
-    };
-    SmallVector<StringRef> shapes;
-    bucket.split(shapes, ',');
-    if (shapes.size() != type.getNumInputs())
-      return bad() << "gives " << shapes.size() << " input shapes; the model "
-                   << "has " << type.getNumInputs() << " inputs";
+  FailureOr<SmallVector<ShapeBucket>> buckets = parseShapeBuckets(func, text);
+  if (failed(buckets))
+    return failure();
+  for (const ShapeBucket &bucket : *buckets) {
     os << "bucket ";
-    for (auto [i, shape] : llvm::enumerate(shapes)) {
-      auto tensor = cast<RankedTensorType>(type.getInput(i));
-      ArrayRef<int64_t> ranges;
-      if (auto r = func.getArgAttrOfType<DenseI64ArrayAttr>(
-              i, NNAPIDialect::kDimRangesAttrName))
-        ranges = r.asArrayRef();
-      SmallVector<StringRef> dims;
-      shape = shape.trim();
-      if (tensor.getRank() == 0 && shape == "scalar") {
-        os << shape << (i + 1 < shapes.size() ? "," : "");
-        continue;
-      }
-      shape.split(dims, 'x');
-      if (int64_t(dims.size()) != tensor.getRank())
-        return bad() << "input " << i << " has rank " << tensor.getRank()
-                     << ", the shape has " << dims.size()
-                     << " dimensions";
-      unsigned next = 0;
-      for (auto [d, text] : llvm::enumerate(dims)) {
-        int64_t v;
-        if (text.getAsInteger(10, v) || v < 1 || v > NNAPI_MODEL_MAX_DYNAMIC_DIM)
-          return bad() << "input " << i << " dimension " << d << " '" << text
-                       << "' is not a size from 1 to "
-                       << NNAPI_MODEL_MAX_DYNAMIC_DIM;
-        if (!tensor.isDynamicDim(d) && v != tensor.getDimSize(d))
-          return bad() << "input " << i << " dimension " << d << " is " << v
-                       << "; the model's is " << tensor.getDimSize(d);
-        if (tensor.isDynamicDim(d) && !ranges.empty()) {
-          int64_t low = ranges[2 * next], high = ranges[2 * next + 1];
-          ++next;
-          if (v < low || v > high)
-            return bad() << "input " << i << " dimension " << d << " is " << v
-                         << ", outside its range [" << low << ".." << high
-                         << "]";
-        }
-        os << (d ? "x" : "") << v;
-      }
-      os << (i + 1 < shapes.size() ? "," : "");
+    for (auto [i, dims] : llvm::enumerate(bucket)) {
+      os << (i ? "," : "");
+      if (dims.empty())
+        os << "scalar";
+      llvm::interleave(dims, os, "x");
     }
     os << "\n";
   }
