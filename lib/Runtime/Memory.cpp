@@ -185,14 +185,24 @@ public:
         return std::exchange(e.user, nullptr);
     return nullptr;
   }
-  /// False when the cache is full.
-  bool keep(void *user, size_t size, size_t alignment) {
+  /// Keeps `user`; returns the block it displaces (the one kept longest
+  /// ago) when the cache is full, or null. The newest blocks stay: a model
+  /// that ran at other sizes before (--shape-buckets at open, earlier
+  /// calls) must not leave the cache full of sizes the next calls never ask
+  /// for.
+  void *keep(void *user, size_t size, size_t alignment) {
     for (Entry &e : entries)
       if (!e.user) {
-        e = {user, size, alignment};
-        return true;
+        e = {user, size, alignment, ++clock};
+        return nullptr;
       }
-    return false;
+    Entry *oldest = &entries[0];
+    for (Entry &e : entries)
+      if (e.stamp < oldest->stamp)
+        oldest = &e;
+    void *displaced = oldest->user;
+    *oldest = {user, size, alignment, ++clock};
+    return displaced;
   }
 
   /// The thread's cache, or null once it was destroyed (a block freed
@@ -205,8 +215,10 @@ private:
   struct Entry {
     void *user = nullptr;
     size_t size = 0, alignment = 0;
+    uint64_t stamp = 0;
   };
   Entry entries[8];
+  uint64_t clock = 0;
   static thread_local State state;
 };
 thread_local SmallBlockCache::State SmallBlockCache::state =
@@ -290,8 +302,12 @@ void release(void *user) {
     return;
   }
   SmallBlockCache *cache = SmallBlockCache::get();
-  if (!cache || !cache->keep(user, h.size, h.alignment))
+  if (!cache) {
     std::free(h.base);
+    return;
+  }
+  if (void *displaced = cache->keep(user, h.size, h.alignment))
+    std::free(headerOf(displaced)->base);
 }
 
 } // namespace
