@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/Transforms/Passes.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 
 namespace mlir::nnapi {
@@ -129,6 +130,33 @@ FailureOr<SmallVector<Type>> refineResults(func::FuncOp func) {
   return *types;
 }
 
+/// After inference: a reshape whose result is now static states its sizes
+/// in new_shape (no -1), as an import at that size writes them.
+void settleShapeAttributes(func::FuncOp func) {
+  func.walk([](tosa::ReshapeOp reshape) {
+    auto result = dyn_cast<RankedTensorType>(reshape.getType());
+    if (result && result.hasStaticShape())
+      reshape.setNewShapeAttr(Builder(reshape.getContext())
+                                  .getDenseI64ArrayAttr(result.getShape()));
+  });
+}
+
+/// Before inference: a reshape whose new_shape has one dynamic marker gets
+/// TOSA's "the rest" (-1) there, which tosa-infer-shapes computes and the
+/// verifier takes beside a static result.
+void markInferredReshapes(func::FuncOp func) {
+  func.walk([](tosa::ReshapeOp reshape) {
+    SmallVector<int64_t> shape(reshape.getNewShape());
+    if (llvm::count(shape, ShapedType::kDynamic) != 1 ||
+        llvm::is_contained(shape, -1))
+      return;
+    std::replace(shape.begin(), shape.end(), ShapedType::kDynamic,
+                 int64_t(-1));
+    reshape.setNewShapeAttr(
+        Builder(reshape.getContext()).getDenseI64ArrayAttr(shape));
+  });
+}
+
 bool hasElements(Type t) {
   auto shaped = dyn_cast<ShapedType>(t);
   return shaped && shaped.hasStaticShape() && shaped.getNumElements() > 0;
@@ -164,22 +192,44 @@ struct SpecializeShapesPass
       module.getBody()->getOperations().insertAfter(after->getIterator(),
                                                     copy);
       symbols.insert(copy);
-      OpPassManager infer(func::FuncOp::getOperationName());
-      infer.addPass(tosa::createTosaInferShapesPass());
-      if (failed(runPipeline(infer, copy)))
-        return signalPassFailure();
-      FailureOr<SmallVector<Type>> results = refineResults(copy);
-      if (failed(results) || !llvm::all_of(*results, hasElements)) {
-        func.emitWarning()
-            << "--shape-buckets: shape " << k + 1
-            << " runs the dynamic host code: its outputs' shapes "
-               "stay dynamic (or empty) after shape inference";
+      // Inference, and whatever it leaves inconsistent (an op that is
+      // valid at no size but the model's usual one), drops the copy, not
+      // the compilation: the shape then runs the dynamic code.
+      std::string problem;
+      FailureOr<SmallVector<Type>> results = failure();
+      {
+        ScopedDiagnosticHandler quiet(&getContext(), [&](Diagnostic &d) {
+          if (problem.empty() && d.getSeverity() == DiagnosticSeverity::Error)
+            problem = d.str();
+          return success();
+        });
+        markInferredReshapes(copy);
+        OpPassManager infer(func::FuncOp::getOperationName());
+        infer.addPass(tosa::createTosaInferShapesPass());
+        if (succeeded(runPipeline(infer, copy))) {
+          settleShapeAttributes(copy);
+          results = refineResults(copy);
+          if (succeeded(results) && llvm::all_of(*results, hasElements)) {
+            copy.setType(FunctionType::get(
+                &getContext(), copy.getFunctionType().getInputs(), *results));
+            if (failed(verify(copy)))
+              results = failure();
+          } else if (succeeded(results)) {
+            problem = "its outputs' shapes stay dynamic (or empty)";
+            results = failure();
+          }
+        }
+      }
+      if (failed(results)) {
+        func.emitWarning() << "--shape-buckets: shape " << k + 1
+                           << " runs the dynamic host code: its static copy "
+                              "is not valid at that shape ("
+                           << (problem.empty() ? "shape inference failed"
+                                               : problem)
+                           << ")";
         symbols.erase(copy);
         continue;
       }
-      copy.setType(FunctionType::get(&getContext(),
-                                     copy.getFunctionType().getInputs(),
-                                     *results));
       after = copy;
     }
   }

@@ -31,7 +31,7 @@ func.func @main(%x: tensor<1x?x64xf32> {nnapi.name = "x", nnapi.dim_ranges = arr
 // CHECK-LABEL: func.func @main
 // CHECK-NOT: @main__shape
 func.func private @helper(tensor<1x?x64xf32>) -> tensor<1x?x64xf32>
-// expected-warning @+2 {{--shape-buckets: shape 1 runs the dynamic host code: its outputs' shapes stay dynamic (or empty) after shape inference}}
+// expected-warning @+2 {{--shape-buckets: shape 1 runs the dynamic host code: its static copy is not valid at that shape (its outputs' shapes stay dynamic (or empty))}}
 // expected-warning @+1 {{--shape-buckets: shape 2 runs the dynamic host code}}
 func.func @main(%x: tensor<1x?x64xf32>) -> tensor<1x?x64xf32> {
   %y = func.call @helper(%x) : (tensor<1x?x64xf32>) -> tensor<1x?x64xf32>

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""dynamic_onnx.py DIR [nnapi-compile flags...]
+"""dynamic_onnx.py DIR [--bucket-middle] [nnapi-compile flags...]
 
 ONNX models with a symbolic dimension, one per operator whose import keeps
 dynamic dimensions (OpRegistry.cpp, handlesDynamicShapes) plus a small
@@ -168,16 +168,27 @@ def make(d, name, nodes, inits, dims):
 
 def main():
     d, flags = sys.argv[1], sys.argv[2:]
+    # --bucket-middle (ours, not nnapi-compile's): each library is compiled
+    # with its middle test size as --shape-buckets, so that size runs the
+    # model's static copy and the others its dynamic code.
+    bucket = "--bucket-middle" in flags
+    flags = [f for f in flags if f != "--bucket-middle"]
     np.save(os.path.join(d, "w.npy"), W)  # for test data made elsewhere
     failed = False
     for name, nodes, inits, f, dims in MODELS + [CNN]:
         path, spec = make(d, name, nodes, inits, dims)
         so = os.path.join(d, name + ".so")
-        subprocess.run(["nnapi-compile", path, "-o", so,
-                        "--input-shape=x=" + spec] + flags, check=True)
         sizes = (1, 5, 33) if name != "cnn" else (4, 9, 33)
+
+        def shape_at(size):
+            return [size if t == "s" else int(t) for t in dims.split(" x ")]
+        extra = (["--shape-buckets=" + "x".join(map(str, shape_at(sizes[1])))]
+                 if bucket else [])
+        subprocess.run(["nnapi-compile", path, "-o", so,
+                        "--input-shape=x=" + spec] + flags + extra,
+                       check=True)
         for size in sizes:
-            shape = [size if t == "s" else int(t) for t in dims.split(" x ")]
+            shape = shape_at(size)
             x = RNG.uniform(-1, 1, shape).astype(np.float32)
             xp = os.path.join(d, f"{name}_{size}.npy")
             np.save(xp, x)
