@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""dynamic_tflite.py DIR [nnapi-compile flags...]
+"""dynamic_tflite.py DIR [--bucket-middle] [nnapi-compile flags...]
 
 TFLite models whose shape_signature has an unknown (-1) width, compiled
 once with the width kept dynamic (--input-shape line=1x8x[8..256]x1) by
@@ -99,8 +99,16 @@ def run_case(d, name, built, input_shape, cases, flags, rng):
     with open(path, "wb") as f:
         f.write(model)
     so = os.path.join(d, name + ".so")
+    # --bucket-middle (ours, not nnapi-compile's): the middle case's shape
+    # as --shape-buckets, so it runs the model's static copy.
+    extra = []
+    if "--bucket-middle" in flags:
+        flags = [f for f in flags if f != "--bucket-middle"]
+        extra = ["--shape-buckets=" +
+                 "x".join(map(str, cases[len(cases) // 2][1]))]
     subprocess.run(["nnapi-compile", path, "-o", so,
-                    "--input-shape=" + input_shape] + flags, check=True)
+                    "--input-shape=" + input_shape] + flags + extra,
+                   check=True)
     ok = True
     for label, shape in cases:
         xv = rng.uniform(0, 1, shape).astype(np.float32)
