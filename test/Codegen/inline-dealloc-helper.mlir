@@ -40,3 +40,40 @@ func.func @none(%a: memref<4xf32>) {
 func.func @dealloc_helper(%m: memref<?xf32>) {
   return
 }
+
+// -----
+
+// The deallocation's scratch arrays (a few pointers and ownership flags,
+// allocated and freed in the function's body) become stack slots; a buffer
+// freed only on one path, one not freed here (returned), and a large one
+// stay allocations.
+// CHECK-LABEL: func.func @scratch
+// CHECK-DAG: %[[P:.*]] = memref.alloca() : memref<8xindex>
+// CHECK-DAG: %[[F:.*]] = memref.alloca() : memref<8xi1>
+// CHECK-DAG: %[[COND:.*]] = memref.alloc() : memref<4xf32>
+// CHECK-DAG: %[[OUT:.*]] = memref.alloc() : memref<2xf32>
+// CHECK-DAG: %[[BIG:.*]] = memref.alloc() : memref<1024xf32>
+// CHECK: memref.store %{{.*}}, %[[P]]
+// CHECK: memref.store %{{.*}}, %[[F]]
+// CHECK: scf.if
+// CHECK-NEXT: memref.dealloc %[[COND]]
+// CHECK: memref.dealloc %[[BIG]]
+// CHECK-NOT: memref.dealloc
+// CHECK: return %[[OUT]]
+func.func @scratch(%i: index, %b: i1) -> memref<2xf32> {
+  %c0 = arith.constant 0 : index
+  %p = memref.alloc() : memref<8xindex>
+  %f = memref.alloc() : memref<8xi1>
+  %cond = memref.alloc() : memref<4xf32>
+  %out = memref.alloc() : memref<2xf32>
+  %big = memref.alloc() : memref<1024xf32>
+  memref.store %i, %p[%c0] : memref<8xindex>
+  memref.store %b, %f[%c0] : memref<8xi1>
+  scf.if %b {
+    memref.dealloc %cond : memref<4xf32>
+  }
+  memref.dealloc %p : memref<8xindex>
+  memref.dealloc %f : memref<8xi1>
+  memref.dealloc %big : memref<1024xf32>
+  return %out : memref<2xf32>
+}
