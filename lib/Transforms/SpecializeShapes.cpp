@@ -212,6 +212,12 @@ struct SpecializeShapesPass
           if (succeeded(results) && llvm::all_of(*results, hasElements)) {
             copy.setType(FunctionType::get(
                 &getContext(), copy.getFunctionType().getInputs(), *results));
+            SmallVector<Attribute> shapes;
+            for (Type t : *results)
+              shapes.push_back(DenseI64ArrayAttr::get(
+                  &getContext(), cast<ShapedType>(t).getShape()));
+            copy->setAttr(NNAPIDialect::kShapeOutputsAttrName,
+                          ArrayAttr::get(&getContext(), shapes));
             if (failed(verify(copy)))
               results = failure();
           } else if (succeeded(results)) {

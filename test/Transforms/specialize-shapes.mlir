@@ -2,13 +2,15 @@
 
 // Each typical shape gets a public static copy of the entry, after it, in
 // the order given: its TOSA ops inferred static, its results taking the
-// inferred types (no cast before the return), and none of the signature's
+// inferred types (no cast before the return, and recorded for the entry
+// point's check of the output buffers), and none of the signature's
 // attributes. The entry itself stays dynamic and keeps them.
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: (%{{.*}}: tensor<1x?x64xf32> {nnapi.dim_ranges = array<i64: 1, 16>, nnapi.name = "x"}) -> (tensor<1x?x?xf32> {nnapi.name = "y"})
 // CHECK: tosa.matmul {{.*}} -> tensor<1x?x?xf32>
 // CHECK-LABEL: func.func @main__shape0
 // CHECK-SAME: (%[[X:.*]]: tensor<1x8x64xf32>) -> tensor<1x8x8xf32>
+// CHECK-SAME: attributes {nnapi.shape_outputs = [array<i64: 1, 8, 8>]}
 // CHECK: %[[T:.*]] = tosa.transpose %[[X]], %{{.*}} -> tensor<1x64x8xf32>
 // CHECK: %[[M:.*]] = tosa.matmul %[[X]], %[[T]] : (tensor<1x8x64xf32>, tensor<1x64x8xf32>) -> tensor<1x8x8xf32>
 // CHECK: %[[E:.*]] = tosa.exp %[[M]] : (tensor<1x8x8xf32>) -> tensor<1x8x8xf32>

@@ -150,6 +150,7 @@ struct EmitEntryPointPass
     // dimensions are dynamic ("?" or "[low..high]"), per input and output.
     SmallVector<bool> passed;
     SmallVector<SmallVector<unsigned>> dynamicDims;
+    SmallVector<unsigned> ranks;
     // The typical shapes (--shape-buckets): each input's dimensions.
     SmallVector<SmallVector<SmallVector<int64_t>>> buckets;
     for (StringRef line : llvm::split(signature.getValue(), '\n')) {
@@ -178,6 +179,7 @@ struct EmitEntryPointPass
       if (fields.size() > 4 && fields[4] != "scalar")
         fields[4].split(dims, 'x');
       passed.push_back(!llvm::is_contained(dims, "0"));
+      ranks.push_back(unsigned(dims.size()));
       SmallVector<unsigned> dynamic;
       for (auto [d, dim] : llvm::enumerate(dims))
         if (dim.starts_with("?") || dim.starts_with("["))
@@ -277,15 +279,36 @@ struct EmitEntryPointPass
                  << "a shape's copy of the entry must take one bare pointer "
                     "per input and output and return nothing";
         copy.setLinkage(LLVM::Linkage::Internal);
+        // The copy's output shapes, which the buffers the runtime sized
+        // (by the dynamic entry's output-shape function) must have: a
+        // model whose inference disagreed would otherwise be written past
+        // its buffers. A copy without them is not called.
+        auto outputs = copy->getAttrOfType<ArrayAttr>(NNAPIDialect::kShapeOutputsAttrName);
+        if (!outputs || outputs.size() != numOutputs)
+          continue;
+        SmallVector<ArrayRef<int64_t>> shapes(numInputs);
+        for (auto [i, dims] : llvm::enumerate(bucket)) {
+          if (dims.size() != ranks[i])
+            return module.emitError("a 'bucket' line of the signature does "
+                                    "not match its inputs' ranks");
+          shapes[i] = dims;
+        }
+        for (Attribute a : outputs) {
+          auto dims = dyn_cast<DenseI64ArrayAttr>(a);
+          if (!dims)
+            return copy.emitError() << "'" << NNAPIDialect::kShapeOutputsAttrName
+                                    << "' must hold i64 arrays";
+          shapes.push_back(dims.asArrayRef());
+        }
         Value match;
         unsigned next = numBuffers;
-        for (unsigned i = 0; i < numInputs; ++i)
-          for (unsigned d : dynamicDims[i]) {
-            if (d >= bucket[i].size())
-              return module.emitError("a 'bucket' line of the signature does "
-                                      "not match its inputs' ranks");
+        for (unsigned t = 0; t < numInputs + numOutputs; ++t)
+          for (unsigned d : dynamicDims[t]) {
+            if (d >= shapes[t].size())
+              return copy.emitError("its shapes do not match the "
+                                    "signature's ranks");
             Value want = builder.create<LLVM::ConstantOp>(loc, i64,
-                                                          bucket[i][d]);
+                                                          shapes[t][d]);
             Value same = builder.create<LLVM::ICmpOp>(
                 loc, LLVM::ICmpPredicate::eq, callArgs[next++], want);
             match = match ? builder.create<LLVM::AndOp>(loc, match, same)

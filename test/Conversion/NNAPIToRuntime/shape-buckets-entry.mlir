@@ -3,9 +3,11 @@
 // --shape-buckets through the pipeline: each typical shape's static copy of
 // the entry (nnapi-specialize-shapes) is compiled with out-parameters and
 // bare pointers, like a static model's entry (its exp vectorized over whole
-// rows of 8), and the dynamic entry point
-// calls it when every dynamic size of the call is the shape's (both sizes
-// here); any other call runs the dynamic entry with its sizes.
+// rows of 8), and the dynamic entry point calls it when every dynamic size
+// of the call is the shape's (both sizes here) and the output buffers'
+// sizes, which the runtime computed with the dynamic entry's output-shape
+// function, are the copy's outputs' (nnapi.shape_outputs); any other call
+// runs the dynamic entry with its sizes.
 // CHECK-LABEL: llvm.func internal @main(
 // CHECK-SAME: %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
 // CHECK-LABEL: llvm.func internal @main__shape0(
@@ -25,7 +27,11 @@
 // CHECK: %[[EQR:.*]] = llvm.icmp "eq" %[[R]], %[[K2]]
 // CHECK: %[[K8:.*]] = llvm.mlir.constant(8 : i64)
 // CHECK: %[[EQC:.*]] = llvm.icmp "eq" %[[C]], %[[K8]]
-// CHECK: %[[BOTH:.*]] = llvm.and %[[EQR]], %[[EQC]]
+// CHECK: %[[IN2:.*]] = llvm.and %[[EQR]], %[[EQC]]
+// CHECK: %[[EQR2:.*]] = llvm.icmp "eq" %[[R2]], %{{.*}}
+// CHECK: %[[AND3:.*]] = llvm.and %[[IN2]], %[[EQR2]]
+// CHECK: %[[EQC2:.*]] = llvm.icmp "eq" %[[C2]], %{{.*}}
+// CHECK: %[[BOTH:.*]] = llvm.and %[[AND3]], %[[EQC2]]
 // CHECK: llvm.cond_br %[[BOTH]], ^[[HIT0:.*]], ^[[MISS0:[a-z0-9]+]]
 // CHECK: ^[[HIT0]]:
 // CHECK-NEXT: llvm.call @main__shape0(%[[IN]], %[[OUT]])

@@ -232,6 +232,13 @@ func.func @bad_attr() attributes {nnapi.bogus} {
 
 // -----
 
+// expected-error@+1 {{'nnapi.shape_outputs' must be an array of static shapes (array<i64>)}}
+func.func @bad_shape_outputs() attributes {nnapi.shape_outputs = [array<i64: 2, -1>]} {
+  return
+}
+
+// -----
+
 func.func @maximum_rank0(%x: tensor<f32>) {
   // expected-error@+1 {{lhs must have rank 1 to 4, got 0}}
   %0 = nnapi.maximum %x, %x : (tensor<f32>, tensor<f32>) -> tensor<f32>

@@ -64,6 +64,18 @@ LogicalResult NNAPIDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a non-negative integer";
     return success();
   }
+  if (name == kShapeOutputsAttrName) {
+    auto shapes = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!shapes || !llvm::all_of(shapes, [](Attribute a) {
+          auto dims = dyn_cast<DenseI64ArrayAttr>(a);
+          return dims && llvm::all_of(dims.asArrayRef(),
+                                      [](int64_t d) { return d >= 0; });
+        }))
+      return op->emitError() << "'" << name
+                             << "' must be an array of static shapes "
+                                "(array<i64>)";
+    return success();
+  }
   if (name == kPlacementThreadsAttrName) {
     auto value = dyn_cast<IntegerAttr>(attr.getValue());
     if (!isa<ModuleOp>(op) || !value || value.getInt() < 1 ||
