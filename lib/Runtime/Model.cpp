@@ -14,6 +14,7 @@
 #include "Internal.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <condition_variable>
@@ -24,7 +25,6 @@
 #include <set>
 #include <sstream>
 #include <string>
-#include <array>
 #include <vector>
 
 #include <dlfcn.h>

@@ -213,10 +213,11 @@ struct SpecializeShapesPass
             copy.setType(FunctionType::get(
                 &getContext(), copy.getFunctionType().getInputs(), *results));
             SmallVector<Attribute> shapes;
-            for (Type t : *results)
+            for (Type t : llvm::concat<const Type>(
+                     copy.getFunctionType().getInputs(), *results))
               shapes.push_back(DenseI64ArrayAttr::get(
                   &getContext(), cast<ShapedType>(t).getShape()));
-            copy->setAttr(NNAPIDialect::kShapeOutputsAttrName,
+            copy->setAttr(NNAPIDialect::kStaticShapesAttrName,
                           ArrayAttr::get(&getContext(), shapes));
             if (failed(verify(copy)))
               results = failure();

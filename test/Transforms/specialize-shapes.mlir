@@ -10,7 +10,7 @@
 // CHECK: tosa.matmul {{.*}} -> tensor<1x?x?xf32>
 // CHECK-LABEL: func.func @main__shape0
 // CHECK-SAME: (%[[X:.*]]: tensor<1x8x64xf32>) -> tensor<1x8x8xf32>
-// CHECK-SAME: attributes {nnapi.shape_outputs = [array<i64: 1, 8, 8>]}
+// CHECK-SAME: attributes {nnapi.static_shapes = [array<i64: 1, 8, 64>, array<i64: 1, 8, 8>]}
 // CHECK: %[[T:.*]] = tosa.transpose %[[X]], %{{.*}} -> tensor<1x64x8xf32>
 // CHECK: %[[M:.*]] = tosa.matmul %[[X]], %[[T]] : (tensor<1x8x64xf32>, tensor<1x64x8xf32>) -> tensor<1x8x8xf32>
 // CHECK: %[[E:.*]] = tosa.exp %[[M]] : (tensor<1x8x8xf32>) -> tensor<1x8x8xf32>

@@ -13,7 +13,6 @@
 #include "nnapi-mlir/Runtime/Runtime.h"
 #include "nnapi-mlir/Support/Sha256.h"
 #include "nnapi-mlir/Target/NNAPIBlob/NNAPIBlob.h"
-#include "nnapi-mlir/Transforms/ShapeBuckets.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -150,24 +149,7 @@ struct EmitEntryPointPass
     // dimensions are dynamic ("?" or "[low..high]"), per input and output.
     SmallVector<bool> passed;
     SmallVector<SmallVector<unsigned>> dynamicDims;
-    SmallVector<unsigned> ranks;
-    // The typical shapes (--shape-buckets): each input's dimensions.
-    SmallVector<SmallVector<SmallVector<int64_t>>> buckets;
     for (StringRef line : llvm::split(signature.getValue(), '\n')) {
-      if (line.consume_front("bucket ")) {
-        auto &bucket = buckets.emplace_back();
-        for (StringRef shape : llvm::split(line, ',')) {
-          auto &dims = bucket.emplace_back();
-          if (shape != "scalar")
-            for (StringRef d : llvm::split(shape, 'x'))
-              if (d.getAsInteger(10, dims.emplace_back())) {
-                module.emitError() << "malformed signature line 'bucket "
-                                   << line << "'";
-                return signalPassFailure();
-              }
-        }
-        continue;
-      }
       bool input = line.starts_with("input "), output = line.starts_with("output ");
       if (!input && !output)
         continue;
@@ -179,7 +161,6 @@ struct EmitEntryPointPass
       if (fields.size() > 4 && fields[4] != "scalar")
         fields[4].split(dims, 'x');
       passed.push_back(!llvm::is_contained(dims, "0"));
-      ranks.push_back(unsigned(dims.size()));
       SmallVector<unsigned> dynamic;
       for (auto [d, dim] : llvm::enumerate(dims))
         if (dim.starts_with("?") || dim.starts_with("["))
@@ -262,53 +243,40 @@ struct EmitEntryPointPass
       loadSizes(body->getArgument(3), numInputs, numOutputs, callArgs);
     }
     // The model: the static copy of the entry for the call's shape
-    // (nnapi-specialize-shapes), if there is one, else the entry.
+    // (nnapi-specialize-shapes), if there is one, else the entry. A copy is
+    // called when the call's sizes are its inputs' and the output buffers
+    // the runtime sized (by the dynamic entry's output-shape function) are
+    // its outputs': were the two ever to disagree, the dynamic code runs
+    // rather than a copy writing past a buffer.
+    SmallVector<LLVM::LLVMFuncOp> copies;
+    for (auto f : module.getOps<LLVM::LLVMFuncOp>())
+      if (f->hasAttr(NNAPIDialect::kStaticShapesAttrName))
+        copies.push_back(f);
     Block *join = nullptr;
     auto callModel = [&]() -> LogicalResult {
       ArrayRef<Value> buffers = ArrayRef<Value>(callArgs).take_front(numBuffers);
-      for (auto [k, bucket] : llvm::enumerate(buckets)) {
-        auto copy = module.lookupSymbol<LLVM::LLVMFuncOp>(
-            specializedEntryName(entry, unsigned(k)));
-        if (!copy)
-          continue;
+      for (LLVM::LLVMFuncOp copy : copies) {
         LLVM::LLVMFunctionType copyType = copy.getFunctionType();
-        if (copy.isExternal() || bucket.size() != numInputs ||
-            copyType.getNumParams() != numBuffers ||
-            !isa<LLVM::LLVMVoidType>(copyType.getReturnType()))
+        auto shapes =
+            copy->getAttrOfType<ArrayAttr>(NNAPIDialect::kStaticShapesAttrName);
+        if (copy.isExternal() || copyType.getNumParams() != numBuffers ||
+            !isa<LLVM::LLVMVoidType>(copyType.getReturnType()) ||
+            shapes.size() != numInputs + numOutputs)
           return copy.emitError()
                  << "a shape's copy of the entry must take one bare pointer "
-                    "per input and output and return nothing";
+                    "per input and output, return nothing and have a shape "
+                    "for each";
         copy.setLinkage(LLVM::Linkage::Internal);
-        // The copy's output shapes, which the buffers the runtime sized
-        // (by the dynamic entry's output-shape function) must have: a
-        // model whose inference disagreed would otherwise be written past
-        // its buffers. A copy without them is not called.
-        auto outputs = copy->getAttrOfType<ArrayAttr>(NNAPIDialect::kShapeOutputsAttrName);
-        if (!outputs || outputs.size() != numOutputs)
-          continue;
-        SmallVector<ArrayRef<int64_t>> shapes(numInputs);
-        for (auto [i, dims] : llvm::enumerate(bucket)) {
-          if (dims.size() != ranks[i])
-            return module.emitError("a 'bucket' line of the signature does "
-                                    "not match its inputs' ranks");
-          shapes[i] = dims;
-        }
-        for (Attribute a : outputs) {
-          auto dims = dyn_cast<DenseI64ArrayAttr>(a);
-          if (!dims)
-            return copy.emitError() << "'" << NNAPIDialect::kShapeOutputsAttrName
-                                    << "' must hold i64 arrays";
-          shapes.push_back(dims.asArrayRef());
-        }
         Value match;
         unsigned next = numBuffers;
         for (unsigned t = 0; t < numInputs + numOutputs; ++t)
           for (unsigned d : dynamicDims[t]) {
-            if (d >= shapes[t].size())
+            ArrayRef<int64_t> dims =
+                cast<DenseI64ArrayAttr>(shapes[t]).asArrayRef();
+            if (d >= dims.size())
               return copy.emitError("its shapes do not match the "
                                     "signature's ranks");
-            Value want = builder.create<LLVM::ConstantOp>(loc, i64,
-                                                          shapes[t][d]);
+            Value want = builder.create<LLVM::ConstantOp>(loc, i64, dims[d]);
             Value same = builder.create<LLVM::ICmpOp>(
                 loc, LLVM::ICmpPredicate::eq, callArgs[next++], want);
             match = match ? builder.create<LLVM::AndOp>(loc, match, same)

@@ -6,7 +6,7 @@
 // rows of 8), and the dynamic entry point calls it when every dynamic size
 // of the call is the shape's (both sizes here) and the output buffers'
 // sizes, which the runtime computed with the dynamic entry's output-shape
-// function, are the copy's outputs' (nnapi.shape_outputs); any other call
+// function, are the copy's outputs' (nnapi.static_shapes); any other call
 // runs the dynamic entry with its sizes.
 // CHECK-LABEL: llvm.func internal @main(
 // CHECK-SAME: %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)

@@ -232,8 +232,8 @@ func.func @bad_attr() attributes {nnapi.bogus} {
 
 // -----
 
-// expected-error@+1 {{'nnapi.shape_outputs' must be an array of static shapes (array<i64>)}}
-func.func @bad_shape_outputs() attributes {nnapi.shape_outputs = [array<i64: 2, -1>]} {
+// expected-error@+1 {{'nnapi.static_shapes' must be an array of static shapes (array<i64>)}}
+func.func @bad_static_shapes() attributes {nnapi.static_shapes = [array<i64: 2, -1>]} {
   return
 }
 

@@ -64,7 +64,7 @@ LogicalResult NNAPIDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a non-negative integer";
     return success();
   }
-  if (name == kShapeOutputsAttrName) {
+  if (name == kStaticShapesAttrName) {
     auto shapes = dyn_cast<ArrayAttr>(attr.getValue());
     if (!shapes || !llvm::all_of(shapes, [](Attribute a) {
           auto dims = dyn_cast<DenseI64ArrayAttr>(a);

@@ -48,9 +48,10 @@ def NNAPI_Dialect : Dialect {
     /// (array<i64>). Without it a dynamic dimension is [1..2^31-1].
     static constexpr ::llvm::StringLiteral kDimRangesAttrName = "nnapi.dim_ranges";
     /// On a static copy of the entry for a typical shape (nnapi-specialize-
-    /// shapes to nnapi-emit-entry-point): its outputs' shapes, an array of
-    /// array<i64>, which the entry point compares with the output buffers'.
-    static constexpr ::llvm::StringLiteral kShapeOutputsAttrName = "nnapi.shape_outputs";
+    /// shapes to nnapi-emit-entry-point): its inputs' then its outputs'
+    /// shapes, an array of array<i64>, which the entry point compares with
+    /// the call's sizes and the output buffers' before calling it.
+    static constexpr ::llvm::StringLiteral kStaticShapesAttrName = "nnapi.static_shapes";
     /// The function nnapi-output-dims derives from the entry: the dynamic
     /// dimensions of its outputs from those of its inputs.
     static constexpr ::llvm::StringLiteral kOutputDimsFnName = "nnapi_output_dims";
