@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::nnapi {
@@ -326,6 +327,93 @@ struct InitFromEmpty : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// Whether the index `a` and the index `b` are the same size at run time.
+bool sameSize(const ValueBoundsConstraintSet::Variable &a,
+              const ValueBoundsConstraintSet::Variable &b) {
+  FailureOr<bool> equal = ValueBoundsConstraintSet::areEqual(a, b);
+  return succeeded(equal) && *equal;
+}
+
+/// The size of `shaped` along `dim`, reading through a tensor.expand_shape's
+/// stated sizes (MLIR 19 has no value bounds for expand_shape; TOSA's
+/// reductions keep their reduced dimension through one).
+ValueBoundsConstraintSet::Variable sizeOf(Value shaped, int64_t dim) {
+  if (auto expand = shaped.getDefiningOp<tensor::ExpandShapeOp>()) {
+    Builder b(shaped.getContext());
+    return ValueBoundsConstraintSet::Variable(getMixedValues(
+        expand.getStaticOutputShape(), expand.getOutputShape(), b)[dim]);
+  }
+  return ValueBoundsConstraintSet::Variable(shaped, dim);
+}
+
+/// max(a, b) of two sizes that are provably equal is `a`: TOSA's broadcast
+/// of two dynamic dimensions takes their maximum as the result's size, and
+/// once it is the operand's own size the broadcasts below are seen to be
+/// copies.
+struct MaxOfEqualSizes : OpRewritePattern<arith::MaxUIOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::MaxUIOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().isIndex() || !sameSize(op.getLhs(), op.getRhs()))
+      return failure();
+    rewriter.replaceOp(op, op.getLhs());
+    return success();
+  }
+};
+
+/// `scf.if (dim(x, i) == 1) { broadcast x along i } else { x }`, which
+/// tosa-to-linalg emits for every dynamic dimension of an element-wise
+/// operand, is `x` where the broadcast's size along i is provably x's own:
+/// a size-1 dimension broadcast to size 1 copies it. Left in place, the if
+/// splits the element-wise chain around it into loop nests of their own
+/// (a softmax over a dynamic number of keys ran as six).
+struct DropIdentityBroadcast : OpRewritePattern<scf::IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(scf::IfOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getNumResults() != 1 || op.getElseRegion().empty())
+      return failure();
+    Value x = op.elseYield().getOperand(0);
+    auto copy = op.thenYield().getOperand(0).getDefiningOp<linalg::GenericOp>();
+    if (!copy || copy->getParentOp() != op || x.getType() != op.getType(0) ||
+        copy.getNumDpsInputs() != 1 || copy.getDpsInputs()[0] != x ||
+        copy.getNumReductionLoops() != 0 ||
+        !copy.getIndexingMapsArray()[1].isIdentity())
+      return failure();
+    auto yield = cast<linalg::YieldOp>(copy.getBody()->getTerminator());
+    if (yield.getOperand(0) != copy.getBody()->getArgument(0))
+      return failure();
+    // The one dimension the copy broadcasts must be the one the condition
+    // finds to be 1; every other one is read in place.
+    AffineMap read = copy.getIndexingMapsArray()[0];
+    auto type = cast<RankedTensorType>(x.getType());
+    if (read.getNumResults() != type.getRank())
+      return failure();
+    auto cond = op.getCondition().getDefiningOp<arith::CmpIOp>();
+    APInt one;
+    if (!cond || cond.getPredicate() != arith::CmpIPredicate::eq ||
+        !matchPattern(cond.getRhs(), m_ConstantInt(&one)) || !one.isOne())
+      return failure();
+    for (auto [i, expr] : llvm::enumerate(read.getResults())) {
+      ValueBoundsConstraintSet::Variable inSize = sizeOf(x, int64_t(i));
+      if (!sameSize(ValueBoundsConstraintSet::Variable(copy.getResult(0),
+                                                       int64_t(i)),
+                    inSize))
+        return failure();
+      if (expr == rewriter.getAffineDimExpr(i))
+        continue;
+      auto zero = dyn_cast<AffineConstantExpr>(expr);
+      if (!zero || zero.getValue() != 0 ||
+          (type.getDimSize(i) != 1 &&
+           !sameSize(ValueBoundsConstraintSet::Variable(cond.getLhs()),
+                     inSize)))
+        return failure();
+    }
+    rewriter.replaceOp(op, x);
+    return success();
+  }
+};
+
 /// In an element-wise linalg.generic, an operand read at constant 0 along a
 /// dimension whose loop has one iteration is read at that loop's index:
 /// (d0, d1, d2, d3) -> (0, d1, d2, d3) becomes the identity, which tiling
@@ -631,7 +719,8 @@ struct CodegenPreparePass
     // (Unit dimensions read at the loop index make the maps permutations,
     // which the reshape folds need.)
     RewritePatternSet matmuls(ctx);
-    matmuls.add<FoldConstantTranspose, UnitDimReadAsIndex>(ctx);
+    matmuls.add<FoldConstantTranspose, UnitDimReadAsIndex, MaxOfEqualSizes,
+                DropIdentityBroadcast>(ctx);
     nnapi::populateUnitBatchMatmulPatterns(matmuls);
     // Panels of two vectors (at least 8 columns), as the matmul strategy
     // tiles columns.

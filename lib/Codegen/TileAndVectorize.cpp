@@ -235,20 +235,13 @@ bool readsElementwise(Operation *user, Value value) {
   return false;
 }
 
-/// The op's body calls a function that LLVM lowers to a libm call per
-/// element (exp, log, tanh, erf...): only vector code, where nnapi-lower-
-/// vectors expands it into a polynomial, computes it without a call.
-bool computesTranscendental(linalg::LinalgOp op) {
-  return op->walk([](Operation *inner) {
-            return isa<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp,
-                       math::Log2Op, math::Log10Op, math::Log1pOp,
-                       math::TanhOp, math::ErfOp, math::SinOp, math::CosOp,
-                       math::TanOp, math::AtanOp, math::Atan2Op,
-                       math::PowFOp>(inner)
-                       ? WalkResult::interrupt()
-                       : WalkResult::advance();
-          })
-      .wasInterrupted();
+/// Whether the body of `op` computes anything (a copy or broadcast only
+/// yields an input): a remainder of it pays to vectorize (LLVM's loop
+/// vectorizer leaves a short one scalar, and has no vector exp or tanh).
+bool computesArithmetic(linalg::LinalgOp op) {
+  return llvm::any_of(op->getRegion(0).front(), [](Operation &inner) {
+    return !isa<linalg::YieldOp>(inner);
+  });
 }
 
 std::optional<Value> singleUser(Operation *op) {
@@ -300,10 +293,15 @@ private:
   SmallVector<Group> findGroups();
   LogicalResult tileGroup(RewriterBase &rewriter, Group &group);
   void tileReductions(RewriterBase &rewriter);
+  /// A reduction over a row of dynamic length, `op`, as vertical
+  /// partial reductions in one vector (whole vectors, then one masked
+  /// vector) and a horizontal one after the loop: one horizontal reduction
+  /// a row instead of one per chunk.
+  LogicalResult tileRowReduction(RewriterBase &rewriter, linalg::LinalgOp op);
   bool retileLanes(RewriterBase &rewriter, int round);
   /// Marks the ops of `op`'s tile for masked vectorization along its
   /// dynamic lane dimension (kMaskSizesAttr) when they are element-wise and
-  /// compute a transcendental function; false if they are not.
+  /// compute something (not copies only); false if they are not.
   bool markMaskedLanes(RewriterBase &rewriter, linalg::LinalgOp op,
                        int64_t laneDim);
   void vectorize(RewriterBase &rewriter);
@@ -599,7 +597,7 @@ bool CodegenPass::markMaskedLanes(RewriterBase &rewriter, linalg::LinalgOp op,
   if (!ShapedType::isDynamic(op.getStaticLoopRanges()[laneDim]))
     return false;
   SmallVector<linalg::LinalgOp> members;
-  bool transcendental = false;
+  bool computes = false;
   for (Operation &member : *op->getBlock()) {
     auto linalgOp = dyn_cast<linalg::LinalgOp>(member);
     if (!linalgOp)
@@ -611,10 +609,10 @@ bool CodegenPass::markMaskedLanes(RewriterBase &rewriter, linalg::LinalgOp op,
         llvm::count_if(linalgOp.getStaticLoopRanges(),
                        ShapedType::isDynamic) > 1)
       return false;
-    transcendental |= computesTranscendental(linalgOp);
+    computes |= computesArithmetic(linalgOp);
     members.push_back(linalgOp);
   }
-  if (!transcendental)
+  if (!computes)
     return false;
   for (linalg::LinalgOp member : members) {
     SmallVector<int64_t> sizes = member.getStaticLoopRanges();
@@ -636,12 +634,13 @@ bool CodegenPass::retileLanes(RewriterBase &rewriter, int round) {
     if (!hasStaticTensorShapes(op)) {
       // The remainder of a dynamic dimension in a compute op's tile (a
       // matmul's, a convolution's) or in an element-wise tile that computes
-      // a transcendental function (softmax's exp over a dynamic number of
+      // something (softmax's exp and scaling over a dynamic number of
       // keys): split into static tiles that vectorize, instead of scalar
-      // loops over up to a whole tile. LLVM's loop vectorizer does neither:
-      // a reduction's order is fixed, and it has no vector exp. (Copies and
-      // plain arithmetic, which it vectorizes, were measured slower split:
-      // the recognizer's input layout change, 10%.)
+      // loops over up to a whole tile. LLVM's loop vectorizer does not: a
+      // reduction's order is fixed, it has no vector exp, and its vector
+      // loop takes 32 elements at a time, so a short row stays scalar.
+      // (Copies are left to it: split, the recognizer's input layout
+      // change was 10% slower.)
       if (!isTileable(op) || !op->getParentOfType<scf::ForOp>())
         return;
       // After a round of whole vectors, an element-wise tile's last
@@ -654,7 +653,7 @@ bool CodegenPass::retileLanes(RewriterBase &rewriter, int round) {
         if (llvm::any_of(*op->getBlock(), [](Operation &member) {
               auto linalgOp = dyn_cast<linalg::LinalgOp>(member);
               return linalgOp && (linalgOp.getNumReductionLoops() ||
-                                  computesTranscendental(linalgOp));
+                                  computesArithmetic(linalgOp));
             }))
           pending.push_back({op, std::move(*tile)});
       return;
@@ -698,6 +697,45 @@ bool CodegenPass::retileLanes(RewriterBase &rewriter, int round) {
   return !pending.empty();
 }
 
+/// A reduction over one row of dynamic length: its innermost loop is a
+/// dynamic reduction, every other loop static.
+bool isRowRemainder(linalg::LinalgOp tile) {
+  SmallVector<int64_t> ranges = tile.getStaticLoopRanges();
+  return isReduction(tile) && !ranges.empty() &&
+         ShapedType::isDynamic(ranges.back()) &&
+         tile.getIteratorTypesArray().back() ==
+             utils::IteratorType::reduction &&
+         llvm::none_of(ArrayRef<int64_t>(ranges).drop_back(),
+                       ShapedType::isDynamic);
+}
+
+LogicalResult CodegenPass::tileRowReduction(RewriterBase &rewriter,
+                                            linalg::LinalgOp op) {
+  auto partial =
+      dyn_cast<PartialReductionOpInterface>(op.getOperation());
+  if (!partial)
+    return failure();
+  SmallVector<OpFoldResult> sizes(op.getNumLoops(), rewriter.getIndexAttr(0));
+  sizes.back() = rewriter.getIndexAttr(target.lanes);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFReductionTilingResult> result =
+      scf::tileReductionUsingScf(rewriter, partial, sizes);
+  if (failed(result))
+    return failure();
+  // (tileReductionUsingScf has replaced `op` by the merged result.)
+  for (scf::ForOp last : peel(rewriter, result->loops, /*fullTileSizes=*/true))
+    last.getBody()->walk([&](linalg::LinalgOp chunk) {
+      SmallVector<int64_t> ranges = chunk.getStaticLoopRanges();
+      if (ranges.empty() || !ShapedType::isDynamic(ranges.back()) ||
+          llvm::any_of(ArrayRef<int64_t>(ranges).drop_back(),
+                       ShapedType::isDynamic))
+        return;
+      ranges.back() = target.lanes;
+      chunk->setAttr(kMaskSizesAttr, rewriter.getDenseI64ArrayAttr(ranges));
+    });
+  return success();
+}
+
 void CodegenPass::tileReductions(RewriterBase &rewriter) {
   SmallVector<std::pair<linalg::LinalgOp, Strategy>> roots;
   // Every compute op that the group tiling left as tiles (a tile may have
@@ -716,6 +754,9 @@ void CodegenPass::tileReductions(RewriterBase &rewriter) {
         strategy == Strategy::Reduction &&
         ShapedType::isDynamic(op.getStaticLoopRanges().back()) &&
         op.getIteratorTypesArray().back() == utils::IteratorType::reduction;
+    if (dynamicReduction && isRowRemainder(op) &&
+        succeeded(tileRowReduction(rewriter, op)))
+      continue;
     FailureOr<scf::SCFTilingResult> result = tileLoops(rewriter, op, sizes);
     if (failed(result))
       continue;
@@ -731,15 +772,6 @@ void CodegenPass::tileReductions(RewriterBase &rewriter) {
     // reduction: the remainder would be a scalar loop. Splitting it into
     // static chunks of a vector, a half and a quarter left a loop per chunk
     // and a scalar one per row: most of a short row's time.)
-    auto isRowRemainder = [](linalg::LinalgOp tile) {
-      SmallVector<int64_t> ranges = tile.getStaticLoopRanges();
-      return isReduction(tile) && !ranges.empty() &&
-             ShapedType::isDynamic(ranges.back()) &&
-             tile.getIteratorTypesArray().back() ==
-                 utils::IteratorType::reduction &&
-             llvm::none_of(ArrayRef<int64_t>(ranges).drop_back(),
-                           ShapedType::isDynamic);
-    };
     SmallVector<linalg::LinalgOp> tiles;
     for (scf::ForOp loop : remainders)
       loop.getBody()->walk([&](linalg::LinalgOp tile) {

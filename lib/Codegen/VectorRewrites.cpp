@@ -175,6 +175,71 @@ struct MaskedReductionToSelect : OpRewritePattern<vector::MaskOp> {
   }
 };
 
+/// The masked update of a static tensor's leading elements, as the last
+/// partial chunk of a row reduction's vertical accumulator has it:
+///   %s = tensor.extract_slice %acc[0...][sizes]
+///   %a = vector.transfer_read %s[0...], %pad, %m   (%m: the slice's sizes)
+///   %w = vector.transfer_write f(%a, ...), %s[0...], %m
+///   tensor.insert_slice %w into %acc[0...][sizes]
+/// -> a whole read of %acc, select(%m, f(...), the read) and a whole write:
+/// the accumulator stays a vector the loop carries, with no buffer (and no
+/// allocation a row) behind it. (Lanes past the slice compute on %acc's own
+/// values and are not kept.)
+struct MaskedPrefixUpdateAsSelect : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
+                                PatternRewriter &rewriter) const override {
+    auto write = insert.getSource().getDefiningOp<vector::TransferWriteOp>();
+    auto destType = dyn_cast<RankedTensorType>(insert.getDestType());
+    if (!write || !write.getMask() || !destType || !destType.hasStaticShape() ||
+        write.getVectorType().getShape() != destType.getShape() ||
+        !write.getPermutationMap().isMinorIdentity() ||
+        !llvm::all_of(write.getIndices(), isZeroIndex) ||
+        !insert.hasUnitStride() ||
+        !llvm::all_of(insert.getMixedOffsets(), isZeroIndex))
+      return failure();
+    auto slice = write.getSource().getDefiningOp<tensor::ExtractSliceOp>();
+    auto mask = write.getMask().getDefiningOp<vector::CreateMaskOp>();
+    if (!slice || !mask || slice.getSource() != insert.getDest() ||
+        !slice.hasUnitStride() ||
+        !llvm::all_of(slice.getMixedOffsets(), isZeroIndex) ||
+        !isEqualConstantIntOrValueArray(slice.getMixedSizes(),
+                                        insert.getMixedSizes()) ||
+        !isEqualConstantIntOrValueArray(
+            getAsOpFoldResult(mask.getOperands()), slice.getMixedSizes()))
+      return failure();
+    // Every other use of the slice: a read of it under the same mask.
+    SmallVector<vector::TransferReadOp> reads;
+    for (Operation *user : slice->getUsers()) {
+      if (user == write)
+        continue;
+      auto read = dyn_cast<vector::TransferReadOp>(user);
+      if (!read || read.getMask() != write.getMask() ||
+          read.getVectorType() != write.getVectorType() ||
+          !read.getPermutationMap().isMinorIdentity() ||
+          !llvm::all_of(read.getIndices(), isZeroIndex))
+        return failure();
+      reads.push_back(read);
+    }
+    Location loc = insert.getLoc();
+    rewriter.setInsertionPointAfter(slice);
+    SmallVector<Value> zeros(
+        destType.getRank(), rewriter.create<arith::ConstantIndexOp>(loc, 0));
+    SmallVector<bool> inBounds(destType.getRank(), true);
+    Value whole = rewriter.create<vector::TransferReadOp>(
+        loc, write.getVectorType(), insert.getDest(), zeros,
+        ArrayRef<bool>(inBounds));
+    for (vector::TransferReadOp read : reads)
+      rewriter.replaceOp(read, whole);
+    rewriter.setInsertionPoint(insert);
+    Value kept = rewriter.create<arith::SelectOp>(loc, write.getMask(),
+                                                  write.getVector(), whole);
+    rewriter.replaceOpWithNewOp<vector::TransferWriteOp>(
+        insert, kept, insert.getDest(), zeros, ArrayRef<bool>(inBounds));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::nnapi::populateSliceIntoTransferPatterns(
@@ -185,5 +250,6 @@ void mlir::nnapi::populateSliceIntoTransferPatterns(
 
 void mlir::nnapi::populateMaskRemovalPatterns(RewritePatternSet &patterns) {
   vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
-  patterns.add<MaskedReductionToSelect>(patterns.getContext());
+  patterns.add<MaskedReductionToSelect, MaskedPrefixUpdateAsSelect>(
+      patterns.getContext());
 }
