@@ -78,8 +78,8 @@ bool mlir::nnapi::parseInputShape(llvm::StringRef spec, LoadOptions &options,
             "' is not NAME=D0xD1x... (e.g. input=1x3x224x224)";
     return false;
   }
-  std::vector<int64_t> shape, ranges;
-  bool ranged = false;
+  std::vector<int64_t> shape, ranges, typical;
+  bool ranged = false, typed = false;
   if (!dims.empty()) {
     llvm::SmallVector<llvm::StringRef> parts;
     dims.split(parts, 'x');
@@ -89,20 +89,27 @@ bool mlir::nnapi::parseInputShape(llvm::StringRef spec, LoadOptions &options,
       if (p == "?") {
         shape.push_back(-1);
         ranges.insert(ranges.end(), {int64_t(1), int64_t(NNAPI_MODEL_MAX_DYNAMIC_DIM)});
+        typical.push_back(0);
         continue;
       }
       if (p.starts_with("[") && p.ends_with("]")) {
-        auto [lo, hi] = p.drop_front().drop_back().split("..");
+        auto [range, usual] = p.drop_front().drop_back().split('~');
+        auto [lo, hi] = range.split("..");
+        int64_t t = 0;
         if (lo.getAsInteger(10, low) || hi.getAsInteger(10, high) ||
-            low < 1 || low > high || high > NNAPI_MODEL_MAX_DYNAMIC_DIM) {
+            low < 1 || low > high || high > NNAPI_MODEL_MAX_DYNAMIC_DIM ||
+            (p.contains('~') && (usual.getAsInteger(10, t) || t < low ||
+                                 t > high))) {
           error = "--input-shape '" + spec.str() + "': '" + p.str() +
-                  "' is not a range [LOW..HIGH] with 1 <= LOW <= HIGH <= "
-                  "2^31-1";
+                  "' is not a range [LOW..HIGH] or [LOW..HIGH~TYPICAL] with "
+                  "1 <= LOW <= TYPICAL <= HIGH <= 2^31-1";
           return false;
         }
         shape.push_back(-1);
         ranges.insert(ranges.end(), {low, high});
+        typical.push_back(t);
         ranged = true;
+        typed |= t != 0;
         continue;
       }
       if (p.getAsInteger(10, d) || d < 0 || d > NNAPI_MODEL_MAX_DYNAMIC_DIM) {
@@ -123,7 +130,32 @@ bool mlir::nnapi::parseInputShape(llvm::StringRef spec, LoadOptions &options,
     options.inputDimRanges[name.str()] = ranges;
   else if (!ranges.empty())
     options.inputDimRanges[name.str()] = {};
+  if (typed)
+    options.inputDimTypical[name.str()] = typical;
   return true;
+}
+
+/// The typical sizes of LoadOptions::inputDimTypical on the entry arguments
+/// the importer named after those inputs (nnapi.dim_typical; the importer
+/// has checked the names and the dialect verifies the sizes).
+static OwningOpRef<ModuleOp> withTypicalSizes(OwningOpRef<ModuleOp> module,
+                                              const LoadOptions &options) {
+  if (options.inputDimTypical.empty())
+    return module;
+  module->walk([&](FunctionOpInterface func) {
+    for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+      auto name =
+          func.getArgAttrOfType<StringAttr>(i, NNAPIDialect::kNameAttrName);
+      auto sizes =
+          name ? options.inputDimTypical.find(name.str())
+               : options.inputDimTypical.end();
+      if (sizes != options.inputDimTypical.end())
+        func.setArgAttr(i, NNAPIDialect::kDimTypicalAttrName,
+                        DenseI64ArrayAttr::get(module->getContext(),
+                                               sizes->second));
+    }
+  });
+  return module;
 }
 
 
@@ -182,7 +214,7 @@ loadTFLite(llvm::StringRef bytes, llvm::StringRef name, MLIRContext *context,
       importTFLite(bytes, name, context, importOptions);
   if (!module)
     return makeError("cannot import '" + name + "'");
-  return std::move(module);
+  return withTypicalSizes(std::move(module), options);
 #else
   (void)bytes;
   (void)context;
@@ -212,7 +244,7 @@ mlir::nnapi::loadModel(llvm::StringRef bytes, llvm::StringRef name,
         importONNX(bytes, name, context, importOptionsOf(options));
     if (!module)
       return makeError("cannot import '" + name + "'");
-    return std::move(module);
+    return withTypicalSizes(std::move(module), options);
 #else
     return makeError("this nnapi-mlir was built without ONNX support");
 #endif
@@ -242,7 +274,7 @@ mlir::nnapi::loadModelFile(llvm::StringRef path, MLIRContext *context,
         importONNXFile(path, context, importOptionsOf(options));
     if (!module)
       return makeError("cannot import '" + path + "'");
-    return std::move(module);
+    return withTypicalSizes(std::move(module), options);
   }
 #endif
   if (options.format == ModelFormat::MLIR ||

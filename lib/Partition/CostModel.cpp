@@ -47,13 +47,19 @@ double mlir::nnapi::typicalDynamicSize(Operation *op) {
     dynamic = true;
     auto ranges = func.getArgAttrOfType<DenseI64ArrayAttr>(
         i, nnapi::NNAPIDialect::kDimRangesAttrName);
-    if (!ranges || ranges.size() < 2) {
-      typical = std::max(typical, kUnboundedDynamicSize);
-      continue;
-    }
-    for (size_t k = 0; k + 1 < size_t(ranges.size()); k += 2) {
-      double lo = double(std::max<int64_t>(ranges[k], 1));
-      double hi = double(std::max<int64_t>(ranges[k + 1], 1));
+    auto given = func.getArgAttrOfType<DenseI64ArrayAttr>(
+        i, nnapi::NNAPIDialect::kDimTypicalAttrName);
+    for (int64_t k = 0; k < type.getNumDynamicDims(); ++k) {
+      if (given && k < int64_t(given.size()) && given[k] > 0) {
+        typical = std::max(typical, double(given[k]));
+        continue;
+      }
+      if (!ranges || int64_t(ranges.size()) < 2 * k + 2) {
+        typical = std::max(typical, kUnboundedDynamicSize);
+        continue;
+      }
+      double lo = double(std::max<int64_t>(ranges[2 * k], 1));
+      double hi = double(std::max<int64_t>(ranges[2 * k + 1], 1));
       typical = std::max(typical, hi >= double(INT32_MAX)
                                       ? kUnboundedDynamicSize
                                       : std::round(std::sqrt(lo * hi)));

@@ -193,8 +193,10 @@ def compile(model, output=None, feature_level=7, device_profile=None,
     report         write the placement report to REPORT.{json,html,dot}
     input_shapes   {input name: shape} for ONNX inputs with symbolic dims
                    and TFLite inputs with unknown (-1) ones; in an ONNX
-                   shape, None keeps a dimension dynamic (any size) and
-                   (low, high) keeps it dynamic in that range
+                   shape, None keeps a dimension dynamic (any size),
+                   (low, high) keeps it dynamic in that range and
+                   (low, high, typical) also says the size it takes most
+                   often, which placement costs count it at
     input_values   {input name: TensorProto .pb path, or its bytes}: the
                    ONNX graph is compiled for these values (inputs that
                    decide shapes); the inputs stay, and each run checks them
@@ -243,11 +245,14 @@ def compile(model, output=None, feature_level=7, device_profile=None,
         raise TypeError("model must be a path or bytes, not %s"
                         % type(model).__name__)
     # nnapi-compile's --input-shape NAME=D0xD1x...: None stays dynamic ("?"),
-    # (low, high) dynamic in that range ("[low..high]"); the compiler parses
-    # and checks it.
+    # (low, high) dynamic in that range ("[low..high]"), (low, high, typical)
+    # with its typical size ("[low..high~typical]"); the compiler parses and
+    # checks it.
     def dim(d):
         if d is None:
             return "?"
+        if isinstance(d, (tuple, list)) and len(d) == 3:
+            return "[%d..%d~%d]" % tuple(int(e) for e in d)
         if isinstance(d, (tuple, list)):
             return "[%d..%d]" % tuple(int(e) for e in d)
         return str(int(d))

@@ -267,6 +267,17 @@ def test_onnx_dimension_kept_dynamic(tmp_path):
     with pytest.raises(nnapi_mlir.CompileError, match="range"):
         nnapi_mlir.compile(tmp_path / "dyn.onnx", None,
                            input_shapes={"x": [(5, 2), 4]})
+    # A typical size within the range (placement counts the dimension at
+    # it); one outside is refused.
+    typical = tmp_path / "typical.so"
+    nnapi_mlir.compile(tmp_path / "dyn.onnx", typical,
+                       input_shapes={"x": [(2, 40, 30), 4]})
+    x = np.random.default_rng(7).standard_normal((30, 4)).astype(np.float32)
+    (y,) = nnapi_mlir.load(typical).run(x=x)
+    np.testing.assert_allclose(y, x @ m, rtol=1e-5, atol=1e-6)
+    with pytest.raises(nnapi_mlir.CompileError, match="TYPICAL"):
+        nnapi_mlir.compile(tmp_path / "dyn.onnx", None,
+                           input_shapes={"x": [(2, 40, 50), 4]})
 
 
 def test_names_with_any_characters_round_trip(tmp_path):

@@ -68,7 +68,8 @@ static cl::list<std::string> inputShapes(
              "TFLite input with unknown (-1) ones, e.g. "
              "input=1x3x224x224 (repeatable); an ONNX dimension given as ? or "
              "[LOW..HIGH] stays dynamic: the library takes any size (in the "
-             "range)"),
+             "range); [LOW..HIGH~TYPICAL] also names the size placement "
+             "assumes"),
     cl::value_desc("NAME=D0xD1x..."));
 static cl::opt<std::string> signatureKey(
     "signature", cl::cat(compileOptions),

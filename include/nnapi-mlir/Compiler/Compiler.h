@@ -45,6 +45,10 @@ struct LoadOptions {
   ModelFormat format = ModelFormat::Auto;
   std::map<std::string, std::vector<int64_t>> inputShapes;
   std::map<std::string, std::vector<int64_t>> inputDimRanges;
+  /// The typical size of each dynamic dimension of an input, in order (0:
+  /// none given): "[LOW..HIGH~TYPICAL]". Set on the imported entry's
+  /// argument as nnapi.dim_typical, which placement costs read.
+  std::map<std::string, std::vector<int64_t>> inputDimTypical;
   std::map<std::string, std::string> inputValues;
   std::map<std::string, std::string> specializeValues;
   /// ONNX values added to the outputs (ONNXImportOptions::exposeValues).
@@ -57,9 +61,9 @@ struct LoadOptions {
 };
 
 /// Parses `spec`, --input-shape's "NAME=D0xD1x..." (a scalar: "NAME="; a
-/// dimension "?" or "[LOW..HIGH]" stays dynamic), into `options`'
-/// inputShapes and inputDimRanges; false with `error` if it is malformed
-/// or NAME was given before. nnapi-compile and the Python package both use
+/// dimension "?", "[LOW..HIGH]" or "[LOW..HIGH~TYPICAL]" stays dynamic),
+/// into `options`' inputShapes, inputDimRanges and inputDimTypical; false
+/// with `error` if it is malformed or NAME was given before. nnapi-compile and the Python package both use
 /// it.
 bool parseInputShape(llvm::StringRef spec, LoadOptions &options,
                      std::string &error);

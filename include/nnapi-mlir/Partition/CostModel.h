@@ -24,10 +24,11 @@ OpWork estimateWork(Operation *op, double dynamicSize = 0);
 /// `dynamicSize`; 0 for anything else.
 double tensorElements(Type type, double dynamicSize);
 
-/// The size a dynamic dimension of `func` counts as in costs: the geometric
-/// mean of its declared range (the `nnapi.dim_ranges` of its arguments; the
-/// largest, where several are declared), or kUnboundedDynamicSize for a
-/// dimension without an upper bound.
+/// The size a dynamic dimension of `func` counts as in costs: its typical
+/// size where one is given (`nnapi.dim_typical`), else the geometric mean of
+/// its declared range (`nnapi.dim_ranges`), or kUnboundedDynamicSize for a
+/// dimension without an upper bound; the largest of its arguments' dynamic
+/// dimensions.
 double typicalDynamicSize(Operation *func);
 constexpr double kUnboundedDynamicSize = 256;
 

@@ -216,7 +216,8 @@ struct ExportSignaturePass
     // them.
     for (StringRef attr :
          {NNAPIDialect::kNameAttrName, NNAPIDialect::kUnsignedAttrName,
-          NNAPIDialect::kBoundAttrName, NNAPIDialect::kDimRangesAttrName}) {
+          NNAPIDialect::kBoundAttrName, NNAPIDialect::kDimRangesAttrName,
+          NNAPIDialect::kDimTypicalAttrName}) {
       auto name = StringAttr::get(module.getContext(), attr);
       for (unsigned i = 0; i < type.getNumInputs(); ++i)
         func.removeArgAttr(i, name);

@@ -239,6 +239,35 @@ func.func @bad_static_shapes() attributes {nnapi.static_shapes = [array<i64: 2, 
 
 // -----
 
+// A typical size for each dynamic dimension, within its declared range.
+// expected-error@+1 {{'nnapi.dim_typical' of argument 0: size 300 is outside the range [2..128] of dynamic dimension 1}}
+func.func @typical_outside_range(%x: tensor<?x?xf32> {nnapi.dim_ranges = array<i64: 1, 8, 2, 128>, nnapi.dim_typical = array<i64: 4, 300>}) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'nnapi.dim_typical' of argument 0 needs a size for each of its dynamic dimensions}}
+func.func @typical_count(%x: tensor<1x?xf32> {nnapi.dim_typical = array<i64: 4, 8>}) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'nnapi.dim_typical' must be an array<i64> on a function argument}}
+func.func @typical_type(%x: tensor<1x?xf32> {nnapi.dim_typical = 4 : i64}) {
+  return
+}
+
+// -----
+
+// Without a range a dynamic dimension takes any size; 0 gives none.
+func.func @typical_unbounded(%x: tensor<?x?xf32> {nnapi.dim_typical = array<i64: 0, 100000>}) {
+  return
+}
+
+// -----
+
 func.func @maximum_rank0(%x: tensor<f32>) {
   // expected-error@+1 {{lhs must have rank 1 to 4, got 0}}
   %0 = nnapi.maximum %x, %x : (tensor<f32>, tensor<f32>) -> tensor<f32>

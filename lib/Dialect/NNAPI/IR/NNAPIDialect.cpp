@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -29,6 +30,40 @@ void NNAPIDialect::initialize() {
 #define GET_OP_LIST
 #include "nnapi-mlir/Dialect/NNAPI/IR/NNAPICompositeOps.cpp.inc"
       >();
+}
+
+LogicalResult NNAPIDialect::verifyRegionArgAttribute(Operation *op,
+                                                     unsigned region,
+                                                     unsigned index,
+                                                     NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != kDimTypicalAttrName)
+    return success();
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  auto sizes = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+  if (!func || region != 0 || !sizes)
+    return op->emitError() << "'" << name
+                           << "' must be an array<i64> on a function argument";
+  auto type = dyn_cast<RankedTensorType>(func.getArgumentTypes()[index]);
+  if (!type || int64_t(sizes.size()) != type.getNumDynamicDims())
+    return op->emitError() << "'" << name << "' of argument " << index
+                           << " needs a size for each of its dynamic "
+                              "dimensions";
+  auto ranges =
+      func.getArgAttrOfType<DenseI64ArrayAttr>(index, kDimRangesAttrName);
+  for (auto [k, size] : llvm::enumerate(sizes.asArrayRef())) {
+    int64_t low = 1, high = INT32_MAX;
+    if (ranges && int64_t(ranges.size()) == 2 * type.getNumDynamicDims()) {
+      low = ranges[2 * k];
+      high = ranges[2 * k + 1];
+    }
+    if (size != 0 && (size < low || size > high))
+      return op->emitError() << "'" << name << "' of argument " << index
+                             << ": size " << size << " is outside the range ["
+                             << low << ".." << high << "] of dynamic dimension "
+                             << k;
+  }
+  return success();
 }
 
 LogicalResult NNAPIDialect::verifyOperationAttribute(Operation *op,

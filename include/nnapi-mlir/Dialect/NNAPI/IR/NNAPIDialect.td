@@ -25,6 +25,7 @@ def NNAPI_Dialect : Dialect {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                             "::mlir::quant::QuantizationDialect"];
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     static constexpr ::llvm::StringLiteral kPartitionAttrName = "nnapi.partition";
     static constexpr ::llvm::StringLiteral kFeatureLevelAttrName = "nnapi.feature_level";
@@ -47,6 +48,11 @@ def NNAPI_Dialect : Dialect {
     /// an inclusive (low, high) pair per dynamic dimension in order
     /// (array<i64>). Without it a dynamic dimension is [1..2^31-1].
     static constexpr ::llvm::StringLiteral kDimRangesAttrName = "nnapi.dim_ranges";
+    /// On an entry argument with dynamic dimensions: the size each takes
+    /// most often, one per dynamic dimension in order (array<i64>; 0: not
+    /// given), within its range. Placement counts the dimension at that
+    /// size (typicalDynamicSize); without it, at its range's geometric mean.
+    static constexpr ::llvm::StringLiteral kDimTypicalAttrName = "nnapi.dim_typical";
     /// On a static copy of the entry for a typical shape (nnapi-specialize-
     /// shapes to nnapi-emit-entry-point): its inputs' then its outputs'
     /// shapes, an array of array<i64>, which the entry point compares with
