@@ -688,6 +688,19 @@ bool foldsAroundPackedMatmul(OpOperand *operand) {
          llvm::any_of(expand->getUsers(), nnapi::isPackedMatmul);
 }
 
+/// The reshapes folded by collapsing a consumer's loops: those of
+/// foldsAroundPackedMatmul, and a plain matmul's result reshaped to add
+/// unit dimensions (TOSA's batch of one), so that element-wise consumers
+/// (an attention's scaling of its scores) take the matmul's shape and fuse
+/// into its tiles.
+bool foldsIntoMatmulShape(OpOperand *operand) {
+  if (foldsAroundPackedMatmul(operand))
+    return true;
+  auto expand = operand->get().getDefiningOp<tensor::ExpandShapeOp>();
+  return expand && isParallelGeneric(operand->getOwner()) &&
+         expand.getSrc().getDefiningOp<linalg::MatmulOp>();
+}
+
 /// tensor.pad of a dynamically shaped tensor by amounts known only at run
 /// time (issue 54; PadAsBorderFill takes static amounts) becomes a fill of
 /// a fresh tensor and an insert of the source: one-shot bufferization of a
@@ -719,8 +732,10 @@ struct CodegenPreparePass
     // (Unit dimensions read at the loop index make the maps permutations,
     // which the reshape folds need.)
     RewritePatternSet matmuls(ctx);
+    // (Splat operands inlined first: a scale by a constant then has maps
+    // the reshape folds accept.)
     matmuls.add<FoldConstantTranspose, UnitDimReadAsIndex, MaxOfEqualSizes,
-                DropIdentityBroadcast>(ctx);
+                DropIdentityBroadcast, InlineSplatInputs>(ctx);
     nnapi::populateUnitBatchMatmulPatterns(matmuls);
     // Panels of two vectors (at least 8 columns), as the matmul strategy
     // tiles columns.
@@ -732,7 +747,7 @@ struct CodegenPreparePass
     // (expanding them); the initializer takes the panel shape.
     RewritePatternSet collapsing(ctx), expanding(ctx);
     linalg::populateFoldReshapeOpsByCollapsingPatterns(collapsing,
-                                                       foldsAroundPackedMatmul);
+                                                       foldsIntoMatmulShape);
     linalg::populateFoldReshapeOpsByExpansionPatterns(expanding,
                                                       foldsAroundPackedMatmul);
     addReshapeCanonicalization(expanding);

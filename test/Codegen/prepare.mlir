@@ -296,3 +296,32 @@ func.func @splat_in_reduction(%x: tensor<4x8xf32>, %init: tensor<4xf32>) -> tens
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// An attention's scores scaled by a constant: the scaling takes the shape of
+// the matmul that TOSA's batch of one became (its splat operand inlined
+// first), so it fuses into the matmul's tiles with dynamic sizes too.
+// CHECK-LABEL: func.func @scaled_scores
+// CHECK: %[[M:.*]] = linalg.matmul {{.*}} -> tensor<?x?xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[M]] : tensor<?x?xf32>)
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK: tensor.expand_shape {{.*}} into tensor<1x?x?xf32>
+func.func @scaled_scores(%q: tensor<1x?x64xf32>, %k: tensor<1x64x?xf32>) -> tensor<1x?x?xf32> {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f32
+  %scale = arith.constant dense<0.125> : tensor<1x1x1xf32>
+  %n = tensor.dim %q, %c1 : tensor<1x?x64xf32>
+  %m = tensor.dim %k, %c2 : tensor<1x64x?xf32>
+  %e = tensor.empty(%n, %m) : tensor<1x?x?xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x?x?xf32>) -> tensor<1x?x?xf32>
+  %s = linalg.batch_matmul ins(%q, %k : tensor<1x?x64xf32>, tensor<1x64x?xf32>) outs(%z : tensor<1x?x?xf32>) -> tensor<1x?x?xf32>
+  %o = tensor.empty(%n, %m) : tensor<1x?x?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (0, 0, 0)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %scale : tensor<1x?x?xf32>, tensor<1x1x1xf32>) outs(%o : tensor<1x?x?xf32>) {
+  ^bb0(%x: f32, %c: f32, %y: f32):
+    %p = arith.mulf %x, %c : f32
+    linalg.yield %p : f32
+  } -> tensor<1x?x?xf32>
+  return %r : tensor<1x?x?xf32>
+}
