@@ -187,6 +187,26 @@ struct MaskedReductionToSelect : OpRewritePattern<vector::MaskOp> {
 /// values and are not kept.)
 struct MaskedPrefixUpdateAsSelect : OpRewritePattern<tensor::InsertSliceOp> {
   using OpRewritePattern::OpRewritePattern;
+
+  /// Whether every use of `value`, followed through element-wise ops, ends
+  /// in `write`'s vector operand.
+  static bool onlyFeeds(Value value, vector::TransferWriteOp write) {
+    SmallVector<Value> pending{value};
+    while (!pending.empty()) {
+      Value v = pending.pop_back_val();
+      for (OpOperand &use : v.getUses()) {
+        Operation *user = use.getOwner();
+        if (user == write && use.getOperandNumber() == 0)
+          continue;
+        if (!OpTrait::hasElementwiseMappableTraits(user) ||
+            user->getNumRegions() != 0 || user->getNumResults() != 1)
+          return false;
+        pending.push_back(user->getResult(0));
+      }
+    }
+    return true;
+  }
+
   LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
                                 PatternRewriter &rewriter) const override {
     auto write = insert.getSource().getDefiningOp<vector::TransferWriteOp>();
@@ -208,7 +228,10 @@ struct MaskedPrefixUpdateAsSelect : OpRewritePattern<tensor::InsertSliceOp> {
         !isEqualConstantIntOrValueArray(
             getAsOpFoldResult(mask.getOperands()), slice.getMixedSizes()))
       return failure();
-    // Every other use of the slice: a read of it under the same mask.
+    // Every other use of the slice: a read of it under the same mask whose
+    // lanes reach nothing but the write, through element-wise ops (so that
+    // the lanes past the slice, its padding before and the accumulator's
+    // own values after, are never seen).
     SmallVector<vector::TransferReadOp> reads;
     for (Operation *user : slice->getUsers()) {
       if (user == write)
@@ -217,7 +240,8 @@ struct MaskedPrefixUpdateAsSelect : OpRewritePattern<tensor::InsertSliceOp> {
       if (!read || read.getMask() != write.getMask() ||
           read.getVectorType() != write.getVectorType() ||
           !read.getPermutationMap().isMinorIdentity() ||
-          !llvm::all_of(read.getIndices(), isZeroIndex))
+          !llvm::all_of(read.getIndices(), isZeroIndex) ||
+          !onlyFeeds(read.getResult(), write))
         return failure();
       reads.push_back(read);
     }
