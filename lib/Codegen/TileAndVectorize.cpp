@@ -768,10 +768,11 @@ void CodegenPass::tileReductions(RewriterBase &rewriter) {
     // partial-reduction form): chunks of four vectors (a horizontal
     // reduction each), what is left over (up to 63 elements with 16 lanes)
     // in vectors, and the last partial vector as one masked vector whose
-    // masked-off lanes hold the reduction's neutral value. (LLVM's vectorizer does not reorder a float
-    // reduction: the remainder would be a scalar loop. Splitting it into
-    // static chunks of a vector, a half and a quarter left a loop per chunk
-    // and a scalar one per row: most of a short row's time.)
+    // masked-off lanes hold the reduction's neutral value. (LLVM's
+    // vectorizer does not reorder a float reduction: the remainder would be
+    // a scalar loop. Splitting it into static chunks of a vector, a half and
+    // a quarter left a loop per chunk and a scalar one per row: most of a
+    // short row's time.)
     SmallVector<linalg::LinalgOp> tiles;
     for (scf::ForOp loop : remainders)
       loop.getBody()->walk([&](linalg::LinalgOp tile) {

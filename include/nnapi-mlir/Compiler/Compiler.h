@@ -63,8 +63,8 @@ struct LoadOptions {
 /// Parses `spec`, --input-shape's "NAME=D0xD1x..." (a scalar: "NAME="; a
 /// dimension "?", "[LOW..HIGH]" or "[LOW..HIGH~TYPICAL]" stays dynamic),
 /// into `options`' inputShapes, inputDimRanges and inputDimTypical; false
-/// with `error` if it is malformed or NAME was given before. nnapi-compile and the Python package both use
-/// it.
+/// with `error` if it is malformed or NAME was given before. nnapi-compile
+/// and the Python package both use it.
 bool parseInputShape(llvm::StringRef spec, LoadOptions &options,
                      std::string &error);
 
